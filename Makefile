@@ -1,0 +1,90 @@
+# hpcvet — build, test, demo. `make help` lists the targets.
+#
+# Builds go to $(BUILD) (default build/). `make test` runs the suite twice:
+# a plain optimised build and an ASan+UBSan build (build-san/, clang).
+
+BUILD   ?= build
+CC      ?= cc
+SAN     ?=
+OPT     ?= -O2
+CSTD    := -std=c11
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
+CPPFLAGS_HV := -D_DEFAULT_SOURCE -Ivalidator
+ifeq ($(SAN),1)
+  SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  OPT := -O1
+endif
+CFLAGS_HV := $(CSTD) $(OPT) -g $(WARN) $(SANFLAGS) $(CFLAGS)
+LDLIBS_HV := -lcjson -lm
+
+LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' | sort)
+CLI_SRCS  := $(wildcard validator/cli/*.c)
+GEN_SRCS  := $(filter-out golden/main.c,$(wildcard golden/*.c))
+TEST_SRCS := $(wildcard tests/test_*.c)
+HEADERS   := $(shell find validator golden tests -name '*.h' -o -name '*.def')
+
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
+TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps test check-asan demo clean help tests-bin bench
+all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen
+
+help:
+	@echo "make          build $(BUILD)/hpcvet, $(BUILD)/hpcvet-gen, $(BUILD)/libhpcvet.a"
+	@echo "make demo     generate a database, validate it, validate a broken one"
+	@echo "make test     run the whole suite (plain build and ASan+UBSan build)"
+	@echo "make clean    remove build directories"
+
+# Debian packages the build needs. As root they are installed; otherwise the
+# exact command is printed.
+DEB_PKGS := libcjson-dev clang
+deps:
+	@missing=""; \
+	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
+	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing) >/dev/null || exit 1; \
+	  else \
+	    echo "missing packages; run: sudo apt-get update && sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+
+$(BUILD)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
+
+$(BUILD)/libhpcvet.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libhpcvet-gen.a: $(GEN_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/libhpcvet.a
+	$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -o $@
+
+$(BUILD)/hpcvet-gen: $(BUILD)/obj/golden/main.o $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a
+	$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -o $@
+
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_HV) -Igolden $(CFLAGS_HV) $< $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
+
+tests-bin: all $(TEST_BINS)
+
+# The suite: plain build, then sanitizer build; one closing line for both.
+test: deps
+	@$(MAKE) --no-print-directory BUILD=build tests-bin
+	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CC=clang tests-bin
+	@bash tests/run.sh build build-san
+
+demo: all
+	@bash tests/demo.sh $(BUILD)
+
+clean:
+	rm -rf build build-san demo-out

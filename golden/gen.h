@@ -1,0 +1,82 @@
+/* hpcvet-gen's library: our own writers for every format, written from the
+ * specs, plus `break` variants that violate exactly one rule. Tests, the
+ * corpus, fuzz seeds and benchmarks are all made from it. */
+#ifndef HV_GEN_H
+#define HV_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/report.h" /* enum hv_edition */
+
+#define GEN_MAX_FILES 64
+
+typedef struct gen_file {
+	char name[128];   /* relative path inside the output ("meta.db", "loom.x/proc.1/...") */
+	uint8_t *data;
+	size_t len;
+} gen_file;
+
+typedef struct gen_output {
+	gen_file files[GEN_MAX_FILES];
+	size_t n;
+	bool is_set;      /* a directory input (database, trace tree), not one file */
+} gen_output;
+
+typedef struct gen_params {
+	const char *what;          /* "metadb", "hpctoolkit-db", ... (see gen_list_whats) */
+	enum hv_edition edition;   /* DRAFT or RELEASE; AUTO means RELEASE */
+	unsigned minor;            /* 0, or a newer minor: larger strides, junk in gaps */
+	uint64_t seed;
+	/* Shape and scale; 0 means the writer's default. */
+	unsigned contexts, depth, metrics, modules, files, functions;
+	unsigned profiles, trace_len;
+	const char *break_rule;    /* NULL: a valid output */
+} gen_params;
+
+void gen_params_default(gen_params *p);
+
+/* 0 on success. On failure writes a reason to err (unknown `what`, a rule
+ * this `what` cannot break in this edition, impossible shape). */
+int gen_generate(const gen_params *p, gen_output *out, char *err, size_t errlen);
+void gen_output_free(gen_output *out);
+
+/* Which `what` can produce a file breaking `rule_id` in `edition`; NULL when
+ * no writer can. The coverage test requires one for every rule. */
+const char *gen_breaker_for(const char *rule_id, enum hv_edition edition);
+
+/* One writer family. */
+typedef struct gen_family {
+	const char *name;
+	const char *const *whats;                            /* NULL-terminated */
+	int (*generate)(const gen_params *p, gen_output *out, char *err, size_t errlen);
+	bool (*can_break)(const char *what, const char *rule_id, enum hv_edition edition);
+	bool never_valid;                                    /* every output is meant to be rejected */
+} gen_family;
+
+extern const gen_family *const gen_families[];
+
+/* Output helpers for writers. */
+gen_file *gen_add_file(gen_output *out, const char *name, uint8_t *data, size_t len);
+
+/* A growable byte buffer with absolute-offset writes, for laying out files. */
+typedef struct gen_buf {
+	uint8_t *data;
+	size_t len, cap;
+	bool oom;
+} gen_buf;
+
+size_t gen_buf_reserve(gen_buf *b, size_t n, size_t align);  /* append n zero bytes at an aligned offset; returns offset */
+size_t gen_buf_append(gen_buf *b, const void *p, size_t n);  /* returns offset */
+size_t gen_buf_str(gen_buf *b, const char *s);               /* append with NUL; returns offset */
+void gen_buf_pad(gen_buf *b, size_t align, uint8_t fill);     /* pad len up to align */
+uint8_t *gen_buf_at(gen_buf *b, size_t off);                 /* pointer into data (valid until next append) */
+void gen_buf_free(gen_buf *b);
+
+/* Deterministic pseudo-random numbers (splitmix64). */
+typedef struct gen_rng { uint64_t s; } gen_rng;
+uint64_t gen_rand(gen_rng *r);
+static inline uint64_t gen_below(gen_rng *r, uint64_t n) { return n ? gen_rand(r) % n : 0; }
+
+#endif

@@ -1,0 +1,129 @@
+/* hpcvet-gen: write valid or deliberately broken files of every format. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/rules.h"
+#include "gen.h"
+
+static void usage(FILE *out)
+{
+	fputs("usage: hpcvet-gen [OPTIONS] -o PATH\n"
+	      "       hpcvet-gen --list\n"
+	      "\n"
+	      "  --what=KIND          what to write (default metadb); --list shows the kinds\n"
+	      "  --edition=draft|release   HPCToolkit v4.0 edition (default release)\n"
+	      "  --minor=N            write a newer minor version N (larger strides, junk in gaps)\n"
+	      "  --seed=N             pseudo-random seed (default 1); output is deterministic\n"
+	      "  --contexts=N --depth=N --metrics=N --modules=N --files=N --functions=N\n"
+	      "  --profiles=N --trace-len=N    shape and scale\n"
+	      "  --break=RULE-ID      write an input that breaks exactly that rule\n"
+	      "  -o PATH              output file, or directory for multi-file kinds\n",
+	      out);
+}
+
+static int mkdirs(const char *path)
+{
+	char tmp[4096];
+	snprintf(tmp, sizeof tmp, "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/') continue;
+		*p = '\0';
+		if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+	return 0;
+}
+
+static int write_file(const char *path, const uint8_t *d, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f) return -1;
+	size_t w = n ? fwrite(d, 1, n, f) : 0;
+	int rc = fclose(f);
+	return (w == n && rc == 0) ? 0 : -1;
+}
+
+static bool num_opt(const char *a, const char *name, unsigned long long *v)
+{
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) != 0 || a[n] != '=') return false;
+	char *end;
+	errno = 0;
+	*v = strtoull(a + n + 1, &end, 0);
+	if (errno || *end || !a[n + 1]) {
+		fprintf(stderr, "hpcvet-gen: bad number in '%s'\n", a);
+		exit(2);
+	}
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	gen_params p;
+	gen_params_default(&p);
+	const char *outpath = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		unsigned long long v;
+		if (strcmp(a, "-o") == 0 && i + 1 < argc) outpath = argv[++i];
+		else if (strncmp(a, "--what=", 7) == 0) p.what = a + 7;
+		else if (strcmp(a, "--edition=draft") == 0) p.edition = HV_EDITION_DRAFT;
+		else if (strcmp(a, "--edition=release") == 0) p.edition = HV_EDITION_RELEASE;
+		else if (strncmp(a, "--break=", 8) == 0) p.break_rule = a + 8;
+		else if (num_opt(a, "--minor", &v)) p.minor = (unsigned)v;
+		else if (num_opt(a, "--seed", &v)) p.seed = v;
+		else if (num_opt(a, "--contexts", &v)) p.contexts = (unsigned)v;
+		else if (num_opt(a, "--depth", &v)) p.depth = (unsigned)v;
+		else if (num_opt(a, "--metrics", &v)) p.metrics = (unsigned)v;
+		else if (num_opt(a, "--modules", &v)) p.modules = (unsigned)v;
+		else if (num_opt(a, "--files", &v)) p.files = (unsigned)v;
+		else if (num_opt(a, "--functions", &v)) p.functions = (unsigned)v;
+		else if (num_opt(a, "--profiles", &v)) p.profiles = (unsigned)v;
+		else if (num_opt(a, "--trace-len", &v)) p.trace_len = (unsigned)v;
+		else if (strcmp(a, "--list") == 0) {
+			for (size_t f = 0; gen_families[f]; f++)
+				for (size_t k = 0; gen_families[f]->whats[k]; k++)
+					printf("%s\n", gen_families[f]->whats[k]);
+			return 0;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "hpcvet-gen: unknown option '%s'\n", a);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!outpath) {
+		usage(stderr);
+		return 2;
+	}
+	gen_output out;
+	char err[256] = "";
+	if (gen_generate(&p, &out, err, sizeof err) != 0) {
+		fprintf(stderr, "hpcvet-gen: %s\n", err[0] ? err : "generation failed");
+		return 1;
+	}
+	int rc = 0;
+	if (!out.is_set && out.n == 1) {
+		if (write_file(outpath, out.files[0].data, out.files[0].len) != 0) rc = 1;
+	} else {
+		if (mkdirs(outpath) != 0) rc = 1;
+		for (size_t i = 0; rc == 0 && i < out.n; i++) {
+			char full[4096];
+			snprintf(full, sizeof full, "%s/%s", outpath, out.files[i].name);
+			char *slash = strrchr(full, '/');
+			*slash = '\0';
+			if (mkdirs(full) != 0) rc = 1;
+			*slash = '/';
+			if (rc == 0 && write_file(full, out.files[i].data, out.files[i].len) != 0) rc = 1;
+		}
+	}
+	if (rc) fprintf(stderr, "hpcvet-gen: cannot write %s: %s\n", outpath, strerror(errno));
+	gen_output_free(&out);
+	return rc;
+}

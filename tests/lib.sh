@@ -1,0 +1,33 @@
+# Shared helpers for the shell tests (*.test.sh). Each test ends with
+# `done_testing`, which prints the "N passed, N failed" line.
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${1:-build}
+case "$BUILD" in /*) ;; *) BUILD="$ROOT/$BUILD" ;; esac
+HPCVET="$BUILD/hpcvet"
+GEN="$BUILD/hpcvet-gen"
+SHARED=${HV_SHARED:-$ROOT/../shared}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+not_ok() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() { # description, command...
+	local desc=$1
+	shift
+	if "$@"; then ok; else not_ok "$desc"; fi
+}
+# expect_exit CODE DESCRIPTION COMMAND... : the command exits with CODE
+expect_exit() {
+	local want=$1 desc=$2
+	shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" -eq "$want" ]; then ok; else not_ok "$desc: exit $rc, want $want"; head -5 "$TMP/out" "$TMP/err"; fi
+}
+done_testing() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}

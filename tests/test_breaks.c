@@ -1,0 +1,56 @@
+/* Every rule in the table has a generated input that breaks exactly that
+ * rule, in every edition the generator supports for it, and validating that
+ * input fires that rule and no other. A rule without a breaking case fails. */
+#include "tap.h"
+#include "testlib.h"
+
+static void check_break(int rule, enum hv_edition ed, const char *what)
+{
+	const char *id = hv_rules[rule].id;
+	gen_params p;
+	gen_params_default(&p);
+	p.what = what;
+	p.edition = ed;
+	p.break_rule = id;
+	gen_output out;
+	char err[256] = "";
+	int rc = gen_generate(&p, &out, err, sizeof err);
+	CHECK(rc == 0, "%s (%s): generator failed: %s", id, tl_edition_name(ed), err);
+	if (rc != 0) return;
+
+	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 1000};
+	hv_report r;
+	tl_validate(&out, &opt, &r);
+	CHECK(r.failed[rule] > 0, "%s (%s, %s): the rule did not fire", id, tl_edition_name(ed), what);
+	int others = 0;
+	for (int j = 0; j < HV_RULE_COUNT; j++)
+		if (j != rule && r.failed[j] > 0) {
+			others++;
+			if (others <= 5) printf("    also fired: %s (%llu)\n", hv_rules[j].id, (unsigned long long)r.failed[j]);
+		}
+	CHECK(others == 0, "%s (%s, %s): %d other rule(s) fired too", id, tl_edition_name(ed), what, others);
+	int want = hv_rules[rule].severity == HV_SEV_ERROR ? 1 : 0;
+	CHECK(hv_report_exit_code(&r, false) == want, "%s (%s): exit code %d, want %d", id, tl_edition_name(ed),
+	      hv_report_exit_code(&r, false), want);
+	if (hv_rules[rule].severity == HV_SEV_WARNING)
+		CHECK(hv_report_exit_code(&r, true) == 1, "%s: --strict must fail on a warning", id);
+	if (r.failed[rule] == 0 || others) tl_dump(&r);
+	hv_report_free(&r);
+	gen_output_free(&out);
+}
+
+int main(void)
+{
+	for (int rule = 0; rule < HV_RULE_COUNT; rule++) {
+		bool found = false;
+		const enum hv_edition eds[] = {HV_EDITION_RELEASE, HV_EDITION_DRAFT};
+		for (size_t e = 0; e < 2; e++) {
+			const char *what = gen_breaker_for(hv_rules[rule].id, eds[e]);
+			if (!what) continue;
+			found = true;
+			check_break(rule, eds[e], what);
+		}
+		CHECK(found, "rule %s has no breaking case in any edition", hv_rules[rule].id);
+	}
+	TAP_DONE();
+}

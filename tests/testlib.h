@@ -1,0 +1,42 @@
+/* Helpers shared by the C tests: run the checking core on generator output
+ * in memory, exactly as the CLI would on the written files. */
+#ifndef HV_TESTLIB_H
+#define HV_TESTLIB_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/validate.h"
+#include "gen.h"
+
+/* Validate `out` (one file, or a set) into `r`, which the caller frees. */
+static inline void tl_validate(gen_output *out, const hv_options *opt, hv_report *r)
+{
+	static hv_blob blobs[GEN_MAX_FILES];
+	static char names[GEN_MAX_FILES][160];
+	for (size_t i = 0; i < out->n; i++) {
+		snprintf(names[i], sizeof names[i], "gen/%s", out->files[i].name);
+		blobs[i] = hv_blob_from_memory(names[i], out->files[i].data, out->files[i].len);
+	}
+	hv_report_init(r, out->is_set ? "gen" : names[0], opt->max_diags);
+	if (out->is_set || out->n != 1)
+		hv_validate_set(opt, blobs, out->n, r);
+	else
+		hv_validate_blob(opt, &blobs[0], r);
+	for (size_t i = 0; i < out->n; i++) hv_blob_release(&blobs[i]);
+}
+
+/* Print what fired, for failure messages. */
+static inline void tl_dump(const hv_report *r)
+{
+	for (size_t i = 0; i < r->ndiags && i < 12; i++)
+		printf("    %s[%s] 0x%llx %s (at %s)\n", hv_sev_name(r->diags[i].sev), hv_rules[r->diags[i].rule].id,
+		       (unsigned long long)r->diags[i].offset, r->diags[i].msg, r->diags[i].path);
+}
+
+static inline const char *tl_edition_name(enum hv_edition e)
+{
+	return e == HV_EDITION_DRAFT ? "draft" : e == HV_EDITION_RELEASE ? "release" : "auto";
+}
+
+#endif

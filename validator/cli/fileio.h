@@ -1,0 +1,35 @@
+/* The CLI's readers: the only code that touches the file system. They turn
+ * paths into blobs for the checking core. Files are opened read-only. */
+#ifndef HV_FILEIO_H
+#define HV_FILEIO_H
+
+#include <stdbool.h>
+
+#include "../core/blob.h"
+
+/* Files up to this size are read into memory whole; larger ones are read
+ * through windows with pread, so memory stays bounded. */
+#define HV_SLURP_MAX (16u * 1024u * 1024u)
+
+typedef struct hv_file {
+	hv_blob blob;
+	char *path;
+	int fd;
+	uint8_t *data;
+} hv_file;
+
+/* Open a regular file. On failure returns false and sets *why. */
+bool hv_file_open(hv_file *f, const char *path, const char **why);
+void hv_file_close(hv_file *f);
+
+/* The regular files directly inside a directory, sorted by name so reports
+ * are deterministic. */
+typedef struct hv_dir {
+	hv_file *files;
+	size_t n;
+} hv_dir;
+
+bool hv_dir_open(hv_dir *d, const char *path, const char **why);
+void hv_dir_close(hv_dir *d);
+
+#endif

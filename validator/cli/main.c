@@ -1,0 +1,195 @@
+/* hpcvet: the command-line front end. Parses options, turns paths into
+ * blobs (fileio.c), runs the checking core and prints reports. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../core/validate.h"
+#include "../output/output.h"
+#include "fileio.h"
+
+enum { EXIT_CONFORMING = 0, EXIT_NONCONFORMING = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3, EXIT_INTERNAL = 4 };
+
+static void usage(FILE *out)
+{
+	fputs("usage: hpcvet [OPTIONS] PATH...\n"
+	      "       hpcvet rules [--format=text|json]\n"
+	      "       hpcvet explain RULE-ID\n"
+	      "\n"
+	      "Validate HPCToolkit databases (*.db files or a database directory).\n"
+	      "\n"
+	      "  --format=text|json       report format (default text)\n"
+	      "  --edition=auto|draft|release\n"
+	      "                           HPCToolkit v4.0 edition (default: detect)\n"
+	      "  --strict                 warnings make the exit code 1\n"
+	      "  --max-diagnostics=N      diagnostics shown per input (default 100)\n"
+	      "  -q, --quiet              summary lines only\n"
+	      "  -h, --help               this text\n"
+	      "  --version                print the version\n"
+	      "\n"
+	      "exit: 0 conforming, 1 nonconforming, 2 usage error, 3 input unreadable,\n"
+	      "      4 internal error; with several inputs the highest wins.\n",
+	      out);
+}
+
+static bool parse_size(const char *s, size_t *out)
+{
+	if (!*s) return false;
+	errno = 0;
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || s[0] == '-') return false;
+	*out = (size_t)v;
+	return true;
+}
+
+static int cmd_rules(int argc, char **argv)
+{
+	bool json = false;
+	for (int i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--format=json") == 0) json = true;
+		else if (strcmp(argv[i], "--format=text") == 0) json = false;
+		else {
+			fprintf(stderr, "hpcvet rules: unknown option '%s'\n", argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (json) return hv_write_rules_json(stdout) ? EXIT_CONFORMING : EXIT_INTERNAL;
+	hv_write_rules_text(stdout);
+	return EXIT_CONFORMING;
+}
+
+static int cmd_explain(int argc, char **argv)
+{
+	if (argc != 3) {
+		fputs("usage: hpcvet explain RULE-ID\n", stderr);
+		return EXIT_USAGE;
+	}
+	if (!hv_write_rule_explain(stdout, argv[2])) {
+		fprintf(stderr, "hpcvet explain: no rule '%s' (see 'hpcvet rules')\n", argv[2]);
+		return EXIT_USAGE;
+	}
+	return EXIT_CONFORMING;
+}
+
+static void validate_path(const char *path, const hv_options *opt, hv_report *r)
+{
+	struct stat st;
+	const char *why = NULL;
+	if (stat(path, &st) != 0) {
+		hv_report_unreadable(r, "%s", strerror(errno));
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		hv_dir d;
+		if (!hv_dir_open(&d, path, &why)) {
+			hv_report_unreadable(r, "%s", why);
+			return;
+		}
+		hv_blob *blobs = calloc(d.n ? d.n : 1, sizeof *blobs);
+		if (!blobs) {
+			hv_report_internal(r, "out of memory");
+		} else {
+			for (size_t i = 0; i < d.n; i++) blobs[i] = d.files[i].blob;
+			hv_validate_set(opt, blobs, d.n, r);
+			for (size_t i = 0; i < d.n; i++) hv_blob_release(&blobs[i]);
+			free(blobs);
+		}
+		hv_dir_close(&d);
+		return;
+	}
+	hv_file f;
+	if (!hv_file_open(&f, path, &why)) {
+		hv_report_unreadable(r, "%s", why);
+		return;
+	}
+	hv_validate_blob(opt, &f.blob, r);
+	hv_file_close(&f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "rules") == 0) return cmd_rules(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "explain") == 0) return cmd_explain(argc, argv);
+
+	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 100};
+	hv_output_opts oo = {0};
+	bool json = false, end_of_options = false;
+	const char **paths = calloc((size_t)argc, sizeof *paths);
+	size_t npaths = 0;
+	if (!paths) return EXIT_INTERNAL;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (end_of_options || a[0] != '-' || a[1] == '\0') {
+			paths[npaths++] = a;
+		} else if (strcmp(a, "--") == 0) {
+			end_of_options = true;
+		} else if (strcmp(a, "--format=json") == 0) {
+			json = true;
+		} else if (strcmp(a, "--format=text") == 0) {
+			json = false;
+		} else if (strcmp(a, "--edition=auto") == 0) {
+			opt.edition = HV_EDITION_AUTO;
+		} else if (strcmp(a, "--edition=draft") == 0) {
+			opt.edition = HV_EDITION_DRAFT;
+		} else if (strcmp(a, "--edition=release") == 0) {
+			opt.edition = HV_EDITION_RELEASE;
+		} else if (strcmp(a, "--strict") == 0) {
+			oo.strict = true;
+		} else if (strncmp(a, "--max-diagnostics=", 18) == 0 && parse_size(a + 18, &opt.max_diags)) {
+			/* parsed */
+		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+			oo.quiet = true;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			usage(stdout);
+			free(paths);
+			return EXIT_CONFORMING;
+		} else if (strcmp(a, "--version") == 0) {
+			printf("hpcvet %s\n", HV_VERSION);
+			free(paths);
+			return EXIT_CONFORMING;
+		} else {
+			fprintf(stderr, "hpcvet: unknown or malformed option '%s'\n", a);
+			usage(stderr);
+			free(paths);
+			return EXIT_USAGE;
+		}
+	}
+	if (npaths == 0) {
+		usage(stderr);
+		free(paths);
+		return EXIT_USAGE;
+	}
+
+	hv_report *reps = calloc(npaths, sizeof *reps);
+	hv_report **rp = calloc(npaths, sizeof *rp);
+	if (!reps || !rp) {
+		free(paths);
+		free(reps);
+		free(rp);
+		return EXIT_INTERNAL;
+	}
+	int status = EXIT_CONFORMING;
+	for (size_t i = 0; i < npaths; i++) {
+		hv_report_init(&reps[i], paths[i], opt.max_diags);
+		validate_path(paths[i], &opt, &reps[i]);
+		rp[i] = &reps[i];
+		int s = hv_report_exit_code(&reps[i], oo.strict);
+		if (s > status) status = s;
+	}
+	if (json) {
+		if (!hv_write_json(stdout, rp, npaths, &oo)) status = EXIT_INTERNAL;
+	} else {
+		hv_write_text(stdout, rp, npaths, &oo);
+	}
+	if (fflush(stdout) != 0) status = EXIT_INTERNAL;
+	for (size_t i = 0; i < npaths; i++) hv_report_free(&reps[i]);
+	free(reps);
+	free(rp);
+	free(paths);
+	return status;
+}

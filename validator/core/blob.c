@@ -1,0 +1,90 @@
+#include "blob.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hv_int.h"
+
+hv_blob hv_blob_from_memory(const char *name, const uint8_t *data, uint64_t size)
+{
+	hv_blob b;
+	memset(&b, 0, sizeof b);
+	b.name = name;
+	b.size = size;
+	b.mem = data;
+	return b;
+}
+
+bool hv_blob_read(hv_blob *b, uint64_t off, void *dst, size_t len)
+{
+	if (!hv_range_in(off, len, b->size)) return false;
+	if (len == 0) return true;
+	if (b->mem) {
+		memcpy(dst, b->mem + off, len);
+		return true;
+	}
+	if (!b->fetch || !b->fetch(b->io, off, dst, len)) {
+		b->io_failed = true;
+		return false;
+	}
+	return true;
+}
+
+bool hv_blob_materialize(hv_blob *b)
+{
+	if (b->mem) return true;
+	if (b->size > SIZE_MAX) return false;
+	uint8_t *p = malloc(b->size ? (size_t)b->size : 1);
+	if (!p) return false;
+	if (!hv_blob_read(b, 0, p, (size_t)b->size)) {
+		free(p);
+		return false;
+	}
+	b->owned = p;
+	b->mem = p;
+	return true;
+}
+
+void hv_blob_release(hv_blob *b)
+{
+	if (b->owned) {
+		if (b->mem == b->owned) b->mem = NULL;
+		free(b->owned);
+		b->owned = NULL;
+	}
+}
+
+bool hv_window_init(hv_window *w, hv_blob *b, size_t cap)
+{
+	memset(w, 0, sizeof *w);
+	w->blob = b;
+	w->cap = cap;
+	if (b->mem) return true; /* zero-copy: no buffer needed */
+	w->buf = malloc(cap);
+	return w->buf != NULL;
+}
+
+void hv_window_free(hv_window *w)
+{
+	free(w->buf);
+	w->buf = NULL;
+}
+
+const uint8_t *hv_window_get(hv_window *w, uint64_t off, size_t len)
+{
+	hv_blob *b = w->blob;
+	if (!hv_range_in(off, len, b->size)) return NULL;
+	if (b->mem) return b->mem + off;
+	if (len > w->cap || !w->buf) return NULL;
+	if (off >= w->start && hv_range_in(off - w->start, len, w->len)) return w->buf + (off - w->start);
+	uint64_t avail = b->size - off;
+	size_t fill = avail < w->cap ? (size_t)avail : w->cap;
+	if (!b->fetch || !b->fetch(b->io, off, w->buf, fill)) {
+		b->io_failed = true;
+		w->len = 0;
+		return NULL;
+	}
+	w->start = off;
+	w->len = fill;
+	return w->buf;
+}

@@ -1,0 +1,53 @@
+/* A blob is one input file as the checking core sees it: a size and a way to
+ * look at byte ranges. The core never opens files. Either the whole content
+ * is in memory (`mem`), or the reader supplies a `fetch` callback and the
+ * core looks at the file through windows of bounded size, so a multi-GB
+ * profile.db never needs multi-GB of RAM. */
+#ifndef HV_BLOB_H
+#define HV_BLOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct hv_blob {
+	const char *name;      /* display path used in diagnostics, e.g. "db/meta.db" */
+	uint64_t size;         /* bytes in the file */
+	const uint8_t *mem;    /* whole content, or NULL when read through fetch */
+	/* Copy [off, off+len) into dst; false on any I/O failure or short read. */
+	bool (*fetch)(void *io, uint64_t off, void *dst, size_t len);
+	void *io;
+	bool io_failed;        /* a fetch failed: the input is unreadable (exit 3) */
+	uint8_t *owned;        /* memory from hv_blob_materialize, freed by hv_blob_release */
+} hv_blob;
+
+/* A blob over bytes already in memory (fuzzers, tests, small files). */
+hv_blob hv_blob_from_memory(const char *name, const uint8_t *data, uint64_t size);
+
+/* Copy bytes out; false when the range is outside the file or I/O failed. */
+bool hv_blob_read(hv_blob *b, uint64_t off, void *dst, size_t len);
+
+/* Make the whole content addressable through b->mem (used for meta.db,
+ * whose structure is random-access). Returns false when memory or I/O fails. */
+bool hv_blob_materialize(hv_blob *b);
+void hv_blob_release(hv_blob *b);
+
+/* A sliding read-only view over a blob. hv_window_get returns a pointer to
+ * `len` bytes at `off`, valid until the next call on the same window; NULL
+ * when the range is outside the file, larger than the window, or I/O fails.
+ * Sequential scans refill at most once per `cap` bytes. */
+typedef struct hv_window {
+	hv_blob *blob;
+	uint8_t *buf;
+	size_t cap;
+	uint64_t start;
+	size_t len;
+} hv_window;
+
+#define HV_WINDOW_DEFAULT (256u * 1024u)
+
+bool hv_window_init(hv_window *w, hv_blob *b, size_t cap);
+void hv_window_free(hv_window *w);
+const uint8_t *hv_window_get(hv_window *w, uint64_t off, size_t len);
+
+#endif

@@ -1,0 +1,95 @@
+/* Bounded integer decoding and overflow-checked arithmetic.
+ *
+ * Every multi-byte field of every format goes through these helpers so that
+ * byte order and bounds are handled in exactly one place. None of them reads
+ * memory the caller has not proven to exist: callers obtain a pointer from a
+ * window (blob.h) that already covers the bytes. */
+#ifndef HV_INT_H
+#define HV_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+static inline uint16_t hv_le16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline uint32_t hv_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+static inline uint64_t hv_le64(const uint8_t *p) { return (uint64_t)hv_le32(p) | ((uint64_t)hv_le32(p + 4) << 32); }
+static inline uint16_t hv_be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+static inline uint32_t hv_be32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+static inline uint64_t hv_be64(const uint8_t *p) { return ((uint64_t)hv_be32(p) << 32) | (uint64_t)hv_be32(p + 4); }
+
+static inline double hv_lef64(const uint8_t *p)
+{
+	uint64_t u = hv_le64(p);
+	double d;
+	__builtin_memcpy(&d, &u, sizeof d);
+	return d;
+}
+
+/* Writers, used by the golden generator and the fuzz mutator. */
+static inline void hv_put_le16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static inline void hv_put_le32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void hv_put_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void hv_put_be16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static inline void hv_put_be32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (24 - 8 * i));
+}
+static inline void hv_put_be64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+static inline void hv_put_lef64(uint8_t *p, double d)
+{
+	uint64_t u;
+	__builtin_memcpy(&u, &d, sizeof u);
+	hv_put_le64(p, u);
+}
+
+/* Return true on overflow, as the builtins do; *r is always written. */
+static inline bool hv_add_overflows(uint64_t a, uint64_t b, uint64_t *r) { return __builtin_add_overflow(a, b, r); }
+static inline bool hv_mul_overflows(uint64_t a, uint64_t b, uint64_t *r) { return __builtin_mul_overflow(a, b, r); }
+
+/* [off, off+len) lies inside [0, size). Never overflows. */
+static inline bool hv_range_in(uint64_t off, uint64_t len, uint64_t size) { return off <= size && len <= size - off; }
+
+/* [off, off+len) lies inside [lo, lo+lolen). Never overflows. */
+static inline bool hv_range_within(uint64_t off, uint64_t len, uint64_t lo, uint64_t lolen)
+{
+	return off >= lo && hv_range_in(off - lo, len, lolen);
+}
+
+/* Two non-empty ranges share at least one byte. Never overflows. */
+static inline bool hv_ranges_overlap(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen)
+{
+	if (alen == 0 || blen == 0) return false;
+	return a < b ? b - a < alen : a - b < blen;
+}
+
+static inline bool hv_aligned(uint64_t v, uint64_t a) { return (v & (a - 1)) == 0; }
+
+/* count * stride with overflow reported as UINT64_MAX (never a valid length). */
+static inline uint64_t hv_mul_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return hv_mul_overflows(a, b, &r) ? UINT64_MAX : r;
+}
+static inline uint64_t hv_add_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return hv_add_overflows(a, b, &r) ? UINT64_MAX : r;
+}
+
+#endif

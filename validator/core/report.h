@@ -1,0 +1,84 @@
+/* Diagnostics and per-rule counters for one input.
+ *
+ * Checks record every rule they evaluate (hv_eval) and every failure
+ * (hv_emit). Failures are counted without limit but stored only up to
+ * max_diags, so a corrupt 4 GiB file cannot flood memory or the terminal. */
+#ifndef HV_REPORT_H
+#define HV_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+
+#define HV_PATH_MAX 192
+#define HV_MSG_MAX 320
+
+typedef struct hv_diag {
+	int rule;
+	enum hv_sev sev;
+	const char *file;      /* display path of the file, owned by the report's string pool */
+	uint64_t offset;
+	uint64_t length;
+	char path[HV_PATH_MAX];
+	char msg[HV_MSG_MAX];
+} hv_diag;
+
+enum hv_edition { HV_EDITION_AUTO = 0, HV_EDITION_DRAFT, HV_EDITION_RELEASE };
+
+typedef struct hv_options {
+	enum hv_edition edition;  /* forced edition, or AUTO to detect */
+	size_t max_diags;         /* stored diagnostics per input */
+} hv_options;
+
+typedef struct hv_report {
+	const char *input_path;
+	char format[48];          /* "hpctoolkit meta.db", "hpctoolkit database", ... */
+	char edition[16];         /* "draft", "release", or "" when not applicable */
+	char version[16];         /* "4.0", ... */
+	hv_diag *diags;
+	size_t ndiags, diag_cap, max_diags;
+	uint64_t count[3];        /* by severity, including suppressed ones */
+	uint64_t suppressed;
+	uint64_t evaluated[HV_RULE_COUNT];
+	uint64_t failed[HV_RULE_COUNT];
+	bool unreadable;          /* an input could not be read (exit 3) */
+	bool internal_error;      /* the validator failed, not the input (exit 4) */
+	char problem[256];        /* why unreadable / internal_error */
+	char **files;             /* string pool for diag->file */
+	size_t nfiles;
+} hv_report;
+
+void hv_report_init(hv_report *r, const char *input_path, size_t max_diags);
+void hv_report_free(hv_report *r);
+
+/* Count one evaluation of `rule` and return `ok` unchanged, so checks read
+ * `if (!hv_eval(r, RULE, cond)) hv_emit(...)`. */
+static inline bool hv_eval(hv_report *r, int rule, bool ok)
+{
+	r->evaluated[rule]++;
+	return ok;
+}
+
+/* Record a failure of `rule` at [offset, offset+length) of `file`, with the
+ * rule's table severity. `path` is the structural path. */
+void hv_emit(hv_report *r, int rule, const char *file, uint64_t offset, uint64_t length, const char *path,
+	     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+/* Same, with an explicit severity (forward compatibility downgrades errors
+ * about unknown enumeration values to warnings at a newer minor version). */
+void hv_emit_sev(hv_report *r, int rule, enum hv_sev sev, const char *file, uint64_t offset, uint64_t length,
+		 const char *path, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+/* Number of distinct rules evaluated at least once. */
+size_t hv_report_rules_checked(const hv_report *r);
+
+void hv_report_unreadable(hv_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void hv_report_internal(hv_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Exit code contribution of this input: 0 conforming, 1 nonconforming,
+ * 3 unreadable, 4 internal error. */
+int hv_report_exit_code(const hv_report *r, bool strict);
+
+#endif

@@ -1,0 +1,14 @@
+/* Registries of formats and families. Order matters only for detection:
+ * signatures do not overlap, so it does not in practice. */
+#include "core/validate.h"
+#include "hpctoolkit/hpctoolkit.h"
+
+const hv_format *const hv_formats[] = {
+	&hv_format_hpctk_metadb,
+	NULL,
+};
+
+const hv_family *const hv_families[] = {
+	&hv_family_hpctoolkit,
+	NULL,
+};

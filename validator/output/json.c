@@ -1,0 +1,96 @@
+/* JSON reports, built with cJSON so escaping is never hand-rolled. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+
+#include "output.h"
+
+static cJSON *diag_json(const hv_diag *d)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o) return NULL;
+	cJSON_AddStringToObject(o, "rule", hv_rules[d->rule].id);
+	cJSON_AddStringToObject(o, "severity", hv_sev_name(d->sev));
+	cJSON_AddStringToObject(o, "file", d->file ? d->file : "");
+	cJSON_AddNumberToObject(o, "offset", (double)d->offset);
+	cJSON_AddNumberToObject(o, "length", (double)d->length);
+	cJSON_AddStringToObject(o, "struct_path", d->path);
+	cJSON_AddStringToObject(o, "message", d->msg);
+	return o;
+}
+
+static cJSON *input_json(const hv_report *r, bool strict)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o) return NULL;
+	cJSON_AddStringToObject(o, "path", r->input_path ? r->input_path : "");
+	cJSON_AddStringToObject(o, "format", r->format[0] ? r->format : "unknown");
+	if (r->edition[0]) cJSON_AddStringToObject(o, "edition", r->edition);
+	else cJSON_AddNullToObject(o, "edition");
+	if (r->version[0]) cJSON_AddStringToObject(o, "version", r->version);
+	else cJSON_AddNullToObject(o, "version");
+	cJSON_AddStringToObject(o, "verdict", hv_verdict(r, strict));
+	if (r->unreadable || r->internal_error) cJSON_AddStringToObject(o, "problem", r->problem);
+	cJSON_AddNumberToObject(o, "rules_checked", (double)hv_report_rules_checked(r));
+	cJSON_AddNumberToObject(o, "errors", (double)r->count[HV_SEV_ERROR]);
+	cJSON_AddNumberToObject(o, "warnings", (double)r->count[HV_SEV_WARNING]);
+	cJSON_AddNumberToObject(o, "notes", (double)r->count[HV_SEV_NOTE]);
+	cJSON_AddNumberToObject(o, "suppressed", (double)r->suppressed);
+	cJSON *arr = cJSON_AddArrayToObject(o, "diagnostics");
+	for (size_t k = 0; arr && k < r->ndiags; k++) {
+		cJSON *d = diag_json(&r->diags[k]);
+		if (d) cJSON_AddItemToArray(arr, d);
+	}
+	return o;
+}
+
+static bool print_and_free(FILE *out, cJSON *root)
+{
+	char *s = root ? cJSON_Print(root) : NULL;
+	cJSON_Delete(root);
+	if (!s) return false;
+	fputs(s, out);
+	fputc('\n', out);
+	free(s);
+	return true;
+}
+
+bool hv_write_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o)
+{
+	cJSON *root = cJSON_CreateObject();
+	if (!root) return false;
+	cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+	cJSON_AddStringToObject(tool, "name", "hpcvet");
+	cJSON_AddStringToObject(tool, "version", HV_VERSION);
+	cJSON *inputs = cJSON_AddArrayToObject(root, "inputs");
+	for (size_t i = 0; i < n; i++) {
+		cJSON *in = input_json(reps[i], o->strict);
+		if (!in) {
+			cJSON_Delete(root);
+			return false;
+		}
+		cJSON_AddItemToArray(inputs, in);
+	}
+	return print_and_free(out, root);
+}
+
+bool hv_write_rules_json(FILE *out)
+{
+	cJSON *root = cJSON_CreateObject();
+	if (!root) return false;
+	cJSON_AddStringToObject(root, "tool", "hpcvet");
+	cJSON_AddStringToObject(root, "version", HV_VERSION);
+	cJSON *arr = cJSON_AddArrayToObject(root, "rules");
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		const hv_rule_info *ri = &hv_rules[i];
+		cJSON *o = cJSON_CreateObject();
+		if (!o) break;
+		cJSON_AddStringToObject(o, "id", ri->id);
+		cJSON_AddStringToObject(o, "severity", hv_sev_name(ri->severity));
+		cJSON_AddStringToObject(o, "format", ri->format);
+		cJSON_AddStringToObject(o, "clause", ri->clause);
+		cJSON_AddStringToObject(o, "summary", ri->summary);
+		cJSON_AddStringToObject(o, "detail", ri->detail);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return print_and_free(out, root);
+}

@@ -1,0 +1,29 @@
+/* Report writers. They format finished reports; they never look at input. */
+#ifndef HV_OUTPUT_H
+#define HV_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../core/report.h"
+
+#define HV_VERSION "0.1.0"
+
+typedef struct hv_output_opts {
+	bool quiet;   /* summary lines only */
+	bool strict;  /* warnings count as failures */
+} hv_output_opts;
+
+/* "conforming", "nonconforming", "unreadable", "internal-error". */
+const char *hv_verdict(const hv_report *r, bool strict);
+
+void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
+/* Returns false when the JSON document could not be built (out of memory). */
+bool hv_write_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
+
+void hv_write_rules_text(FILE *out);
+bool hv_write_rules_json(FILE *out);
+/* False when `id` names no rule. */
+bool hv_write_rule_explain(FILE *out, const char *id);
+
+#endif

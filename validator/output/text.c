@@ -1,0 +1,76 @@
+#include <inttypes.h>
+
+#include "output.h"
+
+const char *hv_verdict(const hv_report *r, bool strict)
+{
+	switch (hv_report_exit_code(r, strict)) {
+	case 0: return "conforming";
+	case 1: return "nonconforming";
+	case 3: return "unreadable";
+	default: return "internal-error";
+	}
+}
+
+static void write_diag(FILE *out, const hv_diag *d)
+{
+	fprintf(out, "%s:0x%" PRIx64 ": %s[%s]: %s", d->file ? d->file : "", d->offset, hv_sev_name(d->sev),
+		hv_rules[d->rule].id, d->msg);
+	if (d->path[0]) fprintf(out, " (at %s)", d->path);
+	fputc('\n', out);
+}
+
+static void write_summary(FILE *out, const hv_report *r, bool strict)
+{
+	const char *path = r->input_path ? r->input_path : "";
+	const char *v = hv_verdict(r, strict);
+	if (r->unreadable || r->internal_error) {
+		fprintf(out, "%s: %s (%s)\n", path, v, r->problem);
+		return;
+	}
+	uint64_t e = r->count[HV_SEV_ERROR], w = r->count[HV_SEV_WARNING];
+	if (e > 0 || (strict && w > 0)) {
+		fprintf(out, "%s: nonconforming (%" PRIu64 " error%s, %" PRIu64 " warning%s)\n", path, e,
+			e == 1 ? "" : "s", w, w == 1 ? "" : "s");
+		return;
+	}
+	fprintf(out, "%s: conforming (%s", path, r->format[0] ? r->format : "unknown");
+	if (r->edition[0]) fprintf(out, ", %s edition", r->edition);
+	if (r->version[0]) fprintf(out, ", v%s", r->version);
+	fprintf(out, ", %zu rules checked", hv_report_rules_checked(r));
+	if (w > 0) fprintf(out, ", %" PRIu64 " warning%s", w, w == 1 ? "" : "s");
+	fprintf(out, ")\n");
+}
+
+void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o)
+{
+	for (size_t i = 0; i < n; i++) {
+		const hv_report *r = reps[i];
+		if (!o->quiet) {
+			for (size_t k = 0; k < r->ndiags; k++) write_diag(out, &r->diags[k]);
+			if (r->suppressed)
+				fprintf(out, "%s: ... %" PRIu64 " more diagnostic%s not shown (--max-diagnostics=%zu)\n",
+					r->input_path, r->suppressed, r->suppressed == 1 ? "" : "s", r->max_diags);
+		}
+		write_summary(out, r, o->strict);
+	}
+}
+
+void hv_write_rules_text(FILE *out)
+{
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		const hv_rule_info *ri = &hv_rules[i];
+		fprintf(out, "%-44s %-7s %-22s %s  [%s]\n", ri->id, hv_sev_name(ri->severity), ri->format, ri->summary,
+			ri->clause);
+	}
+}
+
+bool hv_write_rule_explain(FILE *out, const char *id)
+{
+	int k = hv_rule_find(id);
+	if (k < 0) return false;
+	const hv_rule_info *ri = &hv_rules[k];
+	fprintf(out, "%s\n  severity: %s\n  format:   %s\n  clause:   %s\n  summary:  %s\n\n%s\n", ri->id,
+		hv_sev_name(ri->severity), ri->format, ri->clause, ri->summary, ri->detail);
+	return true;
+}
