@@ -30,8 +30,9 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 		if (k >= 0 && !role[k]) role[k] = &files[i];
 	}
 	snprintf(r->format, sizeof r->format, "hpctoolkit database");
-	hpctk_metadb_summary meta;
+	hpctk_metadb_summary meta = {0};
 	if (role[ROLE_META]) hpctk_check_metadb(opt, role[ROLE_META], r, &meta);
+	hpctk_metadb_summary_free(&meta);
 }
 
 const hv_family hv_family_hpctoolkit = {

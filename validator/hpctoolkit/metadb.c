@@ -1,5 +1,6 @@
 /* meta.db: the entry point. The sections are checked by metadb_*.c. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/hv_int.h"
@@ -34,6 +35,14 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 	if (!hpctk_check_header(&hpctk_metadb_desc, b, r, true, &h)) return;
 	snprintf(r->version, sizeof r->version, "%u.%u", h.major, h.minor);
 	/* TODO(metadb): section contents, edition detection. */
+}
+
+void hpctk_metadb_summary_free(hpctk_metadb_summary *s)
+{
+	free(s->ctx_ids);
+	free(s->prop_metric_ids);
+	free(s->stat_metric_ids);
+	memset(s, 0, sizeof *s);
 }
 
 static void metadb_check_file(const hv_options *opt, hv_blob *b, hv_report *r) { hpctk_check_metadb(opt, b, r, NULL); }
