@@ -28,13 +28,14 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test check-asan demo clean help tests-bin bench
+.PHONY: all deps test demo clean help tests-bin docs
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen
 
 help:
 	@echo "make          build $(BUILD)/hpcvet, $(BUILD)/hpcvet-gen, $(BUILD)/libhpcvet.a"
 	@echo "make demo     generate a database, validate it, validate a broken one"
 	@echo "make test     run the whole suite (plain build and ASan+UBSan build)"
+	@echo "make docs     regenerate docs/RULES.md from the rule table"
 	@echo "make clean    remove build directories"
 
 # Debian packages the build needs. As root they are installed; otherwise the
@@ -82,6 +83,10 @@ test: deps
 	@$(MAKE) --no-print-directory BUILD=build tests-bin
 	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CC=clang tests-bin
 	@bash tests/run.sh build build-san
+
+# docs/RULES.md is generated from the rule table; tests/docs.test.sh checks it is current.
+docs: all
+	$(BUILD)/hpcvet rules --format=markdown > docs/RULES.md
 
 demo: all
 	@bash tests/demo.sh $(BUILD)

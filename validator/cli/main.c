@@ -16,7 +16,7 @@ enum { EXIT_CONFORMING = 0, EXIT_NONCONFORMING = 1, EXIT_USAGE = 2, EXIT_UNREADA
 static void usage(FILE *out)
 {
 	fputs("usage: hpcvet [OPTIONS] PATH...\n"
-	      "       hpcvet rules [--format=text|json]\n"
+	      "       hpcvet rules [--format=text|json|markdown]\n"
 	      "       hpcvet explain RULE-ID\n"
 	      "\n"
 	      "Validate HPCToolkit databases (*.db files or a database directory).\n"
@@ -48,17 +48,19 @@ static bool parse_size(const char *s, size_t *out)
 
 static int cmd_rules(int argc, char **argv)
 {
-	bool json = false;
+	bool json = false, markdown = false;
 	for (int i = 2; i < argc; i++) {
 		if (strcmp(argv[i], "--format=json") == 0) json = true;
 		else if (strcmp(argv[i], "--format=text") == 0) json = false;
+		else if (strcmp(argv[i], "--format=markdown") == 0) markdown = true;
 		else {
 			fprintf(stderr, "hpcvet rules: unknown option '%s'\n", argv[i]);
 			return EXIT_USAGE;
 		}
 	}
 	if (json) return hv_write_rules_json(stdout) ? EXIT_CONFORMING : EXIT_INTERNAL;
-	hv_write_rules_text(stdout);
+	if (markdown) hv_write_rules_markdown(stdout);
+	else hv_write_rules_text(stdout);
 	return EXIT_CONFORMING;
 }
 

@@ -23,6 +23,7 @@ bool hv_write_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 
 void hv_write_rules_text(FILE *out);
 bool hv_write_rules_json(FILE *out);
+void hv_write_rules_markdown(FILE *out);
 /* False when `id` names no rule. */
 bool hv_write_rule_explain(FILE *out, const char *id);
 
