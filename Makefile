@@ -28,7 +28,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen
 
 help:
@@ -76,7 +76,35 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(HEAD
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_HV) -Igolden $(CFLAGS_HV) $< $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
-tests-bin: all $(TEST_BINS)
+# Fuzz targets (fuzz/fuzz_*.c). Each builds as a plain regression driver
+# (fuzz/regress.c, any compiler: part of make test) and, with `make fuzz`, as a
+# libFuzzer binary.
+FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_REGRESS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/regress_%)
+
+$(BUILD)/fuzz/regress_%: fuzz/fuzz_%.c fuzz/regress.c $(BUILD)/libhpcvet.a $(HEADERS) fuzz/container.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) fuzz/fuzz_$*.c fuzz/regress.c $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
+
+$(BUILD)/fuzz/hpcvet-pack: fuzz/pack.c fuzz/container.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) $< -o $@
+
+tests-bin: all $(TEST_BINS) $(FUZZ_REGRESS) $(BUILD)/fuzz/hpcvet-pack
+
+# libFuzzer campaign: make fuzz TARGET=single SECONDS=60
+TARGET  ?= single
+SECONDS ?= 60
+FUZZ_CFLAGS := $(CSTD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+fuzz: deps
+	@mkdir -p build-fuzz corpus/$(TARGET) fuzz/out/$(TARGET)
+	clang $(CPPFLAGS_HV) $(FUZZ_CFLAGS) fuzz/fuzz_$(TARGET).c $(LIB_SRCS) $(LDLIBS_HV) -o build-fuzz/fuzz_$(TARGET)
+	build-fuzz/fuzz_$(TARGET) -max_total_time=$(SECONDS) -rss_limit_mb=512 -timeout=5 -max_len=1048576 \
+	  -artifact_prefix=fuzz/out/$(TARGET)/ fuzz/out/$(TARGET) corpus/$(TARGET)
+
+# Seed corpora made from the golden generator: every kind valid, every rule broken.
+seeds: all $(BUILD)/fuzz/hpcvet-pack
+	bash fuzz/make-seeds.sh $(BUILD)
 
 # The suite: plain build, then sanitizer build; one closing line for both.
 test: deps
@@ -92,4 +120,4 @@ demo: all
 	@bash tests/demo.sh $(BUILD)
 
 clean:
-	rm -rf build build-san demo-out
+	rm -rf build build-san build-fuzz demo-out fuzz/out
