@@ -108,7 +108,10 @@ static bool detect_release(md_state *m, const hv_options *opt)
 	if (opt->edition == HV_EDITION_RELEASE) return true;
 	if (opt->edition == HV_EDITION_DRAFT) return false;
 	int64_t fr = fit_as(m, true), fd = fit_as(m, false);
-	if (!hv_eval(m->r, HV_R_METADB_EDITION_AMBIGUOUS, fr != fd))
+	/* With either section unusable its own rule has fired already, and
+	 * there is too little left to call the file ambiguous. */
+	bool both = m->usable[MD_METRICS] && m->usable[MD_CONTEXT];
+	if (both && !hv_eval(m->r, HV_R_METADB_EDITION_AMBIGUOUS, fr != fd))
 		hv_emit(m->r, HV_R_METADB_EDITION_AMBIGUOUS, m->b->name, m->lo[MD_METRICS], 0, "meta.db",
 			"the Metrics and Context Tree sections fit the draft and the release layouts equally well; "
 			"validated as the release edition (use --edition to force one)");

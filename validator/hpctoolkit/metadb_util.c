@@ -60,6 +60,10 @@ bool md_check_array(md_state *m, int r_contained, int r_aligned, enum md_sec s, 
 	if (bytes == UINT64_MAX)
 		hv_emit(m->r, r_contained, m->b->name, field, 8, path,
 			"%s: %llu elements of 0x%llx bytes overflow 64 bits", what, U(count), U(stride));
+	else if (stride == 1) /* a byte-sized array (szChildren) */
+		hv_emit(m->r, r_contained, m->b->name, field, 8, path,
+			"%s [0x%llx, +0x%llx) is not inside the %s section [0x%llx, 0x%llx)", what, U(ptr), U(bytes),
+			md_sec_name[s], U(lo), U(end));
 	else
 		hv_emit(m->r, r_contained, m->b->name, field, 8, path,
 			"%s [0x%llx, +0x%llx) (%llu x 0x%llx bytes) is not inside the %s section [0x%llx, 0x%llx)", what,
