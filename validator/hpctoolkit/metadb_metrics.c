@@ -131,7 +131,6 @@ void md_check_metrics(md_state *m)
 		snprintf(path + len, sizeof path - (size_t)len, "/pName");
 		md_check_string(m, HV_R_METADB_METRICS_NAME_STRING, MD_METRICS, e, md_u64(m, e), path, "pName");
 		uint64_t ppsi = md_u64(m, e + 8), pss = md_u64(m, e + 0x10);
-		m->walked++;
 		uint16_t npsi = md_u16(m, e + 0x18), nss = md_u16(m, e + 0x1a);
 		if (npsi > 0) {
 			snprintf(path + len, sizeof path - (size_t)len, "/pScopeInsts");

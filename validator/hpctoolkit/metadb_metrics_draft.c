@@ -107,7 +107,6 @@ void md_check_metrics_draft(md_state *m)
 		uint64_t e = pmetrics + i * szmetric;
 		snprintf(path, sizeof path, "meta.db/Metrics/pMetrics[%llu]/pName", U(i));
 		md_check_string(m, HV_R_METADB_METRICS_NAME_STRING, MD_METRICS, e, md_u64(m, e), path, "pName");
-		m->walked++;
 		check_scopes(m, &w, e, i);
 	}
 	md_idvec_check_unique(m, &m->prop_ids, HV_R_METADB_METRICS_PROP_ID_UNIQUE, "meta.db/Metrics/PS",
