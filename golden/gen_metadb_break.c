@@ -97,10 +97,11 @@ static void put64(uint8_t *d, uint64_t off, uint64_t v) { hv_put_le64(d + off, v
 static uint64_t get64(const uint8_t *d, uint64_t off) { return hv_le64(d + off); }
 
 /* Model lookups: the first context / function with a property. */
-static uint32_t ctx_where(const mdb_writer *w, bool (*pred)(const hpctk_ctx *))
+static uint32_t ctx_where(mdb_writer *w, bool (*pred)(const hpctk_ctx *))
 {
 	for (uint32_t i = 0; i < w->m->n_ctx; i++)
 		if (pred(&w->m->ctx[i])) return i;
+	w->break_failed = true; /* e.g. no context with children in a depth-1 tree */
 	return 0;
 }
 static bool has_kids(const hpctk_ctx *c) { return c->n_children > 0; }
@@ -119,13 +120,14 @@ static uint64_t flex_abs(const mdb_writer *w, uint32_t i, int field)
 	if (field > 1 && (c->flags & HPCTK_CTX_HAS_SRCLOC)) word += 2;
 	return ctx_abs(w, i) + (w->draft ? 0x18 : 0x20) + 8 * word;
 }
-static uint32_t fn_where(const mdb_writer *w, int what)
+static uint32_t fn_where(mdb_writer *w, int what)
 {
 	for (uint32_t i = 0; i < w->m->n_functions; i++) {
 		const hpctk_function *f = &w->m->functions[i];
 		if ((what == 0 && f->name) || (what == 1 && f->module != HPCTK_NONE) || (what == 2 && f->file != HPCTK_NONE))
 			return i;
 	}
+	w->break_failed = true;
 	return 0;
 }
 static uint64_t fn_abs(const mdb_writer *w, uint32_t i) { return A(w, MDB_FUNCTIONS, w->functions_arr + (uint64_t)i * w->sz_function); }
@@ -198,10 +200,16 @@ BREAK(b_prop_index)
 		if (w->m->scopes[s].type == HPCTK_SCOPE_TRANSITIVE) d[A(w, MDB_METRICS, w->scopes_arr + (uint64_t)s * w->sz_scope) + 9] = 16;
 }
 BREAK(b_combine) { UNUSED; d[ss0(w) + (w->draft ? 0x08 : 0x10)] = 5; }
-static void p_prop_dup(mdb_writer *w) { w->m->metrics[1].insts[0].prop_metric_id = w->m->metrics[0].insts[0].prop_metric_id; }
+/* Metric 1 reuses an id of metric 0 (the model gives each metric its own range). */
+static void p_prop_dup(mdb_writer *w)
+{
+	if (w->m->n_metrics < 2) w->break_failed = true;
+	else w->m->metrics[1].insts[0].prop_metric_id = w->m->metrics[0].insts[0].prop_metric_id;
+}
 static void p_stat_dup(mdb_writer *w)
 {
-	w->m->metrics[1].summaries[0].stat_metric_id = w->m->metrics[0].summaries[0].stat_metric_id;
+	if (w->m->n_metrics < 2) w->break_failed = true;
+	else w->m->metrics[1].summaries[0].stat_metric_id = w->m->metrics[0].summaries[0].stat_metric_id;
 }
 
 /* ---- Load Modules, Source Files, Functions: header {p, n, sz} ---- */
@@ -278,7 +286,8 @@ BREAK(b_ctx_function)
 BREAK(b_ctx_file) { UNUSED; put64(d, flex_abs(w, ctx_where(w, has_src), 1), A(w, MDB_FILES, w->files_arr) + 8); }
 BREAK(b_ctx_module) { UNUSED; put64(d, flex_abs(w, ctx_where(w, has_pt), 3), A(w, MDB_MODULES, w->modules_arr) + 8); }
 static void p_ctxid_zero(mdb_writer *w) { w->m->ctx[w->m->n_ctx - 1].ctx_id = 0; }
-static void p_ctxid_dup(mdb_writer *w) { w->m->ctx[w->m->n_ctx - 1].ctx_id = w->m->ctx[0].ctx_id; }
+/* The last context takes the first entry point's id (there is always one of each). */
+static void p_ctxid_dup(mdb_writer *w) { w->m->ctx[w->m->n_ctx - 1].ctx_id = w->m->entries[0].ctx_id; }
 
 static const mdb_break breaks[] = {
 	{"metadb.hdr.truncated", ED_BOTH, NULL, b_truncated},
@@ -370,5 +379,5 @@ int mdb_break_apply(mdb_writer *w, const char *rule_id, uint8_t **data, size_t *
 	const mdb_break *b = find(rule_id, w->draft ? HV_EDITION_DRAFT : HV_EDITION_RELEASE);
 	if (!b) return -1;
 	if (b->apply) b->apply(w, *data, len);
-	return 0;
+	return w->break_failed ? -1 : 0;
 }
