@@ -89,7 +89,9 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		rc = -1;
 	} else if (rc != 0) {
 		free(data);
-		if (!err[0])
+		if (!err[0] && w.break_why)
+			snprintf(err, errlen, "cannot break '%s': %s", p->break_rule, w.break_why);
+		else if (!err[0])
 			snprintf(err, errlen, "cannot break '%s' in this shape (it has nothing that rule applies to; "
 				 "try the default shape)", p->break_rule);
 	}

@@ -64,6 +64,7 @@ typedef struct mdb_writer {
 	unsigned *ctx_size;                     /* each context's size in bytes */
 	uint64_t roots_size;                    /* draft szRoots */
 	bool break_failed;                      /* the shape has nothing a break needs */
+	const char *break_why;                  /* why, when it is not the shape */
 } mdb_writer;
 
 /* Absolute file offset of a section-relative position. */

@@ -275,6 +275,12 @@ BREAK(b_children_overlap)
 	put64(d, leaf + 8, get64(d, from + 8));
 }
 BREAK(b_flexwords) { UNUSED; d[ctx_abs(w, ctx_where(w, fn_only)) + 0x14] |= HPCTK_CTX_HAS_POINT; }
+static void p_minor0(mdb_writer *w)
+{
+	if (w->minor == 0) return;
+	w->break_failed = true;
+	w->break_why = "reserved flag bits are only checked at minor version 0 (a newer minor may define them)";
+}
 BREAK(b_flags_reserved) { UNUSED; d[ctx_abs(w, 0) + 0x14] |= 0x08; }
 BREAK(b_relation) { UNUSED; d[ctx_abs(w, 0) + 0x15] = 9; }
 BREAK(b_lexical) { UNUSED; d[ctx_abs(w, 0) + 0x16] = 9; }
@@ -348,7 +354,7 @@ static const mdb_break breaks[] = {
 	{"metadb.ctx.children-size", ED_BOTH, NULL, b_children_size},
 	{"metadb.ctx.children-overlap", ED_BOTH, NULL, b_children_overlap},
 	{"metadb.ctx.flexwords", ED_BOTH, NULL, b_flexwords},
-	{"metadb.ctx.flags-reserved", ED_BOTH, NULL, b_flags_reserved},
+	{"metadb.ctx.flags-reserved", ED_BOTH, p_minor0, b_flags_reserved},
 	{"metadb.ctx.relation-known", ED_BOTH, NULL, b_relation},
 	{"metadb.ctx.lexical-type-known", ED_BOTH, NULL, b_lexical},
 	{"metadb.ctx.function-ref", ED_BOTH, NULL, b_ctx_function},
