@@ -110,6 +110,7 @@ static bool fn_only(const hpctk_ctx *c) { return c->flags == HPCTK_CTX_HAS_FUNCT
 static bool has_fn(const hpctk_ctx *c) { return c->flags & HPCTK_CTX_HAS_FUNCTION; }
 static bool has_src(const hpctk_ctx *c) { return c->flags & HPCTK_CTX_HAS_SRCLOC; }
 static bool has_pt(const hpctk_ctx *c) { return c->flags & HPCTK_CTX_HAS_POINT; }
+static bool srcloc_only(const hpctk_ctx *c) { return c->flags == HPCTK_CTX_HAS_SRCLOC; }
 static uint64_t ctx_abs(const mdb_writer *w, uint32_t i) { return A(w, MDB_CONTEXT, w->ctx_at[i]); }
 /* Byte offset of a flex sub-field of context i (0 pFunction, 1 pFile, 3 pModule). */
 static uint64_t flex_abs(const mdb_writer *w, uint32_t i, int field)
@@ -279,9 +280,11 @@ static void p_minor0(mdb_writer *w)
 {
 	if (w->minor == 0) return;
 	w->break_failed = true;
-	w->break_why = "reserved flag bits are only checked at minor version 0 (a newer minor may define them)";
+	w->break_why = "this rule is only checked at minor version 0 (a newer minor may give the bits a meaning)";
 }
 BREAK(b_flags_reserved) { UNUSED; d[ctx_abs(w, 0) + 0x14] |= 0x08; }
+/* A line/loop context that drops hasSrcLoc: its two flex words stay, unused. */
+BREAK(b_lexical_fields) { UNUSED; d[ctx_abs(w, ctx_where(w, srcloc_only)) + 0x14] = 0; }
 BREAK(b_relation) { UNUSED; d[ctx_abs(w, 0) + 0x15] = 9; }
 BREAK(b_lexical) { UNUSED; d[ctx_abs(w, 0) + 0x16] = 9; }
 BREAK(b_ctx_function)
@@ -355,6 +358,7 @@ static const mdb_break breaks[] = {
 	{"metadb.ctx.children-overlap", ED_BOTH, NULL, b_children_overlap},
 	{"metadb.ctx.flexwords", ED_BOTH, NULL, b_flexwords},
 	{"metadb.ctx.flags-reserved", ED_BOTH, p_minor0, b_flags_reserved},
+	{"metadb.ctx.lexical-fields", ED_BOTH, p_minor0, b_lexical_fields},
 	{"metadb.ctx.relation-known", ED_BOTH, NULL, b_relation},
 	{"metadb.ctx.lexical-type-known", ED_BOTH, NULL, b_lexical},
 	{"metadb.ctx.function-ref", ED_BOTH, NULL, b_ctx_function},
