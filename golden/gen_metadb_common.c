@@ -178,8 +178,12 @@ static void write_functions(mdb_writer *w)
 		mdb_put64(w, e + 0x10, f->offset);
 		mdb_put64(w, e + 0x18, f->file != HPCTK_NONE ? w->base[MDB_FILES] + w->files_arr + (uint64_t)f->file * w->sz_file : 0);
 		mdb_put32(w, e + 0x20, f->line);
-		/* flags: reserved; hpcprof leaves it uninitialised (research §3.1). */
-		mdb_fill_junk(w, w->sec.data + e + 0x24, 4);
+		/* flags: reserved; hpcprof leaves it uninitialised (research §3.1),
+		 * so real files of any minor carry junk there. */
+		if (w->lay.fs_flags_junk && !w->lay.junk)
+			for (unsigned k = 0; k < 4; k++) w->sec.data[e + 0x24 + k] = (uint8_t)(0x11 * (1 + (i + k) % 15));
+		else
+			mdb_fill_junk(w, w->sec.data + e + 0x24, 4);
 	}
 }
 
