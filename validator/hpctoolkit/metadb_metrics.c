@@ -43,7 +43,7 @@ static void check_scopes(md_state *m, uint64_t hdr, bool *ok)
 		return;
 	}
 	if (!md_check_stride(m, HV_R_METADB_METRICS_SZSCOPE, hdr + 0x1a, 1, a->stride, SZ_PS,
-			     "meta.db/Metrics/szScope", "szScope", "{PS}") ||
+			     "meta.db/Metrics/szScope", "szScope", "{PS} (release edition)") ||
 	    !md_check_array(m, HV_R_METADB_METRICS_SCOPES_CONTAINED, HV_R_METADB_METRICS_ALIGNED, MD_METRICS, hdr + 0x10,
 			    a->base, a->count, a->stride, 8, "meta.db/Metrics/pScopes", "pScopes")) {
 		*ok = false;
@@ -119,7 +119,7 @@ void md_check_metrics(md_state *m)
 	uint64_t n = md_u32(m, hdr + 8);
 	uint8_t szmetric = md_u8(m, hdr + 0x0c), szpsi = md_u8(m, hdr + 0x0d), szss = md_u8(m, hdr + 0x0e);
 	if (n > 0 && (!md_check_stride(m, HV_R_METADB_METRICS_SZMETRIC, hdr + 0x0c, 1, szmetric, SZ_MD,
-				       "meta.db/Metrics/szMetric", "szMetric", "{MD}") ||
+				       "meta.db/Metrics/szMetric", "szMetric", "{MD} (release edition)") ||
 		      !md_check_array(m, HV_R_METADB_METRICS_METRICS_CONTAINED, HV_R_METADB_METRICS_ALIGNED, MD_METRICS,
 				      hdr, pmetrics, n, szmetric, 8, "meta.db/Metrics/pMetrics", "pMetrics")))
 		n = 0, ok = false;
@@ -146,7 +146,7 @@ void md_check_metrics(md_state *m)
 		if (nss > 0) {
 			snprintf(path + len, sizeof path - (size_t)len, "/pSummaries");
 			if (stride_once(m, &ss_state, HV_R_METADB_METRICS_SZSUMMARY, hdr + 0x0e, szss, SZ_SS, "szSummary",
-					"{SS}") &&
+					"{SS} (release edition)") &&
 			    md_check_array(m, HV_R_METADB_METRICS_SUMMARIES_CONTAINED, HV_R_METADB_METRICS_ALIGNED,
 					   MD_METRICS, e + 0x10, pss, nss, szss, 8, path, "pSummaries"))
 				check_summaries(m, pss, nss, szss, i, &ss_budget);
