@@ -133,7 +133,7 @@ static void check_summaries(md_state *m, uint64_t base, uint64_t n, uint64_t str
 					   "pScopes");
 		if (ref_ok && set->known &&
 		    !hv_eval(m->r, HV_R_METADB_METRICS_SUMMARY_SCOPE,
-			     bsearch(&scope, set->v, set->n, sizeof *set->v, cmp_u64) != NULL))
+			     set->n > 0 && bsearch(&scope, set->v, set->n, sizeof *set->v, cmp_u64) != NULL))
 			hv_emit(m->r, HV_R_METADB_METRICS_SUMMARY_SCOPE, m->b->name, e, 8, path,
 				"summary of scope 0x%llx, which metric %llu does not instantiate (none of its %zu scope "
 				"instances names it): there are no propagated values to summarise",
