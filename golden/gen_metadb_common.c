@@ -240,7 +240,9 @@ int mdb_write_file(mdb_writer *w, uint8_t **out, size_t *len, char *err, size_t 
 	}
 	/* Place the sections in physical order, 8-aligned (Strings: anywhere),
 	 * with a junk gap between them at a newer minor. */
-	uint64_t cur = 0x90;
+	/* A newer minor may extend the file header (END 0x90 is extendable)
+	 * with a ninth {sz,p} pair for a section this reader does not know. */
+	uint64_t cur = 0x90 + (w->lay.unknown_section ? 16 : 0);
 	for (int k = 0; k < MDB_NSEC; k++) {
 		int s = w->lay.order[k];
 		cur += w->lay.gap;
@@ -251,6 +253,11 @@ int mdb_write_file(mdb_writer *w, uint8_t **out, size_t *len, char *err, size_t 
 		cur += w->size[s];
 	}
 	cur += w->lay.gap;
+	uint64_t unknown_at = 0, unknown_len = 24;
+	if (w->lay.unknown_section) {
+		unknown_at = cur = (cur + 7) & ~(uint64_t)7;
+		cur += unknown_len;
+	}
 	uint64_t total = cur + 8;
 	uint8_t *d = calloc(1, total);
 	if (!d) {
@@ -276,6 +283,10 @@ int mdb_write_file(mdb_writer *w, uint8_t **out, size_t *len, char *err, size_t 
 	memcpy(d, "HPCTOOLKITmeta", 14);
 	d[14] = 4;
 	d[15] = w->minor;
+	if (w->lay.unknown_section) {
+		hv_put_le64(d + 0x90, unknown_len);
+		hv_put_le64(d + 0x98, unknown_at);
+	}
 	for (int s = 0; s < MDB_NSEC; s++) {
 		hv_put_le64(d + 0x10 + 16 * s, w->size[s]);
 		hv_put_le64(d + 0x18 + 16 * s, w->base[s]);
