@@ -266,19 +266,22 @@ int mdb_write_file(mdb_writer *w, uint8_t **out, size_t *len, char *err, size_t 
 	}
 	w->junk_rng = saved;
 	mdb_fill_junk(w, d + 0x90, total - 8 - 0x90); /* gaps; sections overwrite the rest */
-	/* Pass 2: the real bytes. */
+	/* Pass 2: the real bytes, written in place. The section buffer is a
+	 * window of the file exactly as large as pass 1 measured, so it never
+	 * grows (no second copy of a large Context section); it starts zeroed
+	 * like a fresh buffer, whatever junk the gaps around it hold. */
 	for (int s = 0; s < MDB_NSEC; s++) {
 		w->junk_rng = saved;
-		memset(&w->sec, 0, sizeof w->sec);
+		memset(d + w->base[s], 0, w->size[s]);
+		w->sec = (gen_buf){.data = d + w->base[s], .len = 0, .cap = w->size[s]};
 		write_section(w, s);
-		if (w->sec.oom || w->sec.len != w->size[s]) {
-			gen_buf_free(&w->sec);
+		bool bad = w->sec.oom || w->sec.len != w->size[s] || w->sec.data != d + w->base[s];
+		memset(&w->sec, 0, sizeof w->sec); /* not ours to free */
+		if (bad) {
 			free(d);
-			snprintf(err, errlen, "internal error: section %d changed size", s);
+			snprintf(err, errlen, "internal error: section %d changed size between passes", s);
 			return -1;
 		}
-		if (w->sec.len) memcpy(d + w->base[s], w->sec.data, w->sec.len);
-		gen_buf_free(&w->sec);
 	}
 	memcpy(d, "HPCTOOLKITmeta", 14);
 	d[14] = 4;
