@@ -94,8 +94,9 @@ static int64_t fit_as(md_state *m, bool release)
 
 /* Edition detection. Both editions say 4.0; they differ in the Metrics and
  * Context Tree layouts, so both layouts are tried and the one that fits
- * better wins, fit = structures walked (metric descriptions, scopes,
- * scope instances, summaries, entry points, contexts) minus errors. No
+ * better wins, fit = structures walked whose layout differs between the
+ * editions (scopes, scope instances, summaries, entry points, contexts;
+ * not {MD}, whose first field reads alike in both) minus errors. No
  * single field decides, because any single field may be the broken one: a
  * file read in the wrong layout fails several independent checks at once
  * (strides below the structure sizes, the Context header's pointer in the

@@ -71,10 +71,10 @@ static void check_scopes(md_state *m, uint64_t hdr, bool *ok)
 	}
 }
 
-static void check_psis(md_state *m, uint64_t base, uint64_t n, uint64_t stride, uint64_t mi)
+static void check_psis(md_state *m, uint64_t base, uint64_t n, uint64_t stride, uint64_t mi, uint64_t *budget)
 {
 	char path[HV_PATH_MAX];
-	for (uint64_t j = 0; j < n; j++) {
+	for (uint64_t j = 0; j < n && *budget > 0; j++, --*budget) {
 		uint64_t e = base + j * stride;
 		snprintf(path, sizeof path, "meta.db/Metrics/pMetrics[%llu]/pScopeInsts[%llu]/pScope", U(mi), U(j));
 		md_check_ref(m, HV_R_METADB_METRICS_SCOPE_REF, &m->scopes, e, md_u64(m, e), path, "pScope", "pScopes");
@@ -83,10 +83,10 @@ static void check_psis(md_state *m, uint64_t base, uint64_t n, uint64_t stride, 
 	}
 }
 
-static void check_summaries(md_state *m, uint64_t base, uint64_t n, uint64_t stride, uint64_t mi)
+static void check_summaries(md_state *m, uint64_t base, uint64_t n, uint64_t stride, uint64_t mi, uint64_t *budget)
 {
 	char path[HV_PATH_MAX];
-	for (uint64_t j = 0; j < n; j++) {
+	for (uint64_t j = 0; j < n && *budget > 0; j++, --*budget) {
 		uint64_t e = base + j * stride;
 		int len = snprintf(path, sizeof path, "meta.db/Metrics/pMetrics[%llu]/pSummaries[%llu]", U(mi), U(j));
 		snprintf(path + len, sizeof path - (size_t)len, "/pScope");
@@ -124,6 +124,7 @@ void md_check_metrics(md_state *m)
 				      hdr, pmetrics, n, szmetric, 8, "meta.db/Metrics/pMetrics", "pMetrics")))
 		n = 0, ok = false;
 	int psi_state = -1, ss_state = -1;
+	uint64_t psi_budget = md_metric_budget(m), ss_budget = psi_budget;
 	char path[HV_PATH_MAX];
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t e = pmetrics + i * szmetric;
@@ -131,7 +132,6 @@ void md_check_metrics(md_state *m)
 		snprintf(path + len, sizeof path - (size_t)len, "/pName");
 		md_check_string(m, HV_R_METADB_METRICS_NAME_STRING, MD_METRICS, e, md_u64(m, e), path, "pName");
 		uint64_t ppsi = md_u64(m, e + 8), pss = md_u64(m, e + 0x10);
-		m->walked++;
 		uint16_t npsi = md_u16(m, e + 0x18), nss = md_u16(m, e + 0x1a);
 		if (npsi > 0) {
 			snprintf(path + len, sizeof path - (size_t)len, "/pScopeInsts");
@@ -139,7 +139,7 @@ void md_check_metrics(md_state *m)
 					"szScopeInst", "{PSI}") &&
 			    md_check_array(m, HV_R_METADB_METRICS_SCOPEINSTS_CONTAINED, HV_R_METADB_METRICS_ALIGNED,
 					   MD_METRICS, e + 8, ppsi, npsi, szpsi, 8, path, "pScopeInsts"))
-				check_psis(m, ppsi, npsi, szpsi, i);
+				check_psis(m, ppsi, npsi, szpsi, i, &psi_budget);
 			else
 				ok = false;
 		}
@@ -149,11 +149,12 @@ void md_check_metrics(md_state *m)
 					"{SS}") &&
 			    md_check_array(m, HV_R_METADB_METRICS_SUMMARIES_CONTAINED, HV_R_METADB_METRICS_ALIGNED,
 					   MD_METRICS, e + 0x10, pss, nss, szss, 8, path, "pSummaries"))
-				check_summaries(m, pss, nss, szss, i);
+				check_summaries(m, pss, nss, szss, i, &ss_budget);
 			else
 				ok = false;
 		}
 	}
+	if (psi_budget == 0 || ss_budget == 0) ok = false;
 	md_idvec_check_unique(m, &m->prop_ids, HV_R_METADB_METRICS_PROP_ID_UNIQUE, "meta.db/Metrics/PSI",
 			      "propMetricId", 2, "propMetricId");
 	md_idvec_check_unique(m, &m->stat_ids, HV_R_METADB_METRICS_STAT_ID_UNIQUE, "meta.db/Metrics/SS",
