@@ -41,7 +41,7 @@ static void check_summaries(md_state *m, draft_walk *w, uint64_t ps, const char 
 	char path[HV_PATH_MAX];
 	snprintf(path, sizeof path, "%s/pSummaries", pspath);
 	if (!stride_once(m, &w->ss_state, HV_R_METADB_METRICS_SZSUMMARY, w->hdr + 0x0e, w->szss, SZ_SS, "szSummary",
-			 "{SS}") ||
+			 "{SS} (draft edition)") ||
 	    !md_check_array(m, HV_R_METADB_METRICS_SUMMARIES_CONTAINED, HV_R_METADB_METRICS_ALIGNED, MD_METRICS,
 			    ps + 0x10, base, n, w->szss, 8, path, "pSummaries")) {
 		w->ok = false;
@@ -70,7 +70,7 @@ static void check_scopes(md_state *m, draft_walk *w, uint64_t md, uint64_t mi)
 	char path[128]; /* a prefix of longer paths */
 	snprintf(path, sizeof path, "meta.db/Metrics/pMetrics[%llu]/pScopes", U(mi));
 	if (!stride_once(m, &w->scope_state, HV_R_METADB_METRICS_SZSCOPE, w->hdr + 0x0d, w->szscope, SZ_PS, "szScope",
-			 "{PS}") ||
+			 "{PS} (draft edition)") ||
 	    !md_check_array(m, HV_R_METADB_METRICS_SCOPES_CONTAINED, HV_R_METADB_METRICS_ALIGNED, MD_METRICS, md + 0x10,
 			    base, n, w->szscope, 8, path, "pScopes")) {
 		w->ok = false;
@@ -100,7 +100,7 @@ void md_check_metrics_draft(md_state *m)
 	w.szscope = md_u8(m, w.hdr + 0x0d);
 	w.szss = md_u8(m, w.hdr + 0x0e);
 	if (n > 0 && (!md_check_stride(m, HV_R_METADB_METRICS_SZMETRIC, w.hdr + 0x0c, 1, szmetric, SZ_MD,
-				       "meta.db/Metrics/szMetric", "szMetric", "{MD}") ||
+				       "meta.db/Metrics/szMetric", "szMetric", "{MD} (draft edition)") ||
 		      !md_check_array(m, HV_R_METADB_METRICS_METRICS_CONTAINED, HV_R_METADB_METRICS_ALIGNED, MD_METRICS,
 				      w.hdr, pmetrics, n, szmetric, 8, "meta.db/Metrics/pMetrics", "pMetrics")))
 		n = 0, w.ok = false;
