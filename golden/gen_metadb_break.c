@@ -173,6 +173,30 @@ BREAK(b_prop_index)
 		if (w->m->scopes[s].type == HPCTK_SCOPE_TRANSITIVE) d[A(w, MDB_METRICS, w->scopes_arr + (uint64_t)s * w->sz_scope) + 9] = 16;
 }
 BREAK(b_combine) { UNUSED; d[ss0(w) + (w->draft ? 0x08 : 0x10)] = 5; }
+/* A summary of a scope its metric does not instantiate: make sure metric
+ * 0 leaves one scope out (drop its last instance and that instance's
+ * summaries, which come last), then point its first {SS} there. */
+static void p_summary_scope(mdb_writer *w)
+{
+	hpctk_metric *md = &w->m->metrics[0];
+	if (md->n_insts < w->m->n_scopes) return;
+	uint16_t last = (uint16_t)(md->n_insts - 1);
+	while (md->n_summaries > 0 && md->summaries[md->n_summaries - 1].inst == last) md->n_summaries--;
+	md->n_insts = last;
+}
+BREAK(b_summary_scope)
+{
+	UNUSED;
+	const hpctk_metric *md = &w->m->metrics[0];
+	for (unsigned s = 0; s < w->m->n_scopes; s++) {
+		bool used = false;
+		for (unsigned i = 0; i < md->n_insts; i++) used |= md->insts[i].scope == s;
+		if (used) continue;
+		put64(d, ss0(w), A(w, MDB_METRICS, w->scopes_arr + (uint64_t)s * w->sz_scope));
+		return;
+	}
+	w->break_failed = true;
+}
 /* Metric 1 reuses an id of metric 0 (the model gives each metric its own range). */
 static void p_prop_dup(mdb_writer *w)
 {
@@ -302,6 +326,7 @@ static const mdb_break breaks[] = {
 	{"metadb.metrics.scope-type-known", ED_RELEASE, NULL, b_scope_type},
 	{"metadb.metrics.propagation-index", ED_RELEASE, NULL, b_prop_index},
 	{"metadb.metrics.combine-known", ED_BOTH, NULL, b_combine},
+	{"metadb.metrics.summary-scope", ED_RELEASE, p_summary_scope, b_summary_scope},
 	{"metadb.metrics.prop-id-unique", ED_BOTH, p_prop_dup, NULL},
 	{"metadb.metrics.stat-id-unique", ED_BOTH, p_stat_dup, NULL},
 	{"metadb.modules.szmodule", ED_BOTH, NULL, b_szmodule},
