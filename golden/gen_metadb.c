@@ -42,6 +42,7 @@ static void choose_layout(mdb_writer *w)
 		l->junk = true;
 		l->gap = 5 + (unsigned)gen_below(&r, 12);
 		l->extra_flex_every = 3;
+		l->unknown_section = gen_below(&r, 2);
 	}
 }
 
@@ -49,7 +50,7 @@ static void choose_strides(mdb_writer *w)
 {
 	/* The 4.0 END of each structure; a newer minor grows them (kept
 	 * multiples of 8 so every element stays 8-aligned). */
-	unsigned grow = w->minor > 0 ? 8 : 0;
+	unsigned grow = w->minor == 0 ? 0 : w->minor % 2 ? 8 : 16;
 	if (w->draft) {
 		w->sz_metric = 0x18 + grow;
 		w->sz_scope = 0x18 + grow;

@@ -29,6 +29,7 @@ typedef struct mdb_layout {
 	unsigned gap;             /* newer minor: extra bytes after each section and section header */
 	unsigned extra_flex_every;/* newer minor: every Nth context gets one unused flex word (0: none) */
 	int misalign_section;     /* breaks only: section index + 1 placed 4 bytes off its alignment */
+	bool unknown_section;     /* newer minor: a ninth header pair for a section 4.0 does not define */
 	bool leaf_cursor;         /* leaves get szChildren 0 with a non-zero pChildren, as hpcprof writes */
 	bool fs_flags_junk;       /* Function Specification flags left uninitialised, as hpcprof does */
 } mdb_layout;

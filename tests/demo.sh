@@ -54,5 +54,10 @@ if "$GEN" --list | grep -qx hpctoolkit-db; then
 	run "$GEN" --what=hpctoolkit-db --seed=3 -o "$OUT/database"
 	ls "$OUT/database"
 	run "$VET" "$OUT/database"
+	# ...and one whose cct.db is not the transpose of its profile.db.
+	if "$GEN" --what=hpctoolkit-db --seed=3 --break=hpctkdb.cct.transpose -o "$OUT/broken-database" 2>/dev/null; then
+		echo "\$ $GEN --what=hpctoolkit-db --seed=3 --break=hpctkdb.cct.transpose -o $OUT/broken-database"
+		run "$VET" "$OUT/broken-database"
+	fi
 fi
 exit 0
