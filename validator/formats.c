@@ -2,9 +2,11 @@
  * signatures do not overlap, so it does not in practice. */
 #include "core/validate.h"
 #include "hpctoolkit/hpctoolkit.h"
+#include "hpctoolkit/profiledb.h"
 
 const hv_format *const hv_formats[] = {
 	&hv_format_hpctk_metadb,
+	&hv_format_hpctk_profiledb,
 	NULL,
 };
 
