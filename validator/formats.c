@@ -3,10 +3,12 @@
 #include "core/validate.h"
 #include "hpctoolkit/hpctoolkit.h"
 #include "hpctoolkit/profiledb.h"
+#include "hpctoolkit/cctdb.h"
 
 const hv_format *const hv_formats[] = {
 	&hv_format_hpctk_metadb,
 	&hv_format_hpctk_profiledb,
+	&hv_format_hpctk_cctdb,
 	NULL,
 };
 
