@@ -6,6 +6,7 @@
 #include "../core/hv_int.h"
 #include "fileheader.h"
 #include "hpctoolkit.h"
+#include "metadb_internal.h"
 
 const hpctk_file_desc hpctk_metadb_desc = {
 	.file = "meta.db",
@@ -26,15 +27,158 @@ const hpctk_file_desc hpctk_metadb_desc = {
 
 static bool metadb_sniff(hv_blob *b) { return hpctk_sniff(b, "meta"); }
 
+/* Which sections can be looked into: inside the body (fileheader.c), aligned,
+ * and sharing no byte with another section. A section failing any of these
+ * has its own diagnostic already; looking inside would only add noise. */
+static void prepare_sections(md_state *m, const hpctk_header *h)
+{
+	for (int i = 0; i < MD_NSEC; i++) {
+		m->lo[i] = h->p[i];
+		m->len[i] = h->sz[i];
+		m->usable[i] = h->sec_ok[i] && hv_aligned(h->p[i], hpctk_metadb_desc.sections[i].align);
+	}
+	for (int i = 0; i < MD_NSEC; i++)
+		for (int j = i + 1; j < MD_NSEC; j++)
+			if (h->sec_ok[i] && h->sec_ok[j] && hv_ranges_overlap(h->p[i], h->sz[i], h->p[j], h->sz[j]))
+				m->usable[i] = m->usable[j] = false;
+	for (int i = 0; i < MD_NSEC; i++) {
+		m->has_nul[i] = false;
+		if (!m->usable[i]) continue;
+		for (uint64_t k = m->len[i]; k > 0; k--)
+			if (m->mem[m->lo[i] + k - 1] == 0) {
+				m->has_nul[i] = true;
+				m->last_nul[i] = m->lo[i] + k - 1;
+				break;
+			}
+	}
+}
+
+/* The two sections whose layout differs between the editions. */
+static void check_edition_part(md_state *m, bool release)
+{
+	bool um = m->usable[MD_METRICS], uc = m->usable[MD_CONTEXT];
+	m->release = release;
+	md_idvec_free(&m->ctx_ids);
+	md_idvec_free(&m->prop_ids);
+	md_idvec_free(&m->stat_ids);
+	m->scopes = (md_array){0};
+	m->ctx_ok = m->metrics_ok = false;
+	if (m->usable[MD_METRICS]) md_check_metrics(m);
+	if (m->usable[MD_CONTEXT]) md_check_context(m);
+	m->usable[MD_METRICS] = um; /* restored: "too small" depends on the edition tried */
+	m->usable[MD_CONTEXT] = uc;
+}
+
+/* How well the file reads as one edition: structures walked minus errors.
+ * Checked into a scratch report that counts and stores nothing. */
+static int64_t fit_as(md_state *m, bool release)
+{
+	hv_report *scratch = malloc(sizeof *scratch);
+	if (!scratch) {
+		m->oom = true;
+		return 0;
+	}
+	hv_report *real = m->r;
+	hv_report_init(scratch, real->input_path, 0);
+	m->r = scratch;
+	m->walked = 0;
+	check_edition_part(m, release);
+	uint64_t errs = scratch->count[HV_SEV_ERROR];
+	m->r = real;
+	hv_report_free(scratch);
+	free(scratch);
+	uint64_t w = m->walked > INT64_MAX / 2 ? INT64_MAX / 2 : m->walked;
+	uint64_t e = errs > INT64_MAX / 2 ? INT64_MAX / 2 : errs;
+	return (int64_t)w - (int64_t)e;
+}
+
+/* Edition detection. Both editions say 4.0; they differ in the Metrics and
+ * Context Tree layouts, so both layouts are tried and the one that fits
+ * better wins, fit = structures walked (metric descriptions, scopes,
+ * scope instances, summaries, entry points, contexts) minus errors. No
+ * single field decides, because any single field may be the broken one: a
+ * file read in the wrong layout fails several independent checks at once
+ * (strides below the structure sizes, the Context header's pointer in the
+ * wrong word, header sizes) and walks next to nothing, while a single
+ * defect costs the right layout one error and at most the subtree behind
+ * it. On a tie (typically no metrics and an empty tree) the release
+ * edition, which hpcprof writes, is used and a note says so. */
+static bool detect_release(md_state *m, const hv_options *opt)
+{
+	if (opt->edition == HV_EDITION_RELEASE) return true;
+	if (opt->edition == HV_EDITION_DRAFT) return false;
+	int64_t fr = fit_as(m, true), fd = fit_as(m, false);
+	/* With either section unusable its own rule has fired already, and
+	 * there is too little left to call the file ambiguous. */
+	bool both = m->usable[MD_METRICS] && m->usable[MD_CONTEXT];
+	if (both && !hv_eval(m->r, HV_R_METADB_EDITION_AMBIGUOUS, fr != fd))
+		hv_emit(m->r, HV_R_METADB_EDITION_AMBIGUOUS, m->b->name, m->lo[MD_METRICS], 0, "meta.db",
+			"the Metrics and Context Tree sections fit the draft and the release layouts equally well; "
+			"validated as the release edition (use --edition to force one)");
+	return fr >= fd;
+}
+
+/* Sorted, unique copies of the collected ids for the cross-file checks. */
+static bool fill_ids32(const md_idvec *v, uint32_t **out, size_t *n)
+{
+	*n = 0;
+	*out = malloc((v->n ? v->n : 1) * sizeof **out);
+	if (!*out) return false;
+	for (size_t i = 0; i < v->n; i++)
+		if (*n == 0 || (*out)[*n - 1] != v->v[i].id) (*out)[(*n)++] = v->v[i].id;
+	return true;
+}
+static bool fill_ids16(const md_idvec *v, uint16_t **out, size_t *n)
+{
+	*n = 0;
+	*out = malloc((v->n ? v->n : 1) * sizeof **out);
+	if (!*out) return false;
+	for (size_t i = 0; i < v->n; i++)
+		if (*n == 0 || (*out)[*n - 1] != v->v[i].id) (*out)[(*n)++] = (uint16_t)v->v[i].id;
+	return true;
+}
+
 void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_metadb_summary *out)
 {
-	(void)opt;
 	hpctk_header h;
 	if (out) memset(out, 0, sizeof *out);
 	snprintf(r->version, sizeof r->version, "4.0");
 	if (!hpctk_check_header(&hpctk_metadb_desc, b, r, true, &h)) return;
 	snprintf(r->version, sizeof r->version, "%u.%u", h.major, h.minor);
-	/* TODO(metadb): section contents, edition detection. */
+	if (!hv_blob_materialize(b)) {
+		if (!b->io_failed)
+			hv_report_internal(r, "%s: cannot hold the %llu-byte meta.db in memory", b->name,
+					   (unsigned long long)b->size);
+		return;
+	}
+	md_state m = {.b = b, .mem = b->mem, .r = r, .newer_minor = h.newer_minor, .minor = h.minor};
+	prepare_sections(&m, &h);
+	/* Sections the context tree and functions point into come first. */
+	if (m.usable[MD_GENERAL]) md_check_general(&m);
+	if (m.usable[MD_IDNAMES]) md_check_idnames(&m);
+	if (m.usable[MD_MODULES]) md_check_modules(&m);
+	if (m.usable[MD_FILES]) md_check_files(&m);
+	if (m.usable[MD_FUNCTIONS]) md_check_functions(&m);
+	bool release = detect_release(&m, opt);
+	snprintf(r->edition, sizeof r->edition, "%s", release ? "release" : "draft");
+	check_edition_part(&m, release);
+	if (out && !m.oom) {
+		out->valid = true;
+		out->edition = release ? HV_EDITION_RELEASE : HV_EDITION_DRAFT;
+		out->minor = h.minor;
+		out->nkinds = m.nkinds;
+		out->ctx_ok = m.ctx_ok;
+		out->metrics_ok = m.metrics_ok;
+		/* md_idvec_check_unique left the vectors sorted by id. */
+		if (!fill_ids32(&m.ctx_ids, &out->ctx_ids, &out->n_ctx_ids) ||
+		    !fill_ids16(&m.prop_ids, &out->prop_metric_ids, &out->n_prop_metric_ids) ||
+		    !fill_ids16(&m.stat_ids, &out->stat_metric_ids, &out->n_stat_metric_ids))
+			m.oom = true;
+	}
+	if (m.oom) hv_report_internal(r, "%s: out of memory while checking meta.db", b->name);
+	md_idvec_free(&m.ctx_ids);
+	md_idvec_free(&m.prop_ids);
+	md_idvec_free(&m.stat_ids);
 }
 
 void hpctk_metadb_summary_free(hpctk_metadb_summary *s)

@@ -1,0 +1,190 @@
+/* meta.db checker, beyond "which rule fires":
+ *  - the summary handed to the cross-file checks (ctx ids, prop/stat metric
+ *    ids, id kinds, edition) equals what the generator's model put in;
+ *  - a broken tree or metrics section clears ctx_ok / metrics_ok;
+ *  - forcing the wrong edition makes a valid file nonconforming;
+ *  - random corruption of valid files (both editions) never crashes, and
+ *    whatever summary comes out is still sorted and unique. Run under
+ *    ASan+UBSan by `make test`, this is a small built-in fuzzer. */
+#include <stdlib.h>
+
+#include "core/hv_int.h"
+#include "hpctk_model.h"
+#include "hpctoolkit/hpctoolkit.h"
+#include "tap.h"
+#include "testlib.h"
+
+static bool gen_one(gen_params *p, gen_output *out)
+{
+	char err[256] = "";
+	int rc = gen_generate(p, out, err, sizeof err);
+	CHECK(rc == 0, "generator failed: %s", err);
+	return rc == 0;
+}
+
+static void run_check(const uint8_t *data, size_t len, enum hv_edition forced, hv_report *r, hpctk_metadb_summary *s)
+{
+	hv_blob b = hv_blob_from_memory("gen/meta.db", data, len);
+	hv_options opt = {.edition = forced, .max_diags = 1000};
+	hv_report_init(r, "gen/meta.db", opt.max_diags);
+	hpctk_check_metadb(&opt, &b, r, s);
+	hv_blob_release(&b);
+}
+
+static bool sorted_unique32(const uint32_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i - 1] >= v[i]) return false;
+	return true;
+}
+static bool sorted_unique16(const uint16_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i - 1] >= v[i]) return false;
+	return true;
+}
+
+static void check_summary_matches_model(enum hv_edition ed, uint64_t seed, unsigned contexts, unsigned depth)
+{
+	gen_params p;
+	gen_params_default(&p);
+	p.what = "metadb";
+	p.edition = ed;
+	p.seed = seed;
+	p.contexts = contexts;
+	p.depth = depth;
+	hpctk_model model;
+	char err[256] = "";
+	int mrc = hpctk_model_build(&model, &p, err, sizeof err);
+	CHECK(mrc == 0, "model: %s", err);
+	if (mrc != 0) return;
+	gen_output out;
+	if (!gen_one(&p, &out)) {
+		hpctk_model_free(&model);
+		return;
+	}
+	hv_report r;
+	hpctk_metadb_summary s;
+	run_check(out.files[0].data, out.files[0].len, HV_EDITION_AUTO, &r, &s);
+	const char *en = tl_edition_name(ed);
+	CHECK(hv_report_exit_code(&r, true) == 0, "%s seed %llu: conforming", en, (unsigned long long)seed);
+	CHECK(s.valid && s.edition == ed, "%s: summary edition", en);
+	CHECK(s.ctx_ok && s.metrics_ok, "%s: ctx_ok %d metrics_ok %d", en, s.ctx_ok, s.metrics_ok);
+	CHECK(s.nkinds == model.n_kinds, "%s: nkinds %u, model %u", en, s.nkinds, model.n_kinds);
+	CHECK(s.n_ctx_ids == model.n_ctx_ids &&
+		      (s.n_ctx_ids == 0 || memcmp(s.ctx_ids, model.ctx_ids_sorted, s.n_ctx_ids * sizeof *s.ctx_ids) == 0),
+	      "%s: %zu ctx ids, model %zu", en, s.n_ctx_ids, model.n_ctx_ids);
+	CHECK(s.n_prop_metric_ids == model.n_prop_metric_ids &&
+		      (s.n_prop_metric_ids == 0 || memcmp(s.prop_metric_ids, model.prop_metric_ids,
+							  s.n_prop_metric_ids * sizeof *s.prop_metric_ids) == 0),
+	      "%s: %zu prop ids, model %zu", en, s.n_prop_metric_ids, model.n_prop_metric_ids);
+	CHECK(s.n_stat_metric_ids == model.n_stat_metric_ids &&
+		      (s.n_stat_metric_ids == 0 || memcmp(s.stat_metric_ids, model.stat_metric_ids,
+							  s.n_stat_metric_ids * sizeof *s.stat_metric_ids) == 0),
+	      "%s: %zu stat ids, model %zu", en, s.n_stat_metric_ids, model.n_stat_metric_ids);
+	hpctk_metadb_summary_free(&s);
+	hv_report_free(&r);
+
+	/* The other edition, forced, must not pass. */
+	enum hv_edition other = ed == HV_EDITION_RELEASE ? HV_EDITION_DRAFT : HV_EDITION_RELEASE;
+	run_check(out.files[0].data, out.files[0].len, other, &r, &s);
+	CHECK(hv_report_exit_code(&r, false) == 1, "%s file validated as %s: nonconforming", en, tl_edition_name(other));
+	CHECK(strcmp(r.edition, tl_edition_name(other)) == 0, "forced edition reported");
+	hpctk_metadb_summary_free(&s);
+	hv_report_free(&r);
+	gen_output_free(&out);
+	hpctk_model_free(&model);
+}
+
+/* A structural break in the tree / metrics must clear the matching flag,
+ * so the cross-file checks do not report ids "missing" from a tree that
+ * was only partly walked. */
+static void check_ok_flags(enum hv_edition ed, const char *rule, bool want_ctx_ok, bool want_metrics_ok)
+{
+	gen_params p;
+	gen_params_default(&p);
+	p.what = "metadb";
+	p.edition = ed;
+	p.break_rule = rule;
+	if (!gen_breaker_for(rule, ed)) {
+		printf("skip: %s (%s): no breaking case yet\n", rule, tl_edition_name(ed));
+		return;
+	}
+	gen_output out;
+	if (!gen_one(&p, &out)) return;
+	hv_report r;
+	hpctk_metadb_summary s;
+	run_check(out.files[0].data, out.files[0].len, HV_EDITION_AUTO, &r, &s);
+	CHECK(s.ctx_ok == want_ctx_ok && s.metrics_ok == want_metrics_ok, "%s (%s): ctx_ok %d metrics_ok %d", rule,
+	      tl_edition_name(ed), s.ctx_ok, s.metrics_ok);
+	hpctk_metadb_summary_free(&s);
+	hv_report_free(&r);
+	gen_output_free(&out);
+}
+
+static void fuzz(enum hv_edition ed, uint64_t seed, unsigned rounds)
+{
+	gen_params p;
+	gen_params_default(&p);
+	p.what = "metadb";
+	p.edition = ed;
+	p.seed = seed;
+	p.contexts = 40;
+	p.depth = 6;
+	p.minor = (unsigned)(seed % 2);
+	gen_output out;
+	if (!gen_one(&p, &out)) return;
+	size_t len = out.files[0].len;
+	uint8_t *buf = malloc(len);
+	CHECK(buf != NULL, "malloc");
+	if (!buf) return;
+	gen_rng rng = {seed * 7919u + (ed == HV_EDITION_DRAFT)};
+	unsigned bad = 0;
+	for (unsigned i = 0; i < rounds; i++) {
+		memcpy(buf, out.files[0].data, len);
+		unsigned edits = 1 + (unsigned)gen_below(&rng, 4);
+		for (unsigned k = 0; k < edits; k++) {
+			size_t at = (size_t)gen_below(&rng, len);
+			switch (gen_below(&rng, 4)) {
+			case 0: buf[at] ^= (uint8_t)(1u << gen_below(&rng, 8)); break;
+			case 1: buf[at] = (uint8_t)gen_rand(&rng); break;
+			case 2: /* a plausible pointer or size: somewhere in the file */
+				if (at + 8 <= len) hv_put_le64(buf + (at & ~(size_t)7), gen_below(&rng, len + 64));
+				break;
+			default: /* a huge value */
+				if (at + 8 <= len) hv_put_le64(buf + (at & ~(size_t)7), gen_rand(&rng) | 1u << 31);
+			}
+		}
+		const enum hv_edition modes[] = {HV_EDITION_AUTO, HV_EDITION_RELEASE, HV_EDITION_DRAFT};
+		hv_report r;
+		hpctk_metadb_summary s;
+		run_check(buf, len, modes[i % 3], &r, &s);
+		if (s.valid && (!sorted_unique32(s.ctx_ids, s.n_ctx_ids) ||
+				!sorted_unique16(s.prop_metric_ids, s.n_prop_metric_ids) ||
+				!sorted_unique16(s.stat_metric_ids, s.n_stat_metric_ids)))
+			bad++;
+		if (r.internal_error) bad++;
+		hpctk_metadb_summary_free(&s);
+		hv_report_free(&r);
+	}
+	CHECK(bad == 0, "fuzz %s seed %llu: %u round(s) gave an unsorted summary or an internal error",
+	      tl_edition_name(ed), (unsigned long long)seed, bad);
+	free(buf);
+	gen_output_free(&out);
+}
+
+int main(void)
+{
+	const enum hv_edition eds[] = {HV_EDITION_RELEASE, HV_EDITION_DRAFT};
+	for (size_t e = 0; e < 2; e++) {
+		check_summary_matches_model(eds[e], 1, 0, 0);
+		check_summary_matches_model(eds[e], 2, 1, 1);
+		check_summary_matches_model(eds[e], 3, 300, 20);
+		check_ok_flags(eds[e], "metadb.ctx.children-size", false, true);
+		check_ok_flags(eds[e], "metadb.ctx.children-overlap", false, true);
+		check_ok_flags(eds[e], "metadb.metrics.metrics-contained", true, false);
+		check_ok_flags(eds[e], "metadb.metrics.prop-id-unique", true, true);
+		for (uint64_t seed = 1; seed <= 4; seed++) fuzz(eds[e], seed, 1500);
+	}
+	TAP_DONE();
+}

@@ -1,0 +1,249 @@
+/* meta.db Context Tree section, both editions.
+ *   release: header {pEntryPoints, nEntryPoints u16, szEntryPoint u8} END 0x0b,
+ *            {Entry} 0x20: szChildren, pChildren, ctxId u32, entryPoint u16 @0x14, pPrettyName @0x18,
+ *            {Ctx} 0x20 + 8*nFlexWords (propagation u16 @0x18, flex @0x20)
+ *   draft:   header {szRoots, pRoots} END 0x10, {Ctx} 0x18 + 8*nFlexWords (flex @0x18)
+ *   {Ctx}: szChildren, pChildren, ctxId u32 @0x10, flags u8 @0x14, relation @0x15,
+ *          lexicalType @0x16, nFlexWords @0x17.
+ *
+ * The walk is iterative (an explicit stack of children arrays), so depth is
+ * bounded by memory, not by the C stack. Every {Ctx} claims its bytes in a
+ * bitmap of the section before it is interpreted: an element whose bytes
+ * are already claimed is reachable twice (a shared or overlapping children
+ * array, or a cycle back to an ancestor), is reported once, and its array is
+ * not walked further. Each byte is claimed at most once, so the walk is
+ * linear in the section size whatever the pointers say. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "metadb_internal.h"
+
+#define SZ_ENTRY 0x20u
+
+static unsigned long long U(uint64_t v) { return (unsigned long long)v; }
+
+typedef struct ctx_job {
+	uint64_t p, sz;
+} ctx_job;
+
+typedef struct ctx_walk {
+	md_state *m;
+	uint64_t lo, hdrsz;       /* section start; {Ctx} fixed part for the edition */
+	uint64_t *claimed;        /* one bit per 8-byte granule of the section */
+	ctx_job *stack;
+	size_t n, cap;
+	bool ok;
+} ctx_walk;
+
+/* Claim [off, off+len) (inside the section). False when any granule is
+ * already claimed; nothing is claimed then. */
+static bool claim(ctx_walk *w, uint64_t off, uint64_t len)
+{
+	uint64_t g0 = (off - w->lo) / 8, g1 = (off - w->lo + len + 7) / 8;
+	for (uint64_t g = g0; g < g1; g++)
+		if (w->claimed[g / 64] >> (g % 64) & 1) return false;
+	for (uint64_t g = g0; g < g1; g++) w->claimed[g / 64] |= (uint64_t)1 << (g % 64);
+	return true;
+}
+
+static void push(ctx_walk *w, uint64_t p, uint64_t sz)
+{
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 256;
+		ctx_job *ns = realloc(w->stack, cap * sizeof *ns);
+		if (!ns) {
+			w->m->oom = true;
+			return;
+		}
+		w->stack = ns;
+		w->cap = cap;
+	}
+	w->stack[w->n++] = (ctx_job){p, sz};
+}
+
+/* The {sz, p} pair at `field` (szChildren/pChildren or szRoots/pRoots):
+ * consistent, aligned and inside the section; then queued for walking. */
+static void children_ref(ctx_walk *w, uint64_t field, const char *owner, const char *szname, const char *pname)
+{
+	md_state *m = w->m;
+	uint64_t sz = md_u64(m, field), p = md_u64(m, field + 8);
+	char path[HV_PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", owner, pname);
+	/* sz == 0 with p != 0 is an empty array at the writer's cursor (hpcprof
+	 * writes that for every leaf): fine. */
+	if (!hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_NULL, sz == 0 || p != 0)) {
+		hv_emit(m->r, HV_R_METADB_CTX_CHILDREN_NULL, m->b->name, field, 16, path,
+			"%s is 0 but %s is 0x%llx: the children are lost", pname, szname, U(sz));
+		w->ok = false;
+		return;
+	}
+	if (sz == 0) return;
+	if (!md_check_array(m, HV_R_METADB_CTX_CHILDREN_CONTAINED, HV_R_METADB_CTX_ALIGNED, MD_CONTEXT, field + 8, p, sz,
+			    1, 8, path, pname)) {
+		w->ok = false;
+		return;
+	}
+	push(w, p, sz);
+}
+
+static void check_ref(ctx_walk *w, int rule, const md_array *a, uint64_t field, const char *owner,
+		      const char *name, const char *array)
+{
+	char path[HV_PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", owner, name);
+	md_check_ref(w->m, rule, a, field, md_u64(w->m, field), path, name, array);
+}
+
+static void check_ctx(ctx_walk *w, uint64_t e, uint8_t nflex)
+{
+	md_state *m = w->m;
+	char owner[96], path[HV_PATH_MAX];
+	snprintf(owner, sizeof owner, "meta.db/Context/ctx@0x%llx", U(e));
+	uint32_t id = md_u32(m, e + 0x10);
+	uint8_t flags = md_u8(m, e + 0x14), relation = md_u8(m, e + 0x15), lex = md_u8(m, e + 0x16);
+	if (m->release && !hv_eval(m->r, HV_R_METADB_CTX_CTXID_NONZERO, id != 0)) {
+		snprintf(path, sizeof path, "%s/ctxId", owner);
+		hv_emit(m->r, HV_R_METADB_CTX_CTXID_NONZERO, m->b->name, e + 0x10, 4, path,
+			"ctxId is 0, which denotes the global context; contexts have ids > 0");
+	}
+	md_idvec_push(m, &m->ctx_ids, id, e + 0x10);
+	if (!m->newer_minor && !hv_eval(m->r, HV_R_METADB_CTX_FLAGS_RESERVED, (flags & 0xf8) == 0)) {
+		snprintf(path, sizeof path, "%s/flags", owner);
+		hv_emit(m->r, HV_R_METADB_CTX_FLAGS_RESERVED, m->b->name, e + 0x14, 1, path,
+			"flags 0x%02x sets reserved bits 3-7 (0x%02x)", flags, flags & 0xf8);
+	}
+	if (!hv_eval(m->r, HV_R_METADB_CTX_RELATION_KNOWN, relation <= 2)) {
+		snprintf(path, sizeof path, "%s/relation", owner);
+		hv_emit_sev(m->r, HV_R_METADB_CTX_RELATION_KNOWN, md_enum_sev(m), m->b->name, e + 0x15, 1, path,
+			    "relation %u is not 0 (lexical), 1 (call) or 2 (inlined call)", relation);
+	}
+	if (!hv_eval(m->r, HV_R_METADB_CTX_LEXICAL_TYPE_KNOWN, lex <= 3)) {
+		snprintf(path, sizeof path, "%s/lexicalType", owner);
+		hv_emit_sev(m->r, HV_R_METADB_CTX_LEXICAL_TYPE_KNOWN, md_enum_sev(m), m->b->name, e + 0x16, 1, path,
+			    "lexicalType %u is not 0 (function), 1 (loop), 2 (line) or 3 (instruction)", lex);
+	}
+	bool has_fn = flags & 1, has_src = flags & 2, has_pt = flags & 4;
+	unsigned need = (has_fn ? 1u : 0u) + (has_src ? 2u : 0u) + (has_pt ? 2u : 0u);
+	if (!hv_eval(m->r, HV_R_METADB_CTX_FLEXWORDS, nflex >= need)) {
+		snprintf(path, sizeof path, "%s/nFlexWords", owner);
+		hv_emit(m->r, HV_R_METADB_CTX_FLEXWORDS, m->b->name, e + 0x17, 1, path,
+			"nFlexWords is %u but flags 0x%02x need %u words (function 1, source location 2, point 2)",
+			nflex, flags, need);
+	} else {
+		/* Packing order: pFunction, pFile, line, pModule, offset; each
+		 * present field takes the next word (line's word is not shared
+		 * with the u64s that follow it). */
+		uint64_t word = e + w->hdrsz;
+		if (has_fn) {
+			check_ref(w, HV_R_METADB_CTX_FUNCTION_REF, &m->functions, word, owner, "pFunction", "pFunctions");
+			word += 8;
+		}
+		if (has_src) {
+			check_ref(w, HV_R_METADB_CTX_FILE_REF, &m->files, word, owner, "pFile", "pFiles");
+			word += 16;
+		}
+		if (has_pt) check_ref(w, HV_R_METADB_CTX_MODULE_REF, &m->modules, word, owner, "pModule", "pModules");
+	}
+	children_ref(w, e, owner, "szChildren", "pChildren");
+}
+
+/* Walk one children (or roots) array already proven inside the section. */
+static void walk_array(ctx_walk *w, ctx_job job)
+{
+	md_state *m = w->m;
+	uint64_t o = job.p, end = job.p + job.sz;
+	char path[HV_PATH_MAX];
+	while (o < end) {
+		snprintf(path, sizeof path, "meta.db/Context/ctx@0x%llx", U(o));
+		uint64_t left = end - o;
+		uint8_t nflex = left >= w->hdrsz ? md_u8(m, o + 0x17) : 0;
+		uint64_t z = w->hdrsz + 8u * nflex;
+		if (!hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_SIZE, left >= z)) {
+			hv_emit(m->r, HV_R_METADB_CTX_CHILDREN_SIZE, m->b->name, o, left, path,
+				left < w->hdrsz ? "the children array [0x%llx, 0x%llx) ends 0x%llx bytes into a {Ctx}, "
+						  "before its 0x%llx-byte fixed part"
+						: "the children array [0x%llx, 0x%llx) ends 0x%llx bytes into a {Ctx} of "
+						  "0x%llx bytes (szChildren does not match the elements' nFlexWords)",
+				U(job.p), U(end), U(left), U(left < w->hdrsz ? w->hdrsz : z));
+			w->ok = false;
+			return;
+		}
+		if (!hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_OVERLAP, claim(w, o, z))) {
+			hv_emit(m->r, HV_R_METADB_CTX_CHILDREN_OVERLAP, m->b->name, o, z, path,
+				"the {Ctx} at 0x%llx (in children array [0x%llx, 0x%llx)) shares bytes with a context or "
+				"entry point already reached: the context tree is not a tree",
+				U(o), U(job.p), U(end));
+			w->ok = false;
+			return;
+		}
+		check_ctx(w, o, nflex);
+		m->walked++;
+		o += z;
+	}
+}
+
+static void release_entries(ctx_walk *w)
+{
+	md_state *m = w->m;
+	uint64_t hdr = m->lo[MD_CONTEXT];
+	uint64_t p = md_u64(m, hdr);
+	uint16_t n = md_u16(m, hdr + 8);
+	uint8_t stride = md_u8(m, hdr + 0x0a);
+	if (n == 0) return;
+	if (!md_check_stride(m, HV_R_METADB_CTX_SZENTRYPOINT, hdr + 0x0a, 1, stride, SZ_ENTRY,
+			     "meta.db/Context/szEntryPoint", "szEntryPoint", "{Entry}") ||
+	    !md_check_array(m, HV_R_METADB_CTX_ENTRIES_CONTAINED, HV_R_METADB_CTX_ALIGNED, MD_CONTEXT, hdr, p, n, stride,
+			    8, "meta.db/Context/pEntryPoints", "pEntryPoints")) {
+		w->ok = false;
+		return;
+	}
+	claim(w, p, (uint64_t)n * stride); /* the first claim: cannot fail */
+	char owner[96], path[HV_PATH_MAX];
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t e = p + (uint64_t)i * stride;
+		snprintf(owner, sizeof owner, "meta.db/Context/pEntryPoints[%u]", i);
+		uint32_t id = md_u32(m, e + 0x10);
+		uint16_t kind = md_u16(m, e + 0x14);
+		if (!hv_eval(m->r, HV_R_METADB_CTX_CTXID_NONZERO, id != 0)) {
+			snprintf(path, sizeof path, "%s/ctxId", owner);
+			hv_emit(m->r, HV_R_METADB_CTX_CTXID_NONZERO, m->b->name, e + 0x10, 4, path,
+				"entry point ctxId is 0, which denotes the global context; contexts have ids > 0");
+		}
+		md_idvec_push(m, &m->ctx_ids, id, e + 0x10);
+		m->walked++;
+		if (!hv_eval(m->r, HV_R_METADB_CTX_ENTRY_KIND_KNOWN, kind <= 2)) {
+			snprintf(path, sizeof path, "%s/entryPoint", owner);
+			hv_emit_sev(m->r, HV_R_METADB_CTX_ENTRY_KIND_KNOWN, md_enum_sev(m), m->b->name, e + 0x14, 2, path,
+				    "entryPoint %u is not 0 (unknown entry), 1 (main thread) or 2 (application thread)",
+				    kind);
+		}
+		snprintf(path, sizeof path, "%s/pPrettyName", owner);
+		md_check_string(m, HV_R_METADB_CTX_ENTRY_NAME_STRING, MD_STRINGS, e + 0x18, md_u64(m, e + 0x18), path,
+				"pPrettyName");
+		children_ref(w, e, owner, "szChildren", "pChildren");
+	}
+}
+
+void md_check_context(md_state *m)
+{
+	if (!md_check_section_size(m, MD_CONTEXT, m->release ? MD_SZ_CONTEXT_HDR_R : MD_SZ_CONTEXT_HDR_D)) return;
+	ctx_walk w = {.m = m, .lo = m->lo[MD_CONTEXT], .hdrsz = m->release ? 0x20u : 0x18u, .ok = true};
+	uint64_t ngran = (m->len[MD_CONTEXT] + 7) / 8;
+	w.claimed = calloc((size_t)(ngran / 64 + 1), sizeof *w.claimed);
+	if (!w.claimed) {
+		m->oom = true;
+		return;
+	}
+	if (m->release)
+		release_entries(&w);
+	else
+		children_ref(&w, w.lo, "meta.db/Context", "szRoots", "pRoots");
+	while (w.n > 0 && !m->oom) {
+		ctx_job job = w.stack[--w.n];
+		walk_array(&w, job);
+	}
+	md_idvec_check_unique(m, &m->ctx_ids, HV_R_METADB_CTX_CTXID_UNIQUE, "meta.db/Context/ctx", "ctxId", 4, "ctxId");
+	m->ctx_ok = w.ok && !m->oom;
+	free(w.claimed);
+	free(w.stack);
+}

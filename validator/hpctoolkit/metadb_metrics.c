@@ -1,0 +1,162 @@
+/* meta.db Performance Metrics section, release edition:
+ *   header {pMetrics, nMetrics u32, szMetric u8, szScopeInst u8, szSummary u8,
+ *           pScopes @0x10, nScopes u16 @0x18, szScope u8 @0x1a}
+ *   {MD}  0x20: pName, pScopeInsts, pSummaries, nScopeInsts u16, nSummaries u16
+ *   {PSI} 0x10: pScope, propMetricId u16
+ *   {SS}  0x18: pScope, pFormula, combine u8 @0x10, statMetricId u16 @0x12
+ *   {PS}  0x10: pScopeName, type u8, propagationIndex u8
+ * Strides are checked when first needed (an array kind nobody uses has no
+ * meaningful stride); a bad stride stops the walk of what it strides. */
+#include <stdio.h>
+
+#include "metadb_internal.h"
+
+#define SZ_MD 0x20u
+#define SZ_PSI 0x10u
+#define SZ_SS 0x18u
+#define SZ_PS 0x10u
+
+static unsigned long long U(uint64_t v) { return (unsigned long long)v; }
+
+/* Check a stride once, on first use: *state is -1 (not yet), 0 or 1. */
+static bool stride_once(md_state *m, int *state, int rule, uint64_t field, uint64_t value, uint64_t min,
+			const char *name, const char *structure)
+{
+	if (*state < 0) {
+		char path[HV_PATH_MAX];
+		snprintf(path, sizeof path, "meta.db/Metrics/%s", name);
+		*state = md_check_stride(m, rule, field, 1, value, min, path, name, structure);
+	}
+	return *state == 1;
+}
+
+static void check_scopes(md_state *m, uint64_t hdr, bool *ok)
+{
+	md_array *a = &m->scopes;
+	a->base = md_u64(m, hdr + 0x10);
+	a->count = md_u16(m, hdr + 0x18);
+	a->stride = md_u8(m, hdr + 0x1a);
+	a->ok = false;
+	if (a->count == 0) {
+		a->ok = true;
+		a->stride = 1;
+		return;
+	}
+	if (!md_check_stride(m, HV_R_METADB_METRICS_SZSCOPE, hdr + 0x1a, 1, a->stride, SZ_PS,
+			     "meta.db/Metrics/szScope", "szScope", "{PS}") ||
+	    !md_check_array(m, HV_R_METADB_METRICS_SCOPES_CONTAINED, HV_R_METADB_METRICS_ALIGNED, MD_METRICS, hdr + 0x10,
+			    a->base, a->count, a->stride, 8, "meta.db/Metrics/pScopes", "pScopes")) {
+		*ok = false;
+		return;
+	}
+	a->ok = true;
+	char path[HV_PATH_MAX];
+	for (uint64_t i = 0; i < a->count; i++) {
+		uint64_t e = a->base + i * a->stride;
+		int len = snprintf(path, sizeof path, "meta.db/Metrics/pScopes[%llu]", U(i));
+		snprintf(path + len, sizeof path - (size_t)len, "/pScopeName");
+		md_check_string(m, HV_R_METADB_METRICS_SCOPE_NAME_STRING, MD_METRICS, e, md_u64(m, e), path,
+				"pScopeName");
+		uint8_t type = md_u8(m, e + 8), pidx = md_u8(m, e + 9);
+		m->walked++;
+		snprintf(path + len, sizeof path - (size_t)len, "/type");
+		if (!hv_eval(m->r, HV_R_METADB_METRICS_SCOPE_TYPE_KNOWN, type <= 3))
+			hv_emit_sev(m->r, HV_R_METADB_METRICS_SCOPE_TYPE_KNOWN, md_enum_sev(m), m->b->name, e + 8, 1, path,
+				    "scope type %u is not 0 (custom), 1 (point), 2 (execution) or 3 (transitive)", type);
+		if (type != 3) continue; /* only transitive scopes use the index; 255 elsewhere is normal */
+		snprintf(path + len, sizeof path - (size_t)len, "/propagationIndex");
+		if (!hv_eval(m->r, HV_R_METADB_METRICS_PROPAGATION_INDEX, pidx < 16))
+			hv_emit(m->r, HV_R_METADB_METRICS_PROPAGATION_INDEX, m->b->name, e + 9, 1, path,
+				"transitive scope has propagationIndex %u; the propagation mask has 16 bits (0-15)", pidx);
+	}
+}
+
+static void check_psis(md_state *m, uint64_t base, uint64_t n, uint64_t stride, uint64_t mi)
+{
+	char path[HV_PATH_MAX];
+	for (uint64_t j = 0; j < n; j++) {
+		uint64_t e = base + j * stride;
+		snprintf(path, sizeof path, "meta.db/Metrics/pMetrics[%llu]/pScopeInsts[%llu]/pScope", U(mi), U(j));
+		md_check_ref(m, HV_R_METADB_METRICS_SCOPE_REF, &m->scopes, e, md_u64(m, e), path, "pScope", "pScopes");
+		md_idvec_push(m, &m->prop_ids, md_u16(m, e + 8), e + 8);
+		m->walked++;
+	}
+}
+
+static void check_summaries(md_state *m, uint64_t base, uint64_t n, uint64_t stride, uint64_t mi)
+{
+	char path[HV_PATH_MAX];
+	for (uint64_t j = 0; j < n; j++) {
+		uint64_t e = base + j * stride;
+		int len = snprintf(path, sizeof path, "meta.db/Metrics/pMetrics[%llu]/pSummaries[%llu]", U(mi), U(j));
+		snprintf(path + len, sizeof path - (size_t)len, "/pScope");
+		md_check_ref(m, HV_R_METADB_METRICS_SCOPE_REF, &m->scopes, e, md_u64(m, e), path, "pScope", "pScopes");
+		snprintf(path + len, sizeof path - (size_t)len, "/pFormula");
+		md_check_string(m, HV_R_METADB_METRICS_FORMULA_STRING, MD_METRICS, e + 8, md_u64(m, e + 8), path,
+				"pFormula");
+		uint8_t combine = md_u8(m, e + 0x10);
+		snprintf(path + len, sizeof path - (size_t)len, "/combine");
+		if (!hv_eval(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, combine <= 2))
+			hv_emit_sev(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, md_enum_sev(m), m->b->name, e + 0x10, 1, path,
+				    "combine %u is not 0 (sum), 1 (min) or 2 (max)", combine);
+		md_idvec_push(m, &m->stat_ids, md_u16(m, e + 0x12), e + 0x12);
+		m->walked++;
+	}
+}
+
+void md_check_metrics(md_state *m)
+{
+	if (!m->release) {
+		md_check_metrics_draft(m);
+		return;
+	}
+	if (!md_check_section_size(m, MD_METRICS, MD_SZ_METRICS_HDR_R)) return;
+	uint64_t hdr = m->lo[MD_METRICS];
+	bool ok = true;
+	check_scopes(m, hdr, &ok);
+
+	uint64_t pmetrics = md_u64(m, hdr);
+	uint64_t n = md_u32(m, hdr + 8);
+	uint8_t szmetric = md_u8(m, hdr + 0x0c), szpsi = md_u8(m, hdr + 0x0d), szss = md_u8(m, hdr + 0x0e);
+	if (n > 0 && (!md_check_stride(m, HV_R_METADB_METRICS_SZMETRIC, hdr + 0x0c, 1, szmetric, SZ_MD,
+				       "meta.db/Metrics/szMetric", "szMetric", "{MD}") ||
+		      !md_check_array(m, HV_R_METADB_METRICS_METRICS_CONTAINED, HV_R_METADB_METRICS_ALIGNED, MD_METRICS,
+				      hdr, pmetrics, n, szmetric, 8, "meta.db/Metrics/pMetrics", "pMetrics")))
+		n = 0, ok = false;
+	int psi_state = -1, ss_state = -1;
+	char path[HV_PATH_MAX];
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t e = pmetrics + i * szmetric;
+		int len = snprintf(path, sizeof path, "meta.db/Metrics/pMetrics[%llu]", U(i));
+		snprintf(path + len, sizeof path - (size_t)len, "/pName");
+		md_check_string(m, HV_R_METADB_METRICS_NAME_STRING, MD_METRICS, e, md_u64(m, e), path, "pName");
+		uint64_t ppsi = md_u64(m, e + 8), pss = md_u64(m, e + 0x10);
+		m->walked++;
+		uint16_t npsi = md_u16(m, e + 0x18), nss = md_u16(m, e + 0x1a);
+		if (npsi > 0) {
+			snprintf(path + len, sizeof path - (size_t)len, "/pScopeInsts");
+			if (stride_once(m, &psi_state, HV_R_METADB_METRICS_SZSCOPEINST, hdr + 0x0d, szpsi, SZ_PSI,
+					"szScopeInst", "{PSI}") &&
+			    md_check_array(m, HV_R_METADB_METRICS_SCOPEINSTS_CONTAINED, HV_R_METADB_METRICS_ALIGNED,
+					   MD_METRICS, e + 8, ppsi, npsi, szpsi, 8, path, "pScopeInsts"))
+				check_psis(m, ppsi, npsi, szpsi, i);
+			else
+				ok = false;
+		}
+		if (nss > 0) {
+			snprintf(path + len, sizeof path - (size_t)len, "/pSummaries");
+			if (stride_once(m, &ss_state, HV_R_METADB_METRICS_SZSUMMARY, hdr + 0x0e, szss, SZ_SS, "szSummary",
+					"{SS}") &&
+			    md_check_array(m, HV_R_METADB_METRICS_SUMMARIES_CONTAINED, HV_R_METADB_METRICS_ALIGNED,
+					   MD_METRICS, e + 0x10, pss, nss, szss, 8, path, "pSummaries"))
+				check_summaries(m, pss, nss, szss, i);
+			else
+				ok = false;
+		}
+	}
+	md_idvec_check_unique(m, &m->prop_ids, HV_R_METADB_METRICS_PROP_ID_UNIQUE, "meta.db/Metrics/PSI",
+			      "propMetricId", 2, "propMetricId");
+	md_idvec_check_unique(m, &m->stat_ids, HV_R_METADB_METRICS_STAT_ID_UNIQUE, "meta.db/Metrics/SS",
+			      "statMetricId", 2, "statMetricId");
+	m->metrics_ok = ok;
+}

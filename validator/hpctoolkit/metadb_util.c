@@ -1,0 +1,144 @@
+/* meta.db helpers: strings, arrays, strides, element references, ids. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metadb_internal.h"
+
+const char *const md_sec_name[MD_NSEC] = {"General", "IdNames", "Metrics", "Context",
+					  "Strings", "Modules", "Files", "Functions"};
+
+static unsigned long long U(uint64_t v) { return (unsigned long long)v; }
+
+bool md_check_section_size(md_state *m, enum md_sec s, uint64_t need)
+{
+	char path[HV_PATH_MAX];
+	snprintf(path, sizeof path, "meta.db/%s", md_sec_name[s]);
+	if (hv_eval(m->r, HV_R_METADB_SEC_TOO_SMALL, m->len[s] >= need)) return true;
+	hv_emit(m->r, HV_R_METADB_SEC_TOO_SMALL, m->b->name, m->lo[s], m->len[s], path,
+		"section %s is 0x%llx bytes, smaller than its 0x%llx-byte header structure", md_sec_name[s],
+		U(m->len[s]), U(need));
+	m->usable[s] = false;
+	return false;
+}
+
+bool md_check_string(md_state *m, int rule, enum md_sec s, uint64_t field, uint64_t ptr, const char *path,
+		     const char *what)
+{
+	if (!m->usable[s]) return true;
+	uint64_t lo = m->lo[s], end = m->lo[s] + m->len[s];
+	bool inside = ptr >= lo && ptr < end;
+	/* Terminated iff some NUL lies at or after ptr inside the section: one
+	 * comparison with the section's last NUL, so no input can make string
+	 * checks quadratic. */
+	bool ok = inside && m->has_nul[s] && ptr <= m->last_nul[s];
+	if (hv_eval(m->r, rule, ok)) return true;
+	if (!inside)
+		hv_emit(m->r, rule, m->b->name, field, 8, path,
+			"%s 0x%llx is outside the %s section [0x%llx, 0x%llx), which must hold the string and its NUL",
+			what, U(ptr), md_sec_name[s], U(lo), U(end));
+	else
+		hv_emit(m->r, rule, m->b->name, ptr, end - ptr, path,
+			"the string at %s 0x%llx has no terminating NUL before the end of the %s section at 0x%llx", what,
+			U(ptr), md_sec_name[s], U(end));
+	return false;
+}
+
+bool md_check_array(md_state *m, int r_contained, int r_aligned, enum md_sec s, uint64_t field, uint64_t ptr,
+		    uint64_t count, uint64_t stride, unsigned align, const char *path, const char *what)
+{
+	if (count == 0) return true;
+	uint64_t lo = m->lo[s], end = m->lo[s] + m->len[s];
+	uint64_t bytes = hv_mul_sat(count, stride);
+	bool start_in = ptr >= lo && ptr < end;
+	if (start_in && r_aligned >= 0 && !hv_eval(m->r, r_aligned, hv_aligned(ptr, align))) {
+		hv_emit(m->r, r_aligned, m->b->name, field, 8, path, "%s 0x%llx is not %u-byte aligned", what, U(ptr),
+			align);
+		return false;
+	}
+	if (hv_eval(m->r, r_contained, start_in && hv_range_within(ptr, bytes, lo, m->len[s]))) return true;
+	if (bytes == UINT64_MAX)
+		hv_emit(m->r, r_contained, m->b->name, field, 8, path,
+			"%s: %llu elements of 0x%llx bytes overflow 64 bits", what, U(count), U(stride));
+	else if (stride == 1) /* a byte-sized array (szChildren) */
+		hv_emit(m->r, r_contained, m->b->name, field, 8, path,
+			"%s [0x%llx, +0x%llx) is not inside the %s section [0x%llx, 0x%llx)", what, U(ptr), U(bytes),
+			md_sec_name[s], U(lo), U(end));
+	else
+		hv_emit(m->r, r_contained, m->b->name, field, 8, path,
+			"%s [0x%llx, +0x%llx) (%llu x 0x%llx bytes) is not inside the %s section [0x%llx, 0x%llx)", what,
+			U(ptr), U(bytes), U(count), U(stride), md_sec_name[s], U(lo), U(end));
+	return false;
+}
+
+bool md_check_stride(md_state *m, int rule, uint64_t field, unsigned width, uint64_t value, uint64_t min,
+		     const char *path, const char *name, const char *structure)
+{
+	if (hv_eval(m->r, rule, value >= min)) return true;
+	hv_emit(m->r, rule, m->b->name, field, width, path,
+		"%s is 0x%llx, smaller than the 0x%llx bytes of %s in the %s edition: elements would overlap", name,
+		U(value), U(min), structure, m->release ? "release" : "draft");
+	return false;
+}
+
+bool md_check_ref(md_state *m, int rule, const md_array *a, uint64_t field, uint64_t ptr, const char *path,
+		  const char *what, const char *array)
+{
+	if (!a->ok) return true;
+	bool ok = ptr >= a->base && (ptr - a->base) % a->stride == 0 && (ptr - a->base) / a->stride < a->count;
+	if (hv_eval(m->r, rule, ok)) return true;
+	if (ptr >= a->base && (ptr - a->base) / a->stride < a->count)
+		hv_emit(m->r, rule, m->b->name, field, 8, path,
+			"%s 0x%llx points inside %s element %llu (at 0x%llx), not at its start", what, U(ptr), array,
+			U((ptr - a->base) / a->stride), U(a->base + (ptr - a->base) / a->stride * a->stride));
+	else
+		hv_emit(m->r, rule, m->b->name, field, 8, path,
+			"%s 0x%llx is not an element of %s [0x%llx, %llu x 0x%llx)", what, U(ptr), array, U(a->base),
+			U(a->count), U(a->stride));
+	return false;
+}
+
+void md_idvec_push(md_state *m, md_idvec *v, uint32_t id, uint64_t off)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 64;
+		md_idref *nv = realloc(v->v, cap * sizeof *nv);
+		if (!nv) {
+			m->oom = true;
+			return;
+		}
+		v->v = nv;
+		v->cap = cap;
+	}
+	v->v[v->n++] = (md_idref){.off = off, .id = id};
+}
+
+void md_idvec_free(md_idvec *v)
+{
+	free(v->v);
+	memset(v, 0, sizeof *v);
+}
+
+static int cmp_idref(const void *a, const void *b)
+{
+	const md_idref *x = a, *y = b;
+	if (x->id != y->id) return x->id < y->id ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+void md_idvec_check_unique(md_state *m, md_idvec *v, int rule, const char *prefix, const char *field,
+			   unsigned width, const char *what)
+{
+	if (v->n == 0) return;
+	qsort(v->v, v->n, sizeof *v->v, cmp_idref);
+	char path[HV_PATH_MAX];
+	size_t first = 0; /* first holder of the current run of equal ids */
+	for (size_t i = 0; i < v->n; i++) {
+		bool dup = i > 0 && v->v[i].id == v->v[i - 1].id;
+		if (!dup) first = i;
+		if (hv_eval(m->r, rule, !dup)) continue;
+		snprintf(path, sizeof path, "%s@0x%llx/%s", prefix, U(v->v[i].off), field);
+		hv_emit(m->r, rule, m->b->name, v->v[i].off, width, path, "%s %u is already used at 0x%llx", what,
+			v->v[i].id, U(v->v[first].off));
+	}
+}
