@@ -1,0 +1,88 @@
+/* The data behind profile.db, cct.db and trace.db of one generated
+ * HPCToolkit database: which contexts and metrics exist (taken from the
+ * meta.db model so every file agrees), the profiles with their identifier
+ * tuples, and the performance values and trace samples.
+ *
+ * Values and samples are never stored: they are pure functions of
+ * (seed, profile, context, metric) and (seed, profile, sample index), so a
+ * 1 GiB database costs only its output buffers, and cct.db is the exact
+ * transpose of profile.db by construction (both ask the same function). */
+#ifndef GEN_HPCTKDB_DATA_H
+#define GEN_HPCTKDB_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gen.h"
+
+#define HDB_MAX_IDS 4
+
+typedef struct hdb_id {
+	uint8_t kind;
+	uint16_t flags;     /* bit 0 isPhysical */
+	uint32_t logical;
+	uint64_t physical;
+} hdb_id;
+
+typedef struct hdb_prof {
+	hdb_id ids[HDB_MAX_IDS];
+	unsigned nids;
+	bool empty;            /* no values at all (pValues == pCtxIndices) */
+	unsigned ctx_pct;      /* share of contexts this profile visits, percent */
+	uint64_t trace_len;    /* samples in its trace line (thread profiles) */
+	uint64_t trace_cap;    /* reserved samples (>= trace_len): the writer's slack */
+} hdb_prof;
+
+typedef struct hdb {
+	enum hv_edition edition; /* DRAFT or RELEASE */
+	unsigned minor;
+	uint64_t seed;
+	/* Contexts. */
+	uint32_t *meta_ctx;      /* ctxIds in meta.db's tree, sorted ascending */
+	size_t n_meta_ctx;
+	uint32_t *val_ctx;       /* ctxIds that may carry values: 0, meta_ctx, elided; sorted */
+	size_t n_val_ctx;
+	uint32_t max_ctx;        /* largest of val_ctx (cct.db nCtxs = max_ctx + 1) */
+	size_t n_elided;         /* ctxIds of elided contexts (release writer behaviour) */
+	/* Metrics (ids as meta.db lists them). */
+	uint16_t *prop;          /* propMetricIds, sorted: thread profiles and cct.db */
+	size_t n_prop;
+	uint16_t *stat;          /* statMetricIds, sorted: the summary profile */
+	size_t n_stat;
+	unsigned met_pct;        /* share of metrics present at a visited context, percent */
+	uint8_t nkinds;          /* meta.db Identifier Names count */
+	/* Profiles: [0] is the summary. */
+	hdb_prof *prof;
+	unsigned nprof;
+	/* Traces. */
+	uint64_t t0, tstep;
+	bool has_traces;         /* some thread has samples (hpcprof writes no trace.db otherwise) */
+} hdb;
+
+/* Build the data from the generator parameters (and the meta.db model for
+ * the same parameters). `elide` adds ctxIds absent from meta.db. */
+int hdb_build(const gen_params *p, bool elide, hdb *d, char *err, size_t errlen);
+void hdb_free(hdb *d);
+
+/* True (and *v set, non-zero and finite) when profile `prof` has a value
+ * for context val_ctx[ci] and metric m-th of its list (stat for the
+ * summary, prop otherwise). */
+bool hdb_value(const hdb *d, unsigned prof, size_t ci, size_t m, double *v);
+
+/* True when profile `prof` has any value at context val_ctx[ci] (cheap
+ * pre-filter for hdb_value). */
+bool hdb_visits(const hdb *d, unsigned prof, size_t ci);
+
+/* Sample k of profile prof's trace line. Timestamps never decrease along a
+ * line; ctxId is a meta.db context or 0, never two 0s in a row. */
+void hdb_sample(const hdb *d, unsigned prof, uint64_t k, uint64_t *ts, uint32_t *ctx);
+
+/* Bounds the release trace.db stores (may be looser than the extremes). */
+uint64_t hdb_min_ts(const hdb *d);
+uint64_t hdb_max_ts(const hdb *d);
+
+/* Deterministic hash of a few words (the whole generator's randomness). */
+uint64_t hdb_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
+
+#endif
