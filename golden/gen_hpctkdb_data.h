@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "gen.h"
+#include "hpctk_model.h"
 
 #define HDB_MAX_IDS 4
 
@@ -29,12 +30,12 @@ typedef struct hdb_prof {
 	hdb_id ids[HDB_MAX_IDS];
 	unsigned nids;
 	bool empty;            /* no values at all (pValues == pCtxIndices) */
-	unsigned ctx_pct;      /* share of contexts this profile visits, percent */
 	uint64_t trace_len;    /* samples in its trace line (thread profiles) */
 	uint64_t trace_cap;    /* reserved samples (>= trace_len): the writer's slack */
 } hdb_prof;
 
 typedef struct hdb {
+	hpctk_model m;           /* the shared model: ids, metrics, profiles, values */
 	enum hv_edition edition; /* DRAFT or RELEASE */
 	unsigned minor;
 	uint64_t seed;
@@ -50,13 +51,11 @@ typedef struct hdb {
 	size_t n_prop;
 	uint16_t *stat;          /* statMetricIds, sorted: the summary profile */
 	size_t n_stat;
-	unsigned met_pct;        /* share of metrics present at a visited context, percent */
 	uint8_t nkinds;          /* meta.db Identifier Names count */
 	/* Profiles: [0] is the summary. */
 	hdb_prof *prof;
 	unsigned nprof;
 	/* Traces. */
-	uint64_t t0, tstep;
 	bool has_traces;         /* some thread has samples (hpcprof writes no trace.db otherwise) */
 } hdb;
 
@@ -74,15 +73,10 @@ bool hdb_value(const hdb *d, unsigned prof, size_t ci, size_t m, double *v);
  * pre-filter for hdb_value). */
 bool hdb_visits(const hdb *d, unsigned prof, size_t ci);
 
-/* Sample k of profile prof's trace line. Timestamps never decrease along a
- * line; ctxId is a meta.db context or 0, never two 0s in a row. */
-void hdb_sample(const hdb *d, unsigned prof, uint64_t k, uint64_t *ts, uint32_t *ctx);
 
 /* Bounds the release trace.db stores (may be looser than the extremes). */
 uint64_t hdb_min_ts(const hdb *d);
 uint64_t hdb_max_ts(const hdb *d);
 
-/* Deterministic hash of a few words (the whole generator's randomness). */
-uint64_t hdb_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 
 #endif

@@ -73,13 +73,15 @@ int gen_tracedb_write(const hdb *d, gen_buf *b, tdb_layout *l)
 		hv_put_le64(h + 0x08, t->start);
 		hv_put_le64(h + 0x10, t->end);
 		gen_fill_gap(b, d, t->th + 0x18, l->sztrace - 0x18);
-		uint64_t n = (t->end - t->start) / 12;
-		for (uint64_t k = 0; k < n; k++) {
-			uint64_t ts;
-			uint32_t ctx;
-			hdb_sample(d, t->prof, k, &ts, &ctx);
+		uint64_t n = (t->end - t->start) / 12, k = 0;
+		hpctk_trace_iter it;
+		hpctk_trace_begin(&d->m, t->prof, &it);
+		uint64_t ts;
+		uint32_t ctx;
+		while (k < n && hpctk_trace_next(&it, &ts, &ctx)) {
 			hv_put_le64(f + t->start + 12 * k, ts);
 			hv_put_le32(f + t->start + 12 * k + 8, ctx);
+			k++;
 		}
 	}
 	if (release) memcpy(f + total - 8, "trace.db", 8);
