@@ -38,6 +38,9 @@ static void count_ctx(const hdb *d, size_t ci, unsigned *vis, uint64_t *nvals, u
 
 static void write_ctx(const hdb *d, gen_buf *b, size_t ci, unsigned *vis, const cdb_ctx_layout *cl)
 {
+	/* A break may give the context one more value, for a profile that does
+	 * not exist, at the end of its last metric's run. */
+	bool extra = (int64_t)d->val_ctx[ci] == d->k.cdb_extra_ctx;
 	unsigned nv = 0;
 	for (unsigned p = 1; p < d->nprof; p++)
 		if (hdb_visits(d, p, ci)) vis[nv++] = p;
@@ -52,6 +55,16 @@ static void write_ctx(const hdb *d, gen_buf *b, size_t ci, unsigned *vis, const 
 			hv_put_lef64(val + 4, v);
 			val += 12;
 			k++;
+		}
+		bool last_run = true;
+		for (size_t m2 = m + 1; extra && m2 < d->n_prop; m2++)
+			for (unsigned j = 0; j < nv && last_run; j++) last_run = !hdb_value(d, vis[j], ci, m2, &v);
+		if (extra && last_run && k > start) {
+			hv_put_le32(val, d->nprof);
+			hv_put_lef64(val + 4, 42.0);
+			val += 12;
+			k++;
+			extra = false;
 		}
 		if (k == start) continue;
 		hv_put_le16(idx, d->prop[m]);
@@ -72,8 +85,8 @@ int gen_cctdb_write(const hdb *d, gen_buf *b, cdb_layout *l)
 		return -1;
 	}
 	l->szctx = 0x20u + (d->minor ? 8u * (1 + d->minor % 2) : 0u);
-	uint64_t ci_hdr = d->minor ? 0x18u : 0x10u;
-	l->ci_sec = release ? 0x30u : 0x20u;
+	uint64_t ci_hdr = d->k.cdb_ci_hdr ? d->k.cdb_ci_hdr : d->minor ? 0x18u : 0x10u;
+	l->ci_sec = (release ? 0x30u : 0x20u) + d->k.cdb_ci_shift;
 	l->ci_arr = l->ci_sec + ci_hdr;
 	l->ci_sz = ci_hdr + (uint64_t)l->nctxs * l->szctx;
 	l->blocks = align_up(l->ci_sec + l->ci_sz, 4);
@@ -85,8 +98,17 @@ int gen_cctdb_write(const hdb *d, gen_buf *b, cdb_layout *l)
 		if (ci >= d->n_val_ctx || d->val_ctx[ci] != id) continue;
 		count_ctx(d, ci, vis, &cl->nvals, &cl->nmets);
 		ci++;
+		if ((int64_t)id == d->k.cdb_extra_ctx) cl->nvals++;
 		if (cl->nvals == 0) continue;
+		if ((int64_t)id == d->k.cdb_ctx && d->k.cdb_idx_first) {
+			cl->idx = cur;
+			cl->vals = align_up(cur + 10 * cl->nmets, 4);
+			cur = align_up(cl->vals + 12 * cl->nvals, 4);
+			continue;
+		}
+		if ((int64_t)id == d->k.cdb_ctx) cl->vals += d->k.cdb_vals_shift;
 		cl->idx = cl->vals + 12 * cl->nvals;
+		if ((int64_t)id == d->k.cdb_ctx) cl->idx = align_up(cl->idx, 2) + d->k.cdb_idx_pad;
 		cur = align_up(cl->idx + 10 * cl->nmets, 4);
 	}
 	l->blocks_end = cur;

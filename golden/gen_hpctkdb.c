@@ -81,7 +81,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	c.want_prof = db || strcmp(p->what, "profiledb") == 0;
 	c.want_cct = db || strcmp(p->what, "cctdb") == 0;
 	c.want_trace = db || strcmp(p->what, "tracedb") == 0;
-	c.elide = HK_ELIDE_IN_VALID && p->edition != HV_EDITION_DRAFT;
+	c.elide = (HK_ELIDE_IN_VALID && p->edition != HV_EDITION_DRAFT) || (br && br->elide);
 	int rc = -1;
 	if (hdb_build(p, c.elide, &c.d, err, errlen) != 0) goto done;
 	if (br && br->pre) br->pre(&c);
@@ -90,7 +90,15 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	if (c.want_meta && make_meta(&c, err, errlen) != 0) goto done;
 	if (c.want_prof && gen_profiledb_write(&c.d, &c.prof, &c.pl) != 0) goto oom;
 	if (c.want_cct && gen_cctdb_write(&c.d, &c.cct, &c.cl) != 0) goto oom;
-	if (c.want_trace && gen_tracedb_write(&c.d, &c.trace, &c.tl) != 0) goto oom;
+	if (c.want_trace) {
+		/* One break writes trace.db in the other edition's layout. */
+		enum hv_edition ed = c.d.edition;
+		if (c.d.k.tdb_other_edition)
+			c.d.edition = ed == HV_EDITION_DRAFT ? HV_EDITION_RELEASE : HV_EDITION_DRAFT;
+		int trc = gen_tracedb_write(&c.d, &c.trace, &c.tl);
+		c.d.edition = ed;
+		if (trc != 0) goto oom;
+	}
 	if (br && br->post) br->post(&c);
 	if (c.prof.oom || c.cct.oom || c.trace.oom) goto oom;
 	if (c.want_meta) {

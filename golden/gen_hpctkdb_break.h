@@ -30,6 +30,7 @@ typedef struct hk_break {
 	const char *rule;
 	const char *kind;                /* "profiledb", "cctdb", "tracedb", "hpctoolkit-db" */
 	unsigned eds;                    /* editions where the rule applies (HK_*) */
+	bool elide;                      /* data with ctxIds absent from meta.db */
 	void (*pre)(hk_ctx *c);          /* before writing: data changes; may be NULL */
 	void (*post)(hk_ctx *c);         /* after writing: byte patches; may be NULL */
 } hk_break;
@@ -41,5 +42,13 @@ extern const hk_break hk_breaks_tracedb[];
 extern const hk_break hk_breaks_crossdb[];
 
 const hk_break *hk_find_break(const char *rule);
+
+/* Little helpers for patches. */
+#include "core/hv_int.h"
+static inline uint8_t *hk_p(hk_ctx *c, uint64_t off) { return c->prof.data + off; }
+static inline uint8_t *hk_c(hk_ctx *c, uint64_t off) { return c->cct.data + off; }
+static inline uint8_t *hk_t(hk_ctx *c, uint64_t off) { return c->trace.data + off; }
+/* A profile with a non-empty block (profile 1 always is). */
+static inline unsigned hk_busy_profile(const hk_ctx *c) { (void)c; return 1; }
 
 #endif

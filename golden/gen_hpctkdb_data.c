@@ -15,7 +15,9 @@ bool hdb_visits(const hdb *d, unsigned prof, size_t ci)
 bool hdb_value(const hdb *d, unsigned prof, size_t ci, size_t m, double *v)
 {
 	if (d->prof[prof].empty) return false;
-	uint16_t mid = prof == 0 ? d->stat[m] : d->prop[m];
+	/* The model's ids, not d->prop/d->stat: a break may write another id
+	 * for the same values. */
+	uint16_t mid = prof == 0 ? d->m.stat_metric_ids[m] : d->m.prop_metric_ids[m];
 	return hpctk_value(&d->m, prof, d->val_ctx[ci], mid, v);
 }
 
@@ -80,6 +82,7 @@ int hdb_build(const gen_params *gp, bool elide, hdb *d, char *err, size_t errlen
 	qsort(d->val_ctx, d->n_val_ctx, sizeof *d->val_ctx, cmp_u32);
 	d->max_ctx = d->val_ctx[d->n_val_ctx - 1];
 
+	d->k = (hdb_knobs){.pdb_order = -1, .pdb_blk = -1, .cdb_ctx = -1, .cdb_extra_ctx = -1};
 	gen_rng rng = {gp->seed * 0x2545f4914f6cdd1dull + 77};
 	d->nprof = m->n_profiles;
 	d->prof = calloc(d->nprof ? d->nprof : 1, sizeof *d->prof);

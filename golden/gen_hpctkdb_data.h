@@ -34,6 +34,32 @@ typedef struct hdb_prof {
 	uint64_t trace_cap;    /* reserved samples (>= trace_len): the writer's slack */
 } hdb_prof;
 
+/* Layout choices a `--break` can force on the writers (all off = what the
+ * writers choose themselves). */
+typedef struct hdb_knobs {
+	/* profile.db */
+	int pdb_order;           /* -1: writer's choice; 0: Profile Info first; 1: tuples first */
+	unsigned pdb_tup_shift;  /* bytes inserted before the tuple section */
+	unsigned pdb_pi_hdr;     /* Profile Info section header size (0: writer's) */
+	int pdb_blk;             /* profile whose block gets the three below; -1: none */
+	unsigned pdb_vals_shift; /* pValues this far past its 4-aligned slot */
+	unsigned pdb_idx_pad;    /* extra bytes between the arrays (after 4-alignment) */
+	bool pdb_idx_first;      /* {Idx} array before the {Val} array */
+	/* cct.db */
+	int cdb_ctx;             /* ctxId whose block gets the two below; -1: none */
+	unsigned cdb_vals_shift;
+	unsigned cdb_idx_pad;
+	bool cdb_idx_first;      /* that block's {Idx} array before its {Val} array */
+	unsigned cdb_ci_shift;   /* Context Info section this far past its aligned place */
+	unsigned cdb_ci_hdr;     /* Context Info section header size (0: writer's) */
+	int cdb_extra_ctx;       /* ctxId given one extra value with profIndex = nProfiles; -1: none */
+	/* trace.db */
+	bool tdb_other_edition;  /* write trace.db in the other edition's layout */
+	unsigned tdb_sec_shift;  /* trace header section this far past 0x20 */
+	unsigned tdb_arr_shift;  /* pTraces this far past its aligned place */
+	unsigned tdb_line0_shift;/* header 0's line this far into its reservation */
+} hdb_knobs;
+
 typedef struct hdb {
 	hpctk_model m;           /* the shared model: ids, metrics, profiles, values */
 	enum hv_edition edition; /* DRAFT or RELEASE */
@@ -47,7 +73,7 @@ typedef struct hdb {
 	uint32_t max_ctx;        /* largest of val_ctx (cct.db nCtxs = max_ctx + 1) */
 	size_t n_elided;         /* ctxIds of elided contexts (release writer behaviour) */
 	/* Metrics (ids as meta.db lists them). */
-	uint16_t *prop;          /* propMetricIds, sorted: thread profiles and cct.db */
+	uint16_t *prop;          /* propMetricIds as written (a break may rename one), sorted */
 	size_t n_prop;
 	uint16_t *stat;          /* statMetricIds, sorted: the summary profile */
 	size_t n_stat;
@@ -56,7 +82,8 @@ typedef struct hdb {
 	hdb_prof *prof;
 	unsigned nprof;
 	/* Traces. */
-	bool has_traces;         /* some thread has samples (hpcprof writes no trace.db otherwise) */
+	bool has_traces;
+	hdb_knobs k;         /* some thread has samples (hpcprof writes no trace.db otherwise) */
 } hdb;
 
 /* Build the data from the generator parameters (and the meta.db model for

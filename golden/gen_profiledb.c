@@ -92,22 +92,24 @@ int gen_profiledb_write(const hdb *d, gen_buf *b, pdb_layout *l)
 	l->p = calloc(n, sizeof *l->p);
 	if (!l->order || !l->p) return -1;
 	bool release = d->edition == HV_EDITION_RELEASE;
-	l->szprof = (release ? 0x30u : 0x28u) + (d->minor ? 8u * (1 + d->minor % 2) : 0u);
-	uint64_t pi_hdr = d->minor ? 0x18u : 0x10u;
+	/* A newer minor's {PI} may be longer; only in the release edition,
+	 * because a lone draft profile.db is recognised by szProfile < 0x30. */
+	l->szprof = release ? 0x30u + (d->minor ? 8u * (1 + d->minor % 2) : 0u) : 0x28u;
+	uint64_t pi_hdr = d->k.pdb_pi_hdr ? d->k.pdb_pi_hdr : d->minor ? 0x18u : 0x10u;
 	l->pi_sz = pi_hdr + (uint64_t)n * l->szprof;
 	l->tup_sz = 0;
 	for (unsigned i = 0; i < n; i++)
 		if (has_tuple(d, i)) l->tup_sz += 8 + 16u * (d->prof[i].nids);
 	/* Sections in header order, except that some seeds put the tuples
 	 * first: the spec says not to rely on section order. */
-	bool tuples_first = d->seed % 3 == 2;
+	bool tuples_first = d->k.pdb_order >= 0 ? d->k.pdb_order == 1 : d->seed % 3 == 2;
 	if (tuples_first) {
-		l->tup_sec = PDB_HDR;
+		l->tup_sec = PDB_HDR + d->k.pdb_tup_shift;
 		l->pi_sec = align_up(l->tup_sec + l->tup_sz, 8);
 		l->blocks = align_up(l->pi_sec + l->pi_sz, 4);
 	} else {
 		l->pi_sec = PDB_HDR;
-		l->tup_sec = align_up(l->pi_sec + l->pi_sz, 8);
+		l->tup_sec = align_up(l->pi_sec + l->pi_sz, 8) + d->k.pdb_tup_shift;
 		l->blocks = align_up(l->tup_sec + l->tup_sz, 4);
 	}
 	l->pi_arr = l->pi_sec + pi_hdr;
@@ -134,7 +136,17 @@ int gen_profiledb_write(const hdb *d, gen_buf *b, pdb_layout *l)
 		/* {Val} needs only 2-byte alignment; some blocks start 2 past a
 		 * 4-byte boundary (legal, and it exercises the padding rule). */
 		pl->vals = cur + (gen_below(&rng, 4) == 0 ? 2 : 0);
+		if ((int)i == d->k.pdb_blk) {
+			pl->vals = cur + d->k.pdb_vals_shift;
+			if (d->k.pdb_idx_first) {
+				pl->idx = cur;
+				pl->vals = cur + 12 * pl->nctxs;
+				cur = align_up(pl->vals + 10 * pl->nvals, 4);
+				continue;
+			}
+		}
 		pl->idx = align_up(pl->vals + 10 * pl->nvals, 4);
+		if ((int)i == d->k.pdb_blk) pl->idx += d->k.pdb_idx_pad;
 		cur = pl->idx + 12 * pl->nctxs;
 		cur = align_up(cur, 4);
 	}

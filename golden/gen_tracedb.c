@@ -28,8 +28,8 @@ int gen_tracedb_write(const hdb *d, gen_buf *b, tdb_layout *l)
 	if (!l->t) return -1;
 	l->sztrace = 0x18u + (d->minor ? 8u * (1 + d->minor % 2) : 0u);
 	uint64_t th_hdr = (release ? 0x20u : 0x0du) + (d->minor ? 8u : 0u);
-	l->th_sec = 0x20;
-	l->th_arr = align_up(l->th_sec + th_hdr, 8);
+	l->th_sec = 0x20 + d->k.tdb_sec_shift;
+	l->th_arr = align_up(l->th_sec + th_hdr, 8) + d->k.tdb_arr_shift;
 	l->th_sz = (l->th_arr - l->th_sec) + (uint64_t)l->ntraces * l->sztrace;
 	l->lines = align_up(l->th_sec + l->th_sz, 8);
 	bool reverse = d->seed % 2 == 1;
@@ -40,9 +40,9 @@ int gen_tracedb_write(const hdb *d, gen_buf *b, tdb_layout *l)
 		const hdb_prof *p = &d->prof[i + 1];
 		t->prof = i + 1;
 		t->th = l->th_arr + (uint64_t)i * l->sztrace;
-		t->start = cur;
-		t->end = cur + 12 * p->trace_len;
-		t->reserved_end = cur + align_up(12 * p->trace_cap, 8);
+		t->start = cur + (i == 0 ? d->k.tdb_line0_shift : 0);
+		t->end = t->start + 12 * p->trace_len;
+		t->reserved_end = align_up(t->start + 12 * p->trace_cap, 8);
 		cur = t->reserved_end;
 	}
 	l->lines_end = cur;
