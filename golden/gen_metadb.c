@@ -1,61 +1,103 @@
-/* meta.db writer (scaffold: header, empty sections, footer).
- * TODO(metadb-gen): full writer for both editions with every break. */
+/* The meta.db writer family ("metadb"): builds the shared model, picks a
+ * legal layout from the seed, writes the file in the requested edition and
+ * minor version, and applies a --break. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hv_int.h"
-#include "gen.h"
+#include "gen_metadb.h"
 
 static const char *const whats[] = {"metadb", NULL};
 
-static const char *const breakable[] = {
-	"metadb.hdr.truncated", "metadb.hdr.magic", "metadb.hdr.major", "metadb.hdr.minor-newer",
-	"metadb.hdr.footer", "metadb.sec.contained", "metadb.sec.aligned", "metadb.sec.overlap", NULL,
-};
+/* hpcprof's physical order (research/hpctoolkit.md §3.1) and the header order. */
+static const int order_hpcprof[MDB_NSEC] = {MDB_GENERAL, MDB_IDNAMES, MDB_METRICS, MDB_STRINGS,
+					    MDB_MODULES, MDB_FILES,   MDB_FUNCTIONS, MDB_CONTEXT};
 
-static bool is(const char *a, const char *b) { return a && strcmp(a, b) == 0; }
+static void choose_layout(mdb_writer *w)
+{
+	gen_rng r = {hpctk_mix(w->p->seed, 0x6c61796f7574ull)};
+	mdb_layout *l = &w->lay;
+	switch (w->p->seed % 3) {
+	case 0: /* a shuffled order: the spec promises none */
+		for (int i = 0; i < MDB_NSEC; i++) l->order[i] = i;
+		for (int i = MDB_NSEC - 1; i > 0; i--) {
+			int j = (int)gen_below(&r, (uint64_t)i + 1), t = l->order[i];
+			l->order[i] = l->order[j];
+			l->order[j] = t;
+		}
+		break;
+	case 1: memcpy(l->order, order_hpcprof, sizeof l->order); break;
+	default:
+		for (int i = 0; i < MDB_NSEC; i++) l->order[i] = i;
+		break;
+	}
+	l->entries_first = gen_below(&r, 2);
+	l->children_reverse = gen_below(&r, 2);
+	l->names_array_first = gen_below(&r, 2);
+	l->metrics_old_order = gen_below(&r, 2);
+	l->strings_misalign = (unsigned)gen_below(&r, 8);
+	if (w->minor > 0) {
+		l->junk = true;
+		l->gap = 5 + (unsigned)gen_below(&r, 12);
+		l->extra_flex_every = 3;
+	}
+}
+
+static void choose_strides(mdb_writer *w)
+{
+	/* The 4.0 END of each structure; a newer minor grows them (kept
+	 * multiples of 8 so every element stays 8-aligned). */
+	unsigned grow = w->minor > 0 ? 8 : 0;
+	if (w->draft) {
+		w->sz_metric = 0x18 + grow;
+		w->sz_scope = 0x18 + grow;
+		w->sz_summary = 0x10 + grow;
+	} else {
+		w->sz_metric = 0x20 + grow;
+		w->sz_inst = 0x10 + grow;
+		w->sz_summary = 0x18 + grow;
+		w->sz_scope = 0x10 + grow;
+		w->sz_entry = 0x20 + grow;
+	}
+	w->sz_module = 0x10 + grow;
+	w->sz_file = 0x10 + grow;
+	w->sz_function = 0x28 + grow;
+}
 
 static int generate(const gen_params *p, gen_output *out, char *err, size_t errlen)
 {
-	(void)err;
-	(void)errlen;
-	gen_buf b = {0};
-	size_t hdr = gen_buf_reserve(&b, 0x90, 8);
-	memcpy(gen_buf_at(&b, hdr), "HPCTOOLKITmeta", 14);
-	gen_buf_at(&b, hdr)[14] = 4;
-	gen_buf_at(&b, hdr)[15] = (uint8_t)p->minor;
-	for (int i = 0; i < 8; i++) {
-		size_t at = gen_buf_reserve(&b, 16, 8);
-		memset(gen_buf_at(&b, at), 0, 16);
-		hv_put_le64(gen_buf_at(&b, 0x10 + 16 * i), 16);
-		hv_put_le64(gen_buf_at(&b, 0x18 + 16 * i), at);
+	hpctk_model m;
+	if (hpctk_model_build(&m, p, err, errlen) != 0) return -1;
+	mdb_writer w;
+	memset(&w, 0, sizeof w);
+	w.m = &m;
+	w.p = p;
+	w.draft = p->edition == HV_EDITION_DRAFT;
+	w.minor = (uint8_t)p->minor;
+	w.junk_rng.s = hpctk_mix(p->seed, 0x6a756e6bull);
+	choose_layout(&w);
+	choose_strides(&w);
+	if (p->break_rule) mdb_break_prepare(&w, p->break_rule);
+	uint8_t *data = NULL;
+	size_t len = 0;
+	int rc = mdb_write_file(&w, &data, &len, err, errlen);
+	if (rc == 0 && p->break_rule) rc = mdb_break_apply(&w, p->break_rule, &data, &len);
+	if (rc == 0 && !gen_add_file(out, "meta.db", data, len)) {
+		snprintf(err, errlen, "too many output files");
+		rc = -1;
+	} else if (rc != 0) {
+		free(data);
+		if (!err[0]) snprintf(err, errlen, "cannot break '%s'", p->break_rule);
 	}
-	gen_buf_append(&b, "_meta.db", 8);
-	if (b.oom) return -1;
-	uint8_t *d = b.data;
-	const char *r = p->break_rule;
-	if (is(r, "metadb.hdr.magic")) d[10] = 'X';
-	if (is(r, "metadb.hdr.major")) d[14] = 5;
-	if (is(r, "metadb.hdr.minor-newer")) d[15] = 1;
-	if (is(r, "metadb.hdr.footer")) d[b.len - 1] = 'x';
-	if (is(r, "metadb.sec.contained")) hv_put_le64(d + 0x10, b.len); /* General runs past EOF */
-	if (is(r, "metadb.sec.aligned")) {                                 /* Modules moved by 4 */
-		hv_put_le64(d + 0x68, hv_le64(d + 0x68) + 4);
-		hv_put_le64(d + 0x60, 8);
-	}
-	if (is(r, "metadb.sec.overlap")) hv_put_le64(d + 0x18, hv_le64(d + 0x28)); /* General onto IdNames */
-	if (is(r, "metadb.hdr.truncated")) b.len = 0x80;
-	gen_add_file(out, "meta.db", b.data, b.len);
-	return 0;
+	mdb_writer_free(&w);
+	hpctk_model_free(&m);
+	return rc;
 }
 
 static bool can_break(const char *what, const char *rule_id, enum hv_edition edition)
 {
 	(void)what;
-	(void)edition;
-	for (size_t i = 0; breakable[i]; i++)
-		if (strcmp(breakable[i], rule_id) == 0) return true;
-	return false;
+	return mdb_can_break(rule_id, edition);
 }
 
 const gen_family gen_family_hpctoolkit = {"hpctoolkit", whats, generate, can_break, false};
