@@ -117,7 +117,7 @@ static void walk_range(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v,
 {
 	hv_window w;
 	c->complete = false;
-	if (!c->h.usable || !c->ci_ok || !hv_window_init(&w, c->b, HV_WINDOW_DEFAULT)) return;
+	if (!c->h.usable || !c->ci_ok || !hv_window_init(&w, c->b, hpctk_window_cap)) return;
 	hpctk_svb_env e;
 	hpctk_svb_visitor sv = {(void *)v, fwd_index, fwd_value};
 	bool env_ok = hpctk_svb_env_init(&e, &csvb_desc, c->b, r, c->h.body_end);
@@ -131,7 +131,10 @@ static void walk_range(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v,
 	for (uint32_t i = first; env_ok && i < last; i++) {
 		uint64_t at = c->pctxs + (uint64_t)i * c->szctx;
 		const uint8_t *ci = hv_window_get(&w, at, HPCTK_CI_END);
-		if (!ci) break;
+		if (!ci) { /* unreadable: the values are not all visited */
+			e.complete = false;
+			break;
+		}
 		hpctk_svb_block blk = hpctk_svb_decode(&csvb_desc, ci, i, at);
 		hpctk_svb_check(&e, &blk);
 	}

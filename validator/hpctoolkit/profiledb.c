@@ -257,7 +257,7 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 {
 	hv_window w;
 	p->complete = false;
-	if (!p->h.usable || !hv_window_init(&w, p->b, HV_WINDOW_DEFAULT)) return;
+	if (!p->h.usable || !hv_window_init(&w, p->b, hpctk_window_cap)) return;
 	idt_walk t;
 	walk_idtuples(p, r, v, &w, &t);
 	if (!p->pi_ok) {
@@ -280,7 +280,10 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 	for (uint32_t i = 0; env_ok && i < p->nprofiles; i++) {
 		uint64_t at = p->pprofiles + (uint64_t)i * p->szprofile;
 		const uint8_t *pi = hv_window_get(&w, at, need);
-		if (!pi) break;
+		if (!pi) { /* unreadable: the values are not all visited */
+			e.complete = false;
+			break;
+		}
 		uint64_t pid = hv_le64(pi + 0x20);
 		bool summary = i == 0;
 		if (release) {

@@ -29,8 +29,8 @@ bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, h
 	e->body_end = body_end;
 	e->complete = true;
 	e->val_align = e->idx_align = 1;
-	bool a = hv_window_init(&e->wv, b, HV_WINDOW_DEFAULT);
-	bool c = hv_window_init(&e->wi, b, HV_WINDOW_DEFAULT);
+	bool a = hv_window_init(&e->wv, b, hpctk_window_cap);
+	bool c = hv_window_init(&e->wi, b, hpctk_window_cap);
 	e->windows_ok = a && c;
 	return e->windows_ok;
 }

@@ -209,8 +209,8 @@ void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visito
 {
 	if (!t->h.usable || !t->cth_ok) return;
 	hv_window wh, we;
-	bool wh_ok = hv_window_init(&wh, t->b, HV_WINDOW_DEFAULT);
-	bool we_ok = hv_window_init(&we, t->b, HV_WINDOW_DEFAULT);
+	bool wh_ok = hv_window_init(&wh, t->b, hpctk_window_cap);
+	bool we_ok = hv_window_init(&we, t->b, hpctk_window_cap);
 	/* One pair per trace header that exists in the section: bounded by its size. */
 	uint64_t *pairs = malloc(((size_t)t->ntraces + 1) * sizeof *pairs);
 	hpctk_ranges lines = {0};
