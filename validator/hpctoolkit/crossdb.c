@@ -20,6 +20,7 @@ void hpctk_xdb_init(hpctk_xdb *x, hv_report *r, enum hv_edition ed, const hpctk_
 	x->prof = prof && prof->pi_ok ? prof : NULL;
 	x->cct = cct && cct->ci_ok ? cct : NULL;
 	x->trace = trace;
+	x->prof_blob = prof ? prof->b : NULL;
 	if (x->meta && x->meta->metrics_ok) {
 		for (size_t i = 0; i < x->meta->n_prop_metric_ids; i++) set_bit(x->prop, x->meta->prop_metric_ids[i]);
 		for (size_t i = 0; i < x->meta->n_stat_metric_ids; i++) set_bit(x->stat, x->meta->stat_metric_ids[i]);
@@ -84,13 +85,18 @@ static bool meta_has_ctx(const hpctk_metadb_summary *m, uint32_t ctx)
 }
 
 /* A ctxId named by profile.db (which = 0) or cct.db (which = 1). */
-static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, const char *path)
+static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, uint32_t owner)
 {
 	hv_report *r = x->r;
+	char path[HV_PATH_MAX]; /* formatted only for a failure: this runs once per {Idx} */
+#define CPATH()                                                                                                     \
+	(which == 0 ? snprintf(path, sizeof path, "profile.db/profile[%u]/valueBlock/pCtxIndices/ctxId", owner)     \
+		    : snprintf(path, sizeof path, "cct.db/ctx[%u]", owner),                                          \
+	 path)
 	const char *file = which == 0 ? x->prof->b->name : x->cct->b->name;
 	if (which == 0 && x->cct) {
 		if (!hv_eval(r, HV_R_HPCTKDB_CCT_CTX_COVERED, ctx < x->cct->nctxs)) {
-			hv_emit(r, HV_R_HPCTKDB_CCT_CTX_COVERED, file, off, 4, path,
+			hv_emit(r, HV_R_HPCTKDB_CCT_CTX_COVERED, file, off, 4, CPATH(),
 				"ctxId %u is not below cct.db's nCtxs %u, so cct.db has no {CI} entry for it", ctx,
 				x->cct->nctxs);
 			return;
@@ -99,7 +105,7 @@ static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, const
 	if (!x->meta || !x->meta->ctx_ok || ctx == 0 || meta_has_ctx(x->meta, ctx)) return;
 	if (x->edition == HV_EDITION_DRAFT) {
 		hv_eval(r, HV_R_HPCTKDB_CTX_UNKNOWN, false);
-		hv_emit(r, HV_R_HPCTKDB_CTX_UNKNOWN, file, off, 4, path,
+		hv_emit(r, HV_R_HPCTKDB_CTX_UNKNOWN, file, off, 4, CPATH(),
 			"ctxId %u is not listed in meta.db's context tree (draft edition: every ctxId must be)", ctx);
 		return;
 	}
@@ -108,6 +114,7 @@ static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, const
 		x->elided_first[which] = ctx;
 		x->elided_off[which] = off;
 	}
+#undef CPATH
 }
 
 /* --- profile.db visitor -------------------------------------------------------- */
@@ -116,9 +123,7 @@ static void prof_index(void *arg, uint32_t prof, bool summary, uint32_t ctx, uin
 {
 	hpctk_xdb *x = arg;
 	(void)summary;
-	char path[HV_PATH_MAX];
-	snprintf(path, sizeof path, "profile.db/profile[%u]/valueBlock/pCtxIndices/ctxId", prof);
-	check_ctx(x, 0, ctx, off, path);
+	check_ctx(x, 0, ctx, off, prof);
 }
 
 static void prof_value(void *arg, uint32_t prof, bool summary, uint32_t ctx, uint16_t metric, uint64_t bits,
@@ -143,9 +148,10 @@ static void prof_value(void *arg, uint32_t prof, bool summary, uint32_t ctx, uin
 static void prof_kind(void *arg, uint8_t kind, uint64_t off)
 {
 	hpctk_xdb *x = arg;
-	if (!x->meta) return;
+	/* nKinds 0: meta.db's Identifier Names could not be read (reported there). */
+	if (!x->meta || x->meta->nkinds == 0) return;
 	if (!hv_eval(x->r, HV_R_HPCTKDB_IDT_KIND_KNOWN, kind < x->meta->nkinds))
-		hv_emit(x->r, HV_R_HPCTKDB_IDT_KIND_KNOWN, x->prof->b->name, off, 1, "profile.db/IdTuples/tuple/ids/kind",
+		hv_emit(x->r, HV_R_HPCTKDB_IDT_KIND_KNOWN, x->prof_blob->name, off, 1, "profile.db/IdTuples/tuple/ids/kind",
 			"kind %u has no name in meta.db's Identifier Names section (nKinds = %u)", kind, x->meta->nkinds);
 }
 
@@ -161,8 +167,7 @@ static void cct_index(void *arg, uint32_t ctx, uint16_t metric, uint64_t off)
 	if (!x->cct_ctx_seen || x->last_cct_ctx != ctx) {
 		x->cct_ctx_seen = true;
 		x->last_cct_ctx = ctx;
-		snprintf(path, sizeof path, "cct.db/ctx[%u]", ctx);
-		check_ctx(x, 1, ctx, x->cct->pctxs + (uint64_t)ctx * x->cct->szctx, path);
+		check_ctx(x, 1, ctx, x->cct->pctxs + (uint64_t)ctx * x->cct->szctx, ctx);
 	}
 	if (x->meta && x->meta->metrics_ok && !hv_eval(r, HV_R_HPCTKDB_METRIC_PROP_KNOWN, bit(x->prop, metric))) {
 		snprintf(path, sizeof path, "cct.db/ctx[%u]/valueBlock/pMetricIndices/metricId", ctx);

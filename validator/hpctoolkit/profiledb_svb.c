@@ -126,6 +126,8 @@ static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, const char *
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
 	char path[HV_PATH_MAX];
+	/* Paths are formatted only for a failure: this loop runs once per value. */
+#define VPATH() (snprintf(path, sizeof path, "%s/value[%llu]", bp, (unsigned long long)j), path)
 	uint32_t prev = 0;
 	for (uint64_t j = s; j < end; j++) {
 		uint64_t off = blk->pvalues + j * d->val_size;
@@ -137,27 +139,27 @@ static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, const char *
 		uint32_t key = (uint32_t)key_at(v, d->val_key_size);
 		uint64_t bits = hv_le64(v + d->val_key_size);
 		double x = hv_lef64(v + d->val_key_size);
-		snprintf(path, sizeof path, "%s/value[%llu]", bp, (unsigned long long)j);
 		if (d->r_val_key_nonzero >= 0 && !hv_eval(r, d->r_val_key_nonzero, key != 0))
-			hv_emit(r, d->r_val_key_nonzero, e->b->name, off, d->val_key_size, path,
+			hv_emit(r, d->r_val_key_nonzero, e->b->name, off, d->val_key_size, VPATH(),
 				"%s 0 (the summary profile) in the run of %s %u; cct.db never holds summary values",
 				d->val_key, d->idx_key, idx_key);
 		if (j > s && !hv_eval(r, d->r_val_increasing, key > prev))
-			hv_emit(r, d->r_val_increasing, e->b->name, off, d->val_key_size, path,
+			hv_emit(r, d->r_val_increasing, e->b->name, off, d->val_key_size, VPATH(),
 				"%s %u follows %u in the run of %s %u (index entry %llu); it must be strictly increasing",
 				d->val_key, key, prev, d->idx_key, idx_key, (unsigned long long)k);
 		prev = key;
 		if (!hv_eval(r, d->r_value_finite, isfinite(x)))
-			hv_emit(r, d->r_value_finite, e->b->name, off + d->val_key_size, 8, path,
+			hv_emit(r, d->r_value_finite, e->b->name, off + d->val_key_size, 8, VPATH(),
 				"value for %s %u, %s %u is %s", d->idx_key, idx_key, d->val_key, key,
 				isnan(x) ? "NaN" : "infinite");
 		else if (!hv_eval(r, d->r_value_nonzero, x != 0.0))
-			hv_emit(r, d->r_value_nonzero, e->b->name, off + d->val_key_size, 8, path,
+			hv_emit(r, d->r_value_nonzero, e->b->name, off + d->val_key_size, 8, VPATH(),
 				"value for %s %u, %s %u is 0.0; the sparse format stores non-zero values only",
 				d->idx_key, idx_key, d->val_key, key);
 		if (e->vis && e->vis->value) e->vis->value(e->vis->arg, blk->owner, idx_key, key, bits, off);
 	}
 }
+#undef VPATH
 
 void hpctk_svb_check(hpctk_svb_env *e, const hpctk_svb_block *blk)
 {
@@ -174,6 +176,7 @@ void hpctk_svb_check(hpctk_svb_env *e, const hpctk_svb_block *blk)
 	 * [start_k, nValues). A run is attributed only while every start so far
 	 * is sound; after the first bad start the rest of the block is checked
 	 * for its indices alone, so one bad startIndex is reported once. */
+#define IPATH() (snprintf(path, sizeof path, "%s/%s[%llu]", bp, d->idx_ptr, (unsigned long long)k), path)
 	bool attributing = true;
 	uint64_t last_start = 0;  /* last in-range start, for the monotony check */
 	bool have_last = false;
@@ -189,9 +192,8 @@ void hpctk_svb_check(hpctk_svb_env *e, const hpctk_svb_block *blk)
 		}
 		uint32_t key = (uint32_t)key_at(p, d->idx_key_size);
 		uint64_t start = hv_le64(p + d->idx_key_size);
-		snprintf(path, sizeof path, "%s/%s[%llu]", bp, d->idx_ptr, (unsigned long long)k);
 		if (k > 0 && !hv_eval(r, d->r_idx_increasing, key > prev_key))
-			hv_emit(r, d->r_idx_increasing, e->b->name, off, d->idx_key_size, path,
+			hv_emit(r, d->r_idx_increasing, e->b->name, off, d->idx_key_size, IPATH(),
 				"%s %u follows %u; index entries must be sorted by strictly increasing %s", d->idx_key, key,
 				prev_key, d->idx_key);
 		prev_key = key;
@@ -199,19 +201,19 @@ void hpctk_svb_check(hpctk_svb_env *e, const hpctk_svb_block *blk)
 
 		bool ok = true;
 		if (k == 0 && !hv_eval(r, d->r_start_first_zero, start == 0)) {
-			hv_emit(r, d->r_start_first_zero, e->b->name, off + d->idx_key_size, 8, path,
+			hv_emit(r, d->r_start_first_zero, e->b->name, off + d->idx_key_size, 8, IPATH(),
 				"the first startIndex is %llu, so values [0, %llu) belong to no %s",
 				(unsigned long long)start, (unsigned long long)(start < blk->nvalues ? start : blk->nvalues),
 				d->idx_key);
 			e->complete = false; /* the orphaned values are not visited */
 		}
 		if (!hv_eval(r, d->r_start_in_range, start <= blk->nvalues)) {
-			hv_emit(r, d->r_start_in_range, e->b->name, off + d->idx_key_size, 8, path,
+			hv_emit(r, d->r_start_in_range, e->b->name, off + d->idx_key_size, 8, IPATH(),
 				"startIndex %llu is beyond nValues %llu", (unsigned long long)start,
 				(unsigned long long)blk->nvalues);
 			ok = false;
 		} else if (have_last && !hv_eval(r, d->r_start_nondecreasing, start >= last_start)) {
-			hv_emit(r, d->r_start_nondecreasing, e->b->name, off + d->idx_key_size, 8, path,
+			hv_emit(r, d->r_start_nondecreasing, e->b->name, off + d->idx_key_size, 8, IPATH(),
 				"startIndex %llu is below the previous startIndex %llu", (unsigned long long)start,
 				(unsigned long long)last_start);
 			ok = false;
@@ -232,6 +234,7 @@ void hpctk_svb_check(hpctk_svb_env *e, const hpctk_svb_block *blk)
 	if (attributing && run_open) check_run(e, blk, bp, run_k, run_key, run_start, blk->nvalues);
 	if (blk->nidx == 0 && blk->nvalues > 0) e->complete = false;
 }
+#undef IPATH
 
 static void report_overlap(void *arg, const hpctk_range *a, const hpctk_range *b)
 {
