@@ -130,8 +130,8 @@ bool hpctk_profiledb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum 
 /* --- identifier tuples -------------------------------------------------- */
 
 typedef struct idt_walk {
-	uint64_t *starts; /* tuple start offsets, increasing */
-	size_t n;
+	uint8_t *starts;  /* bitmap: one bit per 8-byte slot of the section, set at a tuple start */
+	uint64_t base;    /* the section's offset */
 	uint64_t stop;    /* tuples at or after this offset could not be located */
 	bool ok;          /* the section could be walked at all */
 } idt_walk;
@@ -143,10 +143,11 @@ static void walk_idtuples(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 	memset(t, 0, sizeof *t);
 	if (!p->h.sec_ok[1]) return;
 	uint64_t s = p->h.p[1], end = s + p->h.sz[1];
-	/* At most one tuple per 8 bytes of the section: a bound from bytes that exist. */
-	size_t cap = (size_t)(p->h.sz[1] / IDT_HDR) + 1;
-	t->starts = malloc(cap * sizeof *t->starts);
+	/* Tuples are multiples of 8 bytes, so every start is an 8-byte slot of
+	 * the section: 1 bit per slot, 1/64 of the section's size. */
+	t->starts = calloc((size_t)(p->h.sz[1] / 64) + 1, 1);
 	if (!t->starts) return;
+	t->base = s;
 	t->ok = true;
 	t->stop = end;
 	size_t ti = 0;
@@ -155,7 +156,8 @@ static void walk_idtuples(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 		if (!h) break;
 		uint16_t nids = hv_le16(h);
 		uint64_t len = IDT_HDR + (uint64_t)nids * IDT_ELEM;
-		t->starts[t->n++] = at;
+		uint64_t slot = (at - s) / IDT_HDR;
+		t->starts[slot >> 3] |= (uint8_t)(1u << (slot & 7));
 		snprintf(path, sizeof path, "profile.db/IdTuples/tuple[%zu]", ti);
 		if (!hv_eval(r, HV_R_PROFILEDB_IDT_CONTAINED, len <= end - at)) {
 			hv_emit(r, HV_R_PROFILEDB_IDT_CONTAINED, b->name, at, 2, path,
@@ -190,14 +192,9 @@ static void walk_idtuples(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 
 static bool is_tuple_start(const idt_walk *t, uint64_t x)
 {
-	size_t lo = 0, hi = t->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->starts[mid] == x) return true;
-		if (t->starts[mid] < x) lo = mid + 1;
-		else hi = mid;
-	}
-	return false;
+	if (x < t->base || x >= t->stop || (x - t->base) % IDT_HDR) return false;
+	uint64_t slot = (x - t->base) / IDT_HDR;
+	return (t->starts[slot >> 3] >> (slot & 7)) & 1;
 }
 
 static void check_pidtuple(hpctk_profiledb *p, hv_report *r, const idt_walk *t, uint32_t i, uint64_t at, uint64_t pid)

@@ -115,7 +115,7 @@ static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk, const cha
 			break;
 		}
 	}
-	hpctk_ranges_add(&e->planes, lo, plane, blk->owner, blk->at);
+	if (plane > 0) hpctk_ranges_add(&e->planes, lo, plane, blk->owner, blk->at); /* empty planes never overlap */
 	return true;
 }
 
