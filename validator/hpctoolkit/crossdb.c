@@ -102,9 +102,10 @@ static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, uint3
 			return;
 		}
 	}
-	if (!x->meta || !x->meta->ctx_ok || ctx == 0 || meta_has_ctx(x->meta, ctx)) return;
+	if (!x->meta || !x->meta->ctx_ok) return;
+	bool listed = ctx == 0 || meta_has_ctx(x->meta, ctx);
+	if (hv_eval(r, x->edition == HV_EDITION_DRAFT ? HV_R_HPCTKDB_CTX_UNKNOWN : HV_R_HPCTKDB_CTX_ELIDED, listed)) return;
 	if (x->edition == HV_EDITION_DRAFT) {
-		hv_eval(r, HV_R_HPCTKDB_CTX_UNKNOWN, false);
 		hv_emit(r, HV_R_HPCTKDB_CTX_UNKNOWN, file, off, 4, CPATH(),
 			"ctxId %u is not listed in meta.db's context tree (draft edition: every ctxId must be)", ctx);
 		return;
@@ -235,7 +236,6 @@ static void report_elided(hpctk_xdb *x, int which)
 	if (!x->elided[which]) return;
 	hv_report *r = x->r;
 	const char *fname = which == 0 ? "profile.db" : "cct.db";
-	hv_eval(r, HV_R_HPCTKDB_CTX_ELIDED, false);
 	hv_emit(r, HV_R_HPCTKDB_CTX_ELIDED, which == 0 ? x->prof->b->name : x->cct->b->name, x->elided_off[which], 4,
 		fname,
 		"%llu %s entries name ctxIds that meta.db does not list (first: ctxId %u); release writers elide "
