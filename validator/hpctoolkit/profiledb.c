@@ -265,7 +265,7 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 	hpctk_svb_env e;
 	fwd_state fs = {v, false};
 	hpctk_svb_visitor sv = {&fs, fwd_index, fwd_value};
-	bool env_ok = hpctk_svb_env_init(&e, &psvb_desc, p->b, r, p->h.body_end);
+	bool env_ok = hpctk_svb_env_init(&e, &psvb_desc, p->b, r, p->h.body_end, 0, p->nprofiles);
 	e.val_align = 2;
 	e.idx_align = 4;
 	e.vis = v ? &sv : NULL;
@@ -274,6 +274,7 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 		if (p->h.sec_ok[s]) hpctk_svb_env_forbid(&e, p->h.p[s], p->h.sz[s]);
 	bool release = p->edition != HV_EDITION_DRAFT;
 	unsigned need = release ? HPCTK_PI_END_RELEASE : HPCTK_PI_END_DRAFT;
+	/* Pass 1: each {PI} and its block's layout; then the overlap sweep. */
 	for (uint32_t i = 0; env_ok && i < p->nprofiles; i++) {
 		uint64_t at = p->pprofiles + (uint64_t)i * p->szprofile;
 		const uint8_t *pi = hv_window_get(&w, at, need);
@@ -281,19 +282,24 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 			e.complete = false;
 			break;
 		}
-		uint64_t pid = hv_le64(pi + 0x20);
-		bool summary = i == 0;
-		if (release) {
-			uint32_t flags = hv_le32(pi + 0x28);
-			check_flags(p, r, i, at, flags);
-			summary = (flags & 1) != 0;
-		}
+		if (release) check_flags(p, r, i, at, hv_le32(pi + 0x28));
+		check_pidtuple(p, r, &t, i, at, hv_le64(pi + 0x20));
 		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
-		check_pidtuple(p, r, &t, i, at, pid);
-		fs.summary = summary;
-		hpctk_svb_check(&e, &blk);
+		hpctk_svb_layout(&e, &blk);
 	}
 	if (env_ok) hpctk_svb_overlaps(&e);
+	/* Pass 2: the values, block by block. */
+	for (uint32_t i = 0; env_ok && i < p->nprofiles; i++) {
+		uint64_t at = p->pprofiles + (uint64_t)i * p->szprofile;
+		const uint8_t *pi = hv_window_get(&w, at, need);
+		if (!pi) {
+			e.complete = false;
+			break;
+		}
+		fs.summary = release ? (hv_le32(pi + 0x28) & 1) != 0 : i == 0;
+		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
+		hpctk_svb_values(&e, &blk);
+	}
 	p->complete = env_ok && e.complete && !e.planes.alloc_failed;
 	hpctk_svb_env_free(&e);
 	free(t.starts);

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/hv_int.h"
@@ -20,9 +21,13 @@ hpctk_svb_block hpctk_svb_decode(const hpctk_svb_desc *d, const uint8_t *p, uint
 	return blk;
 }
 
-bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, hv_report *r, uint64_t body_end)
+bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, hv_report *r, uint64_t body_end,
+			uint32_t first_owner, uint32_t n_owners)
 {
 	memset(e, 0, sizeof *e);
+	e->first_owner = first_owner;
+	e->n_owners = n_owners;
+	e->skip = calloc(((size_t)n_owners + 7) / 8 + 1, 1);
 	e->d = d;
 	e->b = b;
 	e->r = r;
@@ -31,7 +36,7 @@ bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, h
 	e->val_align = e->idx_align = 1;
 	bool a = hv_window_init(&e->wv, b, hpctk_window_cap);
 	bool c = hv_window_init(&e->wi, b, hpctk_window_cap);
-	e->windows_ok = a && c;
+	e->windows_ok = a && c && e->skip;
 	return e->windows_ok;
 }
 
@@ -49,6 +54,8 @@ void hpctk_svb_env_free(hpctk_svb_env *e)
 	hv_window_free(&e->wv);
 	hv_window_free(&e->wi);
 	hpctk_ranges_free(&e->planes);
+	free(e->skip);
+	e->skip = NULL;
 }
 
 /* The layout of a block: where its arrays are and whether they can be read. */
@@ -161,16 +168,35 @@ static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, const char *
 }
 #undef VPATH
 
-void hpctk_svb_check(hpctk_svb_env *e, const hpctk_svb_block *blk)
+static bool skipped(const hpctk_svb_env *e, uint32_t owner)
+{
+	uint32_t i = owner - e->first_owner;
+	return !e->skip || i >= e->n_owners || ((e->skip[i >> 3] >> (i & 7)) & 1);
+}
+
+static void skip(hpctk_svb_env *e, uint32_t owner)
+{
+	uint32_t i = owner - e->first_owner;
+	if (e->skip && i < e->n_owners) e->skip[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+
+void hpctk_svb_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
+{
+	char bp[96];
+	snprintf(bp, sizeof bp, "%s/%s[%u]/valueBlock", e->d->file, e->d->owner, blk->owner);
+	if (!e->windows_ok || !check_layout(e, blk, bp)) skip(e, blk->owner);
+}
+
+void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 {
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
 	char bp[96], path[HV_PATH_MAX];
-	snprintf(bp, sizeof bp, "%s/%s[%u]/valueBlock", d->file, d->owner, blk->owner);
-	if (!e->windows_ok || !check_layout(e, blk, bp)) {
+	if (skipped(e, blk->owner)) {
 		if (blk->nvalues || blk->nidx) e->complete = false;
 		return;
 	}
+	snprintf(bp, sizeof bp, "%s/%s[%u]/valueBlock", d->file, d->owner, blk->owner);
 
 	/* Walk the index entries; entry k's run is [start_k, start_{k+1}) or
 	 * [start_k, nValues). A run is attributed only while every start so far
@@ -240,6 +266,8 @@ static void report_overlap(void *arg, const hpctk_range *a, const hpctk_range *b
 {
 	hpctk_svb_env *e = arg;
 	char path[HV_PATH_MAX];
+	/* Not walked: N blocks sharing one plane must not cost N walks of it. */
+	skip(e, b->owner);
 	snprintf(path, sizeof path, "%s/%s[%u]/valueBlock", e->d->file, e->d->owner, b->owner);
 	hv_eval(e->r, e->d->r_overlap, false);
 	hv_emit(e->r, e->d->r_overlap, e->b->name, b->where, 0x20, path,
