@@ -258,7 +258,14 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 		run_k = k;
 	}
 	if (attributing && run_open) check_run(e, blk, bp, run_k, run_key, run_start, blk->nvalues);
-	if (blk->nidx == 0 && blk->nvalues > 0) e->complete = false;
+	/* No index entry at all: every value belongs to no run, the same defect
+	 * as a first startIndex above 0. */
+	if (blk->nidx == 0 && !hv_eval(r, d->r_start_first_zero, blk->nvalues == 0)) {
+		hv_emit(r, d->r_start_first_zero, e->b->name, blk->at, 0x20, bp,
+			"%s is 0 but nValues is %llu: the values belong to no %s", d->idx_count,
+			(unsigned long long)blk->nvalues, d->idx_key);
+		e->complete = false;
+	}
 }
 #undef IPATH
 
