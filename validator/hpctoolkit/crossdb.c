@@ -25,6 +25,14 @@ void hpctk_xdb_init(hpctk_xdb *x, hv_report *r, enum hv_edition ed, const hpctk_
 		for (size_t i = 0; i < x->meta->n_prop_metric_ids; i++) set_bit(x->prop, x->meta->prop_metric_ids[i]);
 		for (size_t i = 0; i < x->meta->n_stat_metric_ids; i++) set_bit(x->stat, x->meta->stat_metric_ids[i]);
 	}
+	if (x->meta && x->meta->ctx_ok && x->meta->n_ctx_ids > 0) {
+		uint32_t maxid = x->meta->ctx_ids[x->meta->n_ctx_ids - 1];
+		if (maxid / 8 <= 64 * (uint64_t)x->meta->n_ctx_ids + 4096) {
+			x->ctx_map = calloc((size_t)maxid / 8 + 1, 1);
+			x->ctx_map_max = maxid;
+			for (size_t i = 0; x->ctx_map && i < x->meta->n_ctx_ids; i++) set_bit(x->ctx_map, x->meta->ctx_ids[i]);
+		}
+	}
 	/* The transpose needs both files; one digest per context of cct.db. */
 	if (x->prof && x->cct && x->cct->nctxs > 0) {
 		x->dig = calloc(x->cct->nctxs, sizeof *x->dig);
@@ -40,6 +48,8 @@ void hpctk_xdb_init(hpctk_xdb *x, hv_report *r, enum hv_edition ed, const hpctk_
 
 void hpctk_xdb_free(hpctk_xdb *x)
 {
+	free(x->ctx_map);
+	x->ctx_map = NULL;
 	free(x->dig);
 	free(x->taint);
 	x->dig = NULL;
@@ -57,7 +67,8 @@ static uint64_t mix(uint64_t z)
 
 static void digest_add(hpctk_digest *d, uint32_t prof, uint16_t metric, uint64_t bits, bool add)
 {
-	uint64_t k = mix(bits + 0x9e3779b97f4a7c15ull) ^ mix(((uint64_t)prof << 16) | metric);
+	/* Two mixes per value: this runs for every value of both files. */
+	uint64_t k = bits ^ ((((uint64_t)prof << 16) | metric) * 0x9e3779b97f4a7c15ull);
 	uint64_t h1 = mix(k ^ 0x5851f42d4c957f2dull), h2 = mix(k + 0x14057b7ef767814full);
 	if (add) {
 		d->n++;
@@ -72,7 +83,7 @@ static void digest_add(hpctk_digest *d, uint32_t prof, uint16_t metric, uint64_t
 
 /* --- context ids ------------------------------------------------------------ */
 
-static bool meta_has_ctx(const hpctk_metadb_summary *m, uint32_t ctx)
+static bool meta_has_ctx_search(const hpctk_metadb_summary *m, uint32_t ctx)
 {
 	size_t lo = 0, hi = m->n_ctx_ids;
 	while (lo < hi) {
@@ -82,6 +93,15 @@ static bool meta_has_ctx(const hpctk_metadb_summary *m, uint32_t ctx)
 		else hi = mid;
 	}
 	return false;
+}
+
+/* Membership is asked once per {Idx} and once per trace element: a bitmap
+ * when the ids are dense enough (its size bounded by the ids meta.db
+ * really lists), else a binary search. */
+static bool meta_has_ctx(const hpctk_xdb *x, uint32_t ctx)
+{
+	if (x->ctx_map) return ctx <= x->ctx_map_max && ((x->ctx_map[ctx >> 3] >> (ctx & 7)) & 1);
+	return meta_has_ctx_search(x->meta, ctx);
 }
 
 /* A ctxId named by profile.db (which = 0) or cct.db (which = 1). */
@@ -103,7 +123,7 @@ static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, uint3
 		}
 	}
 	if (!x->meta || !x->meta->ctx_ok) return;
-	bool listed = ctx == 0 || meta_has_ctx(x->meta, ctx);
+	bool listed = ctx == 0 || meta_has_ctx(x, ctx);
 	if (hv_eval(r, x->edition == HV_EDITION_DRAFT ? HV_R_HPCTKDB_CTX_UNKNOWN : HV_R_HPCTKDB_CTX_ELIDED, listed)) return;
 	if (x->edition == HV_EDITION_DRAFT) {
 		hv_emit(r, HV_R_HPCTKDB_CTX_UNKNOWN, file, off, 4, CPATH(),
@@ -217,7 +237,7 @@ static void trace_elem(void *arg, uint32_t line, uint32_t ctx, uint64_t off)
 {
 	hpctk_xdb *x = arg;
 	if (!x->meta || !x->meta->ctx_ok || ctx == 0) return;
-	if (!hv_eval(x->r, HV_R_HPCTKDB_TRACE_CTX_KNOWN, meta_has_ctx(x->meta, ctx))) {
+	if (!hv_eval(x->r, HV_R_HPCTKDB_TRACE_CTX_KNOWN, meta_has_ctx(x, ctx))) {
 		char path[HV_PATH_MAX];
 		snprintf(path, sizeof path, "trace.db/trace[%u]/elem/ctxId", line);
 		hv_emit(x->r, HV_R_HPCTKDB_TRACE_CTX_KNOWN, x->trace->b->name, off, 4, path,

@@ -36,7 +36,7 @@ static uint64_t mix(uint64_t z)
 
 static void dig(hpctk_digest *d, uint32_t prof, uint64_t bits, int sign)
 {
-	uint64_t k = mix(bits + 0x9e3779b97f4a7c15ull) ^ mix(prof);
+	uint64_t k = bits ^ ((uint64_t)prof * 0x9e3779b97f4a7c15ull);
 	d->n += (uint64_t)sign;
 	d->h1 += (uint64_t)sign * mix(k ^ 0x5851f42d4c957f2dull);
 	d->h2 += (uint64_t)sign * mix(k + 0x14057b7ef767814full);
