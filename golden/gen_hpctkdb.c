@@ -100,6 +100,10 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		if (trc != 0) goto oom;
 	}
 	if (br && br->post) br->post(&c);
+	if (c.fail) {
+		snprintf(err, errlen, "cannot break %s with this shape: %s", p->break_rule, c.fail);
+		goto done;
+	}
 	if (c.prof.oom || c.cct.oom || c.trace.oom) goto oom;
 	if (c.want_meta) {
 		gen_add_file(out, "meta.db", c.meta, c.meta_len);

@@ -19,7 +19,7 @@ typedef struct hk_ctx {
 	uint8_t *meta;                   /* meta.db bytes (whole-database kind) */
 	size_t meta_len;
 	gen_output *meta_out;            /* owner of meta */
-	int skip;                        /* scratch for patches */
+	const char *fail;                /* set by a patch the shape cannot support */
 } hk_ctx;
 
 #define HK_DRAFT 1u
