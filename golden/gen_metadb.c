@@ -36,10 +36,13 @@ static void choose_layout(mdb_writer *w)
 	l->names_array_first = gen_below(&r, 2);
 	l->metrics_old_order = gen_below(&r, 2);
 	l->strings_misalign = (unsigned)gen_below(&r, 8);
+	l->leaf_cursor = gen_below(&r, 2);
+	l->fs_flags_junk = gen_below(&r, 2);
 	if (w->minor > 0) {
 		l->junk = true;
 		l->gap = 5 + (unsigned)gen_below(&r, 12);
 		l->extra_flex_every = 3;
+		l->unknown_section = gen_below(&r, 2);
 	}
 }
 
@@ -47,7 +50,7 @@ static void choose_strides(mdb_writer *w)
 {
 	/* The 4.0 END of each structure; a newer minor grows them (kept
 	 * multiples of 8 so every element stays 8-aligned). */
-	unsigned grow = w->minor > 0 ? 8 : 0;
+	unsigned grow = w->minor == 0 ? 0 : w->minor % 2 ? 8 : 16;
 	if (w->draft) {
 		w->sz_metric = 0x18 + grow;
 		w->sz_scope = 0x18 + grow;
@@ -80,14 +83,18 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	if (p->break_rule) mdb_break_prepare(&w, p->break_rule);
 	uint8_t *data = NULL;
 	size_t len = 0;
-	int rc = mdb_write_file(&w, &data, &len, err, errlen);
+	int rc = w.break_failed ? -1 : mdb_write_file(&w, &data, &len, err, errlen);
 	if (rc == 0 && p->break_rule) rc = mdb_break_apply(&w, p->break_rule, &data, &len);
 	if (rc == 0 && !gen_add_file(out, "meta.db", data, len)) {
 		snprintf(err, errlen, "too many output files");
 		rc = -1;
 	} else if (rc != 0) {
 		free(data);
-		if (!err[0]) snprintf(err, errlen, "cannot break '%s'", p->break_rule);
+		if (!err[0] && w.break_why)
+			snprintf(err, errlen, "cannot break '%s': %s", p->break_rule, w.break_why);
+		else if (!err[0])
+			snprintf(err, errlen, "cannot break '%s' in this shape (it has nothing that rule applies to; "
+				 "try the default shape)", p->break_rule);
 	}
 	mdb_writer_free(&w);
 	hpctk_model_free(&m);

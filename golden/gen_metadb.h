@@ -29,6 +29,9 @@ typedef struct mdb_layout {
 	unsigned gap;             /* newer minor: extra bytes after each section and section header */
 	unsigned extra_flex_every;/* newer minor: every Nth context gets one unused flex word (0: none) */
 	int misalign_section;     /* breaks only: section index + 1 placed 4 bytes off its alignment */
+	bool unknown_section;     /* newer minor: a ninth header pair for a section 4.0 does not define */
+	bool leaf_cursor;         /* leaves get szChildren 0 with a non-zero pChildren, as hpcprof writes */
+	bool fs_flags_junk;       /* Function Specification flags left uninitialised, as hpcprof does */
 } mdb_layout;
 
 typedef struct mdb_writer {
@@ -61,6 +64,8 @@ typedef struct mdb_writer {
 	uint64_t *ctx_at;                       /* each model context */
 	unsigned *ctx_size;                     /* each context's size in bytes */
 	uint64_t roots_size;                    /* draft szRoots */
+	bool break_failed;                      /* the shape has nothing a break needs */
+	const char *break_why;                  /* why, when it is not the shape */
 } mdb_writer;
 
 /* Absolute file offset of a section-relative position. */
@@ -87,6 +92,7 @@ void mdb_write_context_draft(mdb_writer *w);
  * a placed sibling group, and a context's flex words. */
 void mdb_place_children(mdb_writer *w, unsigned ctx_fixed);
 uint64_t mdb_group_size(const mdb_writer *w, uint32_t first, uint32_t n);
+uint64_t mdb_children_ptr(const mdb_writer *w, uint32_t first, uint32_t n, uint64_t self_end);
 void mdb_write_flex(mdb_writer *w, size_t at, const hpctk_ctx *c, unsigned words_written);
 
 /* The whole file. Returns 0 and the file in out and len, or -1. */

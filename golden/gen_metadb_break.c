@@ -31,76 +31,51 @@ static int next_section(const mdb_writer *w, int s)
 	return best;
 }
 
+/* ---- Helpers for the structure-level breaks ---- */
+
+/* Pointer values outside every section, inside the file header: one for
+ * strings, and an 8-aligned one for arrays (so only containment fails). */
+#define OUTSIDE 0x20u
+#define OUTSIDE_ARR 0x10u
+
+static uint64_t A(const mdb_writer *w, int sec, uint64_t rel) { return w->base[sec] + rel; }
+static void put64(uint8_t *d, uint64_t off, uint64_t v) { hv_put_le64(d + off, v); }
+static uint64_t get64(const uint8_t *d, uint64_t off) { return hv_le64(d + off); }
+
+#define BREAK(name) static void name(mdb_writer *w, uint8_t *d, size_t *len)
+#define UNUSED (void)w, (void)d, (void)len
+
 /* ---- File header and section table ---- */
 
-static void b_truncated(mdb_writer *w, uint8_t *d, size_t *len)
-{
-	(void)w;
-	(void)d;
-	*len = 0x80; /* cut inside the section table */
-}
-static void b_magic(mdb_writer *w, uint8_t *d, size_t *len)
-{
-	(void)w;
-	(void)len;
-	memcpy(d + 10, "mata", 4);
-}
-static void b_major(mdb_writer *w, uint8_t *d, size_t *len)
-{
-	(void)w;
-	(void)len;
-	d[14] = 5;
-}
-static void b_minor_newer(mdb_writer *w, uint8_t *d, size_t *len)
-{
-	(void)w;
-	(void)len;
-	d[15] = 3; /* the 4.0 layout is a valid 4.3 layout: only the warning */
-}
-static void b_footer(mdb_writer *w, uint8_t *d, size_t *len)
-{
-	(void)w;
-	memcpy(d + *len - 8, "_meta.dx", 8);
-}
+BREAK(b_truncated) { UNUSED; *len = 0x80; /* cut inside the section table */ }
+BREAK(b_magic) { UNUSED; memcpy(d + 10, "mata", 4); }
+BREAK(b_major) { UNUSED; d[14] = 5; }
+BREAK(b_minor_newer) { UNUSED; d[15] = 3; /* the 4.0 layout is a valid 4.3 layout: only the warning */ }
+BREAK(b_footer) { UNUSED; memcpy(d + *len - 8, "_meta.dx", 8); }
 /* General holds only its own strings and nothing points into it, so
  * moving or resizing it disturbs no other rule. */
-static void b_sec_contained(mdb_writer *w, uint8_t *d, size_t *len)
-{
-	(void)w;
-	hv_put_le64(d + slot(MDB_GENERAL), *len); /* runs over the footer and past EOF */
-}
-static void p_sec_aligned(mdb_writer *w)
-{
-	w->lay.misalign_section = MDB_GENERAL + 1;
-}
-static void b_sec_overlap(mdb_writer *w, uint8_t *d, size_t *len)
-{
-	(void)len;
-	int nx = next_section(w, MDB_GENERAL);
-	if (nx == MDB_NSEC) return; /* General is never last: prepare moves it */
-	hv_put_le64(d + slot(MDB_GENERAL), w->base[nx] - w->base[MDB_GENERAL] + 8);
-}
+BREAK(b_sec_contained) { UNUSED; put64(d, slot(MDB_GENERAL), *len); /* over the footer, past EOF */ }
+static void p_sec_aligned(mdb_writer *w) { w->lay.misalign_section = MDB_GENERAL + 1; }
 static void p_general_not_last(mdb_writer *w)
 {
 	if (w->lay.order[MDB_NSEC - 1] != MDB_GENERAL) return;
 	w->lay.order[MDB_NSEC - 1] = w->lay.order[0];
 	w->lay.order[0] = MDB_GENERAL;
 }
-
-/* ---- Helpers for the structure-level breaks ---- */
-
-/* A pointer value outside every section: inside the file header. */
-#define OUTSIDE 0x20u
-
-static uint64_t A(const mdb_writer *w, int sec, uint64_t rel) { return w->base[sec] + rel; }
-static void put64(uint8_t *d, uint64_t off, uint64_t v) { hv_put_le64(d + off, v); }
-static uint64_t get64(const uint8_t *d, uint64_t off) { return hv_le64(d + off); }
+BREAK(b_sec_overlap) /* General grows 8 bytes into the section after it */
+{
+	UNUSED;
+	int nx = next_section(w, MDB_GENERAL);
+	if (nx == MDB_NSEC) w->break_failed = true; /* cannot happen: prepare moved General */
+	else put64(d, slot(MDB_GENERAL), w->base[nx] - w->base[MDB_GENERAL] + 8);
+}
 
 /* Model lookups: the first context / function with a property. */
-static uint32_t ctx_where(const mdb_writer *w, bool (*pred)(const hpctk_ctx *))
+static uint32_t ctx_where(mdb_writer *w, bool (*pred)(const hpctk_ctx *))
 {
 	for (uint32_t i = 0; i < w->m->n_ctx; i++)
 		if (pred(&w->m->ctx[i])) return i;
+	w->break_failed = true; /* e.g. no context with children in a depth-1 tree */
 	return 0;
 }
 static bool has_kids(const hpctk_ctx *c) { return c->n_children > 0; }
@@ -109,6 +84,7 @@ static bool fn_only(const hpctk_ctx *c) { return c->flags == HPCTK_CTX_HAS_FUNCT
 static bool has_fn(const hpctk_ctx *c) { return c->flags & HPCTK_CTX_HAS_FUNCTION; }
 static bool has_src(const hpctk_ctx *c) { return c->flags & HPCTK_CTX_HAS_SRCLOC; }
 static bool has_pt(const hpctk_ctx *c) { return c->flags & HPCTK_CTX_HAS_POINT; }
+static bool srcloc_only(const hpctk_ctx *c) { return c->flags == HPCTK_CTX_HAS_SRCLOC; }
 static uint64_t ctx_abs(const mdb_writer *w, uint32_t i) { return A(w, MDB_CONTEXT, w->ctx_at[i]); }
 /* Byte offset of a flex sub-field of context i (0 pFunction, 1 pFile, 3 pModule). */
 static uint64_t flex_abs(const mdb_writer *w, uint32_t i, int field)
@@ -119,13 +95,14 @@ static uint64_t flex_abs(const mdb_writer *w, uint32_t i, int field)
 	if (field > 1 && (c->flags & HPCTK_CTX_HAS_SRCLOC)) word += 2;
 	return ctx_abs(w, i) + (w->draft ? 0x18 : 0x20) + 8 * word;
 }
-static uint32_t fn_where(const mdb_writer *w, int what)
+static uint32_t fn_where(mdb_writer *w, int what)
 {
 	for (uint32_t i = 0; i < w->m->n_functions; i++) {
 		const hpctk_function *f = &w->m->functions[i];
 		if ((what == 0 && f->name) || (what == 1 && f->module != HPCTK_NONE) || (what == 2 && f->file != HPCTK_NONE))
 			return i;
 	}
+	w->break_failed = true;
 	return 0;
 }
 static uint64_t fn_abs(const mdb_writer *w, uint32_t i) { return A(w, MDB_FUNCTIONS, w->functions_arr + (uint64_t)i * w->sz_function); }
@@ -135,8 +112,6 @@ static uint64_t inst0(const mdb_writer *w) { return A(w, MDB_METRICS, w->inst_ar
 static uint64_t ss0(const mdb_writer *w) { return A(w, MDB_METRICS, w->draft ? w->draft_sum_arr[0] : w->sum_arr[0]); }
 static uint64_t mhdr(const mdb_writer *w) { return w->base[MDB_METRICS]; }
 
-#define BREAK(name) static void name(mdb_writer *w, uint8_t *d, size_t *len)
-#define UNUSED (void)w, (void)d, (void)len
 
 /* ---- Section sizes and edition ---- */
 BREAK(b_sec_too_small) { UNUSED; put64(d, slot(MDB_GENERAL), 8); }
@@ -167,19 +142,19 @@ BREAK(b_szscope)
 }
 BREAK(b_szsummary) { UNUSED; d[mhdr(w) + 0x0e] = (uint8_t)(w->draft ? 0x08 : 0x10); }
 BREAK(b_szscopeinst) { UNUSED; d[mhdr(w) + 0x0d] = 0x08; }
-BREAK(b_metrics_contained) { UNUSED; put64(d, mhdr(w), OUTSIDE - 0x10); }
+BREAK(b_metrics_contained) { UNUSED; put64(d, mhdr(w), OUTSIDE_ARR); }
 BREAK(b_scopes_contained)
 {
 	UNUSED;
-	if (w->draft) put64(d, md0(w) + 0x10, OUTSIDE - 0x10);
-	else put64(d, mhdr(w) + 0x10, OUTSIDE - 0x10);
+	if (w->draft) put64(d, md0(w) + 0x10, OUTSIDE_ARR);
+	else put64(d, mhdr(w) + 0x10, OUTSIDE_ARR);
 }
-BREAK(b_scopeinsts_contained) { UNUSED; put64(d, md0(w) + 0x08, OUTSIDE - 0x10); }
+BREAK(b_scopeinsts_contained) { UNUSED; put64(d, md0(w) + 0x08, OUTSIDE_ARR); }
 BREAK(b_summaries_contained)
 {
 	UNUSED;
-	if (w->draft) put64(d, inst0(w) + 0x10, OUTSIDE - 0x10);
-	else put64(d, md0(w) + 0x10, OUTSIDE - 0x10);
+	if (w->draft) put64(d, inst0(w) + 0x10, OUTSIDE_ARR);
+	else put64(d, md0(w) + 0x10, OUTSIDE_ARR);
 }
 BREAK(b_metrics_aligned) { UNUSED; put64(d, mhdr(w), get64(d, mhdr(w)) + 4); }
 BREAK(b_metric_name) { UNUSED; put64(d, md0(w), OUTSIDE); }
@@ -198,15 +173,45 @@ BREAK(b_prop_index)
 		if (w->m->scopes[s].type == HPCTK_SCOPE_TRANSITIVE) d[A(w, MDB_METRICS, w->scopes_arr + (uint64_t)s * w->sz_scope) + 9] = 16;
 }
 BREAK(b_combine) { UNUSED; d[ss0(w) + (w->draft ? 0x08 : 0x10)] = 5; }
-static void p_prop_dup(mdb_writer *w) { w->m->metrics[1].insts[0].prop_metric_id = w->m->metrics[0].insts[0].prop_metric_id; }
+/* A summary of a scope its metric does not instantiate: make sure metric
+ * 0 leaves one scope out (drop its last instance and that instance's
+ * summaries, which come last), then point its first {SS} there. */
+static void p_summary_scope(mdb_writer *w)
+{
+	hpctk_metric *md = &w->m->metrics[0];
+	if (md->n_insts < w->m->n_scopes) return;
+	uint16_t last = (uint16_t)(md->n_insts - 1);
+	while (md->n_summaries > 0 && md->summaries[md->n_summaries - 1].inst == last) md->n_summaries--;
+	md->n_insts = last;
+}
+BREAK(b_summary_scope)
+{
+	UNUSED;
+	const hpctk_metric *md = &w->m->metrics[0];
+	for (unsigned s = 0; s < w->m->n_scopes; s++) {
+		bool used = false;
+		for (unsigned i = 0; i < md->n_insts; i++) used |= md->insts[i].scope == s;
+		if (used) continue;
+		put64(d, ss0(w), A(w, MDB_METRICS, w->scopes_arr + (uint64_t)s * w->sz_scope));
+		return;
+	}
+	w->break_failed = true;
+}
+/* Metric 1 reuses an id of metric 0 (the model gives each metric its own range). */
+static void p_prop_dup(mdb_writer *w)
+{
+	if (w->m->n_metrics < 2) w->break_failed = true;
+	else w->m->metrics[1].insts[0].prop_metric_id = w->m->metrics[0].insts[0].prop_metric_id;
+}
 static void p_stat_dup(mdb_writer *w)
 {
-	w->m->metrics[1].summaries[0].stat_metric_id = w->m->metrics[0].summaries[0].stat_metric_id;
+	if (w->m->n_metrics < 2) w->break_failed = true;
+	else w->m->metrics[1].summaries[0].stat_metric_id = w->m->metrics[0].summaries[0].stat_metric_id;
 }
 
 /* ---- Load Modules, Source Files, Functions: header {p, n, sz} ---- */
 static void arr_sz(mdb_writer *w, uint8_t *d, int sec, uint16_t v) { hv_put_le16(d + w->base[sec] + 0x0c, v); }
-static void arr_out(mdb_writer *w, uint8_t *d, int sec) { put64(d, w->base[sec], OUTSIDE - 0x10); }
+static void arr_out(mdb_writer *w, uint8_t *d, int sec) { put64(d, w->base[sec], OUTSIDE_ARR); }
 static void arr_unaligned(mdb_writer *w, uint8_t *d, int sec) { put64(d, w->base[sec], get64(d, w->base[sec]) + 4); }
 BREAK(b_szmodule) { UNUSED; arr_sz(w, d, MDB_MODULES, 0x08); }
 BREAK(b_modules_contained) { UNUSED; arr_out(w, d, MDB_MODULES); }
@@ -235,7 +240,7 @@ BREAK(b_no_identity)
 static uint64_t ctx_hdr(const mdb_writer *w) { return w->base[MDB_CONTEXT]; }
 static uint64_t entry0(const mdb_writer *w) { return A(w, MDB_CONTEXT, w->entries_arr); }
 BREAK(b_szentrypoint) { UNUSED; d[ctx_hdr(w) + 0x0a] = 0x18; }
-BREAK(b_entries_contained) { UNUSED; put64(d, ctx_hdr(w), OUTSIDE - 0x10); }
+BREAK(b_entries_contained) { UNUSED; put64(d, ctx_hdr(w), OUTSIDE_ARR); }
 BREAK(b_ctx_aligned)
 {
 	UNUSED;
@@ -267,7 +272,15 @@ BREAK(b_children_overlap)
 	put64(d, leaf + 8, get64(d, from + 8));
 }
 BREAK(b_flexwords) { UNUSED; d[ctx_abs(w, ctx_where(w, fn_only)) + 0x14] |= HPCTK_CTX_HAS_POINT; }
+static void p_minor0(mdb_writer *w)
+{
+	if (w->minor == 0) return;
+	w->break_failed = true;
+	w->break_why = "this rule is only checked at minor version 0 (a newer minor may give the bits a meaning)";
+}
 BREAK(b_flags_reserved) { UNUSED; d[ctx_abs(w, 0) + 0x14] |= 0x08; }
+/* A line/loop context that drops hasSrcLoc: its two flex words stay, unused. */
+BREAK(b_lexical_fields) { UNUSED; d[ctx_abs(w, ctx_where(w, srcloc_only)) + 0x14] = 0; }
 BREAK(b_relation) { UNUSED; d[ctx_abs(w, 0) + 0x15] = 9; }
 BREAK(b_lexical) { UNUSED; d[ctx_abs(w, 0) + 0x16] = 9; }
 BREAK(b_ctx_function)
@@ -278,7 +291,8 @@ BREAK(b_ctx_function)
 BREAK(b_ctx_file) { UNUSED; put64(d, flex_abs(w, ctx_where(w, has_src), 1), A(w, MDB_FILES, w->files_arr) + 8); }
 BREAK(b_ctx_module) { UNUSED; put64(d, flex_abs(w, ctx_where(w, has_pt), 3), A(w, MDB_MODULES, w->modules_arr) + 8); }
 static void p_ctxid_zero(mdb_writer *w) { w->m->ctx[w->m->n_ctx - 1].ctx_id = 0; }
-static void p_ctxid_dup(mdb_writer *w) { w->m->ctx[w->m->n_ctx - 1].ctx_id = w->m->ctx[0].ctx_id; }
+/* The last context takes the first entry point's id (there is always one of each). */
+static void p_ctxid_dup(mdb_writer *w) { w->m->ctx[w->m->n_ctx - 1].ctx_id = w->m->entries[0].ctx_id; }
 
 static const mdb_break breaks[] = {
 	{"metadb.hdr.truncated", ED_BOTH, NULL, b_truncated},
@@ -312,6 +326,7 @@ static const mdb_break breaks[] = {
 	{"metadb.metrics.scope-type-known", ED_RELEASE, NULL, b_scope_type},
 	{"metadb.metrics.propagation-index", ED_RELEASE, NULL, b_prop_index},
 	{"metadb.metrics.combine-known", ED_BOTH, NULL, b_combine},
+	{"metadb.metrics.summary-scope", ED_RELEASE, p_summary_scope, b_summary_scope},
 	{"metadb.metrics.prop-id-unique", ED_BOTH, p_prop_dup, NULL},
 	{"metadb.metrics.stat-id-unique", ED_BOTH, p_stat_dup, NULL},
 	{"metadb.modules.szmodule", ED_BOTH, NULL, b_szmodule},
@@ -339,7 +354,8 @@ static const mdb_break breaks[] = {
 	{"metadb.ctx.children-size", ED_BOTH, NULL, b_children_size},
 	{"metadb.ctx.children-overlap", ED_BOTH, NULL, b_children_overlap},
 	{"metadb.ctx.flexwords", ED_BOTH, NULL, b_flexwords},
-	{"metadb.ctx.flags-reserved", ED_BOTH, NULL, b_flags_reserved},
+	{"metadb.ctx.flags-reserved", ED_BOTH, p_minor0, b_flags_reserved},
+	{"metadb.ctx.lexical-fields", ED_BOTH, p_minor0, b_lexical_fields},
 	{"metadb.ctx.relation-known", ED_BOTH, NULL, b_relation},
 	{"metadb.ctx.lexical-type-known", ED_BOTH, NULL, b_lexical},
 	{"metadb.ctx.function-ref", ED_BOTH, NULL, b_ctx_function},
@@ -370,5 +386,5 @@ int mdb_break_apply(mdb_writer *w, const char *rule_id, uint8_t **data, size_t *
 	const mdb_break *b = find(rule_id, w->draft ? HV_EDITION_DRAFT : HV_EDITION_RELEASE);
 	if (!b) return -1;
 	if (b->apply) b->apply(w, *data, len);
-	return 0;
+	return w->break_failed ? -1 : 0;
 }

@@ -178,8 +178,12 @@ static void write_functions(mdb_writer *w)
 		mdb_put64(w, e + 0x10, f->offset);
 		mdb_put64(w, e + 0x18, f->file != HPCTK_NONE ? w->base[MDB_FILES] + w->files_arr + (uint64_t)f->file * w->sz_file : 0);
 		mdb_put32(w, e + 0x20, f->line);
-		/* flags: reserved; hpcprof leaves it uninitialised (research §3.1). */
-		mdb_fill_junk(w, w->sec.data + e + 0x24, 4);
+		/* flags: reserved; hpcprof leaves it uninitialised (research §3.1),
+		 * so real files of any minor carry junk there. */
+		if (w->lay.fs_flags_junk && !w->lay.junk)
+			for (unsigned k = 0; k < 4; k++) w->sec.data[e + 0x24 + k] = (uint8_t)(0x11 * (1 + (i + k) % 15));
+		else
+			mdb_fill_junk(w, w->sec.data + e + 0x24, 4);
 	}
 }
 
@@ -236,7 +240,9 @@ int mdb_write_file(mdb_writer *w, uint8_t **out, size_t *len, char *err, size_t 
 	}
 	/* Place the sections in physical order, 8-aligned (Strings: anywhere),
 	 * with a junk gap between them at a newer minor. */
-	uint64_t cur = 0x90;
+	/* A newer minor may extend the file header (END 0x90 is extendable)
+	 * with a ninth {sz,p} pair for a section this reader does not know. */
+	uint64_t cur = 0x90 + (w->lay.unknown_section ? 16 : 0);
 	for (int k = 0; k < MDB_NSEC; k++) {
 		int s = w->lay.order[k];
 		cur += w->lay.gap;
@@ -247,6 +253,11 @@ int mdb_write_file(mdb_writer *w, uint8_t **out, size_t *len, char *err, size_t 
 		cur += w->size[s];
 	}
 	cur += w->lay.gap;
+	uint64_t unknown_at = 0, unknown_len = 24;
+	if (w->lay.unknown_section) {
+		unknown_at = cur = (cur + 7) & ~(uint64_t)7;
+		cur += unknown_len;
+	}
 	uint64_t total = cur + 8;
 	uint8_t *d = calloc(1, total);
 	if (!d) {
@@ -255,23 +266,30 @@ int mdb_write_file(mdb_writer *w, uint8_t **out, size_t *len, char *err, size_t 
 	}
 	w->junk_rng = saved;
 	mdb_fill_junk(w, d + 0x90, total - 8 - 0x90); /* gaps; sections overwrite the rest */
-	/* Pass 2: the real bytes. */
+	/* Pass 2: the real bytes, written in place. The section buffer is a
+	 * window of the file exactly as large as pass 1 measured, so it never
+	 * grows (no second copy of a large Context section); it starts zeroed
+	 * like a fresh buffer, whatever junk the gaps around it hold. */
 	for (int s = 0; s < MDB_NSEC; s++) {
 		w->junk_rng = saved;
-		memset(&w->sec, 0, sizeof w->sec);
+		memset(d + w->base[s], 0, w->size[s]);
+		w->sec = (gen_buf){.data = d + w->base[s], .len = 0, .cap = w->size[s]};
 		write_section(w, s);
-		if (w->sec.oom || w->sec.len != w->size[s]) {
-			gen_buf_free(&w->sec);
+		bool bad = w->sec.oom || w->sec.len != w->size[s] || w->sec.data != d + w->base[s];
+		memset(&w->sec, 0, sizeof w->sec); /* not ours to free */
+		if (bad) {
 			free(d);
-			snprintf(err, errlen, "internal error: section %d changed size", s);
+			snprintf(err, errlen, "internal error: section %d changed size between passes", s);
 			return -1;
 		}
-		if (w->sec.len) memcpy(d + w->base[s], w->sec.data, w->sec.len);
-		gen_buf_free(&w->sec);
 	}
 	memcpy(d, "HPCTOOLKITmeta", 14);
 	d[14] = 4;
 	d[15] = w->minor;
+	if (w->lay.unknown_section) {
+		hv_put_le64(d + 0x90, unknown_len);
+		hv_put_le64(d + 0x98, unknown_at);
+	}
 	for (int s = 0; s < MDB_NSEC; s++) {
 		hv_put_le64(d + 0x10 + 16 * s, w->size[s]);
 		hv_put_le64(d + 0x18 + 16 * s, w->base[s]);

@@ -137,7 +137,7 @@ void mdb_write_context_draft(mdb_writer *w)
 		size_t at = w->ctx_at[i];
 		unsigned words = (w->ctx_size[i] - 0x18) / 8;
 		put_ctx_head(w, at, mdb_group_size(w, c->first_child, c->n_children),
-			     c->n_children ? mdb_abs(w, MDB_CONTEXT, w->ctx_at[c->first_child]) : 0, c->ctx_id, c->flags,
+			     mdb_children_ptr(w, c->first_child, c->n_children, at + w->ctx_size[i]), c->ctx_id, c->flags,
 			     c->relation, c->lexical_type, (uint8_t)words);
 		mdb_write_flex(w, at + 0x18, c, words);
 	}

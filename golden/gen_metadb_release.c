@@ -153,6 +153,15 @@ uint64_t mdb_group_size(const mdb_writer *w, uint32_t first, uint32_t n)
 	return w->ctx_at[first + n - 1] + w->ctx_size[first + n - 1] - w->ctx_at[first];
 }
 
+/* pChildren of a sibling group: 0 when empty, unless the layout mimics
+ * hpcprof, which leaves its write cursor there (the position just past
+ * the element itself) with szChildren 0. */
+uint64_t mdb_children_ptr(const mdb_writer *w, uint32_t first, uint32_t n, uint64_t self_end)
+{
+	if (n) return mdb_abs(w, MDB_CONTEXT, w->ctx_at[first]);
+	return w->lay.leaf_cursor ? mdb_abs(w, MDB_CONTEXT, self_end) : 0;
+}
+
 /* The flex words of a context (both editions), at relative offset `at`. */
 void mdb_write_flex(mdb_writer *w, size_t at, const hpctk_ctx *c, unsigned words_written)
 {
@@ -202,7 +211,7 @@ void mdb_write_context_release(mdb_writer *w)
 		const hpctk_ctx *c = &m->ctx[i];
 		size_t at = w->ctx_at[i];
 		mdb_put64(w, at + 0x00, mdb_group_size(w, c->first_child, c->n_children));
-		mdb_put64(w, at + 0x08, c->n_children ? mdb_abs(w, MDB_CONTEXT, w->ctx_at[c->first_child]) : 0);
+		mdb_put64(w, at + 0x08, mdb_children_ptr(w, c->first_child, c->n_children, at + w->ctx_size[i]));
 		mdb_put32(w, at + 0x10, c->ctx_id);
 		mdb_put8(w, at + 0x14, c->flags);
 		mdb_put8(w, at + 0x15, c->relation);

@@ -34,10 +34,26 @@ uint64_t hpctk_mix(uint64_t a, uint64_t b)
 	return z ^ (z >> 31);
 }
 
-static char *dupf(const char *fmt, unsigned a, unsigned b)
+/* Names of generated objects (heap copies the model owns). */
+static char *module_path(unsigned i)
 {
-	char tmp[160];
-	snprintf(tmp, sizeof tmp, fmt, a, b);
+	char tmp[64];
+	if (i == 0) return strdup("/opt/app/bin/app");
+	snprintf(tmp, sizeof tmp, "/usr/lib64/libsim%u.so.%u", i, 1 + i % 3);
+	return strdup(tmp);
+}
+static char *file_path(unsigned i)
+{
+	char tmp[64];
+	if (i % 4 == 3) snprintf(tmp, sizeof tmp, "src/kernels/k%u.cu", i); /* relative to the database */
+	else snprintf(tmp, sizeof tmp, "/home/user/app/src/part%u.c", i);
+	return strdup(tmp);
+}
+static char *function_name(unsigned i, bool gpu)
+{
+	char tmp[64];
+	if (gpu) snprintf(tmp, sizeof tmp, "<gpu kernel %u>", i);
+	else snprintf(tmp, sizeof tmp, "solver_step_%u", i);
 	return strdup(tmp);
 }
 
@@ -153,18 +169,18 @@ static int build_objects(hpctk_model *m, unsigned nmod, unsigned nfile, unsigned
 	m->n_files = nfile;
 	m->n_functions = nfunc;
 	for (unsigned i = 0; i < nmod; i++) {
-		m->modules[i].path = i == 0 ? strdup("/opt/app/bin/app") : dupf("/usr/lib64/libsim%u.so.%u", i, 1 + i % 3);
+		m->modules[i].path = module_path(i);
 		if (!m->modules[i].path) FAIL("out of memory");
 	}
 	for (unsigned i = 0; i < nfile; i++) {
-		m->files[i].path = dupf(i % 4 == 3 ? "src/kernels/k%u.cu" : "/home/user/app/src/part%u.c", i, 0);
+		m->files[i].path = file_path(i);
 		m->files[i].flags = gen_below(rng, 2) ? 1u : 0u;
 		if (!m->files[i].path) FAIL("out of memory");
 	}
 	for (unsigned i = 0; i < nfunc; i++) {
 		hpctk_function *f = &m->functions[i];
 		unsigned r = (unsigned)gen_below(rng, 10);
-		f->name = r == 0 ? NULL : dupf(r == 1 ? "<gpu kernel %u>" : "solver_step_%u", i, 0);
+		f->name = r == 0 ? NULL : function_name(i, r == 1); /* 1 in 10 anonymous */
 		if (r != 0 && !f->name) FAIL("out of memory");
 		f->module = gen_below(rng, 5) ? (uint32_t)gen_below(rng, nmod) : HPCTK_NONE;
 		f->offset = f->module != HPCTK_NONE ? 0x1000 + 0x40 * gen_below(rng, 1u << 20) : 0;

@@ -46,4 +46,16 @@ expect_exit 1 "a database without meta.db fails --strict" "$HPCVET" --strict "$T
 mkdir -p "$TMP/notrace"
 cp "$dbs/small.d/meta.db" "$dbs/small.d/profile.db" "$dbs/small.d/cct.db" "$TMP/notrace/"
 expect_exit 0 "a database without trace.db is conforming under --strict" "$HPCVET" --strict "$TMP/notrace"
+# cct.db must be the transpose of profile.db: double one value of context 1
+# in cct.db (the top byte of the f64 at 0x35c+7: 0x3f -> 0x40) and the first
+# difference is located exactly.
+mkdir -p "$TMP/transpose"
+cp "$dbs/small.d/"*.db "$TMP/transpose/"
+chmod u+w "$TMP/transpose/cct.db"
+printf '\100' | dd of="$TMP/transpose/cct.db" bs=1 seek=$((0x363)) conv=notrunc status=none
+expect_exit 1 "a cct.db value changed: the database is nonconforming" "$HPCVET" "$TMP/transpose"
+check "the transpose difference is located at ctx 1, metric 3, profile 1" \
+	grep -q "error\[hpctkdb.cct.transpose\].*first difference at ctx 1, metric 3, profile 1: profile.db has 1.21" "$TMP/out"
+check "only the transpose rule fires" test "$(grep -c 'error\[' "$TMP/out")" -eq 1
+expect_exit 0 "the changed cct.db alone is still conforming" "$HPCVET" "$TMP/transpose/cct.db"
 done_testing

@@ -106,10 +106,8 @@ static void check_ok_flags(enum hv_edition ed, const char *rule, bool want_ctx_o
 	p.what = "metadb";
 	p.edition = ed;
 	p.break_rule = rule;
-	if (!gen_breaker_for(rule, ed)) {
-		printf("skip: %s (%s): no breaking case yet\n", rule, tl_edition_name(ed));
-		return;
-	}
+	CHECK(gen_breaker_for(rule, ed) != NULL, "%s (%s): no breaking case", rule, tl_edition_name(ed));
+	if (!gen_breaker_for(rule, ed)) return;
 	gen_output out;
 	if (!gen_one(&p, &out)) return;
 	hv_report r;
@@ -173,6 +171,45 @@ static void fuzz(enum hv_edition ed, uint64_t seed, unsigned rounds)
 	gen_output_free(&out);
 }
 
+/* The same corruption on a real file (older and newer hpcprof layouts),
+ * when the shared samples are present. */
+static void fuzz_real(const char *path, unsigned rounds)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		printf("skip: %s not present\n", path);
+		return;
+	}
+	static uint8_t orig[1 << 20], buf[1 << 20];
+	size_t len = fread(orig, 1, sizeof orig, f);
+	fclose(f);
+	hv_report r;
+	hpctk_metadb_summary s;
+	run_check(orig, len, HV_EDITION_AUTO, &r, &s);
+	CHECK(hv_report_exit_code(&r, true) == 0 && s.ctx_ok && s.metrics_ok && s.n_ctx_ids > 0,
+	      "%s: conforming, summary complete", path);
+	hpctk_metadb_summary_free(&s);
+	hv_report_free(&r);
+	gen_rng rng = {len};
+	unsigned bad = 0;
+	for (unsigned i = 0; i < rounds; i++) {
+		memcpy(buf, orig, len);
+		for (unsigned k = 0; k < 2; k++) {
+			size_t at = (size_t)gen_below(&rng, len) & ~(size_t)7;
+			if (at + 8 > len) continue;
+			if (gen_below(&rng, 2))
+				hv_put_le64(buf + at, gen_below(&rng, len + 16));
+			else
+				buf[at + gen_below(&rng, 8)] ^= (uint8_t)gen_rand(&rng);
+		}
+		run_check(buf, len, HV_EDITION_AUTO, &r, &s);
+		if (r.internal_error || (s.valid && !sorted_unique32(s.ctx_ids, s.n_ctx_ids))) bad++;
+		hpctk_metadb_summary_free(&s);
+		hv_report_free(&r);
+	}
+	CHECK(bad == 0, "fuzz %s: %u bad round(s)", path, bad);
+}
+
 int main(void)
 {
 	const enum hv_edition eds[] = {HV_EDITION_RELEASE, HV_EDITION_DRAFT};
@@ -185,6 +222,13 @@ int main(void)
 		check_ok_flags(eds[e], "metadb.metrics.metrics-contained", true, false);
 		check_ok_flags(eds[e], "metadb.metrics.prop-id-unique", true, true);
 		for (uint64_t seed = 1; seed <= 4; seed++) fuzz(eds[e], seed, 1500);
+	}
+	const char *shared = getenv("HV_SHARED") ? getenv("HV_SHARED") : "../shared";
+	const char *real[] = {"small.d", "loops-cuda-nvidiapc-t.d", "recursion-cuda-nvidiapc-t.nostruct.d"};
+	for (size_t i = 0; i < 3; i++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/real-samples/hpctoolkit/%s/meta.db", shared, real[i]);
+		fuzz_real(path, 1000);
 	}
 	TAP_DONE();
 }

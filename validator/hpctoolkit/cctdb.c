@@ -117,10 +117,10 @@ static void walk_range(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v,
 {
 	hv_window w;
 	c->complete = false;
-	if (!c->h.usable || !c->ci_ok || !hv_window_init(&w, c->b, HV_WINDOW_DEFAULT)) return;
+	if (!c->h.usable || !c->ci_ok || !hv_window_init(&w, c->b, hpctk_window_cap)) return;
 	hpctk_svb_env e;
 	hpctk_svb_visitor sv = {(void *)v, fwd_index, fwd_value};
-	bool env_ok = hpctk_svb_env_init(&e, &csvb_desc, c->b, r, c->h.body_end);
+	bool env_ok = hpctk_svb_env_init(&e, &csvb_desc, c->b, r, c->h.body_end, first, last - first);
 	/* Release: {Val} A4, {Idx} A2. Draft: pValues *(2), pMetricIndices *(4).
 	 * Unknown edition: the minimum both accept. */
 	e.val_align = c->edition == HV_EDITION_RELEASE ? 4 : 2;
@@ -128,14 +128,21 @@ static void walk_range(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v,
 	e.vis = v ? &sv : NULL;
 	hpctk_svb_env_forbid(&e, 0, hpctk_header_size(&cctdb_desc));
 	hpctk_svb_env_forbid(&e, c->h.p[0], c->h.sz[0]);
-	for (uint32_t i = first; env_ok && i < last; i++) {
-		uint64_t at = c->pctxs + (uint64_t)i * c->szctx;
-		const uint8_t *ci = hv_window_get(&w, at, HPCTK_CI_END);
-		if (!ci) break;
-		hpctk_svb_block blk = hpctk_svb_decode(&csvb_desc, ci, i, at);
-		hpctk_svb_check(&e, &blk);
+	/* Pass 1: layouts and (for the whole file) the overlap sweep; pass 2: values. */
+	for (int pass = 1; pass <= 2; pass++) {
+		for (uint32_t i = first; env_ok && i < last; i++) {
+			uint64_t at = c->pctxs + (uint64_t)i * c->szctx;
+			const uint8_t *ci = hv_window_get(&w, at, HPCTK_CI_END);
+			if (!ci) { /* unreadable: the values are not all visited */
+				e.complete = false;
+				break;
+			}
+			hpctk_svb_block blk = hpctk_svb_decode(&csvb_desc, ci, i, at);
+			if (pass == 1) hpctk_svb_layout(&e, &blk);
+			else hpctk_svb_values(&e, &blk);
+		}
+		if (pass == 1 && env_ok && overlaps) hpctk_svb_overlaps(&e);
 	}
-	if (env_ok && overlaps) hpctk_svb_overlaps(&e);
 	c->complete = env_ok && e.complete && !e.planes.alloc_failed;
 	hpctk_svb_env_free(&e);
 	hv_window_free(&w);

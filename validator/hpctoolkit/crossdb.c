@@ -20,9 +20,18 @@ void hpctk_xdb_init(hpctk_xdb *x, hv_report *r, enum hv_edition ed, const hpctk_
 	x->prof = prof && prof->pi_ok ? prof : NULL;
 	x->cct = cct && cct->ci_ok ? cct : NULL;
 	x->trace = trace;
+	x->prof_blob = prof ? prof->b : NULL;
 	if (x->meta && x->meta->metrics_ok) {
 		for (size_t i = 0; i < x->meta->n_prop_metric_ids; i++) set_bit(x->prop, x->meta->prop_metric_ids[i]);
 		for (size_t i = 0; i < x->meta->n_stat_metric_ids; i++) set_bit(x->stat, x->meta->stat_metric_ids[i]);
+	}
+	if (x->meta && x->meta->ctx_ok && x->meta->n_ctx_ids > 0) {
+		uint32_t maxid = x->meta->ctx_ids[x->meta->n_ctx_ids - 1];
+		if (maxid / 8 <= 64 * (uint64_t)x->meta->n_ctx_ids + 4096) {
+			x->ctx_map = calloc((size_t)maxid / 8 + 1, 1);
+			x->ctx_map_max = maxid;
+			for (size_t i = 0; x->ctx_map && i < x->meta->n_ctx_ids; i++) set_bit(x->ctx_map, x->meta->ctx_ids[i]);
+		}
 	}
 	/* The transpose needs both files; one digest per context of cct.db. */
 	if (x->prof && x->cct && x->cct->nctxs > 0) {
@@ -39,6 +48,8 @@ void hpctk_xdb_init(hpctk_xdb *x, hv_report *r, enum hv_edition ed, const hpctk_
 
 void hpctk_xdb_free(hpctk_xdb *x)
 {
+	free(x->ctx_map);
+	x->ctx_map = NULL;
 	free(x->dig);
 	free(x->taint);
 	x->dig = NULL;
@@ -56,7 +67,8 @@ static uint64_t mix(uint64_t z)
 
 static void digest_add(hpctk_digest *d, uint32_t prof, uint16_t metric, uint64_t bits, bool add)
 {
-	uint64_t k = mix(bits + 0x9e3779b97f4a7c15ull) ^ mix(((uint64_t)prof << 16) | metric);
+	/* Two mixes per value: this runs for every value of both files. */
+	uint64_t k = bits ^ ((((uint64_t)prof << 16) | metric) * 0x9e3779b97f4a7c15ull);
 	uint64_t h1 = mix(k ^ 0x5851f42d4c957f2dull), h2 = mix(k + 0x14057b7ef767814full);
 	if (add) {
 		d->n++;
@@ -71,7 +83,7 @@ static void digest_add(hpctk_digest *d, uint32_t prof, uint16_t metric, uint64_t
 
 /* --- context ids ------------------------------------------------------------ */
 
-static bool meta_has_ctx(const hpctk_metadb_summary *m, uint32_t ctx)
+static bool meta_has_ctx_search(const hpctk_metadb_summary *m, uint32_t ctx)
 {
 	size_t lo = 0, hi = m->n_ctx_ids;
 	while (lo < hi) {
@@ -83,23 +95,38 @@ static bool meta_has_ctx(const hpctk_metadb_summary *m, uint32_t ctx)
 	return false;
 }
 
+/* Membership is asked once per {Idx} and once per trace element: a bitmap
+ * when the ids are dense enough (its size bounded by the ids meta.db
+ * really lists), else a binary search. */
+static bool meta_has_ctx(const hpctk_xdb *x, uint32_t ctx)
+{
+	if (x->ctx_map) return ctx <= x->ctx_map_max && ((x->ctx_map[ctx >> 3] >> (ctx & 7)) & 1);
+	return meta_has_ctx_search(x->meta, ctx);
+}
+
 /* A ctxId named by profile.db (which = 0) or cct.db (which = 1). */
-static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, const char *path)
+static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, uint32_t owner)
 {
 	hv_report *r = x->r;
+	char path[HV_PATH_MAX]; /* formatted only for a failure: this runs once per {Idx} */
+#define CPATH()                                                                                                     \
+	(which == 0 ? snprintf(path, sizeof path, "profile.db/profile[%u]/valueBlock/pCtxIndices/ctxId", owner)     \
+		    : snprintf(path, sizeof path, "cct.db/ctx[%u]", owner),                                          \
+	 path)
 	const char *file = which == 0 ? x->prof->b->name : x->cct->b->name;
 	if (which == 0 && x->cct) {
 		if (!hv_eval(r, HV_R_HPCTKDB_CCT_CTX_COVERED, ctx < x->cct->nctxs)) {
-			hv_emit(r, HV_R_HPCTKDB_CCT_CTX_COVERED, file, off, 4, path,
+			hv_emit(r, HV_R_HPCTKDB_CCT_CTX_COVERED, file, off, 4, CPATH(),
 				"ctxId %u is not below cct.db's nCtxs %u, so cct.db has no {CI} entry for it", ctx,
 				x->cct->nctxs);
 			return;
 		}
 	}
-	if (!x->meta || !x->meta->ctx_ok || ctx == 0 || meta_has_ctx(x->meta, ctx)) return;
+	if (!x->meta || !x->meta->ctx_ok) return;
+	bool listed = ctx == 0 || meta_has_ctx(x, ctx);
+	if (hv_eval(r, x->edition == HV_EDITION_DRAFT ? HV_R_HPCTKDB_CTX_UNKNOWN : HV_R_HPCTKDB_CTX_ELIDED, listed)) return;
 	if (x->edition == HV_EDITION_DRAFT) {
-		hv_eval(r, HV_R_HPCTKDB_CTX_UNKNOWN, false);
-		hv_emit(r, HV_R_HPCTKDB_CTX_UNKNOWN, file, off, 4, path,
+		hv_emit(r, HV_R_HPCTKDB_CTX_UNKNOWN, file, off, 4, CPATH(),
 			"ctxId %u is not listed in meta.db's context tree (draft edition: every ctxId must be)", ctx);
 		return;
 	}
@@ -108,6 +135,7 @@ static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, const
 		x->elided_first[which] = ctx;
 		x->elided_off[which] = off;
 	}
+#undef CPATH
 }
 
 /* --- profile.db visitor -------------------------------------------------------- */
@@ -116,9 +144,7 @@ static void prof_index(void *arg, uint32_t prof, bool summary, uint32_t ctx, uin
 {
 	hpctk_xdb *x = arg;
 	(void)summary;
-	char path[HV_PATH_MAX];
-	snprintf(path, sizeof path, "profile.db/profile[%u]/valueBlock/pCtxIndices/ctxId", prof);
-	check_ctx(x, 0, ctx, off, path);
+	check_ctx(x, 0, ctx, off, prof);
 }
 
 static void prof_value(void *arg, uint32_t prof, bool summary, uint32_t ctx, uint16_t metric, uint64_t bits,
@@ -143,9 +169,10 @@ static void prof_value(void *arg, uint32_t prof, bool summary, uint32_t ctx, uin
 static void prof_kind(void *arg, uint8_t kind, uint64_t off)
 {
 	hpctk_xdb *x = arg;
-	if (!x->meta) return;
+	/* nKinds 0: meta.db's Identifier Names could not be read (reported there). */
+	if (!x->meta || x->meta->nkinds == 0) return;
 	if (!hv_eval(x->r, HV_R_HPCTKDB_IDT_KIND_KNOWN, kind < x->meta->nkinds))
-		hv_emit(x->r, HV_R_HPCTKDB_IDT_KIND_KNOWN, x->prof->b->name, off, 1, "profile.db/IdTuples/tuple/ids/kind",
+		hv_emit(x->r, HV_R_HPCTKDB_IDT_KIND_KNOWN, x->prof_blob->name, off, 1, "profile.db/IdTuples/tuple/ids/kind",
 			"kind %u has no name in meta.db's Identifier Names section (nKinds = %u)", kind, x->meta->nkinds);
 }
 
@@ -161,8 +188,7 @@ static void cct_index(void *arg, uint32_t ctx, uint16_t metric, uint64_t off)
 	if (!x->cct_ctx_seen || x->last_cct_ctx != ctx) {
 		x->cct_ctx_seen = true;
 		x->last_cct_ctx = ctx;
-		snprintf(path, sizeof path, "cct.db/ctx[%u]", ctx);
-		check_ctx(x, 1, ctx, x->cct->pctxs + (uint64_t)ctx * x->cct->szctx, path);
+		check_ctx(x, 1, ctx, x->cct->pctxs + (uint64_t)ctx * x->cct->szctx, ctx);
 	}
 	if (x->meta && x->meta->metrics_ok && !hv_eval(r, HV_R_HPCTKDB_METRIC_PROP_KNOWN, bit(x->prop, metric))) {
 		snprintf(path, sizeof path, "cct.db/ctx[%u]/valueBlock/pMetricIndices/metricId", ctx);
@@ -211,7 +237,7 @@ static void trace_elem(void *arg, uint32_t line, uint32_t ctx, uint64_t off)
 {
 	hpctk_xdb *x = arg;
 	if (!x->meta || !x->meta->ctx_ok || ctx == 0) return;
-	if (!hv_eval(x->r, HV_R_HPCTKDB_TRACE_CTX_KNOWN, meta_has_ctx(x->meta, ctx))) {
+	if (!hv_eval(x->r, HV_R_HPCTKDB_TRACE_CTX_KNOWN, meta_has_ctx(x, ctx))) {
 		char path[HV_PATH_MAX];
 		snprintf(path, sizeof path, "trace.db/trace[%u]/elem/ctxId", line);
 		hv_emit(x->r, HV_R_HPCTKDB_TRACE_CTX_KNOWN, x->trace->b->name, off, 4, path,
@@ -230,7 +256,6 @@ static void report_elided(hpctk_xdb *x, int which)
 	if (!x->elided[which]) return;
 	hv_report *r = x->r;
 	const char *fname = which == 0 ? "profile.db" : "cct.db";
-	hv_eval(r, HV_R_HPCTKDB_CTX_ELIDED, false);
 	hv_emit(r, HV_R_HPCTKDB_CTX_ELIDED, which == 0 ? x->prof->b->name : x->cct->b->name, x->elided_off[which], 4,
 		fname,
 		"%llu %s entries name ctxIds that meta.db does not list (first: ctxId %u); release writers elide "

@@ -27,8 +27,11 @@ typedef struct hpctk_xdb {
 	hpctk_profiledb *prof;              /* NULL when absent or its {PI} array is unusable */
 	hpctk_cctdb *cct;                   /* NULL when absent or its {CI} array is unusable */
 	hpctk_tracedb *trace;
+	hv_blob *prof_blob;                 /* profile.db even when its {PI} array is unusable (id tuples) */
 	uint8_t prop[8192], stat[8192];     /* bitmaps of meta.db's metric ids */
 	hpctk_digest *dig;                  /* per cct.db context, for the transpose */
+	uint8_t *ctx_map;                   /* bitmap of meta.db's ctxIds when dense enough, else NULL */
+	uint32_t ctx_map_max;
 	uint8_t *taint;                     /* per context: cct.db values left out of the transpose */
 	uint32_t last_cct_ctx;              /* the cct.db context whose ctxId was checked last */
 	bool cct_ctx_seen;

@@ -2,6 +2,10 @@
 
 #include <stdlib.h>
 
+#include "../core/blob.h"
+
+size_t hpctk_window_cap = HV_WINDOW_DEFAULT;
+
 void hpctk_ranges_add(hpctk_ranges *rs, uint64_t start, uint64_t len, uint32_t owner, uint64_t where)
 {
 	if (rs->alloc_failed) return;

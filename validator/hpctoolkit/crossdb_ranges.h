@@ -8,6 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Size of every window the profile.db, cct.db and trace.db checks use. A
+ * variable only so that tests can shrink it and prove the streaming paths
+ * give the same results as whole-file reads; must be at least 0x30. */
+extern size_t hpctk_window_cap;
+
 typedef struct hpctk_range {
 	uint64_t start, len;
 	uint32_t owner; /* profile / context / trace index */

@@ -36,7 +36,7 @@ static uint64_t mix(uint64_t z)
 
 static void dig(hpctk_digest *d, uint32_t prof, uint64_t bits, int sign)
 {
-	uint64_t k = mix(bits + 0x9e3779b97f4a7c15ull) ^ mix(prof);
+	uint64_t k = bits ^ ((uint64_t)prof * 0x9e3779b97f4a7c15ull);
 	d->n += (uint64_t)sign;
 	d->h1 += (uint64_t)sign * mix(k ^ 0x5851f42d4c957f2dull);
 	d->h2 += (uint64_t)sign * mix(k + 0x14057b7ef767814full);
@@ -124,8 +124,8 @@ void hpctk_xdb_report_transpose(hpctk_xdb *x, uint32_t ctx, uint64_t nctx_differ
 	if (l.metric >= 0) {
 		run_pass(x, &l);
 		if (!l.overflow) {
-			qsort(l.side[0], l.n[0], sizeof(pv), by_prof);
-			qsort(l.side[1], l.n[1], sizeof(pv), by_prof);
+			for (int s = 0; s < 2; s++)
+				if (l.n[s] > 1) qsort(l.side[s], l.n[s], sizeof(pv), by_prof);
 			size_t i = 0;
 			while (i < l.n[0] && i < l.n[1] && l.side[0][i].prof == l.side[1][i].prof &&
 			       l.side[0][i].bits == l.side[1][i].bits)

@@ -69,53 +69,67 @@ static void check_edition_part(md_state *m, bool release)
 	m->usable[MD_CONTEXT] = uc;
 }
 
-/* How well the file reads as one edition: structures walked minus errors.
- * Checked into a scratch report that counts and stores nothing. */
-static int64_t fit_as(md_state *m, bool release)
+/* How well the file reads as one edition. Checked into a scratch report
+ * that counts and stores nothing. */
+typedef struct md_fit {
+	int64_t score;    /* structures walked minus the number of distinct rules failed */
+	uint64_t errors;  /* error instances: the tie-breaker */
+} md_fit;
+
+static md_fit fit_as(md_state *m, bool release)
 {
+	md_fit f = {0, 0};
 	hv_report *scratch = malloc(sizeof *scratch);
 	if (!scratch) {
 		m->oom = true;
-		return 0;
+		return f;
 	}
 	hv_report *real = m->r;
 	hv_report_init(scratch, real->input_path, 0);
 	m->r = scratch;
 	m->walked = 0;
 	check_edition_part(m, release);
-	uint64_t errs = scratch->count[HV_SEV_ERROR];
+	int64_t rules = 0;
+	for (int j = 0; j < HV_RULE_COUNT; j++) rules += scratch->failed[j] > 0 && hv_rules[j].severity == HV_SEV_ERROR;
+	f.errors = scratch->count[HV_SEV_ERROR];
 	m->r = real;
 	hv_report_free(scratch);
 	free(scratch);
-	uint64_t w = m->walked > INT64_MAX / 2 ? INT64_MAX / 2 : m->walked;
-	uint64_t e = errs > INT64_MAX / 2 ? INT64_MAX / 2 : errs;
-	return (int64_t)w - (int64_t)e;
+	f.score = (int64_t)(m->walked > INT64_MAX / 2 ? INT64_MAX / 2 : m->walked) - rules;
+	return f;
 }
 
 /* Edition detection. Both editions say 4.0; they differ in the Metrics and
  * Context Tree layouts, so both layouts are tried and the one that fits
- * better wins, fit = structures walked (metric descriptions, scopes,
- * scope instances, summaries, entry points, contexts) minus errors. No
- * single field decides, because any single field may be the broken one: a
- * file read in the wrong layout fails several independent checks at once
+ * better wins. fit = structures walked whose layout differs between the
+ * editions (scopes, scope instances, summaries, entry points, contexts;
+ * not {MD}, whose first field reads alike in both) minus the number of
+ * distinct rules that fail; fewer error instances break a tie. No single
+ * field decides, because any single field may be the broken one: a file
+ * read in the wrong layout fails several independent checks at once
  * (strides below the structure sizes, the Context header's pointer in the
- * wrong word, header sizes) and walks next to nothing, while a single
- * defect costs the right layout one error and at most the subtree behind
- * it. On a tie (typically no metrics and an empty tree) the release
- * edition, which hpcprof writes, is used and a note says so. */
+ * wrong word, header sizes) and walks next to nothing, while a defect
+ * costs the right layout one rule and at most the subtree behind it.
+ * Distinct rules rather than instances, so that one wrong count that makes
+ * the right layout parse garbage (thousands of errors of a few rules)
+ * does not tip the balance. On a full tie (typically no metrics and an
+ * empty tree) the release edition, which hpcprof writes, is used and a
+ * note says so. */
 static bool detect_release(md_state *m, const hv_options *opt)
 {
 	if (opt->edition == HV_EDITION_RELEASE) return true;
 	if (opt->edition == HV_EDITION_DRAFT) return false;
-	int64_t fr = fit_as(m, true), fd = fit_as(m, false);
+	md_fit fr = fit_as(m, true), fd = fit_as(m, false);
+	bool tie = fr.score == fd.score && fr.errors == fd.errors;
 	/* With either section unusable its own rule has fired already, and
 	 * there is too little left to call the file ambiguous. */
 	bool both = m->usable[MD_METRICS] && m->usable[MD_CONTEXT];
-	if (both && !hv_eval(m->r, HV_R_METADB_EDITION_AMBIGUOUS, fr != fd))
+	if (both && !hv_eval(m->r, HV_R_METADB_EDITION_AMBIGUOUS, !tie))
 		hv_emit(m->r, HV_R_METADB_EDITION_AMBIGUOUS, m->b->name, m->lo[MD_METRICS], 0, "meta.db",
 			"the Metrics and Context Tree sections fit the draft and the release layouts equally well; "
 			"validated as the release edition (use --edition to force one)");
-	return fr >= fd;
+	if (fr.score != fd.score) return fr.score > fd.score;
+	return fr.errors <= fd.errors;
 }
 
 /* Sorted, unique copies of the collected ids for the cross-file checks. */

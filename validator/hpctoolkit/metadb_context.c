@@ -123,6 +123,16 @@ static void check_ctx(ctx_walk *w, uint64_t e, uint8_t nflex)
 			    "lexicalType %u is not 0 (function), 1 (loop), 2 (line) or 3 (instruction)", lex);
 	}
 	bool has_fn = flags & 1, has_src = flags & 2, has_pt = flags & 4;
+	if (!m->newer_minor && lex >= 1 && lex <= 3) {
+		bool present = lex == 3 ? has_pt : has_src;
+		if (!hv_eval(m->r, HV_R_METADB_CTX_LEXICAL_FIELDS, present)) {
+			snprintf(path, sizeof path, "%s/flags", owner);
+			hv_emit(m->r, HV_R_METADB_CTX_LEXICAL_FIELDS, m->b->name, e + 0x14, 1, path,
+				"lexicalType %u (%s) needs %s, but flags 0x%02x do not set it", lex,
+				lex == 1 ? "loop" : lex == 2 ? "line" : "instruction",
+				lex == 3 ? "hasPoint (pModule, offset)" : "hasSrcLoc (pFile, line)", flags);
+		}
+	}
 	unsigned need = (has_fn ? 1u : 0u) + (has_src ? 2u : 0u) + (has_pt ? 2u : 0u);
 	if (!hv_eval(m->r, HV_R_METADB_CTX_FLEXWORDS, nflex >= need)) {
 		snprintf(path, sizeof path, "%s/nFlexWords", owner);

@@ -106,6 +106,14 @@ void md_idvec_free(md_idvec *v);
 void md_idvec_check_unique(md_state *m, md_idvec *v, int rule, const char *prefix, const char *field,
 			   unsigned width, const char *what);
 
+/* Metric sub-arrays (release {PSI}/{SS}, draft {PS}/{SS}) may sit anywhere
+ * in the section, so many descriptions could point at one big array and
+ * make the walk quadratic. Their elements are 8-aligned, so walking more
+ * elements of one kind than the section has 8-byte positions means some
+ * position was walked twice, and its id is already a duplicate that the
+ * unique-id rule reports: the walk stops there. */
+static inline uint64_t md_metric_budget(const md_state *m) { return m->len[MD_METRICS] / 8 + 2; }
+
 /* Section checkers (all assume the section is usable). */
 void md_check_general(md_state *m);
 void md_check_idnames(md_state *m);

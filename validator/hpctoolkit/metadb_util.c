@@ -76,8 +76,8 @@ bool md_check_stride(md_state *m, int rule, uint64_t field, unsigned width, uint
 {
 	if (hv_eval(m->r, rule, value >= min)) return true;
 	hv_emit(m->r, rule, m->b->name, field, width, path,
-		"%s is 0x%llx, smaller than the 0x%llx bytes of %s in the %s edition: elements would overlap", name,
-		U(value), U(min), structure, m->release ? "release" : "draft");
+		"%s is 0x%llx, smaller than the 0x%llx bytes of %s: elements would overlap", name, U(value), U(min),
+		structure);
 	return false;
 }
 

@@ -130,8 +130,8 @@ bool hpctk_profiledb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum 
 /* --- identifier tuples -------------------------------------------------- */
 
 typedef struct idt_walk {
-	uint64_t *starts; /* tuple start offsets, increasing */
-	size_t n;
+	uint8_t *starts;  /* bitmap: one bit per 8-byte slot of the section, set at a tuple start */
+	uint64_t base;    /* the section's offset */
 	uint64_t stop;    /* tuples at or after this offset could not be located */
 	bool ok;          /* the section could be walked at all */
 } idt_walk;
@@ -143,10 +143,11 @@ static void walk_idtuples(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 	memset(t, 0, sizeof *t);
 	if (!p->h.sec_ok[1]) return;
 	uint64_t s = p->h.p[1], end = s + p->h.sz[1];
-	/* At most one tuple per 8 bytes of the section: a bound from bytes that exist. */
-	size_t cap = (size_t)(p->h.sz[1] / IDT_HDR) + 1;
-	t->starts = malloc(cap * sizeof *t->starts);
+	/* Tuples are multiples of 8 bytes, so every start is an 8-byte slot of
+	 * the section: 1 bit per slot, 1/64 of the section's size. */
+	t->starts = calloc((size_t)(p->h.sz[1] / 64) + 1, 1);
 	if (!t->starts) return;
+	t->base = s;
 	t->ok = true;
 	t->stop = end;
 	size_t ti = 0;
@@ -155,7 +156,8 @@ static void walk_idtuples(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 		if (!h) break;
 		uint16_t nids = hv_le16(h);
 		uint64_t len = IDT_HDR + (uint64_t)nids * IDT_ELEM;
-		t->starts[t->n++] = at;
+		uint64_t slot = (at - s) / IDT_HDR;
+		t->starts[slot >> 3] |= (uint8_t)(1u << (slot & 7));
 		snprintf(path, sizeof path, "profile.db/IdTuples/tuple[%zu]", ti);
 		if (!hv_eval(r, HV_R_PROFILEDB_IDT_CONTAINED, len <= end - at)) {
 			hv_emit(r, HV_R_PROFILEDB_IDT_CONTAINED, b->name, at, 2, path,
@@ -190,14 +192,9 @@ static void walk_idtuples(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 
 static bool is_tuple_start(const idt_walk *t, uint64_t x)
 {
-	size_t lo = 0, hi = t->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->starts[mid] == x) return true;
-		if (t->starts[mid] < x) lo = mid + 1;
-		else hi = mid;
-	}
-	return false;
+	if (x < t->base || x >= t->stop || (x - t->base) % IDT_HDR) return false;
+	uint64_t slot = (x - t->base) / IDT_HDR;
+	return (t->starts[slot >> 3] >> (slot & 7)) & 1;
 }
 
 static void check_pidtuple(hpctk_profiledb *p, hv_report *r, const idt_walk *t, uint32_t i, uint64_t at, uint64_t pid)
@@ -257,7 +254,7 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 {
 	hv_window w;
 	p->complete = false;
-	if (!p->h.usable || !hv_window_init(&w, p->b, HV_WINDOW_DEFAULT)) return;
+	if (!p->h.usable || !hv_window_init(&w, p->b, hpctk_window_cap)) return;
 	idt_walk t;
 	walk_idtuples(p, r, v, &w, &t);
 	if (!p->pi_ok) {
@@ -268,7 +265,7 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 	hpctk_svb_env e;
 	fwd_state fs = {v, false};
 	hpctk_svb_visitor sv = {&fs, fwd_index, fwd_value};
-	bool env_ok = hpctk_svb_env_init(&e, &psvb_desc, p->b, r, p->h.body_end);
+	bool env_ok = hpctk_svb_env_init(&e, &psvb_desc, p->b, r, p->h.body_end, 0, p->nprofiles);
 	e.val_align = 2;
 	e.idx_align = 4;
 	e.vis = v ? &sv : NULL;
@@ -277,23 +274,32 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 		if (p->h.sec_ok[s]) hpctk_svb_env_forbid(&e, p->h.p[s], p->h.sz[s]);
 	bool release = p->edition != HV_EDITION_DRAFT;
 	unsigned need = release ? HPCTK_PI_END_RELEASE : HPCTK_PI_END_DRAFT;
+	/* Pass 1: each {PI} and its block's layout; then the overlap sweep. */
 	for (uint32_t i = 0; env_ok && i < p->nprofiles; i++) {
 		uint64_t at = p->pprofiles + (uint64_t)i * p->szprofile;
 		const uint8_t *pi = hv_window_get(&w, at, need);
-		if (!pi) break;
-		uint64_t pid = hv_le64(pi + 0x20);
-		bool summary = i == 0;
-		if (release) {
-			uint32_t flags = hv_le32(pi + 0x28);
-			check_flags(p, r, i, at, flags);
-			summary = (flags & 1) != 0;
+		if (!pi) { /* unreadable: the values are not all visited */
+			e.complete = false;
+			break;
 		}
+		if (release) check_flags(p, r, i, at, hv_le32(pi + 0x28));
+		check_pidtuple(p, r, &t, i, at, hv_le64(pi + 0x20));
 		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
-		check_pidtuple(p, r, &t, i, at, pid);
-		fs.summary = summary;
-		hpctk_svb_check(&e, &blk);
+		hpctk_svb_layout(&e, &blk);
 	}
 	if (env_ok) hpctk_svb_overlaps(&e);
+	/* Pass 2: the values, block by block. */
+	for (uint32_t i = 0; env_ok && i < p->nprofiles; i++) {
+		uint64_t at = p->pprofiles + (uint64_t)i * p->szprofile;
+		const uint8_t *pi = hv_window_get(&w, at, need);
+		if (!pi) {
+			e.complete = false;
+			break;
+		}
+		fs.summary = release ? (hv_le32(pi + 0x28) & 1) != 0 : i == 0;
+		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
+		hpctk_svb_values(&e, &blk);
+	}
 	p->complete = env_ok && e.complete && !e.planes.alloc_failed;
 	hpctk_svb_env_free(&e);
 	free(t.starts);

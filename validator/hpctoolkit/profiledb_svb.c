@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/hv_int.h"
@@ -20,18 +21,22 @@ hpctk_svb_block hpctk_svb_decode(const hpctk_svb_desc *d, const uint8_t *p, uint
 	return blk;
 }
 
-bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, hv_report *r, uint64_t body_end)
+bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, hv_report *r, uint64_t body_end,
+			uint32_t first_owner, uint32_t n_owners)
 {
 	memset(e, 0, sizeof *e);
+	e->first_owner = first_owner;
+	e->n_owners = n_owners;
+	e->skip = calloc(((size_t)n_owners + 7) / 8 + 1, 1);
 	e->d = d;
 	e->b = b;
 	e->r = r;
 	e->body_end = body_end;
 	e->complete = true;
 	e->val_align = e->idx_align = 1;
-	bool a = hv_window_init(&e->wv, b, HV_WINDOW_DEFAULT);
-	bool c = hv_window_init(&e->wi, b, HV_WINDOW_DEFAULT);
-	e->windows_ok = a && c;
+	bool a = hv_window_init(&e->wv, b, hpctk_window_cap);
+	bool c = hv_window_init(&e->wi, b, hpctk_window_cap);
+	e->windows_ok = a && c && e->skip;
 	return e->windows_ok;
 }
 
@@ -49,6 +54,8 @@ void hpctk_svb_env_free(hpctk_svb_env *e)
 	hv_window_free(&e->wv);
 	hv_window_free(&e->wi);
 	hpctk_ranges_free(&e->planes);
+	free(e->skip);
+	e->skip = NULL;
 }
 
 /* The layout of a block: where its arrays are and whether they can be read. */
@@ -115,7 +122,7 @@ static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk, const cha
 			break;
 		}
 	}
-	hpctk_ranges_add(&e->planes, lo, plane, blk->owner, blk->at);
+	if (plane > 0) hpctk_ranges_add(&e->planes, lo, plane, blk->owner, blk->at); /* empty planes never overlap */
 	return true;
 }
 
@@ -126,6 +133,8 @@ static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, const char *
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
 	char path[HV_PATH_MAX];
+	/* Paths are formatted only for a failure: this loop runs once per value. */
+#define VPATH() (snprintf(path, sizeof path, "%s/value[%llu]", bp, (unsigned long long)j), path)
 	uint32_t prev = 0;
 	for (uint64_t j = s; j < end; j++) {
 		uint64_t off = blk->pvalues + j * d->val_size;
@@ -137,43 +146,63 @@ static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, const char *
 		uint32_t key = (uint32_t)key_at(v, d->val_key_size);
 		uint64_t bits = hv_le64(v + d->val_key_size);
 		double x = hv_lef64(v + d->val_key_size);
-		snprintf(path, sizeof path, "%s/value[%llu]", bp, (unsigned long long)j);
 		if (d->r_val_key_nonzero >= 0 && !hv_eval(r, d->r_val_key_nonzero, key != 0))
-			hv_emit(r, d->r_val_key_nonzero, e->b->name, off, d->val_key_size, path,
+			hv_emit(r, d->r_val_key_nonzero, e->b->name, off, d->val_key_size, VPATH(),
 				"%s 0 (the summary profile) in the run of %s %u; cct.db never holds summary values",
 				d->val_key, d->idx_key, idx_key);
 		if (j > s && !hv_eval(r, d->r_val_increasing, key > prev))
-			hv_emit(r, d->r_val_increasing, e->b->name, off, d->val_key_size, path,
+			hv_emit(r, d->r_val_increasing, e->b->name, off, d->val_key_size, VPATH(),
 				"%s %u follows %u in the run of %s %u (index entry %llu); it must be strictly increasing",
 				d->val_key, key, prev, d->idx_key, idx_key, (unsigned long long)k);
 		prev = key;
 		if (!hv_eval(r, d->r_value_finite, isfinite(x)))
-			hv_emit(r, d->r_value_finite, e->b->name, off + d->val_key_size, 8, path,
+			hv_emit(r, d->r_value_finite, e->b->name, off + d->val_key_size, 8, VPATH(),
 				"value for %s %u, %s %u is %s", d->idx_key, idx_key, d->val_key, key,
 				isnan(x) ? "NaN" : "infinite");
 		else if (!hv_eval(r, d->r_value_nonzero, x != 0.0))
-			hv_emit(r, d->r_value_nonzero, e->b->name, off + d->val_key_size, 8, path,
+			hv_emit(r, d->r_value_nonzero, e->b->name, off + d->val_key_size, 8, VPATH(),
 				"value for %s %u, %s %u is 0.0; the sparse format stores non-zero values only",
 				d->idx_key, idx_key, d->val_key, key);
 		if (e->vis && e->vis->value) e->vis->value(e->vis->arg, blk->owner, idx_key, key, bits, off);
 	}
 }
+#undef VPATH
 
-void hpctk_svb_check(hpctk_svb_env *e, const hpctk_svb_block *blk)
+static bool skipped(const hpctk_svb_env *e, uint32_t owner)
+{
+	uint32_t i = owner - e->first_owner;
+	return !e->skip || i >= e->n_owners || ((e->skip[i >> 3] >> (i & 7)) & 1);
+}
+
+static void skip(hpctk_svb_env *e, uint32_t owner)
+{
+	uint32_t i = owner - e->first_owner;
+	if (e->skip && i < e->n_owners) e->skip[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+
+void hpctk_svb_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
+{
+	char bp[96];
+	snprintf(bp, sizeof bp, "%s/%s[%u]/valueBlock", e->d->file, e->d->owner, blk->owner);
+	if (!e->windows_ok || !check_layout(e, blk, bp)) skip(e, blk->owner);
+}
+
+void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 {
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
 	char bp[96], path[HV_PATH_MAX];
-	snprintf(bp, sizeof bp, "%s/%s[%u]/valueBlock", d->file, d->owner, blk->owner);
-	if (!e->windows_ok || !check_layout(e, blk, bp)) {
+	if (skipped(e, blk->owner)) {
 		if (blk->nvalues || blk->nidx) e->complete = false;
 		return;
 	}
+	snprintf(bp, sizeof bp, "%s/%s[%u]/valueBlock", d->file, d->owner, blk->owner);
 
 	/* Walk the index entries; entry k's run is [start_k, start_{k+1}) or
 	 * [start_k, nValues). A run is attributed only while every start so far
 	 * is sound; after the first bad start the rest of the block is checked
 	 * for its indices alone, so one bad startIndex is reported once. */
+#define IPATH() (snprintf(path, sizeof path, "%s/%s[%llu]", bp, d->idx_ptr, (unsigned long long)k), path)
 	bool attributing = true;
 	uint64_t last_start = 0;  /* last in-range start, for the monotony check */
 	bool have_last = false;
@@ -189,9 +218,8 @@ void hpctk_svb_check(hpctk_svb_env *e, const hpctk_svb_block *blk)
 		}
 		uint32_t key = (uint32_t)key_at(p, d->idx_key_size);
 		uint64_t start = hv_le64(p + d->idx_key_size);
-		snprintf(path, sizeof path, "%s/%s[%llu]", bp, d->idx_ptr, (unsigned long long)k);
 		if (k > 0 && !hv_eval(r, d->r_idx_increasing, key > prev_key))
-			hv_emit(r, d->r_idx_increasing, e->b->name, off, d->idx_key_size, path,
+			hv_emit(r, d->r_idx_increasing, e->b->name, off, d->idx_key_size, IPATH(),
 				"%s %u follows %u; index entries must be sorted by strictly increasing %s", d->idx_key, key,
 				prev_key, d->idx_key);
 		prev_key = key;
@@ -199,19 +227,19 @@ void hpctk_svb_check(hpctk_svb_env *e, const hpctk_svb_block *blk)
 
 		bool ok = true;
 		if (k == 0 && !hv_eval(r, d->r_start_first_zero, start == 0)) {
-			hv_emit(r, d->r_start_first_zero, e->b->name, off + d->idx_key_size, 8, path,
+			hv_emit(r, d->r_start_first_zero, e->b->name, off + d->idx_key_size, 8, IPATH(),
 				"the first startIndex is %llu, so values [0, %llu) belong to no %s",
 				(unsigned long long)start, (unsigned long long)(start < blk->nvalues ? start : blk->nvalues),
 				d->idx_key);
 			e->complete = false; /* the orphaned values are not visited */
 		}
 		if (!hv_eval(r, d->r_start_in_range, start <= blk->nvalues)) {
-			hv_emit(r, d->r_start_in_range, e->b->name, off + d->idx_key_size, 8, path,
+			hv_emit(r, d->r_start_in_range, e->b->name, off + d->idx_key_size, 8, IPATH(),
 				"startIndex %llu is beyond nValues %llu", (unsigned long long)start,
 				(unsigned long long)blk->nvalues);
 			ok = false;
 		} else if (have_last && !hv_eval(r, d->r_start_nondecreasing, start >= last_start)) {
-			hv_emit(r, d->r_start_nondecreasing, e->b->name, off + d->idx_key_size, 8, path,
+			hv_emit(r, d->r_start_nondecreasing, e->b->name, off + d->idx_key_size, 8, IPATH(),
 				"startIndex %llu is below the previous startIndex %llu", (unsigned long long)start,
 				(unsigned long long)last_start);
 			ok = false;
@@ -230,13 +258,23 @@ void hpctk_svb_check(hpctk_svb_env *e, const hpctk_svb_block *blk)
 		run_k = k;
 	}
 	if (attributing && run_open) check_run(e, blk, bp, run_k, run_key, run_start, blk->nvalues);
-	if (blk->nidx == 0 && blk->nvalues > 0) e->complete = false;
+	/* No index entry at all: every value belongs to no run, the same defect
+	 * as a first startIndex above 0. */
+	if (blk->nidx == 0 && !hv_eval(r, d->r_start_first_zero, blk->nvalues == 0)) {
+		hv_emit(r, d->r_start_first_zero, e->b->name, blk->at, 0x20, bp,
+			"%s is 0 but nValues is %llu: the values belong to no %s", d->idx_count,
+			(unsigned long long)blk->nvalues, d->idx_key);
+		e->complete = false;
+	}
 }
+#undef IPATH
 
 static void report_overlap(void *arg, const hpctk_range *a, const hpctk_range *b)
 {
 	hpctk_svb_env *e = arg;
 	char path[HV_PATH_MAX];
+	/* Not walked: N blocks sharing one plane must not cost N walks of it. */
+	skip(e, b->owner);
 	snprintf(path, sizeof path, "%s/%s[%u]/valueBlock", e->d->file, e->d->owner, b->owner);
 	hv_eval(e->r, e->d->r_overlap, false);
 	hv_emit(e->r, e->d->r_overlap, e->b->name, b->where, 0x20, path,

@@ -52,6 +52,8 @@ typedef struct hpctk_svb_env {
 	const hpctk_svb_visitor *vis;      /* may be NULL */
 	hpctk_ranges planes;               /* for the overlap sweep */
 	bool complete;                     /* every value of every block was attributed and visited */
+	uint32_t first_owner, n_owners;
+	uint8_t *skip;                     /* per owner: values not walked (unreadable layout, overlap) */
 } hpctk_svb_env;
 
 typedef struct hpctk_svb_block {
@@ -63,15 +65,22 @@ typedef struct hpctk_svb_block {
 /* Decode the 0x20-byte header of a block at `p` (a {PI} or {CI} entry). */
 hpctk_svb_block hpctk_svb_decode(const hpctk_svb_desc *d, const uint8_t *p, uint32_t owner, uint64_t at);
 
-bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, hv_report *r, uint64_t body_end);
+/* Owners first_owner .. first_owner + n_owners - 1 (n_owners is bounded by
+ * the {PI}/{CI} array, which lies in the file). */
+bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, hv_report *r, uint64_t body_end,
+			uint32_t first_owner, uint32_t n_owners);
 void hpctk_svb_env_forbid(hpctk_svb_env *e, uint64_t p, uint64_t sz);
 void hpctk_svb_env_free(hpctk_svb_env *e);
 
-/* Check one block; clears e->complete when some of its values could not be
- * attributed to an index entry (so a transpose comparison would be unfair). */
-void hpctk_svb_check(hpctk_svb_env *e, const hpctk_svb_block *blk);
-
-/* After all blocks: report planes of different owners that share bytes. */
+/* Three phases, so that the value data is walked at most once however the
+ * blocks point: (1) hpctk_svb_layout for every block (pointers, containment,
+ * the plane); (2) hpctk_svb_overlaps (planes of different owners sharing
+ * bytes, found by one sort and sweep; an overlapping block is not walked);
+ * (3) hpctk_svb_values for every block. Phase 3 clears e->complete when some
+ * values could not be attributed or were not walked (so a transpose
+ * comparison would be unfair). */
+void hpctk_svb_layout(hpctk_svb_env *e, const hpctk_svb_block *blk);
 void hpctk_svb_overlaps(hpctk_svb_env *e);
+void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk);
 
 #endif

@@ -133,8 +133,9 @@ static void walk_elements(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visi
 	}
 }
 
-static void check_line(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v, hv_window *w, uint32_t i,
-		       uint64_t at, uint64_t ps, uint64_t pe, hpctk_ranges *lines)
+/* The line's placement; true when its elements can be walked. */
+static bool check_line(hpctk_tracedb *t, hv_report *r, uint32_t i, uint64_t at, uint64_t ps, uint64_t pe,
+		       hpctk_ranges *lines)
 {
 	char path[HV_PATH_MAX];
 	hv_blob *b = t->b;
@@ -149,7 +150,7 @@ static void check_line(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor
 			"line [pStart 0x%llx, pEnd 0x%llx) is %s the file body, which ends at 0x%llx",
 			(unsigned long long)ps, (unsigned long long)pe, ps > pe ? "reversed: pEnd before pStart, in" : "not inside",
 			(unsigned long long)t->h.body_end);
-		return;
+		return false;
 	}
 	uint64_t len = pe - ps;
 	if (!hv_eval(r, HV_R_TRACEDB_LINE_WHOLE_ELEMENTS, len % ELEM == 0))
@@ -162,19 +163,22 @@ static void check_line(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor
 			"line [0x%llx, 0x%llx) overlaps the file header or the trace header section [0x%llx, +0x%llx)",
 			(unsigned long long)ps, (unsigned long long)pe, (unsigned long long)t->h.p[0],
 			(unsigned long long)t->h.sz[0]);
-	hpctk_ranges_add(lines, ps, len, i, at);
-	walk_elements(t, r, v, w, i, ps, len / ELEM);
+	if (len > 0) hpctk_ranges_add(lines, ps, len, i, at);
+	return true;
 }
 
 typedef struct overlap_ctx {
 	hpctk_tracedb *t;
 	hv_report *r;
+	uint8_t *walk; /* per line: elements to be walked */
 } overlap_ctx;
 
 static void report_overlap(void *arg, const hpctk_range *a, const hpctk_range *bb)
 {
 	overlap_ctx *o = arg;
 	char path[HV_PATH_MAX];
+	/* Not walked: N lines sharing bytes must not cost N walks of them. */
+	o->walk[bb->owner >> 3] &= (uint8_t)~(1u << (bb->owner & 7));
 	snprintf(path, sizeof path, "trace.db/trace[%u]", bb->owner);
 	hv_eval(o->r, HV_R_TRACEDB_LINE_OVERLAP, false);
 	hv_emit(o->r, HV_R_TRACEDB_LINE_OVERLAP, o->t->b->name, bb->where + 8, 16, path,
@@ -209,33 +213,46 @@ void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visito
 {
 	if (!t->h.usable || !t->cth_ok) return;
 	hv_window wh, we;
-	bool wh_ok = hv_window_init(&wh, t->b, HV_WINDOW_DEFAULT);
-	bool we_ok = hv_window_init(&we, t->b, HV_WINDOW_DEFAULT);
-	/* One pair per trace header that exists in the section: bounded by its size. */
+	bool wh_ok = hv_window_init(&wh, t->b, hpctk_window_cap);
+	bool we_ok = hv_window_init(&we, t->b, hpctk_window_cap);
+	/* One pair and one bit per trace header that exists in the section:
+	 * bounded by its size. */
 	uint64_t *pairs = malloc(((size_t)t->ntraces + 1) * sizeof *pairs);
+	uint8_t *walk = calloc((size_t)t->ntraces / 8 + 1, 1);
 	hpctk_ranges lines = {0};
 	uint32_t n = 0;
 	char path[HV_PATH_MAX];
-	for (uint32_t i = 0; wh_ok && we_ok && pairs && i < t->ntraces; i++) {
+	bool ok = wh_ok && we_ok && pairs && walk;
+	/* Pass 1: headers and line placement; then the overlap sweep. */
+	for (uint32_t i = 0; ok && i < t->ntraces; i++) {
 		uint64_t at = t->ptraces + (uint64_t)i * t->sztrace;
 		const uint8_t *h = hv_window_get(&wh, at, HPCTK_CTH_END);
 		if (!h) break;
 		uint32_t prof = hv_le32(h);
-		uint64_t ps = hv_le64(h + 8), pe = hv_le64(h + 0x10);
 		snprintf(path, sizeof path, "trace.db/trace[%u]/profIndex", i);
 		if (!hv_eval(r, HV_R_TRACEDB_LINE_PROF_NOT_SUMMARY, prof != 0))
 			hv_emit(r, HV_R_TRACEDB_LINE_PROF_NOT_SUMMARY, t->b->name, at, 4, path,
 				"profIndex 0 is the summary profile, which has no trace");
 		pairs[n++] = ((uint64_t)prof << 32) | i;
 		if (v && v->line) v->line(v->arg, i, prof, at);
-		check_line(t, r, v, &we, i, at, ps, pe, &lines);
+		if (check_line(t, r, i, at, hv_le64(h + 8), hv_le64(h + 0x10), &lines))
+			walk[i >> 3] |= (uint8_t)(1u << (i & 7));
 	}
-	overlap_ctx o = {t, r};
+	overlap_ctx o = {t, r, walk};
 	hv_eval(r, HV_R_TRACEDB_LINE_OVERLAP, true);
-	hpctk_ranges_sweep(&lines, report_overlap, &o);
-	if (pairs) check_unique(t, r, pairs, n);
+	if (ok) hpctk_ranges_sweep(&lines, report_overlap, &o);
+	/* Pass 2: the elements of every line placed soundly. */
+	for (uint32_t i = 0; ok && i < n; i++) {
+		if (!((walk[i >> 3] >> (i & 7)) & 1)) continue;
+		const uint8_t *h = hv_window_get(&wh, t->ptraces + (uint64_t)i * t->sztrace, HPCTK_CTH_END);
+		if (!h) break;
+		uint64_t ps = hv_le64(h + 8), pe = hv_le64(h + 0x10);
+		walk_elements(t, r, v, &we, i, ps, (pe - ps) / ELEM);
+	}
+	if (ok) check_unique(t, r, pairs, n);
 	hpctk_ranges_free(&lines);
 	free(pairs);
+	free(walk);
 	hv_window_free(&wh);
 	hv_window_free(&we);
 }
