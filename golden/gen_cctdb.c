@@ -76,6 +76,7 @@ static void write_ctx(const hdb *d, gen_buf *b, size_t ci, unsigned *vis, const 
 int gen_cctdb_write(const hdb *d, gen_buf *b, cdb_layout *l)
 {
 	memset(l, 0, sizeof *l);
+	if (d->n_prop > 0xffff) return -1; /* nMetrics is a u16 */
 	bool release = d->edition == HV_EDITION_RELEASE;
 	l->nctxs = d->max_ctx + 1;
 	l->c = calloc(l->nctxs, sizeof *l->c);

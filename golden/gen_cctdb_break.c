@@ -85,14 +85,31 @@ static void start_in_range(hk_ctx *c)
 	monotone_profs(c, 0);
 	hv_put_le64(idx(c, 0, C(c, 0)->nmets - 1) + 2, C(c, 0)->nvals + 5);
 }
+/* A decrease after a first startIndex of 0 needs three metrics. */
 static void start_nondecreasing(hk_ctx *c)
 {
-	monotone_profs(c, 0);
-	uint64_t n = C(c, 0)->nmets;
-	hv_put_le64(idx(c, 0, n - 2) + 2, hv_le64(idx(c, 0, n - 1) + 2) + 1);
+	for (uint32_t id = 0; id < c->cl.nctxs; id++) {
+		uint64_t n = C(c, id)->nmets;
+		if (n < 3) continue;
+		monotone_profs(c, id);
+		hv_put_le64(idx(c, id, n - 2) + 2, hv_le64(idx(c, id, n - 1) + 2) + 1);
+		return;
+	}
+	c->fail = "no context has values for three metrics";
 }
-/* Two values of the first metric's run given the same profIndex. */
-static void prof_increasing(hk_ctx *c) { hv_put_le32(val(c, 0, 1), hv_le32(val(c, 0, 0))); }
+/* Two values of one metric's run given the same profIndex. */
+static void prof_increasing(hk_ctx *c)
+{
+	for (uint32_t id = 0; id < c->cl.nctxs; id++)
+		for (uint64_t k = 0; k < C(c, id)->nmets; k++) {
+			uint64_t s = hv_le64(idx(c, id, k) + 2);
+			uint64_t e = k + 1 < C(c, id)->nmets ? hv_le64(idx(c, id, k + 1) + 2) : C(c, id)->nvals;
+			if (e - s < 2) continue;
+			hv_put_le32(val(c, id, s + 1), hv_le32(val(c, id, s)));
+			return;
+		}
+	c->fail = "no metric has values from two profiles (one thread only)";
+}
 static void prof_zero(hk_ctx *c) { hv_put_le32(val(c, 0, 0), 0); }
 static void value_zero(hk_ctx *c) { hv_put_lef64(val(c, 0, 0) + 4, 0.0); }
 static void value_nan(hk_ctx *c) { hv_put_lef64(val(c, 0, 0) + 4, NAN); }

@@ -84,6 +84,10 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	c.elide = (HK_ELIDE_IN_VALID && p->edition != HV_EDITION_DRAFT) || (br && br->elide);
 	int rc = -1;
 	if (hdb_build(p, c.elide, &c.d, err, errlen) != 0) goto done;
+	if (c.want_cct && c.d.n_prop > 0xffff) {
+		snprintf(err, errlen, "%zu propMetricIds do not fit cct.db's u16 nMetrics", c.d.n_prop);
+		goto done;
+	}
 	if (br && br->pre) br->pre(&c);
 	/* hpcprof writes no trace.db when no thread has samples. */
 	if (db && !c.d.has_traces) c.want_trace = false;
@@ -100,6 +104,10 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		if (trc != 0) goto oom;
 	}
 	if (br && br->post) br->post(&c);
+	if (c.fail) {
+		snprintf(err, errlen, "cannot break %s with this shape: %s", p->break_rule, c.fail);
+		goto done;
+	}
 	if (c.prof.oom || c.cct.oom || c.trace.oom) goto oom;
 	if (c.want_meta) {
 		gen_add_file(out, "meta.db", c.meta, c.meta_len);

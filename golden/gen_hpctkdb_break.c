@@ -37,8 +37,18 @@ static uint16_t unused_metric_id(const hdb *d)
 	for (size_t i = 0; i < d->n_stat; i++) hi = d->stat[i] > hi ? d->stat[i] : hi;
 	return (uint16_t)(hi + 1);
 }
-static void rename_prop(hk_ctx *c) { c->d.prop[c->d.n_prop - 1] = unused_metric_id(&c->d); }
-static void rename_stat(hk_ctx *c) { c->d.stat[c->d.n_stat - 1] = unused_metric_id(&c->d); }
+static void rename_prop(hk_ctx *c)
+{
+	uint16_t id = unused_metric_id(&c->d);
+	if (id == 0) c->fail = "every metric id is in use";
+	else c->d.prop[c->d.n_prop - 1] = id;
+}
+static void rename_stat(hk_ctx *c)
+{
+	uint16_t id = unused_metric_id(&c->d);
+	if (id == 0) c->fail = "every metric id is in use";
+	else c->d.stat[c->d.n_stat - 1] = id;
+}
 
 static void kind_unknown(hk_ctx *c)
 {

@@ -4,6 +4,7 @@
 #ifndef GEN_HPCTKDB_BREAK_H
 #define GEN_HPCTKDB_BREAK_H
 
+#include "core/hv_int.h"
 #include "gen_hpctkdb_files.h"
 
 /* Everything one generation run produced, for patches to work on. */
@@ -19,7 +20,7 @@ typedef struct hk_ctx {
 	uint8_t *meta;                   /* meta.db bytes (whole-database kind) */
 	size_t meta_len;
 	gen_output *meta_out;            /* owner of meta */
-	int skip;                        /* scratch for patches */
+	const char *fail;                /* set by a patch the shape cannot support */
 } hk_ctx;
 
 #define HK_DRAFT 1u
@@ -44,11 +45,8 @@ extern const hk_break hk_breaks_crossdb[];
 const hk_break *hk_find_break(const char *rule);
 
 /* Little helpers for patches. */
-#include "core/hv_int.h"
 static inline uint8_t *hk_p(hk_ctx *c, uint64_t off) { return c->prof.data + off; }
 static inline uint8_t *hk_c(hk_ctx *c, uint64_t off) { return c->cct.data + off; }
 static inline uint8_t *hk_t(hk_ctx *c, uint64_t off) { return c->trace.data + off; }
-/* A profile with a non-empty block (profile 1 always is). */
-static inline unsigned hk_busy_profile(const hk_ctx *c) { (void)c; return 1; }
 
 #endif

@@ -6,15 +6,26 @@
 #include <string.h>
 
 
+/* Elided contexts always have a value in thread 1 (for its first metric),
+ * so their ids really appear in profile.db and cct.db at any shape. */
+static bool elided_forced(const hdb *d, unsigned prof, size_t ci)
+{
+	return prof == 1 && d->n_elided && d->val_ctx[ci] > d->max_meta_id;
+}
+
 bool hdb_visits(const hdb *d, unsigned prof, size_t ci)
 {
 	if (d->prof[prof].empty) return false;
-	return hpctk_ctx_active(&d->m, prof, d->val_ctx[ci]);
+	return elided_forced(d, prof, ci) || hpctk_ctx_active(&d->m, prof, d->val_ctx[ci]);
 }
 
 bool hdb_value(const hdb *d, unsigned prof, size_t ci, size_t m, double *v)
 {
 	if (d->prof[prof].empty) return false;
+	if (elided_forced(d, prof, ci) && m == 0) {
+		*v = 0.5 + (double)d->val_ctx[ci];
+		return true;
+	}
 	/* The model's ids, not d->prop/d->stat: a break may write another id
 	 * for the same values. */
 	uint16_t mid = prof == 0 ? d->m.stat_metric_ids[m] : d->m.prop_metric_ids[m];
@@ -71,6 +82,7 @@ int hdb_build(const gen_params *gp, bool elide, hdb *d, char *err, size_t errlen
 	/* Elided contexts get ids above the model's (the real writer hands out
 	 * ids from one counter; the elided ones are the ids meta.db lacks). */
 	uint32_t max_meta = d->n_meta_ctx ? d->meta_ctx[d->n_meta_ctx - 1] : 0;
+	d->max_meta_id = max_meta;
 	size_t n_el = elide ? 1 + d->n_meta_ctx / 4 : 0;
 	d->val_ctx = malloc((1 + d->n_meta_ctx + n_el) * sizeof *d->val_ctx);
 	if (!d->val_ctx) goto oom;

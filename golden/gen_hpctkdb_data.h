@@ -72,6 +72,7 @@ typedef struct hdb {
 	size_t n_val_ctx;
 	uint32_t max_ctx;        /* largest of val_ctx (cct.db nCtxs = max_ctx + 1) */
 	size_t n_elided;         /* ctxIds of elided contexts (release writer behaviour) */
+	uint32_t max_meta_id;    /* largest ctxId in meta.db (elided ids lie above it) */
 	/* Metrics (ids as meta.db lists them). */
 	uint16_t *prop;          /* propMetricIds as written (a break may rename one), sorted */
 	size_t n_prop;

@@ -103,14 +103,22 @@ int gen_profiledb_write(const hdb *d, gen_buf *b, pdb_layout *l)
 	/* Sections in header order, except that some seeds put the tuples
 	 * first: the spec says not to rely on section order. */
 	bool tuples_first = d->k.pdb_order >= 0 ? d->k.pdb_order == 1 : d->seed % 3 == 2;
+	/* A newer minor may list a third section this reader does not know:
+	 * its {sz,p} pair extends the header, its bytes follow the others. */
+	bool extra_sec = d->minor > 0 && d->seed % 2 == 0;
+	uint64_t hdr = PDB_HDR + (extra_sec ? 16u : 0u), extra_at = 0, extra_sz = 24;
 	if (tuples_first) {
-		l->tup_sec = PDB_HDR + d->k.pdb_tup_shift;
+		l->tup_sec = hdr + d->k.pdb_tup_shift;
 		l->pi_sec = align_up(l->tup_sec + l->tup_sz, 8);
 		l->blocks = align_up(l->pi_sec + l->pi_sz, 4);
 	} else {
-		l->pi_sec = PDB_HDR;
+		l->pi_sec = hdr;
 		l->tup_sec = align_up(l->pi_sec + l->pi_sz, 8) + d->k.pdb_tup_shift;
 		l->blocks = align_up(l->tup_sec + l->tup_sz, 4);
+	}
+	if (extra_sec) {
+		extra_at = align_up(l->blocks, 8);
+		l->blocks = extra_at + extra_sz;
 	}
 	l->pi_arr = l->pi_sec + pi_hdr;
 
@@ -162,6 +170,11 @@ int gen_profiledb_write(const hdb *d, gen_buf *b, pdb_layout *l)
 	hv_put_le64(f + 0x18, l->pi_sec);
 	hv_put_le64(f + 0x20, l->tup_sz);
 	hv_put_le64(f + 0x28, l->tup_sec);
+	if (extra_sec) {
+		hv_put_le64(f + 0x30, extra_sz);
+		hv_put_le64(f + 0x38, extra_at);
+		gen_fill_gap(b, d, extra_at, extra_sz);
+	}
 
 	uint8_t *s = f + l->pi_sec;
 	hv_put_le64(s, l->pi_arr);

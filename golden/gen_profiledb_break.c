@@ -84,11 +84,23 @@ static void idx_far(hk_ctx *c)
 }
 static uint8_t *idx(hk_ctx *c, unsigned prof, uint64_t k) { return hk_p(c, P(c, prof)->idx + 12 * k); }
 static uint8_t *val(hk_ctx *c, unsigned prof, uint64_t k) { return hk_p(c, P(c, prof)->vals + 10 * k); }
+/* A profile with values at `n` or more contexts (threads first). */
+static unsigned with_ctxs(hk_ctx *c, uint64_t n)
+{
+	for (unsigned k = 1; k <= c->pl.nprof; k++) {
+		unsigned i = k % c->pl.nprof;
+		if (P(c, i)->nctxs >= n) return i;
+	}
+	c->fail = "no profile has values at enough contexts";
+	return B1;
+}
 static void ctx_increasing(hk_ctx *c)
 {
-	uint32_t a = hv_le32(idx(c, B1, 0)), b = hv_le32(idx(c, B1, 1));
-	hv_put_le32(idx(c, B1, 0), b);
-	hv_put_le32(idx(c, B1, 1), a);
+	unsigned i = with_ctxs(c, 2);
+	if (c->fail) return;
+	uint32_t a = hv_le32(idx(c, i, 0)), b = hv_le32(idx(c, i, 1));
+	hv_put_le32(idx(c, i, 0), b);
+	hv_put_le32(idx(c, i, 1), a);
 }
 /* Number the block's metricIds 0, 1, 2... in file order, so that any
  * partition into runs stays sorted: a bad startIndex then breaks only the
@@ -100,14 +112,19 @@ static void monotone_metrics(hk_ctx *c, unsigned prof)
 static void start_first_zero(hk_ctx *c) { hv_put_le64(idx(c, B1, 0) + 4, 1); }
 static void start_in_range(hk_ctx *c)
 {
-	monotone_metrics(c, B1);
-	hv_put_le64(idx(c, B1, P(c, B1)->nctxs - 1) + 4, P(c, B1)->nvals + 5);
+	unsigned i = with_ctxs(c, 2);
+	if (c->fail) return;
+	monotone_metrics(c, i);
+	hv_put_le64(idx(c, i, P(c, i)->nctxs - 1) + 4, P(c, i)->nvals + 5);
 }
+/* A decrease after a first startIndex of 0 needs three contexts. */
 static void start_nondecreasing(hk_ctx *c)
 {
-	monotone_metrics(c, B1);
-	uint64_t n = P(c, B1)->nctxs;
-	hv_put_le64(idx(c, B1, n - 2) + 4, hv_le64(idx(c, B1, n - 1) + 4) + 1);
+	unsigned i = with_ctxs(c, 3);
+	if (c->fail) return;
+	uint64_t n = P(c, i)->nctxs;
+	monotone_metrics(c, i);
+	hv_put_le64(idx(c, i, n - 2) + 4, hv_le64(idx(c, i, n - 1) + 4) + 1);
 }
 static void metric_increasing(hk_ctx *c)
 {

@@ -28,10 +28,18 @@ int gen_tracedb_write(const hdb *d, gen_buf *b, tdb_layout *l)
 	if (!l->t) return -1;
 	l->sztrace = 0x18u + (d->minor ? 8u * (1 + d->minor % 2) : 0u);
 	uint64_t th_hdr = (release ? 0x20u : 0x0du) + (d->minor ? 8u : 0u);
-	l->th_sec = 0x20 + d->k.tdb_sec_shift;
+	/* A newer minor may list a second section this reader does not know:
+	 * its {sz,p} pair extends the header, its bytes follow the headers. */
+	bool extra_sec = d->minor > 0 && d->seed % 2 == 0;
+	uint64_t extra_at = 0, extra_sz = 40;
+	l->th_sec = (extra_sec ? 0x30u : 0x20u) + d->k.tdb_sec_shift;
 	l->th_arr = align_up(l->th_sec + th_hdr, 8) + d->k.tdb_arr_shift;
 	l->th_sz = (l->th_arr - l->th_sec) + (uint64_t)l->ntraces * l->sztrace;
 	l->lines = align_up(l->th_sec + l->th_sz, 8);
+	if (extra_sec) {
+		extra_at = l->lines;
+		l->lines += extra_sz;
+	}
 	bool reverse = d->seed % 2 == 1;
 	uint64_t cur = l->lines;
 	for (uint32_t k = 0; k < l->ntraces; k++) {
@@ -54,6 +62,11 @@ int gen_tracedb_write(const hdb *d, gen_buf *b, tdb_layout *l)
 	f[15] = (uint8_t)d->minor;
 	hv_put_le64(f + 0x10, l->th_sz);
 	hv_put_le64(f + 0x18, l->th_sec);
+	if (extra_sec) {
+		hv_put_le64(f + 0x20, extra_sz);
+		hv_put_le64(f + 0x28, extra_at);
+		gen_fill_gap(b, d, extra_at, extra_sz);
+	}
 	uint8_t *s = f + l->th_sec;
 	hv_put_le64(s, l->th_arr);
 	hv_put_le32(s + 8, l->ntraces);

@@ -16,6 +16,7 @@ static uint32_t line_with(hk_ctx *c, uint64_t n)
 {
 	for (uint32_t i = 0; i < c->tl.ntraces; i++)
 		if (line_len(c, i) >= n) return i;
+	c->fail = n > 1 ? "no trace line has two samples" : "every trace line is empty";
 	return 0;
 }
 
@@ -44,7 +45,7 @@ static void line_contained(hk_ctx *c)
 static void whole_elements(hk_ctx *c)
 {
 	uint32_t i = line_with(c, 1);
-	hv_put_le64(th(c, i, 0x10), T(c, i)->end - 4);
+	if (!c->fail) hv_put_le64(th(c, i, 0x10), T(c, i)->end - 4);
 }
 /* The last header's line becomes one element read from inside the trace
  * header section: (release) minTimestamp and the low half of maxTimestamp,
@@ -59,21 +60,27 @@ static void outside_sections(hk_ctx *c)
 static void line_overlap(hk_ctx *c)
 {
 	uint32_t a = line_with(c, 1);
-	for (uint32_t i = 0; i < c->tl.ntraces; i++)
+	for (uint32_t i = 0; !c->fail && i < c->tl.ntraces; i++)
 		if (i != a && line_len(c, i) > 0) {
 			hv_put_le64(th(c, i, 0x08), T(c, a)->start);
 			hv_put_le64(th(c, i, 0x10), T(c, a)->end);
 			return;
 		}
+	c->fail = "fewer than two non-empty trace lines";
 }
 static void time_sorted(hk_ctx *c)
 {
 	uint32_t i = line_with(c, 2);
+	if (c->fail) return;
 	uint64_t a = hv_le64(elem(c, i, 0)), b = hv_le64(elem(c, i, 1));
 	hv_put_le64(elem(c, i, 0), b);
 	hv_put_le64(elem(c, i, 1), a);
 }
-static void prof_unique(hk_ctx *c) { hv_put_le32(th(c, 1, 0), hv_le32(th(c, 0, 0))); }
+static void prof_unique(hk_ctx *c)
+{
+	if (c->tl.ntraces < 2) c->fail = "fewer than two trace headers";
+	else hv_put_le32(th(c, 1, 0), hv_le32(th(c, 0, 0)));
+}
 static void prof_summary(hk_ctx *c) { hv_put_le32(th(c, 0, 0), 0); }
 static void within_bounds(hk_ctx *c)
 {
@@ -85,6 +92,7 @@ static void within_bounds(hk_ctx *c)
 static void blank_repeated(hk_ctx *c)
 {
 	uint32_t i = line_with(c, 2);
+	if (c->fail) return;
 	hv_put_le32(elem(c, i, 0) + 8, 0);
 	hv_put_le32(elem(c, i, 1) + 8, 0);
 }
