@@ -73,12 +73,13 @@ static void check_edition_part(md_state *m, bool release)
  * that counts and stores nothing. */
 typedef struct md_fit {
 	int64_t score;    /* structures walked minus the number of distinct rules failed */
+	int64_t rules;    /* distinct error rules failed */
 	uint64_t errors;  /* error instances: the tie-breaker */
 } md_fit;
 
 static md_fit fit_as(md_state *m, bool release)
 {
-	md_fit f = {0, 0};
+	md_fit f = {0, 0, 0};
 	hv_report *scratch = malloc(sizeof *scratch);
 	if (!scratch) {
 		m->oom = true;
@@ -92,6 +93,7 @@ static md_fit fit_as(md_state *m, bool release)
 	int64_t rules = 0;
 	for (int j = 0; j < HV_RULE_COUNT; j++) rules += scratch->failed[j] > 0 && hv_rules[j].severity == HV_SEV_ERROR;
 	f.errors = scratch->count[HV_SEV_ERROR];
+	f.rules = rules;
 	m->r = real;
 	hv_report_free(scratch);
 	free(scratch);
@@ -121,15 +123,27 @@ static bool detect_release(md_state *m, const hv_options *opt)
 	if (opt->edition == HV_EDITION_DRAFT) return false;
 	md_fit fr = fit_as(m, true), fd = fit_as(m, false);
 	bool tie = fr.score == fd.score && fr.errors == fd.errors;
+	bool release = fr.score != fd.score ? fr.score > fd.score : fr.errors <= fd.errors;
+	/* Neither layout fits and they are within two structures of each
+	 * other: the choice is a guess worth saying. */
+	int64_t margin = fr.score > fd.score ? fr.score - fd.score : fd.score - fr.score;
+	bool close = fr.rules > 0 && fd.rules > 0 && margin <= 2;
 	/* With either section unusable its own rule has fired already, and
 	 * there is too little left to call the file ambiguous. */
 	bool both = m->usable[MD_METRICS] && m->usable[MD_CONTEXT];
-	if (both && !hv_eval(m->r, HV_R_METADB_EDITION_AMBIGUOUS, !tie))
-		hv_emit(m->r, HV_R_METADB_EDITION_AMBIGUOUS, m->b->name, m->lo[MD_METRICS], 0, "meta.db",
-			"the Metrics and Context Tree sections fit the draft and the release layouts equally well; "
-			"validated as the release edition (use --edition to force one)");
-	if (fr.score != fd.score) return fr.score > fd.score;
-	return fr.errors <= fd.errors;
+	if (both && !hv_eval(m->r, HV_R_METADB_EDITION_AMBIGUOUS, !tie && !close)) {
+		if (tie)
+			hv_emit(m->r, HV_R_METADB_EDITION_AMBIGUOUS, m->b->name, m->lo[MD_METRICS], 0, "meta.db",
+				"the Metrics and Context Tree sections fit the draft and the release layouts equally "
+				"well; validated as the release edition (use --edition to force one)");
+		else
+			hv_emit(m->r, HV_R_METADB_EDITION_AMBIGUOUS, m->b->name, m->lo[MD_METRICS], 0, "meta.db",
+				"neither layout fits the Metrics and Context Tree sections (%lld rule(s) fail as "
+				"release, %lld as draft) and both walk about as many structures; validated as the %s "
+				"edition (use --edition to force one)",
+				(long long)fr.rules, (long long)fd.rules, release ? "release" : "draft");
+	}
+	return release;
 }
 
 /* Sorted, unique copies of the collected ids for the cross-file checks. */
