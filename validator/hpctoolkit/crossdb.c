@@ -134,6 +134,7 @@ static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, uint3
 	if (x->elided[which]++ == 0) {
 		x->elided_first[which] = ctx;
 		x->elided_off[which] = off;
+		x->elided_owner[which] = owner;
 	}
 #undef CPATH
 }
@@ -255,12 +256,17 @@ static void report_elided(hpctk_xdb *x, int which)
 {
 	if (!x->elided[which]) return;
 	hv_report *r = x->r;
-	const char *fname = which == 0 ? "profile.db" : "cct.db";
+	char path[HV_PATH_MAX];
+	if (which == 0)
+		snprintf(path, sizeof path, "profile.db/profile[%u]/valueBlock/pCtxIndices/ctxId", x->elided_owner[0]);
+	else
+		snprintf(path, sizeof path, "cct.db/ctx[%u]", x->elided_owner[1]);
 	hv_emit(r, HV_R_HPCTKDB_CTX_ELIDED, which == 0 ? x->prof->b->name : x->cct->b->name, x->elided_off[which], 4,
-		fname,
-		"%llu %s entries name ctxIds that meta.db does not list (first: ctxId %u); release writers elide "
+		path,
+		"%llu %s name ctxIds that meta.db does not list (first: ctxId %u, shown here); release writers elide "
 		"such contexts from meta.db, readers skip them",
-		(unsigned long long)x->elided[which], which == 0 ? "context index" : "context", x->elided_first[which]);
+		(unsigned long long)x->elided[which], which == 0 ? "context index entries" : "contexts with values",
+		x->elided_first[which]);
 }
 
 void hpctk_xdb_finish(hpctk_xdb *x, bool prof_complete, bool cct_complete)

@@ -36,7 +36,7 @@ typedef struct hpctk_xdb {
 	uint32_t last_cct_ctx;              /* the cct.db context whose ctxId was checked last */
 	bool cct_ctx_seen;
 	uint64_t elided[2], elided_off[2];  /* release-edition elided ctxIds: profile.db, cct.db */
-	uint32_t elided_first[2];
+	uint32_t elided_first[2], elided_owner[2];
 } hpctk_xdb;
 
 /* `meta`, `prof`, `cct`, `trace` may each be NULL. */
