@@ -124,8 +124,8 @@ int hdb_build(const gen_params *gp, bool elide, hdb *d, char *err, size_t errlen
 	d->nkinds = m->n_kinds;
 	/* Private copies: breaks may add ids the model does not have. */
 	d->meta_ctx = dup_array(m->ctx_ids_sorted, d->n_meta_ctx, sizeof *d->meta_ctx);
-	d->prop = dup_array(m->prop_metric_ids, d->n_prop + 1, sizeof *d->prop);
-	d->stat = dup_array(m->stat_metric_ids, d->n_stat + 1, sizeof *d->stat);
+	d->prop = dup_array(m->prop_metric_ids, d->n_prop, sizeof *d->prop);
+	d->stat = dup_array(m->stat_metric_ids, d->n_stat, sizeof *d->stat);
 	if (!d->meta_ctx || !d->prop || !d->stat) goto oom;
 
 	/* Elided contexts get ids above the model's (the real writer hands out
