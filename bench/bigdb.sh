@@ -9,7 +9,8 @@
 #   BUILD_DIR  where hpcvet and hpcvet-gen are (default build)
 #   OUT_DIR    where the database goes (default a fresh mktemp dir, removed
 #              afterwards; a given OUT_DIR is kept)
-# Scale: CONTEXTS, PROFILES, METRICS, TRACE_LEN, SEED in the environment.
+# Scale: CONTEXTS, PROFILES, METRICS, TRACE_LEN, SEED, EDITION (release|draft)
+# in the environment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -25,6 +26,7 @@ profiles=${PROFILES:-128}
 metrics=${METRICS:-12}
 trace_len=${TRACE_LEN:-100000}
 seed=${SEED:-1}
+edition=${EDITION:-release}
 [ -x "$build/hpcvet" ] && [ -x "$build/hpcvet-gen" ] || { echo "build $build/hpcvet and $build/hpcvet-gen first (make)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) is needed" >&2; exit 2; }
 
@@ -35,10 +37,10 @@ field() { # name from /usr/bin/time -v output
 	sed -n "s/^[[:space:]]*$1: //p" "$log"
 }
 
-echo "generating: contexts=$contexts profiles=$profiles metrics=$metrics trace-len=$trace_len seed=$seed"
+echo "generating: contexts=$contexts profiles=$profiles metrics=$metrics trace-len=$trace_len seed=$seed edition=$edition"
 rm -rf "$out/db"
 /usr/bin/time -v "$build/hpcvet-gen" --what=hpctoolkit-db --contexts="$contexts" --profiles="$profiles" \
-	--metrics="$metrics" --trace-len="$trace_len" --seed="$seed" -o "$out/db" 2>"$log"
+	--metrics="$metrics" --trace-len="$trace_len" --seed="$seed" --edition="$edition" -o "$out/db" 2>"$log"
 gen_wall=$(field 'Elapsed (wall clock) time (h:mm:ss or m:ss)')
 gen_rss=$(field 'Maximum resident set size (kbytes)')
 

@@ -7,7 +7,11 @@
 static void no_meta(hk_ctx *c) { c->want_meta = false; }
 static void no_prof(hk_ctx *c) { c->want_prof = false; }
 static void no_cct(hk_ctx *c) { c->want_cct = false; }
-static void trace_other_edition(hk_ctx *c) { c->d.k.tdb_other_edition = true; }
+static void trace_other_edition(hk_ctx *c)
+{
+	c->d.k.tdb_other_edition = true;
+	if (!c->d.has_traces) c->fail = "no trace.db (no thread has samples)";
+}
 
 /* A ctxId meta.db does not list: a gap between its ids if there is one
  * (below cct.db's nCtxs either way), else one past the largest. */
@@ -21,6 +25,10 @@ static uint32_t unknown_ctx(const hdb *d)
 /* First element of the first non-empty trace line gets an unknown ctxId. */
 static void trace_ctx(hk_ctx *c)
 {
+	if (!c->want_trace) {
+		c->fail = "no trace.db (no thread has samples)";
+		return;
+	}
 	for (uint32_t i = 0; i < c->tl.ntraces; i++)
 		if (c->tl.t[i].end > c->tl.t[i].start) {
 			hv_put_le32(hk_t(c, c->tl.t[i].start + 8), unknown_ctx(&c->d));
@@ -59,7 +67,11 @@ static void kind_unknown(hk_ctx *c)
  * data) is no longer covered. */
 static void cct_short(hk_ctx *c) { hv_put_le32(hk_c(c, c->cl.ci_sec + 8), c->cl.nctxs - 1); }
 static void cct_extra_prof(hk_ctx *c) { c->d.k.cdb_extra_ctx = 0; }
-static void trace_prof(hk_ctx *c) { hv_put_le32(hk_t(c, c->tl.t[0].th), c->d.nprof); }
+static void trace_prof(hk_ctx *c)
+{
+	if (!c->want_trace) c->fail = "no trace.db (no thread has samples)";
+	else hv_put_le32(hk_t(c, c->tl.t[0].th), c->d.nprof);
+}
 /* One cct.db value doubled. */
 static void transpose(hk_ctx *c)
 {

@@ -13,23 +13,72 @@ static bool elided_forced(const hdb *d, unsigned prof, size_t ci)
 	return prof == 1 && d->n_elided && d->val_ctx[ci] > d->max_meta_id;
 }
 
-bool hdb_visits(const hdb *d, unsigned prof, size_t ci)
+static bool thread_visits(const hdb *d, unsigned prof, size_t ci)
 {
 	if (d->prof[prof].empty) return false;
 	return elided_forced(d, prof, ci) || hpctk_ctx_active(&d->m, prof, d->val_ctx[ci]);
 }
 
-bool hdb_value(const hdb *d, unsigned prof, size_t ci, size_t m, double *v)
+/* Thread value; m indexes the model's propMetricIds (not d->prop: a break
+ * may write another id for the same values). */
+static bool thread_value(const hdb *d, unsigned prof, size_t ci, size_t m, double *v)
 {
 	if (d->prof[prof].empty) return false;
 	if (elided_forced(d, prof, ci) && m == 0) {
 		*v = 0.5 + (double)d->val_ctx[ci];
 		return true;
 	}
-	/* The model's ids, not d->prop/d->stat: a break may write another id
-	 * for the same values. */
-	uint16_t mid = prof == 0 ? d->m.stat_metric_ids[m] : d->m.prop_metric_ids[m];
-	return hpctk_value(&d->m, prof, d->val_ctx[ci], mid, v);
+	return hpctk_value(&d->m, prof, d->val_ctx[ci], d->m.prop_metric_ids[m], v);
+}
+
+static int cmp_u16(const void *a, const void *b)
+{
+	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Summary statistic over the threads that really have data (the model's
+ * own summary would also count the threads this layer empties): the
+ * summary's formula applied to each thread's value of the summarised
+ * propMetricId, combined as the summary says. */
+static bool summary_value(const hdb *d, size_t ci, size_t m, double *v)
+{
+	const hpctk_model *md = &d->m;
+	uint16_t sid = md->stat_metric_ids[m];
+	if (sid >= md->stat_lookup_len || md->stat_owner[sid] == HPCTK_NONE) return false;
+	const hpctk_metric *met = &md->metrics[md->stat_owner[sid]];
+	const hpctk_summary *su = &met->summaries[md->stat_summary[sid]];
+	uint16_t pid = met->insts[su->inst].prop_metric_id;
+	const uint16_t *at = bsearch(&pid, md->prop_metric_ids, md->n_prop_metric_ids, sizeof pid, cmp_u16);
+	if (!at) return false;
+	size_t pm = (size_t)(at - md->prop_metric_ids);
+	bool any = false;
+	double acc = 0;
+	for (unsigned t = 1; t < d->nprof; t++) {
+		double x;
+		if (!thread_value(d, t, ci, pm, &x)) continue;
+		if (strcmp(su->formula, "$$^2") == 0) x *= x;
+		if (!any) acc = x;
+		else if (su->combine == HPCTK_COMBINE_MIN) acc = x < acc ? x : acc;
+		else if (su->combine == HPCTK_COMBINE_MAX) acc = x > acc ? x : acc;
+		else acc += x;
+		any = true;
+	}
+	if (any) *v = acc;
+	return any;
+}
+
+bool hdb_visits(const hdb *d, unsigned prof, size_t ci)
+{
+	if (prof != 0) return thread_visits(d, prof, ci);
+	for (unsigned t = 1; t < d->nprof; t++)
+		if (thread_visits(d, t, ci)) return true;
+	return false;
+}
+
+bool hdb_value(const hdb *d, unsigned prof, size_t ci, size_t m, double *v)
+{
+	return prof == 0 ? summary_value(d, ci, m, v) : thread_value(d, prof, ci, m, v);
 }
 
 /* A little looser than the model's bounds, as hpcprof's are (its
@@ -75,8 +124,8 @@ int hdb_build(const gen_params *gp, bool elide, hdb *d, char *err, size_t errlen
 	d->nkinds = m->n_kinds;
 	/* Private copies: breaks may add ids the model does not have. */
 	d->meta_ctx = dup_array(m->ctx_ids_sorted, d->n_meta_ctx, sizeof *d->meta_ctx);
-	d->prop = dup_array(m->prop_metric_ids, d->n_prop + 1, sizeof *d->prop);
-	d->stat = dup_array(m->stat_metric_ids, d->n_stat + 1, sizeof *d->stat);
+	d->prop = dup_array(m->prop_metric_ids, d->n_prop, sizeof *d->prop);
+	d->stat = dup_array(m->stat_metric_ids, d->n_stat, sizeof *d->stat);
 	if (!d->meta_ctx || !d->prop || !d->stat) goto oom;
 
 	/* Elided contexts get ids above the model's (the real writer hands out
