@@ -207,7 +207,7 @@ static void check_pidtuple(hpctk_profiledb *p, hv_report *r, const idt_walk *t, 
 	if (pid >= t->stop && pid < s + p->h.sz[1]) return; /* behind a cut tuple: cannot tell */
 	snprintf(path, sizeof path, "profile.db/profile[%u]/pIdTuple", i);
 	if (!hv_eval(r, HV_R_PROFILEDB_PI_IDTUPLE_BOUNDARY, is_tuple_start(t, pid)))
-		hv_emit(r, HV_R_PROFILEDB_PI_IDTUPLE_BOUNDARY, p->b->name, at, 8, path,
+		hv_emit(r, HV_R_PROFILEDB_PI_IDTUPLE_BOUNDARY, p->b->name, at + 0x20, 8, path,
 			"pIdTuple = 0x%llx is not the start of an identifier tuple in the section [0x%llx, +0x%llx)%s",
 			(unsigned long long)pid, (unsigned long long)s, (unsigned long long)p->h.sz[1],
 			pid == 0 ? (release ? "; only the first (summary) profile may have 0"
