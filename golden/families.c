@@ -2,10 +2,12 @@
 #include "gen.h"
 
 extern const gen_family gen_family_garbage;
+extern const gen_family gen_family_hpctk_data;
 extern const gen_family gen_family_hpctoolkit;
 
 const gen_family *const gen_families[] = {
 	&gen_family_hpctoolkit,
+	&gen_family_hpctk_data,
 	&gen_family_garbage,
 	NULL,
 };

@@ -1,14 +1,24 @@
 /* An HPCToolkit database directory: meta.db, profile.db, cct.db, trace.db
  * checked together. Files are assigned their role by content; a file whose
- * content is unrecognisable gets its role from its standard name. */
+ * content is unrecognisable gets its role from its standard name.
+ *
+ * Order: meta.db first (its summary feeds the rest); then every other file
+ * is opened (headers, section headers) so that nProfiles and nCtxs are known
+ * before any value is read; then profile.db, cct.db and trace.db are walked
+ * once each, with visitors carrying the cross-file checks. */
 #include <stdio.h>
 #include <string.h>
 
+#include "cctdb.h"
+#include "crossdb.h"
 #include "hpctoolkit.h"
+#include "profiledb.h"
+#include "tracedb.h"
 
-enum { ROLE_META, ROLE_COUNT };
+enum { ROLE_META, ROLE_PROF, ROLE_CCT, ROLE_TRACE, ROLE_COUNT };
 
-static const hv_format *const role_format[ROLE_COUNT] = {&hv_format_hpctk_metadb};
+static const hv_format *const role_format[ROLE_COUNT] = {&hv_format_hpctk_metadb, &hv_format_hpctk_profiledb,
+							  &hv_format_hpctk_cctdb, &hv_format_hpctk_tracedb};
 
 static int role_of(hv_blob *b)
 {
@@ -22,6 +32,60 @@ static int role_of(hv_blob *b)
 
 static bool hpctoolkit_claims(hv_blob *b) { return role_of(b) >= 0; }
 
+static const char *edition_name(enum hv_edition e)
+{
+	return e == HV_EDITION_DRAFT ? "draft" : e == HV_EDITION_RELEASE ? "release" : "";
+}
+
+static void warn_missing(hv_report *r, int rule, const char *what)
+{
+	hv_eval(r, rule, false);
+	hv_emit(r, rule, r->input_path, 0, 0, "", "%s", what);
+}
+
+static void check_missing(hv_report *r, hv_blob *const role[ROLE_COUNT])
+{
+	bool data = role[ROLE_PROF] || role[ROLE_CCT] || role[ROLE_TRACE];
+	if (!hv_eval(r, HV_R_HPCTKDB_METADB_MISSING, !data || role[ROLE_META]))
+		warn_missing(r, HV_R_HPCTKDB_METADB_MISSING,
+			     "no meta.db in the database: context ids, metric ids and identifier kinds of the other "
+			     "files cannot be checked");
+	if (!hv_eval(r, HV_R_HPCTKDB_PROFILEDB_MISSING, !(role[ROLE_CCT] || role[ROLE_TRACE]) || role[ROLE_PROF]))
+		warn_missing(r, HV_R_HPCTKDB_PROFILEDB_MISSING,
+			     "no profile.db in the database: cct.db/trace.db profile indices and the cct.db transpose "
+			     "cannot be checked");
+	if (!hv_eval(r, HV_R_HPCTKDB_CCTDB_MISSING, !role[ROLE_PROF] || role[ROLE_CCT]))
+		warn_missing(r, HV_R_HPCTKDB_CCTDB_MISSING,
+			     "profile.db without cct.db: hpcprof always writes both; the context-major data is missing");
+}
+
+/* The database's edition: forced, else meta.db's, else the first file that
+ * shows one. Files whose own structure shows another edition are reported. */
+static enum hv_edition decide_edition(const hv_options *opt, hv_report *r, const hpctk_metadb_summary *meta,
+				      hv_blob *const role[ROLE_COUNT], enum hv_edition *ev_prof, enum hv_edition *ev_trace)
+{
+	*ev_prof = role[ROLE_PROF] ? hpctk_profiledb_evidence(role[ROLE_PROF]) : HV_EDITION_AUTO;
+	*ev_trace = role[ROLE_TRACE] ? hpctk_tracedb_evidence(role[ROLE_TRACE]) : HV_EDITION_AUTO;
+	if (opt->edition != HV_EDITION_AUTO) return opt->edition;
+	enum hv_edition ev_meta = meta->valid ? meta->edition : HV_EDITION_AUTO;
+	enum hv_edition ed = ev_meta != HV_EDITION_AUTO ? ev_meta : *ev_prof != HV_EDITION_AUTO ? *ev_prof : *ev_trace;
+	const char *source = ev_meta != HV_EDITION_AUTO ? "meta.db" : *ev_prof != HV_EDITION_AUTO ? "profile.db" : "trace.db";
+	struct {
+		enum hv_edition ev;
+		hv_blob *b;
+		const char *why;
+	} files[2] = {{*ev_prof, role[ROLE_PROF], "its szProfile"},
+		      {*ev_trace, role[ROLE_TRACE], "its footer and section header size"}};
+	for (int i = 0; i < 2; i++) {
+		if (files[i].ev == HV_EDITION_AUTO || ed == HV_EDITION_AUTO) continue;
+		if (!hv_eval(r, HV_R_HPCTKDB_EDITION_AGREE, files[i].ev == ed))
+			hv_emit(r, HV_R_HPCTKDB_EDITION_AGREE, files[i].b->name, 0, 16, hv_basename(files[i].b->name),
+				"this file is laid out as the %s edition (from %s) but the database is %s (from %s)",
+				edition_name(files[i].ev), files[i].why, edition_name(ed), source);
+	}
+	return ed;
+}
+
 static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
 {
 	hv_blob *role[ROLE_COUNT] = {0};
@@ -30,8 +94,35 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 		if (k >= 0 && !role[k]) role[k] = &files[i];
 	}
 	snprintf(r->format, sizeof r->format, "hpctoolkit database");
+	snprintf(r->version, sizeof r->version, "4.0");
 	hpctk_metadb_summary meta = {0};
 	if (role[ROLE_META]) hpctk_check_metadb(opt, role[ROLE_META], r, &meta);
+	check_missing(r, role);
+
+	enum hv_edition ev_prof, ev_trace;
+	enum hv_edition ed = decide_edition(opt, r, &meta, role, &ev_prof, &ev_trace);
+	snprintf(r->edition, sizeof r->edition, "%s", edition_name(ed));
+
+	/* Each file is checked in the edition its own structure shows, else the
+	 * database's: a disagreement is reported once (above), not as a cascade. */
+	hpctk_profiledb prof;
+	hpctk_cctdb cct;
+	hpctk_tracedb trace;
+	bool prof_open = role[ROLE_PROF] && hpctk_profiledb_open(opt, role[ROLE_PROF], r, ed, &prof);
+	bool cct_open = role[ROLE_CCT] && hpctk_cctdb_open(opt, role[ROLE_CCT], r, ed, &cct);
+	bool trace_open = role[ROLE_TRACE] && hpctk_tracedb_open(opt, role[ROLE_TRACE], r, ed, &trace);
+
+	hpctk_xdb x;
+	hpctk_xdb_init(&x, r, ed, role[ROLE_META] ? &meta : NULL, prof_open ? &prof : NULL, cct_open ? &cct : NULL,
+		       trace_open ? &trace : NULL);
+	hpctk_prof_visitor pv = hpctk_xdb_prof_visitor(&x);
+	hpctk_cct_visitor cv = hpctk_xdb_cct_visitor(&x);
+	hpctk_trace_visitor tv = hpctk_xdb_trace_visitor(&x);
+	if (prof_open) hpctk_profiledb_walk(&prof, r, &pv);
+	if (cct_open) hpctk_cctdb_walk(&cct, r, &cv);
+	if (trace_open) hpctk_tracedb_walk(&trace, r, &tv);
+	hpctk_xdb_finish(&x, prof_open && prof.complete, cct_open && cct.complete);
+	hpctk_xdb_free(&x);
 	hpctk_metadb_summary_free(&meta);
 }
 

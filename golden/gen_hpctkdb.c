@@ -1,0 +1,129 @@
+/* The HPCToolkit data files as generator kinds: "profiledb", "cctdb",
+ * "tracedb" (one file each) and "hpctoolkit-db" (a directory with meta.db
+ * from the meta.db writer plus the three files here, all from one model so
+ * they agree). `--break` looks the rule up in the break tables. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_hpctkdb_break.h"
+
+static const char *const whats[] = {"profiledb", "cctdb", "tracedb", "hpctoolkit-db", NULL};
+
+/* Real release databases carry ctxIds of elided contexts in profile.db and
+ * cct.db. The validator reports them as a note, and a valid golden output
+ * must fire nothing, so only the break of that note writes them. */
+#define HK_ELIDE_IN_VALID false
+
+const hk_break *hk_find_break(const char *rule)
+{
+	const hk_break *const tables[] = {hk_breaks_profiledb, hk_breaks_cctdb, hk_breaks_tracedb, hk_breaks_crossdb};
+	for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
+		for (const hk_break *b = tables[t]; b->rule; b++)
+			if (strcmp(b->rule, rule) == 0) return b;
+	return NULL;
+}
+
+static bool can_break(const char *what, const char *rule, enum hv_edition edition)
+{
+	const hk_break *b = hk_find_break(rule);
+	if (!b || strcmp(b->kind, what) != 0) return false;
+	unsigned ed = edition == HV_EDITION_DRAFT ? HK_DRAFT : HK_RELEASE;
+	return (b->eds & ed) != 0;
+}
+
+static int make_meta(hk_ctx *c, char *err, size_t errlen)
+{
+	gen_params mp = *c->gp;
+	mp.what = "metadb";
+	mp.break_rule = NULL;
+	c->meta_out = calloc(1, sizeof *c->meta_out);
+	if (!c->meta_out) return -1;
+	if (gen_generate(&mp, c->meta_out, err, errlen) != 0) return -1;
+	if (c->meta_out->n != 1) {
+		snprintf(err, errlen, "meta.db writer produced %zu files", c->meta_out->n);
+		return -1;
+	}
+	c->meta = c->meta_out->files[0].data;
+	c->meta_len = c->meta_out->files[0].len;
+	return 0;
+}
+
+static void take(gen_output *out, const char *name, gen_buf *b)
+{
+	gen_add_file(out, name, b->data, b->len);
+	memset(b, 0, sizeof *b);
+}
+
+static void ctx_free(hk_ctx *c)
+{
+	gen_buf_free(&c->prof);
+	gen_buf_free(&c->cct);
+	gen_buf_free(&c->trace);
+	pdb_layout_free(&c->pl);
+	cdb_layout_free(&c->cl);
+	tdb_layout_free(&c->tl);
+	if (c->meta_out) {
+		gen_output_free(c->meta_out);
+		free(c->meta_out);
+	}
+	hdb_free(&c->d);
+}
+
+static int generate(const gen_params *p, gen_output *out, char *err, size_t errlen)
+{
+	hk_ctx c;
+	memset(&c, 0, sizeof c);
+	c.gp = p;
+	const hk_break *br = p->break_rule ? hk_find_break(p->break_rule) : NULL;
+	bool db = strcmp(p->what, "hpctoolkit-db") == 0;
+	c.want_meta = db;
+	c.want_prof = db || strcmp(p->what, "profiledb") == 0;
+	c.want_cct = db || strcmp(p->what, "cctdb") == 0;
+	c.want_trace = db || strcmp(p->what, "tracedb") == 0;
+	c.elide = (HK_ELIDE_IN_VALID && p->edition != HV_EDITION_DRAFT) || (br && br->elide);
+	int rc = -1;
+	if (hdb_build(p, c.elide, &c.d, err, errlen) != 0) goto done;
+	if (c.want_cct && c.d.n_prop > 0xffff) {
+		snprintf(err, errlen, "%zu propMetricIds do not fit cct.db's u16 nMetrics", c.d.n_prop);
+		goto done;
+	}
+	if (br && br->pre) br->pre(&c);
+	/* hpcprof writes no trace.db when no thread has samples. */
+	if (db && !c.d.has_traces) c.want_trace = false;
+	if (c.want_meta && make_meta(&c, err, errlen) != 0) goto done;
+	if (c.want_prof && gen_profiledb_write(&c.d, &c.prof, &c.pl) != 0) goto oom;
+	if (c.want_cct && gen_cctdb_write(&c.d, &c.cct, &c.cl) != 0) goto oom;
+	if (c.want_trace) {
+		/* One break writes trace.db in the other edition's layout. */
+		enum hv_edition ed = c.d.edition;
+		if (c.d.k.tdb_other_edition)
+			c.d.edition = ed == HV_EDITION_DRAFT ? HV_EDITION_RELEASE : HV_EDITION_DRAFT;
+		int trc = gen_tracedb_write(&c.d, &c.trace, &c.tl);
+		c.d.edition = ed;
+		if (trc != 0) goto oom;
+	}
+	if (br && br->post) br->post(&c);
+	if (c.fail) {
+		snprintf(err, errlen, "cannot break %s with this shape: %s", p->break_rule, c.fail);
+		goto done;
+	}
+	if (c.prof.oom || c.cct.oom || c.trace.oom) goto oom;
+	if (c.want_meta) {
+		gen_add_file(out, "meta.db", c.meta, c.meta_len);
+		c.meta_out->n = 0; /* ownership moved */
+	}
+	if (c.want_prof) take(out, "profile.db", &c.prof);
+	if (c.want_cct) take(out, "cct.db", &c.cct);
+	if (c.want_trace) take(out, "trace.db", &c.trace);
+	out->is_set = db;
+	rc = 0;
+	goto done;
+oom:
+	snprintf(err, errlen, "out of memory");
+done:
+	ctx_free(&c);
+	return rc;
+}
+
+const gen_family gen_family_hpctk_data = {"hpctoolkit-data", whats, generate, can_break, false};

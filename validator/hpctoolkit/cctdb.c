@@ -1,0 +1,180 @@
+/* cct.db: header, Context Info section, {CI} entries. Value blocks are
+ * checked by the shared walker (profiledb_svb.c). */
+#include "cctdb.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/hv_int.h"
+#include "profiledb_svb.h"
+
+#define CI_SHDR 0x0du /* Context Info section header: pCtxs, nCtxs, szCtx */
+
+static const hpctk_file_desc cctdb_desc = {
+	.file = "cct.db",
+	.code = "ctxt",
+	.footer = "__ctx.db",
+	.nsections = 1,
+	.sections = {{"CtxInfos", 8}},
+	.r_magic = HV_R_CCTDB_HDR_MAGIC,
+	.r_major = HV_R_CCTDB_HDR_MAJOR,
+	.r_minor_newer = HV_R_CCTDB_HDR_MINOR_NEWER,
+	.r_truncated = HV_R_CCTDB_HDR_TRUNCATED,
+	.r_footer = HV_R_CCTDB_HDR_FOOTER,
+	.r_sec_contained = HV_R_CCTDB_SEC_CONTAINED,
+	.r_sec_aligned = HV_R_CCTDB_SEC_ALIGNED,
+	.r_sec_overlap = HV_R_CCTDB_SEC_CONTAINED, /* one section: never compared */
+};
+
+static const hpctk_svb_desc csvb_desc = {
+	.file = "cct.db",
+	.owner = "ctx",
+	.val_size = 12,
+	.idx_size = 10,
+	.val_key_size = 4,
+	.idx_key_size = 2,
+	.idx_count_size = 2,
+	.val_key = "profIndex",
+	.idx_key = "metricId",
+	.idx_ptr = "pMetricIndices",
+	.idx_count = "nMetrics",
+	.r_values_contained = HV_R_CCTDB_CSVB_VALUES_CONTAINED,
+	.r_values_aligned = HV_R_CCTDB_CSVB_VALUES_ALIGNED,
+	.r_indices_contained = HV_R_CCTDB_CSVB_INDICES_CONTAINED,
+	.r_indices_aligned = HV_R_CCTDB_CSVB_INDICES_ALIGNED,
+	.r_outside = HV_R_CCTDB_CSVB_OUTSIDE_SECTIONS,
+	.r_order = HV_R_CCTDB_CSVB_ORDER,
+	.r_contiguous = HV_R_CCTDB_CSVB_CONTIGUOUS,
+	.r_overlap = HV_R_CCTDB_CSVB_OVERLAP,
+	.r_idx_increasing = HV_R_CCTDB_CSVB_METRIC_INCREASING,
+	.r_start_first_zero = HV_R_CCTDB_CSVB_START_FIRST_ZERO,
+	.r_start_in_range = HV_R_CCTDB_CSVB_START_IN_RANGE,
+	.r_start_nondecreasing = HV_R_CCTDB_CSVB_START_NONDECREASING,
+	.r_val_increasing = HV_R_CCTDB_CSVB_PROF_INCREASING,
+	.r_val_key_nonzero = HV_R_CCTDB_CSVB_PROF_NONZERO,
+	.r_value_nonzero = HV_R_CCTDB_CSVB_VALUE_NONZERO,
+	.r_value_finite = HV_R_CCTDB_CSVB_VALUE_FINITE,
+};
+
+static bool cctdb_sniff(hv_blob *b) { return hpctk_sniff(b, "ctxt"); }
+
+bool hpctk_cctdb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum hv_edition ed, hpctk_cctdb *c)
+{
+	char path[HV_PATH_MAX];
+	memset(c, 0, sizeof *c);
+	c->b = b;
+	c->edition = opt->edition != HV_EDITION_AUTO ? opt->edition : ed;
+	if (!hpctk_check_header(&cctdb_desc, b, r, true, &c->h)) return false;
+	if (!c->h.sec_ok[0]) return false;
+	uint64_t ps = c->h.p[0], pz = c->h.sz[0];
+	snprintf(path, sizeof path, "cct.db/CtxInfos");
+	if (!hv_eval(r, HV_R_CCTDB_CI_SECTION_SHORT, pz >= CI_SHDR)) {
+		hv_emit(r, HV_R_CCTDB_CI_SECTION_SHORT, b->name, 0x10, 8, path,
+			"szCtxInfos is %llu, smaller than the 13-byte section header (pCtxs, nCtxs, szCtx)",
+			(unsigned long long)pz);
+		return false;
+	}
+	uint8_t sh[CI_SHDR];
+	if (!hv_blob_read(b, ps, sh, sizeof sh)) return false;
+	c->pctxs = hv_le64(sh);
+	c->nctxs = hv_le32(sh + 8);
+	c->szctx = sh[0x0c];
+	snprintf(path, sizeof path, "cct.db/CtxInfos/pCtxs");
+	if (!hv_eval(r, HV_R_CCTDB_CI_ARRAY_ALIGNED, hv_aligned(c->pctxs, 8)))
+		hv_emit(r, HV_R_CCTDB_CI_ARRAY_ALIGNED, b->name, ps, 8, path, "pCtxs = 0x%llx is not 8-byte aligned",
+			(unsigned long long)c->pctxs);
+	uint64_t alen = hv_mul_sat(c->nctxs, c->szctx);
+	bool inside = hv_range_within(c->pctxs, alen, ps + CI_SHDR, pz - CI_SHDR);
+	if (!hv_eval(r, HV_R_CCTDB_CI_ARRAY_CONTAINED, inside))
+		hv_emit(r, HV_R_CCTDB_CI_ARRAY_CONTAINED, b->name, ps, CI_SHDR, path,
+			"{CI} array [0x%llx, +%u x %u bytes) is not inside the Context Info section body [0x%llx, 0x%llx)",
+			(unsigned long long)c->pctxs, c->nctxs, c->szctx, (unsigned long long)(ps + CI_SHDR),
+			(unsigned long long)(ps + pz));
+	snprintf(path, sizeof path, "cct.db/CtxInfos/szCtx");
+	bool stride_ok = c->szctx >= HPCTK_CI_END;
+	if (!hv_eval(r, HV_R_CCTDB_CI_STRIDE, stride_ok))
+		hv_emit(r, HV_R_CCTDB_CI_STRIDE, b->name, ps + 0x0c, 1, path,
+			"szCtx is 0x%x, smaller than the {CI} structure (0x%x)", c->szctx, HPCTK_CI_END);
+	c->ci_ok = inside && stride_ok;
+	return true;
+}
+
+static void fwd_index(void *arg, uint32_t owner, uint32_t key, uint64_t off)
+{
+	const hpctk_cct_visitor *v = arg;
+	if (v->index) v->index(v->arg, owner, (uint16_t)key, off);
+}
+
+static void fwd_value(void *arg, uint32_t owner, uint32_t idx_key, uint32_t val_key, uint64_t bits, uint64_t off)
+{
+	const hpctk_cct_visitor *v = arg;
+	if (v->value) v->value(v->arg, owner, (uint16_t)idx_key, val_key, bits, off);
+}
+
+/* Walk contexts [first, last). */
+static void walk_range(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v, uint32_t first, uint32_t last,
+		       bool overlaps)
+{
+	hv_window w;
+	c->complete = false;
+	if (!c->h.usable || !c->ci_ok || !hv_window_init(&w, c->b, hpctk_window_cap)) return;
+	hpctk_svb_env e;
+	hpctk_svb_visitor sv = {(void *)v, fwd_index, fwd_value};
+	bool env_ok = hpctk_svb_env_init(&e, &csvb_desc, c->b, r, c->h.body_end, first, last - first);
+	/* Release: {Val} A4, {Idx} A2. Draft: pValues *(2), pMetricIndices *(4).
+	 * Unknown edition: the minimum both accept. */
+	e.val_align = c->edition == HV_EDITION_RELEASE ? 4 : 2;
+	e.idx_align = c->edition == HV_EDITION_DRAFT ? 4 : 2;
+	e.vis = v ? &sv : NULL;
+	hpctk_svb_env_forbid(&e, 0, hpctk_header_size(&cctdb_desc));
+	hpctk_svb_env_forbid(&e, c->h.p[0], c->h.sz[0]);
+	/* Pass 1: layouts and (for the whole file) the overlap sweep; pass 2: values. */
+	for (int pass = 1; pass <= 2; pass++) {
+		for (uint32_t i = first; env_ok && i < last; i++) {
+			uint64_t at = c->pctxs + (uint64_t)i * c->szctx;
+			const uint8_t *ci = hv_window_get(&w, at, HPCTK_CI_END);
+			if (!ci) { /* unreadable: the values are not all visited */
+				e.complete = false;
+				break;
+			}
+			hpctk_svb_block blk = hpctk_svb_decode(&csvb_desc, ci, i, at);
+			if (pass == 1) hpctk_svb_layout(&e, &blk);
+			else hpctk_svb_values(&e, &blk);
+		}
+		if (pass == 1 && env_ok && overlaps) hpctk_svb_overlaps(&e);
+	}
+	c->complete = env_ok && e.complete && !e.planes.alloc_failed;
+	hpctk_svb_env_free(&e);
+	hv_window_free(&w);
+}
+
+void hpctk_cctdb_walk(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v)
+{
+	walk_range(c, r, v, 0, c->nctxs, true);
+}
+
+void hpctk_cctdb_walk_one(hpctk_cctdb *c, hv_report *r, uint32_t ctx, const hpctk_cct_visitor *v)
+{
+	bool complete = c->complete;
+	if (ctx < c->nctxs) walk_range(c, r, v, ctx, ctx + 1, false);
+	c->complete = complete;
+}
+
+static void cctdb_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
+{
+	hpctk_cctdb c;
+	snprintf(r->version, sizeof r->version, "4.0");
+	bool ok = hpctk_cctdb_open(opt, b, r, HV_EDITION_AUTO, &c);
+	if (c.h.major) snprintf(r->version, sizeof r->version, "%u.%u", c.h.major, c.h.minor);
+	/* A lone cct.db shows no edition; report one only when forced. */
+	if (opt->edition != HV_EDITION_AUTO)
+		snprintf(r->edition, sizeof r->edition, "%s", opt->edition == HV_EDITION_DRAFT ? "draft" : "release");
+	if (ok) hpctk_cctdb_walk(&c, r, NULL);
+}
+
+const hv_format hv_format_hpctk_cctdb = {
+	.name = "hpctoolkit cct.db",
+	.file_name = "cct.db",
+	.sniff = cctdb_sniff,
+	.check = cctdb_check_file,
+};

@@ -1,0 +1,290 @@
+#include "profiledb_svb.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/hv_int.h"
+
+static uint64_t key_at(const uint8_t *p, unsigned size) { return size == 2 ? hv_le16(p) : hv_le32(p); }
+
+hpctk_svb_block hpctk_svb_decode(const hpctk_svb_desc *d, const uint8_t *p, uint32_t owner, uint64_t at)
+{
+	hpctk_svb_block blk;
+	blk.owner = owner;
+	blk.at = at;
+	blk.nvalues = hv_le64(p);
+	blk.pvalues = hv_le64(p + 0x08);
+	blk.nidx = key_at(p + 0x10, d->idx_count_size);
+	blk.pidx = hv_le64(p + 0x18);
+	return blk;
+}
+
+bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, hv_report *r, uint64_t body_end,
+			uint32_t first_owner, uint32_t n_owners)
+{
+	memset(e, 0, sizeof *e);
+	e->first_owner = first_owner;
+	e->n_owners = n_owners;
+	e->skip = calloc(((size_t)n_owners + 7) / 8 + 1, 1);
+	e->d = d;
+	e->b = b;
+	e->r = r;
+	e->body_end = body_end;
+	e->complete = true;
+	e->val_align = e->idx_align = 1;
+	bool a = hv_window_init(&e->wv, b, hpctk_window_cap);
+	bool c = hv_window_init(&e->wi, b, hpctk_window_cap);
+	e->windows_ok = a && c && e->skip;
+	return e->windows_ok;
+}
+
+void hpctk_svb_env_forbid(hpctk_svb_env *e, uint64_t p, uint64_t sz)
+{
+	if (e->nforbid < 3) {
+		e->forbid_p[e->nforbid] = p;
+		e->forbid_sz[e->nforbid] = sz;
+		e->nforbid++;
+	}
+}
+
+void hpctk_svb_env_free(hpctk_svb_env *e)
+{
+	hv_window_free(&e->wv);
+	hv_window_free(&e->wi);
+	hpctk_ranges_free(&e->planes);
+	free(e->skip);
+	e->skip = NULL;
+}
+
+/* The layout of a block: where its arrays are and whether they can be read. */
+static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk, const char *bp)
+{
+	const hpctk_svb_desc *d = e->d;
+	hv_report *r = e->r;
+	char path[HV_PATH_MAX];
+	uint64_t vlen = hv_mul_sat(blk->nvalues, d->val_size);
+	uint64_t ilen = hv_mul_sat(blk->nidx, d->idx_size);
+	bool vin = hv_range_in(blk->pvalues, vlen, e->body_end);
+	bool iin = hv_range_in(blk->pidx, ilen, e->body_end);
+
+	snprintf(path, sizeof path, "%s/pValues", bp);
+	if (!hv_eval(r, d->r_values_contained, vin))
+		hv_emit(r, d->r_values_contained, e->b->name, blk->at + 0x08, 8, path,
+			"values [0x%llx, +%llu x %u bytes) run past the end of the file body at 0x%llx (nValues = %llu)",
+			(unsigned long long)blk->pvalues, (unsigned long long)blk->nvalues, d->val_size,
+			(unsigned long long)e->body_end, (unsigned long long)blk->nvalues);
+	if (!hv_eval(r, d->r_values_aligned, hv_aligned(blk->pvalues, e->val_align)))
+		hv_emit(r, d->r_values_aligned, e->b->name, blk->at + 0x08, 8, path,
+			"pValues = 0x%llx is not %u-byte aligned", (unsigned long long)blk->pvalues, e->val_align);
+	snprintf(path, sizeof path, "%s/%s", bp, d->idx_ptr);
+	if (!hv_eval(r, d->r_indices_contained, iin))
+		hv_emit(r, d->r_indices_contained, e->b->name, blk->at + 0x18, 8, path,
+			"%s [0x%llx, +%llu x %u bytes) run past the end of the file body at 0x%llx", d->idx_ptr,
+			(unsigned long long)blk->pidx, (unsigned long long)blk->nidx, d->idx_size,
+			(unsigned long long)e->body_end);
+	if (!hv_eval(r, d->r_indices_aligned, hv_aligned(blk->pidx, e->idx_align)))
+		hv_emit(r, d->r_indices_aligned, e->b->name, blk->at + 0x18, 8, path, "%s = 0x%llx is not %u-byte aligned",
+			d->idx_ptr, (unsigned long long)blk->pidx, e->idx_align);
+	if (!vin || !iin) return false;
+
+	/* Both arrays are inside the file, so none of the sums below overflow. */
+	uint64_t vend = blk->pvalues + vlen, iend = blk->pidx + ilen;
+	snprintf(path, sizeof path, "%s", bp);
+	bool ordered = vend <= blk->pidx;
+	if (!hv_eval(r, d->r_order, ordered))
+		hv_emit(r, d->r_order, e->b->name, blk->at + 0x08, 0x18, path,
+			"pValues 0x%llx + %u x nValues %llu = 0x%llx passes %s = 0x%llx: the values must end before "
+			"the indices start",
+			(unsigned long long)blk->pvalues, d->val_size, (unsigned long long)blk->nvalues,
+			(unsigned long long)vend, d->idx_ptr, (unsigned long long)blk->pidx);
+	else if (!hv_eval(r, d->r_contiguous, blk->pidx - vend < 8))
+		hv_emit(r, d->r_contiguous, e->b->name, blk->at + 0x18, 8, path,
+			"%llu bytes between the end of the values (0x%llx) and %s (0x%llx); only alignment padding "
+			"(at most 7 bytes) may separate them",
+			(unsigned long long)(blk->pidx - vend), (unsigned long long)vend, d->idx_ptr,
+			(unsigned long long)blk->pidx);
+
+	uint64_t lo = blk->pvalues < blk->pidx ? blk->pvalues : blk->pidx;
+	uint64_t hi = vend > iend ? vend : iend;
+	if (vlen == 0) lo = blk->pidx, hi = iend;
+	if (ilen == 0) lo = blk->pvalues, hi = vend;
+	uint64_t plane = hi - lo;
+	for (unsigned k = 0; k < e->nforbid; k++) {
+		bool ov = hv_ranges_overlap(lo, plane, e->forbid_p[k], e->forbid_sz[k]);
+		if (!hv_eval(r, d->r_outside, !ov)) {
+			hv_emit(r, d->r_outside, e->b->name, blk->at + 0x08, 0x18, path,
+				"the block's data [0x%llx, 0x%llx) overlaps %s [0x%llx, +0x%llx); value blocks must lie "
+				"outside the header and the sections",
+				(unsigned long long)lo, (unsigned long long)hi, k == 0 ? "the file header" : "a section",
+				(unsigned long long)e->forbid_p[k], (unsigned long long)e->forbid_sz[k]);
+			break;
+		}
+	}
+	if (plane > 0) hpctk_ranges_add(&e->planes, lo, plane, blk->owner, blk->at); /* empty planes never overlap */
+	return true;
+}
+
+/* Check the values of one run [s, end) belonging to index entry `k`. */
+static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, const char *bp, uint64_t k, uint32_t idx_key,
+		      uint64_t s, uint64_t end)
+{
+	const hpctk_svb_desc *d = e->d;
+	hv_report *r = e->r;
+	char path[HV_PATH_MAX];
+	/* Paths are formatted only for a failure: this loop runs once per value. */
+#define VPATH() (snprintf(path, sizeof path, "%s/value[%llu]", bp, (unsigned long long)j), path)
+	uint32_t prev = 0;
+	for (uint64_t j = s; j < end; j++) {
+		uint64_t off = blk->pvalues + j * d->val_size;
+		const uint8_t *v = hv_window_get(&e->wv, off, d->val_size);
+		if (!v) {
+			e->complete = false;
+			return;
+		}
+		uint32_t key = (uint32_t)key_at(v, d->val_key_size);
+		uint64_t bits = hv_le64(v + d->val_key_size);
+		double x = hv_lef64(v + d->val_key_size);
+		if (d->r_val_key_nonzero >= 0 && !hv_eval(r, d->r_val_key_nonzero, key != 0))
+			hv_emit(r, d->r_val_key_nonzero, e->b->name, off, d->val_key_size, VPATH(),
+				"%s 0 (the summary profile) in the run of %s %u; cct.db never holds summary values",
+				d->val_key, d->idx_key, idx_key);
+		if (j > s && !hv_eval(r, d->r_val_increasing, key > prev))
+			hv_emit(r, d->r_val_increasing, e->b->name, off, d->val_key_size, VPATH(),
+				"%s %u follows %u in the run of %s %u (index entry %llu); it must be strictly increasing",
+				d->val_key, key, prev, d->idx_key, idx_key, (unsigned long long)k);
+		prev = key;
+		if (!hv_eval(r, d->r_value_finite, isfinite(x)))
+			hv_emit(r, d->r_value_finite, e->b->name, off + d->val_key_size, 8, VPATH(),
+				"value for %s %u, %s %u is %s", d->idx_key, idx_key, d->val_key, key,
+				isnan(x) ? "NaN" : "infinite");
+		else if (!hv_eval(r, d->r_value_nonzero, x != 0.0))
+			hv_emit(r, d->r_value_nonzero, e->b->name, off + d->val_key_size, 8, VPATH(),
+				"value for %s %u, %s %u is 0.0; the sparse format stores non-zero values only",
+				d->idx_key, idx_key, d->val_key, key);
+		if (e->vis && e->vis->value) e->vis->value(e->vis->arg, blk->owner, idx_key, key, bits, off);
+	}
+}
+#undef VPATH
+
+static bool skipped(const hpctk_svb_env *e, uint32_t owner)
+{
+	uint32_t i = owner - e->first_owner;
+	return !e->skip || i >= e->n_owners || ((e->skip[i >> 3] >> (i & 7)) & 1);
+}
+
+static void skip(hpctk_svb_env *e, uint32_t owner)
+{
+	uint32_t i = owner - e->first_owner;
+	if (e->skip && i < e->n_owners) e->skip[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+
+void hpctk_svb_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
+{
+	char bp[96];
+	snprintf(bp, sizeof bp, "%s/%s[%u]/valueBlock", e->d->file, e->d->owner, blk->owner);
+	if (!e->windows_ok || !check_layout(e, blk, bp)) skip(e, blk->owner);
+}
+
+void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
+{
+	const hpctk_svb_desc *d = e->d;
+	hv_report *r = e->r;
+	char bp[96], path[HV_PATH_MAX];
+	if (skipped(e, blk->owner)) {
+		if (blk->nvalues || blk->nidx) e->complete = false;
+		return;
+	}
+	snprintf(bp, sizeof bp, "%s/%s[%u]/valueBlock", d->file, d->owner, blk->owner);
+
+	/* Walk the index entries; entry k's run is [start_k, start_{k+1}) or
+	 * [start_k, nValues). A run is attributed only while every start so far
+	 * is sound; after the first bad start the rest of the block is checked
+	 * for its indices alone, so one bad startIndex is reported once. */
+#define IPATH() (snprintf(path, sizeof path, "%s/%s[%llu]", bp, d->idx_ptr, (unsigned long long)k), path)
+	bool attributing = true;
+	uint64_t last_start = 0;  /* last in-range start, for the monotony check */
+	bool have_last = false;
+	uint32_t prev_key = 0, run_key = 0;
+	uint64_t run_start = 0, run_k = 0;
+	bool run_open = false;
+	for (uint64_t k = 0; k < blk->nidx; k++) {
+		uint64_t off = blk->pidx + k * d->idx_size;
+		const uint8_t *p = hv_window_get(&e->wi, off, d->idx_size);
+		if (!p) {
+			e->complete = false;
+			return;
+		}
+		uint32_t key = (uint32_t)key_at(p, d->idx_key_size);
+		uint64_t start = hv_le64(p + d->idx_key_size);
+		if (k > 0 && !hv_eval(r, d->r_idx_increasing, key > prev_key))
+			hv_emit(r, d->r_idx_increasing, e->b->name, off, d->idx_key_size, IPATH(),
+				"%s %u follows %u; index entries must be sorted by strictly increasing %s", d->idx_key, key,
+				prev_key, d->idx_key);
+		prev_key = key;
+		if (e->vis && e->vis->index) e->vis->index(e->vis->arg, blk->owner, key, off);
+
+		bool ok = true;
+		if (k == 0 && !hv_eval(r, d->r_start_first_zero, start == 0)) {
+			hv_emit(r, d->r_start_first_zero, e->b->name, off + d->idx_key_size, 8, IPATH(),
+				"the first startIndex is %llu, so values [0, %llu) belong to no %s",
+				(unsigned long long)start, (unsigned long long)(start < blk->nvalues ? start : blk->nvalues),
+				d->idx_key);
+			e->complete = false; /* the orphaned values are not visited */
+		}
+		if (!hv_eval(r, d->r_start_in_range, start <= blk->nvalues)) {
+			hv_emit(r, d->r_start_in_range, e->b->name, off + d->idx_key_size, 8, IPATH(),
+				"startIndex %llu is beyond nValues %llu", (unsigned long long)start,
+				(unsigned long long)blk->nvalues);
+			ok = false;
+		} else if (have_last && !hv_eval(r, d->r_start_nondecreasing, start >= last_start)) {
+			hv_emit(r, d->r_start_nondecreasing, e->b->name, off + d->idx_key_size, 8, IPATH(),
+				"startIndex %llu is below the previous startIndex %llu", (unsigned long long)start,
+				(unsigned long long)last_start);
+			ok = false;
+		}
+		if (!ok) {
+			if (attributing) e->complete = false;
+			attributing = false;
+			continue;
+		}
+		if (attributing && run_open) check_run(e, blk, bp, run_k, run_key, run_start, start);
+		last_start = start;
+		have_last = true;
+		run_open = true;
+		run_start = start;
+		run_key = key;
+		run_k = k;
+	}
+	if (attributing && run_open) check_run(e, blk, bp, run_k, run_key, run_start, blk->nvalues);
+	/* No index entry at all: every value belongs to no run, the same defect
+	 * as a first startIndex above 0. */
+	if (blk->nidx == 0 && !hv_eval(r, d->r_start_first_zero, blk->nvalues == 0)) {
+		hv_emit(r, d->r_start_first_zero, e->b->name, blk->at, 0x20, bp,
+			"%s is 0 but nValues is %llu: the values belong to no %s", d->idx_count,
+			(unsigned long long)blk->nvalues, d->idx_key);
+		e->complete = false;
+	}
+}
+#undef IPATH
+
+static void report_overlap(void *arg, const hpctk_range *a, const hpctk_range *b)
+{
+	hpctk_svb_env *e = arg;
+	char path[HV_PATH_MAX];
+	/* Not walked: N blocks sharing one plane must not cost N walks of it. */
+	skip(e, b->owner);
+	snprintf(path, sizeof path, "%s/%s[%u]/valueBlock", e->d->file, e->d->owner, b->owner);
+	hv_eval(e->r, e->d->r_overlap, false);
+	hv_emit(e->r, e->d->r_overlap, e->b->name, b->where, 0x20, path,
+		"the data of %s %u [0x%llx, +0x%llx) overlaps that of %s %u [0x%llx, +0x%llx)", e->d->owner, b->owner,
+		(unsigned long long)b->start, (unsigned long long)b->len, e->d->owner, a->owner,
+		(unsigned long long)a->start, (unsigned long long)a->len);
+}
+
+void hpctk_svb_overlaps(hpctk_svb_env *e)
+{
+	hv_eval(e->r, e->d->r_overlap, true);
+	hpctk_ranges_sweep(&e->planes, report_overlap, e);
+}

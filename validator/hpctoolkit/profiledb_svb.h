@@ -1,0 +1,86 @@
+/* The sparse value block walker shared by profile.db (Profile-Major blocks:
+ * {Val} = u16 metricId + f64, {Idx} = u32 ctxId + u64 startIndex) and cct.db
+ * (Context-Major blocks: {Val} = u32 profIndex + f64, {Idx} = u16 metricId +
+ * u64 startIndex). The two layouts differ only in field widths and names, so
+ * one walker, driven by a descriptor naming each file's rule IDs, checks both.
+ *
+ * Blocks are streamed through two windows (values and indices), so a block
+ * of any size costs a bounded amount of memory. */
+#ifndef HV_HPCTK_SVB_H
+#define HV_HPCTK_SVB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/blob.h"
+#include "../core/report.h"
+#include "crossdb_ranges.h"
+
+typedef struct hpctk_svb_desc {
+	const char *file;                   /* "profile.db" */
+	const char *owner;                  /* "profile" or "ctx": path component of one block's owner */
+	unsigned val_size, idx_size;        /* 10 / 12 (profile.db), 12 / 10 (cct.db) */
+	unsigned val_key_size, idx_key_size;/* 2 / 4, 4 / 2 */
+	unsigned idx_count_size;            /* width of nCtxs (4) / nMetrics (2) at 0x10 */
+	const char *val_key, *idx_key;      /* "metricId", "ctxId" / "profIndex", "metricId" */
+	const char *idx_ptr, *idx_count;    /* "pCtxIndices", "nCtxs" / "pMetricIndices", "nMetrics" */
+	int r_values_contained, r_values_aligned, r_indices_contained, r_indices_aligned;
+	int r_outside, r_order, r_contiguous, r_overlap;
+	int r_idx_increasing, r_start_first_zero, r_start_in_range, r_start_nondecreasing;
+	int r_val_increasing, r_val_key_nonzero; /* r_val_key_nonzero < 0: no such rule */
+	int r_value_nonzero, r_value_finite;
+} hpctk_svb_desc;
+
+/* Called for the data of a block, for the cross-file checks. `owner` is the
+ * block's profile or context index, `off` the file offset of the entry. */
+typedef struct hpctk_svb_visitor {
+	void *arg;
+	void (*index)(void *arg, uint32_t owner, uint32_t idx_key, uint64_t off);
+	void (*value)(void *arg, uint32_t owner, uint32_t idx_key, uint32_t val_key, uint64_t bits, uint64_t off);
+} hpctk_svb_visitor;
+
+typedef struct hpctk_svb_env {
+	const hpctk_svb_desc *d;
+	hv_blob *b;
+	hv_report *r;
+	hv_window wv, wi;
+	bool windows_ok;
+	uint64_t body_end;                 /* end of the bytes blocks may use (footer excluded) */
+	uint64_t forbid_p[3], forbid_sz[3];/* file header and the sections: blocks stay outside */
+	unsigned nforbid;
+	unsigned val_align, idx_align;
+	const hpctk_svb_visitor *vis;      /* may be NULL */
+	hpctk_ranges planes;               /* for the overlap sweep */
+	bool complete;                     /* every value of every block was attributed and visited */
+	uint32_t first_owner, n_owners;
+	uint8_t *skip;                     /* per owner: values not walked (unreadable layout, overlap) */
+} hpctk_svb_env;
+
+typedef struct hpctk_svb_block {
+	uint32_t owner;
+	uint64_t at;                       /* file offset of the 0x20-byte block header */
+	uint64_t nvalues, pvalues, nidx, pidx;
+} hpctk_svb_block;
+
+/* Decode the 0x20-byte header of a block at `p` (a {PI} or {CI} entry). */
+hpctk_svb_block hpctk_svb_decode(const hpctk_svb_desc *d, const uint8_t *p, uint32_t owner, uint64_t at);
+
+/* Owners first_owner .. first_owner + n_owners - 1 (n_owners is bounded by
+ * the {PI}/{CI} array, which lies in the file). */
+bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, hv_report *r, uint64_t body_end,
+			uint32_t first_owner, uint32_t n_owners);
+void hpctk_svb_env_forbid(hpctk_svb_env *e, uint64_t p, uint64_t sz);
+void hpctk_svb_env_free(hpctk_svb_env *e);
+
+/* Three phases, so that the value data is walked at most once however the
+ * blocks point: (1) hpctk_svb_layout for every block (pointers, containment,
+ * the plane); (2) hpctk_svb_overlaps (planes of different owners sharing
+ * bytes, found by one sort and sweep; an overlapping block is not walked);
+ * (3) hpctk_svb_values for every block. Phase 3 clears e->complete when some
+ * values could not be attributed or were not walked (so a transpose
+ * comparison would be unfair). */
+void hpctk_svb_layout(hpctk_svb_env *e, const hpctk_svb_block *blk);
+void hpctk_svb_overlaps(hpctk_svb_env *e);
+void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk);
+
+#endif

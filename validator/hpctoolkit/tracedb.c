@@ -1,0 +1,276 @@
+/* trace.db: header (footer in the release edition only), Context Trace
+ * Headers section, trace lines streamed element by element. */
+#include "tracedb.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/hv_int.h"
+#include "crossdb_ranges.h"
+
+#define ELEM 12u
+
+static const hpctk_file_desc tracedb_desc = {
+	.file = "trace.db",
+	.code = "trce",
+	.footer = "trace.db",
+	.nsections = 1,
+	.sections = {{"CtxTraces", 8}},
+	.r_magic = HV_R_TRACEDB_HDR_MAGIC,
+	.r_major = HV_R_TRACEDB_HDR_MAJOR,
+	.r_minor_newer = HV_R_TRACEDB_HDR_MINOR_NEWER,
+	.r_truncated = HV_R_TRACEDB_HDR_TRUNCATED,
+	.r_footer = HV_R_TRACEDB_HDR_FOOTER,
+	.r_sec_contained = HV_R_TRACEDB_SEC_CONTAINED,
+	.r_sec_aligned = HV_R_TRACEDB_SEC_ALIGNED,
+	.r_sec_overlap = HV_R_TRACEDB_SEC_CONTAINED, /* one section: never compared */
+};
+
+static bool tracedb_sniff(hv_blob *b) { return hpctk_sniff(b, "trce"); }
+
+enum hv_edition hpctk_tracedb_evidence(hv_blob *b)
+{
+	uint8_t foot[8], hdr[0x20], pt[8];
+	if (b->size >= 0x28 && hv_blob_read(b, b->size - 8, foot, 8) && memcmp(foot, "trace.db", 8) == 0)
+		return HV_EDITION_RELEASE;
+	if (!hv_blob_read(b, 0, hdr, sizeof hdr)) return HV_EDITION_AUTO;
+	uint64_t p = hv_le64(hdr + 0x18);
+	if (!hv_blob_read(b, p, pt, sizeof pt)) return HV_EDITION_AUTO;
+	uint64_t ptraces = hv_le64(pt);
+	/* Room for min/maxTimestamp before the array: the release section header. */
+	return ptraces >= p && ptraces - p >= HPCTK_TSHDR_RELEASE ? HV_EDITION_RELEASE : HV_EDITION_DRAFT;
+}
+
+bool hpctk_tracedb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum hv_edition ed, hpctk_tracedb *t)
+{
+	char path[HV_PATH_MAX];
+	memset(t, 0, sizeof *t);
+	t->b = b;
+	t->evidence = hpctk_tracedb_evidence(b);
+	t->edition = opt->edition != HV_EDITION_AUTO ? opt->edition
+		     : t->evidence != HV_EDITION_AUTO ? t->evidence
+		     : ed != HV_EDITION_AUTO	      ? ed
+						      : HV_EDITION_DRAFT; /* no footer there */
+	bool release = t->edition == HV_EDITION_RELEASE;
+	if (!hpctk_check_header(&tracedb_desc, b, r, release, &t->h)) return false;
+	if (!t->h.sec_ok[0]) return false;
+	uint64_t ps = t->h.p[0], pz = t->h.sz[0];
+	uint64_t shdr = release ? HPCTK_TSHDR_RELEASE : HPCTK_TSHDR_DRAFT;
+	snprintf(path, sizeof path, "trace.db/CtxTraces");
+	if (!hv_eval(r, HV_R_TRACEDB_CTH_SECTION_SHORT, pz >= shdr)) {
+		hv_emit(r, HV_R_TRACEDB_CTH_SECTION_SHORT, b->name, 0x10, 8, path,
+			"szCtxTraces is %llu, smaller than the %llu-byte section header of the %s edition",
+			(unsigned long long)pz, (unsigned long long)shdr, release ? "release" : "draft");
+		return false;
+	}
+	uint8_t sh[HPCTK_TSHDR_RELEASE];
+	if (!hv_blob_read(b, ps, sh, (size_t)shdr)) return false;
+	t->ptraces = hv_le64(sh);
+	t->ntraces = hv_le32(sh + 8);
+	t->sztrace = sh[0x0c];
+	if (release) {
+		t->tmin = hv_le64(sh + 0x10);
+		t->tmax = hv_le64(sh + 0x18);
+	}
+	snprintf(path, sizeof path, "trace.db/CtxTraces/pTraces");
+	if (!hv_eval(r, HV_R_TRACEDB_CTH_ARRAY_ALIGNED, hv_aligned(t->ptraces, 8)))
+		hv_emit(r, HV_R_TRACEDB_CTH_ARRAY_ALIGNED, b->name, ps, 8, path, "pTraces = 0x%llx is not 8-byte aligned",
+			(unsigned long long)t->ptraces);
+	uint64_t alen = hv_mul_sat(t->ntraces, t->sztrace);
+	bool inside = hv_range_within(t->ptraces, alen, ps + shdr, pz - shdr);
+	if (!hv_eval(r, HV_R_TRACEDB_CTH_ARRAY_CONTAINED, inside))
+		hv_emit(r, HV_R_TRACEDB_CTH_ARRAY_CONTAINED, b->name, ps, 0x0d, path,
+			"trace header array [0x%llx, +%u x %u bytes) is not inside the section body [0x%llx, 0x%llx)",
+			(unsigned long long)t->ptraces, t->ntraces, t->sztrace, (unsigned long long)(ps + shdr),
+			(unsigned long long)(ps + pz));
+	snprintf(path, sizeof path, "trace.db/CtxTraces/szTrace");
+	bool stride_ok = t->sztrace >= HPCTK_CTH_END;
+	if (!hv_eval(r, HV_R_TRACEDB_CTH_STRIDE, stride_ok))
+		hv_emit(r, HV_R_TRACEDB_CTH_STRIDE, b->name, ps + 0x0c, 1, path,
+			"szTrace is 0x%x, smaller than the trace header structure (0x%x)", t->sztrace, HPCTK_CTH_END);
+	t->cth_ok = inside && stride_ok;
+	return true;
+}
+
+/* Stream the elements of one line [ps, ps + n*12). */
+static void walk_elements(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v, hv_window *w, uint32_t i,
+			  uint64_t ps, uint64_t n)
+{
+	char path[HV_PATH_MAX];
+	bool release = t->edition == HV_EDITION_RELEASE;
+	uint64_t prev_ts = 0;
+	uint32_t prev_ctx = 1;
+	for (uint64_t k = 0; k < n; k++) {
+		uint64_t off = ps + k * ELEM;
+		const uint8_t *e = hv_window_get(w, off, ELEM);
+		if (!e) return;
+		uint64_t ts = hv_le64(e);
+		uint32_t ctx = hv_le32(e + 8);
+		if (k > 0 && !hv_eval(r, HV_R_TRACEDB_LINE_TIME_SORTED, ts >= prev_ts)) {
+			snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/timestamp", i, (unsigned long long)k);
+			hv_emit(r, HV_R_TRACEDB_LINE_TIME_SORTED, t->b->name, off, 8, path,
+				"timestamp %llu is smaller than the previous element's %llu; a line is sorted by time",
+				(unsigned long long)ts, (unsigned long long)prev_ts);
+		}
+		if (release) {
+			if (!hv_eval(r, HV_R_TRACEDB_ELEM_WITHIN_BOUNDS, ts >= t->tmin && ts <= t->tmax)) {
+				snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/timestamp", i,
+					 (unsigned long long)k);
+				hv_emit(r, HV_R_TRACEDB_ELEM_WITHIN_BOUNDS, t->b->name, off, 8, path,
+					"timestamp %llu is outside [minTimestamp %llu, maxTimestamp %llu]",
+					(unsigned long long)ts, (unsigned long long)t->tmin, (unsigned long long)t->tmax);
+			}
+			if (k > 0 && !hv_eval(r, HV_R_TRACEDB_ELEM_BLANK_REPEATED, ctx != 0 || prev_ctx != 0)) {
+				snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/ctxId", i, (unsigned long long)k);
+				hv_emit(r, HV_R_TRACEDB_ELEM_BLANK_REPEATED, t->b->name, off + 8, 4, path,
+					"ctxId 0 follows another ctxId 0; consecutive elements cannot both be blank");
+			}
+		}
+		if (v && v->elem) v->elem(v->arg, i, ctx, off + 8);
+		prev_ts = ts;
+		prev_ctx = ctx;
+	}
+}
+
+/* The line's placement; true when its elements can be walked. */
+static bool check_line(hpctk_tracedb *t, hv_report *r, uint32_t i, uint64_t at, uint64_t ps, uint64_t pe,
+		       hpctk_ranges *lines)
+{
+	char path[HV_PATH_MAX];
+	hv_blob *b = t->b;
+	snprintf(path, sizeof path, "trace.db/trace[%u]/pStart", i);
+	if (!hv_eval(r, HV_R_TRACEDB_LINE_START_ALIGNED, hv_aligned(ps, 8)))
+		hv_emit(r, HV_R_TRACEDB_LINE_START_ALIGNED, b->name, at + 8, 8, path, "pStart = 0x%llx is not 8-byte aligned",
+			(unsigned long long)ps);
+	snprintf(path, sizeof path, "trace.db/trace[%u]", i);
+	bool inside = ps <= pe && pe <= t->h.body_end;
+	if (!hv_eval(r, HV_R_TRACEDB_LINE_CONTAINED, inside)) {
+		hv_emit(r, HV_R_TRACEDB_LINE_CONTAINED, b->name, at + 8, 16, path,
+			"line [pStart 0x%llx, pEnd 0x%llx) is %s the file body, which ends at 0x%llx",
+			(unsigned long long)ps, (unsigned long long)pe, ps > pe ? "reversed: pEnd before pStart, in" : "not inside",
+			(unsigned long long)t->h.body_end);
+		return false;
+	}
+	uint64_t len = pe - ps;
+	if (!hv_eval(r, HV_R_TRACEDB_LINE_WHOLE_ELEMENTS, len % ELEM == 0))
+		hv_emit(r, HV_R_TRACEDB_LINE_WHOLE_ELEMENTS, b->name, at + 0x10, 8, path,
+			"pEnd - pStart = %llu bytes is not a whole number of 12-byte elements", (unsigned long long)len);
+	bool clear = !hv_ranges_overlap(ps, len, 0, hpctk_header_size(&tracedb_desc)) &&
+		     !hv_ranges_overlap(ps, len, t->h.p[0], t->h.sz[0]);
+	if (!hv_eval(r, HV_R_TRACEDB_LINE_OUTSIDE_SECTIONS, clear))
+		hv_emit(r, HV_R_TRACEDB_LINE_OUTSIDE_SECTIONS, b->name, at + 8, 16, path,
+			"line [0x%llx, 0x%llx) overlaps the file header or the trace header section [0x%llx, +0x%llx)",
+			(unsigned long long)ps, (unsigned long long)pe, (unsigned long long)t->h.p[0],
+			(unsigned long long)t->h.sz[0]);
+	if (len > 0) hpctk_ranges_add(lines, ps, len, i, at);
+	return true;
+}
+
+typedef struct overlap_ctx {
+	hpctk_tracedb *t;
+	hv_report *r;
+	uint8_t *walk; /* per line: elements to be walked */
+} overlap_ctx;
+
+static void report_overlap(void *arg, const hpctk_range *a, const hpctk_range *bb)
+{
+	overlap_ctx *o = arg;
+	char path[HV_PATH_MAX];
+	/* Not walked: N lines sharing bytes must not cost N walks of them. */
+	o->walk[bb->owner >> 3] &= (uint8_t)~(1u << (bb->owner & 7));
+	snprintf(path, sizeof path, "trace.db/trace[%u]", bb->owner);
+	hv_eval(o->r, HV_R_TRACEDB_LINE_OVERLAP, false);
+	hv_emit(o->r, HV_R_TRACEDB_LINE_OVERLAP, o->t->b->name, bb->where + 8, 16, path,
+		"line of trace %u [0x%llx, +0x%llx) overlaps the line of trace %u [0x%llx, +0x%llx)", bb->owner,
+		(unsigned long long)bb->start, (unsigned long long)bb->len, a->owner, (unsigned long long)a->start,
+		(unsigned long long)a->len);
+}
+
+/* profIndex repeated: sort (profIndex, trace) pairs and compare neighbours. */
+static int by_prof(const void *x, const void *y)
+{
+	const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+static void check_unique(hpctk_tracedb *t, hv_report *r, uint64_t *pairs, uint32_t n)
+{
+	char path[HV_PATH_MAX];
+	qsort(pairs, n, sizeof *pairs, by_prof);
+	for (uint32_t k = 1; k < n; k++) {
+		uint32_t prof = (uint32_t)(pairs[k] >> 32), line = (uint32_t)pairs[k];
+		bool dup = prof == (uint32_t)(pairs[k - 1] >> 32);
+		if (hv_eval(r, HV_R_TRACEDB_LINE_PROF_UNIQUE, !dup)) continue;
+		snprintf(path, sizeof path, "trace.db/trace[%u]/profIndex", line);
+		hv_emit(r, HV_R_TRACEDB_LINE_PROF_UNIQUE, t->b->name, t->ptraces + (uint64_t)line * t->sztrace, 4, path,
+			"profIndex %u is also named by trace %u; a profile has at most one trace line", prof,
+			(uint32_t)pairs[k - 1]);
+	}
+}
+
+void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v)
+{
+	if (!t->h.usable || !t->cth_ok) return;
+	hv_window wh, we;
+	bool wh_ok = hv_window_init(&wh, t->b, hpctk_window_cap);
+	bool we_ok = hv_window_init(&we, t->b, hpctk_window_cap);
+	/* One pair and one bit per trace header that exists in the section:
+	 * bounded by its size. */
+	uint64_t *pairs = malloc(((size_t)t->ntraces + 1) * sizeof *pairs);
+	uint8_t *walk = calloc((size_t)t->ntraces / 8 + 1, 1);
+	hpctk_ranges lines = {0};
+	uint32_t n = 0;
+	char path[HV_PATH_MAX];
+	bool ok = wh_ok && we_ok && pairs && walk;
+	/* Pass 1: headers and line placement; then the overlap sweep. */
+	for (uint32_t i = 0; ok && i < t->ntraces; i++) {
+		uint64_t at = t->ptraces + (uint64_t)i * t->sztrace;
+		const uint8_t *h = hv_window_get(&wh, at, HPCTK_CTH_END);
+		if (!h) break;
+		uint32_t prof = hv_le32(h);
+		snprintf(path, sizeof path, "trace.db/trace[%u]/profIndex", i);
+		if (!hv_eval(r, HV_R_TRACEDB_LINE_PROF_NOT_SUMMARY, prof != 0))
+			hv_emit(r, HV_R_TRACEDB_LINE_PROF_NOT_SUMMARY, t->b->name, at, 4, path,
+				"profIndex 0 is the summary profile, which has no trace");
+		pairs[n++] = ((uint64_t)prof << 32) | i;
+		if (v && v->line) v->line(v->arg, i, prof, at);
+		if (check_line(t, r, i, at, hv_le64(h + 8), hv_le64(h + 0x10), &lines))
+			walk[i >> 3] |= (uint8_t)(1u << (i & 7));
+	}
+	overlap_ctx o = {t, r, walk};
+	hv_eval(r, HV_R_TRACEDB_LINE_OVERLAP, true);
+	if (ok) hpctk_ranges_sweep(&lines, report_overlap, &o);
+	/* Pass 2: the elements of every line placed soundly. */
+	for (uint32_t i = 0; ok && i < n; i++) {
+		if (!((walk[i >> 3] >> (i & 7)) & 1)) continue;
+		const uint8_t *h = hv_window_get(&wh, t->ptraces + (uint64_t)i * t->sztrace, HPCTK_CTH_END);
+		if (!h) break;
+		uint64_t ps = hv_le64(h + 8), pe = hv_le64(h + 0x10);
+		walk_elements(t, r, v, &we, i, ps, (pe - ps) / ELEM);
+	}
+	if (ok) check_unique(t, r, pairs, n);
+	hpctk_ranges_free(&lines);
+	free(pairs);
+	free(walk);
+	hv_window_free(&wh);
+	hv_window_free(&we);
+}
+
+static void tracedb_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
+{
+	hpctk_tracedb t;
+	snprintf(r->version, sizeof r->version, "4.0");
+	bool ok = hpctk_tracedb_open(opt, b, r, HV_EDITION_AUTO, &t);
+	if (t.h.major) snprintf(r->version, sizeof r->version, "%u.%u", t.h.major, t.h.minor);
+	enum hv_edition ed = opt->edition != HV_EDITION_AUTO ? opt->edition : t.evidence;
+	if (ed != HV_EDITION_AUTO) snprintf(r->edition, sizeof r->edition, "%s", ed == HV_EDITION_DRAFT ? "draft" : "release");
+	if (ok) hpctk_tracedb_walk(&t, r, NULL);
+}
+
+const hv_format hv_format_hpctk_tracedb = {
+	.name = "hpctoolkit trace.db",
+	.file_name = "trace.db",
+	.sniff = tracedb_sniff,
+	.check = tracedb_check_file,
+};

@@ -1,0 +1,42 @@
+/* trace.db: open (header, edition, Context Trace Headers section header),
+ * then walk every trace header and stream its line of elements. */
+#ifndef HV_HPCTK_TRACEDB_H
+#define HV_HPCTK_TRACEDB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/blob.h"
+#include "../core/report.h"
+#include "../core/validate.h"
+#include "fileheader.h"
+
+#define HPCTK_CTH_END 0x18u
+#define HPCTK_TSHDR_DRAFT 0x0du
+#define HPCTK_TSHDR_RELEASE 0x20u
+
+typedef struct hpctk_trace_visitor {
+	void *arg;
+	void (*line)(void *arg, uint32_t line, uint32_t prof, uint64_t off);
+	void (*elem)(void *arg, uint32_t line, uint32_t ctx, uint64_t off);
+} hpctk_trace_visitor;
+
+typedef struct hpctk_tracedb {
+	hv_blob *b;
+	hpctk_header h;
+	enum hv_edition evidence; /* footer / section header size; AUTO if unreadable */
+	enum hv_edition edition;  /* checked as */
+	bool cth_ok;              /* the trace header array can be walked */
+	uint64_t ptraces;
+	uint32_t ntraces;
+	uint8_t sztrace;
+	uint64_t tmin, tmax;      /* release only */
+} hpctk_tracedb;
+
+enum hv_edition hpctk_tracedb_evidence(hv_blob *b);
+bool hpctk_tracedb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum hv_edition ed, hpctk_tracedb *t);
+void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v);
+
+extern const hv_format hv_format_hpctk_tracedb;
+
+#endif
