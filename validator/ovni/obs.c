@@ -1,0 +1,295 @@
+/* stream.obs: the binary stream of one ovni thread. Streamed through a
+ * window, so a stream of any size validates in bounded memory. Every size is
+ * computed in 64 bits: the reference readers compute the jumbo event size in
+ * a C int and crash (size >= 0x7ffffff3) or loop forever (0xfffffff0). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/hv_int.h"
+#include "ovni.h"
+
+#define OBS_HDR 8u
+#define EV_HDR 12u
+#define JUMBO_HDR 16u
+#define FLAG_JUMBO 0x10u
+#define FLAGS_RESERVED 0xe0u
+#define LIBOVNI_JUMBO_MAX 2097135u /* 2 MiB - 16 bytes of header - 1 */
+
+bool ovni_obs_sniff(hv_blob *b)
+{
+	uint8_t m[4];
+	return b->size >= 4 && hv_blob_read(b, 0, m, 4) && memcmp(m, "ovni", 4) == 0;
+}
+
+static bool is_graph(uint8_t c) { return c >= 0x21 && c <= 0x7e; }
+
+static void mcv_text(const uint8_t *mcv, char out[16])
+{
+	if (is_graph(mcv[0]) && is_graph(mcv[1]) && is_graph(mcv[2]))
+		snprintf(out, 16, "%c%c%c", mcv[0], mcv[1], mcv[2]);
+	else
+		snprintf(out, 16, "%02x %02x %02x", mcv[0], mcv[1], mcv[2]);
+}
+
+/* Header; returns the offset of the first event, or UINT64_MAX when the
+ * stream cannot be walked. */
+static uint64_t check_header(hv_blob *b, hv_report *r, bool headerless_ok)
+{
+	const char *f = b->name;
+	if (!hv_eval(r, HV_R_OVNI_OBS_EMPTY, b->size > 0)) {
+		hv_emit(r, HV_R_OVNI_OBS_EMPTY, f, 0, 0, "stream.obs", "the stream is empty (0 bytes); want at least the 8-byte header");
+		return UINT64_MAX;
+	}
+	uint8_t h[OBS_HDR] = {0};
+	size_t got = b->size < OBS_HDR ? (size_t)b->size : OBS_HDR;
+	if (!hv_blob_read(b, 0, h, got)) return UINT64_MAX;
+	bool magic = got >= 4 && memcmp(h, "ovni", 4) == 0;
+	if (headerless_ok && !magic) return 0; /* v1 thread file without header */
+	if (!hv_eval(r, HV_R_OVNI_OBS_HEADER_TRUNCATED, b->size >= OBS_HDR)) {
+		hv_emit(r, HV_R_OVNI_OBS_HEADER_TRUNCATED, f, 0, b->size, "stream.obs/header",
+			"the stream has %" PRIu64 " bytes, fewer than the 8-byte header (%" PRIu64 " missing)", b->size,
+			(uint64_t)OBS_HDR - b->size);
+		return UINT64_MAX;
+	}
+	if (!hv_eval(r, HV_R_OVNI_OBS_MAGIC, magic)) {
+		hv_emit(r, HV_R_OVNI_OBS_MAGIC, f, 0, 4, "stream.obs/header/magic",
+			"magic is %02x %02x %02x %02x, want 6f 76 6e 69 (\"ovni\")", h[0], h[1], h[2], h[3]);
+		return UINT64_MAX;
+	}
+	uint32_t v = hv_le32(h + 4);
+	if (!hv_eval(r, HV_R_OVNI_OBS_VERSION, v == 1)) {
+		hv_emit(r, HV_R_OVNI_OBS_VERSION, f, 4, 4, "stream.obs/header/version", "stream version is %" PRIu32
+			" (bytes %02x %02x %02x %02x), want 1 as a little-endian u32%s", v, h[4], h[5], h[6], h[7],
+			hv_be32(h + 4) == 1 ? " (this looks like a big-endian writer)" : "");
+		return UINT64_MAX;
+	}
+	return OBS_HDR;
+}
+
+/* The state of one walk, so the per-event checks stay small. */
+typedef struct walk {
+	hv_blob *b;
+	hv_report *r;
+	ovni_obs_summary *sum;
+	uint64_t idx;             /* event index */
+	uint64_t prev_clock;
+	bool in_region;           /* between OU[ and OU] */
+	uint64_t region_open_off;
+	/* first backwards step and counts, reported once at the end */
+	uint64_t back_n, back_off, back_idx, back_prev, back_clock;
+	bool back_in_region;
+	uint64_t signed_n, signed_off, signed_idx, signed_clock;
+} walk;
+
+static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint64_t payload)
+{
+	hv_report *r = w->r;
+	const char *f = w->b->name;
+	char path[64], mcv[16];
+	snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->idx);
+	mcv_text(p + 1, mcv);
+	if (!hv_eval(r, HV_R_OVNI_OBS_MCV_PRINTABLE, is_graph(p[1]) && is_graph(p[2]) && is_graph(p[3]))) {
+		hv_emit(r, HV_R_OVNI_OBS_MCV_PRINTABLE, f, off + 1, 3, path,
+			"MCV bytes %s are not all printable characters (0x21..0x7e)", mcv);
+		return;
+	}
+	int m = ovni_model_by_letter(p[1]);
+	if (!hv_eval(r, HV_R_OVNI_OBS_MODEL_UNKNOWN, m >= 0)) {
+		hv_emit(r, HV_R_OVNI_OBS_MODEL_UNKNOWN, f, off + 1, 1, path,
+			"event %s: model '%c' is not one of 6 D K M O P T V", mcv, p[1]);
+		return;
+	}
+	if (!(w->sum->models & (1u << m))) w->sum->model_off[m] = off;
+	w->sum->models |= 1u << m;
+	const ovni_evspec *s = ovni_event_find(p + 1);
+	if (!hv_eval(r, HV_R_OVNI_OBS_MCV_MINOR_NEWER, s != NULL)) {
+		hv_emit(r, HV_R_OVNI_OBS_MCV_MINOR_NEWER, f, off + 1, 3, path,
+			"event %s is not in the ovni 1.14 table of model %s", mcv, ovni_models[m].name);
+		return;
+	}
+	bool ok = s->payload == OVNI_EV_JUMBO_SIG ? jumbo : (!jumbo && payload == (uint64_t)s->payload);
+	if (!hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, ok)) {
+		char want[40], have[48];
+		if (s->payload == OVNI_EV_JUMBO_SIG) snprintf(want, sizeof want, "a jumbo event");
+		else snprintf(want, sizeof want, "%d payload bytes", s->payload);
+		if (jumbo) snprintf(have, sizeof have, "a jumbo event of %" PRIu64 " data bytes", payload);
+		else snprintf(have, sizeof have, "%" PRIu64 " payload bytes", payload);
+		hv_emit(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, f, off, 1, path, "event %s has %s; its signature wants %s", mcv,
+			have, want);
+	}
+}
+
+static void check_sort_marker(walk *w, uint64_t off, const uint8_t *p)
+{
+	if (p[1] != 'O' || p[2] != 'U' || (p[3] != '[' && p[3] != ']')) return;
+	hv_report *r = w->r;
+	char path[64];
+	snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->idx);
+	bool open = p[3] == '[';
+	bool ok = open ? !w->in_region : w->in_region;
+	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, ok)) {
+		if (open)
+			hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, w->b->name, off + 1, 3, path,
+				"OU[ inside the sort region opened at offset 0x%" PRIx64 " (nested regions are not supported)",
+				w->region_open_off);
+		else
+			hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, w->b->name, off + 1, 3, path, "OU] without a preceding OU[");
+	}
+	w->in_region = open;
+	if (open) w->region_open_off = off;
+}
+
+static void check_clock(walk *w, uint64_t off, uint64_t clock)
+{
+	if (w->idx == 0) w->sum->first_clock = clock;
+	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_SIGNED, true);
+	if (clock >> 63) {
+		if (w->signed_n++ == 0) {
+			w->signed_off = off;
+			w->signed_idx = w->idx;
+			w->signed_clock = clock;
+		}
+	}
+	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_MONOTONIC, true);
+	if (w->idx > 0 && clock < w->prev_clock) {
+		if (w->back_n++ == 0) {
+			w->back_off = off;
+			w->back_idx = w->idx;
+			w->back_prev = w->prev_clock;
+			w->back_clock = clock;
+			w->back_in_region = w->in_region;
+		}
+	}
+	w->prev_clock = clock;
+}
+
+static void report_clocks(walk *w)
+{
+	hv_report *r = w->r;
+	char path[64];
+	if (w->back_n) {
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/clock", w->back_idx);
+		hv_emit(r, HV_R_OVNI_OBS_CLOCK_MONOTONIC, w->b->name, w->back_off + 4, 8, path,
+			"clock goes backwards %" PRIu64 " -> %" PRIu64 " (%" PRIu64 " ns earlier) at event %" PRIu64
+			", %s; %" PRIu64 " backwards step(s) in this stream",
+			w->back_prev, w->back_clock, w->back_prev - w->back_clock, w->back_idx,
+			w->back_in_region ? "inside an OU[...OU] sort region (run ovnisort before emulating)"
+					  : "outside any OU[...OU] sort region",
+			w->back_n);
+	}
+	if (w->signed_n) {
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/clock", w->signed_idx);
+		hv_emit(r, HV_R_OVNI_OBS_CLOCK_SIGNED, w->b->name, w->signed_off + 4, 8, path,
+			"clock %" PRIu64 " (0x%016" PRIx64 ") is >= 2^63, negative as the emulator's int64; %" PRIu64
+			" such event(s) in this stream", w->signed_clock, w->signed_clock, w->signed_n);
+	}
+}
+
+/* Check one event at `off`; returns its length, or 0 when the stream ends
+ * inside it (reported). */
+static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
+{
+	hv_report *r = w->r;
+	const char *f = w->b->name;
+	uint64_t left = w->b->size - off;
+	char path[64];
+	snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]", w->idx);
+	hv_eval(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, true);
+	if (left < EV_HDR) {
+		hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, path,
+			"the stream ends %" PRIu64 " byte(s) into an event header of 12 bytes (%" PRIu64 " missing)", left,
+			EV_HDR - left);
+		return 0;
+	}
+	const uint8_t *p = hv_window_get(win, off, left < JUMBO_HDR ? EV_HDR : JUMBO_HDR);
+	if (!p) return 0; /* I/O failure: reported by the caller through io_failed */
+	bool jumbo = p[0] & FLAG_JUMBO;
+	unsigned nibble = p[0] & 0x0fu;
+	uint64_t payload, evlen;
+	if (jumbo) {
+		if (left < JUMBO_HDR) {
+			hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, path,
+				"the stream ends %" PRIu64 " byte(s) into a jumbo event header of 16 bytes (%" PRIu64
+				" missing)", left, JUMBO_HDR - left);
+			return 0;
+		}
+		payload = hv_le32(p + EV_HDR);
+		evlen = JUMBO_HDR + payload;
+	} else {
+		payload = nibble ? nibble + 1u : 0u;
+		evlen = EV_HDR + payload;
+	}
+	if (evlen > left) {
+		hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, path,
+			"the stream ends inside a %s event of %" PRIu64 " bytes%s: %" PRIu64 " present, %" PRIu64
+			" missing", jumbo ? "jumbo" : "normal", evlen, jumbo ? " (16 + declared jumbo size)" : "", left,
+			evlen - left);
+		return 0;
+	}
+	if (!hv_eval(r, HV_R_OVNI_OBS_RESERVED_FLAGS, (p[0] & FLAGS_RESERVED) == 0))
+		hv_emit(r, HV_R_OVNI_OBS_RESERVED_FLAGS, f, off, 1, path,
+			"byte 0 is 0x%02x: reserved flag bits 0x%02x are set (only 0x10, jumbo, is defined)", p[0],
+			p[0] & FLAGS_RESERVED);
+	if (jumbo) {
+		if (!hv_eval(r, HV_R_OVNI_OBS_JUMBO_NIBBLE, nibble == 3))
+			hv_emit(r, HV_R_OVNI_OBS_JUMBO_NIBBLE, f, off, 1, path,
+				"jumbo event with payload-size nibble %u; want 3 (byte 0 = 0x13)", nibble);
+		if (!hv_eval(r, HV_R_OVNI_OBS_JUMBO_TOO_LARGE, payload <= LIBOVNI_JUMBO_MAX))
+			hv_emit(r, HV_R_OVNI_OBS_JUMBO_TOO_LARGE, f, off + EV_HDR, 4, path,
+				"jumbo data of %" PRIu64 " bytes; libovni writes at most %u", payload, LIBOVNI_JUMBO_MAX);
+	}
+	check_mcv(w, off, p, jumbo, payload);
+	check_sort_marker(w, off, p);
+	check_clock(w, off, hv_le64(p + 4));
+	return evlen;
+}
+
+void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *out)
+{
+	ovni_obs_summary local;
+	ovni_obs_summary *sum = out ? out : &local;
+	memset(sum, 0, sizeof *sum);
+	uint64_t off = check_header(b, r, headerless_ok);
+	if (off == UINT64_MAX) return;
+	hv_window win;
+	if (!hv_window_init(&win, b, HV_WINDOW_DEFAULT)) {
+		hv_report_internal(r, "out of memory for a stream window");
+		return;
+	}
+	walk w;
+	memset(&w, 0, sizeof w);
+	w.b = b;
+	w.r = r;
+	w.sum = sum;
+	sum->walked = true;
+	while (off < b->size && !b->io_failed) {
+		uint64_t len = check_event(&w, &win, off);
+		if (len == 0) break;
+		off += len; /* len <= size - off, so no overflow */
+		w.idx++;
+	}
+	sum->nevents = w.idx;
+	report_clocks(&w);
+	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, !w.in_region))
+		hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, b->name, w.region_open_off + 1, 3, "stream.obs",
+			"the OU[ sort region opened at offset 0x%" PRIx64 " is never closed by OU]", w.region_open_off);
+	if (!hv_eval(r, HV_R_OVNI_OBS_NO_EVENTS, w.idx > 0 || off < b->size))
+		hv_emit(r, HV_R_OVNI_OBS_NO_EVENTS, b->name, 0, b->size, "stream.obs",
+			"the stream holds only its header and no event (the thread never flushed its buffer)");
+	hv_window_free(&win);
+}
+
+static void obs_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
+{
+	(void)opt;
+	snprintf(r->version, sizeof r->version, "1");
+	ovni_check_obs(b, r, false, NULL);
+}
+
+const hv_format hv_format_ovni_stream = {
+	.name = "ovni stream",
+	.file_name = "stream.obs",
+	.sniff = ovni_obs_sniff,
+	.check = obs_check_file,
+};
