@@ -31,12 +31,14 @@ typedef struct shape {
 
 static shape shape_of(const gen_params *p)
 {
-	shape s = {2, 2, 2, 60};
+	shape s = {2, 2, 2, p->trace_len ? p->trace_len : 60};
 	if (p->break_rule) return s;
 	s.looms = 1 + (unsigned)(p->seed % 2);
 	s.procs = 1 + (unsigned)((p->seed / 2) % 2);
 	s.threads = p->depth ? 1 + p->depth % 3 : 2;
 	s.events = p->contexts ? (p->contexts > 5000 ? 5000 : p->contexts) : 60;
+	/* --trace-len: events per stream for benchmarks (a 1 GiB stream is ~60M). */
+	if (p->trace_len) s.events = p->trace_len;
 	return s;
 }
 

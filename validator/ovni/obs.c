@@ -80,36 +80,66 @@ typedef struct walk {
 	uint64_t back_n, back_off, back_idx, back_prev, back_clock;
 	bool back_in_region;
 	uint64_t signed_n, signed_off, signed_idx, signed_clock;
+	/* Direct-mapped cache of event-table lookups: streams repeat a few
+	 * MCVs millions of times. */
+	struct {
+		uint8_t mcv[3];
+		bool valid;
+		const ovni_evspec *spec;
+	} cache[256];
 } walk;
+
+static const ovni_evspec *lookup(walk *w, const uint8_t *mcv)
+{
+	unsigned h = (mcv[0] * 31u + mcv[1] * 7u + mcv[2]) & 255u;
+	if (w->cache[h].valid && memcmp(w->cache[h].mcv, mcv, 3) == 0) return w->cache[h].spec;
+	const ovni_evspec *s = ovni_event_find(mcv);
+	memcpy(w->cache[h].mcv, mcv, 3);
+	w->cache[h].valid = true;
+	w->cache[h].spec = s;
+	return s;
+}
 
 static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint64_t payload)
 {
 	hv_report *r = w->r;
 	const char *f = w->b->name;
+	/* Formatted for every event only when something is reported: this runs
+	 * tens of millions of times on a large stream. */
 	char path[64], mcv[16];
+	bool printable = is_graph(p[1]) && is_graph(p[2]) && is_graph(p[3]);
+	int m = printable ? ovni_model_by_letter(p[1]) : -1;
+	const ovni_evspec *s = m >= 0 ? lookup(w, p + 1) : NULL;
+	bool sig_ok = s && (s->payload == OVNI_EV_JUMBO_SIG ? jumbo : (!jumbo && payload == (uint64_t)s->payload));
+	if (m >= 0) {
+		if (!(w->sum->models & (1u << m))) w->sum->model_off[m] = off;
+		w->sum->models |= 1u << m;
+	}
+	if (sig_ok) {
+		hv_eval(r, HV_R_OVNI_OBS_MCV_PRINTABLE, true);
+		hv_eval(r, HV_R_OVNI_OBS_MODEL_UNKNOWN, true);
+		hv_eval(r, HV_R_OVNI_OBS_MCV_MINOR_NEWER, true);
+		hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, true);
+		return;
+	}
 	snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->idx);
 	mcv_text(p + 1, mcv);
-	if (!hv_eval(r, HV_R_OVNI_OBS_MCV_PRINTABLE, is_graph(p[1]) && is_graph(p[2]) && is_graph(p[3]))) {
+	if (!hv_eval(r, HV_R_OVNI_OBS_MCV_PRINTABLE, printable)) {
 		hv_emit(r, HV_R_OVNI_OBS_MCV_PRINTABLE, f, off + 1, 3, path,
 			"MCV bytes %s are not all printable characters (0x21..0x7e)", mcv);
 		return;
 	}
-	int m = ovni_model_by_letter(p[1]);
 	if (!hv_eval(r, HV_R_OVNI_OBS_MODEL_UNKNOWN, m >= 0)) {
 		hv_emit(r, HV_R_OVNI_OBS_MODEL_UNKNOWN, f, off + 1, 1, path,
 			"event %s: model '%c' is not one of 6 D K M O P T V", mcv, p[1]);
 		return;
 	}
-	if (!(w->sum->models & (1u << m))) w->sum->model_off[m] = off;
-	w->sum->models |= 1u << m;
-	const ovni_evspec *s = ovni_event_find(p + 1);
 	if (!hv_eval(r, HV_R_OVNI_OBS_MCV_MINOR_NEWER, s != NULL)) {
 		hv_emit(r, HV_R_OVNI_OBS_MCV_MINOR_NEWER, f, off + 1, 3, path,
 			"event %s is not in the ovni 1.14 table of model %s", mcv, ovni_models[m].name);
 		return;
 	}
-	bool ok = s->payload == OVNI_EV_JUMBO_SIG ? jumbo : (!jumbo && payload == (uint64_t)s->payload);
-	if (!hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, ok)) {
+	if (!hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, sig_ok)) {
 		char want[40], have[48];
 		if (s->payload == OVNI_EV_JUMBO_SIG) snprintf(want, sizeof want, "a jumbo event");
 		else snprintf(want, sizeof want, "%d payload bytes", s->payload);
@@ -125,10 +155,10 @@ static void check_sort_marker(walk *w, uint64_t off, const uint8_t *p)
 	if (p[1] != 'O' || p[2] != 'U' || (p[3] != '[' && p[3] != ']')) return;
 	hv_report *r = w->r;
 	char path[64];
-	snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->idx);
 	bool open = p[3] == '[';
 	bool ok = open ? !w->in_region : w->in_region;
 	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, ok)) {
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->idx);
 		if (open)
 			hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, w->b->name, off + 1, 3, path,
 				"OU[ inside the sort region opened at offset 0x%" PRIx64 " (nested regions are not supported)",
@@ -193,11 +223,11 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 	hv_report *r = w->r;
 	const char *f = w->b->name;
 	uint64_t left = w->b->size - off;
-	char path[64];
-	snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]", w->idx);
+	char path[64]; /* formatted only when reporting (EVPATH) */
+#define EVPATH (snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]", w->idx), path)
 	hv_eval(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, true);
 	if (left < EV_HDR) {
-		hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, path,
+		hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, EVPATH,
 			"the stream ends %" PRIu64 " byte(s) into an event header of 12 bytes (%" PRIu64 " missing)", left,
 			EV_HDR - left);
 		return 0;
@@ -209,7 +239,7 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 	uint64_t payload, evlen;
 	if (jumbo) {
 		if (left < JUMBO_HDR) {
-			hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, path,
+			hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, EVPATH,
 				"the stream ends %" PRIu64 " byte(s) into a jumbo event header of 16 bytes (%" PRIu64
 				" missing)", left, JUMBO_HDR - left);
 			return 0;
@@ -221,28 +251,29 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 		evlen = EV_HDR + payload;
 	}
 	if (evlen > left) {
-		hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, path,
+		hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, EVPATH,
 			"the stream ends inside a %s event of %" PRIu64 " bytes%s: %" PRIu64 " present, %" PRIu64
 			" missing", jumbo ? "jumbo" : "normal", evlen, jumbo ? " (16 + declared jumbo size)" : "", left,
 			evlen - left);
 		return 0;
 	}
 	if (!hv_eval(r, HV_R_OVNI_OBS_RESERVED_FLAGS, (p[0] & FLAGS_RESERVED) == 0))
-		hv_emit(r, HV_R_OVNI_OBS_RESERVED_FLAGS, f, off, 1, path,
+		hv_emit(r, HV_R_OVNI_OBS_RESERVED_FLAGS, f, off, 1, EVPATH,
 			"byte 0 is 0x%02x: reserved flag bits 0x%02x are set (only 0x10, jumbo, is defined)", p[0],
 			p[0] & FLAGS_RESERVED);
 	if (jumbo) {
 		if (!hv_eval(r, HV_R_OVNI_OBS_JUMBO_NIBBLE, nibble == 3))
-			hv_emit(r, HV_R_OVNI_OBS_JUMBO_NIBBLE, f, off, 1, path,
+			hv_emit(r, HV_R_OVNI_OBS_JUMBO_NIBBLE, f, off, 1, EVPATH,
 				"jumbo event with payload-size nibble %u; want 3 (byte 0 = 0x13)", nibble);
 		if (!hv_eval(r, HV_R_OVNI_OBS_JUMBO_TOO_LARGE, payload <= LIBOVNI_JUMBO_MAX))
-			hv_emit(r, HV_R_OVNI_OBS_JUMBO_TOO_LARGE, f, off + EV_HDR, 4, path,
+			hv_emit(r, HV_R_OVNI_OBS_JUMBO_TOO_LARGE, f, off + EV_HDR, 4, EVPATH,
 				"jumbo data of %" PRIu64 " bytes; libovni writes at most %u", payload, LIBOVNI_JUMBO_MAX);
 	}
 	check_mcv(w, off, p, jumbo, payload);
 	check_sort_marker(w, off, p);
 	check_clock(w, off, hv_le64(p + 4));
 	return evlen;
+#undef EVPATH
 }
 
 void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *out)

@@ -401,9 +401,18 @@ const ovni_model ovni_models[OVNI_NMODELS] = {
 
 int ovni_model_by_letter(uint8_t c)
 {
-	for (int i = 0; i < OVNI_NMODELS; i++)
-		if ((uint8_t)ovni_models[i].letter == c) return i;
-	return -1;
+	/* Called for every event: a switch, not a scan. Same order as ovni_models. */
+	switch (c) {
+	case '6': return 0;
+	case 'D': return 1;
+	case 'K': return 2;
+	case 'M': return 3;
+	case 'O': return 4;
+	case 'P': return 5;
+	case 'T': return 6;
+	case 'V': return 7;
+	default: return -1;
+	}
 }
 
 int ovni_model_by_name(const char *name)
