@@ -188,8 +188,8 @@ void ovni_json_check_cpus(jctx *c, const cJSON *arr, const char *jpath)
 	}
 	ovni_cpu *cpus = calloc(n, sizeof *cpus);
 	if (!cpus) return;
-	size_t k = 0, i = 0;
-	bool all_ok = true;
+	size_t k = 0, i = 0, from = 0;
+	bool all_ok = true, positions = true;
 	for (const cJSON *e = arr->child; e; e = e->next, i++) {
 		char jp[HV_PATH_MAX];
 		snprintf(jp, sizeof jp, "%s[%zu]", jpath, i);
@@ -212,8 +212,10 @@ void ovni_json_check_cpus(jctx *c, const cJSON *arr, const char *jpath)
 			all_ok = false;
 			continue;
 		}
-		uint64_t off = 0, len = 0;
-		ovni_jdoc_find(&c->doc, jp, 0, &off, &len);
+		uint64_t off = 0;
+		/* Entries are recorded in document order: search forward, and give
+		 * up on positions after a miss rather than rescan. */
+		if (positions) positions = ovni_jdoc_find_next(&c->doc, jp, &from, &off);
 		cpus[k++] = (ovni_cpu){idx, phy, off, c->b->name};
 	}
 	(void)all_ok;

@@ -12,7 +12,7 @@
 
 /* Metadata documents are small (libovni writes a few KiB); a larger one is
  * not read into memory. */
-#define JSON_MAX_BYTES (64u * 1024u * 1024u)
+#define JSON_MAX_BYTES (16u * 1024u * 1024u)
 
 static void locate(jctx *c, const char *jpath, uint64_t *off, uint64_t *len)
 {
@@ -34,7 +34,7 @@ static void emit_at(jctx *c, int rule, enum hv_sev sev, const char *jpath, uint6
 		    const char *msg)
 {
 	unsigned long line, col;
-	ovni_linecol(c->doc.text, c->doc.len, off, &line, &col);
+	ovni_jdoc_linecol(&c->doc, off, &line, &col);
 	char path[HV_PATH_MAX];
 	snprintf(path, sizeof path, "%s%s%s", c->base, jpath[0] ? "/" : "", jpath);
 	hv_emit_sev(c->r, rule, sev, c->b->name, off, len, path, "line %lu, column %lu: %s", line, col, msg);
@@ -47,8 +47,10 @@ void jemit(jctx *c, int rule, enum hv_sev sev, const char *jpath, const char *fm
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	uint64_t off, len;
-	locate(c, jpath, &off, &len);
+	uint64_t off = 0, len = 0;
+	/* Past the stored-diagnostic limit only the count matters: skip the
+	 * position search, so a document with a million bad entries stays linear. */
+	if (c->r->ndiags < c->r->max_diags) locate(c, jpath, &off, &len);
 	emit_at(c, rule, sev, jpath, off, len, msg);
 }
 
@@ -103,7 +105,9 @@ static void check_duplicates(jctx *c, const cJSON *root)
 					snprintf(jp, sizeof jp, "%s%s%s", it.path, it.path[0] ? "." : "",
 						 names[i] ? names[i] : "");
 					uint64_t off, len;
-					if (!ovni_jdoc_find(&c->doc, jp, 1, &off, &len)) locate(c, jp, &off, &len);
+					off = len = 0;
+					if (c->r->ndiags < c->r->max_diags && !ovni_jdoc_find(&c->doc, jp, 1, &off, &len))
+						locate(c, jp, &off, &len);
 					hv_eval(c->r, HV_R_OVNI_JSON_DUPLICATE_KEY, false);
 					char msg[HV_MSG_MAX];
 					snprintf(msg, sizeof msg, "key \"%s\" appears %u times in one object; ovniemu refuses the document",

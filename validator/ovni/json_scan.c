@@ -86,12 +86,17 @@ void ovni_jdoc_free(ovni_jdoc *d)
 	for (size_t i = 0; i < d->npos; i++) free(d->pos[i].path);
 	free(d->pos);
 	free(d->clean);
+	free(d->nl);
 	memset(d, 0, sizeof *d);
 }
 
 static void record(ovni_jdoc *d, const char *path, uint64_t off, uint64_t len)
 {
 	if (d->oom) return;
+	if (d->npos >= OVNI_JSCAN_MAX_POS) {
+		d->truncated = true;
+		return;
+	}
 	if (d->npos == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 64;
 		ovni_jpos *np = realloc(d->pos, cap * sizeof *np);
@@ -220,4 +225,41 @@ bool ovni_jdoc_find(const ovni_jdoc *d, const char *path, unsigned nth, uint64_t
 		return true;
 	}
 	return false;
+}
+
+bool ovni_jdoc_find_next(const ovni_jdoc *d, const char *path, size_t *from, uint64_t *off)
+{
+	for (size_t i = *from; i < d->npos; i++) {
+		if (strcmp(d->pos[i].path, path) != 0) continue;
+		*off = d->pos[i].off;
+		*from = i + 1;
+		return true;
+	}
+	return false;
+}
+
+void ovni_jdoc_linecol(ovni_jdoc *d, uint64_t off, unsigned long *line, unsigned long *col)
+{
+	if (!d->nl_built) {
+		d->nl_built = true;
+		size_t n = 0;
+		for (size_t i = 0; i < d->len; i++) n += d->text[i] == '\n';
+		d->nl = malloc((n ? n : 1) * sizeof *d->nl);
+		if (d->nl)
+			for (size_t i = 0; i < d->len; i++)
+				if (d->text[i] == '\n') d->nl[d->nnl++] = i;
+	}
+	if (!d->nl) {
+		ovni_linecol(d->text, d->len, off, line, col);
+		return;
+	}
+	/* number of newlines before off */
+	size_t lo = 0, hi = d->nnl;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->nl[mid] < off) lo = mid + 1;
+		else hi = mid;
+	}
+	*line = (unsigned long)lo + 1;
+	*col = (unsigned long)(off - (lo ? d->nl[lo - 1] + 1 : 0)) + 1;
 }

@@ -24,8 +24,15 @@ typedef struct ovni_jdoc {
 	uint64_t comment_off;
 	ovni_jpos *pos;
 	size_t npos, cap;
-	bool oom;
+	bool oom, truncated;      /* positions beyond OVNI_JSCAN_MAX_POS are not recorded */
+	uint64_t *nl;             /* offsets of every '\n', built on first use */
+	size_t nnl;
+	bool nl_built;
 } ovni_jdoc;
+
+/* Bounded memory for huge documents: later keys fall back to the position
+ * of their nearest recorded ancestor. */
+#define OVNI_JSCAN_MAX_POS 1000000u
 
 /* False only when memory runs out. */
 bool ovni_jdoc_init(ovni_jdoc *d, const uint8_t *text, size_t len);
@@ -36,5 +43,12 @@ void ovni_jdoc_free(ovni_jdoc *d);
 /* Offset and length of the nth (0-based) occurrence of `path`; false when
  * absent (the caller then points at the enclosing value). */
 bool ovni_jdoc_find(const ovni_jdoc *d, const char *path, unsigned nth, uint64_t *off, uint64_t *len);
+
+/* Like ovni_jdoc_find, searching forward from record `*from`; on success
+ * *from is moved past the hit, so walking an array in order is linear. */
+bool ovni_jdoc_find_next(const ovni_jdoc *d, const char *path, size_t *from, uint64_t *off);
+
+/* 1-based line and column of a byte offset (binary search over newlines). */
+void ovni_jdoc_linecol(ovni_jdoc *d, uint64_t off, unsigned long *line, unsigned long *col);
 
 #endif
