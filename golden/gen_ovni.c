@@ -98,8 +98,11 @@ static int gen_tree_v3(const gen_params *p, gen_output *out)
 				if (govni_is(r, "ovni.tree.loom-cpus-index") && l == 0) m.cpu_index_shift = 1;
 				if (govni_is(r, "ovni.tree.loom-cpus-phyid") && first_proc && t == 1) m.cpu_phyid_clash = true;
 				if (govni_is(r, "ovni.tree.model-not-required")) m.require_nosv = false;
+				m.mark_decl = t == 0 ? 1 : 2; /* declarations merge over threads */
+				m.mark_other_title = govni_is(r, "ovni.tree.mark-mismatch") && last;
 				govni_stream st = {.seed = p->seed * 131 + idx, .nevents = s.events, .clock0 = CLOCK0 + idx * 1000,
-						   .header = true, .nosv_events = true};
+						   .header = true, .nosv_events = true, .mark_type = 3,
+						   .undeclared_mark = govni_is(r, "ovni.tree.mark-undeclared") && last ? 7 : -1};
 				if (govni_is(r, "ovni.tree.clock-gate") && last) st.clock0 += TWO_HOURS;
 				long long dtid = govni_is(r, "ovni.tree.dirname") && last ? tid + 5000 : tid;
 				snprintf(dir, sizeof dir, "loom.%s/proc.%lld/thread.%lld", loom, pid, dtid);
@@ -146,7 +149,8 @@ static int gen_tree_old(const gen_params *p, gen_output *out, int version)
 				long long tid = pid + t;
 				govni_stream st = {.seed = p->seed * 131 + idx, .nevents = s.events, .clock0 = CLOCK0 + idx * 1000,
 						   .header = version == 2 || p->seed % 2 == 1, .nosv_events = true,
-						   .newer_event = version == 1 && p->minor > 0};
+						   .newer_event = version == 1 && p->minor > 0, .mark_type = -1,
+						   .undeclared_mark = -1}; /* marks came with trace version 3 */
 				gen_buf ob = {0};
 				govni_write_obs(&st, &ob);
 				const char *ext = version == 1 && p->seed % 2 == 1 ? "" : ".obs";
@@ -168,7 +172,8 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	const char *what = p->what;
 	if (govni_is(what, "ovni-stream")) {
 		govni_stream st = {.seed = p->seed, .nevents = shape_of(p).events, .clock0 = CLOCK0, .header = true,
-				   .nosv_events = true, .newer_event = p->minor > 0, .brk = p->break_rule};
+				   .nosv_events = true, .newer_event = p->minor > 0, .mark_type = 3,
+				   .undeclared_mark = -1, .brk = p->break_rule};
 		gen_buf b = {0};
 		govni_write_obs(&st, &b);
 		return add(out, "stream.obs", &b) ? 0 : -1;
@@ -176,7 +181,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	if (govni_is(what, "ovni-json")) {
 		govni_meta m = {.version = 3, .tid = 4242, .pid = 4242, .app_id = 1, .loom = "node0.ovni", .rank = 0,
 				.nranks = 1, .with_app_id = true, .with_rank = true, .with_cpus = true, .ncpus = NCPUS,
-				.require_nosv = true, .nosv_minor = 7 + p->minor, .brk = p->break_rule};
+				.require_nosv = true, .nosv_minor = 7 + p->minor, .mark_decl = 1, .brk = p->break_rule};
 		gen_buf b = {0};
 		govni_write_meta(&m, &b);
 		return add(out, "stream.json", &b) ? 0 : -1;

@@ -16,6 +16,8 @@ typedef struct govni_stream {
 	bool header;              /* v1 files may have no 8-byte header */
 	bool nosv_events;         /* emit V events (the thread requires nosv) */
 	bool newer_event;         /* minor > 0: an event not in the 1.14 table */
+	int mark_type;            /* emit OM[ OM= OM] of this type; -1: none */
+	int undeclared_mark;      /* break: one more mark event of this type; -1: none */
 	const char *brk;          /* an ovni.obs.* rule to break, or NULL */
 } govni_stream;
 
@@ -32,6 +34,8 @@ typedef struct govni_meta {
 	int cpu_index_shift;      /* break: indices start at this value */
 	bool cpu_phyid_clash;     /* break: phyid 0 gets index 1 */
 	bool require_nosv;
+	int mark_decl;            /* ovni.mark: 0 none, 1 type 3 with labels, 2 type 3 with one label */
+	bool mark_other_title;    /* break: type 3 under another title */
 	unsigned nosv_minor;      /* 7, or newer for minor > 0 */
 	const char *brk;          /* an ovni.json.* rule to break, or NULL */
 } govni_meta;

@@ -47,6 +47,14 @@ static size_t put_known(gen_buf *b, const char *mcv, uint64_t clock, gen_rng *rn
 	return put_event(b, mcv, clock, pl, s ? (size_t)s->payload : 0, false);
 }
 
+static void put_mark(gen_buf *b, const char *mcv, uint64_t clock, int64_t value, int32_t type)
+{
+	uint8_t pl[12];
+	hv_put_le64(pl, (uint64_t)value);
+	hv_put_le32(pl + 8, (uint32_t)type);
+	put_event(b, mcv, clock, pl, 12, false);
+}
+
 static const char *const plain_o[] = {"OB.", "OHp", "OHr", "OAs", "OAr"};
 static const char *const plain_v[] = {"VTc", "VTx", "VTe", "VSr", "VSs", "VYc", "VSh"};
 
@@ -81,6 +89,11 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 			put_known(b, "OB.", clock, &rng);
 			clock += 3;
 			put_known(b, "OU]", clock, &rng);
+		} else if (pick == 2 && s->mark_type >= 0) { /* a mark region */
+			put_mark(b, "OM[", clock, 1, s->mark_type);
+			put_mark(b, "OM=", clock, 2, s->mark_type);
+			clock += 1;
+			put_mark(b, "OM]", clock, 1, s->mark_type);
 		} else if (pick < 5 || !s->nosv_events) {
 			put_known(b, plain_o[gen_below(&rng, 5)], clock, &rng);
 		} else {
@@ -88,6 +101,8 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 		}
 	}
 	if (s->newer_event) put_event(b, "OX!", clock, NULL, 0, false);
+	if (s->undeclared_mark >= 0) put_mark(b, "OM=", clock, 5, s->undeclared_mark);
+	if (govni_is(brk, "ovni.obs.mark-value")) put_mark(b, "OM=", clock, 0, 3);
 	/* The single-rule breaks, placed after the valid events. */
 	if (govni_is(brk, "ovni.obs.reserved-flags")) put_event(b, "OB.", clock, NULL, 0, false), b->data[b->len - 12] |= 0x80;
 	if (govni_is(brk, "ovni.obs.jumbo-nibble")) {
@@ -177,6 +192,14 @@ void govni_write_meta(const govni_meta *m, gen_buf *b)
 			put_cpus(b, "        ", m->ncpus, m->cpu_index_shift, m->cpu_phyid_clash, govni_is(r, "ovni.json.loom-cpus"));
 			jprintf(b, ",\n");
 		}
+	}
+	if (m->mark_decl) {
+		const char *title = m->mark_other_title ? "Other phase" : "Phase";
+		const char *ct = govni_is(r, "ovni.json.mark") ? "queue" : "stack";
+		jprintf(b, "        \"mark\": {\n            \"3\": {\n                \"title\": \"%s\",\n"
+			   "                \"chan_type\": \"%s\",\n                \"labels\": {\n", title, ct);
+		if (m->mark_decl == 1) jprintf(b, "                    \"1\": \"init\",\n");
+		jprintf(b, "                    \"2\": \"compute\"\n                }\n            }\n        },\n");
 	}
 	if (!govni_is(r, "ovni.json.require-missing")) {
 		const char *ov = govni_is(r, "ovni.json.require-syntax") ? "1.1" : govni_is(r, "ovni.json.require-major") ? "2.0.0" : "1.1.0";

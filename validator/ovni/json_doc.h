@@ -32,5 +32,7 @@ void ovni_json_check_stream(jctx *c, const cJSON *root);
 void ovni_json_check_proc(jctx *c, const cJSON *root);
 /* `ovni.loom_cpus` / `cpus` arrays into c->m->cpus. */
 void ovni_json_check_cpus(jctx *c, const cJSON *arr, const char *jpath);
+/* `ovni.mark` types and labels into c->m->marks. */
+void ovni_json_check_mark(jctx *c, const cJSON *mark);
 
 #endif

@@ -267,6 +267,8 @@ void ovni_json_check_stream(jctx *c, const cJSON *root)
 	check_process_keys(c, ovni, "ovni.");
 	const cJSON *cpus = get(ovni, "loom_cpus");
 	if (cpus) ovni_json_check_cpus(c, cpus, "ovni.loom_cpus");
+	const cJSON *mark = get(ovni, "mark");
+	if (mark) ovni_json_check_mark(c, mark);
 	note_off(c, "ovni.tid", &c->m->off_tid);
 	note_off(c, "ovni.pid", &c->m->off_pid);
 	note_off(c, "ovni.loom", &c->m->off_loom);

@@ -228,8 +228,10 @@ void ovni_check_json(hv_blob *b, hv_report *r, ovni_doc_kind kind, ovni_meta *ou
 void ovni_meta_free(ovni_meta *m)
 {
 	free(m->cpus);
+	free(m->marks);
 	m->cpus = NULL;
-	m->ncpus = 0;
+	m->marks = NULL;
+	m->ncpus = m->nmarks = 0;
 }
 
 bool ovni_json_sniff(hv_blob *b)

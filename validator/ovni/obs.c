@@ -216,6 +216,32 @@ static void report_clocks(walk *w)
 	}
 }
 
+/* OM[ OM] OM= carry (i64 value, i32 type). The type must be declared in
+ * some thread's ovni.mark (checked by the tree); the value must not be 0. */
+static void check_mark_event(walk *w, hv_window *win, uint64_t off)
+{
+	const uint8_t *q = hv_window_get(win, off, 24);
+	if (!q) return;
+	int64_t value = (int64_t)hv_le64(q + 12);
+	int64_t type = (int32_t)hv_le32(q + 20);
+	if (!hv_eval(w->r, HV_R_OVNI_OBS_MARK_VALUE, value != 0)) {
+		char path[64];
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/value", w->idx);
+		hv_emit(w->r, HV_R_OVNI_OBS_MARK_VALUE, w->b->name, off + 12, 8, path,
+			"mark event O%c%c of type %" PRId64 " has value 0; mark values must be non-zero", q[2], q[3], type);
+	}
+	ovni_obs_summary *s = w->sum;
+	if (type >= 0 && type < OVNI_MARK_TYPES) {
+		uint64_t bit = 1ull << (type % 64);
+		if (!(s->mark_types[type / 64] & bit)) s->mark_off[type] = off;
+		s->mark_types[type / 64] |= bit;
+	} else if (!s->mark_bad_type) {
+		s->mark_bad_type = true;
+		s->mark_bad_type_value = type;
+		s->mark_bad_type_off = off;
+	}
+}
+
 /* Check one event at `off`; returns its length, or 0 when the stream ends
  * inside it (reported). */
 static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
@@ -272,6 +298,8 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 	check_mcv(w, off, p, jumbo, payload);
 	check_sort_marker(w, off, p);
 	check_clock(w, off, hv_le64(p + 4));
+	if (p[1] == 'O' && p[2] == 'M' && (p[3] == '[' || p[3] == ']' || p[3] == '=') && !jumbo && payload == 12)
+		check_mark_event(w, win, off); /* last: it moves the window under p */
 	return evlen;
 #undef EVPATH
 }

@@ -9,6 +9,9 @@
 #include "../core/validate.h"
 #include "ovni_events.h"
 
+/* Mark types are numbers in [0, 100) (ovniemu's mark.c). */
+#define OVNI_MARK_TYPES 100
+
 /* What a stream's events tell the tree checks. */
 typedef struct ovni_obs_summary {
 	bool walked;                    /* the header was usable and the events were walked */
@@ -16,6 +19,12 @@ typedef struct ovni_obs_summary {
 	uint64_t first_clock;           /* clock of the first event (nevents > 0) */
 	uint32_t models;                /* bit i: the stream has events of ovni_models[i] */
 	uint64_t model_off[OVNI_NMODELS]; /* offset of the first event of each model */
+	/* Mark events (OM[ OM] OM=) by type, for the tree's declared-type check. */
+	uint64_t mark_types[2];         /* bit t: a mark event of type t in [0, 100) */
+	uint64_t mark_off[OVNI_MARK_TYPES];
+	bool mark_bad_type;             /* a mark event with a type outside [0, 100) */
+	int64_t mark_bad_type_value;
+	uint64_t mark_bad_type_off;
 } ovni_obs_summary;
 
 /* Check one binary stream. `headerless_ok`: a v1 thread file may start
@@ -29,6 +38,19 @@ typedef enum ovni_doc_kind {
 	OVNI_DOC_PROC,     /* v1/v2 metadata.json: version 1 or 2 */
 	OVNI_DOC_THREAD2,  /* v2 thread.TID.json, version 2 */
 } ovni_doc_kind;
+
+/* One "ovni.mark" entry: a mark type or one of its value labels. */
+typedef struct ovni_mark {
+	int64_t type;
+	int64_t value;        /* labels only */
+	bool is_label;
+	bool stack;           /* chan_type "stack" (else "single") */
+	char text[128];       /* title, or label (truncated for comparison display) */
+	size_t text_len;      /* full length, so truncation never hides a difference */
+	uint32_t text_hash;
+	uint64_t off;
+	const char *file;
+} ovni_mark;
 
 typedef struct ovni_cpu {
 	int64_t index, phyid;
@@ -47,6 +69,8 @@ typedef struct ovni_meta {
 	uint32_t required;              /* bit i: ovni_models[i] is required */
 	ovni_cpu *cpus;
 	size_t ncpus;
+	ovni_mark *marks;               /* types and labels from ovni.mark */
+	size_t nmarks;
 	uint64_t off_tid, off_pid, off_loom, off_app_id, off_rank, off_cpus;
 } ovni_meta;
 

@@ -39,6 +39,9 @@ typedef struct ovni_trace {
  * required models, clock offsets and the clock gate. */
 void ovni_tree_checks(ovni_trace *t);
 
+/* ovni.mark declarations merged over threads, and mark events against them. */
+void ovni_tree_marks(ovni_trace *t);
+
 /* Parse clock-offsets.txt; fills per-stream offsets (0 when none). */
 void ovni_clock_offsets(ovni_trace *t, int64_t *offsets);
 

@@ -251,6 +251,7 @@ void ovni_tree_checks(ovni_trace *t)
 			"%d process(es) carry an MPI rank and %d do not", rank_state[1], rank_state[0]);
 	check_looms(t, ord, n);
 	check_models(t);
+	ovni_tree_marks(t);
 	check_clock_gate(t);
 	free(ord);
 }
