@@ -25,11 +25,39 @@ static bool pread_fetch(void *io, uint64_t off, void *dst, size_t len)
 	return true;
 }
 
+/* Large files of a directory input are not kept open: a tree of thousands
+ * of big streams would run out of descriptors. They are opened on their
+ * first read, and opening one closes the previous one (the core checks
+ * files one after the other). */
+static hv_file *g_lazy_open;
+
+static bool lazy_fetch(void *io, uint64_t off, void *dst, size_t len)
+{
+	hv_file *f = io;
+	if (f->fd < 0) {
+		if (g_lazy_open && g_lazy_open != f && g_lazy_open->fd >= 0) {
+			close(g_lazy_open->fd);
+			g_lazy_open->fd = -1;
+		}
+		int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd < 0) return false;
+		struct stat st;
+		/* the same regular file of the same size, or a read error */
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != f->blob.size) {
+			close(fd);
+			return false;
+		}
+		f->fd = fd;
+		g_lazy_open = f;
+	}
+	return pread_fetch(&f->fd, off, dst, len);
+}
+
 /* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then says
  * it is no regular file. Small files are read whole when `slurp` and the
  * descriptor closed at once, so a tree of many streams does not exhaust
  * descriptors. */
-static bool file_open(hv_file *f, const char *path, bool slurp, const char **why)
+static bool file_open(hv_file *f, const char *path, bool slurp, bool lazy, const char **why)
 {
 	memset(f, 0, sizeof *f);
 	f->fd = -1;
@@ -74,13 +102,20 @@ static bool file_open(hv_file *f, const char *path, bool slurp, const char **why
 			return false;
 		}
 	}
+	if (lazy && !f->blob.mem) {
+		close(f->fd);
+		f->fd = -1;
+		f->blob.fetch = lazy_fetch;
+		f->blob.io = f;
+	}
 	return true;
 }
 
-bool hv_file_open(hv_file *f, const char *path, const char **why) { return file_open(f, path, true, why); }
+bool hv_file_open(hv_file *f, const char *path, const char **why) { return file_open(f, path, true, false, why); }
 
 void hv_file_close(hv_file *f)
 {
+	if (g_lazy_open == f) g_lazy_open = NULL;
 	hv_blob_release(&f->blob);
 	free(f->data);
 	free(f->path);
@@ -242,7 +277,7 @@ bool hv_dir_open(hv_dir *d, const char *path, const char **why)
 	uint64_t slurped = 0;
 	for (size_t i = 0; ok && i < names.n; i++) {
 		const char *err;
-		if (file_open(&d->files[d->n], names.v[i], slurped < HV_DIR_SLURP_BUDGET, &err)) {
+		if (file_open(&d->files[d->n], names.v[i], slurped < HV_DIR_SLURP_BUDGET, true, &err)) {
 			if (d->files[d->n].blob.mem) slurped += d->files[d->n].blob.size;
 			d->n++;
 		} else {
