@@ -32,6 +32,15 @@ printf 'x' >>"$TMP/bad/loom.node0.ovni/proc.1000/thread.1000/stream.obs"
 expect_exit 1 "a truncated event deep in the tree" "$HPCVET" "$TMP/bad"
 check "diagnostic names the stream file" grep -q "thread.1000/stream.obs:0x[0-9a-f]*: error\[ovni.obs.event-truncated\]: .*11 missing" "$TMP/out"
 
+# A stream of another part is ignored by ovniemu, but not if it holds events.
+cp -r "$TMP/t3" "$TMP/part"
+sed -i 's/"part": "thread"/"part": "process"/' "$TMP/part/loom.node0.ovni/proc.1000/thread.1000/stream.json"
+expect_exit 1 "a non-thread stream with events" "$HPCVET" "$TMP/part"
+check "part-unknown is an error there" grep -q "error\[ovni.json.part-unknown\]: the stream of part \"process\" holds" "$TMP/out"
+: >"$TMP/part/loom.node0.ovni/proc.1000/thread.1000/stream.obs"
+printf 'ovni\001\000\000\000' >"$TMP/part/loom.node0.ovni/proc.1000/thread.1000/stream.obs"
+expect_exit 0 "a non-thread stream without events is only a warning" "$HPCVET" "$TMP/part"
+
 # JSON diagnostics give line and column.
 "$GEN" --what=ovni-json --break=ovni.json.tid -o "$TMP/tid.json"
 expect_exit 1 "negative tid" "$HPCVET" "$TMP/tid.json"

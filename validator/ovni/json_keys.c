@@ -242,6 +242,8 @@ void ovni_json_check_stream(jctx *c, const cJSON *root)
 			return;
 		}
 		if (!hv_eval(c->r, HV_R_OVNI_JSON_PART_UNKNOWN, strcmp(part->valuestring, "thread") == 0)) {
+			c->m->part_unknown = true;
+			snprintf(c->m->part, sizeof c->m->part, "%s", part->valuestring);
 			jemit(c, HV_R_OVNI_JSON_PART_UNKNOWN, HV_SEV_WARNING, "ovni.part",
 			      "part \"%.60s\" is not \"thread\"; ovniemu ignores the stream", part->valuestring);
 			return;

@@ -62,6 +62,8 @@ typedef struct ovni_cpu {
  * only when their has_ flag is set (and the per-document rule passed). */
 typedef struct ovni_meta {
 	bool ok;                        /* a JSON object was read */
+	bool part_unknown;              /* ovni.part is a string other than "thread" */
+	char part[32];
 	int version;
 	bool has_tid, has_pid, has_loom, has_app_id, has_rank, has_nranks, has_require, has_cpus;
 	int64_t tid, pid, app_id, rank, nranks;

@@ -187,6 +187,7 @@ static void check_models(ovni_trace *t)
 	}
 	for (size_t i = 0; i < t->ns; i++) {
 		const ovni_stream *s = &t->s[i];
+		if (s->meta.part_unknown) continue; /* reported as such */
 		uint32_t bad = s->sum.models & ~req;
 		if (!hv_eval(t->r, HV_R_OVNI_TREE_MODEL_NOT_REQUIRED, bad == 0)) {
 			int m = 0;
