@@ -35,8 +35,47 @@ static void check_threads(ovni_trace *t, const size_t *ord, size_t n)
 	}
 }
 
+/* One process's rank presence, for the per-loom rank rule. */
+typedef struct proc_rank {
+	const char *loom;
+	int64_t pid;
+	bool rank;
+	const char *file;
+} proc_rank;
+
+typedef struct proc_ranks {
+	proc_rank *v;
+	size_t n;
+} proc_ranks;
+
+static int cmp_proc_rank(const void *a, const void *b)
+{
+	const proc_rank *x = a, *y = b;
+	int c = strcmp(x->loom, y->loom);
+	if (c) return c;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* As ovniemu's loom_set_rank_min: when any process of a loom has a rank,
+ * every process of that loom must. */
+static void check_rank_partial(ovni_trace *t, proc_ranks *pr)
+{
+	qsort(pr->v, pr->n, sizeof *pr->v, cmp_proc_rank);
+	for (size_t i = 0; i < pr->n;) {
+		size_t j = i, with = 0;
+		while (j < pr->n && strcmp(pr->v[j].loom, pr->v[i].loom) == 0) with += pr->v[j++].rank;
+		for (size_t k = i; k < j; k++) {
+			if (hv_eval(t->r, HV_R_OVNI_TREE_RANK_PARTIAL, with == 0 || pr->v[k].rank)) continue;
+			hv_emit(t->r, HV_R_OVNI_TREE_RANK_PARTIAL, pr->v[k].file, 0, 0, "",
+				"process %lld of loom \"%.60s\" has no rank while %zu process(es) of that loom have one",
+				(long long)pr->v[k].pid, pr->v[k].loom, with);
+		}
+		i = j;
+	}
+}
+
 /* v3: per-process attributes merged over the threads of (loom, pid). */
-static void check_processes_v3(ovni_trace *t, const size_t *ord, size_t n, int *rank_state)
+static void check_processes_v3(ovni_trace *t, const size_t *ord, size_t n, proc_ranks *pr)
 {
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
@@ -66,12 +105,12 @@ static void check_processes_v3(ovni_trace *t, const size_t *ord, size_t n, int *
 			hv_emit(t->r, HV_R_OVNI_TREE_APP_ID_MISSING, sfile(first), 0, 0, first->rel,
 				"no thread of process %lld in loom \"%.60s\" carries ovni.app_id", (long long)first->pid,
 				first->loom);
-		rank_state[rank ? 1 : 0]++;
+		pr->v[pr->n++] = (proc_rank){first->loom, first->pid, rank != NULL, sfile(first)};
 		i = j;
 	}
 }
 
-static void check_processes_old(ovni_trace *t, int *rank_state)
+static void check_processes_old(ovni_trace *t, proc_ranks *pr)
 {
 	for (size_t i = 0; i < t->np; i++) {
 		const ovni_proc *p = &t->p[i];
@@ -79,7 +118,8 @@ static void check_processes_old(ovni_trace *t, int *rank_state)
 		if (!hv_eval(t->r, HV_R_OVNI_TREE_APP_ID_MISSING, p->meta.has_app_id))
 			hv_emit(t->r, HV_R_OVNI_TREE_APP_ID_MISSING, p->json->name, 0, 0, "metadata.json",
 				"process metadata has no app_id");
-		rank_state[p->meta.has_rank ? 1 : 0]++;
+		if (p->loom_ok && p->pid_ok)
+			pr->v[pr->n++] = (proc_rank){p->loom, p->pid, p->meta.has_rank, p->json->name};
 	}
 }
 
@@ -243,13 +283,21 @@ void ovni_tree_checks(ovni_trace *t)
 			"the trace mixes %s", v1 && v2 ? "v1 and v2 process metadata" : "v3 streams with v1/v2 process metadata");
 	g_sort_streams = t->s;
 	qsort(ord, n, sizeof *ord, cmp_thread);
-	int rank_state[2] = {0, 0};
+	proc_ranks pr = {malloc((n + t->np + 1) * sizeof *pr.v), 0};
 	check_threads(t, ord, n);
-	if (v3) check_processes_v3(t, ord, n, rank_state);
-	check_processes_old(t, rank_state);
-	if (!hv_eval(t->r, HV_R_OVNI_TREE_RANK_PARTIAL, rank_state[0] == 0 || rank_state[1] == 0))
-		hv_emit(t->r, HV_R_OVNI_TREE_RANK_PARTIAL, n ? sfile(&t->s[ord[0]]) : "", 0, 0, "",
-			"%d process(es) carry an MPI rank and %d do not", rank_state[1], rank_state[0]);
+	if (pr.v) {
+		/* v3 processes merge their threads' metadata; v1/v2 ones have one
+		 * metadata.json (check_processes_old) */
+		size_t n3 = 0;
+		size_t *ord3 = malloc((n ? n : 1) * sizeof *ord3);
+		for (size_t i = 0; ord3 && i < n; i++)
+			if (t->s[ord[i]].proc < 0) ord3[n3++] = ord[i];
+		if (ord3 && v3) check_processes_v3(t, ord3, n3, &pr);
+		free(ord3);
+		check_processes_old(t, &pr);
+		check_rank_partial(t, &pr);
+		free(pr.v);
+	}
 	check_looms(t, ord, n);
 	check_models(t);
 	ovni_tree_marks(t);
