@@ -239,16 +239,36 @@ static void check_models(ovni_trace *t)
 	}
 }
 
+/* ovniemu orders streams by the relative path of their directory. */
+static int cmp_stream_dir(const void *a, const void *b)
+{
+	const char *x = g_sort_streams[*(const size_t *)a].rel, *y = g_sort_streams[*(const size_t *)b].rel;
+	const char *xs = strrchr(x, '/'), *ys = strrchr(y, '/');
+	size_t xl = xs ? (size_t)(xs - x) : 0, yl = ys ? (size_t)(ys - y) : 0;
+	int c = strncmp(x, y, xl < yl ? xl : yl);
+	if (c) return c;
+	return xl < yl ? -1 : xl > yl;
+}
+
 static void check_clock_gate(ovni_trace *t)
 {
 	int64_t *off = calloc(t->ns ? t->ns : 1, sizeof *off);
-	if (!off) return;
+	size_t *order = malloc((t->ns ? t->ns : 1) * sizeof *order);
+	if (!off || !order) {
+		free(off);
+		free(order);
+		return;
+	}
 	ovni_clock_offsets(t, off);
+	for (size_t i = 0; i < t->ns; i++) order[i] = i;
+	g_sort_streams = t->s;
+	qsort(order, t->ns, sizeof *order, cmp_stream_dir);
 	const ovni_stream *ref = NULL;
 	double ref_clock = 0;
-	for (size_t i = 0; i < t->ns; i++) {
+	for (size_t oi = 0; oi < t->ns; oi++) {
+		size_t i = order[oi];
 		const ovni_stream *s = &t->s[i];
-		if (!s->sum.walked || s->sum.nevents == 0 || (s->sum.first_clock >> 63)) continue;
+		if (!s->sum.walked || s->sum.nevents == 0 || (s->sum.first_clock >> 63) || s->meta.part_unknown) continue;
 		double c = (double)(int64_t)s->sum.first_clock + (double)off[i];
 		if (!ref) {
 			ref = s;
@@ -262,6 +282,7 @@ static void check_clock_gate(ovni_trace *t)
 				"write clock-offsets.txt", d / 3.6e12, ref->rel);
 	}
 	free(off);
+	free(order);
 }
 
 void ovni_tree_checks(ovni_trace *t)
