@@ -19,6 +19,19 @@ echo "junk" >"$TMP/t3/cpu.row"
 echo '{ not json' >"$TMP/t3/cfg/cpu/ovni/stream.json"
 expect_exit 0 "ovniemu outputs (*.prv *.pcf *.row cfg/) are skipped" "$HPCVET" "$TMP/t3"
 
+# Clock offsets are added per hostname (loom name up to its first dot)
+# before the 1-hour clock gate.
+"$GEN" --what=ovni-trace --seed=1 -o "$TMP/off"
+check "seed 1: two looms" test -d "$TMP/off/loom.node1.ovni"
+printf 'rank hostname offset_median offset_mean offset_std\n0 node0 0 0 0\n1 node1 10800000000000 0 0\n' >"$TMP/off/clock-offsets.txt"
+expect_exit 1 "a 3 h offset trips the clock gate" "$HPCVET" "$TMP/off"
+check "clock gate names the delta" grep -q "error\[ovni.tree.clock-gate\]: first event is 3.00 h away" "$TMP/out"
+printf 'rank hostname offset_median offset_mean offset_std\n0 node0 0 0 0\n\n1 node1 1800000000000 0.5 1\n' >"$TMP/off/clock-offsets.txt"
+expect_exit 0 "a 30 min offset passes" "$HPCVET" "$TMP/off"
+printf 'rank hostname offset_median offset_mean offset_std\n0 node0 0 0 0\n1 node0 0 0 0\n' >"$TMP/off/clock-offsets.txt"
+expect_exit 1 "a repeated hostname" "$HPCVET" "$TMP/off"
+check "repeated hostname reported" grep -q "error\[ovni.tree.clock-offsets\]: line 3: hostname 'node0' already has an entry" "$TMP/out"
+
 # One stream directory, one stream.obs, one stream.json.
 one="$TMP/t3/loom.node0.ovni/proc.1000/thread.1000"
 expect_exit 0 "a single stream directory" "$HPCVET" "$one"
