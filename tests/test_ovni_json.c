@@ -99,6 +99,16 @@ int main(void)
 	t = replace(good, "    }\n}\n", "    }\n} x\n");
 	expect("trailing garbage", t, HV_R_OVNI_JSON_TRAILING_GARBAGE, 14, 3);
 	free(t);
+	/* Strings holding braces, brackets, quotes and comment markers do not
+	 * confuse the position scanner. */
+	t = replace(good, "\"commit\": \"x\"", "\"commit\": \"{[\\\"// /* ]}\"");
+	run(t, &r);
+	CHECK(r.count[HV_SEV_ERROR] == 0 && r.count[HV_SEV_WARNING] == 0, "tricky strings: still conforming");
+	hv_report_free(&r);
+	char *t2 = replace(t, "\"tid\": 7", "\"tid\": 0");
+	expect("tid after a tricky string", t2, HV_R_OVNI_JSON_TID, 6, 9);
+	free(t2);
+	free(t);
 	t = replace(good, "        \"finished\": 1\n", "        \"finished\": 1.0e0\n");
 	run(t, &r);
 	CHECK(r.count[HV_SEV_ERROR] == 0 && r.count[HV_SEV_WARNING] == 0, "1.0e0 is an integer");
