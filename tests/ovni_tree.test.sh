@@ -85,6 +85,12 @@ expect_exit 3 "a symlink loop in a tree" timeout 10 "$HPCVET" "$TMP/loop"
 check "the loop is named" grep -q "symlink loop" "$TMP/out"
 expect_exit 3 "a FIFO given directly" timeout 10 "$HPCVET" "$TMP/fifo/loom.node0.ovni/pipe"
 
+deep="$TMP/deep"
+for i in $(seq 1 70); do deep="$deep/d"; done
+mkdir -p "$deep" && cp "$one/stream.obs" "$deep/"
+expect_exit 3 "a tree deeper than 64 directories" "$HPCVET" "$TMP/deep"
+check "the depth limit is named" grep -q "deeper than 64 directories" "$TMP/out"
+
 # HPCToolkit database directories are not claimed by ovni.
 mkdir -p "$TMP/db/src"
 "$GEN" --what=metadb -o "$TMP/db/meta.db"
