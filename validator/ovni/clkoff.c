@@ -62,6 +62,11 @@ void ovni_clock_offsets(ovni_trace *t, int64_t *offsets)
 	if (!t->clkoff) return;
 	hv_blob *b = t->clkoff;
 	hv_eval(t->r, HV_R_OVNI_TREE_CLOCK_OFFSETS, true);
+	/* one short line per node: megabytes are not an offsets file */
+	if (b->size > (16u << 20)) {
+		bad(t, 0, b->size, 1, "the file is larger than 16 MiB; it holds one short line per node");
+		return;
+	}
 	if (!hv_blob_materialize(b)) return;
 	const char *text = (const char *)b->mem;
 	size_t n = (size_t)b->size, nent = 0, cap = 0;
