@@ -25,11 +25,43 @@ static bool pread_fetch(void *io, uint64_t off, void *dst, size_t len)
 	return true;
 }
 
-bool hv_file_open(hv_file *f, const char *path, const char **why)
+/* Large files of a directory input are not kept open: a tree of thousands
+ * of big streams would run out of descriptors. They are opened on their
+ * first read, and opening one closes the previous one (the core checks
+ * files one after the other). */
+static hv_file *g_lazy_open;
+
+static bool lazy_fetch(void *io, uint64_t off, void *dst, size_t len)
+{
+	hv_file *f = io;
+	if (f->fd < 0) {
+		if (g_lazy_open && g_lazy_open != f && g_lazy_open->fd >= 0) {
+			close(g_lazy_open->fd);
+			g_lazy_open->fd = -1;
+		}
+		int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd < 0) return false;
+		struct stat st;
+		/* the same regular file of the same size, or a read error */
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != f->blob.size) {
+			close(fd);
+			return false;
+		}
+		f->fd = fd;
+		g_lazy_open = f;
+	}
+	return pread_fetch(&f->fd, off, dst, len);
+}
+
+/* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then says
+ * it is no regular file. Small files are read whole when `slurp` and the
+ * descriptor closed at once, so a tree of many streams does not exhaust
+ * descriptors. */
+static bool file_open(hv_file *f, const char *path, bool slurp, bool lazy, const char **why)
 {
 	memset(f, 0, sizeof *f);
 	f->fd = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		*why = strerror(errno);
 		return false;
@@ -56,21 +88,34 @@ bool hv_file_open(hv_file *f, const char *path, const char **why)
 	f->blob.size = (uint64_t)st.st_size;
 	f->blob.fetch = pread_fetch;
 	f->blob.io = &f->fd;
-	if (f->blob.size <= HV_SLURP_MAX) {
+	if (slurp && f->blob.size <= HV_SLURP_MAX) {
 		f->data = malloc(f->blob.size ? (size_t)f->blob.size : 1);
 		if (f->data && pread_fetch(&f->fd, 0, f->data, (size_t)f->blob.size)) {
 			f->blob.mem = f->data;
+			f->blob.fetch = NULL;
+			f->blob.io = NULL;
+			close(f->fd);
+			f->fd = -1;
 		} else if (f->data) {
 			*why = "read error";
 			hv_file_close(f);
 			return false;
 		}
 	}
+	if (lazy && !f->blob.mem) {
+		close(f->fd);
+		f->fd = -1;
+		f->blob.fetch = lazy_fetch;
+		f->blob.io = f;
+	}
 	return true;
 }
 
+bool hv_file_open(hv_file *f, const char *path, const char **why) { return file_open(f, path, true, false, why); }
+
 void hv_file_close(hv_file *f)
 {
+	if (g_lazy_open == f) g_lazy_open = NULL;
 	hv_blob_release(&f->blob);
 	free(f->data);
 	free(f->path);
@@ -81,59 +126,167 @@ void hv_file_close(hv_file *f)
 
 static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-bool hv_dir_open(hv_dir *d, const char *path, const char **why)
+/* A growable list of strings. */
+typedef struct strlist {
+	char **v;
+	size_t n, cap;
+} strlist;
+
+static bool sl_push(strlist *l, char *s)
 {
-	memset(d, 0, sizeof *d);
-	DIR *dir = opendir(path);
-	if (!dir) {
-		*why = strerror(errno);
+	if (!s) return false;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		char **nv = realloc(l->v, cap * sizeof *nv);
+		if (!nv) {
+			free(s);
+			return false;
+		}
+		l->v = nv;
+		l->cap = cap;
+	}
+	l->v[l->n++] = s;
+	return true;
+}
+
+static void sl_free(strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++) free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}
+
+typedef struct dir_id {
+	dev_t dev;
+	ino_t ino;
+} dir_id;
+
+/* The walk: an explicit stack of directories (depth comes from the file
+ * system), and the identities of every directory entered, so a symlink
+ * back to an ancestor is detected instead of followed forever. */
+static bool walk(const char *root, strlist *files, char *failed, size_t flen)
+{
+	strlist stack = {0};
+	size_t *depths = NULL, dcap = 0;
+	dir_id *seen = NULL;
+	size_t nseen = 0, scap = 0;
+	bool ok = true;
+	struct stat st;
+	if (stat(root, &st) != 0) {
+		snprintf(failed, flen, "%s: %s", root, strerror(errno));
 		return false;
 	}
-	char **names = NULL;
-	static char failed[320];
-	failed[0] = '\0';
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	bool ok = true;
-	while ((e = readdir(dir)) != NULL) {
-		if (e->d_name[0] == '.') continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **nn = realloc(names, cap * sizeof *nn);
-			if (!nn) {
-				ok = false;
-				break;
-			}
-			names = nn;
-		}
-		char *full = NULL;
-		if (asprintf(&full, "%s/%s", path, e->d_name) < 0) {
+	ok = sl_push(&stack, strdup(root));
+	dcap = 16;
+	depths = malloc(dcap * sizeof *depths);
+	scap = 16;
+	seen = malloc(scap * sizeof *seen);
+	if (!ok || !depths || !seen) {
+		ok = false;
+		snprintf(failed, flen, "out of memory");
+	} else {
+		depths[0] = 0;
+		seen[nseen++] = (dir_id){st.st_dev, st.st_ino};
+	}
+	while (ok && stack.n > 0) {
+		char *dpath = stack.v[--stack.n];
+		size_t depth = depths[stack.n];
+		DIR *dir = opendir(dpath);
+		if (!dir) {
+			snprintf(failed, flen, "%s: %s", dpath, strerror(errno));
+			free(dpath);
 			ok = false;
 			break;
 		}
-		names[n++] = full;
+		struct dirent *e;
+		while (ok && (e = readdir(dir)) != NULL) {
+			if (e->d_name[0] == '.') continue;
+			char *full = NULL;
+			if (asprintf(&full, "%s/%s", dpath, e->d_name) < 0) {
+				snprintf(failed, flen, "out of memory");
+				ok = false;
+				break;
+			}
+			if (stat(full, &st) != 0) {
+				snprintf(failed, flen, "%s: %s", full, strerror(errno));
+				ok = false;
+			} else if (S_ISDIR(st.st_mode)) {
+				for (size_t i = 0; ok && i < nseen; i++)
+					if (seen[i].dev == st.st_dev && seen[i].ino == st.st_ino) {
+						snprintf(failed, flen, "%s: directory already visited (symlink loop)", full);
+						ok = false;
+					}
+				if (ok && depth + 1 > HV_DIR_MAX_DEPTH) {
+					snprintf(failed, flen, "%s: deeper than %d directories", full, HV_DIR_MAX_DEPTH);
+					ok = false;
+				}
+				if (ok && nseen == scap) {
+					dir_id *ns = realloc(seen, 2 * scap * sizeof *ns);
+					if (!ns) ok = false;
+					else seen = ns, scap *= 2;
+				}
+				if (ok && stack.n == dcap) {
+					size_t *nd = realloc(depths, 2 * dcap * sizeof *nd);
+					if (!nd) ok = false;
+					else depths = nd, dcap *= 2;
+				}
+				if (ok) {
+					seen[nseen++] = (dir_id){st.st_dev, st.st_ino};
+					depths[stack.n] = depth + 1;
+					ok = sl_push(&stack, full);
+					full = NULL;
+					if (!ok) snprintf(failed, flen, "out of memory");
+				}
+			} else if (S_ISREG(st.st_mode)) {
+				if (files->n >= HV_DIR_MAX_FILES) {
+					snprintf(failed, flen, "%s: more than %u files", root, HV_DIR_MAX_FILES);
+					ok = false;
+				} else {
+					ok = sl_push(files, full);
+					full = NULL;
+					if (!ok) snprintf(failed, flen, "out of memory");
+				}
+			} else {
+				snprintf(failed, flen, "%s: not a regular file or directory (%s)", full,
+					 S_ISFIFO(st.st_mode) ? "FIFO" : S_ISSOCK(st.st_mode) ? "socket" : "device");
+				ok = false;
+			}
+			free(full);
+		}
+		closedir(dir);
+		free(dpath);
 	}
-	closedir(dir);
-	if (ok && n > 0) qsort(names, n, sizeof *names, cmp_names);
+	sl_free(&stack);
+	free(depths);
+	free(seen);
+	return ok;
+}
+
+bool hv_dir_open(hv_dir *d, const char *path, const char **why)
+{
+	memset(d, 0, sizeof *d);
+	static char failed[512];
+	failed[0] = '\0';
+	strlist names = {0};
+	bool ok = walk(path, &names, failed, sizeof failed);
+	if (ok && names.n > 0) qsort(names.v, names.n, sizeof *names.v, cmp_names);
 	if (ok) {
-		d->files = calloc(n ? n : 1, sizeof *d->files);
+		d->files = calloc(names.n ? names.n : 1, sizeof *d->files);
 		ok = d->files != NULL;
 	}
-	for (size_t i = 0; ok && i < n; i++) {
-		struct stat st;
+	uint64_t slurped = 0;
+	for (size_t i = 0; ok && i < names.n; i++) {
 		const char *err;
-		/* Subdirectories and special files are not part of a flat database. */
-		if (stat(names[i], &st) != 0 || !S_ISREG(st.st_mode)) continue;
-		if (hv_file_open(&d->files[d->n], names[i], &err)) {
+		if (file_open(&d->files[d->n], names.v[i], slurped < HV_DIR_SLURP_BUDGET, true, &err)) {
+			if (d->files[d->n].blob.mem) slurped += d->files[d->n].blob.size;
 			d->n++;
 		} else {
 			/* A file of the input that cannot be read makes the input unreadable. */
-			snprintf(failed, sizeof failed, "%s: %s", names[i], err);
+			snprintf(failed, sizeof failed, "%s: %s", names.v[i], err);
 			ok = false;
 		}
 	}
-	for (size_t i = 0; i < n; i++) free(names[i]);
-	free(names);
+	sl_free(&names);
 	if (!ok) {
 		hv_dir_close(d);
 		*why = failed[0] ? failed : "out of memory";

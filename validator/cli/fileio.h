@@ -22,8 +22,18 @@ typedef struct hv_file {
 bool hv_file_open(hv_file *f, const char *path, const char **why);
 void hv_file_close(hv_file *f);
 
-/* The regular files directly inside a directory, sorted by name so reports
- * are deterministic. */
+/* The regular files of a directory tree, walked recursively without
+ * recursion, sorted by path so reports are deterministic. Blob names keep
+ * the path below the directory ("dir/loom.x/proc.1/thread.1/stream.obs").
+ * Entries whose names start with '.' are skipped. The walk is bounded in
+ * depth and file count; a symlink loop, a FIFO, socket or device, or an
+ * unreadable entry fails the walk with a message naming it (never blocks,
+ * never loops). Small files are read into memory up to a total budget, then
+ * read through windows. */
+#define HV_DIR_MAX_DEPTH 64
+#define HV_DIR_MAX_FILES 100000u
+#define HV_DIR_SLURP_BUDGET (512u * 1024u * 1024u)
+
 typedef struct hv_dir {
 	hv_file *files;
 	size_t n;

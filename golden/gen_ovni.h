@@ -1,0 +1,52 @@
+/* Shared by the ovni writers: one binary stream and one metadata document,
+ * each with the breaks that concern it. */
+#ifndef HV_GEN_OVNI_H
+#define HV_GEN_OVNI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gen.h"
+
+/* One thread stream to write. */
+typedef struct govni_stream {
+	uint64_t seed;
+	unsigned nevents;
+	uint64_t clock0;          /* first clock */
+	bool header;              /* v1 files may have no 8-byte header */
+	bool nosv_events;         /* emit V events (the thread requires nosv) */
+	bool newer_event;         /* minor > 0: an event not in the 1.14 table */
+	int mark_type;            /* emit OM[ OM= OM] of this type; -1: none */
+	int undeclared_mark;      /* break: one more mark event of this type; -1: none */
+	const char *brk;          /* an ovni.obs.* rule to break, or NULL */
+} govni_stream;
+
+/* Write stream.obs into b. */
+void govni_write_obs(const govni_stream *s, gen_buf *b);
+
+/* One thread's metadata. */
+typedef struct govni_meta {
+	int version;              /* 3 for stream.json, 2 for v2 thread.TID.json */
+	long long tid, pid, app_id, rank, nranks;
+	const char *loom;
+	bool with_app_id, with_rank, with_cpus;
+	unsigned ncpus;
+	int cpu_index_shift;      /* break: indices start at this value */
+	bool cpu_phyid_clash;     /* break: phyid 0 gets index 1 */
+	bool require_nosv;
+	int mark_decl;            /* ovni.mark: 0 none, 1 type 3 with labels, 2 type 3 with one label */
+	bool mark_other_title;    /* break: type 3 under another title */
+	unsigned nosv_minor;      /* 7, or newer for minor > 0 */
+	const char *brk;          /* an ovni.json.* rule to break, or NULL */
+} govni_meta;
+
+/* Write a JSON document (stream.json, thread.TID.json) into b, NUL excluded. */
+void govni_write_meta(const govni_meta *m, gen_buf *b);
+
+/* v1/v2 process metadata.json. */
+void govni_write_proc(int version, long long app_id, long long rank, long long nranks, unsigned ncpus, gen_buf *b);
+
+bool govni_is(const char *a, const char *b);
+bool govni_prefix(const char *rule, const char *prefix);
+
+#endif

@@ -1,0 +1,158 @@
+/* ovni binary streams: jumbo sizes that crash or hang the reference readers,
+ * windowed reading (files > 16 MiB arrive with mem == NULL), and the
+ * details of the clock diagnostics. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hv_int.h"
+#include "ovni/ovni.h"
+#include "tap.h"
+#include "testlib.h"
+
+static size_t put_ev(uint8_t *d, size_t off, uint8_t b0, const char *mcv, uint64_t clock)
+{
+	d[off] = b0;
+	memcpy(d + off + 1, mcv, 3);
+	hv_put_le64(d + off + 4, clock);
+	return off + 12;
+}
+
+static size_t header(uint8_t *d)
+{
+	memcpy(d, "ovni", 4);
+	hv_put_le32(d + 4, 1);
+	return 8;
+}
+
+static void run(const uint8_t *d, size_t n, hv_report *r)
+{
+	hv_blob b = hv_blob_from_memory("t/stream.obs", d, n);
+	hv_report_init(r, "t/stream.obs", 100);
+	hv_validate_blob(&(hv_options){.max_diags = 100}, &b, r);
+}
+
+/* A blob read through fetch, as the CLI gives files over 16 MiB. */
+typedef struct memio {
+	const uint8_t *d;
+	size_t n;
+	unsigned calls;
+} memio;
+
+static bool mem_fetch(void *io, uint64_t off, void *dst, size_t len)
+{
+	memio *m = io;
+	m->calls++;
+	if (off > m->n || len > m->n - off) return false;
+	memcpy(dst, m->d + off, len);
+	return true;
+}
+
+static const hv_diag *find_diag(const hv_report *r, int rule)
+{
+	for (size_t i = 0; i < r->ndiags; i++)
+		if (r->diags[i].rule == rule) return &r->diags[i];
+	return NULL;
+}
+
+static void test_jumbo_sizes(void)
+{
+	const uint32_t sizes[] = {0x7ffffff3u, 0x7ffffff4u, 0x7ffffff8u, 0xfffffff0u, 0xffffffffu, 0x100u};
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		uint8_t d[64] = {0};
+		size_t off = header(d);
+		off = put_ev(d, off, 0x00, "OHx", 10) + 0; /* OHx without payload: a signature warning */
+		size_t j = off;
+		off = put_ev(d, off, 0x13, "VYc", 20);
+		hv_put_le32(d + off, sizes[i]);
+		off += 4;
+		hv_report r;
+		run(d, off, &r);
+		const hv_diag *t = find_diag(&r, HV_R_OVNI_OBS_EVENT_TRUNCATED);
+		CHECK(t != NULL && t->offset == j, "jumbo size 0x%x: truncation reported at the jumbo event", sizes[i]);
+		if (t) {
+			char want[64];
+			snprintf(want, sizeof want, "%llu missing", (unsigned long long)sizes[i]);
+			CHECK(strstr(t->msg, want) != NULL, "jumbo size 0x%x: message says how many bytes are missing: %s",
+			      sizes[i], t->msg);
+		}
+		hv_report_free(&r);
+	}
+}
+
+static void test_windowed_matches_memory(void)
+{
+	/* 40000 events, so the walk crosses many 256 KiB windows. */
+	size_t n = 8 + 40000 * 28 + 16 + 5;
+	uint8_t *d = calloc(1, n);
+	size_t off = header(d);
+	uint64_t clock = 1000;
+	for (int i = 0; i < 40000; i++) {
+		off = put_ev(d, off, 0x0f, "OHx", clock);
+		off += 16;
+		clock += i == 30000 ? 0 : 3;
+	}
+	hv_put_le64(d + off - 28 + 4, 5); /* the last event goes backwards */
+	off = put_ev(d, off, 0x13, "VYc", clock);
+	hv_put_le32(d + off, 1);
+	off += 4 + 1;
+	memio io = {d, off, 0};
+	hv_blob b = {.name = "big/stream.obs", .size = off, .fetch = mem_fetch, .io = &io};
+	hv_report r1, r2;
+	hv_report_init(&r1, "big", 100);
+	hv_validate_blob(&(hv_options){.max_diags = 100}, &b, &r1);
+	run(d, off, &r2);
+	CHECK(io.calls > 4 && io.calls < 64, "windowed reads are bounded (%u fetches)", io.calls);
+	CHECK(r1.failed[HV_R_OVNI_OBS_CLOCK_MONOTONIC] == 1 && r2.failed[HV_R_OVNI_OBS_CLOCK_MONOTONIC] == 1,
+	      "the backwards clock is found through windows and in memory");
+	CHECK(r1.count[HV_SEV_ERROR] == r2.count[HV_SEV_ERROR] && r1.count[HV_SEV_WARNING] == r2.count[HV_SEV_WARNING],
+	      "windowed and in-memory reports agree");
+	const hv_diag *dg = find_diag(&r1, HV_R_OVNI_OBS_CLOCK_MONOTONIC);
+	CHECK(dg && dg->offset == 8 + 39999 * 28 + 4, "offset of the backwards clock field");
+	CHECK(dg && strstr(dg->msg, "-> 5 ") && strstr(dg->msg, "outside any OU["), "message: %s", dg ? dg->msg : "");
+	hv_report_free(&r1);
+	hv_report_free(&r2);
+	free(d);
+}
+
+static void test_sort_region_hint(void)
+{
+	uint8_t d[128] = {0};
+	size_t off = header(d);
+	off = put_ev(d, off, 0, "OU[", 100);
+	off = put_ev(d, off, 0, "OB.", 120);
+	size_t back = off;
+	off = put_ev(d, off, 0, "OB.", 90);
+	off = put_ev(d, off, 0, "OU]", 130);
+	off = put_ev(d, off, 0, "OHe", 140);
+	hv_report r;
+	run(d, off, &r);
+	const hv_diag *dg = find_diag(&r, HV_R_OVNI_OBS_CLOCK_MONOTONIC);
+	CHECK(dg && dg->offset == back + 4, "backwards event inside a region is an error at its clock");
+	CHECK(dg && strstr(dg->msg, "120 -> 90") && strstr(dg->msg, "inside an OU[") && strstr(dg->msg, "ovnisort"),
+	      "the message names both clocks and the sort region: %s", dg ? dg->msg : "");
+	CHECK(r.failed[HV_R_OVNI_OBS_SORT_REGION] == 0, "a paired region is fine");
+	hv_report_free(&r);
+}
+
+static void test_equal_clocks_and_short_tail(void)
+{
+	uint8_t d[64] = {0};
+	size_t off = header(d);
+	off = put_ev(d, off, 0, "OB.", 7);
+	off = put_ev(d, off, 0, "OB.", 7);
+	hv_report r;
+	run(d, off + 1, &r); /* one stray byte after the last event */
+	CHECK(r.failed[HV_R_OVNI_OBS_CLOCK_MONOTONIC] == 0, "equal clocks are legal");
+	const hv_diag *t = find_diag(&r, HV_R_OVNI_OBS_EVENT_TRUNCATED);
+	CHECK(t && t->offset == off && strstr(t->msg, "11 missing"), "1 stray byte: 11 bytes of header missing");
+	hv_report_free(&r);
+}
+
+int main(void)
+{
+	test_jumbo_sizes();
+	test_windowed_matches_memory();
+	test_sort_region_hint();
+	test_equal_clocks_and_short_tail();
+	TAP_DONE();
+}

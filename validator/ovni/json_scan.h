@@ -1,0 +1,54 @@
+/* Positions inside a JSON document. cJSON parses values but keeps no byte
+ * offsets, so this scanner walks the same text once, without interpreting
+ * values, and records where every object key and array element starts, by
+ * its path ("ovni.loom_cpus[3].phyid"). It also blanks comments, which
+ * ovniemu's parser accepts and cJSON does not. */
+#ifndef HV_OVNI_JSON_SCAN_H
+#define HV_OVNI_JSON_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ovni_jpos {
+	char *path;
+	uint64_t off;   /* the key's opening quote, or the element's first byte */
+	uint64_t len;   /* the key token's length (quotes included), or 1 */
+} ovni_jpos;
+
+typedef struct ovni_jdoc {
+	const uint8_t *text;
+	size_t len;
+	char *clean;            /* text with comments blanked, NUL-terminated */
+	bool has_comment;
+	uint64_t comment_off;
+	ovni_jpos *pos;
+	size_t npos, cap;
+	bool oom, truncated;      /* positions beyond OVNI_JSCAN_MAX_POS are not recorded */
+	uint64_t *nl;             /* offsets of every '\n', built on first use */
+	size_t nnl;
+	bool nl_built;
+} ovni_jdoc;
+
+/* Bounded memory for huge documents: later keys fall back to the position
+ * of their nearest recorded ancestor. */
+#define OVNI_JSCAN_MAX_POS 1000000u
+
+/* False only when memory runs out. */
+bool ovni_jdoc_init(ovni_jdoc *d, const uint8_t *text, size_t len);
+/* Record key and element positions of the cleaned text. */
+void ovni_jdoc_scan(ovni_jdoc *d);
+void ovni_jdoc_free(ovni_jdoc *d);
+
+/* Offset and length of the nth (0-based) occurrence of `path`; false when
+ * absent (the caller then points at the enclosing value). */
+bool ovni_jdoc_find(const ovni_jdoc *d, const char *path, unsigned nth, uint64_t *off, uint64_t *len);
+
+/* Like ovni_jdoc_find, searching forward from record `*from`; on success
+ * *from is moved past the hit, so walking an array in order is linear. */
+bool ovni_jdoc_find_next(const ovni_jdoc *d, const char *path, size_t *from, uint64_t *off);
+
+/* 1-based line and column of a byte offset (binary search over newlines). */
+void ovni_jdoc_linecol(ovni_jdoc *d, uint64_t off, unsigned long *line, unsigned long *col);
+
+#endif

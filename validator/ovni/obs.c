@@ -1,0 +1,354 @@
+/* stream.obs: the binary stream of one ovni thread. Streamed through a
+ * window, so a stream of any size validates in bounded memory. Every size is
+ * computed in 64 bits: the reference readers compute the jumbo event size in
+ * a C int and crash (size >= 0x7ffffff3) or loop forever (0xfffffff0). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/hv_int.h"
+#include "ovni.h"
+
+#define OBS_HDR 8u
+#define EV_HDR 12u
+#define JUMBO_HDR 16u
+#define FLAG_JUMBO 0x10u
+#define FLAGS_RESERVED 0xe0u
+#define LIBOVNI_JUMBO_MAX 2097135u /* 2 MiB - 16 bytes of header - 1 */
+
+bool ovni_obs_sniff(hv_blob *b)
+{
+	uint8_t m[4];
+	return b->size >= 4 && hv_blob_read(b, 0, m, 4) && memcmp(m, "ovni", 4) == 0;
+}
+
+static bool is_graph(uint8_t c) { return c >= 0x21 && c <= 0x7e; }
+
+static void mcv_text(const uint8_t *mcv, char out[16])
+{
+	if (is_graph(mcv[0]) && is_graph(mcv[1]) && is_graph(mcv[2]))
+		snprintf(out, 16, "%c%c%c", mcv[0], mcv[1], mcv[2]);
+	else
+		snprintf(out, 16, "%02x %02x %02x", mcv[0], mcv[1], mcv[2]);
+}
+
+/* Header; returns the offset of the first event, or UINT64_MAX when the
+ * stream cannot be walked. */
+static uint64_t check_header(hv_blob *b, hv_report *r, bool headerless_ok)
+{
+	const char *f = b->name;
+	if (!hv_eval(r, HV_R_OVNI_OBS_EMPTY, b->size > 0)) {
+		hv_emit(r, HV_R_OVNI_OBS_EMPTY, f, 0, 0, "stream.obs", "the stream is empty (0 bytes); want at least the 8-byte header");
+		return UINT64_MAX;
+	}
+	uint8_t h[OBS_HDR] = {0};
+	size_t got = b->size < OBS_HDR ? (size_t)b->size : OBS_HDR;
+	if (!hv_blob_read(b, 0, h, got)) return UINT64_MAX;
+	bool magic = got >= 4 && memcmp(h, "ovni", 4) == 0;
+	if (headerless_ok && !magic) return 0; /* v1 thread file without header */
+	if (!hv_eval(r, HV_R_OVNI_OBS_HEADER_TRUNCATED, b->size >= OBS_HDR)) {
+		hv_emit(r, HV_R_OVNI_OBS_HEADER_TRUNCATED, f, 0, b->size, "stream.obs/header",
+			"the stream has %" PRIu64 " bytes, fewer than the 8-byte header (%" PRIu64 " missing)", b->size,
+			(uint64_t)OBS_HDR - b->size);
+		return UINT64_MAX;
+	}
+	if (!hv_eval(r, HV_R_OVNI_OBS_MAGIC, magic)) {
+		hv_emit(r, HV_R_OVNI_OBS_MAGIC, f, 0, 4, "stream.obs/header/magic",
+			"magic is %02x %02x %02x %02x, want 6f 76 6e 69 (\"ovni\")", h[0], h[1], h[2], h[3]);
+		return UINT64_MAX;
+	}
+	uint32_t v = hv_le32(h + 4);
+	if (!hv_eval(r, HV_R_OVNI_OBS_VERSION, v == 1)) {
+		hv_emit(r, HV_R_OVNI_OBS_VERSION, f, 4, 4, "stream.obs/header/version", "stream version is %" PRIu32
+			" (bytes %02x %02x %02x %02x), want 1 as a little-endian u32%s", v, h[4], h[5], h[6], h[7],
+			hv_be32(h + 4) == 1 ? " (this looks like a big-endian writer)" : "");
+		return UINT64_MAX;
+	}
+	return OBS_HDR;
+}
+
+/* The state of one walk, so the per-event checks stay small. */
+typedef struct walk {
+	hv_blob *b;
+	hv_report *r;
+	ovni_obs_summary *sum;
+	uint64_t idx;             /* event index */
+	uint64_t prev_clock;
+	bool in_region;           /* between OU[ and OU] */
+	uint64_t region_open_off;
+	/* first backwards step and counts, reported once at the end */
+	uint64_t back_n, back_off, back_idx, back_prev, back_clock;
+	bool back_in_region;
+	uint64_t signed_n, signed_off, signed_idx, signed_clock;
+	/* Direct-mapped cache of event-table lookups: streams repeat a few
+	 * MCVs millions of times. */
+	struct {
+		uint8_t mcv[3];
+		bool valid;
+		const ovni_evspec *spec;
+	} cache[256];
+} walk;
+
+static const ovni_evspec *lookup(walk *w, const uint8_t *mcv)
+{
+	unsigned h = (mcv[0] * 31u + mcv[1] * 7u + mcv[2]) & 255u;
+	if (w->cache[h].valid && memcmp(w->cache[h].mcv, mcv, 3) == 0) return w->cache[h].spec;
+	const ovni_evspec *s = ovni_event_find(mcv);
+	memcpy(w->cache[h].mcv, mcv, 3);
+	w->cache[h].valid = true;
+	w->cache[h].spec = s;
+	return s;
+}
+
+static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint64_t payload)
+{
+	hv_report *r = w->r;
+	const char *f = w->b->name;
+	/* Formatted for every event only when something is reported: this runs
+	 * tens of millions of times on a large stream. */
+	char path[64], mcv[16];
+	bool printable = is_graph(p[1]) && is_graph(p[2]) && is_graph(p[3]);
+	int m = printable ? ovni_model_by_letter(p[1]) : -1;
+	const ovni_evspec *s = m >= 0 ? lookup(w, p + 1) : NULL;
+	bool sig_ok = s && (s->payload == OVNI_EV_JUMBO_SIG ? jumbo : (!jumbo && payload == (uint64_t)s->payload));
+	if (m >= 0) {
+		if (!(w->sum->models & (1u << m))) w->sum->model_off[m] = off;
+		w->sum->models |= 1u << m;
+	}
+	if (sig_ok) {
+		hv_eval(r, HV_R_OVNI_OBS_MCV_PRINTABLE, true);
+		hv_eval(r, HV_R_OVNI_OBS_MODEL_UNKNOWN, true);
+		hv_eval(r, HV_R_OVNI_OBS_MCV_MINOR_NEWER, true);
+		hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, true);
+		return;
+	}
+	snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->idx);
+	mcv_text(p + 1, mcv);
+	if (!hv_eval(r, HV_R_OVNI_OBS_MCV_PRINTABLE, printable)) {
+		hv_emit(r, HV_R_OVNI_OBS_MCV_PRINTABLE, f, off + 1, 3, path,
+			"MCV bytes %s are not all printable characters (0x21..0x7e)", mcv);
+		return;
+	}
+	if (!hv_eval(r, HV_R_OVNI_OBS_MODEL_UNKNOWN, m >= 0)) {
+		hv_emit(r, HV_R_OVNI_OBS_MODEL_UNKNOWN, f, off + 1, 1, path,
+			"event %s: model '%c' is not one of 6 D K M O P T V", mcv, p[1]);
+		return;
+	}
+	if (!hv_eval(r, HV_R_OVNI_OBS_MCV_MINOR_NEWER, s != NULL)) {
+		hv_emit(r, HV_R_OVNI_OBS_MCV_MINOR_NEWER, f, off + 1, 3, path,
+			"event %s is not in the ovni 1.14 table of model %s", mcv, ovni_models[m].name);
+		return;
+	}
+	if (!hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, sig_ok)) {
+		char want[40], have[48];
+		if (s->payload == OVNI_EV_JUMBO_SIG) snprintf(want, sizeof want, "a jumbo event");
+		else snprintf(want, sizeof want, "%d payload bytes", s->payload);
+		if (jumbo) snprintf(have, sizeof have, "a jumbo event of %" PRIu64 " data bytes", payload);
+		else snprintf(have, sizeof have, "%" PRIu64 " payload bytes", payload);
+		hv_emit(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, f, off, 1, path, "event %s has %s; its signature wants %s", mcv,
+			have, want);
+	}
+}
+
+static void check_sort_marker(walk *w, uint64_t off, const uint8_t *p)
+{
+	if (p[1] != 'O' || p[2] != 'U' || (p[3] != '[' && p[3] != ']')) return;
+	hv_report *r = w->r;
+	char path[64];
+	bool open = p[3] == '[';
+	bool ok = open ? !w->in_region : w->in_region;
+	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, ok)) {
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->idx);
+		if (open)
+			hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, w->b->name, off + 1, 3, path,
+				"OU[ inside the sort region opened at offset 0x%" PRIx64 " (nested regions are not supported)",
+				w->region_open_off);
+		else
+			hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, w->b->name, off + 1, 3, path, "OU] without a preceding OU[");
+	}
+	w->in_region = open;
+	if (open) w->region_open_off = off;
+}
+
+static void check_clock(walk *w, uint64_t off, uint64_t clock)
+{
+	if (w->idx == 0) w->sum->first_clock = clock;
+	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_SIGNED, true);
+	if (clock >> 63) {
+		if (w->signed_n++ == 0) {
+			w->signed_off = off;
+			w->signed_idx = w->idx;
+			w->signed_clock = clock;
+		}
+	}
+	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_MONOTONIC, true);
+	if (w->idx > 0 && clock < w->prev_clock) {
+		if (w->back_n++ == 0) {
+			w->back_off = off;
+			w->back_idx = w->idx;
+			w->back_prev = w->prev_clock;
+			w->back_clock = clock;
+			w->back_in_region = w->in_region;
+		}
+	}
+	w->prev_clock = clock;
+}
+
+static void report_clocks(walk *w)
+{
+	hv_report *r = w->r;
+	char path[64];
+	if (w->back_n) {
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/clock", w->back_idx);
+		hv_emit(r, HV_R_OVNI_OBS_CLOCK_MONOTONIC, w->b->name, w->back_off + 4, 8, path,
+			"clock goes backwards %" PRIu64 " -> %" PRIu64 " (%" PRIu64 " ns earlier) at event %" PRIu64
+			", %s; %" PRIu64 " backwards step(s) in this stream",
+			w->back_prev, w->back_clock, w->back_prev - w->back_clock, w->back_idx,
+			w->back_in_region ? "inside an OU[...OU] sort region (run ovnisort before emulating)"
+					  : "outside any OU[...OU] sort region",
+			w->back_n);
+	}
+	if (w->signed_n) {
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/clock", w->signed_idx);
+		hv_emit(r, HV_R_OVNI_OBS_CLOCK_SIGNED, w->b->name, w->signed_off + 4, 8, path,
+			"clock %" PRIu64 " (0x%016" PRIx64 ") is >= 2^63, negative as the emulator's int64; %" PRIu64
+			" such event(s) in this stream", w->signed_clock, w->signed_clock, w->signed_n);
+	}
+}
+
+/* OM[ OM] OM= carry (i64 value, i32 type). The type must be declared in
+ * some thread's ovni.mark (checked by the tree); the value must not be 0. */
+static void check_mark_event(walk *w, hv_window *win, uint64_t off)
+{
+	const uint8_t *q = hv_window_get(win, off, 24);
+	if (!q) return;
+	int64_t value = (int64_t)hv_le64(q + 12);
+	int64_t type = (int32_t)hv_le32(q + 20);
+	if (!hv_eval(w->r, HV_R_OVNI_OBS_MARK_VALUE, value != 0)) {
+		char path[64];
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/value", w->idx);
+		hv_emit(w->r, HV_R_OVNI_OBS_MARK_VALUE, w->b->name, off + 12, 8, path,
+			"mark event O%c%c of type %" PRId64 " has value 0; mark values must be non-zero", q[2], q[3], type);
+	}
+	ovni_obs_summary *s = w->sum;
+	if (type >= 0 && type < OVNI_MARK_TYPES) {
+		uint64_t bit = 1ull << (type % 64);
+		if (!(s->mark_types[type / 64] & bit)) s->mark_off[type] = off;
+		s->mark_types[type / 64] |= bit;
+	} else if (!s->mark_bad_type) {
+		s->mark_bad_type = true;
+		s->mark_bad_type_value = type;
+		s->mark_bad_type_off = off;
+	}
+}
+
+/* Check one event at `off`; returns its length, or 0 when the stream ends
+ * inside it (reported). */
+static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
+{
+	hv_report *r = w->r;
+	const char *f = w->b->name;
+	uint64_t left = w->b->size - off;
+	char path[64]; /* formatted only when reporting (EVPATH) */
+#define EVPATH (snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]", w->idx), path)
+	hv_eval(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, true);
+	if (left < EV_HDR) {
+		hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, EVPATH,
+			"the stream ends %" PRIu64 " byte(s) into an event header of 12 bytes (%" PRIu64 " missing)", left,
+			EV_HDR - left);
+		return 0;
+	}
+	const uint8_t *p = hv_window_get(win, off, left < JUMBO_HDR ? EV_HDR : JUMBO_HDR);
+	if (!p) return 0; /* I/O failure: reported by the caller through io_failed */
+	bool jumbo = p[0] & FLAG_JUMBO;
+	unsigned nibble = p[0] & 0x0fu;
+	uint64_t payload, evlen;
+	if (jumbo) {
+		if (left < JUMBO_HDR) {
+			hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, EVPATH,
+				"the stream ends %" PRIu64 " byte(s) into a jumbo event header of 16 bytes (%" PRIu64
+				" missing)", left, JUMBO_HDR - left);
+			return 0;
+		}
+		payload = hv_le32(p + EV_HDR);
+		evlen = JUMBO_HDR + payload;
+	} else {
+		payload = nibble ? nibble + 1u : 0u;
+		evlen = EV_HDR + payload;
+	}
+	if (evlen > left) {
+		hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, EVPATH,
+			"the stream ends inside a %s event of %" PRIu64 " bytes%s: %" PRIu64 " present, %" PRIu64
+			" missing", jumbo ? "jumbo" : "normal", evlen, jumbo ? " (16 + declared jumbo size)" : "", left,
+			evlen - left);
+		return 0;
+	}
+	if (!hv_eval(r, HV_R_OVNI_OBS_RESERVED_FLAGS, (p[0] & FLAGS_RESERVED) == 0))
+		hv_emit(r, HV_R_OVNI_OBS_RESERVED_FLAGS, f, off, 1, EVPATH,
+			"byte 0 is 0x%02x: reserved flag bits 0x%02x are set (only 0x10, jumbo, is defined)", p[0],
+			p[0] & FLAGS_RESERVED);
+	if (jumbo) {
+		if (!hv_eval(r, HV_R_OVNI_OBS_JUMBO_NIBBLE, nibble == 3))
+			hv_emit(r, HV_R_OVNI_OBS_JUMBO_NIBBLE, f, off, 1, EVPATH,
+				"jumbo event with payload-size nibble %u; want 3 (byte 0 = 0x13)", nibble);
+		if (!hv_eval(r, HV_R_OVNI_OBS_JUMBO_TOO_LARGE, payload <= LIBOVNI_JUMBO_MAX))
+			hv_emit(r, HV_R_OVNI_OBS_JUMBO_TOO_LARGE, f, off + EV_HDR, 4, EVPATH,
+				"jumbo data of %" PRIu64 " bytes; libovni writes at most %u", payload, LIBOVNI_JUMBO_MAX);
+	}
+	check_mcv(w, off, p, jumbo, payload);
+	check_sort_marker(w, off, p);
+	check_clock(w, off, hv_le64(p + 4));
+	if (p[1] == 'O' && p[2] == 'M' && (p[3] == '[' || p[3] == ']' || p[3] == '=') && !jumbo && payload == 12)
+		check_mark_event(w, win, off); /* last: it moves the window under p */
+	return evlen;
+#undef EVPATH
+}
+
+void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *out)
+{
+	ovni_obs_summary local;
+	ovni_obs_summary *sum = out ? out : &local;
+	memset(sum, 0, sizeof *sum);
+	uint64_t off = check_header(b, r, headerless_ok);
+	if (off == UINT64_MAX) return;
+	hv_window win;
+	if (!hv_window_init(&win, b, HV_WINDOW_DEFAULT)) {
+		hv_report_internal(r, "out of memory for a stream window");
+		return;
+	}
+	walk w;
+	memset(&w, 0, sizeof w);
+	w.b = b;
+	w.r = r;
+	w.sum = sum;
+	sum->walked = true;
+	while (off < b->size && !b->io_failed) {
+		uint64_t len = check_event(&w, &win, off);
+		if (len == 0) break;
+		off += len; /* len <= size - off, so no overflow */
+		w.idx++;
+	}
+	sum->nevents = w.idx;
+	report_clocks(&w);
+	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, !w.in_region))
+		hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, b->name, w.region_open_off + 1, 3, "stream.obs",
+			"the OU[ sort region opened at offset 0x%" PRIx64 " is never closed by OU]", w.region_open_off);
+	if (!hv_eval(r, HV_R_OVNI_OBS_NO_EVENTS, w.idx > 0 || off < b->size))
+		hv_emit(r, HV_R_OVNI_OBS_NO_EVENTS, b->name, 0, b->size, "stream.obs",
+			"the stream holds only its header and no event (the thread never flushed its buffer)");
+	hv_window_free(&win);
+}
+
+static void obs_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
+{
+	(void)opt;
+	snprintf(r->version, sizeof r->version, "1");
+	ovni_check_obs(b, r, false, NULL);
+}
+
+const hv_format hv_format_ovni_stream = {
+	.name = "ovni stream",
+	.file_name = "stream.obs",
+	.sniff = ovni_obs_sniff,
+	.check = obs_check_file,
+};

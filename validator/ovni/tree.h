@@ -1,0 +1,51 @@
+/* A trace tree: the streams found in a directory input, and the checks
+ * that need all of them (tree_checks.c, clkoff.c). */
+#ifndef HV_OVNI_TREE_H
+#define HV_OVNI_TREE_H
+
+#include "ovni.h"
+
+typedef struct ovni_stream {
+	const char *rel;        /* relative path of its metadata (or binary) file */
+	hv_blob *json, *obs;
+	int version;            /* 3; or 1/2 in older trees */
+	ovni_meta meta;         /* stream.json (v3) or thread.TID.json (v2) */
+	int proc;               /* v1/v2: index into the trace's procs, else -1 */
+	bool thread;            /* a thread stream whose ids are usable */
+	bool tid_ok, pid_ok, loom_ok;
+	int64_t tid, pid;
+	char loom[512];
+	ovni_obs_summary sum;
+} ovni_stream;
+
+typedef struct ovni_proc {     /* v1/v2 process: proc.PID/metadata.json */
+	hv_blob *json;
+	ovni_meta meta;
+	char loom[512];
+	bool loom_ok, pid_ok;
+	int64_t pid;
+} ovni_proc;
+
+typedef struct ovni_trace {
+	hv_report *r;
+	ovni_stream *s;
+	size_t ns;
+	ovni_proc *p;
+	size_t np;
+	hv_blob *clkoff;        /* clock-offsets.txt at the top, or NULL */
+} ovni_trace;
+
+/* Cross-stream checks: duplicate threads, process and loom merging,
+ * required models, clock offsets and the clock gate. */
+void ovni_tree_checks(ovni_trace *t);
+
+/* ovni.mark declarations merged over threads, and mark events against them. */
+void ovni_tree_marks(ovni_trace *t);
+
+/* Parse clock-offsets.txt; fills per-stream offsets (0 when none). */
+void ovni_clock_offsets(ovni_trace *t, int64_t *offsets);
+
+/* Hostname of a loom: its name up to the first dot. */
+void ovni_loom_host(const char *loom, char *out, size_t outlen);
+
+#endif
