@@ -370,7 +370,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		size_t len;
 		char *m = write_meta(&pl, prefix, last_start, &len);
 		char name[128];
-		snprintf(name, sizeof name, "%s.meta", prefix);
+		snprintf(name, sizeof name, "%s.meta", is(pl.brk, "dumpi.meta.fileprefix") ? "renamed" : prefix);
 		if (!m) return -1;
 		gen_add_file(out, name, (uint8_t *)m, len);
 	}

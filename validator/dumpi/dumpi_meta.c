@@ -166,6 +166,13 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 	meta_info m;
 	parse_meta(meta, r, &m);
 	if (!m.have[K_FILEPREFIX] || !m.value[K_FILEPREFIX][0]) return;
+	const char *base = hv_basename(meta->name);
+	size_t pl = strlen(m.value[K_FILEPREFIX]);
+	bool named = strncmp(base, m.value[K_FILEPREFIX], pl) == 0 && strcmp(base + pl, ".meta") == 0;
+	if (!hv_eval(r, HV_R_DUMPI_META_FILEPREFIX, named))
+		hv_emit(r, HV_R_DUMPI_META_FILEPREFIX, meta->name, 0, 0, "fileprefix",
+			"fileprefix=%s but the file is named %s (libdumpi writes %s.meta)", m.value[K_FILEPREFIX], base,
+			m.value[K_FILEPREFIX]);
 	uint64_t nprocs = m.num_ok[K_NUMPROCS] ? m.num[K_NUMPROCS] : 0;
 	uint64_t found = 0, beyond = 0;
 	bool start_seen = false, any_header = false;
@@ -222,8 +229,8 @@ static void dumpi_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_
 	const char *only = r->input_path && ends_with(r->input_path, ".meta") ? hv_basename(r->input_path) : NULL;
 	size_t metas = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (only && strcmp(hv_basename(files[i].name), only) != 0) continue;
-		if (!dumpi_sniff_meta(&files[i])) continue;
+		/* The .meta named by the user is checked even when damaged beyond recognition. */
+		if (only ? strcmp(hv_basename(files[i].name), only) != 0 : !dumpi_sniff_meta(&files[i])) continue;
 		used[i] = true;
 		metas++;
 		check_trace(opt, &files[i], files, n, used, r);
