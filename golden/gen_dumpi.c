@@ -23,6 +23,7 @@ typedef struct plan {
 	uint64_t starttime;
 	uint32_t cpu_bias, wall_bias;
 	unsigned records, threads, perf;   /* perf = number of counters (0: none) */
+	uint64_t span_s;                   /* spread the records over this many wall seconds (0: as they come) */
 	bool all_functions;
 	unsigned rank, nranks;
 	gen_rng rng;
@@ -197,6 +198,8 @@ static void write_stream(gen_buf *b, plan *pl, uint32_t *counts)
 		int64_t wend = we > ws ? we : ws;
 		clk[t].cpu_ns = ce + 500 + (int64_t)gen_below(&pl->rng, 3000);
 		clk[t].wall_ns = wend + 800 + (int64_t)gen_below(&pl->rng, 4000);
+		if (pl->span_s) /* a long run: every thread's wall clock moves on together */
+			for (unsigned k = 0; k < nt; k++) clk[k].wall_ns += (int64_t)(pl->span_s * 1000000000ull / pl->records);
 	}
 }
 
@@ -329,7 +332,13 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	pl.wall_bias = 703391u + (uint32_t)p->seed;  /* CLOCK_MONOTONIC: seconds since boot */
 	pl.cpu_bias = is(pl.brk, "dumpi.time.cpu-bias-nonzero") ? 5 : 0;
 	if (is(pl.brk, "dumpi.time.clock-epoch")) pl.wall_bias = (uint32_t)pl.starttime;
-	pl.records = p->contexts ? p->contexts : (p->trace_len ? p->trace_len : 40);
+	pl.records = p->contexts ? p->contexts : 40;
+	pl.span_s = p->trace_len; /* > 65535 s: the u16 seconds wrap (dumpi.time.wrap warnings) */
+	if (pl.span_s / pl.records >= DUMPI_WRAP_HALF) {
+		snprintf(err, errlen, "--trace-len=%llu over %u records: steps of 32768 s or more are ambiguous",
+			 (unsigned long long)pl.span_s, pl.records);
+		return -1;
+	}
 	pl.threads = p->depth ? p->depth : 1 + (unsigned)(p->seed % 3);
 	pl.perf = p->seed % 2 == 0 ? 2 : 0;
 	pl.all_functions = p->functions > 0;

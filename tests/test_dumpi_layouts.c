@@ -208,8 +208,35 @@ static void check_damage(void)
 	gen_output_free(&out);
 }
 
+/* A long run (--trace-len) wraps the u16 seconds: warnings, never errors. */
+static void check_long_trace(void)
+{
+	gen_params p;
+	gen_params_default(&p);
+	p.what = "dumpi-bin";
+	p.contexts = 100;
+	p.depth = 1;
+	p.trace_len = 200000; /* 2000 s per record: crosses 65536 s three times */
+	gen_output out;
+	char err[256] = "";
+	CHECK(gen_generate(&p, &out, err, sizeof err) == 0, "generate: %s", err);
+	hv_options opt = {.max_diags = 100};
+	hv_report r;
+	tl_validate(&out, &opt, &r);
+	CHECK(r.failed[HV_R_DUMPI_TIME_WRAP] == 3, "%llu wraps reported, want 3",
+	      (unsigned long long)r.failed[HV_R_DUMPI_TIME_WRAP]);
+	CHECK(r.count[HV_SEV_ERROR] == 0 && r.count[HV_SEV_WARNING] == 3, "only the wrap warnings (%llu errors, %llu warnings)",
+	      (unsigned long long)r.count[HV_SEV_ERROR], (unsigned long long)r.count[HV_SEV_WARNING]);
+	if (r.count[HV_SEV_ERROR]) tl_dump(&r);
+	hv_report_free(&r);
+	gen_output_free(&out);
+	p.trace_len = 100ull * 40000;
+	CHECK(gen_generate(&p, &out, err, sizeof err) != 0, "steps of 40000 s are refused by the generator");
+}
+
 int main(void)
 {
+	check_long_trace();
 	check_table();
 	check_versions();
 	check_all_functions();
