@@ -206,6 +206,35 @@ static void check_damage(void)
 	CHECK(internal == 0, "%u damaged inputs caused an internal error", internal);
 	free(copy);
 	gen_output_free(&out);
+
+	/* Damaged .meta files within a whole trace. */
+	p.what = "dumpi-trace";
+	p.contexts = 10;
+	CHECK(gen_generate(&p, &out, err, sizeof err) == 0, "generate: %s", err);
+	gen_file *meta = &out.files[out.n - 1];
+	CHECK(strstr(meta->name, ".meta") != NULL, "the trace has a .meta");
+	uint8_t *orig = malloc(meta->len);
+	memcpy(orig, meta->data, meta->len);
+	size_t full = meta->len;
+	internal = 0;
+	unsigned rejected = 0;
+	for (int round = 0; round < 500; round++) {
+		memcpy(meta->data, orig, full);
+		meta->len = round % 3 == 0 ? (size_t)gen_below(&g, full + 1) : full;
+		for (int e = 0; e < 3; e++)
+			meta->data[gen_below(&g, full)] = round % 2 ? (uint8_t)gen_rand(&g) : (uint8_t)"=\n0a"[gen_below(&g, 4)];
+		hv_options opt = {.max_diags = 20};
+		hv_report r;
+		tl_validate(&out, &opt, &r);
+		internal += r.internal_error;
+		rejected += hv_report_exit_code(&r, false) != 0;
+		hv_report_free(&r);
+	}
+	CHECK(internal == 0, "%u damaged .meta files caused an internal error", internal);
+	CHECK(rejected > 150, "many damaged .meta files are rejected (%u of 500)", rejected);
+	meta->len = full;
+	free(orig);
+	gen_output_free(&out);
 }
 
 /* A long run (--trace-len) wraps the u16 seconds: warnings, never errors. */
