@@ -108,6 +108,7 @@ bool dumpi_sniff_meta(hv_blob *b);
 typedef struct dumpi_clock { uint16_t sec; uint32_t nsec; } dumpi_clock;
 
 typedef struct dumpi_record {
+	uint64_t index;             /* 0-based position in the stream */
 	uint64_t offset;
 	unsigned fn;
 	uint8_t mask;
@@ -143,6 +144,7 @@ typedef struct dumpi_iter {
 	int failure;                /* 0, or the rule that stopped the walk */
 	dumpi_argfail why;
 	bool at_end;                /* the end label was read */
+	uint64_t next_index;
 } dumpi_iter;
 
 bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, const uint8_t version[3]);
@@ -153,7 +155,8 @@ void dumpi_iter_free(dumpi_iter *it);
 /* ---- timing (dumpi_time.c) ---- */
 
 typedef struct dumpi_timing dumpi_timing;
-dumpi_timing *dumpi_timing_new(void);
+/* Biases are only added back for messages (times as dumpi2ascii prints them). */
+dumpi_timing *dumpi_timing_new(uint32_t cpu_bias, uint32_t wall_bias);
 void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const dumpi_record *rec);
 void dumpi_timing_free(dumpi_timing *t);
 

@@ -33,6 +33,7 @@ bool dumpi_iter_next(dumpi_iter *it, dumpi_record *rec)
 {
 	dumpi_cur *c = &it->cur;
 	memset(rec, 0, sizeof *rec);
+	rec->index = it->next_index;
 	rec->offset = c->pos;
 	uint64_t v;
 	if (c->pos >= c->limit || !dumpi_get(c, 2, &v)) {
@@ -76,6 +77,7 @@ bool dumpi_iter_next(dumpi_iter *it, dumpi_record *rec)
 		return false;
 	}
 	rec->length = c->pos - rec->offset;
+	it->next_index++;
 	return true;
 }
 
@@ -145,7 +147,7 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 	s->cpu_bias = (uint32_t)bias;
 	if (dumpi_get(&it.cur, 4, &bias)) s->wall_bias = (uint32_t)bias;
 
-	dumpi_timing *t = dumpi_timing_new();
+	dumpi_timing *t = dumpi_timing_new(s->cpu_bias, s->wall_bias);
 	if (!t) {
 		hv_report_internal(r, "out of memory");
 		dumpi_iter_free(&it);

@@ -23,11 +23,17 @@ typedef struct clock_state {
 typedef struct thread_state { clock_state clk[2]; } thread_state;
 
 struct dumpi_timing {
+	uint32_t bias[2];  /* CPU, wall */
 	thread_state *threads;
 	size_t nthreads;
 };
 
-dumpi_timing *dumpi_timing_new(void) { return calloc(1, sizeof(dumpi_timing)); }
+dumpi_timing *dumpi_timing_new(uint32_t cpu_bias, uint32_t wall_bias)
+{
+	dumpi_timing *t = calloc(1, sizeof *t);
+	if (t) t->bias[0] = cpu_bias, t->bias[1] = wall_bias;
+	return t;
+}
 
 void dumpi_timing_free(dumpi_timing *t)
 {
@@ -62,11 +68,22 @@ typedef struct clk_ctx {
 	const char *file;
 	const dumpi_record *rec;
 	const char *clock;     /* "CPU" or "wall" */
+	uint32_t bias;
 	uint64_t block;        /* offset of this clock's 12-byte block */
 	char path[64];
 } clk_ctx;
 
 static double secs(int64_t ns) { return (double)ns / 1e9; }
+/* Absolute time, bias added back, as dumpi2ascii prints it (exact digits). */
+typedef struct tbuf { char s[32]; } tbuf;
+static tbuf abs_time(const clk_ctx *x, int64_t ns)
+{
+	tbuf t;
+	int64_t sec = ns / 1000000000ll, frac = ns % 1000000000ll;
+	if (frac < 0) frac += 1000000000ll, sec--;
+	snprintf(t.s, sizeof t.s, "%lld.%09lld", (long long)(sec + x->bias), (long long)frac);
+	return t;
+}
 
 /* A step `from` -> `to` (ns, both unwrapped with the same wrap count).
  * Returns the adjusted `to` after a possible wrap. */
@@ -88,15 +105,15 @@ static int64_t step(clk_ctx *x, clock_state *cs, int64_t from, int64_t to, int o
 	if (!hv_eval(x->r, order_rule, d >= 0)) {
 		if (order_rule == HV_R_DUMPI_TIME_START_STOP)
 			hv_emit(x->r, order_rule, x->file, at, 6, x->path,
-				"%s record at 0x%llx: %s stop %.9f s is before its start %.9f s",
-				dumpi_function_name(x->rec->fn), (unsigned long long)x->rec->offset, x->clock, secs(to),
-				secs(from));
+				"%s record at 0x%llx: %s stop %s s is before its start %s s",
+				dumpi_function_name(x->rec->fn), (unsigned long long)x->rec->offset, x->clock,
+				abs_time(x, to).s, abs_time(x, from).s);
 		else
 			hv_emit(x->r, order_rule, x->file, at, 6, x->path,
-				"%s record at 0x%llx (thread %u): %s start %.9f s is before the previous record of the "
-				"thread stopped (%.9f s)",
+				"%s record at 0x%llx (thread %u): %s start %s s is before the previous record of the "
+				"thread stopped (%s s)",
 				dumpi_function_name(x->rec->fn), (unsigned long long)x->rec->offset, x->rec->thread,
-				x->clock, secs(to), secs(from));
+				x->clock, abs_time(x, to).s, abs_time(x, from).s);
 	}
 	if (!hv_eval(x->r, HV_R_DUMPI_TIME_SPAN_AMBIGUOUS, d < HALF_NS))
 		hv_emit(x->r, HV_R_DUMPI_TIME_SPAN_AMBIGUOUS, x->file, at, 6, x->path,
@@ -129,16 +146,18 @@ void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const 
 	thread_state *ts = thread_of(t, rec->thread);
 	if (!ts) return;
 	clk_ctx x = {.r = r, .file = file, .rec = rec};
-	snprintf(x.path, sizeof x.path, "stream/record@0x%llx", (unsigned long long)rec->offset);
+	snprintf(x.path, sizeof x.path, "stream/record[%llu]", (unsigned long long)rec->index);
 	uint64_t at = rec->offset + 3 + ((rec->mask & DUMPI_MASK_THREAD) ? 2 : 0);
 	if (rec->mask & DUMPI_MASK_CPU) {
 		x.clock = "CPU";
+		x.bias = t->bias[0];
 		x.block = at;
 		one_clock(&x, &ts->clk[0], &rec->cpu_start, &rec->cpu_stop);
 		at += 12;
 	}
 	if (rec->mask & DUMPI_MASK_WALL) {
 		x.clock = "wall";
+		x.bias = t->bias[1];
 		x.block = at;
 		one_clock(&x, &ts->clk[1], &rec->wall_start, &rec->wall_stop);
 	}
