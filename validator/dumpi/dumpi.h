@@ -64,11 +64,15 @@ const char *dumpi_function_name(unsigned fn);
 /* Version a >= b, compared as libundumpi's dumpi_have_version does. */
 bool dumpi_version_at_least(const uint8_t v[3], int major, int sub, int subsub);
 
-/* A bounded big-endian reader over a window: reads past `limit` fail. */
+/* A bounded big-endian reader over a window: reads past `limit` fail.
+ * It keeps a view of the window's buffer between reads (the hot path of a
+ * 1 GiB stream), so two cursors must not be used interleaved on one window. */
 typedef struct dumpi_cur {
 	hv_window *w;
 	uint64_t pos, limit;
 	bool failed;
+	const uint8_t *view;   /* bytes [view_at, view_at + view_len), or NULL */
+	uint64_t view_at, view_len;
 } dumpi_cur;
 
 bool dumpi_get(dumpi_cur *c, unsigned n, uint64_t *v);
@@ -135,6 +139,9 @@ typedef struct dumpi_stream_ctx {
 } dumpi_stream_ctx;
 
 void dumpi_check_stream(dumpi_stream_ctx *s);
+
+/* "stream/record[N]" into buf (built only when a diagnostic needs it). */
+const char *dumpi_record_path(char *buf, size_t len, uint64_t index);
 
 /* Record iterator (also used by the reference test). */
 typedef struct dumpi_iter {

@@ -84,10 +84,22 @@ bool dumpi_get(dumpi_cur *c, unsigned n, uint64_t *v)
 		c->failed = true;
 		return false;
 	}
-	const uint8_t *p = hv_window_get(c->w, c->pos, n);
-	if (!p) {
-		c->failed = true;
-		return false;
+	const uint8_t *p;
+	if (c->view && c->pos >= c->view_at && c->pos - c->view_at <= c->view_len &&
+	    c->view_len - (c->pos - c->view_at) >= n) {
+		p = c->view + (c->pos - c->view_at);
+	} else {
+		/* Map as much of the rest as the window holds; a blob in memory maps it all. */
+		uint64_t want = c->limit - c->pos;
+		if (!c->w->blob->mem && want > c->w->cap) want = c->w->cap;
+		c->view = hv_window_get(c->w, c->pos, (size_t)want);
+		if (!c->view) {
+			c->failed = true;
+			return false;
+		}
+		c->view_at = c->pos;
+		c->view_len = want;
+		p = c->view;
 	}
 	uint64_t x = 0;
 	for (unsigned i = 0; i < n; i++) x = (x << 8) | p[i];

@@ -7,6 +7,12 @@
 #include "../core/hv_int.h"
 #include "dumpi.h"
 
+const char *dumpi_record_path(char *buf, size_t len, uint64_t index)
+{
+	snprintf(buf, len, "stream/record[%llu]", (unsigned long long)index);
+	return buf;
+}
+
 bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, const uint8_t version[3])
 {
 	memset(it, 0, sizeof *it);
@@ -81,8 +87,10 @@ bool dumpi_iter_next(dumpi_iter *it, dumpi_record *rec)
 	return true;
 }
 
-static void report_failure(dumpi_stream_ctx *s, dumpi_iter *it, const dumpi_record *rec, char *path)
+static void report_failure(dumpi_stream_ctx *s, dumpi_iter *it, const dumpi_record *rec)
 {
+	char path[48];
+	dumpi_record_path(path, sizeof path, rec->index);
 	hv_report *r = s->r;
 	const char *file = s->b->name;
 	int rule = it->failure;
@@ -105,18 +113,21 @@ static void report_failure(dumpi_stream_ctx *s, dumpi_iter *it, const dumpi_reco
 	}
 }
 
-static void check_record(dumpi_stream_ctx *s, const dumpi_record *rec, const char *path)
+static void check_record(dumpi_stream_ctx *s, const dumpi_record *rec)
 {
+	char path[48];
 	hv_report *r = s->r;
 	const char *file = s->b->name;
 	if (!hv_eval(r, HV_R_DUMPI_REC_MASK_RESERVED, !(rec->mask & DUMPI_MASK_RESERVED)))
-		hv_emit(r, HV_R_DUMPI_REC_MASK_RESERVED, file, rec->offset + 2, 1, path,
+		hv_emit(r, HV_R_DUMPI_REC_MASK_RESERVED, file, rec->offset + 2, 1,
+			dumpi_record_path(path, sizeof path, rec->index),
 			"%s record: config mask 0x%02x has reserved bits 4-5 set", dumpi_function_name(rec->fn),
 			rec->mask);
 	if (rec->mask & DUMPI_MASK_PERF) {
 		bool ok = s->perf_labels > 0 && rec->perf_count == (uint32_t)s->perf_labels;
 		if (!hv_eval(r, HV_R_DUMPI_REC_PERF_LABELS, ok))
-			hv_emit(r, HV_R_DUMPI_REC_PERF_LABELS, file, rec->offset, rec->length, path,
+			hv_emit(r, HV_R_DUMPI_REC_PERF_LABELS, file, rec->offset, rec->length,
+				dumpi_record_path(path, sizeof path, rec->index),
 				"%s record: %u perf counters, but the perflbl section has %d label(s) (want equal, "
 				"and > 0)",
 				dumpi_function_name(rec->fn), rec->perf_count, s->perf_labels < 0 ? 0 : s->perf_labels);
@@ -154,25 +165,24 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 		return;
 	}
 	dumpi_record rec;
-	uint64_t n = 0;
-	char path[64];
-	for (;; n++) {
-		snprintf(path, sizeof path, "stream/record[%llu]", (unsigned long long)n);
+	char path[48];
+	for (;;) {
 		if (!dumpi_iter_next(&it, &rec)) break;
 		s->records[rec.fn]++;
-		check_record(s, &rec, path);
+		check_record(s, &rec);
 		dumpi_timing_record(t, r, file, &rec);
 	}
 	s->end = it.cur.pos;
 	if (it.at_end) {
 		bool ok = it.cur.pos == s->limit;
 		if (!hv_eval(r, HV_R_DUMPI_STREAM_END_LABEL, ok))
-			hv_emit(r, HV_R_DUMPI_STREAM_END_LABEL, file, rec.offset, 2, path,
+			hv_emit(r, HV_R_DUMPI_STREAM_END_LABEL, file, rec.offset, 2,
+				dumpi_record_path(path, sizeof path, rec.index),
 				"DUMPI_END_OF_STREAM at 0x%llx is not just before the header at 0x%llx", 
 				(unsigned long long)rec.offset, (unsigned long long)s->limit);
 		s->walked = ok;
 	} else if (!it.win.blob->io_failed) {
-		report_failure(s, &it, &rec, path);
+		report_failure(s, &it, &rec);
 	}
 	dumpi_timing_free(t);
 	dumpi_iter_free(&it);

@@ -73,6 +73,8 @@ typedef struct clk_ctx {
 	char path[64];
 } clk_ctx;
 
+static const char *path_of(clk_ctx *x) { return dumpi_record_path(x->path, sizeof x->path, x->rec->index); }
+
 static double secs(int64_t ns) { return (double)ns / 1e9; }
 /* Absolute time, bias added back, as dumpi2ascii prints it (exact digits). */
 typedef struct tbuf { char s[32]; } tbuf;
@@ -95,7 +97,7 @@ static int64_t step(clk_ctx *x, clock_state *cs, int64_t from, int64_t to, int o
 		cs->wraps++;
 		to += 65536ll * NS_PER_S;
 		hv_eval(x->r, HV_R_DUMPI_TIME_WRAP, false);
-		hv_emit(x->r, HV_R_DUMPI_TIME_WRAP, x->file, at, 6, x->path,
+		hv_emit(x->r, HV_R_DUMPI_TIME_WRAP, x->file, at, 6, path_of(x),
 			"%s %s time %s goes back %.0f s (thread %u): taken as a wrap of the 16-bit seconds; add "
 			"65536*%u s to this and later %s times of the thread",
 			dumpi_function_name(x->rec->fn), x->clock, what, secs(-d), x->rec->thread, cs->wraps, x->clock);
@@ -104,19 +106,19 @@ static int64_t step(clk_ctx *x, clock_state *cs, int64_t from, int64_t to, int o
 	hv_eval(x->r, HV_R_DUMPI_TIME_WRAP, true);
 	if (!hv_eval(x->r, order_rule, d >= 0)) {
 		if (order_rule == HV_R_DUMPI_TIME_START_STOP)
-			hv_emit(x->r, order_rule, x->file, at, 6, x->path,
+			hv_emit(x->r, order_rule, x->file, at, 6, path_of(x),
 				"%s record at 0x%llx: %s stop %s s is before its start %s s",
 				dumpi_function_name(x->rec->fn), (unsigned long long)x->rec->offset, x->clock,
 				abs_time(x, to).s, abs_time(x, from).s);
 		else
-			hv_emit(x->r, order_rule, x->file, at, 6, x->path,
+			hv_emit(x->r, order_rule, x->file, at, 6, path_of(x),
 				"%s record at 0x%llx (thread %u): %s start %s s is before the previous record of the "
 				"thread stopped (%s s)",
 				dumpi_function_name(x->rec->fn), (unsigned long long)x->rec->offset, x->rec->thread,
 				x->clock, abs_time(x, to).s, abs_time(x, from).s);
 	}
 	if (!hv_eval(x->r, HV_R_DUMPI_TIME_SPAN_AMBIGUOUS, d < HALF_NS))
-		hv_emit(x->r, HV_R_DUMPI_TIME_SPAN_AMBIGUOUS, x->file, at, 6, x->path,
+		hv_emit(x->r, HV_R_DUMPI_TIME_SPAN_AMBIGUOUS, x->file, at, 6, path_of(x),
 			"%s %s time %s steps forward %.0f s (thread %u): seconds are stored modulo 65536, so times "
 			"from here on are uncertain by 65536 s",
 			dumpi_function_name(x->rec->fn), x->clock, what, secs(d), x->rec->thread);
@@ -127,7 +129,7 @@ static void one_clock(clk_ctx *x, clock_state *cs, const dumpi_clock *start, con
 {
 	bool ok = start->nsec < NS_PER_S && stop->nsec < NS_PER_S;
 	if (!hv_eval(x->r, HV_R_DUMPI_TIME_NSEC_RANGE, ok)) {
-		hv_emit(x->r, HV_R_DUMPI_TIME_NSEC_RANGE, x->file, x->block, 12, x->path,
+		hv_emit(x->r, HV_R_DUMPI_TIME_NSEC_RANGE, x->file, x->block, 12, path_of(x),
 			"%s record at 0x%llx: %s nanoseconds start %u / stop %u; each must be < 1000000000",
 			dumpi_function_name(x->rec->fn), (unsigned long long)x->rec->offset, x->clock, start->nsec,
 			stop->nsec);
@@ -146,7 +148,6 @@ void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const 
 	thread_state *ts = thread_of(t, rec->thread);
 	if (!ts) return;
 	clk_ctx x = {.r = r, .file = file, .rec = rec};
-	snprintf(x.path, sizeof x.path, "stream/record[%llu]", (unsigned long long)rec->index);
 	uint64_t at = rec->offset + 3 + ((rec->mask & DUMPI_MASK_THREAD) ? 2 : 0);
 	if (rec->mask & DUMPI_MASK_CPU) {
 		x.clock = "CPU";
