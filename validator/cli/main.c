@@ -85,9 +85,19 @@ static void validate_path(const char *path, const hv_options *opt, hv_report *r)
 		hv_report_unreadable(r, "%s", strerror(errno));
 		return;
 	}
-	if (S_ISDIR(st.st_mode)) {
+	/* A DUMPI .meta names a whole trace: validate its folder as a set (the
+	 * DUMPI family sees the .meta as the input path and checks only that trace). */
+	size_t plen = strlen(path);
+	bool dumpi_meta = S_ISREG(st.st_mode) && plen > 5 && strcmp(path + plen - 5, ".meta") == 0;
+	char dir_of_meta[4096];
+	if (dumpi_meta) {
+		const char *slash = strrchr(path, '/');
+		snprintf(dir_of_meta, sizeof dir_of_meta, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+			 slash ? path : ".");
+	}
+	if (S_ISDIR(st.st_mode) || dumpi_meta) {
 		hv_dir d;
-		if (!hv_dir_open(&d, path, &why)) {
+		if (!hv_dir_open(&d, dumpi_meta ? dir_of_meta : path, &why)) {
 			hv_report_unreadable(r, "%s", why);
 			return;
 		}

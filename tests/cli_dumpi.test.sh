@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The CLI on generated DUMPI traces: a folder, a .meta path, a single .bin,
+# a broken trace, and the JSON report.
+source "$(dirname "$0")/lib.sh"
+
+"$GEN" --what=dumpi-trace -o "$TMP/t" || not_ok "generate a trace"
+"$GEN" --what=dumpi-trace --break=dumpi.meta.numprocs -o "$TMP/np" || not_ok "generate a broken trace"
+"$GEN" --what=dumpi-bin --break=dumpi.rec.contained -o "$TMP/bad.bin" || not_ok "generate a broken .bin"
+meta=$(ls "$TMP"/t/*.meta)
+
+expect_exit 0 "trace folder" "$HPCVET" "$TMP/t"
+check "folder read as a DUMPI trace" grep -q "conforming (dumpi trace, v8.1.0" "$TMP/out"
+expect_exit 0 ".meta path" "$HPCVET" "$meta"
+check ".meta expanded to its trace" grep -q "conforming (dumpi trace, v8.1.0" "$TMP/out"
+expect_exit 0 "single rank" "$HPCVET" "$TMP"/t/*-0001.bin
+check "rank read as a .bin" grep -q "conforming (dumpi .bin, v8.1.0" "$TMP/out"
+expect_exit 1 "numprocs mismatch through the .meta path" "$HPCVET" "$TMP"/np/*.meta
+check "numprocs rule named" grep -q "error\[dumpi.meta.numprocs\]" "$TMP/out"
+expect_exit 1 "undecodable record" "$HPCVET" --format=json "$TMP/bad.bin"
+check "JSON names the rule" grep -q '"dumpi.rec.contained"' "$TMP/out"
+check "JSON names the function" grep -q 'MPI_Waitall record at 0x' "$TMP/out"
+rm "$meta"
+expect_exit 0 "ranks without .meta: a warning" "$HPCVET" "$TMP/t"
+check "meta-missing warning" grep -q "warning\[dumpi.trace.meta-missing\]" "$TMP/out"
+expect_exit 1 "... which --strict turns into a failure" "$HPCVET" --strict "$TMP/t"
+done_testing

@@ -1,0 +1,174 @@
+/* SST DUMPI traces: one big-endian .bin per rank plus a .meta text file.
+ * See ../shared/research/dumpi.md for the layout facts these checks follow. */
+#ifndef HV_DUMPI_H
+#define HV_DUMPI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/validate.h"
+
+#define DUMPI_NFUNCS 293          /* ids 0..292 can be records; 293 ends the stream */
+#define DUMPI_ALL_FUNCTIONS 290   /* footer totals slot, never a record */
+#define DUMPI_END_OF_STREAM 293
+#define DUMPI_FOOTER_SLOTS 291
+#define DUMPI_FOOTER_SIZE (8u + 2u * 4u * DUMPI_FOOTER_SLOTS) /* 2336 */
+#define DUMPI_FOOTER_MAGIC 0x00000000f007fee7ull
+#define DUMPI_INDEX_SIZE 64u
+#define DUMPI_MAX_PERFCTRS 128u
+#define DUMPI_MAX_PERFCTR_NAME 80u
+#define DUMPI_WRAP_HALF 32768u    /* a step of this many seconds or more is a wrap or ambiguous */
+
+/* The newest DUMPI version this validator knows (SST 13.1). */
+#define DUMPI_KNOWN_MAJOR 13
+#define DUMPI_KNOWN_SUB 1
+#define DUMPI_KNOWN_SUBSUB 0
+
+extern const uint8_t dumpi_head_magic[8];
+
+/* Config-mask bits (dumpi/common/settings.h). */
+enum {
+	DUMPI_MASK_STATUS = 0x03,
+	DUMPI_MASK_CPU = 0x04,
+	DUMPI_MASK_WALL = 0x08,
+	DUMPI_MASK_RESERVED = 0x30,
+	DUMPI_MASK_THREAD = 0x40,
+	DUMPI_MASK_PERF = 0x80,
+};
+
+/* Index entries in file order after the magic. */
+enum dumpi_sec { DS_SIZELBL, DS_ADDRLBL, DS_PERFLBL, DS_HEADER, DS_BODY, DS_FOOTER, DS_KEYVAL, DS_COUNT };
+extern const char *const dumpi_sec_names[DS_COUNT];
+
+/* ---- argument layouts (dumpi_layout.c, data in dumpi_funcs.def) ---- */
+
+#define DUMPI_MAX_FIELDS 16
+typedef struct dumpi_field {
+	char kind;         /* see dumpi_funcs.def */
+	bool root_only;    /* present only when commrank == root */
+	const char *name;  /* not NUL-terminated: name_len bytes */
+	uint8_t name_len;
+} dumpi_field;
+
+typedef struct dumpi_layout {
+	const char *name;  /* "MPI_Send"; NULL for ids that are no function */
+	bool decodable;    /* false for MPI_Pcontrol (no reader) */
+	uint8_t nfields;
+	dumpi_field fields[DUMPI_MAX_FIELDS];
+} dumpi_layout;
+
+/* The layout of function id `fn`, or NULL when fn is not a record id. */
+const dumpi_layout *dumpi_layout_of(unsigned fn);
+/* "MPI_Send", "Function_enter", "DUMPI_ALL_FUNCTIONS", "END_OF_STREAM", or "unknown". */
+const char *dumpi_function_name(unsigned fn);
+/* Version a >= b, compared as libundumpi's dumpi_have_version does. */
+bool dumpi_version_at_least(const uint8_t v[3], int major, int sub, int subsub);
+
+/* A bounded big-endian reader over a window: reads past `limit` fail.
+ * It keeps a view of the window's buffer between reads (the hot path of a
+ * 1 GiB stream), so two cursors must not be used interleaved on one window. */
+typedef struct dumpi_cur {
+	hv_window *w;
+	uint64_t pos, limit;
+	bool failed;
+	const uint8_t *view;   /* bytes [view_at, view_at + view_len), or NULL */
+	uint64_t view_at, view_len;
+} dumpi_cur;
+
+bool dumpi_get(dumpi_cur *c, unsigned n, uint64_t *v);
+bool dumpi_skip(dumpi_cur *c, uint64_t n);
+
+/* Why a record's arguments could not be decoded. */
+typedef struct dumpi_argfail {
+	const char *field;
+	unsigned field_len;
+	uint64_t at;       /* offset of the field */
+	uint64_t count;    /* the count or length read there, when relevant */
+} dumpi_argfail;
+
+/* Walk the arguments of `fn` from c->pos. False (with `why`) when they do
+ * not fit before c->limit. */
+bool dumpi_decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+		       dumpi_argfail *why);
+
+/* ---- one .bin ---- */
+
+typedef struct dumpi_bin_info {
+	bool index_ok;              /* index magic found, offsets read */
+	uint64_t off[DS_COUNT];
+	bool header_ok;
+	uint8_t version[3];
+	uint64_t starttime;
+	uint32_t cpu_bias, wall_bias;
+} dumpi_bin_info;
+
+/* Check one .bin; fills `info` (may be NULL). */
+void dumpi_check_bin(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_info *info);
+bool dumpi_sniff_bin(hv_blob *b);
+bool dumpi_sniff_meta(hv_blob *b);
+
+/* ---- the record stream (dumpi_stream.c) ---- */
+
+typedef struct dumpi_clock { uint16_t sec; uint32_t nsec; } dumpi_clock;
+
+typedef struct dumpi_record {
+	uint64_t index;             /* 0-based position in the stream */
+	uint64_t offset;
+	unsigned fn;
+	uint8_t mask;
+	uint16_t thread;
+	dumpi_clock cpu_start, cpu_stop, wall_start, wall_stop;
+	uint8_t perf_count;
+	uint64_t length;
+} dumpi_record;
+
+/* What the stream walk needs from the other sections. */
+typedef struct dumpi_stream_ctx {
+	hv_blob *b;
+	hv_report *r;
+	uint64_t body, limit;       /* stream bytes are [body, limit); limit = header offset */
+	uint8_t version[3];
+	int32_t perf_labels;        /* -1: no perflbl section */
+	uint64_t starttime;
+	bool header_ok;
+	/* results */
+	bool walked;                /* reached the end label without a decoding failure */
+	uint64_t end;               /* offset after the end label, or where the walk stopped */
+	uint32_t cpu_bias, wall_bias;
+	uint64_t records[DUMPI_NFUNCS];
+} dumpi_stream_ctx;
+
+void dumpi_check_stream(dumpi_stream_ctx *s);
+
+/* "stream/record[N]" into buf (built only when a diagnostic needs it). */
+const char *dumpi_record_path(char *buf, size_t len, uint64_t index);
+
+/* Record iterator (also used by the reference test). */
+typedef struct dumpi_iter {
+	dumpi_cur cur;
+	hv_window win;
+	uint8_t version[3];
+	int failure;                /* 0, or the rule that stopped the walk */
+	dumpi_argfail why;
+	bool at_end;                /* the end label was read */
+	uint64_t next_index;
+} dumpi_iter;
+
+bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, const uint8_t version[3]);
+/* Next record into `rec`; false at the end label, at the limit, or on a failure. */
+bool dumpi_iter_next(dumpi_iter *it, dumpi_record *rec);
+void dumpi_iter_free(dumpi_iter *it);
+
+/* ---- timing (dumpi_time.c) ---- */
+
+typedef struct dumpi_timing dumpi_timing;
+/* Biases are only added back for messages (times as dumpi2ascii prints them). */
+dumpi_timing *dumpi_timing_new(uint32_t cpu_bias, uint32_t wall_bias);
+void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const dumpi_record *rec);
+void dumpi_timing_free(dumpi_timing *t);
+
+extern const hv_format hv_format_dumpi_bin;
+extern const hv_format hv_format_dumpi_meta;
+extern const hv_family hv_family_dumpi;
+
+#endif

@@ -1,0 +1,392 @@
+/* One DUMPI .bin: lead-in magic, the 64-byte index at EOF-64, and the
+ * sections it points to (header, footer, keyval, perf labels, datatype
+ * sizes, function addresses), then the record stream (dumpi_stream.c).
+ * Offsets come from the index; no section order is assumed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/hv_int.h"
+#include "dumpi.h"
+
+const char *const dumpi_sec_names[DS_COUNT] = {"sizelbl", "addrlbl", "perflbl", "header", "body", "footer", "keyval"};
+
+/* magic + biases + end label + smallest header + footer + index */
+#define DUMPI_MIN_SIZE (8u + 8u + 2u + 23u + DUMPI_FOOTER_SIZE + DUMPI_INDEX_SIZE)
+
+typedef struct bin_ctx {
+	hv_blob *b;
+	hv_report *r;
+	hv_window w;
+	uint64_t idx;                    /* offset of the index (EOF-64) */
+	uint64_t off[DS_COUNT];          /* 0 = absent or unusable */
+	uint64_t end[DS_COUNT];          /* end of the parsed section, 0 when not parsed */
+	int32_t perf_labels;
+	bool footer_ok;
+	uint32_t called[DUMPI_FOOTER_SLOTS], ignored[DUMPI_FOOTER_SLOTS];
+	dumpi_bin_info info;
+} bin_ctx;
+
+bool dumpi_sniff_bin(hv_blob *b)
+{
+	uint8_t m[8];
+	if (hv_blob_read(b, 0, m, 8) && memcmp(m, dumpi_head_magic, 8) == 0) return true;
+	return b->size >= DUMPI_INDEX_SIZE && hv_blob_read(b, b->size - DUMPI_INDEX_SIZE, m, 8) &&
+	       memcmp(m, dumpi_head_magic, 8) == 0;
+}
+
+/* Sections end before the next section that starts after them, or the index. */
+static uint64_t bound_of(const bin_ctx *x, uint64_t at)
+{
+	uint64_t bound = x->idx;
+	for (int i = 0; i < DS_COUNT; i++)
+		if (x->off[i] > at && x->off[i] < bound) bound = x->off[i];
+	return bound;
+}
+
+static dumpi_cur cursor(bin_ctx *x, enum dumpi_sec s)
+{
+	dumpi_cur c = {.w = &x->w, .pos = x->off[s], .limit = bound_of(x, x->off[s])};
+	return c;
+}
+
+static void not_contained(bin_ctx *x, enum dumpi_sec s, const dumpi_cur *c, const char *what)
+{
+	char path[32];
+	snprintf(path, sizeof path, "%s", dumpi_sec_names[s]);
+	hv_eval(x->r, HV_R_DUMPI_SEC_CONTAINED, false);
+	hv_emit(x->r, HV_R_DUMPI_SEC_CONTAINED, x->b->name, x->off[s], c->pos - x->off[s], path,
+		"the %s section at 0x%llx: %s runs past 0x%llx (the next section or the index)", dumpi_sec_names[s],
+		(unsigned long long)x->off[s], what, (unsigned long long)c->limit);
+}
+
+static void contained_ok(bin_ctx *x, enum dumpi_sec s, const dumpi_cur *c)
+{
+	hv_eval(x->r, HV_R_DUMPI_SEC_CONTAINED, true);
+	x->end[s] = c->pos;
+}
+
+static bool string16(dumpi_cur *c, uint64_t *len) { return dumpi_get(c, 2, len) && dumpi_skip(c, *len); }
+
+static void check_index(bin_ctx *x)
+{
+	const uint8_t *p = hv_window_get(&x->w, x->idx, DUMPI_INDEX_SIZE);
+	if (!p) return;
+	static const bool optional[DS_COUNT] = {[DS_SIZELBL] = true, [DS_ADDRLBL] = true, [DS_PERFLBL] = true,
+						[DS_KEYVAL] = true};
+	for (int i = 0; i < DS_COUNT; i++) {
+		uint64_t v = hv_be64(p + 8 + 8 * i);
+		bool ok = (v == 0 && optional[i]) || (v >= 8 && v < x->idx);
+		char path[32];
+		snprintf(path, sizeof path, "index/%s", dumpi_sec_names[i]);
+		if (!hv_eval(x->r, HV_R_DUMPI_INDEX_OFFSET_CONTAINED, ok))
+			hv_emit(x->r, HV_R_DUMPI_INDEX_OFFSET_CONTAINED, x->b->name, x->idx + 8 + 8 * i, 8, path,
+				"%s offset 0x%llx is %s; it must lie in [0x8, 0x%llx) (the index)", dumpi_sec_names[i],
+				(unsigned long long)v, v == 0 ? "missing (0)" : "outside the file body",
+				(unsigned long long)x->idx);
+		x->off[i] = ok ? v : 0;
+	}
+	x->info.index_ok = true;
+	memcpy(x->info.off, x->off, sizeof x->off);
+	if (x->off[DS_BODY] && !hv_eval(x->r, HV_R_DUMPI_INDEX_BODY_OFFSET, x->off[DS_BODY] == 8))
+		hv_emit(x->r, HV_R_DUMPI_INDEX_BODY_OFFSET, x->b->name, x->idx + 8 + 8 * DS_BODY, 8, "index/body",
+			"body offset is 0x%llx; every writer puts the stream at 0x8, right after the lead-in magic",
+			(unsigned long long)x->off[DS_BODY]);
+}
+
+static void check_header(bin_ctx *x)
+{
+	if (!x->off[DS_HEADER]) return;
+	dumpi_cur c = cursor(x, DS_HEADER);
+	uint64_t v[3], start, len, meshdim = 0, count = 0;
+	bool ok = dumpi_get(&c, 1, &v[0]) && dumpi_get(&c, 1, &v[1]) && dumpi_get(&c, 1, &v[2]) &&
+		  dumpi_get(&c, 8, &start) && string16(&c, &len) && string16(&c, &len);
+	uint64_t mesh_at = c.pos;
+	ok = ok && dumpi_get(&c, 4, &meshdim) && dumpi_skip(&c, hv_mul_sat(meshdim, 4)) && dumpi_get(&c, 4, &count) &&
+	     dumpi_skip(&c, hv_mul_sat(count, 4));
+	if (!ok) {
+		not_contained(x, DS_HEADER, &c, "the version, starttime, host/user strings or mesh arrays");
+		if (c.pos <= mesh_at) return;
+	} else {
+		contained_ok(x, DS_HEADER, &c);
+	}
+	for (int i = 0; i < 3; i++) x->info.version[i] = (uint8_t)v[i];
+	x->info.starttime = start;
+	x->info.header_ok = true;
+	snprintf(x->r->version, sizeof x->r->version, "%u.%u.%u", x->info.version[0], x->info.version[1],
+		 x->info.version[2]);
+	const uint8_t *ver = x->info.version;
+	bool newer = dumpi_version_at_least(ver, DUMPI_KNOWN_MAJOR, DUMPI_KNOWN_SUB, DUMPI_KNOWN_SUBSUB + 1);
+	if (!hv_eval(x->r, HV_R_DUMPI_HDR_MINOR_NEWER, !newer))
+		hv_emit(x->r, HV_R_DUMPI_HDR_MINOR_NEWER, x->b->name, x->off[DS_HEADER], 3, "header/version",
+			"version %u.%u.%u is newer than %d.%d.%d, the newest this validator knows; read with the newest "
+			"known layout",
+			ver[0], ver[1], ver[2], DUMPI_KNOWN_MAJOR, DUMPI_KNOWN_SUB, DUMPI_KNOWN_SUBSUB);
+	if (!ok) return;
+	if (!hv_eval(x->r, HV_R_DUMPI_HDR_MESH_COUNT, count == meshdim))
+		hv_emit(x->r, HV_R_DUMPI_HDR_MESH_COUNT, x->b->name, mesh_at, c.pos - mesh_at, "header/meshsize",
+			"meshdim is %llu but the mesh-size array has %llu entries", (unsigned long long)meshdim,
+			(unsigned long long)count);
+	if (!hv_eval(x->r, HV_R_DUMPI_HDR_MESHDIM_UNUSUAL, meshdim == 0 || meshdim == 3 || meshdim == 5))
+		hv_emit(x->r, HV_R_DUMPI_HDR_MESHDIM_UNUSUAL, x->b->name, mesh_at, 4, "header/meshdim",
+			"meshdim is %llu; real traces have 0, 3 (BlueGene/P) or 5 (BlueGene/Q)",
+			(unsigned long long)meshdim);
+}
+
+static void check_footer(bin_ctx *x)
+{
+	if (!x->off[DS_FOOTER]) return;
+	dumpi_cur c = cursor(x, DS_FOOTER);
+	uint64_t magic;
+	if (!dumpi_get(&c, 8, &magic) || !dumpi_skip(&c, DUMPI_FOOTER_SIZE - 8)) {
+		not_contained(x, DS_FOOTER, &c, "the 2336-byte footer");
+		return;
+	}
+	contained_ok(x, DS_FOOTER, &c);
+	const char *file = x->b->name;
+	uint64_t at = x->off[DS_FOOTER];
+	if (!hv_eval(x->r, HV_R_DUMPI_FOOTER_MAGIC, magic == DUMPI_FOOTER_MAGIC)) {
+		hv_emit(x->r, HV_R_DUMPI_FOOTER_MAGIC, file, at, 8, "footer/magic",
+			"footer magic is 0x%016llx, want 0x00000000f007fee7; the call counts are not checked",
+			(unsigned long long)magic);
+		return;
+	}
+	c.pos = at + 8;
+	for (int k = 0; k < 2; k++)
+		for (int f = 0; f < DUMPI_FOOTER_SLOTS; f++) {
+			uint64_t v = 0;
+			dumpi_get(&c, 4, &v);
+			(k ? x->ignored : x->called)[f] = (uint32_t)v;
+		}
+	uint64_t sum_called = 0, sum_ignored = 0;
+	for (int f = 0; f < DUMPI_ALL_FUNCTIONS; f++) {
+		sum_called += x->called[f];
+		sum_ignored += x->ignored[f];
+		char path[48];
+		snprintf(path, sizeof path, "footer/ignored[%d]", f);
+		if (!hv_eval(x->r, HV_R_DUMPI_FOOTER_IGNORED_LE_CALLED, x->ignored[f] <= x->called[f]))
+			hv_emit(x->r, HV_R_DUMPI_FOOTER_IGNORED_LE_CALLED, file, at + 8 + 4 * (DUMPI_FOOTER_SLOTS + f), 4,
+				path, "%s: ignored %u times but called only %u times", dumpi_function_name((unsigned)f),
+				x->ignored[f], x->called[f]);
+	}
+	bool ok = sum_called == x->called[DUMPI_ALL_FUNCTIONS] && sum_ignored == x->ignored[DUMPI_ALL_FUNCTIONS];
+	if (!hv_eval(x->r, HV_R_DUMPI_FOOTER_TOTALS, ok))
+		hv_emit(x->r, HV_R_DUMPI_FOOTER_TOTALS, file, at + 8 + 4 * DUMPI_ALL_FUNCTIONS, 4, "footer/called[290]",
+			"totals are called %u / ignored %u; the sums of entries 0-289 are %llu / %llu",
+			x->called[DUMPI_ALL_FUNCTIONS], x->ignored[DUMPI_ALL_FUNCTIONS], (unsigned long long)sum_called,
+			(unsigned long long)sum_ignored);
+	x->footer_ok = true;
+}
+
+static void check_keyval(bin_ctx *x)
+{
+	if (!x->off[DS_KEYVAL]) return;
+	dumpi_cur c = cursor(x, DS_KEYVAL);
+	uint64_t n = 0, len;
+	bool ok = dumpi_get(&c, 4, &n);
+	for (uint64_t i = 0; ok && i < n; i++) ok = string16(&c, &len) && string16(&c, &len);
+	if (ok) contained_ok(x, DS_KEYVAL, &c);
+	else not_contained(x, DS_KEYVAL, &c, "the key/value strings");
+}
+
+static void check_perflbl(bin_ctx *x)
+{
+	x->perf_labels = -1;
+	if (!x->off[DS_PERFLBL]) return;
+	dumpi_cur c = cursor(x, DS_PERFLBL);
+	uint64_t n = 0, len;
+	bool ok = dumpi_get(&c, 4, &n);
+	if (ok && !hv_eval(x->r, HV_R_DUMPI_PERF_COUNT, n <= DUMPI_MAX_PERFCTRS))
+		hv_emit(x->r, HV_R_DUMPI_PERF_COUNT, x->b->name, x->off[DS_PERFLBL], 4, "perflbl/count",
+			"%llu perf-counter labels; libundumpi holds at most %u", (unsigned long long)n,
+			DUMPI_MAX_PERFCTRS);
+	for (uint64_t i = 0; ok && i < n; i++) {
+		uint64_t at = c.pos;
+		ok = string16(&c, &len);
+		char path[48];
+		snprintf(path, sizeof path, "perflbl/label[%llu]", (unsigned long long)i);
+		if (ok && !hv_eval(x->r, HV_R_DUMPI_PERF_LABEL_LENGTH, len < DUMPI_MAX_PERFCTR_NAME))
+			hv_emit(x->r, HV_R_DUMPI_PERF_LABEL_LENGTH, x->b->name, at, 2 + len, path,
+				"perf-counter label of %llu bytes; libundumpi needs fewer than %u", (unsigned long long)len,
+				DUMPI_MAX_PERFCTR_NAME);
+	}
+	if (!ok) {
+		not_contained(x, DS_PERFLBL, &c, "the perf-counter labels");
+		return;
+	}
+	contained_ok(x, DS_PERFLBL, &c);
+	x->perf_labels = n > DUMPI_MAX_PERFCTRS ? (int32_t)DUMPI_MAX_PERFCTRS + 1 : (int32_t)n;
+}
+
+static void check_sizes(bin_ctx *x)
+{
+	if (!x->off[DS_SIZELBL]) return;
+	dumpi_cur c = cursor(x, DS_SIZELBL);
+	uint64_t n = 0;
+	bool ok = dumpi_get(&c, 4, &n);
+	if (ok && !hv_eval(x->r, HV_R_DUMPI_SIZES_COUNT, n <= 32767))
+		hv_emit(x->r, HV_R_DUMPI_SIZES_COUNT, x->b->name, x->off[DS_SIZELBL], 4, "sizelbl/count",
+			"%llu datatype sizes; libundumpi keeps the count in an int16 (at most 32767)",
+			(unsigned long long)n);
+	if (ok && dumpi_skip(&c, hv_mul_sat(n, 4))) contained_ok(x, DS_SIZELBL, &c);
+	else not_contained(x, DS_SIZELBL, &c, "the datatype sizes");
+}
+
+static void check_addrlbl(bin_ctx *x)
+{
+	if (!x->off[DS_ADDRLBL]) return;
+	dumpi_cur c = cursor(x, DS_ADDRLBL);
+	uint64_t n = 0, addr, len;
+	bool ok = dumpi_get(&c, 4, &n);
+	for (uint64_t i = 0; ok && i < n; i++) ok = dumpi_get(&c, 8, &addr) && string16(&c, &len);
+	if (ok) contained_ok(x, DS_ADDRLBL, &c);
+	else not_contained(x, DS_ADDRLBL, &c, "the function addresses and names");
+}
+
+static void check_overlap(bin_ctx *x)
+{
+	for (int i = 0; i < DS_COUNT; i++)
+		for (int j = i + 1; j < DS_COUNT; j++) {
+			if (!x->end[i] || !x->end[j]) continue;
+			uint64_t li = x->end[i] - x->off[i], lj = x->end[j] - x->off[j];
+			bool same_start = x->off[i] == x->off[j];
+			bool ok = !same_start && !hv_ranges_overlap(x->off[i], li, x->off[j], lj);
+			if (!hv_eval(x->r, HV_R_DUMPI_SEC_OVERLAP, ok))
+				hv_emit(x->r, HV_R_DUMPI_SEC_OVERLAP, x->b->name, x->off[j], lj, "index",
+					"%s [0x%llx, 0x%llx) and %s [0x%llx, 0x%llx) share bytes", dumpi_sec_names[i],
+					(unsigned long long)x->off[i], (unsigned long long)x->end[i], dumpi_sec_names[j],
+					(unsigned long long)x->off[j], (unsigned long long)x->end[j]);
+		}
+}
+
+/* libdumpi's order is stream, header, footer, keyval, perflbl, sizes,
+ * addresses; other orders, no perflbl or a CPU bias mean a rewriting tool. */
+static bool looks_rewritten(const bin_ctx *x, const dumpi_stream_ctx *s)
+{
+	const uint64_t *o = x->off;
+	bool libdumpi_order = o[DS_PERFLBL] && o[DS_HEADER] < o[DS_FOOTER] && o[DS_FOOTER] < o[DS_PERFLBL] &&
+			      o[DS_PERFLBL] < o[DS_SIZELBL] && o[DS_SIZELBL] < o[DS_ADDRLBL];
+	return !libdumpi_order || s->cpu_bias != 0;
+}
+
+static void check_records_match(bin_ctx *x, const dumpi_stream_ctx *s)
+{
+	bool rewritten = looks_rewritten(x, s);
+	int rule = rewritten ? HV_R_DUMPI_FOOTER_RECORDS_MATCH_REWRITTEN : HV_R_DUMPI_FOOTER_RECORDS_MATCH;
+	for (int f = 0; f < DUMPI_ALL_FUNCTIONS; f++) {
+		if (x->ignored[f] > x->called[f]) continue; /* already reported */
+		uint64_t want = x->called[f] - x->ignored[f];
+		char path[48];
+		snprintf(path, sizeof path, "footer/called[%d]", f);
+		if (!hv_eval(x->r, rule, s->records[f] == want))
+			hv_emit(x->r, rule, x->b->name, x->off[DS_FOOTER] + 8 + 4 * f, 4, path,
+				"%s: %llu record(s) in the stream, but the footer says called %u - ignored %u = %llu%s",
+				dumpi_function_name((unsigned)f), (unsigned long long)s->records[f], x->called[f],
+				x->ignored[f], (unsigned long long)want, rewritten ? " (rewritten trace)" : "");
+	}
+}
+
+static void check_clock_notes(bin_ctx *x, const dumpi_stream_ctx *s)
+{
+	uint64_t st = x->info.starttime, wb = s->wall_bias;
+	bool epoch = x->info.header_ok && (st > wb ? st - wb : wb - st) <= 1;
+	if (!hv_eval(x->r, HV_R_DUMPI_TIME_CLOCK_EPOCH, !epoch))
+		hv_emit(x->r, HV_R_DUMPI_TIME_CLOCK_EPOCH, x->b->name, x->off[DS_BODY] + 4, 4, "stream/wall_bias",
+			"wall bias %llu equals the header starttime %llu: the wall clock is the epoch clock "
+			"(gettimeofday), wall times are absolute dates",
+			(unsigned long long)wb, (unsigned long long)st);
+	if (!hv_eval(x->r, HV_R_DUMPI_TIME_CPU_BIAS_NONZERO, s->cpu_bias == 0))
+		hv_emit(x->r, HV_R_DUMPI_TIME_CPU_BIAS_NONZERO, x->b->name, x->off[DS_BODY], 4, "stream/cpu_bias",
+			"CPU bias is %u s; libdumpi writes 0, dumpi2dumpi/ascii2dumpi the first record's seconds",
+			s->cpu_bias);
+}
+
+static void check_stream(bin_ctx *x)
+{
+	uint64_t body = x->off[DS_BODY], header = x->off[DS_HEADER];
+	if (!body || !header) return;
+	if (!hv_eval(x->r, HV_R_DUMPI_STREAM_END_LABEL, body < header)) {
+		hv_emit(x->r, HV_R_DUMPI_STREAM_END_LABEL, x->b->name, header, 0, "index/header",
+			"the header at 0x%llx precedes the stream at 0x%llx; the stream must end just before the header",
+			(unsigned long long)header, (unsigned long long)body);
+		return;
+	}
+	dumpi_stream_ctx s = {.b = x->b, .r = x->r, .body = body, .limit = header, .perf_labels = x->perf_labels};
+	if (x->info.header_ok) memcpy(s.version, x->info.version, 3);
+	else memcpy(s.version, (uint8_t[3]){DUMPI_KNOWN_MAJOR, DUMPI_KNOWN_SUB, 0}, 3);
+	dumpi_check_stream(&s);
+	x->info.cpu_bias = s.cpu_bias;
+	x->info.wall_bias = s.wall_bias;
+	/* The stream occupies [body, end): no section may sit inside it. */
+	for (int i = 0; i < DS_COUNT; i++) {
+		if (i == DS_BODY || !x->end[i]) continue;
+		bool ok = !hv_ranges_overlap(body, s.end - body, x->off[i], x->end[i] - x->off[i]);
+		if (!hv_eval(x->r, HV_R_DUMPI_SEC_OVERLAP, ok))
+			hv_emit(x->r, HV_R_DUMPI_SEC_OVERLAP, x->b->name, x->off[i], x->end[i] - x->off[i], "index",
+				"%s [0x%llx, 0x%llx) lies inside the record stream [0x%llx, 0x%llx)", dumpi_sec_names[i],
+				(unsigned long long)x->off[i], (unsigned long long)x->end[i], (unsigned long long)body,
+				(unsigned long long)s.end);
+	}
+	check_clock_notes(x, &s);
+	if (s.walked && x->footer_ok) check_records_match(x, &s);
+}
+
+void dumpi_check_bin(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_info *info)
+{
+	(void)opt;
+	bin_ctx *x = calloc(1, sizeof *x);
+	if (!x) {
+		hv_report_internal(r, "out of memory");
+		return;
+	}
+	x->b = b;
+	x->r = r;
+	if (info) memset(info, 0, sizeof *info);
+	if (!hv_eval(r, HV_R_DUMPI_BIN_TRUNCATED, b->size >= DUMPI_MIN_SIZE)) {
+		hv_emit(r, HV_R_DUMPI_BIN_TRUNCATED, b->name, 0, b->size, "",
+			"the file has %llu bytes; a DUMPI trace has at least %u", (unsigned long long)b->size,
+			DUMPI_MIN_SIZE);
+		free(x);
+		return;
+	}
+	if (!hv_window_init(&x->w, b, HV_WINDOW_DEFAULT)) {
+		hv_report_internal(r, "out of memory");
+		free(x);
+		return;
+	}
+	x->idx = b->size - DUMPI_INDEX_SIZE;
+	const uint8_t *p = hv_window_get(&x->w, 0, 8);
+	if (p && !hv_eval(r, HV_R_DUMPI_BIN_MAGIC, memcmp(p, dumpi_head_magic, 8) == 0))
+		hv_emit(r, HV_R_DUMPI_BIN_MAGIC, b->name, 0, 8, "magic",
+			"lead-in is %02x %02x %02x %02x %02x %02x %02x %02x, want ff aa dd 44 55 4d 50 49 (\\xff\\xaa\\xddDUMPI)",
+			p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
+	p = hv_window_get(&x->w, x->idx, 8);
+	if (p && !hv_eval(r, HV_R_DUMPI_INDEX_MAGIC, memcmp(p, dumpi_head_magic, 8) == 0)) {
+		hv_emit(r, HV_R_DUMPI_INDEX_MAGIC, b->name, x->idx, 8, "index/magic",
+			"no DUMPI magic at EOF-64 (0x%llx): the file is truncated, has trailing bytes, or uses a pre-0.6.6 "
+			"index; nothing else can be located",
+			(unsigned long long)x->idx);
+	} else if (p) {
+		check_index(x);
+		check_header(x);
+		check_footer(x);
+		check_keyval(x);
+		check_perflbl(x);
+		check_sizes(x);
+		check_addrlbl(x);
+		check_overlap(x);
+		check_stream(x);
+	}
+	if (info) *info = x->info;
+	hv_window_free(&x->w);
+	free(x);
+}
+
+static void bin_check_file(const hv_options *opt, hv_blob *b, hv_report *r) { dumpi_check_bin(opt, b, r, NULL); }
+
+const hv_format hv_format_dumpi_bin = {
+	.name = "dumpi .bin",
+	.file_name = NULL,
+	.sniff = dumpi_sniff_bin,
+	.check = bin_check_file,
+};
