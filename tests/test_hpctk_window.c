@@ -45,10 +45,22 @@ static void validate_windowed(gen_output *out, const hv_options *opt, hv_report 
 		blobs[i].io = &ios[i];
 	}
 	hv_report_init(r, out->is_set ? "gen" : names[0], opt->max_diags);
-	if (out->is_set || out->n != 1)
+	if (out->is_set || out->n != 1) {
 		hv_validate_set(opt, blobs, out->n, r);
-	else
-		hv_validate_blob(opt, &blobs[0], r);
+	} else {
+		/* Detection is not the checker's streaming: other families' sniffers
+		 * may read a bounded prefix of any file (a DUMPI .meta is read whole
+		 * up to 1 MiB). Detect first, then measure only the check itself. */
+		bool by_name;
+		const hv_format *f = hv_detect(&blobs[0], &by_name);
+		ios[0].max_fetch = 0;
+		if (f) {
+			snprintf(r->format, sizeof r->format, "%s", f->name);
+			f->check(opt, &blobs[0], r);
+		} else {
+			hv_validate_blob(opt, &blobs[0], r);
+		}
+	}
 	for (size_t i = 0; i < out->n; i++) {
 		hv_blob_release(&blobs[i]);
 		if (!is_meta(names[i]) && ios[i].max_fetch > *max_fetch) *max_fetch = ios[i].max_fetch;
