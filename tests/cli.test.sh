@@ -62,4 +62,16 @@ check "unrecognised rule" grep -q 'input.unrecognized' "$TMP/out"
 mkdir -p "$TMP/junkdir" && cp "$TMP/junk.bin" "$TMP/junkdir/"
 expect_exit 1 "unrecognised directory" "$HPCVET" "$TMP/junkdir"
 
+# A hostile 8 GiB sparse meta.db whose header describes no usable section must
+# cost no more than its header: checked with a 512 MiB address-space limit
+# (plain build only: sanitizers reserve huge address ranges).
+case "$BUILD" in
+*-san) ;;
+*)
+	printf 'HPCTOOLKITmeta\x04\x00' >"$TMP/huge-meta.db" && truncate -s 8G "$TMP/huge-meta.db"
+	expect_exit 1 "8 GiB sparse meta.db under a 512 MiB limit" bash -c "ulimit -v 524288; exec '$HPCVET' -q '$TMP/huge-meta.db'"
+	rm -f "$TMP/huge-meta.db"
+	;;
+esac
+
 done_testing

@@ -173,13 +173,28 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 	snprintf(r->version, sizeof r->version, "4.0");
 	if (!hpctk_check_header(&hpctk_metadb_desc, b, r, true, &h)) return;
 	snprintf(r->version, sizeof r->version, "%u.%u", h.major, h.minor);
-	if (!hv_blob_materialize(b)) {
-		if (!b->io_failed)
-			hv_report_internal(r, "%s: cannot hold the %llu-byte meta.db in memory", b->name,
-					   (unsigned long long)b->size);
-		return;
+	/* The checks address meta.db at random, so it is held in memory, but only
+	 * up to the end of the last section that lies inside the file: every
+	 * pointer is followed only after it is proven to lie in a section. A
+	 * hostile multi-GB file whose header describes no usable section costs
+	 * no more than its header. */
+	uint64_t end = hpctk_header_size(&hpctk_metadb_desc);
+	for (unsigned i = 0; i < hpctk_metadb_desc.nsections; i++)
+		if (h.sec_ok[i] && h.p[i] + h.sz[i] > end) end = h.p[i] + h.sz[i]; /* sec_ok: no overflow */
+	uint8_t *held = NULL;
+	const uint8_t *mem = b->mem;
+	if (!mem) {
+		held = end <= SIZE_MAX ? malloc((size_t)end) : NULL;
+		if (!held || !hv_blob_read(b, 0, held, (size_t)end)) {
+			free(held);
+			if (!b->io_failed)
+				hv_report_internal(r, "%s: cannot hold %llu bytes of meta.db in memory", b->name,
+						   (unsigned long long)end);
+			return;
+		}
+		mem = held;
 	}
-	md_state m = {.b = b, .mem = b->mem, .r = r, .newer_minor = h.newer_minor, .minor = h.minor};
+	md_state m = {.b = b, .mem = mem, .r = r, .newer_minor = h.newer_minor, .minor = h.minor};
 	prepare_sections(&m, &h);
 	/* Sections the context tree and functions point into come first. */
 	if (m.usable[MD_GENERAL]) md_check_general(&m);
@@ -207,6 +222,7 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 	md_idvec_free(&m.ctx_ids);
 	md_idvec_free(&m.prop_ids);
 	md_idvec_free(&m.stat_ids);
+	free(held);
 }
 
 void hpctk_metadb_summary_free(hpctk_metadb_summary *s)
