@@ -60,4 +60,20 @@ if "$GEN" --list | grep -qx hpctoolkit-db; then
 		run "$VET" "$OUT/broken-database"
 	fi
 fi
+
+step "8. An ovni trace tree (v3: stream.json + stream.obs per thread)"
+run "$GEN" --what=ovni-trace --seed=1 -o "$OUT/ovni-trace"
+find "$OUT/ovni-trace" -type f | sort | head -n 6
+run "$VET" "$OUT/ovni-trace"
+echo "# a stream whose clock goes backwards:"
+run "$GEN" --what=ovni-stream --break=ovni.obs.clock-monotonic -o "$OUT/backwards.obs"
+run "$VET" "$OUT/backwards.obs"
+
+step "9. An SST DUMPI trace (.meta + one .bin per rank, big-endian, every record decoded)"
+run "$GEN" --what=dumpi-trace --seed=1 -o "$OUT/dumpi-trace"
+ls "$OUT/dumpi-trace"
+run "$VET" "$OUT/dumpi-trace"
+echo "# a footer whose call counts disagree with the records in the stream:"
+run "$GEN" --what=dumpi-bin --break=dumpi.footer.records-match -o "$OUT/dumpi-broken.bin"
+run "$VET" "$OUT/dumpi-broken.bin"
 exit 0
