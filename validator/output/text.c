@@ -12,15 +12,28 @@ const char *hv_verdict(const hv_report *r, bool strict)
 	}
 }
 
-static void write_diag(FILE *out, const hv_diag *d)
+static const char *sev_color(enum hv_sev s)
 {
-	fprintf(out, "%s:0x%" PRIx64 ": %s[%s]: %s", d->file ? d->file : "", d->offset, hv_sev_name(d->sev),
-		hv_rules[d->rule].id, d->msg);
-	if (d->path[0]) fprintf(out, " (at %s)", d->path);
-	fputc('\n', out);
+	return s == HV_SEV_ERROR ? "\033[1;31m" : s == HV_SEV_WARNING ? "\033[1;33m" : "\033[1;36m";
 }
 
-static void write_summary(FILE *out, const hv_report *r, bool strict)
+/* The line format is the same with and without colour; colour only wraps
+ * the file:offset, the severity and the rule ID. With the context view on,
+ * the structure path gets its own line above the bytes. */
+static void write_diag(FILE *out, const hv_diag *d, const hv_output_opts *o)
+{
+	const char *b = o->color ? "\033[1m" : "", *off = o->color ? "\033[0m" : "";
+	fprintf(out, "%s%s:0x%" PRIx64 ":%s %s%s[%s]:%s %s", b, d->file ? d->file : "", d->offset, off,
+		o->color ? sev_color(d->sev) : "", hv_sev_name(d->sev), hv_rules[d->rule].id, off, d->msg);
+	if (d->path[0]) fprintf(out, " (at %s)", d->path);
+	fputc('\n', out);
+	if (o->context) {
+		if (d->path[0]) fprintf(out, "    %s-->%s %s\n", o->color ? "\033[1;34m" : "", off, d->path);
+		hv_write_hex_context(out, d, o);
+	}
+}
+
+void hv_write_summary_line(FILE *out, const hv_report *r, bool strict)
 {
 	const char *path = r->input_path ? r->input_path : "";
 	const char *v = hv_verdict(r, strict);
@@ -47,12 +60,12 @@ void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 	for (size_t i = 0; i < n; i++) {
 		const hv_report *r = reps[i];
 		if (!o->quiet) {
-			for (size_t k = 0; k < r->ndiags; k++) write_diag(out, &r->diags[k]);
+			for (size_t k = 0; k < r->ndiags; k++) write_diag(out, &r->diags[k], o);
 			if (r->suppressed)
 				fprintf(out, "%s: ... %" PRIu64 " more diagnostic%s not shown (--max-diagnostics=%zu)\n",
 					r->input_path, r->suppressed, r->suppressed == 1 ? "" : "s", r->max_diags);
 		}
-		write_summary(out, r, o->strict);
+		hv_write_summary_line(out, r, o->strict);
 	}
 }
 
