@@ -72,7 +72,7 @@ $(BUILD)/libhpcvet.a: $(LIB_OBJS)
 
 # The shared library: every internal symbol hidden, the hpcvet_* API exported.
 $(BUILD)/libhpcvet.so: $(LIB_OBJS)
-	$(CC) $(CFLAGS_HV) -shared -Wl,-soname,libhpcvet.so.$(SOVERSION) -Wl,--no-undefined $^ $(LDLIBS_HV) \
+	$(CC) $(CFLAGS_HV) -shared -Wl,-soname,libhpcvet.so.$(SOVERSION) $(if $(SAN),,-Wl,--no-undefined) $^ $(LDLIBS_HV) \
 	  -o $(BUILD)/libhpcvet.so.$(LIBVERSION)
 	ln -sf libhpcvet.so.$(LIBVERSION) $(BUILD)/libhpcvet.so.$(SOVERSION)
 	ln -sf libhpcvet.so.$(LIBVERSION) $@

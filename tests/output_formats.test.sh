@@ -10,7 +10,7 @@ REPORT_SCHEMA="$ROOT/docs/report.schema.json"
 
 # A Python with jsonschema (Debian: python3-jsonschema; .ci/run installs it).
 PY=""
-for p in python3 /usr/bin/python3; do
+for p in /usr/bin/python3 python3; do
 	if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import jsonschema' 2>/dev/null; then PY=$p; break; fi
 done
 schema_ok() { # schema-file json-file : exit 0 when valid (draft 7, formats checked)
@@ -85,6 +85,13 @@ if [ -n "$PY" ]; then
 	jq '.runs[0].results[0].level = "fatal"' s1.sarif >m1.sarif
 	jq '.runs[0].results[0].locations[0].physicalLocation.region.column = 3' s1.sarif >m2.sarif
 	jq '.runs[0].results[0].locations[0].physicalLocation.region.byteLength = -1' s1.sarif >m3.sarif
+	# With rfc3987 installed (CI), URI formats are checked too: a raw space is no URI.
+	if "$PY" -c 'import rfc3987' 2>/dev/null; then
+		jq '.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri = "a b"' s1.sarif >m4.sarif
+		check "sarif schema checks URI syntax" bash -c "PY=$PY; $(declare -f schema_ok); ! schema_ok '$SARIF_SCHEMA' m4.sarif 2>/dev/null"
+	elif [ -n "${CI:-}" ]; then
+		not_ok "python3-rfc3987 missing in CI: URI formats unchecked"
+	fi
 	for m in m1 m2 m3; do check "sarif schema rejects mutant $m" bash -c "PY=$PY; $(declare -f schema_ok); ! schema_ok '$SARIF_SCHEMA' $m.sarif 2>/dev/null"; done
 fi
 
