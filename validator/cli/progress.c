@@ -19,20 +19,22 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The line names the file being read and how far into it the read is:
+ * checks stream through each big file (some more than once: a database's
+ * cross-file checks re-read profile.db), so a position per file is honest
+ * where one percentage for the whole input would not be. */
 static bool progress_fetch(void *io, uint64_t off, void *dst, size_t len)
 {
 	hv_progress_blob *pb = io;
 	hv_progress *p = pb->owner;
 	bool ok = pb->fetch(pb->io, off, dst, len);
-	p->done += len;
 	double t = now_s();
 	if (t - p->last_draw >= 0.2) {
 		p->last_draw = t;
-		double pct = p->total ? 100.0 * (double)p->done / (double)p->total : 0.0;
-		/* Random access can read some bytes twice: never claim more than 99%. */
-		if (pct > 99.0) pct = 99.0;
-		fprintf(stderr, "\rhpcvet: %s: %.0f%% (%.1f of %.1f MiB read)\033[K", p->label, pct,
-			(double)p->done / 1048576.0, (double)p->total / 1048576.0);
+		uint64_t at = off + len > pb->size ? pb->size : off + len;
+		double pct = pb->size ? 100.0 * (double)at / (double)pb->size : 100.0;
+		fprintf(stderr, "\rhpcvet: checking %s: %.0f%% (%.1f of %.1f MiB)\033[K", pb->name ? pb->name : p->label,
+			pct, (double)at / 1048576.0, (double)pb->size / 1048576.0);
 		p->drawn = true;
 	}
 	return ok;
@@ -41,7 +43,7 @@ static bool progress_fetch(void *io, uint64_t off, void *dst, size_t len)
 void hv_progress_begin(hv_progress *p, const char *label, hv_blob *blobs, size_t n, bool enabled)
 {
 	p->label = label;
-	p->done = p->total = 0;
+	p->total = 0;
 	p->last_draw = now_s();
 	p->drawn = false;
 	p->wrapped = NULL;
@@ -53,7 +55,8 @@ void hv_progress_begin(hv_progress *p, const char *label, hv_blob *blobs, size_t
 	p->nwrapped = n;
 	for (size_t i = 0; i < n; i++) {
 		if (!blobs[i].fetch) continue;
-		p->wrapped[i] = (hv_progress_blob){.owner = p, .fetch = blobs[i].fetch, .io = blobs[i].io};
+		p->wrapped[i] = (hv_progress_blob){
+			.owner = p, .fetch = blobs[i].fetch, .io = blobs[i].io, .name = blobs[i].name, .size = blobs[i].size};
 		blobs[i].fetch = progress_fetch;
 		blobs[i].io = &p->wrapped[i];
 	}

@@ -16,11 +16,13 @@ typedef struct hv_progress_blob {
 	hv_progress *owner;
 	bool (*fetch)(void *io, uint64_t off, void *dst, size_t len);
 	void *io;
+	const char *name;
+	uint64_t size;
 } hv_progress_blob;
 
 struct hv_progress {
 	const char *label;
-	uint64_t done, total;
+	uint64_t total;
 	double last_draw;
 	bool drawn;
 	hv_progress_blob *wrapped;
