@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <string.h>
 
 #include "output.h"
 
@@ -33,27 +34,32 @@ static void write_diag(FILE *out, const hv_diag *d, const hv_output_opts *o)
 	}
 }
 
-void hv_write_summary_line(FILE *out, const hv_report *r, bool strict)
+/* The verdict word in colour on a terminal: green conforming, red otherwise. */
+static void summary_line(FILE *out, const hv_report *r, bool strict, bool color)
 {
 	const char *path = r->input_path ? r->input_path : "";
 	const char *v = hv_verdict(r, strict);
+	const char *on = !color ? "" : strcmp(v, "conforming") == 0 ? "\033[1;32m" : "\033[1;31m";
+	const char *off = color ? "\033[0m" : "";
 	if (r->unreadable || r->internal_error) {
-		fprintf(out, "%s: %s (%s)\n", path, v, r->problem);
+		fprintf(out, "%s: %s%s%s (%s)\n", path, on, v, off, r->problem);
 		return;
 	}
 	uint64_t e = r->count[HV_SEV_ERROR], w = r->count[HV_SEV_WARNING];
 	if (e > 0 || (strict && w > 0)) {
-		fprintf(out, "%s: nonconforming (%" PRIu64 " error%s, %" PRIu64 " warning%s)\n", path, e,
+		fprintf(out, "%s: %snonconforming%s (%" PRIu64 " error%s, %" PRIu64 " warning%s)\n", path, on, off, e,
 			e == 1 ? "" : "s", w, w == 1 ? "" : "s");
 		return;
 	}
-	fprintf(out, "%s: conforming (%s", path, r->format[0] ? r->format : "unknown");
+	fprintf(out, "%s: %sconforming%s (%s", path, on, off, r->format[0] ? r->format : "unknown");
 	if (r->edition[0]) fprintf(out, ", %s edition", r->edition);
 	if (r->version[0]) fprintf(out, ", v%s", r->version);
 	fprintf(out, ", %zu rules checked", hv_report_rules_checked(r));
 	if (w > 0) fprintf(out, ", %" PRIu64 " warning%s", w, w == 1 ? "" : "s");
 	fprintf(out, ")\n");
 }
+
+void hv_write_summary_line(FILE *out, const hv_report *r, bool strict) { summary_line(out, r, strict, false); }
 
 void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o)
 {
@@ -65,7 +71,7 @@ void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 				fprintf(out, "%s: ... %" PRIu64 " more diagnostic%s not shown (--max-diagnostics=%zu)\n",
 					r->input_path, r->suppressed, r->suppressed == 1 ? "" : "s", r->max_diags);
 		}
-		hv_write_summary_line(out, r, o->strict);
+		summary_line(out, r, o->strict, o->color);
 	}
 }
 
