@@ -196,6 +196,27 @@ check "context on a truncated file still prints" grep -q 'nonconforming' t7.txt
 expect_exit 2 "bad --color value" "$HPCVET" --color=sometimes good.db
 expect_exit 2 "bad --format value" "$HPCVET" --format=xml good.db
 
+# ---- broken inputs of the other families, every format ----
+mkdir -p fam
+"$GEN" --what=ovni-json --break=ovni.json.duplicate-key -o fam/stream.json || not_ok "generate ovni json"
+"$GEN" --what=ovni-stream --break=ovni.obs.version -o fam/stream.obs || not_ok "generate ovni stream"
+"$GEN" --what=dumpi-bin --break=dumpi.index.magic -o fam/rank.bin || not_ok "generate dumpi bin"
+for pair in stream.json:ovni.json.duplicate-key stream.obs:ovni.obs.version rank.bin:dumpi.index.magic; do
+	f=fam/${pair%%:*} rule=${pair#*:}
+	"$HPCVET" --format=sarif "$f" >fam.sarif
+	check "$rule: sarif valid" sarif_valid fam.sarif
+	check "$rule: sarif result" jq -e --arg r "$rule" --arg u "$f" '.runs[0].results | length == 1 and .[0].ruleId == $r
+		and .[0].locations[0].physicalLocation.artifactLocation.uri == $u' fam.sarif >/dev/null
+	"$HPCVET" --format=junit "$f" >fam.xml
+	check "$rule: junit fails the rule" test "$(xmllint --xpath 'string(//testcase[failure]/@name)' fam.xml)" = "$rule"
+	"$HPCVET" --format=github "$f" >fam.gh
+	check "$rule: github annotation" grep -q "^::error file=${f//./\\.},title=$rule::" fam.gh
+	"$HPCVET" --format=json "$f" >fam.json
+	check "$rule: json valid" report_valid fam.json
+	"$HPCVET" --context "$f" >fam.txt
+	check "$rule: context view" grep -q '^      offset  +0' fam.txt
+done
+
 # ---- real samples (skipped without ../shared) ----
 if [ -d "$SHARED/real-samples" ]; then
 	samples=()
