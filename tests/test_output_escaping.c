@@ -121,6 +121,14 @@ int main(void)
 	cJSON_Delete(doc);
 	free(s);
 
+	char *tx = render(W_TEXT, &r, &o);
+	CHECK(tx && no_raw_controls(tx, true), "text report holds no raw control bytes:\n%s", tx);
+	size_t nl = 0;
+	for (const char *p = tx; p && *p; p++) nl += *p == '\n';
+	CHECK(nl == 2, "text: one diagnostic line and one summary line, got %zu lines:\n%s", nl, tx);
+	CHECK(has(tx, "g\\x0d\\x0ah\\x01i"), "text shows CR/LF and control bytes as \\xNN:\n%s", tx);
+	free(tx);
+
 	char *js = render(W_JSON, &r, &o);
 	doc = js ? cJSON_Parse(js) : NULL;
 	cJSON *d0 = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "inputs"), 0), "diagnostics"), 0);

@@ -13,6 +13,28 @@ const char *hv_verdict(const hv_report *r, bool strict)
 	}
 }
 
+/* Text reports go to terminals: bytes from the input (a file name, a JSON
+ * key in a message) must not reach one as escape sequences or line breaks.
+ * Cleaned like the CI formats, with newlines shown as \x0a too, so each
+ * diagnostic stays one line. */
+#define CLEAN_CAP (4 * 4096 + 1)
+static const char *tclean(char *buf, const char *s)
+{
+	char tmp[CLEAN_CAP];
+	hv_out_clean(s ? s : "", tmp, sizeof tmp);
+	size_t o = 0;
+	for (const char *p = tmp; *p && o + 5 < CLEAN_CAP; p++) {
+		if (*p == '\n') {
+			memcpy(buf + o, "\\x0a", 4);
+			o += 4;
+		} else {
+			buf[o++] = *p;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 static const char *sev_color(enum hv_sev s)
 {
 	return s == HV_SEV_ERROR ? "\033[1;31m" : s == HV_SEV_WARNING ? "\033[1;33m" : "\033[1;36m";
@@ -24,12 +46,16 @@ static const char *sev_color(enum hv_sev s)
 static void write_diag(FILE *out, const hv_diag *d, const hv_output_opts *o)
 {
 	const char *b = o->color ? "\033[1m" : "", *off = o->color ? "\033[0m" : "";
-	fprintf(out, "%s%s:0x%" PRIx64 ":%s %s%s[%s]:%s %s", b, d->file ? d->file : "", d->offset, off,
-		o->color ? sev_color(d->sev) : "", hv_sev_name(d->sev), hv_rules[d->rule].id, off, d->msg);
-	if (d->path[0]) fprintf(out, " (at %s)", d->path);
+	char file[CLEAN_CAP], msg[CLEAN_CAP], path[CLEAN_CAP];
+	tclean(file, d->file);
+	tclean(msg, d->msg);
+	tclean(path, d->path);
+	fprintf(out, "%s%s:0x%" PRIx64 ":%s %s%s[%s]:%s %s", b, file, d->offset, off, o->color ? sev_color(d->sev) : "",
+		hv_sev_name(d->sev), hv_rules[d->rule].id, off, msg);
+	if (d->path[0]) fprintf(out, " (at %s)", path);
 	fputc('\n', out);
 	if (o->context) {
-		if (d->path[0]) fprintf(out, "    %s-->%s %s\n", o->color ? "\033[1;34m" : "", off, d->path);
+		if (d->path[0]) fprintf(out, "    %s-->%s %s\n", o->color ? "\033[1;34m" : "", off, path);
 		hv_write_hex_context(out, d, o);
 	}
 }
@@ -37,12 +63,14 @@ static void write_diag(FILE *out, const hv_diag *d, const hv_output_opts *o)
 /* The verdict word in colour on a terminal: green conforming, red otherwise. */
 static void summary_line(FILE *out, const hv_report *r, bool strict, bool color)
 {
-	const char *path = r->input_path ? r->input_path : "";
+	char path[CLEAN_CAP], problem[CLEAN_CAP];
+	tclean(path, r->input_path);
+	tclean(problem, r->problem);
 	const char *v = hv_verdict(r, strict);
 	const char *on = !color ? "" : strcmp(v, "conforming") == 0 ? "\033[1;32m" : "\033[1;31m";
 	const char *off = color ? "\033[0m" : "";
 	if (r->unreadable || r->internal_error) {
-		fprintf(out, "%s: %s%s%s (%s)\n", path, on, v, off, r->problem);
+		fprintf(out, "%s: %s%s%s (%s)\n", path, on, v, off, problem);
 		return;
 	}
 	uint64_t e = r->count[HV_SEV_ERROR], w = r->count[HV_SEV_WARNING];
@@ -67,9 +95,12 @@ void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 		const hv_report *r = reps[i];
 		if (!o->quiet) {
 			for (size_t k = 0; k < r->ndiags; k++) write_diag(out, &r->diags[k], o);
-			if (r->suppressed)
+			if (r->suppressed) {
+				char path[CLEAN_CAP];
 				fprintf(out, "%s: ... %" PRIu64 " more diagnostic%s not shown (--max-diagnostics=%zu)\n",
-					r->input_path, r->suppressed, r->suppressed == 1 ? "" : "s", r->max_diags);
+					tclean(path, r->input_path), r->suppressed, r->suppressed == 1 ? "" : "s",
+					r->max_diags);
+			}
 		}
 		summary_line(out, r, o->strict, o->color);
 	}
