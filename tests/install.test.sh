@@ -49,7 +49,9 @@ expect_exit 1 "installed CLI runs" "$P/bin/hpcvet" "$TMP/bad.db"
 # 3. The man page renders, installed and from the source tree.
 if command -v man >/dev/null 2>&1; then
 	MANWIDTH=80 man -l "$ROOT/docs/hpcvet.1" >"$TMP/man.txt" 2>"$TMP/man.err"
-	check "man ./docs/hpcvet.1 renders" grep -q '^NAME' "$TMP/man.txt"
+	check "man -l docs/hpcvet.1 renders" grep -q '^NAME' "$TMP/man.txt"
+	(cd "$ROOT" && MANWIDTH=80 man ./docs/hpcvet.1 >"$TMP/man0.txt" 2>/dev/null)
+	check "man ./docs/hpcvet.1 renders the same" cmp -s "$TMP/man0.txt" "$TMP/man.txt"
 	check "man page: exit status section" grep -q '^EXIT STATUS' "$TMP/man.txt"
 	check "man page: every report format" grep -q 'sarif' "$TMP/man.txt"
 	MANPATH="$P/share/man" MANWIDTH=80 man hpcvet >"$TMP/man2.txt" 2>/dev/null
