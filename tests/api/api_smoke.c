@@ -124,6 +124,11 @@ int main(int argc, char **argv)
 		free(sizes);
 	}
 
+	r = hpcvet_validate_buffers("db", 2, NULL, NULL, NULL, NULL);
+	CHECK(r && hpcvet_report_verdict(r) == HPCVET_INTERNAL_ERROR && hpcvet_report_problem(r)[0],
+	      "missing arrays are a caller error, not a crash");
+	hpcvet_report_free(r);
+
 	r = hpcvet_validate_path("/nonexistent/hpcvet/path", NULL);
 	CHECK(r && hpcvet_report_verdict(r) == HPCVET_UNREADABLE && hpcvet_report_problem(r)[0], "unreadable path");
 	hpcvet_report_free(r);

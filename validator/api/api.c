@@ -74,13 +74,17 @@ hpcvet_report *hpcvet_validate_buffers(const char *input_name, size_t n, const c
 	hv_options hopt;
 	hpcvet_report *rep = hv_api_report_new(input_name, opt, &hopt);
 	if (!rep) return NULL;
+	if (n > 0 && (!names || !data || !sizes)) {
+		hv_report_internal(&rep->r, "hpcvet_validate_buffers: names, data and sizes are required");
+		return rep;
+	}
 	hv_blob *blobs = calloc(n ? n : 1, sizeof *blobs);
 	if (!blobs) {
 		hv_report_internal(&rep->r, "out of memory");
 		return rep;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (!names || !names[i] || (!data[i] && sizes[i])) {
+		if (!names[i] || (!data[i] && sizes[i])) {
 			hv_report_internal(&rep->r, "file %zu of the input has no name or no data", i);
 			free(blobs);
 			return rep;
