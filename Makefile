@@ -14,28 +14,36 @@ ifeq ($(SAN),1)
   SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
   OPT := -O1
 endif
-CFLAGS_HV := $(CSTD) $(OPT) -g $(WARN) $(SANFLAGS) $(CFLAGS)
+# -fPIC: the same objects make the shared library. -fvisibility=hidden: only
+# what validator/include/hpcvet.h marks HPCVET_API is exported from it.
+CFLAGS_HV := $(CSTD) $(OPT) -g $(WARN) -fPIC -fvisibility=hidden $(SANFLAGS) $(CFLAGS)
 LDLIBS_HV := -lcjson -lm
 
-LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' | sort)
+# The library links the CLI's file readers for hpcvet_validate_path
+# (validator/api/api_path.c); fileio.c stays the only code that opens files.
+LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' | sort) validator/cli/fileio.c
 CLI_SRCS  := $(wildcard validator/cli/*.c)
 GEN_SRCS  := $(filter-out golden/main.c,$(wildcard golden/*.c))
 TEST_SRCS := $(wildcard tests/test_*.c)
 HEADERS   := $(shell find validator golden tests -name '*.h' -o -name '*.def')
+SOVERSION := 0
+LIBVERSION := 0.1.0
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds
-all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall
+all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
+     $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
 help:
 	@echo "make          build $(BUILD)/hpcvet, $(BUILD)/hpcvet-gen, $(BUILD)/libhpcvet.a"
 	@echo "make demo     generate a database, validate it, validate a broken one"
 	@echo "make test     run the whole suite (plain build and ASan+UBSan build)"
 	@echo "make docs     regenerate docs/RULES.md from the rule table"
+	@echo "make install  install into PREFIX (default /usr/local), staged under DESTDIR"
 	@echo "make clean    remove build directories"
 
 # Debian packages the build needs. As root they are installed; otherwise the
@@ -61,6 +69,23 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 $(BUILD)/libhpcvet.a: $(LIB_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
+
+# The shared library: every internal symbol hidden, the hpcvet_* API exported.
+$(BUILD)/libhpcvet.so: $(LIB_OBJS)
+	$(CC) $(CFLAGS_HV) -shared -Wl,-soname,libhpcvet.so.$(SOVERSION) $(if $(SAN),,-Wl,--no-undefined) $^ $(LDLIBS_HV) \
+	  -o $(BUILD)/libhpcvet.so.$(LIBVERSION)
+	ln -sf libhpcvet.so.$(LIBVERSION) $(BUILD)/libhpcvet.so.$(SOVERSION)
+	ln -sf libhpcvet.so.$(LIBVERSION) $@
+
+# The installed static library: one relocatable object whose hidden symbols
+# are made local, so a program linking it sees only hpcvet_* (the internal
+# $(BUILD)/libhpcvet.a keeps everything global for the CLI and the tests).
+$(BUILD)/pub/libhpcvet.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(LD) -r $^ -o $(BUILD)/pub/hpcvet.o
+	objcopy --localize-hidden $(BUILD)/pub/hpcvet.o
+	@rm -f $@
+	ar rcs $@ $(BUILD)/pub/hpcvet.o
 
 $(BUILD)/libhpcvet-gen.a: $(GEN_OBJS)
 	@rm -f $@
@@ -111,6 +136,30 @@ test: deps
 	@$(MAKE) --no-print-directory BUILD=build tests-bin
 	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CC=clang tests-bin
 	@bash tests/run.sh build build-san
+
+# Installation. `make install PREFIX=/usr DESTDIR=/tmp/stage` stages a package.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(BUILD)/hpcvet $(BUILD)/hpcvet-gen $(DESTDIR)$(BINDIR)/
+	install -m 755 $(BUILD)/libhpcvet.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libhpcvet.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/libhpcvet.so.$(SOVERSION)
+	ln -sf libhpcvet.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libhpcvet.so
+	install -m 644 $(BUILD)/pub/libhpcvet.a $(DESTDIR)$(LIBDIR)/libhpcvet.a
+	install -m 644 validator/include/hpcvet.h $(DESTDIR)$(INCLUDEDIR)/hpcvet.h
+	install -m 644 docs/hpcvet.1 $(DESTDIR)$(MANDIR)/man1/hpcvet.1
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	    -e 's|@VERSION@|$(LIBVERSION)|g' hpcvet.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/hpcvet.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/hpcvet $(DESTDIR)$(BINDIR)/hpcvet-gen $(DESTDIR)$(LIBDIR)/libhpcvet.so* \
+	  $(DESTDIR)$(LIBDIR)/libhpcvet.a $(DESTDIR)$(INCLUDEDIR)/hpcvet.h $(DESTDIR)$(MANDIR)/man1/hpcvet.1 \
+	  $(DESTDIR)$(PKGCONFIGDIR)/hpcvet.pc
 
 # docs/RULES.md is generated from the rule table; tests/docs.test.sh checks it is current.
 docs: all

@@ -42,4 +42,8 @@ typedef struct hv_dir {
 bool hv_dir_open(hv_dir *d, const char *path, const char **why);
 void hv_dir_close(hv_dir *d);
 
+/* Copy up to `len` bytes of the regular file `path` at `off`; returns the
+ * count copied (0 on any failure). For the text report's hex view. */
+size_t hv_read_range(void *ctx, const char *path, uint64_t off, uint8_t *dst, size_t len);
+
 #endif

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../core/validate.h"
 #include "../output/output.h"
 #include "fileio.h"
+#include "progress.h"
 
 enum { EXIT_CONFORMING = 0, EXIT_NONCONFORMING = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3, EXIT_INTERNAL = 4 };
 
@@ -23,7 +25,12 @@ static void usage(FILE *out)
 	      "database directory), ovni traces (stream.obs, stream.json, trace trees) and\n"
 	      "SST DUMPI traces (.bin, .meta, trace folders). Files are recognised by content.\n"
 	      "\n"
-	      "  --format=text|json       report format (default text)\n"
+	      "  --format=FORMAT          report format: text (default), json, sarif (SARIF 2.1.0),\n"
+	      "                           junit (JUnit XML), github (GitHub Actions annotations)\n"
+	      "  --color=auto|always|never  colour in text reports (auto: on a terminal,\n"
+	      "                           unless NO_COLOR is set)\n"
+	      "  --context, --no-context  hex view of the offending bytes under each text\n"
+	      "                           diagnostic (default: on a terminal)\n"
 	      "  --edition=auto|draft|release\n"
 	      "                           HPCToolkit v4.0 edition (default: detect)\n"
 	      "  --strict                 warnings make the exit code 1\n"
@@ -79,6 +86,57 @@ static int cmd_explain(int argc, char **argv)
 	return EXIT_CONFORMING;
 }
 
+/* Report formats and the text report's look, chosen by options; kept
+ * together so main() only parses. */
+enum out_format { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_JUNIT, OUT_GITHUB };
+enum tristate { TRI_AUTO, TRI_ON, TRI_OFF };
+
+static bool parse_output_option(const char *a, enum out_format *fmt, enum tristate *color, enum tristate *context)
+{
+	static const struct {
+		const char *opt;
+		enum out_format f;
+	} formats[] = {{"--format=text", OUT_TEXT},	{"--format=json", OUT_JSON},
+		       {"--format=sarif", OUT_SARIF},	{"--format=junit", OUT_JUNIT},
+		       {"--format=github", OUT_GITHUB}};
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+		if (strcmp(a, formats[i].opt) == 0) {
+			*fmt = formats[i].f;
+			return true;
+		}
+	if (strcmp(a, "--color=auto") == 0) *color = TRI_AUTO;
+	else if (strcmp(a, "--color=always") == 0) *color = TRI_ON;
+	else if (strcmp(a, "--color=never") == 0) *color = TRI_OFF;
+	else if (strcmp(a, "--context") == 0) *context = TRI_ON;
+	else if (strcmp(a, "--no-context") == 0) *context = TRI_OFF;
+	else return false;
+	return true;
+}
+
+static void setup_text_look(hv_output_opts *oo, enum tristate color, enum tristate context)
+{
+	bool tty = isatty(STDOUT_FILENO);
+	const char *no_color = getenv("NO_COLOR");
+	bool no_color_set = no_color && no_color[0];
+	oo->color = color == TRI_ON || (color == TRI_AUTO && tty && !no_color_set);
+	oo->context = context == TRI_ON || (context == TRI_AUTO && tty);
+	oo->read_bytes = hv_read_range;
+	oo->read_ctx = NULL;
+}
+
+static bool write_reports(enum out_format fmt, hv_report **rp, size_t n, const hv_output_opts *oo)
+{
+	switch (fmt) {
+	case OUT_JSON: return hv_write_json(stdout, rp, n, oo);
+	case OUT_SARIF: return hv_write_sarif(stdout, rp, n, oo);
+	case OUT_JUNIT: hv_write_junit(stdout, rp, n, oo); return true;
+	case OUT_GITHUB: hv_write_github(stdout, rp, n, oo); return true;
+	case OUT_TEXT: break;
+	}
+	hv_write_text(stdout, rp, n, oo);
+	return true;
+}
+
 static void validate_path(const char *path, const hv_options *opt, hv_report *r)
 {
 	struct stat st;
@@ -108,7 +166,10 @@ static void validate_path(const char *path, const hv_options *opt, hv_report *r)
 			hv_report_internal(r, "out of memory");
 		} else {
 			for (size_t i = 0; i < d.n; i++) blobs[i] = d.files[i].blob;
+			hv_progress pr;
+			hv_progress_begin(&pr, path, blobs, d.n, true);
 			hv_validate_set(opt, blobs, d.n, r);
+			hv_progress_end(&pr);
 			for (size_t i = 0; i < d.n; i++) hv_blob_release(&blobs[i]);
 			free(blobs);
 		}
@@ -120,7 +181,10 @@ static void validate_path(const char *path, const hv_options *opt, hv_report *r)
 		hv_report_unreadable(r, "%s", why);
 		return;
 	}
+	hv_progress pr;
+	hv_progress_begin(&pr, path, &f.blob, 1, true);
 	hv_validate_blob(opt, &f.blob, r);
+	hv_progress_end(&pr);
 	hv_file_close(&f);
 }
 
@@ -131,7 +195,9 @@ int main(int argc, char **argv)
 
 	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 100};
 	hv_output_opts oo = {0};
-	bool json = false, end_of_options = false;
+	bool end_of_options = false;
+	enum out_format fmt = OUT_TEXT;
+	enum tristate color = TRI_AUTO, context = TRI_AUTO;
 	const char **paths = calloc((size_t)argc, sizeof *paths);
 	size_t npaths = 0;
 	if (!paths) return EXIT_INTERNAL;
@@ -142,10 +208,8 @@ int main(int argc, char **argv)
 			paths[npaths++] = a;
 		} else if (strcmp(a, "--") == 0) {
 			end_of_options = true;
-		} else if (strcmp(a, "--format=json") == 0) {
-			json = true;
-		} else if (strcmp(a, "--format=text") == 0) {
-			json = false;
+		} else if (parse_output_option(a, &fmt, &color, &context)) {
+			/* parsed */
 		} else if (strcmp(a, "--edition=auto") == 0) {
 			opt.edition = HV_EDITION_AUTO;
 		} else if (strcmp(a, "--edition=draft") == 0) {
@@ -195,11 +259,10 @@ int main(int argc, char **argv)
 		int s = hv_report_exit_code(&reps[i], oo.strict);
 		if (s > status) status = s;
 	}
-	if (json) {
-		if (!hv_write_json(stdout, rp, npaths, &oo)) status = EXIT_INTERNAL;
-	} else {
-		hv_write_text(stdout, rp, npaths, &oo);
-	}
+	setup_text_look(&oo, color, context);
+	char cwd[4096];
+	oo.base_dir = getcwd(cwd, sizeof cwd) ? cwd : NULL;
+	if (!write_reports(fmt, rp, npaths, &oo)) status = EXIT_INTERNAL;
 	if (fflush(stdout) != 0) status = EXIT_INTERNAL;
 	for (size_t i = 0; i < npaths; i++) hv_report_free(&reps[i]);
 	free(reps);

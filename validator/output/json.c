@@ -4,17 +4,26 @@
 
 #include "output.h"
 
+/* Messages and paths may hold bytes from the input: keep the document valid
+ * UTF-8 for strict parsers. */
+static void add_clean(cJSON *o, const char *key, const char *s)
+{
+	char buf[4 * (HV_MSG_MAX > 4096 ? HV_MSG_MAX : 4096)];
+	hv_out_clean(s, buf, sizeof buf);
+	cJSON_AddStringToObject(o, key, buf);
+}
+
 static cJSON *diag_json(const hv_diag *d)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o) return NULL;
 	cJSON_AddStringToObject(o, "rule", hv_rules[d->rule].id);
 	cJSON_AddStringToObject(o, "severity", hv_sev_name(d->sev));
-	cJSON_AddStringToObject(o, "file", d->file ? d->file : "");
+	add_clean(o, "file", d->file ? d->file : "");
 	cJSON_AddNumberToObject(o, "offset", (double)d->offset);
 	cJSON_AddNumberToObject(o, "length", (double)d->length);
-	cJSON_AddStringToObject(o, "struct_path", d->path);
-	cJSON_AddStringToObject(o, "message", d->msg);
+	add_clean(o, "struct_path", d->path);
+	add_clean(o, "message", d->msg);
 	return o;
 }
 
@@ -22,14 +31,14 @@ static cJSON *input_json(const hv_report *r, bool strict)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o) return NULL;
-	cJSON_AddStringToObject(o, "path", r->input_path ? r->input_path : "");
+	add_clean(o, "path", r->input_path ? r->input_path : "");
 	cJSON_AddStringToObject(o, "format", r->format[0] ? r->format : "unknown");
 	if (r->edition[0]) cJSON_AddStringToObject(o, "edition", r->edition);
 	else cJSON_AddNullToObject(o, "edition");
 	if (r->version[0]) cJSON_AddStringToObject(o, "version", r->version);
 	else cJSON_AddNullToObject(o, "version");
 	cJSON_AddStringToObject(o, "verdict", hv_verdict(r, strict));
-	if (r->unreadable || r->internal_error) cJSON_AddStringToObject(o, "problem", r->problem);
+	if (r->unreadable || r->internal_error) add_clean(o, "problem", r->problem);
 	cJSON_AddNumberToObject(o, "rules_checked", (double)hv_report_rules_checked(r));
 	cJSON_AddNumberToObject(o, "errors", (double)r->count[HV_SEV_ERROR]);
 	cJSON_AddNumberToObject(o, "warnings", (double)r->count[HV_SEV_WARNING]);

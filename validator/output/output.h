@@ -9,9 +9,21 @@
 
 #define HV_VERSION "0.1.0"
 
+/* Copies up to `len` bytes of `file` at `off` into dst and returns how many
+ * it copied (0 when the file cannot be read). The writers never open files:
+ * the CLI supplies this so the text report can show the offending bytes. */
+typedef size_t (*hv_read_bytes_fn)(void *ctx, const char *file, uint64_t off, uint8_t *dst, size_t len);
+
 typedef struct hv_output_opts {
 	bool quiet;   /* summary lines only */
 	bool strict;  /* warnings count as failures */
+	bool color;   /* text: ANSI colours */
+	bool context; /* text: hex view of the offending bytes (needs read_bytes) */
+	hv_read_bytes_fn read_bytes;
+	void *read_ctx;
+	/* Absolute directory that relative paths are relative to (the working
+	 * directory); SARIF and GitHub paths under it are made relative. May be NULL. */
+	const char *base_dir;
 } hv_output_opts;
 
 /* "conforming", "nonconforming", "unreadable", "internal-error". */
@@ -20,6 +32,29 @@ const char *hv_verdict(const hv_report *r, bool strict);
 void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
 /* Returns false when the JSON document could not be built (out of memory). */
 bool hv_write_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
+
+/* SARIF 2.1.0 log (one run, every rule of the table as a reportingDescriptor). */
+bool hv_write_sarif(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
+/* JUnit XML: a testsuite per input, a testcase per rule evaluated. */
+void hv_write_junit(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
+/* GitHub Actions workflow commands (::error file=...,title=RULE::message). */
+void hv_write_github(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
+
+/* The hex view of a diagnostic's bytes (text report with context on). */
+void hv_write_hex_context(FILE *out, const hv_diag *d, const hv_output_opts *o);
+
+/* One summary line per input ("PATH: conforming (...)"), as the text report ends. */
+void hv_write_summary_line(FILE *out, const hv_report *r, bool strict);
+
+/* Helpers (oututil.c). hv_out_clean copies `in` as valid UTF-8 without
+ * control characters other than \n and \t (others become the text \xNN). */
+void hv_out_clean(const char *in, char *out, size_t cap);
+/* `path` without a leading "./" and, when under base_dir, relative to it. */
+const char *hv_out_relative(const char *path, const char *base_dir);
+/* A URI reference for a path: percent-encoded, "file://" for absolute paths. */
+bool hv_out_uri(const char *path, char *out, size_t cap);
+/* Whether `rule` makes input `r` fail (an error, or a warning under strict). */
+bool hv_rule_fails(const hv_report *r, int rule, bool strict);
 
 void hv_write_rules_text(FILE *out);
 bool hv_write_rules_json(FILE *out);

@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <string.h>
 
 #include "output.h"
 
@@ -12,29 +13,73 @@ const char *hv_verdict(const hv_report *r, bool strict)
 	}
 }
 
-static void write_diag(FILE *out, const hv_diag *d)
+/* Text reports go to terminals: bytes from the input (a file name, a JSON
+ * key in a message) must not reach one as escape sequences or line breaks.
+ * Cleaned like the CI formats, with newlines shown as \x0a too, so each
+ * diagnostic stays one line. */
+#define CLEAN_CAP (4 * 4096 + 1)
+static const char *tclean(char *buf, const char *s)
 {
-	fprintf(out, "%s:0x%" PRIx64 ": %s[%s]: %s", d->file ? d->file : "", d->offset, hv_sev_name(d->sev),
-		hv_rules[d->rule].id, d->msg);
-	if (d->path[0]) fprintf(out, " (at %s)", d->path);
-	fputc('\n', out);
+	char tmp[CLEAN_CAP];
+	hv_out_clean(s ? s : "", tmp, sizeof tmp);
+	size_t o = 0;
+	for (const char *p = tmp; *p && o + 5 < CLEAN_CAP; p++) {
+		if (*p == '\n') {
+			memcpy(buf + o, "\\x0a", 4);
+			o += 4;
+		} else {
+			buf[o++] = *p;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
 }
 
-static void write_summary(FILE *out, const hv_report *r, bool strict)
+static const char *sev_color(enum hv_sev s)
 {
-	const char *path = r->input_path ? r->input_path : "";
+	return s == HV_SEV_ERROR ? "\033[1;31m" : s == HV_SEV_WARNING ? "\033[1;33m" : "\033[1;36m";
+}
+
+/* The line format is the same with and without colour; colour only wraps
+ * the file:offset, the severity and the rule ID. With the context view on,
+ * the structure path gets its own line above the bytes. */
+static void write_diag(FILE *out, const hv_diag *d, const hv_output_opts *o)
+{
+	const char *b = o->color ? "\033[1m" : "", *off = o->color ? "\033[0m" : "";
+	char file[CLEAN_CAP], msg[CLEAN_CAP], path[CLEAN_CAP];
+	tclean(file, d->file);
+	tclean(msg, d->msg);
+	tclean(path, d->path);
+	fprintf(out, "%s%s:0x%" PRIx64 ":%s %s%s[%s]:%s %s", b, file, d->offset, off, o->color ? sev_color(d->sev) : "",
+		hv_sev_name(d->sev), hv_rules[d->rule].id, off, msg);
+	if (d->path[0]) fprintf(out, " (at %s)", path);
+	fputc('\n', out);
+	if (o->context) {
+		if (d->path[0]) fprintf(out, "    %s-->%s %s\n", o->color ? "\033[1;34m" : "", off, path);
+		hv_write_hex_context(out, d, o);
+	}
+}
+
+/* The verdict word in colour on a terminal: green conforming, red otherwise. */
+static void summary_line(FILE *out, const hv_report *r, bool strict, bool color)
+{
+	char path[CLEAN_CAP], problem[CLEAN_CAP];
+	tclean(path, r->input_path);
+	tclean(problem, r->problem);
 	const char *v = hv_verdict(r, strict);
+	const char *on = !color ? "" : strcmp(v, "conforming") == 0 ? "\033[1;32m" : "\033[1;31m";
+	const char *off = color ? "\033[0m" : "";
 	if (r->unreadable || r->internal_error) {
-		fprintf(out, "%s: %s (%s)\n", path, v, r->problem);
+		fprintf(out, "%s: %s%s%s (%s)\n", path, on, v, off, problem);
 		return;
 	}
 	uint64_t e = r->count[HV_SEV_ERROR], w = r->count[HV_SEV_WARNING];
 	if (e > 0 || (strict && w > 0)) {
-		fprintf(out, "%s: nonconforming (%" PRIu64 " error%s, %" PRIu64 " warning%s)\n", path, e,
+		fprintf(out, "%s: %snonconforming%s (%" PRIu64 " error%s, %" PRIu64 " warning%s)\n", path, on, off, e,
 			e == 1 ? "" : "s", w, w == 1 ? "" : "s");
 		return;
 	}
-	fprintf(out, "%s: conforming (%s", path, r->format[0] ? r->format : "unknown");
+	fprintf(out, "%s: %sconforming%s (%s", path, on, off, r->format[0] ? r->format : "unknown");
 	if (r->edition[0]) fprintf(out, ", %s edition", r->edition);
 	if (r->version[0]) fprintf(out, ", v%s", r->version);
 	fprintf(out, ", %zu rules checked", hv_report_rules_checked(r));
@@ -42,17 +87,22 @@ static void write_summary(FILE *out, const hv_report *r, bool strict)
 	fprintf(out, ")\n");
 }
 
+void hv_write_summary_line(FILE *out, const hv_report *r, bool strict) { summary_line(out, r, strict, false); }
+
 void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o)
 {
 	for (size_t i = 0; i < n; i++) {
 		const hv_report *r = reps[i];
 		if (!o->quiet) {
-			for (size_t k = 0; k < r->ndiags; k++) write_diag(out, &r->diags[k]);
-			if (r->suppressed)
+			for (size_t k = 0; k < r->ndiags; k++) write_diag(out, &r->diags[k], o);
+			if (r->suppressed) {
+				char path[CLEAN_CAP];
 				fprintf(out, "%s: ... %" PRIu64 " more diagnostic%s not shown (--max-diagnostics=%zu)\n",
-					r->input_path, r->suppressed, r->suppressed == 1 ? "" : "s", r->max_diags);
+					tclean(path, r->input_path), r->suppressed, r->suppressed == 1 ? "" : "s",
+					r->max_diags);
+			}
 		}
-		write_summary(out, r, o->strict);
+		summary_line(out, r, o->strict, o->color);
 	}
 }
 

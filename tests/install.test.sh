@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# `make install` into a temporary prefix (and staged with DESTDIR); the
+# example program builds against the installed copy through pkg-config; the
+# man page renders.
+source "$(dirname "$0")/lib.sh"
+
+# The nested make must not talk to the outer make's job server.
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$BUILD" "$@"; }
+CCX=${CC:-cc}
+SANFLAGS=()
+if nm "$BUILD/libhpcvet.so" 2>/dev/null | grep -q __asan; then
+	CCX=clang
+	SANFLAGS=(-fsanitize=address,undefined)
+fi
+
+# 1. DESTDIR staging: files land under DESTDIR/PREFIX, the .pc names PREFIX.
+check "make install DESTDIR" mk install PREFIX=/opt/hpcvet DESTDIR="$TMP/stage" >"$TMP/install.log" 2>&1 || cat "$TMP/install.log"
+S="$TMP/stage/opt/hpcvet"
+for f in bin/hpcvet bin/hpcvet-gen lib/libhpcvet.so lib/libhpcvet.so.0 lib/libhpcvet.a include/hpcvet.h \
+	share/man/man1/hpcvet.1 lib/pkgconfig/hpcvet.pc; do
+	check "staged $f" test -e "$S/$f"
+done
+check "staged .pc names the final prefix" grep -qx 'prefix=/opt/hpcvet' "$S/lib/pkgconfig/hpcvet.pc"
+check "nothing outside DESTDIR/PREFIX" test "$(cd "$TMP/stage" && ls)" = opt
+
+# 2. A real prefix: pkg-config finds it and the example builds and runs.
+P="$TMP/prefix"
+check "make install PREFIX" mk install PREFIX="$P" >"$TMP/install2.log" 2>&1 || cat "$TMP/install2.log"
+export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+check "pkg-config knows hpcvet" pkg-config --exists hpcvet
+check "pkg-config version" test "$(pkg-config --modversion hpcvet)" = "$("$P/bin/hpcvet" --version | awk '{print $2}')"
+check "pkg-config cflags: only the include dir" test "$(pkg-config --cflags hpcvet | xargs)" = "-I$P/include"
+cp "$ROOT/examples/validate.c" "$TMP/validate.c"
+# shellcheck disable=SC2046
+check "example builds with pkg-config --cflags --libs hpcvet" "$CCX" -std=c11 -Wall -Wextra -Werror "${SANFLAGS[@]}" \
+	"$TMP/validate.c" $(pkg-config --cflags --libs hpcvet) -Wl,-rpath,"$P/lib" -o "$TMP/validate"
+check "example links the installed library" bash -c "ldd '$TMP/validate' | grep -q '$P/lib/libhpcvet.so.0'"
+"$P/bin/hpcvet-gen" --what=metadb -o "$TMP/good.db"
+"$P/bin/hpcvet-gen" --what=metadb --break=metadb.hdr.footer -o "$TMP/bad.db"
+expect_exit 0 "installed example: valid" "$TMP/validate" "$TMP/good.db"
+expect_exit 1 "installed example: broken" "$TMP/validate" "$TMP/bad.db"
+check "installed example names the rule" grep -q "metadb.hdr.footer" "$TMP/out"
+# shellcheck disable=SC2046
+check "example builds statically with pkg-config --static" "$CCX" -std=c11 "${SANFLAGS[@]}" "$TMP/validate.c" \
+	-I"$P/include" "$P/lib/libhpcvet.a" $(pkg-config --static --libs-only-l hpcvet | sed 's/-lhpcvet//') -o "$TMP/validate-static"
+expect_exit 1 "static example: broken" "$TMP/validate-static" "$TMP/bad.db"
+expect_exit 1 "installed CLI runs" "$P/bin/hpcvet" "$TMP/bad.db"
+
+# 3. The man page renders, installed and from the source tree.
+if command -v man >/dev/null 2>&1; then
+	MANWIDTH=80 man -l "$ROOT/docs/hpcvet.1" >"$TMP/man.txt" 2>"$TMP/man.err"
+	check "man -l docs/hpcvet.1 renders" grep -q '^NAME' "$TMP/man.txt"
+	(cd "$ROOT" && MANWIDTH=80 man ./docs/hpcvet.1 >"$TMP/man0.txt" 2>/dev/null)
+	check "man ./docs/hpcvet.1 renders the same" cmp -s "$TMP/man0.txt" "$TMP/man.txt"
+	check "man page: exit status section" grep -q '^EXIT STATUS' "$TMP/man.txt"
+	check "man page: every report format" grep -q 'sarif' "$TMP/man.txt"
+	MANPATH="$P/share/man" MANWIDTH=80 man hpcvet >"$TMP/man2.txt" 2>/dev/null
+	check "installed man page found by man" grep -q "hpcvet *- *validate" "$TMP/man2.txt"
+elif [ -n "${CI:-}" ]; then
+	not_ok "man is missing in CI (install man-db)"
+fi
+if command -v groff >/dev/null 2>&1; then
+	check "man page has no roff warnings" bash -c "groff -man -Tutf8 -ww -z '$ROOT/docs/hpcvet.1' 2>&1 | (! grep -q .)"
+fi
+# Every option in --help is documented in the man page.
+for opt in $("$P/bin/hpcvet" --help | grep -oE -- '--[a-z-]+' | sort -u); do
+	check "man page documents $opt" grep -qF -- "$(sed 's/-/\\-/g' <<<"$opt")" "$ROOT/docs/hpcvet.1"
+done
+
+check "make uninstall" mk uninstall PREFIX="$P" >/dev/null 2>&1
+check "uninstall leaves no files" test -z "$(find "$P" -type f -o -type l)"
+done_testing
