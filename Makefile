@@ -28,7 +28,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds golden
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen
 
 help:
@@ -36,6 +36,7 @@ help:
 	@echo "make demo     generate a database, validate it, validate a broken one"
 	@echo "make test     run the whole suite (plain build and ASan+UBSan build)"
 	@echo "make docs     regenerate docs/RULES.md from the rule table"
+	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make clean    remove build directories"
 
 # Debian packages the build needs. As root they are installed; otherwise the
@@ -115,6 +116,14 @@ test: deps
 # docs/RULES.md is generated from the rule table; tests/docs.test.sh checks it is current.
 docs: all
 	$(BUILD)/hpcvet rules --format=markdown > docs/RULES.md
+
+# The conformance corpus (golden/cases/, checked in): every case rebuilt from
+# hpcvet-gen with fixed seeds, validated, and its expected report rewritten.
+golden: all
+	rm -rf golden/cases.new
+	bash golden/make-cases.sh $(BUILD) golden/cases.new
+	rm -rf golden/cases
+	mv golden/cases.new golden/cases
 
 demo: all
 	@bash tests/demo.sh $(BUILD)
