@@ -67,8 +67,22 @@ $(BUILD)/libhpcvet-gen.a: $(GEN_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/libhpcvet.a
+$(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/libhpcvet.a
 	$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -o $@
+
+# The corpus cases of each rule, for `hpcvet rules --format=json`: generated
+# from golden/cases/MANIFEST.json (an empty table when it is absent).
+$(BUILD)/tools/manifest2c: golden/tools/manifest2c.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) $< $(LDLIBS_HV) -o $@
+
+$(BUILD)/gen/corpus_cases.c: $(BUILD)/tools/manifest2c $(wildcard golden/cases/MANIFEST.json)
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/manifest2c golden/cases/MANIFEST.json $@
+
+$(BUILD)/obj/gen/corpus_cases.o: $(BUILD)/gen/corpus_cases.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
 
 $(BUILD)/hpcvet-gen: $(BUILD)/obj/golden/main.o $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a
 	$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -o $@

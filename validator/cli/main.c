@@ -9,6 +9,7 @@
 
 #include "../core/validate.h"
 #include "../output/output.h"
+#include "corpus_cases.h"
 #include "fileio.h"
 
 enum { EXIT_CONFORMING = 0, EXIT_NONCONFORMING = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3, EXIT_INTERNAL = 4 };
@@ -60,7 +61,7 @@ static int cmd_rules(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (json) return hv_write_rules_json(stdout) ? EXIT_CONFORMING : EXIT_INTERNAL;
+	if (json) return hv_write_rules_json(stdout, hv_corpus_cases) ? EXIT_CONFORMING : EXIT_INTERNAL;
 	if (markdown) hv_write_rules_markdown(stdout);
 	else hv_write_rules_text(stdout);
 	return EXIT_CONFORMING;

@@ -1,6 +1,7 @@
 /* JSON reports, built with cJSON so escaping is never hand-rolled. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output.h"
 
@@ -73,7 +74,7 @@ bool hv_write_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 	return print_and_free(out, root);
 }
 
-bool hv_write_rules_json(FILE *out)
+bool hv_write_rules_json(FILE *out, const hv_rule_case *cases)
 {
 	cJSON *root = cJSON_CreateObject();
 	if (!root) return false;
@@ -90,6 +91,9 @@ bool hv_write_rules_json(FILE *out)
 		cJSON_AddStringToObject(o, "clause", ri->clause);
 		cJSON_AddStringToObject(o, "summary", ri->summary);
 		cJSON_AddStringToObject(o, "detail", ri->detail);
+		cJSON *cs = cJSON_AddArrayToObject(o, "cases");
+		for (const hv_rule_case *c = cases; cs && c && c->rule; c++)
+			if (strcmp(c->rule, ri->id) == 0) cJSON_AddItemToArray(cs, cJSON_CreateString(c->path));
 		cJSON_AddItemToArray(arr, o);
 	}
 	return print_and_free(out, root);

@@ -21,8 +21,16 @@ void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 /* Returns false when the JSON document could not be built (out of memory). */
 bool hv_write_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
 
+/* A rule's case in the conformance corpus (golden/cases): `hpcvet rules
+ * --format=json` lists them per rule. Arrays of these end with {NULL, NULL}. */
+typedef struct hv_rule_case {
+	const char *rule;  /* rule ID */
+	const char *path;  /* case path relative to golden/cases */
+} hv_rule_case;
+
 void hv_write_rules_text(FILE *out);
-bool hv_write_rules_json(FILE *out);
+/* `cases` may be NULL (every rule then lists no case). */
+bool hv_write_rules_json(FILE *out, const hv_rule_case *cases);
 void hv_write_rules_markdown(FILE *out);
 /* False when `id` names no rule. */
 bool hv_write_rule_explain(FILE *out, const char *id);
