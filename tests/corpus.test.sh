@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 CASES="$ROOT/golden/cases"
 M="$CASES/MANIFEST.json"
 command -v jq >/dev/null || { echo "jq missing"; not_ok "jq is needed"; done_testing; exit; }
-check "MANIFEST.json exists and parses" jq -e '.cases | length > 0' "$M"
+check "MANIFEST.json exists and parses" bash -c "jq -e '.cases | length > 0' \"$M\" >/dev/null"
 
 # --- the manifest matches the files
 jq -r '.cases[] | [.name, .path, .kind, .verdict, .expect] | @tsv' "$M" >"$TMP/cases.tsv"

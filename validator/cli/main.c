@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "../core/validate.h"
+#include "../output/certify.h"
 #include "../output/output.h"
 #include "corpus_cases.h"
 #include "fileio.h"
@@ -19,6 +20,7 @@ static void usage(FILE *out)
 	fputs("usage: hpcvet [OPTIONS] PATH...\n"
 	      "       hpcvet rules [--format=text|json|markdown]\n"
 	      "       hpcvet explain RULE-ID\n"
+	      "       hpcvet certify [OPTIONS] PATH...   (same as --certify)\n"
 	      "\n"
 	      "Validate HPCToolkit databases (meta.db, profile.db, cct.db, trace.db, or a\n"
 	      "database directory), ovni traces (stream.obs, stream.json, trace trees) and\n"
@@ -30,6 +32,8 @@ static void usage(FILE *out)
 	      "  --strict                 warnings make the exit code 1\n"
 	      "  --max-diagnostics=N      diagnostics shown per input (default 100)\n"
 	      "  -q, --quiet              summary lines only\n"
+	      "  --certify                a certificate per input: every rule with its\n"
+	      "                           result, the rule-table version, the verdict\n"
 	      "  -h, --help               this text\n"
 	      "  --version                print the version\n"
 	      "\n"
@@ -132,12 +136,15 @@ int main(int argc, char **argv)
 
 	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 100};
 	hv_output_opts oo = {0};
-	bool json = false, end_of_options = false;
+	bool json = false, end_of_options = false, certify = false;
+	/* `hpcvet certify PATH...` is `hpcvet --certify PATH...`. */
+	int first = 1;
+	if (argc >= 2 && strcmp(argv[1], "certify") == 0) certify = true, first = 2;
 	const char **paths = calloc((size_t)argc, sizeof *paths);
 	size_t npaths = 0;
 	if (!paths) return EXIT_INTERNAL;
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		const char *a = argv[i];
 		if (end_of_options || a[0] != '-' || a[1] == '\0') {
 			paths[npaths++] = a;
@@ -153,6 +160,8 @@ int main(int argc, char **argv)
 			opt.edition = HV_EDITION_DRAFT;
 		} else if (strcmp(a, "--edition=release") == 0) {
 			opt.edition = HV_EDITION_RELEASE;
+		} else if (strcmp(a, "--certify") == 0) {
+			certify = true;
 		} else if (strcmp(a, "--strict") == 0) {
 			oo.strict = true;
 		} else if (strncmp(a, "--max-diagnostics=", 18) == 0 && parse_size(a + 18, &opt.max_diags)) {
@@ -196,7 +205,11 @@ int main(int argc, char **argv)
 		int s = hv_report_exit_code(&reps[i], oo.strict);
 		if (s > status) status = s;
 	}
-	if (json) {
+	if (certify && json) {
+		if (!hv_write_certify_json(stdout, rp, npaths, &oo)) status = EXIT_INTERNAL;
+	} else if (certify) {
+		hv_write_certify_text(stdout, rp, npaths, &oo);
+	} else if (json) {
 		if (!hv_write_json(stdout, rp, npaths, &oo)) status = EXIT_INTERNAL;
 	} else {
 		hv_write_text(stdout, rp, npaths, &oo);
