@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 CASES="$ROOT/golden/cases"
 Y="$CASES/hpctoolkit/y_hpctoolkit-db.release.4.0_s1.d"
 N="$CASES/hpctoolkit/n_metadb.ctx.children-contained_01.db"
-jqe() { jqe "$@" >/dev/null; }
+jqe() { jq -e "$@" >/dev/null; }
 NRULES=$("$HPCVET" rules --format=json | jq '.rules | length')
 
 expect_exit 0 "certify a conforming database" "$HPCVET" certify "$Y"
