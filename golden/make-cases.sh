@@ -205,18 +205,24 @@ done < <(jq -r '.rules[] | [.id, .severity, .format] | @tsv' "$RULES")
 # all appear. Newer minors (4.1, 4.2, 4.7) carry larger strides, junk in gaps,
 # unknown sections and reserved bits: forward compatible, one warning each.
 HK_NEWER="cctdb.hdr.minor-newer metadb.hdr.minor-newer profiledb.hdr.minor-newer tracedb.hdr.minor-newer"
-hk_seed_note() {
+# What each seed's layout exercises (checked by decoding the files once;
+# every seed writes an unaligned Strings section, pStrings % 8 != 0).
+hk_seed_note() { # SEED EDITION
+	local leaf=""
+	[ "$2" = release ] && leaf="; leaf contexts have szChildren 0 and pChildren at the writer's cursor, as hpcprof writes"
 	case $1 in
-	1) echo "meta.db sections in hpcprof's order; trace lines in reverse file order with reserved slack; minTimestamp before the first sample; cct.db 0x20-0x2f zero" ;;
-	2) echo "meta.db sections in header order; trace lines in file order; cct.db header bytes 0x20-0x2f hold junk (hpcprof leaves them)" ;;
-	3) echo "meta.db sections shuffled (the spec promises no order); trace lines in reverse order with slack; profile.db tuples section first" ;;
-	*) echo "another seed of the seed-driven layout choices (object order in sections, unaligned Strings section, children order, leaf pChildren at the cursor)" ;;
+	1) echo "meta.db sections in hpcprof's order; an empty thread profile with pValues == pCtxIndices; trace lines in reverse file order with reserved slack; minTimestamp before the first sample" ;;
+	2) echo "meta.db sections in header order$leaf; an empty thread profile with pValues == pCtxIndices; profile.db identifier tuples before the profile infos; trace lines in file order; cct.db header bytes 0x20-0x2f hold junk (hpcprof leaves them)" ;;
+	3) echo "meta.db sections shuffled (the spec promises no order)$leaf; an empty thread profile with pValues == pCtxIndices; trace lines in reverse order with slack" ;;
+	4) echo "meta.db sections in hpcprof's order; cct.db header junk; trace lines in file order" ;;
+	5) echo "meta.db sections in header order$leaf; profile.db identifier tuples first; trace lines in reverse order with slack" ;;
+	6) echo "meta.db sections shuffled; cct.db header junk; trace lines in file order" ;;
 	esac
 }
 for ed in release draft; do
 	for seed in 1 2 3 4 5 6; do
 		make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.0_s$seed" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --seed=$seed" "" \
-			"$ed edition, v4.0; $(hk_seed_note "$seed"); some thread profiles empty (pValues == pCtxIndices)" ""
+			"$ed edition, v4.0; $(hk_seed_note "$seed" "$ed")" ""
 	done
 	make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.0.tiny" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --contexts=1 --depth=1" "" \
 		"$ed edition, v4.0, one context" ""
@@ -228,7 +234,8 @@ for ed in release draft; do
 	done
 	for k in metadb profiledb cctdb tracedb; do
 		for seed in 1 2 3; do
-			make_case y hpctoolkit "y_$k.$ed.4.0_s$seed" "$k" "--what=$k --edition=$ed --seed=$seed" "" "$ed edition, v4.0, alone" ""
+			make_case y hpctoolkit "y_$k.$ed.4.0_s$seed" "$k" "--what=$k --edition=$ed --seed=$seed" "" \
+				"$ed edition, v4.0, alone; the file of y_hpctoolkit-db.$ed.4.0_s$seed" ""
 		done
 		make_case y hpctoolkit "y_$k.$ed.4.1" "$k" "--what=$k --edition=$ed --minor=1" "$k.hdr.minor-newer" \
 			"$ed edition, newer minor 4.1, alone" ""
@@ -244,6 +251,13 @@ for spec in "metadb release" "metadb draft" "profiledb release" "tracedb release
 	make_case i hpctoolkit "i_$1.$2.stride-larger-minor0" "$1" "--what=$1 --edition=$2 --minor=1" "" \
 		"written as 4.1 (larger strides, junk in gaps) then minorVersion patched to 0" "$STRIDE_WHY" ".:15:01:00"
 done
+
+# i_: leaf contexts with szChildren 0 but a non-zero pChildren. The spec
+# describes pChildren as the pointer to the children array and says nothing
+# of its value for an empty one; hpcprof writes its layout cursor there.
+make_case i hpctoolkit "i_metadb.release.leaf-pchildren-nonzero" metadb "--what=metadb --edition=release --seed=2" "" \
+	"every leaf context has szChildren 0 and pChildren pointing just past itself (the writer's cursor)" \
+	"accept|An empty children array (szChildren 0) with a non-zero pChildren: the spec does not say what pChildren holds when there are no children, and hpcprof writes its cursor there for every leaf. hpcvet accepts it and never dereferences an empty array; only pChildren 0 with szChildren > 0 is an error (metadb.ctx.children-null)."
 
 # ovni: v3 trees (one or two looms, one or two processes, with and without
 # clock-offsets.txt), v2 and v1 trees (v1 with and without the 8-byte stream
@@ -279,6 +293,12 @@ make_case y dumpi "y_dumpi-trace.8.1.0.all-functions" dumpi-trace "--what=dumpi-
 	"every MPI function's record at least once" ""
 make_case y dumpi "y_dumpi-trace.13.2.0" dumpi-trace "--what=dumpi-trace --minor=1" "dumpi.hdr.minor-newer" \
 	"a newer version than the newest known (13.1.0)" ""
+# Older and the newest known versions: the seed-1 rank file with its header
+# version bytes patched (the record layouts are the same from 0.6.9 on).
+for v in 0.6.9:000609 1.0.0:010000 13.1.0:0d0100; do
+	make_case y dumpi "y_dumpi-bin.${v%%:*}" dumpi-bin "--what=dumpi-bin --seed=1" "" \
+		"the header version (at the offset the index's header entry gives) patched from 8.1.0 to ${v%%:*}" "" ".:1904:080100:${v#*:}"
+done
 for seed in 1 2; do
 	make_case y dumpi "y_dumpi-bin.8.1.0_s$seed" dumpi-bin "--what=dumpi-bin --seed=$seed" "" "one rank file alone" ""
 done
