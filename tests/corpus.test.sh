@@ -76,6 +76,14 @@ jq -S --slurpfile m "$M" '[.rules[] | .id as $id | {id: $id, cases: [$m[0].cases
 	"$TMP/rules.json" >"$TMP/rc_want"
 check "hpcvet rules --format=json lists each rule's corpus cases" diff "$TMP/rc_want" "$TMP/rc_got"
 
+# Without a manifest the compiled-in table is empty (every rule: "cases": []).
+"$BUILD/tools/manifest2c" "$TMP/no-such-manifest.json" "$TMP/empty_cases.c"
+check "manifest2c with no manifest writes an empty table" \
+	bash -c "grep -q '{NULL, NULL}' '$TMP/empty_cases.c' && ! grep -q '\"' <(grep -v '^/\*' '$TMP/empty_cases.c' | grep -v '#include')"
+"$BUILD/tools/manifest2c" "$M" "$TMP/cases.c"
+check "manifest2c writes one entry per (case, rule)" \
+	test "$(grep -c '^	{"' "$TMP/cases.c")" -eq "$(jq '[.cases[].rules[]] | length' "$M")"
+
 # --- determinism: regenerate a sample (one case of each shape of making:
 # a break, a break in a folder, a y_ database, a byte patch, ovni and DUMPI
 # trees) and compare bytes and manifest entries. Plain build only: the
