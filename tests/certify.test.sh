@@ -38,6 +38,8 @@ check "the broken input fails exactly its rule, with the first failure's place" 
 	(.rules[] | select(.id == "metadb.ctx.children-contained") | .first_failure.offset > 0)' "$TMP/c.json"
 check "other formats' rules are not applicable" \
 	jqe '.certificate.inputs[0].rules | all(.[] | select(.format | startswith("ovni")); .result == "not-applicable")' "$TMP/c.json"
+check "hpcvet rules --format=json carries the same rule-table version" test \
+	"$("$HPCVET" rules --format=json | jq -r .rule_table_version)" = "$(jq -r .certificate.rule_table.version "$TMP/c.json")"
 # The version is a hash of the table: stable between runs, and the --certify
 # option writes the same certificate as the subcommand.
 "$HPCVET" --certify --format=json "$Y" "$N" >"$TMP/c2.json"

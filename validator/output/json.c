@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "certify.h"
 #include "output.h"
 
 static cJSON *diag_json(const hv_diag *d)
@@ -80,6 +81,8 @@ bool hv_write_rules_json(FILE *out, const hv_rule_case *cases)
 	if (!root) return false;
 	cJSON_AddStringToObject(root, "tool", "hpcvet");
 	cJSON_AddStringToObject(root, "version", HV_VERSION);
+	char table[32];
+	cJSON_AddStringToObject(root, "rule_table_version", hv_rule_table_version(table, sizeof table));
 	cJSON *arr = cJSON_AddArrayToObject(root, "rules");
 	for (int i = 0; i < HV_RULE_COUNT; i++) {
 		const hv_rule_info *ri = &hv_rules[i];
