@@ -60,6 +60,7 @@ patch_bytes() {
 #   RULES: space-separated rule IDs the case must make hpcvet report, no more.
 #   DECISION: for i_ cases, "accept|why" or "reject|why"; "" otherwise.
 #   PATCH: "FILE-IN-CASE:OFFSET:OLDHEX:NEWHEX" ("." for a single-file case).
+#   CLAUSE (environment, optional): a spec clause for a case no rule names.
 make_case() {
 	local prefix=$1 family=$2 name=$3 kind=$4 args=$5 want=$6 note=$7 decision=$8
 	shift 8
@@ -118,14 +119,15 @@ make_case() {
 	[ "$form" = dir ] && gen_cmd="hpcvet-gen $args -o $rel"
 	jq -cn --arg name "$name" --arg path "$rel" --arg family "$family" --arg prefix "$prefix" \
 		--arg verdict "$verdict_want" --arg rules "$want" --arg gen "$gen_cmd" --arg note "$note" \
-		--arg decision "$decision" --arg expect "$family/$name.expect.json" --args '
+		--arg decision "$decision" --arg expect "$family/$name.expect.json" --arg clause "${CLAUSE:-}" --args '
 		{name: $name, path: $path, family: $family, kind: $prefix, verdict: $verdict,
 		 rules: ($rules | split(" ") | map(select(. != ""))),
 		 expect: $expect,
 		 made: {generator: $gen, patches: ($ARGS.positional | map(split(":") |
 			{file: .[0], offset: (.[1] | tonumber), old: .[2], new: .[3]}))}}
 		+ (if $note != "" then {note: $note} else {} end)
-		+ (if $decision != "" then {decision: ($decision | split("|") | .[1])} else {} end)' \
+		+ (if $decision != "" then {decision: ($decision | split("|") | .[1:] | join("|"))} else {} end)
+		+ (if $clause != "" then {clause: $clause} else {} end)' \
 		"${patches[@]}" >>"$WORK/entries.jsonl"
 }
 
@@ -157,12 +159,12 @@ i_decision_for() {
 	esac
 }
 
-while IFS=$'\t' read -r id sev fmt; do
+while IFS=$'\t' read -r id sev fmt summary; do
 	family=$(family_of "$fmt")
 	prefix=n decision=""
 	case $sev in
 	warning) prefix=i
-		decision="accept|A warning: legal but suspicious (or not checkable). The spec does not forbid it, so a reader may accept or refuse it; hpcvet accepts it and refuses it with --strict." ;;
+		decision="accept|$summary. hpcvet rates this a warning: the reference reader copes with it, but it is unusual, suspicious or not fully checkable. A reader may accept or refuse it; hpcvet accepts it, and refuses it with --strict." ;;
 	note) prefix=y ;;
 	esac
 	[[ $id == *minor-newer* ]] && { prefix=y decision=""; }
@@ -197,7 +199,7 @@ while IFS=$'\t' read -r id sev fmt; do
 		echo "make-cases: no generator kind breaks $id" >&2
 		problems=$((problems + 1))
 	fi
-done < <(jq -r '.rules[] | [.id, .severity, .format] | @tsv' "$RULES")
+done < <(jq -r '.rules[] | [.id, .severity, .format, .summary] | @tsv' "$RULES")
 
 # ---------------------------------------------------------------- y_ cases
 # Every format, edition and version the validator supports, seeds chosen so
@@ -248,14 +250,16 @@ done
 STRIDE_WHY="accept|A stride larger than the structure's v4.0 END at minor version 0: the spec says readers use the sz fields, and never says a 4.0 file must use the 4.0 sizes. hpcvet uses the file's stride and ignores the extra bytes, as for a newer minor."
 for spec in "metadb release" "metadb draft" "profiledb release" "tracedb release" "cctdb release"; do
 	set -- $spec
-	make_case i hpctoolkit "i_$1.$2.stride-larger-minor0" "$1" "--what=$1 --edition=$2 --minor=1" "" \
+	CLAUSE="R,D §Reader compatibility (sz fields); specs/README.md §Forward compatibility" \
+		make_case i hpctoolkit "i_$1.$2.stride-larger-minor0" "$1" "--what=$1 --edition=$2 --minor=1" "" \
 		"written as 4.1 (larger strides, junk in gaps) then minorVersion patched to 0" "$STRIDE_WHY" ".:15:01:00"
 done
 
 # i_: leaf contexts with szChildren 0 but a non-zero pChildren. The spec
 # describes pChildren as the pointer to the children array and says nothing
 # of its value for an empty one; hpcprof writes its layout cursor there.
-make_case i hpctoolkit "i_metadb.release.leaf-pchildren-nonzero" metadb "--what=metadb --edition=release --seed=2" "" \
+CLAUSE="R §meta.db Context Tree section (szChildren, pChildren)" \
+	make_case i hpctoolkit "i_metadb.release.leaf-pchildren-nonzero" metadb "--what=metadb --edition=release --seed=2" "" \
 	"every leaf context has szChildren 0 and pChildren pointing just past itself (the writer's cursor)" \
 	"accept|An empty children array (szChildren 0) with a non-zero pChildren: the spec does not say what pChildren holds when there are no children, and hpcprof writes its cursor there for every leaf. hpcvet accepts it and never dereferences an empty array; only pChildren 0 with szChildren > 0 is an error (metadb.ctx.children-null)."
 
@@ -296,7 +300,7 @@ make_case y dumpi "y_dumpi-trace.13.2.0" dumpi-trace "--what=dumpi-trace --minor
 # Older and the newest known versions: the seed-1 rank file with its header
 # version bytes patched (the record layouts are the same from 0.6.9 on).
 for v in 0.6.9:000609 1.0.0:010000 13.1.0:0d0100; do
-	make_case y dumpi "y_dumpi-bin.${v%%:*}" dumpi-bin "--what=dumpi-bin --seed=1" "" \
+	CLAUSE="R §1.5, §2 (header version)" make_case y dumpi "y_dumpi-bin.${v%%:*}" dumpi-bin "--what=dumpi-bin --seed=1" "" \
 		"the header version (at the offset the index's header entry gives) patched from 8.1.0 to ${v%%:*}" "" ".:1904:080100:${v#*:}"
 done
 for seed in 1 2; do
@@ -313,7 +317,7 @@ jq -s --slurpfile rules "$RULES" '
 	{corpus: "hpcvet conformance corpus",
 	 contract: "y_ must be accepted, n_ must be rejected, i_ is left open by the spec (verdict: the decision hpcvet takes). A reader accepts by exiting 0 and rejects by exiting 1.",
 	 regenerate: "make golden",
-	 cases: map(. + {clauses: [.rules[] | $clause[.] // empty] | unique})}' \
+	 cases: map(. + {clauses: ([.rules[] | $clause[.] // empty] + [.clause // empty] | unique)} | del(.clause))}' \
 	"$WORK/entries.jsonl" >"$manifest"
 if [ "$problems" -ne 0 ]; then
 	echo "make-cases: $problems problem(s)" >&2
