@@ -56,7 +56,8 @@ head -10 "$TMP/mismatch"
 
 # --- the coverage gate
 "$HPCVET" rules --format=json >"$TMP/rules.json"
-jq -r --slurpfile m "$M" '
+gate() { # MANIFEST: prints one line per gap
+	jq -r --slurpfile m "$1" '
 	($m[0].cases) as $c |
 	(.rules[] | .id as $id | .severity as $s |
 	 [$c[] | select(.rules | index($id))] as $mine |
@@ -64,9 +65,17 @@ jq -r --slurpfile m "$M" '
 	 elif $s == "error" and ([$mine[] | select(.kind == "n")] | length) == 0 then "error rule \($id) has no n_ case"
 	 else empty end),
 	(([.rules[].id]) as $ids | $c[] | .name as $n | .rules[] | select(. as $r | $ids | index($r) | not) |
-	 "case \($n) targets \(.), which is not a rule")' "$TMP/rules.json" >"$TMP/gate"
+	 "case \($n) targets \(.), which is not a rule")' "$TMP/rules.json"
+}
+gate "$M" >"$TMP/gate"
 check "coverage gate: every rule has its case, every targeted rule exists" test ! -s "$TMP/gate"
 head -20 "$TMP/gate"
+# The gate itself: drop one error rule's cases and add a case naming no rule.
+jq '.cases |= (map(select(.rules != ["metadb.hdr.magic"])) + [{name: "n_bogus_01", kind: "n", rules: ["no.such.rule"]}])' \
+	"$M" >"$TMP/bad_manifest.json"
+gate "$TMP/bad_manifest.json" >"$TMP/bad_gate"
+check "the gate catches a rule without a case" grep -qx 'rule metadb.hdr.magic has no case' "$TMP/bad_gate"
+check "the gate catches a case naming no rule" grep -qx 'case n_bogus_01 targets no.such.rule, which is not a rule' "$TMP/bad_gate"
 # n_ cases break exactly one rule each (the one in their name).
 check "each n_ case targets exactly the rule in its name" test -z "$(jq -r '.cases[] | select(.kind == "n") |
 	select((.rules | length) != 1 or (.rules[0] as $r | .name | startswith("n_" + $r + "_") | not)) | .name' "$M")"
