@@ -27,9 +27,11 @@ check "rule table version is <count>-<16 hex>" \
 	jqe --argjson n "$NRULES" '.certificate.rule_table | .rules == $n and (.version | test("^\($n)-[0-9a-f]{16}$"))' "$TMP/c.json"
 check "per rule: passed + failed == evaluated, result matches the counts" jqe '[.certificate.inputs[].rules[] |
 	(.passed + .failed == .evaluated) and
-	(if .failed > 0 then .result == "fail" elif .evaluated > 0 then .result == "pass" else .result == "not-applicable" end)] | all' "$TMP/c.json"
+	(if .failed > 0 then (.result == "fail" or .result == "warning" or .result == "note")
+	 elif .evaluated > 0 then .result == "pass" else .result == "not-applicable" end)] | all' "$TMP/c.json"
 check "summary counts add up to the table" jqe '.certificate.rule_table.rules as $n | all(.certificate.inputs[];
-	.summary.rules_passed + .summary.rules_failed + .summary.rules_not_applicable == $n and
+	.summary.rules_passed + .summary.rules_failed + .summary.rules_warned + .summary.rules_noted +
+	.summary.rules_not_applicable == $n and
 	.summary.rules_failed == ([.rules[] | select(.result == "fail")] | length))' "$TMP/c.json"
 check "the conforming input fails no rule and passes some" \
 	jqe '.certificate.inputs[0] | .verdict == "conforming" and .summary.rules_failed == 0 and .summary.rules_passed > 50' "$TMP/c.json"
@@ -46,6 +48,14 @@ check "hpcvet rules --format=json carries the same rule-table version" test \
 check "--certify equals certify" cmp -s "$TMP/c.json" "$TMP/c2.json"
 expect_exit 1 "certify --strict fails a warning" "$HPCVET" certify --strict "$CASES/hpctoolkit/y_metadb.release.4.1.db"
 check "--strict is recorded" grep -q -- '--strict' "$TMP/out"
+# A warning or a note is not a failure: a newer minor's warning shows as such.
+"$HPCVET" certify --format=json "$CASES/hpctoolkit/y_metadb.release.4.1.db" >"$TMP/w.json"
+check "a warning rule's result is 'warning', the verdict conforming" jqe '.certificate.inputs[0] |
+	.verdict == "conforming" and .summary.rules_failed == 0 and .summary.rules_warned == 1 and
+	(.rules[] | select(.id == "metadb.hdr.minor-newer") | .result == "warning" and .first_failure.offset == 15)' "$TMP/w.json"
+"$HPCVET" certify --format=json "$CASES/hpctoolkit/y_hpctkdb.ctx.elided_01.d" >"$TMP/n.json"
+check "a note rule's result is 'note'" jqe '.certificate.inputs[0] | .verdict == "conforming" and .summary.rules_noted == 1 and
+	(.rules[] | select(.id == "hpctkdb.ctx.elided") | .result == "note")' "$TMP/n.json"
 expect_exit 3 "certify a missing path" "$HPCVET" certify "$TMP/nope"
 check "unreadable input: verdict unreadable" grep -qE 'verdict: +unreadable' "$TMP/out"
 

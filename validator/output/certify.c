@@ -8,12 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum rule_result { RES_NA, RES_PASS, RES_FAIL };
+/* A rule that fired is a failure only at error severity: a warning or a
+ * note does not make the input nonconforming, and the certificate says so. */
+enum rule_result { RES_NA, RES_PASS, RES_FAIL, RES_WARN, RES_NOTE, RES_COUNT };
 
 typedef struct rule_counts {
 	uint64_t evaluated, passed, failed;
 	enum rule_result res;
 } rule_counts;
+
+/* The severity a rule fired with: the highest among its stored diagnostics
+ * (forward compatibility can downgrade an error to a warning), else the
+ * table's. */
+static enum hv_sev fired_severity(const hv_report *r, int rule)
+{
+	bool seen = false;
+	enum hv_sev s = HV_SEV_NOTE;
+	for (size_t k = 0; k < r->ndiags; k++)
+		if (r->diags[k].rule == rule && (!seen || r->diags[k].sev > s)) s = r->diags[k].sev, seen = true;
+	return seen ? s : hv_rules[rule].severity;
+}
 
 /* A rule can be reported without a counted evaluation (input.unrecognized
  * fires before any check runs): count each failure as an evaluation then. */
@@ -22,24 +36,34 @@ static rule_counts counts_of(const hv_report *r, int rule)
 	rule_counts c = {r->evaluated[rule], 0, r->failed[rule], RES_NA};
 	if (c.evaluated < c.failed) c.evaluated = c.failed;
 	c.passed = c.evaluated - c.failed;
-	if (c.failed > 0) c.res = RES_FAIL;
-	else if (c.evaluated > 0) c.res = RES_PASS;
+	if (c.failed > 0) {
+		enum hv_sev s = fired_severity(r, rule);
+		c.res = s == HV_SEV_ERROR ? RES_FAIL : s == HV_SEV_WARNING ? RES_WARN : RES_NOTE;
+	} else if (c.evaluated > 0) {
+		c.res = RES_PASS;
+	}
 	return c;
 }
 
 static const char *result_name(enum rule_result res)
 {
-	return res == RES_FAIL ? "fail" : res == RES_PASS ? "pass" : "not-applicable";
+	switch (res) {
+	case RES_PASS: return "pass";
+	case RES_FAIL: return "fail";
+	case RES_WARN: return "warning";
+	case RES_NOTE: return "note";
+	default: return "not-applicable";
+	}
 }
 
 typedef struct totals {
-	size_t rules[3];       /* by rule_result */
+	size_t rules[RES_COUNT];  /* by rule_result */
 	uint64_t evaluations, failures;
 } totals;
 
 static totals totals_of(const hv_report *r)
 {
-	totals t = {{0, 0, 0}, 0, 0};
+	totals t = {{0}, 0, 0};
 	for (int i = 0; i < HV_RULE_COUNT; i++) {
 		rule_counts c = counts_of(r, i);
 		t.rules[c.res]++;
@@ -81,15 +105,15 @@ static void text_one(FILE *out, const hv_report *r, const char *table, bool stri
 	fprintf(out, "  version:     %s\n", r->version[0] ? r->version : "-");
 	fprintf(out, "  validator:   hpcvet %s%s\n", HV_VERSION, strict ? " (--strict: warnings fail)" : "");
 	fprintf(out, "  rule table:  %s (%d rules)\n", table, (int)HV_RULE_COUNT);
-	fprintf(out, "  rules:       %zu passed, %zu failed, %zu not applicable\n", t.rules[RES_PASS], t.rules[RES_FAIL],
-		t.rules[RES_NA]);
-	fprintf(out, "  checks:      %" PRIu64 " evaluated, %" PRIu64 " failed\n", t.evaluations, t.failures);
+	fprintf(out, "  rules:       %zu passed, %zu failed, %zu warned, %zu noted, %zu not applicable\n",
+		t.rules[RES_PASS], t.rules[RES_FAIL], t.rules[RES_WARN], t.rules[RES_NOTE], t.rules[RES_NA]);
+	fprintf(out, "  checks:      %" PRIu64 " evaluated, %" PRIu64 " reported\n", t.evaluations, t.failures);
 	fprintf(out, "  findings:    %" PRIu64 " error%s, %" PRIu64 " warning%s, %" PRIu64 " note%s\n",
 		r->count[HV_SEV_ERROR], r->count[HV_SEV_ERROR] == 1 ? "" : "s", r->count[HV_SEV_WARNING],
 		r->count[HV_SEV_WARNING] == 1 ? "" : "s", r->count[HV_SEV_NOTE], r->count[HV_SEV_NOTE] == 1 ? "" : "s");
 	if (r->unreadable || r->internal_error) fprintf(out, "  problem:     %s\n", r->problem);
 	fprintf(out, "  verdict:     %s\n", hv_verdict(r, strict));
-	if (t.rules[RES_PASS] + t.rules[RES_FAIL] > 0) {
+	if (t.rules[RES_NA] < HV_RULE_COUNT) {
 		fprintf(out, "\n  %-46s %-8s %10s %10s %10s  %s\n", "rule", "severity", "evaluated", "passed", "failed",
 			"result");
 		for (int i = 0; i < HV_RULE_COUNT; i++) {
@@ -97,7 +121,7 @@ static void text_one(FILE *out, const hv_report *r, const char *table, bool stri
 			if (c.res == RES_NA) continue;
 			fprintf(out, "  %-46s %-8s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "  %s\n", hv_rules[i].id,
 				hv_sev_name(hv_rules[i].severity), c.evaluated, c.passed, c.failed, result_name(c.res));
-			const hv_diag *d = c.res == RES_FAIL ? first_diag(r, i) : NULL;
+			const hv_diag *d = c.failed ? first_diag(r, i) : NULL;
 			if (d)
 				fprintf(out, "      first at %s:0x%" PRIx64 " (%s): %s\n", d->file ? d->file : "", d->offset,
 					d->path, d->msg);
@@ -131,7 +155,7 @@ static cJSON *rule_json(const hv_report *r, int i)
 	cJSON_AddNumberToObject(o, "evaluated", (double)c.evaluated);
 	cJSON_AddNumberToObject(o, "passed", (double)c.passed);
 	cJSON_AddNumberToObject(o, "failed", (double)c.failed);
-	const hv_diag *d = c.res == RES_FAIL ? first_diag(r, i) : NULL;
+	const hv_diag *d = c.failed ? first_diag(r, i) : NULL;
 	if (d) {
 		cJSON *f = cJSON_AddObjectToObject(o, "first_failure");
 		cJSON_AddStringToObject(f, "file", d->file ? d->file : "");
@@ -160,9 +184,11 @@ static cJSON *input_json(const hv_report *r, bool strict)
 	cJSON *s = cJSON_AddObjectToObject(o, "summary");
 	cJSON_AddNumberToObject(s, "rules_passed", (double)t.rules[RES_PASS]);
 	cJSON_AddNumberToObject(s, "rules_failed", (double)t.rules[RES_FAIL]);
+	cJSON_AddNumberToObject(s, "rules_warned", (double)t.rules[RES_WARN]);
+	cJSON_AddNumberToObject(s, "rules_noted", (double)t.rules[RES_NOTE]);
 	cJSON_AddNumberToObject(s, "rules_not_applicable", (double)t.rules[RES_NA]);
 	cJSON_AddNumberToObject(s, "checks_evaluated", (double)t.evaluations);
-	cJSON_AddNumberToObject(s, "checks_failed", (double)t.failures);
+	cJSON_AddNumberToObject(s, "checks_reported", (double)t.failures);
 	cJSON_AddNumberToObject(s, "errors", (double)r->count[HV_SEV_ERROR]);
 	cJSON_AddNumberToObject(s, "warnings", (double)r->count[HV_SEV_WARNING]);
 	cJSON_AddNumberToObject(s, "notes", (double)r->count[HV_SEV_NOTE]);
