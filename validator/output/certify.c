@@ -123,8 +123,8 @@ static void text_one(FILE *out, const hv_report *r, const char *table, bool stri
 				hv_sev_name(hv_rules[i].severity), c.evaluated, c.passed, c.failed, result_name(c.res));
 			const hv_diag *d = c.failed ? first_diag(r, i) : NULL;
 			if (d)
-				fprintf(out, "      first at %s:0x%" PRIx64 " (%s): %s\n", d->file ? d->file : "", d->offset,
-					d->path, d->msg);
+				fprintf(out, "      first at %s:0x%" PRIx64 "%s%s%s: %s\n", d->file ? d->file : "", d->offset,
+					d->path[0] ? " (" : "", d->path, d->path[0] ? ")" : "", d->msg);
 		}
 	}
 	fprintf(out, "\n  %zu rule%s not applicable (other formats, or structures this input does not have);\n"
