@@ -34,7 +34,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -44,6 +44,7 @@ help:
 	@echo "make test     run the whole suite (plain build and ASan+UBSan build)"
 	@echo "make docs     regenerate docs/RULES.md from the rule table"
 	@echo "make install  install into PREFIX (default /usr/local), staged under DESTDIR"
+	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make clean    remove build directories"
 
 # Debian packages the build needs. As root they are installed; otherwise the
@@ -91,8 +92,22 @@ $(BUILD)/libhpcvet-gen.a: $(GEN_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/libhpcvet.a
+$(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/libhpcvet.a
 	$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -o $@
+
+# The corpus cases of each rule, for `hpcvet rules --format=json`: generated
+# from golden/cases/MANIFEST.json (an empty table when it is absent).
+$(BUILD)/tools/manifest2c: golden/tools/manifest2c.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) $< $(LDLIBS_HV) -o $@
+
+$(BUILD)/gen/corpus_cases.c: $(BUILD)/tools/manifest2c $(wildcard golden/cases/MANIFEST.json)
+	@mkdir -p $(dir $@)
+	$(BUILD)/tools/manifest2c golden/cases/MANIFEST.json $@
+
+$(BUILD)/obj/gen/corpus_cases.o: $(BUILD)/gen/corpus_cases.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
 
 $(BUILD)/hpcvet-gen: $(BUILD)/obj/golden/main.o $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a
 	$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -o $@
@@ -164,6 +179,14 @@ uninstall:
 # docs/RULES.md is generated from the rule table; tests/docs.test.sh checks it is current.
 docs: all
 	$(BUILD)/hpcvet rules --format=markdown > docs/RULES.md
+
+# The conformance corpus (golden/cases/, checked in): every case rebuilt from
+# hpcvet-gen with fixed seeds, validated, and its expected report rewritten.
+golden: all
+	rm -rf golden/cases.new
+	bash golden/make-cases.sh $(BUILD) golden/cases.new
+	rm -rf golden/cases
+	mv golden/cases.new golden/cases
 
 demo: all
 	@bash tests/demo.sh $(BUILD)

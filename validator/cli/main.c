@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "../core/validate.h"
+#include "../output/certify.h"
 #include "../output/output.h"
+#include "corpus_cases.h"
 #include "fileio.h"
 #include "progress.h"
 
@@ -20,6 +22,7 @@ static void usage(FILE *out)
 	fputs("usage: hpcvet [OPTIONS] PATH...\n"
 	      "       hpcvet rules [--format=text|json|markdown]\n"
 	      "       hpcvet explain RULE-ID\n"
+	      "       hpcvet certify [OPTIONS] PATH...   (same as --certify)\n"
 	      "\n"
 	      "Validate HPCToolkit databases (meta.db, profile.db, cct.db, trace.db, or a\n"
 	      "database directory), ovni traces (stream.obs, stream.json, trace trees) and\n"
@@ -36,6 +39,8 @@ static void usage(FILE *out)
 	      "  --strict                 warnings make the exit code 1\n"
 	      "  --max-diagnostics=N      diagnostics shown per input (default 100)\n"
 	      "  -q, --quiet              summary lines only\n"
+	      "  --certify                a certificate per input: every rule with its\n"
+	      "                           result, the rule-table version, the verdict\n"
 	      "  -h, --help               this text\n"
 	      "  --version                print the version\n"
 	      "\n"
@@ -67,7 +72,7 @@ static int cmd_rules(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (json) return hv_write_rules_json(stdout) ? EXIT_CONFORMING : EXIT_INTERNAL;
+	if (json) return hv_write_rules_json(stdout, hv_corpus_cases) ? EXIT_CONFORMING : EXIT_INTERNAL;
 	if (markdown) hv_write_rules_markdown(stdout);
 	else hv_write_rules_text(stdout);
 	return EXIT_CONFORMING;
@@ -195,14 +200,17 @@ int main(int argc, char **argv)
 
 	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 100};
 	hv_output_opts oo = {0};
-	bool end_of_options = false;
+	bool end_of_options = false, certify = false;
 	enum out_format fmt = OUT_TEXT;
 	enum tristate color = TRI_AUTO, context = TRI_AUTO;
+	/* `hpcvet certify PATH...` is `hpcvet --certify PATH...`. */
+	int first = 1;
+	if (argc >= 2 && strcmp(argv[1], "certify") == 0) certify = true, first = 2;
 	const char **paths = calloc((size_t)argc, sizeof *paths);
 	size_t npaths = 0;
 	if (!paths) return EXIT_INTERNAL;
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		const char *a = argv[i];
 		if (end_of_options || a[0] != '-' || a[1] == '\0') {
 			paths[npaths++] = a;
@@ -216,6 +224,8 @@ int main(int argc, char **argv)
 			opt.edition = HV_EDITION_DRAFT;
 		} else if (strcmp(a, "--edition=release") == 0) {
 			opt.edition = HV_EDITION_RELEASE;
+		} else if (strcmp(a, "--certify") == 0) {
+			certify = true;
 		} else if (strcmp(a, "--strict") == 0) {
 			oo.strict = true;
 		} else if (strncmp(a, "--max-diagnostics=", 18) == 0 && parse_size(a + 18, &opt.max_diags)) {
@@ -242,6 +252,11 @@ int main(int argc, char **argv)
 		free(paths);
 		return EXIT_USAGE;
 	}
+	if (certify && fmt != OUT_TEXT && fmt != OUT_JSON) {
+		fprintf(stderr, "hpcvet: a certificate is written as text or JSON only\n");
+		free(paths);
+		return EXIT_USAGE;
+	}
 
 	hv_report *reps = calloc(npaths, sizeof *reps);
 	hv_report **rp = calloc(npaths, sizeof *rp);
@@ -262,7 +277,13 @@ int main(int argc, char **argv)
 	setup_text_look(&oo, color, context);
 	char cwd[4096];
 	oo.base_dir = getcwd(cwd, sizeof cwd) ? cwd : NULL;
-	if (!write_reports(fmt, rp, npaths, &oo)) status = EXIT_INTERNAL;
+	if (certify && fmt == OUT_JSON) {
+		if (!hv_write_certify_json(stdout, rp, npaths, &oo)) status = EXIT_INTERNAL;
+	} else if (certify) {
+		hv_write_certify_text(stdout, rp, npaths, &oo);
+	} else if (!write_reports(fmt, rp, npaths, &oo)) {
+		status = EXIT_INTERNAL;
+	}
 	if (fflush(stdout) != 0) status = EXIT_INTERNAL;
 	for (size_t i = 0; i < npaths; i++) hv_report_free(&reps[i]);
 	free(reps);

@@ -1,7 +1,9 @@
 /* JSON reports, built with cJSON so escaping is never hand-rolled. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "certify.h"
 #include "output.h"
 
 /* Messages and paths may hold bytes from the input: keep the document valid
@@ -82,12 +84,14 @@ bool hv_write_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 	return print_and_free(out, root);
 }
 
-bool hv_write_rules_json(FILE *out)
+bool hv_write_rules_json(FILE *out, const hv_rule_case *cases)
 {
 	cJSON *root = cJSON_CreateObject();
 	if (!root) return false;
 	cJSON_AddStringToObject(root, "tool", "hpcvet");
 	cJSON_AddStringToObject(root, "version", HV_VERSION);
+	char table[32];
+	cJSON_AddStringToObject(root, "rule_table_version", hv_rule_table_version(table, sizeof table));
 	cJSON *arr = cJSON_AddArrayToObject(root, "rules");
 	for (int i = 0; i < HV_RULE_COUNT; i++) {
 		const hv_rule_info *ri = &hv_rules[i];
@@ -99,6 +103,9 @@ bool hv_write_rules_json(FILE *out)
 		cJSON_AddStringToObject(o, "clause", ri->clause);
 		cJSON_AddStringToObject(o, "summary", ri->summary);
 		cJSON_AddStringToObject(o, "detail", ri->detail);
+		cJSON *cs = cJSON_AddArrayToObject(o, "cases");
+		for (const hv_rule_case *c = cases; cs && c && c->rule; c++)
+			if (strcmp(c->rule, ri->id) == 0) cJSON_AddItemToArray(cs, cJSON_CreateString(c->path));
 		cJSON_AddItemToArray(arr, o);
 	}
 	return print_and_free(out, root);

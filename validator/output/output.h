@@ -56,8 +56,16 @@ bool hv_out_uri(const char *path, char *out, size_t cap);
 /* Whether `rule` makes input `r` fail (an error, or a warning under strict). */
 bool hv_rule_fails(const hv_report *r, int rule, bool strict);
 
+/* A rule's case in the conformance corpus (golden/cases): `hpcvet rules
+ * --format=json` lists them per rule. Arrays of these end with {NULL, NULL}. */
+typedef struct hv_rule_case {
+	const char *rule;  /* rule ID */
+	const char *path;  /* case path relative to golden/cases */
+} hv_rule_case;
+
 void hv_write_rules_text(FILE *out);
-bool hv_write_rules_json(FILE *out);
+/* `cases` may be NULL (every rule then lists no case). */
+bool hv_write_rules_json(FILE *out, const hv_rule_case *cases);
 void hv_write_rules_markdown(FILE *out);
 /* False when `id` names no rule. */
 bool hv_write_rule_explain(FILE *out, const char *id);

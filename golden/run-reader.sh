@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Reader conformance: runs a reader command over the conformance corpus with
+# the JSONTestSuite contract and prints what it got wrong.
+#
+#   golden/run-reader.sh [--timeout=SEC] [--cases=DIR] [--only=REGEX] [-v] CMD [ARG...]
+#
+# For every case of DIR/MANIFEST.json (default: golden/cases beside this
+# script) runs `CMD ARG... /absolute/path/of/the/case` and reads its exit
+# status: 0 = the reader accepted the input, 1 = it rejected it, a timeout
+# (default 10 s) = a hang, anything else (another code, a signal) = a crash.
+# y_ cases must be accepted, n_ cases rejected; i_ cases are left open by the
+# spec, so either answer is fine (the table shows where the reader differs
+# from hpcvet's decision). Exit status: 0 when the reader has no
+# SHOULD_HAVE_PASSED, SHOULD_HAVE_FAILED, crash or hang; 1 otherwise; 2 on a
+# usage error.
+set -u
+export LC_ALL=C
+here=$(cd "$(dirname "$0")" && pwd)
+cases="$here/cases"
+timeout_s=10
+only=""
+verbose=false
+while [ $# -gt 0 ]; do
+	case $1 in
+	--timeout=*) timeout_s=${1#*=} ;;
+	--cases=*) cases=${1#*=} ;;
+	--only=*) only=${1#*=} ;;
+	-v) verbose=true ;;
+	--) shift; break ;;
+	-*) echo "run-reader: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+	shift
+done
+if [ $# -eq 0 ]; then
+	echo "usage: run-reader.sh [--timeout=SEC] [--cases=DIR] [--only=REGEX] [-v] CMD [ARG...]" >&2
+	exit 2
+fi
+command -v jq >/dev/null || { echo "run-reader: needs jq" >&2; exit 2; }
+[ -f "$cases/MANIFEST.json" ] || { echo "run-reader: no $cases/MANIFEST.json" >&2; exit 2; }
+cases=$(cd "$cases" && pwd)
+
+declare -A count
+for k in y n i; do for o in accept reject crash hang; do count[$k.$o]=0; done; done
+should_pass=0 should_fail=0 crashes=0 hangs=0 i_differ=0 total=0
+
+while IFS=$'\t' read -r kind path verdict; do
+	name=${path##*/}
+	if [ -n "$only" ] && ! [[ $path =~ $only ]]; then continue; fi
+	total=$((total + 1))
+	timeout -k 2 "$timeout_s" "$@" "$cases/$path" </dev/null >/dev/null 2>&1
+	rc=$?
+	case $rc in
+	0) got=accept ;;
+	1) got=reject ;;
+	124 | 137) got=hang ;;
+	*) got=crash ;;
+	esac
+	count[$kind.$got]=$((${count[$kind.$got]} + 1))
+	line=""
+	case $kind.$got in
+	y.reject) should_pass=$((should_pass + 1)) line="SHOULD_HAVE_PASSED" ;;
+	n.accept) should_fail=$((should_fail + 1)) line="SHOULD_HAVE_FAILED" ;;
+	*.crash) crashes=$((crashes + 1)) line="CRASH (exit $rc)" ;;
+	*.hang) hangs=$((hangs + 1)) line="HANG (over ${timeout_s}s)" ;;
+	i.*) if [ "$got" != "$verdict" ]; then
+		i_differ=$((i_differ + 1))
+		$verbose && line="i_ ${got}ed (hpcvet: $verdict)"
+	fi ;;
+	esac
+	[ -n "$line" ] && printf '%-22s %s\n' "$line" "$path"
+	$verbose && [ -z "$line" ] && printf '%-22s %s\n' "ok ($got)" "$path"
+done < <(jq -r '.cases[] | [.kind, .path, .verdict] | @tsv' "$cases/MANIFEST.json")
+
+printf '\n%-6s %9s %9s %9s %9s\n' "" accepted rejected crashed hung
+for k in y n i; do
+	printf '%-6s %9d %9d %9d %9d\n' "${k}_" "${count[$k.accept]}" "${count[$k.reject]}" "${count[$k.crash]}" "${count[$k.hang]}"
+done
+echo
+echo "$total cases: SHOULD_HAVE_PASSED $should_pass, SHOULD_HAVE_FAILED $should_fail, crashes $crashes, hangs $hangs" \
+	"(i_ answered unlike hpcvet: $i_differ)"
+[ $((should_pass + should_fail + crashes + hangs)) -eq 0 ]

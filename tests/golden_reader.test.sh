@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# golden/run-reader.sh: hpcvet as the reader agrees with the corpus on every
+# case; readers that accept everything, crash or hang are caught.
+source "$(dirname "$0")/lib.sh"
+RR="$ROOT/golden/run-reader.sh"
+M="$ROOT/golden/cases/MANIFEST.json"
+# Under the sanitizers the reader run covers a slice of the corpus (one
+# process per case is slow there); corpus.test.sh already validates every
+# case in that build, in one process.
+only='.'
+[ "$(basename "$BUILD")" = build ] || only='^(any|dumpi|ovni)/'
+ny=$(jq --arg f "$only" '[.cases[] | select(.kind == "y" and (.path | test($f)))] | length' "$M")
+nn=$(jq --arg f "$only" '[.cases[] | select(.kind == "n" and (.path | test($f)))] | length' "$M")
+ny_all=$(jq '[.cases[] | select(.kind == "y")] | length' "$M")
+nn_all=$(jq '[.cases[] | select(.kind == "n")] | length' "$M")
+
+expect_exit 0 "hpcvet as the reader agrees with every case" bash "$RR" --only="$only" "$HPCVET" -q
+check "matrix: no SHOULD_HAVE_*, crash or hang" grep -q 'SHOULD_HAVE_PASSED 0, SHOULD_HAVE_FAILED 0, crashes 0, hangs 0 (i_ answered unlike hpcvet: 0)' "$TMP/out"
+check "matrix: all y_ accepted ($ny)" grep -qE "^y_ +$ny +0 +0 +0$" "$TMP/out"
+check "matrix: all n_ rejected ($nn)" grep -qE "^n_ +0 +$nn +0 +0$" "$TMP/out"
+
+# A reader that accepts everything: every n_ case SHOULD_HAVE_FAILED.
+expect_exit 1 "an accept-all reader fails" bash "$RR" true
+check "accept-all: $nn_all SHOULD_HAVE_FAILED" grep -q "SHOULD_HAVE_FAILED $nn_all," "$TMP/out"
+check "accept-all: lines name the cases" grep -qE '^SHOULD_HAVE_FAILED +hpctoolkit/n_metadb\.hdr\.magic_01\.d/meta\.db$' "$TMP/out"
+# A reader that rejects everything: every y_ case SHOULD_HAVE_PASSED.
+expect_exit 1 "a reject-all reader fails" bash "$RR" false
+check "reject-all: $ny_all SHOULD_HAVE_PASSED" grep -q "SHOULD_HAVE_PASSED $ny_all," "$TMP/out"
+# Crashes (a signal, an unexpected code) and hangs, on a few cases.
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$TMP/crash.sh"
+expect_exit 1 "a crashing reader fails" bash "$RR" --only='^dumpi/y_' sh "$TMP/crash.sh"
+check "crashes are counted" grep -qE 'crashes [1-9]' "$TMP/out"
+check "crash lines" grep -q '^CRASH (exit 139)' "$TMP/out"
+printf '#!/bin/sh\nexec sleep 30\n' >"$TMP/hang.sh"
+expect_exit 1 "a hanging reader fails" bash "$RR" --timeout=1 --only='^any/' sh "$TMP/hang.sh"
+check "hangs are counted" grep -q 'hangs 1' "$TMP/out"
+expect_exit 2 "no command is a usage error" bash "$RR"
+done_testing

@@ -1,0 +1,239 @@
+/* Certificate writers (see certify.h). veraPDF-style: a certificate lists
+ * what was checked and passed as well as what failed, so a reader can see
+ * how much of the rule table an input really exercised. */
+#include "certify.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A rule that fired is a failure only at error severity: a warning or a
+ * note does not make the input nonconforming, and the certificate says so. */
+enum rule_result { RES_NA, RES_PASS, RES_FAIL, RES_WARN, RES_NOTE, RES_COUNT };
+
+typedef struct rule_counts {
+	uint64_t evaluated, passed, failed;
+	enum rule_result res;
+} rule_counts;
+
+/* The severity a rule fired with: the highest among its stored diagnostics
+ * (forward compatibility can downgrade an error to a warning), else the
+ * table's. */
+static enum hv_sev fired_severity(const hv_report *r, int rule)
+{
+	bool seen = false;
+	enum hv_sev s = HV_SEV_NOTE;
+	for (size_t k = 0; k < r->ndiags; k++)
+		if (r->diags[k].rule == rule && (!seen || r->diags[k].sev > s)) s = r->diags[k].sev, seen = true;
+	return seen ? s : hv_rules[rule].severity;
+}
+
+/* A rule can be reported without a counted evaluation (input.unrecognized
+ * fires before any check runs): count each failure as an evaluation then. */
+static rule_counts counts_of(const hv_report *r, int rule)
+{
+	rule_counts c = {r->evaluated[rule], 0, r->failed[rule], RES_NA};
+	if (c.evaluated < c.failed) c.evaluated = c.failed;
+	c.passed = c.evaluated - c.failed;
+	if (c.failed > 0) {
+		enum hv_sev s = fired_severity(r, rule);
+		c.res = s == HV_SEV_ERROR ? RES_FAIL : s == HV_SEV_WARNING ? RES_WARN : RES_NOTE;
+	} else if (c.evaluated > 0) {
+		c.res = RES_PASS;
+	}
+	return c;
+}
+
+static const char *result_name(enum rule_result res)
+{
+	switch (res) {
+	case RES_PASS: return "pass";
+	case RES_FAIL: return "fail";
+	case RES_WARN: return "warning";
+	case RES_NOTE: return "note";
+	default: return "not-applicable";
+	}
+}
+
+typedef struct totals {
+	size_t rules[RES_COUNT];  /* by rule_result */
+	uint64_t evaluations, failures;
+} totals;
+
+static totals totals_of(const hv_report *r)
+{
+	totals t = {{0}, 0, 0};
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		rule_counts c = counts_of(r, i);
+		t.rules[c.res]++;
+		t.evaluations += c.evaluated;
+		t.failures += c.failed;
+	}
+	return t;
+}
+
+const char *hv_rule_table_version(char *buf, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		const char *parts[2] = {hv_rules[i].id, hv_sev_name(hv_rules[i].severity)};
+		for (int k = 0; k < 2; k++) {
+			for (const char *s = parts[k]; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+			h = (h ^ (unsigned char)(k == 0 ? '\t' : '\n')) * 0x100000001b3ull;
+		}
+	}
+	snprintf(buf, len, "%d-%016" PRIx64, (int)HV_RULE_COUNT, h);
+	return buf;
+}
+
+/* The first stored diagnostic of a rule, to show where it failed. */
+static const hv_diag *first_diag(const hv_report *r, int rule)
+{
+	for (size_t k = 0; k < r->ndiags; k++)
+		if (r->diags[k].rule == rule) return &r->diags[k];
+	return NULL;
+}
+
+static void text_one(FILE *out, const hv_report *r, const char *table, bool strict)
+{
+	totals t = totals_of(r);
+	fputs("hpcvet conformance certificate\n", out);
+	fprintf(out, "  input:       %s\n", r->input_path ? r->input_path : "");
+	fprintf(out, "  format:      %s\n", r->format[0] ? r->format : "unknown");
+	fprintf(out, "  edition:     %s\n", r->edition[0] ? r->edition : "-");
+	fprintf(out, "  version:     %s\n", r->version[0] ? r->version : "-");
+	fprintf(out, "  validator:   hpcvet %s%s\n", HV_VERSION, strict ? " (--strict: warnings fail)" : "");
+	fprintf(out, "  rule table:  %s (%d rules)\n", table, (int)HV_RULE_COUNT);
+	fprintf(out, "  rules:       %zu passed, %zu failed, %zu warned, %zu noted, %zu not applicable\n",
+		t.rules[RES_PASS], t.rules[RES_FAIL], t.rules[RES_WARN], t.rules[RES_NOTE], t.rules[RES_NA]);
+	fprintf(out, "  checks:      %" PRIu64 " evaluated, %" PRIu64 " reported\n", t.evaluations, t.failures);
+	fprintf(out, "  findings:    %" PRIu64 " error%s, %" PRIu64 " warning%s, %" PRIu64 " note%s\n",
+		r->count[HV_SEV_ERROR], r->count[HV_SEV_ERROR] == 1 ? "" : "s", r->count[HV_SEV_WARNING],
+		r->count[HV_SEV_WARNING] == 1 ? "" : "s", r->count[HV_SEV_NOTE], r->count[HV_SEV_NOTE] == 1 ? "" : "s");
+	if (r->unreadable || r->internal_error) fprintf(out, "  problem:     %s\n", r->problem);
+	fprintf(out, "  verdict:     %s\n", hv_verdict(r, strict));
+	if (t.rules[RES_NA] < HV_RULE_COUNT) {
+		fprintf(out, "\n  %-46s %-8s %10s %10s %10s  %s\n", "rule", "severity", "evaluated", "passed", "failed",
+			"result");
+		for (int i = 0; i < HV_RULE_COUNT; i++) {
+			rule_counts c = counts_of(r, i);
+			if (c.res == RES_NA) continue;
+			fprintf(out, "  %-46s %-8s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "  %s\n", hv_rules[i].id,
+				hv_sev_name(hv_rules[i].severity), c.evaluated, c.passed, c.failed, result_name(c.res));
+			const hv_diag *d = c.failed ? first_diag(r, i) : NULL;
+			if (d)
+				fprintf(out, "      first at %s:0x%" PRIx64 "%s%s%s: %s\n", d->file ? d->file : "", d->offset,
+					d->path[0] ? " (" : "", d->path, d->path[0] ? ")" : "", d->msg);
+		}
+	}
+	fprintf(out, "\n  %zu rule%s not applicable (other formats, or structures this input does not have);\n"
+		     "  --format=json lists every rule.\n",
+		t.rules[RES_NA], t.rules[RES_NA] == 1 ? "" : "s");
+}
+
+void hv_write_certify_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o)
+{
+	char table[32];
+	hv_rule_table_version(table, sizeof table);
+	for (size_t i = 0; i < n; i++) {
+		if (i) fputc('\n', out);
+		text_one(out, reps[i], table, o->strict);
+	}
+}
+
+static cJSON *rule_json(const hv_report *r, int i)
+{
+	rule_counts c = counts_of(r, i);
+	cJSON *o = cJSON_CreateObject();
+	if (!o) return NULL;
+	cJSON_AddStringToObject(o, "id", hv_rules[i].id);
+	cJSON_AddStringToObject(o, "severity", hv_sev_name(hv_rules[i].severity));
+	cJSON_AddStringToObject(o, "format", hv_rules[i].format);
+	cJSON_AddStringToObject(o, "clause", hv_rules[i].clause);
+	cJSON_AddStringToObject(o, "result", result_name(c.res));
+	cJSON_AddNumberToObject(o, "evaluated", (double)c.evaluated);
+	cJSON_AddNumberToObject(o, "passed", (double)c.passed);
+	cJSON_AddNumberToObject(o, "failed", (double)c.failed);
+	const hv_diag *d = c.failed ? first_diag(r, i) : NULL;
+	if (d) {
+		cJSON *f = cJSON_AddObjectToObject(o, "first_failure");
+		cJSON_AddStringToObject(f, "file", d->file ? d->file : "");
+		cJSON_AddNumberToObject(f, "offset", (double)d->offset);
+		cJSON_AddNumberToObject(f, "length", (double)d->length);
+		cJSON_AddStringToObject(f, "struct_path", d->path);
+		cJSON_AddStringToObject(f, "message", d->msg);
+	}
+	return o;
+}
+
+static cJSON *input_json(const hv_report *r, bool strict)
+{
+	totals t = totals_of(r);
+	cJSON *o = cJSON_CreateObject();
+	if (!o) return NULL;
+	cJSON_AddStringToObject(o, "path", r->input_path ? r->input_path : "");
+	cJSON_AddStringToObject(o, "format", r->format[0] ? r->format : "unknown");
+	if (r->edition[0]) cJSON_AddStringToObject(o, "edition", r->edition);
+	else cJSON_AddNullToObject(o, "edition");
+	if (r->version[0]) cJSON_AddStringToObject(o, "version", r->version);
+	else cJSON_AddNullToObject(o, "version");
+	cJSON_AddStringToObject(o, "verdict", hv_verdict(r, strict));
+	cJSON_AddBoolToObject(o, "strict", strict);
+	if (r->unreadable || r->internal_error) cJSON_AddStringToObject(o, "problem", r->problem);
+	cJSON *s = cJSON_AddObjectToObject(o, "summary");
+	cJSON_AddNumberToObject(s, "rules_passed", (double)t.rules[RES_PASS]);
+	cJSON_AddNumberToObject(s, "rules_failed", (double)t.rules[RES_FAIL]);
+	cJSON_AddNumberToObject(s, "rules_warned", (double)t.rules[RES_WARN]);
+	cJSON_AddNumberToObject(s, "rules_noted", (double)t.rules[RES_NOTE]);
+	cJSON_AddNumberToObject(s, "rules_not_applicable", (double)t.rules[RES_NA]);
+	cJSON_AddNumberToObject(s, "checks_evaluated", (double)t.evaluations);
+	cJSON_AddNumberToObject(s, "checks_reported", (double)t.failures);
+	cJSON_AddNumberToObject(s, "errors", (double)r->count[HV_SEV_ERROR]);
+	cJSON_AddNumberToObject(s, "warnings", (double)r->count[HV_SEV_WARNING]);
+	cJSON_AddNumberToObject(s, "notes", (double)r->count[HV_SEV_NOTE]);
+	cJSON *arr = cJSON_AddArrayToObject(o, "rules");
+	for (int i = 0; arr && i < HV_RULE_COUNT; i++) {
+		cJSON *ro = rule_json(r, i);
+		if (!ro) {
+			cJSON_Delete(o);
+			return NULL;
+		}
+		cJSON_AddItemToArray(arr, ro);
+	}
+	return o;
+}
+
+bool hv_write_certify_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o)
+{
+	char table[32];
+	cJSON *root = cJSON_CreateObject();
+	if (!root) return false;
+	cJSON *cert = cJSON_AddObjectToObject(root, "certificate");
+	cJSON *tool = cJSON_AddObjectToObject(cert, "tool");
+	cJSON_AddStringToObject(tool, "name", "hpcvet");
+	cJSON_AddStringToObject(tool, "version", HV_VERSION);
+	cJSON *rt = cJSON_AddObjectToObject(cert, "rule_table");
+	cJSON_AddStringToObject(rt, "version", hv_rule_table_version(table, sizeof table));
+	cJSON_AddNumberToObject(rt, "rules", (double)HV_RULE_COUNT);
+	cJSON *inputs = cJSON_AddArrayToObject(cert, "inputs");
+	if (!inputs) {
+		cJSON_Delete(root);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		cJSON *in = input_json(reps[i], o->strict);
+		if (!in) {
+			cJSON_Delete(root);
+			return false;
+		}
+		cJSON_AddItemToArray(inputs, in);
+	}
+	char *s = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!s) return false;
+	fputs(s, out);
+	fputc('\n', out);
+	free(s);
+	return true;
+}

@@ -1,0 +1,23 @@
+/* Certificates (`hpcvet certify`): per input, the format, edition and
+ * version found, every rule of the table with its result (pass, fail, not
+ * applicable) and evaluation counts, the rule-table version and the verdict.
+ * Like the other writers they format finished reports and never read input. */
+#ifndef HV_CERTIFY_H
+#define HV_CERTIFY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "output.h"
+
+/* The rule-table version: "<number of rules>-<16 hex digits>", the digits
+ * being the FNV-1a 64 hash of every rule's ID and severity in table order.
+ * It changes whenever a rule is added, retired or changes severity, without
+ * anyone having to remember to bump it. `buf` holds at least 32 bytes. */
+const char *hv_rule_table_version(char *buf, size_t len);
+
+void hv_write_certify_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
+/* False when the JSON document could not be built (out of memory). */
+bool hv_write_certify_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
+
+#endif
