@@ -15,7 +15,7 @@ ifeq ($(SAN),1)
   OPT := -O1
 endif
 CFLAGS_HV := $(CSTD) $(OPT) -g $(WARN) $(SANFLAGS) $(CFLAGS)
-LDLIBS_HV := -lcjson -lm
+LDLIBS_HV := -lcjson -lm -pthread
 
 LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' | sort)
 CLI_SRCS  := $(wildcard validator/cli/*.c)

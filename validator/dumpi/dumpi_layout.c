@@ -2,6 +2,7 @@
  * walks a record's arguments with it. Records carry no length, so this is
  * what lets the validator find where one record ends and the next begins. */
 #include <string.h>
+#include <threads.h>
 
 #include "../core/hv_int.h"
 #include "dumpi.h"
@@ -21,7 +22,7 @@ static const fn_spec specs[] = {
 };
 
 static dumpi_layout layouts[DUMPI_NFUNCS];
-static bool compiled;
+static once_flag compiled = ONCE_FLAG_INIT; /* -j: ranks are checked on several threads */
 
 /* Parse "k name, k? name, ..." once. The table is ours and fixed, so a
  * malformed entry is a programming error caught by the layout test. */
@@ -50,15 +51,13 @@ static void compile_one(const fn_spec *s)
 
 static void compile(void)
 {
-	if (compiled) return;
 	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
 		if (specs[i].id < DUMPI_NFUNCS) compile_one(&specs[i]);
-	compiled = true;
 }
 
 const dumpi_layout *dumpi_layout_of(unsigned fn)
 {
-	compile();
+	call_once(&compiled, compile);
 	if (fn >= DUMPI_NFUNCS || !layouts[fn].name) return NULL;
 	return &layouts[fn];
 }

@@ -1,0 +1,85 @@
+# Helpers of bench/run.sh (sourced). Expects $hv, $gen, $runs.
+
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+mbps() { awk -v b="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.0f", b / 1e6 / t; else print "inf" }'; }
+now() { date +%s.%N; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# The generator parameter that makes about $2 MiB of format $1. Inputs scale
+# in the parameter alone, so 4x the parameter is 4x the work.
+bench_param() {
+	case $1 in
+	hpctoolkit) awk -v m="$2" 'BEGIN { p = int(m / 14 + 0.5); print p < 1 ? 1 : p }' ;;   # profiles, ~14 MiB each
+	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 25) }' ;;                         # events, 25 bytes each
+	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
+	esac
+}
+
+# bench_generate FORMAT PARAM OUT: generate (unless OUT exists with the same
+# parameter) and print OUT. OUT.events holds the number of events/records.
+bench_generate() {
+	local fmt=$1 p=$2 out=$3
+	if [ -e "$out" ] && [ "$(cat "$out.param" 2>/dev/null)" = "$p" ]; then
+		echo "$out"
+		return
+	fi
+	rm -rf "$out"
+	case $fmt in
+	hpctoolkit)
+		"$gen" --what=hpctoolkit-db --contexts=40000 --profiles="$p" --metrics=12 --trace-len=100000 -o "$out" >&2
+		echo - >"$out.events" ;;
+	ovni)
+		"$gen" --what=ovni-stream --trace-len="$p" -o "$out" >&2
+		echo "$p" >"$out.events" ;;
+	dumpi)
+		"$gen" --what=dumpi-trace --contexts="$p" --profiles=4 -o "$out" >&2
+		echo $((p * 4)) >"$out.events" ;;
+	esac
+	echo "$p" >"$out.param"
+	echo "$out"
+}
+
+bytes_of() { find "$@" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
+
+# bench_measure LABEL JFLAG INPUT...: median wall time of hpcvet -q and of
+# cat over the same files (page cache warmed first); sets M_TIME, M_CAT,
+# M_BYTES, M_RSS (MiB, max over the runs), M_EXIT.
+bench_measure() {
+	local label=$1 j=$2
+	shift 2
+	local files i t0 t1 log
+	log=$(mktemp)
+	M_BYTES=$(bytes_of "$@")
+	mapfile -t files < <(find "$@" -type f | sort)
+	cat "${files[@]}" >/dev/null
+	M_CAT=$(for ((i = 0; i < runs; i++)); do
+		t0=$(now); cat "${files[@]}" >/dev/null; t1=$(now)
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
+	done | median)
+	M_RSS=0
+	M_EXIT=0
+	M_TIME=$(for ((i = 0; i < runs; i++)); do
+		t0=$(now)
+		set +e
+		/usr/bin/time -f '%M' -o "$log" "$hv" -q "$j" "$@" >/dev/null
+		echo $? >"$log.rc"
+		set -e
+		t1=$(now)
+		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
+		tail -1 "$log" >>"$log.rss"
+	done | median)
+	M_RSS=$(sort -n "$log.rss" | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
+	M_EXIT=$(cat "$log.rc")
+	rm -f "$log" "$log.rc" "$log.rss"
+	: "$label"
+}
+
+# One row of the throughput table from the last bench_measure.
+bench_row() {
+	local fmt=$1 ev evs
+	ev=$(cat "$dir/big-$fmt.events")
+	if [ "$ev" = - ]; then evs=-; else evs=$(awk -v e="$ev" -v t="$M_TIME" 'BEGIN { printf "%.1fM", e / t / 1e6 }'); fi
+	printf '%-11s %9.1f %8.3f %9s %9s %12s %9.2f %9s %7s\n' "$fmt" "$(mib "$M_BYTES")" "$M_TIME" \
+		"$(mbps "$M_BYTES" "$M_TIME")" "$(mbps "$M_BYTES" "$M_CAT")" "$evs" \
+		"$(awk -v a="$M_TIME" -v b="$M_CAT" 'BEGIN { print a / b }')" "$M_RSS" "$M_EXIT"
+}

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# `make bench` (not part of `make test`): generate inputs with hpcvet-gen,
+# validate them with hpcvet and print, per format, throughput (MB/s and
+# events or records/s), peak RSS and the ratio to `cat FILES > /dev/null` on
+# the same files in the same run (median of RUNS runs each, input in the page
+# cache), then the scaling series (1x, 4x, 16x of a small base) and the -j
+# speedup on a multi-input run.
+#
+# usage: bench/run.sh [BUILD_DIR]
+# environment:
+#   BENCH_SIZE   MiB per format for the throughput table (default 1024)
+#   BENCH_BASE   MiB of the 1x scaling input (default 24; 16x = 384 MiB)
+#   RUNS         timed runs per measurement, median reported (default 3)
+#   BENCH_DIR    where inputs go (default a fresh mktemp dir, removed at exit;
+#                a given BENCH_DIR is kept and reused)
+#   FORMATS      subset of "hpctoolkit ovni dumpi" (default all three)
+#   SCALING=0    skip the scaling series; PARALLEL=0 skip the -j series
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+size=${BENCH_SIZE:-1024}
+base=${BENCH_BASE:-24}
+runs=${RUNS:-3}
+formats=${FORMATS:-hpctoolkit ovni dumpi}
+hv=$build/hpcvet
+gen=$build/hpcvet-gen
+[ -x "$hv" ] && [ -x "$gen" ] || { echo "build $hv and $gen first (make)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) is needed" >&2; exit 2; }
+
+dir=${BENCH_DIR:-}
+if [ -z "$dir" ]; then
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/hpcvet-bench.XXXXXX")
+	trap 'rm -rf "$dir"' EXIT
+fi
+mkdir -p "$dir"
+source bench/lib.sh
+
+echo "hpcvet bench: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM," \
+	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+echo "size $size MiB per format, $runs runs per measurement (median), inputs in $dir"
+echo
+
+printf '%-11s %9s %8s %9s %9s %12s %9s %9s %7s\n' format MiB 'hpcvet s' 'MB/s' 'cat MB/s' 'events/s' 'vs cat' 'RSS MiB' exit
+for fmt in $formats; do
+	input=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/big-$fmt")
+	bench_measure "$fmt" -j1 "$input"
+	bench_row "$fmt"
+done
+
+if [ "${SCALING:-1}" != 0 ]; then
+	echo
+	echo "scaling (-j1): time per MiB relative to the 1x input (1.00 = linear; target within 10%)"
+	printf '%-11s %6s %9s %9s %9s %8s\n' format scale MiB 'hpcvet s' 'MB/s' 'vs 1x'
+	for fmt in $formats; do
+		t1=""
+		p1=$(bench_param "$fmt" "$base")
+		for k in 1 4 16; do
+			input=$(bench_generate "$fmt" $((p1 * k)) "$dir/scale-$fmt-$k")
+			bench_measure "$fmt" -j1 "$input"
+			per=$(awk -v t="$M_TIME" -v b="$M_BYTES" 'BEGIN { printf "%.6f", t / b }')
+			[ -n "$t1" ] || t1=$per
+			printf '%-11s %5dx %9.1f %9.3f %9.0f %8.2f\n' "$fmt" "$k" "$(mib "$M_BYTES")" "$M_TIME" \
+				"$(mbps "$M_BYTES" "$M_TIME")" "$(awk -v a="$per" -v b="$t1" 'BEGIN { print a / b }')"
+			[ -n "${BENCH_DIR:-}" ] || rm -rf "$input" "$input".*
+		done
+	done
+fi
+
+if [ "${PARALLEL:-1}" != 0 ]; then
+	echo
+	echo "parallel: -j1 vs -j$(nproc) (wall time; the files of one input and several inputs)"
+	printf '%-28s %9s %9s %9s %8s\n' input MiB '-j1 s' "-j$(nproc) s" speedup
+	for fmt in $formats; do
+		input=$dir/big-$fmt
+		[ -e "$input" ] || continue
+		bench_measure "$fmt" -j1 "$input"
+		t1=$M_TIME
+		bench_measure "$fmt" -j"$(nproc)" "$input"
+		printf '%-28s %9.1f %9.3f %9.3f %8.2f\n' "$fmt (one input)" "$(mib "$M_BYTES")" "$t1" "$M_TIME" \
+			"$(awk -v a="$t1" -v b="$M_TIME" 'BEGIN { print a / b }')"
+	done
+	# several inputs at once: every big input of the table in one call
+	set -- $(for fmt in $formats; do [ -e "$dir/big-$fmt" ] && echo "$dir/big-$fmt"; done)
+	if [ $# -gt 1 ]; then
+		bench_measure all -j1 "$@"
+		t1=$M_TIME
+		bench_measure all -j"$(nproc)" "$@"
+		printf '%-28s %9.1f %9.3f %9.3f %8.2f\n' "all $# inputs in one call" "$(mib "$M_BYTES")" "$t1" "$M_TIME" \
+			"$(awk -v a="$t1" -v b="$M_TIME" 'BEGIN { print a / b }')"
+	fi
+fi
