@@ -28,7 +28,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds bench
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen
 
 help:
@@ -36,6 +36,7 @@ help:
 	@echo "make demo     generate a database, validate it, validate a broken one"
 	@echo "make test     run the whole suite (plain build and ASan+UBSan build)"
 	@echo "make docs     regenerate docs/RULES.md from the rule table"
+	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
 	@echo "make clean    remove build directories"
 
 # Debian packages the build needs. As root they are installed; otherwise the
@@ -115,6 +116,11 @@ test: deps
 # docs/RULES.md is generated from the rule table; tests/docs.test.sh checks it is current.
 docs: all
 	$(BUILD)/hpcvet rules --format=markdown > docs/RULES.md
+
+# Benchmarks (not part of make test): bench/run.sh, sizes in MiB.
+BENCH_SIZE ?= 1024
+bench: all
+	BENCH_SIZE=$(BENCH_SIZE) bash bench/run.sh $(BUILD)
 
 demo: all
 	@bash tests/demo.sh $(BUILD)

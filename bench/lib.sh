@@ -36,6 +36,7 @@ bench_generate() {
 		echo $((p * 4)) >"$out.events" ;;
 	esac
 	echo "$p" >"$out.param"
+	sync "$out" 2>/dev/null || sync  # written back now, not while hpcvet is timed
 	echo "$out"
 }
 
@@ -43,7 +44,7 @@ bytes_of() { find "$@" -type f -printf '%s\n' | awk '{ s += $1 } END { print s +
 
 # bench_measure LABEL JFLAG INPUT...: median wall time of hpcvet -q and of
 # cat over the same files (page cache warmed first); sets M_TIME, M_CAT,
-# M_BYTES, M_RSS (MiB, max over the runs), M_EXIT.
+# M_BYTES, M_RSS (MiB, max over the runs), M_CPU (median user+sys s), M_EXIT.
 bench_measure() {
 	local label=$1 j=$2
 	shift 2
@@ -61,7 +62,7 @@ bench_measure() {
 	M_TIME=$(for ((i = 0; i < runs; i++)); do
 		t0=$(now)
 		set +e
-		/usr/bin/time -f '%M' -o "$log" "$hv" -q "$j" "$@" >/dev/null
+		/usr/bin/time -f '%M %U %S' -o "$log" "$hv" -q "$j" "$@" >/dev/null
 		echo $? >"$log.rc"
 		set -e
 		t1=$(now)
@@ -69,6 +70,7 @@ bench_measure() {
 		tail -1 "$log" >>"$log.rss"
 	done | median)
 	M_RSS=$(sort -n "$log.rss" | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
+	M_CPU=$(awk '{ print $2 + $3 }' "$log.rss" | median)
 	M_EXIT=$(cat "$log.rc")
 	rm -f "$log" "$log.rc" "$log.rss"
 	: "$label"
@@ -79,7 +81,7 @@ bench_row() {
 	local fmt=$1 ev evs
 	ev=$(cat "$dir/big-$fmt.events")
 	if [ "$ev" = - ]; then evs=-; else evs=$(awk -v e="$ev" -v t="$M_TIME" 'BEGIN { printf "%.1fM", e / t / 1e6 }'); fi
-	printf '%-11s %9.1f %8.3f %9s %9s %12s %9.2f %9s %7s\n' "$fmt" "$(mib "$M_BYTES")" "$M_TIME" \
+	printf '%-11s %9.1f %8.3f %8.2f %9s %9s %12s %9.2f %9s %7s\n' "$fmt" "$(mib "$M_BYTES")" "$M_TIME" "$M_CPU" \
 		"$(mbps "$M_BYTES" "$M_TIME")" "$(mbps "$M_BYTES" "$M_CAT")" "$evs" \
 		"$(awk -v a="$M_TIME" -v b="$M_CAT" 'BEGIN { print a / b }')" "$M_RSS" "$M_EXIT"
 }
