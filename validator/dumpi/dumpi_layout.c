@@ -77,7 +77,7 @@ bool dumpi_version_at_least(const uint8_t v[3], int major, int sub, int subsub)
 	return v[2] >= subsub;
 }
 
-bool dumpi_get(dumpi_cur *c, unsigned n, uint64_t *v)
+bool dumpi_get_slow(dumpi_cur *c, unsigned n, uint64_t *v)
 {
 	if (c->failed || c->pos > c->limit || c->limit - c->pos < n) {
 		c->failed = true;
