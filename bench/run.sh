@@ -9,7 +9,7 @@
 # usage: bench/run.sh [BUILD_DIR]
 # environment:
 #   BENCH_SIZE   MiB per format for the throughput table (default 1024)
-#   BENCH_BASE   MiB of the 1x scaling input (default 24; 16x = 384 MiB)
+#   BENCH_BASE   MiB of the 1x scaling input (default 48; 16x = 768 MiB)
 #   RUNS         timed runs per measurement, median reported (default 3)
 #   BENCH_DIR    where inputs go (default a fresh mktemp dir, removed at exit;
 #                a given BENCH_DIR is kept and reused)
@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 size=${BENCH_SIZE:-1024}
-base=${BENCH_BASE:-24}
+base=${BENCH_BASE:-48}
 runs=${RUNS:-3}
 formats=${FORMATS:-hpctoolkit ovni dumpi}
 hv=$build/hpcvet
@@ -38,10 +38,12 @@ source bench/lib.sh
 echo "hpcvet bench: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM," \
 	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 echo "size $size MiB per format, $runs runs per measurement (median), inputs in $dir"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (wall times include waiting for a core; CPU times do not)"
 echo
 
-echo "hpcvet s: wall (median); cpu s: user+sys; MB/s and events/s from wall time; vs cat: hpcvet time / cat time"
-printf '%-11s %9s %8s %8s %9s %9s %12s %9s %9s %7s\n' format MiB 'hpcvet s' 'cpu s' 'MB/s' 'cat MB/s' 'events/s' 'vs cat' 'RSS MiB' exit
+echo "wall s / cpu s: hpcvet wall and user+sys time (medians); MB/s from wall, cpu MB/s from CPU time;"
+echo "events/s (records/s for DUMPI) from CPU time; x cat: hpcvet time / cat time on the same files, wall and CPU"
+printf '%-11s %8s %7s %7s %8s %8s %10s %9s %8s %8s %8s %5s\n' format MiB 'wall s' 'cpu s' 'MB/s' 'cpu MB/s' 'cat MB/s' 'events/s' 'x cat' 'x catcpu' 'RSS MiB' exit
 for fmt in $formats; do
 	input=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/big-$fmt")
 	bench_measure "$fmt" -j1 "$input"
@@ -50,18 +52,18 @@ done
 
 if [ "${SCALING:-1}" != 0 ]; then
 	echo
-	echo "scaling (-j1): time per MiB relative to the 1x input (1.00 = linear; target: within 10%)"
-	printf '%-11s %6s %9s %9s %9s %8s\n' format scale MiB 'hpcvet s' 'MB/s' 'vs 1x'
+	echo "scaling (-j1): CPU time per MiB relative to the 1x input (1.00 = linear; target: within 10%)"
+	printf '%-11s %6s %9s %8s %8s %9s %8s\n' format scale MiB 'wall s' 'cpu s' 'cpu MB/s' 'vs 1x'
 	for fmt in $formats; do
 		t1=""
 		p1=$(bench_param "$fmt" "$base")
 		for k in 1 4 16; do
 			input=$(bench_generate "$fmt" $((p1 * k)) "$dir/scale-$fmt-$k")
 			bench_measure "$fmt" -j1 "$input"
-			per=$(awk -v t="$M_TIME" -v b="$M_BYTES" 'BEGIN { printf "%.9f", t * 1048576 / b }')  # s per MiB
+			per=$(awk -v t="$M_CPU" -v b="$M_BYTES" 'BEGIN { printf "%.9f", t * 1048576 / b }')  # s per MiB
 			[ -n "$t1" ] || t1=$per
-			printf '%-11s %5dx %9.1f %9.3f %9.0f %8.2f\n' "$fmt" "$k" "$(mib "$M_BYTES")" "$M_TIME" \
-				"$(mbps "$M_BYTES" "$M_TIME")" "$(awk -v a="$per" -v b="$t1" 'BEGIN { print a / b }')"
+			printf '%-11s %5dx %9.1f %8.3f %8.2f %9.0f %8.2f\n' "$fmt" "$k" "$(mib "$M_BYTES")" "$M_TIME" "$M_CPU" \
+				"$(mbps "$M_BYTES" "$M_CPU")" "$(awk -v a="$per" -v b="$t1" 'BEGIN { print a / b }')"
 			[ -n "${BENCH_DIR:-}" ] || rm -rf "$input" "$input".*
 		done
 	done
@@ -69,7 +71,7 @@ fi
 
 if [ "${PARALLEL:-1}" != 0 ]; then
 	echo
-	echo "parallel: -j1 vs -j$(nproc) (wall time; the files of one input and several inputs)"
+	echo "parallel: -j1 vs -j$(nproc) (wall time; the files of one input and several inputs); load now: $(cut -d' ' -f1-3 /proc/loadavg)"
 	printf '%-28s %9s %9s %9s %8s\n' input MiB '-j1 s' "-j$(nproc) s" speedup
 	for fmt in $formats; do
 		input=$dir/big-$fmt

@@ -2,7 +2,7 @@
  * walks a record's arguments with it. Records carry no length, so this is
  * what lets the validator find where one record ends and the next begins. */
 #include <string.h>
-#include <threads.h>
+#include <pthread.h>
 
 #include "../core/hv_int.h"
 #include "dumpi.h"
@@ -22,7 +22,9 @@ static const fn_spec specs[] = {
 };
 
 static dumpi_layout layouts[DUMPI_NFUNCS];
-static once_flag compiled = ONCE_FLAG_INIT; /* -j: ranks are checked on several threads */
+/* -j: ranks are checked on several threads. pthread_once rather than C11
+ * call_once: thread sanitizers model it. */
+static pthread_once_t compiled = PTHREAD_ONCE_INIT;
 
 /* Parse "k name, k? name, ..." once. The table is ours and fixed, so a
  * malformed entry is a programming error caught by the layout test. */
@@ -57,7 +59,7 @@ static void compile(void)
 
 const dumpi_layout *dumpi_layout_of(unsigned fn)
 {
-	call_once(&compiled, compile);
+	pthread_once(&compiled, compile);
 	if (fn >= DUMPI_NFUNCS || !layouts[fn].name) return NULL;
 	return &layouts[fn];
 }
