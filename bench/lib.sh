@@ -42,41 +42,58 @@ bench_generate() {
 
 bytes_of() { find "$@" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
 
-# bench_measure LABEL JFLAG INPUT...: median wall time of hpcvet -q and of
-# cat over the same files (page cache warmed first); sets M_TIME, M_CAT,
-# M_BYTES, M_RSS (MiB, max over the runs), M_CPU and M_CAT_CPU (median
-# user+sys s of hpcvet and of cat), M_EXIT. On a loaded machine the CPU
-# times are the stable measure: wall time includes waiting for a core.
+# timed LOG CMD...: run CMD (stdout discarded) and append "WALL CPU RSS_KIB
+# EXIT" to LOG. CPU time (user+sys) from `perf stat -e task-clock` when perf
+# works (sub-millisecond), else from GNU time (hundredths); peak RSS from
+# GNU time (which adds its own ~1.5 MiB floor).
+timed() {
+	local log=$1 t0 t1 rc cpu
+	shift
+	t0=$(now)
+	if [ "$have_perf" = 1 ]; then
+		perf stat -x, -e task-clock -o "$log.perf" -- /usr/bin/time -f '%M %U %S' -o "$log.time" "$@" >/dev/null
+	else
+		/usr/bin/time -f '%M %U %S' -o "$log.time" "$@" >/dev/null
+	fi
+	rc=$?
+	t1=$(now)
+	if [ "$have_perf" = 1 ]; then
+		cpu=$(awk -F, '$3 == "task-clock" { printf "%.6f", $1 / 1000 }' "$log.perf")
+	else
+		cpu=$(tail -1 "$log.time" | awk '{ print $2 + $3 }')
+	fi
+	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $cpu $(tail -1 "$log.time" | awk '{ print $1 }') $rc" >>"$log"
+	rm -f "$log.perf" "$log.time"
+}
+have_perf=0
+perf stat -x, -e task-clock -o /dev/null -- true >/dev/null 2>&1 && have_perf=1
+
+# bench_measure LABEL JFLAG INPUT...: hpcvet -q and cat over the same files
+# (page cache warmed first), RUNS times each. Sets M_TIME and M_CAT (median
+# wall s), M_CPU and M_CAT_CPU (median user+sys s), M_BYTES, M_RSS (MiB, max
+# over the runs), M_EXIT. On a loaded machine the CPU times are the stable
+# measure: wall time includes waiting for a core.
 bench_measure() {
 	local label=$1 j=$2
 	shift 2
-	local files i t0 t1 log
+	local files i log
 	log=$(mktemp)
 	M_BYTES=$(bytes_of "$@")
 	mapfile -t files < <(find "$@" -type f | sort)
 	cat "${files[@]}" >/dev/null
-	: >"$log.cat"
-	M_CAT=$(for ((i = 0; i < runs; i++)); do
-		t0=$(now); /usr/bin/time -f '%U %S' -a -o "$log.cat" cat "${files[@]}" >/dev/null; t1=$(now)
-		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
-	done | median)
-	M_CAT_CPU=$(awk '{ print $1 + $2 }' "$log.cat" | median)
-	M_RSS=0
-	M_EXIT=0
-	M_TIME=$(for ((i = 0; i < runs; i++)); do
-		t0=$(now)
+	for ((i = 0; i < runs; i++)); do
+		timed "$log.cat" cat "${files[@]}"
 		set +e
-		/usr/bin/time -f '%M %U %S' -o "$log" "$hv" -q "$j" "$@" >/dev/null
-		echo $? >"$log.rc"
+		timed "$log.hv" "$hv" -q "$j" "$@"
 		set -e
-		t1=$(now)
-		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
-		tail -1 "$log" >>"$log.rss"
-	done | median)
-	M_RSS=$(sort -n "$log.rss" | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
-	M_CPU=$(awk '{ print $2 + $3 }' "$log.rss" | median)
-	M_EXIT=$(cat "$log.rc")
-	rm -f "$log" "$log.rc" "$log.rss" "$log.cat"
+	done
+	M_CAT=$(awk '{ print $1 }' "$log.cat" | median)
+	M_CAT_CPU=$(awk '{ print $2 }' "$log.cat" | median)
+	M_TIME=$(awk '{ print $1 }' "$log.hv" | median)
+	M_CPU=$(awk '{ print $2 }' "$log.hv" | median)
+	M_RSS=$(awk '{ print $3 }' "$log.hv" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
+	M_EXIT=$(awk '{ print $4 }' "$log.hv" | sort -n | tail -1)
+	rm -f "$log" "$log.cat" "$log.hv"
 	: "$label"
 }
 
@@ -88,5 +105,5 @@ bench_row() {
 	printf '%-11s %8.1f %7.3f %7.2f %8s %8s %10s %9s %8.2f %8.2f %8s %5s\n' "$fmt" "$(mib "$M_BYTES")" "$M_TIME" "$M_CPU" \
 		"$(mbps "$M_BYTES" "$M_TIME")" "$(mbps "$M_BYTES" "$M_CPU")" "$(mbps "$M_BYTES" "$M_CAT")" "$evs" \
 		"$(awk -v a="$M_TIME" -v b="$M_CAT" 'BEGIN { print a / b }')" \
-		"$(awk -v a="$M_CPU" -v b="$M_CAT_CPU" 'BEGIN { print b > 0 ? a / b : 0 }')" "$M_RSS" "$M_EXIT"
+		"$(awk -v a="$M_CPU" -v b="$M_CAT_CPU" 'BEGIN { print (b > 0 ? a / b : 0) }')" "$M_RSS" "$M_EXIT"
 }

@@ -34,10 +34,12 @@ if [ -z "$dir" ]; then
 fi
 mkdir -p "$dir"
 source bench/lib.sh
+[ "$have_perf" = 1 ] && cpu_src="perf stat task-clock" || cpu_src="GNU time (1/100 s)"
 
 echo "hpcvet bench: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM," \
 	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 echo "size $size MiB per format, $runs runs per measurement (median), inputs in $dir"
+echo "CPU times from $cpu_src"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (wall times include waiting for a core; CPU times do not)"
 echo
 
@@ -62,8 +64,8 @@ if [ "${SCALING:-1}" != 0 ]; then
 			bench_measure "$fmt" -j1 "$input"
 			per=$(awk -v t="$M_CPU" -v b="$M_BYTES" 'BEGIN { printf "%.9f", t * 1048576 / b }')  # s per MiB
 			[ -n "$t1" ] || t1=$per
-			printf '%-11s %5dx %9.1f %8.3f %8.2f %9.0f %8.2f\n' "$fmt" "$k" "$(mib "$M_BYTES")" "$M_TIME" "$M_CPU" \
-				"$(mbps "$M_BYTES" "$M_CPU")" "$(awk -v a="$per" -v b="$t1" 'BEGIN { print a / b }')"
+			printf '%-11s %5dx %9.1f %8.3f %8.3f %9.0f %8.2f %8s\n' "$fmt" "$k" "$(mib "$M_BYTES")" "$M_TIME" "$M_CPU" \
+				"$(mbps "$M_BYTES" "$M_CPU")" "$(awk -v a="$per" -v b="$t1" 'BEGIN { print a / b }')" "$M_RSS"
 			[ -n "${BENCH_DIR:-}" ] || rm -rf "$input" "$input".*
 		done
 	done
@@ -72,15 +74,15 @@ fi
 if [ "${PARALLEL:-1}" != 0 ]; then
 	echo
 	echo "parallel: -j1 vs -j$(nproc) (wall time; the files of one input and several inputs); load now: $(cut -d' ' -f1-3 /proc/loadavg)"
-	printf '%-28s %9s %9s %9s %8s\n' input MiB '-j1 s' "-j$(nproc) s" speedup
+	printf '%-28s %9s %9s %9s %8s %9s\n' input MiB '-j1 s' "-j$(nproc) s" speedup "cpu -jN s"
 	for fmt in $formats; do
 		input=$dir/big-$fmt
 		[ -e "$input" ] || continue
 		bench_measure "$fmt" -j1 "$input"
 		t1=$M_TIME
 		bench_measure "$fmt" -j"$(nproc)" "$input"
-		printf '%-28s %9.1f %9.3f %9.3f %8.2f\n' "$fmt (one input)" "$(mib "$M_BYTES")" "$t1" "$M_TIME" \
-			"$(awk -v a="$t1" -v b="$M_TIME" 'BEGIN { print a / b }')"
+		printf '%-28s %9.1f %9.3f %9.3f %8.2f %9.3f\n' "$fmt (one input)" "$(mib "$M_BYTES")" "$t1" "$M_TIME" \
+			"$(awk -v a="$t1" -v b="$M_TIME" 'BEGIN { print a / b }')" "$M_CPU"
 	done
 	# several inputs at once: every big input of the table in one call
 	set -- $(for fmt in $formats; do [ -e "$dir/big-$fmt" ] && echo "$dir/big-$fmt"; done)
@@ -88,7 +90,7 @@ if [ "${PARALLEL:-1}" != 0 ]; then
 		bench_measure all -j1 "$@"
 		t1=$M_TIME
 		bench_measure all -j"$(nproc)" "$@"
-		printf '%-28s %9.1f %9.3f %9.3f %8.2f\n' "all $# inputs in one call" "$(mib "$M_BYTES")" "$t1" "$M_TIME" \
-			"$(awk -v a="$t1" -v b="$M_TIME" 'BEGIN { print a / b }')"
+		printf '%-28s %9.1f %9.3f %9.3f %8.2f %9.3f\n' "all $# inputs in one call" "$(mib "$M_BYTES")" "$t1" "$M_TIME" \
+			"$(awk -v a="$t1" -v b="$M_TIME" 'BEGIN { print a / b }')" "$M_CPU"
 	fi
 fi
