@@ -142,7 +142,7 @@ static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
  * at a time, the rule evaluations are counted in bulk (the same counts as
  * one hv_eval per check), and paths are formatted only for a failure. */
 static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k, uint32_t idx_key, uint64_t s,
-		      uint64_t end)
+		      uint64_t end, uint64_t per)
 {
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
@@ -152,9 +152,6 @@ static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k, 
 	 path)
 	const unsigned vs = d->val_size, ks = d->val_key_size;
 	const hpctk_svb_visitor *vis = e->vis && e->vis->value ? e->vis : NULL;
-	/* values per fetch: a window's worth, or the whole run in memory */
-	uint64_t per = e->b->mem ? UINT64_MAX : e->wv.cap / vs;
-	if (per == 0) per = 1;
 	uint64_t n_total = 0, n_finite = 0;
 	uint32_t prev = 0;
 	uint64_t j = s;
@@ -237,6 +234,9 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 	 * is sound; after the first bad start the rest of the block is checked
 	 * for its indices alone, so one bad startIndex is reported once. */
 #define IPATH() (snprintf(path, sizeof path, "%s/%s[%llu]", BP(), d->idx_ptr, (unsigned long long)k), path)
+	/* values per fetch in check_run: a window's worth, or the whole run in memory */
+	uint64_t per = e->b->mem ? UINT64_MAX : e->wv.cap / d->val_size;
+	if (per == 0) per = 1;
 	bool attributing = true;
 	uint64_t last_start = 0;  /* last in-range start, for the monotony check */
 	bool have_last = false;
@@ -283,7 +283,7 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 			attributing = false;
 			continue;
 		}
-		if (attributing && run_open) check_run(e, blk, run_k, run_key, run_start, start);
+		if (attributing && run_open) check_run(e, blk, run_k, run_key, run_start, start, per);
 		last_start = start;
 		have_last = true;
 		run_open = true;
@@ -291,7 +291,7 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 		run_key = key;
 		run_k = k;
 	}
-	if (attributing && run_open) check_run(e, blk, run_k, run_key, run_start, blk->nvalues);
+	if (attributing && run_open) check_run(e, blk, run_k, run_key, run_start, blk->nvalues, per);
 	/* No index entry at all: every value belongs to no run, the same defect
 	 * as a first startIndex above 0. */
 	if (blk->nidx == 0 && !hv_eval(r, d->r_start_first_zero, blk->nvalues == 0)) {
