@@ -68,6 +68,14 @@ static uint64_t check_header(hv_blob *b, hv_report *r, bool headerless_ok)
 	return OBS_HDR;
 }
 
+/* Out of line on purpose: the per-event fast path (fast_walk) does not
+ * fetch, and inlining the window fast path into the slow-path checks makes
+ * the compiler allocate the hot loop's registers worse (callgrind: +16% Ir). */
+__attribute__((noinline)) static const uint8_t *obs_window_get(hv_window *w, uint64_t off, size_t len)
+{
+	return hv_window_get(w, off, len);
+}
+
 /* The state of one walk, so the per-event checks stay small. */
 typedef struct walk {
 	hv_blob *b;
@@ -228,7 +236,7 @@ static void report_clocks(walk *w)
  * some thread's ovni.mark (checked by the tree); the value must not be 0. */
 static void check_mark_event(walk *w, hv_window *win, uint64_t off)
 {
-	const uint8_t *q = hv_window_get(win, off, 24);
+	const uint8_t *q = obs_window_get(win, off, 24);
 	if (!q) return;
 	int64_t value = (int64_t)hv_le64(q + 12);
 	int64_t type = (int32_t)hv_le32(q + 20);
@@ -266,7 +274,7 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 			EV_HDR - left);
 		return 0;
 	}
-	const uint8_t *p = hv_window_get(win, off, left < JUMBO_HDR ? EV_HDR : JUMBO_HDR);
+	const uint8_t *p = obs_window_get(win, off, left < JUMBO_HDR ? EV_HDR : JUMBO_HDR);
 	if (!p) return 0; /* I/O failure: reported by the caller through io_failed */
 	bool jumbo = p[0] & FLAG_JUMBO;
 	unsigned nibble = p[0] & 0x0fu;
@@ -504,7 +512,7 @@ void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summa
 			if (!b->mem && off >= win.start && off - win.start < win.len &&
 			    win.start + win.len - off >= 4096)
 				want = (size_t)(win.start + win.len - off);
-			const uint8_t *buf = hv_window_get(&win, off, want);
+			const uint8_t *buf = obs_window_get(&win, off, want);
 			if (buf) {
 				fast_walk(&w, fe, &fc, buf, off, &off, off + want);
 				if (off >= b->size) break;
