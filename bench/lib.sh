@@ -84,7 +84,8 @@ bench_measure() {
 	for ((i = 0; i < runs; i++)); do
 		timed "$log.cat" cat "${files[@]}"
 		set +e
-		timed "$log.hv" "$hv" -q "$j" "$@"
+		# BENCH_NOJ=1: for a build before -j existed (comparisons with older versions)
+		if [ -n "${BENCH_NOJ:-}" ]; then timed "$log.hv" "$hv" -q "$@"; else timed "$log.hv" "$hv" -q "$j" "$@"; fi
 		set -e
 	done
 	M_CAT=$(awk '{ print $1 }' "$log.cat" | median)

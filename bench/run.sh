@@ -15,6 +15,7 @@
 #                a given BENCH_DIR is kept and reused)
 #   FORMATS      subset of "hpctoolkit ovni dumpi" (default all three)
 #   SCALING=0    skip the scaling series; PARALLEL=0 skip the -j series
+#   BENCH_NOJ=1  do not pass -j (to measure a build from before -j existed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
