@@ -66,7 +66,7 @@ timed() {
 	rm -f "$log.perf" "$log.time"
 }
 have_perf=0
-perf stat -x, -e task-clock -o /dev/null -- true >/dev/null 2>&1 && have_perf=1
+[ -n "${BENCH_NO_PERF:-}" ] || { perf stat -x, -e task-clock -o /dev/null -- true >/dev/null 2>&1 && have_perf=1; }
 
 # bench_measure LABEL JFLAG INPUT...: hpcvet -q and cat over the same files
 # (page cache warmed first), RUNS times each. Sets M_TIME and M_CAT (median
@@ -103,8 +103,8 @@ bench_row() {
 	local fmt=$1 ev evs
 	ev=$(cat "$dir/big-$fmt.events")
 	if [ "$ev" = - ]; then evs=-; else evs=$(awk -v e="$ev" -v t="$M_CPU" 'BEGIN { printf "%.1fM", e / t / 1e6 }'); fi
-	printf '%-11s %8.1f %7.3f %7.2f %8s %8s %10s %9s %8.2f %8.2f %8s %5s\n' "$fmt" "$(mib "$M_BYTES")" "$M_TIME" "$M_CPU" \
+	printf '%-11s %8.1f %7.3f %7.2f %8s %8s %10s %9s %8.2f %8s %8s %5s\n' "$fmt" "$(mib "$M_BYTES")" "$M_TIME" "$M_CPU" \
 		"$(mbps "$M_BYTES" "$M_TIME")" "$(mbps "$M_BYTES" "$M_CPU")" "$(mbps "$M_BYTES" "$M_CAT")" "$evs" \
 		"$(awk -v a="$M_TIME" -v b="$M_CAT" 'BEGIN { print a / b }')" \
-		"$(awk -v a="$M_CPU" -v b="$M_CAT_CPU" 'BEGIN { print (b > 0 ? a / b : 0) }')" "$M_RSS" "$M_EXIT"
+		"$(awk -v a="$M_CPU" -v b="$M_CAT_CPU" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" "$M_RSS" "$M_EXIT"
 }

@@ -16,6 +16,7 @@
 #   FORMATS      subset of "hpctoolkit ovni dumpi" (default all three)
 #   SCALING=0    skip the scaling series; PARALLEL=0 skip the -j series
 #   BENCH_NOJ=1  do not pass -j (to measure a build from before -j existed)
+#   BENCH_NO_PERF=1  CPU times from GNU time even when perf works
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
