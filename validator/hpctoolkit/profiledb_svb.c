@@ -141,16 +141,17 @@ static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
  * This is the loop that runs once per value: values are taken a window-full
  * at a time, the rule evaluations are counted in bulk (the same counts as
  * one hv_eval per check), and paths are formatted only for a failure. */
-static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k, uint32_t idx_key, uint64_t s,
-		      uint64_t end, uint64_t per)
+static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k,
+								    uint32_t idx_key, uint64_t s, uint64_t end, uint64_t per,
+								    const unsigned vs, const unsigned ks)
 {
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
+	const bool key_nonzero = d->r_val_key_nonzero >= 0;
 	char path[HV_PATH_MAX], bp[96];
 #define VPATH()                                                                                              \
 	(snprintf(path, sizeof path, "%s/value[%llu]", block_path(e, blk->owner, bp, sizeof bp), (unsigned long long)j), \
 	 path)
-	const unsigned vs = d->val_size, ks = d->val_key_size;
 	const hpctk_svb_visitor *vis = e->vis && e->vis->value ? e->vis : NULL;
 	uint64_t n_total = 0, n_finite = 0;
 	uint32_t prev = 0;
@@ -169,7 +170,7 @@ static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k, 
 			uint32_t key = (uint32_t)key_at(v, ks);
 			uint64_t bits = hv_le64(v + ks);
 			double x = hv_lef64(v + ks);
-			if (d->r_val_key_nonzero >= 0 && key == 0) {
+			if (key_nonzero && key == 0) {
 				hv_emit(r, d->r_val_key_nonzero, e->b->name, off, ks, VPATH(),
 					"%s 0 (the summary profile) in the run of %s %u; cct.db never holds summary values",
 					d->val_key, d->idx_key, idx_key);
@@ -200,6 +201,21 @@ static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k, 
 	r->evaluated[d->r_value_nonzero] += n_finite;
 }
 #undef VPATH
+
+/* The two layouts in use get their own copy of the loop with the value and
+ * key sizes as constants (profile.db {u16 metricId, f64}, cct.db {u32
+ * profIndex, f64}); anything else runs the general one. */
+static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k, uint32_t idx_key, uint64_t s,
+		      uint64_t end, uint64_t per)
+{
+	const hpctk_svb_desc *d = e->d;
+	if (d->val_size == 10 && d->val_key_size == 2)
+		run_values(e, blk, k, idx_key, s, end, per, 10, 2);
+	else if (d->val_size == 12 && d->val_key_size == 4)
+		run_values(e, blk, k, idx_key, s, end, per, 12, 4);
+	else
+		run_values(e, blk, k, idx_key, s, end, per, d->val_size, d->val_key_size);
+}
 
 static bool skipped(const hpctk_svb_env *e, uint32_t owner)
 {
