@@ -17,7 +17,7 @@ endif
 # -fPIC: the same objects make the shared library. -fvisibility=hidden: only
 # what validator/include/hpcvet.h marks HPCVET_API is exported from it.
 CFLAGS_HV := $(CSTD) $(OPT) -g $(WARN) -fPIC -fvisibility=hidden $(SANFLAGS) $(CFLAGS)
-LDLIBS_HV := -lcjson -lm
+LDLIBS_HV := -lcjson -lm -pthread
 
 # The library links the CLI's file readers for hpcvet_validate_path
 # (validator/api/api_path.c); fileio.c stays the only code that opens files.
@@ -34,7 +34,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -45,6 +45,7 @@ help:
 	@echo "make docs     regenerate docs/RULES.md from the rule table"
 	@echo "make install  install into PREFIX (default /usr/local), staged under DESTDIR"
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
+	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
 	@echo "make clean    remove build directories"
 
 # Debian packages the build needs. As root they are installed; otherwise the
@@ -187,6 +188,11 @@ golden: all
 	bash golden/make-cases.sh $(BUILD) golden/cases.new
 	rm -rf golden/cases
 	mv golden/cases.new golden/cases
+
+# Benchmarks (not part of make test): bench/run.sh, sizes in MiB.
+BENCH_SIZE ?= 1024
+bench: all
+	BENCH_SIZE=$(BENCH_SIZE) bash bench/run.sh $(BUILD)
 
 demo: all
 	@bash tests/demo.sh $(BUILD)

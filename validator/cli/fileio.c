@@ -27,18 +27,27 @@ static bool pread_fetch(void *io, uint64_t off, void *dst, size_t len)
 
 /* Large files of a directory input are not kept open: a tree of thousands
  * of big streams would run out of descriptors. They are opened on their
- * first read, and opening one closes the previous one (the core checks
- * files one after the other). */
-static hv_file *g_lazy_open;
+ * first read, and opening one closes the one this thread opened before.
+ * The record is per thread: with -j, every worker reads its own files, and
+ * a worker never closes a descriptor another thread is reading (the CLI's
+ * scheduler releases a thread's file before handing its files to others). */
+static _Thread_local hv_file *t_lazy_open;
+
+void hv_file_release_lazy(void)
+{
+	hv_file *f = t_lazy_open;
+	t_lazy_open = NULL;
+	if (f && f->fd >= 0 && f->blob.fetch && f->blob.io == f) {
+		close(f->fd);
+		f->fd = -1;
+	}
+}
 
 static bool lazy_fetch(void *io, uint64_t off, void *dst, size_t len)
 {
 	hv_file *f = io;
 	if (f->fd < 0) {
-		if (g_lazy_open && g_lazy_open != f && g_lazy_open->fd >= 0) {
-			close(g_lazy_open->fd);
-			g_lazy_open->fd = -1;
-		}
+		hv_file_release_lazy();
 		int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 		if (fd < 0) return false;
 		struct stat st;
@@ -48,16 +57,16 @@ static bool lazy_fetch(void *io, uint64_t off, void *dst, size_t len)
 			return false;
 		}
 		f->fd = fd;
-		g_lazy_open = f;
+		t_lazy_open = f;
 	}
 	return pread_fetch(&f->fd, off, dst, len);
 }
 
 /* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then says
- * it is no regular file. Small files are read whole when `slurp` and the
+ * it is no regular file. Files up to `slurp_max` are read whole and the
  * descriptor closed at once, so a tree of many streams does not exhaust
  * descriptors. */
-static bool file_open(hv_file *f, const char *path, bool slurp, bool lazy, const char **why)
+static bool file_open(hv_file *f, const char *path, uint64_t slurp_max, bool lazy, const char **why)
 {
 	memset(f, 0, sizeof *f);
 	f->fd = -1;
@@ -88,7 +97,7 @@ static bool file_open(hv_file *f, const char *path, bool slurp, bool lazy, const
 	f->blob.size = (uint64_t)st.st_size;
 	f->blob.fetch = pread_fetch;
 	f->blob.io = &f->fd;
-	if (slurp && f->blob.size <= HV_SLURP_MAX) {
+	if (f->blob.size <= slurp_max) {
 		f->data = malloc(f->blob.size ? (size_t)f->blob.size : 1);
 		if (f->data && pread_fetch(&f->fd, 0, f->data, (size_t)f->blob.size)) {
 			f->blob.mem = f->data;
@@ -111,11 +120,14 @@ static bool file_open(hv_file *f, const char *path, bool slurp, bool lazy, const
 	return true;
 }
 
-bool hv_file_open(hv_file *f, const char *path, const char **why) { return file_open(f, path, true, false, why); }
+bool hv_file_open(hv_file *f, const char *path, const char **why)
+{
+	return file_open(f, path, HV_SLURP_MAX, false, why);
+}
 
 void hv_file_close(hv_file *f)
 {
-	if (g_lazy_open == f) g_lazy_open = NULL;
+	if (t_lazy_open == f) t_lazy_open = NULL;
 	hv_blob_release(&f->blob);
 	free(f->data);
 	free(f->path);
@@ -265,7 +277,7 @@ static bool walk(const char *root, strlist *files, char *failed, size_t flen)
 bool hv_dir_open(hv_dir *d, const char *path, const char **why)
 {
 	memset(d, 0, sizeof *d);
-	static char failed[512];
+	static _Thread_local char failed[512]; /* -j: inputs are opened on several threads */
 	failed[0] = '\0';
 	strlist names = {0};
 	bool ok = walk(path, &names, failed, sizeof failed);
@@ -277,7 +289,13 @@ bool hv_dir_open(hv_dir *d, const char *path, const char **why)
 	uint64_t slurped = 0;
 	for (size_t i = 0; ok && i < names.n; i++) {
 		const char *err;
-		if (file_open(&d->files[d->n], names.v[i], slurped < HV_DIR_SLURP_BUDGET, true, &err)) {
+		/* Only small files are read whole, within a small budget: a
+		 * database's data files and big streams are read in windows, so
+		 * memory stays bounded whatever the input's total size (meta.db is
+		 * made whole by its checker, which needs random access). */
+		uint64_t room = slurped < HV_DIR_SLURP_BUDGET ? HV_DIR_SLURP_BUDGET - slurped : 0;
+		uint64_t slurp_max = room < HV_DIR_SLURP_MAX ? room : HV_DIR_SLURP_MAX;
+		if (file_open(&d->files[d->n], names.v[i], slurp_max, true, &err)) {
 			if (d->files[d->n].blob.mem) slurped += d->files[d->n].blob.size;
 			d->n++;
 		} else {

@@ -28,11 +28,13 @@ void hv_file_close(hv_file *f);
  * Entries whose names start with '.' are skipped. The walk is bounded in
  * depth and file count; a symlink loop, a FIFO, socket or device, or an
  * unreadable entry fails the walk with a message naming it (never blocks,
- * never loops). Small files are read into memory up to a total budget, then
- * read through windows. */
+ * never loops). Files up to HV_DIR_SLURP_MAX are read into memory while the
+ * total stays within HV_DIR_SLURP_BUDGET; all others are read through
+ * windows, opened lazily (one descriptor per thread at a time). */
 #define HV_DIR_MAX_DEPTH 64
 #define HV_DIR_MAX_FILES 100000u
-#define HV_DIR_SLURP_BUDGET (512u * 1024u * 1024u)
+#define HV_DIR_SLURP_MAX (1024u * 1024u)
+#define HV_DIR_SLURP_BUDGET (32u * 1024u * 1024u)
 
 typedef struct hv_dir {
 	hv_file *files;
@@ -40,6 +42,9 @@ typedef struct hv_dir {
 } hv_dir;
 
 bool hv_dir_open(hv_dir *d, const char *path, const char **why);
+/* Close the lazily opened file this thread reads, if any (worker threads
+ * call this before they finish, the scheduler before it starts workers). */
+void hv_file_release_lazy(void);
 void hv_dir_close(hv_dir *d);
 
 /* Copy up to `len` bytes of the regular file `path` at `off`; returns the

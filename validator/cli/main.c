@@ -13,6 +13,7 @@
 #include "../output/output.h"
 #include "corpus_cases.h"
 #include "fileio.h"
+#include "jobs.h"
 #include "progress.h"
 
 enum { EXIT_CONFORMING = 0, EXIT_NONCONFORMING = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3, EXIT_INTERNAL = 4 };
@@ -38,6 +39,9 @@ static void usage(FILE *out)
 	      "                           HPCToolkit v4.0 edition (default: detect)\n"
 	      "  --strict                 warnings make the exit code 1\n"
 	      "  --max-diagnostics=N      diagnostics shown per input (default 100)\n"
+	      "  -j N, --jobs=N           validate inputs, and the files of one input, on N\n"
+	      "                           threads (default: the number of cores); the report\n"
+	      "                           is the same for every N\n"
 	      "  -q, --quiet              summary lines only\n"
 	      "  --certify                a certificate per input: every rule with its\n"
 	      "                           result, the rule-table version, the verdict\n"
@@ -193,6 +197,29 @@ static void validate_path(const char *path, const hv_options *opt, hv_report *r)
 	hv_file_close(&f);
 }
 
+/* -j: several inputs are validated at once, one per task; a single input
+ * hands the runner to the core, which checks its independent files in
+ * parallel. Never both, so at most `jobs` threads run. */
+typedef struct input_tasks {
+	const char **paths;
+	const hv_options *opt;
+	hv_report *reps;
+} input_tasks;
+
+static void input_task(void *ctx, size_t i)
+{
+	input_tasks *it = ctx;
+	validate_path(it->paths[i], it->opt, &it->reps[i]);
+}
+
+static bool parse_jobs(const char *s, unsigned *jobs)
+{
+	size_t v;
+	if (!parse_size(s, &v) || v < 1 || v > 1024) return false;
+	*jobs = (unsigned)v;
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "rules") == 0) return cmd_rules(argc, argv);
@@ -203,6 +230,7 @@ int main(int argc, char **argv)
 	bool end_of_options = false, certify = false;
 	enum out_format fmt = OUT_TEXT;
 	enum tristate color = TRI_AUTO, context = TRI_AUTO;
+	unsigned jobs = hv_jobs_default();
 	/* `hpcvet certify PATH...` is `hpcvet --certify PATH...`. */
 	int first = 1;
 	if (argc >= 2 && strcmp(argv[1], "certify") == 0) certify = true, first = 2;
@@ -229,6 +257,10 @@ int main(int argc, char **argv)
 		} else if (strcmp(a, "--strict") == 0) {
 			oo.strict = true;
 		} else if (strncmp(a, "--max-diagnostics=", 18) == 0 && parse_size(a + 18, &opt.max_diags)) {
+			/* parsed */
+		} else if ((strncmp(a, "--jobs=", 7) == 0 && parse_jobs(a + 7, &jobs)) ||
+			   (strncmp(a, "-j", 2) == 0 && a[2] && parse_jobs(a + 2, &jobs)) ||
+			   (strcmp(a, "-j") == 0 && i + 1 < argc && parse_jobs(argv[i + 1], &jobs) && ++i)) {
 			/* parsed */
 		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
 			oo.quiet = true;
@@ -269,8 +301,20 @@ int main(int argc, char **argv)
 	int status = EXIT_CONFORMING;
 	for (size_t i = 0; i < npaths; i++) {
 		hv_report_init(&reps[i], paths[i], opt.max_diags);
-		validate_path(paths[i], &opt, &reps[i]);
 		rp[i] = &reps[i];
+	}
+	opt.jobs = jobs;
+	if (npaths > 1 && jobs > 1) {
+		input_tasks it = {paths, &opt, reps};
+		hv_jobs_run(&jobs, npaths, input_task, &it);
+	} else {
+		if (jobs > 1) {
+			opt.runner = hv_jobs_run;
+			opt.runner_ctx = &jobs;
+		}
+		for (size_t i = 0; i < npaths; i++) validate_path(paths[i], &opt, &reps[i]);
+	}
+	for (size_t i = 0; i < npaths; i++) {
 		int s = hv_report_exit_code(&reps[i], oo.strict);
 		if (s > status) status = s;
 	}

@@ -8,6 +8,7 @@
 #include "progress.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,12 +24,18 @@ static double now_s(void)
  * checks stream through each big file (some more than once: a database's
  * cross-file checks re-read profile.db), so a position per file is honest
  * where one percentage for the whole input would not be. */
+/* With -j, several threads fetch (files of one input, or several inputs):
+ * one lock serialises the draw decision and the line itself. A fetch fills a
+ * whole window, so the lock is taken once per 256 KiB at most. */
+static pthread_mutex_t draw_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static bool progress_fetch(void *io, uint64_t off, void *dst, size_t len)
 {
 	hv_progress_blob *pb = io;
 	hv_progress *p = pb->owner;
 	bool ok = pb->fetch(pb->io, off, dst, len);
 	double t = now_s();
+	pthread_mutex_lock(&draw_lock);
 	if (t - p->last_draw >= 0.2) {
 		p->last_draw = t;
 		uint64_t at = off + len > pb->size ? pb->size : off + len;
@@ -37,6 +44,7 @@ static bool progress_fetch(void *io, uint64_t off, void *dst, size_t len)
 			pct, (double)at / 1048576.0, (double)pb->size / 1048576.0);
 		p->drawn = true;
 	}
+	pthread_mutex_unlock(&draw_lock);
 	return ok;
 }
 
@@ -64,7 +72,9 @@ void hv_progress_begin(hv_progress *p, const char *label, hv_blob *blobs, size_t
 
 void hv_progress_end(hv_progress *p)
 {
+	pthread_mutex_lock(&draw_lock);
 	if (p->drawn) fputs("\r\033[K", stderr);
+	pthread_mutex_unlock(&draw_lock);
 	free(p->wrapped);
 	p->wrapped = NULL;
 	p->nwrapped = 0;

@@ -70,7 +70,7 @@ void hv_window_free(hv_window *w)
 	w->buf = NULL;
 }
 
-const uint8_t *hv_window_get(hv_window *w, uint64_t off, size_t len)
+const uint8_t *hv_window_fill(hv_window *w, uint64_t off, size_t len)
 {
 	hv_blob *b = w->blob;
 	if (!hv_range_in(off, len, b->size)) return NULL;

@@ -48,6 +48,21 @@ typedef struct hv_window {
 
 bool hv_window_init(hv_window *w, hv_blob *b, size_t cap);
 void hv_window_free(hv_window *w);
-const uint8_t *hv_window_get(hv_window *w, uint64_t off, size_t len);
+/* The out-of-line part of hv_window_get: all checks, and the refill. */
+const uint8_t *hv_window_fill(hv_window *w, uint64_t off, size_t len);
+
+/* Inline, because the streaming loops call it once per record: a blob in
+ * memory, or a range already in the window, costs a few compares. Anything
+ * else (outside the file, larger than the window, a refill) goes through
+ * hv_window_fill, with exactly the behaviour described above. */
+static inline const uint8_t *hv_window_get(hv_window *w, uint64_t off, size_t len)
+{
+	const hv_blob *b = w->blob;
+	if (b->mem) return off <= b->size && len <= b->size - off ? b->mem + off : NULL;
+	/* the window holds [start, start + w->len), all inside the file */
+	if (w->buf && off >= w->start && off - w->start <= w->len && len <= w->len - (off - w->start))
+		return w->buf + (off - w->start);
+	return hv_window_fill(w, off, len);
+}
 
 #endif

@@ -86,6 +86,58 @@ void hv_emit_sev(hv_report *r, int rule, enum hv_sev sev, const char *file, uint
 	va_end(ap);
 }
 
+void hv_for_each(const hv_options *opt, size_t n, hv_task_fn task, void *ctx)
+{
+	if (opt && opt->runner && n > 1) {
+		opt->runner(opt->runner_ctx, n, task, ctx);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) task(ctx, i);
+}
+
+void hv_report_merge(hv_report *dst, const hv_report *src)
+{
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		dst->evaluated[i] += src->evaluated[i];
+		dst->failed[i] += src->failed[i];
+	}
+	for (int s = 0; s < 3; s++) dst->count[s] += src->count[s];
+	for (size_t k = 0; k < src->ndiags; k++) {
+		const hv_diag *d = &src->diags[k];
+		if (dst->ndiags >= dst->max_diags) {
+			dst->suppressed++;
+			continue;
+		}
+		if (dst->ndiags == dst->diag_cap) {
+			size_t cap = dst->diag_cap ? dst->diag_cap * 2 : 16;
+			if (cap > dst->max_diags) cap = dst->max_diags;
+			hv_diag *nd = realloc(dst->diags, cap * sizeof *nd);
+			if (!nd) {
+				dst->suppressed++;
+				continue;
+			}
+			dst->diags = nd;
+			dst->diag_cap = cap;
+		}
+		hv_diag *o = &dst->diags[dst->ndiags++];
+		*o = *d;
+		o->file = intern_file(dst, d->file);
+	}
+	dst->suppressed += src->suppressed;
+	/* what the sub-check named (a file's version, edition, format) */
+	if (src->format[0]) memcpy(dst->format, src->format, sizeof dst->format);
+	if (src->edition[0]) memcpy(dst->edition, src->edition, sizeof dst->edition);
+	if (src->version[0]) memcpy(dst->version, src->version, sizeof dst->version);
+	if (src->unreadable) {
+		dst->unreadable = true;
+		memcpy(dst->problem, src->problem, sizeof dst->problem);
+	}
+	if (src->internal_error) {
+		dst->internal_error = true;
+		memcpy(dst->problem, src->problem, sizeof dst->problem);
+	}
+}
+
 size_t hv_report_rules_checked(const hv_report *r)
 {
 	size_t n = 0;

@@ -27,10 +27,23 @@ typedef struct hv_diag {
 
 enum hv_edition { HV_EDITION_AUTO = 0, HV_EDITION_DRAFT, HV_EDITION_RELEASE };
 
+/* Runs task(ctx, i) for every i in [0, n) and returns when all are done;
+ * tasks may run concurrently. The core never creates threads itself: the
+ * reader (the CLI's -j) supplies a runner, and without one tasks run in
+ * order on the calling thread. */
+typedef void (*hv_task_fn)(void *ctx, size_t i);
+typedef void (*hv_runner_fn)(void *runner_ctx, size_t n, hv_task_fn task, void *ctx);
+
 typedef struct hv_options {
 	enum hv_edition edition;  /* forced edition, or AUTO to detect */
 	size_t max_diags;         /* stored diagnostics per input */
+	hv_runner_fn runner;      /* NULL: sequential */
+	void *runner_ctx;
+	unsigned jobs;            /* tasks the runner runs at once (a hint for batch sizes) */
 } hv_options;
+
+/* Run task(ctx, i) for i in [0, n) through opt's runner, else in order. */
+void hv_for_each(const hv_options *opt, size_t n, hv_task_fn task, void *ctx);
 
 typedef struct hv_report {
 	const char *input_path;
@@ -70,6 +83,15 @@ void hv_emit(hv_report *r, int rule, const char *file, uint64_t offset, uint64_t
  * about unknown enumeration values to warnings at a newer minor version). */
 void hv_emit_sev(hv_report *r, int rule, enum hv_sev sev, const char *file, uint64_t offset, uint64_t length,
 		 const char *path, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+/* Append everything `src` recorded to `dst`, as if src's evaluations and
+ * failures had been made on dst at this point, in src's order: counters add
+ * up, diagnostics beyond dst's max_diags become suppressed, an unreadable or
+ * internal-error state and the format/edition/version strings src set carry
+ * over. Lets independent files be checked into
+ * their own reports in parallel and merged in a fixed order, so the output
+ * does not depend on scheduling. */
+void hv_report_merge(hv_report *dst, const hv_report *src);
 
 /* Number of distinct rules evaluated at least once. */
 size_t hv_report_rules_checked(const hv_report *r);

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../core/hv_int.h"
 #include "../core/validate.h"
 
 #define DUMPI_NFUNCS 293          /* ids 0..292 can be records; 293 ends the stream */
@@ -75,7 +76,28 @@ typedef struct dumpi_cur {
 	uint64_t view_at, view_len;
 } dumpi_cur;
 
-bool dumpi_get(dumpi_cur *c, unsigned n, uint64_t *v);
+/* Read an n-byte big-endian field at c->pos and advance. The common case --
+ * the bytes are in the cursor's view -- is inline: it runs for every field
+ * of every record. dumpi_get_slow handles the rest (refill, end, failure). */
+bool dumpi_get_slow(dumpi_cur *c, unsigned n, uint64_t *v);
+static inline bool dumpi_get(dumpi_cur *c, unsigned n, uint64_t *v)
+{
+	uint64_t rel = c->pos - c->view_at;
+	if (c->view && !c->failed && c->pos >= c->view_at && rel <= c->view_len && c->view_len - rel >= n &&
+	    c->pos <= c->limit && c->limit - c->pos >= n) {
+		const uint8_t *p = c->view + rel;
+		switch (n) {
+		case 1: *v = p[0]; break;
+		case 2: *v = hv_be16(p); break;
+		case 4: *v = hv_be32(p); break;
+		case 8: *v = hv_be64(p); break;
+		default: return dumpi_get_slow(c, n, v);
+		}
+		c->pos += n;
+		return true;
+	}
+	return dumpi_get_slow(c, n, v);
+}
 bool dumpi_skip(dumpi_cur *c, uint64_t n);
 
 /* Why a record's arguments could not be decoded. */

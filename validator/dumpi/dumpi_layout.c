@@ -2,6 +2,7 @@
  * walks a record's arguments with it. Records carry no length, so this is
  * what lets the validator find where one record ends and the next begins. */
 #include <string.h>
+#include <pthread.h>
 
 #include "../core/hv_int.h"
 #include "dumpi.h"
@@ -21,7 +22,9 @@ static const fn_spec specs[] = {
 };
 
 static dumpi_layout layouts[DUMPI_NFUNCS];
-static bool compiled;
+/* -j: ranks are checked on several threads. pthread_once rather than C11
+ * call_once: thread sanitizers model it. */
+static pthread_once_t compiled = PTHREAD_ONCE_INIT;
 
 /* Parse "k name, k? name, ..." once. The table is ours and fixed, so a
  * malformed entry is a programming error caught by the layout test. */
@@ -50,15 +53,13 @@ static void compile_one(const fn_spec *s)
 
 static void compile(void)
 {
-	if (compiled) return;
 	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
 		if (specs[i].id < DUMPI_NFUNCS) compile_one(&specs[i]);
-	compiled = true;
 }
 
 const dumpi_layout *dumpi_layout_of(unsigned fn)
 {
-	compile();
+	pthread_once(&compiled, compile);
 	if (fn >= DUMPI_NFUNCS || !layouts[fn].name) return NULL;
 	return &layouts[fn];
 }
@@ -78,7 +79,7 @@ bool dumpi_version_at_least(const uint8_t v[3], int major, int sub, int subsub)
 	return v[2] >= subsub;
 }
 
-bool dumpi_get(dumpi_cur *c, unsigned n, uint64_t *v)
+bool dumpi_get_slow(dumpi_cur *c, unsigned n, uint64_t *v)
 {
 	if (c->failed || c->pos > c->limit || c->limit - c->pos < n) {
 		c->failed = true;

@@ -161,6 +161,20 @@ static long rank_of(const char *name, const char *prefix)
 	return v;
 }
 
+/* One rank file checked into its own report (see check_trace). */
+typedef struct bin_job {
+	const hv_options *opt;
+	hv_blob *b;
+	hv_report rep;
+	dumpi_bin_info info;
+} bin_job;
+
+static void bin_task(void *ctx, size_t i)
+{
+	bin_job *j = &((bin_job *)ctx)[i];
+	dumpi_check_bin(j->opt, j->b, &j->rep, &j->info);
+}
+
 static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, size_t n, bool *used, hv_report *r)
 {
 	meta_info m;
@@ -177,28 +191,57 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 	uint64_t found = 0, beyond = 0;
 	bool start_seen = false, any_header = false;
 	long first_beyond = -1;
-	for (size_t i = 0; i < n; i++) {
-		if (used[i] || !same_dir(files[i].name, meta->name)) continue;
-		long rank = rank_of(files[i].name, m.value[K_FILEPREFIX]);
-		if (rank < 0) continue;
-		used[i] = true;
-		dumpi_bin_info info;
-		dumpi_check_bin(opt, &files[i], r, &info);
-		if ((uint64_t)rank < nprocs) found++;
-		else if (beyond++ == 0) first_beyond = rank;
-		if (!info.header_ok) continue;
-		any_header = true;
-		start_seen |= m.num_ok[K_STARTIME] && info.starttime == m.num[K_STARTIME];
-		bool vok = m.num_ok[K_VERSION] && m.num_ok[K_SUBVERSION] && m.num_ok[K_SUBSUB];
-		bool same = info.version[0] == m.num[K_VERSION] && info.version[1] == m.num[K_SUBVERSION] &&
-			    info.version[2] == m.num[K_SUBSUB];
-		if (vok && !hv_eval(r, HV_R_DUMPI_META_VERSION, same))
-			hv_emit(r, HV_R_DUMPI_META_VERSION, files[i].name, info.off[DS_HEADER], 3, "header/version",
-				"rank %ld header version %u.%u.%u differs from %s (%llu.%llu.%llu)", rank, info.version[0],
-				info.version[1], info.version[2], hv_basename(meta->name),
-				(unsigned long long)m.num[K_VERSION], (unsigned long long)m.num[K_SUBVERSION],
-				(unsigned long long)m.num[K_SUBSUB]);
+	/* The rank files, in order. With a runner (-j) a batch of them is checked
+	 * ahead in parallel, each into its own report, and the reports are merged
+	 * in rank-file order: the output does not depend on the number of jobs. */
+	size_t *ranks = malloc((n ? n : 1) * sizeof *ranks), nranks = 0;
+	if (!ranks) {
+		hv_report_internal(r, "out of memory");
+		return;
 	}
+	for (size_t i = 0; i < n; i++)
+		if (!used[i] && same_dir(files[i].name, meta->name) && rank_of(files[i].name, m.value[K_FILEPREFIX]) >= 0)
+			ranks[nranks++] = i;
+	size_t batch = opt->runner ? 4u * (opt->jobs ? opt->jobs : 1) : 1;
+	bin_job *jobs = calloc(batch, sizeof *jobs);
+	if (!jobs) {
+		free(ranks);
+		hv_report_internal(r, "out of memory");
+		return;
+	}
+	for (size_t at = 0; at < nranks; at += batch) {
+		size_t nb = nranks - at < batch ? nranks - at : batch;
+		for (size_t k = 0; k < nb; k++) {
+			jobs[k].opt = opt;
+			jobs[k].b = &files[ranks[at + k]];
+			hv_report_init(&jobs[k].rep, r->input_path, r->max_diags);
+		}
+		hv_for_each(opt, nb, bin_task, jobs);
+		for (size_t k = 0; k < nb; k++) {
+			size_t i = ranks[at + k];
+			long rank = rank_of(files[i].name, m.value[K_FILEPREFIX]);
+			used[i] = true;
+			dumpi_bin_info info = jobs[k].info;
+			hv_report_merge(r, &jobs[k].rep);
+			hv_report_free(&jobs[k].rep);
+			if ((uint64_t)rank < nprocs) found++;
+			else if (beyond++ == 0) first_beyond = rank;
+			if (!info.header_ok) continue;
+			any_header = true;
+			start_seen |= m.num_ok[K_STARTIME] && info.starttime == m.num[K_STARTIME];
+			bool vok = m.num_ok[K_VERSION] && m.num_ok[K_SUBVERSION] && m.num_ok[K_SUBSUB];
+			bool same = info.version[0] == m.num[K_VERSION] && info.version[1] == m.num[K_SUBVERSION] &&
+				    info.version[2] == m.num[K_SUBSUB];
+			if (vok && !hv_eval(r, HV_R_DUMPI_META_VERSION, same))
+				hv_emit(r, HV_R_DUMPI_META_VERSION, files[i].name, info.off[DS_HEADER], 3, "header/version",
+					"rank %ld header version %u.%u.%u differs from %s (%llu.%llu.%llu)", rank,
+					info.version[0], info.version[1], info.version[2], hv_basename(meta->name),
+					(unsigned long long)m.num[K_VERSION], (unsigned long long)m.num[K_SUBVERSION],
+					(unsigned long long)m.num[K_SUBSUB]);
+		}
+	}
+	free(jobs);
+	free(ranks);
 	if (m.num_ok[K_NUMPROCS] && !hv_eval(r, HV_R_DUMPI_META_NUMPROCS, found == nprocs && beyond == 0))
 		hv_emit(r, HV_R_DUMPI_META_NUMPROCS, meta->name, 0, 0, "numprocs",
 			"numprocs=%llu but %llu of the rank files %s-0000.bin.. were found%s%ld", (unsigned long long)nprocs,

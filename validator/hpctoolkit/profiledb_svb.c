@@ -59,48 +59,56 @@ void hpctk_svb_env_free(hpctk_svb_env *e)
 }
 
 /* The layout of a block: where its arrays are and whether they can be read. */
-static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk, const char *bp)
+/* The structural path of a block, formatted only when a diagnostic needs it:
+ * cct.db has one block per context, and formatting costs more than checking. */
+static const char *block_path(const hpctk_svb_env *e, uint32_t owner, char *bp, size_t n)
+{
+	snprintf(bp, n, "%s/%s[%u]/valueBlock", e->d->file, e->d->owner, owner);
+	return bp;
+}
+
+static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
 {
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
-	char path[HV_PATH_MAX];
+	char path[HV_PATH_MAX], bp[96];
+#define BP() block_path(e, blk->owner, bp, sizeof bp)
+#define VPATH() (snprintf(path, sizeof path, "%s/pValues", BP()), path)
+#define IPATH() (snprintf(path, sizeof path, "%s/%s", BP(), d->idx_ptr), path)
 	uint64_t vlen = hv_mul_sat(blk->nvalues, d->val_size);
 	uint64_t ilen = hv_mul_sat(blk->nidx, d->idx_size);
 	bool vin = hv_range_in(blk->pvalues, vlen, e->body_end);
 	bool iin = hv_range_in(blk->pidx, ilen, e->body_end);
 
-	snprintf(path, sizeof path, "%s/pValues", bp);
 	if (!hv_eval(r, d->r_values_contained, vin))
-		hv_emit(r, d->r_values_contained, e->b->name, blk->at + 0x08, 8, path,
+		hv_emit(r, d->r_values_contained, e->b->name, blk->at + 0x08, 8, VPATH(),
 			"values [0x%llx, +%llu x %u bytes) run past the end of the file body at 0x%llx (nValues = %llu)",
 			(unsigned long long)blk->pvalues, (unsigned long long)blk->nvalues, d->val_size,
 			(unsigned long long)e->body_end, (unsigned long long)blk->nvalues);
 	if (!hv_eval(r, d->r_values_aligned, hv_aligned(blk->pvalues, e->val_align)))
-		hv_emit(r, d->r_values_aligned, e->b->name, blk->at + 0x08, 8, path,
+		hv_emit(r, d->r_values_aligned, e->b->name, blk->at + 0x08, 8, VPATH(),
 			"pValues = 0x%llx is not %u-byte aligned", (unsigned long long)blk->pvalues, e->val_align);
-	snprintf(path, sizeof path, "%s/%s", bp, d->idx_ptr);
 	if (!hv_eval(r, d->r_indices_contained, iin))
-		hv_emit(r, d->r_indices_contained, e->b->name, blk->at + 0x18, 8, path,
+		hv_emit(r, d->r_indices_contained, e->b->name, blk->at + 0x18, 8, IPATH(),
 			"%s [0x%llx, +%llu x %u bytes) run past the end of the file body at 0x%llx", d->idx_ptr,
 			(unsigned long long)blk->pidx, (unsigned long long)blk->nidx, d->idx_size,
 			(unsigned long long)e->body_end);
 	if (!hv_eval(r, d->r_indices_aligned, hv_aligned(blk->pidx, e->idx_align)))
-		hv_emit(r, d->r_indices_aligned, e->b->name, blk->at + 0x18, 8, path, "%s = 0x%llx is not %u-byte aligned",
+		hv_emit(r, d->r_indices_aligned, e->b->name, blk->at + 0x18, 8, IPATH(), "%s = 0x%llx is not %u-byte aligned",
 			d->idx_ptr, (unsigned long long)blk->pidx, e->idx_align);
 	if (!vin || !iin) return false;
 
 	/* Both arrays are inside the file, so none of the sums below overflow. */
 	uint64_t vend = blk->pvalues + vlen, iend = blk->pidx + ilen;
-	snprintf(path, sizeof path, "%s", bp);
 	bool ordered = vend <= blk->pidx;
 	if (!hv_eval(r, d->r_order, ordered))
-		hv_emit(r, d->r_order, e->b->name, blk->at + 0x08, 0x18, path,
+		hv_emit(r, d->r_order, e->b->name, blk->at + 0x08, 0x18, BP(),
 			"pValues 0x%llx + %u x nValues %llu = 0x%llx passes %s = 0x%llx: the values must end before "
 			"the indices start",
 			(unsigned long long)blk->pvalues, d->val_size, (unsigned long long)blk->nvalues,
 			(unsigned long long)vend, d->idx_ptr, (unsigned long long)blk->pidx);
 	else if (!hv_eval(r, d->r_contiguous, blk->pidx - vend < 8))
-		hv_emit(r, d->r_contiguous, e->b->name, blk->at + 0x18, 8, path,
+		hv_emit(r, d->r_contiguous, e->b->name, blk->at + 0x18, 8, BP(),
 			"%llu bytes between the end of the values (0x%llx) and %s (0x%llx); only alignment padding "
 			"(at most 7 bytes) may separate them",
 			(unsigned long long)(blk->pidx - vend), (unsigned long long)vend, d->idx_ptr,
@@ -114,7 +122,7 @@ static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk, const cha
 	for (unsigned k = 0; k < e->nforbid; k++) {
 		bool ov = hv_ranges_overlap(lo, plane, e->forbid_p[k], e->forbid_sz[k]);
 		if (!hv_eval(r, d->r_outside, !ov)) {
-			hv_emit(r, d->r_outside, e->b->name, blk->at + 0x08, 0x18, path,
+			hv_emit(r, d->r_outside, e->b->name, blk->at + 0x08, 0x18, BP(),
 				"the block's data [0x%llx, 0x%llx) overlaps %s [0x%llx, +0x%llx); value blocks must lie "
 				"outside the header and the sections",
 				(unsigned long long)lo, (unsigned long long)hi, k == 0 ? "the file header" : "a section",
@@ -124,49 +132,90 @@ static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk, const cha
 	}
 	if (plane > 0) hpctk_ranges_add(&e->planes, lo, plane, blk->owner, blk->at); /* empty planes never overlap */
 	return true;
+#undef BP
+#undef VPATH
+#undef IPATH
 }
 
-/* Check the values of one run [s, end) belonging to index entry `k`. */
-static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, const char *bp, uint64_t k, uint32_t idx_key,
-		      uint64_t s, uint64_t end)
+/* Check the values of one run [s, end) belonging to index entry `k`.
+ * This is the loop that runs once per value: values are taken a window-full
+ * at a time, the rule evaluations are counted in bulk (the same counts as
+ * one hv_eval per check), and paths are formatted only for a failure. */
+static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k,
+								    uint32_t idx_key, uint64_t s, uint64_t end, uint64_t per,
+								    const unsigned vs, const unsigned ks)
 {
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
-	char path[HV_PATH_MAX];
-	/* Paths are formatted only for a failure: this loop runs once per value. */
-#define VPATH() (snprintf(path, sizeof path, "%s/value[%llu]", bp, (unsigned long long)j), path)
+	const bool key_nonzero = d->r_val_key_nonzero >= 0;
+	char path[HV_PATH_MAX], bp[96];
+#define VPATH()                                                                                              \
+	(snprintf(path, sizeof path, "%s/value[%llu]", block_path(e, blk->owner, bp, sizeof bp), (unsigned long long)j), \
+	 path)
+	const hpctk_svb_visitor *vis = e->vis && e->vis->value ? e->vis : NULL;
+	uint64_t n_total = 0, n_finite = 0;
 	uint32_t prev = 0;
-	for (uint64_t j = s; j < end; j++) {
-		uint64_t off = blk->pvalues + j * d->val_size;
-		const uint8_t *v = hv_window_get(&e->wv, off, d->val_size);
-		if (!v) {
+	uint64_t j = s;
+	while (j < end) {
+		uint64_t cnt = end - j < per ? end - j : per;
+		uint64_t off0 = blk->pvalues + j * vs;
+		const uint8_t *base = hv_window_get(&e->wv, off0, (size_t)(cnt * vs));
+		if (!base) {
 			e->complete = false;
-			return;
+			break;
 		}
-		uint32_t key = (uint32_t)key_at(v, d->val_key_size);
-		uint64_t bits = hv_le64(v + d->val_key_size);
-		double x = hv_lef64(v + d->val_key_size);
-		if (d->r_val_key_nonzero >= 0 && !hv_eval(r, d->r_val_key_nonzero, key != 0))
-			hv_emit(r, d->r_val_key_nonzero, e->b->name, off, d->val_key_size, VPATH(),
-				"%s 0 (the summary profile) in the run of %s %u; cct.db never holds summary values",
-				d->val_key, d->idx_key, idx_key);
-		if (j > s && !hv_eval(r, d->r_val_increasing, key > prev))
-			hv_emit(r, d->r_val_increasing, e->b->name, off, d->val_key_size, VPATH(),
-				"%s %u follows %u in the run of %s %u (index entry %llu); it must be strictly increasing",
-				d->val_key, key, prev, d->idx_key, idx_key, (unsigned long long)k);
-		prev = key;
-		if (!hv_eval(r, d->r_value_finite, isfinite(x)))
-			hv_emit(r, d->r_value_finite, e->b->name, off + d->val_key_size, 8, VPATH(),
-				"value for %s %u, %s %u is %s", d->idx_key, idx_key, d->val_key, key,
-				isnan(x) ? "NaN" : "infinite");
-		else if (!hv_eval(r, d->r_value_nonzero, x != 0.0))
-			hv_emit(r, d->r_value_nonzero, e->b->name, off + d->val_key_size, 8, VPATH(),
-				"value for %s %u, %s %u is 0.0; the sparse format stores non-zero values only",
-				d->idx_key, idx_key, d->val_key, key);
-		if (e->vis && e->vis->value) e->vis->value(e->vis->arg, blk->owner, idx_key, key, bits, off);
+		for (uint64_t c = 0; c < cnt; c++, j++) {
+			const uint8_t *v = base + c * vs;
+			uint64_t off = off0 + c * vs;
+			uint32_t key = (uint32_t)key_at(v, ks);
+			uint64_t bits = hv_le64(v + ks);
+			double x = hv_lef64(v + ks);
+			if (key_nonzero && key == 0) {
+				hv_emit(r, d->r_val_key_nonzero, e->b->name, off, ks, VPATH(),
+					"%s 0 (the summary profile) in the run of %s %u; cct.db never holds summary values",
+					d->val_key, d->idx_key, idx_key);
+			}
+			if (j > s && key <= prev)
+				hv_emit(r, d->r_val_increasing, e->b->name, off, ks, VPATH(),
+					"%s %u follows %u in the run of %s %u (index entry %llu); it must be strictly "
+					"increasing",
+					d->val_key, key, prev, d->idx_key, idx_key, (unsigned long long)k);
+			prev = key;
+			if (!isfinite(x)) {
+				hv_emit(r, d->r_value_finite, e->b->name, off + ks, 8, VPATH(), "value for %s %u, %s %u is %s",
+					d->idx_key, idx_key, d->val_key, key, isnan(x) ? "NaN" : "infinite");
+			} else {
+				n_finite++;
+				if (x == 0.0)
+					hv_emit(r, d->r_value_nonzero, e->b->name, off + ks, 8, VPATH(),
+						"value for %s %u, %s %u is 0.0; the sparse format stores non-zero values only",
+						d->idx_key, idx_key, d->val_key, key);
+			}
+			n_total++;
+			if (vis) vis->value(vis->arg, blk->owner, idx_key, key, bits, off);
+		}
 	}
+	if (d->r_val_key_nonzero >= 0) r->evaluated[d->r_val_key_nonzero] += n_total;
+	r->evaluated[d->r_val_increasing] += n_total ? n_total - 1 : 0; /* all but the run's first value */
+	r->evaluated[d->r_value_finite] += n_total;
+	r->evaluated[d->r_value_nonzero] += n_finite;
 }
 #undef VPATH
+
+/* The two layouts in use get their own copy of the loop with the value and
+ * key sizes as constants (profile.db {u16 metricId, f64}, cct.db {u32
+ * profIndex, f64}); anything else runs the general one. */
+static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k, uint32_t idx_key, uint64_t s,
+		      uint64_t end, uint64_t per)
+{
+	const hpctk_svb_desc *d = e->d;
+	if (d->val_size == 10 && d->val_key_size == 2)
+		run_values(e, blk, k, idx_key, s, end, per, 10, 2);
+	else if (d->val_size == 12 && d->val_key_size == 4)
+		run_values(e, blk, k, idx_key, s, end, per, 12, 4);
+	else
+		run_values(e, blk, k, idx_key, s, end, per, d->val_size, d->val_key_size);
+}
 
 static bool skipped(const hpctk_svb_env *e, uint32_t owner)
 {
@@ -182,9 +231,7 @@ static void skip(hpctk_svb_env *e, uint32_t owner)
 
 void hpctk_svb_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
 {
-	char bp[96];
-	snprintf(bp, sizeof bp, "%s/%s[%u]/valueBlock", e->d->file, e->d->owner, blk->owner);
-	if (!e->windows_ok || !check_layout(e, blk, bp)) skip(e, blk->owner);
+	if (!e->windows_ok || !check_layout(e, blk)) skip(e, blk->owner);
 }
 
 void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
@@ -196,13 +243,16 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 		if (blk->nvalues || blk->nidx) e->complete = false;
 		return;
 	}
-	snprintf(bp, sizeof bp, "%s/%s[%u]/valueBlock", d->file, d->owner, blk->owner);
+#define BP() block_path(e, blk->owner, bp, sizeof bp)
 
 	/* Walk the index entries; entry k's run is [start_k, start_{k+1}) or
 	 * [start_k, nValues). A run is attributed only while every start so far
 	 * is sound; after the first bad start the rest of the block is checked
 	 * for its indices alone, so one bad startIndex is reported once. */
-#define IPATH() (snprintf(path, sizeof path, "%s/%s[%llu]", bp, d->idx_ptr, (unsigned long long)k), path)
+#define IPATH() (snprintf(path, sizeof path, "%s/%s[%llu]", BP(), d->idx_ptr, (unsigned long long)k), path)
+	/* values per fetch in check_run: a window's worth, or the whole run in memory */
+	uint64_t per = e->b->mem ? UINT64_MAX : e->wv.cap / d->val_size;
+	if (per == 0) per = 1;
 	bool attributing = true;
 	uint64_t last_start = 0;  /* last in-range start, for the monotony check */
 	bool have_last = false;
@@ -249,7 +299,7 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 			attributing = false;
 			continue;
 		}
-		if (attributing && run_open) check_run(e, blk, bp, run_k, run_key, run_start, start);
+		if (attributing && run_open) check_run(e, blk, run_k, run_key, run_start, start, per);
 		last_start = start;
 		have_last = true;
 		run_open = true;
@@ -257,17 +307,18 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 		run_key = key;
 		run_k = k;
 	}
-	if (attributing && run_open) check_run(e, blk, bp, run_k, run_key, run_start, blk->nvalues);
+	if (attributing && run_open) check_run(e, blk, run_k, run_key, run_start, blk->nvalues, per);
 	/* No index entry at all: every value belongs to no run, the same defect
 	 * as a first startIndex above 0. */
 	if (blk->nidx == 0 && !hv_eval(r, d->r_start_first_zero, blk->nvalues == 0)) {
-		hv_emit(r, d->r_start_first_zero, e->b->name, blk->at, 0x20, bp,
+		hv_emit(r, d->r_start_first_zero, e->b->name, blk->at, 0x20, BP(),
 			"%s is 0 but nValues is %llu: the values belong to no %s", d->idx_count,
 			(unsigned long long)blk->nvalues, d->idx_key);
 		e->complete = false;
 	}
 }
 #undef IPATH
+#undef BP
 
 static void report_overlap(void *arg, const hpctk_range *a, const hpctk_range *b)
 {

@@ -4,6 +4,7 @@
  * a C int and crash (size >= 0x7ffffff3) or loop forever (0xfffffff0). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/hv_int.h"
@@ -65,6 +66,14 @@ static uint64_t check_header(hv_blob *b, hv_report *r, bool headerless_ok)
 		return UINT64_MAX;
 	}
 	return OBS_HDR;
+}
+
+/* Out of line on purpose: the per-event fast path (fast_walk) does not
+ * fetch, and inlining the window fast path into the slow-path checks makes
+ * the compiler allocate the hot loop's registers worse (callgrind: +16% Ir). */
+__attribute__((noinline)) static const uint8_t *obs_window_get(hv_window *w, uint64_t off, size_t len)
+{
+	return hv_window_get(w, off, len);
 }
 
 /* The state of one walk, so the per-event checks stay small. */
@@ -170,10 +179,11 @@ static void check_sort_marker(walk *w, uint64_t off, const uint8_t *p)
 	if (open) w->region_open_off = off;
 }
 
-static void check_clock(walk *w, uint64_t off, uint64_t clock)
+/* The clock checks without their evaluation counts (the fast path counts
+ * its events in bulk). */
+static inline void clock_step(walk *w, uint64_t off, uint64_t clock)
 {
 	if (w->idx == 0) w->sum->first_clock = clock;
-	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_SIGNED, true);
 	if (clock >> 63) {
 		if (w->signed_n++ == 0) {
 			w->signed_off = off;
@@ -181,7 +191,6 @@ static void check_clock(walk *w, uint64_t off, uint64_t clock)
 			w->signed_clock = clock;
 		}
 	}
-	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_MONOTONIC, true);
 	if (w->idx > 0 && clock < w->prev_clock) {
 		if (w->back_n++ == 0) {
 			w->back_off = off;
@@ -192,6 +201,13 @@ static void check_clock(walk *w, uint64_t off, uint64_t clock)
 		}
 	}
 	w->prev_clock = clock;
+}
+
+static void check_clock(walk *w, uint64_t off, uint64_t clock)
+{
+	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_SIGNED, true);
+	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_MONOTONIC, true);
+	clock_step(w, off, clock);
 }
 
 static void report_clocks(walk *w)
@@ -220,7 +236,7 @@ static void report_clocks(walk *w)
  * some thread's ovni.mark (checked by the tree); the value must not be 0. */
 static void check_mark_event(walk *w, hv_window *win, uint64_t off)
 {
-	const uint8_t *q = hv_window_get(win, off, 24);
+	const uint8_t *q = obs_window_get(win, off, 24);
 	if (!q) return;
 	int64_t value = (int64_t)hv_le64(q + 12);
 	int64_t type = (int32_t)hv_le32(q + 20);
@@ -258,7 +274,7 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 			EV_HDR - left);
 		return 0;
 	}
-	const uint8_t *p = hv_window_get(win, off, left < JUMBO_HDR ? EV_HDR : JUMBO_HDR);
+	const uint8_t *p = obs_window_get(win, off, left < JUMBO_HDR ? EV_HDR : JUMBO_HDR);
 	if (!p) return 0; /* I/O failure: reported by the caller through io_failed */
 	bool jumbo = p[0] & FLAG_JUMBO;
 	unsigned nibble = p[0] & 0x0fu;
@@ -304,6 +320,167 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 #undef EVPATH
 }
 
+/* The fast path: an event that passes every per-event rule -- no reserved
+ * flag, a known MCV whose payload matches its signature (a well-formed
+ * jumbo event included), a sort marker that opens or closes as expected, a
+ * mark event with a non-zero value -- is checked here with a table lookup
+ * on its first four bytes, and its rule evaluations are counted in bulk
+ * (fast_counts). Any other event, or one that does not lie whole in the
+ * buffer, goes through check_event, which reports exactly as before. */
+enum { FAST_NO = 0, FAST_PLAIN, FAST_JUMBO, FAST_SORT_OPEN, FAST_SORT_CLOSE, FAST_MARK };
+
+typedef struct fast_entry {
+	uint32_t key;       /* bytes 0..3 of the event: flags and MCV */
+	int8_t model;       /* model index */
+	uint8_t kind;       /* FAST_* */
+	uint8_t len;        /* event length (not for jumbo events) */
+	bool valid;
+} fast_entry;
+
+typedef struct fast_counts {
+	uint64_t events, jumbo, sort, mark;
+} fast_counts;
+
+static const fast_entry *fast_kind(walk *w, fast_entry *fe, const uint8_t *p)
+{
+	uint32_t key = hv_le32(p);
+	unsigned h = (key * 2654435761u) >> 22; /* 1024 entries */
+	fast_entry *e = &fe[h];
+	if (e->valid && e->key == key) return e;
+	uint8_t kind = FAST_NO;
+	int m = -1;
+	bool jumbo = p[0] & FLAG_JUMBO;
+	unsigned nibble = p[0] & 0x0fu;
+	bool printable = is_graph(p[1]) && is_graph(p[2]) && is_graph(p[3]);
+	bool sort = p[1] == 'O' && p[2] == 'U' && (p[3] == '[' || p[3] == ']');
+	bool mark = p[1] == 'O' && p[2] == 'M' && (p[3] == '[' || p[3] == ']' || p[3] == '=');
+	if (!(p[0] & FLAGS_RESERVED) && printable && (!jumbo || nibble == 3)) {
+		m = ovni_model_by_letter(p[1]);
+		const ovni_evspec *sp = m >= 0 ? lookup(w, p + 1) : NULL;
+		uint64_t payload = nibble ? nibble + 1u : 0u;
+		if (!sp) {
+			kind = FAST_NO;
+		} else if (jumbo) {
+			if (sp->payload == OVNI_EV_JUMBO_SIG && !sort) kind = FAST_JUMBO;
+		} else if (sp->payload != OVNI_EV_JUMBO_SIG && payload == (uint64_t)sp->payload) {
+			kind = sort ? (p[3] == '[' ? FAST_SORT_OPEN : FAST_SORT_CLOSE) : mark && payload == 12 ? FAST_MARK
+											   : FAST_PLAIN;
+		}
+	}
+	e->key = key;
+	e->model = (int8_t)m;
+	e->kind = kind;
+	e->len = (uint8_t)(EV_HDR + (nibble ? nibble + 1u : 0u));
+	e->valid = true;
+	return e;
+}
+
+static void fast_mark(walk *w, const uint8_t *p, uint64_t off)
+{
+	int64_t type = (int32_t)hv_le32(p + 20);
+	ovni_obs_summary *s = w->sum;
+	if (type >= 0 && type < OVNI_MARK_TYPES) {
+		uint64_t bit = 1ull << (type % 64);
+		if (!(s->mark_types[type / 64] & bit)) s->mark_off[type] = off;
+		s->mark_types[type / 64] |= bit;
+	} else if (!s->mark_bad_type) {
+		s->mark_bad_type = true;
+		s->mark_bad_type_value = type;
+		s->mark_bad_type_off = off;
+	}
+}
+
+/* Walk the events lying whole in buf (stream offsets [*off, end)); stops at
+ * the first event that needs check_event. The walk state lives in locals
+ * here (this is the loop that runs once per event) and is written back. */
+static void fast_walk(walk *w, fast_entry *fe, fast_counts *fc, const uint8_t *buf, uint64_t buf_off, uint64_t *off,
+		      uint64_t end)
+{
+	uint64_t o = *off, idx = w->idx, prev = w->prev_clock, n = 0;
+	bool in_region = w->in_region;
+	ovni_obs_summary *sum = w->sum;
+	uint32_t models = sum->models;
+	while (end - o >= JUMBO_HDR) {
+		const uint8_t *p = buf + (o - buf_off);
+		const fast_entry *e = fast_kind(w, fe, p);
+		uint64_t evlen = e->len;
+		switch (e->kind) {
+		case FAST_PLAIN:
+			break;
+		case FAST_JUMBO:
+			evlen = hv_le32(p + EV_HDR);
+			if (evlen > LIBOVNI_JUMBO_MAX) goto out;
+			evlen += JUMBO_HDR;
+			break;
+		case FAST_SORT_OPEN:
+		case FAST_SORT_CLOSE:
+			if (in_region == (e->kind == FAST_SORT_OPEN)) goto out;
+			break;
+		case FAST_MARK:
+			if (evlen <= end - o && hv_le64(p + 12) == 0) goto out; /* value 0: reported by check_event */
+			break;
+		default:
+			goto out;
+		}
+		if (evlen > end - o) goto out;
+		unsigned m = (unsigned)e->model;
+		if (__builtin_expect(!(models & (1u << m)), 0)) {
+			sum->model_off[m] = o;
+			models |= 1u << m;
+		}
+		uint64_t clock = hv_le64(p + 4);
+		if (__builtin_expect(idx == 0 || (clock >> 63) || clock < prev, 0)) {
+			w->idx = idx;
+			w->prev_clock = prev;
+			w->in_region = in_region;
+			clock_step(w, o, clock);
+		}
+		prev = clock;
+		if (e->kind != FAST_PLAIN) {
+			switch (e->kind) {
+			case FAST_JUMBO: fc->jumbo++; break;
+			case FAST_SORT_OPEN:
+				in_region = true;
+				w->region_open_off = o;
+				fc->sort++;
+				break;
+			case FAST_SORT_CLOSE:
+				in_region = false;
+				fc->sort++;
+				break;
+			case FAST_MARK:
+				fast_mark(w, p, o);
+				fc->mark++;
+				break;
+			default: break;
+			}
+		}
+		o += evlen;
+		idx++;
+		n++;
+	}
+out:
+	*off = o;
+	w->idx = idx;
+	w->prev_clock = prev;
+	w->in_region = in_region;
+	sum->models = models;
+	fc->events += n;
+}
+
+static void fast_account(hv_report *r, const fast_counts *fc)
+{
+	static const int every[] = {HV_R_OVNI_OBS_EVENT_TRUNCATED, HV_R_OVNI_OBS_RESERVED_FLAGS,
+				    HV_R_OVNI_OBS_MCV_PRINTABLE,  HV_R_OVNI_OBS_MODEL_UNKNOWN,
+				    HV_R_OVNI_OBS_MCV_MINOR_NEWER, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE,
+				    HV_R_OVNI_OBS_CLOCK_SIGNED,   HV_R_OVNI_OBS_CLOCK_MONOTONIC};
+	for (size_t k = 0; k < sizeof every / sizeof every[0]; k++) r->evaluated[every[k]] += fc->events;
+	r->evaluated[HV_R_OVNI_OBS_JUMBO_NIBBLE] += fc->jumbo;
+	r->evaluated[HV_R_OVNI_OBS_JUMBO_TOO_LARGE] += fc->jumbo;
+	r->evaluated[HV_R_OVNI_OBS_SORT_REGION] += fc->sort;
+	r->evaluated[HV_R_OVNI_OBS_MARK_VALUE] += fc->mark;
+}
+
 void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *out)
 {
 	ovni_obs_summary local;
@@ -322,12 +499,32 @@ void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summa
 	w.r = r;
 	w.sum = sum;
 	sum->walked = true;
+	fast_entry *fe = calloc(1024, sizeof *fe);
+	fast_counts fc = {0};
 	while (off < b->size && !b->io_failed) {
+		if (fe) {
+			uint64_t left = b->size - off;
+			size_t want = b->mem ? (left > SIZE_MAX ? SIZE_MAX : (size_t)left)
+					     : (left < win.cap ? (size_t)left : win.cap);
+			/* What the window already holds from off, unless that is a tail
+			 * too short to be worth it: refill once per window, not per
+			 * slow event. */
+			if (!b->mem && off >= win.start && off - win.start < win.len &&
+			    win.start + win.len - off >= 4096)
+				want = (size_t)(win.start + win.len - off);
+			const uint8_t *buf = obs_window_get(&win, off, want);
+			if (buf) {
+				fast_walk(&w, fe, &fc, buf, off, &off, off + want);
+				if (off >= b->size) break;
+			}
+		}
 		uint64_t len = check_event(&w, &win, off);
 		if (len == 0) break;
 		off += len; /* len <= size - off, so no overflow */
 		w.idx++;
 	}
+	free(fe);
+	fast_account(r, &fc);
 	sum->nevents = w.idx;
 	report_clocks(&w);
 	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, !w.in_region))

@@ -174,6 +174,84 @@ static ovni_stream *add_stream(ovni_trace *t, size_t cap)
 	return s;
 }
 
+/* Streams are independent, so with a runner (-j) the binary streams of a
+ * batch of files are checked ahead, in parallel, each into its own report;
+ * the ordered walk below then merges each stream's report at the point
+ * where it would have checked the stream, so the output is the same for any
+ * number of jobs. A stream not found among the precomputed ones is checked
+ * in place (same result, just not in parallel). */
+typedef struct ahead_job {
+	hv_blob *obs;
+	bool headerless;
+	bool used;
+	hv_report rep;
+	ovni_obs_summary sum;
+} ahead_job;
+
+typedef struct ovni_ahead {
+	ahead_job *v;
+	size_t n;
+} ovni_ahead;
+
+static void ahead_task(void *ctx, size_t i)
+{
+	ahead_job *j = &((ahead_job *)ctx)[i];
+	ovni_check_obs(j->obs, &j->rep, j->headerless, &j->sum);
+}
+
+static void check_stream(ovni_trace *t, hv_blob *obs, bool headerless, ovni_obs_summary *sum)
+{
+	for (size_t i = 0; t->ahead && i < t->ahead->n; i++) {
+		ahead_job *j = &t->ahead->v[i];
+		if (j->obs != obs || j->headerless != headerless || j->used) continue;
+		j->used = true;
+		hv_report_merge(t->r, &j->rep);
+		*sum = j->sum;
+		return;
+	}
+	ovni_check_obs(obs, t->r, headerless, sum);
+}
+
+static int proc_of(const ovni_trace *t, const char *name);
+static bool thread_name(const char *base, const char *ext, int64_t *tid);
+
+static void ahead_add(ovni_ahead *a, hv_report *r, hv_blob *obs, bool headerless)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i].obs == obs) return; /* a second check of one file runs in place */
+	ahead_job *j = &a->v[a->n++];
+	memset(j, 0, sizeof *j);
+	j->obs = obs;
+	j->headerless = headerless;
+	hv_report_init(&j->rep, r->input_path, r->max_diags);
+}
+
+/* Check ahead the streams the walk over ix[from, to) will check. */
+static void ahead_run(const hv_options *opt, ovni_trace *t, const name_index *ix, ovni_ahead *a, size_t from,
+		      size_t to)
+{
+	a->n = 0;
+	for (size_t i = from; i < to; i++) {
+		hv_blob *b = ix->by_name[i];
+		const char *base = hv_basename(b->name);
+		int64_t tid;
+		if (strcmp(base, "stream.json") == 0) {
+			hv_blob *obs = sibling(ix, b->name, "stream.obs");
+			if (obs) ahead_add(a, t->r, obs, false);
+		} else if (thread_name(base, ".obs", &tid) || thread_name(base, "", &tid)) {
+			int pi = proc_of(t, b->name);
+			if (pi >= 0) ahead_add(a, t->r, b, t->p[pi].meta.version == 1);
+		}
+	}
+	hv_for_each(opt, a->n, ahead_task, a->v);
+}
+
+static void ahead_clear(ovni_ahead *a)
+{
+	for (size_t i = 0; i < a->n; i++) hv_report_free(&a->v[i].rep);
+	a->n = 0;
+}
+
 static void check_v3(ovni_trace *t, const name_index *ix, hv_blob *json, size_t cap)
 {
 	ovni_stream *s = add_stream(t, cap);
@@ -186,7 +264,7 @@ static void check_v3(ovni_trace *t, const name_index *ix, hv_blob *json, size_t 
 	if (!hv_eval(t->r, HV_R_OVNI_TREE_OBS_MISSING, s->obs != NULL))
 		hv_emit(t->r, HV_R_OVNI_TREE_OBS_MISSING, json->name, 0, 0, "stream.json",
 			"the stream has no stream.obs beside its stream.json (%s)", s->rel);
-	if (s->obs) ovni_check_obs(s->obs, t->r, false, &s->sum);
+	if (s->obs) check_stream(t, s->obs, false, &s->sum);
 	/* ovniemu ignores streams of other parts, but fails on their events. */
 	if (s->meta.part_unknown && s->sum.nevents > 0)
 		hv_emit_sev(t->r, HV_R_OVNI_JSON_PART_UNKNOWN, HV_SEV_ERROR, s->obs->name, 8, 12, s->rel,
@@ -259,7 +337,7 @@ static void check_old_thread(ovni_trace *t, const name_index *ix, hv_blob *obs, 
 				"v2 thread file %s has no %s beside it", rel, jb);
 		if (s->json) ovni_check_json(s->json, t->r, OVNI_DOC_THREAD2, &s->meta);
 	}
-	ovni_check_obs(obs, t->r, s->version == 1, &s->sum);
+	check_stream(t, obs, s->version == 1, &s->sum);
 	s->tid = tid;
 	s->tid_ok = true;
 	s->pid = p->pid;
@@ -271,7 +349,6 @@ static void check_old_thread(ovni_trace *t, const name_index *ix, hv_blob *obs, 
 
 static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
 {
-	(void)opt;
 	snprintf(r->format, sizeof r->format, "ovni trace");
 	ovni_trace t = {.r = r};
 	name_index ix = {calloc(n ? n : 1, sizeof(hv_blob *)), 0};
@@ -287,7 +364,15 @@ static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_r
 	/* Process metadata first: thread files look their process up. */
 	for (size_t i = 0; i < ix.n; i++)
 		if (strcmp(hv_basename(ix.by_name[i]->name), "metadata.json") == 0) check_proc(&t, ix.by_name[i], n);
+	/* Batches bound the memory of reports waiting to be merged. */
+	size_t batch = opt->runner ? 8u * (opt->jobs ? opt->jobs : 1) : 0;
+	ovni_ahead ahead = {batch ? calloc(batch, sizeof *ahead.v) : NULL, 0};
+	if (ahead.v) t.ahead = &ahead;
 	for (size_t i = 0; i < ix.n; i++) {
+		if (ahead.v && i % batch == 0) {
+			ahead_clear(&ahead);
+			ahead_run(opt, &t, &ix, &ahead, i, i + batch < ix.n ? i + batch : ix.n);
+		}
 		hv_blob *b = ix.by_name[i];
 		const char *base = hv_basename(b->name);
 		int64_t tid;
@@ -309,6 +394,9 @@ static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_r
 			t.clkoff = b;
 		}
 	}
+	ahead_clear(&ahead);
+	free(ahead.v);
+	t.ahead = NULL;
 	snprintf(r->version, sizeof r->version, "%d", t.ns ? t.s[0].version : t.np ? t.p[0].meta.version : 3);
 	ovni_tree_checks(&t);
 out:

@@ -33,6 +33,7 @@ typedef struct ovni_trace {
 	ovni_proc *p;
 	size_t np;
 	hv_blob *clkoff;        /* clock-offsets.txt at the top, or NULL */
+	struct ovni_ahead *ahead; /* streams checked ahead in parallel (tree.c) */
 } ovni_trace;
 
 /* Cross-stream checks: duplicate threads, process and loom merging,

@@ -8,7 +8,7 @@
 
 #define CLOCK_GATE_NS 3600000000000.0 /* 1 hour */
 
-static const ovni_stream *g_sort_streams; /* qsort has no context argument */
+static _Thread_local const ovni_stream *g_sort_streams; /* qsort has no context argument; -j runs trees in parallel */
 
 static int cmp_thread(const void *a, const void *b)
 {

@@ -1,0 +1,110 @@
+# Helpers of bench/run.sh (sourced). Expects $hv, $gen, $runs.
+
+mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+mbps() { awk -v b="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.0f", b / 1e6 / t; else print "inf" }'; }
+now() { date +%s.%N; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# The generator parameter that makes about $2 MiB of format $1. Inputs scale
+# in the parameter alone, so 4x the parameter is 4x the work.
+bench_param() {
+	case $1 in
+	hpctoolkit) awk -v m="$2" 'BEGIN { p = int(m / 8.5 + 0.5); print p < 1 ? 1 : p }' ;;  # profiles, ~8.5 MiB each
+	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 25) }' ;;                         # events, 25 bytes each
+	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
+	esac
+}
+
+# bench_generate FORMAT PARAM OUT: generate (unless OUT exists with the same
+# parameter) and print OUT. OUT.events holds the number of events/records.
+bench_generate() {
+	local fmt=$1 p=$2 out=$3
+	if [ -e "$out" ] && [ "$(cat "$out.param" 2>/dev/null)" = "$p" ]; then
+		echo "$out"
+		return
+	fi
+	rm -rf "$out"
+	case $fmt in
+	hpctoolkit)
+		"$gen" --what=hpctoolkit-db --contexts=40000 --profiles="$p" --metrics=12 --trace-len=100000 -o "$out" >&2
+		echo - >"$out.events" ;;
+	ovni)
+		"$gen" --what=ovni-stream --trace-len="$p" -o "$out" >&2
+		echo "$p" >"$out.events" ;;
+	dumpi)
+		"$gen" --what=dumpi-trace --contexts="$p" --profiles=4 -o "$out" >&2
+		echo $((p * 4)) >"$out.events" ;;
+	esac
+	echo "$p" >"$out.param"
+	sync "$out" 2>/dev/null || sync  # written back now, not while hpcvet is timed
+	echo "$out"
+}
+
+bytes_of() { find "$@" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
+
+# timed LOG CMD...: run CMD (stdout discarded) and append "WALL CPU RSS_KIB
+# EXIT" to LOG. CPU time (user+sys) from `perf stat -e task-clock` when perf
+# works (sub-millisecond), else from GNU time (hundredths); peak RSS from
+# GNU time (which adds its own ~1.5 MiB floor).
+timed() {
+	local log=$1 t0 t1 rc cpu
+	shift
+	t0=$(now)
+	if [ "$have_perf" = 1 ]; then
+		perf stat -x, -e task-clock -o "$log.perf" -- /usr/bin/time -f '%M %U %S' -o "$log.time" "$@" >/dev/null
+	else
+		/usr/bin/time -f '%M %U %S' -o "$log.time" "$@" >/dev/null
+	fi
+	rc=$?
+	t1=$(now)
+	if [ "$have_perf" = 1 ]; then
+		cpu=$(awk -F, '$3 == "task-clock" { printf "%.6f", $1 / 1000 }' "$log.perf")
+	else
+		cpu=$(tail -1 "$log.time" | awk '{ print $2 + $3 }')
+	fi
+	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $cpu $(tail -1 "$log.time" | awk '{ print $1 }') $rc" >>"$log"
+	rm -f "$log.perf" "$log.time"
+}
+have_perf=0
+[ -n "${BENCH_NO_PERF:-}" ] || { perf stat -x, -e task-clock -o /dev/null -- true >/dev/null 2>&1 && have_perf=1; }
+
+# bench_measure LABEL JFLAG INPUT...: hpcvet -q and cat over the same files
+# (page cache warmed first), RUNS times each. Sets M_TIME and M_CAT (median
+# wall s), M_CPU and M_CAT_CPU (median user+sys s), M_BYTES, M_RSS (MiB, max
+# over the runs), M_EXIT. On a loaded machine the CPU times are the stable
+# measure: wall time includes waiting for a core.
+bench_measure() {
+	local label=$1 j=$2
+	shift 2
+	local files i log
+	log=$(mktemp)
+	M_BYTES=$(bytes_of "$@")
+	mapfile -t files < <(find "$@" -type f | sort)
+	cat "${files[@]}" >/dev/null
+	for ((i = 0; i < runs; i++)); do
+		timed "$log.cat" cat "${files[@]}"
+		set +e
+		# BENCH_NOJ=1: for a build before -j existed (comparisons with older versions)
+		if [ -n "${BENCH_NOJ:-}" ]; then timed "$log.hv" "$hv" -q "$@"; else timed "$log.hv" "$hv" -q "$j" "$@"; fi
+		set -e
+	done
+	M_CAT=$(awk '{ print $1 }' "$log.cat" | median)
+	M_CAT_CPU=$(awk '{ print $2 }' "$log.cat" | median)
+	M_TIME=$(awk '{ print $1 }' "$log.hv" | median)
+	M_CPU=$(awk '{ print $2 }' "$log.hv" | median)
+	M_RSS=$(awk '{ print $3 }' "$log.hv" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
+	M_EXIT=$(awk '{ print $4 }' "$log.hv" | sort -n | tail -1)
+	rm -f "$log" "$log.cat" "$log.hv"
+	: "$label"
+}
+
+# One row of the throughput table from the last bench_measure.
+bench_row() {
+	local fmt=$1 ev evs
+	ev=$(cat "$dir/big-$fmt.events")
+	if [ "$ev" = - ]; then evs=-; else evs=$(awk -v e="$ev" -v t="$M_CPU" 'BEGIN { printf "%.1fM", e / t / 1e6 }'); fi
+	printf '%-11s %8.1f %7.3f %7.2f %8s %8s %10s %9s %8.2f %8s %8s %5s\n' "$fmt" "$(mib "$M_BYTES")" "$M_TIME" "$M_CPU" \
+		"$(mbps "$M_BYTES" "$M_TIME")" "$(mbps "$M_BYTES" "$M_CPU")" "$(mbps "$M_BYTES" "$M_CAT")" "$evs" \
+		"$(awk -v a="$M_TIME" -v b="$M_CAT" 'BEGIN { print a / b }')" \
+		"$(awk -v a="$M_CPU" -v b="$M_CAT_CPU" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" "$M_RSS" "$M_EXIT"
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# `make bench` (not part of `make test`): generate inputs with hpcvet-gen,
+# validate them with hpcvet and print, per format, throughput (MB/s and
+# events or records/s), peak RSS and the ratio to `cat FILES > /dev/null` on
+# the same files in the same run (median of RUNS runs each, input in the page
+# cache), then the scaling series (1x, 4x, 16x of a small base) and the -j
+# speedup on a multi-input run.
+#
+# usage: bench/run.sh [BUILD_DIR]
+# environment:
+#   BENCH_SIZE   MiB per format for the throughput table (default 1024)
+#   BENCH_BASE   MiB of the 1x scaling input (default 48; 16x = 768 MiB)
+#   RUNS         timed runs per measurement, median reported (default 3)
+#   BENCH_DIR    where inputs go (default a fresh mktemp dir, removed at exit;
+#                a given BENCH_DIR is kept and reused)
+#   FORMATS      subset of "hpctoolkit ovni dumpi" (default all three)
+#   SCALING=0    skip the scaling series; PARALLEL=0 skip the -j series
+#   BENCH_NOJ=1  do not pass -j (to measure a build from before -j existed)
+#   BENCH_NO_PERF=1  CPU times from GNU time even when perf works
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+size=${BENCH_SIZE:-1024}
+base=${BENCH_BASE:-48}
+runs=${RUNS:-3}
+formats=${FORMATS:-hpctoolkit ovni dumpi}
+hv=$build/hpcvet
+gen=$build/hpcvet-gen
+[ -x "$hv" ] && [ -x "$gen" ] || { echo "build $hv and $gen first (make)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) is needed" >&2; exit 2; }
+
+dir=${BENCH_DIR:-}
+if [ -z "$dir" ]; then
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/hpcvet-bench.XXXXXX")
+	trap 'rm -rf "$dir"' EXIT
+fi
+mkdir -p "$dir"
+source bench/lib.sh
+[ "$have_perf" = 1 ] && cpu_src="perf stat task-clock" || cpu_src="GNU time (1/100 s)"
+
+echo "hpcvet bench: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM," \
+	"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+echo "size $size MiB per format, $runs runs per measurement (median), inputs in $dir"
+echo "CPU times from $cpu_src"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (wall times include waiting for a core; CPU times do not)"
+echo
+
+echo "wall s / cpu s: hpcvet wall and user+sys time (medians); MB/s from wall, cpu MB/s from CPU time;"
+echo "events/s (records/s for DUMPI) from CPU time; x cat: hpcvet time / cat time on the same files, wall and CPU"
+printf '%-11s %8s %7s %7s %8s %8s %10s %9s %8s %8s %8s %5s\n' format MiB 'wall s' 'cpu s' 'MB/s' 'cpu MB/s' 'cat MB/s' 'events/s' 'x cat' 'x catcpu' 'RSS MiB' exit
+for fmt in $formats; do
+	input=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/big-$fmt")
+	bench_measure "$fmt" -j1 "$input"
+	bench_row "$fmt"
+done
+
+if [ "${SCALING:-1}" != 0 ]; then
+	echo
+	echo "scaling (-j1): CPU time per MiB relative to the 1x input (1.00 = linear; target: within 10%)"
+	printf '%-11s %6s %9s %8s %8s %9s %8s\n' format scale MiB 'wall s' 'cpu s' 'cpu MB/s' 'vs 1x'
+	for fmt in $formats; do
+		t1=""
+		p1=$(bench_param "$fmt" "$base")
+		for k in 1 4 16; do
+			input=$(bench_generate "$fmt" $((p1 * k)) "$dir/scale-$fmt-$k")
+			bench_measure "$fmt" -j1 "$input"
+			per=$(awk -v t="$M_CPU" -v b="$M_BYTES" 'BEGIN { printf "%.9f", t * 1048576 / b }')  # s per MiB
+			[ -n "$t1" ] || t1=$per
+			printf '%-11s %5dx %9.1f %8.3f %8.3f %9.0f %8.2f %8s\n' "$fmt" "$k" "$(mib "$M_BYTES")" "$M_TIME" "$M_CPU" \
+				"$(mbps "$M_BYTES" "$M_CPU")" "$(awk -v a="$per" -v b="$t1" 'BEGIN { print a / b }')" "$M_RSS"
+			[ -n "${BENCH_DIR:-}" ] || rm -rf "$input" "$input".*
+		done
+	done
+fi
+
+if [ "${PARALLEL:-1}" != 0 ]; then
+	echo
+	echo "parallel: -j1 vs -j$(nproc) (wall time; the files of one input and several inputs); load now: $(cut -d' ' -f1-3 /proc/loadavg)"
+	printf '%-28s %9s %9s %9s %8s %9s\n' input MiB '-j1 s' "-j$(nproc) s" speedup "cpu -jN s"
+	for fmt in $formats; do
+		input=$dir/big-$fmt
+		[ -e "$input" ] || continue
+		bench_measure "$fmt" -j1 "$input"
+		t1=$M_TIME
+		bench_measure "$fmt" -j"$(nproc)" "$input"
+		printf '%-28s %9.1f %9.3f %9.3f %8.2f %9.3f\n' "$fmt (one input)" "$(mib "$M_BYTES")" "$t1" "$M_TIME" \
+			"$(awk -v a="$t1" -v b="$M_TIME" 'BEGIN { print a / b }')" "$M_CPU"
+	done
+	# several inputs at once: every big input of the table in one call
+	set -- $(for fmt in $formats; do [ -e "$dir/big-$fmt" ] && echo "$dir/big-$fmt"; done)
+	if [ $# -gt 1 ]; then
+		bench_measure all -j1 "$@"
+		t1=$M_TIME
+		bench_measure all -j"$(nproc)" "$@"
+		printf '%-28s %9.1f %9.3f %9.3f %8.2f %9.3f\n' "all $# inputs in one call" "$(mib "$M_BYTES")" "$t1" "$M_TIME" \
+			"$(awk -v a="$t1" -v b="$M_TIME" 'BEGIN { print a / b }')" "$M_CPU"
+	fi
+fi

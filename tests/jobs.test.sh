@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# -j: the report does not depend on the number of jobs. For every ovni and
+# DUMPI rule the generator can break in a multi-file input (a trace tree, a
+# trace of many ranks), the text and JSON reports of -j1, -j2 and -j3 are
+# byte-identical -- also with --max-diagnostics=2, where sub-reports merged
+# in order must suppress the same diagnostics -- and so are several inputs
+# validated at once. Timing is never asserted here (see make bench).
+source "$(dirname "$0")/lib.sh"
+
+same_for_jobs() { # description, hpcvet arguments...
+	local desc=$1
+	shift
+	"$HPCVET" -j1 "$@" >"$TMP/j1" 2>&1
+	local rc1=$?
+	local j
+	for j in 2 3; do
+		"$HPCVET" -j"$j" "$@" >"$TMP/jn" 2>&1
+		local rcn=$?
+		if [ "$rc1" -eq "$rcn" ] && cmp -s "$TMP/j1" "$TMP/jn"; then ok; else
+			not_ok "$desc: -j1 and -j$j differ (exit $rc1 vs $rcn)"
+			diff "$TMP/j1" "$TMP/jn" | head -5
+		fi
+	done
+}
+
+# Inputs: every rule broken where the generator can break it in a multi-file
+# input; rules of one stream or one rank file are broken by putting broken
+# single files into two places of a conforming tree or trace.
+inputs=()
+broken=0
+for rule in $("$HPCVET" rules | awk '{print $1}' | grep -E '^(ovni|dumpi)\.'); do
+	case $rule in
+	ovni.*) what=ovni-trace; extra=(--trace-len=300) ;;
+	dumpi.*) what=dumpi-trace; extra=(--profiles=11 --contexts=60) ;;
+	esac
+	out="$TMP/in/$rule"
+	if ! "$GEN" --what=$what "${extra[@]}" --break="$rule" -o "$out" >/dev/null 2>&1; then
+		rm -rf "$out"
+		"$GEN" --what=$what "${extra[@]}" -o "$out" >/dev/null 2>&1 || continue
+		placed=0
+		case $rule in
+		ovni.obs.*) kind=ovni-stream; targets=("$out"/loom.node0.ovni/proc.1000/thread.1001/stream.obs "$out"/loom.node1.ovni/proc.1100/thread.1100/stream.obs) ;;
+		ovni.json.*) kind=ovni-json; targets=("$out"/loom.node0.ovni/proc.1000/thread.1000/stream.json "$out"/loom.node1.ovni/proc.1100/thread.1101/stream.json) ;;
+		dumpi.*) kind=dumpi-bin; targets=("$out"/*-0003.bin "$out"/*-0008.bin) ;;
+		*) kind="" targets=() ;;
+		esac
+		for t in "${targets[@]}"; do
+			[ -f "$t" ] && "$GEN" --what=$kind --break="$rule" -o "$t" >/dev/null 2>&1 && placed=1
+		done
+		if [ "$placed" = 0 ]; then rm -rf "$out"; continue; fi
+	fi
+	broken=$((broken + 1))
+	same_for_jobs "$rule" "$out"
+	same_for_jobs "$rule (JSON, 2 diagnostics)" --format=json --max-diagnostics=2 "$out"
+	inputs+=("$out")
+done
+check "ovni and DUMPI rules broken in multi-file inputs ($broken)" test "$broken" -gt 90
+
+"$GEN" --what=ovni-trace --seed=3 -o "$TMP/ok-ovni" || not_ok "generate ovni trace"
+"$GEN" --what=dumpi-trace --profiles=9 -o "$TMP/ok-dumpi" || not_ok "generate dumpi trace"
+"$GEN" --what=hpctoolkit-db -o "$TMP/ok-db" || not_ok "generate database"
+same_for_jobs "conforming inputs" "$TMP/ok-ovni" "$TMP/ok-dumpi" "$TMP/ok-db"
+same_for_jobs "all broken inputs in one call" -q "${inputs[@]}"
+same_for_jobs "all broken inputs in one call (JSON)" --format=json --max-diagnostics=3 "${inputs[@]}" "$TMP/ok-db"
+
+expect_exit 2 "-j0 is a usage error" "$HPCVET" -j0 "$TMP/ok-db"
+expect_exit 2 "-j without a number is a usage error" "$HPCVET" -jx "$TMP/ok-db"
+expect_exit 0 "-j N as two arguments" "$HPCVET" -j 2 "$TMP/ok-db"
+expect_exit 0 "--jobs=N" "$HPCVET" --jobs=2 "$TMP/ok-db"
+done_testing
