@@ -29,4 +29,13 @@ static inline bool hv_invariant_failed(hv_report *r, const char *cond, const cha
 
 #define HV_INVARIANT(r, cond) ((cond) ? true : hv_invariant_failed((r), #cond, __FILE__, __LINE__))
 
+/* A bookkeeping expectation whose violation misleads no user (the result
+ * stays right) but shows a check written against the conventions: abort in
+ * fuzzing builds only, so campaigns find it; nothing in production. */
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+#define HV_FUZZ_EXPECT(cond) ((cond) ? (void)0 : (void)hv_invariant_failed(NULL, #cond, __FILE__, __LINE__))
+#else
+#define HV_FUZZ_EXPECT(cond) ((void)0)
+#endif
+
 #endif
