@@ -12,7 +12,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const hv_format *fmt;
 	if (!fmt) fmt = fuzz_format_named(FUZZ_FORMAT);
 	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = FUZZ_MAX_DIAGS};
-	hv_blob b = hv_blob_from_memory(FUZZ_FILE_NAME, data, size);
+	fuzz_mem_io io;
+	hv_blob b = fuzz_blob(FUZZ_FILE_NAME, data, size, &io);
 	hv_report r;
 	hv_report_init(&r, FUZZ_FILE_NAME, opt.max_diags);
 	snprintf(r.format, sizeof r.format, "%s", fmt->name);
