@@ -150,7 +150,7 @@ FUZZ_ARGS = $$(grep -v '^\[' fuzz/options/$(1).options 2>/dev/null | sed 's/ *= 
 fuzz-build: deps $(FUZZ_TARGETS:%=$(LF)/fuzz_%)
 fuzz: deps $(LF)/fuzz_$(TARGET)
 	@mkdir -p fuzz/out/$(TARGET)/queue
-	$(LF)/fuzz_$(TARGET) $(call FUZZ_ARGS,$(TARGET)) -dict=fuzz/dict/$(TARGET).dict -max_total_time=$(SECONDS) \
+	ASAN_OPTIONS=$${ASAN_OPTIONS:-quarantine_size_mb=32} $(LF)/fuzz_$(TARGET) $(call FUZZ_ARGS,$(TARGET)) -dict=fuzz/dict/$(TARGET).dict -max_total_time=$(SECONDS) \
 	  -print_final_stats=1 -artifact_prefix=fuzz/out/$(TARGET)/ $(ENGINE_ARGS) fuzz/out/$(TARGET)/queue corpus/$(TARGET)
 afl: deps build-fuzz/afl/afl_$(TARGET) build-fuzz/cmplog/afl_$(TARGET) build-fuzz/hv_mutator.so
 	@mkdir -p fuzz/afl-out

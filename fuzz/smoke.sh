@@ -11,6 +11,10 @@ cd "$(dirname "$0")/.."
 secs=$1
 shift
 work=${FUZZ_WORK:-build-fuzz/smoke}
+# ASan's default 256 MB quarantine plus a big queue held in memory pushes the
+# libFuzzer process past rss_limit_mb=512 with no help from the target (a
+# 35 MB `set` queue did); a smaller quarantine keeps the limit meaningful.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=32}
 export secs work
 one() {
 	t=$1
