@@ -84,7 +84,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(HEAD
 # from the same source:
 #   $(BUILD)/fuzz/regress_NAME     plain replay driver (fuzz/regress.c), any compiler: make test
 #   build-fuzz/lf/fuzz_NAME        libFuzzer + ASan + UBSan + structure-aware mutator
-#                                  (fuzz_NAME_bytes: the same without the custom mutator)
+#   build-fuzz/lf/bytes_NAME       the same without the custom mutator (for measure-mutator.sh)
 #   build-fuzz/afl/afl_NAME        AFL++ persistent mode (fuzz/afl_driver.c), plus
 #   build-fuzz/cmplog/afl_NAME     its cmplog build and build-fuzz/hv_mutator.so (AFL++ custom mutator)
 FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
@@ -139,7 +139,7 @@ build-fuzz/hv_mutator.so: fuzz/afl_mutator.c $(FUZZ_MUT_SRCS) $(LIB_SRCS) $(HEAD
 	clang $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(WARN) -fPIC -shared fuzz/afl_mutator.c $(FUZZ_MUT_SRCS) $(LIB_SRCS) $(LDLIBS_HV) -o $@
 
 # ---- campaigns ----
-# make fuzz TARGET=metadb SECONDS=600 [JOBS=2] [ENGINE_ARGS=...]   (libFuzzer)
+# make fuzz TARGET=metadb SECONDS=600 [ENGINE_ARGS=...]          (libFuzzer)
 # make afl  TARGET=metadb SECONDS=600                              (AFL++ + cmplog + custom mutator)
 # make fuzz-smoke [SMOKE_SECONDS=25]      every libFuzzer target, two at a time (CI)
 # Findings land in fuzz/out/TARGET/ (libFuzzer) and fuzz/afl-out/TARGET/ (AFL++).
