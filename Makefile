@@ -34,7 +34,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench afl fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -46,6 +46,10 @@ help:
 	@echo "make install  install into PREFIX (default /usr/local), staged under DESTDIR"
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
+	@echo "make seeds    regenerate the fuzz seed corpora (corpus/) from hpcvet-gen"
+	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
+	@echo "make afl TARGET=metadb SECONDS=600    AFL++ campaign (cmplog + custom mutator)"
+	@echo "make fuzz-smoke   every libFuzzer target for SMOKE_SECONDS (CI)"
 	@echo "make clean    remove build directories"
 
 # Debian packages the build needs. As root they are installed; otherwise the
@@ -117,31 +121,87 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(HEAD
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_HV) -Igolden $(CFLAGS_HV) $< $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
-# Fuzz targets (fuzz/fuzz_*.c). Each builds as a plain regression driver
-# (fuzz/regress.c, any compiler: part of make test) and, with `make fuzz`, as a
-# libFuzzer binary.
+# Fuzz targets (fuzz/fuzz_*.c; see fuzz/README.md). Each builds three ways
+# from the same source:
+#   $(BUILD)/fuzz/regress_NAME     plain replay driver (fuzz/regress.c), any compiler: make test
+#   build-fuzz/lf/fuzz_NAME        libFuzzer + ASan + UBSan + structure-aware mutator
+#   build-fuzz/lf/bytes_NAME       the same without the custom mutator (for measure-mutator.sh)
+#   build-fuzz/afl/afl_NAME        AFL++ persistent mode (fuzz/afl_driver.c), plus
+#   build-fuzz/cmplog/afl_NAME     its cmplog build and build-fuzz/hv_mutator.so (AFL++ custom mutator)
 FUZZ_TARGETS := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
 FUZZ_REGRESS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/regress_%)
+FUZZ_HDRS    := $(wildcard fuzz/*.h)
+FUZZ_MUT_SRCS := fuzz/mutator.c $(wildcard fuzz/mutate_*.c)
+FUZZ_DEF     := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 
-$(BUILD)/fuzz/regress_%: fuzz/fuzz_%.c fuzz/regress.c $(BUILD)/libhpcvet.a $(HEADERS) fuzz/container.h
+$(BUILD)/fuzz/regress_%: fuzz/fuzz_%.c fuzz/regress.c $(BUILD)/libhpcvet.a $(HEADERS) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) fuzz/fuzz_$*.c fuzz/regress.c $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
+	$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) fuzz/fuzz_$*.c fuzz/regress.c $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
 $(BUILD)/fuzz/hpcvet-pack: fuzz/pack.c fuzz/container.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) $< -o $@
 
-tests-bin: all $(TEST_BINS) $(FUZZ_REGRESS) $(BUILD)/fuzz/hpcvet-pack
+# The mutator runs in make test too: fuzz/mutator_test.c drives it over the
+# corpus and validates every mutant (so its own memory safety is checked under ASan).
+$(BUILD)/fuzz/mutator_test: fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpcvet.a $(HEADERS) $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
-# libFuzzer campaign: make fuzz TARGET=single SECONDS=60
+tests-bin: all $(TEST_BINS) $(FUZZ_REGRESS) $(BUILD)/fuzz/hpcvet-pack $(BUILD)/fuzz/mutator_test
+
+# The fuzzing builds of the library are sub-makes of the rules above with
+# another BUILD; HV_SUBMAKE keeps these outer rules out of them.
+ifndef HV_SUBMAKE
+# ---- libFuzzer ----
+LF := build-fuzz/lf
+LF_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(FUZZ_DEF)
+$(LF)/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
+	@$(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=$(LF) CC=clang OPT=-O1 CFLAGS="$(LF_FLAGS)" $(LF)/libhpcvet.a
+$(LF)/fuzz_%: fuzz/fuzz_%.c fuzz/libfuzzer_mutator.c $(FUZZ_MUT_SRCS) $(FUZZ_HDRS) $(LF)/libhpcvet.a
+	clang $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O1 -g $(WARN) $(FUZZ_DEF) -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=undefined $< fuzz/libfuzzer_mutator.c $(FUZZ_MUT_SRCS) $(LF)/libhpcvet.a $(LDLIBS_HV) -o $@
+$(LF)/bytes_%: fuzz/fuzz_%.c $(FUZZ_HDRS) $(LF)/libhpcvet.a
+	clang $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O1 -g $(WARN) $(FUZZ_DEF) -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=undefined $< $(LF)/libhpcvet.a $(LDLIBS_HV) -o $@
+
+# ---- AFL++ ----
+AFL_CC := afl-clang-fast
+build-fuzz/afl/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
+	@$(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=build-fuzz/afl CC=$(AFL_CC) CFLAGS="$(FUZZ_DEF)" build-fuzz/afl/libhpcvet.a
+build-fuzz/cmplog/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
+	@AFL_LLVM_CMPLOG=1 $(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=build-fuzz/cmplog CC=$(AFL_CC) CFLAGS="$(FUZZ_DEF)" build-fuzz/cmplog/libhpcvet.a
+build-fuzz/afl/afl_%: fuzz/fuzz_%.c fuzz/afl_driver.c $(FUZZ_HDRS) build-fuzz/afl/libhpcvet.a
+	$(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $< fuzz/afl_driver.c build-fuzz/afl/libhpcvet.a $(LDLIBS_HV) -o $@
+build-fuzz/cmplog/afl_%: fuzz/fuzz_%.c fuzz/afl_driver.c $(FUZZ_HDRS) build-fuzz/cmplog/libhpcvet.a
+	AFL_LLVM_CMPLOG=1 $(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $< fuzz/afl_driver.c build-fuzz/cmplog/libhpcvet.a $(LDLIBS_HV) -o $@
+build-fuzz/hv_mutator.so: fuzz/afl_mutator.c $(FUZZ_MUT_SRCS) $(LIB_SRCS) $(HEADERS) $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	clang $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(WARN) -fPIC -shared fuzz/afl_mutator.c $(FUZZ_MUT_SRCS) $(LIB_SRCS) $(LDLIBS_HV) -o $@
+
+# ---- campaigns ----
+# make fuzz TARGET=metadb SECONDS=600 [ENGINE_ARGS=...]          (libFuzzer)
+# make afl  TARGET=metadb SECONDS=600                              (AFL++ + cmplog + custom mutator)
+# make fuzz-smoke [SMOKE_SECONDS=25]      every libFuzzer target, two at a time (CI)
+# Findings land in fuzz/out/TARGET/ (libFuzzer) and fuzz/afl-out/TARGET/ (AFL++).
 TARGET  ?= single
 SECONDS ?= 60
-FUZZ_CFLAGS := $(CSTD) -O1 -g $(WARN) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-fuzz: deps
-	@mkdir -p build-fuzz corpus/$(TARGET) fuzz/out/$(TARGET)
-	clang $(CPPFLAGS_HV) $(FUZZ_CFLAGS) fuzz/fuzz_$(TARGET).c $(LIB_SRCS) $(LDLIBS_HV) -o build-fuzz/fuzz_$(TARGET)
-	build-fuzz/fuzz_$(TARGET) -max_total_time=$(SECONDS) -rss_limit_mb=512 -timeout=5 -max_len=1048576 \
-	  -artifact_prefix=fuzz/out/$(TARGET)/ fuzz/out/$(TARGET) corpus/$(TARGET)
+SMOKE_SECONDS ?= 25
+FUZZ_ARGS = $$(grep -v '^\[' fuzz/options/$(1).options 2>/dev/null | sed 's/ *= */=/; s/^/-/' | tr '\n' ' ')
+fuzz-build: deps $(FUZZ_TARGETS:%=$(LF)/fuzz_%)
+fuzz: deps $(LF)/fuzz_$(TARGET)
+	@mkdir -p fuzz/out/$(TARGET)/queue
+	ASAN_OPTIONS=$${ASAN_OPTIONS:-quarantine_size_mb=32} $(LF)/fuzz_$(TARGET) $(call FUZZ_ARGS,$(TARGET)) -dict=fuzz/dict/$(TARGET).dict -max_total_time=$(SECONDS) \
+	  -print_final_stats=1 -artifact_prefix=fuzz/out/$(TARGET)/ $(ENGINE_ARGS) fuzz/out/$(TARGET)/queue corpus/$(TARGET)
+afl: deps build-fuzz/afl/afl_$(TARGET) build-fuzz/cmplog/afl_$(TARGET) build-fuzz/hv_mutator.so
+	@mkdir -p fuzz/afl-out
+	AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
+	AFL_CUSTOM_MUTATOR_LIBRARY=$(CURDIR)/build-fuzz/hv_mutator.so \
+	  afl-fuzz -i corpus/$(TARGET) -o fuzz/afl-out/$(TARGET) -x fuzz/dict/$(TARGET).dict -V $(SECONDS) -t 2000 \
+	  -m none -c build-fuzz/cmplog/afl_$(TARGET) -- build-fuzz/afl/afl_$(TARGET)
+fuzz-smoke: deps fuzz-build
+	bash fuzz/smoke.sh $(SMOKE_SECONDS) $(FUZZ_TARGETS)
+endif
 
 # Seed corpora made from the golden generator: every kind valid, every rule broken.
 seeds: all $(BUILD)/fuzz/hpcvet-pack
@@ -198,4 +258,4 @@ demo: all
 	@bash tests/demo.sh $(BUILD)
 
 clean:
-	rm -rf build build-san build-fuzz demo-out fuzz/out
+	rm -rf build build-san build-fuzz demo-out fuzz/out fuzz/afl-out

@@ -20,7 +20,13 @@ typedef struct fuzz_files {
 	size_t n;
 } fuzz_files;
 
-static inline void fuzz_unpack(const uint8_t *data, size_t size, fuzz_files *ff)
+/* A family target's name fixer: given the entry's index and the name the
+ * input carries, leaves a name the family accepts (or a fixed one) in `name`,
+ * so byte-level mutation of names does not waste the campaign on inputs the
+ * family never claims. NULL keeps the names as they are (the `set` target). */
+typedef void (*fuzz_name_fixer)(char *name, size_t cap, size_t index);
+
+static inline void fuzz_unpack_fixed(const uint8_t *data, size_t size, fuzz_files *ff, fuzz_name_fixer fix)
 {
 	size_t at = 0;
 	ff->n = 0;
@@ -32,6 +38,7 @@ static inline void fuzz_unpack(const uint8_t *data, size_t size, fuzz_files *ff)
 		memcpy(name, "db/", 3);
 		memcpy(name + 3, data + at, nl);
 		name[3 + nl] = '\0';
+		if (fix) fix(name + 3, sizeof ff->names[0] - 3, ff->n);
 		at += nl;
 		uint32_t dl = hv_le32(data + at);
 		at += 4;
@@ -40,6 +47,11 @@ static inline void fuzz_unpack(const uint8_t *data, size_t size, fuzz_files *ff)
 		ff->n++;
 		at += dl;
 	}
+}
+
+static inline void fuzz_unpack(const uint8_t *data, size_t size, fuzz_files *ff)
+{
+	fuzz_unpack_fixed(data, size, ff, NULL);
 }
 
 #endif

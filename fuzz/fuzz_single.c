@@ -1,20 +1,18 @@
 /* Fuzz target: any single file, format detected by content, exactly as the
- * CLI validates a file path. Built for libFuzzer (make fuzz), and linked with
- * fuzz/regress.c into a plain driver that replays corpus files. */
-#include <stddef.h>
-#include <stdint.h>
-
-#include "core/validate.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+ * CLI validates a file path (detection and every format's check), and the
+ * report rendered as text and JSON. */
+#include "harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 50};
-	hv_blob b = hv_blob_from_memory("fuzz.bin", data, size);
+	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = FUZZ_MAX_DIAGS};
+	fuzz_mem_io io;
+	hv_blob b = fuzz_blob("fuzz.bin", data, size, &io);
 	hv_report r;
 	hv_report_init(&r, "fuzz.bin", opt.max_diags);
 	hv_validate_blob(&opt, &b, &r);
+	fuzz_check_report(&r);
+	fuzz_render(&r);
 	hv_blob_release(&b);
 	hv_report_free(&r);
 	return 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hv_int.h"
+#include "invariant.h"
 
 hv_blob hv_blob_from_memory(const char *name, const uint8_t *data, uint64_t size)
 {
@@ -84,6 +85,8 @@ const uint8_t *hv_window_fill(hv_window *w, uint64_t off, size_t len)
 		w->len = 0;
 		return NULL;
 	}
+	/* len <= cap and off + len <= size, so the refill always covers the request. */
+	if (!HV_INVARIANT(NULL, fill >= len)) return NULL;
 	w->start = off;
 	w->len = fill;
 	return w->buf;

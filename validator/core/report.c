@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "invariant.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,13 @@ static const char *intern_file(hv_report *r, const char *file)
 static void emit_v(hv_report *r, int rule, enum hv_sev sev, const char *file, uint64_t offset, uint64_t length,
 		   const char *path, const char *fmt, va_list ap)
 {
+	/* A rule outside the table or a severity outside the enum would index
+	 * past the counters. */
+	if (!HV_INVARIANT(r, rule >= 0 && rule < HV_RULE_COUNT)) return;
+	if (!HV_INVARIANT(r, (int)sev >= 0 && (int)sev < 3)) return;
+	/* More failures than evaluations: a check emitted without its hv_eval,
+	 * so the rule's evaluated/failed figures lie (fuzzing builds only). */
+	HV_FUZZ_EXPECT(r->evaluated[rule] > r->failed[rule]);
 	r->failed[rule]++;
 	r->count[sev]++;
 	if (r->ndiags >= r->max_diags) {

@@ -266,7 +266,7 @@ static void check_v3(ovni_trace *t, const name_index *ix, hv_blob *json, size_t 
 			"the stream has no stream.obs beside its stream.json (%s)", s->rel);
 	if (s->obs) check_stream(t, s->obs, false, &s->sum);
 	/* ovniemu ignores streams of other parts, but fails on their events. */
-	if (s->meta.part_unknown && s->sum.nevents > 0)
+	if (s->meta.part_unknown && !hv_eval(t->r, HV_R_OVNI_JSON_PART_UNKNOWN, s->sum.nevents == 0))
 		hv_emit_sev(t->r, HV_R_OVNI_JSON_PART_UNKNOWN, HV_SEV_ERROR, s->obs->name, 8, 12, s->rel,
 			    "the stream of part \"%s\" holds %llu event(s); ovniemu fails (\"event from unknown stream\")",
 			    s->meta.part, (unsigned long long)s->sum.nevents);

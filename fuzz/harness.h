@@ -1,0 +1,94 @@
+/* What every fuzz target shares: the options it validates with, and the
+ * self-checks on the report that turn a validator bug into a crash the
+ * fuzzer records (an input can make the result nonconforming, never make the
+ * validator fail). Header-only: each target is one small translation unit. */
+#ifndef HV_FUZZ_HARNESS_H
+#define HV_FUZZ_HARNESS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hv_int.h"
+#include "core/validate.h"
+#include "output/output.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Small diagnostic cap: storage is bounded, counting is not, so the checks
+ * run in full while the fuzz loop does not spend its time formatting. */
+#define FUZZ_MAX_DIAGS 50
+
+/* Files over 16 MiB reach the checks as windowed blobs (b->mem == NULL, read
+ * through fetch): different code paths (hv_window refills, materialisation).
+ * Odd-sized inputs take that path here, served from the input's memory, so
+ * both paths are fuzzed without any file. */
+typedef struct fuzz_mem_io {
+	const uint8_t *data;
+	uint64_t size;
+} fuzz_mem_io;
+
+static inline bool fuzz_mem_fetch(void *io, uint64_t off, void *dst, size_t len)
+{
+	const fuzz_mem_io *m = io;
+	if (!hv_range_in(off, len, m->size)) return false;
+	if (len) memcpy(dst, m->data + off, len);
+	return true;
+}
+
+static inline hv_blob fuzz_blob(const char *name, const uint8_t *data, size_t size, fuzz_mem_io *io)
+{
+	hv_blob b = hv_blob_from_memory(name, data, size);
+	if (size & 1) {
+		io->data = data;
+		io->size = size;
+		b.mem = NULL;
+		b.fetch = fuzz_mem_fetch;
+		b.io = io;
+	}
+	return b;
+}
+
+static inline void fuzz_check_report(const hv_report *r)
+{
+	/* An internal error means the validator contradicted itself (HV_INVARIANT
+	 * in production mode, or an explicit hv_report_internal): a bug. */
+	if (r->internal_error) {
+		fprintf(stderr, "fuzz: internal error: %s\n", r->problem);
+		abort();
+	}
+	if (r->ndiags > r->max_diags || r->ndiags > r->count[0] + r->count[1] + r->count[2]) {
+		fprintf(stderr, "fuzz: report holds %zu diagnostics for %llu failures (cap %zu)\n", r->ndiags,
+			(unsigned long long)(r->count[0] + r->count[1] + r->count[2]), r->max_diags);
+		abort();
+	}
+}
+
+/* The `single` and `set` targets also render the report as text and JSON, as
+ * the CLI does: diagnostics quote bytes of the input (names, keys, strings),
+ * so the writers' escaping is attack surface too. Output goes to /dev/null,
+ * opened once (no file system work per input). */
+static inline void fuzz_render(hv_report *r)
+{
+	static FILE *sink;
+	if (!sink) sink = fopen("/dev/null", "w");
+	if (!sink) return;
+	hv_report *reps[1] = {r};
+	hv_output_opts o = {.quiet = false, .strict = false};
+	hv_write_text(sink, reps, 1, &o);
+	if (!hv_write_json(sink, reps, 1, &o)) {
+		fprintf(stderr, "fuzz: the JSON report could not be built\n");
+		abort();
+	}
+}
+
+static inline const hv_format *fuzz_format_named(const char *name)
+{
+	for (size_t i = 0; hv_formats[i]; i++)
+		if (strcmp(hv_formats[i]->name, name) == 0) return hv_formats[i];
+	fprintf(stderr, "fuzz: no format named \"%s\" in the registry\n", name);
+	abort();
+}
+
+#endif

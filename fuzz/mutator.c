@@ -1,0 +1,144 @@
+/* Mutation dispatch: the container is opened so one member is mutated and
+ * the lengths stay right; single files go to their format's mutator. */
+#include "mutator.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "container.h"
+#include "mutator_core.h"
+
+size_t mutate_bytes(uint8_t *d, size_t size, size_t max, mrng *g)
+{
+	switch (mrng_below(g, 6)) {
+	case 0: /* flip a bit */
+		if (size) d[mrng_below(g, size)] ^= (uint8_t)(1u << mrng_below(g, 8));
+		return size;
+	case 1: /* a random byte */
+		if (size) d[mrng_below(g, size)] = (uint8_t)mrng_next(g);
+		return size;
+	case 2: { /* an interesting value at any offset */
+		unsigned w = pick_width(g);
+		if (size < w) return size;
+		uint8_t *p = d + mrng_below(g, size - w + 1);
+		bool be = mrng_below(g, 2);
+		field_put(p, w, be, interesting(g, field_get(p, w, be), w, size));
+		return size;
+	}
+	case 3: { /* delete a chunk */
+		if (size < 2) return size;
+		size_t at = mrng_below(g, size), n = 1 + mrng_below(g, size - at < 64 ? size - at : 64);
+		memmove(d + at, d + at + n, size - at - n);
+		return size - n;
+	}
+	case 4: { /* duplicate a chunk */
+		if (!size || size >= max) return size;
+		size_t at = mrng_below(g, size), n = 1 + mrng_below(g, size - at < 64 ? size - at : 64);
+		if (n > max - size) n = max - size;
+		memmove(d + at + n, d + at, size - at);
+		return size + n;
+	}
+	default: /* truncate */
+		return size ? mrng_below(g, size) : 0;
+	}
+}
+
+/* One member of the container: offsets of its length field and data. */
+typedef struct member { size_t len_at, data_at, len; } member;
+
+static size_t parse_container(const uint8_t *d, size_t size, member *m, size_t cap)
+{
+	size_t at = 0, n = 0;
+	while (at < size) {
+		if (n == cap || !hv_range_in(at, 2, size)) return 0;
+		size_t nl = hv_le16(d + at);
+		if (nl == 0 || nl > FUZZ_NAME_MAX || !hv_range_in(at + 2, nl + 4, size)) return 0;
+		for (size_t i = 0; i < nl; i++)
+			if (d[at + 2 + i] < 0x20 || d[at + 2 + i] > 0x7e) return 0;
+		m[n].len_at = at + 2 + nl;
+		m[n].data_at = m[n].len_at + 4;
+		m[n].len = hv_le32(d + m[n].len_at);
+		if (!hv_range_in(m[n].data_at, m[n].len, size)) return 0;
+		at = m[n].data_at + m[n].len;
+		n++;
+	}
+	return n;
+}
+
+static size_t mutate_file(uint8_t *d, size_t size, size_t max, mrng *g, hv_byte_mutator bytes);
+
+/* Mutate one member's data in a scratch copy, then splice it back with its
+ * new length; sometimes drop or duplicate a whole member instead. */
+static size_t mutate_container(uint8_t *d, size_t size, size_t max, const member *m, size_t n, mrng *g,
+			       hv_byte_mutator bytes)
+{
+	const member *k = &m[mrng_below(g, n)];
+	size_t entry_start = k == m ? 0 : k[-1].data_at + k[-1].len;
+	size_t entry_end = k->data_at + k->len;
+	unsigned op = (unsigned)mrng_below(g, 20);
+	if (op == 0 && n > 1) { /* drop the member: a file missing from the set */
+		memmove(d + entry_start, d + entry_end, size - entry_end);
+		return size - (entry_end - entry_start);
+	}
+	if (op == 1 && size + (entry_end - entry_start) <= max) { /* the member twice */
+		size_t len = entry_end - entry_start;
+		memmove(d + entry_end + len, d + entry_end, size - entry_end);
+		memmove(d + entry_end, d + entry_start, len);
+		return size + len;
+	}
+	size_t other = size - k->len;
+	if (other > max || max - other > UINT32_MAX) return size;
+	size_t cap = max - other;
+	uint8_t *tmp = malloc(cap ? cap : 1);
+	if (!tmp) return size;
+	memcpy(tmp, d + k->data_at, k->len);
+	size_t nl = mutate_file(tmp, k->len, cap, g, bytes);
+	if (nl > cap) nl = cap;
+	memmove(d + k->data_at + nl, d + entry_end, size - entry_end);
+	memcpy(d + k->data_at, tmp, nl);
+	hv_put_le32(d + k->len_at, (uint32_t)nl);
+	free(tmp);
+	return other + nl;
+}
+
+static bool looks_text(const uint8_t *d, size_t size)
+{
+	size_t i = 0;
+	while (i < size && (d[i] == ' ' || d[i] == '\n' || d[i] == '\t' || d[i] == '\r')) i++;
+	if (i < size && d[i] == '{') return true;
+	for (size_t j = 0; j < size && j < 64; j++)
+		if (d[j] == '=') return true;
+	return false;
+}
+
+static const uint8_t dumpi_magic[8] = {0xff, 0xaa, 0xdd, 'D', 'U', 'M', 'P', 'I'};
+
+static size_t mutate_file(uint8_t *d, size_t size, size_t max, mrng *g, hv_byte_mutator bytes)
+{
+	size_t got = 0;
+	/* One in four mutations stays byte-level even on a recognised format:
+	 * damage the structural mutator would never produce (broken magics,
+	 * torn headers) must stay reachable. */
+	if (mrng_below(g, 4) != 0) {
+		if (size >= 32 && memcmp(d, "HPCTOOLKIT", 10) == 0)
+			got = mutate_hpctk(d, size, max, g);
+		else if (size >= 72 && memcmp(d, dumpi_magic, 8) == 0)
+			got = mutate_dumpi_bin(d, size, max, g);
+		else if (size >= 20 && memcmp(d, "ovni", 4) == 0)
+			got = mutate_ovni_obs(d, size, max, g);
+		else if (looks_text(d, size))
+			got = mutate_text(d, size, max, g);
+	}
+	if (got) return got;
+	return bytes ? bytes(d, size, max) : mutate_bytes(d, size, max, g);
+}
+
+size_t hv_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, hv_byte_mutator bytes)
+{
+	mrng g = {seed ^ 0x6876766574ull};
+	if (size > max_size) size = max_size;
+	member m[FUZZ_MAX_FILES];
+	size_t n = parse_container(data, size, m, FUZZ_MAX_FILES);
+	size_t out = n ? mutate_container(data, size, max_size, m, n, &g, bytes) : mutate_file(data, size, max_size, &g, bytes);
+	return out > max_size ? max_size : out;
+}
