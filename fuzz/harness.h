@@ -63,6 +63,15 @@ static inline void fuzz_check_report(const hv_report *r)
 			(unsigned long long)(r->count[0] + r->count[1] + r->count[2]), r->max_diags);
 		abort();
 	}
+	/* Statistics must not lie: no rule failed more often than it was
+	 * evaluated (bulk-counted loops settle their counts by the end). */
+	if (!hv_report_counts_consistent(r)) {
+		for (int i = 0; i < HV_RULE_COUNT; i++)
+			if (r->failed[i] > r->evaluated[i])
+				fprintf(stderr, "fuzz: rule %s failed %llu times, evaluated %llu times\n", hv_rules[i].id,
+					(unsigned long long)r->failed[i], (unsigned long long)r->evaluated[i]);
+		abort();
+	}
 }
 
 /* The `single` and `set` targets also render the report as text and JSON, as

@@ -22,6 +22,8 @@ static void check_break(int rule, enum hv_edition ed, const char *what)
 	hv_report r;
 	tl_validate(&out, &opt, &r);
 	CHECK(r.failed[rule] > 0, "%s (%s, %s): the rule did not fire", id, tl_edition_name(ed), what);
+	CHECK(hv_report_counts_consistent(&r), "%s (%s, %s): a rule failed more often than it was evaluated", id,
+	      tl_edition_name(ed), what);
 	int others = 0;
 	for (int j = 0; j < HV_RULE_COUNT; j++)
 		if (j != rule && r.failed[j] > 0) {

@@ -93,6 +93,10 @@ void hv_emit_sev(hv_report *r, int rule, enum hv_sev sev, const char *file, uint
  * does not depend on scheduling. */
 void hv_report_merge(hv_report *dst, const hv_report *src);
 
+/* No rule of the finished report failed more often than it was evaluated
+ * (evaluations may be counted in bulk after the failures they cover). */
+bool hv_report_counts_consistent(const hv_report *r);
+
 /* Number of distinct rules evaluated at least once. */
 size_t hv_report_rules_checked(const hv_report *r);
 
