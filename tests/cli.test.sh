@@ -62,6 +62,15 @@ check "unrecognised rule" grep -q 'input.unrecognized' "$TMP/out"
 mkdir -p "$TMP/junkdir" && cp "$TMP/junk.bin" "$TMP/junkdir/"
 expect_exit 1 "unrecognised directory" "$HPCVET" "$TMP/junkdir"
 
+# Input bytes reach reports through file names and messages: the certificate
+# JSON, like the report JSON, stays valid UTF-8 (decoded strictly here).
+hostile="$TMP/bad-$(printf '\xff\x01')-name.db"
+cp "$TMP/bad.db" "$hostile"
+expect_exit 1 "certify a file with a hostile name" "$HPCVET" certify --format=json "$hostile"
+check "certificate JSON is strict UTF-8 JSON" python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))' "$TMP/out"
+expect_exit 1 "report a file with a hostile name" "$HPCVET" --format=json "$hostile"
+check "report JSON is strict UTF-8 JSON" python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8"))' "$TMP/out"
+
 # A hostile 8 GiB sparse meta.db whose header describes no usable section must
 # cost no more than its header: checked with a 512 MiB address-space limit
 # (plain build only: sanitizers reserve huge address ranges).

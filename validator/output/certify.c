@@ -158,11 +158,7 @@ static cJSON *rule_json(const hv_report *r, int i)
 	const hv_diag *d = c.failed ? first_diag(r, i) : NULL;
 	if (d) {
 		cJSON *f = cJSON_AddObjectToObject(o, "first_failure");
-		cJSON_AddStringToObject(f, "file", d->file ? d->file : "");
-		cJSON_AddNumberToObject(f, "offset", (double)d->offset);
-		cJSON_AddNumberToObject(f, "length", (double)d->length);
-		cJSON_AddStringToObject(f, "struct_path", d->path);
-		cJSON_AddStringToObject(f, "message", d->msg);
+		if (f) hv_json_add_location(f, d);
 	}
 	return o;
 }
@@ -172,7 +168,7 @@ static cJSON *input_json(const hv_report *r, bool strict)
 	totals t = totals_of(r);
 	cJSON *o = cJSON_CreateObject();
 	if (!o) return NULL;
-	cJSON_AddStringToObject(o, "path", r->input_path ? r->input_path : "");
+	hv_json_add_clean(o, "path", r->input_path ? r->input_path : "");
 	cJSON_AddStringToObject(o, "format", r->format[0] ? r->format : "unknown");
 	if (r->edition[0]) cJSON_AddStringToObject(o, "edition", r->edition);
 	else cJSON_AddNullToObject(o, "edition");
@@ -180,7 +176,7 @@ static cJSON *input_json(const hv_report *r, bool strict)
 	else cJSON_AddNullToObject(o, "version");
 	cJSON_AddStringToObject(o, "verdict", hv_verdict(r, strict));
 	cJSON_AddBoolToObject(o, "strict", strict);
-	if (r->unreadable || r->internal_error) cJSON_AddStringToObject(o, "problem", r->problem);
+	if (r->unreadable || r->internal_error) hv_json_add_clean(o, "problem", r->problem);
 	cJSON *s = cJSON_AddObjectToObject(o, "summary");
 	cJSON_AddNumberToObject(s, "rules_passed", (double)t.rules[RES_PASS]);
 	cJSON_AddNumberToObject(s, "rules_failed", (double)t.rules[RES_FAIL]);

@@ -8,7 +8,7 @@
 
 /* Messages and paths may hold bytes from the input: keep the document valid
  * UTF-8 for strict parsers. */
-static void add_clean(cJSON *o, const char *key, const char *s)
+void hv_json_add_clean(cJSON *o, const char *key, const char *s)
 {
 	char buf[4 * (HV_MSG_MAX > 4096 ? HV_MSG_MAX : 4096)];
 	hv_out_clean(s, buf, sizeof buf);
@@ -21,26 +21,31 @@ static cJSON *diag_json(const hv_diag *d)
 	if (!o) return NULL;
 	cJSON_AddStringToObject(o, "rule", hv_rules[d->rule].id);
 	cJSON_AddStringToObject(o, "severity", hv_sev_name(d->sev));
-	add_clean(o, "file", d->file ? d->file : "");
+	hv_json_add_location(o, d);
+	return o;
+}
+
+void hv_json_add_location(cJSON *o, const hv_diag *d)
+{
+	hv_json_add_clean(o, "file", d->file ? d->file : "");
 	cJSON_AddNumberToObject(o, "offset", (double)d->offset);
 	cJSON_AddNumberToObject(o, "length", (double)d->length);
-	add_clean(o, "struct_path", d->path);
-	add_clean(o, "message", d->msg);
-	return o;
+	hv_json_add_clean(o, "struct_path", d->path);
+	hv_json_add_clean(o, "message", d->msg);
 }
 
 static cJSON *input_json(const hv_report *r, bool strict)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o) return NULL;
-	add_clean(o, "path", r->input_path ? r->input_path : "");
+	hv_json_add_clean(o, "path", r->input_path ? r->input_path : "");
 	cJSON_AddStringToObject(o, "format", r->format[0] ? r->format : "unknown");
 	if (r->edition[0]) cJSON_AddStringToObject(o, "edition", r->edition);
 	else cJSON_AddNullToObject(o, "edition");
 	if (r->version[0]) cJSON_AddStringToObject(o, "version", r->version);
 	else cJSON_AddNullToObject(o, "version");
 	cJSON_AddStringToObject(o, "verdict", hv_verdict(r, strict));
-	if (r->unreadable || r->internal_error) add_clean(o, "problem", r->problem);
+	if (r->unreadable || r->internal_error) hv_json_add_clean(o, "problem", r->problem);
 	cJSON_AddNumberToObject(o, "rules_checked", (double)hv_report_rules_checked(r));
 	cJSON_AddNumberToObject(o, "errors", (double)r->count[HV_SEV_ERROR]);
 	cJSON_AddNumberToObject(o, "warnings", (double)r->count[HV_SEV_WARNING]);

@@ -33,6 +33,13 @@ void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 /* Returns false when the JSON document could not be built (out of memory). */
 bool hv_write_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
 
+/* JSON building blocks shared by the report and the certificate. Strings
+ * that may carry input bytes are made valid UTF-8 first (hv_out_clean). */
+struct cJSON;
+void hv_json_add_clean(struct cJSON *o, const char *key, const char *s);
+/* file, offset, length, struct_path, message of a diagnostic. */
+void hv_json_add_location(struct cJSON *o, const hv_diag *d);
+
 /* SARIF 2.1.0 log (one run, every rule of the table as a reportingDescriptor). */
 bool hv_write_sarif(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
 /* JUnit XML: a testsuite per input, a testcase per rule evaluated. */
