@@ -168,13 +168,7 @@ static cJSON *input_json(const hv_report *r, bool strict)
 	totals t = totals_of(r);
 	cJSON *o = cJSON_CreateObject();
 	if (!o) return NULL;
-	hv_json_add_clean(o, "path", r->input_path ? r->input_path : "");
-	cJSON_AddStringToObject(o, "format", r->format[0] ? r->format : "unknown");
-	if (r->edition[0]) cJSON_AddStringToObject(o, "edition", r->edition);
-	else cJSON_AddNullToObject(o, "edition");
-	if (r->version[0]) cJSON_AddStringToObject(o, "version", r->version);
-	else cJSON_AddNullToObject(o, "version");
-	cJSON_AddStringToObject(o, "verdict", hv_verdict(r, strict));
+	hv_json_add_identity(o, r, strict);
 	cJSON_AddBoolToObject(o, "strict", strict);
 	if (r->unreadable || r->internal_error) hv_json_add_clean(o, "problem", r->problem);
 	cJSON *s = cJSON_AddObjectToObject(o, "summary");

@@ -34,10 +34,8 @@ void hv_json_add_location(cJSON *o, const hv_diag *d)
 	hv_json_add_clean(o, "message", d->msg);
 }
 
-static cJSON *input_json(const hv_report *r, bool strict)
+void hv_json_add_identity(cJSON *o, const hv_report *r, bool strict)
 {
-	cJSON *o = cJSON_CreateObject();
-	if (!o) return NULL;
 	hv_json_add_clean(o, "path", r->input_path ? r->input_path : "");
 	cJSON_AddStringToObject(o, "format", r->format[0] ? r->format : "unknown");
 	if (r->edition[0]) cJSON_AddStringToObject(o, "edition", r->edition);
@@ -45,6 +43,13 @@ static cJSON *input_json(const hv_report *r, bool strict)
 	if (r->version[0]) cJSON_AddStringToObject(o, "version", r->version);
 	else cJSON_AddNullToObject(o, "version");
 	cJSON_AddStringToObject(o, "verdict", hv_verdict(r, strict));
+}
+
+static cJSON *input_json(const hv_report *r, bool strict)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o) return NULL;
+	hv_json_add_identity(o, r, strict);
 	if (r->unreadable || r->internal_error) hv_json_add_clean(o, "problem", r->problem);
 	cJSON_AddNumberToObject(o, "rules_checked", (double)hv_report_rules_checked(r));
 	cJSON_AddNumberToObject(o, "errors", (double)r->count[HV_SEV_ERROR]);

@@ -37,6 +37,8 @@ bool hv_write_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_
  * that may carry input bytes are made valid UTF-8 first (hv_out_clean). */
 struct cJSON;
 void hv_json_add_clean(struct cJSON *o, const char *key, const char *s);
+/* path, format, edition, version, verdict of an input (report and certificate). */
+void hv_json_add_identity(struct cJSON *o, const hv_report *r, bool strict);
 /* file, offset, length, struct_path, message of a diagnostic. */
 void hv_json_add_location(struct cJSON *o, const hv_diag *d);
 
