@@ -34,7 +34,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench afl fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench afl afl-build fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -167,12 +167,16 @@ $(LF)/bytes_%: fuzz/fuzz_%.c $(FUZZ_HDRS) $(LF)/libhpcvet.a
 
 # ---- AFL++ ----
 AFL_CC := afl-clang-fast
+# The main AFL++ build carries ASan+UBSan (a heap overflow that does not
+# segfault is still a finding); the cmplog build only guides comparisons and
+# stays plain, as AFL++ recommends.
+AFL_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 build-fuzz/afl/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
-	@$(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=build-fuzz/afl CC=$(AFL_CC) CFLAGS="$(FUZZ_DEF)" build-fuzz/afl/libhpcvet.a
+	@$(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=build-fuzz/afl CC=$(AFL_CC) CFLAGS="$(FUZZ_DEF) $(AFL_SAN)" build-fuzz/afl/libhpcvet.a
 build-fuzz/cmplog/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
 	@AFL_LLVM_CMPLOG=1 $(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=build-fuzz/cmplog CC=$(AFL_CC) CFLAGS="$(FUZZ_DEF)" build-fuzz/cmplog/libhpcvet.a
 build-fuzz/afl/afl_%: fuzz/fuzz_%.c fuzz/afl_driver.c $(FUZZ_HDRS) build-fuzz/afl/libhpcvet.a
-	$(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $< fuzz/afl_driver.c build-fuzz/afl/libhpcvet.a $(LDLIBS_HV) -o $@
+	$(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $(AFL_SAN) $< fuzz/afl_driver.c build-fuzz/afl/libhpcvet.a $(LDLIBS_HV) -o $@
 build-fuzz/cmplog/afl_%: fuzz/fuzz_%.c fuzz/afl_driver.c $(FUZZ_HDRS) build-fuzz/cmplog/libhpcvet.a
 	AFL_LLVM_CMPLOG=1 $(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $< fuzz/afl_driver.c build-fuzz/cmplog/libhpcvet.a $(LDLIBS_HV) -o $@
 build-fuzz/hv_mutator.so: fuzz/afl_mutator.c $(FUZZ_MUT_SRCS) $(LIB_SRCS) $(HEADERS) $(FUZZ_HDRS)
@@ -189,6 +193,7 @@ SECONDS ?= 60
 SMOKE_SECONDS ?= 25
 FUZZ_ARGS = $$(grep -v '^\[' fuzz/options/$(1).options 2>/dev/null | sed 's/ *= */=/; s/^/-/' | tr '\n' ' ')
 fuzz-build: deps $(FUZZ_TARGETS:%=$(LF)/fuzz_%)
+afl-build: deps $(FUZZ_TARGETS:%=build-fuzz/afl/afl_%) $(FUZZ_TARGETS:%=build-fuzz/cmplog/afl_%) build-fuzz/hv_mutator.so
 fuzz: deps $(LF)/fuzz_$(TARGET)
 	@mkdir -p fuzz/out/$(TARGET)/queue
 	ASAN_OPTIONS=$${ASAN_OPTIONS:-quarantine_size_mb=32} $(LF)/fuzz_$(TARGET) $(call FUZZ_ARGS,$(TARGET)) -dict=fuzz/dict/$(TARGET).dict -max_total_time=$(SECONDS) \
