@@ -12,6 +12,7 @@
 
 #include "core/hv_int.h"
 #include "core/validate.h"
+#include "output/certify.h"
 #include "output/output.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -74,20 +75,49 @@ static inline void fuzz_check_report(const hv_report *r)
 	}
 }
 
-/* The `single` and `set` targets also render the report as text and JSON, as
- * the CLI does: diagnostics quote bytes of the input (names, keys, strings),
- * so the writers' escaping is attack surface too. Output goes to /dev/null,
- * opened once (no file system work per input). */
-static inline void fuzz_render(hv_report *r)
+/* The `single` and `set` targets also render the report with every writer
+ * the CLI has (text plain and with colour and the hex view of the offending
+ * bytes, JSON, SARIF, JUnit XML, GitHub annotations, the certificate as text
+ * and JSON): diagnostics quote bytes of the input (names, keys, strings), so
+ * the writers' escaping is attack surface too. The hex view reads the
+ * offending bytes from the input's blobs in memory (never from a file).
+ * Output goes to /dev/null, opened once (no file system work per input). */
+typedef struct fuzz_sources {
+	hv_blob *blobs;
+	size_t n;
+} fuzz_sources;
+
+static inline size_t fuzz_read_bytes(void *ctx, const char *file, uint64_t off, uint8_t *dst, size_t len)
+{
+	fuzz_sources *src = ctx;
+	for (size_t i = 0; i < src->n; i++) {
+		hv_blob *b = &src->blobs[i];
+		if (strcmp(b->name, file) != 0) continue;
+		if (off >= b->size) return 0;
+		if (len > b->size - off) len = (size_t)(b->size - off);
+		return hv_blob_read(b, off, dst, len) ? len : 0;
+	}
+	return 0;
+}
+
+static inline void fuzz_render(hv_report *r, hv_blob *blobs, size_t n)
 {
 	static FILE *sink;
 	if (!sink) sink = fopen("/dev/null", "w");
 	if (!sink) return;
 	hv_report *reps[1] = {r};
-	hv_output_opts o = {.quiet = false, .strict = false};
-	hv_write_text(sink, reps, 1, &o);
-	if (!hv_write_json(sink, reps, 1, &o)) {
-		fprintf(stderr, "fuzz: the JSON report could not be built\n");
+	fuzz_sources src = {blobs, n};
+	hv_output_opts plain = {.quiet = false, .strict = false};
+	hv_output_opts rich = {.strict = true, .color = true, .context = true, .read_bytes = fuzz_read_bytes,
+			       .read_ctx = &src, .base_dir = "/fuzz"};
+	hv_write_text(sink, reps, 1, &plain);
+	hv_write_text(sink, reps, 1, &rich);
+	hv_write_junit(sink, reps, 1, &plain);
+	hv_write_github(sink, reps, 1, &rich);
+	hv_write_certify_text(sink, reps, 1, &plain);
+	if (!hv_write_json(sink, reps, 1, &plain) || !hv_write_sarif(sink, reps, 1, &rich) ||
+	    !hv_write_certify_json(sink, reps, 1, &rich)) {
+		fprintf(stderr, "fuzz: a JSON report could not be built\n");
 		abort();
 	}
 }
