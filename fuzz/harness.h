@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api_internal.h"
 #include "core/hv_int.h"
 #include "core/validate.h"
 #include "output/certify.h"
@@ -120,6 +121,37 @@ static inline void fuzz_render(hv_report *r, hv_blob *blobs, size_t n)
 		fprintf(stderr, "fuzz: a JSON report could not be built\n");
 		abort();
 	}
+}
+
+/* The public API's view of a report (what a program linking libhpcvet
+ * reads) must agree with the report itself. */
+static inline void fuzz_check_api_view(const hpcvet_report *rep)
+{
+	const hv_report *r = &rep->r;
+	size_t n = hpcvet_report_diagnostic_count(rep);
+	if (n != r->ndiags) {
+		fprintf(stderr, "fuzz: the API shows %zu diagnostics, the report holds %zu\n", n, r->ndiags);
+		abort();
+	}
+	for (size_t i = 0; i <= n; i++) {
+		hpcvet_diagnostic d;
+		int rc = hpcvet_report_diagnostic(rep, i, &d);
+		if (i == n ? rc != -1 : (rc != 0 || hpcvet_rule_find(d.rule_id) < 0 || !d.file || !d.message)) {
+			fprintf(stderr, "fuzz: API diagnostic %zu of %zu is wrong (rc %d)\n", i, n, rc);
+			abort();
+		}
+	}
+	uint64_t total = 0;
+	for (int sev = HPCVET_SEV_NOTE; sev <= HPCVET_SEV_ERROR; sev++) total += hpcvet_report_count(rep, sev);
+	if (total < n || hpcvet_report_suppressed(rep) > total) {
+		fprintf(stderr, "fuzz: API counts %llu failures for %zu diagnostics\n", (unsigned long long)total, n);
+		abort();
+	}
+	(void)hpcvet_verdict_name(hpcvet_report_verdict(rep));
+	(void)hpcvet_report_format(rep);
+	(void)hpcvet_report_edition(rep);
+	(void)hpcvet_report_format_version(rep);
+	(void)hpcvet_report_rules_checked(rep);
 }
 
 static inline const hv_format *fuzz_format_named(const char *name)
