@@ -180,8 +180,10 @@ static void check_sort_marker(walk *w, uint64_t off, const uint8_t *p)
 }
 
 /* The clock checks without their evaluation counts (the fast path counts
- * its events in bulk). */
-static inline void clock_step(walk *w, uint64_t off, uint64_t clock)
+ * its events in bulk). `inside`: the event lies strictly between OU[ and
+ * OU], so the hint names ovnisort, which sorts those events only; the
+ * markers themselves stay where they are. */
+static inline void clock_step(walk *w, uint64_t off, uint64_t clock, bool inside)
 {
 	if (w->idx == 0) w->sum->first_clock = clock;
 	if (clock >> 63) {
@@ -197,17 +199,17 @@ static inline void clock_step(walk *w, uint64_t off, uint64_t clock)
 			w->back_idx = w->idx;
 			w->back_prev = w->prev_clock;
 			w->back_clock = clock;
-			w->back_in_region = w->in_region;
+			w->back_in_region = inside;
 		}
 	}
 	w->prev_clock = clock;
 }
 
-static void check_clock(walk *w, uint64_t off, uint64_t clock)
+static void check_clock(walk *w, uint64_t off, uint64_t clock, bool inside)
 {
 	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_SIGNED, true);
 	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_MONOTONIC, true);
-	clock_step(w, off, clock);
+	clock_step(w, off, clock, inside);
 }
 
 static void report_clocks(walk *w)
@@ -312,8 +314,9 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 				"jumbo data of %" PRIu64 " bytes; libovni writes at most %u", payload, LIBOVNI_JUMBO_MAX);
 	}
 	check_mcv(w, off, p, jumbo, payload);
+	bool closes = p[1] == 'O' && p[2] == 'U' && p[3] == ']';
+	check_clock(w, off, hv_le64(p + 4), w->in_region && !closes);
 	check_sort_marker(w, off, p);
-	check_clock(w, off, hv_le64(p + 4));
 	if (p[1] == 'O' && p[2] == 'M' && (p[3] == '[' || p[3] == ']' || p[3] == '=') && !jumbo && payload == 12)
 		check_mark_event(w, win, off); /* last: it moves the window under p */
 	return evlen;
@@ -433,7 +436,7 @@ static void fast_walk(walk *w, fast_entry *fe, fast_counts *fc, const uint8_t *b
 			w->idx = idx;
 			w->prev_clock = prev;
 			w->in_region = in_region;
-			clock_step(w, o, clock);
+			clock_step(w, o, clock, in_region && e->kind != FAST_SORT_CLOSE);
 		}
 		prev = clock;
 		if (e->kind != FAST_PLAIN) {
