@@ -481,6 +481,8 @@ static void fast_account(hv_report *r, const fast_counts *fc)
 	r->evaluated[HV_R_OVNI_OBS_MARK_VALUE] += fc->mark;
 }
 
+bool ovni_obs_fast_path = true;
+
 void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *out)
 {
 	ovni_obs_summary local;
@@ -499,7 +501,7 @@ void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summa
 	w.r = r;
 	w.sum = sum;
 	sum->walked = true;
-	fast_entry *fe = calloc(FAST_SLOTS, sizeof *fe);
+	fast_entry *fe = ovni_obs_fast_path ? calloc(FAST_SLOTS, sizeof *fe) : NULL;
 	fast_counts fc = {0};
 	while (off < b->size && !b->io_failed) {
 		if (fe) {
