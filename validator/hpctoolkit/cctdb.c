@@ -119,7 +119,7 @@ static void walk_range(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v,
 	c->complete = false;
 	if (!c->h.usable || !c->ci_ok || !hv_window_init(&w, c->b, hpctk_window_cap)) return;
 	hpctk_svb_env e;
-	hpctk_svb_visitor sv = {(void *)v, fwd_index, fwd_value};
+	hpctk_svb_visitor sv = {(void *)v, fwd_index, fwd_value, v ? v->fast : NULL};
 	bool env_ok = hpctk_svb_env_init(&e, &csvb_desc, c->b, r, c->h.body_end, first, last - first);
 	/* Release: {Val} A4, {Idx} A2. Draft: pValues *(2), pMetricIndices *(4).
 	 * Unknown edition: the minimum both accept. */

@@ -10,6 +10,7 @@
 #include "../core/report.h"
 #include "../core/validate.h"
 #include "fileheader.h"
+#include "profiledb_svb.h"
 
 #define HPCTK_CI_END 0x20u
 
@@ -17,6 +18,7 @@ typedef struct hpctk_cct_visitor {
 	void *arg;
 	void (*index)(void *arg, uint32_t ctx, uint16_t metric, uint64_t off);
 	void (*value)(void *arg, uint32_t ctx, uint16_t metric, uint32_t prof, uint64_t bits, uint64_t off);
+	const hpctk_svb_fast *fast; /* NULL: `value` is called for every value (see hpctk_svb_fast) */
 } hpctk_cct_visitor;
 
 typedef struct hpctk_cctdb {

@@ -113,15 +113,18 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 	bool trace_open = role[ROLE_TRACE] && hpctk_tracedb_open(opt, role[ROLE_TRACE], r, ed, &trace);
 
 	hpctk_xdb x;
-	hpctk_xdb_init(&x, r, ed, role[ROLE_META] ? &meta : NULL, prof_open ? &prof : NULL, cct_open ? &cct : NULL,
+	hpctk_xdb_init(&x, ed, role[ROLE_META] ? &meta : NULL, prof_open ? &prof : NULL, cct_open ? &cct : NULL,
 		       trace_open ? &trace : NULL);
-	hpctk_prof_visitor pv = hpctk_xdb_prof_visitor(&x);
-	hpctk_cct_visitor cv = hpctk_xdb_cct_visitor(&x);
-	hpctk_trace_visitor tv = hpctk_xdb_trace_visitor(&x);
+	hpctk_xfile f[HPCTK_XFILES];
+	for (int i = 0; i < HPCTK_XFILES; i++) hpctk_xfile_init(&f[i], &x, i, r);
+	hpctk_prof_visitor pv = hpctk_xfile_prof_visitor(&f[HPCTK_XPROF]);
+	hpctk_cct_visitor cv = hpctk_xfile_cct_visitor(&f[HPCTK_XCCT]);
+	hpctk_trace_visitor tv = hpctk_xfile_trace_visitor(&f[HPCTK_XTRACE]);
 	if (prof_open) hpctk_profiledb_walk(&prof, r, &pv);
 	if (cct_open) hpctk_cctdb_walk(&cct, r, &cv);
 	if (trace_open) hpctk_tracedb_walk(&trace, r, &tv);
-	hpctk_xdb_finish(&x, prof_open && prof.complete, cct_open && cct.complete);
+	hpctk_xdb_finish(&x, r, f, prof_open && prof.complete, cct_open && cct.complete);
+	for (int i = 0; i < HPCTK_XFILES; i++) hpctk_xfile_free(&f[i]);
 	hpctk_xdb_free(&x);
 	hpctk_metadb_summary_free(&meta);
 }

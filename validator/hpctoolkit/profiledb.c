@@ -264,7 +264,7 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 	}
 	hpctk_svb_env e;
 	fwd_state fs = {v, false};
-	hpctk_svb_visitor sv = {&fs, fwd_index, fwd_value};
+	hpctk_svb_visitor sv = {&fs, fwd_index, fwd_value, NULL};
 	bool env_ok = hpctk_svb_env_init(&e, &psvb_desc, p->b, r, p->h.body_end, 0, p->nprofiles);
 	e.val_align = 2;
 	e.idx_align = 4;
@@ -297,6 +297,7 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 			break;
 		}
 		fs.summary = release ? (hv_le32(pi + 0x28) & 1) != 0 : i == 0;
+		sv.fast = v && v->fast ? &v->fast[fs.summary] : NULL;
 		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
 		hpctk_svb_values(&e, &blk);
 	}

@@ -12,6 +12,7 @@
 #include "../core/report.h"
 #include "../core/validate.h"
 #include "fileheader.h"
+#include "profiledb_svb.h"
 
 #define HPCTK_PI_END_DRAFT 0x28u
 #define HPCTK_PI_END_RELEASE 0x30u
@@ -23,6 +24,9 @@ typedef struct hpctk_prof_visitor {
 	void (*value)(void *arg, uint32_t prof, bool summary, uint32_t ctx, uint16_t metric, uint64_t bits, uint64_t off);
 	/* One identification of an identifier tuple. */
 	void (*kind)(void *arg, uint8_t kind, uint64_t off);
+	/* [0] for thread profiles, [1] for summary profiles; NULL: `value` is
+	 * called for every value (see hpctk_svb_fast). */
+	const hpctk_svb_fast *fast;
 } hpctk_prof_visitor;
 
 typedef struct hpctk_profiledb {

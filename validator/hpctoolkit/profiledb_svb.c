@@ -137,14 +137,59 @@ static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
 #undef IPATH
 }
 
+/* The two layouts in use: profile.db {u16 metricId, f64} (the block's owner
+ * is the profile, the run's key the context) and cct.db {u32 profIndex, f64}
+ * (owner: the context, run key: the metric; profIndex 0 is never stored). */
+#define PROF_VS 10u
+#define PROF_KS 2u
+#define CCT_VS 12u
+#define CCT_KS 4u
+
+/* Every 16-bit key allowed: the map used when no key rule applies. */
+static const uint8_t all_keys[8192] = {[0 ... 8191] = 0xff};
+
+/* One window chunk of a run with no call per value: true when every value
+ * passes every per-value check (the svb rules and the cross-file key rule),
+ * with the chunk's digest sum in *hsum and its last key in *prev. False
+ * means some value fails one: the caller walks the chunk again value by
+ * value, which reports in the usual order (nothing was counted yet).
+ * `ks` picks the layout; the checks are combined with | so that the loop
+ * has no data-dependent branch. */
+static inline __attribute__((always_inline)) bool fast_chunk(const uint8_t *base, uint64_t cnt, const unsigned ks,
+							     const bool digest, const uint8_t *map, uint64_t limit,
+							     uint64_t ybase, int64_t *prev, uint64_t *hsum)
+{
+	const unsigned vs = ks == PROF_KS ? PROF_VS : CCT_VS;
+	uint64_t bad = 0, h = 0;
+	int64_t pv = *prev;
+	for (uint64_t c = 0; c < cnt; c++) {
+		const uint8_t *v = base + c * vs;
+		uint32_t key = ks == PROF_KS ? hv_le16(v) : hv_le32(v);
+		uint64_t bits = hv_le64(v + ks);
+		bad |= (uint64_t)((int64_t)key <= pv);                                       /* increasing */
+		bad |= (uint64_t)((bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull); /* NaN, inf */
+		bad |= (uint64_t)((bits << 1) == 0);                                          /* +-0.0 */
+		if (ks == PROF_KS) bad |= (uint64_t)!((map[key >> 3] >> (key & 7)) & 1);
+		else bad |= (uint64_t)(key == 0) | (uint64_t)(key >= limit);
+		if (digest) h += hpctk_value_hash(ks == PROF_KS ? ybase | key : ybase | ((uint64_t)key << 16), bits);
+		pv = key;
+	}
+	*prev = pv;
+	*hsum = h;
+	return !bad;
+}
+
 /* Check the values of one run [s, end) belonging to index entry `k`.
  * This is the loop that runs once per value: values are taken a window-full
- * at a time, the rule evaluations are counted in bulk (the same counts as
- * one hv_eval per check), and paths are formatted only for a failure. */
+ * at a time and go through fast_chunk; the rule evaluations are counted in
+ * bulk (the same counts as one hv_eval per check), and a chunk is walked
+ * value by value, with its diagnostics and visitor calls in file order,
+ * only when it holds a failing value (or the visitor wants every value). */
 static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k,
 								    uint32_t idx_key, uint64_t s, uint64_t end, uint64_t per,
-								    const unsigned vs, const unsigned ks)
+								    const unsigned ks)
 {
+	const unsigned vs = ks == PROF_KS ? PROF_VS : CCT_VS;
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
 	const bool key_nonzero = d->r_val_key_nonzero >= 0;
@@ -153,6 +198,20 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 	(snprintf(path, sizeof path, "%s/value[%llu]", block_path(e, blk->owner, bp, sizeof bp), (unsigned long long)j), \
 	 path)
 	const hpctk_svb_visitor *vis = e->vis && e->vis->value ? e->vis : NULL;
+	/* The fast path: always without a visitor, else when it gave its facts. */
+	static const hpctk_svb_fast none = {.r_key = -1};
+	const hpctk_svb_fast *f = !vis ? &none : vis->fast;
+	const uint8_t *map = all_keys;
+	uint64_t limit = UINT64_MAX, n_fast = 0, h_fast = 0;
+	hpctk_digest *dig = NULL;
+	uint64_t ybase = 0;
+	if (f) {
+		if (f->r_key >= 0 && f->key_map) map = f->key_map;
+		if (f->r_key >= 0 && !f->key_map) limit = f->key_limit;
+		uint32_t ctx = ks == PROF_KS ? idx_key : blk->owner;
+		if (f->dig && ctx < f->ndig) dig = &f->dig[ctx];
+		ybase = ks == PROF_KS ? (uint64_t)blk->owner << 16 : idx_key;
+	}
 	uint64_t n_total = 0, n_finite = 0;
 	uint32_t prev = 0;
 	uint64_t j = s;
@@ -164,10 +223,25 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 			e->complete = false;
 			break;
 		}
+		if (f) {
+			int64_t pv = j > s ? (int64_t)prev : -1;
+			uint64_t h;
+			bool clean = dig ? fast_chunk(base, cnt, ks, true, map, limit, ybase, &pv, &h)
+					 : fast_chunk(base, cnt, ks, false, map, limit, ybase, &pv, &h);
+			if (clean) {
+				prev = (uint32_t)pv;
+				n_total += cnt;
+				n_finite += cnt;
+				n_fast += cnt;
+				h_fast += h;
+				j += cnt;
+				continue;
+			}
+		}
 		for (uint64_t c = 0; c < cnt; c++, j++) {
 			const uint8_t *v = base + c * vs;
 			uint64_t off = off0 + c * vs;
-			uint32_t key = (uint32_t)key_at(v, ks);
+			uint32_t key = ks == PROF_KS ? hv_le16(v) : hv_le32(v);
 			uint64_t bits = hv_le64(v + ks);
 			double x = hv_lef64(v + ks);
 			if (key_nonzero && key == 0) {
@@ -199,22 +273,22 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 	r->evaluated[d->r_val_increasing] += n_total ? n_total - 1 : 0; /* all but the run's first value */
 	r->evaluated[d->r_value_finite] += n_total;
 	r->evaluated[d->r_value_nonzero] += n_finite;
+	/* what the visitor would have counted and digested for the fast values */
+	if (f && f->r_key >= 0) r->evaluated[f->r_key] += n_fast;
+	if (dig) {
+		dig->n += n_fast;
+		dig->h += h_fast;
+	}
 }
 #undef VPATH
 
-/* The two layouts in use get their own copy of the loop with the value and
- * key sizes as constants (profile.db {u16 metricId, f64}, cct.db {u32
- * profIndex, f64}); anything else runs the general one. */
+/* The two layouts get their own copy of the loop with the value and key
+ * sizes as constants; the descriptors use no other. */
 static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k, uint32_t idx_key, uint64_t s,
 		      uint64_t end, uint64_t per)
 {
-	const hpctk_svb_desc *d = e->d;
-	if (d->val_size == 10 && d->val_key_size == 2)
-		run_values(e, blk, k, idx_key, s, end, per, 10, 2);
-	else if (d->val_size == 12 && d->val_key_size == 4)
-		run_values(e, blk, k, idx_key, s, end, per, 12, 4);
-	else
-		run_values(e, blk, k, idx_key, s, end, per, d->val_size, d->val_key_size);
+	if (e->d->val_key_size == PROF_KS) run_values(e, blk, k, idx_key, s, end, per, PROF_KS);
+	else run_values(e, blk, k, idx_key, s, end, per, CCT_KS);
 }
 
 static bool skipped(const hpctk_svb_env *e, uint32_t owner)

@@ -31,12 +31,47 @@ typedef struct hpctk_svb_desc {
 	int r_value_nonzero, r_value_finite;
 } hpctk_svb_desc;
 
+/* The transpose digest of a set of (profile, metric, context, value)
+ * entries: a count and a sum of one hash per entry, so it does not depend
+ * on the order the entries are visited in, and the digests of profile.db
+ * and cct.db (computed separately, possibly in parallel) are compared at the
+ * end. One digest per context. */
+typedef struct hpctk_digest {
+	uint64_t n, h;
+} hpctk_digest;
+
+/* One 64x64->128-bit multiply, folded: runs for every value of both files.
+ * `key` is profIndex << 16 | metricId (48 bits); the constant's high bits
+ * keep the second factor non-zero. */
+static inline uint64_t hpctk_value_hash(uint64_t key, uint64_t bits)
+{
+	__extension__ typedef unsigned __int128 u128;
+	u128 m = (u128)(bits ^ 0x5851f42d4c957f2dull) * (key ^ 0x9e3779b97f4a7c15ull);
+	return (uint64_t)m ^ (uint64_t)(m >> 64);
+}
+
+/* Cross-file facts the value loop checks itself, so that a run of values
+ * costs no call per value: a value whose checks all pass is handled here,
+ * and only a window chunk holding a value that would fail some rule goes
+ * value by value through the visitor's `value` (which then evaluates,
+ * reports and digests exactly as for every value). */
+typedef struct hpctk_svb_fast {
+	int r_key;                 /* rule evaluated once per value on its key; < 0: none */
+	const uint8_t *key_map;    /* that rule: the key's bit is set (a 65536-bit map), or else */
+	uint32_t key_limit;        /* the key is below this */
+	hpctk_digest *dig;         /* per context, NULL: no digest */
+	uint32_t ndig;             /* contexts at or above ndig are not digested */
+} hpctk_svb_fast;
+
 /* Called for the data of a block, for the cross-file checks. `owner` is the
- * block's profile or context index, `off` the file offset of the entry. */
+ * block's profile or context index, `off` the file offset of the entry.
+ * With `fast` NULL, `value` is called for every value; else only for the
+ * values of a chunk that fails one of the checks (see hpctk_svb_fast). */
 typedef struct hpctk_svb_visitor {
 	void *arg;
 	void (*index)(void *arg, uint32_t owner, uint32_t idx_key, uint64_t off);
 	void (*value)(void *arg, uint32_t owner, uint32_t idx_key, uint32_t val_key, uint64_t bits, uint64_t off);
+	const hpctk_svb_fast *fast;
 } hpctk_svb_visitor;
 
 typedef struct hpctk_svb_env {
