@@ -23,6 +23,12 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 	if (x->meta && x->meta->metrics_ok) {
 		for (size_t i = 0; i < x->meta->n_prop_metric_ids; i++) set_bit(x->prop, x->meta->prop_metric_ids[i]);
 		for (size_t i = 0; i < x->meta->n_stat_metric_ids; i++) set_bit(x->stat, x->meta->stat_metric_ids[i]);
+		/* The value loop's form of the two bitmaps: one load per value. */
+		x->reject = malloc(2 * 65536);
+		for (uint32_t m = 0; x->reject && m < 65536; m++) {
+			x->reject[m] = !bit(x->prop, m);
+			x->reject[65536 + m] = !bit(x->stat, m);
+		}
 	}
 	if (x->meta && x->meta->ctx_ok && x->meta->n_ctx_ids > 0) {
 		uint32_t maxid = x->meta->ctx_ids[x->meta->n_ctx_ids - 1];
@@ -39,7 +45,9 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 void hpctk_xdb_free(hpctk_xdb *x)
 {
 	free(x->ctx_map);
+	free(x->reject);
 	x->ctx_map = NULL;
+	x->reject = NULL;
 }
 
 void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r)
@@ -59,8 +67,9 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 	uint32_t ndig = x->cct ? x->cct->nctxs : 0;
 	bool metrics = x->meta && x->meta->metrics_ok;
 	if (which == HPCTK_XPROF) {
-		f->fast[0] = (hpctk_svb_fast){metrics ? HV_R_HPCTKDB_METRIC_PROP_KNOWN : -1, x->prop, 0, f->dig, ndig};
-		f->fast[1] = (hpctk_svb_fast){metrics ? HV_R_HPCTKDB_METRIC_STAT_KNOWN : -1, x->stat, 0, NULL, 0};
+		const uint8_t *prop = x->reject, *stat = x->reject ? x->reject + 65536 : NULL;
+		f->fast[0] = (hpctk_svb_fast){metrics ? HV_R_HPCTKDB_METRIC_PROP_KNOWN : -1, prop, 0, f->dig, ndig};
+		f->fast[1] = (hpctk_svb_fast){metrics ? HV_R_HPCTKDB_METRIC_STAT_KNOWN : -1, stat, 0, NULL, 0};
 	} else if (which == HPCTK_XCCT) {
 		/* Without profile.db, cct_value checks nothing and digests nothing. */
 		f->fast[0] = (hpctk_svb_fast){x->prof ? HV_R_HPCTKDB_CCT_PROF_IN_RANGE : -1, NULL,
@@ -186,7 +195,9 @@ static void prof_kind(void *arg, uint8_t kind, uint64_t off)
 
 hpctk_prof_visitor hpctk_xfile_prof_visitor(hpctk_xfile *f)
 {
-	return (hpctk_prof_visitor){f, prof_index, prof_value, prof_kind, f->fast};
+	/* No reject maps (out of memory): every value through prof_value. */
+	bool fast = !(f->x->meta && f->x->meta->metrics_ok) || f->x->reject;
+	return (hpctk_prof_visitor){f, prof_index, prof_value, prof_kind, fast ? f->fast : NULL};
 }
 
 /* --- cct.db visitor --------------------------------------------------------------- */

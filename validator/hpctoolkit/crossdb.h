@@ -27,6 +27,7 @@ typedef struct hpctk_xdb {
 	hpctk_tracedb *trace;
 	hv_blob *prof_blob;                 /* profile.db even when its {PI} array is unusable (id tuples) */
 	uint8_t prop[8192], stat[8192];     /* bitmaps of meta.db's metric ids */
+	uint8_t *reject;                    /* 2 x 65536 bytes: non-zero for metric ids that are not prop / stat */
 	uint8_t *ctx_map;                   /* bitmap of meta.db's ctxIds when dense enough, else NULL */
 	uint32_t ctx_map_max;
 	bool transpose;                     /* both profile.db and cct.db have digests to compare */

@@ -145,9 +145,6 @@ static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
 #define CCT_VS 12u
 #define CCT_KS 4u
 
-/* Every 16-bit key allowed: the map used when no key rule applies. */
-static const uint8_t all_keys[8192] = {[0 ... 8191] = 0xff};
-
 /* One window chunk of a run with no call per value: true when every value
  * passes every per-value check (the svb rules and the cross-file key rule),
  * with the chunk's digest sum in *hsum and its last key in *prev. False
@@ -156,7 +153,7 @@ static const uint8_t all_keys[8192] = {[0 ... 8191] = 0xff};
  * `ks` picks the layout; the checks are combined with | so that the loop
  * has no data-dependent branch. */
 static inline __attribute__((always_inline)) bool fast_chunk(const uint8_t *base, uint64_t cnt, const unsigned ks,
-							     const bool digest, const uint8_t *map, uint64_t limit,
+							     const bool digest, const uint8_t *reject, uint64_t limit,
 							     uint64_t ybase, int64_t *prev, uint64_t *hsum)
 {
 	const unsigned vs = ks == PROF_KS ? PROF_VS : CCT_VS;
@@ -166,10 +163,11 @@ static inline __attribute__((always_inline)) bool fast_chunk(const uint8_t *base
 		const uint8_t *v = base + c * vs;
 		uint32_t key = ks == PROF_KS ? hv_le16(v) : hv_le32(v);
 		uint64_t bits = hv_le64(v + ks);
-		bad |= (uint64_t)((int64_t)key <= pv);                                       /* increasing */
-		bad |= (uint64_t)((bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull); /* NaN, inf */
-		bad |= (uint64_t)((bits << 1) == 0);                                          /* +-0.0 */
-		if (ks == PROF_KS) bad |= (uint64_t)!((map[key >> 3] >> (key & 7)) & 1);
+		bad |= (uint64_t)((int64_t)key <= pv); /* increasing */
+		/* NaN, infinite (exponent all ones) or +-0.0, in one compare:
+		 * bits << 1 drops the sign; minus 1 wraps zero to the top. */
+		bad |= (uint64_t)((bits << 1) - 1 >= 0xffdfffffffffffffull);
+		if (ks == PROF_KS) bad |= reject[key];
 		else bad |= (uint64_t)(key == 0) | (uint64_t)(key >= limit);
 		if (digest) h += hpctk_value_hash(ks == PROF_KS ? ybase | key : ybase | ((uint64_t)key << 16), bits);
 		pv = key;
@@ -179,44 +177,75 @@ static inline __attribute__((always_inline)) bool fast_chunk(const uint8_t *base
 	return !bad;
 }
 
+/* What the runs of one block share, and the evaluations they count, added
+ * to the report once per block. */
+typedef struct block_run {
+	const hpctk_svb_visitor *vis; /* gets value by value what the fast path does not take; NULL: none */
+	const hpctk_svb_fast *f;      /* NULL: no fast path */
+	const uint8_t *reject;
+	uint64_t limit, per;
+	uint64_t n_total, n_runs, n_finite, n_fast;
+} block_run;
+
+/* Every 16-bit key allowed: the reject map used when no key rule applies. */
+static const uint8_t no_reject[65536];
+
+static void block_run_init(block_run *br, const hpctk_svb_env *e)
+{
+	memset(br, 0, sizeof *br);
+	br->vis = e->vis && e->vis->value ? e->vis : NULL;
+	/* The fast path: always without a visitor, else when it gave its facts. */
+	static const hpctk_svb_fast none = {.r_key = -1};
+	br->f = !br->vis ? &none : br->vis->fast;
+	br->reject = no_reject;
+	br->limit = UINT64_MAX;
+	if (br->f && br->f->r_key >= 0) {
+		if (br->f->key_reject) br->reject = br->f->key_reject;
+		else br->limit = br->f->key_limit;
+	}
+	/* values per fetch: a window's worth, or the whole run in memory */
+	br->per = e->b->mem ? UINT64_MAX : e->wv.cap / e->d->val_size;
+	if (br->per == 0) br->per = 1;
+}
+
+static void block_run_count(const block_run *br, hv_report *r, const hpctk_svb_desc *d)
+{
+	if (d->r_val_key_nonzero >= 0) r->evaluated[d->r_val_key_nonzero] += br->n_total;
+	r->evaluated[d->r_val_increasing] += br->n_total - br->n_runs; /* all but each run's first value */
+	r->evaluated[d->r_value_finite] += br->n_total;
+	r->evaluated[d->r_value_nonzero] += br->n_finite;
+	/* what the visitor would have counted for the fast values */
+	if (br->f && br->f->r_key >= 0) r->evaluated[br->f->r_key] += br->n_fast;
+}
+
 /* Check the values of one run [s, end) belonging to index entry `k`.
  * This is the loop that runs once per value: values are taken a window-full
  * at a time and go through fast_chunk; the rule evaluations are counted in
  * bulk (the same counts as one hv_eval per check), and a chunk is walked
  * value by value, with its diagnostics and visitor calls in file order,
  * only when it holds a failing value (or the visitor wants every value). */
-static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k,
-								    uint32_t idx_key, uint64_t s, uint64_t end, uint64_t per,
-								    const unsigned ks)
+static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, const hpctk_svb_block *blk,
+								    block_run *br, uint64_t k, uint32_t idx_key, uint64_t s,
+								    uint64_t end, const unsigned ks)
 {
 	const unsigned vs = ks == PROF_KS ? PROF_VS : CCT_VS;
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
-	const bool key_nonzero = d->r_val_key_nonzero >= 0;
 	char path[HV_PATH_MAX], bp[96];
 #define VPATH()                                                                                              \
 	(snprintf(path, sizeof path, "%s/value[%llu]", block_path(e, blk->owner, bp, sizeof bp), (unsigned long long)j), \
 	 path)
-	const hpctk_svb_visitor *vis = e->vis && e->vis->value ? e->vis : NULL;
-	/* The fast path: always without a visitor, else when it gave its facts. */
-	static const hpctk_svb_fast none = {.r_key = -1};
-	const hpctk_svb_fast *f = !vis ? &none : vis->fast;
-	const uint8_t *map = all_keys;
-	uint64_t limit = UINT64_MAX, n_fast = 0, h_fast = 0;
+	const hpctk_svb_fast *f = br->f;
 	hpctk_digest *dig = NULL;
-	uint64_t ybase = 0;
-	if (f) {
-		if (f->r_key >= 0 && f->key_map) map = f->key_map;
-		if (f->r_key >= 0 && !f->key_map) limit = f->key_limit;
-		uint32_t ctx = ks == PROF_KS ? idx_key : blk->owner;
-		if (f->dig && ctx < f->ndig) dig = &f->dig[ctx];
-		ybase = ks == PROF_KS ? (uint64_t)blk->owner << 16 : idx_key;
-	}
-	uint64_t n_total = 0, n_finite = 0;
+	uint32_t ctx = ks == PROF_KS ? idx_key : blk->owner;
+	if (f && f->dig && ctx < f->ndig) dig = &f->dig[ctx];
+	uint64_t ybase = ks == PROF_KS ? (uint64_t)blk->owner << 16 : idx_key;
+	uint64_t n_fast = 0, h_fast = 0;
 	uint32_t prev = 0;
 	uint64_t j = s;
+	if (s < end) br->n_runs++;
 	while (j < end) {
-		uint64_t cnt = end - j < per ? end - j : per;
+		uint64_t cnt = end - j < br->per ? end - j : br->per;
 		uint64_t off0 = blk->pvalues + j * vs;
 		const uint8_t *base = hv_window_get(&e->wv, off0, (size_t)(cnt * vs));
 		if (!base) {
@@ -226,12 +255,10 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 		if (f) {
 			int64_t pv = j > s ? (int64_t)prev : -1;
 			uint64_t h;
-			bool clean = dig ? fast_chunk(base, cnt, ks, true, map, limit, ybase, &pv, &h)
-					 : fast_chunk(base, cnt, ks, false, map, limit, ybase, &pv, &h);
+			bool clean = dig ? fast_chunk(base, cnt, ks, true, br->reject, br->limit, ybase, &pv, &h)
+					 : fast_chunk(base, cnt, ks, false, br->reject, br->limit, ybase, &pv, &h);
 			if (clean) {
 				prev = (uint32_t)pv;
-				n_total += cnt;
-				n_finite += cnt;
 				n_fast += cnt;
 				h_fast += h;
 				j += cnt;
@@ -244,7 +271,7 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 			uint32_t key = ks == PROF_KS ? hv_le16(v) : hv_le32(v);
 			uint64_t bits = hv_le64(v + ks);
 			double x = hv_lef64(v + ks);
-			if (key_nonzero && key == 0) {
+			if (ks == CCT_KS && key == 0) {
 				hv_emit(r, d->r_val_key_nonzero, e->b->name, off, ks, VPATH(),
 					"%s 0 (the summary profile) in the run of %s %u; cct.db never holds summary values",
 					d->val_key, d->idx_key, idx_key);
@@ -259,37 +286,25 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 				hv_emit(r, d->r_value_finite, e->b->name, off + ks, 8, VPATH(), "value for %s %u, %s %u is %s",
 					d->idx_key, idx_key, d->val_key, key, isnan(x) ? "NaN" : "infinite");
 			} else {
-				n_finite++;
+				br->n_finite++;
 				if (x == 0.0)
 					hv_emit(r, d->r_value_nonzero, e->b->name, off + ks, 8, VPATH(),
 						"value for %s %u, %s %u is 0.0; the sparse format stores non-zero values only",
 						d->idx_key, idx_key, d->val_key, key);
 			}
-			n_total++;
-			if (vis) vis->value(vis->arg, blk->owner, idx_key, key, bits, off);
+			br->n_total++;
+			if (br->vis) br->vis->value(br->vis->arg, blk->owner, idx_key, key, bits, off);
 		}
 	}
-	if (d->r_val_key_nonzero >= 0) r->evaluated[d->r_val_key_nonzero] += n_total;
-	r->evaluated[d->r_val_increasing] += n_total ? n_total - 1 : 0; /* all but the run's first value */
-	r->evaluated[d->r_value_finite] += n_total;
-	r->evaluated[d->r_value_nonzero] += n_finite;
-	/* what the visitor would have counted and digested for the fast values */
-	if (f && f->r_key >= 0) r->evaluated[f->r_key] += n_fast;
+	br->n_total += n_fast;
+	br->n_finite += n_fast;
+	br->n_fast += n_fast;
 	if (dig) {
 		dig->n += n_fast;
 		dig->h += h_fast;
 	}
 }
 #undef VPATH
-
-/* The two layouts get their own copy of the loop with the value and key
- * sizes as constants; the descriptors use no other. */
-static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k, uint32_t idx_key, uint64_t s,
-		      uint64_t end, uint64_t per)
-{
-	if (e->d->val_key_size == PROF_KS) run_values(e, blk, k, idx_key, s, end, per, PROF_KS);
-	else run_values(e, blk, k, idx_key, s, end, per, CCT_KS);
-}
 
 static bool skipped(const hpctk_svb_env *e, uint32_t owner)
 {
@@ -308,8 +323,12 @@ void hpctk_svb_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
 	if (!e->windows_ok || !check_layout(e, blk)) skip(e, blk->owner);
 }
 
-void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
+/* The values of one block (see hpctk_svb_values), one copy per layout, with
+ * the index entry's field widths as constants. */
+static inline __attribute__((always_inline)) void block_values(hpctk_svb_env *e, const hpctk_svb_block *blk,
+								      const unsigned ks)
 {
+	const unsigned iks = ks == PROF_KS ? 4 : 2, is = iks + 8; /* {Idx}: key, startIndex */
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
 	char bp[96], path[HV_PATH_MAX];
@@ -324,46 +343,53 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 	 * is sound; after the first bad start the rest of the block is checked
 	 * for its indices alone, so one bad startIndex is reported once. */
 #define IPATH() (snprintf(path, sizeof path, "%s/%s[%llu]", BP(), d->idx_ptr, (unsigned long long)k), path)
-	/* values per fetch in check_run: a window's worth, or the whole run in memory */
-	uint64_t per = e->b->mem ? UINT64_MAX : e->wv.cap / d->val_size;
-	if (per == 0) per = 1;
+	block_run br;
+	block_run_init(&br, e);
+	void (*index)(void *, uint32_t, uint32_t, uint64_t) = e->vis ? e->vis->index : NULL;
 	bool attributing = true;
 	uint64_t last_start = 0;  /* last in-range start, for the monotony check */
 	bool have_last = false;
 	uint32_t prev_key = 0, run_key = 0;
 	uint64_t run_start = 0, run_k = 0;
 	bool run_open = false;
-	for (uint64_t k = 0; k < blk->nidx; k++) {
-		uint64_t off = blk->pidx + k * d->idx_size;
-		const uint8_t *p = hv_window_get(&e->wi, off, d->idx_size);
+	uint64_t n_ok = 0; /* entries whose start passed both start rules (evaluated in bulk) */
+	uint64_t k = 0;
+	bool unreadable = false;
+	for (; k < blk->nidx; k++) {
+		uint64_t off = blk->pidx + k * is;
+		const uint8_t *p = hv_window_get(&e->wi, off, is);
 		if (!p) {
 			e->complete = false;
-			return;
+			unreadable = true;
+			break;
 		}
-		uint32_t key = (uint32_t)key_at(p, d->idx_key_size);
-		uint64_t start = hv_le64(p + d->idx_key_size);
-		if (k > 0 && !hv_eval(r, d->r_idx_increasing, key > prev_key))
-			hv_emit(r, d->r_idx_increasing, e->b->name, off, d->idx_key_size, IPATH(),
+		uint32_t key = iks == 2 ? hv_le16(p) : hv_le32(p);
+		uint64_t start = hv_le64(p + iks);
+		if (k > 0 && key <= prev_key)
+			hv_emit(r, d->r_idx_increasing, e->b->name, off, iks, IPATH(),
 				"%s %u follows %u; index entries must be sorted by strictly increasing %s", d->idx_key, key,
 				prev_key, d->idx_key);
 		prev_key = key;
-		if (e->vis && e->vis->index) e->vis->index(e->vis->arg, blk->owner, key, off);
+		if (index) index(e->vis->arg, blk->owner, key, off);
 
-		bool ok = true;
 		if (k == 0 && !hv_eval(r, d->r_start_first_zero, start == 0)) {
-			hv_emit(r, d->r_start_first_zero, e->b->name, off + d->idx_key_size, 8, IPATH(),
+			hv_emit(r, d->r_start_first_zero, e->b->name, off + iks, 8, IPATH(),
 				"the first startIndex is %llu, so values [0, %llu) belong to no %s",
 				(unsigned long long)start, (unsigned long long)(start < blk->nvalues ? start : blk->nvalues),
 				d->idx_key);
 			e->complete = false; /* the orphaned values are not visited */
 		}
-		if (!hv_eval(r, d->r_start_in_range, start <= blk->nvalues)) {
-			hv_emit(r, d->r_start_in_range, e->b->name, off + d->idx_key_size, 8, IPATH(),
+		bool ok = true;
+		if (start > blk->nvalues) {
+			r->evaluated[d->r_start_in_range]++;
+			hv_emit(r, d->r_start_in_range, e->b->name, off + iks, 8, IPATH(),
 				"startIndex %llu is beyond nValues %llu", (unsigned long long)start,
 				(unsigned long long)blk->nvalues);
 			ok = false;
-		} else if (have_last && !hv_eval(r, d->r_start_nondecreasing, start >= last_start)) {
-			hv_emit(r, d->r_start_nondecreasing, e->b->name, off + d->idx_key_size, 8, IPATH(),
+		} else if (have_last && start < last_start) {
+			r->evaluated[d->r_start_in_range]++;
+			r->evaluated[d->r_start_nondecreasing]++;
+			hv_emit(r, d->r_start_nondecreasing, e->b->name, off + iks, 8, IPATH(),
 				"startIndex %llu is below the previous startIndex %llu", (unsigned long long)start,
 				(unsigned long long)last_start);
 			ok = false;
@@ -373,7 +399,8 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 			attributing = false;
 			continue;
 		}
-		if (attributing && run_open) check_run(e, blk, run_k, run_key, run_start, start, per);
+		n_ok++;
+		if (attributing && run_open) run_values(e, blk, &br, run_k, run_key, run_start, start, ks);
 		last_start = start;
 		have_last = true;
 		run_open = true;
@@ -381,7 +408,15 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 		run_key = key;
 		run_k = k;
 	}
-	if (attributing && run_open) check_run(e, blk, run_k, run_key, run_start, blk->nvalues, per);
+	/* bulk counts: the key order from the second entry on, the start rules
+	 * of the entries that passed them (the nondecreasing rule from the
+	 * second in-range start on) */
+	if (k > 1) r->evaluated[d->r_idx_increasing] += k - 1;
+	r->evaluated[d->r_start_in_range] += n_ok;
+	if (n_ok) r->evaluated[d->r_start_nondecreasing] += n_ok - 1;
+	if (!unreadable && attributing && run_open) run_values(e, blk, &br, run_k, run_key, run_start, blk->nvalues, ks);
+	block_run_count(&br, r, d);
+	if (unreadable) return;
 	/* No index entry at all: every value belongs to no run, the same defect
 	 * as a first startIndex above 0. */
 	if (blk->nidx == 0 && !hv_eval(r, d->r_start_first_zero, blk->nvalues == 0)) {
@@ -393,6 +428,12 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 }
 #undef IPATH
 #undef BP
+
+void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
+{
+	if (e->d->val_key_size == PROF_KS) block_values(e, blk, PROF_KS);
+	else block_values(e, blk, CCT_KS);
+}
 
 static void report_overlap(void *arg, const hpctk_range *a, const hpctk_range *b)
 {
