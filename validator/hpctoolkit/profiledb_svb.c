@@ -150,31 +150,40 @@ static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
  * with the chunk's digest sum in *hsum and its last key in *prev. False
  * means some value fails one: the caller walks the chunk again value by
  * value, which reports in the usual order (nothing was counted yet).
- * `ks` picks the layout; the checks are combined with | so that the loop
- * has no data-dependent branch. */
+ * `ks` picks the layout. The loop has no data-dependent branch: each check
+ * keeps a running minimum / maximum / or, compared once per chunk. */
 static inline __attribute__((always_inline)) bool fast_chunk(const uint8_t *base, uint64_t cnt, const unsigned ks,
 							     const bool digest, const uint8_t *reject, uint64_t limit,
 							     uint64_t ybase, int64_t *prev, uint64_t *hsum)
 {
 	const unsigned vs = ks == PROF_KS ? PROF_VS : CCT_VS;
-	uint64_t bad = 0, h = 0;
-	int64_t pv = *prev;
+	uint64_t h = 0, fmax = 0, kmax = 0, rej = 0;
+	int64_t pv = *prev, dmin = INT64_MAX;
+	uint64_t xbase = ybase ^ HPCTK_HASH_KEY;
 	for (uint64_t c = 0; c < cnt; c++) {
 		const uint8_t *v = base + c * vs;
 		uint32_t key = ks == PROF_KS ? hv_le16(v) : hv_le32(v);
 		uint64_t bits = hv_le64(v + ks);
-		bad |= (uint64_t)((int64_t)key <= pv); /* increasing */
-		/* NaN, infinite (exponent all ones) or +-0.0, in one compare:
-		 * bits << 1 drops the sign; minus 1 wraps zero to the top. */
-		bad |= (uint64_t)((bits << 1) - 1 >= 0xffdfffffffffffffull);
-		if (ks == PROF_KS) bad |= reject[key];
-		else bad |= (uint64_t)(key == 0) | (uint64_t)(key >= limit);
-		if (digest) h += hpctk_value_hash(ks == PROF_KS ? ybase | key : ybase | ((uint64_t)key << 16), bits);
+		int64_t dk = (int64_t)key - pv; /* keys strictly increasing: dk > 0 */
+		dmin = dk < dmin ? dk : dmin;
+		/* NaN, infinite (exponent all ones) or +-0.0 as one maximum:
+		 * bits << 1 drops the sign, minus 1 wraps zero to the top. */
+		uint64_t fv = (bits << 1) - 1;
+		fmax = fv > fmax ? fv : fmax;
+		if (ks == PROF_KS) {
+			rej |= reject[key];
+		} else {
+			uint64_t kv = (uint64_t)key - 1; /* 0 (the summary profile) wraps to the top */
+			kmax = kv > kmax ? kv : kmax;
+		}
+		if (digest) h += hpctk_value_hash_k(ks == PROF_KS ? xbase ^ key : xbase ^ ((uint64_t)key << 16), bits);
 		pv = key;
 	}
 	*prev = pv;
 	*hsum = h;
-	return !bad;
+	/* cct.db: key - 1 below limit - 1 is 0 < key < limit */
+	bool keys_ok = ks == PROF_KS ? rej == 0 : limit > 0 && kmax < limit - 1;
+	return dmin > 0 && fmax < 0xffdfffffffffffffull && keys_ok;
 }
 
 /* What the runs of one block share, and the evaluations they count, added

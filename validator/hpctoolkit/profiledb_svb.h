@@ -40,14 +40,24 @@ typedef struct hpctk_digest {
 	uint64_t n, h;
 } hpctk_digest;
 
-/* One 64x64->128-bit multiply, folded: runs for every value of both files.
- * `key` is profIndex << 16 | metricId (48 bits); the constant's high bits
- * keep the second factor non-zero. */
-static inline uint64_t hpctk_value_hash(uint64_t key, uint64_t bits)
+/* One 64x64->128-bit multiply, its halves folded: runs for every value of
+ * both files. `key` is profIndex << 16 | metricId (48 bits); the constant's
+ * high bits keep the second factor non-zero. (The low half is written as
+ * its own 64-bit product: gcc 12 sends a folded __int128 through the stack
+ * in the value loop, and the extra imul is cheaper than that.) */
+#define HPCTK_HASH_KEY 0x9e3779b97f4a7c15ull
+static inline uint64_t hpctk_value_hash_k(uint64_t xkey, uint64_t bits)
 {
 	__extension__ typedef unsigned __int128 u128;
-	u128 m = (u128)(bits ^ 0x5851f42d4c957f2dull) * (key ^ 0x9e3779b97f4a7c15ull);
-	return (uint64_t)m ^ (uint64_t)(m >> 64);
+	uint64_t a = bits ^ 0x5851f42d4c957f2dull;
+	uint64_t hi = (uint64_t)(((u128)a * xkey) >> 64);
+	return (a * xkey) ^ hi;
+}
+
+/* `xkey` above is key ^ HPCTK_HASH_KEY, so loops can fold the constant in. */
+static inline uint64_t hpctk_value_hash(uint64_t key, uint64_t bits)
+{
+	return hpctk_value_hash_k(key ^ HPCTK_HASH_KEY, bits);
 }
 
 /* Cross-file facts the value loop checks itself, so that a run of values
