@@ -36,6 +36,9 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 			x->ctx_map = calloc((size_t)maxid / 8 + 1, 1);
 			x->ctx_map_max = maxid;
 			for (size_t i = 0; x->ctx_map && i < x->meta->n_ctx_ids; i++) set_bit(x->ctx_map, x->meta->ctx_ids[i]);
+			/* ctxId 0 (the root) is listed by definition; the map says so too,
+			 * for the index fast path (every other reader tests 0 first). */
+			if (x->ctx_map) set_bit(x->ctx_map, 0);
 		}
 	}
 	/* The transpose needs both files; one digest per context of cct.db in each. */
@@ -68,12 +71,33 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 	bool metrics = x->meta && x->meta->metrics_ok;
 	if (which == HPCTK_XPROF) {
 		const uint8_t *prop = x->reject, *stat = x->reject ? x->reject + 65536 : NULL;
-		f->fast[0] = (hpctk_svb_fast){metrics ? HV_R_HPCTKDB_METRIC_PROP_KNOWN : -1, prop, 0, f->dig, ndig};
-		f->fast[1] = (hpctk_svb_fast){metrics ? HV_R_HPCTKDB_METRIC_STAT_KNOWN : -1, stat, 0, NULL, 0};
+		f->fast[0] = (hpctk_svb_fast){.r_key = metrics ? HV_R_HPCTKDB_METRIC_PROP_KNOWN : -1, .key_reject = prop,
+					      .dig = f->dig, .ndig = ndig};
+		f->fast[1] = (hpctk_svb_fast){.r_key = metrics ? HV_R_HPCTKDB_METRIC_STAT_KNOWN : -1, .key_reject = stat};
+		/* {Idx} ctxIds: what check_ctx evaluates, as data (not with a
+		 * sparse context list: that one needs a search). */
+		bool ctx = x->meta && x->meta->ctx_ok;
+		for (int i = 0; i < 2; i++) {
+			hpctk_svb_fast *p = &f->fast[i];
+			p->idx_fast = !ctx || x->ctx_map;
+			p->r_idx[0] = x->cct ? HV_R_HPCTKDB_CCT_CTX_COVERED : -1;
+			p->idx_limit = x->cct ? x->cct->nctxs : UINT64_MAX;
+			p->r_idx[1] = !ctx ? -1 : x->edition == HV_EDITION_DRAFT ? HV_R_HPCTKDB_CTX_UNKNOWN : HV_R_HPCTKDB_CTX_ELIDED;
+			p->idx_allow = ctx ? x->ctx_map : NULL;
+			p->idx_allow_n = (uint64_t)x->ctx_map_max + 1;
+		}
 	} else if (which == HPCTK_XCCT) {
 		/* Without profile.db, cct_value checks nothing and digests nothing. */
-		f->fast[0] = (hpctk_svb_fast){x->prof ? HV_R_HPCTKDB_CCT_PROF_IN_RANGE : -1, NULL,
-					      x->prof ? x->prof->nprofiles : 0, f->dig, ndig};
+		f->fast[0] = (hpctk_svb_fast){.r_key = x->prof ? HV_R_HPCTKDB_CCT_PROF_IN_RANGE : -1,
+					      .key_limit = x->prof ? x->prof->nprofiles : 0, .dig = f->dig, .ndig = ndig};
+		/* {Idx} metricIds: cct_index checks the context at a block's first
+		 * entry, and the metric id of every entry. */
+		f->fast[0].idx_fast = f->fast[0].idx_first = true;
+		f->fast[0].r_idx[0] = metrics ? HV_R_HPCTKDB_METRIC_PROP_KNOWN : -1;
+		f->fast[0].r_idx[1] = -1;
+		f->fast[0].idx_limit = UINT64_MAX;
+		f->fast[0].idx_allow = metrics ? x->prop : NULL;
+		f->fast[0].idx_allow_n = 65536;
 	}
 }
 

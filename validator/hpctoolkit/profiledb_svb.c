@@ -355,6 +355,9 @@ static inline __attribute__((always_inline)) void block_values(hpctk_svb_env *e,
 	block_run br;
 	block_run_init(&br, e);
 	void (*index)(void *, uint32_t, uint32_t, uint64_t) = e->vis ? e->vis->index : NULL;
+	const hpctk_svb_fast *f = e->vis ? e->vis->fast : NULL;
+	bool idx_fast = index && f && f->idx_fast;
+	uint64_t n_called = 0;
 	bool attributing = true;
 	uint64_t last_start = 0;  /* last in-range start, for the monotony check */
 	bool have_last = false;
@@ -379,7 +382,11 @@ static inline __attribute__((always_inline)) void block_values(hpctk_svb_env *e,
 				"%s %u follows %u; index entries must be sorted by strictly increasing %s", d->idx_key, key,
 				prev_key, d->idx_key);
 		prev_key = key;
-		if (index) index(e->vis->arg, blk->owner, key, off);
+		if (index && (!idx_fast || (k == 0 && f->idx_first) || key >= f->idx_limit ||
+			      (f->idx_allow && (key >= f->idx_allow_n || !((f->idx_allow[key >> 3] >> (key & 7)) & 1))))) {
+			index(e->vis->arg, blk->owner, key, off);
+			n_called++;
+		}
 
 		if (k == 0 && !hv_eval(r, d->r_start_first_zero, start == 0)) {
 			hv_emit(r, d->r_start_first_zero, e->b->name, off + iks, 8, IPATH(),
@@ -421,6 +428,8 @@ static inline __attribute__((always_inline)) void block_values(hpctk_svb_env *e,
 	 * of the entries that passed them (the nondecreasing rule from the
 	 * second in-range start on) */
 	if (k > 1) r->evaluated[d->r_idx_increasing] += k - 1;
+	for (int i = 0; idx_fast && i < 2; i++) /* what the index calls not made would have counted */
+		if (f->r_idx[i] >= 0) r->evaluated[f->r_idx[i]] += k - n_called;
 	r->evaluated[d->r_start_in_range] += n_ok;
 	if (n_ok) r->evaluated[d->r_start_nondecreasing] += n_ok - 1;
 	if (!unreadable && attributing && run_open) run_values(e, blk, &br, run_k, run_key, run_start, blk->nvalues, ks);

@@ -71,6 +71,16 @@ typedef struct hpctk_svb_fast {
 	uint32_t key_limit;        /* the key is below this */
 	hpctk_digest *dig;         /* per context, NULL: no digest */
 	uint32_t ndig;             /* contexts at or above ndig are not digested */
+	/* Index entries (idx_fast): the visitor's `index` is called for the
+	 * first entry of a block when idx_first, and for entries whose key is
+	 * at or above idx_limit or has no bit in idx_allow (idx_allow_n bits;
+	 * NULL: no such check); for the others it would only have evaluated
+	 * the rules r_idx[] (< 0: none), which are counted here instead. */
+	bool idx_fast, idx_first;
+	int r_idx[2];
+	uint64_t idx_limit;
+	const uint8_t *idx_allow;
+	uint64_t idx_allow_n;
 } hpctk_svb_fast;
 
 /* Called for the data of a block, for the cross-file checks. `owner` is the
