@@ -297,7 +297,14 @@ static void trace_elem(void *arg, uint32_t line, uint32_t ctx, uint64_t off)
 	}
 }
 
-hpctk_trace_visitor hpctk_xfile_trace_visitor(hpctk_xfile *f) { return (hpctk_trace_visitor){f, trace_line, trace_elem}; }
+hpctk_trace_visitor hpctk_xfile_trace_visitor(hpctk_xfile *f)
+{
+	/* trace_elem as data: needs the context bitmap when it checks ids */
+	const hpctk_xdb *x = f->x;
+	bool ctx = x->meta && x->meta->ctx_ok;
+	f->tfast = (hpctk_trace_fast){ctx ? HV_R_HPCTKDB_TRACE_CTX_KNOWN : -1, x->ctx_map, x->ctx_map_max};
+	return (hpctk_trace_visitor){f, trace_line, trace_elem, !ctx || x->ctx_map ? &f->tfast : NULL};
+}
 
 /* --- after the walks ------------------------------------------------------------------ */
 

@@ -48,6 +48,7 @@ typedef struct hpctk_xfile {
 	uint64_t elided, elided_off;        /* release-edition elided ctxIds */
 	uint32_t elided_first, elided_owner;
 	hpctk_svb_fast fast[2];             /* the value loop's facts: thread / summary profiles */
+	hpctk_trace_fast tfast;             /* the trace element loop's */
 	bool alloc_failed;
 } hpctk_xfile;
 

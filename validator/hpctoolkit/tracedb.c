@@ -93,7 +93,46 @@ bool hpctk_tracedb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum hv
 	return true;
 }
 
-/* Stream the elements of one line [ps, ps + n*12). */
+/* One window chunk of elements [k0, k0 + cnt) of a line without a call per
+ * element: true when every element passes every check (time order,
+ * release bounds and blanks, the visitor's ctxId check), with the number of
+ * non-zero ctxIds in *nz. False: the caller walks the chunk element by
+ * element, which reports in file order (nothing was counted yet). */
+static bool fast_elements(const uint8_t *base, uint64_t cnt, bool release, uint64_t tmin, uint64_t tmax,
+			  const hpctk_trace_fast *f, uint64_t *prev_ts, uint32_t *prev_ctx, bool first, uint64_t *nz)
+{
+	uint64_t pts = first ? 0 : *prev_ts, unsorted = 0, blank = 0, span = 0, n = 0, miss = 0;
+	uint32_t pctx = first ? 1 : *prev_ctx, cmax = 0;
+	const uint8_t *allow = f && f->r_ctx >= 0 ? f->ctx_allow : NULL;
+	uint32_t amax = allow ? f->ctx_allow_max : 0;
+	for (uint64_t c = 0; c < cnt; c++) {
+		const uint8_t *e = base + c * ELEM;
+		uint64_t ts = hv_le64(e);
+		uint32_t ctx = hv_le32(e + 8);
+		unsorted |= (uint64_t)(ts < pts);
+		uint64_t sp = ts - tmin; /* within [tmin, tmax]: sp <= tmax - tmin */
+		span = sp > span ? sp : span;
+		blank |= (uint64_t)((ctx | pctx) == 0);
+		n += ctx != 0;
+		if (allow) {
+			cmax = ctx > cmax ? ctx : cmax;
+			uint32_t i = ctx < amax ? ctx : amax; /* in the map; cmax catches the rest */
+			miss |= (uint64_t)!((allow[i >> 3] >> (i & 7)) & 1);
+		}
+		pts = ts;
+		pctx = ctx;
+	}
+	bool ok = !unsorted && !miss && cmax <= amax;
+	if (release) ok = ok && !blank && tmin <= tmax && span <= tmax - tmin;
+	if (!ok) return false;
+	*prev_ts = pts;
+	*prev_ctx = pctx;
+	*nz = n;
+	return true;
+}
+
+/* Stream the elements of one line [ps, ps + n*12), a window chunk at a
+ * time: through fast_elements, or element by element. */
 static void walk_elements(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v, hv_window *w, uint32_t i,
 			  uint64_t ps, uint64_t n)
 {
@@ -101,35 +140,58 @@ static void walk_elements(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visi
 	bool release = t->edition == HV_EDITION_RELEASE;
 	uint64_t prev_ts = 0;
 	uint32_t prev_ctx = 1;
-	for (uint64_t k = 0; k < n; k++) {
-		uint64_t off = ps + k * ELEM;
-		const uint8_t *e = hv_window_get(w, off, ELEM);
-		if (!e) return;
-		uint64_t ts = hv_le64(e);
-		uint32_t ctx = hv_le32(e + 8);
-		if (k > 0 && !hv_eval(r, HV_R_TRACEDB_LINE_TIME_SORTED, ts >= prev_ts)) {
-			snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/timestamp", i, (unsigned long long)k);
-			hv_emit(r, HV_R_TRACEDB_LINE_TIME_SORTED, t->b->name, off, 8, path,
-				"timestamp %llu is smaller than the previous element's %llu; a line is sorted by time",
-				(unsigned long long)ts, (unsigned long long)prev_ts);
-		}
-		if (release) {
-			if (!hv_eval(r, HV_R_TRACEDB_ELEM_WITHIN_BOUNDS, ts >= t->tmin && ts <= t->tmax)) {
-				snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/timestamp", i,
-					 (unsigned long long)k);
-				hv_emit(r, HV_R_TRACEDB_ELEM_WITHIN_BOUNDS, t->b->name, off, 8, path,
-					"timestamp %llu is outside [minTimestamp %llu, maxTimestamp %llu]",
-					(unsigned long long)ts, (unsigned long long)t->tmin, (unsigned long long)t->tmax);
+	/* fast: without a visitor, or with one that gave its check as data */
+	const hpctk_trace_fast *f = v && v->elem ? v->fast : NULL;
+	bool fast = !(v && v->elem) || f;
+	uint64_t per = t->b->mem ? UINT64_MAX : w->cap / ELEM;
+	if (per == 0) per = 1;
+	uint64_t k = 0;
+	while (k < n) {
+		uint64_t cnt = n - k < per ? n - k : per, nz;
+		const uint8_t *base = hv_window_get(w, ps + k * ELEM, (size_t)(cnt * ELEM));
+		if (!base) return;
+		if (fast && fast_elements(base, cnt, release, t->tmin, t->tmax, f, &prev_ts, &prev_ctx, k == 0, &nz)) {
+			uint64_t after_first = k == 0 ? cnt - 1 : cnt;
+			r->evaluated[HV_R_TRACEDB_LINE_TIME_SORTED] += after_first;
+			if (release) {
+				r->evaluated[HV_R_TRACEDB_ELEM_WITHIN_BOUNDS] += cnt;
+				r->evaluated[HV_R_TRACEDB_ELEM_BLANK_REPEATED] += after_first;
 			}
-			if (k > 0 && !hv_eval(r, HV_R_TRACEDB_ELEM_BLANK_REPEATED, ctx != 0 || prev_ctx != 0)) {
-				snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/ctxId", i, (unsigned long long)k);
-				hv_emit(r, HV_R_TRACEDB_ELEM_BLANK_REPEATED, t->b->name, off + 8, 4, path,
-					"ctxId 0 follows another ctxId 0; consecutive elements cannot both be blank");
-			}
+			if (f && f->r_ctx >= 0) r->evaluated[f->r_ctx] += nz;
+			k += cnt;
+			continue;
 		}
-		if (v && v->elem) v->elem(v->arg, i, ctx, off + 8);
-		prev_ts = ts;
-		prev_ctx = ctx;
+		for (uint64_t end = k + cnt; k < end; k++) {
+			uint64_t off = ps + k * ELEM;
+			const uint8_t *e = hv_window_get(w, off, ELEM);
+			if (!e) return;
+			uint64_t ts = hv_le64(e);
+			uint32_t ctx = hv_le32(e + 8);
+			if (k > 0 && !hv_eval(r, HV_R_TRACEDB_LINE_TIME_SORTED, ts >= prev_ts)) {
+				snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/timestamp", i, (unsigned long long)k);
+				hv_emit(r, HV_R_TRACEDB_LINE_TIME_SORTED, t->b->name, off, 8, path,
+					"timestamp %llu is smaller than the previous element's %llu; a line is sorted by time",
+					(unsigned long long)ts, (unsigned long long)prev_ts);
+			}
+			if (release) {
+				if (!hv_eval(r, HV_R_TRACEDB_ELEM_WITHIN_BOUNDS, ts >= t->tmin && ts <= t->tmax)) {
+					snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/timestamp", i,
+						 (unsigned long long)k);
+					hv_emit(r, HV_R_TRACEDB_ELEM_WITHIN_BOUNDS, t->b->name, off, 8, path,
+						"timestamp %llu is outside [minTimestamp %llu, maxTimestamp %llu]",
+						(unsigned long long)ts, (unsigned long long)t->tmin, (unsigned long long)t->tmax);
+				}
+				if (k > 0 && !hv_eval(r, HV_R_TRACEDB_ELEM_BLANK_REPEATED, ctx != 0 || prev_ctx != 0)) {
+					snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/ctxId", i,
+						 (unsigned long long)k);
+					hv_emit(r, HV_R_TRACEDB_ELEM_BLANK_REPEATED, t->b->name, off + 8, 4, path,
+						"ctxId 0 follows another ctxId 0; consecutive elements cannot both be blank");
+				}
+			}
+			if (v && v->elem) v->elem(v->arg, i, ctx, off + 8);
+			prev_ts = ts;
+			prev_ctx = ctx;
+		}
 	}
 }
 

@@ -15,10 +15,22 @@
 #define HPCTK_TSHDR_DRAFT 0x0du
 #define HPCTK_TSHDR_RELEASE 0x20u
 
+/* The element check of the visitor as data, so that the element loop makes
+ * no call per element: `elem` is then called only for the elements of a
+ * window chunk in which some element fails a check; for the others it
+ * would only have evaluated r_ctx once per non-zero ctxId whose bit is set
+ * in ctx_allow (bits 0 .. ctx_allow_max; bit 0 set), counted here instead. */
+typedef struct hpctk_trace_fast {
+	int r_ctx;                 /* < 0: elem checks nothing */
+	const uint8_t *ctx_allow;
+	uint32_t ctx_allow_max;
+} hpctk_trace_fast;
+
 typedef struct hpctk_trace_visitor {
 	void *arg;
 	void (*line)(void *arg, uint32_t line, uint32_t prof, uint64_t off);
 	void (*elem)(void *arg, uint32_t line, uint32_t ctx, uint64_t off);
+	const hpctk_trace_fast *fast; /* NULL: elem for every element */
 } hpctk_trace_visitor;
 
 typedef struct hpctk_tracedb {
