@@ -365,11 +365,23 @@ static inline __attribute__((always_inline)) void block_values(hpctk_svb_env *e,
 	uint64_t run_start = 0, run_k = 0;
 	bool run_open = false;
 	uint64_t n_ok = 0; /* entries whose start passed both start rules (evaluated in bulk) */
+	/* A block whose values and indices fit in one window (cct.db has one
+	 * small block per context) is read through the value window alone:
+	 * with two windows over the same bytes, each would be read twice. The
+	 * layout check put both arrays inside the file. */
+	hv_window *wi = &e->wi;
+	if (!e->b->mem) {
+		uint64_t vend = blk->pvalues + blk->nvalues * (ks == PROF_KS ? PROF_VS : CCT_VS), iend = blk->pidx + blk->nidx * is;
+		uint64_t lo = blk->nvalues == 0 ? blk->pidx : blk->nidx == 0 ? blk->pvalues
+							    : blk->pvalues < blk->pidx ? blk->pvalues : blk->pidx;
+		uint64_t hi = vend > iend ? vend : iend;
+		if (hi > lo && hi - lo <= e->wv.cap && hv_window_get(&e->wv, lo, (size_t)(hi - lo))) wi = &e->wv;
+	}
 	uint64_t k = 0;
 	bool unreadable = false;
 	for (; k < blk->nidx; k++) {
 		uint64_t off = blk->pidx + k * is;
-		const uint8_t *p = hv_window_get(&e->wi, off, is);
+		const uint8_t *p = hv_window_get(wi, off, is);
 		if (!p) {
 			e->complete = false;
 			unreadable = true;
