@@ -9,6 +9,7 @@
 #include "../core/blob.h"
 #include "../core/report.h"
 #include "../core/validate.h"
+#include "crossdb_array.h"
 #include "fileheader.h"
 #include "profiledb_svb.h"
 
@@ -25,10 +26,7 @@ typedef struct hpctk_cctdb {
 	hv_blob *b;
 	hpctk_header h;
 	enum hv_edition edition; /* checked as; AUTO: unknown (cct.db shows no edition) */
-	bool ci_ok;              /* the {CI} array can be walked */
-	uint64_t pctxs;
-	uint32_t nctxs;
-	uint8_t szctx;
+	hpctk_array ci;          /* the {CI} array: pCtxs, nCtxs, szCtx */
 	bool complete;           /* after walk: every value was visited */
 } hpctk_cctdb;
 

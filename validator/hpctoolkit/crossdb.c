@@ -16,8 +16,8 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 	memset(x, 0, sizeof *x);
 	x->edition = ed;
 	x->meta = meta && meta->valid ? meta : NULL;
-	x->prof = prof && prof->pi_ok ? prof : NULL;
-	x->cct = cct && cct->ci_ok ? cct : NULL;
+	x->prof = prof && prof->pi.ok ? prof : NULL;
+	x->cct = cct && cct->ci.ok ? cct : NULL;
 	x->trace = trace;
 	x->prof_blob = prof ? prof->b : NULL;
 	if (x->meta && x->meta->metrics_ok) {
@@ -42,7 +42,7 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 		}
 	}
 	/* The transpose needs both files; one digest per context of cct.db in each. */
-	x->transpose = x->prof && x->cct && x->cct->nctxs > 0;
+	x->transpose = x->prof && x->cct && x->cct->ci.n > 0;
 }
 
 void hpctk_xdb_free(hpctk_xdb *x)
@@ -60,14 +60,14 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 	f->r = r;
 	f->which = which;
 	if (x->transpose && which != HPCTK_XTRACE) {
-		f->dig = calloc(x->cct->nctxs, sizeof *f->dig);
-		if (which == HPCTK_XCCT) f->taint = calloc((x->cct->nctxs + 7u) / 8u, 1);
+		f->dig = calloc(x->cct->ci.n, sizeof *f->dig);
+		if (which == HPCTK_XCCT) f->taint = calloc((x->cct->ci.n + 7u) / 8u, 1);
 		if (!f->dig || (which == HPCTK_XCCT && !f->taint)) {
 			hpctk_xfile_free(f);
 			f->alloc_failed = true;
 		}
 	}
-	uint32_t ndig = x->cct ? x->cct->nctxs : 0;
+	uint32_t ndig = x->cct ? x->cct->ci.n : 0;
 	bool metrics = x->meta && x->meta->metrics_ok;
 	if (which == HPCTK_XPROF) {
 		const uint8_t *prop = x->reject, *stat = x->reject ? x->reject + 65536 : NULL;
@@ -81,7 +81,7 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 			hpctk_svb_fast *p = &f->fast[i];
 			p->idx_fast = !ctx || x->ctx_map;
 			p->r_idx[0] = x->cct ? HV_R_HPCTKDB_CCT_CTX_COVERED : -1;
-			p->idx_limit = x->cct ? x->cct->nctxs : UINT64_MAX;
+			p->idx_limit = x->cct ? x->cct->ci.n : UINT64_MAX;
 			p->r_idx[1] = !ctx ? -1 : x->edition == HV_EDITION_DRAFT ? HV_R_HPCTKDB_CTX_UNKNOWN : HV_R_HPCTKDB_CTX_ELIDED;
 			p->idx_allow = ctx ? x->ctx_map : NULL;
 			p->idx_allow_n = (uint64_t)x->ctx_map_max + 1;
@@ -89,7 +89,7 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 	} else if (which == HPCTK_XCCT) {
 		/* Without profile.db, cct_value checks nothing and digests nothing. */
 		f->fast[0] = (hpctk_svb_fast){.r_key = x->prof ? HV_R_HPCTKDB_CCT_PROF_IN_RANGE : -1,
-					      .key_limit = x->prof ? x->prof->nprofiles : 0, .dig = f->dig, .ndig = ndig};
+					      .key_limit = x->prof ? x->prof->pi.n : 0, .dig = f->dig, .ndig = ndig};
 		/* {Idx} metricIds: cct_index checks the context at a block's first
 		 * entry, and the metric id of every entry. */
 		f->fast[0].idx_fast = f->fast[0].idx_first = true;
@@ -152,10 +152,10 @@ static void check_ctx(hpctk_xfile *f, uint32_t ctx, uint64_t off, uint32_t owner
 	 path)
 	const char *file = prof ? x->prof->b->name : x->cct->b->name;
 	if (prof && x->cct) {
-		if (!hv_eval(r, HV_R_HPCTKDB_CCT_CTX_COVERED, ctx < x->cct->nctxs)) {
+		if (!hv_eval(r, HV_R_HPCTKDB_CCT_CTX_COVERED, ctx < x->cct->ci.n)) {
 			hv_emit(r, HV_R_HPCTKDB_CCT_CTX_COVERED, file, off, 4, CPATH(),
 				"ctxId %u is not below cct.db's nCtxs %u, so cct.db has no {CI} entry for it", ctx,
-				x->cct->nctxs);
+				x->cct->ci.n);
 			return;
 		}
 	}
@@ -203,7 +203,7 @@ static void prof_value(void *arg, uint32_t prof, bool summary, uint32_t ctx, uin
 				summary ? "summary profiles hold summary statistics" : "thread profiles hold propagated values");
 		}
 	}
-	if (f->dig && !summary && ctx < x->cct->nctxs) digest_add(&f->dig[ctx], prof, metric, bits);
+	if (f->dig && !summary && ctx < x->cct->ci.n) digest_add(&f->dig[ctx], prof, metric, bits);
 }
 
 static void prof_kind(void *arg, uint8_t kind, uint64_t off)
@@ -235,7 +235,7 @@ static void cct_index(void *arg, uint32_t ctx, uint16_t metric, uint64_t off)
 	if (!f->cct_ctx_seen || f->last_cct_ctx != ctx) {
 		f->cct_ctx_seen = true;
 		f->last_cct_ctx = ctx;
-		check_ctx(f, ctx, x->cct->pctxs + (uint64_t)ctx * x->cct->szctx, ctx);
+		check_ctx(f, ctx, x->cct->ci.p + (uint64_t)ctx * x->cct->ci.sz, ctx);
 	}
 	if (x->meta && x->meta->metrics_ok && !hv_eval(r, HV_R_HPCTKDB_METRIC_PROP_KNOWN, bit(x->prop, metric))) {
 		snprintf(path, sizeof path, "cct.db/ctx[%u]/valueBlock/pMetricIndices/metricId", ctx);
@@ -250,22 +250,25 @@ static void cct_value(void *arg, uint32_t ctx, uint16_t metric, uint32_t prof, u
 	const hpctk_xdb *x = f->x;
 	hv_report *r = f->r;
 	if (!x->prof) return;
-	bool in = prof < x->prof->nprofiles;
+	bool in = prof < x->prof->pi.n;
 	if (!hv_eval(r, HV_R_HPCTKDB_CCT_PROF_IN_RANGE, in)) {
 		char path[HV_PATH_MAX];
 		snprintf(path, sizeof path, "cct.db/ctx[%u]/valueBlock/value/profIndex", ctx);
 		hv_emit(r, HV_R_HPCTKDB_CCT_PROF_IN_RANGE, x->cct->b->name, off, 4, path,
 			"profIndex %u (metric %u) is not below profile.db's nProfiles %u", prof, metric,
-			x->prof->nprofiles);
+			x->prof->pi.n);
 	}
-	if (!f->dig || ctx >= x->cct->nctxs) return;
+	if (!f->dig || ctx >= x->cct->ci.n) return;
 	/* Left to their own rules, and out of the comparison: profIndex 0 and
 	 * out-of-range profiles. */
 	if (!in || prof == 0) set_bit(f->taint, ctx);
 	else digest_add(&f->dig[ctx], prof, metric, bits);
 }
 
-hpctk_cct_visitor hpctk_xfile_cct_visitor(hpctk_xfile *f) { return (hpctk_cct_visitor){f, cct_index, cct_value, f->fast}; }
+hpctk_cct_visitor hpctk_xfile_cct_visitor(hpctk_xfile *f)
+{
+	return (hpctk_cct_visitor){f, cct_index, cct_value, f->fast};
+}
 
 /* --- trace.db visitor ---------------------------------------------------------------- */
 
@@ -274,11 +277,11 @@ static void trace_line(void *arg, uint32_t line, uint32_t prof, uint64_t off)
 	hpctk_xfile *f = arg;
 	const hpctk_xdb *x = f->x;
 	if (!x->prof) return;
-	if (!hv_eval(f->r, HV_R_HPCTKDB_TRACE_PROF_IN_RANGE, prof < x->prof->nprofiles)) {
+	if (!hv_eval(f->r, HV_R_HPCTKDB_TRACE_PROF_IN_RANGE, prof < x->prof->pi.n)) {
 		char path[HV_PATH_MAX];
 		snprintf(path, sizeof path, "trace.db/trace[%u]/profIndex", line);
 		hv_emit(f->r, HV_R_HPCTKDB_TRACE_PROF_IN_RANGE, x->trace->b->name, off, 4, path,
-			"profIndex %u is not below profile.db's nProfiles %u", prof, x->prof->nprofiles);
+			"profIndex %u is not below profile.db's nProfiles %u", prof, x->prof->pi.n);
 	}
 }
 
@@ -328,11 +331,11 @@ void hpctk_xdb_finish(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCT
 {
 	if (x->meta && x->meta->ctx_ok && x->cct && x->meta->n_ctx_ids > 0) {
 		uint32_t maxid = x->meta->ctx_ids[x->meta->n_ctx_ids - 1];
-		if (!hv_eval(r, HV_R_HPCTKDB_CCT_CTX_COVERED, maxid < x->cct->nctxs))
+		if (!hv_eval(r, HV_R_HPCTKDB_CCT_CTX_COVERED, maxid < x->cct->ci.n))
 			hv_emit(r, HV_R_HPCTKDB_CCT_CTX_COVERED, x->cct->b->name, x->cct->h.p[0] + 8, 4, "cct.db/CtxInfos/nCtxs",
 				"meta.db lists ctxId %u but cct.db's nCtxs is %u; (*pCtxs)[ctxId] must exist for every "
 				"context",
-				maxid, x->cct->nctxs);
+				maxid, x->cct->ci.n);
 	}
 	report_elided(x, r, &f[HPCTK_XPROF]);
 	report_elided(x, r, &f[HPCTK_XCCT]);
@@ -340,7 +343,7 @@ void hpctk_xdb_finish(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCT
 	if (!dp || !dc || !prof_complete || !cct_complete) return;
 	uint64_t differ = 0;
 	uint32_t first = 0;
-	for (uint32_t c = 0; c < x->cct->nctxs; c++) {
+	for (uint32_t c = 0; c < x->cct->ci.n; c++) {
 		if (bit(f[HPCTK_XCCT].taint, c) || (dp[c].n == dc[c].n && dp[c].h == dc[c].h)) continue;
 		if (differ++ == 0) first = c;
 	}

@@ -61,7 +61,7 @@ static void c_value(void *arg, uint32_t ctx, uint16_t metric, uint32_t prof, uin
 {
 	loc *l = arg;
 	(void)off;
-	if (ctx != l->ctx || prof == 0 || prof >= l->x->prof->nprofiles) return;
+	if (ctx != l->ctx || prof == 0 || prof >= l->x->prof->pi.n) return;
 	if (l->metric < 0) dig(&l->per_metric[metric], prof, bits, -1);
 	else if (metric == l->metric) collect(l, 1, prof, bits);
 }
@@ -138,7 +138,7 @@ void hpctk_xdb_report_transpose(const hpctk_xdb *x, hv_report *r, uint32_t ctx, 
 		free(l.side[1]);
 	}
 	snprintf(path, sizeof path, "cct.db/ctx[%u]/valueBlock", ctx);
-	hv_emit(r, HV_R_HPCTKDB_CCT_TRANSPOSE, x->cct->b->name, x->cct->pctxs + (uint64_t)ctx * x->cct->szctx, 0x20, path,
+	hv_emit(r, HV_R_HPCTKDB_CCT_TRANSPOSE, x->cct->b->name, x->cct->ci.p + (uint64_t)ctx * x->cct->ci.sz, 0x20, path,
 		"cct.db is not the transpose of profile.db's non-summary values: first difference at ctx %u%s "
 		"(%llu context(s) differ)",
 		ctx, detail, (unsigned long long)nctx_differ);

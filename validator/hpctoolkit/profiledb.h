@@ -11,6 +11,7 @@
 #include "../core/blob.h"
 #include "../core/report.h"
 #include "../core/validate.h"
+#include "crossdb_array.h"
 #include "fileheader.h"
 #include "profiledb_svb.h"
 
@@ -34,10 +35,7 @@ typedef struct hpctk_profiledb {
 	hpctk_header h;
 	enum hv_edition evidence;  /* edition the structure shows (szProfile), AUTO if none */
 	enum hv_edition edition;   /* edition it is checked as */
-	bool pi_ok;                /* the {PI} array can be walked */
-	uint64_t pprofiles;
-	uint32_t nprofiles;
-	uint8_t szprofile;
+	hpctk_array pi;            /* the {PI} array: pProfiles, nProfiles, szProfile */
 	bool complete;             /* after walk: every value was visited */
 } hpctk_profiledb;
 

@@ -9,6 +9,7 @@
 #include "../core/blob.h"
 #include "../core/report.h"
 #include "../core/validate.h"
+#include "crossdb_array.h"
 #include "fileheader.h"
 
 #define HPCTK_CTH_END 0x18u
@@ -38,10 +39,7 @@ typedef struct hpctk_tracedb {
 	hpctk_header h;
 	enum hv_edition evidence; /* footer / section header size; AUTO if unreadable */
 	enum hv_edition edition;  /* checked as */
-	bool cth_ok;              /* the trace header array can be walked */
-	uint64_t ptraces;
-	uint32_t ntraces;
-	uint8_t sztrace;
+	hpctk_array th;           /* the trace header array: pTraces, nTraces, szTrace */
 	uint64_t tmin, tmax;      /* release only */
 } hpctk_tracedb;
 
