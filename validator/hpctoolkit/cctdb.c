@@ -145,9 +145,5 @@ static void cctdb_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
 	if (ok) hpctk_cctdb_walk(&c, r, NULL);
 }
 
-const hv_format hv_format_hpctk_cctdb = {
-	.name = "hpctoolkit cct.db",
-	.file_name = "cct.db",
-	.sniff = cctdb_sniff,
-	.check = cctdb_check_file,
-};
+const hv_format hv_format_hpctk_cctdb = {.name = "hpctoolkit cct.db", .file_name = "cct.db",
+					.sniff = cctdb_sniff, .check = cctdb_check_file};

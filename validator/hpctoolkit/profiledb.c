@@ -293,9 +293,5 @@ static void profiledb_check_file(const hv_options *opt, hv_blob *b, hv_report *r
 	if (ok) hpctk_profiledb_walk(&p, r, NULL);
 }
 
-const hv_format hv_format_hpctk_profiledb = {
-	.name = "hpctoolkit profile.db",
-	.file_name = "profile.db",
-	.sniff = profiledb_sniff,
-	.check = profiledb_check_file,
-};
+const hv_format hv_format_hpctk_profiledb = {.name = "hpctoolkit profile.db", .file_name = "profile.db",
+					.sniff = profiledb_sniff, .check = profiledb_check_file};

@@ -306,9 +306,5 @@ static void tracedb_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
 	if (ok) hpctk_tracedb_walk(&t, r, NULL);
 }
 
-const hv_format hv_format_hpctk_tracedb = {
-	.name = "hpctoolkit trace.db",
-	.file_name = "trace.db",
-	.sniff = tracedb_sniff,
-	.check = tracedb_check_file,
-};
+const hv_format hv_format_hpctk_tracedb = {.name = "hpctoolkit trace.db", .file_name = "trace.db",
+					.sniff = tracedb_sniff, .check = tracedb_check_file};
