@@ -193,7 +193,10 @@ typedef struct block_run {
 	const hpctk_svb_fast *f;      /* NULL: no fast path */
 	const uint8_t *reject;
 	uint64_t limit, per;
-	uint64_t n_total, n_runs, n_finite, n_fast;
+	hpctk_digest *dig;            /* the digests, NULL: none */
+	uint32_t ndig;
+	/* values walked one by one (all, finite), and by the fast path; runs */
+	uint64_t n_slow, n_slow_finite, n_fast, n_runs;
 } block_run;
 
 /* Every 16-bit key allowed: the reject map used when no key rule applies. */
@@ -208,6 +211,10 @@ static void block_run_init(block_run *br, const hpctk_svb_env *e)
 	br->f = !br->vis ? &none : br->vis->fast;
 	br->reject = no_reject;
 	br->limit = UINT64_MAX;
+	if (br->f) {
+		br->dig = br->f->dig;
+		br->ndig = br->f->ndig;
+	}
 	if (br->f && br->f->r_key >= 0) {
 		if (br->f->key_reject) br->reject = br->f->key_reject;
 		else br->limit = br->f->key_limit;
@@ -219,10 +226,11 @@ static void block_run_init(block_run *br, const hpctk_svb_env *e)
 
 static void block_run_count(const block_run *br, hv_report *r, const hpctk_svb_desc *d)
 {
-	if (d->r_val_key_nonzero >= 0) r->evaluated[d->r_val_key_nonzero] += br->n_total;
-	r->evaluated[d->r_val_increasing] += br->n_total - br->n_runs; /* all but each run's first value */
-	r->evaluated[d->r_value_finite] += br->n_total;
-	r->evaluated[d->r_value_nonzero] += br->n_finite;
+	uint64_t n_total = br->n_slow + br->n_fast;
+	if (d->r_val_key_nonzero >= 0) r->evaluated[d->r_val_key_nonzero] += n_total;
+	r->evaluated[d->r_val_increasing] += n_total - br->n_runs; /* all but each run's first value */
+	r->evaluated[d->r_value_finite] += n_total;
+	r->evaluated[d->r_value_nonzero] += br->n_slow_finite + br->n_fast;
 	/* what the visitor would have counted for the fast values */
 	if (br->f && br->f->r_key >= 0) r->evaluated[br->f->r_key] += br->n_fast;
 }
@@ -247,14 +255,14 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 	const hpctk_svb_fast *f = br->f;
 	hpctk_digest *dig = NULL;
 	uint32_t ctx = ks == PROF_KS ? idx_key : blk->owner;
-	if (f && f->dig && ctx < f->ndig) dig = &f->dig[ctx];
+	if (br->dig && ctx < br->ndig) dig = &br->dig[ctx];
 	uint64_t ybase = ks == PROF_KS ? (uint64_t)blk->owner << 16 : idx_key;
 	uint64_t n_fast = 0, h_fast = 0;
 	uint32_t prev = 0;
-	uint64_t j = s;
+	uint64_t j = s, per = br->per;
 	if (s < end) br->n_runs++;
 	while (j < end) {
-		uint64_t cnt = end - j < br->per ? end - j : br->per;
+		uint64_t cnt = end - j < per ? end - j : per;
 		uint64_t off0 = blk->pvalues + j * vs;
 		const uint8_t *base = hv_window_get(&e->wv, off0, (size_t)(cnt * vs));
 		if (!base) {
@@ -295,18 +303,16 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 				hv_emit(r, d->r_value_finite, e->b->name, off + ks, 8, VPATH(), "value for %s %u, %s %u is %s",
 					d->idx_key, idx_key, d->val_key, key, isnan(x) ? "NaN" : "infinite");
 			} else {
-				br->n_finite++;
+				br->n_slow_finite++;
 				if (x == 0.0)
 					hv_emit(r, d->r_value_nonzero, e->b->name, off + ks, 8, VPATH(),
 						"value for %s %u, %s %u is 0.0; the sparse format stores non-zero values only",
 						d->idx_key, idx_key, d->val_key, key);
 			}
-			br->n_total++;
+			br->n_slow++;
 			if (br->vis) br->vis->value(br->vis->arg, blk->owner, idx_key, key, bits, off);
 		}
 	}
-	br->n_total += n_fast;
-	br->n_finite += n_fast;
 	br->n_fast += n_fast;
 	if (dig) {
 		dig->n += n_fast;
