@@ -193,7 +193,6 @@ typedef struct block_run {
 	const hpctk_svb_fast *f;      /* NULL: no fast path */
 	const uint8_t *reject;
 	uint64_t limit, per;
-	const uint8_t *values;        /* the block's values when all of them are addressable at once */
 	hpctk_digest *dig;            /* the digests, NULL: none */
 	uint32_t ndig;
 	/* values walked one by one (all, finite), and by the fast path; runs */
@@ -265,13 +264,7 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 	while (j < end) {
 		uint64_t cnt = end - j < per ? end - j : per;
 		uint64_t off0 = blk->pvalues + j * vs;
-		const uint8_t *base;
-		if (br->values) { /* the whole run at once */
-			cnt = end - j;
-			base = br->values + j * vs;
-		} else {
-			base = hv_window_get(&e->wv, off0, (size_t)(cnt * vs));
-		}
+		const uint8_t *base = hv_window_get(&e->wv, off0, (size_t)(cnt * vs));
 		if (!base) {
 			e->complete = false;
 			break;
@@ -379,28 +372,22 @@ static inline __attribute__((always_inline)) void block_values(hpctk_svb_env *e,
 	bool run_open = false;
 	uint64_t n_ok = 0; /* entries whose start passed both start rules (evaluated in bulk) */
 	/* A block whose values and indices fit in one window (cct.db has one
-	 * small block per context), or a blob in memory, is addressed directly
-	 * from one fetch of its whole plane: no window call per entry or run,
-	 * and with two windows over the same bytes each would be read twice.
-	 * The layout check put both arrays inside the file. */
-	const uint8_t *idx = NULL; /* the block's index entries, when addressable at once */
-	{
+	 * small block per context) is read through the value window alone:
+	 * with two windows over the same bytes, each would be read twice. The
+	 * layout check put both arrays inside the file. */
+	hv_window *wi = &e->wi;
+	if (!e->b->mem) {
 		uint64_t vend = blk->pvalues + blk->nvalues * (ks == PROF_KS ? PROF_VS : CCT_VS), iend = blk->pidx + blk->nidx * is;
 		uint64_t lo = blk->nvalues == 0 ? blk->pidx : blk->nidx == 0 ? blk->pvalues
 							    : blk->pvalues < blk->pidx ? blk->pvalues : blk->pidx;
 		uint64_t hi = vend > iend ? vend : iend;
-		const uint8_t *plane = NULL;
-		if (hi > lo && (e->b->mem || hi - lo <= e->wv.cap)) plane = hv_window_get(&e->wv, lo, (size_t)(hi - lo));
-		if (plane) {
-			idx = plane + (blk->pidx - lo);
-			br.values = plane + (blk->pvalues - lo);
-		}
+		if (hi > lo && hi - lo <= e->wv.cap && hv_window_get(&e->wv, lo, (size_t)(hi - lo))) wi = &e->wv;
 	}
 	uint64_t k = 0;
 	bool unreadable = false;
 	for (; k < blk->nidx; k++) {
 		uint64_t off = blk->pidx + k * is;
-		const uint8_t *p = idx ? idx + k * is : hv_window_get(&e->wi, off, is);
+		const uint8_t *p = hv_window_get(wi, off, is);
 		if (!p) {
 			e->complete = false;
 			unreadable = true;
