@@ -260,7 +260,6 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 	uint64_t n_fast = 0, h_fast = 0;
 	uint32_t prev = 0;
 	uint64_t j = s, per = br->per;
-	if (s < end) br->n_runs++;
 	while (j < end) {
 		uint64_t cnt = end - j < per ? end - j : per;
 		uint64_t off0 = blk->pvalues + j * vs;
@@ -314,6 +313,7 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 		}
 	}
 	br->n_fast += n_fast;
+	if (j > s) br->n_runs++; /* a run with a value visited: its first one has no predecessor */
 	if (dig) {
 		dig->n += n_fast;
 		dig->h += h_fast;
