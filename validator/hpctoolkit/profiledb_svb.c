@@ -157,7 +157,7 @@ static inline __attribute__((always_inline)) bool fast_chunk(const uint8_t *base
 							     uint64_t ybase, int64_t *prev, uint64_t *hsum)
 {
 	const unsigned vs = ks == PROF_KS ? PROF_VS : CCT_VS;
-	uint64_t h = 0, fmax = 0, kmax = 0, rej = 0;
+	uint64_t h = 0, fmax = 0, rej = 0;
 	int64_t pv = *prev, dmin = INT64_MAX;
 	uint64_t xbase = ybase ^ HPCTK_HASH_KEY;
 	for (uint64_t c = 0; c < cnt; c++) {
@@ -170,19 +170,15 @@ static inline __attribute__((always_inline)) bool fast_chunk(const uint8_t *base
 		 * bits << 1 drops the sign, minus 1 wraps zero to the top. */
 		uint64_t fv = (bits << 1) - 1;
 		fmax = fv > fmax ? fv : fmax;
-		if (ks == PROF_KS) {
-			rej |= reject[key];
-		} else {
-			uint64_t kv = (uint64_t)key - 1; /* 0 (the summary profile) wraps to the top */
-			kmax = kv > kmax ? kv : kmax;
-		}
+		if (ks == PROF_KS) rej |= reject[key];
 		if (digest) h += hpctk_value_hash_k(ks == PROF_KS ? xbase ^ key : xbase ^ ((uint64_t)key << 16), bits);
 		pv = key;
 	}
 	*prev = pv;
 	*hsum = h;
-	/* cct.db: key - 1 below limit - 1 is 0 < key < limit */
-	bool keys_ok = ks == PROF_KS ? rej == 0 : limit > 0 && kmax < limit - 1;
+	/* cct.db: a run starts with *prev = 0, so increasing keys are all
+	 * above 0 (profIndex 0 is the summary) and below limit when the last is */
+	bool keys_ok = ks == PROF_KS ? rej == 0 : (uint64_t)pv < limit;
 	return dmin > 0 && fmax < 0xffdfffffffffffffull && keys_ok;
 }
 
@@ -269,7 +265,7 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 			break;
 		}
 		if (f) {
-			int64_t pv = j > s ? (int64_t)prev : -1;
+			int64_t pv = j > s ? (int64_t)prev : ks == PROF_KS ? -1 : 0;
 			uint64_t h;
 			bool clean = dig ? fast_chunk(base, cnt, ks, true, br->reject, br->limit, ybase, &pv, &h)
 					 : fast_chunk(base, cnt, ks, false, br->reject, br->limit, ybase, &pv, &h);
