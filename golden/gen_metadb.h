@@ -72,6 +72,10 @@ typedef struct mdb_writer {
 static inline uint64_t mdb_abs(const mdb_writer *w, int sec, uint64_t rel) { return w->base[sec] + rel; }
 
 uint8_t mdb_junk(mdb_writer *w);             /* a non-zero junk byte (newer minor) or 0 */
+/* Reserved {Ctx} flag bits (3-7) a newer minor may define: set on every
+ * fourth context at a newer minor, 0 at minor 0 (and for breaks, which
+ * bend one thing only). */
+uint8_t mdb_newer_flag_bits(const mdb_writer *w, uint32_t ctx);
 void mdb_fill_junk(mdb_writer *w, uint8_t *p, size_t n);
 /* Reserve n bytes aligned to `align` in the current section (junk-filled
  * gap first at a newer minor); returns the relative offset. */

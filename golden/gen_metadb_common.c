@@ -17,6 +17,12 @@ uint8_t mdb_junk(mdb_writer *w)
 	return (uint8_t)(1 + gen_below(&w->junk_rng, 255));
 }
 
+uint8_t mdb_newer_flag_bits(const mdb_writer *w, uint32_t ctx)
+{
+	if (w->minor == 0 || w->p->break_rule || ctx % 4 != 3) return 0;
+	return (uint8_t)(0x08u << (ctx / 4 % 5));
+}
+
 void mdb_fill_junk(mdb_writer *w, uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++) p[i] = mdb_junk(w);

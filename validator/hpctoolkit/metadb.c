@@ -62,6 +62,8 @@ static void check_edition_part(md_state *m, bool release)
 	md_idvec_free(&m->prop_ids);
 	md_idvec_free(&m->stat_ids);
 	m->scopes = (md_array){0};
+	m->prop_bits = 0;
+	m->prop_bits_known = false;
 	m->ctx_ok = m->metrics_ok = false;
 	if (m->usable[MD_METRICS]) md_check_metrics(m);
 	if (m->usable[MD_CONTEXT]) md_check_context(m);
@@ -89,7 +91,9 @@ static md_fit fit_as(md_state *m, bool release)
 	hv_report_init(scratch, real->input_path, 0);
 	m->r = scratch;
 	m->walked = 0;
+	m->detecting = true;
 	check_edition_part(m, release);
+	m->detecting = false;
 	int64_t rules = 0;
 	for (int j = 0; j < HV_RULE_COUNT; j++) rules += scratch->failed[j] > 0 && hv_rules[j].severity == HV_SEV_ERROR;
 	f.errors = scratch->count[HV_SEV_ERROR];
@@ -194,7 +198,7 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 		}
 		mem = held;
 	}
-	md_state m = {.b = b, .mem = mem, .r = r, .newer_minor = h.newer_minor, .minor = h.minor};
+	md_state m = {.b = b, .mem = mem, .mem_len = end, .r = r, .newer_minor = h.newer_minor, .minor = h.minor};
 	prepare_sections(&m, &h);
 	/* Sections the context tree and functions point into come first. */
 	if (m.usable[MD_GENERAL]) md_check_general(&m);
@@ -222,6 +226,7 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 	md_idvec_free(&m.ctx_ids);
 	md_idvec_free(&m.prop_ids);
 	md_idvec_free(&m.stat_ids);
+	free(m.utf8_seen);
 	free(held);
 }
 

@@ -55,6 +55,13 @@ typedef struct md_state {
 	bool ctx_ok, metrics_ok;  /* walked completely, without a structural error */
 	uint8_t nkinds;
 	uint64_t walked;          /* edition-dependent structures walked (edition detection) */
+	bool detecting;           /* trying an edition into a scratch report: UTF-8 is not checked */
+	uint8_t *utf8_seen;       /* bit per file byte: a UTF-8 character boundary already checked */
+	uint64_t mem_len;         /* bytes at mem */
+	/* Release: the propagation bits the transitive scopes define, known
+	 * when every {PS} was read and every type is one 4.0 defines. */
+	uint16_t prop_bits;
+	bool prop_bits_known;
 	bool oom;                 /* an allocation failed: an internal error, not the file's */
 } md_state;
 
@@ -75,8 +82,9 @@ static inline uint16_t md_u16(const md_state *m, uint64_t off) { return hv_le16(
 static inline uint8_t md_u8(const md_state *m, uint64_t off) { return m->mem[off]; }
 
 /* A char* at file offset `field` with value `ptr` must name a NUL-terminated
- * string inside section s. Not evaluated when s is unusable (its own rule
- * already fired). Returns true when fine or not checkable. */
+ * string inside section s, and (metadb.string.utf8) be valid UTF-8. Not
+ * evaluated when s is unusable (its own rule already fired). Returns true
+ * when the string is contained (or not checkable). */
 bool md_check_string(md_state *m, int rule, enum md_sec s, uint64_t field, uint64_t ptr, const char *path,
 		     const char *what);
 

@@ -51,6 +51,7 @@ static void check_scopes(md_state *m, uint64_t hdr, bool *ok)
 		return;
 	}
 	a->ok = true;
+	m->prop_bits_known = true;
 	char path[HV_PATH_MAX];
 	for (uint64_t i = 0; i < a->count; i++) {
 		uint64_t e = a->base + i * a->stride;
@@ -64,7 +65,10 @@ static void check_scopes(md_state *m, uint64_t hdr, bool *ok)
 		if (!hv_eval(m->r, HV_R_METADB_METRICS_SCOPE_TYPE_KNOWN, type <= 3))
 			hv_emit_sev(m->r, HV_R_METADB_METRICS_SCOPE_TYPE_KNOWN, md_enum_sev(m), m->b->name, e + 8, 1, path,
 				    "scope type %u is not 0 (custom), 1 (point), 2 (execution) or 3 (transitive)", type);
+		if (type > 3) m->prop_bits_known = false; /* a newer type may use propagation bits too */
 		if (type != 3) continue; /* only transitive scopes use the index; 255 elsewhere is normal */
+		if (pidx < 16) m->prop_bits |= (uint16_t)(1u << pidx);
+		else m->prop_bits_known = false; /* its own rule fires; which bit was meant is unknown */
 		snprintf(path + len, sizeof path - (size_t)len, "/propagationIndex");
 		if (!hv_eval(m->r, HV_R_METADB_METRICS_PROPAGATION_INDEX, pidx < 16))
 			hv_emit(m->r, HV_R_METADB_METRICS_PROPAGATION_INDEX, m->b->name, e + 9, 1, path,
