@@ -11,6 +11,7 @@
 
 #define DUMPI_NFUNCS 293          /* ids 0..292 can be records; 293 ends the stream */
 #define DUMPI_ALL_FUNCTIONS 290   /* footer totals slot, never a record */
+#define DUMPI_PCONTROL 128        /* a function id, but never a record (see dumpi_funcs.def) */
 #define DUMPI_END_OF_STREAM 293
 #define DUMPI_FOOTER_SLOTS 291
 #define DUMPI_FOOTER_SIZE (8u + 2u * 4u * DUMPI_FOOTER_SLOTS) /* 2336 */

@@ -150,7 +150,7 @@ static void check_header(bin_ctx *x)
 			"known layout",
 			ver[0], ver[1], ver[2], DUMPI_KNOWN_MAJOR, DUMPI_KNOWN_SUB, DUMPI_KNOWN_SUBSUB);
 	if (!ok) return;
-	if (!hv_eval(x->r, HV_R_DUMPI_HDR_MESH_COUNT, count == meshdim))
+	if (has_sizes && !hv_eval(x->r, HV_R_DUMPI_HDR_MESH_COUNT, count == meshdim))
 		hv_emit(x->r, HV_R_DUMPI_HDR_MESH_COUNT, x->b->name, mesh_at, c.pos - mesh_at, "header/meshsize",
 			"meshdim is %llu but the mesh-size array has %llu entries", (unsigned long long)meshdim,
 			(unsigned long long)count);
