@@ -33,6 +33,9 @@ static void check_bin(const uint8_t *d, size_t len, hv_report *r, dumpi_bin_info
 	hv_blob_release(&b);
 }
 
+/* A default rank file of kind `what`, validated once for its layout. */
+static bool load(const char *what, gen_output *out, dumpi_bin_info *info, int *rules_fired);
+
 static int fired(const hv_report *r)
 {
 	int n = 0;
@@ -89,22 +92,31 @@ static void check_legacy_kinds(void)
 	CHECK(gen_generate(&p, &out, err, sizeof err) != 0, "a legacy kind refuses --minor");
 }
 
+static bool load(const char *what, gen_output *out, dumpi_bin_info *info, int *rules_fired)
+{
+	gen_params p;
+	gen_params_default(&p);
+	p.what = what;
+	if (!gen(&p, out)) return false;
+	hv_report r;
+	check_bin(out->files[0].data, out->files[0].len, &r, info);
+	if (rules_fired) *rules_fired = fired(&r);
+	hv_report_free(&r);
+	return true;
+}
+
 /* The reader's search for the index: a modern file cut short by 8k bytes
  * puts the magic at EOF-64+8k, where an older index would start. */
 static void check_index_search(void)
 {
-	gen_params p;
-	gen_params_default(&p);
-	p.what = "dumpi-bin";
 	gen_output out;
-	if (!gen(&p, &out)) return;
+	dumpi_bin_info info;
+	int nfired;
+	if (!load("dumpi-bin", &out, &info, &nfired)) return;
 	uint8_t *d = out.files[0].data;
 	size_t len = out.files[0].len;
 	hv_report r;
-	dumpi_bin_info info;
-	check_bin(d, len, &r, &info);
-	CHECK(fired(&r) == 0 && info.index_size == 64, "the modern file: 64-byte index, nothing fires");
-	hv_report_free(&r);
+	CHECK(nfired == 0 && info.index_size == 64, "the modern file: 64-byte index, nothing fires");
 	for (unsigned cut = 8; cut <= 24; cut += 8) {
 		check_bin(d, len - cut, &r, &info);
 		CHECK(info.index_size == 64 - cut, "cut by %u: read as a %u-byte index (got %u)", cut, 64 - cut, info.index_size);
@@ -140,19 +152,13 @@ static void check_layout_version(void)
 		{"dumpi-bin", {0, 6, 5}, true},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		gen_params p;
-		gen_params_default(&p);
-		p.what = cases[i].what;
 		gen_output out;
-		if (!gen(&p, &out)) continue;
-		uint8_t *d = out.files[0].data;
-		size_t len = out.files[0].len;
-		hv_report r;
 		dumpi_bin_info info;
-		check_bin(d, len, &r, &info);
+		if (!load(cases[i].what, &out, &info, NULL)) continue;
+		uint8_t *d = out.files[0].data;
 		memcpy(d + info.off[DS_HEADER], cases[i].version, 3);
-		hv_report_free(&r);
-		check_bin(d, len, &r, &info);
+		hv_report r;
+		check_bin(d, out.files[0].len, &r, &info);
 		CHECK((r.failed[HV_R_DUMPI_INDEX_LAYOUT_VERSION] > 0) == cases[i].warn,
 		      "%s as %u.%u.%u: layout-version %s", cases[i].what, cases[i].version[0], cases[i].version[1],
 		      cases[i].version[2], cases[i].warn ? "missing" : "fired");
@@ -167,13 +173,10 @@ static void check_old_mesh(void)
 {
 	const char *kinds[] = {"dumpi-bin-0.3.0", "dumpi-bin-0.6.5"};
 	for (int k = 0; k < 2; k++) {
-		gen_params p;
-		gen_params_default(&p);
-		p.what = kinds[k];
 		gen_output out;
-		if (!gen(&p, &out)) continue;
 		hv_report r;
 		dumpi_bin_info info;
+		if (!load(kinds[k], &out, &info, NULL)) continue;
 		check_bin(out.files[0].data, out.files[0].len, &r, &info);
 		uint64_t meshdim_at = info.off[DS_HEADER] + 3 + 8 + 2 + 6 + 2 + 6; /* version, starttime, "node01", "hpcvet" */
 		uint64_t header_end = meshdim_at + 4 + (k ? 4 : 0);
@@ -188,17 +191,12 @@ static void check_old_mesh(void)
 
 static void check_pcontrol(void)
 {
-	gen_params p;
-	gen_params_default(&p);
-	p.what = "dumpi-bin";
 	gen_output out;
-	if (!gen(&p, &out)) return;
+	dumpi_bin_info info;
+	if (!load("dumpi-bin", &out, &info, NULL)) return;
 	uint8_t *d = out.files[0].data;
 	size_t len = out.files[0].len;
 	hv_report r;
-	dumpi_bin_info info;
-	check_bin(d, len, &r, &info);
-	hv_report_free(&r);
 	/* The last record is MPI_Finalize (no arguments); make it id 128. */
 	hv_blob b = hv_blob_from_memory("t.bin", d, len);
 	dumpi_iter it;

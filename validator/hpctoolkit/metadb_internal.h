@@ -102,6 +102,18 @@ bool md_check_array(md_state *m, int r_contained, int r_aligned, enum md_sec s, 
 bool md_check_stride(md_state *m, int rule, uint64_t field, unsigned width, uint64_t value, uint64_t min,
 		     const char *path, const char *name, const char *structure);
 
+/* A Metrics stride (u8) checked once, on first use: *state is -1 (not yet),
+ * then 0 (too small) or 1. Returns true when it is good. */
+bool md_stride_once(md_state *m, int *state, int rule, uint64_t field, uint64_t value, uint64_t min,
+		    const char *name, const char *structure);
+
+/* The {SS} fields both editions share: pFormula (a string in the Metrics
+ * section), combine (an enumeration) and statMetricId (collected for the
+ * uniqueness check), at the given file offsets. `path` holds the summary's
+ * path in its first `len` bytes; the field name is appended. */
+void md_check_summary_fields(md_state *m, uint64_t formula, uint64_t combine_at, uint64_t stat_at, char *path,
+			     size_t cap, int len);
+
 /* A pointer that must land exactly on an element of `a`. Not evaluated when
  * `a` is not ok. */
 bool md_check_ref(md_state *m, int rule, const md_array *a, uint64_t field, uint64_t ptr, const char *path,

@@ -138,6 +138,17 @@ bool md_check_stride(md_state *m, int rule, uint64_t field, unsigned width, uint
 	return false;
 }
 
+bool md_stride_once(md_state *m, int *state, int rule, uint64_t field, uint64_t value, uint64_t min,
+		    const char *name, const char *structure)
+{
+	if (*state < 0) {
+		char path[HV_PATH_MAX];
+		snprintf(path, sizeof path, "meta.db/Metrics/%s", name);
+		*state = md_check_stride(m, rule, field, 1, value, min, path, name, structure);
+	}
+	return *state == 1;
+}
+
 bool md_check_ref(md_state *m, int rule, const md_array *a, uint64_t field, uint64_t ptr, const char *path,
 		  const char *what, const char *array)
 {
