@@ -21,7 +21,7 @@ LDLIBS_HV := -lcjson -lm -pthread
 
 # The library links the CLI's file readers for hpcvet_validate_path
 # (validator/api/api_path.c); fileio.c stays the only code that opens files.
-LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' | sort) validator/cli/fileio.c
+LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' | sort) validator/cli/fileio.c validator/cli/validate_path.c
 CLI_SRCS  := $(wildcard validator/cli/*.c)
 GEN_SRCS  := $(filter-out golden/main.c,$(wildcard golden/*.c))
 TEST_SRCS := $(wildcard tests/test_*.c)

@@ -1,7 +1,9 @@
 /* Fuzz target: any directory input (an HPCToolkit database, an ovni trace
  * tree, a DUMPI trace) packed in the container with the names it carries,
- * validated through hv_validate_set (family detection included); the report
- * is rendered as text and JSON like the CLI's. */
+ * validated through the public API (hpcvet_validate_buffers: family
+ * detection included, as a program linking libhpcvet does). The report is
+ * rendered by every writer (harness.h) and read back through the API's
+ * accessors, which must agree with it. */
 #include "container.h"
 #include "harness.h"
 
@@ -9,13 +11,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static fuzz_files ff;
 	fuzz_unpack(data, size, &ff);
-	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = FUZZ_MAX_DIAGS};
-	hv_report r;
-	hv_report_init(&r, "db", opt.max_diags);
-	hv_validate_set(&opt, ff.blobs, ff.n, &r);
-	fuzz_check_report(&r);
-	fuzz_render(&r);
+	const char *names[FUZZ_MAX_FILES];
+	const void *bufs[FUZZ_MAX_FILES];
+	size_t sizes[FUZZ_MAX_FILES];
+	for (size_t i = 0; i < ff.n; i++) {
+		names[i] = ff.blobs[i].name;
+		bufs[i] = ff.blobs[i].mem;
+		sizes[i] = (size_t)ff.blobs[i].size;
+	}
+	hpcvet_options opt;
+	hpcvet_options_init(&opt);
+	opt.max_diagnostics = FUZZ_MAX_DIAGS;
+	hpcvet_report *rep = hpcvet_validate_buffers("db", ff.n, names, bufs, sizes, &opt);
+	if (!rep) return 0; /* out of memory: the API's documented answer */
+	fuzz_check_report(&rep->r);
+	fuzz_render(&rep->r, ff.blobs, ff.n);
+	fuzz_check_api_view(rep);
 	for (size_t i = 0; i < ff.n; i++) hv_blob_release(&ff.blobs[i]);
-	hv_report_free(&r);
+	hpcvet_report_free(rep);
 	return 0;
 }

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api_internal.h"
 #include "core/hv_int.h"
 #include "core/validate.h"
+#include "output/certify.h"
 #include "output/output.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -74,22 +76,82 @@ static inline void fuzz_check_report(const hv_report *r)
 	}
 }
 
-/* The `single` and `set` targets also render the report as text and JSON, as
- * the CLI does: diagnostics quote bytes of the input (names, keys, strings),
- * so the writers' escaping is attack surface too. Output goes to /dev/null,
- * opened once (no file system work per input). */
-static inline void fuzz_render(hv_report *r)
+/* The `single` and `set` targets also render the report with every writer
+ * the CLI has (text plain and with colour and the hex view of the offending
+ * bytes, JSON, SARIF, JUnit XML, GitHub annotations, the certificate as text
+ * and JSON): diagnostics quote bytes of the input (names, keys, strings), so
+ * the writers' escaping is attack surface too. The hex view reads the
+ * offending bytes from the input's blobs in memory (never from a file).
+ * Output goes to /dev/null, opened once (no file system work per input). */
+typedef struct fuzz_sources {
+	hv_blob *blobs;
+	size_t n;
+} fuzz_sources;
+
+static inline size_t fuzz_read_bytes(void *ctx, const char *file, uint64_t off, uint8_t *dst, size_t len)
+{
+	fuzz_sources *src = ctx;
+	for (size_t i = 0; i < src->n; i++) {
+		hv_blob *b = &src->blobs[i];
+		if (strcmp(b->name, file) != 0) continue;
+		if (off >= b->size) return 0;
+		if (len > b->size - off) len = (size_t)(b->size - off);
+		return hv_blob_read(b, off, dst, len) ? len : 0;
+	}
+	return 0;
+}
+
+static inline void fuzz_render(hv_report *r, hv_blob *blobs, size_t n)
 {
 	static FILE *sink;
 	if (!sink) sink = fopen("/dev/null", "w");
 	if (!sink) return;
 	hv_report *reps[1] = {r};
-	hv_output_opts o = {.quiet = false, .strict = false};
-	hv_write_text(sink, reps, 1, &o);
-	if (!hv_write_json(sink, reps, 1, &o)) {
-		fprintf(stderr, "fuzz: the JSON report could not be built\n");
+	fuzz_sources src = {blobs, n};
+	hv_output_opts plain = {.quiet = false, .strict = false};
+	hv_output_opts rich = {.strict = true, .color = true, .context = true, .read_bytes = fuzz_read_bytes,
+			       .read_ctx = &src, .base_dir = "/fuzz"};
+	hv_write_text(sink, reps, 1, &plain);
+	hv_write_text(sink, reps, 1, &rich);
+	hv_write_junit(sink, reps, 1, &plain);
+	hv_write_github(sink, reps, 1, &rich);
+	hv_write_certify_text(sink, reps, 1, &plain);
+	if (!hv_write_json(sink, reps, 1, &plain) || !hv_write_sarif(sink, reps, 1, &rich) ||
+	    !hv_write_certify_json(sink, reps, 1, &rich)) {
+		fprintf(stderr, "fuzz: a JSON report could not be built\n");
 		abort();
 	}
+}
+
+/* The public API's view of a report (what a program linking libhpcvet
+ * reads) must agree with the report itself. */
+static inline void fuzz_check_api_view(const hpcvet_report *rep)
+{
+	const hv_report *r = &rep->r;
+	size_t n = hpcvet_report_diagnostic_count(rep);
+	if (n != r->ndiags) {
+		fprintf(stderr, "fuzz: the API shows %zu diagnostics, the report holds %zu\n", n, r->ndiags);
+		abort();
+	}
+	for (size_t i = 0; i <= n; i++) {
+		hpcvet_diagnostic d;
+		int rc = hpcvet_report_diagnostic(rep, i, &d);
+		if (i == n ? rc != -1 : (rc != 0 || hpcvet_rule_find(d.rule_id) < 0 || !d.file || !d.message)) {
+			fprintf(stderr, "fuzz: API diagnostic %zu of %zu is wrong (rc %d)\n", i, n, rc);
+			abort();
+		}
+	}
+	uint64_t total = 0;
+	for (int sev = HPCVET_SEV_NOTE; sev <= HPCVET_SEV_ERROR; sev++) total += hpcvet_report_count(rep, sev);
+	if (total < n || hpcvet_report_suppressed(rep) > total) {
+		fprintf(stderr, "fuzz: API counts %llu failures for %zu diagnostics\n", (unsigned long long)total, n);
+		abort();
+	}
+	(void)hpcvet_verdict_name(hpcvet_report_verdict(rep));
+	(void)hpcvet_report_format(rep);
+	(void)hpcvet_report_edition(rep);
+	(void)hpcvet_report_format_version(rep);
+	(void)hpcvet_report_rules_checked(rep);
 }
 
 static inline const hv_format *fuzz_format_named(const char *name)

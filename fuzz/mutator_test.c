@@ -5,13 +5,12 @@
  * mutants of a recognised format keep its magic (the point of mutating
  * structure). Under ASan (build-san) this also checks the mutator's own
  * memory safety. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "container.h"
+#include "input_walk.h"
 #include "core/validate.h"
 #include "mutator.h"
 
@@ -78,6 +77,11 @@ static void run(const char *path, unsigned iters)
 	free(prev);
 }
 
+static void run_input(const char *path, void *ctx)
+{
+	run(path, *(const unsigned *)ctx);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned iters = 64;
@@ -86,21 +90,7 @@ int main(int argc, char **argv)
 			iters = (unsigned)atoi(argv[++i]);
 			continue;
 		}
-		struct stat st;
-		if (stat(argv[i], &st) != 0) continue;
-		if (!S_ISDIR(st.st_mode)) {
-			run(argv[i], iters);
-			continue;
-		}
-		DIR *d = opendir(argv[i]);
-		struct dirent *e;
-		while (d && (e = readdir(d)) != NULL) {
-			if (e->d_name[0] == '.') continue;
-			char p[4096];
-			snprintf(p, sizeof p, "%s/%s", argv[i], e->d_name);
-			run(p, iters);
-		}
-		if (d) closedir(d);
+		fuzz_for_each_input(argv[i], run_input, &iters);
 	}
 	printf("%lu mutants, %lu changed, magic kept in %lu of %lu\n", mutants, changed, magic_kept, magic_total);
 	if (mutants && changed * 10 < mutants * 8) {

@@ -1,12 +1,11 @@
 /* Plain driver for any fuzz target: runs every file given on the command
  * line (directories are walked one level) through LLVMFuzzerTestOneInput.
  * This is how the corpus runs in `make test` under ASan+UBSan. */
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include "input_walk.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -32,30 +31,24 @@ static int run_file(const char *path)
 	return 0;
 }
 
+struct tally {
+	unsigned ran, failed;
+};
+
+static void run_one(const char *path, void *ctx)
+{
+	struct tally *t = ctx;
+	if (run_file(path) == 0)
+		t->ran++;
+	else
+		t->failed++;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned ran = 0, failed = 0;
-	for (int i = 1; i < argc; i++) {
-		struct stat st;
-		if (stat(argv[i], &st) != 0) continue;
-		if (!S_ISDIR(st.st_mode)) {
-			if (run_file(argv[i]) == 0) ran++;
-			else failed++;
-			continue;
-		}
-		DIR *d = opendir(argv[i]);
-		struct dirent *e;
-		while (d && (e = readdir(d)) != NULL) {
-			if (e->d_name[0] == '.') continue;
-			char p[4096];
-			snprintf(p, sizeof p, "%s/%s", argv[i], e->d_name);
-			if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) continue;
-			if (run_file(p) == 0) ran++;
-			else failed++;
-		}
-		if (d) closedir(d);
-	}
+	struct tally t = {0, 0};
+	for (int i = 1; i < argc; i++) fuzz_for_each_input(argv[i], run_one, &t);
 	/* Reaching here means no input crashed the target (sanitizers abort). */
-	printf("%u passed, %u failed\n", ran, failed);
-	return failed ? 1 : 0;
+	printf("%u passed, %u failed\n", t.ran, t.failed);
+	return t.failed ? 1 : 0;
 }

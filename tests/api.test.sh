@@ -27,6 +27,7 @@ check "static library defines only hpcvet_* globally" test "$static_syms" = "$de
 "$GEN" --what=metadb -o "$TMP/good.db" && "$GEN" --what=metadb --break=metadb.hdr.footer -o "$TMP/bad.db" ||
 	not_ok "generate inputs"
 "$GEN" --what=hpctoolkit-db -o "$TMP/db" || not_ok "generate database"
+"$GEN" --what=dumpi-trace -o "$TMP/dumpi" || not_ok "generate DUMPI trace"
 
 check "example builds against the shared library" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$ROOT/examples/validate.c" \
 	-L"$BUILD" -lhpcvet -o "$TMP/validate"
@@ -43,14 +44,14 @@ expect_exit 0 "example: database directory" "$TMP/validate" "$TMP/db"
 check "example and CLI agree" cmp -s "$TMP/ex.rules" "$TMP/cli.rules"
 
 check "API smoke test builds (shared)" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$ROOT/tests/api/api_smoke.c" -L"$BUILD" -lhpcvet -o "$TMP/smoke"
-(cd "$TMP/db" && "$TMP/smoke" "$TMP/good.db" "$TMP/bad.db" *.db) >"$TMP/smoke.out" 2>&1
+(cd "$TMP/db" && "$TMP/smoke" "$TMP/good.db" "$TMP/bad.db" *.db -- "$TMP"/dumpi/*) >"$TMP/smoke.out" 2>&1
 check "API smoke test passes (shared): $(tail -1 "$TMP/smoke.out")" grep -q '^[0-9]* passed, 0 failed$' "$TMP/smoke.out"
 grep FAIL "$TMP/smoke.out"
 unset LD_LIBRARY_PATH
 
 check "API smoke test builds (static)" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$ROOT/tests/api/api_smoke.c" \
 	"$BUILD/pub/libhpcvet.a" -lcjson -lm -o "$TMP/smoke-static"
-(cd "$TMP/db" && "$TMP/smoke-static" "$TMP/good.db" "$TMP/bad.db" *.db) >"$TMP/smoke-static.out" 2>&1
+(cd "$TMP/db" && "$TMP/smoke-static" "$TMP/good.db" "$TMP/bad.db" *.db -- "$TMP"/dumpi/*) >"$TMP/smoke-static.out" 2>&1
 check "API smoke test passes (static)" grep -q '^[0-9]* passed, 0 failed$' "$TMP/smoke-static.out"
 check "static program has no hv_ symbols to clash with" bash -c "! nm '$TMP/smoke-static' | grep -q ' [TD] hv_'"
 # A program may define its own hv_report_init: the library's is hidden.

@@ -5,11 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 
 dir="$SHARED/real-samples/dumpi"
-if [ ! -d "$dir" ]; then
-	echo "skipping: $dir not present"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 0
-fi
+need_samples "$dir"
 nbin=0
 nmeta=0
 for f in "$dir"/*/*.bin; do

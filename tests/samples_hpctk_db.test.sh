@@ -6,11 +6,7 @@
 source "$(dirname "$0")/lib.sh"
 
 dbs="$SHARED/real-samples/hpctoolkit"
-if [ ! -d "$dbs" ]; then
-	echo "skipping: $dbs not present"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 0
-fi
+need_samples "$dbs"
 n=0
 traces=0
 for d in "$dbs"/*.d; do

@@ -5,11 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 
 traces="$SHARED/real-samples/ovni"
-if [ ! -d "$traces" ]; then
-	echo "skipping: $traces not present"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 0
-fi
+need_samples "$traces"
 n=0
 for d in "$traces"/*/; do
 	d=${d%/}

@@ -1,7 +1,7 @@
 /* Uses only <hpcvet.h>: buffer and multi-buffer validation, options (and an
  * older, shorter options struct), diagnostics, rules, version. Built by
  * tests/api.test.sh against the shared and the static library. Files are
- * given on the command line: GOOD BAD (meta.db files) DBDIR-FILES... */
+ * given on the command line: GOOD BAD (meta.db files) SET-FILES [-- SET-FILES]... */
 #include <hpcvet.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +30,15 @@ static unsigned char *slurp(const char *path, size_t *n)
 	*n = p && len >= 0 ? fread(p, 1, (size_t)len, f) : 0;
 	fclose(f);
 	return p;
+}
+
+/* Fills the stack below the caller with a non-zero pattern, so an option
+ * the library forgets to initialise is garbage (it once left the core's
+ * runner pointer unset and called it) instead of a lucky zero. */
+static __attribute__((noinline)) void scribble_stack(void)
+{
+	volatile unsigned char junk[16384];
+	for (size_t i = 0; i < sizeof junk; i++) junk[i] = 0xA5;
 }
 
 int main(int argc, char **argv)
@@ -102,26 +111,30 @@ int main(int argc, char **argv)
 	CHECK(r && hpcvet_report_verdict(r) == HPCVET_NONCONFORMING, "empty input");
 	hpcvet_report_free(r);
 
-	/* A set of buffers: the files of a database directory. */
-	if (argc > 3) {
-		size_t n = (size_t)(argc - 3);
-		const char **names = calloc(n, sizeof *names);
-		const void **data = calloc(n, sizeof *data);
-		size_t *sizes = calloc(n, sizeof *sizes);
+	/* Sets of buffers: the files of a database directory, then (after "--")
+	 * those of a DUMPI trace, each must be conforming. */
+	for (int at = 3; at < argc;) {
+		int end = at;
+		while (end < argc && strcmp(argv[end], "--") != 0) end++;
+		size_t n = (size_t)(end - at);
+		const char **names = calloc(n ? n : 1, sizeof *names);
+		const void **data = calloc(n ? n : 1, sizeof *data);
+		size_t *sizes = calloc(n ? n : 1, sizeof *sizes);
 		for (size_t i = 0; i < n; i++) {
-			names[i] = argv[3 + i];
-			data[i] = slurp(argv[3 + i], &sizes[i]);
+			names[i] = argv[at + (int)i];
+			data[i] = slurp(names[i], &sizes[i]);
 		}
-		r = hpcvet_validate_buffers("db", n, names, data, sizes, NULL);
-		CHECK(r && hpcvet_report_verdict(r) == HPCVET_CONFORMING &&
-			      strcmp(hpcvet_report_format(r), "hpctoolkit database") == 0,
-		      "database from buffers: %s %s", r ? hpcvet_verdict_name(hpcvet_report_verdict(r)) : "",
-		      r ? hpcvet_report_format(r) : "");
+		scribble_stack();
+		r = hpcvet_validate_buffers("set", n, names, data, sizes, NULL);
+		CHECK(r && hpcvet_report_verdict(r) == HPCVET_CONFORMING, "set from buffers (%s...): %s %s %s", names[0],
+		      r ? hpcvet_verdict_name(hpcvet_report_verdict(r)) : "", r ? hpcvet_report_format(r) : "",
+		      r ? hpcvet_report_problem(r) : "");
 		hpcvet_report_free(r);
 		for (size_t i = 0; i < n; i++) free((void *)data[i]);
 		free(names);
 		free(data);
 		free(sizes);
+		at = end + 1;
 	}
 
 	r = hpcvet_validate_buffers("db", 2, NULL, NULL, NULL, NULL);

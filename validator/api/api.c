@@ -37,6 +37,10 @@ static hpcvet_options effective_options(const hpcvet_options *opt)
 hpcvet_report *hv_api_report_new(const char *input_name, const hpcvet_options *opt, hv_options *hopt)
 {
 	hpcvet_options o = effective_options(opt);
+	/* Every core option the API does not expose (the runner, jobs, ...) must
+	 * be zero: a stack-garbage runner pointer was called on DUMPI traces
+	 * (found when the `set` fuzz target moved onto this API). */
+	*hopt = (hv_options){0};
 	hpcvet_report *rep = calloc(1, sizeof *rep);
 	if (!rep) return NULL;
 	rep->input_name = strdup(input_name ? input_name : "");

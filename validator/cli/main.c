@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "jobs.h"
 #include "progress.h"
+#include "validate_path.h"
 
 enum { EXIT_CONFORMING = 0, EXIT_NONCONFORMING = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3, EXIT_INTERNAL = 4 };
 
@@ -146,55 +147,22 @@ static bool write_reports(enum out_format fmt, hv_report **rp, size_t n, const h
 	return true;
 }
 
+/* The progress line wraps the blobs of each input while it is checked. */
+static void progress_begin(void *ctx, const char *label, hv_blob *blobs, size_t n)
+{
+	hv_progress_begin(ctx, label, blobs, n, true);
+}
+
+static void progress_end(void *ctx)
+{
+	hv_progress_end(ctx);
+}
+
 static void validate_path(const char *path, const hv_options *opt, hv_report *r)
 {
-	struct stat st;
-	const char *why = NULL;
-	if (stat(path, &st) != 0) {
-		hv_report_unreadable(r, "%s", strerror(errno));
-		return;
-	}
-	/* A DUMPI .meta names a whole trace: validate its folder as a set (the
-	 * DUMPI family sees the .meta as the input path and checks only that trace). */
-	size_t plen = strlen(path);
-	bool dumpi_meta = S_ISREG(st.st_mode) && plen > 5 && strcmp(path + plen - 5, ".meta") == 0;
-	char dir_of_meta[4096];
-	if (dumpi_meta) {
-		const char *slash = strrchr(path, '/');
-		snprintf(dir_of_meta, sizeof dir_of_meta, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
-			 slash ? path : ".");
-	}
-	if (S_ISDIR(st.st_mode) || dumpi_meta) {
-		hv_dir d;
-		if (!hv_dir_open(&d, dumpi_meta ? dir_of_meta : path, &why)) {
-			hv_report_unreadable(r, "%s", why);
-			return;
-		}
-		hv_blob *blobs = calloc(d.n ? d.n : 1, sizeof *blobs);
-		if (!blobs) {
-			hv_report_internal(r, "out of memory");
-		} else {
-			for (size_t i = 0; i < d.n; i++) blobs[i] = d.files[i].blob;
-			hv_progress pr;
-			hv_progress_begin(&pr, path, blobs, d.n, true);
-			hv_validate_set(opt, blobs, d.n, r);
-			hv_progress_end(&pr);
-			for (size_t i = 0; i < d.n; i++) hv_blob_release(&blobs[i]);
-			free(blobs);
-		}
-		hv_dir_close(&d);
-		return;
-	}
-	hv_file f;
-	if (!hv_file_open(&f, path, &why)) {
-		hv_report_unreadable(r, "%s", why);
-		return;
-	}
 	hv_progress pr;
-	hv_progress_begin(&pr, path, &f.blob, 1, true);
-	hv_validate_blob(opt, &f.blob, r);
-	hv_progress_end(&pr);
-	hv_file_close(&f);
+	hv_path_observer obs = {progress_begin, progress_end, &pr};
+	hv_validate_path(path, opt, r, &obs);
 }
 
 /* -j: several inputs are validated at once, one per task; a single input

@@ -200,30 +200,13 @@ bool hv_write_certify_json(FILE *out, hv_report *const *reps, size_t n, const hv
 	cJSON *root = cJSON_CreateObject();
 	if (!root) return false;
 	cJSON *cert = cJSON_AddObjectToObject(root, "certificate");
-	cJSON *tool = cJSON_AddObjectToObject(cert, "tool");
-	cJSON_AddStringToObject(tool, "name", "hpcvet");
-	cJSON_AddStringToObject(tool, "version", HV_VERSION);
+	hv_json_add_tool(cert, "tool");
 	cJSON *rt = cJSON_AddObjectToObject(cert, "rule_table");
 	cJSON_AddStringToObject(rt, "version", hv_rule_table_version(table, sizeof table));
 	cJSON_AddNumberToObject(rt, "rules", (double)HV_RULE_COUNT);
-	cJSON *inputs = cJSON_AddArrayToObject(cert, "inputs");
-	if (!inputs) {
+	if (!hv_json_add_inputs(cert, "inputs", reps, n, o->strict, input_json)) {
 		cJSON_Delete(root);
 		return false;
 	}
-	for (size_t i = 0; i < n; i++) {
-		cJSON *in = input_json(reps[i], o->strict);
-		if (!in) {
-			cJSON_Delete(root);
-			return false;
-		}
-		cJSON_AddItemToArray(inputs, in);
-	}
-	char *s = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!s) return false;
-	fputs(s, out);
-	fputc('\n', out);
-	free(s);
-	return true;
+	return hv_json_print_and_free(out, root);
 }

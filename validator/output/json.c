@@ -64,7 +64,27 @@ static cJSON *input_json(const hv_report *r, bool strict)
 	return o;
 }
 
-static bool print_and_free(FILE *out, cJSON *root)
+void hv_json_add_tool(cJSON *o, const char *key)
+{
+	cJSON *tool = cJSON_AddObjectToObject(o, key);
+	cJSON_AddStringToObject(tool, "name", "hpcvet");
+	cJSON_AddStringToObject(tool, "version", HV_VERSION);
+}
+
+bool hv_json_add_inputs(cJSON *o, const char *key, hv_report *const *reps, size_t n, bool strict,
+			cJSON *(*one)(const hv_report *r, bool strict))
+{
+	cJSON *inputs = cJSON_AddArrayToObject(o, key);
+	if (!inputs) return false;
+	for (size_t i = 0; i < n; i++) {
+		cJSON *in = one(reps[i], strict);
+		if (!in) return false;
+		cJSON_AddItemToArray(inputs, in);
+	}
+	return true;
+}
+
+bool hv_json_print_and_free(FILE *out, cJSON *root)
 {
 	char *s = root ? cJSON_Print(root) : NULL;
 	cJSON_Delete(root);
@@ -79,19 +99,12 @@ bool hv_write_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 {
 	cJSON *root = cJSON_CreateObject();
 	if (!root) return false;
-	cJSON *tool = cJSON_AddObjectToObject(root, "tool");
-	cJSON_AddStringToObject(tool, "name", "hpcvet");
-	cJSON_AddStringToObject(tool, "version", HV_VERSION);
-	cJSON *inputs = cJSON_AddArrayToObject(root, "inputs");
-	for (size_t i = 0; i < n; i++) {
-		cJSON *in = input_json(reps[i], o->strict);
-		if (!in) {
-			cJSON_Delete(root);
-			return false;
-		}
-		cJSON_AddItemToArray(inputs, in);
+	hv_json_add_tool(root, "tool");
+	if (!hv_json_add_inputs(root, "inputs", reps, n, o->strict, input_json)) {
+		cJSON_Delete(root);
+		return false;
 	}
-	return print_and_free(out, root);
+	return hv_json_print_and_free(out, root);
 }
 
 bool hv_write_rules_json(FILE *out, const hv_rule_case *cases)
@@ -118,5 +131,5 @@ bool hv_write_rules_json(FILE *out, const hv_rule_case *cases)
 			if (strcmp(c->rule, ri->id) == 0) cJSON_AddItemToArray(cs, cJSON_CreateString(c->path));
 		cJSON_AddItemToArray(arr, o);
 	}
-	return print_and_free(out, root);
+	return hv_json_print_and_free(out, root);
 }

@@ -41,6 +41,15 @@ void hv_json_add_clean(struct cJSON *o, const char *key, const char *s);
 void hv_json_add_identity(struct cJSON *o, const hv_report *r, bool strict);
 /* file, offset, length, struct_path, message of a diagnostic. */
 void hv_json_add_location(struct cJSON *o, const hv_diag *d);
+/* {"name": "hpcvet", "version": ...} under `key`. */
+void hv_json_add_tool(struct cJSON *o, const char *key);
+/* An array `key` with one(report, strict) for each report; false when any
+ * could not be built. */
+bool hv_json_add_inputs(struct cJSON *o, const char *key, hv_report *const *reps, size_t n, bool strict,
+			struct cJSON *(*one)(const hv_report *r, bool strict));
+/* Print `root` (indented, a newline after it) and free it; false when it
+ * is NULL or could not be printed. */
+bool hv_json_print_and_free(FILE *out, struct cJSON *root);
 
 /* SARIF 2.1.0 log (one run, every rule of the table as a reportingDescriptor). */
 bool hv_write_sarif(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);

@@ -247,11 +247,5 @@ bool hv_write_sarif(FILE *out, hv_report *const *reps, size_t n, const hv_output
 		cJSON_Delete(root);
 		return false;
 	}
-	char *s = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!s) return false;
-	fputs(s, out);
-	fputc('\n', out);
-	free(s);
-	return true;
+	return hv_json_print_and_free(out, root);
 }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Sums fuzz/campaigns.tsv (one line per finished campaign run, written by
+# fuzz/campaign.sh) into the per-target table of fuzz/README.md: CPU-hours
+# per engine, executions and their rate per CPU-second, the coverage the
+# latest run reached (libFuzzer: edges/features; AFL++: edges of the
+# instrumented total), the queue size and the findings.
+#   usage: fuzz/campaign-table.sh [campaigns.tsv]
+set -eu
+cd "$(dirname "$0")/.."
+awk -F'\t' '
+NR == 1 { next }
+{
+	t = $3; e = ($2 == "afl++") ? "a" : "l"
+	if (!(t in seen)) { seen[t] = 1; order[++n] = t }
+	cpu[t, e] += $5; ex[t, e] += $6; runs[t, e]++
+	cr[t] += $12; hg[t] += $13
+	if (e == "l") { lcov[t] = $8; lft[t] = $9; lq[t] = $10 }
+	else { acov[t] = $8; aq[t] = $10; split($14, w, "edges of "); split(w[2], w2, " "); atot[t] = w2[1] }
+}
+function h(s) { return sprintf("%.2f", s / 3600) }
+function rate(e, s) { return s > 0 ? sprintf("%.0f", e / s) : "-" }
+END {
+	print "| target | libFuzzer CPU-h (runs) | AFL++ CPU-h (runs) | total CPU-h | libFuzzer execs (per CPU-s) | AFL++ execs (per CPU-s) | libFuzzer cov / ft / queue | AFL++ edges / queue | crashes | hangs |"
+	print "|---|---|---|---|---|---|---|---|---|---|"
+	for (i = 1; i <= n; i++) {
+		t = order[i]
+		printf "| %s | %s (%d) | %s (%d) | **%s** | %d (%s) | %d (%s) | %s / %s / %s | %s%s / %s | %d | %d |\n", t,
+			h(cpu[t, "l"]), runs[t, "l"], h(cpu[t, "a"]), runs[t, "a"], h(cpu[t, "l"] + cpu[t, "a"]),
+			ex[t, "l"], rate(ex[t, "l"], cpu[t, "l"]), ex[t, "a"], rate(ex[t, "a"], cpu[t, "a"]),
+			(t in lcov) ? lcov[t] : "-", (t in lft) ? lft[t] : "-", (t in lq) ? lq[t] : "-",
+			(t in acov) ? acov[t] : "-", (t in atot && atot[t] != "") ? " of " atot[t] : "", (t in aq) ? aq[t] : "-",
+			cr[t], hg[t]
+		tl += cpu[t, "l"]; ta += cpu[t, "a"]
+	}
+	printf "| all | %s | %s | **%s** | | | | | | |\n", h(tl), h(ta), h(tl + ta)
+}' "${1:-fuzz/campaigns.tsv}"
