@@ -19,7 +19,7 @@ uint8_t mdb_junk(mdb_writer *w)
 
 uint8_t mdb_newer_flag_bits(const mdb_writer *w, uint32_t ctx)
 {
-	if (w->minor == 0 || w->p->break_rule || ctx % 4 != 3) return 0;
+	if (w->minor < 2 || w->p->break_rule || ctx % 4 != 3) return 0;
 	return (uint8_t)(0x08u << (ctx / 4 % 5));
 }
 
