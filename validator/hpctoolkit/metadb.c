@@ -198,7 +198,7 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 		}
 		mem = held;
 	}
-	md_state m = {.b = b, .mem = mem, .mem_len = end, .r = r, .newer_minor = h.newer_minor, .minor = h.minor};
+	md_state m = {.b = b, .mem = mem, .r = r, .newer_minor = h.newer_minor, .minor = h.minor};
 	prepare_sections(&m, &h);
 	/* Sections the context tree and functions point into come first. */
 	if (m.usable[MD_GENERAL]) md_check_general(&m);
@@ -226,7 +226,7 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 	md_idvec_free(&m.ctx_ids);
 	md_idvec_free(&m.prop_ids);
 	md_idvec_free(&m.stat_ids);
-	free(m.utf8_seen);
+	for (int i = 0; i < MD_NSEC; i++) free(m.utf8_seen[i]);
 	free(held);
 }
 

@@ -56,8 +56,10 @@ typedef struct md_state {
 	uint8_t nkinds;
 	uint64_t walked;          /* edition-dependent structures walked (edition detection) */
 	bool detecting;           /* trying an edition into a scratch report: UTF-8 is not checked */
-	uint8_t *utf8_seen;       /* bit per file byte: a UTF-8 character boundary already checked */
-	uint64_t mem_len;         /* bytes at mem */
+	/* Per section that holds strings, a bit per byte: a UTF-8 character
+	 * boundary already checked (allocated on first use; the large Context
+	 * Tree section holds no strings, so it never gets one). */
+	uint8_t *utf8_seen[MD_NSEC];
 	/* Release: the propagation bits the transitive scopes define, known
 	 * when every {PS} was read and every type is one 4.0 defines. */
 	uint16_t prop_bits;

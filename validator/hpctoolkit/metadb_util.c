@@ -51,20 +51,22 @@ static unsigned utf8_sequence(const uint8_t *p, const uint8_t *end)
 static void check_utf8(md_state *m, enum md_sec s, uint64_t ptr, const char *path, const char *what)
 {
 	if (m->detecting) return;
-	if (!m->utf8_seen) {
-		m->utf8_seen = calloc((size_t)(m->mem_len / 8 + 1), 1);
-		if (!m->utf8_seen) {
+	if (!m->utf8_seen[s]) {
+		m->utf8_seen[s] = calloc((size_t)(m->len[s] / 8 + 1), 1);
+		if (!m->utf8_seen[s]) {
 			m->oom = true;
 			return;
 		}
 	}
+	uint8_t *seen = m->utf8_seen[s];
 	const uint8_t *end = m->mem + m->last_nul[s] + 1; /* the string's NUL lies at or before it */
 	uint64_t at = ptr, bad = 0;
 	unsigned bad_len = 0;
 	while (at < m->last_nul[s] + 1 && m->mem[at] != 0) {
-		uint8_t bit = (uint8_t)(1u << (at % 8));
-		if (m->utf8_seen[at / 8] & bit) break;
-		m->utf8_seen[at / 8] |= bit;
+		uint64_t rel = at - m->lo[s];
+		uint8_t bit = (uint8_t)(1u << (rel % 8));
+		if (seen[rel / 8] & bit) break;
+		seen[rel / 8] |= bit;
 		unsigned n = utf8_sequence(m->mem + at, end);
 		if (n == 0 && bad_len == 0) bad = at, bad_len = 1;
 		at += n ? n : 1; /* resynchronise on the next byte */
