@@ -34,7 +34,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench afl afl-build fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -191,9 +191,15 @@ build-fuzz/hv_mutator.so: fuzz/afl_mutator.c $(FUZZ_MUT_SRCS) $(LIB_SRCS) $(HEAD
 TARGET  ?= single
 SECONDS ?= 60
 SMOKE_SECONDS ?= 25
+AFL_SMOKE_SECONDS ?= 10
 FUZZ_ARGS = $$(grep -v '^\[' fuzz/options/$(1).options 2>/dev/null | sed 's/ *= */=/; s/^/-/' | tr '\n' ' ')
-fuzz-build: deps $(FUZZ_TARGETS:%=$(LF)/fuzz_%)
-afl-build: deps $(FUZZ_TARGETS:%=build-fuzz/afl/afl_%) $(FUZZ_TARGETS:%=build-fuzz/cmplog/afl_%) build-fuzz/hv_mutator.so
+fuzz-build: deps $(FUZZ_TARGETS:%=$(LF)/fuzz_%) build-fuzz/cpu-account
+afl-build: deps $(FUZZ_TARGETS:%=build-fuzz/afl/afl_%) $(FUZZ_TARGETS:%=build-fuzz/cmplog/afl_%) build-fuzz/hv_mutator.so \
+	build-fuzz/cpu-account
+# Counts the CPU time of a campaign and everything it forks (fuzz/campaign.sh).
+build-fuzz/cpu-account: fuzz/cpu_account.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -O2 $(WARN) $< -o $@
 fuzz: deps $(LF)/fuzz_$(TARGET)
 	@mkdir -p fuzz/out/$(TARGET)/queue
 	ASAN_OPTIONS=$${ASAN_OPTIONS:-quarantine_size_mb=32} $(LF)/fuzz_$(TARGET) $(call FUZZ_ARGS,$(TARGET)) -dict=fuzz/dict/$(TARGET).dict -max_total_time=$(SECONDS) \
@@ -206,6 +212,8 @@ afl: deps build-fuzz/afl/afl_$(TARGET) build-fuzz/cmplog/afl_$(TARGET) build-fuz
 	  -m none -c build-fuzz/cmplog/afl_$(TARGET) -- build-fuzz/afl/afl_$(TARGET)
 fuzz-smoke: deps fuzz-build
 	bash fuzz/smoke.sh $(SMOKE_SECONDS) $(FUZZ_TARGETS)
+afl-smoke: deps afl-build
+	bash fuzz/afl-smoke.sh $(AFL_SMOKE_SECONDS) $(FUZZ_TARGETS)
 endif
 
 # Seed corpora made from the golden generator: every kind valid, every rule broken.

@@ -5,28 +5,33 @@
 # campaign can soak up the idle CPU while other work goes on. Queues are kept
 # between runs (fuzz/out/TARGET/queue, fuzz/afl-out/TARGET) and each finished
 # job appends one line to fuzz/campaigns.tsv: the CPU time the job really
-# got (user+sys of the engine and everything it ran, from /usr/bin/time), its
-# executions, coverage and findings. fuzz/README.md's table is summed from
+# got (user+sys of the engine and every process below it, counted by
+# build-fuzz/cpu-account, which also reaps the target processes afl-fuzz's
+# fork server orphans), its executions, coverage and findings. fuzz/README.md's table is summed from
 # that file (fuzz/campaign-table.sh).
 #   usage: fuzz/campaign.sh [-P N] ENGINE:TARGET:SECONDS...
 #   e.g.   fuzz/campaign.sh lf:hpctk_db:1800 afl:hpctk_db:1800
-# Build first: make fuzz-build afl-build.
+# Build first: make fuzz-build afl-build. CAMPAIGN_OUT=DIR puts queues and
+# the record under DIR instead (fuzz/afl-smoke.sh does, for CI).
 set -u
 cd "$(dirname "$0")/.."
 par=2
 if [ "${1:-}" = -P ]; then par=$2; shift 2; fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=32}
-log=fuzz/campaigns.tsv
+out=${CAMPAIGN_OUT:-fuzz}
+lfout=$out/out afout=$out/afl-out log=$out/campaigns.tsv
+mkdir -p "$out"
+export lfout afout
 [ -f "$log" ] || printf 'date\tengine\ttarget\twall_s\tcpu_s\texecs\texec_per_s\tedges\tfeatures\tqueue\tpeak_rss_mb\tcrashes\thangs\tnote\n' >"$log"
 export log
 
 run_lf() { # target seconds
-	t=$1 s=$2 d=fuzz/out/$1
+	t=$1 s=$2 d=$lfout/$1
 	mkdir -p "$d/queue"
 	opts=$(grep -v '^\[' "fuzz/options/$t.options" 2>/dev/null | sed 's/ *= */=/; s/^/-/' | tr '\n' ' ')
 	before=$(find "$d" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'leak-*' -o -maxdepth 1 -name 'oom-*' -o -maxdepth 1 -name 'timeout-*' | wc -l)
 	# shellcheck disable=SC2086
-	/usr/bin/time -f '%e %U %S' -o "$d/time" nice -n 19 build-fuzz/lf/fuzz_$t $opts -dict="fuzz/dict/$t.dict" \
+	build-fuzz/cpu-account "$d/time" nice -n 19 build-fuzz/lf/fuzz_$t $opts -dict="fuzz/dict/$t.dict" \
 		-max_total_time="$s" -print_final_stats=1 -artifact_prefix="$d/" "$d/queue" "corpus/$t" >"$d/log" 2>&1
 	rc=$?
 	read -r wall u sy < <(tail -1 "$d/time")
@@ -47,8 +52,8 @@ run_lf() { # target seconds
 }
 
 run_afl() { # target seconds
-	t=$1 s=$2 o=fuzz/afl-out/$1
-	mkdir -p fuzz/afl-out
+	t=$1 s=$2 o=$afout/$1
+	mkdir -p "$afout"
 	st=$o/default/fuzzer_stats
 	c0=0 h0=0 e0=0
 	if [ -f "$st" ]; then
@@ -59,21 +64,21 @@ run_afl() { # target seconds
 	# AFL_AUTORESUME continues an existing output directory and AFL++ carries
 	# its counters over, so this run's executions and findings are the
 	# differences of the cumulative fuzzer_stats fields.
-	/usr/bin/time -f '%e %U %S' -o "fuzz/afl-out/$t.time" env AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 \
+	build-fuzz/cpu-account "$afout/$t.time" env AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 \
 		AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 AFL_AUTORESUME=1 \
 		AFL_CUSTOM_MUTATOR_LIBRARY="$PWD/build-fuzz/hv_mutator.so" \
 		ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=1:$ASAN_OPTIONS" \
 		nice -n 19 afl-fuzz -i "corpus/$t" -o "$o" -x "fuzz/dict/$t.dict" -V "$s" -t 2000 -m none \
-		-c "build-fuzz/cmplog/afl_$t" -- "build-fuzz/afl/afl_$t" >"fuzz/afl-out/$t.log" 2>&1
+		-c "build-fuzz/cmplog/afl_$t" -- "build-fuzz/afl/afl_$t" >"$afout/$t.log" 2>&1
 	rc=$?
-	read -r wall u sy < <(tail -1 "fuzz/afl-out/$t.time")
+	read -r wall u sy < <(tail -1 "$afout/$t.time")
 	cpu=$(awk -v a="$u" -v b="$sy" 'BEGIN{printf "%.0f", a + b}')
 	f() { awk -F' *: *' -v k="$1" '$1==k{print $2}' "$st" 2>/dev/null; }
 	execs=$(f execs_done) edges=$(f edges_found) tot=$(f total_edges) q=$(f corpus_count) c1=$(f saved_crashes) h1=$(f saved_hangs)
 	rss=$(f peak_rss_mb)
 	stab=$(f stability)
 	note="ok; edges of ${tot:-?} instrumented; stability ${stab:-?}"
-	[ $rc -eq 0 ] || note="exit $rc: $(tail -3 "fuzz/afl-out/$t.log" | tr '\t\n' '  ' | cut -c1-120)"
+	[ $rc -eq 0 ] || note="exit $rc: $(tail -3 "$afout/$t.log" | tr '\t\n' '  ' | cut -c1-120)"
 	execs=$((${execs:-0} - e0))
 	eps=$(awk -v e="$execs" -v c="$cpu" 'BEGIN{printf "%.0f", (c > 0 ? e / c : 0)}')
 	printf '%s\tafl++\t%s\t%.0f\t%s\t%s\t%s\t%s\t-\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$t" "$wall" "$cpu" \

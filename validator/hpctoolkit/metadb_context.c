@@ -62,49 +62,59 @@ static void push(ctx_walk *w, uint64_t p, uint64_t sz)
 	w->stack[w->n++] = (ctx_job){p, sz};
 }
 
-/* Paths for every context are built on each of the three passes over the
- * tree (two edition fits and the check), before it is known whether they
- * are needed: these two builders give exactly what snprintf would, at a
- * small fraction of its cost. */
-static void path_join(char *out, size_t n, const char *a, const char *b)
+/* Whose fields a diagnostic is about: a {Ctx} (by offset), an entry point
+ * (by index) or the draft header. Paths are only formatted when a
+ * diagnostic is emitted: the walk runs three times over every context (two
+ * edition fits and the check), and formatting paths up front was most of
+ * its cost. */
+typedef struct ctx_owner {
+	enum { OWN_CTX, OWN_ENTRY, OWN_HEADER } kind;
+	uint64_t off;
+	unsigned index;
+} ctx_owner;
+
+static void owner_path(char *out, size_t n, const ctx_owner *o)
 {
-	size_t la = strlen(a), lb = strlen(b), k = 0;
-	for (size_t i = 0; i < la && k + 1 < n; i++) out[k++] = a[i];
-	if (k + 1 < n) out[k++] = '/';
-	for (size_t i = 0; i < lb && k + 1 < n; i++) out[k++] = b[i];
-	if (n) out[k] = '\0';
+	if (o->kind == OWN_ENTRY)
+		snprintf(out, n, "meta.db/Context/pEntryPoints[%u]", o->index);
+	else if (o->kind == OWN_HEADER)
+		snprintf(out, n, "meta.db/Context");
+	else
+		snprintf(out, n, "meta.db/Context/ctx@0x%llx", U(o->off));
 }
 
-static void ctx_owner_path(char *out, size_t n, uint64_t off)
+static void field_path(char *out, size_t n, const ctx_owner *o, const char *field)
 {
-	char buf[48] = "meta.db/Context/ctx@0x";
-	size_t k = strlen(buf);
-	int shift = 60;
-	while (shift > 0 && ((off >> shift) & 15) == 0) shift -= 4;
-	for (; shift >= 0; shift -= 4) buf[k++] = "0123456789abcdef"[(off >> shift) & 15];
-	buf[k] = '\0';
-	size_t c = k < n ? k : (n ? n - 1 : 0);
-	memcpy(out, buf, c);
-	if (n) out[c] = '\0';
+	char owner[96];
+	owner_path(owner, sizeof owner, o);
+	snprintf(out, n, "%s/%s", owner, field);
 }
 
 /* The {sz, p} pair at `field` (szChildren/pChildren or szRoots/pRoots):
  * consistent, aligned and inside the section; then queued for walking. */
-static void children_ref(ctx_walk *w, uint64_t field, const char *owner, const char *szname, const char *pname)
+static void children_ref(ctx_walk *w, uint64_t field, const ctx_owner *own, const char *szname, const char *pname)
 {
 	md_state *m = w->m;
 	uint64_t sz = md_u64(m, field), p = md_u64(m, field + 8);
+	/* The common case, counted as md_check_array would count it. */
+	if (sz == 0 || (p != 0 && md_array_fits(m, MD_CONTEXT, p, sz, 1, 8))) {
+		hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_NULL, true);
+		if (sz == 0) return;
+		hv_eval(m->r, HV_R_METADB_CTX_ALIGNED, true);
+		hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_CONTAINED, true);
+		push(w, p, sz);
+		return;
+	}
 	char path[HV_PATH_MAX];
-	path_join(path, sizeof path, owner, pname);
+	field_path(path, sizeof path, own, pname);
 	/* sz == 0 with p != 0 is an empty array at the writer's cursor (hpcprof
 	 * writes that for every leaf): fine. */
-	if (!hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_NULL, sz == 0 || p != 0)) {
+	if (!hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_NULL, p != 0)) {
 		hv_emit(m->r, HV_R_METADB_CTX_CHILDREN_NULL, m->b->name, field, 16, path,
 			"%s is 0 but %s is 0x%llx: the children are lost", pname, szname, U(sz));
 		w->ok = false;
 		return;
 	}
-	if (sz == 0) return;
 	if (!md_check_array(m, HV_R_METADB_CTX_CHILDREN_CONTAINED, HV_R_METADB_CTX_ALIGNED, MD_CONTEXT, field + 8, p, sz,
 			    1, 8, path, pname)) {
 		w->ok = false;
@@ -113,29 +123,35 @@ static void children_ref(ctx_walk *w, uint64_t field, const char *owner, const c
 	push(w, p, sz);
 }
 
-static void check_ref(ctx_walk *w, int rule, const md_array *a, uint64_t field, const char *owner,
+static void check_ref(ctx_walk *w, int rule, const md_array *a, uint64_t field, const ctx_owner *own,
 		      const char *name, const char *array)
 {
+	uint64_t ptr = md_u64(w->m, field);
+	if (!a->ok) return;
+	if (md_ref_fits(a, ptr)) {
+		hv_eval(w->m->r, rule, true);
+		return;
+	}
 	char path[HV_PATH_MAX];
-	path_join(path, sizeof path, owner, name);
-	md_check_ref(w->m, rule, a, field, md_u64(w->m, field), path, name, array);
+	field_path(path, sizeof path, own, name);
+	md_check_ref(w->m, rule, a, field, ptr, path, name, array);
 }
 
 static void check_ctx(ctx_walk *w, uint64_t e, uint8_t nflex)
 {
 	md_state *m = w->m;
-	char owner[96], path[HV_PATH_MAX];
-	ctx_owner_path(owner, sizeof owner, e);
+	ctx_owner own = {OWN_CTX, e, 0};
+	char path[HV_PATH_MAX];
 	uint32_t id = md_u32(m, e + 0x10);
 	uint8_t flags = md_u8(m, e + 0x14), relation = md_u8(m, e + 0x15), lex = md_u8(m, e + 0x16);
 	if (m->release && !hv_eval(m->r, HV_R_METADB_CTX_CTXID_NONZERO, id != 0)) {
-		snprintf(path, sizeof path, "%s/ctxId", owner);
+		field_path(path, sizeof path, &own, "ctxId");
 		hv_emit(m->r, HV_R_METADB_CTX_CTXID_NONZERO, m->b->name, e + 0x10, 4, path,
 			"ctxId is 0, which denotes the global context; contexts have ids > 0");
 	}
 	md_idvec_push(m, &m->ctx_ids, id, e + 0x10);
 	if (!m->newer_minor && !hv_eval(m->r, HV_R_METADB_CTX_FLAGS_RESERVED, (flags & 0xf8) == 0)) {
-		snprintf(path, sizeof path, "%s/flags", owner);
+		field_path(path, sizeof path, &own, "flags");
 		hv_emit(m->r, HV_R_METADB_CTX_FLAGS_RESERVED, m->b->name, e + 0x14, 1, path,
 			"flags 0x%02x sets reserved bits 3-7 (0x%02x)", flags, flags & 0xf8);
 	}
@@ -145,7 +161,7 @@ static void check_ctx(ctx_walk *w, uint64_t e, uint8_t nflex)
 	if (m->release && !m->newer_minor && m->prop_bits_known) {
 		uint16_t prop = md_u16(m, e + 0x18), stray = (uint16_t)(prop & ~m->prop_bits);
 		if (!hv_eval(m->r, HV_R_METADB_CTX_PROPAGATION_BITS, stray == 0)) {
-			snprintf(path, sizeof path, "%s/propagation", owner);
+			field_path(path, sizeof path, &own, "propagation");
 			hv_emit(m->r, HV_R_METADB_CTX_PROPAGATION_BITS, m->b->name, e + 0x18, 2, path,
 				"propagation 0x%04x sets bit(s) 0x%04x that no transitive propagation scope uses (the "
 				"transitive scopes' propagationIndex bits are 0x%04x)",
@@ -153,12 +169,12 @@ static void check_ctx(ctx_walk *w, uint64_t e, uint8_t nflex)
 		}
 	}
 	if (!hv_eval(m->r, HV_R_METADB_CTX_RELATION_KNOWN, relation <= 2)) {
-		snprintf(path, sizeof path, "%s/relation", owner);
+		field_path(path, sizeof path, &own, "relation");
 		hv_emit_sev(m->r, HV_R_METADB_CTX_RELATION_KNOWN, md_enum_sev(m), m->b->name, e + 0x15, 1, path,
 			    "relation %u is not 0 (lexical), 1 (call) or 2 (inlined call)", relation);
 	}
 	if (!hv_eval(m->r, HV_R_METADB_CTX_LEXICAL_TYPE_KNOWN, lex <= 3)) {
-		snprintf(path, sizeof path, "%s/lexicalType", owner);
+		field_path(path, sizeof path, &own, "lexicalType");
 		hv_emit_sev(m->r, HV_R_METADB_CTX_LEXICAL_TYPE_KNOWN, md_enum_sev(m), m->b->name, e + 0x16, 1, path,
 			    "lexicalType %u is not 0 (function), 1 (loop), 2 (line) or 3 (instruction)", lex);
 	}
@@ -166,7 +182,7 @@ static void check_ctx(ctx_walk *w, uint64_t e, uint8_t nflex)
 	if (!m->newer_minor && lex >= 1 && lex <= 3) {
 		bool present = lex == 3 ? has_pt : has_src;
 		if (!hv_eval(m->r, HV_R_METADB_CTX_LEXICAL_FIELDS, present)) {
-			snprintf(path, sizeof path, "%s/flags", owner);
+			field_path(path, sizeof path, &own, "flags");
 			hv_emit(m->r, HV_R_METADB_CTX_LEXICAL_FIELDS, m->b->name, e + 0x14, 1, path,
 				"lexicalType %u (%s) needs %s, but flags 0x%02x do not set it", lex,
 				lex == 1 ? "loop" : lex == 2 ? "line" : "instruction",
@@ -175,7 +191,7 @@ static void check_ctx(ctx_walk *w, uint64_t e, uint8_t nflex)
 	}
 	unsigned need = (has_fn ? 1u : 0u) + (has_src ? 2u : 0u) + (has_pt ? 2u : 0u);
 	if (!hv_eval(m->r, HV_R_METADB_CTX_FLEXWORDS, nflex >= need)) {
-		snprintf(path, sizeof path, "%s/nFlexWords", owner);
+		field_path(path, sizeof path, &own, "nFlexWords");
 		hv_emit(m->r, HV_R_METADB_CTX_FLEXWORDS, m->b->name, e + 0x17, 1, path,
 			"nFlexWords is %u but flags 0x%02x need %u words (function 1, source location 2, point 2)",
 			nflex, flags, need);
@@ -185,16 +201,16 @@ static void check_ctx(ctx_walk *w, uint64_t e, uint8_t nflex)
 		 * with the u64s that follow it). */
 		uint64_t word = e + w->hdrsz;
 		if (has_fn) {
-			check_ref(w, HV_R_METADB_CTX_FUNCTION_REF, &m->functions, word, owner, "pFunction", "pFunctions");
+			check_ref(w, HV_R_METADB_CTX_FUNCTION_REF, &m->functions, word, &own, "pFunction", "pFunctions");
 			word += 8;
 		}
 		if (has_src) {
-			check_ref(w, HV_R_METADB_CTX_FILE_REF, &m->files, word, owner, "pFile", "pFiles");
+			check_ref(w, HV_R_METADB_CTX_FILE_REF, &m->files, word, &own, "pFile", "pFiles");
 			word += 16;
 		}
-		if (has_pt) check_ref(w, HV_R_METADB_CTX_MODULE_REF, &m->modules, word, owner, "pModule", "pModules");
+		if (has_pt) check_ref(w, HV_R_METADB_CTX_MODULE_REF, &m->modules, word, &own, "pModule", "pModules");
 	}
-	children_ref(w, e, owner, "szChildren", "pChildren");
+	children_ref(w, e, &own, "szChildren", "pChildren");
 }
 
 /* Walk one children (or roots) array already proven inside the section. */
@@ -204,11 +220,11 @@ static void walk_array(ctx_walk *w, ctx_job job)
 	uint64_t o = job.p, end = job.p + job.sz;
 	char path[HV_PATH_MAX];
 	while (o < end) {
-		ctx_owner_path(path, sizeof path, o);
 		uint64_t left = end - o;
 		uint8_t nflex = left >= w->hdrsz ? md_u8(m, o + 0x17) : 0;
 		uint64_t z = w->hdrsz + 8u * nflex;
 		if (!hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_SIZE, left >= z)) {
+			owner_path(path, sizeof path, &(ctx_owner){OWN_CTX, o, 0});
 			hv_emit(m->r, HV_R_METADB_CTX_CHILDREN_SIZE, m->b->name, o, left, path,
 				left < w->hdrsz ? "the children array [0x%llx, 0x%llx) ends 0x%llx bytes into a {Ctx}, "
 						  "before its 0x%llx-byte fixed part"
@@ -219,6 +235,7 @@ static void walk_array(ctx_walk *w, ctx_job job)
 			return;
 		}
 		if (!hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_OVERLAP, claim(w, o, z))) {
+			owner_path(path, sizeof path, &(ctx_owner){OWN_CTX, o, 0});
 			hv_emit(m->r, HV_R_METADB_CTX_CHILDREN_OVERLAP, m->b->name, o, z, path,
 				"the {Ctx} at 0x%llx (in children array [0x%llx, 0x%llx)) shares bytes with a context or "
 				"entry point already reached: the context tree is not a tree",
@@ -248,29 +265,29 @@ static void release_entries(ctx_walk *w)
 		return;
 	}
 	claim(w, p, (uint64_t)n * stride); /* the first claim: cannot fail */
-	char owner[96], path[HV_PATH_MAX];
+	char path[HV_PATH_MAX];
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t e = p + (uint64_t)i * stride;
-		snprintf(owner, sizeof owner, "meta.db/Context/pEntryPoints[%u]", i);
+		ctx_owner own = {OWN_ENTRY, e, i};
 		uint32_t id = md_u32(m, e + 0x10);
 		uint16_t kind = md_u16(m, e + 0x14);
 		if (!hv_eval(m->r, HV_R_METADB_CTX_CTXID_NONZERO, id != 0)) {
-			snprintf(path, sizeof path, "%s/ctxId", owner);
+			field_path(path, sizeof path, &own, "ctxId");
 			hv_emit(m->r, HV_R_METADB_CTX_CTXID_NONZERO, m->b->name, e + 0x10, 4, path,
 				"entry point ctxId is 0, which denotes the global context; contexts have ids > 0");
 		}
 		md_idvec_push(m, &m->ctx_ids, id, e + 0x10);
 		m->walked++;
 		if (!hv_eval(m->r, HV_R_METADB_CTX_ENTRY_KIND_KNOWN, kind <= 2)) {
-			snprintf(path, sizeof path, "%s/entryPoint", owner);
+			field_path(path, sizeof path, &own, "entryPoint");
 			hv_emit_sev(m->r, HV_R_METADB_CTX_ENTRY_KIND_KNOWN, md_enum_sev(m), m->b->name, e + 0x14, 2, path,
 				    "entryPoint %u is not 0 (unknown entry), 1 (main thread) or 2 (application thread)",
 				    kind);
 		}
-		snprintf(path, sizeof path, "%s/pPrettyName", owner);
+		field_path(path, sizeof path, &own, "pPrettyName");
 		md_check_string(m, HV_R_METADB_CTX_ENTRY_NAME_STRING, MD_STRINGS, e + 0x18, md_u64(m, e + 0x18), path,
 				"pPrettyName");
-		children_ref(w, e, owner, "szChildren", "pChildren");
+		children_ref(w, e, &own, "szChildren", "pChildren");
 	}
 }
 
@@ -287,7 +304,7 @@ void md_check_context(md_state *m)
 	if (m->release)
 		release_entries(&w);
 	else
-		children_ref(&w, w.lo, "meta.db/Context", "szRoots", "pRoots");
+		children_ref(&w, w.lo, &(ctx_owner){OWN_HEADER, w.lo, 0}, "szRoots", "pRoots");
 	while (w.n > 0 && !m->oom) {
 		ctx_job job = w.stack[--w.n];
 		walk_array(&w, job);

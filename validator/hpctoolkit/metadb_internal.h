@@ -116,6 +116,22 @@ bool md_stride_once(md_state *m, int *state, int rule, uint64_t field, uint64_t 
 void md_check_summary_fields(md_state *m, uint64_t formula, uint64_t combine_at, uint64_t stat_at, char *path,
 			     size_t cap, int len);
 
+/* What md_check_array and md_check_ref accept, without evaluating or
+ * reporting anything: hot loops (the context walk) test this first and
+ * build a diagnostic path only when it fails. */
+static inline bool md_array_fits(const md_state *m, enum md_sec s, uint64_t ptr, uint64_t count, uint64_t stride,
+				 unsigned align)
+{
+	uint64_t lo = m->lo[s];
+	return ptr >= lo && ptr < lo + m->len[s] && hv_aligned(ptr, align) &&
+	       hv_range_within(ptr, hv_mul_sat(count, stride), lo, m->len[s]);
+}
+
+static inline bool md_ref_fits(const md_array *a, uint64_t ptr)
+{
+	return ptr >= a->base && (ptr - a->base) % a->stride == 0 && (ptr - a->base) / a->stride < a->count;
+}
+
 /* A pointer that must land exactly on an element of `a`. Not evaluated when
  * `a` is not ok. */
 bool md_check_ref(md_state *m, int rule, const md_array *a, uint64_t field, uint64_t ptr, const char *path,

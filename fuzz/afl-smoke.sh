@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# CI AFL++ smoke: every target's AFL++ build (persistent mode under
+# ASan+UBSan, its cmplog build, the custom mutator library) runs SECONDS,
+# two at a time, from the committed corpus, through the campaign runner with
+# its output in build-fuzz/afl-smoke. Fails on any crash or hang, or when
+# afl-fuzz itself refuses to run (a broken build or harness).
+#   usage: fuzz/afl-smoke.sh SECONDS TARGET...
+set -u
+cd "$(dirname "$0")/.."
+secs=$1
+shift
+rm -rf build-fuzz/afl-smoke
+start=$(date +%s)
+jobs=()
+for t in "$@"; do jobs+=("afl:$t:$secs"); done
+CAMPAIGN_OUT=build-fuzz/afl-smoke bash fuzz/campaign.sh "${jobs[@]}" >/dev/null
+awk -F'\t' -v want=$# '
+NR == 1 { next }
+{
+	n++
+	if ($12 != 0 || $13 != 0 || $14 !~ /^ok/) { bad = 1; printf "FAIL afl %s: %s crashes, %s hangs; %s\n", $3, $12, $13, $14 }
+	else printf "ok   afl %s: %s execs (%s/s), %s edges\n", $3, $6, $7, $8
+}
+END { if (n != want) { bad = 1; printf "FAIL afl smoke: %d of %d targets reported\n", n, want } exit bad }' \
+	build-fuzz/afl-smoke/campaigns.tsv
+rc=$?
+echo "afl smoke: $# targets, ${secs}s each, $(($(date +%s) - start))s wall"
+[ $rc -eq 0 ] || { echo "afl smoke FAILED (logs in build-fuzz/afl-smoke/afl-out/)"; exit 1; }
