@@ -62,8 +62,21 @@ static void check_utf8(md_state *m, enum md_sec s, uint64_t ptr, const char *pat
 	const uint8_t *end = m->mem + m->last_nul[s] + 1; /* the string's NUL lies at or before it */
 	uint64_t at = ptr, bad = 0;
 	unsigned bad_len = 0;
-	while (at < m->last_nul[s] + 1 && m->mem[at] != 0) {
+	uint64_t stop = m->last_nul[s] + 1;
+	while (at < stop && m->mem[at] != 0) {
 		uint64_t rel = at - m->lo[s];
+		/* Fast path: 8 bytes of plain ASCII (no NUL) covering one whole,
+		 * untouched bitmap byte are 8 character boundaries at once. */
+		if (rel % 8 == 0 && stop - at >= 8 && seen[rel / 8] == 0) {
+			uint64_t x;
+			memcpy(&x, m->mem + at, 8);
+			const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+			if ((x & highs) == 0 && ((x - ones) & ~x & highs) == 0) {
+				seen[rel / 8] = 0xff;
+				at += 8;
+				continue;
+			}
+		}
 		uint8_t bit = (uint8_t)(1u << (rel % 8));
 		if (seen[rel / 8] & bit) break;
 		seen[rel / 8] |= bit;
