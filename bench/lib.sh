@@ -10,7 +10,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 bench_param() {
 	case $1 in
 	hpctoolkit) awk -v m="$2" 'BEGIN { p = int(m / 8.5 + 0.5); print p < 1 ? 1 : p }' ;;  # profiles, ~8.5 MiB each
-	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 25) }' ;;                         # events, 25 bytes each
+	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 25) }' ;;                         # generator steps, 25 bytes each
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
 	esac
 }
@@ -30,7 +30,10 @@ bench_generate() {
 		echo - >"$out.events" ;;
 	ovni)
 		"$gen" --what=ovni-stream --trace-len="$p" -o "$out" >&2
-		echo "$p" >"$out.events" ;;
+		# Events, not the parameter: a generator step writes 1 to 3 events
+		# (1.5 on average). The certificate evaluates clock-monotonic once per event.
+		"$hv" --certify --format=json "$out" |
+			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
 	dumpi)
 		"$gen" --what=dumpi-trace --contexts="$p" --profiles=4 -o "$out" >&2
 		echo $((p * 4)) >"$out.events" ;;

@@ -141,7 +141,7 @@ static int gen_tree_old(const gen_params *p, gen_output *out, int version)
 			int pver = govni_is(r, "ovni.tree.mixed-versions") && last_proc ? 1 : version;
 			unsigned ncpus = pr == 0 || (govni_is(r, "ovni.tree.cpus-repeated") && last_proc) ? NCPUS : 0;
 			gen_buf mb = {0};
-			govni_write_proc(pver, 1 + pr, l * s.procs + pr, nprocs, ncpus, &mb);
+			govni_write_proc(pver, 1 + pr, l * s.procs + pr, nprocs, ncpus, last_proc ? r : NULL, &mb);
 			snprintf(name, sizeof name, "%s/metadata.json", pdir);
 			if (govni_is(r, "ovni.tree.metadata-missing") && last_proc) gen_buf_free(&mb);
 			else if (!add(out, name, &mb)) return -1;
@@ -198,10 +198,12 @@ static bool can_break(const char *what, const char *rule_id, enum hv_edition edi
 {
 	(void)edition;
 	if (govni_is(what, "ovni-stream")) return govni_prefix(rule_id, "ovni.obs.");
-	if (govni_is(what, "ovni-json")) return govni_prefix(rule_id, "ovni.json.");
+	if (govni_is(what, "ovni-json"))
+		return govni_prefix(rule_id, "ovni.json.") && !govni_is(rule_id, "ovni.json.model-version");
 	if (govni_is(what, "ovni-trace"))
 		return govni_prefix(rule_id, "ovni.tree.") && !in_list(old_tree_rules, rule_id);
 	if (govni_is(what, "ovni-trace-v2")) return in_list(old_tree_rules, rule_id);
+	if (govni_is(what, "ovni-trace-v1")) return govni_is(rule_id, "ovni.json.model-version"); /* v1 only */
 	return false;
 }
 

@@ -44,7 +44,9 @@ typedef struct govni_meta {
 void govni_write_meta(const govni_meta *m, gen_buf *b);
 
 /* v1/v2 process metadata.json. */
-void govni_write_proc(int version, long long app_id, long long rank, long long nranks, unsigned ncpus, gen_buf *b);
+/* Process metadata.json of a v1/v2 tree; `brk`: an ovni.json.* rule of it to break, or NULL. */
+void govni_write_proc(int version, long long app_id, long long rank, long long nranks, unsigned ncpus, const char *brk,
+		      gen_buf *b);
 
 bool govni_is(const char *a, const char *b);
 bool govni_prefix(const char *rule, const char *prefix);

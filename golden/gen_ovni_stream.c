@@ -214,10 +214,14 @@ void govni_write_meta(const govni_meta *m, gen_buf *b)
 	if (govni_is(r, "ovni.json.trailing-garbage")) jprintf(b, "}\n");
 }
 
-void govni_write_proc(int version, long long app_id, long long rank, long long nranks, unsigned ncpus, gen_buf *b)
+void govni_write_proc(int version, long long app_id, long long rank, long long nranks, unsigned ncpus, const char *brk,
+		      gen_buf *b)
 {
 	jprintf(b, "{\n    \"version\": %d,\n", version);
-	if (version == 1) jprintf(b, "    \"model_version\": \"O1 V1 T1 M1 D1 K1 61\",\n");
+	/* The break writes the value of the documentation's example, which v1 readers refused. */
+	if (version == 1)
+		jprintf(b, "    \"model_version\": \"O1 V1 T1 M1 D1 K1%s\",\n",
+			govni_is(brk, "ovni.json.model-version") ? "" : " 61");
 	if (app_id > 0) jprintf(b, "    \"app_id\": %lld,\n", app_id);
 	if (rank >= 0) jprintf(b, "    \"rank\": %lld,\n    \"nranks\": %lld,\n", rank, nranks);
 	if (ncpus) {

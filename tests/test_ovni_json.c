@@ -70,6 +70,70 @@ static void expect(const char *what, const char *text, int rule, unsigned long l
 	hv_report_free(&r);
 }
 
+/* v1/v2 process metadata given alone: recognised by name or by content,
+ * and the v1 model_version is the one string every v1 reader accepted. */
+static const char *proc_v1 =
+	"{\n"
+	"    \"version\": 1,\n"
+	"    \"model_version\": \"O1 V1 T1 M1 D1 K1 61\",\n"
+	"    \"app_id\": 1,\n"
+	"    \"cpus\": [ { \"index\": 0, \"phyid\": 0 } ]\n"
+	"}\n";
+
+static void run_named(const char *name, const char *text, hv_report *r)
+{
+	hv_blob b = hv_blob_from_memory(name, (const uint8_t *)text, strlen(text));
+	hv_report_init(r, name, 100);
+	hv_validate_blob(&(hv_options){.max_diags = 100}, &b, r);
+	hv_blob_release(&b);
+}
+
+static void test_process_metadata(void)
+{
+	static const char *const names[] = {"p/metadata.json", "p/proc-1000.json", "metadata"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		hv_report r;
+		run_named(names[i], proc_v1, &r);
+		CHECK(strcmp(r.format, "ovni metadata.json") == 0 && r.count[HV_SEV_ERROR] == 0 &&
+			      r.count[HV_SEV_WARNING] == 0 && r.evaluated[HV_R_OVNI_JSON_MODEL_VERSION] == 1,
+		      "v1 metadata as %s: recognised (%s) and conforming", names[i], r.format);
+		hv_report_free(&r);
+	}
+	static const struct {
+		const char *from, *to, *what;
+		unsigned long line, col;
+	} bad[] = {
+		{" 61\"", "\"", "the documentation's example value", 3, 5},
+		{"\"O1 V1 T1 M1 D1 K1 61\"", "61", "a number", 3, 5},
+		{"    \"model_version\": \"O1 V1 T1 M1 D1 K1 61\",\n", "", "missing", 1, 1},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *t = replace(proc_v1, bad[i].from, bad[i].to);
+		hv_report r;
+		run_named("p/metadata.json", t, &r);
+		const hv_diag *d = only(&r, HV_R_OVNI_JSON_MODEL_VERSION);
+		char want[64];
+		snprintf(want, sizeof want, "line %lu, column %lu:", bad[i].line, bad[i].col);
+		CHECK(d && strncmp(d->msg, want, strlen(want)) == 0 && strstr(d->msg, "O1 V1 T1 M1 D1 K1 61"),
+		      "model_version %s: only ovni.json.model-version, at %s: %s", bad[i].what, want, d ? d->msg : "");
+		hv_report_free(&r);
+		free(t);
+	}
+	/* v2 process metadata has no model_version. */
+	char *v2 = replace(proc_v1, "    \"version\": 1,\n    \"model_version\": \"O1 V1 T1 M1 D1 K1 61\",\n",
+			   "    \"version\": 2,\n");
+	hv_report r;
+	run_named("p/proc.json", v2, &r);
+	CHECK(strcmp(r.format, "ovni metadata.json") == 0 && r.count[HV_SEV_ERROR] == 0 &&
+		      r.evaluated[HV_R_OVNI_JSON_MODEL_VERSION] == 0,
+	      "v2 metadata recognised by its app_id and version, no model_version wanted (%s)", r.format);
+	hv_report_free(&r);
+	free(v2);
+	run_named("p/other.json", "{ \"version\": 1, \"name\": \"not ovni\" }\n", &r);
+	CHECK(r.failed[HV_R_INPUT_UNRECOGNIZED] == 1, "other JSON stays unrecognised");
+	hv_report_free(&r);
+}
+
 int main(void)
 {
 	hv_report r;
@@ -114,5 +178,6 @@ int main(void)
 	CHECK(r.count[HV_SEV_ERROR] == 0 && r.count[HV_SEV_WARNING] == 0, "1.0e0 is an integer");
 	hv_report_free(&r);
 	free(t);
+	test_process_metadata();
 	TAP_DONE();
 }

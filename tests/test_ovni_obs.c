@@ -134,6 +134,39 @@ static void test_sort_region_hint(void)
 	hv_report_free(&r);
 }
 
+/* A sort marker itself is never moved by ovnisort (it sorts the events
+ * strictly between OU[ and OU]), so a marker with a backwards clock is
+ * "outside" the region, wherever the event lies: in the middle of the
+ * stream (the fast path) or among its last bytes (checked one by one). */
+static void test_sort_marker_backwards(void)
+{
+	static const struct {
+		const char *mcv[6];
+		uint64_t clock[6];
+		int back; /* index of the backwards event */
+	} cases[] = {
+		{{"OB.", "OU[", "OB.", "OU]", "OHe", "OHe"}, {100, 50, 60, 70, 80, 90}, 1},
+		{{"OU[", "OB.", "OU]", "OHe", "OHe", NULL}, {100, 120, 110, 130, 140}, 2},
+		{{"OB.", "OB.", "OU[", "OB.", "OU]", NULL}, {100, 110, 120, 130, 125}, 4},
+		{{"OB.", "OB.", "OB.", "OB.", "OU[", NULL}, {100, 110, 120, 130, 125}, 4},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		uint8_t d[128] = {0};
+		size_t off = header(d), back = 0;
+		for (int k = 0; k < 6 && cases[i].mcv[k]; k++) {
+			if (k == cases[i].back) back = off;
+			off = put_ev(d, off, 0, cases[i].mcv[k], cases[i].clock[k]);
+		}
+		hv_report r;
+		run(d, off, &r);
+		const hv_diag *dg = find_diag(&r, HV_R_OVNI_OBS_CLOCK_MONOTONIC);
+		CHECK(dg && dg->offset == back + 4 && strstr(dg->msg, "outside any OU["),
+		      "case %zu: the backwards %s is outside the region it marks: %s", i, cases[i].mcv[cases[i].back],
+		      dg ? dg->msg : "(none)");
+		hv_report_free(&r);
+	}
+}
+
 static void test_equal_clocks_and_short_tail(void)
 {
 	uint8_t d[64] = {0};
@@ -153,6 +186,7 @@ int main(void)
 	test_jumbo_sizes();
 	test_windowed_matches_memory();
 	test_sort_region_hint();
+	test_sort_marker_backwards();
 	test_equal_clocks_and_short_tail();
 	TAP_DONE();
 }

@@ -278,8 +278,31 @@ void ovni_json_check_stream(jctx *c, const cJSON *root)
 	note_off(c, "ovni.rank", &c->m->off_rank);
 }
 
+/* Every libovni 1.0-1.4 wrote this string, and their readers strcmp it. */
+#define OVNI_V1_MODEL_VERSION "O1 V1 T1 M1 D1 K1 61"
+
+static void check_model_version(jctx *c, const cJSON *root)
+{
+	const cJSON *mv = get(root, "model_version");
+	bool str = cJSON_IsString(mv);
+	if (hv_eval(c->r, HV_R_OVNI_JSON_MODEL_VERSION, str && strcmp(mv->valuestring, OVNI_V1_MODEL_VERSION) == 0))
+		return;
+	if (!mv)
+		jemit(c, HV_R_OVNI_JSON_MODEL_VERSION, HV_SEV_ERROR, "",
+		      "missing key \"model_version\" (want \"" OVNI_V1_MODEL_VERSION "\"): v1 readers refuse the process");
+	else if (!str)
+		jemit(c, HV_R_OVNI_JSON_MODEL_VERSION, HV_SEV_ERROR, "model_version",
+		      "\"model_version\" is not a string (want \"" OVNI_V1_MODEL_VERSION "\"): v1 readers crash on it");
+	else
+		jemit(c, HV_R_OVNI_JSON_MODEL_VERSION, HV_SEV_ERROR, "model_version",
+		      "\"model_version\" is \"%.60s\", want \"" OVNI_V1_MODEL_VERSION
+		      "\" (libovni 1.0-1.4 wrote it and compared it exactly)",
+		      mv->valuestring);
+}
+
 void ovni_json_check_proc(jctx *c, const cJSON *root)
 {
+	if (c->m->version == 1) check_model_version(c, root);
 	check_process_keys(c, root, "");
 	const cJSON *cpus = get(root, "cpus");
 	if (cpus) ovni_json_check_cpus(c, cpus, "cpus");

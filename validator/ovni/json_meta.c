@@ -234,28 +234,48 @@ void ovni_meta_free(ovni_meta *m)
 	m->ncpus = m->nmarks = 0;
 }
 
-bool ovni_json_sniff(hv_blob *b)
+static bool names_key(const uint8_t *buf, size_t n, const char *quoted)
+{
+	size_t k = strlen(quoted);
+	for (size_t i = 0; i + k <= n; i++)
+		if (memcmp(buf + i, quoted, k) == 0) return true;
+	return false;
+}
+
+/* What the first bytes of a JSON object say: a v3 stream.json or a v2
+ * thread.TID.json names an "ovni" object; a v1/v2 process metadata.json
+ * has none, but libovni writes its "app_id" and "version" first, and a v1
+ * one its "model_version" (unique to ovni). -1: not an ovni document. */
+static int sniff_kind(hv_blob *b)
 {
 	uint8_t buf[512];
 	size_t n = b->size < sizeof buf ? (size_t)b->size : sizeof buf;
-	if (n == 0 || !hv_blob_read(b, 0, buf, n)) return false;
+	if (n == 0 || !hv_blob_read(b, 0, buf, n)) return -1;
 	size_t i = 0;
 	while (i < n && strchr(" \t\r\n", buf[i]) && buf[i]) i++;
-	if (i >= n || buf[i] != '{') return false;
-	/* An ovni document names the "version" key near the top, and stream.json
-	 * an "ovni" object. */
-	for (size_t k = i; k + 7 <= n; k++)
-		if (memcmp(buf + k, "\"ovni\"", 6) == 0) return true;
-	return false;
+	if (i >= n || buf[i] != '{') return -1;
+	if (names_key(buf + i, n - i, "\"ovni\"")) return OVNI_DOC_STREAM3;
+	if (names_key(buf + i, n - i, "\"model_version\"") ||
+	    (names_key(buf + i, n - i, "\"app_id\"") && names_key(buf + i, n - i, "\"version\"")))
+		return OVNI_DOC_PROC;
+	return -1;
 }
+
+bool ovni_json_sniff(hv_blob *b) { return sniff_kind(b) >= 0; }
 
 static void json_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
 {
 	(void)opt;
 	ovni_meta m;
 	const char *base = hv_basename(b->name ? b->name : "");
-	ovni_doc_kind k = strcmp(base, "metadata.json") == 0 ? OVNI_DOC_PROC
-			  : strncmp(base, "thread.", 7) == 0 ? OVNI_DOC_THREAD2 : OVNI_DOC_STREAM3;
+	/* By the standard names, else by content (a metadata.json renamed). */
+	ovni_doc_kind k = strcmp(base, "stream.json") == 0     ? OVNI_DOC_STREAM3
+			  : strcmp(base, "metadata.json") == 0 ? OVNI_DOC_PROC
+			  : strncmp(base, "thread.", 7) == 0   ? OVNI_DOC_THREAD2
+			  : sniff_kind(b) == OVNI_DOC_PROC     ? OVNI_DOC_PROC
+							       : OVNI_DOC_STREAM3;
+	if (k != OVNI_DOC_STREAM3)
+		snprintf(r->format, sizeof r->format, "%s", k == OVNI_DOC_PROC ? "ovni metadata.json" : "ovni thread.json");
 	ovni_check_json(b, r, k, &m);
 	if (m.ok) snprintf(r->version, sizeof r->version, "%d", m.version);
 	ovni_meta_free(&m);

@@ -109,6 +109,27 @@ static const ovni_evspec *lookup(walk *w, const uint8_t *mcv)
 	return s;
 }
 
+/* The summary notes for the tree checks, shared by the slow and fast paths. */
+static void note_model(ovni_obs_summary *s, int m, uint64_t off)
+{
+	if (!(s->models & (1u << m))) s->model_off[m] = off;
+	s->models |= 1u << m;
+}
+
+/* The type of a mark event, for the tree's declared-type check. */
+static void note_mark_type(ovni_obs_summary *s, int64_t type, uint64_t off)
+{
+	if (type >= 0 && type < OVNI_MARK_TYPES) {
+		uint64_t bit = 1ull << (type % 64);
+		if (!(s->mark_types[type / 64] & bit)) s->mark_off[type] = off;
+		s->mark_types[type / 64] |= bit;
+	} else if (!s->mark_bad_type) {
+		s->mark_bad_type = true;
+		s->mark_bad_type_value = type;
+		s->mark_bad_type_off = off;
+	}
+}
+
 static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint64_t payload)
 {
 	hv_report *r = w->r;
@@ -120,10 +141,7 @@ static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint6
 	int m = printable ? ovni_model_by_letter(p[1]) : -1;
 	const ovni_evspec *s = m >= 0 ? lookup(w, p + 1) : NULL;
 	bool sig_ok = s && (s->payload == OVNI_EV_JUMBO_SIG ? jumbo : (!jumbo && payload == (uint64_t)s->payload));
-	if (m >= 0) {
-		if (!(w->sum->models & (1u << m))) w->sum->model_off[m] = off;
-		w->sum->models |= 1u << m;
-	}
+	if (m >= 0) note_model(w->sum, m, off);
 	if (sig_ok) {
 		hv_eval(r, HV_R_OVNI_OBS_MCV_PRINTABLE, true);
 		hv_eval(r, HV_R_OVNI_OBS_MODEL_UNKNOWN, true);
@@ -180,8 +198,10 @@ static void check_sort_marker(walk *w, uint64_t off, const uint8_t *p)
 }
 
 /* The clock checks without their evaluation counts (the fast path counts
- * its events in bulk). */
-static inline void clock_step(walk *w, uint64_t off, uint64_t clock)
+ * its events in bulk). `inside`: the event lies strictly between OU[ and
+ * OU], so the hint names ovnisort, which sorts those events only; the
+ * markers themselves stay where they are. */
+static inline void clock_step(walk *w, uint64_t off, uint64_t clock, bool inside)
 {
 	if (w->idx == 0) w->sum->first_clock = clock;
 	if (clock >> 63) {
@@ -197,17 +217,17 @@ static inline void clock_step(walk *w, uint64_t off, uint64_t clock)
 			w->back_idx = w->idx;
 			w->back_prev = w->prev_clock;
 			w->back_clock = clock;
-			w->back_in_region = w->in_region;
+			w->back_in_region = inside;
 		}
 	}
 	w->prev_clock = clock;
 }
 
-static void check_clock(walk *w, uint64_t off, uint64_t clock)
+static void check_clock(walk *w, uint64_t off, uint64_t clock, bool inside)
 {
 	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_SIGNED, true);
 	hv_eval(w->r, HV_R_OVNI_OBS_CLOCK_MONOTONIC, true);
-	clock_step(w, off, clock);
+	clock_step(w, off, clock, inside);
 }
 
 static void report_clocks(walk *w)
@@ -246,16 +266,7 @@ static void check_mark_event(walk *w, hv_window *win, uint64_t off)
 		hv_emit(w->r, HV_R_OVNI_OBS_MARK_VALUE, w->b->name, off + 12, 8, path,
 			"mark event O%c%c of type %" PRId64 " has value 0; mark values must be non-zero", q[2], q[3], type);
 	}
-	ovni_obs_summary *s = w->sum;
-	if (type >= 0 && type < OVNI_MARK_TYPES) {
-		uint64_t bit = 1ull << (type % 64);
-		if (!(s->mark_types[type / 64] & bit)) s->mark_off[type] = off;
-		s->mark_types[type / 64] |= bit;
-	} else if (!s->mark_bad_type) {
-		s->mark_bad_type = true;
-		s->mark_bad_type_value = type;
-		s->mark_bad_type_off = off;
-	}
+	note_mark_type(w->sum, type, off);
 }
 
 /* Check one event at `off`; returns its length, or 0 when the stream ends
@@ -312,8 +323,9 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 				"jumbo data of %" PRIu64 " bytes; libovni writes at most %u", payload, LIBOVNI_JUMBO_MAX);
 	}
 	check_mcv(w, off, p, jumbo, payload);
+	bool closes = p[1] == 'O' && p[2] == 'U' && p[3] == ']';
+	check_clock(w, off, hv_le64(p + 4), w->in_region && !closes);
 	check_sort_marker(w, off, p);
-	check_clock(w, off, hv_le64(p + 4));
 	if (p[1] == 'O' && p[2] == 'M' && (p[3] == '[' || p[3] == ']' || p[3] == '=') && !jumbo && payload == 12)
 		check_mark_event(w, win, off); /* last: it moves the window under p */
 	return evlen;
@@ -329,35 +341,43 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
  * buffer, goes through check_event, which reports exactly as before. */
 enum { FAST_NO = 0, FAST_PLAIN, FAST_JUMBO, FAST_SORT_OPEN, FAST_SORT_CLOSE, FAST_MARK };
 
+/* One slot of a direct-mapped table of the event keys (bytes 0..3: flags
+ * and MCV) met in this stream. A stream uses a few dozen keys, so after the
+ * first events every lookup hits: in effect a perfect hash of the keys the
+ * stream uses, built as they appear. A zeroed slot holds key 0, which is
+ * correctly FAST_NO (its MCV is not printable). */
 typedef struct fast_entry {
-	uint32_t key;       /* bytes 0..3 of the event: flags and MCV */
-	int8_t model;       /* model index */
-	uint8_t kind;       /* FAST_* */
-	uint8_t len;        /* event length (not for jumbo events) */
-	bool valid;
+	uint32_t key;
+	uint8_t plain; /* 1 for FAST_PLAIN, else 0: one test per plain event */
+	uint8_t kind;  /* FAST_* */
 } fast_entry;
+
+#define FAST_SLOTS 1024u
+#define FAST_TAIL 28u /* the longest normal event (12 + 16): a normal event needs no length check */
+
+static inline unsigned fast_slot(uint32_t key) { return (key * 2654435761u) >> 22; }
 
 typedef struct fast_counts {
 	uint64_t events, jumbo, sort, mark;
 } fast_counts;
 
-static const fast_entry *fast_kind(walk *w, fast_entry *fe, const uint8_t *p)
+/* Classify the event at p (stream offset off) into its slot. The event's
+ * model is noted here, not per event: the first event of a model in the
+ * stream is the first of its key, so it always misses the table; when the
+ * fast path then hands the event to check_event, that notes the same model
+ * at the same offset. */
+__attribute__((noinline)) static const fast_entry *fast_fill(walk *w, fast_entry *e, const uint8_t *p, uint64_t off)
 {
-	uint32_t key = hv_le32(p);
-	unsigned h = (key * 2654435761u) >> 22; /* 1024 entries */
-	fast_entry *e = &fe[h];
-	if (e->valid && e->key == key) return e;
 	uint8_t kind = FAST_NO;
-	int m = -1;
 	bool jumbo = p[0] & FLAG_JUMBO;
 	unsigned nibble = p[0] & 0x0fu;
 	bool printable = is_graph(p[1]) && is_graph(p[2]) && is_graph(p[3]);
 	bool sort = p[1] == 'O' && p[2] == 'U' && (p[3] == '[' || p[3] == ']');
 	bool mark = p[1] == 'O' && p[2] == 'M' && (p[3] == '[' || p[3] == ']' || p[3] == '=');
+	uint64_t payload = nibble ? nibble + 1u : 0u;
 	if (!(p[0] & FLAGS_RESERVED) && printable && (!jumbo || nibble == 3)) {
-		m = ovni_model_by_letter(p[1]);
+		int m = ovni_model_by_letter(p[1]);
 		const ovni_evspec *sp = m >= 0 ? lookup(w, p + 1) : NULL;
-		uint64_t payload = nibble ? nibble + 1u : 0u;
 		if (!sp) {
 			kind = FAST_NO;
 		} else if (jumbo) {
@@ -366,106 +386,87 @@ static const fast_entry *fast_kind(walk *w, fast_entry *fe, const uint8_t *p)
 			kind = sort ? (p[3] == '[' ? FAST_SORT_OPEN : FAST_SORT_CLOSE) : mark && payload == 12 ? FAST_MARK
 											   : FAST_PLAIN;
 		}
+		if (kind != FAST_NO) note_model(w->sum, m, off);
 	}
-	e->key = key;
-	e->model = (int8_t)m;
+	e->key = hv_le32(p);
 	e->kind = kind;
-	e->len = (uint8_t)(EV_HDR + (nibble ? nibble + 1u : 0u));
-	e->valid = true;
+	e->plain = kind == FAST_PLAIN;
 	return e;
 }
 
-static void fast_mark(walk *w, const uint8_t *p, uint64_t off)
-{
-	int64_t type = (int32_t)hv_le32(p + 20);
-	ovni_obs_summary *s = w->sum;
-	if (type >= 0 && type < OVNI_MARK_TYPES) {
-		uint64_t bit = 1ull << (type % 64);
-		if (!(s->mark_types[type / 64] & bit)) s->mark_off[type] = off;
-		s->mark_types[type / 64] |= bit;
-	} else if (!s->mark_bad_type) {
-		s->mark_bad_type = true;
-		s->mark_bad_type_value = type;
-		s->mark_bad_type_off = off;
-	}
-}
-
 /* Walk the events lying whole in buf (stream offsets [*off, end)); stops at
- * the first event that needs check_event. The walk state lives in locals
- * here (this is the loop that runs once per event) and is written back. */
+ * the first event that needs check_event, or FAST_TAIL bytes before end.
+ * This is the loop that runs once per event: the walk state lives in
+ * locals, and a plain event costs a table lookup and one signed clock
+ * comparison. That comparison covers both clock rules while the previous
+ * clock is below 2^63 (a clock >= 2^63 is negative, so below it): the
+ * stream's first event and the events after a clock >= 2^63 are left to
+ * check_event. The rarer kinds branch on their kind: handling them with
+ * masks instead avoids the mispredictions on the generated streams (which
+ * mix them at random) but costs every plain event more instructions, and
+ * measured slower on real streams, which are nearly all plain. */
 static void fast_walk(walk *w, fast_entry *fe, fast_counts *fc, const uint8_t *buf, uint64_t buf_off, uint64_t *off,
 		      uint64_t end)
 {
-	uint64_t o = *off, idx = w->idx, prev = w->prev_clock, n = 0;
+	if (end - *off < FAST_TAIL || w->idx == 0 || (w->prev_clock >> 63)) return;
+	const uint8_t *p = buf + (*off - buf_off), *bend = buf + (end - buf_off), *lim = bend - FAST_TAIL;
+	uint64_t idx = w->idx, idx0 = idx;
+	int64_t prev = (int64_t)w->prev_clock;
 	bool in_region = w->in_region;
-	ovni_obs_summary *sum = w->sum;
-	uint32_t models = sum->models;
-	while (end - o >= JUMBO_HDR) {
-		const uint8_t *p = buf + (o - buf_off);
-		const fast_entry *e = fast_kind(w, fe, p);
-		uint64_t evlen = e->len;
-		switch (e->kind) {
-		case FAST_PLAIN:
-			break;
-		case FAST_JUMBO:
-			evlen = hv_le32(p + EV_HDR);
-			if (evlen > LIBOVNI_JUMBO_MAX) goto out;
-			evlen += JUMBO_HDR;
-			break;
-		case FAST_SORT_OPEN:
-		case FAST_SORT_CLOSE:
-			if (in_region == (e->kind == FAST_SORT_OPEN)) goto out;
-			break;
-		case FAST_MARK:
-			if (evlen <= end - o && hv_le64(p + 12) == 0) goto out; /* value 0: reported by check_event */
-			break;
-		default:
-			goto out;
-		}
-		if (evlen > end - o) goto out;
-		unsigned m = (unsigned)e->model;
-		if (__builtin_expect(!(models & (1u << m)), 0)) {
-			sum->model_off[m] = o;
-			models |= 1u << m;
-		}
-		uint64_t clock = hv_le64(p + 4);
-		if (__builtin_expect(idx == 0 || (clock >> 63) || clock < prev, 0)) {
-			w->idx = idx;
-			w->prev_clock = prev;
-			w->in_region = in_region;
-			clock_step(w, o, clock);
-		}
-		prev = clock;
-		if (e->kind != FAST_PLAIN) {
-			switch (e->kind) {
-			case FAST_JUMBO: fc->jumbo++; break;
-			case FAST_SORT_OPEN:
-				in_region = true;
-				w->region_open_off = o;
-				fc->sort++;
+	while (p <= lim) {
+		uint32_t key = hv_le32(p);
+		const fast_entry *e = &fe[fast_slot(key)];
+		if (__builtin_expect(e->key != key, 0)) e = fast_fill(w, &fe[fast_slot(key)], p, buf_off + (uint64_t)(p - buf));
+		/* The length from byte 0, not from the slot: the next event's
+		 * address then waits for one load, not for the key's hash and
+		 * the slot (the loop's critical path). */
+		unsigned nibble = key & 0x0fu;
+		uint64_t len = EV_HDR + nibble + (nibble != 0);
+		unsigned kind = FAST_PLAIN;
+		if (e->plain == 0) {
+			kind = e->kind;
+			if (kind == FAST_JUMBO) {
+				uint64_t data = hv_le32(p + EV_HDR);
+				if (data > LIBOVNI_JUMBO_MAX || JUMBO_HDR + data > (uint64_t)(bend - p)) break;
+				len = JUMBO_HDR + data;
+			} else if (kind == FAST_MARK) {
+				if (hv_le64(p + 12) == 0) break; /* value 0: reported by check_event */
+			} else if (kind == FAST_SORT_OPEN || kind == FAST_SORT_CLOSE) {
+				if (in_region == (kind == FAST_SORT_OPEN)) break;
+			} else {
 				break;
-			case FAST_SORT_CLOSE:
-				in_region = false;
-				fc->sort++;
-				break;
-			case FAST_MARK:
-				fast_mark(w, p, o);
-				fc->mark++;
-				break;
-			default: break;
 			}
 		}
-		o += evlen;
+		int64_t clock = (int64_t)hv_le64(p + 4);
+		if (__builtin_expect(clock < prev, 0)) {
+			w->idx = idx;
+			w->prev_clock = (uint64_t)prev;
+			w->in_region = in_region;
+			clock_step(w, buf_off + (uint64_t)(p - buf), (uint64_t)clock, in_region && kind != FAST_SORT_CLOSE);
+			if (clock < 0) lim = p; /* finish this event, then stop */
+		}
+		prev = clock;
+		if (kind != FAST_PLAIN) {
+			uint64_t o = buf_off + (uint64_t)(p - buf);
+			if (kind == FAST_JUMBO) {
+				fc->jumbo++;
+			} else if (kind == FAST_MARK) {
+				note_mark_type(w->sum, (int32_t)hv_le32(p + 20), o);
+				fc->mark++;
+			} else {
+				in_region = kind == FAST_SORT_OPEN;
+				if (in_region) w->region_open_off = o;
+				fc->sort++;
+			}
+		}
+		p += len;
 		idx++;
-		n++;
 	}
-out:
-	*off = o;
+	*off = buf_off + (uint64_t)(p - buf);
 	w->idx = idx;
-	w->prev_clock = prev;
+	w->prev_clock = (uint64_t)prev;
 	w->in_region = in_region;
-	sum->models = models;
-	fc->events += n;
+	fc->events += idx - idx0;
 }
 
 static void fast_account(hv_report *r, const fast_counts *fc)
@@ -480,6 +481,8 @@ static void fast_account(hv_report *r, const fast_counts *fc)
 	r->evaluated[HV_R_OVNI_OBS_SORT_REGION] += fc->sort;
 	r->evaluated[HV_R_OVNI_OBS_MARK_VALUE] += fc->mark;
 }
+
+bool ovni_obs_fast_path = true;
 
 void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *out)
 {
@@ -499,7 +502,7 @@ void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summa
 	w.r = r;
 	w.sum = sum;
 	sum->walked = true;
-	fast_entry *fe = calloc(1024, sizeof *fe);
+	fast_entry *fe = ovni_obs_fast_path ? calloc(FAST_SLOTS, sizeof *fe) : NULL;
 	fast_counts fc = {0};
 	while (off < b->size && !b->io_failed) {
 		if (fe) {

@@ -31,6 +31,9 @@ typedef struct ovni_obs_summary {
  * directly with events (libovni < 1.0). `out` may be NULL. */
 void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *out);
 bool ovni_obs_sniff(hv_blob *b);
+/* Tests only: false checks every event with the one-by-one path, for
+ * comparison with the fast path (tests/test_ovni_fastpath.c). */
+extern bool ovni_obs_fast_path;
 
 /* The kinds of metadata documents. */
 typedef enum ovni_doc_kind {
