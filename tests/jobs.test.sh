@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # -j: the report does not depend on the number of jobs. For every ovni and
 # DUMPI rule the generator can break in a multi-file input (a trace tree, a
-# trace of many ranks), the text and JSON reports of -j1, -j2 and -j3 are
+# trace of many ranks), and every HPCToolkit profile.db, cct.db, trace.db and
+# cross-file rule in a database, the text and JSON reports of -j1, -j2, -j3 are
 # byte-identical -- also with --max-diagnostics=2, where sub-reports merged
 # in order must suppress the same diagnostics -- and so are several inputs
 # validated at once. Timing is never asserted here (see make bench).
@@ -55,6 +56,34 @@ for rule in $("$HPCVET" rules | awk '{print $1}' | grep -E '^(ovni|dumpi)\.'); d
 	inputs+=("$out")
 done
 check "ovni and DUMPI rules broken in multi-file inputs ($broken)" test "$broken" -gt 90
+
+# HPCToolkit: one database's profile.db, cct.db and trace.db are walked as
+# parallel tasks. Every cross-file rule broken in a database, and every
+# profile.db, cct.db and trace.db rule by putting the broken file into a
+# conforming database (both editions), so that its diagnostics interleave
+# with the cross-file ones of the other files.
+hbroken=0
+for ed in release draft; do
+	for rule in $("$HPCVET" rules | awk '{print $1}' | grep -E '^(hpctkdb|profiledb|cctdb|tracedb)\.'); do
+		out="$TMP/hdb/$ed/$rule"
+		if ! "$GEN" --what=hpctoolkit-db --edition=$ed --profiles=5 --break="$rule" -o "$out" >/dev/null 2>&1; then
+			rm -rf "$out"
+			case $rule in
+			profiledb.*) kind=profiledb file=profile.db ;;
+			cctdb.*) kind=cctdb file=cct.db ;;
+			tracedb.*) kind=tracedb file=trace.db ;;
+			*) continue ;;
+			esac
+			"$GEN" --what=hpctoolkit-db --edition=$ed --profiles=5 -o "$out" >/dev/null 2>&1 &&
+				"$GEN" --what=$kind --edition=$ed --profiles=5 --break="$rule" -o "$out/$file" >/dev/null 2>&1 ||
+				{ rm -rf "$out"; continue; }
+		fi
+		hbroken=$((hbroken + 1))
+		same_for_jobs "$ed $rule" "$out"
+		same_for_jobs "$ed $rule (JSON, 2 diagnostics)" --format=json --max-diagnostics=2 "$out"
+	done
+done
+check "HPCToolkit database rules broken in databases ($hbroken)" test "$hbroken" -gt 150
 
 "$GEN" --what=ovni-trace --seed=3 -o "$TMP/ok-ovni" || not_ok "generate ovni trace"
 "$GEN" --what=dumpi-trace --profiles=9 -o "$TMP/ok-dumpi" || not_ok "generate dumpi trace"

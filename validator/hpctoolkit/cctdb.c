@@ -56,47 +56,24 @@ static const hpctk_svb_desc csvb_desc = {
 	.r_value_finite = HV_R_CCTDB_CSVB_VALUE_FINITE,
 };
 
+/* The section header's array (crossdb_array.h): section, size field, pointer and stride names, what the
+ * array and its body and structure are called, rules: short, aligned, contained, stride. */
+static const hpctk_array_desc ci_desc = {"cct.db/CtxInfos", "szCtxInfos",
+	"pCtxs", "szCtx", "{CI} array", "the Context Info section body", "the {CI} structure",
+	HV_R_CCTDB_CI_SECTION_SHORT, HV_R_CCTDB_CI_ARRAY_ALIGNED,
+	HV_R_CCTDB_CI_ARRAY_CONTAINED, HV_R_CCTDB_CI_STRIDE};
+
 static bool cctdb_sniff(hv_blob *b) { return hpctk_sniff(b, "ctxt"); }
 
 bool hpctk_cctdb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum hv_edition ed, hpctk_cctdb *c)
 {
-	char path[HV_PATH_MAX];
 	memset(c, 0, sizeof *c);
 	c->b = b;
 	c->edition = opt->edition != HV_EDITION_AUTO ? opt->edition : ed;
 	if (!hpctk_check_header(&cctdb_desc, b, r, true, &c->h)) return false;
 	if (!c->h.sec_ok[0]) return false;
-	uint64_t ps = c->h.p[0], pz = c->h.sz[0];
-	snprintf(path, sizeof path, "cct.db/CtxInfos");
-	if (!hv_eval(r, HV_R_CCTDB_CI_SECTION_SHORT, pz >= CI_SHDR)) {
-		hv_emit(r, HV_R_CCTDB_CI_SECTION_SHORT, b->name, 0x10, 8, path,
-			"szCtxInfos is %llu, smaller than the 13-byte section header (pCtxs, nCtxs, szCtx)",
-			(unsigned long long)pz);
-		return false;
-	}
 	uint8_t sh[CI_SHDR];
-	if (!hv_blob_read(b, ps, sh, sizeof sh)) return false;
-	c->pctxs = hv_le64(sh);
-	c->nctxs = hv_le32(sh + 8);
-	c->szctx = sh[0x0c];
-	snprintf(path, sizeof path, "cct.db/CtxInfos/pCtxs");
-	if (!hv_eval(r, HV_R_CCTDB_CI_ARRAY_ALIGNED, hv_aligned(c->pctxs, 8)))
-		hv_emit(r, HV_R_CCTDB_CI_ARRAY_ALIGNED, b->name, ps, 8, path, "pCtxs = 0x%llx is not 8-byte aligned",
-			(unsigned long long)c->pctxs);
-	uint64_t alen = hv_mul_sat(c->nctxs, c->szctx);
-	bool inside = hv_range_within(c->pctxs, alen, ps + CI_SHDR, pz - CI_SHDR);
-	if (!hv_eval(r, HV_R_CCTDB_CI_ARRAY_CONTAINED, inside))
-		hv_emit(r, HV_R_CCTDB_CI_ARRAY_CONTAINED, b->name, ps, CI_SHDR, path,
-			"{CI} array [0x%llx, +%u x %u bytes) is not inside the Context Info section body [0x%llx, 0x%llx)",
-			(unsigned long long)c->pctxs, c->nctxs, c->szctx, (unsigned long long)(ps + CI_SHDR),
-			(unsigned long long)(ps + pz));
-	snprintf(path, sizeof path, "cct.db/CtxInfos/szCtx");
-	bool stride_ok = c->szctx >= HPCTK_CI_END;
-	if (!hv_eval(r, HV_R_CCTDB_CI_STRIDE, stride_ok))
-		hv_emit(r, HV_R_CCTDB_CI_STRIDE, b->name, ps + 0x0c, 1, path,
-			"szCtx is 0x%x, smaller than the {CI} structure (0x%x)", c->szctx, HPCTK_CI_END);
-	c->ci_ok = inside && stride_ok;
-	return true;
+	return hpctk_check_array(&ci_desc, b, r, &c->h, CI_SHDR, sh, HPCTK_CI_END, " (pCtxs, nCtxs, szCtx)", "", &c->ci);
 }
 
 static void fwd_index(void *arg, uint32_t owner, uint32_t key, uint64_t off)
@@ -117,9 +94,9 @@ static void walk_range(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v,
 {
 	hv_window w;
 	c->complete = false;
-	if (!c->h.usable || !c->ci_ok || !hv_window_init(&w, c->b, hpctk_window_cap)) return;
+	if (!c->h.usable || !c->ci.ok || !hv_window_init(&w, c->b, hpctk_window_cap)) return;
 	hpctk_svb_env e;
-	hpctk_svb_visitor sv = {(void *)v, fwd_index, fwd_value};
+	hpctk_svb_visitor sv = {(void *)v, fwd_index, fwd_value, v ? v->fast : NULL};
 	bool env_ok = hpctk_svb_env_init(&e, &csvb_desc, c->b, r, c->h.body_end, first, last - first);
 	/* Release: {Val} A4, {Idx} A2. Draft: pValues *(2), pMetricIndices *(4).
 	 * Unknown edition: the minimum both accept. */
@@ -131,7 +108,7 @@ static void walk_range(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v,
 	/* Pass 1: layouts and (for the whole file) the overlap sweep; pass 2: values. */
 	for (int pass = 1; pass <= 2; pass++) {
 		for (uint32_t i = first; env_ok && i < last; i++) {
-			uint64_t at = c->pctxs + (uint64_t)i * c->szctx;
+			uint64_t at = c->ci.p + (uint64_t)i * c->ci.sz;
 			const uint8_t *ci = hv_window_get(&w, at, HPCTK_CI_END);
 			if (!ci) { /* unreadable: the values are not all visited */
 				e.complete = false;
@@ -150,31 +127,23 @@ static void walk_range(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v,
 
 void hpctk_cctdb_walk(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v)
 {
-	walk_range(c, r, v, 0, c->nctxs, true);
+	walk_range(c, r, v, 0, c->ci.n, true);
 }
 
 void hpctk_cctdb_walk_one(hpctk_cctdb *c, hv_report *r, uint32_t ctx, const hpctk_cct_visitor *v)
 {
 	bool complete = c->complete;
-	if (ctx < c->nctxs) walk_range(c, r, v, ctx, ctx + 1, false);
+	if (ctx < c->ci.n) walk_range(c, r, v, ctx, ctx + 1, false);
 	c->complete = complete;
 }
 
 static void cctdb_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
 {
 	hpctk_cctdb c;
-	snprintf(r->version, sizeof r->version, "4.0");
 	bool ok = hpctk_cctdb_open(opt, b, r, HV_EDITION_AUTO, &c);
-	if (c.h.major) snprintf(r->version, sizeof r->version, "%u.%u", c.h.major, c.h.minor);
-	/* A lone cct.db shows no edition; report one only when forced. */
-	if (opt->edition != HV_EDITION_AUTO)
-		snprintf(r->edition, sizeof r->edition, "%s", opt->edition == HV_EDITION_DRAFT ? "draft" : "release");
+	hpctk_name_file(r, &c.h, opt->edition); /* a lone cct.db shows no edition; named only when forced */
 	if (ok) hpctk_cctdb_walk(&c, r, NULL);
 }
 
-const hv_format hv_format_hpctk_cctdb = {
-	.name = "hpctoolkit cct.db",
-	.file_name = "cct.db",
-	.sniff = cctdb_sniff,
-	.check = cctdb_check_file,
-};
+const hv_format hv_format_hpctk_cctdb = {.name = "hpctoolkit cct.db", .file_name = "cct.db",
+					.sniff = cctdb_sniff, .check = cctdb_check_file};

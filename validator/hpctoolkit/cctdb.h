@@ -9,7 +9,9 @@
 #include "../core/blob.h"
 #include "../core/report.h"
 #include "../core/validate.h"
+#include "crossdb_array.h"
 #include "fileheader.h"
+#include "profiledb_svb.h"
 
 #define HPCTK_CI_END 0x20u
 
@@ -17,16 +19,14 @@ typedef struct hpctk_cct_visitor {
 	void *arg;
 	void (*index)(void *arg, uint32_t ctx, uint16_t metric, uint64_t off);
 	void (*value)(void *arg, uint32_t ctx, uint16_t metric, uint32_t prof, uint64_t bits, uint64_t off);
+	const hpctk_svb_fast *fast; /* NULL: `value` is called for every value (see hpctk_svb_fast) */
 } hpctk_cct_visitor;
 
 typedef struct hpctk_cctdb {
 	hv_blob *b;
 	hpctk_header h;
 	enum hv_edition edition; /* checked as; AUTO: unknown (cct.db shows no edition) */
-	bool ci_ok;              /* the {CI} array can be walked */
-	uint64_t pctxs;
-	uint32_t nctxs;
-	uint8_t szctx;
+	hpctk_array ci;          /* the {CI} array: pCtxs, nCtxs, szCtx */
 	bool complete;           /* after walk: every value was visited */
 } hpctk_cctdb;
 

@@ -10,20 +10,25 @@
 static bool bit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7)) & 1; }
 static void set_bit(uint8_t *m, uint32_t i) { m[i >> 3] |= (uint8_t)(1u << (i & 7)); }
 
-void hpctk_xdb_init(hpctk_xdb *x, hv_report *r, enum hv_edition ed, const hpctk_metadb_summary *meta,
-		    hpctk_profiledb *prof, hpctk_cctdb *cct, hpctk_tracedb *trace)
+void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary *meta, hpctk_profiledb *prof,
+		    hpctk_cctdb *cct, hpctk_tracedb *trace)
 {
 	memset(x, 0, sizeof *x);
-	x->r = r;
 	x->edition = ed;
 	x->meta = meta && meta->valid ? meta : NULL;
-	x->prof = prof && prof->pi_ok ? prof : NULL;
-	x->cct = cct && cct->ci_ok ? cct : NULL;
+	x->prof = prof && prof->pi.ok ? prof : NULL;
+	x->cct = cct && cct->ci.ok ? cct : NULL;
 	x->trace = trace;
 	x->prof_blob = prof ? prof->b : NULL;
 	if (x->meta && x->meta->metrics_ok) {
 		for (size_t i = 0; i < x->meta->n_prop_metric_ids; i++) set_bit(x->prop, x->meta->prop_metric_ids[i]);
 		for (size_t i = 0; i < x->meta->n_stat_metric_ids; i++) set_bit(x->stat, x->meta->stat_metric_ids[i]);
+		/* The value loop's form of the two bitmaps: one load per value. */
+		x->reject = malloc(2 * 65536);
+		for (uint32_t m = 0; x->reject && m < 65536; m++) {
+			x->reject[m] = !bit(x->prop, m);
+			x->reject[65536 + m] = !bit(x->stat, m);
+		}
 	}
 	if (x->meta && x->meta->ctx_ok && x->meta->n_ctx_ids > 0) {
 		uint32_t maxid = x->meta->ctx_ids[x->meta->n_ctx_ids - 1];
@@ -31,54 +36,84 @@ void hpctk_xdb_init(hpctk_xdb *x, hv_report *r, enum hv_edition ed, const hpctk_
 			x->ctx_map = calloc((size_t)maxid / 8 + 1, 1);
 			x->ctx_map_max = maxid;
 			for (size_t i = 0; x->ctx_map && i < x->meta->n_ctx_ids; i++) set_bit(x->ctx_map, x->meta->ctx_ids[i]);
+			/* ctxId 0 (the root) is listed by definition; the map says so too,
+			 * for the index fast path (every other reader tests 0 first). */
+			if (x->ctx_map) set_bit(x->ctx_map, 0);
 		}
 	}
-	/* The transpose needs both files; one digest per context of cct.db. */
-	if (x->prof && x->cct && x->cct->nctxs > 0) {
-		x->dig = calloc(x->cct->nctxs, sizeof *x->dig);
-		x->taint = calloc((x->cct->nctxs + 7u) / 8u, 1);
-		if (!x->dig || !x->taint) {
-			free(x->dig);
-			free(x->taint);
-			x->dig = NULL;
-			x->taint = NULL;
-		}
-	}
+	/* The transpose needs both files; one digest per context of cct.db in each. */
+	x->transpose = x->prof && x->cct && x->cct->ci.n > 0;
 }
 
 void hpctk_xdb_free(hpctk_xdb *x)
 {
 	free(x->ctx_map);
+	free(x->reject);
 	x->ctx_map = NULL;
-	free(x->dig);
-	free(x->taint);
-	x->dig = NULL;
-	x->taint = NULL;
+	x->reject = NULL;
 }
 
-/* --- hashing for the transpose --------------------------------------------- */
-
-static uint64_t mix(uint64_t z)
+void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r)
 {
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static void digest_add(hpctk_digest *d, uint32_t prof, uint16_t metric, uint64_t bits, bool add)
-{
-	/* Two mixes per value: this runs for every value of both files. */
-	uint64_t k = bits ^ ((((uint64_t)prof << 16) | metric) * 0x9e3779b97f4a7c15ull);
-	uint64_t h1 = mix(k ^ 0x5851f42d4c957f2dull), h2 = mix(k + 0x14057b7ef767814full);
-	if (add) {
-		d->n++;
-		d->h1 += h1;
-		d->h2 += h2;
-	} else {
-		d->n--;
-		d->h1 -= h1;
-		d->h2 -= h2;
+	memset(f, 0, sizeof *f);
+	f->x = x;
+	f->r = r;
+	f->which = which;
+	if (x->transpose && which != HPCTK_XTRACE) {
+		f->dig = calloc(x->cct->ci.n, sizeof *f->dig);
+		if (which == HPCTK_XCCT) f->taint = calloc((x->cct->ci.n + 7u) / 8u, 1);
+		if (!f->dig || (which == HPCTK_XCCT && !f->taint)) {
+			hpctk_xfile_free(f);
+			f->alloc_failed = true;
+		}
 	}
+	uint32_t ndig = x->cct ? x->cct->ci.n : 0;
+	bool metrics = x->meta && x->meta->metrics_ok;
+	if (which == HPCTK_XPROF) {
+		const uint8_t *prop = x->reject, *stat = x->reject ? x->reject + 65536 : NULL;
+		f->fast[0] = (hpctk_svb_fast){.r_key = metrics ? HV_R_HPCTKDB_METRIC_PROP_KNOWN : -1, .key_reject = prop,
+					      .dig = f->dig, .ndig = ndig};
+		f->fast[1] = (hpctk_svb_fast){.r_key = metrics ? HV_R_HPCTKDB_METRIC_STAT_KNOWN : -1, .key_reject = stat};
+		/* {Idx} ctxIds: what check_ctx evaluates, as data (not with a
+		 * sparse context list: that one needs a search). */
+		bool ctx = x->meta && x->meta->ctx_ok;
+		for (int i = 0; i < 2; i++) {
+			hpctk_svb_fast *p = &f->fast[i];
+			p->idx_fast = !ctx || x->ctx_map;
+			p->r_idx[0] = x->cct ? HV_R_HPCTKDB_CCT_CTX_COVERED : -1;
+			p->idx_limit = x->cct ? x->cct->ci.n : UINT64_MAX;
+			p->r_idx[1] = !ctx ? -1 : x->edition == HV_EDITION_DRAFT ? HV_R_HPCTKDB_CTX_UNKNOWN : HV_R_HPCTKDB_CTX_ELIDED;
+			p->idx_allow = ctx ? x->ctx_map : NULL;
+			p->idx_allow_n = (uint64_t)x->ctx_map_max + 1;
+		}
+	} else if (which == HPCTK_XCCT) {
+		/* Without profile.db, cct_value checks nothing and digests nothing. */
+		f->fast[0] = (hpctk_svb_fast){.r_key = x->prof ? HV_R_HPCTKDB_CCT_PROF_IN_RANGE : -1,
+					      .key_limit = x->prof ? x->prof->pi.n : 0, .dig = f->dig, .ndig = ndig};
+		/* {Idx} metricIds: cct_index checks the context at a block's first
+		 * entry, and the metric id of every entry. */
+		f->fast[0].idx_fast = f->fast[0].idx_first = true;
+		f->fast[0].r_idx[0] = metrics ? HV_R_HPCTKDB_METRIC_PROP_KNOWN : -1;
+		f->fast[0].r_idx[1] = -1;
+		f->fast[0].idx_limit = UINT64_MAX;
+		f->fast[0].idx_allow = metrics ? x->prop : NULL;
+		f->fast[0].idx_allow_n = 65536;
+	}
+}
+
+void hpctk_xfile_free(hpctk_xfile *f)
+{
+	free(f->dig);
+	free(f->taint);
+	f->dig = NULL;
+	f->taint = NULL;
+	f->fast[0].dig = NULL;
+}
+
+static void digest_add(hpctk_digest *d, uint32_t prof, uint16_t metric, uint64_t bits)
+{
+	d->n++;
+	d->h += hpctk_value_hash(((uint64_t)prof << 16) | metric, bits);
 }
 
 /* --- context ids ------------------------------------------------------------ */
@@ -104,21 +139,23 @@ static bool meta_has_ctx(const hpctk_xdb *x, uint32_t ctx)
 	return meta_has_ctx_search(x->meta, ctx);
 }
 
-/* A ctxId named by profile.db (which = 0) or cct.db (which = 1). */
-static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, uint32_t owner)
+/* A ctxId named by profile.db or cct.db (f->which). */
+static void check_ctx(hpctk_xfile *f, uint32_t ctx, uint64_t off, uint32_t owner)
 {
-	hv_report *r = x->r;
+	const hpctk_xdb *x = f->x;
+	hv_report *r = f->r;
+	bool prof = f->which == HPCTK_XPROF;
 	char path[HV_PATH_MAX]; /* formatted only for a failure: this runs once per {Idx} */
 #define CPATH()                                                                                                     \
-	(which == 0 ? snprintf(path, sizeof path, "profile.db/profile[%u]/valueBlock/pCtxIndices/ctxId", owner)     \
-		    : snprintf(path, sizeof path, "cct.db/ctx[%u]", owner),                                          \
+	(prof ? snprintf(path, sizeof path, "profile.db/profile[%u]/valueBlock/pCtxIndices/ctxId", owner)           \
+	      : snprintf(path, sizeof path, "cct.db/ctx[%u]", owner),                                                \
 	 path)
-	const char *file = which == 0 ? x->prof->b->name : x->cct->b->name;
-	if (which == 0 && x->cct) {
-		if (!hv_eval(r, HV_R_HPCTKDB_CCT_CTX_COVERED, ctx < x->cct->nctxs)) {
+	const char *file = prof ? x->prof->b->name : x->cct->b->name;
+	if (prof && x->cct) {
+		if (!hv_eval(r, HV_R_HPCTKDB_CCT_CTX_COVERED, ctx < x->cct->ci.n)) {
 			hv_emit(r, HV_R_HPCTKDB_CCT_CTX_COVERED, file, off, 4, CPATH(),
 				"ctxId %u is not below cct.db's nCtxs %u, so cct.db has no {CI} entry for it", ctx,
-				x->cct->nctxs);
+				x->cct->ci.n);
 			return;
 		}
 	}
@@ -131,10 +168,10 @@ static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, uint3
 		return;
 	}
 	/* Release: elided contexts; summarised in one note per file. */
-	if (x->elided[which]++ == 0) {
-		x->elided_first[which] = ctx;
-		x->elided_off[which] = off;
-		x->elided_owner[which] = owner;
+	if (f->elided++ == 0) {
+		f->elided_first = ctx;
+		f->elided_off = off;
+		f->elided_owner = owner;
 	}
 #undef CPATH
 }
@@ -143,16 +180,18 @@ static void check_ctx(hpctk_xdb *x, int which, uint32_t ctx, uint64_t off, uint3
 
 static void prof_index(void *arg, uint32_t prof, bool summary, uint32_t ctx, uint64_t off)
 {
-	hpctk_xdb *x = arg;
 	(void)summary;
-	check_ctx(x, 0, ctx, off, prof);
+	check_ctx(arg, ctx, off, prof);
 }
 
+/* Called per value only for the chunks the value loop's fast path did not
+ * take (f->fast holds the same checks as data). */
 static void prof_value(void *arg, uint32_t prof, bool summary, uint32_t ctx, uint16_t metric, uint64_t bits,
 		       uint64_t off)
 {
-	hpctk_xdb *x = arg;
-	hv_report *r = x->r;
+	hpctk_xfile *f = arg;
+	const hpctk_xdb *x = f->x;
+	hv_report *r = f->r;
 	if (x->meta && x->meta->metrics_ok) {
 		int rule = summary ? HV_R_HPCTKDB_METRIC_STAT_KNOWN : HV_R_HPCTKDB_METRIC_PROP_KNOWN;
 		if (!hv_eval(r, rule, bit(summary ? x->stat : x->prop, metric))) {
@@ -164,32 +203,39 @@ static void prof_value(void *arg, uint32_t prof, bool summary, uint32_t ctx, uin
 				summary ? "summary profiles hold summary statistics" : "thread profiles hold propagated values");
 		}
 	}
-	if (x->dig && !summary && x->cct && ctx < x->cct->nctxs) digest_add(&x->dig[ctx], prof, metric, bits, true);
+	if (f->dig && !summary && ctx < x->cct->ci.n) digest_add(&f->dig[ctx], prof, metric, bits);
 }
 
 static void prof_kind(void *arg, uint8_t kind, uint64_t off)
 {
-	hpctk_xdb *x = arg;
+	hpctk_xfile *f = arg;
+	const hpctk_xdb *x = f->x;
 	/* nKinds 0: meta.db's Identifier Names could not be read (reported there). */
 	if (!x->meta || x->meta->nkinds == 0) return;
-	if (!hv_eval(x->r, HV_R_HPCTKDB_IDT_KIND_KNOWN, kind < x->meta->nkinds))
-		hv_emit(x->r, HV_R_HPCTKDB_IDT_KIND_KNOWN, x->prof_blob->name, off, 1, "profile.db/IdTuples/tuple/ids/kind",
+	if (!hv_eval(f->r, HV_R_HPCTKDB_IDT_KIND_KNOWN, kind < x->meta->nkinds))
+		hv_emit(f->r, HV_R_HPCTKDB_IDT_KIND_KNOWN, x->prof_blob->name, off, 1, "profile.db/IdTuples/tuple/ids/kind",
 			"kind %u has no name in meta.db's Identifier Names section (nKinds = %u)", kind, x->meta->nkinds);
 }
 
-hpctk_prof_visitor hpctk_xdb_prof_visitor(hpctk_xdb *x) { return (hpctk_prof_visitor){x, prof_index, prof_value, prof_kind}; }
+hpctk_prof_visitor hpctk_xfile_prof_visitor(hpctk_xfile *f)
+{
+	/* No reject maps (out of memory): every value through prof_value. */
+	bool fast = !(f->x->meta && f->x->meta->metrics_ok) || f->x->reject;
+	return (hpctk_prof_visitor){f, prof_index, prof_value, prof_kind, fast ? f->fast : NULL};
+}
 
 /* --- cct.db visitor --------------------------------------------------------------- */
 
 static void cct_index(void *arg, uint32_t ctx, uint16_t metric, uint64_t off)
 {
-	hpctk_xdb *x = arg;
-	hv_report *r = x->r;
+	hpctk_xfile *f = arg;
+	const hpctk_xdb *x = f->x;
+	hv_report *r = f->r;
 	char path[HV_PATH_MAX];
-	if (!x->cct_ctx_seen || x->last_cct_ctx != ctx) {
-		x->cct_ctx_seen = true;
-		x->last_cct_ctx = ctx;
-		check_ctx(x, 1, ctx, x->cct->pctxs + (uint64_t)ctx * x->cct->szctx, ctx);
+	if (!f->cct_ctx_seen || f->last_cct_ctx != ctx) {
+		f->cct_ctx_seen = true;
+		f->last_cct_ctx = ctx;
+		check_ctx(f, ctx, x->cct->ci.p + (uint64_t)ctx * x->cct->ci.sz, ctx);
 	}
 	if (x->meta && x->meta->metrics_ok && !hv_eval(r, HV_R_HPCTKDB_METRIC_PROP_KNOWN, bit(x->prop, metric))) {
 		snprintf(path, sizeof path, "cct.db/ctx[%u]/valueBlock/pMetricIndices/metricId", ctx);
@@ -200,96 +246,107 @@ static void cct_index(void *arg, uint32_t ctx, uint16_t metric, uint64_t off)
 
 static void cct_value(void *arg, uint32_t ctx, uint16_t metric, uint32_t prof, uint64_t bits, uint64_t off)
 {
-	hpctk_xdb *x = arg;
-	hv_report *r = x->r;
+	hpctk_xfile *f = arg;
+	const hpctk_xdb *x = f->x;
+	hv_report *r = f->r;
 	if (!x->prof) return;
-	bool in = prof < x->prof->nprofiles;
+	bool in = prof < x->prof->pi.n;
 	if (!hv_eval(r, HV_R_HPCTKDB_CCT_PROF_IN_RANGE, in)) {
 		char path[HV_PATH_MAX];
 		snprintf(path, sizeof path, "cct.db/ctx[%u]/valueBlock/value/profIndex", ctx);
 		hv_emit(r, HV_R_HPCTKDB_CCT_PROF_IN_RANGE, x->cct->b->name, off, 4, path,
 			"profIndex %u (metric %u) is not below profile.db's nProfiles %u", prof, metric,
-			x->prof->nprofiles);
+			x->prof->pi.n);
 	}
-	if (!x->dig || ctx >= x->cct->nctxs) return;
+	if (!f->dig || ctx >= x->cct->ci.n) return;
 	/* Left to their own rules, and out of the comparison: profIndex 0 and
 	 * out-of-range profiles. */
-	if (!in || prof == 0) set_bit(x->taint, ctx);
-	else digest_add(&x->dig[ctx], prof, metric, bits, false);
+	if (!in || prof == 0) set_bit(f->taint, ctx);
+	else digest_add(&f->dig[ctx], prof, metric, bits);
 }
 
-hpctk_cct_visitor hpctk_xdb_cct_visitor(hpctk_xdb *x) { return (hpctk_cct_visitor){x, cct_index, cct_value}; }
+hpctk_cct_visitor hpctk_xfile_cct_visitor(hpctk_xfile *f)
+{
+	return (hpctk_cct_visitor){f, cct_index, cct_value, f->fast};
+}
 
 /* --- trace.db visitor ---------------------------------------------------------------- */
 
 static void trace_line(void *arg, uint32_t line, uint32_t prof, uint64_t off)
 {
-	hpctk_xdb *x = arg;
+	hpctk_xfile *f = arg;
+	const hpctk_xdb *x = f->x;
 	if (!x->prof) return;
-	if (!hv_eval(x->r, HV_R_HPCTKDB_TRACE_PROF_IN_RANGE, prof < x->prof->nprofiles)) {
+	if (!hv_eval(f->r, HV_R_HPCTKDB_TRACE_PROF_IN_RANGE, prof < x->prof->pi.n)) {
 		char path[HV_PATH_MAX];
 		snprintf(path, sizeof path, "trace.db/trace[%u]/profIndex", line);
-		hv_emit(x->r, HV_R_HPCTKDB_TRACE_PROF_IN_RANGE, x->trace->b->name, off, 4, path,
-			"profIndex %u is not below profile.db's nProfiles %u", prof, x->prof->nprofiles);
+		hv_emit(f->r, HV_R_HPCTKDB_TRACE_PROF_IN_RANGE, x->trace->b->name, off, 4, path,
+			"profIndex %u is not below profile.db's nProfiles %u", prof, x->prof->pi.n);
 	}
 }
 
 static void trace_elem(void *arg, uint32_t line, uint32_t ctx, uint64_t off)
 {
-	hpctk_xdb *x = arg;
+	hpctk_xfile *f = arg;
+	const hpctk_xdb *x = f->x;
 	if (!x->meta || !x->meta->ctx_ok || ctx == 0) return;
-	if (!hv_eval(x->r, HV_R_HPCTKDB_TRACE_CTX_KNOWN, meta_has_ctx(x, ctx))) {
+	if (!hv_eval(f->r, HV_R_HPCTKDB_TRACE_CTX_KNOWN, meta_has_ctx(x, ctx))) {
 		char path[HV_PATH_MAX];
 		snprintf(path, sizeof path, "trace.db/trace[%u]/elem/ctxId", line);
-		hv_emit(x->r, HV_R_HPCTKDB_TRACE_CTX_KNOWN, x->trace->b->name, off, 4, path,
+		hv_emit(f->r, HV_R_HPCTKDB_TRACE_CTX_KNOWN, x->trace->b->name, off, 4, path,
 			"ctxId %u is neither 0 nor listed in meta.db's context tree (trace elements never name elided "
 			"contexts)",
 			ctx);
 	}
 }
 
-hpctk_trace_visitor hpctk_xdb_trace_visitor(hpctk_xdb *x) { return (hpctk_trace_visitor){x, trace_line, trace_elem}; }
+hpctk_trace_visitor hpctk_xfile_trace_visitor(hpctk_xfile *f)
+{
+	/* trace_elem as data: needs the context bitmap when it checks ids */
+	const hpctk_xdb *x = f->x;
+	bool ctx = x->meta && x->meta->ctx_ok;
+	f->tfast = (hpctk_trace_fast){ctx ? HV_R_HPCTKDB_TRACE_CTX_KNOWN : -1, x->ctx_map, x->ctx_map_max};
+	return (hpctk_trace_visitor){f, trace_line, trace_elem, !ctx || x->ctx_map ? &f->tfast : NULL};
+}
 
 /* --- after the walks ------------------------------------------------------------------ */
 
-static void report_elided(hpctk_xdb *x, int which)
+static void report_elided(const hpctk_xdb *x, hv_report *r, const hpctk_xfile *f)
 {
-	if (!x->elided[which]) return;
-	hv_report *r = x->r;
+	if (!f->elided) return;
+	bool prof = f->which == HPCTK_XPROF;
 	char path[HV_PATH_MAX];
-	if (which == 0)
-		snprintf(path, sizeof path, "profile.db/profile[%u]/valueBlock/pCtxIndices/ctxId", x->elided_owner[0]);
+	if (prof)
+		snprintf(path, sizeof path, "profile.db/profile[%u]/valueBlock/pCtxIndices/ctxId", f->elided_owner);
 	else
-		snprintf(path, sizeof path, "cct.db/ctx[%u]", x->elided_owner[1]);
-	hv_emit(r, HV_R_HPCTKDB_CTX_ELIDED, which == 0 ? x->prof->b->name : x->cct->b->name, x->elided_off[which], 4,
-		path,
+		snprintf(path, sizeof path, "cct.db/ctx[%u]", f->elided_owner);
+	hv_emit(r, HV_R_HPCTKDB_CTX_ELIDED, prof ? x->prof->b->name : x->cct->b->name, f->elided_off, 4, path,
 		"%llu %s name ctxIds that meta.db does not list (first: ctxId %u, shown here); release writers elide "
 		"such contexts from meta.db, readers skip them",
-		(unsigned long long)x->elided[which], which == 0 ? "context index entries" : "contexts with values",
-		x->elided_first[which]);
+		(unsigned long long)f->elided, prof ? "context index entries" : "contexts with values", f->elided_first);
 }
 
-void hpctk_xdb_finish(hpctk_xdb *x, bool prof_complete, bool cct_complete)
+void hpctk_xdb_finish(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCTK_XFILES], bool prof_complete,
+		      bool cct_complete)
 {
-	hv_report *r = x->r;
 	if (x->meta && x->meta->ctx_ok && x->cct && x->meta->n_ctx_ids > 0) {
 		uint32_t maxid = x->meta->ctx_ids[x->meta->n_ctx_ids - 1];
-		if (!hv_eval(r, HV_R_HPCTKDB_CCT_CTX_COVERED, maxid < x->cct->nctxs))
+		if (!hv_eval(r, HV_R_HPCTKDB_CCT_CTX_COVERED, maxid < x->cct->ci.n))
 			hv_emit(r, HV_R_HPCTKDB_CCT_CTX_COVERED, x->cct->b->name, x->cct->h.p[0] + 8, 4, "cct.db/CtxInfos/nCtxs",
 				"meta.db lists ctxId %u but cct.db's nCtxs is %u; (*pCtxs)[ctxId] must exist for every "
 				"context",
-				maxid, x->cct->nctxs);
+				maxid, x->cct->ci.n);
 	}
-	report_elided(x, 0);
-	report_elided(x, 1);
-	if (!x->dig || !prof_complete || !cct_complete) return;
+	report_elided(x, r, &f[HPCTK_XPROF]);
+	report_elided(x, r, &f[HPCTK_XCCT]);
+	const hpctk_digest *dp = f[HPCTK_XPROF].dig, *dc = f[HPCTK_XCCT].dig;
+	if (!dp || !dc || !prof_complete || !cct_complete) return;
 	uint64_t differ = 0;
 	uint32_t first = 0;
-	for (uint32_t c = 0; c < x->cct->nctxs; c++) {
-		const hpctk_digest *d = &x->dig[c];
-		if (bit(x->taint, c) || (d->n == 0 && d->h1 == 0 && d->h2 == 0)) continue;
+	for (uint32_t c = 0; c < x->cct->ci.n; c++) {
+		if (bit(f[HPCTK_XCCT].taint, c) || (dp[c].n == dc[c].n && dp[c].h == dc[c].h)) continue;
 		if (differ++ == 0) first = c;
 	}
 	hv_eval(r, HV_R_HPCTKDB_CCT_TRANSPOSE, differ == 0);
-	if (differ) hpctk_xdb_report_transpose(x, first, differ);
+	if (differ) hpctk_xdb_report_transpose(x, r, first, differ);
 }

@@ -27,19 +27,10 @@ typedef struct loc {
 	bool overflow;
 } loc;
 
-static uint64_t mix(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 static void dig(hpctk_digest *d, uint32_t prof, uint64_t bits, int sign)
 {
-	uint64_t k = bits ^ ((uint64_t)prof * 0x9e3779b97f4a7c15ull);
 	d->n += (uint64_t)sign;
-	d->h1 += (uint64_t)sign * mix(k ^ 0x5851f42d4c957f2dull);
-	d->h2 += (uint64_t)sign * mix(k + 0x14057b7ef767814full);
+	d->h += (uint64_t)sign * hpctk_value_hash(prof, bits);
 }
 
 static void collect(loc *l, int s, uint32_t prof, uint64_t bits)
@@ -70,17 +61,17 @@ static void c_value(void *arg, uint32_t ctx, uint16_t metric, uint32_t prof, uin
 {
 	loc *l = arg;
 	(void)off;
-	if (ctx != l->ctx || prof == 0 || prof >= l->x->prof->nprofiles) return;
+	if (ctx != l->ctx || prof == 0 || prof >= l->x->prof->pi.n) return;
 	if (l->metric < 0) dig(&l->per_metric[metric], prof, bits, -1);
 	else if (metric == l->metric) collect(l, 1, prof, bits);
 }
 
-static void run_pass(hpctk_xdb *x, loc *l)
+static void run_pass(const hpctk_xdb *x, loc *l)
 {
 	hv_report scratch;
 	hv_report_init(&scratch, "", 0);
-	hpctk_prof_visitor pvis = {l, NULL, p_value, NULL};
-	hpctk_cct_visitor cvis = {l, NULL, c_value};
+	hpctk_prof_visitor pvis = {l, NULL, p_value, NULL, NULL};
+	hpctk_cct_visitor cvis = {l, NULL, c_value, NULL};
 	hpctk_profiledb_walk(x->prof, &scratch, &pvis);
 	hpctk_cctdb_walk_one(x->cct, &scratch, l->ctx, &cvis);
 	hv_report_free(&scratch);
@@ -104,9 +95,8 @@ static void fmt_value(char *out, size_t n, const pv *v)
 	snprintf(out, n, "%.17g", hv_lef64(raw));
 }
 
-void hpctk_xdb_report_transpose(hpctk_xdb *x, uint32_t ctx, uint64_t nctx_differ)
+void hpctk_xdb_report_transpose(const hpctk_xdb *x, hv_report *r, uint32_t ctx, uint64_t nctx_differ)
 {
-	hv_report *r = x->r;
 	char path[HV_PATH_MAX], detail[200] = "";
 	loc l = {.x = x, .ctx = ctx, .metric = -1};
 	l.per_metric = calloc(65536, sizeof *l.per_metric);
@@ -114,7 +104,7 @@ void hpctk_xdb_report_transpose(hpctk_xdb *x, uint32_t ctx, uint64_t nctx_differ
 		run_pass(x, &l);
 		for (int m = 0; m < 65536; m++) {
 			const hpctk_digest *d = &l.per_metric[m];
-			if (d->n || d->h1 || d->h2) {
+			if (d->n || d->h) {
 				l.metric = m;
 				break;
 			}
@@ -148,7 +138,7 @@ void hpctk_xdb_report_transpose(hpctk_xdb *x, uint32_t ctx, uint64_t nctx_differ
 		free(l.side[1]);
 	}
 	snprintf(path, sizeof path, "cct.db/ctx[%u]/valueBlock", ctx);
-	hv_emit(r, HV_R_HPCTKDB_CCT_TRANSPOSE, x->cct->b->name, x->cct->pctxs + (uint64_t)ctx * x->cct->szctx, 0x20, path,
+	hv_emit(r, HV_R_HPCTKDB_CCT_TRANSPOSE, x->cct->b->name, x->cct->ci.p + (uint64_t)ctx * x->cct->ci.sz, 0x20, path,
 		"cct.db is not the transpose of profile.db's non-summary values: first difference at ctx %u%s "
 		"(%llu context(s) differ)",
 		ctx, detail, (unsigned long long)nctx_differ);

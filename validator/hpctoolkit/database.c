@@ -2,10 +2,15 @@
  * checked together. Files are assigned their role by content; a file whose
  * content is unrecognisable gets its role from its standard name.
  *
- * Order: meta.db first (its summary feeds the rest); then every other file
- * is opened (headers, section headers) so that nProfiles and nCtxs are known
- * before any value is read; then profile.db, cct.db and trace.db are walked
- * once each, with visitors carrying the cross-file checks. */
+ * Order: meta.db first (its summary feeds the rest, read-only from then
+ * on); then every other file is opened (headers, section headers) so that
+ * nProfiles and nCtxs are known before any value is read; then profile.db,
+ * cct.db and trace.db are walked as three independent tasks (in parallel
+ * when the reader supplies a runner), each with visitors carrying the
+ * cross-file checks into its own report and state (transpose digests,
+ * elided contexts); the reports are merged in that fixed order, and the
+ * rules that need all files are decided last. Output is the same for any
+ * number of jobs. */
 #include <stdio.h>
 #include <string.h>
 
@@ -86,6 +91,33 @@ static enum hv_edition decide_edition(const hv_options *opt, hv_report *r, const
 	return ed;
 }
 
+/* The three data files' walks: independent once opened (each writes its
+ * own report, file state and visitor state; all else is read-only). */
+typedef struct walk_set {
+	hpctk_xdb x;
+	hpctk_profiledb *prof;
+	hpctk_cctdb *cct;
+	hpctk_tracedb *trace;
+	hpctk_xfile f[HPCTK_XFILES];
+	hv_report sub[HPCTK_XFILES];
+} walk_set;
+
+static void walk_task(void *ctx, size_t i)
+{
+	walk_set *w = ctx;
+	hpctk_xfile *f = &w->f[i];
+	if (i == HPCTK_XPROF && w->prof) {
+		hpctk_prof_visitor v = hpctk_xfile_prof_visitor(f);
+		hpctk_profiledb_walk(w->prof, f->r, &v);
+	} else if (i == HPCTK_XCCT && w->cct) {
+		hpctk_cct_visitor v = hpctk_xfile_cct_visitor(f);
+		hpctk_cctdb_walk(w->cct, f->r, &v);
+	} else if (i == HPCTK_XTRACE && w->trace) {
+		hpctk_trace_visitor v = hpctk_xfile_trace_visitor(f);
+		hpctk_tracedb_walk(w->trace, f->r, &v);
+	}
+}
+
 static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
 {
 	hv_blob *role[ROLE_COUNT] = {0};
@@ -112,17 +144,23 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 	bool cct_open = role[ROLE_CCT] && hpctk_cctdb_open(opt, role[ROLE_CCT], r, ed, &cct);
 	bool trace_open = role[ROLE_TRACE] && hpctk_tracedb_open(opt, role[ROLE_TRACE], r, ed, &trace);
 
-	hpctk_xdb x;
-	hpctk_xdb_init(&x, r, ed, role[ROLE_META] ? &meta : NULL, prof_open ? &prof : NULL, cct_open ? &cct : NULL,
-		       trace_open ? &trace : NULL);
-	hpctk_prof_visitor pv = hpctk_xdb_prof_visitor(&x);
-	hpctk_cct_visitor cv = hpctk_xdb_cct_visitor(&x);
-	hpctk_trace_visitor tv = hpctk_xdb_trace_visitor(&x);
-	if (prof_open) hpctk_profiledb_walk(&prof, r, &pv);
-	if (cct_open) hpctk_cctdb_walk(&cct, r, &cv);
-	if (trace_open) hpctk_tracedb_walk(&trace, r, &tv);
-	hpctk_xdb_finish(&x, prof_open && prof.complete, cct_open && cct.complete);
-	hpctk_xdb_free(&x);
+	walk_set w = {.x = {0}};
+	w.prof = prof_open ? &prof : NULL;
+	w.cct = cct_open ? &cct : NULL;
+	w.trace = trace_open ? &trace : NULL;
+	hpctk_xdb_init(&w.x, ed, role[ROLE_META] ? &meta : NULL, w.prof, w.cct, w.trace);
+	for (int i = 0; i < HPCTK_XFILES; i++) {
+		hv_report_init(&w.sub[i], r->input_path, r->max_diags);
+		hpctk_xfile_init(&w.f[i], &w.x, i, &w.sub[i]);
+	}
+	hv_for_each(opt, HPCTK_XFILES, walk_task, &w);
+	for (int i = 0; i < HPCTK_XFILES; i++) hv_report_merge(r, &w.sub[i]);
+	hpctk_xdb_finish(&w.x, r, w.f, prof_open && prof.complete, cct_open && cct.complete);
+	for (int i = 0; i < HPCTK_XFILES; i++) {
+		hpctk_xfile_free(&w.f[i]);
+		hv_report_free(&w.sub[i]);
+	}
+	hpctk_xdb_free(&w.x);
 	hpctk_metadb_summary_free(&meta);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/hv_int.h"
+#include "crossdb_array.h"
 #include "profiledb_svb.h"
 
 #define PI_SHDR 0x0du   /* Profile Info section header: pProfiles, nProfiles, szProfile */
@@ -59,6 +60,13 @@ static const hpctk_svb_desc psvb_desc = {
 	.r_value_finite = HV_R_PROFILEDB_PSVB_VALUE_FINITE,
 };
 
+/* The section header's array (crossdb_array.h): section, size field, pointer and stride names, what the
+ * array and its body and structure are called, rules: short, aligned, contained, stride. */
+static const hpctk_array_desc pi_desc = {"profile.db/ProfileInfos", "szProfileInfos",
+	"pProfiles", "szProfile", "{PI} array", "the Profile Info section body", "the {PI} structure",
+	HV_R_PROFILEDB_PI_SECTION_SHORT, HV_R_PROFILEDB_PI_ARRAY_ALIGNED,
+	HV_R_PROFILEDB_PI_ARRAY_CONTAINED, HV_R_PROFILEDB_PI_STRIDE};
+
 static bool profiledb_sniff(hv_blob *b) { return hpctk_sniff(b, "prof"); }
 
 enum hv_edition hpctk_profiledb_evidence(hv_blob *b)
@@ -75,7 +83,6 @@ enum hv_edition hpctk_profiledb_evidence(hv_blob *b)
 
 bool hpctk_profiledb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum hv_edition ed, hpctk_profiledb *p)
 {
-	char path[HV_PATH_MAX];
 	memset(p, 0, sizeof *p);
 	p->b = b;
 	p->evidence = hpctk_profiledb_evidence(b);
@@ -86,44 +93,15 @@ bool hpctk_profiledb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum 
 	if (!hpctk_check_header(&profiledb_desc, b, r, true, &p->h)) return false;
 	if (!p->h.sec_ok[0]) return false;
 
-	uint64_t ps = p->h.p[0], pz = p->h.sz[0];
-	snprintf(path, sizeof path, "profile.db/ProfileInfos");
-	if (!hv_eval(r, HV_R_PROFILEDB_PI_SECTION_SHORT, pz >= PI_SHDR)) {
-		hv_emit(r, HV_R_PROFILEDB_PI_SECTION_SHORT, b->name, 0x10, 8, path,
-			"szProfileInfos is %llu, smaller than the 13-byte section header (pProfiles, nProfiles, szProfile)",
-			(unsigned long long)pz);
-		return false;
-	}
-	uint8_t sh[PI_SHDR];
-	if (!hv_blob_read(b, ps, sh, sizeof sh)) return false;
-	p->pprofiles = hv_le64(sh);
-	p->nprofiles = hv_le32(sh + 8);
-	p->szprofile = sh[0x0c];
-
-	snprintf(path, sizeof path, "profile.db/ProfileInfos/pProfiles");
-	if (!hv_eval(r, HV_R_PROFILEDB_PI_ARRAY_ALIGNED, hv_aligned(p->pprofiles, 8)))
-		hv_emit(r, HV_R_PROFILEDB_PI_ARRAY_ALIGNED, b->name, ps, 8, path, "pProfiles = 0x%llx is not 8-byte aligned",
-			(unsigned long long)p->pprofiles);
-	uint64_t alen = hv_mul_sat(p->nprofiles, p->szprofile);
-	bool inside = hv_range_within(p->pprofiles, alen, ps + PI_SHDR, pz - PI_SHDR);
-	if (!hv_eval(r, HV_R_PROFILEDB_PI_ARRAY_CONTAINED, inside))
-		hv_emit(r, HV_R_PROFILEDB_PI_ARRAY_CONTAINED, b->name, ps, PI_SHDR, path,
-			"{PI} array [0x%llx, +%u x %u bytes) is not inside the Profile Info section body [0x%llx, 0x%llx)",
-			(unsigned long long)p->pprofiles, p->nprofiles, p->szprofile, (unsigned long long)(ps + PI_SHDR),
-			(unsigned long long)(ps + pz));
-	snprintf(path, sizeof path, "profile.db/ProfileInfos/szProfile");
 	unsigned end = p->edition == HV_EDITION_DRAFT ? HPCTK_PI_END_DRAFT : HPCTK_PI_END_RELEASE;
 	if (p->evidence == HV_EDITION_AUTO) end = HPCTK_PI_END_DRAFT; /* below every edition's END */
-	bool stride_ok = p->szprofile >= end;
-	if (!hv_eval(r, HV_R_PROFILEDB_PI_STRIDE, stride_ok))
-		hv_emit(r, HV_R_PROFILEDB_PI_STRIDE, b->name, ps + 0x0c, 1, path,
-			"szProfile is 0x%x, smaller than the {PI} structure (0x%x in the %s edition)", p->szprofile, end,
-			p->edition == HV_EDITION_DRAFT ? "draft" : "release");
-	snprintf(path, sizeof path, "profile.db/ProfileInfos/nProfiles");
-	if (!hv_eval(r, HV_R_PROFILEDB_PI_NO_PROFILES, p->nprofiles > 0))
-		hv_emit(r, HV_R_PROFILEDB_PI_NO_PROFILES, b->name, ps + 8, 4, path,
+	uint8_t sh[PI_SHDR];
+	if (!hpctk_check_array(&pi_desc, b, r, &p->h, PI_SHDR, sh, end, " (pProfiles, nProfiles, szProfile)",
+			       p->edition == HV_EDITION_DRAFT ? " in the draft edition" : " in the release edition", &p->pi))
+		return false;
+	if (!hv_eval(r, HV_R_PROFILEDB_PI_NO_PROFILES, p->pi.n > 0))
+		hv_emit(r, HV_R_PROFILEDB_PI_NO_PROFILES, b->name, p->h.p[0] + 8, 4, "profile.db/ProfileInfos/nProfiles",
 			"nProfiles is 0; the first profile must be the summary profile");
-	p->pi_ok = inside && stride_ok;
 	return true;
 }
 
@@ -257,15 +235,15 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 	if (!p->h.usable || !hv_window_init(&w, p->b, hpctk_window_cap)) return;
 	idt_walk t;
 	walk_idtuples(p, r, v, &w, &t);
-	if (!p->pi_ok) {
+	if (!p->pi.ok) {
 		free(t.starts);
 		hv_window_free(&w);
 		return;
 	}
 	hpctk_svb_env e;
 	fwd_state fs = {v, false};
-	hpctk_svb_visitor sv = {&fs, fwd_index, fwd_value};
-	bool env_ok = hpctk_svb_env_init(&e, &psvb_desc, p->b, r, p->h.body_end, 0, p->nprofiles);
+	hpctk_svb_visitor sv = {&fs, fwd_index, fwd_value, NULL};
+	bool env_ok = hpctk_svb_env_init(&e, &psvb_desc, p->b, r, p->h.body_end, 0, p->pi.n);
 	e.val_align = 2;
 	e.idx_align = 4;
 	e.vis = v ? &sv : NULL;
@@ -275,8 +253,8 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 	bool release = p->edition != HV_EDITION_DRAFT;
 	unsigned need = release ? HPCTK_PI_END_RELEASE : HPCTK_PI_END_DRAFT;
 	/* Pass 1: each {PI} and its block's layout; then the overlap sweep. */
-	for (uint32_t i = 0; env_ok && i < p->nprofiles; i++) {
-		uint64_t at = p->pprofiles + (uint64_t)i * p->szprofile;
+	for (uint32_t i = 0; env_ok && i < p->pi.n; i++) {
+		uint64_t at = p->pi.p + (uint64_t)i * p->pi.sz;
 		const uint8_t *pi = hv_window_get(&w, at, need);
 		if (!pi) { /* unreadable: the values are not all visited */
 			e.complete = false;
@@ -289,14 +267,15 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 	}
 	if (env_ok) hpctk_svb_overlaps(&e);
 	/* Pass 2: the values, block by block. */
-	for (uint32_t i = 0; env_ok && i < p->nprofiles; i++) {
-		uint64_t at = p->pprofiles + (uint64_t)i * p->szprofile;
+	for (uint32_t i = 0; env_ok && i < p->pi.n; i++) {
+		uint64_t at = p->pi.p + (uint64_t)i * p->pi.sz;
 		const uint8_t *pi = hv_window_get(&w, at, need);
 		if (!pi) {
 			e.complete = false;
 			break;
 		}
 		fs.summary = release ? (hv_le32(pi + 0x28) & 1) != 0 : i == 0;
+		sv.fast = v && v->fast ? &v->fast[fs.summary] : NULL;
 		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
 		hpctk_svb_values(&e, &blk);
 	}
@@ -309,17 +288,10 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 static void profiledb_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
 {
 	hpctk_profiledb p;
-	snprintf(r->version, sizeof r->version, "4.0");
 	bool ok = hpctk_profiledb_open(opt, b, r, HV_EDITION_AUTO, &p);
-	if (p.h.major) snprintf(r->version, sizeof r->version, "%u.%u", p.h.major, p.h.minor);
-	enum hv_edition ed = opt->edition != HV_EDITION_AUTO ? opt->edition : p.evidence;
-	if (ed != HV_EDITION_AUTO) snprintf(r->edition, sizeof r->edition, "%s", ed == HV_EDITION_DRAFT ? "draft" : "release");
+	hpctk_name_file(r, &p.h, opt->edition != HV_EDITION_AUTO ? opt->edition : p.evidence);
 	if (ok) hpctk_profiledb_walk(&p, r, NULL);
 }
 
-const hv_format hv_format_hpctk_profiledb = {
-	.name = "hpctoolkit profile.db",
-	.file_name = "profile.db",
-	.sniff = profiledb_sniff,
-	.check = profiledb_check_file,
-};
+const hv_format hv_format_hpctk_profiledb = {.name = "hpctoolkit profile.db", .file_name = "profile.db",
+					.sniff = profiledb_sniff, .check = profiledb_check_file};

@@ -11,7 +11,9 @@
 #include "../core/blob.h"
 #include "../core/report.h"
 #include "../core/validate.h"
+#include "crossdb_array.h"
 #include "fileheader.h"
+#include "profiledb_svb.h"
 
 #define HPCTK_PI_END_DRAFT 0x28u
 #define HPCTK_PI_END_RELEASE 0x30u
@@ -23,6 +25,9 @@ typedef struct hpctk_prof_visitor {
 	void (*value)(void *arg, uint32_t prof, bool summary, uint32_t ctx, uint16_t metric, uint64_t bits, uint64_t off);
 	/* One identification of an identifier tuple. */
 	void (*kind)(void *arg, uint8_t kind, uint64_t off);
+	/* [0] for thread profiles, [1] for summary profiles; NULL: `value` is
+	 * called for every value (see hpctk_svb_fast). */
+	const hpctk_svb_fast *fast;
 } hpctk_prof_visitor;
 
 typedef struct hpctk_profiledb {
@@ -30,10 +35,7 @@ typedef struct hpctk_profiledb {
 	hpctk_header h;
 	enum hv_edition evidence;  /* edition the structure shows (szProfile), AUTO if none */
 	enum hv_edition edition;   /* edition it is checked as */
-	bool pi_ok;                /* the {PI} array can be walked */
-	uint64_t pprofiles;
-	uint32_t nprofiles;
-	uint8_t szprofile;
+	hpctk_array pi;            /* the {PI} array: pProfiles, nProfiles, szProfile */
 	bool complete;             /* after walk: every value was visited */
 } hpctk_profiledb;
 

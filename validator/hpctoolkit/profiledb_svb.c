@@ -137,25 +137,125 @@ static bool check_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
 #undef IPATH
 }
 
+/* The two layouts in use: profile.db {u16 metricId, f64} (the block's owner
+ * is the profile, the run's key the context) and cct.db {u32 profIndex, f64}
+ * (owner: the context, run key: the metric; profIndex 0 is never stored). */
+#define PROF_VS 10u
+#define PROF_KS 2u
+#define CCT_VS 12u
+#define CCT_KS 4u
+
+/* One window chunk of a run with no call per value: true when every value
+ * passes every per-value check (the svb rules and the cross-file key rule),
+ * with the chunk's digest sum in *hsum and its last key in *prev. False
+ * means some value fails one: the caller walks the chunk again value by
+ * value, which reports in the usual order (nothing was counted yet).
+ * `ks` picks the layout. The loop has no data-dependent branch: each check
+ * keeps a running minimum / maximum / or, compared once per chunk. */
+static inline __attribute__((always_inline)) bool fast_chunk(const uint8_t *base, uint64_t cnt, const unsigned ks,
+							     const bool digest, const uint8_t *reject, uint64_t limit,
+							     uint64_t ybase, int64_t *prev, uint64_t *hsum)
+{
+	const unsigned vs = ks == PROF_KS ? PROF_VS : CCT_VS;
+	uint64_t h = 0, fmax = 0, rej = 0;
+	int64_t pv = *prev, dmin = INT64_MAX;
+	uint64_t xbase = ybase ^ HPCTK_HASH_KEY;
+	for (uint64_t c = 0; c < cnt; c++) {
+		const uint8_t *v = base + c * vs;
+		uint32_t key = ks == PROF_KS ? hv_le16(v) : hv_le32(v);
+		uint64_t bits = hv_le64(v + ks);
+		int64_t dk = (int64_t)key - pv; /* keys strictly increasing: dk > 0 */
+		dmin = dk < dmin ? dk : dmin;
+		/* NaN, infinite (exponent all ones) or +-0.0 as one maximum:
+		 * bits << 1 drops the sign, minus 1 wraps zero to the top. */
+		uint64_t fv = (bits << 1) - 1;
+		fmax = fv > fmax ? fv : fmax;
+		if (ks == PROF_KS) rej |= reject[key];
+		if (digest) h += hpctk_value_hash_k(ks == PROF_KS ? xbase ^ key : xbase ^ ((uint64_t)key << 16), bits);
+		pv = key;
+	}
+	*prev = pv;
+	*hsum = h;
+	/* cct.db: a run starts with *prev = 0, so increasing keys are all
+	 * above 0 (profIndex 0 is the summary) and below limit when the last is */
+	bool keys_ok = ks == PROF_KS ? rej == 0 : (uint64_t)pv < limit;
+	return dmin > 0 && fmax < 0xffdfffffffffffffull && keys_ok;
+}
+
+/* What the runs of one block share, and the evaluations they count, added
+ * to the report once per block. */
+typedef struct block_run {
+	const hpctk_svb_visitor *vis; /* gets value by value what the fast path does not take; NULL: none */
+	const hpctk_svb_fast *f;      /* NULL: no fast path */
+	const uint8_t *reject;
+	uint64_t limit, per;
+	hpctk_digest *dig;            /* the digests, NULL: none */
+	uint32_t ndig;
+	/* values walked one by one (all, finite), and by the fast path; runs */
+	uint64_t n_slow, n_slow_finite, n_fast, n_runs;
+} block_run;
+
+/* Every 16-bit key allowed: the reject map used when no key rule applies. */
+static const uint8_t no_reject[65536];
+
+static void block_run_init(block_run *br, const hpctk_svb_env *e)
+{
+	memset(br, 0, sizeof *br);
+	br->vis = e->vis && e->vis->value ? e->vis : NULL;
+	/* The fast path: always without a visitor, else when it gave its facts. */
+	static const hpctk_svb_fast none = {.r_key = -1};
+	br->f = !br->vis ? &none : br->vis->fast;
+	br->reject = no_reject;
+	br->limit = UINT64_MAX;
+	if (br->f) {
+		br->dig = br->f->dig;
+		br->ndig = br->f->ndig;
+	}
+	if (br->f && br->f->r_key >= 0) {
+		if (br->f->key_reject) br->reject = br->f->key_reject;
+		else br->limit = br->f->key_limit;
+	}
+	/* values per fetch: a window's worth, or the whole run in memory */
+	br->per = e->b->mem ? UINT64_MAX : e->wv.cap / e->d->val_size;
+	if (br->per == 0) br->per = 1;
+}
+
+static void block_run_count(const block_run *br, hv_report *r, const hpctk_svb_desc *d)
+{
+	uint64_t n_total = br->n_slow + br->n_fast;
+	if (d->r_val_key_nonzero >= 0) r->evaluated[d->r_val_key_nonzero] += n_total;
+	r->evaluated[d->r_val_increasing] += n_total - br->n_runs; /* all but each run's first value */
+	r->evaluated[d->r_value_finite] += n_total;
+	r->evaluated[d->r_value_nonzero] += br->n_slow_finite + br->n_fast;
+	/* what the visitor would have counted for the fast values */
+	if (br->f && br->f->r_key >= 0) r->evaluated[br->f->r_key] += br->n_fast;
+}
+
 /* Check the values of one run [s, end) belonging to index entry `k`.
  * This is the loop that runs once per value: values are taken a window-full
- * at a time, the rule evaluations are counted in bulk (the same counts as
- * one hv_eval per check), and paths are formatted only for a failure. */
-static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k,
-								    uint32_t idx_key, uint64_t s, uint64_t end, uint64_t per,
-								    const unsigned vs, const unsigned ks)
+ * at a time and go through fast_chunk; the rule evaluations are counted in
+ * bulk (the same counts as one hv_eval per check), and a chunk is walked
+ * value by value, with its diagnostics and visitor calls in file order,
+ * only when it holds a failing value (or the visitor wants every value). */
+static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, const hpctk_svb_block *blk,
+								    block_run *br, uint64_t k, uint32_t idx_key, uint64_t s,
+								    uint64_t end, const unsigned ks)
 {
+	const unsigned vs = ks == PROF_KS ? PROF_VS : CCT_VS;
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
-	const bool key_nonzero = d->r_val_key_nonzero >= 0;
 	char path[HV_PATH_MAX], bp[96];
 #define VPATH()                                                                                              \
 	(snprintf(path, sizeof path, "%s/value[%llu]", block_path(e, blk->owner, bp, sizeof bp), (unsigned long long)j), \
 	 path)
-	const hpctk_svb_visitor *vis = e->vis && e->vis->value ? e->vis : NULL;
-	uint64_t n_total = 0, n_finite = 0;
+	const hpctk_svb_fast *f = br->f;
+	hpctk_digest *dig = NULL;
+	uint32_t ctx = ks == PROF_KS ? idx_key : blk->owner;
+	if (br->dig && ctx < br->ndig) dig = &br->dig[ctx];
+	uint64_t ybase = ks == PROF_KS ? (uint64_t)blk->owner << 16 : idx_key;
+	uint64_t n_fast = 0, h_fast = 0;
 	uint32_t prev = 0;
-	uint64_t j = s;
+	uint64_t j = s, per = br->per;
 	while (j < end) {
 		uint64_t cnt = end - j < per ? end - j : per;
 		uint64_t off0 = blk->pvalues + j * vs;
@@ -164,13 +264,26 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 			e->complete = false;
 			break;
 		}
+		if (f) {
+			int64_t pv = j > s ? (int64_t)prev : ks == PROF_KS ? -1 : 0;
+			uint64_t h;
+			bool clean = dig ? fast_chunk(base, cnt, ks, true, br->reject, br->limit, ybase, &pv, &h)
+					 : fast_chunk(base, cnt, ks, false, br->reject, br->limit, ybase, &pv, &h);
+			if (clean) {
+				prev = (uint32_t)pv;
+				n_fast += cnt;
+				h_fast += h;
+				j += cnt;
+				continue;
+			}
+		}
 		for (uint64_t c = 0; c < cnt; c++, j++) {
 			const uint8_t *v = base + c * vs;
 			uint64_t off = off0 + c * vs;
-			uint32_t key = (uint32_t)key_at(v, ks);
+			uint32_t key = ks == PROF_KS ? hv_le16(v) : hv_le32(v);
 			uint64_t bits = hv_le64(v + ks);
 			double x = hv_lef64(v + ks);
-			if (key_nonzero && key == 0) {
+			if (ks == CCT_KS && key == 0) {
 				hv_emit(r, d->r_val_key_nonzero, e->b->name, off, ks, VPATH(),
 					"%s 0 (the summary profile) in the run of %s %u; cct.db never holds summary values",
 					d->val_key, d->idx_key, idx_key);
@@ -185,37 +298,24 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 				hv_emit(r, d->r_value_finite, e->b->name, off + ks, 8, VPATH(), "value for %s %u, %s %u is %s",
 					d->idx_key, idx_key, d->val_key, key, isnan(x) ? "NaN" : "infinite");
 			} else {
-				n_finite++;
+				br->n_slow_finite++;
 				if (x == 0.0)
 					hv_emit(r, d->r_value_nonzero, e->b->name, off + ks, 8, VPATH(),
 						"value for %s %u, %s %u is 0.0; the sparse format stores non-zero values only",
 						d->idx_key, idx_key, d->val_key, key);
 			}
-			n_total++;
-			if (vis) vis->value(vis->arg, blk->owner, idx_key, key, bits, off);
+			br->n_slow++;
+			if (br->vis) br->vis->value(br->vis->arg, blk->owner, idx_key, key, bits, off);
 		}
 	}
-	if (d->r_val_key_nonzero >= 0) r->evaluated[d->r_val_key_nonzero] += n_total;
-	r->evaluated[d->r_val_increasing] += n_total ? n_total - 1 : 0; /* all but the run's first value */
-	r->evaluated[d->r_value_finite] += n_total;
-	r->evaluated[d->r_value_nonzero] += n_finite;
+	br->n_fast += n_fast;
+	if (j > s) br->n_runs++; /* a run with a value visited: its first one has no predecessor */
+	if (dig) {
+		dig->n += n_fast;
+		dig->h += h_fast;
+	}
 }
 #undef VPATH
-
-/* The two layouts in use get their own copy of the loop with the value and
- * key sizes as constants (profile.db {u16 metricId, f64}, cct.db {u32
- * profIndex, f64}); anything else runs the general one. */
-static void check_run(hpctk_svb_env *e, const hpctk_svb_block *blk, uint64_t k, uint32_t idx_key, uint64_t s,
-		      uint64_t end, uint64_t per)
-{
-	const hpctk_svb_desc *d = e->d;
-	if (d->val_size == 10 && d->val_key_size == 2)
-		run_values(e, blk, k, idx_key, s, end, per, 10, 2);
-	else if (d->val_size == 12 && d->val_key_size == 4)
-		run_values(e, blk, k, idx_key, s, end, per, 12, 4);
-	else
-		run_values(e, blk, k, idx_key, s, end, per, d->val_size, d->val_key_size);
-}
 
 static bool skipped(const hpctk_svb_env *e, uint32_t owner)
 {
@@ -234,8 +334,12 @@ void hpctk_svb_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
 	if (!e->windows_ok || !check_layout(e, blk)) skip(e, blk->owner);
 }
 
-void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
+/* The values of one block (see hpctk_svb_values), one copy per layout, with
+ * the index entry's field widths as constants. */
+static inline __attribute__((always_inline)) void block_values(hpctk_svb_env *e, const hpctk_svb_block *blk,
+								      const unsigned ks)
 {
+	const unsigned iks = ks == PROF_KS ? 4 : 2, is = iks + 8; /* {Idx}: key, startIndex */
 	const hpctk_svb_desc *d = e->d;
 	hv_report *r = e->r;
 	char bp[96], path[HV_PATH_MAX];
@@ -250,46 +354,72 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 	 * is sound; after the first bad start the rest of the block is checked
 	 * for its indices alone, so one bad startIndex is reported once. */
 #define IPATH() (snprintf(path, sizeof path, "%s/%s[%llu]", BP(), d->idx_ptr, (unsigned long long)k), path)
-	/* values per fetch in check_run: a window's worth, or the whole run in memory */
-	uint64_t per = e->b->mem ? UINT64_MAX : e->wv.cap / d->val_size;
-	if (per == 0) per = 1;
+	block_run br;
+	block_run_init(&br, e);
+	void (*index)(void *, uint32_t, uint32_t, uint64_t) = e->vis ? e->vis->index : NULL;
+	const hpctk_svb_fast *f = e->vis ? e->vis->fast : NULL;
+	bool idx_fast = index && f && f->idx_fast;
+	uint64_t n_called = 0;
 	bool attributing = true;
 	uint64_t last_start = 0;  /* last in-range start, for the monotony check */
 	bool have_last = false;
 	uint32_t prev_key = 0, run_key = 0;
 	uint64_t run_start = 0, run_k = 0;
 	bool run_open = false;
-	for (uint64_t k = 0; k < blk->nidx; k++) {
-		uint64_t off = blk->pidx + k * d->idx_size;
-		const uint8_t *p = hv_window_get(&e->wi, off, d->idx_size);
+	uint64_t n_ok = 0; /* entries whose start passed both start rules (evaluated in bulk) */
+	/* A block whose values and indices fit in one window (cct.db has one
+	 * small block per context) is read through the value window alone:
+	 * with two windows over the same bytes, each would be read twice. The
+	 * layout check put both arrays inside the file. */
+	hv_window *wi = &e->wi;
+	if (!e->b->mem) {
+		uint64_t vend = blk->pvalues + blk->nvalues * (ks == PROF_KS ? PROF_VS : CCT_VS), iend = blk->pidx + blk->nidx * is;
+		uint64_t lo = blk->nvalues == 0 ? blk->pidx : blk->nidx == 0 ? blk->pvalues
+							    : blk->pvalues < blk->pidx ? blk->pvalues : blk->pidx;
+		uint64_t hi = vend > iend ? vend : iend;
+		if (hi > lo && hi - lo <= e->wv.cap && hv_window_get(&e->wv, lo, (size_t)(hi - lo))) wi = &e->wv;
+	}
+	uint64_t k = 0;
+	bool unreadable = false;
+	for (; k < blk->nidx; k++) {
+		uint64_t off = blk->pidx + k * is;
+		const uint8_t *p = hv_window_get(wi, off, is);
 		if (!p) {
 			e->complete = false;
-			return;
+			unreadable = true;
+			break;
 		}
-		uint32_t key = (uint32_t)key_at(p, d->idx_key_size);
-		uint64_t start = hv_le64(p + d->idx_key_size);
-		if (k > 0 && !hv_eval(r, d->r_idx_increasing, key > prev_key))
-			hv_emit(r, d->r_idx_increasing, e->b->name, off, d->idx_key_size, IPATH(),
+		uint32_t key = iks == 2 ? hv_le16(p) : hv_le32(p);
+		uint64_t start = hv_le64(p + iks);
+		if (k > 0 && key <= prev_key)
+			hv_emit(r, d->r_idx_increasing, e->b->name, off, iks, IPATH(),
 				"%s %u follows %u; index entries must be sorted by strictly increasing %s", d->idx_key, key,
 				prev_key, d->idx_key);
 		prev_key = key;
-		if (e->vis && e->vis->index) e->vis->index(e->vis->arg, blk->owner, key, off);
+		if (index && (!idx_fast || (k == 0 && f->idx_first) || key >= f->idx_limit ||
+			      (f->idx_allow && (key >= f->idx_allow_n || !((f->idx_allow[key >> 3] >> (key & 7)) & 1))))) {
+			index(e->vis->arg, blk->owner, key, off);
+			n_called++;
+		}
 
-		bool ok = true;
 		if (k == 0 && !hv_eval(r, d->r_start_first_zero, start == 0)) {
-			hv_emit(r, d->r_start_first_zero, e->b->name, off + d->idx_key_size, 8, IPATH(),
+			hv_emit(r, d->r_start_first_zero, e->b->name, off + iks, 8, IPATH(),
 				"the first startIndex is %llu, so values [0, %llu) belong to no %s",
 				(unsigned long long)start, (unsigned long long)(start < blk->nvalues ? start : blk->nvalues),
 				d->idx_key);
 			e->complete = false; /* the orphaned values are not visited */
 		}
-		if (!hv_eval(r, d->r_start_in_range, start <= blk->nvalues)) {
-			hv_emit(r, d->r_start_in_range, e->b->name, off + d->idx_key_size, 8, IPATH(),
+		bool ok = true;
+		if (start > blk->nvalues) {
+			r->evaluated[d->r_start_in_range]++;
+			hv_emit(r, d->r_start_in_range, e->b->name, off + iks, 8, IPATH(),
 				"startIndex %llu is beyond nValues %llu", (unsigned long long)start,
 				(unsigned long long)blk->nvalues);
 			ok = false;
-		} else if (have_last && !hv_eval(r, d->r_start_nondecreasing, start >= last_start)) {
-			hv_emit(r, d->r_start_nondecreasing, e->b->name, off + d->idx_key_size, 8, IPATH(),
+		} else if (have_last && start < last_start) {
+			r->evaluated[d->r_start_in_range]++;
+			r->evaluated[d->r_start_nondecreasing]++;
+			hv_emit(r, d->r_start_nondecreasing, e->b->name, off + iks, 8, IPATH(),
 				"startIndex %llu is below the previous startIndex %llu", (unsigned long long)start,
 				(unsigned long long)last_start);
 			ok = false;
@@ -299,7 +429,8 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 			attributing = false;
 			continue;
 		}
-		if (attributing && run_open) check_run(e, blk, run_k, run_key, run_start, start, per);
+		n_ok++;
+		if (attributing && run_open) run_values(e, blk, &br, run_k, run_key, run_start, start, ks);
 		last_start = start;
 		have_last = true;
 		run_open = true;
@@ -307,7 +438,17 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 		run_key = key;
 		run_k = k;
 	}
-	if (attributing && run_open) check_run(e, blk, run_k, run_key, run_start, blk->nvalues, per);
+	/* bulk counts: the key order from the second entry on, the start rules
+	 * of the entries that passed them (the nondecreasing rule from the
+	 * second in-range start on) */
+	if (k > 1) r->evaluated[d->r_idx_increasing] += k - 1;
+	for (int i = 0; idx_fast && i < 2; i++) /* what the index calls not made would have counted */
+		if (f->r_idx[i] >= 0) r->evaluated[f->r_idx[i]] += k - n_called;
+	r->evaluated[d->r_start_in_range] += n_ok;
+	if (n_ok) r->evaluated[d->r_start_nondecreasing] += n_ok - 1;
+	if (!unreadable && attributing && run_open) run_values(e, blk, &br, run_k, run_key, run_start, blk->nvalues, ks);
+	block_run_count(&br, r, d);
+	if (unreadable) return;
 	/* No index entry at all: every value belongs to no run, the same defect
 	 * as a first startIndex above 0. */
 	if (blk->nidx == 0 && !hv_eval(r, d->r_start_first_zero, blk->nvalues == 0)) {
@@ -319,6 +460,12 @@ void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 }
 #undef IPATH
 #undef BP
+
+void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
+{
+	if (e->d->val_key_size == PROF_KS) block_values(e, blk, PROF_KS);
+	else block_values(e, blk, CCT_KS);
+}
 
 static void report_overlap(void *arg, const hpctk_range *a, const hpctk_range *b)
 {

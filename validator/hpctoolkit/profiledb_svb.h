@@ -31,12 +31,67 @@ typedef struct hpctk_svb_desc {
 	int r_value_nonzero, r_value_finite;
 } hpctk_svb_desc;
 
+/* The transpose digest of a set of (profile, metric, context, value)
+ * entries: a count and a sum of one hash per entry, so it does not depend
+ * on the order the entries are visited in, and the digests of profile.db
+ * and cct.db (computed separately, possibly in parallel) are compared at the
+ * end. One digest per context. */
+typedef struct hpctk_digest {
+	uint64_t n, h;
+} hpctk_digest;
+
+/* One 64x64->128-bit multiply, its halves folded: runs for every value of
+ * both files. `key` is profIndex << 16 | metricId (48 bits); the constant's
+ * high bits keep the second factor non-zero. (The low half is written as
+ * its own 64-bit product: gcc 12 sends a folded __int128 through the stack
+ * in the value loop, and the extra imul is cheaper than that.) */
+#define HPCTK_HASH_KEY 0x9e3779b97f4a7c15ull
+static inline uint64_t hpctk_value_hash_k(uint64_t xkey, uint64_t bits)
+{
+	__extension__ typedef unsigned __int128 u128;
+	uint64_t a = bits ^ 0x5851f42d4c957f2dull;
+	uint64_t hi = (uint64_t)(((u128)a * xkey) >> 64);
+	return (a * xkey) ^ hi;
+}
+
+/* `xkey` above is key ^ HPCTK_HASH_KEY, so loops can fold the constant in. */
+static inline uint64_t hpctk_value_hash(uint64_t key, uint64_t bits)
+{
+	return hpctk_value_hash_k(key ^ HPCTK_HASH_KEY, bits);
+}
+
+/* Cross-file facts the value loop checks itself, so that a run of values
+ * costs no call per value: a value whose checks all pass is handled here,
+ * and only a window chunk holding a value that would fail some rule goes
+ * value by value through the visitor's `value` (which then evaluates,
+ * reports and digests exactly as for every value). */
+typedef struct hpctk_svb_fast {
+	int r_key;                 /* rule evaluated once per value on its key; < 0: none */
+	const uint8_t *key_reject; /* that rule: fails where this 65536-byte map is non-zero, or else */
+	uint32_t key_limit;        /* the key is below this */
+	hpctk_digest *dig;         /* per context, NULL: no digest */
+	uint32_t ndig;             /* contexts at or above ndig are not digested */
+	/* Index entries (idx_fast): the visitor's `index` is called for the
+	 * first entry of a block when idx_first, and for entries whose key is
+	 * at or above idx_limit or has no bit in idx_allow (idx_allow_n bits;
+	 * NULL: no such check); for the others it would only have evaluated
+	 * the rules r_idx[] (< 0: none), which are counted here instead. */
+	bool idx_fast, idx_first;
+	int r_idx[2];
+	uint64_t idx_limit;
+	const uint8_t *idx_allow;
+	uint64_t idx_allow_n;
+} hpctk_svb_fast;
+
 /* Called for the data of a block, for the cross-file checks. `owner` is the
- * block's profile or context index, `off` the file offset of the entry. */
+ * block's profile or context index, `off` the file offset of the entry.
+ * With `fast` NULL, `value` is called for every value; else only for the
+ * values of a chunk that fails one of the checks (see hpctk_svb_fast). */
 typedef struct hpctk_svb_visitor {
 	void *arg;
 	void (*index)(void *arg, uint32_t owner, uint32_t idx_key, uint64_t off);
 	void (*value)(void *arg, uint32_t owner, uint32_t idx_key, uint32_t val_key, uint64_t bits, uint64_t off);
+	const hpctk_svb_fast *fast;
 } hpctk_svb_visitor;
 
 typedef struct hpctk_svb_env {

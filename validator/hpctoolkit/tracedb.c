@@ -27,6 +27,13 @@ static const hpctk_file_desc tracedb_desc = {
 	.r_sec_overlap = HV_R_TRACEDB_SEC_CONTAINED, /* one section: never compared */
 };
 
+/* The section header's array (crossdb_array.h): section, size field, pointer and stride names, what the
+ * array and its body and structure are called, rules: short, aligned, contained, stride. */
+static const hpctk_array_desc th_desc = {"trace.db/CtxTraces", "szCtxTraces",
+	"pTraces", "szTrace", "trace header array", "the section body", "the trace header structure",
+	HV_R_TRACEDB_CTH_SECTION_SHORT, HV_R_TRACEDB_CTH_ARRAY_ALIGNED,
+	HV_R_TRACEDB_CTH_ARRAY_CONTAINED, HV_R_TRACEDB_CTH_STRIDE};
+
 static bool tracedb_sniff(hv_blob *b) { return hpctk_sniff(b, "trce"); }
 
 enum hv_edition hpctk_tracedb_evidence(hv_blob *b)
@@ -44,7 +51,6 @@ enum hv_edition hpctk_tracedb_evidence(hv_blob *b)
 
 bool hpctk_tracedb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum hv_edition ed, hpctk_tracedb *t)
 {
-	char path[HV_PATH_MAX];
 	memset(t, 0, sizeof *t);
 	t->b = b;
 	t->evidence = hpctk_tracedb_evidence(b);
@@ -55,45 +61,57 @@ bool hpctk_tracedb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum hv
 	bool release = t->edition == HV_EDITION_RELEASE;
 	if (!hpctk_check_header(&tracedb_desc, b, r, release, &t->h)) return false;
 	if (!t->h.sec_ok[0]) return false;
-	uint64_t ps = t->h.p[0], pz = t->h.sz[0];
-	uint64_t shdr = release ? HPCTK_TSHDR_RELEASE : HPCTK_TSHDR_DRAFT;
-	snprintf(path, sizeof path, "trace.db/CtxTraces");
-	if (!hv_eval(r, HV_R_TRACEDB_CTH_SECTION_SHORT, pz >= shdr)) {
-		hv_emit(r, HV_R_TRACEDB_CTH_SECTION_SHORT, b->name, 0x10, 8, path,
-			"szCtxTraces is %llu, smaller than the %llu-byte section header of the %s edition",
-			(unsigned long long)pz, (unsigned long long)shdr, release ? "release" : "draft");
-		return false;
-	}
 	uint8_t sh[HPCTK_TSHDR_RELEASE];
-	if (!hv_blob_read(b, ps, sh, (size_t)shdr)) return false;
-	t->ptraces = hv_le64(sh);
-	t->ntraces = hv_le32(sh + 8);
-	t->sztrace = sh[0x0c];
+	if (!hpctk_check_array(&th_desc, b, r, &t->h, release ? HPCTK_TSHDR_RELEASE : HPCTK_TSHDR_DRAFT, sh,
+			       HPCTK_CTH_END, release ? " of the release edition" : " of the draft edition", "", &t->th))
+		return false;
 	if (release) {
 		t->tmin = hv_le64(sh + 0x10);
 		t->tmax = hv_le64(sh + 0x18);
 	}
-	snprintf(path, sizeof path, "trace.db/CtxTraces/pTraces");
-	if (!hv_eval(r, HV_R_TRACEDB_CTH_ARRAY_ALIGNED, hv_aligned(t->ptraces, 8)))
-		hv_emit(r, HV_R_TRACEDB_CTH_ARRAY_ALIGNED, b->name, ps, 8, path, "pTraces = 0x%llx is not 8-byte aligned",
-			(unsigned long long)t->ptraces);
-	uint64_t alen = hv_mul_sat(t->ntraces, t->sztrace);
-	bool inside = hv_range_within(t->ptraces, alen, ps + shdr, pz - shdr);
-	if (!hv_eval(r, HV_R_TRACEDB_CTH_ARRAY_CONTAINED, inside))
-		hv_emit(r, HV_R_TRACEDB_CTH_ARRAY_CONTAINED, b->name, ps, 0x0d, path,
-			"trace header array [0x%llx, +%u x %u bytes) is not inside the section body [0x%llx, 0x%llx)",
-			(unsigned long long)t->ptraces, t->ntraces, t->sztrace, (unsigned long long)(ps + shdr),
-			(unsigned long long)(ps + pz));
-	snprintf(path, sizeof path, "trace.db/CtxTraces/szTrace");
-	bool stride_ok = t->sztrace >= HPCTK_CTH_END;
-	if (!hv_eval(r, HV_R_TRACEDB_CTH_STRIDE, stride_ok))
-		hv_emit(r, HV_R_TRACEDB_CTH_STRIDE, b->name, ps + 0x0c, 1, path,
-			"szTrace is 0x%x, smaller than the trace header structure (0x%x)", t->sztrace, HPCTK_CTH_END);
-	t->cth_ok = inside && stride_ok;
 	return true;
 }
 
-/* Stream the elements of one line [ps, ps + n*12). */
+/* One window chunk of elements [k0, k0 + cnt) of a line without a call per
+ * element: true when every element passes every check (time order,
+ * release bounds and blanks, the visitor's ctxId check), with the number of
+ * non-zero ctxIds in *nz. False: the caller walks the chunk element by
+ * element, which reports in file order (nothing was counted yet). */
+static bool fast_elements(const uint8_t *base, uint64_t cnt, bool release, uint64_t tmin, uint64_t tmax,
+			  const hpctk_trace_fast *f, uint64_t *prev_ts, uint32_t *prev_ctx, bool first, uint64_t *nz)
+{
+	uint64_t pts = first ? 0 : *prev_ts, unsorted = 0, blank = 0, span = 0, n = 0, miss = 0;
+	uint32_t pctx = first ? 1 : *prev_ctx, cmax = 0;
+	const uint8_t *allow = f && f->r_ctx >= 0 ? f->ctx_allow : NULL;
+	uint32_t amax = allow ? f->ctx_allow_max : 0;
+	for (uint64_t c = 0; c < cnt; c++) {
+		const uint8_t *e = base + c * ELEM;
+		uint64_t ts = hv_le64(e);
+		uint32_t ctx = hv_le32(e + 8);
+		unsorted |= (uint64_t)(ts < pts);
+		uint64_t sp = ts - tmin; /* within [tmin, tmax]: sp <= tmax - tmin */
+		span = sp > span ? sp : span;
+		blank |= (uint64_t)((ctx | pctx) == 0);
+		n += ctx != 0;
+		if (allow) {
+			cmax = ctx > cmax ? ctx : cmax;
+			uint32_t i = ctx < amax ? ctx : amax; /* in the map; cmax catches the rest */
+			miss |= (uint64_t)!((allow[i >> 3] >> (i & 7)) & 1);
+		}
+		pts = ts;
+		pctx = ctx;
+	}
+	bool ok = !unsorted && !miss && cmax <= amax;
+	if (release) ok = ok && !blank && tmin <= tmax && span <= tmax - tmin;
+	if (!ok) return false;
+	*prev_ts = pts;
+	*prev_ctx = pctx;
+	*nz = n;
+	return true;
+}
+
+/* Stream the elements of one line [ps, ps + n*12), a window chunk at a
+ * time: through fast_elements, or element by element. */
 static void walk_elements(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v, hv_window *w, uint32_t i,
 			  uint64_t ps, uint64_t n)
 {
@@ -101,35 +119,58 @@ static void walk_elements(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visi
 	bool release = t->edition == HV_EDITION_RELEASE;
 	uint64_t prev_ts = 0;
 	uint32_t prev_ctx = 1;
-	for (uint64_t k = 0; k < n; k++) {
-		uint64_t off = ps + k * ELEM;
-		const uint8_t *e = hv_window_get(w, off, ELEM);
-		if (!e) return;
-		uint64_t ts = hv_le64(e);
-		uint32_t ctx = hv_le32(e + 8);
-		if (k > 0 && !hv_eval(r, HV_R_TRACEDB_LINE_TIME_SORTED, ts >= prev_ts)) {
-			snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/timestamp", i, (unsigned long long)k);
-			hv_emit(r, HV_R_TRACEDB_LINE_TIME_SORTED, t->b->name, off, 8, path,
-				"timestamp %llu is smaller than the previous element's %llu; a line is sorted by time",
-				(unsigned long long)ts, (unsigned long long)prev_ts);
-		}
-		if (release) {
-			if (!hv_eval(r, HV_R_TRACEDB_ELEM_WITHIN_BOUNDS, ts >= t->tmin && ts <= t->tmax)) {
-				snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/timestamp", i,
-					 (unsigned long long)k);
-				hv_emit(r, HV_R_TRACEDB_ELEM_WITHIN_BOUNDS, t->b->name, off, 8, path,
-					"timestamp %llu is outside [minTimestamp %llu, maxTimestamp %llu]",
-					(unsigned long long)ts, (unsigned long long)t->tmin, (unsigned long long)t->tmax);
+	/* fast: without a visitor, or with one that gave its check as data */
+	const hpctk_trace_fast *f = v && v->elem ? v->fast : NULL;
+	bool fast = !(v && v->elem) || f;
+	uint64_t per = t->b->mem ? UINT64_MAX : w->cap / ELEM;
+	if (per == 0) per = 1;
+	uint64_t k = 0;
+	while (k < n) {
+		uint64_t cnt = n - k < per ? n - k : per, nz;
+		const uint8_t *base = hv_window_get(w, ps + k * ELEM, (size_t)(cnt * ELEM));
+		if (!base) return;
+		if (fast && fast_elements(base, cnt, release, t->tmin, t->tmax, f, &prev_ts, &prev_ctx, k == 0, &nz)) {
+			uint64_t after_first = k == 0 ? cnt - 1 : cnt;
+			r->evaluated[HV_R_TRACEDB_LINE_TIME_SORTED] += after_first;
+			if (release) {
+				r->evaluated[HV_R_TRACEDB_ELEM_WITHIN_BOUNDS] += cnt;
+				r->evaluated[HV_R_TRACEDB_ELEM_BLANK_REPEATED] += after_first;
 			}
-			if (k > 0 && !hv_eval(r, HV_R_TRACEDB_ELEM_BLANK_REPEATED, ctx != 0 || prev_ctx != 0)) {
-				snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/ctxId", i, (unsigned long long)k);
-				hv_emit(r, HV_R_TRACEDB_ELEM_BLANK_REPEATED, t->b->name, off + 8, 4, path,
-					"ctxId 0 follows another ctxId 0; consecutive elements cannot both be blank");
-			}
+			if (f && f->r_ctx >= 0) r->evaluated[f->r_ctx] += nz;
+			k += cnt;
+			continue;
 		}
-		if (v && v->elem) v->elem(v->arg, i, ctx, off + 8);
-		prev_ts = ts;
-		prev_ctx = ctx;
+		for (uint64_t end = k + cnt; k < end; k++) {
+			uint64_t off = ps + k * ELEM;
+			const uint8_t *e = hv_window_get(w, off, ELEM);
+			if (!e) return;
+			uint64_t ts = hv_le64(e);
+			uint32_t ctx = hv_le32(e + 8);
+			if (k > 0 && !hv_eval(r, HV_R_TRACEDB_LINE_TIME_SORTED, ts >= prev_ts)) {
+				snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/timestamp", i, (unsigned long long)k);
+				hv_emit(r, HV_R_TRACEDB_LINE_TIME_SORTED, t->b->name, off, 8, path,
+					"timestamp %llu is smaller than the previous element's %llu; a line is sorted by time",
+					(unsigned long long)ts, (unsigned long long)prev_ts);
+			}
+			if (release) {
+				if (!hv_eval(r, HV_R_TRACEDB_ELEM_WITHIN_BOUNDS, ts >= t->tmin && ts <= t->tmax)) {
+					snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/timestamp", i,
+						 (unsigned long long)k);
+					hv_emit(r, HV_R_TRACEDB_ELEM_WITHIN_BOUNDS, t->b->name, off, 8, path,
+						"timestamp %llu is outside [minTimestamp %llu, maxTimestamp %llu]",
+						(unsigned long long)ts, (unsigned long long)t->tmin, (unsigned long long)t->tmax);
+				}
+				if (k > 0 && !hv_eval(r, HV_R_TRACEDB_ELEM_BLANK_REPEATED, ctx != 0 || prev_ctx != 0)) {
+					snprintf(path, sizeof path, "trace.db/trace[%u]/elem[%llu]/ctxId", i,
+						 (unsigned long long)k);
+					hv_emit(r, HV_R_TRACEDB_ELEM_BLANK_REPEATED, t->b->name, off + 8, 4, path,
+						"ctxId 0 follows another ctxId 0; consecutive elements cannot both be blank");
+				}
+			}
+			if (v && v->elem) v->elem(v->arg, i, ctx, off + 8);
+			prev_ts = ts;
+			prev_ctx = ctx;
+		}
 	}
 }
 
@@ -203,7 +244,7 @@ static void check_unique(hpctk_tracedb *t, hv_report *r, uint64_t *pairs, uint32
 		bool dup = prof == (uint32_t)(pairs[k - 1] >> 32);
 		if (hv_eval(r, HV_R_TRACEDB_LINE_PROF_UNIQUE, !dup)) continue;
 		snprintf(path, sizeof path, "trace.db/trace[%u]/profIndex", line);
-		hv_emit(r, HV_R_TRACEDB_LINE_PROF_UNIQUE, t->b->name, t->ptraces + (uint64_t)line * t->sztrace, 4, path,
+		hv_emit(r, HV_R_TRACEDB_LINE_PROF_UNIQUE, t->b->name, t->th.p + (uint64_t)line * t->th.sz, 4, path,
 			"profIndex %u is also named by trace %u; a profile has at most one trace line", prof,
 			(uint32_t)pairs[k - 1]);
 	}
@@ -211,21 +252,21 @@ static void check_unique(hpctk_tracedb *t, hv_report *r, uint64_t *pairs, uint32
 
 void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v)
 {
-	if (!t->h.usable || !t->cth_ok) return;
+	if (!t->h.usable || !t->th.ok) return;
 	hv_window wh, we;
 	bool wh_ok = hv_window_init(&wh, t->b, hpctk_window_cap);
 	bool we_ok = hv_window_init(&we, t->b, hpctk_window_cap);
 	/* One pair and one bit per trace header that exists in the section:
 	 * bounded by its size. */
-	uint64_t *pairs = malloc(((size_t)t->ntraces + 1) * sizeof *pairs);
-	uint8_t *walk = calloc((size_t)t->ntraces / 8 + 1, 1);
+	uint64_t *pairs = malloc(((size_t)t->th.n + 1) * sizeof *pairs);
+	uint8_t *walk = calloc((size_t)t->th.n / 8 + 1, 1);
 	hpctk_ranges lines = {0};
 	uint32_t n = 0;
 	char path[HV_PATH_MAX];
 	bool ok = wh_ok && we_ok && pairs && walk;
 	/* Pass 1: headers and line placement; then the overlap sweep. */
-	for (uint32_t i = 0; ok && i < t->ntraces; i++) {
-		uint64_t at = t->ptraces + (uint64_t)i * t->sztrace;
+	for (uint32_t i = 0; ok && i < t->th.n; i++) {
+		uint64_t at = t->th.p + (uint64_t)i * t->th.sz;
 		const uint8_t *h = hv_window_get(&wh, at, HPCTK_CTH_END);
 		if (!h) break;
 		uint32_t prof = hv_le32(h);
@@ -244,7 +285,7 @@ void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visito
 	/* Pass 2: the elements of every line placed soundly. */
 	for (uint32_t i = 0; ok && i < n; i++) {
 		if (!((walk[i >> 3] >> (i & 7)) & 1)) continue;
-		const uint8_t *h = hv_window_get(&wh, t->ptraces + (uint64_t)i * t->sztrace, HPCTK_CTH_END);
+		const uint8_t *h = hv_window_get(&wh, t->th.p + (uint64_t)i * t->th.sz, HPCTK_CTH_END);
 		if (!h) break;
 		uint64_t ps = hv_le64(h + 8), pe = hv_le64(h + 0x10);
 		walk_elements(t, r, v, &we, i, ps, (pe - ps) / ELEM);
@@ -260,17 +301,10 @@ void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visito
 static void tracedb_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
 {
 	hpctk_tracedb t;
-	snprintf(r->version, sizeof r->version, "4.0");
 	bool ok = hpctk_tracedb_open(opt, b, r, HV_EDITION_AUTO, &t);
-	if (t.h.major) snprintf(r->version, sizeof r->version, "%u.%u", t.h.major, t.h.minor);
-	enum hv_edition ed = opt->edition != HV_EDITION_AUTO ? opt->edition : t.evidence;
-	if (ed != HV_EDITION_AUTO) snprintf(r->edition, sizeof r->edition, "%s", ed == HV_EDITION_DRAFT ? "draft" : "release");
+	hpctk_name_file(r, &t.h, opt->edition != HV_EDITION_AUTO ? opt->edition : t.evidence);
 	if (ok) hpctk_tracedb_walk(&t, r, NULL);
 }
 
-const hv_format hv_format_hpctk_tracedb = {
-	.name = "hpctoolkit trace.db",
-	.file_name = "trace.db",
-	.sniff = tracedb_sniff,
-	.check = tracedb_check_file,
-};
+const hv_format hv_format_hpctk_tracedb = {.name = "hpctoolkit trace.db", .file_name = "trace.db",
+					.sniff = tracedb_sniff, .check = tracedb_check_file};

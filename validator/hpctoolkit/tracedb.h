@@ -9,16 +9,29 @@
 #include "../core/blob.h"
 #include "../core/report.h"
 #include "../core/validate.h"
+#include "crossdb_array.h"
 #include "fileheader.h"
 
 #define HPCTK_CTH_END 0x18u
 #define HPCTK_TSHDR_DRAFT 0x0du
 #define HPCTK_TSHDR_RELEASE 0x20u
 
+/* The element check of the visitor as data, so that the element loop makes
+ * no call per element: `elem` is then called only for the elements of a
+ * window chunk in which some element fails a check; for the others it
+ * would only have evaluated r_ctx once per non-zero ctxId whose bit is set
+ * in ctx_allow (bits 0 .. ctx_allow_max; bit 0 set), counted here instead. */
+typedef struct hpctk_trace_fast {
+	int r_ctx;                 /* < 0: elem checks nothing */
+	const uint8_t *ctx_allow;
+	uint32_t ctx_allow_max;
+} hpctk_trace_fast;
+
 typedef struct hpctk_trace_visitor {
 	void *arg;
 	void (*line)(void *arg, uint32_t line, uint32_t prof, uint64_t off);
 	void (*elem)(void *arg, uint32_t line, uint32_t ctx, uint64_t off);
+	const hpctk_trace_fast *fast; /* NULL: elem for every element */
 } hpctk_trace_visitor;
 
 typedef struct hpctk_tracedb {
@@ -26,10 +39,7 @@ typedef struct hpctk_tracedb {
 	hpctk_header h;
 	enum hv_edition evidence; /* footer / section header size; AUTO if unreadable */
 	enum hv_edition edition;  /* checked as */
-	bool cth_ok;              /* the trace header array can be walked */
-	uint64_t ptraces;
-	uint32_t ntraces;
-	uint8_t sztrace;
+	hpctk_array th;           /* the trace header array: pTraces, nTraces, szTrace */
 	uint64_t tmin, tmax;      /* release only */
 } hpctk_tracedb;
 
