@@ -119,17 +119,11 @@ int gen_cctdb_write(const hdb *d, gen_buf *b, cdb_layout *l)
 		return -1;
 	}
 	uint8_t *f = b->data;
-	memcpy(f, "HPCTOOLKITctxt", 14);
-	f[14] = 4;
-	f[15] = (uint8_t)d->minor;
-	hv_put_le64(f + 0x10, l->ci_sz);
-	hv_put_le64(f + 0x18, l->ci_sec);
+	const uint64_t pairs[] = {l->ci_sz, l->ci_sec};
+	gen_put_file_header(b, d, "ctxt", pairs, 1, 0, 0);
 	if (release) /* what hpcprof leaves there: uninitialised stack bytes */
 		for (unsigned i = 0x20; i < 0x30; i++) f[i] = i == 0x28 ? 1 : (uint8_t)(d->seed % 2 ? 0 : i * 29u);
-	uint8_t *s = f + l->ci_sec;
-	hv_put_le64(s, l->ci_arr);
-	hv_put_le32(s + 8, l->nctxs);
-	s[0xc] = (uint8_t)l->szctx;
+	gen_put_array_header(f + l->ci_sec, l->ci_arr, l->nctxs, l->szctx);
 	gen_fill_gap(b, d, l->ci_sec + 0xd, ci_hdr - 0xd);
 	ci = 0;
 	for (uint32_t id = 0; id < l->nctxs; id++) {

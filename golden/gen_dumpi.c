@@ -12,7 +12,11 @@
 #include "dumpi/dumpi.h"
 #include "gen.h"
 
-static const char *const whats[] = {"dumpi-bin", "dumpi-trace", NULL};
+/* dumpi-bin-X.Y.Z: a rank file as a writer of that older version laid it
+ * out (index without sizelbl before 0.6.6, without addrlbl before 0.4,
+ * without perflbl before 0.3; version-dependent record fields). */
+static const char *const whats[] = {"dumpi-bin", "dumpi-trace", "dumpi-bin-0.6.5", "dumpi-bin-0.3.0",
+				    "dumpi-bin-0.2.0", NULL};
 
 static bool is(const char *a, const char *b) { return a && strcmp(a, b) == 0; }
 
@@ -20,6 +24,7 @@ static bool is(const char *a, const char *b) { return a && strcmp(a, b) == 0; }
 typedef struct plan {
 	const char *brk;
 	uint8_t version[3];
+	unsigned index_size;               /* 64, or 56/48/40 as pre-0.6.6 writers wrote it */
 	uint64_t starttime;
 	uint32_t cpu_bias, wall_bias;
 	unsigned records, threads, perf;   /* perf = number of counters (0: none) */
@@ -57,7 +62,8 @@ static void char_arrays(gen_buf *b, gen_rng *g)
 
 /* The arguments of one record, field by field from the layout table.
  * `corrupt` makes the first counted field claim far more than exists. */
-static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t mask, bool corrupt)
+static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t mask, const uint8_t ver[3],
+		       bool corrupt)
 {
 	uint32_t rank = 0, root = 0;
 	bool have_rank = false, have_root = false;
@@ -76,7 +82,12 @@ static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t ma
 		case 'q': be64(b, gen_below(g, 1u << 20)); break;
 		case 'r': rank = (uint32_t)gen_below(g, 4); have_rank = true; be32(b, rank); break;
 		case 't': root = (uint32_t)gen_below(g, 2) ? rank : 3; have_root = true; be32(b, root); break;
-		case 'I': case 'x': case 'y': counted(b, g, 4); break;
+		case 'I': counted(b, g, 4); break;
+		case 'x': /* one u32 before 0.6.9 (Type_struct indices), before 0.6.8 (Cart_get coords) */
+		case 'y':
+			if (dumpi_version_at_least(ver, 0, 6, k == 'x' ? 9 : 8)) counted(b, g, 4);
+			else be32(b, (uint32_t)gen_below(g, 50));
+			break;
 		case 'H': counted(b, g, 2); break;
 		case 'B': counted(b, g, 1); break;
 		case 'C': chararr(b, gen_below(g, 2) ? "comm-name" : ""); break;
@@ -102,13 +113,14 @@ static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t ma
 					be32(b, 4 * j);
 					be32(b, j);
 					gen_buf_append(b, (uint8_t[2]){0, 0}, 2);
-					be32(b, 7);
+					if (dumpi_version_at_least(ver, 0, 6, 3)) be32(b, 7); /* the tag, from 0.6.3 */
 				}
 			}
 			break;
 		case 'A': case 'a': {
 			unsigned n = 1 + (unsigned)gen_below(g, 2);
 			be32(b, n);
+			if (k == 'A' && !dumpi_version_at_least(ver, 0, 6, 2)) be32(b, n); /* argc twice before 0.6.2 */
 			for (unsigned j = 0; j < n; j++) chararr(b, j ? "-v" : "./app");
 			break;
 		}
@@ -192,7 +204,7 @@ static void write_stream(gen_buf *b, plan *pl, uint32_t *counts)
 			}
 		}
 		const dumpi_layout *L = dumpi_layout_of(fn);
-		if (L) write_args(b, &pl->rng, L, mask, is(brk, "dumpi.rec.contained") && last);
+		if (L) write_args(b, &pl->rng, L, mask, pl->version, is(brk, "dumpi.rec.contained") && last);
 		if (fn < DUMPI_ALL_FUNCTIONS) counts[fn]++;
 		/* the next record of this thread starts after this one stopped */
 		int64_t wend = we > ws ? we : ws;
@@ -214,6 +226,7 @@ static void write_header(gen_buf *b, plan *pl)
 	unsigned sizes = is(brk, "dumpi.hdr.mesh-count") ? 2 : dim;
 	be32(b, dim);
 	for (unsigned i = 0; i < dim; i++) be32(b, i);
+	if (!dumpi_version_at_least(pl->version, 0, 5, 0)) return; /* mesh sizes came with 0.5 */
 	be32(b, sizes);
 	for (unsigned i = 0; i < sizes; i++) be32(b, 2);
 }
@@ -262,7 +275,9 @@ static bool write_rank(plan *pl, gen_buf *b)
 	write_footer(b, pl, called, ignored);
 	free(called);
 	be32(b, 0); /* keyval: empty, and unreferenced, as libdumpi leaves it */
-	if (!is(brk, "dumpi.footer.records-match-rewritten")) {
+	/* perflbl since 0.3, addrlbl since 0.4, sizelbl since 0.6.6 */
+	bool has_perf = pl->index_size >= 48, has_addr = pl->index_size >= 56, has_sizes = pl->index_size >= 64;
+	if (has_perf && !is(brk, "dumpi.footer.records-match-rewritten")) {
 		off[DS_PERFLBL] = b->len;
 		unsigned n = is(brk, "dumpi.perf.count") ? 129 : pl->perf;
 		be32(b, n);
@@ -273,19 +288,24 @@ static bool write_rank(plan *pl, gen_buf *b)
 			str16(b, name);
 		}
 	}
-	off[DS_SIZELBL] = b->len;
-	unsigned nsizes = is(brk, "dumpi.sizes.count") ? 32768 : 28;
-	be32(b, nsizes + (is(brk, "dumpi.sec.contained") ? 1 : 0));
-	for (unsigned i = 0; i < nsizes; i++) be32(b, i < 3 ? 1 : 1u << (i % 4));
-	off[DS_ADDRLBL] = b->len;
-	be32(b, 1);
-	be64(b, 0x401000);
-	str16(b, "main");
+	if (has_sizes) {
+		off[DS_SIZELBL] = b->len;
+		unsigned nsizes = is(brk, "dumpi.sizes.count") ? 32768 : 28;
+		be32(b, nsizes + (is(brk, "dumpi.sec.contained") ? 1 : 0));
+		for (unsigned i = 0; i < nsizes; i++) be32(b, i < 3 ? 1 : 1u << (i % 4));
+	}
+	if (has_addr) {
+		off[DS_ADDRLBL] = b->len;
+		be32(b, 1);
+		be64(b, 0x401000);
+		str16(b, "main");
+	}
 	if (is(brk, "dumpi.index.offset-contained")) off[DS_ADDRLBL] = b->len + 1000;
 	if (is(brk, "dumpi.sec.overlap")) off[DS_KEYVAL] = off[DS_FOOTER];
 	size_t idx = b->len;
 	gen_buf_append(b, dumpi_head_magic, 8);
-	for (int i = 0; i < DS_COUNT; i++) be64(b, off[i]);
+	/* an older index simply lacks its leading entries */
+	for (int i = DS_COUNT - (int)(pl->index_size - 8) / 8; i < DS_COUNT; i++) be64(b, off[i]);
 	if (is(brk, "dumpi.index.magic")) gen_buf_at(b, idx)[3] = 'X';
 	if (is(brk, "dumpi.bin.magic")) gen_buf_at(b, 0)[3] = 'X';
 	if (is(brk, "dumpi.bin.truncated")) b->len = 200;
@@ -328,6 +348,21 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	pl.version[0] = DUMPI_KNOWN_MAJOR;
 	pl.version[1] = (uint8_t)(DUMPI_KNOWN_SUB + p->minor + (is(pl.brk, "dumpi.hdr.minor-newer") ? 1 : 0));
 	if (p->minor == 0 && !is(pl.brk, "dumpi.hdr.minor-newer")) pl.version[0] = 8, pl.version[1] = 1; /* like real 8.1.0 traces */
+	pl.index_size = DUMPI_INDEX_SIZE;
+	unsigned vmaj, vsub, vsubsub;
+	if (sscanf(p->what, "dumpi-bin-%u.%u.%u", &vmaj, &vsub, &vsubsub) == 3) {
+		if (p->minor) {
+			snprintf(err, errlen, "%s writes one old version; --minor does not apply", p->what);
+			return -1;
+		}
+		pl.version[0] = (uint8_t)vmaj, pl.version[1] = (uint8_t)vsub, pl.version[2] = (uint8_t)vsubsub;
+	}
+	/* The legacy-layout break is a 0.6.5 file; the layout-version one a
+	 * 0.6.5 header over the 64-byte index of 0.6.6 and later. */
+	if (is(pl.brk, "dumpi.index.legacy-layout") || is(pl.brk, "dumpi.index.layout-version"))
+		pl.version[0] = 0, pl.version[1] = 6, pl.version[2] = 5;
+	if (!dumpi_version_at_least(pl.version, 0, 6, 6) && !is(pl.brk, "dumpi.index.layout-version"))
+		pl.index_size = dumpi_version_at_least(pl.version, 0, 4, 0) ? 56 : dumpi_version_at_least(pl.version, 0, 3, 0) ? 48 : 40;
 	pl.starttime = 1558551283ull + p->seed;
 	pl.wall_bias = 703391u + (uint32_t)p->seed;  /* CLOCK_MONOTONIC: seconds since boot */
 	pl.cpu_bias = is(pl.brk, "dumpi.time.cpu-bias-nonzero") ? 5 : 0;
@@ -340,7 +375,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		return -1;
 	}
 	pl.threads = p->depth ? p->depth : 1 + (unsigned)(p->seed % 3);
-	pl.perf = p->seed % 2 == 0 ? 2 : 0;
+	pl.perf = p->seed % 2 == 0 && pl.index_size >= 48 ? 2 : 0; /* no perf labels before 0.3 */
 	pl.all_functions = p->functions > 0;
 	if (pl.all_functions && pl.records < DUMPI_NFUNCS + 2) pl.records = DUMPI_NFUNCS + 2;
 	if (pl.brk) {

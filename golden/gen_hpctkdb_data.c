@@ -6,11 +6,14 @@
 #include <string.h>
 
 
+static int cmp_u32(const void *a, const void *b);
+
 /* Elided contexts always have a value in thread 1 (for its first metric),
  * so their ids really appear in profile.db and cct.db at any shape. */
 static bool elided_forced(const hdb *d, unsigned prof, size_t ci)
 {
-	return prof == 1 && d->n_elided && d->val_ctx[ci] > d->max_meta_id;
+	return prof == 1 && d->n_elided &&
+	       bsearch(&d->val_ctx[ci], d->elided, d->n_elided, sizeof *d->elided, cmp_u32) != NULL;
 }
 
 static bool thread_visits(const hdb *d, unsigned prof, size_t ci)
@@ -128,16 +131,28 @@ int hdb_build(const gen_params *gp, bool elide, hdb *d, char *err, size_t errlen
 	d->stat = dup_array(m->stat_metric_ids, d->n_stat, sizeof *d->stat);
 	if (!d->meta_ctx || !d->prop || !d->stat) goto oom;
 
-	/* Elided contexts get ids above the model's (the real writer hands out
-	 * ids from one counter; the elided ones are the ids meta.db lacks). */
-	uint32_t max_meta = d->n_meta_ctx ? d->meta_ctx[d->n_meta_ctx - 1] : 0;
-	d->max_meta_id = max_meta;
+	/* Elided contexts take ids meta.db lacks. hpcprof hands out ids from one
+	 * counter and then drops the elided contexts from meta.db, so their ids
+	 * are the holes between meta.db's ids (research/hpctoolkit.md §3.1:
+	 * loops-cputime-t lists 118 contexts up to id 252). Every other hole is
+	 * taken, so ids that never existed remain too (empty cct.db entries);
+	 * ids past meta.db's largest only if the holes run out. */
 	size_t n_el = elide ? 1 + d->n_meta_ctx / 4 : 0;
+	d->elided = malloc((n_el ? n_el : 1) * sizeof *d->elided);
 	d->val_ctx = malloc((1 + d->n_meta_ctx + n_el) * sizeof *d->val_ctx);
-	if (!d->val_ctx) goto oom;
+	if (!d->val_ctx || !d->elided) goto oom;
 	d->val_ctx[0] = 0;
 	memcpy(d->val_ctx + 1, d->meta_ctx, d->n_meta_ctx * sizeof *d->meta_ctx);
-	for (size_t i = 0; i < n_el; i++) d->val_ctx[1 + d->n_meta_ctx + i] = max_meta + 1 + 2 * (uint32_t)i;
+	uint32_t cand = 1;
+	size_t mi = 0;
+	bool take = true;
+	for (size_t i = 0; i < n_el; cand++) {
+		while (mi < d->n_meta_ctx && d->meta_ctx[mi] < cand) mi++;
+		if (mi < d->n_meta_ctx && d->meta_ctx[mi] == cand) continue; /* listed in meta.db */
+		if (take || mi == d->n_meta_ctx) d->elided[i++] = cand;
+		take = !take;
+	}
+	memcpy(d->val_ctx + 1 + d->n_meta_ctx, d->elided, n_el * sizeof *d->elided);
 	d->n_val_ctx = 1 + d->n_meta_ctx + n_el;
 	d->n_elided = n_el;
 	qsort(d->val_ctx, d->n_val_ctx, sizeof *d->val_ctx, cmp_u32);
@@ -174,6 +189,7 @@ void hdb_free(hdb *d)
 {
 	free(d->meta_ctx);
 	free(d->val_ctx);
+	free(d->elided);
 	free(d->prop);
 	free(d->stat);
 	free(d->prof);

@@ -71,8 +71,8 @@ typedef struct hdb {
 	uint32_t *val_ctx;       /* ctxIds that may carry values: 0, meta_ctx, elided; sorted */
 	size_t n_val_ctx;
 	uint32_t max_ctx;        /* largest of val_ctx (cct.db nCtxs = max_ctx + 1) */
-	size_t n_elided;         /* ctxIds of elided contexts (release writer behaviour) */
-	uint32_t max_meta_id;    /* largest ctxId in meta.db (elided ids lie above it) */
+	uint32_t *elided;        /* ctxIds of elided contexts (release writer behaviour), sorted: */
+	size_t n_elided;         /*   holes between meta.db's ids, as hpcprof leaves them */
 	/* Metrics (ids as meta.db lists them). */
 	uint16_t *prop;          /* propMetricIds as written (a break may rename one), sorted */
 	size_t n_prop;

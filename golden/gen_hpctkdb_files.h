@@ -77,4 +77,14 @@ bool gen_buf_presize(gen_buf *b, size_t total);
 /* Fill [off, off+n) with junk when the minor is newer, else leave zeros. */
 void gen_fill_gap(gen_buf *b, const hdb *d, uint64_t off, uint64_t n);
 
+/* What every data file starts with: "HPCTOOLKIT" + the 4-byte format code,
+ * version 4.minor, then the npairs {sz, p} section pairs at 0x10 (sz_p holds
+ * sz, p, sz, p...). extra_sz > 0 adds one more pair for a section 4.0 does
+ * not define (a newer minor's), whose bytes are junk. */
+void gen_put_file_header(gen_buf *b, const hdb *d, const char *code, const uint64_t *sz_p, unsigned npairs,
+			 uint64_t extra_sz, uint64_t extra_at);
+
+/* A section header's common start: {pArray u64, nElements u32, szElement u8}. */
+void gen_put_array_header(uint8_t *s, uint64_t arr, uint32_t n, unsigned stride);
+
 #endif

@@ -72,6 +72,12 @@ typedef struct mdb_writer {
 static inline uint64_t mdb_abs(const mdb_writer *w, int sec, uint64_t rel) { return w->base[sec] + rel; }
 
 uint8_t mdb_junk(mdb_writer *w);             /* a non-zero junk byte (newer minor) or 0 */
+/* Reserved {Ctx} flag bits (3-7) a newer minor may define: set on every
+ * fourth context from minor 2 on; 0 at minor 0 and for breaks (which bend
+ * one thing only), and at minor 1, so that a 4.1 file whose minor byte is
+ * patched to 0 differs from 4.0 in strides and gaps only (the golden
+ * i_metadb.*.stride-larger-minor0 cases). */
+uint8_t mdb_newer_flag_bits(const mdb_writer *w, uint32_t ctx);
 void mdb_fill_junk(mdb_writer *w, uint8_t *p, size_t n);
 /* Reserve n bytes aligned to `align` in the current section (junk-filled
  * gap first at a newer minor); returns the relative offset. */

@@ -128,6 +128,8 @@ BREAK(b_ambiguous)
 /* ---- General, IdNames ---- */
 BREAK(b_title) { UNUSED; put64(d, w->base[MDB_GENERAL], OUTSIDE); }
 BREAK(b_description) { UNUSED; put64(d, w->base[MDB_GENERAL] + 8, OUTSIDE); }
+/* 0xff never occurs in UTF-8; the title keeps its length and NUL. */
+BREAK(b_string_utf8) { UNUSED; d[get64(d, w->base[MDB_GENERAL])] = 0xff; }
 BREAK(b_names_contained) { UNUSED; put64(d, w->base[MDB_IDNAMES], w->base[MDB_GENERAL]); }
 BREAK(b_names_aligned) { UNUSED; put64(d, w->base[MDB_IDNAMES], A(w, MDB_IDNAMES, w->names_arr) + 4); }
 BREAK(b_name_string) { UNUSED; put64(d, A(w, MDB_IDNAMES, w->names_arr) + 8, OUTSIDE); }
@@ -281,6 +283,8 @@ static void p_minor0(mdb_writer *w)
 BREAK(b_flags_reserved) { UNUSED; d[ctx_abs(w, 0) + 0x14] |= 0x08; }
 /* A line/loop context that drops hasSrcLoc: its two flex words stay, unused. */
 BREAK(b_lexical_fields) { UNUSED; d[ctx_abs(w, ctx_where(w, srcloc_only)) + 0x14] = 0; }
+/* Bit 15: the model's only transitive scope ("function") uses bit 0. */
+BREAK(b_propagation_bits) { UNUSED; d[ctx_abs(w, 0) + 0x19] |= 0x80; }
 BREAK(b_relation) { UNUSED; d[ctx_abs(w, 0) + 0x15] = 9; }
 BREAK(b_lexical) { UNUSED; d[ctx_abs(w, 0) + 0x16] = 9; }
 BREAK(b_ctx_function)
@@ -307,6 +311,7 @@ static const mdb_break breaks[] = {
 	{"metadb.edition.ambiguous", ED_RELEASE, NULL, b_ambiguous},
 	{"metadb.general.title", ED_BOTH, NULL, b_title},
 	{"metadb.general.description", ED_BOTH, NULL, b_description},
+	{"metadb.string.utf8", ED_BOTH, NULL, b_string_utf8},
 	{"metadb.idnames.names-contained", ED_BOTH, NULL, b_names_contained},
 	{"metadb.idnames.names-aligned", ED_BOTH, NULL, b_names_aligned},
 	{"metadb.idnames.name-string", ED_BOTH, NULL, b_name_string},
@@ -356,6 +361,7 @@ static const mdb_break breaks[] = {
 	{"metadb.ctx.flexwords", ED_BOTH, NULL, b_flexwords},
 	{"metadb.ctx.flags-reserved", ED_BOTH, p_minor0, b_flags_reserved},
 	{"metadb.ctx.lexical-fields", ED_BOTH, p_minor0, b_lexical_fields},
+	{"metadb.ctx.propagation-bits", ED_RELEASE, p_minor0, b_propagation_bits},
 	{"metadb.ctx.relation-known", ED_BOTH, NULL, b_relation},
 	{"metadb.ctx.lexical-type-known", ED_BOTH, NULL, b_lexical},
 	{"metadb.ctx.function-ref", ED_BOTH, NULL, b_ctx_function},

@@ -17,6 +17,12 @@ uint8_t mdb_junk(mdb_writer *w)
 	return (uint8_t)(1 + gen_below(&w->junk_rng, 255));
 }
 
+uint8_t mdb_newer_flag_bits(const mdb_writer *w, uint32_t ctx)
+{
+	if (w->minor < 2 || w->p->break_rule || ctx % 4 != 3) return 0;
+	return (uint8_t)(0x08u << (ctx / 4 % 5));
+}
+
 void mdb_fill_junk(mdb_writer *w, uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++) p[i] = mdb_junk(w);
@@ -141,28 +147,32 @@ static size_t array_section(mdb_writer *w, int sec, uint32_t n, unsigned stride,
 	return arr;
 }
 
+/* Load Module and Source File Specifications share one shape: flags u32,
+ * a reserved gap, pPath @0x08 into the Strings section. */
+static size_t write_path_specs(mdb_writer *w, int sec, uint32_t n, unsigned stride,
+			       uint32_t (*flags)(const hpctk_model *m, uint32_t i), const uint64_t *str)
+{
+	size_t arr = array_section(w, sec, n, stride, 0x10);
+	for (uint32_t i = 0; i < n && !w->sec.oom; i++) {
+		size_t e = arr + (size_t)i * stride;
+		mdb_put32(w, e + 0x00, flags(w->m, i));
+		mdb_fill_junk(w, w->sec.data + e + 0x04, 4);
+		mdb_put64(w, e + 0x08, mdb_abs(w, MDB_STRINGS, str[i]));
+	}
+	return arr;
+}
+
+static uint32_t module_flags(const hpctk_model *m, uint32_t i) { return m->modules[i].flags; }
+static uint32_t file_flags(const hpctk_model *m, uint32_t i) { return m->files[i].flags; }
+
 static void write_modules(mdb_writer *w)
 {
-	const hpctk_model *m = w->m;
-	size_t arr = w->modules_arr = array_section(w, MDB_MODULES, m->n_modules, w->sz_module, 0x10);
-	for (uint32_t i = 0; i < m->n_modules && !w->sec.oom; i++) {
-		size_t e = arr + (size_t)i * w->sz_module;
-		mdb_put32(w, e + 0x00, m->modules[i].flags);
-		mdb_fill_junk(w, w->sec.data + e + 0x04, 4);
-		mdb_put64(w, e + 0x08, mdb_abs(w, MDB_STRINGS, w->str_module[i]));
-	}
+	w->modules_arr = write_path_specs(w, MDB_MODULES, w->m->n_modules, w->sz_module, module_flags, w->str_module);
 }
 
 static void write_files(mdb_writer *w)
 {
-	const hpctk_model *m = w->m;
-	size_t arr = w->files_arr = array_section(w, MDB_FILES, m->n_files, w->sz_file, 0x10);
-	for (uint32_t i = 0; i < m->n_files && !w->sec.oom; i++) {
-		size_t e = arr + (size_t)i * w->sz_file;
-		mdb_put32(w, e + 0x00, m->files[i].flags);
-		mdb_fill_junk(w, w->sec.data + e + 0x04, 4);
-		mdb_put64(w, e + 0x08, mdb_abs(w, MDB_STRINGS, w->str_file[i]));
-	}
+	w->files_arr = write_path_specs(w, MDB_FILES, w->m->n_files, w->sz_file, file_flags, w->str_file);
 }
 
 static void write_functions(mdb_writer *w)

@@ -137,7 +137,8 @@ void mdb_write_context_draft(mdb_writer *w)
 		size_t at = w->ctx_at[i];
 		unsigned words = (w->ctx_size[i] - 0x18) / 8;
 		put_ctx_head(w, at, mdb_group_size(w, c->first_child, c->n_children),
-			     mdb_children_ptr(w, c->first_child, c->n_children, at + w->ctx_size[i]), c->ctx_id, c->flags,
+			     mdb_children_ptr(w, c->first_child, c->n_children, at + w->ctx_size[i]), c->ctx_id,
+			     (uint8_t)(c->flags | mdb_newer_flag_bits(w, i)),
 			     c->relation, c->lexical_type, (uint8_t)words);
 		mdb_write_flex(w, at + 0x18, c, words);
 	}

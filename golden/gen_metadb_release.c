@@ -213,12 +213,13 @@ void mdb_write_context_release(mdb_writer *w)
 		mdb_put64(w, at + 0x00, mdb_group_size(w, c->first_child, c->n_children));
 		mdb_put64(w, at + 0x08, mdb_children_ptr(w, c->first_child, c->n_children, at + w->ctx_size[i]));
 		mdb_put32(w, at + 0x10, c->ctx_id);
-		mdb_put8(w, at + 0x14, c->flags);
+		mdb_put8(w, at + 0x14, c->flags | mdb_newer_flag_bits(w, i));
 		mdb_put8(w, at + 0x15, c->relation);
 		mdb_put8(w, at + 0x16, c->lexical_type);
 		unsigned words = (w->ctx_size[i] - 0x20) / 8;
 		mdb_put8(w, at + 0x17, (uint8_t)words);
-		mdb_put16(w, at + 0x18, c->propagation);
+		/* a newer minor may define more propagation scopes, and bits for them */
+		mdb_put16(w, at + 0x18, (uint16_t)(c->propagation | (mdb_newer_flag_bits(w, i) ? 0x8000u : 0)));
 		junk_range(w, at, 0x1a, 0x20);
 		mdb_write_flex(w, at + 0x20, c, words);
 	}

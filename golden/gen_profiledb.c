@@ -33,6 +33,29 @@ void gen_fill_gap(gen_buf *b, const hdb *d, uint64_t off, uint64_t n)
 	for (uint64_t i = 0; i < n; i++) b->data[off + i] = gen_junk(d->seed, off + i);
 }
 
+void gen_put_file_header(gen_buf *b, const hdb *d, const char *code, const uint64_t *sz_p, unsigned npairs,
+			 uint64_t extra_sz, uint64_t extra_at)
+{
+	uint8_t *f = b->data;
+	memcpy(f, "HPCTOOLKIT", 10);
+	memcpy(f + 10, code, 4);
+	f[14] = 4;
+	f[15] = (uint8_t)d->minor;
+	for (unsigned i = 0; i < 2 * npairs; i++) hv_put_le64(f + 0x10 + 8 * i, sz_p[i]);
+	if (extra_sz) {
+		hv_put_le64(f + 0x10 + 16 * npairs, extra_sz);
+		hv_put_le64(f + 0x18 + 16 * npairs, extra_at);
+		gen_fill_gap(b, d, extra_at, extra_sz);
+	}
+}
+
+void gen_put_array_header(uint8_t *s, uint64_t arr, uint32_t n, unsigned stride)
+{
+	hv_put_le64(s, arr);
+	hv_put_le32(s + 8, n);
+	s[0xc] = (uint8_t)stride;
+}
+
 void pdb_layout_free(pdb_layout *l)
 {
 	free(l->order);
@@ -163,23 +186,9 @@ int gen_profiledb_write(const hdb *d, gen_buf *b, pdb_layout *l)
 	if (!gen_buf_presize(b, total)) return -1;
 	uint8_t *f = b->data;
 
-	memcpy(f, "HPCTOOLKITprof", 14);
-	f[14] = 4;
-	f[15] = (uint8_t)d->minor;
-	hv_put_le64(f + 0x10, l->pi_sz);
-	hv_put_le64(f + 0x18, l->pi_sec);
-	hv_put_le64(f + 0x20, l->tup_sz);
-	hv_put_le64(f + 0x28, l->tup_sec);
-	if (extra_sec) {
-		hv_put_le64(f + 0x30, extra_sz);
-		hv_put_le64(f + 0x38, extra_at);
-		gen_fill_gap(b, d, extra_at, extra_sz);
-	}
-
-	uint8_t *s = f + l->pi_sec;
-	hv_put_le64(s, l->pi_arr);
-	hv_put_le32(s + 8, n);
-	s[0xc] = (uint8_t)l->szprof;
+	const uint64_t pairs[] = {l->pi_sz, l->pi_sec, l->tup_sz, l->tup_sec};
+	gen_put_file_header(b, d, "prof", pairs, 2, extra_sec ? extra_sz : 0, extra_at);
+	gen_put_array_header(f + l->pi_sec, l->pi_arr, n, l->szprof);
 	gen_fill_gap(b, d, l->pi_sec + 0xd, pi_hdr - 0xd);
 
 	uint64_t tcur = l->tup_sec;

@@ -57,20 +57,10 @@ int gen_tracedb_write(const hdb *d, gen_buf *b, tdb_layout *l)
 	uint64_t total = cur + (release ? 8 : 0);
 	if (!gen_buf_presize(b, total)) return -1;
 	uint8_t *f = b->data;
-	memcpy(f, "HPCTOOLKITtrce", 14);
-	f[14] = 4;
-	f[15] = (uint8_t)d->minor;
-	hv_put_le64(f + 0x10, l->th_sz);
-	hv_put_le64(f + 0x18, l->th_sec);
-	if (extra_sec) {
-		hv_put_le64(f + 0x20, extra_sz);
-		hv_put_le64(f + 0x28, extra_at);
-		gen_fill_gap(b, d, extra_at, extra_sz);
-	}
+	const uint64_t pairs[] = {l->th_sz, l->th_sec};
+	gen_put_file_header(b, d, "trce", pairs, 1, extra_sec ? extra_sz : 0, extra_at);
 	uint8_t *s = f + l->th_sec;
-	hv_put_le64(s, l->th_arr);
-	hv_put_le32(s + 8, l->ntraces);
-	s[0xc] = (uint8_t)l->sztrace;
+	gen_put_array_header(s, l->th_arr, l->ntraces, l->sztrace);
 	if (release) {
 		gen_fill_gap(b, d, l->th_sec + 0xd, 3);
 		hv_put_le64(s + 0x10, hdb_min_ts(d));

@@ -36,7 +36,7 @@ std_name() {
 	case $1 in
 	metadb) echo meta.db ;; profiledb) echo profile.db ;; cctdb) echo cct.db ;; tracedb) echo trace.db ;;
 	ovni-stream) echo stream.obs ;; ovni-json) echo stream.json ;;
-	dumpi-bin) echo rank-0000.bin ;; garbage) echo garbage.bin ;;
+	dumpi-bin | dumpi-bin-*) echo rank-0000.bin ;; garbage) echo garbage.bin ;;
 	*) echo "" ;;
 	esac
 }
@@ -221,17 +221,20 @@ hk_seed_note() { # SEED EDITION
 	6) echo "meta.db sections shuffled; cct.db header junk; trace lines in file order" ;;
 	esac
 }
+# Release databases elide ctxIds as hpcprof always does: a note, no fault.
 for ed in release draft; do
+	ELIDED=""
+	[ "$ed" = release ] && ELIDED="hpctkdb.ctx.elided"
 	for seed in 1 2 3 4 5 6; do
-		make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.0_s$seed" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --seed=$seed" "" \
+		make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.0_s$seed" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --seed=$seed" "$ELIDED" \
 			"$ed edition, v4.0; $(hk_seed_note "$seed" "$ed")" ""
 	done
-	make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.0.tiny" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --contexts=1 --depth=1" "" \
+	make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.0.tiny" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --contexts=1 --depth=1" "$ELIDED" \
 		"$ed edition, v4.0, one context" ""
-	make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.0.deep" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --contexts=200 --depth=12 --seed=2" "" \
+	make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.0.deep" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --contexts=200 --depth=12 --seed=2" "$ELIDED" \
 		"$ed edition, v4.0, 200 contexts 12 deep" ""
 	for m in 1 2 7; do
-		make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.$m" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --minor=$m --seed=$m" "$HK_NEWER" \
+		make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.$m" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --minor=$m --seed=$m" "$HK_NEWER $ELIDED" \
 			"$ed edition, newer minor 4.$m: larger strides, junk in gaps and reserved fields, unknown sections; read as 4.0 with a warning per file" ""
 	done
 	for k in metadb profiledb cctdb tracedb; do
@@ -305,6 +308,12 @@ for v in 0.6.9:000609 1.0.0:010000 13.1.0:0d0100; do
 done
 for seed in 1 2; do
 	make_case y dumpi "y_dumpi-bin.8.1.0_s$seed" dumpi-bin "--what=dumpi-bin --seed=$seed" "" "one rank file alone" ""
+done
+# Writers before 0.6.6: their shorter index (no sizelbl; before 0.4 no
+# addrlbl, before 0.3 no perflbl) and version-dependent record fields.
+for v in 0.6.5:56 0.3.0:48 0.2.0:40; do
+	make_case y dumpi "y_dumpi-bin.${v%%:*}" "dumpi-bin-${v%%:*}" "--what=dumpi-bin-${v%%:*} --functions=1" "dumpi.index.legacy-layout" \
+		"a ${v%%:*} rank file with every function id: ${v#*:}-byte index, read as libundumpi reads it" ""
 done
 
 # ---------------------------------------------------------------- manifest

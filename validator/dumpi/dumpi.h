@@ -11,11 +11,13 @@
 
 #define DUMPI_NFUNCS 293          /* ids 0..292 can be records; 293 ends the stream */
 #define DUMPI_ALL_FUNCTIONS 290   /* footer totals slot, never a record */
+#define DUMPI_PCONTROL 128        /* a function id, but never a record (see dumpi_funcs.def) */
 #define DUMPI_END_OF_STREAM 293
 #define DUMPI_FOOTER_SLOTS 291
 #define DUMPI_FOOTER_SIZE (8u + 2u * 4u * DUMPI_FOOTER_SLOTS) /* 2336 */
 #define DUMPI_FOOTER_MAGIC 0x00000000f007fee7ull
-#define DUMPI_INDEX_SIZE 64u
+#define DUMPI_INDEX_SIZE 64u       /* since 0.6.6; older writers: 56 (no sizelbl), 48, 40 */
+#define DUMPI_INDEX_MIN_SIZE 40u   /* magic + header, body, footer, keyval */
 #define DUMPI_MAX_PERFCTRS 128u
 #define DUMPI_MAX_PERFCTR_NAME 80u
 #define DUMPI_WRAP_HALF 32768u    /* a step of this many seconds or more is a wrap or ambiguous */
@@ -117,7 +119,8 @@ bool dumpi_decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t versio
 
 typedef struct dumpi_bin_info {
 	bool index_ok;              /* index magic found, offsets read */
-	uint64_t off[DS_COUNT];
+	unsigned index_size;        /* 64, or 56/48/40 for a pre-0.6.6 writer */
+	uint64_t off[DS_COUNT];     /* 0: absent (or no entry in an older index) */
 	bool header_ok;
 	uint8_t version[3];
 	uint64_t starttime;

@@ -11,14 +11,15 @@
 
 const char *const dumpi_sec_names[DS_COUNT] = {"sizelbl", "addrlbl", "perflbl", "header", "body", "footer", "keyval"};
 
-/* magic + biases + end label + smallest header + footer + index */
-#define DUMPI_MIN_SIZE (8u + 8u + 2u + 23u + DUMPI_FOOTER_SIZE + DUMPI_INDEX_SIZE)
+/* magic + biases + end label + smallest header + footer + smallest index */
+#define DUMPI_MIN_SIZE (8u + 8u + 2u + 23u + DUMPI_FOOTER_SIZE + DUMPI_INDEX_MIN_SIZE)
 
 typedef struct bin_ctx {
 	hv_blob *b;
 	hv_report *r;
 	hv_window w;
-	uint64_t idx;                    /* offset of the index (EOF-64) */
+	uint64_t idx;                    /* offset of the index (EOF-64; EOF-56/48/40 before 0.6.6) */
+	unsigned first;                  /* first dumpi_sec the index holds (DS_SIZELBL from 0.6.6) */
 	uint64_t off[DS_COUNT];          /* 0 = absent or unusable */
 	uint64_t end[DS_COUNT];          /* end of the parsed section, 0 when not parsed */
 	int32_t perf_labels;
@@ -31,8 +32,25 @@ bool dumpi_sniff_bin(hv_blob *b)
 {
 	uint8_t m[8];
 	if (hv_blob_read(b, 0, m, 8) && memcmp(m, dumpi_head_magic, 8) == 0) return true;
-	return b->size >= DUMPI_INDEX_SIZE && hv_blob_read(b, b->size - DUMPI_INDEX_SIZE, m, 8) &&
-	       memcmp(m, dumpi_head_magic, 8) == 0;
+	for (unsigned size = DUMPI_INDEX_SIZE; size >= DUMPI_INDEX_MIN_SIZE; size -= 8)
+		if (b->size >= DUMPI_INDEX_SIZE && hv_blob_read(b, b->size - size, m, 8) &&
+		    memcmp(m, dumpi_head_magic, 8) == 0)
+			return true;
+	return false;
+}
+
+/* The index size, found as libundumpi finds it (dumpi_open_input_file): the
+ * magic at EOF-64 (sizelbl, since 0.6.6), else at EOF-56 (addrlbl, 0.4), else
+ * EOF-48 (perflbl, 0.3), else EOF-40 (header, body, footer, keyval only).
+ * 0 when there is none. The file holds at least DUMPI_INDEX_SIZE bytes. */
+static unsigned find_index(hv_window *w, uint64_t size)
+{
+	for (unsigned n = DUMPI_INDEX_SIZE; n >= DUMPI_INDEX_MIN_SIZE; n -= 8) {
+		const uint8_t *p = hv_window_get(w, size - n, 8);
+		if (!p) return 0;
+		if (memcmp(p, dumpi_head_magic, 8) == 0) return n;
+	}
+	return 0;
 }
 
 /* Sections end before the next section that starts after them, or the index. */
@@ -70,26 +88,30 @@ static bool string16(dumpi_cur *c, uint64_t *len) { return dumpi_get(c, 2, len) 
 
 static void check_index(bin_ctx *x)
 {
-	const uint8_t *p = hv_window_get(&x->w, x->idx, DUMPI_INDEX_SIZE);
+	const uint8_t *p = hv_window_get(&x->w, x->idx, (size_t)(x->b->size - x->idx));
 	if (!p) return;
 	static const bool optional[DS_COUNT] = {[DS_SIZELBL] = true, [DS_ADDRLBL] = true, [DS_PERFLBL] = true,
 						[DS_KEYVAL] = true};
-	for (int i = 0; i < DS_COUNT; i++) {
-		uint64_t v = hv_be64(p + 8 + 8 * i);
+	/* An older index lacks the leading entries; those sections do not exist. */
+	for (int i = (int)x->first; i < DS_COUNT; i++) {
+		uint64_t at = x->idx + 8 + 8 * (uint64_t)(i - (int)x->first);
+		uint64_t v = hv_be64(p + (at - x->idx));
 		bool ok = (v == 0 && optional[i]) || (v >= 8 && v < x->idx);
 		char path[32];
 		snprintf(path, sizeof path, "index/%s", dumpi_sec_names[i]);
 		if (!hv_eval(x->r, HV_R_DUMPI_INDEX_OFFSET_CONTAINED, ok))
-			hv_emit(x->r, HV_R_DUMPI_INDEX_OFFSET_CONTAINED, x->b->name, x->idx + 8 + 8 * i, 8, path,
+			hv_emit(x->r, HV_R_DUMPI_INDEX_OFFSET_CONTAINED, x->b->name, at, 8, path,
 				"%s offset 0x%llx is %s; it must lie in [0x8, 0x%llx) (the index)", dumpi_sec_names[i],
 				(unsigned long long)v, v == 0 ? "missing (0)" : "outside the file body",
 				(unsigned long long)x->idx);
 		x->off[i] = ok ? v : 0;
 	}
 	x->info.index_ok = true;
+	x->info.index_size = (unsigned)(x->b->size - x->idx);
 	memcpy(x->info.off, x->off, sizeof x->off);
 	if (x->off[DS_BODY] && !hv_eval(x->r, HV_R_DUMPI_INDEX_BODY_OFFSET, x->off[DS_BODY] == 8))
-		hv_emit(x->r, HV_R_DUMPI_INDEX_BODY_OFFSET, x->b->name, x->idx + 8 + 8 * DS_BODY, 8, "index/body",
+		hv_emit(x->r, HV_R_DUMPI_INDEX_BODY_OFFSET, x->b->name, x->idx + 8 + 8 * (DS_BODY - x->first), 8,
+			"index/body",
 			"body offset is 0x%llx; every writer puts the stream at 0x8, right after the lead-in magic",
 			(unsigned long long)x->off[DS_BODY]);
 }
@@ -98,12 +120,17 @@ static void check_header(bin_ctx *x)
 {
 	if (!x->off[DS_HEADER]) return;
 	dumpi_cur c = cursor(x, DS_HEADER);
-	uint64_t v[3], start, len, meshdim = 0, count = 0;
+	uint64_t v[3] = {0, 0, 0}, start = 0, len = 0, meshdim = 0, count = 0;
 	bool ok = dumpi_get(&c, 1, &v[0]) && dumpi_get(&c, 1, &v[1]) && dumpi_get(&c, 1, &v[2]) &&
 		  dumpi_get(&c, 8, &start) && string16(&c, &len) && string16(&c, &len);
 	uint64_t mesh_at = c.pos;
-	ok = ok && dumpi_get(&c, 4, &meshdim) && dumpi_skip(&c, hv_mul_sat(meshdim, 4)) && dumpi_get(&c, 4, &count) &&
-	     dumpi_skip(&c, hv_mul_sat(count, 4));
+	ok = ok && dumpi_get(&c, 4, &meshdim) && dumpi_skip(&c, hv_mul_sat(meshdim, 4));
+	/* The mesh sizes came with 0.5; libundumpi reads them only from then on
+	 * (and only when meshdim is not 0, though writers always store them). */
+	uint8_t head_ver[3] = {(uint8_t)v[0], (uint8_t)v[1], (uint8_t)v[2]};
+	bool has_sizes = dumpi_version_at_least(head_ver, 0, 5, 0);
+	if (has_sizes) ok = ok && dumpi_get(&c, 4, &count) && dumpi_skip(&c, hv_mul_sat(count, 4));
+	else count = meshdim;
 	if (!ok) {
 		not_contained(x, DS_HEADER, &c, "the version, starttime, host/user strings or mesh arrays");
 		if (c.pos <= mesh_at) return;
@@ -123,7 +150,7 @@ static void check_header(bin_ctx *x)
 			"known layout",
 			ver[0], ver[1], ver[2], DUMPI_KNOWN_MAJOR, DUMPI_KNOWN_SUB, DUMPI_KNOWN_SUBSUB);
 	if (!ok) return;
-	if (!hv_eval(x->r, HV_R_DUMPI_HDR_MESH_COUNT, count == meshdim))
+	if (has_sizes && !hv_eval(x->r, HV_R_DUMPI_HDR_MESH_COUNT, count == meshdim))
 		hv_emit(x->r, HV_R_DUMPI_HDR_MESH_COUNT, x->b->name, mesh_at, c.pos - mesh_at, "header/meshsize",
 			"meshdim is %llu but the mesh-size array has %llu entries", (unsigned long long)meshdim,
 			(unsigned long long)count);
@@ -131,6 +158,28 @@ static void check_header(bin_ctx *x)
 		hv_emit(x->r, HV_R_DUMPI_HDR_MESHDIM_UNUSUAL, x->b->name, mesh_at, 4, "header/meshdim",
 			"meshdim is %llu; real traces have 0, 3 (BlueGene/P) or 5 (BlueGene/Q)",
 			(unsigned long long)meshdim);
+}
+
+/* The index layout against the header version: sizelbl entered the index in
+ * 0.6.6 (May 2010). The older steps (perflbl 0.3, addrlbl 0.4) predate
+ * consistent versioning (io.c), so only the 0.6.6 boundary is compared. */
+static void check_index_layout(bin_ctx *x)
+{
+	unsigned size = (unsigned)(x->b->size - x->idx);
+	if (!hv_eval(x->r, HV_R_DUMPI_INDEX_LEGACY_LAYOUT, size == DUMPI_INDEX_SIZE))
+		hv_emit(x->r, HV_R_DUMPI_INDEX_LEGACY_LAYOUT, x->b->name, x->idx, size, "index",
+			"%u-byte index of a pre-0.6.6 writer, without entries for %s; the sections are read from it",
+			size, x->first > DS_PERFLBL ? "sizelbl, addrlbl and perflbl" :
+			      x->first > DS_ADDRLBL ? "sizelbl and addrlbl" : "sizelbl");
+	if (!x->info.header_ok) return;
+	const uint8_t *v = x->info.version;
+	bool modern = dumpi_version_at_least(v, 0, 6, 6);
+	if (!hv_eval(x->r, HV_R_DUMPI_INDEX_LAYOUT_VERSION, modern == (size == DUMPI_INDEX_SIZE)))
+		hv_emit(x->r, HV_R_DUMPI_INDEX_LAYOUT_VERSION, x->b->name, x->off[DS_HEADER], 3, "header/version",
+			"header version %u.%u.%u but a %u-byte index: writers %s 0.6.6 write a %s; records are decoded by "
+			"the header version, which is probably wrong",
+			v[0], v[1], v[2], size, modern ? "from" : "before", modern ? "64-byte index (with sizelbl)" :
+			"shorter index (without sizelbl)");
 }
 
 static void check_footer(bin_ctx *x)
@@ -264,8 +313,16 @@ static void check_overlap(bin_ctx *x)
 static bool looks_rewritten(const bin_ctx *x, const dumpi_stream_ctx *s)
 {
 	const uint64_t *o = x->off;
-	bool libdumpi_order = o[DS_PERFLBL] && o[DS_HEADER] < o[DS_FOOTER] && o[DS_FOOTER] < o[DS_PERFLBL] &&
-			      o[DS_PERFLBL] < o[DS_SIZELBL] && o[DS_SIZELBL] < o[DS_ADDRLBL];
+	/* Sections an older index has no entry for are skipped, not missing. */
+	bool has_perf = x->first <= DS_PERFLBL;
+	uint64_t after_footer = has_perf ? o[DS_PERFLBL] : o[DS_FOOTER] + 1;
+	bool libdumpi_order = (!has_perf || o[DS_PERFLBL]) && o[DS_HEADER] < o[DS_FOOTER] && o[DS_FOOTER] < after_footer;
+	uint64_t prev = has_perf ? o[DS_PERFLBL] : o[DS_FOOTER];
+	for (int i = DS_SIZELBL; i <= DS_ADDRLBL; i++) {
+		if ((unsigned)i < x->first) continue;
+		libdumpi_order = libdumpi_order && prev < o[i];
+		prev = o[i];
+	}
 	return !libdumpi_order || s->cpu_bias != 0;
 }
 
@@ -354,21 +411,25 @@ void dumpi_check_bin(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_
 		free(x);
 		return;
 	}
-	x->idx = b->size - DUMPI_INDEX_SIZE;
+	unsigned index_size = find_index(&x->w, b->size);
+	x->idx = b->size - (index_size ? index_size : DUMPI_INDEX_SIZE);
+	x->first = index_size ? DS_COUNT - (index_size - 8) / 8 : DS_SIZELBL;
 	const uint8_t *p = hv_window_get(&x->w, 0, 8);
 	if (p && !hv_eval(r, HV_R_DUMPI_BIN_MAGIC, memcmp(p, dumpi_head_magic, 8) == 0))
 		hv_emit(r, HV_R_DUMPI_BIN_MAGIC, b->name, 0, 8, "magic",
 			"lead-in is %02x %02x %02x %02x %02x %02x %02x %02x, want ff aa dd 44 55 4d 50 49 (\\xff\\xaa\\xddDUMPI)",
 			p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]);
-	p = hv_window_get(&x->w, x->idx, 8);
-	if (p && !hv_eval(r, HV_R_DUMPI_INDEX_MAGIC, memcmp(p, dumpi_head_magic, 8) == 0)) {
+	if (!index_size && b->io_failed) {
+		/* unreadable: reported as an I/O failure, not as a rule */
+	} else if (!hv_eval(r, HV_R_DUMPI_INDEX_MAGIC, index_size != 0)) {
 		hv_emit(r, HV_R_DUMPI_INDEX_MAGIC, b->name, x->idx, 8, "index/magic",
-			"no DUMPI magic at EOF-64 (0x%llx): the file is truncated, has trailing bytes, or uses a pre-0.6.6 "
-			"index; nothing else can be located",
+			"no DUMPI magic at EOF-64 (0x%llx), nor at EOF-56, EOF-48 or EOF-40 (older index layouts): "
+			"the file is truncated or has trailing bytes; nothing else can be located",
 			(unsigned long long)x->idx);
-	} else if (p) {
+	} else {
 		check_index(x);
 		check_header(x);
+		check_index_layout(x);
 		check_footer(x);
 		check_keyval(x);
 		check_perflbl(x);

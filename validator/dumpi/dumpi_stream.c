@@ -99,6 +99,11 @@ static void report_failure(dumpi_stream_ctx *s, dumpi_iter *it, const dumpi_reco
 		hv_emit(r, rule, file, rec->offset, 0, "stream",
 			"the stream reaches the header at 0x%llx without the DUMPI_END_OF_STREAM label (293)",
 			(unsigned long long)s->limit);
+	} else if (rule == HV_R_DUMPI_REC_FUNCTION_KNOWN && rec->fn == DUMPI_PCONTROL) {
+		hv_emit(r, rule, file, rec->offset, 2, path,
+			"function id 128 (MPI_Pcontrol) has no record layout: libdumpi never writes one (it records "
+			"MPI_Pcontrol(2/3) annotations as Function_enter/Function_exit records, ids 291/292) and libundumpi "
+			"has no reader for it (it asserts); the rest of the stream is not checked");
 	} else if (rule == HV_R_DUMPI_REC_FUNCTION_KNOWN) {
 		hv_emit(r, rule, file, rec->offset, 2, path,
 			"function id %u (%s) is no record DUMPI can decode (ids 0-289 except 128 and 291-292; 293 ends "

@@ -62,6 +62,8 @@ static void check_edition_part(md_state *m, bool release)
 	md_idvec_free(&m->prop_ids);
 	md_idvec_free(&m->stat_ids);
 	m->scopes = (md_array){0};
+	m->prop_bits = 0;
+	m->prop_bits_known = false;
 	m->ctx_ok = m->metrics_ok = false;
 	if (m->usable[MD_METRICS]) md_check_metrics(m);
 	if (m->usable[MD_CONTEXT]) md_check_context(m);
@@ -89,7 +91,9 @@ static md_fit fit_as(md_state *m, bool release)
 	hv_report_init(scratch, real->input_path, 0);
 	m->r = scratch;
 	m->walked = 0;
+	m->detecting = true;
 	check_edition_part(m, release);
+	m->detecting = false;
 	int64_t rules = 0;
 	for (int j = 0; j < HV_RULE_COUNT; j++) rules += scratch->failed[j] > 0 && hv_rules[j].severity == HV_SEV_ERROR;
 	f.errors = scratch->count[HV_SEV_ERROR];
@@ -222,6 +226,7 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 	md_idvec_free(&m.ctx_ids);
 	md_idvec_free(&m.prop_ids);
 	md_idvec_free(&m.stat_ids);
+	for (int i = 0; i < MD_NSEC; i++) free(m.utf8_seen[i]);
 	free(held);
 }
 

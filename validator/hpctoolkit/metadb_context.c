@@ -155,6 +155,19 @@ static void check_ctx(ctx_walk *w, uint64_t e, uint8_t nflex)
 		hv_emit(m->r, HV_R_METADB_CTX_FLAGS_RESERVED, m->b->name, e + 0x14, 1, path,
 			"flags 0x%02x sets reserved bits 3-7 (0x%02x)", flags, flags & 0xf8);
 	}
+	/* Release: each propagation bit means "propagate to the parent" for the
+	 * transitive scope whose propagationIndex it is; a bit no scope names
+	 * defines nothing. A newer minor may name more (new scope types). */
+	if (m->release && !m->newer_minor && m->prop_bits_known) {
+		uint16_t prop = md_u16(m, e + 0x18), stray = (uint16_t)(prop & ~m->prop_bits);
+		if (!hv_eval(m->r, HV_R_METADB_CTX_PROPAGATION_BITS, stray == 0)) {
+			field_path(path, sizeof path, &own, "propagation");
+			hv_emit(m->r, HV_R_METADB_CTX_PROPAGATION_BITS, m->b->name, e + 0x18, 2, path,
+				"propagation 0x%04x sets bit(s) 0x%04x that no transitive propagation scope uses (the "
+				"transitive scopes' propagationIndex bits are 0x%04x)",
+				prop, stray, m->prop_bits);
+		}
+	}
 	if (!hv_eval(m->r, HV_R_METADB_CTX_RELATION_KNOWN, relation <= 2)) {
 		field_path(path, sizeof path, &own, "relation");
 		hv_emit_sev(m->r, HV_R_METADB_CTX_RELATION_KNOWN, md_enum_sev(m), m->b->name, e + 0x15, 1, path,

@@ -55,6 +55,15 @@ typedef struct md_state {
 	bool ctx_ok, metrics_ok;  /* walked completely, without a structural error */
 	uint8_t nkinds;
 	uint64_t walked;          /* edition-dependent structures walked (edition detection) */
+	bool detecting;           /* trying an edition into a scratch report: UTF-8 is not checked */
+	/* Per section that holds strings, a bit per byte: a UTF-8 character
+	 * boundary already checked (allocated on first use; the large Context
+	 * Tree section holds no strings, so it never gets one). */
+	uint8_t *utf8_seen[MD_NSEC];
+	/* Release: the propagation bits the transitive scopes define, known
+	 * when every {PS} was read and every type is one 4.0 defines. */
+	uint16_t prop_bits;
+	bool prop_bits_known;
 	bool oom;                 /* an allocation failed: an internal error, not the file's */
 } md_state;
 
@@ -75,8 +84,9 @@ static inline uint16_t md_u16(const md_state *m, uint64_t off) { return hv_le16(
 static inline uint8_t md_u8(const md_state *m, uint64_t off) { return m->mem[off]; }
 
 /* A char* at file offset `field` with value `ptr` must name a NUL-terminated
- * string inside section s. Not evaluated when s is unusable (its own rule
- * already fired). Returns true when fine or not checkable. */
+ * string inside section s, and (metadb.string.utf8) be valid UTF-8. Not
+ * evaluated when s is unusable (its own rule already fired). Returns true
+ * when the string is contained (or not checkable). */
 bool md_check_string(md_state *m, int rule, enum md_sec s, uint64_t field, uint64_t ptr, const char *path,
 		     const char *what);
 
@@ -93,6 +103,18 @@ bool md_check_array(md_state *m, int r_contained, int r_aligned, enum md_sec s, 
  * the version read). Returns true when it is. */
 bool md_check_stride(md_state *m, int rule, uint64_t field, unsigned width, uint64_t value, uint64_t min,
 		     const char *path, const char *name, const char *structure);
+
+/* A Metrics stride (u8) checked once, on first use: *state is -1 (not yet),
+ * then 0 (too small) or 1. Returns true when it is good. */
+bool md_stride_once(md_state *m, int *state, int rule, uint64_t field, uint64_t value, uint64_t min,
+		    const char *name, const char *structure);
+
+/* The {SS} fields both editions share: pFormula (a string in the Metrics
+ * section), combine (an enumeration) and statMetricId (collected for the
+ * uniqueness check), at the given file offsets. `path` holds the summary's
+ * path in its first `len` bytes; the field name is appended. */
+void md_check_summary_fields(md_state *m, uint64_t formula, uint64_t combine_at, uint64_t stat_at, char *path,
+			     size_t cap, int len);
 
 /* What md_check_array and md_check_ref accept, without evaluating or
  * reporting anything: hot loops (the context walk) test this first and

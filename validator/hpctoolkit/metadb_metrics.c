@@ -19,17 +19,6 @@
 
 static unsigned long long U(uint64_t v) { return (unsigned long long)v; }
 
-/* Check a stride once, on first use: *state is -1 (not yet), 0 or 1. */
-static bool stride_once(md_state *m, int *state, int rule, uint64_t field, uint64_t value, uint64_t min,
-			const char *name, const char *structure)
-{
-	if (*state < 0) {
-		char path[HV_PATH_MAX];
-		snprintf(path, sizeof path, "meta.db/Metrics/%s", name);
-		*state = md_check_stride(m, rule, field, 1, value, min, path, name, structure);
-	}
-	return *state == 1;
-}
 
 static void check_scopes(md_state *m, uint64_t hdr, bool *ok)
 {
@@ -51,6 +40,7 @@ static void check_scopes(md_state *m, uint64_t hdr, bool *ok)
 		return;
 	}
 	a->ok = true;
+	m->prop_bits_known = true;
 	char path[HV_PATH_MAX];
 	for (uint64_t i = 0; i < a->count; i++) {
 		uint64_t e = a->base + i * a->stride;
@@ -64,7 +54,10 @@ static void check_scopes(md_state *m, uint64_t hdr, bool *ok)
 		if (!hv_eval(m->r, HV_R_METADB_METRICS_SCOPE_TYPE_KNOWN, type <= 3))
 			hv_emit_sev(m->r, HV_R_METADB_METRICS_SCOPE_TYPE_KNOWN, md_enum_sev(m), m->b->name, e + 8, 1, path,
 				    "scope type %u is not 0 (custom), 1 (point), 2 (execution) or 3 (transitive)", type);
+		if (type > 3) m->prop_bits_known = false; /* a newer type may use propagation bits too */
 		if (type != 3) continue; /* only transitive scopes use the index; 255 elsewhere is normal */
+		if (pidx < 16) m->prop_bits |= (uint16_t)(1u << pidx);
+		else m->prop_bits_known = false; /* its own rule fires; which bit was meant is unknown */
 		snprintf(path + len, sizeof path - (size_t)len, "/propagationIndex");
 		if (!hv_eval(m->r, HV_R_METADB_METRICS_PROPAGATION_INDEX, pidx < 16))
 			hv_emit(m->r, HV_R_METADB_METRICS_PROPAGATION_INDEX, m->b->name, e + 9, 1, path,
@@ -138,17 +131,22 @@ static void check_summaries(md_state *m, uint64_t base, uint64_t n, uint64_t str
 				"summary of scope 0x%llx, which metric %llu does not instantiate (none of its %zu scope "
 				"instances names it): there are no propagated values to summarise",
 				U(scope), U(mi), set->n);
-		snprintf(path + len, sizeof path - (size_t)len, "/pFormula");
-		md_check_string(m, HV_R_METADB_METRICS_FORMULA_STRING, MD_METRICS, e + 8, md_u64(m, e + 8), path,
-				"pFormula");
-		uint8_t combine = md_u8(m, e + 0x10);
-		snprintf(path + len, sizeof path - (size_t)len, "/combine");
-		if (!hv_eval(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, combine <= 2))
-			hv_emit_sev(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, md_enum_sev(m), m->b->name, e + 0x10, 1, path,
-				    "combine %u is not 0 (sum), 1 (min) or 2 (max)", combine);
-		md_idvec_push(m, &m->stat_ids, md_u16(m, e + 0x12), e + 0x12);
-		m->walked++;
+		md_check_summary_fields(m, e + 8, e + 0x10, e + 0x12, path, sizeof path, len);
 	}
+}
+
+void md_check_summary_fields(md_state *m, uint64_t formula, uint64_t combine_at, uint64_t stat_at, char *path,
+			     size_t cap, int len)
+{
+	snprintf(path + len, cap - (size_t)len, "/pFormula");
+	md_check_string(m, HV_R_METADB_METRICS_FORMULA_STRING, MD_METRICS, formula, md_u64(m, formula), path, "pFormula");
+	uint8_t combine = md_u8(m, combine_at);
+	snprintf(path + len, cap - (size_t)len, "/combine");
+	if (!hv_eval(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, combine <= 2))
+		hv_emit_sev(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, md_enum_sev(m), m->b->name, combine_at, 1, path,
+			    "combine %u is not 0 (sum), 1 (min) or 2 (max)", combine);
+	md_idvec_push(m, &m->stat_ids, md_u16(m, stat_at), stat_at);
+	m->walked++;
 }
 
 void md_check_metrics(md_state *m)
@@ -185,7 +183,7 @@ void md_check_metrics(md_state *m)
 		set.known = m->scopes.ok;
 		if (npsi > 0) {
 			snprintf(path + len, sizeof path - (size_t)len, "/pScopeInsts");
-			if (stride_once(m, &psi_state, HV_R_METADB_METRICS_SZSCOPEINST, hdr + 0x0d, szpsi, SZ_PSI,
+			if (md_stride_once(m, &psi_state, HV_R_METADB_METRICS_SZSCOPEINST, hdr + 0x0d, szpsi, SZ_PSI,
 					"szScopeInst", "{PSI}") &&
 			    md_check_array(m, HV_R_METADB_METRICS_SCOPEINSTS_CONTAINED, HV_R_METADB_METRICS_ALIGNED,
 					   MD_METRICS, e + 8, ppsi, npsi, szpsi, 8, path, "pScopeInsts"))
@@ -195,7 +193,7 @@ void md_check_metrics(md_state *m)
 		}
 		if (nss > 0) {
 			snprintf(path + len, sizeof path - (size_t)len, "/pSummaries");
-			if (stride_once(m, &ss_state, HV_R_METADB_METRICS_SZSUMMARY, hdr + 0x0e, szss, SZ_SS, "szSummary",
+			if (md_stride_once(m, &ss_state, HV_R_METADB_METRICS_SZSUMMARY, hdr + 0x0e, szss, SZ_SS, "szSummary",
 					"{SS} (release edition)") &&
 			    md_check_array(m, HV_R_METADB_METRICS_SUMMARIES_CONTAINED, HV_R_METADB_METRICS_ALIGNED,
 					   MD_METRICS, e + 0x10, pss, nss, szss, 8, path, "pSummaries"))

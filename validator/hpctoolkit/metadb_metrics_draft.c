@@ -22,16 +22,6 @@ typedef struct draft_walk {
 	bool ok;
 } draft_walk;
 
-static bool stride_once(md_state *m, int *state, int rule, uint64_t field, uint64_t value, uint64_t min,
-			const char *name, const char *structure)
-{
-	if (*state < 0) {
-		char path[HV_PATH_MAX];
-		snprintf(path, sizeof path, "meta.db/Metrics/%s", name);
-		*state = md_check_stride(m, rule, field, 1, value, min, path, name, structure);
-	}
-	return *state == 1;
-}
 
 static void check_summaries(md_state *m, draft_walk *w, uint64_t ps, const char *pspath)
 {
@@ -40,7 +30,7 @@ static void check_summaries(md_state *m, draft_walk *w, uint64_t ps, const char 
 	if (n == 0) return;
 	char path[HV_PATH_MAX];
 	snprintf(path, sizeof path, "%s/pSummaries", pspath);
-	if (!stride_once(m, &w->ss_state, HV_R_METADB_METRICS_SZSUMMARY, w->hdr + 0x0e, w->szss, SZ_SS, "szSummary",
+	if (!md_stride_once(m, &w->ss_state, HV_R_METADB_METRICS_SZSUMMARY, w->hdr + 0x0e, w->szss, SZ_SS, "szSummary",
 			 "{SS} (draft edition)") ||
 	    !md_check_array(m, HV_R_METADB_METRICS_SUMMARIES_CONTAINED, HV_R_METADB_METRICS_ALIGNED, MD_METRICS,
 			    ps + 0x10, base, n, w->szss, 8, path, "pSummaries")) {
@@ -50,15 +40,7 @@ static void check_summaries(md_state *m, draft_walk *w, uint64_t ps, const char 
 	for (uint64_t k = 0; k < n && w->ss_budget > 0; k++, w->ss_budget--) {
 		uint64_t e = base + k * w->szss;
 		int len = snprintf(path, sizeof path, "%s/pSummaries[%llu]", pspath, U(k));
-		snprintf(path + len, sizeof path - (size_t)len, "/pFormula");
-		md_check_string(m, HV_R_METADB_METRICS_FORMULA_STRING, MD_METRICS, e, md_u64(m, e), path, "pFormula");
-		uint8_t combine = md_u8(m, e + 8);
-		snprintf(path + len, sizeof path - (size_t)len, "/combine");
-		if (!hv_eval(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, combine <= 2))
-			hv_emit_sev(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, md_enum_sev(m), m->b->name, e + 8, 1, path,
-				    "combine %u is not 0 (sum), 1 (min) or 2 (max)", combine);
-		md_idvec_push(m, &m->stat_ids, md_u16(m, e + 0x0a), e + 0x0a);
-		m->walked++;
+		md_check_summary_fields(m, e, e + 8, e + 0x0a, path, sizeof path, len);
 	}
 }
 
@@ -69,7 +51,7 @@ static void check_scopes(md_state *m, draft_walk *w, uint64_t md, uint64_t mi)
 	if (n == 0) return;
 	char path[128]; /* a prefix of longer paths */
 	snprintf(path, sizeof path, "meta.db/Metrics/pMetrics[%llu]/pScopes", U(mi));
-	if (!stride_once(m, &w->scope_state, HV_R_METADB_METRICS_SZSCOPE, w->hdr + 0x0d, w->szscope, SZ_PS, "szScope",
+	if (!md_stride_once(m, &w->scope_state, HV_R_METADB_METRICS_SZSCOPE, w->hdr + 0x0d, w->szscope, SZ_PS, "szScope",
 			 "{PS} (draft edition)") ||
 	    !md_check_array(m, HV_R_METADB_METRICS_SCOPES_CONTAINED, HV_R_METADB_METRICS_ALIGNED, MD_METRICS, md + 0x10,
 			    base, n, w->szscope, 8, path, "pScopes")) {

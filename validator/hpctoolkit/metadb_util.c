@@ -22,6 +22,75 @@ bool md_check_section_size(md_state *m, enum md_sec s, uint64_t need)
 	return false;
 }
 
+/* Length of the UTF-8 sequence at p (RFC 3629: shortest form, no
+ * surrogates, at most U+10FFFF), or 0 when it is not one. p < end. */
+static unsigned utf8_sequence(const uint8_t *p, const uint8_t *end)
+{
+	uint8_t c = p[0];
+	if (c < 0x80) return 1;
+	unsigned n;
+	uint32_t cp, min;
+	if (c >= 0xc2 && c <= 0xdf) n = 2, cp = c & 0x1fu, min = 0x80;
+	else if ((c & 0xf0) == 0xe0) n = 3, cp = c & 0x0fu, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4) n = 4, cp = c & 0x07u, min = 0x10000;
+	else return 0; /* a continuation byte, an overlong lead (c0, c1) or beyond U+10FFFF */
+	if ((size_t)(end - p) < n) return 0;
+	for (unsigned i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80) return 0;
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+	return n;
+}
+
+/* Strings are UTF-8 (R,D §Formats legend, char*). Many pointers may share
+ * one long string or its tail, so each byte is decoded as a character
+ * start at most once per file: from a boundary already checked on, the
+ * decoding is the same as before, and any fault there is reported already.
+ * That keeps the work linear in the file size whatever the pointers do. */
+static void check_utf8(md_state *m, enum md_sec s, uint64_t ptr, const char *path, const char *what)
+{
+	if (m->detecting) return;
+	if (!m->utf8_seen[s]) {
+		m->utf8_seen[s] = calloc((size_t)(m->len[s] / 8 + 1), 1);
+		if (!m->utf8_seen[s]) {
+			m->oom = true;
+			return;
+		}
+	}
+	uint8_t *seen = m->utf8_seen[s];
+	const uint8_t *end = m->mem + m->last_nul[s] + 1; /* the string's NUL lies at or before it */
+	uint64_t at = ptr, bad = 0;
+	unsigned bad_len = 0;
+	uint64_t stop = m->last_nul[s] + 1;
+	while (at < stop && m->mem[at] != 0) {
+		uint64_t rel = at - m->lo[s];
+		/* Fast path: 8 bytes of plain ASCII (no NUL) covering one whole,
+		 * untouched bitmap byte are 8 character boundaries at once. */
+		if (rel % 8 == 0 && stop - at >= 8 && seen[rel / 8] == 0) {
+			uint64_t x;
+			memcpy(&x, m->mem + at, 8);
+			const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+			if ((x & highs) == 0 && ((x - ones) & ~x & highs) == 0) {
+				seen[rel / 8] = 0xff;
+				at += 8;
+				continue;
+			}
+		}
+		uint8_t bit = (uint8_t)(1u << (rel % 8));
+		if (seen[rel / 8] & bit) break;
+		seen[rel / 8] |= bit;
+		unsigned n = utf8_sequence(m->mem + at, end);
+		if (n == 0 && bad_len == 0) bad = at, bad_len = 1;
+		at += n ? n : 1; /* resynchronise on the next byte */
+	}
+	if (hv_eval(m->r, HV_R_METADB_STRING_UTF8, bad_len == 0)) return;
+	hv_emit(m->r, HV_R_METADB_STRING_UTF8, m->b->name, bad, bad_len, path,
+		"the string at %s 0x%llx is not valid UTF-8: byte 0x%02x at 0x%llx (offset %llu in the string) starts "
+		"no valid sequence (strings are NUL-terminated UTF-8)",
+		what, U(ptr), m->mem[bad], U(bad), U(bad - ptr));
+}
+
 bool md_check_string(md_state *m, int rule, enum md_sec s, uint64_t field, uint64_t ptr, const char *path,
 		     const char *what)
 {
@@ -32,7 +101,10 @@ bool md_check_string(md_state *m, int rule, enum md_sec s, uint64_t field, uint6
 	 * comparison with the section's last NUL, so no input can make string
 	 * checks quadratic. */
 	bool ok = inside && m->has_nul[s] && ptr <= m->last_nul[s];
-	if (hv_eval(m->r, rule, ok)) return true;
+	if (hv_eval(m->r, rule, ok)) {
+		check_utf8(m, s, ptr, path, what);
+		return true;
+	}
 	if (!inside)
 		hv_emit(m->r, rule, m->b->name, field, 8, path,
 			"%s 0x%llx is outside the %s section [0x%llx, 0x%llx), which must hold the string and its NUL",
@@ -79,6 +151,17 @@ bool md_check_stride(md_state *m, int rule, uint64_t field, unsigned width, uint
 		"%s is 0x%llx, smaller than the 0x%llx bytes of %s: elements would overlap", name, U(value), U(min),
 		structure);
 	return false;
+}
+
+bool md_stride_once(md_state *m, int *state, int rule, uint64_t field, uint64_t value, uint64_t min,
+		    const char *name, const char *structure)
+{
+	if (*state < 0) {
+		char path[HV_PATH_MAX];
+		snprintf(path, sizeof path, "meta.db/Metrics/%s", name);
+		*state = md_check_stride(m, rule, field, 1, value, min, path, name, structure);
+	}
+	return *state == 1;
 }
 
 bool md_check_ref(md_state *m, int rule, const md_array *a, uint64_t field, uint64_t ptr, const char *path,
