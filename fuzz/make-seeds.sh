@@ -18,7 +18,7 @@ target_of() { # generator kind -> fuzz target
 	ovni-stream) echo ovni_obs ;;
 	ovni-json) echo ovni_json ;;
 	ovni-trace*) echo ovni_trace ;;
-	dumpi-bin) echo dumpi_bin ;;
+	dumpi-bin*) echo dumpi_bin ;;
 	dumpi-trace) echo dumpi_trace ;;
 	*) echo single ;;
 	esac
