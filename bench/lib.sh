@@ -26,7 +26,15 @@ bench_generate() {
 	rm -rf "$out"
 	case $fmt in
 	hpctoolkit)
-		"$gen" --what=hpctoolkit-db --contexts=40000 --profiles="$p" --metrics=12 --trace-len=100000 -o "$out" >&2
+		# PARAM is a number of profiles, or PROFILESxK for the scaling series:
+		# K times the contexts and the trace length with the profiles fixed,
+		# so every file (meta.db included) grows K times with the same shape
+		# of blocks and runs; more profiles alone would lengthen cct.db's runs
+		# and make larger inputs cheaper per MiB.
+		local prof=${p%x*} k=1
+		[ "$prof" = "$p" ] || k=${p#*x}
+		"$gen" --what=hpctoolkit-db --contexts=$((40000 * k)) --profiles="$prof" --metrics=12 \
+			--trace-len=$((100000 * k)) -o "$out" >&2
 		echo - >"$out.events" ;;
 	ovni)
 		"$gen" --what=ovni-stream --trace-len="$p" -o "$out" >&2

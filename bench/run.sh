@@ -62,7 +62,8 @@ if [ "${SCALING:-1}" != 0 ]; then
 		t1=""
 		p1=$(bench_param "$fmt" "$base")
 		for k in 1 4 16; do
-			input=$(bench_generate "$fmt" $((p1 * k)) "$dir/scale-$fmt-$k")
+			if [ "$fmt" = hpctoolkit ]; then param="${p1}x$k"; else param=$((p1 * k)); fi
+			input=$(bench_generate "$fmt" "$param" "$dir/scale-$fmt-$k")
 			bench_measure "$fmt" -j1 "$input"
 			per=$(awk -v t="$M_CPU" -v b="$M_BYTES" 'BEGIN { printf "%.9f", t * 1048576 / b }')  # s per MiB
 			[ -n "$t1" ] || t1=$per
