@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!rep) return 0; /* out of memory: the API's documented answer */
 		hv_blob b = hv_blob_from_memory("fuzz.bin", data, size);
 		fuzz_check_report(&rep->r);
-		fuzz_render(&rep->r, &b, 1);
+		fuzz_render(&rep->r, &b, 1, size % 32 == 0);
 		fuzz_check_api_view(rep);
 		hpcvet_report_free(rep);
 		return 0;
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hv_report_init(&r, "fuzz.bin", opt.max_diags);
 	hv_validate_blob(&opt, &b, &r);
 	fuzz_check_report(&r);
-	fuzz_render(&r, &b, 1);
+	fuzz_render(&r, &b, 1, size % 32 == 1);
 	hv_blob_release(&b);
 	hv_report_free(&r);
 	return 0;
