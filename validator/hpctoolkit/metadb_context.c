@@ -96,25 +96,19 @@ static void children_ref(ctx_walk *w, uint64_t field, const ctx_owner *own, cons
 {
 	md_state *m = w->m;
 	uint64_t sz = md_u64(m, field), p = md_u64(m, field + 8);
-	/* The common case, counted as md_check_array would count it. */
-	if (sz == 0 || (p != 0 && md_array_fits(m, MD_CONTEXT, p, sz, 1, 8))) {
-		hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_NULL, true);
-		if (sz == 0) return;
-		hv_eval(m->r, HV_R_METADB_CTX_ALIGNED, true);
-		hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_CONTAINED, true);
-		push(w, p, sz);
-		return;
-	}
+	/* The path is formatted only when a check below will fail. */
 	char path[HV_PATH_MAX];
-	field_path(path, sizeof path, own, pname);
+	path[0] = '\0';
+	if (sz != 0 && (p == 0 || !md_array_fits(m, MD_CONTEXT, p, sz, 1, 8))) field_path(path, sizeof path, own, pname);
 	/* sz == 0 with p != 0 is an empty array at the writer's cursor (hpcprof
 	 * writes that for every leaf): fine. */
-	if (!hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_NULL, p != 0)) {
+	if (!hv_eval(m->r, HV_R_METADB_CTX_CHILDREN_NULL, sz == 0 || p != 0)) {
 		hv_emit(m->r, HV_R_METADB_CTX_CHILDREN_NULL, m->b->name, field, 16, path,
 			"%s is 0 but %s is 0x%llx: the children are lost", pname, szname, U(sz));
 		w->ok = false;
 		return;
 	}
+	if (sz == 0) return;
 	if (!md_check_array(m, HV_R_METADB_CTX_CHILDREN_CONTAINED, HV_R_METADB_CTX_ALIGNED, MD_CONTEXT, field + 8, p, sz,
 			    1, 8, path, pname)) {
 		w->ok = false;
@@ -127,13 +121,9 @@ static void check_ref(ctx_walk *w, int rule, const md_array *a, uint64_t field, 
 		      const char *name, const char *array)
 {
 	uint64_t ptr = md_u64(w->m, field);
-	if (!a->ok) return;
-	if (md_ref_fits(a, ptr)) {
-		hv_eval(w->m->r, rule, true);
-		return;
-	}
 	char path[HV_PATH_MAX];
-	field_path(path, sizeof path, own, name);
+	path[0] = '\0';
+	if (a->ok && !md_ref_fits(a, ptr)) field_path(path, sizeof path, own, name); /* only for a failure */
 	md_check_ref(w->m, rule, a, field, ptr, path, name, array);
 }
 

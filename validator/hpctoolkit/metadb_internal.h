@@ -118,7 +118,7 @@ void md_check_summary_fields(md_state *m, uint64_t formula, uint64_t combine_at,
 
 /* What md_check_array and md_check_ref accept, without evaluating or
  * reporting anything: hot loops (the context walk) test this first and
- * build a diagnostic path only when it fails. */
+ * format the diagnostic path they pass only when it fails. */
 static inline bool md_array_fits(const md_state *m, enum md_sec s, uint64_t ptr, uint64_t count, uint64_t stride,
 				 unsigned align)
 {
