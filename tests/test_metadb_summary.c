@@ -4,7 +4,8 @@
  *  - a broken tree or metrics section clears ctx_ok / metrics_ok;
  *  - forcing the wrong edition makes a valid file nonconforming;
  *  - random corruption of valid files (both editions) never crashes, and
- *    whatever summary comes out is still sorted and unique. Run under
+ *    whatever summary comes out is still sorted and unique (the ctxIds: a
+ *    consistent set). Run under
  *    ASan+UBSan by `make test`, this is a small built-in fuzzer. */
 #include <stdlib.h>
 
@@ -31,12 +32,34 @@ static void run_check(const uint8_t *data, size_t len, enum hv_edition forced, h
 	hv_blob_release(&b);
 }
 
-static bool sorted_unique32(const uint32_t *v, size_t n)
+/* The set's bitmap or sorted array agrees with its count and maximum. */
+static bool idset_consistent(const hpctk_idset *s)
 {
-	for (size_t i = 1; i < n; i++)
-		if (v[i - 1] >= v[i]) return false;
-	return true;
+	if (s->n == 0) return !s->map && !s->sorted && s->max == 0;
+	if (!s->map) {
+		for (size_t i = 1; i < s->n; i++)
+			if (s->sorted[i - 1] >= s->sorted[i]) return false;
+		return s->sorted && s->sorted[s->n - 1] == s->max;
+	}
+	size_t bits = 0;
+	for (uint64_t i = 0; i <= s->max; i++) bits += (s->map[i >> 3] >> (i & 7)) & 1;
+	bool top = (s->map[s->max >> 3] >> (s->max & 7)) & 1;
+	bool above = s->map[s->max >> 3] >> (s->max & 7) >> 1; /* bits past max in its byte */
+	return (s->map[0] & 1) && top && !above && (bits == s->n || bits == s->n + 1);
 }
+
+/* The set holds exactly the model's ids (sorted, unique, none 0) and 0. */
+static bool idset_equals(const hpctk_idset *s, const uint32_t *ids, size_t n)
+{
+	if (s->n != n || !idset_consistent(s) || !hpctk_idset_has(s, 0)) return false;
+	for (size_t i = 0; i < n; i++)
+		if (!hpctk_idset_has(s, ids[i])) return false;
+	if (s->sorted) return memcmp(s->sorted, ids, n * sizeof *ids) == 0;
+	size_t bits = 0; /* n members plus the root: nothing else */
+	for (uint64_t i = 0; s->map && i <= s->max; i++) bits += (s->map[i >> 3] >> (i & 7)) & 1;
+	return n == 0 || bits == n + 1;
+}
+
 static bool sorted_unique16(const uint16_t *v, size_t n)
 {
 	for (size_t i = 1; i < n; i++)
@@ -71,9 +94,8 @@ static void check_summary_matches_model(enum hv_edition ed, uint64_t seed, unsig
 	CHECK(s.valid && s.edition == ed, "%s: summary edition", en);
 	CHECK(s.ctx_ok && s.metrics_ok, "%s: ctx_ok %d metrics_ok %d", en, s.ctx_ok, s.metrics_ok);
 	CHECK(s.nkinds == model.n_kinds, "%s: nkinds %u, model %u", en, s.nkinds, model.n_kinds);
-	CHECK(s.n_ctx_ids == model.n_ctx_ids &&
-		      (s.n_ctx_ids == 0 || memcmp(s.ctx_ids, model.ctx_ids_sorted, s.n_ctx_ids * sizeof *s.ctx_ids) == 0),
-	      "%s: %zu ctx ids, model %zu", en, s.n_ctx_ids, model.n_ctx_ids);
+	CHECK(idset_equals(&s.ctx_ids, model.ctx_ids_sorted, model.n_ctx_ids), "%s: %zu ctx ids (max %u), model %zu",
+	      en, s.ctx_ids.n, s.ctx_ids.max, model.n_ctx_ids);
 	CHECK(s.n_prop_metric_ids == model.n_prop_metric_ids &&
 		      (s.n_prop_metric_ids == 0 || memcmp(s.prop_metric_ids, model.prop_metric_ids,
 							  s.n_prop_metric_ids * sizeof *s.prop_metric_ids) == 0),
@@ -157,7 +179,7 @@ static void fuzz(enum hv_edition ed, uint64_t seed, unsigned rounds)
 		hv_report r;
 		hpctk_metadb_summary s;
 		run_check(buf, len, modes[i % 3], &r, &s);
-		if (s.valid && (!sorted_unique32(s.ctx_ids, s.n_ctx_ids) ||
+		if (s.valid && (!idset_consistent(&s.ctx_ids) ||
 				!sorted_unique16(s.prop_metric_ids, s.n_prop_metric_ids) ||
 				!sorted_unique16(s.stat_metric_ids, s.n_stat_metric_ids)))
 			bad++;
@@ -186,7 +208,7 @@ static void fuzz_real(const char *path, unsigned rounds)
 	hv_report r;
 	hpctk_metadb_summary s;
 	run_check(orig, len, HV_EDITION_AUTO, &r, &s);
-	CHECK(hv_report_exit_code(&r, true) == 0 && s.ctx_ok && s.metrics_ok && s.n_ctx_ids > 0,
+	CHECK(hv_report_exit_code(&r, true) == 0 && s.ctx_ok && s.metrics_ok && s.ctx_ids.n > 0,
 	      "%s: conforming, summary complete", path);
 	hpctk_metadb_summary_free(&s);
 	hv_report_free(&r);
@@ -203,7 +225,7 @@ static void fuzz_real(const char *path, unsigned rounds)
 				buf[at + gen_below(&rng, 8)] ^= (uint8_t)gen_rand(&rng);
 		}
 		run_check(buf, len, HV_EDITION_AUTO, &r, &s);
-		if (r.internal_error || (s.valid && !sorted_unique32(s.ctx_ids, s.n_ctx_ids))) bad++;
+		if (r.internal_error || (s.valid && !idset_consistent(&s.ctx_ids))) bad++;
 		hpctk_metadb_summary_free(&s);
 		hv_report_free(&r);
 	}

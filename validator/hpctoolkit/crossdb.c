@@ -30,16 +30,11 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 			x->reject[65536 + m] = !bit(x->stat, m);
 		}
 	}
-	if (x->meta && x->meta->ctx_ok && x->meta->n_ctx_ids > 0) {
-		uint32_t maxid = x->meta->ctx_ids[x->meta->n_ctx_ids - 1];
-		if (maxid / 8 <= 64 * (uint64_t)x->meta->n_ctx_ids + 4096) {
-			x->ctx_map = calloc((size_t)maxid / 8 + 1, 1);
-			x->ctx_map_max = maxid;
-			for (size_t i = 0; x->ctx_map && i < x->meta->n_ctx_ids; i++) set_bit(x->ctx_map, x->meta->ctx_ids[i]);
-			/* ctxId 0 (the root) is listed by definition; the map says so too,
-			 * for the index fast path (every other reader tests 0 first). */
-			if (x->ctx_map) set_bit(x->ctx_map, 0);
-		}
+	/* meta.db's own bitmap of its ctxIds when they are dense (bit 0, the
+	 * root, set: the index and trace fast paths rely on it). */
+	if (x->meta && x->meta->ctx_ok && x->meta->ctx_ids.n > 0 && x->meta->ctx_ids.map) {
+		x->ctx_map = x->meta->ctx_ids.map;
+		x->ctx_map_max = x->meta->ctx_ids.max;
 	}
 	/* The transpose needs both files; one digest per context of cct.db in each. */
 	x->transpose = x->prof && x->cct && x->cct->ci.n > 0;
@@ -47,7 +42,6 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 
 void hpctk_xdb_free(hpctk_xdb *x)
 {
-	free(x->ctx_map);
 	free(x->reject);
 	x->ctx_map = NULL;
 	x->reject = NULL;
@@ -118,25 +112,13 @@ static void digest_add(hpctk_digest *d, uint32_t prof, uint16_t metric, uint64_t
 
 /* --- context ids ------------------------------------------------------------ */
 
-static bool meta_has_ctx_search(const hpctk_metadb_summary *m, uint32_t ctx)
-{
-	size_t lo = 0, hi = m->n_ctx_ids;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (m->ctx_ids[mid] == ctx) return true;
-		if (m->ctx_ids[mid] < ctx) lo = mid + 1;
-		else hi = mid;
-	}
-	return false;
-}
-
 /* Membership is asked once per {Idx} and once per trace element: a bitmap
  * when the ids are dense enough (its size bounded by the ids meta.db
  * really lists), else a binary search. */
 static bool meta_has_ctx(const hpctk_xdb *x, uint32_t ctx)
 {
 	if (x->ctx_map) return ctx <= x->ctx_map_max && ((x->ctx_map[ctx >> 3] >> (ctx & 7)) & 1);
-	return meta_has_ctx_search(x->meta, ctx);
+	return hpctk_idset_has(&x->meta->ctx_ids, ctx);
 }
 
 /* A ctxId named by profile.db or cct.db (f->which). */
@@ -329,8 +311,8 @@ static void report_elided(const hpctk_xdb *x, hv_report *r, const hpctk_xfile *f
 void hpctk_xdb_finish(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCTK_XFILES], bool prof_complete,
 		      bool cct_complete)
 {
-	if (x->meta && x->meta->ctx_ok && x->cct && x->meta->n_ctx_ids > 0) {
-		uint32_t maxid = x->meta->ctx_ids[x->meta->n_ctx_ids - 1];
+	if (x->meta && x->meta->ctx_ok && x->cct && x->meta->ctx_ids.n > 0) {
+		uint32_t maxid = x->meta->ctx_ids.max;
 		if (!hv_eval(r, HV_R_HPCTKDB_CCT_CTX_COVERED, maxid < x->cct->ci.n))
 			hv_emit(r, HV_R_HPCTKDB_CCT_CTX_COVERED, x->cct->b->name, x->cct->h.p[0] + 8, 4, "cct.db/CtxInfos/nCtxs",
 				"meta.db lists ctxId %u but cct.db's nCtxs is %u; (*pCtxs)[ctxId] must exist for every "

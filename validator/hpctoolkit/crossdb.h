@@ -28,7 +28,7 @@ typedef struct hpctk_xdb {
 	hv_blob *prof_blob;                 /* profile.db even when its {PI} array is unusable (id tuples) */
 	uint8_t prop[8192], stat[8192];     /* bitmaps of meta.db's metric ids */
 	uint8_t *reject;                    /* 2 x 65536 bytes: non-zero for metric ids that are not prop / stat */
-	uint8_t *ctx_map;                   /* bitmap of meta.db's ctxIds when dense enough, else NULL */
+	const uint8_t *ctx_map;             /* meta.db's bitmap of its ctxIds (hpctk_idset) when dense, else NULL */
 	uint32_t ctx_map_max;
 	bool transpose;                     /* both profile.db and cct.db have digests to compare */
 } hpctk_xdb;

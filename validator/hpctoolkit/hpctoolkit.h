@@ -7,6 +7,20 @@
 
 #include "../core/validate.h"
 
+/* A set of 32-bit ids (meta.db's ctxIds): a bitmap when the ids are dense
+ * enough for one (its size bounded by the number of ids), else a sorted
+ * array. The root, ctxId 0, is a member whether listed or not: every file
+ * of a database may name it. */
+typedef struct hpctk_idset {
+	size_t n;           /* ids listed (0 counted only when listed) */
+	uint32_t max;       /* the largest id listed; 0 when none */
+	uint8_t *map;       /* bit i: id i is a member (bits 0..max; bit 0 set), or NULL */
+	uint32_t *sorted;   /* when map is NULL: the n ids, increasing */
+} hpctk_idset;
+
+bool hpctk_idset_has(const hpctk_idset *s, uint32_t id);
+void hpctk_idset_free(hpctk_idset *s);
+
 /* What meta.db tells the other files of its database (filled by the
  * meta.db check, used by the cross-file checks). Arrays are owned by the
  * summary; free them with hpctk_metadb_summary_free. */
@@ -16,8 +30,7 @@ typedef struct hpctk_metadb_summary {
 	uint8_t minor;
 	uint8_t nkinds;             /* Identifier Names: number of id-tuple kinds */
 	bool ctx_ok, metrics_ok;    /* the context tree / metrics could be walked */
-	uint32_t *ctx_ids;          /* every ctxId in the context tree, sorted, unique */
-	size_t n_ctx_ids;
+	hpctk_idset ctx_ids;        /* every ctxId in the context tree */
 	uint16_t *prop_metric_ids;  /* every propMetricId (thread profiles, cct.db), sorted, unique */
 	size_t n_prop_metric_ids;
 	uint16_t *stat_metric_ids;  /* every statMetricId (summary profile), sorted, unique */

@@ -58,7 +58,7 @@ static void check_edition_part(md_state *m, bool release)
 {
 	bool um = m->usable[MD_METRICS], uc = m->usable[MD_CONTEXT];
 	m->release = release;
-	md_idvec_free(&m->ctx_ids);
+	hpctk_idset_free(&m->ctx_ids);
 	md_idvec_free(&m->prop_ids);
 	md_idvec_free(&m->stat_ids);
 	m->scopes = (md_array){0};
@@ -150,16 +150,8 @@ static bool detect_release(md_state *m, const hv_options *opt)
 	return release;
 }
 
-/* Sorted, unique copies of the collected ids for the cross-file checks. */
-static bool fill_ids32(const md_idvec *v, uint32_t **out, size_t *n)
-{
-	*n = 0;
-	*out = malloc((v->n ? v->n : 1) * sizeof **out);
-	if (!*out) return false;
-	for (size_t i = 0; i < v->n; i++)
-		if (*n == 0 || (*out)[*n - 1] != v->v[i].id) (*out)[(*n)++] = v->v[i].id;
-	return true;
-}
+/* Sorted, unique copies of the collected metric ids for the cross-file
+ * checks. */
 static bool fill_ids16(const md_idvec *v, uint16_t **out, size_t *n)
 {
 	*n = 0;
@@ -216,14 +208,15 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 		out->nkinds = m.nkinds;
 		out->ctx_ok = m.ctx_ok;
 		out->metrics_ok = m.metrics_ok;
+		out->ctx_ids = m.ctx_ids; /* handed over */
+		m.ctx_ids = (hpctk_idset){0};
 		/* md_idvec_check_unique left the vectors sorted by id. */
-		if (!fill_ids32(&m.ctx_ids, &out->ctx_ids, &out->n_ctx_ids) ||
-		    !fill_ids16(&m.prop_ids, &out->prop_metric_ids, &out->n_prop_metric_ids) ||
+		if (!fill_ids16(&m.prop_ids, &out->prop_metric_ids, &out->n_prop_metric_ids) ||
 		    !fill_ids16(&m.stat_ids, &out->stat_metric_ids, &out->n_stat_metric_ids))
 			m.oom = true;
 	}
 	if (m.oom) hv_report_internal(r, "%s: out of memory while checking meta.db", b->name);
-	md_idvec_free(&m.ctx_ids);
+	hpctk_idset_free(&m.ctx_ids);
 	md_idvec_free(&m.prop_ids);
 	md_idvec_free(&m.stat_ids);
 	for (int i = 0; i < MD_NSEC; i++) free(m.utf8_seen[i]);
@@ -232,7 +225,7 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 
 void hpctk_metadb_summary_free(hpctk_metadb_summary *s)
 {
-	free(s->ctx_ids);
+	hpctk_idset_free(&s->ctx_ids);
 	free(s->prop_metric_ids);
 	free(s->stat_metric_ids);
 	memset(s, 0, sizeof *s);

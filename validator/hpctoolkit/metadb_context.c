@@ -31,6 +31,10 @@ typedef struct ctx_walk {
 	md_state *m;
 	uint64_t lo, hdrsz;       /* section start; {Ctx} fixed part for the edition */
 	uint64_t *claimed;        /* one bit per 8-byte granule of the section */
+	uint64_t *starts;         /* the same granules: a {Ctx} starts there (its ctxId is read back later) */
+	uint64_t ngran;
+	uint64_t ent_p, ent_stride; /* release: the entry points, once their array is proven */
+	unsigned ent_n;
 	ctx_job *stack;
 	size_t n, cap;
 	bool ok;
@@ -139,7 +143,7 @@ static void check_ctx(ctx_walk *w, uint64_t e, uint8_t nflex)
 		hv_emit(m->r, HV_R_METADB_CTX_CTXID_NONZERO, m->b->name, e + 0x10, 4, path,
 			"ctxId is 0, which denotes the global context; contexts have ids > 0");
 	}
-	md_idvec_push(m, &m->ctx_ids, id, e + 0x10);
+	w->starts[(e - w->lo) / 8 / 64] |= (uint64_t)1 << ((e - w->lo) / 8 % 64);
 	if (!m->newer_minor && !hv_eval(m->r, HV_R_METADB_CTX_FLAGS_RESERVED, (flags & 0xf8) == 0)) {
 		field_path(path, sizeof path, &own, "flags");
 		hv_emit(m->r, HV_R_METADB_CTX_FLAGS_RESERVED, m->b->name, e + 0x14, 1, path,
@@ -255,6 +259,9 @@ static void release_entries(ctx_walk *w)
 		return;
 	}
 	claim(w, p, (uint64_t)n * stride); /* the first claim: cannot fail */
+	w->ent_p = p;
+	w->ent_stride = stride;
+	w->ent_n = n;
 	char path[HV_PATH_MAX];
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t e = p + (uint64_t)i * stride;
@@ -266,7 +273,6 @@ static void release_entries(ctx_walk *w)
 			hv_emit(m->r, HV_R_METADB_CTX_CTXID_NONZERO, m->b->name, e + 0x10, 4, path,
 				"entry point ctxId is 0, which denotes the global context; contexts have ids > 0");
 		}
-		md_idvec_push(m, &m->ctx_ids, id, e + 0x10);
 		m->walked++;
 		if (!hv_eval(m->r, HV_R_METADB_CTX_ENTRY_KIND_KNOWN, kind <= 2)) {
 			field_path(path, sizeof path, &own, "entryPoint");
@@ -285,9 +291,12 @@ void md_check_context(md_state *m)
 {
 	if (!md_check_section_size(m, MD_CONTEXT, m->release ? MD_SZ_CONTEXT_HDR_R : MD_SZ_CONTEXT_HDR_D)) return;
 	ctx_walk w = {.m = m, .lo = m->lo[MD_CONTEXT], .hdrsz = m->release ? 0x20u : 0x18u, .ok = true};
-	uint64_t ngran = (m->len[MD_CONTEXT] + 7) / 8;
-	w.claimed = calloc((size_t)(ngran / 64 + 1), sizeof *w.claimed);
-	if (!w.claimed) {
+	w.ngran = (m->len[MD_CONTEXT] + 7) / 8;
+	w.claimed = calloc((size_t)(w.ngran / 64 + 1), sizeof *w.claimed);
+	w.starts = calloc((size_t)(w.ngran / 64 + 1), sizeof *w.starts);
+	if (!w.claimed || !w.starts) {
+		free(w.claimed);
+		free(w.starts);
 		m->oom = true;
 		return;
 	}
@@ -299,8 +308,9 @@ void md_check_context(md_state *m)
 		ctx_job job = w.stack[--w.n];
 		walk_array(&w, job);
 	}
-	md_idvec_check_unique(m, &m->ctx_ids, HV_R_METADB_CTX_CTXID_UNIQUE, "meta.db/Context/ctx", "ctxId", 4, "ctxId");
+	md_ctxids_check(m, &(md_ctx_starts){w.starts, w.lo, w.ngran, w.ent_p, w.ent_stride, w.ent_n});
 	m->ctx_ok = w.ok && !m->oom;
 	free(w.claimed);
+	free(w.starts);
 	free(w.stack);
 }

@@ -16,6 +16,7 @@
 #include "../core/hv_int.h"
 #include "../core/report.h"
 #include "fileheader.h"
+#include "hpctoolkit.h"
 
 /* Header order of the sections (the {sz,p} pairs at 0x10 + 16*i). */
 enum md_sec { MD_GENERAL, MD_IDNAMES, MD_METRICS, MD_CONTEXT, MD_STRINGS, MD_MODULES, MD_FILES, MD_FUNCTIONS, MD_NSEC };
@@ -51,7 +52,8 @@ typedef struct md_state {
 	bool has_nul[MD_NSEC];    /* the section holds a NUL byte at last_nul */
 	uint64_t last_nul[MD_NSEC];
 	md_array modules, files, functions, scopes;
-	md_idvec ctx_ids, prop_ids, stat_ids;
+	hpctk_idset ctx_ids;      /* the context walk's ctxIds (md_ctxids_check) */
+	md_idvec prop_ids, stat_ids;
 	bool ctx_ok, metrics_ok;  /* walked completely, without a structural error */
 	uint8_t nkinds;
 	uint64_t walked;          /* edition-dependent structures walked (edition detection) */
@@ -143,6 +145,26 @@ void md_idvec_free(md_idvec *v);
  * the path is "<prefix>@0x<offset>/<field>". */
 void md_idvec_check_unique(md_state *m, md_idvec *v, int rule, const char *prefix, const char *field,
 			   unsigned width, const char *what);
+/* The reporting half of md_idvec_check_unique: sorts `v` by id, then
+ * offset, and evaluates `rule` once per element. */
+void md_idvec_report_repeats(md_state *m, md_idvec *v, int rule, const char *prefix, const char *field,
+			     unsigned width, const char *what);
+
+/* Where the context walk read ctxIds, kept compact so that a file of
+ * millions of contexts costs a few bits per context rather than a
+ * 16-byte record: a bit per 8-byte granule of the Context section where
+ * a {Ctx} starts (granule g covers [lo + 8g, lo + 8g + 8); contexts are
+ * 8-aligned), and the release entry points, which are one array. Every
+ * ctxId is at +0x10 of its structure. */
+typedef struct md_ctx_starts {
+	const uint64_t *bits;
+	uint64_t lo, ngran;
+	uint64_t ent_p, ent_stride;
+	unsigned ent_n;
+} md_ctx_starts;
+/* Evaluates metadb.ctx.ctxId-unique over every ctxId `s` locates and
+ * leaves the ids, as a set, in m->ctx_ids. */
+void md_ctxids_check(md_state *m, const md_ctx_starts *s);
 
 /* Metric sub-arrays (release {PSI}/{SS}, draft {PS}/{SS}) may sit anywhere
  * in the section, so many descriptions could point at one big array and

@@ -208,8 +208,8 @@ static int cmp_idref(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* When no id repeats and the ids are dense enough for a bitmap (ids are
- * 32-bit; writers number contexts and metrics from 0 or 1 up), sorts `v` by
+/* When no id repeats and the ids are dense enough for a bitmap (writers
+ * number metrics from 0 or 1 up), sorts `v` by
  * id in linear time (each id's rank is the number of bits set below it) and
  * returns true. Otherwise returns false and leaves `v` as it was: the caller
  * sorts, which also orders the report by id and names the first holder of
@@ -259,6 +259,12 @@ void md_idvec_check_unique(md_state *m, md_idvec *v, int rule, const char *prefi
 		m->r->evaluated[rule] += v->n; /* one evaluation per id, all passing */
 		return;
 	}
+	md_idvec_report_repeats(m, v, rule, prefix, field, width, what);
+}
+
+void md_idvec_report_repeats(md_state *m, md_idvec *v, int rule, const char *prefix, const char *field,
+			     unsigned width, const char *what)
+{
 	qsort(v->v, v->n, sizeof *v->v, cmp_idref);
 	char path[HV_PATH_MAX];
 	size_t first = 0; /* first holder of the current run of equal ids */
