@@ -266,6 +266,16 @@ CLAUSE="R §meta.db Context Tree section (szChildren, pChildren)" \
 	"every leaf context has szChildren 0 and pChildren pointing just past itself (the writer's cursor)" \
 	"accept|An empty children array (szChildren 0) with a non-zero pChildren: the spec does not say what pChildren holds when there are no children, and hpcprof writes its cursor there for every leaf. hpcvet accepts it and never dereferences an empty array; only pChildren 0 with szChildren > 0 is an error (metadb.ctx.children-null)."
 
+# meta.db ctxIds far apart: one id near 2^32 makes the ids too sparse for
+# a bitmap, so uniqueness is decided by sorting (metadb_ctxids.c). A valid
+# file, and the same id given twice (an entry point and the last context).
+CLAUSE="R §meta.db Context Tree section (ctxId)" \
+	make_case y hpctoolkit "y_metadb.release.ctxids-sparse" metadb "--what=metadb --edition=release --seed=1" "" \
+	"the last context's ctxId patched from 44 to 0xfffffff0: unique, but far from the others" "" ".:5368:2c000000:f0ffffff"
+make_case n hpctoolkit "n_metadb.ctx.ctxid-unique_sparse" metadb "--what=metadb --edition=release --seed=1" \
+	"metadb.ctx.ctxid-unique" "the first entry point's ctxId (33) and the last context's (44) both patched to 0xfffffff0" "" \
+	".:2776:21000000:f0ffffff" ".:5368:2c000000:f0ffffff"
+
 # ovni: v3 trees (one or two looms, one or two processes, with and without
 # clock-offsets.txt), v2 and v1 trees (v1 with and without the 8-byte stream
 # header and the .obs extension), single streams and stream.json documents.
