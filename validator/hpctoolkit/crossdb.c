@@ -5,10 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/bitmap.h"
 #include "../core/hv_int.h"
 
-static bool bit(const uint8_t *m, uint32_t i) { return (m[i >> 3] >> (i & 7)) & 1; }
-static void set_bit(uint8_t *m, uint32_t i) { m[i >> 3] |= (uint8_t)(1u << (i & 7)); }
 
 void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary *meta, hpctk_profiledb *prof,
 		    hpctk_cctdb *cct, hpctk_tracedb *trace)
@@ -21,13 +20,13 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 	x->trace = trace;
 	x->prof_blob = prof ? prof->b : NULL;
 	if (x->meta && x->meta->metrics_ok) {
-		for (size_t i = 0; i < x->meta->n_prop_metric_ids; i++) set_bit(x->prop, x->meta->prop_metric_ids[i]);
-		for (size_t i = 0; i < x->meta->n_stat_metric_ids; i++) set_bit(x->stat, x->meta->stat_metric_ids[i]);
+		for (size_t i = 0; i < x->meta->n_prop_metric_ids; i++) hv_bit_set(x->prop, x->meta->prop_metric_ids[i]);
+		for (size_t i = 0; i < x->meta->n_stat_metric_ids; i++) hv_bit_set(x->stat, x->meta->stat_metric_ids[i]);
 		/* The value loop's form of the two bitmaps: one load per value. */
 		x->reject = malloc(2 * 65536);
 		for (uint32_t m = 0; x->reject && m < 65536; m++) {
-			x->reject[m] = !bit(x->prop, m);
-			x->reject[65536 + m] = !bit(x->stat, m);
+			x->reject[m] = !hv_bit_get(x->prop, m);
+			x->reject[65536 + m] = !hv_bit_get(x->stat, m);
 		}
 	}
 	/* meta.db's own bitmap of its ctxIds when they are dense (bit 0, the
@@ -112,14 +111,9 @@ static void digest_add(hpctk_digest *d, uint32_t prof, uint16_t metric, uint64_t
 
 /* --- context ids ------------------------------------------------------------ */
 
-/* Membership is asked once per {Idx} and once per trace element: a bitmap
- * when the ids are dense enough (its size bounded by the ids meta.db
- * really lists), else a binary search. */
-static bool meta_has_ctx(const hpctk_xdb *x, uint32_t ctx)
-{
-	if (x->ctx_map) return ctx <= x->ctx_map_max && ((x->ctx_map[ctx >> 3] >> (ctx & 7)) & 1);
-	return hpctk_idset_has(&x->meta->ctx_ids, ctx);
-}
+/* Membership off the fast paths (those read x->ctx_map directly): a bitmap
+ * lookup when the ids are dense, else a binary search. */
+static bool meta_has_ctx(const hpctk_xdb *x, uint32_t ctx) { return hpctk_idset_has(&x->meta->ctx_ids, ctx); }
 
 /* A ctxId named by profile.db or cct.db (f->which). */
 static void check_ctx(hpctk_xfile *f, uint32_t ctx, uint64_t off, uint32_t owner)
@@ -176,7 +170,7 @@ static void prof_value(void *arg, uint32_t prof, bool summary, uint32_t ctx, uin
 	hv_report *r = f->r;
 	if (x->meta && x->meta->metrics_ok) {
 		int rule = summary ? HV_R_HPCTKDB_METRIC_STAT_KNOWN : HV_R_HPCTKDB_METRIC_PROP_KNOWN;
-		if (!hv_eval(r, rule, bit(summary ? x->stat : x->prop, metric))) {
+		if (!hv_eval(r, rule, hv_bit_get(summary ? x->stat : x->prop, metric))) {
 			char path[HV_PATH_MAX];
 			snprintf(path, sizeof path, "profile.db/profile[%u]/valueBlock/value/metricId", prof);
 			hv_emit(r, rule, x->prof->b->name, off, 2, path,
@@ -219,7 +213,7 @@ static void cct_index(void *arg, uint32_t ctx, uint16_t metric, uint64_t off)
 		f->last_cct_ctx = ctx;
 		check_ctx(f, ctx, x->cct->ci.p + (uint64_t)ctx * x->cct->ci.sz, ctx);
 	}
-	if (x->meta && x->meta->metrics_ok && !hv_eval(r, HV_R_HPCTKDB_METRIC_PROP_KNOWN, bit(x->prop, metric))) {
+	if (x->meta && x->meta->metrics_ok && !hv_eval(r, HV_R_HPCTKDB_METRIC_PROP_KNOWN, hv_bit_get(x->prop, metric))) {
 		snprintf(path, sizeof path, "cct.db/ctx[%u]/valueBlock/pMetricIndices/metricId", ctx);
 		hv_emit(r, HV_R_HPCTKDB_METRIC_PROP_KNOWN, x->cct->b->name, off, 2, path,
 			"metricId %u is not a propMetricId in meta.db; cct.db holds propagated values only", metric);
@@ -243,7 +237,7 @@ static void cct_value(void *arg, uint32_t ctx, uint16_t metric, uint32_t prof, u
 	if (!f->dig || ctx >= x->cct->ci.n) return;
 	/* Left to their own rules, and out of the comparison: profIndex 0 and
 	 * out-of-range profiles. */
-	if (!in || prof == 0) set_bit(f->taint, ctx);
+	if (!in || prof == 0) hv_bit_set(f->taint, ctx);
 	else digest_add(&f->dig[ctx], prof, metric, bits);
 }
 
@@ -326,7 +320,7 @@ void hpctk_xdb_finish(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCT
 	uint64_t differ = 0;
 	uint32_t first = 0;
 	for (uint32_t c = 0; c < x->cct->ci.n; c++) {
-		if (bit(f[HPCTK_XCCT].taint, c) || (dp[c].n == dc[c].n && dp[c].h == dc[c].h)) continue;
+		if (hv_bit_get(f[HPCTK_XCCT].taint, c) || (dp[c].n == dc[c].n && dp[c].h == dc[c].h)) continue;
 		if (differ++ == 0) first = c;
 	}
 	hv_eval(r, HV_R_HPCTKDB_CCT_TRANSPOSE, differ == 0);

@@ -10,6 +10,7 @@
  * is what names the first holder of each repeated id. */
 #include <stdlib.h>
 
+#include "../core/bitmap.h"
 #include "metadb_internal.h"
 
 /* The ids are dense enough for a bitmap when it costs at most about 32
@@ -48,8 +49,6 @@ static bool next_field(id_cursor *c, uint64_t *field)
 	return true;
 }
 
-static void set_bit(uint8_t *map, uint32_t id) { map[id >> 3] |= (uint8_t)(1u << (id & 7)); }
-static bool get_bit(const uint8_t *map, uint32_t id) { return (map[id >> 3] >> (id & 7)) & 1; }
 
 /* Every id with where it was read, for the sorted report (and the sorted
  * set when the ids are sparse). */
@@ -88,10 +87,10 @@ void md_ctxids_check(md_state *m, const md_ctx_starts *s)
 		c = cursor(s);
 		while (next_field(&c, &field)) {
 			uint32_t id = md_u32(m, field);
-			repeats |= get_bit(set->map, id);
-			set_bit(set->map, id);
+			repeats |= hv_bit_get(set->map, id);
+			hv_bit_set(set->map, id);
 		}
-		set_bit(set->map, 0); /* the root (after the test: a listed 0 is an id like any other) */
+		hv_bit_set(set->map, 0); /* the root (after the test: a listed 0 is an id like any other) */
 	}
 	if (!repeats) {
 		m->r->evaluated[HV_R_METADB_CTX_CTXID_UNIQUE] += n; /* one evaluation per id, all passing */
@@ -108,15 +107,14 @@ void md_ctxids_check(md_state *m, const md_ctx_starts *s)
 			md_idvec_free(&v);
 			goto oom;
 		}
-		size_t k = 0;
-		for (size_t i = 0; i < v.n; i++)
-			if (k == 0 || set->sorted[k - 1] != v.v[i].id) set->sorted[k++] = v.v[i].id;
-		set->n = k;
-	} else {
-		size_t k = 0; /* distinct ids listed */
-		for (size_t i = 0; i < v.n; i++) k += i == 0 || v.v[i].id != v.v[i - 1].id;
-		set->n = k;
 	}
+	size_t k = 0; /* distinct ids listed (v is sorted by id) */
+	for (size_t i = 0; i < v.n; i++) {
+		if (i > 0 && v.v[i].id == v.v[i - 1].id) continue;
+		if (set->sorted) set->sorted[k] = v.v[i].id;
+		k++;
+	}
+	set->n = k;
 	md_idvec_free(&v);
 	return;
 oom:
@@ -127,7 +125,7 @@ oom:
 bool hpctk_idset_has(const hpctk_idset *s, uint32_t id)
 {
 	if (id == 0) return true;
-	if (s->map) return id <= s->max && get_bit(s->map, id);
+	if (s->map) return id <= s->max && hv_bit_get(s->map, id);
 	size_t lo = 0, hi = s->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

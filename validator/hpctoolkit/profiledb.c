@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/bitmap.h"
 #include "../core/hv_int.h"
 #include "crossdb_array.h"
 #include "profiledb_svb.h"
@@ -135,7 +136,7 @@ static void walk_idtuples(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 		uint16_t nids = hv_le16(h);
 		uint64_t len = IDT_HDR + (uint64_t)nids * IDT_ELEM;
 		uint64_t slot = (at - s) / IDT_HDR;
-		t->starts[slot >> 3] |= (uint8_t)(1u << (slot & 7));
+		hv_bit_set(t->starts, slot);
 		snprintf(path, sizeof path, "profile.db/IdTuples/tuple[%zu]", ti);
 		if (!hv_eval(r, HV_R_PROFILEDB_IDT_CONTAINED, len <= end - at)) {
 			hv_emit(r, HV_R_PROFILEDB_IDT_CONTAINED, b->name, at, 2, path,
@@ -172,7 +173,7 @@ static bool is_tuple_start(const idt_walk *t, uint64_t x)
 {
 	if (x < t->base || x >= t->stop || (x - t->base) % IDT_HDR) return false;
 	uint64_t slot = (x - t->base) / IDT_HDR;
-	return (t->starts[slot >> 3] >> (slot & 7)) & 1;
+	return hv_bit_get(t->starts, slot);
 }
 
 static void check_pidtuple(hpctk_profiledb *p, hv_report *r, const idt_walk *t, uint32_t i, uint64_t at, uint64_t pid)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/bitmap.h"
 #include "../core/hv_int.h"
 
 static uint64_t key_at(const uint8_t *p, unsigned size) { return size == 2 ? hv_le16(p) : hv_le32(p); }
@@ -320,13 +321,13 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 static bool skipped(const hpctk_svb_env *e, uint32_t owner)
 {
 	uint32_t i = owner - e->first_owner;
-	return !e->skip || i >= e->n_owners || ((e->skip[i >> 3] >> (i & 7)) & 1);
+	return !e->skip || i >= e->n_owners || hv_bit_get(e->skip, i);
 }
 
 static void skip(hpctk_svb_env *e, uint32_t owner)
 {
 	uint32_t i = owner - e->first_owner;
-	if (e->skip && i < e->n_owners) e->skip[i >> 3] |= (uint8_t)(1u << (i & 7));
+	if (e->skip && i < e->n_owners) hv_bit_set(e->skip, i);
 }
 
 void hpctk_svb_layout(hpctk_svb_env *e, const hpctk_svb_block *blk)
@@ -397,7 +398,7 @@ static inline __attribute__((always_inline)) void block_values(hpctk_svb_env *e,
 				prev_key, d->idx_key);
 		prev_key = key;
 		if (index && (!idx_fast || (k == 0 && f->idx_first) || key >= f->idx_limit ||
-			      (f->idx_allow && (key >= f->idx_allow_n || !((f->idx_allow[key >> 3] >> (key & 7)) & 1))))) {
+			      (f->idx_allow && (key >= f->idx_allow_n || !hv_bit_get(f->idx_allow, key))))) {
 			index(e->vis->arg, blk->owner, key, off);
 			n_called++;
 		}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/bitmap.h"
 #include "../core/hv_int.h"
 #include "crossdb_ranges.h"
 
@@ -96,7 +97,7 @@ static bool fast_elements(const uint8_t *base, uint64_t cnt, bool release, uint6
 		if (allow) {
 			cmax = ctx > cmax ? ctx : cmax;
 			uint32_t i = ctx < amax ? ctx : amax; /* in the map; cmax catches the rest */
-			miss |= (uint64_t)!((allow[i >> 3] >> (i & 7)) & 1);
+			miss |= (uint64_t)!hv_bit_get(allow, i);
 		}
 		pts = ts;
 		pctx = ctx;
@@ -219,7 +220,7 @@ static void report_overlap(void *arg, const hpctk_range *a, const hpctk_range *b
 	overlap_ctx *o = arg;
 	char path[HV_PATH_MAX];
 	/* Not walked: N lines sharing bytes must not cost N walks of them. */
-	o->walk[bb->owner >> 3] &= (uint8_t)~(1u << (bb->owner & 7));
+	hv_bit_clear(o->walk, bb->owner);
 	snprintf(path, sizeof path, "trace.db/trace[%u]", bb->owner);
 	hv_eval(o->r, HV_R_TRACEDB_LINE_OVERLAP, false);
 	hv_emit(o->r, HV_R_TRACEDB_LINE_OVERLAP, o->t->b->name, bb->where + 8, 16, path,
@@ -277,14 +278,14 @@ void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visito
 		pairs[n++] = ((uint64_t)prof << 32) | i;
 		if (v && v->line) v->line(v->arg, i, prof, at);
 		if (check_line(t, r, i, at, hv_le64(h + 8), hv_le64(h + 0x10), &lines))
-			walk[i >> 3] |= (uint8_t)(1u << (i & 7));
+			hv_bit_set(walk, i);
 	}
 	overlap_ctx o = {t, r, walk};
 	hv_eval(r, HV_R_TRACEDB_LINE_OVERLAP, true);
 	if (ok) hpctk_ranges_sweep(&lines, report_overlap, &o);
 	/* Pass 2: the elements of every line placed soundly. */
 	for (uint32_t i = 0; ok && i < n; i++) {
-		if (!((walk[i >> 3] >> (i & 7)) & 1)) continue;
+		if (!hv_bit_get(walk, i)) continue;
 		const uint8_t *h = hv_window_get(&wh, t->th.p + (uint64_t)i * t->th.sz, HPCTK_CTH_END);
 		if (!h) break;
 		uint64_t ps = hv_le64(h + 8), pe = hv_le64(h + 0x10);
