@@ -54,10 +54,11 @@ help:
 
 # Debian packages the build needs. As root they are installed; otherwise the
 # exact command is printed.
-DEB_PKGS := libcjson-dev clang
+DEB_PKGS := libcjson-dev clang libssl-dev
 deps:
 	@missing=""; \
 	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
+	[ -f /usr/include/openssl/evp.h ] || missing="$$missing libssl-dev"; \
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
