@@ -21,7 +21,7 @@ LDLIBS_HV := -lcjson -lm -pthread
 
 # The library links the CLI's file readers for hpcvet_validate_path
 # (validator/api/api_path.c); fileio.c stays the only code that opens files.
-LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' | sort) validator/cli/fileio.c validator/cli/validate_path.c
+LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' ! -path 'validator/mpi/*' | sort) validator/cli/fileio.c validator/cli/validate_path.c
 CLI_SRCS  := $(wildcard validator/cli/*.c)
 GEN_SRCS  := $(filter-out golden/main.c,$(wildcard golden/*.c))
 TEST_SRCS := $(wildcard tests/test_*.c)
@@ -37,6 +37,35 @@ TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 .PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
+
+# hpcvet-mpi (validator/mpi/, README "MPI"): hpcvet over MPI ranks, built
+# only when mpicc is found (Debian: libopenmpi-dev openmpi-bin), and not in
+# the sanitizer build (LeakSanitizer reports Open MPI's own allocations).
+MPICC    ?= mpicc
+MPI_SRCS := $(wildcard validator/mpi/*.c)
+MPI_OBJS := $(MPI_SRCS:%.c=$(BUILD)/obj/%.o)
+HAVE_MPICC := $(if $(SAN),,$(shell command -v $(MPICC) 2>/dev/null))
+ifneq ($(HAVE_MPICC),)
+all: $(BUILD)/hpcvet-mpi
+else
+all: mpi-skip
+endif
+.PHONY: mpi-skip
+mpi-skip:
+	@echo "$(if $(SAN),sanitizer build,mpicc not found): skipping hpcvet-mpi"
+
+$(BUILD)/obj/validator/mpi/%.o: validator/mpi/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	OMPI_CC=$(CC) $(MPICC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
+
+# hpcvet's own main, renamed: hpcvet-mpi's main wraps it.
+$(BUILD)/obj/mpi/cli_main.o: validator/cli/main.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -Dmain=hv_cli_main -c $< -o $@
+
+$(BUILD)/hpcvet-mpi: $(MPI_OBJS) $(BUILD)/obj/mpi/cli_main.o $(filter-out %/cli/main.o,$(CLI_OBJS)) \
+		     $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/libhpcvet.a
+	OMPI_CC=$(CC) $(MPICC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -o $@
 
 help:
 	@echo "make          build $(BUILD)/hpcvet, $(BUILD)/hpcvet-gen, $(BUILD)/libhpcvet.a"
@@ -237,6 +266,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(BUILD)/hpcvet $(BUILD)/hpcvet-gen $(DESTDIR)$(BINDIR)/
+	if [ -x $(BUILD)/hpcvet-mpi ]; then install -m 755 $(BUILD)/hpcvet-mpi $(DESTDIR)$(BINDIR)/; fi
 	install -m 755 $(BUILD)/libhpcvet.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sf libhpcvet.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/libhpcvet.so.$(SOVERSION)
 	ln -sf libhpcvet.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libhpcvet.so
@@ -247,7 +277,7 @@ install: all
 	    -e 's|@VERSION@|$(LIBVERSION)|g' hpcvet.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/hpcvet.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/hpcvet $(DESTDIR)$(BINDIR)/hpcvet-gen $(DESTDIR)$(LIBDIR)/libhpcvet.so* \
+	rm -f $(DESTDIR)$(BINDIR)/hpcvet $(DESTDIR)$(BINDIR)/hpcvet-gen $(DESTDIR)$(BINDIR)/hpcvet-mpi $(DESTDIR)$(LIBDIR)/libhpcvet.so* \
 	  $(DESTDIR)$(LIBDIR)/libhpcvet.a $(DESTDIR)$(INCLUDEDIR)/hpcvet.h $(DESTDIR)$(MANDIR)/man1/hpcvet.1 \
 	  $(DESTDIR)$(PKGCONFIGDIR)/hpcvet.pc
 

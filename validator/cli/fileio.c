@@ -62,6 +62,10 @@ static bool lazy_fetch(void *io, uint64_t off, void *dst, size_t len)
 	return pread_fetch(&f->fd, off, dst, len);
 }
 
+static uint64_t g_slurp_limit = UINT64_MAX;
+
+void hv_fileio_set_slurp_limit(uint64_t max) { g_slurp_limit = max; }
+
 /* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then says
  * it is no regular file. Files up to `slurp_max` are read whole and the
  * descriptor closed at once, so a tree of many streams does not exhaust
@@ -97,6 +101,7 @@ static bool file_open(hv_file *f, const char *path, uint64_t slurp_max, bool laz
 	f->blob.size = (uint64_t)st.st_size;
 	f->blob.fetch = pread_fetch;
 	f->blob.io = &f->fd;
+	if (slurp_max > g_slurp_limit) slurp_max = g_slurp_limit;
 	if (f->blob.size <= slurp_max) {
 		f->data = malloc(f->blob.size ? (size_t)f->blob.size : 1);
 		if (f->data && pread_fetch(&f->fd, 0, f->data, (size_t)f->blob.size)) {

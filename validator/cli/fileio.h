@@ -47,6 +47,12 @@ bool hv_dir_open(hv_dir *d, const char *path, const char **why);
 void hv_file_release_lazy(void);
 void hv_dir_close(hv_dir *d);
 
+/* Never read files larger than `max` whole (default: no limit beyond the
+ * ones above). hpcvet-mpi sets 0: every file is read through windows,
+ * lazily, so a rank reads only the bytes of the units it checks. Set once,
+ * before any file is opened. */
+void hv_fileio_set_slurp_limit(uint64_t max);
+
 /* Copy up to `len` bytes of the regular file `path` at `off`; returns the
  * count copied (0 on any failure). For the text report's hex view. */
 size_t hv_read_range(void *ctx, const char *path, uint64_t off, uint8_t *dst, size_t len);

@@ -11,11 +11,14 @@
 #include "../core/validate.h"
 #include "../output/certify.h"
 #include "../output/output.h"
+#include "cli_hooks.h"
 #include "corpus_cases.h"
 #include "fileio.h"
 #include "jobs.h"
 #include "progress.h"
 #include "validate_path.h"
+
+const hv_cli_hooks *hv_cli_active_hooks; /* set by hpcvet-mpi only */
 
 enum { EXIT_CONFORMING = 0, EXIT_NONCONFORMING = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3, EXIT_INTERNAL = 4 };
 
@@ -125,7 +128,8 @@ static bool parse_output_option(const char *a, enum out_format *fmt, enum trista
 
 static void setup_text_look(hv_output_opts *oo, enum tristate color, enum tristate context)
 {
-	bool tty = isatty(STDOUT_FILENO);
+	/* under mpirun a rank's stdout looks like a terminal wherever it goes */
+	bool tty = isatty(STDOUT_FILENO) && !hv_cli_active_hooks;
 	const char *no_color = getenv("NO_COLOR");
 	bool no_color_set = no_color && no_color[0];
 	oo->color = color == TRI_ON || (color == TRI_AUTO && tty && !no_color_set);
@@ -162,7 +166,7 @@ static void validate_path(const char *path, const hv_options *opt, hv_report *r)
 {
 	hv_progress pr;
 	hv_path_observer obs = {progress_begin, progress_end, &pr};
-	hv_validate_path(path, opt, r, &obs);
+	hv_validate_path(path, opt, r, hv_cli_active_hooks ? NULL : &obs);
 }
 
 /* -j: several inputs are validated at once, one per task; a single input
@@ -272,7 +276,13 @@ int main(int argc, char **argv)
 		rp[i] = &reps[i];
 	}
 	opt.jobs = jobs;
-	if (npaths > 1 && jobs > 1) {
+	if (hv_cli_active_hooks) {
+		if (jobs > 1) {
+			opt.runner = hv_jobs_run;
+			opt.runner_ctx = &jobs;
+		}
+		hv_cli_active_hooks->validate(paths, npaths, &opt, reps, validate_path);
+	} else if (npaths > 1 && jobs > 1) {
 		input_tasks it = {paths, &opt, reps};
 		hv_jobs_run(&jobs, npaths, input_task, &it);
 	} else {
@@ -289,7 +299,9 @@ int main(int argc, char **argv)
 	setup_text_look(&oo, color, context);
 	char cwd[4096];
 	oo.base_dir = getcwd(cwd, sizeof cwd) ? cwd : NULL;
-	if (certify && fmt == OUT_JSON) {
+	if (hv_cli_active_hooks && hv_cli_active_hooks->silent) {
+		/* another process writes the report */
+	} else if (certify && fmt == OUT_JSON) {
 		if (!hv_write_certify_json(stdout, rp, npaths, &oo)) status = EXIT_INTERNAL;
 	} else if (certify) {
 		hv_write_certify_text(stdout, rp, npaths, &oo);

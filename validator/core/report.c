@@ -101,6 +101,28 @@ void hv_for_each(const hv_options *opt, size_t n, hv_task_fn task, void *ctx)
 	for (size_t i = 0; i < n; i++) task(ctx, i);
 }
 
+void hv_report_append_diag(hv_report *dst, const hv_diag *d)
+{
+	if (dst->ndiags >= dst->max_diags) {
+		dst->suppressed++;
+		return;
+	}
+	if (dst->ndiags == dst->diag_cap) {
+		size_t cap = dst->diag_cap ? dst->diag_cap * 2 : 16;
+		if (cap > dst->max_diags) cap = dst->max_diags;
+		hv_diag *nd = realloc(dst->diags, cap * sizeof *nd);
+		if (!nd) {
+			dst->suppressed++;
+			return;
+		}
+		dst->diags = nd;
+		dst->diag_cap = cap;
+	}
+	hv_diag *o = &dst->diags[dst->ndiags++];
+	*o = *d;
+	o->file = intern_file(dst, d->file);
+}
+
 void hv_report_merge(hv_report *dst, const hv_report *src)
 {
 	for (int i = 0; i < HV_RULE_COUNT; i++) {
@@ -108,27 +130,7 @@ void hv_report_merge(hv_report *dst, const hv_report *src)
 		dst->failed[i] += src->failed[i];
 	}
 	for (int s = 0; s < 3; s++) dst->count[s] += src->count[s];
-	for (size_t k = 0; k < src->ndiags; k++) {
-		const hv_diag *d = &src->diags[k];
-		if (dst->ndiags >= dst->max_diags) {
-			dst->suppressed++;
-			continue;
-		}
-		if (dst->ndiags == dst->diag_cap) {
-			size_t cap = dst->diag_cap ? dst->diag_cap * 2 : 16;
-			if (cap > dst->max_diags) cap = dst->max_diags;
-			hv_diag *nd = realloc(dst->diags, cap * sizeof *nd);
-			if (!nd) {
-				dst->suppressed++;
-				continue;
-			}
-			dst->diags = nd;
-			dst->diag_cap = cap;
-		}
-		hv_diag *o = &dst->diags[dst->ndiags++];
-		*o = *d;
-		o->file = intern_file(dst, d->file);
-	}
+	for (size_t k = 0; k < src->ndiags; k++) hv_report_append_diag(dst, &src->diags[k]);
 	dst->suppressed += src->suppressed;
 	/* what the sub-check named (a file's version, edition, format) */
 	if (src->format[0]) memcpy(dst->format, src->format, sizeof dst->format);

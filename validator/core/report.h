@@ -40,6 +40,9 @@ typedef struct hv_options {
 	hv_runner_fn runner;      /* NULL: sequential */
 	void *runner_ctx;
 	unsigned jobs;            /* tasks the runner runs at once (a hint for batch sizes) */
+	/* Units of work spread over processes (hpcvet-mpi, core/units.h);
+	 * NULL: units run through `runner`. */
+	struct hv_units_runner *units;
 } hv_options;
 
 /* Run task(ctx, i) for i in [0, n) through opt's runner, else in order. */
@@ -92,6 +95,10 @@ void hv_emit_sev(hv_report *r, int rule, enum hv_sev sev, const char *file, uint
  * their own reports in parallel and merged in a fixed order, so the output
  * does not depend on scheduling. */
 void hv_report_merge(hv_report *dst, const hv_report *src);
+
+/* Append one stored diagnostic (its counters are not touched): the part of
+ * hv_report_merge that copies diagnostics, for reports rebuilt from bytes. */
+void hv_report_append_diag(hv_report *dst, const hv_diag *d);
 
 /* No rule of the finished report failed more often than it was evaluated
  * (evaluations may be counted in bulk after the failures they cover). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/hv_int.h"
+#include "../core/units.h"
 #include "dumpi.h"
 
 #define META_MAX (1u << 20) /* libdumpi writes ~150 bytes; more is not a .meta */
@@ -175,6 +176,23 @@ static void bin_task(void *ctx, size_t i)
 	dumpi_check_bin(j->opt, j->b, &j->rep, &j->info);
 }
 
+/* A rank file is a unit (core/units.h); its summary is its bin_info. */
+static hv_report *bin_report(void *ctx, size_t i) { return &((bin_job *)ctx)[i].rep; }
+static hv_blob *bin_blob(void *ctx, size_t i) { return ((bin_job *)ctx)[i].b; }
+static uint64_t bin_size(void *ctx, size_t i) { return ((bin_job *)ctx)[i].b->size; }
+
+/* The summary holds no pointers, and every process runs the same binary:
+ * it travels as its bytes, so fields added to it later travel too. */
+static void bin_save(void *ctx, size_t i, hv_wbuf *w)
+{
+	hv_put_bytes(w, &((bin_job *)ctx)[i].info, sizeof(dumpi_bin_info));
+}
+
+static bool bin_load(void *ctx, size_t i, hv_rbuf *r)
+{
+	return hv_get_bytes(r, &((bin_job *)ctx)[i].info, sizeof(dumpi_bin_info));
+}
+
 static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, size_t n, bool *used, hv_report *r)
 {
 	meta_info m;
@@ -202,7 +220,8 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 	for (size_t i = 0; i < n; i++)
 		if (!used[i] && same_dir(files[i].name, meta->name) && rank_of(files[i].name, m.value[K_FILEPREFIX]) >= 0)
 			ranks[nranks++] = i;
-	size_t batch = opt->runner ? 4u * (opt->jobs ? opt->jobs : 1) : 1;
+	/* Over processes (hpcvet-mpi) batches are large: each is one exchange. */
+	size_t batch = opt->units ? 1024u : opt->runner ? 4u * (opt->jobs ? opt->jobs : 1) : 1;
 	bin_job *jobs = calloc(batch, sizeof *jobs);
 	if (!jobs) {
 		free(ranks);
@@ -214,9 +233,12 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 		for (size_t k = 0; k < nb; k++) {
 			jobs[k].opt = opt;
 			jobs[k].b = &files[ranks[at + k]];
+			memset(&jobs[k].info, 0, sizeof jobs[k].info);
 			hv_report_init(&jobs[k].rep, r->input_path, r->max_diags);
 		}
-		hv_for_each(opt, nb, bin_task, jobs);
+		hv_units u = {.n = nb, .ctx = jobs, .check = bin_task, .report = bin_report, .save = bin_save,
+			      .load = bin_load, .blob = bin_blob, .size = bin_size};
+		hv_run_units(opt, &u);
 		for (size_t k = 0; k < nb; k++) {
 			size_t i = ranks[at + k];
 			long rank = rank_of(files[i].name, m.value[K_FILEPREFIX]);

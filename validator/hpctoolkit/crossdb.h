@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../core/wire.h"
 #include "cctdb.h"
 #include "hpctoolkit.h"
 #include "profiledb.h"
@@ -70,6 +71,12 @@ hpctk_trace_visitor hpctk_xfile_trace_visitor(hpctk_xfile *f);
  * notes, the transpose (only when both walks visited every value). */
 void hpctk_xdb_finish(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCTK_XFILES], bool prof_complete,
 		      bool cct_complete);
+
+/* A walk's summary (what hpctk_xdb_finish reads of `f`, and whether the
+ * walk visited every value) to bytes and back, into a freshly initialised
+ * `f` of the same database (crossdb_wire.c). */
+void hpctk_xfile_save(const hpctk_xfile *f, bool complete, hv_wbuf *w);
+bool hpctk_xfile_load(hpctk_xfile *f, bool *complete, hv_rbuf *r);
 
 /* The transpose's localisation: first differing metric and profile inside a
  * context (crossdb_transpose.c). */

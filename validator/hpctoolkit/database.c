@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/units.h"
 #include "cctdb.h"
 #include "crossdb.h"
 #include "hpctoolkit.h"
@@ -100,6 +101,7 @@ typedef struct walk_set {
 	hpctk_tracedb *trace;
 	hpctk_xfile f[HPCTK_XFILES];
 	hv_report sub[HPCTK_XFILES];
+	bool complete[HPCTK_XFILES];        /* the walk visited every value */
 } walk_set;
 
 static void walk_task(void *ctx, size_t i)
@@ -109,13 +111,43 @@ static void walk_task(void *ctx, size_t i)
 	if (i == HPCTK_XPROF && w->prof) {
 		hpctk_prof_visitor v = hpctk_xfile_prof_visitor(f);
 		hpctk_profiledb_walk(w->prof, f->r, &v);
+		w->complete[i] = w->prof->complete;
 	} else if (i == HPCTK_XCCT && w->cct) {
 		hpctk_cct_visitor v = hpctk_xfile_cct_visitor(f);
 		hpctk_cctdb_walk(w->cct, f->r, &v);
+		w->complete[i] = w->cct->complete;
 	} else if (i == HPCTK_XTRACE && w->trace) {
 		hpctk_trace_visitor v = hpctk_xfile_trace_visitor(f);
 		hpctk_tracedb_walk(w->trace, f->r, &v);
 	}
+}
+
+/* Each walk is a unit (core/units.h); its summary is its hpctk_xfile. */
+static hv_report *walk_report(void *ctx, size_t i) { return &((walk_set *)ctx)->sub[i]; }
+
+static hv_blob *walk_blob(void *ctx, size_t i)
+{
+	walk_set *w = ctx;
+	return i == HPCTK_XPROF && w->prof ? w->prof->b : i == HPCTK_XCCT && w->cct ? w->cct->b
+		: i == HPCTK_XTRACE && w->trace ? w->trace->b : NULL;
+}
+
+static uint64_t walk_size(void *ctx, size_t i)
+{
+	hv_blob *b = walk_blob(ctx, i);
+	return b ? b->size : 0;
+}
+
+static void walk_save(void *ctx, size_t i, hv_wbuf *wb)
+{
+	walk_set *w = ctx;
+	hpctk_xfile_save(&w->f[i], w->complete[i], wb);
+}
+
+static bool walk_load(void *ctx, size_t i, hv_rbuf *rb)
+{
+	walk_set *w = ctx;
+	return hpctk_xfile_load(&w->f[i], &w->complete[i], rb);
 }
 
 static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
@@ -153,9 +185,11 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 		hv_report_init(&w.sub[i], r->input_path, r->max_diags);
 		hpctk_xfile_init(&w.f[i], &w.x, i, &w.sub[i]);
 	}
-	hv_for_each(opt, HPCTK_XFILES, walk_task, &w);
+	hv_units u = {.n = HPCTK_XFILES, .ctx = &w, .check = walk_task, .report = walk_report, .save = walk_save,
+		      .load = walk_load, .blob = walk_blob, .size = walk_size};
+	hv_run_units(opt, &u);
 	for (int i = 0; i < HPCTK_XFILES; i++) hv_report_merge(r, &w.sub[i]);
-	hpctk_xdb_finish(&w.x, r, w.f, prof_open && prof.complete, cct_open && cct.complete);
+	hpctk_xdb_finish(&w.x, r, w.f, prof_open && w.complete[HPCTK_XPROF], cct_open && w.complete[HPCTK_XCCT]);
 	for (int i = 0; i < HPCTK_XFILES; i++) {
 		hpctk_xfile_free(&w.f[i]);
 		hv_report_free(&w.sub[i]);

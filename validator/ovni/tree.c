@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/units.h"
 #include "tree.h"
 
 static const char *relpath(const hv_report *r, const char *name)
@@ -199,6 +200,23 @@ static void ahead_task(void *ctx, size_t i)
 	ovni_check_obs(j->obs, &j->rep, j->headerless, &j->sum);
 }
 
+/* A stream is a unit (core/units.h); its summary is its ovni_obs_summary. */
+static hv_report *ahead_report(void *ctx, size_t i) { return &((ahead_job *)ctx)[i].rep; }
+static hv_blob *ahead_blob(void *ctx, size_t i) { return ((ahead_job *)ctx)[i].obs; }
+static uint64_t ahead_size(void *ctx, size_t i) { return ((ahead_job *)ctx)[i].obs->size; }
+
+/* The summary holds no pointers, and every process runs the same binary:
+ * it travels as its bytes, so fields added to it later travel too. */
+static void ahead_save(void *ctx, size_t i, hv_wbuf *w)
+{
+	hv_put_bytes(w, &((ahead_job *)ctx)[i].sum, sizeof(ovni_obs_summary));
+}
+
+static bool ahead_load(void *ctx, size_t i, hv_rbuf *r)
+{
+	return hv_get_bytes(r, &((ahead_job *)ctx)[i].sum, sizeof(ovni_obs_summary));
+}
+
 static void check_stream(ovni_trace *t, hv_blob *obs, bool headerless, ovni_obs_summary *sum)
 {
 	for (size_t i = 0; t->ahead && i < t->ahead->n; i++) {
@@ -243,7 +261,9 @@ static void ahead_run(const hv_options *opt, ovni_trace *t, const name_index *ix
 			if (pi >= 0) ahead_add(a, t->r, b, t->p[pi].meta.version == 1);
 		}
 	}
-	hv_for_each(opt, a->n, ahead_task, a->v);
+	hv_units u = {.n = a->n, .ctx = a->v, .check = ahead_task, .report = ahead_report, .save = ahead_save,
+		      .load = ahead_load, .blob = ahead_blob, .size = ahead_size};
+	hv_run_units(opt, &u);
 }
 
 static void ahead_clear(ovni_ahead *a)
@@ -365,7 +385,7 @@ static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_r
 	for (size_t i = 0; i < ix.n; i++)
 		if (strcmp(hv_basename(ix.by_name[i]->name), "metadata.json") == 0) check_proc(&t, ix.by_name[i], n);
 	/* Batches bound the memory of reports waiting to be merged. */
-	size_t batch = opt->runner ? 8u * (opt->jobs ? opt->jobs : 1) : 0;
+	size_t batch = opt->units ? 1024u : opt->runner ? 8u * (opt->jobs ? opt->jobs : 1) : 0;
 	ovni_ahead ahead = {batch ? calloc(batch, sizeof *ahead.v) : NULL, 0};
 	if (ahead.v) t.ahead = &ahead;
 	for (size_t i = 0; i < ix.n; i++) {

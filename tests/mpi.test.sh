@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# hpcvet-mpi writes the report of `hpcvet -j1`, byte for byte, with the same
+# exit code, under mpirun -np 1, 2, 3 and 4: the whole golden corpus
+# (golden/cases, every input) in one job per rank count, once with the inputs
+# spread over the ranks whole and once with every input split into units
+# over all ranks (HPCVET_MPI_SPLIT=1: one input after the other, each through
+# the path `hpcvet-mpi DB/` takes), in text and in JSON with
+# --max-diagnostics=2. Also: unreadable inputs (exit 3), usage errors, and
+# that the units of one input really are spread over the ranks. Skipped
+# (not failed) when hpcvet-mpi was not built (no mpicc, or the sanitizer
+# build) or mpirun is missing.
+source "$(dirname "$0")/lib.sh"
+MPI="$BUILD/hpcvet-mpi"
+if [ ! -x "$MPI" ] || ! command -v mpirun >/dev/null 2>&1; then
+	echo "skipping: $MPI not built or no mpirun"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+MPIRUN=(mpirun --oversubscribe)
+[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+
+mapfile -t inputs < <(ls -d "$ROOT"/golden/cases/*/* | grep -v -e '\.expect\.json$' -e '/MANIFEST\.json$')
+check "golden corpus present (${#inputs[@]} inputs)" test "${#inputs[@]}" -gt 100
+
+# same_as_j1 DESCRIPTION NP [ENV=VALUE] -- hpcvet ARGS...
+same_as_j1() {
+	local desc=$1 np=$2 env=$3
+	shift 4
+	"$HPCVET" -j1 "$@" >"$TMP/ref" 2>/dev/null
+	local rc1=$?
+	env $env "${MPIRUN[@]}" -np "$np" "$MPI" "$@" >"$TMP/mpi" 2>"$TMP/mpi.err"
+	local rc2=$?
+	if [ "$rc1" -eq "$rc2" ] && cmp -s "$TMP/ref" "$TMP/mpi"; then ok; else
+		not_ok "$desc: -np $np differs from -j1 (exit $rc1 vs $rc2)"
+		diff "$TMP/ref" "$TMP/mpi" | head -5
+		head -5 "$TMP/mpi.err"
+	fi
+}
+
+text=(--color=never --no-context)
+for np in 1 2 3 4; do
+	same_as_j1 "corpus, inputs whole" $np HPCVET_MPI_SPLIT=0 -- "${text[@]}" "${inputs[@]}"
+	same_as_j1 "corpus, inputs split into units" $np HPCVET_MPI_SPLIT=1 -- "${text[@]}" "${inputs[@]}"
+done
+# Default options: colour and hex view follow the terminal in hpcvet; under
+# mpirun stdout always looks like one, so hpcvet-mpi defaults them off.
+same_as_j1 "corpus, default options" 2 HPCVET_MPI_SPLIT=1 -- "${inputs[@]}"
+for np in 2 3; do
+	same_as_j1 "corpus, JSON, 2 diagnostics, split" $np HPCVET_MPI_SPLIT=1 -- --format=json --max-diagnostics=2 "${inputs[@]}"
+	same_as_j1 "corpus, SARIF, strict, whole" $np HPCVET_MPI_SPLIT=0 -- --format=sarif --strict "${inputs[@]}"
+done
+
+# Exit codes: 1 for the corpus (it holds nonconforming cases), 3 for
+# unreadable inputs (a missing path; a directory holding a FIFO), 2 for a
+# usage error, 0 for a conforming input.
+expect_exit 1 "corpus exit code" "${MPIRUN[@]}" -np 2 "$MPI" "${inputs[@]}"
+mkdir -p "$TMP/fifo"
+mkfifo "$TMP/fifo/stream.obs"
+same_as_j1 "missing path" 2 HPCVET_MPI_SPLIT=0 -- "${text[@]}" "$TMP/missing"
+same_as_j1 "directory with a FIFO" 3 HPCVET_MPI_SPLIT=0 -- "${text[@]}" "$TMP/fifo"
+same_as_j1 "unreadable among others" 3 HPCVET_MPI_SPLIT=0 -- "${text[@]}" "$TMP/missing" "${inputs[0]}" "$TMP/fifo"
+expect_exit 3 "unreadable: exit 3" "${MPIRUN[@]}" -np 2 "$MPI" "$TMP/missing"
+expect_exit 2 "usage error: exit 2" "${MPIRUN[@]}" -np 2 "$MPI" --no-such-option
+"$GEN" --what=dumpi-trace --profiles=16 -o "$TMP/dumpi" >/dev/null 2>&1
+expect_exit 0 "conforming trace: exit 0" "${MPIRUN[@]}" -np 2 "$MPI" "$TMP/dumpi"
+
+# One input's units are spread: with 3 ranks each checks some rank files.
+HPCVET_MPI_STATS=1 "${MPIRUN[@]}" -np 3 "$MPI" "$TMP/dumpi" >/dev/null 2>"$TMP/stats"
+check "16 rank files spread over 3 ranks" grep -qE 'hpcvet-mpi: 16 units: rank 0 [1-9][0-9]* .* rank 1 [1-9][0-9]* .* rank 2 [1-9]' "$TMP/stats"
+done_testing

@@ -1,0 +1,26 @@
+/* hpcvet-mpi (validator/mpi/) is the hpcvet program with its main built as
+ * hv_cli_main and these hooks set: same options, same reports, but the
+ * inputs are validated over MPI ranks and only rank 0 writes. NULL in
+ * hpcvet. With hooks, --color/--context default to off (under mpirun a
+ * rank's stdout looks like a terminal wherever it goes) and there is no
+ * progress line. */
+#ifndef HV_CLI_HOOKS_H
+#define HV_CLI_HOOKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../core/report.h"
+
+typedef void (*hv_cli_validate_one)(const char *path, const hv_options *opt, hv_report *r);
+
+typedef struct hv_cli_hooks {
+	/* Validate paths[i] into reps[i] (initialised) for every i, calling
+	 * `one` for the inputs this process checks. */
+	void (*validate)(const char **paths, size_t n, hv_options *opt, hv_report *reps, hv_cli_validate_one one);
+	bool silent;            /* this process writes no report (ranks other than 0) */
+} hv_cli_hooks;
+
+extern const hv_cli_hooks *hv_cli_active_hooks;
+
+#endif

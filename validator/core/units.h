@@ -1,0 +1,62 @@
+/* Units of work: an input split into pieces that are checked independently
+ * (the rank files of a DUMPI trace, the streams of an ovni tree, the data
+ * files of an HPCToolkit database, ...). Each unit writes its diagnostics
+ * into its own report and what the checks after the units need into its
+ * own summary; the family then merges reports and summaries in unit order.
+ * Because the merge order is fixed and the merge is associative, the report
+ * is byte-identical however the units were scheduled: in order, on -j
+ * threads, or on the ranks of hpcvet-mpi (validator/mpi/), where each unit
+ * is checked by one rank and its report and summary travel as bytes
+ * (core/wire.h) to every other rank. See CONTRIBUTING.md, "Units". */
+#ifndef HV_UNITS_H
+#define HV_UNITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "blob.h"
+#include "report.h"
+#include "wire.h"
+
+typedef struct hv_units {
+	size_t n;
+	void *ctx;
+	/* Check unit i into report(ctx, i) and its summary. */
+	void (*check)(void *ctx, size_t i);
+	/* The unit's own report (initialised, empty before the check). NULL:
+	 * the units cannot travel, and every process checks all of them. */
+	hv_report *(*report)(void *ctx, size_t i);
+	/* The unit's summary, to bytes and back (NULL: it has none). load
+	 * gets what save wrote, on a process that did not check the unit;
+	 * false when the bytes are malformed. */
+	void (*save)(void *ctx, size_t i, hv_wbuf *w);
+	bool (*load)(void *ctx, size_t i, hv_rbuf *r);
+	/* The file the unit reads, whose io_failed travels with it (may be NULL). */
+	hv_blob *(*blob)(void *ctx, size_t i);
+	/* Bytes the unit reads, to balance the plan (NULL: all equal). */
+	uint64_t (*size)(void *ctx, size_t i);
+} hv_units;
+
+/* Something that checks units elsewhere (hpcvet-mpi's ranks). */
+typedef struct hv_units_runner {
+	void (*run)(struct hv_units_runner *self, const hv_options *opt, const hv_units *u);
+} hv_units_runner;
+
+/* Check every unit: through opt->units when set and the units can travel,
+ * else through opt's thread runner (hv_for_each), else in order. */
+void hv_run_units(const hv_options *opt, const hv_units *u);
+
+/* One unit's output (report, its file's io_failed, summary) as bytes. */
+void hv_unit_save(const hv_units *u, size_t i, hv_wbuf *w);
+/* Into unit i's (empty) report and summary; false when malformed, and the
+ * unit's report then records an internal error. */
+bool hv_unit_load(const hv_units *u, size_t i, hv_rbuf *r);
+
+/* A static plan: owner[i] in [0, nproc) for every unit, largest units first
+ * each to the least loaded process (ties: lower unit index, lower process),
+ * so every process computes the same plan. `load` (nproc entries, may be
+ * NULL) receives each process's bytes. False when out of memory. */
+bool hv_units_plan(const hv_units *u, unsigned nproc, unsigned *owner, uint64_t *load);
+
+#endif
