@@ -26,7 +26,7 @@ check "golden corpus present (${#inputs[@]} inputs)" test "${#inputs[@]}" -gt 10
 same_as_j1() {
 	local desc=$1 np=$2 env=$3
 	shift 4
-	"$HPCVET" -j1 "$@" >"$TMP/ref" 2>/dev/null
+	"$HPCVET" "$@" -j1 >"$TMP/ref" 2>/dev/null
 	local rc1=$?
 	env $env "${MPIRUN[@]}" -np "$np" "$MPI" "$@" >"$TMP/mpi" 2>"$TMP/mpi.err"
 	local rc2=$?
@@ -49,6 +49,11 @@ for np in 2 3; do
 	same_as_j1 "corpus, JSON, 2 diagnostics, split" $np HPCVET_MPI_SPLIT=1 -- --format=json --max-diagnostics=2 "${inputs[@]}"
 	same_as_j1 "corpus, SARIF, strict, whole" $np HPCVET_MPI_SPLIT=0 -- --format=sarif --strict "${inputs[@]}"
 done
+
+# Certificates: the files' SHA-256 (computed by rank 0) and every rule's result.
+mapfile -t dirs < <(printf '%s\n' "${inputs[@]}" | grep '\.d$')
+same_as_j1 "certificate, JSON" 3 HPCVET_MPI_SPLIT=0 -- certify --format=json "${dirs[@]}"
+same_as_j1 "certificate, text" 2 HPCVET_MPI_SPLIT=0 -- certify "${dirs[@]}"
 
 # Exit codes: 1 for the corpus (it holds nonconforming cases), 3 for
 # unreadable inputs (a missing path; a directory holding a FIFO), 2 for a

@@ -12,12 +12,16 @@
 
 #include "../core/report.h"
 
-typedef void (*hv_cli_validate_one)(const char *path, const hv_options *opt, hv_report *r);
+/* Validate input i (paths[i] into its report) with `opt`; with `digest`,
+ * also the files' SHA-256 for its certificate. */
+typedef void (*hv_cli_validate_one)(void *ctx, size_t i, const hv_options *opt, bool digest);
 
 typedef struct hv_cli_hooks {
-	/* Validate paths[i] into reps[i] (initialised) for every i, calling
-	 * `one` for the inputs this process checks. */
-	void (*validate)(const char **paths, size_t n, hv_options *opt, hv_report *reps, hv_cli_validate_one one);
+	/* Validate every input, calling one(ctx, i, ...) for the inputs this
+	 * process checks (one fills reps[i]); afterwards every reps[i] must be
+	 * complete here. `digests`: --certify wants file digests. */
+	void (*validate)(const char **paths, size_t n, hv_report *reps, hv_options *opt, bool digests,
+			 hv_cli_validate_one one, void *ctx);
 	bool silent;            /* this process writes no report (ranks other than 0) */
 } hv_cli_hooks;
 

@@ -154,25 +154,26 @@ typedef struct inputs {
 
 static uint64_t inputs_size(void *ctx, size_t i) { return input_size(((inputs *)ctx)->paths[i]); }
 
-void hv_mpi_validate(const char **paths, size_t n, hv_options *opt, hv_report *reps, hv_cli_validate_one one)
+void hv_mpi_validate(const char **paths, size_t n, hv_report *reps, hv_options *opt, bool digests,
+		     hv_cli_validate_one one, void *ctx)
 {
+	int nranks, me;
+	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+	MPI_Comm_rank(MPI_COMM_WORLD, &me);
 	/* HPCVET_MPI_SPLIT=1: every input is split over all ranks, one after
 	 * the other, even when there are several (the tests use it to run the
 	 * whole corpus through the units path in one job). */
 	const char *split = getenv("HPCVET_MPI_SPLIT");
-	if (n == 1 || (split && strcmp(split, "1") == 0)) {
+	if (n == 1 || digests || (split && strcmp(split, "1") == 0)) {
 		opt->units = &hv_mpi_units_runner;
 		for (size_t i = 0; i < n; i++) {
-			one(paths[i], opt, &reps[i]);
+			one(ctx, i, opt, digests && me == 0);
 			end_input(&reps[i]);
 		}
 		return;
 	}
 	/* Several inputs: each checked whole by one rank (its own units on
 	 * its threads), the reports exchanged once. */
-	int nranks, me;
-	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-	MPI_Comm_rank(MPI_COMM_WORLD, &me);
 	inputs in = {paths};
 	hv_units plan = {.n = n, .ctx = &in, .size = inputs_size};
 	unsigned *owner = malloc(n * sizeof *owner);
@@ -181,7 +182,7 @@ void hv_mpi_validate(const char **paths, size_t n, hv_options *opt, hv_report *r
 	hv_wbuf w = {0};
 	for (size_t i = 0; i < n; i++) {
 		if (owner[i] != (unsigned)me) continue;
-		one(paths[i], opt, &reps[i]);
+		one(ctx, i, opt, false);
 		got[i] = true;
 		hv_put_u64(&w, i);
 		hv_report_save(&reps[i], &w);

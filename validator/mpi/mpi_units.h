@@ -12,9 +12,12 @@
 extern hv_units_runner hv_mpi_units_runner;
 
 /* The CLI hook: one input is split into units over all ranks; several
- * inputs are spread over the ranks whole (by size). Afterwards every rank
+ * inputs are spread over the ranks whole (by size). --certify: every input
+ * is split, and rank 0 alone computes the files' digests (reading every
+ * file once more where its units did not). Afterwards every rank
  * holds every report; a rank's read error or internal error is merged into
  * the report everywhere. */
-void hv_mpi_validate(const char **paths, size_t n, hv_options *opt, hv_report *reps, hv_cli_validate_one one);
+void hv_mpi_validate(const char **paths, size_t n, hv_report *reps, hv_options *opt, bool digests,
+		     hv_cli_validate_one one, void *ctx);
 
 #endif
