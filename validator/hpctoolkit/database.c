@@ -112,6 +112,7 @@ static void walk_task(void *ctx, size_t i)
 		hpctk_prof_visitor v = hpctk_xfile_prof_visitor(f);
 		hpctk_profiledb_walk(w->prof, f->r, &v);
 		w->complete[i] = w->prof->complete;
+		hpctk_xfile_prof_done(f);
 	} else if (i == HPCTK_XCCT && w->cct) {
 		hpctk_cct_visitor v = hpctk_xfile_cct_visitor(f);
 		hpctk_cctdb_walk(w->cct, f->r, &v);
@@ -142,12 +143,24 @@ static void walk_save(void *ctx, size_t i, hv_wbuf *wb)
 {
 	walk_set *w = ctx;
 	hpctk_xfile_save(&w->f[i], w->complete[i], wb);
+	/* what the trace.db walk learnt of the file, read by hpctk_xdb_finish */
+	if (i == HPCTK_XTRACE && w->trace) {
+		hv_put_u64(wb, w->trace->seen);
+		hv_put_u64(wb, w->trace->seen_min);
+		hv_put_u64(wb, w->trace->seen_max);
+	}
 }
 
 static bool walk_load(void *ctx, size_t i, hv_rbuf *rb)
 {
 	walk_set *w = ctx;
-	return hpctk_xfile_load(&w->f[i], &w->complete[i], rb);
+	bool ok = hpctk_xfile_load(&w->f[i], &w->complete[i], rb);
+	if (i == HPCTK_XTRACE && w->trace) {
+		w->trace->seen = hv_get_bool(rb);
+		w->trace->seen_min = hv_get_u64(rb);
+		w->trace->seen_max = hv_get_u64(rb);
+	}
+	return ok && !rb->failed;
 }
 
 static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
