@@ -298,6 +298,7 @@ golden: all
 BENCH_SIZE ?= 1024
 bench: all
 	BENCH_SIZE=$(BENCH_SIZE) bash bench/run.sh $(BUILD)
+	BENCH_SIZE=$(BENCH_SIZE) bash bench/split.sh $(BUILD)
 
 demo: all
 	@bash tests/demo.sh $(BUILD)

@@ -92,6 +92,37 @@ same_for_jobs "conforming inputs" "$TMP/ok-ovni" "$TMP/ok-dumpi" "$TMP/ok-db"
 same_for_jobs "all broken inputs in one call" -q "${inputs[@]}"
 same_for_jobs "all broken inputs in one call (JSON)" --format=json --max-diagnostics=3 "${inputs[@]}" "$TMP/ok-db"
 
+# Units of work (core/units.h): with HPCVET_UNIT_BYTES=1 every input is cut
+# into the smallest units it has (each trace.db line its own unit) and they
+# run on 2 threads; the report is that of the default split at -j1, for every
+# multi-file input of the golden corpus and every broken database above.
+tiny=0
+for d in "$ROOT"/golden/cases/*/*.d "$TMP"/hdb/*/*; do
+	[ -d "$d" ] || continue
+	for args in "" "--format=json --max-diagnostics=2"; do
+		"$HPCVET" -j1 $args "$d" >"$TMP/u1" 2>&1
+		rc1=$?
+		HPCVET_UNIT_BYTES=1 "$HPCVET" -j2 $args "$d" >"$TMP/u2" 2>&1
+		rc2=$?
+		if [ "$rc1" -eq "$rc2" ] && cmp -s "$TMP/u1" "$TMP/u2"; then tiny=$((tiny + 1)); else
+			not_ok "$d $args: tiny units at -j2 differ from -j1 (exit $rc1 vs $rc2)"
+			diff "$TMP/u1" "$TMP/u2" | head -5
+		fi
+	done
+done
+# A trace.db above the 1 MiB read whole is read through windows: ranges of
+# its lines run on several threads, each through its own descriptor.
+"$GEN" --what=hpctoolkit-db --profiles=8 --trace-len=60000 -o "$TMP/bigdb" >/dev/null 2>&1
+"$GEN" --what=tracedb --profiles=8 --trace-len=60000 --break=tracedb.line.time-sorted -o "$TMP/bigdb/trace.db" >/dev/null 2>&1
+check "trace.db read through windows" test "$(stat -c %s "$TMP/bigdb/trace.db")" -gt 1048576
+"$HPCVET" -j1 --format=json "$TMP/bigdb" >"$TMP/b1" 2>&1
+check "broken trace.db reported" grep -q tracedb.line.time-sorted "$TMP/b1"
+for j in 2 3; do
+	HPCVET_UNIT_BYTES=100000 "$HPCVET" -j$j --format=json "$TMP/bigdb" >"$TMP/bj" 2>&1
+	check "trace.db in 100 kB ranges at -j$j: the -j1 report" cmp -s "$TMP/b1" "$TMP/bj"
+done
+check "tiny units at -j2 give the -j1 report ($tiny inputs x formats)" test "$tiny" -gt 500
+
 expect_exit 2 "-j0 is a usage error" "$HPCVET" -j0 "$TMP/ok-db"
 expect_exit 2 "-j without a number is a usage error" "$HPCVET" -jx "$TMP/ok-db"
 expect_exit 0 "-j N as two arguments" "$HPCVET" -j 2 "$TMP/ok-db"

@@ -72,4 +72,10 @@ expect_exit 0 "conforming trace: exit 0" "${MPIRUN[@]}" -np 2 "$MPI" "$TMP/dumpi
 # One input's units are spread: with 3 ranks each checks some rank files.
 HPCVET_MPI_STATS=1 "${MPIRUN[@]}" -np 3 "$MPI" "$TMP/dumpi" >/dev/null 2>"$TMP/stats"
 check "16 rank files spread over 3 ranks" grep -qE 'hpcvet-mpi: 16 units: rank 0 [1-9][0-9]* .* rank 1 [1-9][0-9]* .* rank 2 [1-9]' "$TMP/stats"
+# Tiny units (HPCVET_UNIT_BYTES=1): a database's trace lines are units of
+# their own, spread too, and the report stays that of -j1.
+"$GEN" --what=hpctoolkit-db --profiles=6 -o "$TMP/db" >/dev/null 2>&1
+HPCVET_UNIT_BYTES=1 HPCVET_MPI_STATS=1 "${MPIRUN[@]}" -np 2 "$MPI" "$TMP/db" >/dev/null 2>"$TMP/stats"
+check "trace.db lines are units (more than 3 units)" grep -qE 'hpcvet-mpi: ([4-9]|[1-9][0-9]+) units' "$TMP/stats"
+same_as_j1 "tiny units, corpus split" 3 "HPCVET_UNIT_BYTES=1 HPCVET_MPI_SPLIT=1" -- --format=json "${inputs[@]}"
 done_testing

@@ -28,25 +28,28 @@ static bool pread_fetch(void *io, uint64_t off, void *dst, size_t len)
 /* Large files of a directory input are not kept open: a tree of thousands
  * of big streams would run out of descriptors. They are opened on their
  * first read, and opening one closes the one this thread opened before.
- * The record is per thread: with -j, every worker reads its own files, and
- * a worker never closes a descriptor another thread is reading (the CLI's
- * scheduler releases a thread's file before handing its files to others). */
-static _Thread_local hv_file *t_lazy_open;
+ * The descriptor belongs to the thread, not to the file: with -j several
+ * threads may read ranges of one file (units of work, core/units.h), each
+ * through its own descriptor, and no thread ever closes a descriptor
+ * another is reading. A thread's descriptor is closed when it opens
+ * another file, when the thread ends (the CLI's workers call
+ * hv_file_release_lazy) and when the file is closed. */
+static _Thread_local struct {
+	const hv_file *f;
+	int fd;
+} t_lazy = {NULL, -1};
 
 void hv_file_release_lazy(void)
 {
-	hv_file *f = t_lazy_open;
-	t_lazy_open = NULL;
-	if (f && f->fd >= 0 && f->blob.fetch && f->blob.io == f) {
-		close(f->fd);
-		f->fd = -1;
-	}
+	if (t_lazy.f && t_lazy.fd >= 0) close(t_lazy.fd);
+	t_lazy.f = NULL;
+	t_lazy.fd = -1;
 }
 
 static bool lazy_fetch(void *io, uint64_t off, void *dst, size_t len)
 {
 	hv_file *f = io;
-	if (f->fd < 0) {
+	if (t_lazy.f != f) {
 		hv_file_release_lazy();
 		int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 		if (fd < 0) return false;
@@ -56,10 +59,10 @@ static bool lazy_fetch(void *io, uint64_t off, void *dst, size_t len)
 			close(fd);
 			return false;
 		}
-		f->fd = fd;
-		t_lazy_open = f;
+		t_lazy.f = f;
+		t_lazy.fd = fd;
 	}
-	return pread_fetch(&f->fd, off, dst, len);
+	return pread_fetch(&t_lazy.fd, off, dst, len);
 }
 
 static uint64_t g_slurp_limit = UINT64_MAX;
@@ -132,7 +135,7 @@ bool hv_file_open(hv_file *f, const char *path, const char **why)
 
 void hv_file_close(hv_file *f)
 {
-	if (t_lazy_open == f) t_lazy_open = NULL;
+	if (t_lazy.f == f) hv_file_release_lazy();
 	hv_blob_release(&f->blob);
 	free(f->data);
 	free(f->path);

@@ -315,6 +315,10 @@ int main(int argc, char **argv)
 		rp[i] = &reps[i];
 	}
 	opt.jobs = jobs;
+	/* units of work of this many bytes (core/units.h; tests force tiny ones) */
+	const char *unit_bytes = getenv("HPCVET_UNIT_BYTES");
+	size_t ub;
+	if (unit_bytes && parse_size(unit_bytes, &ub)) opt.unit_bytes = ub;
 	if (hv_cli_active_hooks) {
 		if (jobs > 1) {
 			opt.runner = hv_jobs_run;

@@ -43,6 +43,7 @@ typedef struct hv_options {
 	/* Units of work spread over processes (hpcvet-mpi, core/units.h);
 	 * NULL: units run through `runner`. */
 	struct hv_units_runner *units;
+	uint64_t unit_bytes;      /* split inputs into units of about this many bytes (0: default) */
 } hv_options;
 
 /* Run task(ctx, i) for i in [0, n) through opt's runner, else in order. */

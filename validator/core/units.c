@@ -13,6 +13,13 @@ void hv_run_units(const hv_options *opt, const hv_units *u)
 	hv_for_each(opt, u->n, u->check, u->ctx);
 }
 
+uint64_t hv_unit_bytes(const hv_options *opt, uint64_t total)
+{
+	uint64_t per = opt && opt->unit_bytes ? opt->unit_bytes : HV_UNIT_BYTES_DEFAULT;
+	uint64_t floor = total / HV_UNITS_MAX + 1;
+	return per > floor ? per : floor;
+}
+
 void hv_unit_save(const hv_units *u, size_t i, hv_wbuf *w)
 {
 	hv_blob *b = u->blob ? u->blob(u->ctx, i) : NULL;

@@ -38,6 +38,15 @@ typedef struct hv_units {
 	uint64_t (*size)(void *ctx, size_t i);
 } hv_units;
 
+/* How big units are: a family splits a piece of `total` bytes into units
+ * of about hv_unit_bytes(opt, total) bytes: opt->unit_bytes (the CLI's
+ * HPCVET_UNIT_BYTES; 0: HV_UNIT_BYTES_DEFAULT), but never more than
+ * HV_UNITS_MAX units, so the reports and summaries waiting to be merged
+ * stay bounded whatever the input's size. */
+#define HV_UNIT_BYTES_DEFAULT (64ull << 20)
+#define HV_UNITS_MAX 1024u
+uint64_t hv_unit_bytes(const hv_options *opt, uint64_t total);
+
 /* Something that checks units elsewhere (hpcvet-mpi's ranks). */
 typedef struct hv_units_runner {
 	void (*run)(struct hv_units_runner *self, const hv_options *opt, const hv_units *u);

@@ -12,6 +12,7 @@
  * rules that need all files are decided last. Output is the same for any
  * number of jobs. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/units.h"
@@ -92,8 +93,21 @@ static enum hv_edition decide_edition(const hv_options *opt, hv_report *r, const
 	return ed;
 }
 
-/* The three data files' walks: independent once opened (each writes its
- * own report, file state and visitor state; all else is read-only). */
+/* The data files' walks as units of work (core/units.h): unit 0 walks
+ * profile.db, unit 1 cct.db, and units 2.. ranges of trace.db's lines
+ * (whose headers were read before, by hpctk_tracedb_prepare). Each writes
+ * its own report and cross-file state; all else is read-only. Summaries:
+ * a file walk's hpctk_xfile and whether it visited every value; a trace
+ * range's first/last timestamps (hpctk_tracedb seen*). */
+typedef struct trace_unit {
+	uint32_t from, to;                  /* lines */
+	uint64_t bytes;
+	hv_report rep;
+	hpctk_xfile f;
+	bool seen;
+	uint64_t seen_min, seen_max;
+} trace_unit;
+
 typedef struct walk_set {
 	hpctk_xdb x;
 	hpctk_profiledb *prof;
@@ -102,11 +116,28 @@ typedef struct walk_set {
 	hpctk_xfile f[HPCTK_XFILES];
 	hv_report sub[HPCTK_XFILES];
 	bool complete[HPCTK_XFILES];        /* the walk visited every value */
+	hpctk_trace_plan plan;
+	trace_unit *tu;
+	size_t ntu;
 } walk_set;
+
+enum { FILE_UNITS = 2 }; /* profile.db, cct.db; then the trace ranges */
 
 static void walk_task(void *ctx, size_t i)
 {
 	walk_set *w = ctx;
+	if (i >= FILE_UNITS) {
+		trace_unit *u = &w->tu[i - FILE_UNITS];
+		/* a copy: the walk records the timestamps it saw in it */
+		hpctk_tracedb t = *w->trace;
+		t.seen = false;
+		hpctk_trace_visitor v = hpctk_xfile_trace_visitor(&u->f);
+		hpctk_tracedb_lines(&t, &w->plan, &u->rep, &v, u->from, u->to);
+		u->seen = t.seen;
+		u->seen_min = t.seen_min;
+		u->seen_max = t.seen_max;
+		return;
+	}
 	hpctk_xfile *f = &w->f[i];
 	if (i == HPCTK_XPROF && w->prof) {
 		hpctk_prof_visitor v = hpctk_xfile_prof_visitor(f);
@@ -117,24 +148,26 @@ static void walk_task(void *ctx, size_t i)
 		hpctk_cct_visitor v = hpctk_xfile_cct_visitor(f);
 		hpctk_cctdb_walk(w->cct, f->r, &v);
 		w->complete[i] = w->cct->complete;
-	} else if (i == HPCTK_XTRACE && w->trace) {
-		hpctk_trace_visitor v = hpctk_xfile_trace_visitor(f);
-		hpctk_tracedb_walk(w->trace, f->r, &v);
 	}
 }
 
-/* Each walk is a unit (core/units.h); its summary is its hpctk_xfile. */
-static hv_report *walk_report(void *ctx, size_t i) { return &((walk_set *)ctx)->sub[i]; }
+static hv_report *walk_report(void *ctx, size_t i)
+{
+	walk_set *w = ctx;
+	return i >= FILE_UNITS ? &w->tu[i - FILE_UNITS].rep : &w->sub[i];
+}
 
 static hv_blob *walk_blob(void *ctx, size_t i)
 {
 	walk_set *w = ctx;
-	return i == HPCTK_XPROF && w->prof ? w->prof->b : i == HPCTK_XCCT && w->cct ? w->cct->b
-		: i == HPCTK_XTRACE && w->trace ? w->trace->b : NULL;
+	return i >= FILE_UNITS ? w->trace->b : i == HPCTK_XPROF && w->prof ? w->prof->b
+		: i == HPCTK_XCCT && w->cct ? w->cct->b : NULL;
 }
 
 static uint64_t walk_size(void *ctx, size_t i)
 {
+	walk_set *w = ctx;
+	if (i >= FILE_UNITS) return w->tu[i - FILE_UNITS].bytes;
 	hv_blob *b = walk_blob(ctx, i);
 	return b ? b->size : 0;
 }
@@ -142,25 +175,57 @@ static uint64_t walk_size(void *ctx, size_t i)
 static void walk_save(void *ctx, size_t i, hv_wbuf *wb)
 {
 	walk_set *w = ctx;
-	hpctk_xfile_save(&w->f[i], w->complete[i], wb);
-	/* what the trace.db walk learnt of the file, read by hpctk_xdb_finish */
-	if (i == HPCTK_XTRACE && w->trace) {
-		hv_put_u64(wb, w->trace->seen);
-		hv_put_u64(wb, w->trace->seen_min);
-		hv_put_u64(wb, w->trace->seen_max);
+	if (i < FILE_UNITS) {
+		hpctk_xfile_save(&w->f[i], w->complete[i], wb);
+		return;
 	}
+	const trace_unit *u = &w->tu[i - FILE_UNITS];
+	hv_put_u64(wb, u->seen);
+	hv_put_u64(wb, u->seen_min);
+	hv_put_u64(wb, u->seen_max);
 }
 
 static bool walk_load(void *ctx, size_t i, hv_rbuf *rb)
 {
 	walk_set *w = ctx;
-	bool ok = hpctk_xfile_load(&w->f[i], &w->complete[i], rb);
-	if (i == HPCTK_XTRACE && w->trace) {
-		w->trace->seen = hv_get_bool(rb);
-		w->trace->seen_min = hv_get_u64(rb);
-		w->trace->seen_max = hv_get_u64(rb);
+	if (i < FILE_UNITS) return hpctk_xfile_load(&w->f[i], &w->complete[i], rb);
+	trace_unit *u = &w->tu[i - FILE_UNITS];
+	u->seen = hv_get_bool(rb);
+	u->seen_min = hv_get_u64(rb);
+	u->seen_max = hv_get_u64(rb);
+	return !rb->failed;
+}
+
+/* Consecutive lines of about opt->unit_bytes of elements each (at most
+ * HV_UNITS_MAX ranges; a line is never split). */
+static void plan_trace_units(const hv_options *opt, walk_set *w, hv_report *r)
+{
+	const hpctk_trace_plan *p = &w->plan;
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < p->n; i++) total += p->bytes[i];
+	uint64_t per = hv_unit_bytes(opt, total);
+	size_t cap = 1;
+	for (uint64_t acc = 0, i = 0; i < p->n; i++) {
+		acc += p->bytes[i];
+		if (acc >= per && i + 1 < p->n) cap++, acc = 0;
 	}
-	return ok && !rb->failed;
+	w->tu = calloc(cap, sizeof *w->tu);
+	if (!w->tu) {
+		hv_report_internal(r, "out of memory planning trace.db's lines");
+		return;
+	}
+	trace_unit *u = &w->tu[0];
+	u->from = 0;
+	w->ntu = 1;
+	for (uint32_t i = 0; i < p->n; i++) {
+		u->bytes += p->bytes[i];
+		if (u->bytes >= per && i + 1 < p->n && w->ntu < cap) {
+			u->to = i + 1;
+			u = &w->tu[w->ntu++];
+			u->from = i + 1;
+		}
+	}
+	u->to = p->n;
 }
 
 static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
@@ -198,15 +263,41 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 		hv_report_init(&w.sub[i], r->input_path, r->max_diags);
 		hpctk_xfile_init(&w.f[i], &w.x, i, &w.sub[i]);
 	}
-	hv_units u = {.n = HPCTK_XFILES, .ctx = &w, .check = walk_task, .report = walk_report, .save = walk_save,
+	/* trace.db's headers first (every process reads them), then its
+	 * lines in ranges; without a plan, no range. */
+	if (w.trace) {
+		hpctk_trace_visitor v = hpctk_xfile_trace_visitor(&w.f[HPCTK_XTRACE]);
+		hpctk_tracedb_prepare(w.trace, &w.sub[HPCTK_XTRACE], &v, &w.plan);
+		plan_trace_units(opt, &w, r);
+		for (size_t k = 0; k < w.ntu; k++) {
+			hv_report_init(&w.tu[k].rep, r->input_path, r->max_diags);
+			hpctk_xfile_init(&w.tu[k].f, &w.x, HPCTK_XTRACE, &w.tu[k].rep);
+		}
+	}
+	hv_units u = {.n = FILE_UNITS + w.ntu, .ctx = &w, .check = walk_task, .report = walk_report, .save = walk_save,
 		      .load = walk_load, .blob = walk_blob, .size = walk_size};
 	hv_run_units(opt, &u);
+	/* In file order, trace.db's ranges in line order: as one walk would. */
 	for (int i = 0; i < HPCTK_XFILES; i++) hv_report_merge(r, &w.sub[i]);
+	for (size_t k = 0; k < w.ntu; k++) {
+		trace_unit *t = &w.tu[k];
+		hv_report_merge(r, &t->rep);
+		if (!t->seen) continue;
+		trace.seen_min = !trace.seen || t->seen_min < trace.seen_min ? t->seen_min : trace.seen_min;
+		trace.seen_max = !trace.seen || t->seen_max > trace.seen_max ? t->seen_max : trace.seen_max;
+		trace.seen = true;
+	}
+	if (w.trace) hpctk_tracedb_finish(w.trace, &w.plan, r);
 	hpctk_xdb_finish(&w.x, r, w.f, prof_open && w.complete[HPCTK_XPROF], cct_open && w.complete[HPCTK_XCCT]);
 	for (int i = 0; i < HPCTK_XFILES; i++) {
 		hpctk_xfile_free(&w.f[i]);
 		hv_report_free(&w.sub[i]);
 	}
+	for (size_t k = 0; k < w.ntu; k++) {
+		hpctk_xfile_free(&w.tu[k].f);
+		hv_report_free(&w.tu[k].rep);
+	}
+	free(w.tu);
 	hpctk_xdb_free(&w.x);
 	hpctk_metadb_summary_free(&meta);
 }

@@ -264,21 +264,21 @@ static void check_unique(hpctk_tracedb *t, hv_report *r, uint64_t *pairs, uint32
 	}
 }
 
-void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v)
+bool hpctk_tracedb_prepare(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v, hpctk_trace_plan *p)
 {
-	if (!t->h.usable || !t->th.ok) return;
-	hv_window wh, we;
+	memset(p, 0, sizeof *p);
+	if (!t->h.usable || !t->th.ok) return false;
+	hv_window wh;
 	bool wh_ok = hv_window_init(&wh, t->b, hpctk_window_cap);
-	bool we_ok = hv_window_init(&we, t->b, hpctk_window_cap);
-	/* One pair and one bit per trace header that exists in the section:
-	 * bounded by its size. */
-	uint64_t *pairs = malloc(((size_t)t->th.n + 1) * sizeof *pairs);
-	uint8_t *walk = calloc((size_t)t->th.n / 8 + 1, 1);
+	/* One pair, one bit and one length per trace header that exists in
+	 * the section: bounded by its size. */
+	p->pairs = malloc(((size_t)t->th.n + 1) * sizeof *p->pairs);
+	p->walk = calloc((size_t)t->th.n / 8 + 1, 1);
+	p->bytes = calloc((size_t)t->th.n + 1, sizeof *p->bytes);
 	hpctk_ranges lines = {0};
-	uint32_t n = 0;
 	char path[HV_PATH_MAX];
-	bool ok = wh_ok && we_ok && pairs && walk;
-	/* Pass 1: headers and line placement; then the overlap sweep. */
+	bool ok = wh_ok && p->pairs && p->walk && p->bytes;
+	/* Headers and line placement; then the overlap sweep. */
 	for (uint32_t i = 0; ok && i < t->th.n; i++) {
 		uint64_t at = t->th.p + (uint64_t)i * t->th.sz;
 		const uint8_t *h = hv_window_get(&wh, at, HPCTK_CTH_END);
@@ -288,28 +288,58 @@ void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visito
 		if (!hv_eval(r, HV_R_TRACEDB_LINE_PROF_NOT_SUMMARY, prof != 0))
 			hv_emit(r, HV_R_TRACEDB_LINE_PROF_NOT_SUMMARY, t->b->name, at, 4, path,
 				"profIndex 0 is the summary profile, which has no trace");
-		pairs[n++] = ((uint64_t)prof << 32) | i;
+		p->pairs[p->n++] = ((uint64_t)prof << 32) | i;
 		if (v && v->line) v->line(v->arg, i, prof, at);
-		if (check_line(t, r, i, at, hv_le64(h + 8), hv_le64(h + 0x10), &lines))
-			hv_bit_set(walk, i);
+		uint64_t ps = hv_le64(h + 8), pe = hv_le64(h + 0x10);
+		if (check_line(t, r, i, at, ps, pe, &lines)) {
+			hv_bit_set(p->walk, i);
+			p->bytes[i] = pe - ps;
+		}
 	}
-	overlap_ctx o = {t, r, walk};
+	overlap_ctx o = {t, r, p->walk};
 	hv_eval(r, HV_R_TRACEDB_LINE_OVERLAP, true);
 	if (ok) hpctk_ranges_sweep(&lines, report_overlap, &o);
-	/* Pass 2: the elements of every line placed soundly. */
-	for (uint32_t i = 0; ok && i < n; i++) {
-		if (!hv_bit_get(walk, i)) continue;
+	for (uint32_t i = 0; ok && i < p->n; i++)
+		if (!hv_bit_get(p->walk, i)) p->bytes[i] = 0;
+	hpctk_ranges_free(&lines);
+	hv_window_free(&wh);
+	p->ok = ok;
+	return ok;
+}
+
+void hpctk_tracedb_lines(hpctk_tracedb *t, const hpctk_trace_plan *p, hv_report *r, const hpctk_trace_visitor *v,
+			 uint32_t from, uint32_t to)
+{
+	if (!p->ok) return;
+	hv_window wh, we;
+	bool wh_ok = hv_window_init(&wh, t->b, hpctk_window_cap);
+	bool we_ok = hv_window_init(&we, t->b, hpctk_window_cap);
+	for (uint32_t i = from; wh_ok && we_ok && i < to && i < p->n; i++) {
+		if (!hv_bit_get(p->walk, i)) continue;
 		const uint8_t *h = hv_window_get(&wh, t->th.p + (uint64_t)i * t->th.sz, HPCTK_CTH_END);
 		if (!h) break;
 		uint64_t ps = hv_le64(h + 8), pe = hv_le64(h + 0x10);
 		walk_elements(t, r, v, &we, i, ps, (pe - ps) / ELEM);
 	}
-	if (ok) check_unique(t, r, pairs, n);
-	hpctk_ranges_free(&lines);
-	free(pairs);
-	free(walk);
 	hv_window_free(&wh);
 	hv_window_free(&we);
+}
+
+void hpctk_tracedb_finish(hpctk_tracedb *t, hpctk_trace_plan *p, hv_report *r)
+{
+	if (p->ok) check_unique(t, r, p->pairs, p->n);
+	free(p->pairs);
+	free(p->walk);
+	free(p->bytes);
+	memset(p, 0, sizeof *p);
+}
+
+void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v)
+{
+	hpctk_trace_plan p;
+	hpctk_tracedb_prepare(t, r, v, &p);
+	hpctk_tracedb_lines(t, &p, r, v, 0, p.n);
+	hpctk_tracedb_finish(t, &p, r);
 }
 
 static void tracedb_check_file(const hv_options *opt, hv_blob *b, hv_report *r)

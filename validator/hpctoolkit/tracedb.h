@@ -51,6 +51,24 @@ enum hv_edition hpctk_tracedb_evidence(hv_blob *b);
 bool hpctk_tracedb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum hv_edition ed, hpctk_tracedb *t);
 void hpctk_tracedb_walk(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v);
 
+/* The walk in three steps, so that ranges of trace lines can be units of
+ * work (database.c): prepare reads every trace header (placement, overlap
+ * sweep); lines walks the elements of lines [from, to) with its own
+ * windows (it writes only `r` and t->seen*, so ranges run in parallel on
+ * copies of `t`); finish checks that profIndex is unique and frees the
+ * plan. hpctk_tracedb_walk is the three in a row. */
+typedef struct hpctk_trace_plan {
+	uint64_t *pairs;    /* (profIndex, line) of every trace header read */
+	uint8_t *walk;      /* per line: its elements are walked */
+	uint64_t *bytes;    /* per line: bytes of elements walked (0: none) */
+	uint32_t n;         /* trace headers read */
+	bool ok;
+} hpctk_trace_plan;
+bool hpctk_tracedb_prepare(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visitor *v, hpctk_trace_plan *p);
+void hpctk_tracedb_lines(hpctk_tracedb *t, const hpctk_trace_plan *p, hv_report *r, const hpctk_trace_visitor *v,
+			 uint32_t from, uint32_t to);
+void hpctk_tracedb_finish(hpctk_tracedb *t, hpctk_trace_plan *p, hv_report *r);
+
 extern const hv_format hv_format_hpctk_tracedb;
 
 #endif
