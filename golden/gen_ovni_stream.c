@@ -137,6 +137,10 @@ static uint64_t put_model_break(gen_buf *b, const govni_stream *s, uint64_t cloc
 		for (int i = 0; i < 513; i++) put_event(b, "VU[", ++clock, NULL, 0, false);
 	if (!strcmp(r, "state-open")) put_event(b, "VU[", ++clock, NULL, 0, false);
 	if (!strcmp(r, "task-unknown")) put_u32s(b, "VTx", ++clock, a, 0);
+	if (!strcmp(r, "mark-stack")) {
+		put_mark(b, "OM[", ++clock, 1, 3);
+		put_mark(b, "OM]", ++clock, 2, 3); /* not the value on top */
+	}
 	if (strstr(r, "task-duplicate") || (strstr(r, "body-") && !strstr(r, "deprecated"))) put_type(b, "VYc", ++clock, t2);
 	if (!strcmp(r, "task-duplicate")) {
 		put_u32s(b, "VTc", ++clock, a, t2);
@@ -223,9 +227,12 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 			clock += 3;
 			put_known(b, "OU]", clock, &rng);
 		} else if (pick == 2 && s->mark_type >= 0) { /* a mark region */
+			/* type 3 is a "stack" type: values are entered and left,
+			 * never set (OM= is for "single" types) */
 			put_mark(b, "OM[", clock, 1, s->mark_type);
-			put_mark(b, "OM=", clock, 2, s->mark_type);
+			put_mark(b, "OM[", clock, 2, s->mark_type);
 			clock += 1;
+			put_mark(b, "OM]", clock, 2, s->mark_type);
 			put_mark(b, "OM]", clock, 1, s->mark_type);
 		} else if (pick == 3 && !s->steady) { /* paused and resumed */
 			put_event(b, "OHp", clock, NULL, 0, false);

@@ -276,6 +276,13 @@ static void check_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t
 		goto out;
 	}
 	L.nth = n;
+	/* mark types are declared trace-wide; the tree checks made them agree */
+	memset(L.mark_kind, -1, sizeof L.mark_kind);
+	for (size_t i = 0; i < t->ns; i++)
+		for (size_t k = 0; k < t->s[i].meta.nmarks; k++) {
+			const ovni_mark *mk = &t->s[i].meta.marks[k];
+			if (!mk->is_label && mk->type >= 0 && mk->type < OVNI_MARK_TYPES) L.mark_kind[mk->type] = mk->stack;
+		}
 	for (size_t i = 0; i < n; i++) {
 		mthread *th = &L.th[i];
 		th->s = &t->s[idx[i]];
@@ -304,6 +311,8 @@ out:
 		mthread *th = &L.th[i];
 		hv_window_free(&th->w);
 		for (int c = 0; c < MODEL_NCH; c++) free(th->st[c].v);
+		for (int m = 0; th->marks && m < OVNI_MARK_TYPES; m++) free(th->marks[m].v);
+		free(th->marks);
 		free(th->bodies);
 	}
 	free(L.th);
