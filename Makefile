@@ -98,8 +98,9 @@ $(BUILD)/libhpcvet-gen.a: $(GEN_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
+# -lcrypto: certificate digests (validator/cli/digest.c); the library does not need it.
 $(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/libhpcvet.a
-	$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -o $@
+	$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -lcrypto -o $@
 
 # The corpus cases of each rule, for `hpcvet rules --format=json`: generated
 # from golden/cases/MANIFEST.json (an empty table when it is absent).

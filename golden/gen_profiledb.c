@@ -115,9 +115,10 @@ int gen_profiledb_write(const hdb *d, gen_buf *b, pdb_layout *l)
 	l->p = calloc(n, sizeof *l->p);
 	if (!l->order || !l->p) return -1;
 	bool release = d->edition == HV_EDITION_RELEASE;
-	/* A newer minor's {PI} may be longer; only in the release edition,
-	 * because a lone draft profile.db is recognised by szProfile < 0x30. */
-	l->szprof = release ? 0x30u + (d->minor ? 8u * (1 + d->minor % 2) : 0u) : 0x28u;
+	/* A newer minor's {PI} may be longer, in either edition: a draft one
+	 * as wide as the release END or wider, junk in the gap where release
+	 * has flags (the validator must not take it for the release edition). */
+	l->szprof = (release ? 0x30u : 0x28u) + (d->minor ? 8u * (1 + d->minor % 2) : 0u);
 	uint64_t pi_hdr = d->k.pdb_pi_hdr ? d->k.pdb_pi_hdr : d->minor ? 0x18u : 0x10u;
 	l->pi_sz = pi_hdr + (uint64_t)n * l->szprof;
 	l->tup_sz = 0;

@@ -27,7 +27,9 @@ int gen_tracedb_write(const hdb *d, gen_buf *b, tdb_layout *l)
 	l->t = calloc(l->ntraces ? l->ntraces : 1, sizeof *l->t);
 	if (!l->t) return -1;
 	l->sztrace = 0x18u + (d->minor ? 8u * (1 + d->minor % 2) : 0u);
-	uint64_t th_hdr = (release ? 0x20u : 0x0du) + (d->minor ? 8u : 0u);
+	/* A newer minor's section header may be longer: an odd draft minor's
+	 * as long as the release one (room for min/maxTimestamp, junk there). */
+	uint64_t th_hdr = release ? 0x20u + (d->minor ? 8u : 0u) : 0x0du + (d->minor ? 8u * (1 + 2 * (d->minor % 2)) : 0u);
 	/* A newer minor may list a second section this reader does not know:
 	 * its {sz,p} pair extends the header, its bytes follow the headers. */
 	bool extra_sec = d->minor > 0 && d->seed % 2 == 0;

@@ -237,6 +237,18 @@ for ed in release draft; do
 		make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.$m" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --minor=$m --seed=$m" "$HK_NEWER $ELIDED" \
 			"$ed edition, newer minor 4.$m: larger strides, junk in gaps and reserved fields, unknown sections; read as 4.0 with a warning per file" ""
 	done
+	if [ "$ed" = draft ]; then
+		# A newer draft minor whose {PI} stride (0x38) and trace section header
+		# (room for 0x20 bytes) are as wide as the release edition's, with junk
+		# where release keeps flags and min/maxTimestamp: no file may be taken
+		# for the release edition (only meta.db, or a footer, tells).
+		make_case y hpctoolkit "y_hpctoolkit-db.draft.4.3.wide-strides" hpctoolkit-db "--what=hpctoolkit-db --edition=draft --minor=3 --seed=4" "$HK_NEWER" \
+			"draft edition, newer minor 4.3: szProfile 0x38 and a 0x25-byte trace section header (both release-sized), junk in the gaps; read in meta.db's draft edition" ""
+		for k in profiledb tracedb; do
+			make_case y hpctoolkit "y_$k.draft.4.3.wide-strides" "$k" "--what=$k --edition=draft --minor=3 --seed=4" "$k.hdr.minor-newer" \
+				"draft edition, newer minor 4.3, alone, with release-sized strides and junk in the gaps: no edition evidence, only what both editions accept is checked" ""
+		done
+	fi
 	for k in metadb profiledb cctdb tracedb; do
 		for seed in 1 2 3; do
 			make_case y hpctoolkit "y_$k.$ed.4.0_s$seed" "$k" "--what=$k --edition=$ed --seed=$seed" "" \

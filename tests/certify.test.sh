@@ -59,6 +59,65 @@ check "a note rule's result is 'note'" jqe '.certificate.inputs[0] | .verdict ==
 expect_exit 3 "certify a missing path" "$HPCVET" certify "$TMP/nope"
 check "unreadable input: verdict unreadable" grep -qE 'verdict: +unreadable' "$TMP/out"
 
+# Certificates are bound to the bytes: each file's size and SHA-256
+# (checked against sha256sum), and `certify --verify` re-validates and says
+# whether the certificate still holds.
+(cd "$Y" && for f in *; do echo "$(sha256sum "$f" | cut -d' ' -f1) $(stat -c %s "$f") $f"; done) >"$TMP/want"
+jq -r '.certificate.inputs[0].files[] | "\(.sha256) \(.size) \(.name)"' "$TMP/c.json" >"$TMP/got"
+check "certified digests equal sha256sum and stat" cmp -s "$TMP/want" "$TMP/got"
+check "text certificate lists each file with size and SHA-256" \
+	grep -qE "^  file: +meta\.db  $(stat -c %s "$Y/meta.db") bytes  sha256 $(sha256sum "$Y/meta.db" | cut -d' ' -f1)$" \
+	<("$HPCVET" certify "$Y")
+# A database bigger than what is read whole (files read through windows,
+# hashed as the windows pass by): digests still equal sha256sum, with -j too.
+"$GEN" --what=hpctoolkit-db --profiles=16 --contexts=2000 --trace-len=8000 -o "$TMP/big.d" >/dev/null
+for j in 1 2; do
+	"$HPCVET" certify -j$j --format=json "$TMP/big.d" >"$TMP/big$j.json"
+	jq -r '.certificate.inputs[0].files[] | "\(.sha256)  \(.name)"' "$TMP/big$j.json" >"$TMP/bgot"
+	(cd "$TMP/big.d" && sha256sum -- *) >"$TMP/bwant"
+	check "windowed files (-j$j): digests equal sha256sum" cmp -s "$TMP/bwant" "$TMP/bgot"
+done
+check "the big database has files over the 1 MiB read-whole limit" test "$(stat -c %s "$TMP/big.d/profile.db")" -gt 1048576
+"$HPCVET" certify --format=json "$Y" >"$TMP/cert.json"
+expect_exit 0 "verify: the certificate holds for the same bytes" "$HPCVET" certify --verify "$TMP/cert.json"
+check "verify says it holds" grep -q ': certificate holds (4 files' "$TMP/out"
+cp -r "$Y" "$TMP/copy.d"
+expect_exit 0 "verify against a copy elsewhere (names are relative)" "$HPCVET" certify --verify "$TMP/cert.json" "$TMP/copy.d"
+# Flip one byte (the last of trace.db): the digest and here the verdict differ.
+off=$(($(stat -c %s "$TMP/copy.d/trace.db") - 1))
+byte=$(od -An -tu1 -j$off -N1 "$TMP/copy.d/trace.db")
+printf "$(printf '\\%03o' $((byte ^ 0xff)))" | dd of="$TMP/copy.d/trace.db" bs=1 seek=$off conv=notrunc 2>/dev/null
+expect_exit 1 "verify after flipping one byte: does not hold" "$HPCVET" certify --verify "$TMP/cert.json" "$TMP/copy.d"
+check "says which file's SHA-256 differs" \
+	bash -c "grep -q 'certificate does NOT hold' '$TMP/out' && grep -q 'trace.db: SHA-256 differs: certificate $(sha256sum "$Y/trace.db" | cut -d' ' -f1), file now $(sha256sum "$TMP/copy.d/trace.db" | cut -d' ' -f1)' '$TMP/out'"
+"$HPCVET" certify --format=json --verify "$TMP/cert.json" "$TMP/copy.d" >"$TMP/v.json"
+check "verify --format=json: holds false, one reason naming trace.db" \
+	jqe '.verification.holds == false and (.verification.inputs[0].reasons | length >= 1) and
+	any(.verification.inputs[0].reasons[]; test("^trace.db: SHA-256 differs"))' "$TMP/v.json"
+jq '.certificate.rule_table.version = "270-0123456789abcdef"' "$TMP/cert.json" >"$TMP/oldtable.json"
+expect_exit 1 "verify with another rule-table version: does not hold" "$HPCVET" certify --verify "$TMP/oldtable.json"
+check "says why: the rule table version differs, both shown" \
+	grep -q "rule table version differs: certificate 270-0123456789abcdef, hpcvet .* now $(jq -r .certificate.rule_table.version "$TMP/cert.json")" "$TMP/out"
+check "only the rule table is blamed (same bytes)" test "$(grep -c '^  - ' "$TMP/out")" -eq 1
+jq '.certificate.inputs[0].verdict = "nonconforming"' "$TMP/cert.json" >"$TMP/otherverdict.json"
+expect_exit 1 "verify with another verdict: does not hold" "$HPCVET" certify --verify "$TMP/otherverdict.json"
+check "says the verdict differs" grep -q 'verdict differs: certificate nonconforming, validation now conforming' "$TMP/out"
+jq '.certificate.inputs[0].files |= map(select(.name != "cct.db"))' "$TMP/cert.json" >"$TMP/fewer.json"
+expect_exit 1 "verify when the input has a file the certificate lacks" "$HPCVET" certify --verify "$TMP/fewer.json"
+check "names the uncertified file" grep -q 'cct.db: part of the input now, but not certified' "$TMP/out"
+rm "$TMP/copy.d/cct.db"
+expect_exit 1 "verify when a certified file is gone" "$HPCVET" certify --verify "$TMP/cert.json" "$TMP/copy.d"
+check "names the missing file" grep -q 'cct.db: certified, but not part of the input now' "$TMP/out"
+"$HPCVET" certify --format=json "$N" >"$TMP/ncert.json"
+expect_exit 0 "a nonconforming certificate holds too (the verdict is what it certifies)" \
+	"$HPCVET" certify --verify "$TMP/ncert.json"
+expect_exit 3 "verify a missing certificate" "$HPCVET" certify --verify "$TMP/nope.json"
+echo '{"not": "a certificate"}' >"$TMP/junk.json"
+expect_exit 3 "verify something that is no certificate" "$HPCVET" certify --verify "$TMP/junk.json"
+expect_exit 2 "verify: a certificate of two inputs with one PATH is a usage error" \
+	"$HPCVET" certify --verify "$TMP/c.json" "$Y"
+expect_exit 3 "verify against a missing input: unreadable" "$HPCVET" certify --verify "$TMP/cert.json" "$TMP/nope.d"
+
 # Real samples (skipped when ../shared is absent).
 real=$(ls -d "$SHARED"/real-samples/hpctoolkit/*.d 2>/dev/null | head -1)
 if [ -n "$real" ]; then

@@ -12,10 +12,12 @@
 #include "../output/certify.h"
 #include "../output/output.h"
 #include "corpus_cases.h"
+#include "digest.h"
 #include "fileio.h"
 #include "jobs.h"
 #include "progress.h"
 #include "validate_path.h"
+#include "verify.h"
 
 enum { EXIT_CONFORMING = 0, EXIT_NONCONFORMING = 1, EXIT_USAGE = 2, EXIT_UNREADABLE = 3, EXIT_INTERNAL = 4 };
 
@@ -25,6 +27,7 @@ static void usage(FILE *out)
 	      "       hpcvet rules [--format=text|json|markdown]\n"
 	      "       hpcvet explain RULE-ID\n"
 	      "       hpcvet certify [OPTIONS] PATH...   (same as --certify)\n"
+	      "       hpcvet certify --verify CERT.json [PATH]\n"
 	      "\n"
 	      "Validate HPCToolkit databases (meta.db, profile.db, cct.db, trace.db, or a\n"
 	      "database directory), ovni traces (stream.obs, stream.json, trace trees) and\n"
@@ -45,7 +48,11 @@ static void usage(FILE *out)
 	      "                           is the same for every N\n"
 	      "  -q, --quiet              summary lines only\n"
 	      "  --certify                a certificate per input: every rule with its\n"
-	      "                           result, the rule-table version, the verdict\n"
+	      "                           result, the rule-table version, the verdict,\n"
+	      "                           each file's size and SHA-256\n"
+	      "  --verify CERT.json       (certify) validate again and say whether the JSON\n"
+	      "                           certificate still holds: same bytes, same rule\n"
+	      "                           table, same verdict (exit 0 holds, 1 does not)\n"
 	      "  -h, --help               this text\n"
 	      "  --version                print the version\n"
 	      "\n"
@@ -158,8 +165,14 @@ static void progress_end(void *ctx)
 	hv_progress_end(ctx);
 }
 
-static void validate_path(const char *path, const hv_options *opt, hv_report *r)
+/* Certificates bind the verdict to the bytes: with `dg`, every file read
+ * is also hashed (digest.c). */
+static void validate_path(const char *path, const hv_options *opt, hv_report *r, hv_digest_set *dg)
 {
+	if (dg) {
+		hv_validate_path_digest(path, opt, r, dg);
+		return;
+	}
 	hv_progress pr;
 	hv_path_observer obs = {progress_begin, progress_end, &pr};
 	hv_validate_path(path, opt, r, &obs);
@@ -172,12 +185,13 @@ typedef struct input_tasks {
 	const char **paths;
 	const hv_options *opt;
 	hv_report *reps;
+	hv_digest_set *dgs; /* NULL: no digests */
 } input_tasks;
 
 static void input_task(void *ctx, size_t i)
 {
 	input_tasks *it = ctx;
-	validate_path(it->paths[i], it->opt, &it->reps[i]);
+	validate_path(it->paths[i], it->opt, &it->reps[i], it->dgs ? &it->dgs[i] : NULL);
 }
 
 static bool parse_jobs(const char *s, unsigned *jobs)
@@ -196,6 +210,7 @@ int main(int argc, char **argv)
 	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 100};
 	hv_output_opts oo = {0};
 	bool end_of_options = false, certify = false;
+	const char *verify_cert = NULL;
 	enum out_format fmt = OUT_TEXT;
 	enum tristate color = TRI_AUTO, context = TRI_AUTO;
 	unsigned jobs = hv_jobs_default();
@@ -222,6 +237,10 @@ int main(int argc, char **argv)
 			opt.edition = HV_EDITION_RELEASE;
 		} else if (strcmp(a, "--certify") == 0) {
 			certify = true;
+		} else if (certify && strcmp(a, "--verify") == 0 && i + 1 < argc) {
+			verify_cert = argv[++i];
+		} else if (certify && strncmp(a, "--verify=", 9) == 0 && a[9]) {
+			verify_cert = a + 9;
 		} else if (strcmp(a, "--strict") == 0) {
 			oo.strict = true;
 		} else if (strncmp(a, "--max-diagnostics=", 18) == 0 && parse_size(a + 18, &opt.max_diags)) {
@@ -247,6 +266,14 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (verify_cert) {
+		int vs = EXIT_USAGE;
+		if (npaths > 1 || (fmt != OUT_TEXT && fmt != OUT_JSON))
+			fprintf(stderr, "hpcvet certify --verify CERT.json [PATH]: one PATH at most, text or JSON\n");
+		else vs = hv_cmd_verify(verify_cert, npaths ? paths[0] : NULL, &opt, fmt == OUT_JSON);
+		free(paths);
+		return vs;
+	}
 	if (npaths == 0) {
 		usage(stderr);
 		free(paths);
@@ -260,7 +287,11 @@ int main(int argc, char **argv)
 
 	hv_report *reps = calloc(npaths, sizeof *reps);
 	hv_report **rp = calloc(npaths, sizeof *rp);
-	if (!reps || !rp) {
+	hv_digest_set *dgs = certify ? calloc(npaths, sizeof *dgs) : NULL;
+	hv_cert_files *cfs = certify ? calloc(npaths, sizeof *cfs) : NULL;
+	if (!reps || !rp || (certify && (!dgs || !cfs))) {
+		free(dgs);
+		free(cfs);
 		free(paths);
 		free(reps);
 		free(rp);
@@ -273,14 +304,14 @@ int main(int argc, char **argv)
 	}
 	opt.jobs = jobs;
 	if (npaths > 1 && jobs > 1) {
-		input_tasks it = {paths, &opt, reps};
+		input_tasks it = {paths, &opt, reps, dgs};
 		hv_jobs_run(&jobs, npaths, input_task, &it);
 	} else {
 		if (jobs > 1) {
 			opt.runner = hv_jobs_run;
 			opt.runner_ctx = &jobs;
 		}
-		for (size_t i = 0; i < npaths; i++) validate_path(paths[i], &opt, &reps[i]);
+		for (size_t i = 0; i < npaths; i++) validate_path(paths[i], &opt, &reps[i], dgs ? &dgs[i] : NULL);
 	}
 	for (size_t i = 0; i < npaths; i++) {
 		int s = hv_report_exit_code(&reps[i], oo.strict);
@@ -289,6 +320,8 @@ int main(int argc, char **argv)
 	setup_text_look(&oo, color, context);
 	char cwd[4096];
 	oo.base_dir = getcwd(cwd, sizeof cwd) ? cwd : NULL;
+	for (size_t i = 0; cfs && i < npaths; i++) cfs[i] = dgs[i].out;
+	oo.cert_files = cfs;
 	if (certify && fmt == OUT_JSON) {
 		if (!hv_write_certify_json(stdout, rp, npaths, &oo)) status = EXIT_INTERNAL;
 	} else if (certify) {
@@ -298,6 +331,9 @@ int main(int argc, char **argv)
 	}
 	if (fflush(stdout) != 0) status = EXIT_INTERNAL;
 	for (size_t i = 0; i < npaths; i++) hv_report_free(&reps[i]);
+	for (size_t i = 0; dgs && i < npaths; i++) hv_digest_free(&dgs[i]);
+	free(dgs);
+	free(cfs);
 	free(reps);
 	free(rp);
 	free(paths);

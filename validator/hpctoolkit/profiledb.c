@@ -77,7 +77,11 @@ enum hv_edition hpctk_profiledb_evidence(hv_blob *b)
 	if (memcmp(hdr, "HPCTOOLKITprof", 14) != 0 || hdr[14] != HPCTK_MAJOR) return HV_EDITION_AUTO;
 	uint64_t sz = hv_le64(hdr + 0x10), p = hv_le64(hdr + 0x18);
 	if (sz < PI_SHDR || !hv_blob_read(b, p, sh, sizeof sh)) return HV_EDITION_AUTO;
-	if (sh[0x0c] >= HPCTK_PI_END_RELEASE) return HV_EDITION_RELEASE;
+	/* A stride below the release END is draft evidence at any minor (a
+	 * release {PI} cannot be shorter). A wider one is release evidence only
+	 * at a known minor: a newer draft minor may widen {PI} past 0x30 too,
+	 * so there a wide stride says nothing about the edition. */
+	if (sh[0x0c] >= HPCTK_PI_END_RELEASE) return hdr[15] > HPCTK_KNOWN_MINOR ? HV_EDITION_AUTO : HV_EDITION_RELEASE;
 	if (sh[0x0c] >= HPCTK_PI_END_DRAFT) return HV_EDITION_DRAFT;
 	return HV_EDITION_AUTO;
 }
@@ -87,18 +91,22 @@ bool hpctk_profiledb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum 
 	memset(p, 0, sizeof *p);
 	p->b = b;
 	p->evidence = hpctk_profiledb_evidence(b);
+	/* AUTO stays AUTO (a lone file with no evidence): only what both
+	 * editions accept is checked. */
 	p->edition = opt->edition != HV_EDITION_AUTO ? opt->edition
 		     : p->evidence != HV_EDITION_AUTO ? p->evidence
-		     : ed != HV_EDITION_AUTO	      ? ed
-						      : HV_EDITION_RELEASE;
+						      : ed;
 	if (!hpctk_check_header(&profiledb_desc, b, r, true, &p->h)) return false;
 	if (!p->h.sec_ok[0]) return false;
 
-	unsigned end = p->edition == HV_EDITION_DRAFT ? HPCTK_PI_END_DRAFT : HPCTK_PI_END_RELEASE;
+	unsigned end = p->edition == HV_EDITION_RELEASE ? HPCTK_PI_END_RELEASE : HPCTK_PI_END_DRAFT;
 	if (p->evidence == HV_EDITION_AUTO) end = HPCTK_PI_END_DRAFT; /* below every edition's END */
 	uint8_t sh[PI_SHDR];
 	if (!hpctk_check_array(&pi_desc, b, r, &p->h, PI_SHDR, sh, end, " (pProfiles, nProfiles, szProfile)",
-			       p->edition == HV_EDITION_DRAFT ? " in the draft edition" : " in the release edition", &p->pi))
+			       p->edition == HV_EDITION_DRAFT	? " in the draft edition"
+			       : p->edition == HV_EDITION_RELEASE ? " in the release edition"
+								  : " in either edition",
+			       &p->pi))
 		return false;
 	if (!hv_eval(r, HV_R_PROFILEDB_PI_NO_PROFILES, p->pi.n > 0))
 		hv_emit(r, HV_R_PROFILEDB_PI_NO_PROFILES, b->name, p->h.p[0] + 8, 4, "profile.db/ProfileInfos/nProfiles",
@@ -251,7 +259,10 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 	hpctk_svb_env_forbid(&e, 0, hpctk_header_size(&profiledb_desc));
 	for (unsigned s = 0; s < 2; s++)
 		if (p->h.sec_ok[s]) hpctk_svb_env_forbid(&e, p->h.p[s], p->h.sz[s]);
-	bool release = p->edition != HV_EDITION_DRAFT;
+	/* Unknown edition (a lone file without evidence): the release-only
+	 * {PI} fields are not read, and the first profile is the summary, as
+	 * in both editions' writers. */
+	bool release = p->edition == HV_EDITION_RELEASE;
 	unsigned need = release ? HPCTK_PI_END_RELEASE : HPCTK_PI_END_DRAFT;
 	/* Pass 1: each {PI} and its block's layout; then the overlap sweep. */
 	for (uint32_t i = 0; env_ok && i < p->pi.n; i++) {

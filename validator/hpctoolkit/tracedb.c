@@ -46,8 +46,12 @@ enum hv_edition hpctk_tracedb_evidence(hv_blob *b)
 	uint64_t p = hv_le64(hdr + 0x18);
 	if (!hv_blob_read(b, p, pt, sizeof pt)) return HV_EDITION_AUTO;
 	uint64_t ptraces = hv_le64(pt);
-	/* Room for min/maxTimestamp before the array: the release section header. */
-	return ptraces >= p && ptraces - p >= HPCTK_TSHDR_RELEASE ? HV_EDITION_RELEASE : HV_EDITION_DRAFT;
+	/* Room for min/maxTimestamp before the array: the release section
+	 * header, but only at a known minor. A newer draft minor may widen its
+	 * section header as far, so there only the footer (above) tells. */
+	if (ptraces >= p && ptraces - p >= HPCTK_TSHDR_RELEASE)
+		return hdr[15] > HPCTK_KNOWN_MINOR ? HV_EDITION_AUTO : HV_EDITION_RELEASE;
+	return HV_EDITION_DRAFT;
 }
 
 bool hpctk_tracedb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum hv_edition ed, hpctk_tracedb *t)

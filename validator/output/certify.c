@@ -95,7 +95,19 @@ static const hv_diag *first_diag(const hv_report *r, int rule)
 	return NULL;
 }
 
-static void text_one(FILE *out, const hv_report *r, const char *table, bool strict)
+static void text_files(FILE *out, const hv_cert_files *cf)
+{
+	if (!cf) return;
+	for (size_t i = 0; i < cf->n; i++) {
+		char name[512];
+		hv_out_clean(cf->files[i].name, name, sizeof name);
+		fprintf(out, "  file:        %s  %" PRIu64 " bytes  sha256 %s\n", name, cf->files[i].size,
+			cf->files[i].sha256[0] ? cf->files[i].sha256 : "(not computed)");
+	}
+	if (!cf->complete && cf->problem) fprintf(out, "  digests:     incomplete: %s\n", cf->problem);
+}
+
+static void text_one(FILE *out, const hv_report *r, const char *table, bool strict, const hv_cert_files *cf)
 {
 	totals t = totals_of(r);
 	fputs("hpcvet conformance certificate\n", out);
@@ -103,6 +115,7 @@ static void text_one(FILE *out, const hv_report *r, const char *table, bool stri
 	fprintf(out, "  format:      %s\n", r->format[0] ? r->format : "unknown");
 	fprintf(out, "  edition:     %s\n", r->edition[0] ? r->edition : "-");
 	fprintf(out, "  version:     %s\n", r->version[0] ? r->version : "-");
+	text_files(out, cf);
 	fprintf(out, "  validator:   hpcvet %s%s\n", HV_VERSION, strict ? " (--strict: warnings fail)" : "");
 	fprintf(out, "  rule table:  %s (%d rules)\n", table, (int)HV_RULE_COUNT);
 	fprintf(out, "  rules:       %zu passed, %zu failed, %zu warned, %zu noted, %zu not applicable\n",
@@ -138,7 +151,7 @@ void hv_write_certify_text(FILE *out, hv_report *const *reps, size_t n, const hv
 	hv_rule_table_version(table, sizeof table);
 	for (size_t i = 0; i < n; i++) {
 		if (i) fputc('\n', out);
-		text_one(out, reps[i], table, o->strict);
+		text_one(out, reps[i], table, o->strict, o->cert_files ? &o->cert_files[i] : NULL);
 	}
 }
 
@@ -163,12 +176,27 @@ static cJSON *rule_json(const hv_report *r, int i)
 	return o;
 }
 
+static void files_json(cJSON *o, const hv_cert_files *cf)
+{
+	cJSON *arr = cJSON_AddArrayToObject(o, "files");
+	for (size_t i = 0; arr && i < cf->n; i++) {
+		cJSON *f = cJSON_CreateObject();
+		if (!f) return;
+		hv_json_add_clean(f, "name", cf->files[i].name);
+		cJSON_AddNumberToObject(f, "size", (double)cf->files[i].size);
+		cJSON_AddStringToObject(f, "sha256", cf->files[i].sha256);
+		cJSON_AddItemToArray(arr, f);
+	}
+	if (!cf->complete) hv_json_add_clean(o, "digest_problem", cf->problem ? cf->problem : "incomplete");
+}
+
 static cJSON *input_json(const hv_report *r, bool strict)
 {
 	totals t = totals_of(r);
 	cJSON *o = cJSON_CreateObject();
 	if (!o) return NULL;
 	hv_json_add_identity(o, r, strict);
+
 	cJSON_AddBoolToObject(o, "strict", strict);
 	if (r->unreadable || r->internal_error) hv_json_add_clean(o, "problem", r->problem);
 	cJSON *s = cJSON_AddObjectToObject(o, "summary");
@@ -208,5 +236,8 @@ bool hv_write_certify_json(FILE *out, hv_report *const *reps, size_t n, const hv
 		cJSON_Delete(root);
 		return false;
 	}
+	/* the digests, added to each input after its identity */
+	cJSON *inputs = cJSON_GetObjectItemCaseSensitive(cert, "inputs");
+	for (size_t i = 0; o->cert_files && i < n; i++) files_json(cJSON_GetArrayItem(inputs, (int)i), &o->cert_files[i]);
 	return hv_json_print_and_free(out, root);
 }

@@ -6,6 +6,7 @@
 #define HV_CERTIFY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "output.h"
@@ -15,6 +16,22 @@
  * It changes whenever a rule is added, retired or changes severity, without
  * anyone having to remember to bump it. `buf` holds at least 32 bytes. */
 const char *hv_rule_table_version(char *buf, size_t len);
+
+/* What a certificate binds its verdict to: every file of an input, by name
+ * relative to the input path, with its size and SHA-256 (computed by the
+ * CLI while it validates, validator/cli/digest.c). */
+typedef struct hv_cert_file {
+	char *name;
+	uint64_t size;
+	char sha256[65]; /* lowercase hex */
+} hv_cert_file;
+
+typedef struct hv_cert_files {
+	hv_cert_file *files;
+	size_t n;
+	bool complete;   /* false: a digest could not be computed (see problem) */
+	const char *problem;
+} hv_cert_files;
 
 void hv_write_certify_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
 /* False when the JSON document could not be built (out of memory). */

@@ -24,6 +24,9 @@ typedef struct hv_output_opts {
 	/* Absolute directory that relative paths are relative to (the working
 	 * directory); SARIF and GitHub paths under it are made relative. May be NULL. */
 	const char *base_dir;
+	/* Certificates: per input (same order as the reports), its files'
+	 * sizes and SHA-256 digests; NULL when not computed. */
+	const struct hv_cert_files *cert_files;
 } hv_output_opts;
 
 /* "conforming", "nonconforming", "unreadable", "internal-error". */

@@ -1,0 +1,198 @@
+/* See digest.h. */
+#include "digest.h"
+
+#include "progress.h"
+#include "validate_path.h"
+
+#include <openssl/evp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct hv_digest_file {
+	EVP_MD_CTX *ctx;
+	pthread_mutex_t lock;  /* with -j, parts of one file may be fetched on several threads */
+	bool (*fetch)(void *io, uint64_t off, void *dst, size_t len); /* the wrapped reader */
+	void *io;
+	const uint8_t *mem;
+	uint64_t size;
+	uint64_t hashed;       /* [0, hashed) is in the digest */
+	bool failed;
+	const char *name;
+};
+
+/* A window the checks fetch extends the hashed prefix when it reaches it;
+ * windows beyond the prefix (random access, parallel tasks) are left to
+ * hv_digest_end, which reads the gap once. */
+static bool digest_fetch(void *io, uint64_t off, void *dst, size_t len)
+{
+	hv_digest_file *d = io;
+	bool ok = d->fetch(d->io, off, dst, len);
+	if (!ok) return false;
+	pthread_mutex_lock(&d->lock);
+	if (off <= d->hashed && off + len > d->hashed) {
+		uint64_t skip = d->hashed - off;
+		if (EVP_DigestUpdate(d->ctx, (const uint8_t *)dst + skip, (size_t)(len - skip)) != 1) d->failed = true;
+		d->hashed = off + len;
+	}
+	pthread_mutex_unlock(&d->lock);
+	return true;
+}
+
+void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t n)
+{
+	memset(s, 0, sizeof *s);
+	s->label = label;
+	s->work = calloc(n ? n : 1, sizeof *s->work);
+	if (!s->work) {
+		snprintf(s->problem, sizeof s->problem, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		hv_digest_file *d = &s->work[i];
+		d->ctx = EVP_MD_CTX_new();
+		pthread_mutex_init(&d->lock, NULL);
+		s->nwork++;
+		d->name = blobs[i].name;
+		d->size = blobs[i].size;
+		if (!d->ctx || EVP_DigestInit_ex(d->ctx, EVP_sha256(), NULL) != 1) {
+			d->failed = true;
+			continue;
+		}
+		if (blobs[i].mem) {
+			/* read whole by the reader: hashed from its memory, no second read */
+			d->mem = blobs[i].mem;
+			if (EVP_DigestUpdate(d->ctx, d->mem, (size_t)d->size) != 1) d->failed = true;
+			d->hashed = d->size;
+		} else if (blobs[i].fetch) {
+			d->fetch = blobs[i].fetch;
+			d->io = blobs[i].io;
+			blobs[i].fetch = digest_fetch;
+			blobs[i].io = d;
+		} else {
+			d->failed = true;
+		}
+	}
+}
+
+static const char *strip_dir(const char *name, const char *dir, size_t l)
+{
+	while (l > 1 && dir[l - 1] == '/') l--;
+	if (l > 0 && strncmp(name, dir, l) == 0 && name[l] == '/') {
+		name += l;
+		while (*name == '/') name++;
+	}
+	return name;
+}
+
+/* A name relative to the input, so a certificate holds for a copy of the
+ * input elsewhere: "meta.db" for "db/meta.db" when the input is "db" or
+ * "db/"; the base name for a single file; for a DUMPI .meta (whose folder
+ * is read), the name within that folder. */
+static const char *relative_name(const char *label, const char *name)
+{
+	const char *slash = strrchr(label, '/');
+	if (strcmp(name, label) == 0) return slash ? slash + 1 : name;
+	const char *r = strip_dir(name, label, strlen(label));
+	if (r != name) return r;
+	if (slash) return strip_dir(name, label, (size_t)(slash - label) + (slash == label));
+	return strncmp(name, "./", 2) == 0 ? name + 2 : name;
+}
+
+static void finish_one(hv_digest_file *d, hv_cert_file *out, char *problem, size_t plen)
+{
+	enum { CHUNK = 1u << 20 };
+	if (!d->failed && d->hashed < d->size) {
+		uint8_t *buf = malloc(CHUNK);
+		if (!buf) d->failed = true;
+		while (buf && !d->failed && d->hashed < d->size) {
+			uint64_t left = d->size - d->hashed;
+			size_t len = left < CHUNK ? (size_t)left : CHUNK;
+			if (!d->fetch(d->io, d->hashed, buf, len) || EVP_DigestUpdate(d->ctx, buf, len) != 1) d->failed = true;
+			else d->hashed += len;
+		}
+		free(buf);
+	}
+	uint8_t md[EVP_MAX_MD_SIZE];
+	unsigned mdlen = 0;
+	if (!d->failed && EVP_DigestFinal_ex(d->ctx, md, &mdlen) == 1 && mdlen == 32) {
+		for (unsigned k = 0; k < 32; k++) snprintf(out->sha256 + 2 * k, 3, "%02x", md[k]);
+	} else {
+		d->failed = true;
+		out->sha256[0] = '\0';
+		if (!problem[0]) snprintf(problem, plen, "%s: could not compute its SHA-256", d->name ? d->name : "?");
+	}
+	out->size = d->size;
+}
+
+void hv_digest_end(hv_digest_set *s)
+{
+	if (!s->work) {
+		s->out.problem = s->problem;
+		return;
+	}
+	s->out.files = calloc(s->nwork ? s->nwork : 1, sizeof *s->out.files);
+	if (!s->out.files) {
+		snprintf(s->problem, sizeof s->problem, "out of memory");
+		s->out.complete = false;
+		s->out.problem = s->problem;
+		return;
+	}
+	for (size_t i = 0; i < s->nwork; i++) {
+		hv_cert_file *f = &s->out.files[s->out.n];
+		f->name = strdup(relative_name(s->label ? s->label : "", s->work[i].name ? s->work[i].name : ""));
+		if (!f->name) {
+			snprintf(s->problem, sizeof s->problem, "out of memory");
+			break;
+		}
+		s->out.n++;
+		finish_one(&s->work[i], f, s->problem, sizeof s->problem);
+	}
+	s->out.complete = s->problem[0] == '\0';
+	s->out.problem = s->problem[0] ? s->problem : NULL;
+}
+
+void hv_digest_free(hv_digest_set *s)
+{
+	for (size_t i = 0; i < s->nwork; i++) {
+		EVP_MD_CTX_free(s->work[i].ctx);
+		pthread_mutex_destroy(&s->work[i].lock);
+	}
+	free(s->work);
+	for (size_t i = 0; i < s->out.n; i++) free(s->out.files[i].name);
+	free(s->out.files);
+	memset(s, 0, sizeof *s);
+}
+
+typedef struct digest_obs {
+	hv_progress pr;
+	hv_digest_set *dg;
+} digest_obs;
+
+static void obs_begin(void *ctx, const char *label, hv_blob *blobs, size_t n)
+{
+	digest_obs *o = ctx;
+	hv_digest_begin(o->dg, label, blobs, n);
+	hv_progress_begin(&o->pr, label, blobs, n, true);
+}
+
+static void obs_end(void *ctx)
+{
+	digest_obs *o = ctx;
+	hv_digest_end(o->dg);
+	hv_progress_end(&o->pr);
+}
+
+void hv_validate_path_digest(const char *path, const hv_options *opt, hv_report *r, hv_digest_set *dg)
+{
+	digest_obs o = {.dg = dg};
+	memset(dg, 0, sizeof *dg);
+	hv_path_observer obs = {obs_begin, obs_end, &o};
+	hv_validate_path(path, opt, r, &obs);
+	if (!dg->work && !dg->problem[0]) {
+		/* never read (unreadable input): no digests, and the reason */
+		snprintf(dg->problem, sizeof dg->problem, "input not read");
+		dg->out.problem = dg->problem;
+	}
+}

@@ -1,0 +1,16 @@
+/* `hpcvet certify --verify CERT.json [PATH]` (see verify.c). */
+#ifndef HV_VERIFY_H
+#define HV_VERIFY_H
+
+#include <stdbool.h>
+
+#include "../core/validate.h"
+
+/* Verify the JSON certificate at `cert_path` against `path` (NULL: each
+ * certified input at its recorded path). Prints the outcome (text, or JSON
+ * when `json`) and returns an exit code like the validator's: 0 the
+ * certificate holds, 1 it does not, 2 usage, 3 certificate or input
+ * unreadable, 4 internal error. */
+int hv_cmd_verify(const char *cert_path, const char *path, const hv_options *opt, bool json);
+
+#endif
