@@ -33,6 +33,7 @@ typedef struct plan {
 	bool all_functions;
 	unsigned rank, nranks;
 	uint64_t seed;
+	unsigned in_flight;
 	gen_rng rng;
 } plan;
 
@@ -183,6 +184,7 @@ static void write_stream(gen_buf *b, plan *pl, uint32_t *counts)
 	unsigned jumps = 0;
 	gen_mpi prog;
 	gen_mpi_init(&prog, pl->rank, pl->nranks, pl->seed, pl->brk, pl->all_functions, pl->records);
+	prog.inflight = pl->in_flight;
 	gm_rec rec;
 	bool have = gen_mpi_next(&prog, &rec);
 	for (unsigned i = 0; have; i++) {
@@ -367,6 +369,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	pl.brk = p->break_rule;
 	pl.rng.s = p->seed * 0x9e3779b97f4a7c15ull + 5;
 	pl.seed = p->seed;
+	pl.in_flight = p->in_flight;
 	pl.version[0] = DUMPI_KNOWN_MAJOR;
 	pl.version[1] = (uint8_t)(DUMPI_KNOWN_SUB + p->minor + (is(pl.brk, "dumpi.hdr.minor-newer") ? 1 : 0));
 	if (p->minor == 0 && !is(pl.brk, "dumpi.hdr.minor-newer")) pl.version[0] = 8, pl.version[1] = 1; /* like real 8.1.0 traces */
@@ -419,7 +422,8 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		rp.rng.s = pl.rng.s + 977u * rank;
 		rp.starttime = pl.starttime + rank % 2; /* ranks start within a second of each other */
 		/* a meta break bends only the .meta; a .bin break bends rank 0 */
-		if (breaks_in_meta(pl.brk) || (rank > 0 && !is(pl.brk, "dumpi.hdr.minor-newer"))) rp.brk = NULL;
+		if (breaks_in_meta(pl.brk) || (rank > 0 && !is(pl.brk, "dumpi.hdr.minor-newer") && !gen_mpi_trace_breaks(pl.brk)))
+			rp.brk = NULL;
 		if (is(pl.brk, "dumpi.meta.version")) rp.brk = NULL;
 		gen_buf b = {0};
 		if (!write_rank(&rp, &b)) {
@@ -451,6 +455,7 @@ static bool can_break(const char *what, const char *rule_id, enum hv_edition edi
 	if (hv_rule_find(rule_id) < 0) return false;
 	if (breaks_in_meta(rule_id)) return is(what, "dumpi-trace");
 	if (gen_mpi_breaks(rule_id)) return is(what, "dumpi-bin");
+	if (gen_mpi_trace_breaks(rule_id)) return is(what, "dumpi-trace");
 	return is(what, "dumpi-bin");
 }
 

@@ -17,6 +17,19 @@ static const char *const mpi_breaks[] = {
 	"dumpi.mpi.handle-freed", "dumpi.mpi.request-unknown", "dumpi.mpi.request-leaked",
 	"dumpi.mpi.finalize-missing", NULL,
 };
+/* Rules that need several ranks (written as dumpi-trace). */
+static const char *const mpi_trace_breaks[] = {
+	"dumpi.mpi.send-unmatched", "dumpi.mpi.recv-unmatched", "dumpi.mpi.truncation",
+	"dumpi.mpi.coll-sequence", "dumpi.mpi.coll-root", "dumpi.mpi.coll-count",
+	"dumpi.mpi.comm-unreconstructed", "dumpi.mpi.wildcard-unresolved", NULL,
+};
+
+bool gen_mpi_trace_breaks(const char *rule)
+{
+	for (size_t i = 0; mpi_trace_breaks[i]; i++)
+		if (is(rule, mpi_trace_breaks[i])) return true;
+	return false;
+}
 
 bool gen_mpi_breaks(const char *rule)
 {
@@ -64,7 +77,7 @@ void gen_mpi_init(gen_mpi *g, unsigned rank, unsigned n, uint64_t seed, const ch
 	memset(g, 0, sizeof *g);
 	g->rank = rank;
 	g->n = n ? n : 1;
-	g->brk = rank == 0 && gen_mpi_breaks(brk) ? brk : NULL;
+	g->brk = (rank == 0 && gen_mpi_breaks(brk)) || gen_mpi_trace_breaks(brk) ? brk : NULL;
 	g->all = all;
 	g->records = records;
 	g->shared.s = seed * 0x2545f4914f6cdd1dull + 99;
@@ -308,6 +321,45 @@ static void break_phase(gen_mpi *g)
 		r = push(g, 13);
 		set(r, "request", 999);
 		set_status(r, "status", (int32_t[]){0, 0}, 1, 0);
+	} else if (is(b, "dumpi.mpi.send-unmatched") || is(b, "dumpi.mpi.wildcard-unresolved")) {
+		/* rank 0 sends to rank 1; for the wildcard, rank 1 takes it with MPI_ANY_SOURCE and no status */
+		int tag = is(b, "dumpi.mpi.send-unmatched") ? 7777 : 7779;
+		if (g->rank == 0) p2p(push(g, 0), 2, T_INT, 1, tag, WORLD, true);
+		if (g->rank == 1 && tag == 7779) {
+			r = push(g, 1);
+			p2p(r, 2, T_INT, -1, tag, WORLD, false);
+			set_status(r, "status", (int32_t[]){0, 0}, 0, 0);
+		}
+	} else if (is(b, "dumpi.mpi.recv-unmatched")) {
+		if (g->rank == 1) {
+			r = push(g, 1);
+			p2p(r, 2, T_INT, 0, 7777, WORLD, false);
+			set_status(r, "status", (int32_t[]){0, 7777}, 1, 8);
+		}
+	} else if (is(b, "dumpi.mpi.truncation")) {
+		if (g->rank == 0) p2p(push(g, 0), 8, T_INT, 1, 7778, WORLD, true);
+		if (g->rank == 1) {
+			r = push(g, 1);
+			p2p(r, 4, T_INT, 0, 7778, WORLD, false);
+			set_status(r, "status", (int32_t[]){0, 7778}, 1, 16);
+		}
+	} else if (is(b, "dumpi.mpi.coll-sequence")) {
+		if (g->rank == 0) set(push(g, 52), "comm", WORLD);
+	} else if (is(b, "dumpi.mpi.coll-root") || is(b, "dumpi.mpi.coll-count")) {
+		bool root = is(b, "dumpi.mpi.coll-root");
+		r = push(g, root ? 53 : 65);
+		set(r, "comm", WORLD);
+		set(r, "datatype", T_INT);
+		set(r, "count", !root && g->rank == 0 ? 4 : 8);
+		set(r, "root", root && g->rank == 0 ? 1 : 0);
+	} else if (is(b, "dumpi.mpi.comm-unreconstructed")) {
+		/* MPI_Comm_create: the group's contents are not in the trace */
+		int nc = (int)g->next_comm++;
+		r = push(g, 85);
+		set(r, "oldcomm", WORLD);
+		set(r, "group", 3);
+		set(r, "newcomm", nc);
+		set(push(g, 87), "comm", nc);
 	} else if (is(b, "dumpi.mpi.request-leaked")) {
 		r = push(g, 12); /* an MPI_Irecv from MPI_PROC_NULL never waited */
 		p2p(r, 1, T_INT, PROC_NULL, 5, WORLD, false);
@@ -317,9 +369,11 @@ static void break_phase(gen_mpi *g)
 
 static void next_phase(gen_mpi *g)
 {
-	int tag = 100 + (int)g->phase;
+	int tag = 100 + (int)(g->phase % 16); /* few tags, as real programs use */
 	int count = 1 + (int)gen_below(&g->shared, 64);
 	unsigned kind = (unsigned)gen_below(&g->shared, 10);
+	/* programs make their communicators early, not one per iteration */
+	if ((kind == 5 || kind == 6) && g->phase >= 256) kind = 2;
 	switch (kind) {
 	case 0: ring(g, tag, count); break;
 	case 1: nonblocking(g, tag, count, false); break;
@@ -366,8 +420,28 @@ bool gen_mpi_next(gen_mpi *g, gm_rec *out)
 			r = push(g, 81);
 			set(r, "comm", WORLD);
 			set(r, "size", g->n);
+		} else if (g->fl_waited < g->inflight) {
+			/* --in-flight: post every pair first, then wait for them in order */
+			int right = (int)((g->rank + 1) % g->n), left = (int)((g->rank + g->n - 1) % g->n);
+			if (!g->fl_posted) g->fl_first = g->next_req;
+			if (g->fl_posted < g->inflight) {
+				gm_rec *r = push(g, 12);
+				p2p(r, 4, T_INT, left, 50, WORLD, false);
+				set(r, "request", (int32_t)g->next_req++);
+				r = push(g, 8);
+				p2p(r, 4, T_INT, right, 50, WORLD, true);
+				set(r, "request", (int32_t)g->next_req++);
+				g->fl_posted++;
+			} else {
+				for (int k = 0; k < 2; k++) {
+					gm_rec *r = push(g, 13);
+					set(r, "request", (int32_t)(g->fl_first + 2 * g->fl_waited + (unsigned)k));
+					set_status(r, "status", (int32_t[]){k ? 0 : left, k ? 0 : 50}, 1, 16);
+				}
+				g->fl_waited++;
+			}
 		} else if (g->all ? g->all_id < DUMPI_NFUNCS : g->phase < g->phases) {
-			if (g->brk && !g->broke && g->phase >= g->phases / 2) {
+			if (g->brk && !g->broke && g->phase >= g->phases / 2 && (g->n >= 2 || !gen_mpi_trace_breaks(g->brk))) {
 				g->broke = true;
 				break_phase(g);
 			}

@@ -36,7 +36,9 @@ typedef struct gen_mpi {
 	uint32_t next_req;
 	unsigned next_comm, next_type, all_id;
 	bool started, finished, broke;
-	unsigned inflight;    /* --messages: nonblocking messages kept in flight */
+	unsigned inflight;    /* --in-flight: Isend/Irecv pairs posted before any wait */
+	unsigned fl_posted, fl_waited;
+	uint32_t fl_first;
 } gen_mpi;
 
 void gen_mpi_init(gen_mpi *g, unsigned rank, unsigned n, uint64_t seed, const char *brk, bool all, unsigned records);
@@ -46,5 +48,7 @@ bool gen_mpi_next(gen_mpi *g, gm_rec *out);
 int64_t gen_mpi_neutral(const dumpi_field *f, gen_rng *g);
 /* Whether `rule` is one the MPI program breaks. */
 bool gen_mpi_breaks(const char *rule);
+/* Whether `rule` is one the MPI program breaks across ranks (dumpi-trace). */
+bool gen_mpi_trace_breaks(const char *rule);
 
 #endif

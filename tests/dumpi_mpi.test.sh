@@ -32,6 +32,34 @@ brk request-unknown "(MPI_Wait): request 999 is not live"
 brk request-leaked "(MPI_Irecv): request [0-9]* is still active at MPI_Finalize (record [0-9]*)"
 brk finalize-missing "without an MPI_Finalize record (last record [0-9]* is MPI_Comm_rank)"
 
+# Cross-rank breaks (4 ranks): both ends named.
+brk_trace() { # rule severity pattern
+	"$GEN" --what=dumpi-trace --break="dumpi.mpi.$1" -o "$TMP/x-$1" >/dev/null
+	expect_exit 0 "break $1 stays conforming" "$HPCVET" "$TMP/x-$1"
+	check "break $1 fires" grep -q "$2\[dumpi.mpi.$1\]" "$TMP/out"
+	check "break $1 message: $3" grep -q -- "$3" "$TMP/out"
+	check "break $1: no other dumpi.mpi rule" bash -c "! grep 'dumpi.mpi' '$TMP/out' | grep -v -q 'dumpi.mpi.$1\]'"
+}
+brk_trace send-unmatched warning "rank 0 record [0-9]* (MPI_Send, dest 1, tag 7777, comm 2 = world) has no matching receive: rank 0 sent 1 message(s) with tag 7777 to rank 1, rank 1 received 0"
+brk_trace recv-unmatched warning "rank 1 record [0-9]* (MPI_Recv, source 0, tag 7777, comm 2 = world) has no matching send: rank 0 sent 0 message(s)"
+brk_trace truncation warning "rank 1 receives message #1 from rank 0 (tag 7778, comm 2 = world) into 4 elements.*rank 0 sent 8 elements"
+brk_trace coll-sequence warning "rank 0 made [0-9]* collective calls on comm 2 = world, rank 1 made"
+brk_trace coll-root warning "(MPI_Bcast root 0 count 8) is collective #[0-9]* on comm 2 = world; rank 0 record [0-9]* at the same position is MPI_Bcast root 1"
+brk_trace coll-count warning "(MPI_Allreduce count 8) is collective #[0-9]* on comm 2 = world; rank 0 record [0-9]* at the same position is MPI_Allreduce count 4"
+brk_trace comm-unreconstructed note "(MPI_Comm_create): comm [0-9]* (made by MPI_Comm_create, record [0-9]*) cannot be reconstructed"
+brk_trace wildcard-unresolved note "rank 1 record [0-9]* (MPI_Recv): receives on comm 2 = world with MPI_ANY_SOURCE"
+check "wildcard: the send it took is not reported" bash -c "! grep -q send-unmatched '$TMP/out'"
+
+# Longer programs (MPI_Comm_split halves, duplicates, persistent requests) on 5 ranks.
+for seed in 4 5; do
+	"$GEN" --what=dumpi-trace --profiles=5 --seed=$seed --contexts=300 -o "$TMP/split$seed" >/dev/null
+	expect_exit 0 "5 ranks, seed $seed, 300 records: clean under --strict" "$HPCVET" --strict "$TMP/split$seed"
+done
+
+expect_exit 0 "hpcvet explain dumpi.mpi" "$HPCVET" explain dumpi.mpi
+check "explain: what cannot be paired" grep -q "MPI_ANY_SOURCE/MPI_ANY_TAG whose status was not recorded" "$TMP/out"
+check "explain: lists every dumpi.mpi rule" test "$(grep -c '^  dumpi.mpi\.' "$TMP/out")" -eq "$("$HPCVET" rules | grep -c 'dumpi\.mpi\.')"
+
 dir="$SHARED/real-samples/dumpi"
 if [ -d "$dir" ]; then
 	for t in "$dir"/*/; do

@@ -51,4 +51,7 @@ void mpi_rank_set_world_rank(mpi_rank *m, long rank);
  * Diagnostics go to `r`. */
 void mpi_trace_check(hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t world_size);
 
+/* What the layer proves and what it cannot (hpcvet explain dumpi.mpi). */
+const char *mpi_layer_explain(void);
+
 #endif

@@ -35,14 +35,69 @@ typedef struct mpi_comm {
 	int64_t size;         /* -1: unknown */
 	uint64_t size_rec;    /* the MPI_Comm_size record it came from */
 	uint64_t freed_rec;
-	mpi_rankref ref;
+	uint32_t inst;        /* its instance (below); INST_NONE: unknown origin */
 } mpi_comm;
+
+/* One collective call, kept for diagnostics (the first COLL_KEEP per
+ * communicator; the rest only enter the digest). */
+typedef struct mpi_coll {
+	uint16_t fn, dtype;
+	int32_t root, count;   /* root -3 / count -1: not compared */
+	uint64_t rec, off;
+} mpi_coll;
+#define COLL_KEEP 32
+
+/* A communicator instance: one per creating call in the rank's stream
+ * (index ids are reused after MPI_Comm_free; instances are not). 0 is
+ * MPI_COMM_WORLD, 1 MPI_COMM_SELF. Bounded by MPI_MAX_INST per rank. */
+#define INST_NONE UINT32_MAX
+#define INST_WORLD 0u
+#define INST_SELF 1u
+#define MPI_MAX_INST 4096u
+typedef struct mpi_inst {
+	uint32_t parent, seq;  /* the parent instance, and which of its creating calls this was */
+	uint16_t fn;           /* the creating call */
+	int32_t color, key;    /* MPI_Comm_split; color < 0 is MPI_UNDEFINED */
+	bool null;             /* the call returned MPI_COMM_NULL */
+	int64_t myrank;        /* from MPI_Comm_rank on it, -1 */
+	uint32_t ncreated;     /* creating calls made on it so far */
+	uint64_t rec, off, local_id;
+	mpi_rankref ref;       /* largest rank named while the size was unknown */
+	uint64_t ncoll, digest;
+	mpi_coll *ops;         /* COLL_KEEP entries, allocated on first use */
+	uint64_t wild, wild_rec, wild_off; /* receives with unresolved wildcards */
+	uint16_t wild_fn;
+} mpi_inst;
+
+/* Messages of one channel as this rank saw them: sends to `peer` or
+ * receives from it, on one instance with one tag. Sizes are kept as up to
+ * CHAN_RUNS runs of equal (count, datatype); after that only the tally. */
+#define CHAN_RUNS 4
+typedef struct mpi_chan {
+	uint32_t inst;
+	int32_t peer, tag;
+	uint8_t dir;           /* 0 send, 1 receive */
+	uint8_t nruns;
+	bool runs_full;
+	uint16_t last_fn;
+	uint64_t n, last_rec, last_off;
+	struct { int32_t count; uint16_t dtype; uint32_t reps; uint64_t rec; } runs[CHAN_RUNS];
+} mpi_chan;
+
+/* What a request will send or receive, for messages counted at start or completion. */
+typedef struct mpi_msg {
+	bool p2p, recv;
+	uint32_t inst;
+	int32_t peer, tag, count;
+	uint16_t dtype;
+} mpi_msg;
 
 typedef struct mpi_req {
 	uint8_t kind;         /* REQ_* */
 	bool cancelled;
 	uint16_t fn;          /* the call that created it */
 	uint64_t rec, off;
+	mpi_msg msg;
 } mpi_req;
 enum { REQ_ACTIVE = 1, REQ_PERSIST_IDLE, REQ_PERSIST_ACTIVE };
 
@@ -62,6 +117,12 @@ struct mpi_rank {
 	mpi_map comms;        /* comm index -> mpi_comm */
 	mpi_map types;        /* freed datatype index -> record that freed it */
 	mpi_map reqs;         /* request index -> mpi_req */
+	mpi_inst *inst;       /* communicator instances */
+	uint32_t ninst, inst_cap;
+	bool inst_overflow;
+	mpi_map chans;        /* hash of (inst, peer, tag, dir) -> mpi_chan */
 };
+
+uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 
 #endif
