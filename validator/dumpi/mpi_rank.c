@@ -234,15 +234,15 @@ static void check_rank_arg(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 	int64_t size = c->size;
 	if (x < 0 || size >= 0) {
 		bool ok = x >= 0 && x < size;
+		if (hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, ok)) return;
 		char tail[96] = "";
 		if (size >= 0 && comm == MPI_D_COMM_SELF) snprintf(tail, sizeof tail, "; MPI_COMM_SELF has 1 rank");
 		else if (size >= 0)
 			snprintf(tail, sizeof tail, "; it has %lld rank(s) (MPI_Comm_size record %llu)", (long long)size,
 				 (unsigned long long)c->size_rec);
-		if (!hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, ok))
-			emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, arg_at(rec->fn, a, ro), 4,
-			     "%s %d is outside communicator %llu%s and no constant DUMPI writes (-1, -2)%s", role_label(ro),
-			     x, (unsigned long long)comm, comm == MPI_D_COMM_WORLD ? " (world)" : "", tail);
+		emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, arg_at(rec->fn, a, ro), 4,
+		     "%s %d is outside communicator %llu%s and no constant DUMPI writes (-1, -2)%s", role_label(ro),
+		     x, (unsigned long long)comm, comm == MPI_D_COMM_WORLD ? " (world)" : "", tail);
 		return;
 	}
 	/* size not known yet: keep the largest reference for the cross-rank stage */
