@@ -215,38 +215,33 @@ static void replay(model_loom *L, const int64_t *offs)
 		}
 		return;
 	}
+	/* Each stream's next event stays read: its bytes live in the stream's
+	 * own window until that stream is read again. */
 	heap h = {malloc(L->nth * sizeof *h.v), 0, malloc(L->nth * sizeof *h.clock)};
-	if (!h.v || !h.clock) {
+	mevent *next = malloc(L->nth * sizeof *next);
+	if (!h.v || !h.clock || !next) {
 		L->oom = true;
-		free(h.v);
-		free(h.clock);
-		return;
+		goto out;
 	}
 	for (uint32_t i = 0; i < L->nth; i++)
-		if (read_event(&L->th[i], offs[i], &e)) {
-			h.clock[i] = e.clock;
+		if (read_event(&L->th[i], offs[i], &next[i])) {
+			h.clock[i] = next[i].clock;
 			h.v[h.n++] = i;
 		}
 	for (size_t i = h.n; i-- > 0;) sift_down(&h, i);
 	while (h.n && !L->stop) {
 		uint32_t ti = h.v[0];
 		mthread *th = &L->th[ti];
-		if (!read_event(th, offs[ti], &e)) { /* cannot happen: it was read before */
-			h.v[0] = h.v[--h.n];
-			sift_down(&h, 0);
-			continue;
-		}
-		dispatch(L, ti, &e);
-		advance(th, &e);
-		if (read_event(th, offs[ti], &e)) {
-			h.clock[ti] = e.clock;
-		} else {
-			h.v[0] = h.v[--h.n];
-		}
+		dispatch(L, ti, &next[ti]);
+		advance(th, &next[ti]);
+		if (read_event(th, offs[ti], &next[ti])) h.clock[ti] = next[ti].clock;
+		else h.v[0] = h.v[--h.n];
 		sift_down(&h, 0);
 	}
+out:
 	free(h.v);
 	free(h.clock);
+	free(next);
 }
 
 /* ---- per loom ---- */
