@@ -118,26 +118,27 @@ void mmap64_free(mmap64 *m)
 static bool read_event(mthread *th, int64_t offset, mevent *e)
 {
 	if (th->done || th->pos + 12 > th->end) return false;
-	const uint8_t *h = hv_window_get(&th->w, th->pos, 12);
-	if (!h) return false;
-	bool jumbo = h[0] & 0x10;
+	/* One window fetch covers any normal event (at most 28 bytes); only a
+	 * jumbo event asks again, for up to 256 bytes of its data: the models
+	 * read a type id and the start of a label at most. */
+	uint64_t left = th->end - th->pos;
+	size_t got = left < 28 ? (size_t)left : 28;
+	const uint8_t *p = hv_window_get(&th->w, th->pos, got);
+	if (!p) return false;
+	bool jumbo = p[0] & 0x10;
 	uint64_t len;
 	uint32_t plen;
 	if (jumbo) {
-		const uint8_t *j = hv_window_get(&th->w, th->pos, 16);
-		if (!j) return false;
-		plen = hv_le32(j + 12);
+		if (got < 16) return false;
+		plen = hv_le32(p + 12);
 		len = 16 + (uint64_t)plen;
 	} else {
-		plen = (h[0] & 0x0f) ? (uint32_t)(h[0] & 0x0f) + 1 : 0;
+		plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
 		len = 12 + (uint64_t)plen;
 	}
-	if (len > th->end - th->pos) return false;
-	/* Payloads the models read are short; a long jumbo is read only as far
-	 * as its type id and the start of its label. */
+	if (len > left) return false;
 	size_t want = len > 16 + 256 ? 16 + 256 : (size_t)len;
-	const uint8_t *p = hv_window_get(&th->w, th->pos, want);
-	if (!p) return false;
+	if (want > got && !(p = hv_window_get(&th->w, th->pos, want))) return false;
 	e->p = p;
 	e->jumbo = jumbo;
 	e->payload = p + (jumbo ? 16 : 12);
