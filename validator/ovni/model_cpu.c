@@ -84,12 +84,13 @@ static bool state_ok(model_loom *L, mthread *th, const mevent *e, bool ok, const
 	return false;
 }
 
+/* A payload too short for what the handler reads: ovniemu stops, and the
+ * stream checks already reported it (ovni.obs.payload-signature); the event
+ * is skipped here. */
 static bool payload_ok(model_loom *L, const mthread *th, const mevent *e, bool ok, const char *want)
 {
-	if (hv_eval(L->r, HV_R_OVNI_MODEL_PAYLOAD, ok)) return true;
-	model_fail(L, HV_R_OVNI_MODEL_PAYLOAD, th, e, "the event carries %" PRIu32 " payload byte(s)%s; the emulator reads %s",
-		   e->plen, e->jumbo ? " as jumbo data" : "", want);
-	return false;
+	(void)L, (void)th, (void)e, (void)want;
+	return ok;
 }
 
 static void thread_event(model_loom *L, uint32_t ti, const mevent *e)
@@ -195,9 +196,9 @@ static void flush_event(model_loom *L, uint32_t ti, const mevent *e)
 {
 	mthread *th = &L->th[ti];
 	char w[120];
-	model_where(w, sizeof w, &th->flush);
 	if (e->p[3] == '[') {
 		if (!hv_eval(L->r, HV_R_OVNI_MODEL_STATE_REPEATED, !th->flushing)) {
+			model_where(w, sizeof w, &th->flush);
 			model_fail(L, HV_R_OVNI_MODEL_STATE_REPEATED, th, e,
 				   "thread %" PRId64 " starts a flush while flushing since %s (no OF] between)", th->tid, w);
 			return;
@@ -205,6 +206,7 @@ static void flush_event(model_loom *L, uint32_t ti, const mevent *e)
 		th->flushing = true;
 	} else if (e->p[3] == ']') {
 		if (!hv_eval(L->r, HV_R_OVNI_MODEL_STATE_POP, th->flushing)) {
+			model_where(w, sizeof w, &th->flush);
 			model_fail(L, HV_R_OVNI_MODEL_STATE_POP, th, e,
 				   "thread %" PRId64 " ends a flush it did not start (last flush event: %s)", th->tid, w);
 			return;
