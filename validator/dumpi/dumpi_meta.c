@@ -8,6 +8,7 @@
 #include "../core/hv_int.h"
 #include "../core/units.h"
 #include "dumpi.h"
+#include "mpi_check.h"
 
 #define META_MAX (1u << 20) /* libdumpi writes ~150 bytes; more is not a .meta */
 
@@ -168,12 +169,13 @@ typedef struct bin_job {
 	hv_blob *b;
 	hv_report rep;
 	dumpi_bin_info info;
+	mpi_rank *mpi;
 } bin_job;
 
 static void bin_task(void *ctx, size_t i)
 {
 	bin_job *j = &((bin_job *)ctx)[i];
-	dumpi_check_bin(j->opt, j->b, &j->rep, &j->info);
+	dumpi_check_bin_mpi(j->opt, j->b, &j->rep, &j->info, &j->mpi);
 }
 
 /* A rank file is a unit (core/units.h); its summary is its bin_info. */
@@ -223,7 +225,11 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 	/* Over processes (hpcvet-mpi) batches are large: each is one exchange. */
 	size_t batch = opt->units ? 1024u : opt->runner ? 4u * (opt->jobs ? opt->jobs : 1) : 1;
 	bin_job *jobs = calloc(batch, sizeof *jobs);
-	if (!jobs) {
+	/* each rank's MPI summary, for the cross-rank stage (mpi_match.c) */
+	mpi_rank **mpis = calloc(nranks ? nranks : 1, sizeof *mpis);
+	if (!jobs || !mpis) {
+		free(jobs);
+		free(mpis);
 		free(ranks);
 		hv_report_internal(r, "out of memory");
 		return;
@@ -236,13 +242,21 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 			memset(&jobs[k].info, 0, sizeof jobs[k].info);
 			hv_report_init(&jobs[k].rep, r->input_path, r->max_diags);
 		}
-		hv_units u = {.n = nb, .ctx = jobs, .check = bin_task, .report = bin_report, .save = bin_save,
+		/* .report NULL: the per-rank MPI summary (mpi_rank, with pointers)
+		 * has no save/load yet, so rank files cannot travel between
+		 * hpcvet-mpi's processes: each process checks them all (threads
+		 * still split them). bin_report/bin_save/bin_load are ready for
+		 * when mpi_rank can be sent. */
+		hv_units u = {.n = nb, .ctx = jobs, .check = bin_task, .report = NULL, .save = bin_save,
 			      .load = bin_load, .blob = bin_blob, .size = bin_size};
+		(void)bin_report;
 		hv_run_units(opt, &u);
 		for (size_t k = 0; k < nb; k++) {
 			size_t i = ranks[at + k];
 			long rank = rank_of(files[i].name, m.value[K_FILEPREFIX]);
 			used[i] = true;
+			mpis[at + k] = jobs[k].mpi;
+			if (jobs[k].mpi) mpi_rank_set_world_rank(jobs[k].mpi, rank);
 			dumpi_bin_info info = jobs[k].info;
 			hv_report_merge(r, &jobs[k].rep);
 			hv_report_free(&jobs[k].rep);
@@ -263,6 +277,9 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 		}
 	}
 	free(jobs);
+	mpi_trace_check(r, mpis, nranks, nprocs);
+	for (size_t k = 0; k < nranks; k++) mpi_rank_free(mpis[k]);
+	free(mpis);
 	free(ranks);
 	if (m.num_ok[K_NUMPROCS] && !hv_eval(r, HV_R_DUMPI_META_NUMPROCS, found == nprocs && beyond == 0))
 		hv_emit(r, HV_R_DUMPI_META_NUMPROCS, meta->name, 0, 0, "numprocs",
