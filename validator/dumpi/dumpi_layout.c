@@ -196,6 +196,12 @@ static bool one_field(const dumpi_field *f, uint8_t mask, const uint8_t ver[3], 
 bool dumpi_decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
 		       dumpi_argfail *why)
 {
+	return dumpi_decode_args_cb(L, mask, version, c, why, NULL, NULL);
+}
+
+bool dumpi_decode_args_cb(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			  dumpi_argfail *why, dumpi_field_fn on_field, void *ctx)
+{
 	uint64_t rank = 0, root = 0;
 	bool have_rank = false, have_root = false;
 	for (unsigned i = 0; i < L->nfields; i++) {
@@ -209,6 +215,7 @@ bool dumpi_decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t versio
 			why->count = count;
 			return false;
 		}
+		if (on_field) on_field(ctx, f, at, c->pos);
 		if (f->kind == 'r') rank = scalar, have_rank = true;
 		if (f->kind == 't') root = scalar, have_root = true;
 	}
