@@ -31,7 +31,12 @@ int gen_generate(const gen_params *p, gen_output *out, char *err, size_t errlen)
 		return -1;
 	}
 	if (p->break_rule) {
-		if (hv_rule_find(p->break_rule) < 0) {
+		/* RULE~VARIANT: a near miss of RULE that must be accepted (e.g. a
+		 * value off by just less than the tolerance); the writer decides. */
+		char rule[128];
+		size_t len = strcspn(p->break_rule, "~");
+		snprintf(rule, sizeof rule, "%.*s", (int)(len < sizeof rule ? len : sizeof rule - 1), p->break_rule);
+		if (hv_rule_find(rule) < 0) {
 			snprintf(err, errlen, "no rule '%s' (see 'hpcvet rules')", p->break_rule);
 			return -1;
 		}

@@ -33,6 +33,10 @@ typedef struct gen_params {
 	unsigned contexts, depth, metrics, modules, files, functions;
 	unsigned profiles, trace_len;
 	const char *break_rule;    /* NULL: a valid output */
+	/* HPCToolkit: metrics without custom scopes, and a point scope in every
+	 * metric that propagates (so no value is unverifiable); set for --break
+	 * outputs, whose only finding must be the broken rule. */
+	bool plain_metrics;
 } gen_params;
 
 void gen_params_default(gen_params *p);

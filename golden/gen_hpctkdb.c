@@ -82,8 +82,13 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 {
 	hk_ctx c;
 	memset(&c, 0, sizeof c);
-	c.gp = p;
 	const hk_break *br = p->break_rule ? hk_find_break(p->break_rule) : NULL;
+	/* A break's output carries no value the validator cannot check (a
+	 * note), except for the break of that note itself. */
+	gen_params gp = *p;
+	gp.plain_metrics = p->plain_metrics || (br && strcmp(br->rule, "hpctkdb.values.unverifiable") != 0);
+	p = &gp;
+	c.gp = p;
 	bool db = strcmp(p->what, "hpctoolkit-db") == 0;
 	c.want_meta = db;
 	c.want_prof = db || strcmp(p->what, "profiledb") == 0;

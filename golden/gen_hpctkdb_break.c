@@ -79,6 +79,47 @@ static void transpose(hk_ctx *c)
 	hv_put_lef64(v, 2.0 * hv_lef64(v));
 }
 
+/* Value semantics: thread 1's value of the first metric's scope of `type`
+ * at the global context, or a summary of it, scaled by `factor`. */
+static void scale_value(hk_ctx *c, uint8_t type, bool summary, double factor)
+{
+	const hpctk_model *m = &c->d.m;
+	for (uint32_t k = 0; k < m->n_metrics; k++) {
+		const hpctk_metric *md = &m->metrics[k];
+		bool point = false;
+		for (unsigned i = 0; i < md->n_insts; i++) point |= m->scopes[md->insts[i].scope].type == HPCTK_SCOPE_POINT;
+		if (!point) continue;
+		if (summary) {
+			for (unsigned i = 0; i < md->n_summaries; i++)
+				if (m->scopes[md->summaries[i].scope].type == type) {
+					c->d.k.vb_factor = factor;
+					c->d.k.vb_id = md->summaries[i].stat_metric_id;
+					c->d.k.vb_summary = true;
+					return;
+				}
+			continue;
+		}
+		for (unsigned i = 0; i < md->n_insts; i++)
+			if (m->scopes[md->insts[i].scope].type == type) {
+				c->d.k.vb_factor = factor;
+				c->d.k.vb_id = md->insts[i].prop_metric_id;
+				return;
+			}
+	}
+	c->fail = "no metric with a point scope and that scope";
+}
+static void bad_exec(hk_ctx *c) { scale_value(c, HPCTK_SCOPE_EXECUTION, false, 1.5); }
+static void bad_trans(hk_ctx *c) { scale_value(c, HPCTK_SCOPE_TRANSITIVE, false, 1.5); }
+static void bad_summary(hk_ctx *c) { scale_value(c, HPCTK_SCOPE_EXECUTION, true, 1.5); }
+/* Just inside the tolerance (1e-9 of found + terms, about 2e-9 here). */
+static void near_exec(hk_ctx *c) { scale_value(c, HPCTK_SCOPE_EXECUTION, false, 1.0 + 1.5e-9); }
+static void near_summary(hk_ctx *c) { scale_value(c, HPCTK_SCOPE_EXECUTION, true, 1.0 + 1.5e-9); }
+static void loose_bounds(hk_ctx *c)
+{
+	if (!c->d.has_traces) c->fail = "no trace.db (no thread has samples)";
+	c->d.k.tdb_min_below = 64600123u; /* issue-233's gap, research/hpctoolkit.md §3.4 */
+}
+
 #define DB "hpctoolkit-db"
 const hk_break hk_breaks_crossdb[] = {
 	{"hpctkdb.metadb.missing", DB, HK_BOTH, false, no_meta, NULL},
@@ -95,5 +136,13 @@ const hk_break hk_breaks_crossdb[] = {
 	{"hpctkdb.cct.prof-in-range", DB, HK_BOTH, false, cct_extra_prof, NULL},
 	{"hpctkdb.trace.prof-in-range", DB, HK_BOTH, false, NULL, trace_prof},
 	{"hpctkdb.cct.transpose", DB, HK_BOTH, false, NULL, transpose},
+	{"hpctkdb.values.execution", DB, HK_RELEASE, false, bad_exec, NULL},
+	{"hpctkdb.values.transitive", DB, HK_RELEASE, false, bad_trans, NULL},
+	{"hpctkdb.values.summary", DB, HK_RELEASE, false, bad_summary, NULL},
+	{"hpctkdb.values.unverifiable", DB, HK_RELEASE, false, NULL, NULL}, /* hpcprof's custom scope kept */
+	{"hpctkdb.values.trace-bounds", DB, HK_RELEASE, false, loose_bounds, NULL},
+	/* not rules: values changed by less than the tolerance (i_ cases) */
+	{"hpctkdb.values.execution~inside-tolerance", DB, HK_RELEASE, false, near_exec, NULL},
+	{"hpctkdb.values.summary~inside-tolerance", DB, HK_RELEASE, false, near_summary, NULL},
 	{NULL, NULL, 0, false, NULL, NULL},
 };

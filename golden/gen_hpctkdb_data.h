@@ -58,6 +58,12 @@ typedef struct hdb_knobs {
 	unsigned tdb_sec_shift;  /* trace header section this far past 0x20 */
 	unsigned tdb_arr_shift;  /* pTraces this far past its aligned place */
 	unsigned tdb_line0_shift;/* header 0's line this far into its reservation */
+	uint64_t tdb_min_below;  /* minTimestamp this far below the first sample */
+	/* values: thread 1's value (or the summary's, vb_summary) of metric id
+	 * vb_id at the global context multiplied by vb_factor (0: off) */
+	double vb_factor;
+	uint16_t vb_id;
+	bool vb_summary;
 } hdb_knobs;
 
 typedef struct hdb {
@@ -79,6 +85,7 @@ typedef struct hdb {
 	uint16_t *stat;          /* statMetricIds, sorted: the summary profile */
 	size_t n_stat;
 	uint8_t nkinds;          /* meta.db Identifier Names count */
+	double *wx, *wf;         /* per value class, per val_ctx: execution / function weights */
 	/* Profiles: [0] is the summary. */
 	hdb_prof *prof;
 	unsigned nprof;

@@ -42,6 +42,14 @@ static shape shape_of(const gen_params *p)
 	return s;
 }
 
+/* Each thread of a loom runs on its own CPU, so the loom lists at least one
+ * CPU per thread (the event model: one running thread per physical CPU). */
+static unsigned loom_cpus(const shape *s)
+{
+	unsigned n = s->procs * s->threads;
+	return n > NCPUS ? n : NCPUS;
+}
+
 static bool add(gen_output *out, const char *name, gen_buf *b)
 {
 	if (b->oom) {
@@ -89,7 +97,7 @@ static int gen_tree_v3(const gen_params *p, gen_output *out)
 				bool first_proc = l == 0 && pr == 0, last = idx + 1 == nstreams;
 				govni_meta m = {.version = 3, .tid = tid, .pid = pid, .app_id = 1 + pr, .loom = loom,
 						.rank = l * s.procs + pr, .nranks = nprocs, .with_app_id = true,
-						.with_rank = true, .with_cpus = true, .ncpus = NCPUS, .require_nosv = true,
+						.with_rank = true, .with_cpus = true, .ncpus = loom_cpus(&s), .require_nosv = true,
 						.nosv_minor = 7 + p->minor};
 				if (govni_is(r, "ovni.tree.process-mismatch") && first_proc && t == 1) m.app_id = 2;
 				if (govni_is(r, "ovni.tree.app-id-missing") && first_proc) m.with_app_id = false;
@@ -98,12 +106,20 @@ static int gen_tree_v3(const gen_params *p, gen_output *out)
 				if (govni_is(r, "ovni.tree.loom-cpus-index") && l == 0) m.cpu_index_shift = 1;
 				if (govni_is(r, "ovni.tree.loom-cpus-phyid") && first_proc && t == 1) m.cpu_phyid_clash = true;
 				if (govni_is(r, "ovni.tree.model-not-required")) m.require_nosv = false;
+				m.require_kernel = govni_is(r, "ovni.model.out-of-cpu") || govni_is(r, "ovni.model.state-repeated");
+				m.require_openmp = govni_is(r, "ovni.model.body-nest-deprecated");
 				m.mark_decl = t == 0 ? 1 : 2; /* declarations merge over threads */
 				m.mark_other_title = govni_is(r, "ovni.tree.mark-mismatch") && last;
 				govni_stream st = {.seed = p->seed * 131 + idx, .nevents = s.events, .clock0 = CLOCK0 + idx * 1000,
+						   .cpu = (int)(pr * s.threads + t), .tid = tid,
 						   .header = true, .nosv_events = true, .mark_type = 3,
 						   .undeclared_mark = govni_is(r, "ovni.tree.mark-undeclared") && last ? 7 : -1};
 				if (govni_is(r, "ovni.tree.clock-gate") && last) st.clock0 += TWO_HOURS;
+				if (govni_prefix(r, "ovni.model.") && last) st.model_brk = r;
+				if (govni_is(r, "ovni.model.cpu-shared")) { /* the last thread runs on the loom's first CPU */
+					st.steady = true;
+					if (last) st.cpu = 0;
+				}
 				long long dtid = govni_is(r, "ovni.tree.dirname") && last ? tid + 5000 : tid;
 				snprintf(dir, sizeof dir, "loom.%s/proc.%lld/thread.%lld", loom, pid, dtid);
 				for (int copy = 0; copy < (govni_is(r, "ovni.tree.duplicate-tid") && idx == 0 ? 2 : 1); copy++) {
@@ -148,7 +164,7 @@ static int gen_tree_old(const gen_params *p, gen_output *out, int version)
 			for (unsigned t = 0; t < s.threads; t++, idx++) {
 				long long tid = pid + t;
 				govni_stream st = {.seed = p->seed * 131 + idx, .nevents = s.events, .clock0 = CLOCK0 + idx * 1000,
-						   .header = version == 2 || p->seed % 2 == 1, .nosv_events = true,
+						   .cpu = (int)(t % NCPUS), .tid = tid, .header = version == 2 || p->seed % 2 == 1, .nosv_events = true,
 						   .newer_event = version == 1 && p->minor > 0, .mark_type = -1,
 						   .undeclared_mark = -1}; /* marks came with trace version 3 */
 				gen_buf ob = {0};
@@ -171,7 +187,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 {
 	const char *what = p->what;
 	if (govni_is(what, "ovni-stream")) {
-		govni_stream st = {.seed = p->seed, .nevents = shape_of(p).events, .clock0 = CLOCK0, .header = true,
+		govni_stream st = {.seed = p->seed, .nevents = shape_of(p).events, .clock0 = CLOCK0, .tid = 4242, .header = true,
 				   .nosv_events = true, .newer_event = p->minor > 0, .mark_type = 3,
 				   .undeclared_mark = -1, .brk = p->break_rule};
 		gen_buf b = {0};
@@ -201,7 +217,8 @@ static bool can_break(const char *what, const char *rule_id, enum hv_edition edi
 	if (govni_is(what, "ovni-json"))
 		return govni_prefix(rule_id, "ovni.json.") && !govni_is(rule_id, "ovni.json.model-version");
 	if (govni_is(what, "ovni-trace"))
-		return govni_prefix(rule_id, "ovni.tree.") && !in_list(old_tree_rules, rule_id);
+		return (govni_prefix(rule_id, "ovni.tree.") && !in_list(old_tree_rules, rule_id)) ||
+		       govni_prefix(rule_id, "ovni.model.");
 	if (govni_is(what, "ovni-trace-v2")) return in_list(old_tree_rules, rule_id);
 	if (govni_is(what, "ovni-trace-v1")) return govni_is(rule_id, "ovni.json.model-version"); /* v1 only */
 	return false;

@@ -13,12 +13,16 @@ typedef struct govni_stream {
 	uint64_t seed;
 	unsigned nevents;
 	uint64_t clock0;          /* first clock */
+	int cpu;                  /* logical CPU index the thread runs on (OHx, OAs) */
+	long long tid;            /* task and type ids are derived from it */
 	bool header;              /* v1 files may have no 8-byte header */
 	bool nosv_events;         /* emit V events (the thread requires nosv) */
 	bool newer_event;         /* minor > 0: an event not in the 1.14 table */
 	int mark_type;            /* emit OM[ OM= OM] of this type; -1: none */
 	int undeclared_mark;      /* break: one more mark event of this type; -1: none */
+	bool steady;              /* no pause/cool events (the thread runs throughout) */
 	const char *brk;          /* an ovni.obs.* rule to break, or NULL */
+	const char *model_brk;    /* an ovni.model.* rule to break, or NULL */
 } govni_stream;
 
 /* Write stream.obs into b. */
@@ -34,6 +38,7 @@ typedef struct govni_meta {
 	int cpu_index_shift;      /* break: indices start at this value */
 	bool cpu_phyid_clash;     /* break: phyid 0 gets index 1 */
 	bool require_nosv;
+	bool require_kernel, require_openmp; /* for the event-model breaks that need them */
 	int mark_decl;            /* ovni.mark: 0 none, 1 type 3 with labels, 2 type 3 with one label */
 	bool mark_other_title;    /* break: type 3 under another title */
 	unsigned nosv_minor;      /* 7, or newer for minor > 0 */

@@ -55,8 +55,131 @@ static void put_mark(gen_buf *b, const char *mcv, uint64_t clock, int64_t value,
 	put_event(b, mcv, clock, pl, 12, false);
 }
 
-static const char *const plain_o[] = {"OB.", "OHp", "OHr", "OAs", "OAr"};
-static const char *const plain_v[] = {"VTc", "VTx", "VTe", "VSr", "VSs", "VYc", "VSh"};
+static size_t put_u32s(gen_buf *b, const char *mcv, uint64_t clock, uint32_t a, uint32_t c)
+{
+	uint8_t pl[8];
+	hv_put_le32(pl, a);
+	hv_put_le32(pl + 4, c);
+	return put_event(b, mcv, clock, pl, 8, false);
+}
+
+/* One nOS-V task of this thread, start to end: created, executed (body 0,
+ * as a non-parallel task has), maybe submitting and pausing inside, ended.
+ * The "task body" subsystem state it pushes is popped by VTe. */
+static uint64_t put_nosv_task(gen_buf *b, uint64_t clock, uint32_t task, uint32_t type, gen_rng *rng)
+{
+	put_u32s(b, "VTc", clock, task, type);
+	put_u32s(b, "VTx", ++clock, task, 0);
+	unsigned k = (unsigned)gen_below(rng, 4);
+	if (k == 1) {
+		put_event(b, "VU[", ++clock, NULL, 0, false);
+		put_event(b, "VU]", ++clock, NULL, 0, false);
+	} else if (k == 2) { /* nosv_pause(): the body pauses and resumes */
+		put_event(b, "VAp", ++clock, NULL, 0, false);
+		put_u32s(b, "VTp", ++clock, task, 0);
+		put_u32s(b, "VTr", ++clock, task, 0);
+		put_event(b, "VAP", ++clock, NULL, 0, false);
+	}
+	put_u32s(b, "VTe", ++clock, task, 0);
+	return clock;
+}
+
+/* Other nOS-V states, each entered and left. */
+static const char *const nosv_pairs[][2] = {{"VS[", "VS]"}, {"VSh", "VSf"}, {"VAs", "VAS"}, {"VMa", "VMA"}, {"VSN", "VSn"}};
+
+static void put_type(gen_buf *b, const char *mcv, uint64_t clock, uint32_t type)
+{
+	uint8_t j[24];
+	hv_put_le32(j, type);
+	memcpy(j + 4, "broken", 7);
+	put_event(b, mcv, clock, j, 11, true);
+}
+
+static void put_u32(gen_buf *b, const char *mcv, uint64_t clock, uint32_t a)
+{
+	uint8_t pl[4];
+	hv_put_le32(pl, a);
+	put_event(b, mcv, clock, pl, 4, false);
+}
+
+/* The events that break one ovni.model.* rule, right after OHx while the
+ * thread runs. The replay stops at an error, so nothing after them counts.
+ * (cpu-shared is made by the tree: two threads given one CPU.) */
+static uint64_t put_model_break(gen_buf *b, const govni_stream *s, uint64_t clock)
+{
+	const char *r = s->model_brk + strlen("ovni.model.");
+	uint32_t a = (uint32_t)s->tid * 1000u + 900u, t2 = (uint32_t)s->tid + 100000u;
+	uint8_t c[8] = {0};
+	if (!strcmp(r, "thread-state")) put_event(b, "OHr", ++clock, NULL, 0, false); /* already running */
+	if (!strcmp(r, "cpu-unknown")) put_u32(b, "OAs", ++clock, 999);
+	if (!strcmp(r, "thread-inactive")) {
+		put_event(b, "OHp", ++clock, NULL, 0, false);
+		put_event(b, "VSr", ++clock, NULL, 0, false); /* from a paused thread */
+		put_event(b, "OHr", ++clock, NULL, 0, false);
+	}
+	if (!strcmp(r, "out-of-cpu")) {
+		put_event(b, "KCO", ++clock, NULL, 0, false);
+		put_event(b, "VSr", ++clock, NULL, 0, false);
+		put_event(b, "KCI", ++clock, NULL, 0, false);
+	}
+	if (!strcmp(r, "remote-thread")) {
+		hv_put_le32(c, (uint32_t)s->cpu);
+		hv_put_le32(c + 4, 999999); /* no such thread */
+		put_event(b, "OAr", ++clock, c, 8, false);
+	}
+	if (!strcmp(r, "payload")) put_event(b, "VYc", ++clock, c, 2, true); /* no room for the type id */
+	if (!strcmp(r, "state-pop")) put_event(b, "VU]", ++clock, NULL, 0, false);
+	if (!strcmp(r, "state-repeated")) {
+		put_event(b, "KCO", ++clock, NULL, 0, false);
+		put_event(b, "KCO", ++clock, NULL, 0, false);
+	}
+	if (!strcmp(r, "state-depth"))
+		for (int i = 0; i < 513; i++) put_event(b, "VU[", ++clock, NULL, 0, false);
+	if (!strcmp(r, "state-open")) put_event(b, "VU[", ++clock, NULL, 0, false);
+	if (!strcmp(r, "task-unknown")) put_u32s(b, "VTx", ++clock, a, 0);
+	if (strstr(r, "task-duplicate") || (strstr(r, "body-") && !strstr(r, "deprecated"))) put_type(b, "VYc", ++clock, t2);
+	if (!strcmp(r, "task-duplicate")) {
+		put_u32s(b, "VTc", ++clock, a, t2);
+		put_u32s(b, "VTc", ++clock, a, t2);
+	}
+	if (!strcmp(r, "body-rerun")) { /* a parallel task's body */
+		put_u32s(b, "VTC", ++clock, a, t2);
+		put_u32s(b, "VTx", ++clock, a, 1);
+		put_u32s(b, "VTe", ++clock, a, 1);
+		put_u32s(b, "VTx", ++clock, a, 1);
+	}
+	if (!strcmp(r, "body-nest")) {
+		put_u32s(b, "VTc", ++clock, a, t2);
+		put_u32s(b, "VTx", ++clock, a, 0);
+		put_u32s(b, "VTc", ++clock, a + 1, t2);
+		put_u32s(b, "VTx", ++clock, a + 1, 0);
+	}
+	if (!strcmp(r, "body-nest-deprecated")) { /* OpenMP allows it, with a warning */
+		put_type(b, "POc", ++clock, t2);
+		put_u32s(b, "PPc", ++clock, a, t2);
+		put_u32(b, "PPx", ++clock, a);
+		put_u32s(b, "PPc", ++clock, a + 1, t2);
+		put_u32(b, "PPx", ++clock, a + 1);
+		put_u32(b, "PPe", ++clock, a + 1);
+		put_u32(b, "PPe", ++clock, a);
+	}
+	if (!strcmp(r, "body-state")) { /* a paused body executes again */
+		put_u32s(b, "VTc", ++clock, a, t2);
+		put_u32s(b, "VTx", ++clock, a, 0);
+		put_u32s(b, "VTp", ++clock, a, 0);
+		put_u32s(b, "VTx", ++clock, a, 0);
+	}
+	if (!strcmp(r, "body-pause")) {
+		put_u32s(b, "VTC", ++clock, a, t2);
+		put_u32s(b, "VTx", ++clock, a, 1);
+		put_u32s(b, "VTp", ++clock, a, 1);
+	}
+	if (!strcmp(r, "body-parallel")) {
+		put_u32s(b, "VTc", ++clock, a, t2);
+		put_u32s(b, "VTx", ++clock, a, 5);
+	}
+	return clock;
+}
 
 void govni_write_obs(const govni_stream *s, gen_buf *b)
 {
@@ -72,10 +195,20 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 					       govni_is(brk, "ovni.obs.no-events") || govni_is(brk, "ovni.obs.magic") ||
 					       govni_is(brk, "ovni.obs.version")))
 		return;
+	/* Model-valid events (what ovniemu 1.14 replays without complaint): the
+	 * thread executes on its own CPU, pauses and resumes, cools and warms,
+	 * runs nOS-V tasks and states that all end, and ends. */
 	gen_rng rng = {s->seed * 7919 + 11};
 	uint64_t clock = s->clock0;
 	size_t last_off = 0;
-	put_known(b, "OHx", clock, &rng);
+	uint8_t ohx[16];
+	hv_put_le32(ohx, (uint32_t)s->cpu);
+	hv_put_le32(ohx + 4, 0); /* creator tid: none */
+	hv_put_le64(ohx + 8, 0);
+	put_event(b, "OHx", clock, ohx, 16, false);
+	uint32_t task = (uint32_t)s->tid * 1000u, type = (uint32_t)s->tid;
+	bool typed = false;
+	if (s->model_brk) clock = put_model_break(b, s, clock);
 	unsigned n = s->nevents < 4 ? 4 : s->nevents;
 	for (unsigned i = 1; i + 1 < n; i++) {
 		clock += gen_below(&rng, 1000); /* equal clocks are legal */
@@ -94,10 +227,33 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 			put_mark(b, "OM=", clock, 2, s->mark_type);
 			clock += 1;
 			put_mark(b, "OM]", clock, 1, s->mark_type);
-		} else if (pick < 5 || !s->nosv_events) {
-			put_known(b, plain_o[gen_below(&rng, 5)], clock, &rng);
+		} else if (pick == 3 && !s->steady) { /* paused and resumed */
+			put_event(b, "OHp", clock, NULL, 0, false);
+			put_event(b, "OHr", ++clock, NULL, 0, false);
+		} else if (pick == 4 && !s->steady) { /* cooling, paused, warming, running */
+			put_event(b, "OHc", clock, NULL, 0, false);
+			put_event(b, "OHp", ++clock, NULL, 0, false);
+			put_event(b, "OHw", ++clock, NULL, 0, false);
+			put_event(b, "OHr", ++clock, NULL, 0, false);
+		} else if (pick < 6 || !s->nosv_events) {
+			uint8_t c[4];
+			hv_put_le32(c, (uint32_t)s->cpu); /* its own CPU: no migration */
+			if (gen_below(&rng, 2)) put_event(b, "OAs", clock, c, 4, false);
+			else put_known(b, "OB.", clock, &rng);
+		} else if (pick < 8) {
+			if (!typed) {
+				uint8_t j[24];
+				hv_put_le32(j, type);
+				memcpy(j + 4, "tasktype", 9);
+				put_event(b, "VYc", clock, j, 13, true);
+				typed = true;
+			}
+			clock = put_nosv_task(b, clock, ++task, type, &rng);
 		} else {
-			put_known(b, plain_v[gen_below(&rng, 7)], clock, &rng);
+			unsigned k = (unsigned)gen_below(&rng, 5);
+			put_event(b, nosv_pairs[k][0], clock, NULL, 0, false);
+			if (k == 0) put_event(b, "VSr", clock, NULL, 0, false);
+			put_event(b, nosv_pairs[k][1], ++clock, NULL, 0, false);
 		}
 	}
 	if (s->newer_event) put_event(b, "OX!", clock, NULL, 0, false);
@@ -131,7 +287,7 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 	if (govni_is(brk, "ovni.obs.sort-region")) put_event(b, "OU]", clock, NULL, 0, false);
 	uint64_t end_clock = govni_is(brk, "ovni.obs.clock-signed") ? (1ull << 63) + clock : clock + 10;
 	if (govni_is(brk, "ovni.obs.clock-monotonic")) end_clock = clock + 10;
-	last_off = put_event(b, "OHe", end_clock, NULL, 0, false);
+	if (!govni_is(s->model_brk, "ovni.model.thread-not-dead")) last_off = put_event(b, "OHe", end_clock, NULL, 0, false);
 	if (govni_is(brk, "ovni.obs.event-truncated")) b->len -= 3;
 	(void)last_off;
 }
@@ -206,6 +362,8 @@ void govni_write_meta(const govni_meta *m, gen_buf *b)
 		jprintf(b, "        \"require\": {\n            \"ovni\": \"%s\"", ov);
 		unsigned nm = govni_is(r, "ovni.json.require-minor-newer") ? 8 : m->nosv_minor;
 		if (m->require_nosv) jprintf(b, ",\n            \"nosv\": \"2.%u.0\"", nm);
+		if (m->require_kernel) jprintf(b, ",\n            \"kernel\": \"1.0.0\"");
+		if (m->require_openmp) jprintf(b, ",\n            \"openmp\": \"1.2.1\"");
 		if (govni_is(r, "ovni.json.require-unknown-model")) jprintf(b, ",\n            \"fpga\": \"1.0.0\"");
 		jprintf(b, "\n        },\n");
 	}

@@ -85,7 +85,7 @@ static int cmp_u16(const void *a, const void *b)
 		return -1;                                \
 	} while (0)
 
-static int build_metrics(hpctk_model *m, unsigned nmetrics, gen_rng *rng, char *err, size_t errlen)
+static int build_metrics(hpctk_model *m, unsigned nmetrics, bool plain, gen_rng *rng, char *err, size_t errlen)
 {
 	m->n_scopes = 4;
 	m->scopes = malloc(sizeof std_scopes);
@@ -106,6 +106,10 @@ static int build_metrics(hpctk_model *m, unsigned nmetrics, gen_rng *rng, char *
 		/* A random non-empty subset of the scopes, in scope order; most
 		 * metrics have all four like hpcprof's. */
 		unsigned mask = gen_below(rng, 3) ? 0xf : (unsigned)(1 + gen_below(rng, 15));
+		if (plain) { /* bits: point, function, lex_aware (custom), execution */
+			mask &= ~4u;
+			if (mask & 0xau || mask == 0) mask |= 1u;
+		}
 		md->insts = calloc(4, sizeof *md->insts);
 		md->summaries = calloc(16, sizeof *md->summaries);
 		if (!md->name || !md->insts || !md->summaries) FAIL("out of memory");
@@ -363,7 +367,7 @@ int hpctk_model_build(hpctk_model *m, const gen_params *p, char *err, size_t err
 	m->description = "Synthetic HPCToolkit database written by hpcvet-gen from the v4.0 specification.";
 	m->n_kinds = 8;
 	m->kind_names = kind_names;
-	int rc = build_metrics(m, nmetrics, &rng, err, errlen);
+	int rc = build_metrics(m, nmetrics, p->plain_metrics, &rng, err, errlen);
 	if (rc == 0) rc = build_objects(m, nmod, nfile, nfunc, &rng, err, errlen);
 	if (rc == 0) rc = build_tree(m, n, depth, &rng, err, errlen);
 	if (rc == 0) {

@@ -189,7 +189,9 @@ typedef struct hpctk_model {
 /* Build the model for p (edition, seed, contexts, depth, metrics, modules,
  * files, functions, profiles, trace_len; 0 = default). Deterministic from
  * p->seed. Returns 0, or -1 with a reason in err (impossible shape, out of
- * memory). p->minor and p->break_rule do not affect the model. */
+ * memory). p->minor and p->break_rule do not affect the model;
+ * p->plain_metrics leaves out the custom scope and gives every metric that
+ * propagates a point scope. */
 int hpctk_model_build(hpctk_model *m, const gen_params *p, char *err, size_t errlen);
 void hpctk_model_free(hpctk_model *m);
 
@@ -247,6 +249,8 @@ typedef struct hpctk_trace_iter {
 void hpctk_trace_begin(const hpctk_model *m, uint32_t prof, hpctk_trace_iter *it);
 bool hpctk_trace_next(hpctk_trace_iter *it, uint64_t *timestamp, uint32_t *ctx_id);
 /* Bounds every sample of every trace lies within (minTimestamp/maxTimestamp). */
+/* Timestamp of sample i of profile prof's trace (what hpctk_trace_next gives). */
+uint64_t hpctk_trace_ts(const hpctk_model *m, uint32_t prof, uint32_t i);
 void hpctk_trace_bounds(const hpctk_model *m, uint64_t *min_ts, uint64_t *max_ts);
 
 /* A stateless 64-bit mix (for writers that derive their own choices). */

@@ -121,6 +121,12 @@ bool hpctk_trace_next(hpctk_trace_iter *it, uint64_t *timestamp, uint32_t *ctx_i
 	return true;
 }
 
+uint64_t hpctk_trace_ts(const hpctk_model *m, uint32_t prof, uint32_t i)
+{
+	uint64_t h = hpctk_mix(m->seed ^ 0x7472616365ull, ((uint64_t)prof << 32) | i);
+	return m->trace_t0 + (uint64_t)i * m->trace_period + (h >> 8) % (m->trace_period / 2);
+}
+
 void hpctk_trace_bounds(const hpctk_model *m, uint64_t *min_ts, uint64_t *max_ts)
 {
 	uint32_t maxlen = 0;

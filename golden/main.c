@@ -20,6 +20,8 @@ static void usage(FILE *out)
 	      "  --contexts=N --depth=N --metrics=N --modules=N --files=N --functions=N\n"
 	      "  --profiles=N --trace-len=N    shape and scale\n"
 	      "  --break=RULE-ID      write an input that breaks exactly that rule\n"
+	      "  --break=RULE-ID~inside-tolerance  (hpctkdb.values.execution, .summary) a value off by just\n"
+	      "                       less than the rule's tolerance: an input that must be accepted\n"
 	      "  -o PATH              output file, or directory for multi-file kinds\n",
 	      out);
 }

@@ -213,7 +213,7 @@ hk_seed_note() { # SEED EDITION
 	local leaf=""
 	[ "$2" = release ] && leaf="; leaf contexts have szChildren 0 and pChildren at the writer's cursor, as hpcprof writes"
 	case $1 in
-	1) echo "meta.db sections in hpcprof's order; an empty thread profile with pValues == pCtxIndices; trace lines in reverse file order with reserved slack; minTimestamp before the first sample" ;;
+	1) echo "meta.db sections in hpcprof's order; an empty thread profile with pValues == pCtxIndices; trace lines in reverse file order with reserved slack" ;;
 	2) echo "meta.db sections in header order$leaf; an empty thread profile with pValues == pCtxIndices; profile.db identifier tuples before the profile infos; trace lines in file order; cct.db header bytes 0x20-0x2f hold junk (hpcprof leaves them)" ;;
 	3) echo "meta.db sections shuffled (the spec promises no order)$leaf; an empty thread profile with pValues == pCtxIndices; trace lines in reverse order with slack" ;;
 	4) echo "meta.db sections in hpcprof's order; cct.db header junk; trace lines in file order" ;;
@@ -224,7 +224,9 @@ hk_seed_note() { # SEED EDITION
 # Release databases elide ctxIds as hpcprof always does: a note, no fault.
 for ed in release draft; do
 	ELIDED=""
-	[ "$ed" = release ] && ELIDED="hpctkdb.ctx.elided"
+	# ... and keep hpcprof's custom "lex_aware" scope, whose values cannot be
+	# checked (hpctkdb.values.unverifiable, a note, as on every real database).
+	[ "$ed" = release ] && ELIDED="hpctkdb.ctx.elided hpctkdb.values.unverifiable"
 	for seed in 1 2 3 4 5 6; do
 		make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.0_s$seed" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --seed=$seed" "$ELIDED" \
 			"$ed edition, v4.0; $(hk_seed_note "$seed" "$ed")" ""
@@ -268,6 +270,17 @@ for spec in "metadb release" "metadb draft" "profiledb release" "tracedb release
 	CLAUSE="R,D §Reader compatibility (sz fields); specs/README.md §Forward compatibility" \
 		make_case i hpctoolkit "i_$1.$2.stride-larger-minor0" "$1" "--what=$1 --edition=$2 --minor=1" "" \
 		"written as 4.1 (larger strides, junk in gaps) then minorVersion patched to 0" "$STRIDE_WHY" ".:15:01:00"
+done
+
+# i_: derived values off by just less than the tolerance of hpctkdb.values.*
+# (1e-9 of |found| + sum of |terms|): thread 1's execution value at the global
+# context, and a summary statistic there, scaled by 1 + 1.5e-9.
+for r in execution summary; do
+	CLAUSE="R §meta.db Performance Metrics section; values_rules.def (tolerance)" \
+		make_case i hpctoolkit "i_hpctkdb.values.$r.inside-tolerance" hpctoolkit-db \
+		"--what=hpctoolkit-db --break=hpctkdb.values.$r~inside-tolerance" "" \
+		"one $r-derived value at the global context scaled by 1 + 1.5e-9 (about 3/4 of the tolerance)" \
+		"accept|hpcprof sums doubles in an order the file does not record, so a derived value may differ from the sum of its terms by rounding. hpcvet accepts a difference up to 1e-300 + 1e-9 * (|found| + sum of |terms|) and rejects a larger one (n_hpctkdb.values.${r}_01 is 50% off)."
 done
 
 # i_: leaf contexts with szChildren 0 but a non-zero pChildren. The spec

@@ -18,7 +18,9 @@ patch() {
 }
 # The diagnostics that do not depend on the moved id's value, whole (cct.db's
 # coverage message names the id, so it is checked apart).
-digest() { jq -r '.inputs[0].diagnostics[] | select(.rule != "hpctkdb.cct.ctx-covered") |
+# The value rules are left out too: their messages name the moved id, and
+# they are checked apart below.
+digest() { jq -r '.inputs[0].diagnostics[] | select(.rule != "hpctkdb.cct.ctx-covered" and (.rule | startswith("hpctkdb.values.") | not)) |
 	"\(.rule) \(.file | sub(".*/"; "")) \(.offset) \(.struct_path) \(.message)"' "$1" | sort; }
 
 check "generate the database" "$GEN" --what=hpctoolkit-db --edition=release --seed=1 -o "$TMP/db" >/dev/null
@@ -38,8 +40,8 @@ done
 check "the same diagnostics either way" diff "$TMP/dense.digest" "$TMP/sparse.digest"
 # What they are: the unpatched database's notes, plus one unknown-id error
 # per trace element naming 44, and one cct.db coverage error.
-check "unpatched: only the elided-context notes" \
-	test "$(jq -r '[.inputs[0].diagnostics[].rule] | unique | join(" ")' "$TMP/db.json")" = hpctkdb.ctx.elided
+check "unpatched: only the elided-context and custom-scope notes" \
+	test "$(jq -r '[.inputs[0].diagnostics[].rule] | unique | join(" ")' "$TMP/db.json")" = "hpctkdb.ctx.elided hpctkdb.values.unverifiable"
 # Id 44 had values: it is now one more elided context in profile.db and cct.db.
 elided() { jq -r --arg f "$2" '.inputs[0].diagnostics[] | select(.rule == "hpctkdb.ctx.elided" and (.file | endswith($f))) |
 	.message | split(" ")[0]' "$1"; }
@@ -50,6 +52,12 @@ check "sparse: every unknown trace id is 44" \
 	test "$(jq -r '[.inputs[0].diagnostics[] | select(.rule == "hpctkdb.trace.ctx-known") | .message | split(" ")[1]] | unique | join(" ")' "$TMP/sparse.json")" = 44
 check "sparse: one coverage error, naming the moved id" \
 	test "$(jq -r '[.inputs[0].diagnostics[] | select(.rule == "hpctkdb.cct.ctx-covered") | .message] | join("|")' "$TMP/sparse.json" | grep -c 'ctxId 4294967280 ')" = 1
+# The moved context kept its children but lost its own values (they are
+# under 44, now elided): its propagated values no longer add up, the same
+# number of times either way.
+values() { jq -r '[.inputs[0].diagnostics[] | select(.rule | startswith("hpctkdb.values.")) | select(.severity == "error")] | length' "$1"; }
+check "dense and sparse: the moved context's values no longer add up" \
+	test "$(values "$TMP/dense.json")" -gt 0 -a "$(values "$TMP/dense.json")" = "$(values "$TMP/sparse.json")"
 check "sparse: no other rule fires" \
-	test "$(jq -r '[.inputs[0].diagnostics[].rule] | unique | join(" ")' "$TMP/sparse.json")" = "hpctkdb.cct.ctx-covered hpctkdb.ctx.elided hpctkdb.trace.ctx-known"
+	test "$(jq -r '[.inputs[0].diagnostics[].rule] | unique | join(" ")' "$TMP/sparse.json")" = "hpctkdb.cct.ctx-covered hpctkdb.ctx.elided hpctkdb.trace.ctx-known hpctkdb.values.execution hpctkdb.values.unverifiable"
 done_testing

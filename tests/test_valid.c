@@ -20,6 +20,7 @@ static bool is_legacy_dumpi(const char *what) { return strncmp(what, "dumpi-bin-
  * where they apply (check_valid). */
 static const char *const allowed_notes[] = {
 	"hpctkdb.ctx.elided",        /* every valid release database */
+	"hpctkdb.values.unverifiable", /* hpcprof's custom "lex_aware" scope (every real database) */
 	"dumpi.index.legacy-layout", /* every dumpi-bin-X.Y.Z (pre-0.6.6) rank file */
 	NULL,
 };

@@ -7,6 +7,7 @@
 
 #include "../core/bitmap.h"
 #include "../core/hv_int.h"
+#include "values.h"
 
 
 void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary *meta, hpctk_profiledb *prof,
@@ -46,6 +47,12 @@ void hpctk_xdb_free(hpctk_xdb *x)
 	x->reject = NULL;
 }
 
+static void prof_run(void *arg, uint32_t owner, bool summary, uint32_t ctx, const uint8_t *vals, uint64_t cnt,
+		     uint64_t off0)
+{
+	hpctk_vcheck_run(arg, owner, summary, ctx, vals, cnt, off0);
+}
+
 void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r)
 {
 	memset(f, 0, sizeof *f);
@@ -79,6 +86,15 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 			p->idx_allow = ctx ? x->ctx_map : NULL;
 			p->idx_allow_n = (uint64_t)x->ctx_map_max + 1;
 		}
+		/* Value semantics: release meta.db with a readable tree and metrics. */
+		if (x->prof && x->meta && x->meta->values && (f->vc = malloc(sizeof *f->vc)) != NULL) {
+			hpctk_vcheck_init(f->vc, x->meta->values, r, x->prof->b->name);
+			for (int i = 0; i < 2; i++) {
+				f->fast[i].run = prof_run;
+				f->fast[i].run_arg = f->vc;
+				f->fast[i].run_summary = i == 1;
+			}
+		}
 	} else if (which == HPCTK_XCCT) {
 		/* Without profile.db, cct_value checks nothing and digests nothing. */
 		f->fast[0] = (hpctk_svb_fast){.r_key = x->prof ? HV_R_HPCTKDB_CCT_PROF_IN_RANGE : -1,
@@ -98,6 +114,9 @@ void hpctk_xfile_free(hpctk_xfile *f)
 {
 	free(f->dig);
 	free(f->taint);
+	if (f->vc) hpctk_vcheck_free(f->vc);
+	free(f->vc);
+	f->vc = NULL;
 	f->dig = NULL;
 	f->taint = NULL;
 	f->fast[0].dig = NULL;
@@ -180,6 +199,15 @@ static void prof_value(void *arg, uint32_t prof, bool summary, uint32_t ctx, uin
 		}
 	}
 	if (f->dig && !summary && ctx < x->cct->ci.n) digest_add(&f->dig[ctx], prof, metric, bits);
+	if (f->vc) hpctk_vcheck_value(f->vc, prof, summary, ctx, metric, bits, off);
+}
+
+void hpctk_xfile_prof_done(hpctk_xfile *f)
+{
+	const hpctk_profiledb *p = f->x->prof;
+	if (!f->vc || !p) return;
+	hpctk_vcheck_finish(f->vc, p->complete, p->pi.n > p->nsummary ? p->pi.n - p->nsummary : 0);
+	if (f->vc->oom) hv_report_internal(f->r, "%s: out of memory while checking values", p->b->name);
 }
 
 static void prof_kind(void *arg, uint8_t kind, uint64_t off)
@@ -313,6 +341,17 @@ void hpctk_xdb_finish(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCT
 				"context",
 				maxid, x->cct->ci.n);
 	}
+	/* Declared against actual: the bounds, when no sample lies outside
+	 * them (that is tracedb.elem.within-bounds). */
+	const hpctk_tracedb *t = x->trace;
+	if (t && t->edition == HV_EDITION_RELEASE && t->seen && t->seen_min >= t->tmin && t->seen_max <= t->tmax &&
+	    !hv_eval(r, HV_R_HPCTKDB_VALUES_TRACE_BOUNDS, t->seen_min == t->tmin && t->seen_max == t->tmax))
+		hv_emit(r, HV_R_HPCTKDB_VALUES_TRACE_BOUNDS, t->b->name, t->h.p[0] + 0x10, 16, "trace.db/CtxTraces/minTimestamp",
+			"minTimestamp %llu and maxTimestamp %llu, but the samples span [%llu, %llu] (%llu ns before the "
+			"first, %llu ns after the last); the spec defines them as the smallest and largest timestamp",
+			(unsigned long long)t->tmin, (unsigned long long)t->tmax, (unsigned long long)t->seen_min,
+			(unsigned long long)t->seen_max, (unsigned long long)(t->seen_min - t->tmin),
+			(unsigned long long)(t->tmax - t->seen_max));
 	report_elided(x, r, &f[HPCTK_XPROF]);
 	report_elided(x, r, &f[HPCTK_XCCT]);
 	const hpctk_digest *dp = f[HPCTK_XPROF].dig, *dc = f[HPCTK_XCCT].dig;

@@ -49,6 +49,7 @@ typedef struct hpctk_xfile {
 	uint32_t elided_first, elided_owner;
 	hpctk_svb_fast fast[2];             /* the value loop's facts: thread / summary profiles */
 	hpctk_trace_fast tfast;             /* the trace element loop's */
+	struct hpctk_vcheck *vc;            /* profile.db: the value checker (values.h), or NULL */
 	bool alloc_failed;
 } hpctk_xfile;
 
@@ -60,6 +61,9 @@ void hpctk_xdb_free(hpctk_xdb *x);
 /* One file's state (`which`), reporting into `r`. */
 void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r);
 void hpctk_xfile_free(hpctk_xfile *f);
+
+/* After profile.db's walk: the value checks that need the whole file. */
+void hpctk_xfile_prof_done(hpctk_xfile *f);
 
 /* Visitors whose arg is `f`, to pass to the walks. */
 hpctk_prof_visitor hpctk_xfile_prof_visitor(hpctk_xfile *f);

@@ -109,6 +109,7 @@ static void walk_task(void *ctx, size_t i)
 	if (i == HPCTK_XPROF && w->prof) {
 		hpctk_prof_visitor v = hpctk_xfile_prof_visitor(f);
 		hpctk_profiledb_walk(w->prof, f->r, &v);
+		hpctk_xfile_prof_done(f);
 	} else if (i == HPCTK_XCCT && w->cct) {
 		hpctk_cct_visitor v = hpctk_xfile_cct_visitor(f);
 		hpctk_cctdb_walk(w->cct, f->r, &v);

@@ -35,6 +35,7 @@ typedef struct hpctk_metadb_summary {
 	size_t n_prop_metric_ids;
 	uint16_t *stat_metric_ids;  /* every statMetricId (summary profile), sorted, unique */
 	size_t n_stat_metric_ids;
+	struct hpctk_vmodel *values;  /* the value checker's model (values.h), or NULL */
 } hpctk_metadb_summary;
 
 /* Check meta.db; when `out` is non-NULL fill it for the cross-file checks. */

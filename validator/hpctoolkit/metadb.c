@@ -7,6 +7,7 @@
 #include "fileheader.h"
 #include "hpctoolkit.h"
 #include "metadb_internal.h"
+#include "values.h"
 
 const hpctk_file_desc hpctk_metadb_desc = {
 	.file = "meta.db",
@@ -211,6 +212,7 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 		out->ctx_ids = m.ctx_ids; /* handed over */
 		m.ctx_ids = (hpctk_idset){0};
 		/* md_idvec_check_unique left the vectors sorted by id. */
+		out->values = md_values_build(&m);
 		if (!fill_ids16(&m.prop_ids, &out->prop_metric_ids, &out->n_prop_metric_ids) ||
 		    !fill_ids16(&m.stat_ids, &out->stat_metric_ids, &out->n_stat_metric_ids))
 			m.oom = true;
@@ -226,6 +228,7 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 void hpctk_metadb_summary_free(hpctk_metadb_summary *s)
 {
 	hpctk_idset_free(&s->ctx_ids);
+	hpctk_vmodel_free(s->values);
 	free(s->prop_metric_ids);
 	free(s->stat_metric_ids);
 	memset(s, 0, sizeof *s);

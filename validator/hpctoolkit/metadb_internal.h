@@ -184,6 +184,10 @@ void md_check_metrics(md_state *m);      /* edition dependent */
 void md_check_metrics_draft(md_state *m);
 void md_check_context(md_state *m);      /* edition dependent; after modules, files, functions */
 
+/* The value checker's model (values.h; metadb_values.c), NULL when meta.db
+ * is not the release edition or its tree or metrics could not be walked. */
+struct hpctk_vmodel *md_values_build(md_state *m);
+
 /* Section header sizes (END of each section header structure). */
 #define MD_SZ_GENERAL_HDR 0x10u
 #define MD_SZ_IDNAMES_HDR 0x09u

@@ -241,6 +241,7 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 {
 	hv_window w;
 	p->complete = false;
+	p->nsummary = 0;
 	if (!p->h.usable || !hv_window_init(&w, p->b, hpctk_window_cap)) return;
 	idt_walk t;
 	walk_idtuples(p, r, v, &w, &t);
@@ -287,6 +288,7 @@ void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 			break;
 		}
 		fs.summary = release ? (hv_le32(pi + 0x28) & 1) != 0 : i == 0;
+		p->nsummary += fs.summary;
 		sv.fast = v && v->fast ? &v->fast[fs.summary] : NULL;
 		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
 		hpctk_svb_values(&e, &blk);

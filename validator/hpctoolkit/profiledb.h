@@ -37,6 +37,7 @@ typedef struct hpctk_profiledb {
 	enum hv_edition edition;   /* edition it is checked as */
 	hpctk_array pi;            /* the {PI} array: pProfiles, nProfiles, szProfile */
 	bool complete;             /* after walk: every value was visited */
+	uint32_t nsummary;         /* after walk: profiles read as summary profiles */
 } hpctk_profiledb;
 
 /* What a profile.db's structure says about its edition (cheap; no report). */

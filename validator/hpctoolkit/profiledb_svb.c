@@ -271,6 +271,7 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 			bool clean = dig ? fast_chunk(base, cnt, ks, true, br->reject, br->limit, ybase, &pv, &h)
 					 : fast_chunk(base, cnt, ks, false, br->reject, br->limit, ybase, &pv, &h);
 			if (clean) {
+				if (ks == PROF_KS && f->run) f->run(f->run_arg, blk->owner, f->run_summary, idx_key, base, cnt, off0);
 				prev = (uint32_t)pv;
 				n_fast += cnt;
 				h_fast += h;

@@ -81,6 +81,12 @@ typedef struct hpctk_svb_fast {
 	uint64_t idx_limit;
 	const uint8_t *idx_allow;
 	uint64_t idx_allow_n;
+	/* profile.db only: every clean chunk's raw {Val} entries (the value
+	 * checker, values.h), so values the fast path takes are seen too. */
+	void (*run)(void *arg, uint32_t owner, bool summary, uint32_t ctx, const uint8_t *vals, uint64_t cnt,
+		    uint64_t off0);
+	void *run_arg;
+	bool run_summary;
 } hpctk_svb_fast;
 
 /* Called for the data of a block, for the cross-file checks. `owner` is the

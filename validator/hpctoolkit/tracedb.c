@@ -130,6 +130,15 @@ static void walk_elements(hpctk_tracedb *t, hv_report *r, const hpctk_trace_visi
 	uint64_t per = t->b->mem ? UINT64_MAX : w->cap / ELEM;
 	if (per == 0) per = 1;
 	uint64_t k = 0;
+	const uint8_t *ends = n ? hv_window_get(w, ps, ELEM) : NULL;
+	uint64_t first_ts = ends ? hv_le64(ends) : 0;
+	ends = n ? hv_window_get(w, ps + (n - 1) * ELEM, ELEM) : NULL;
+	if (ends) {
+		uint64_t last_ts = hv_le64(ends);
+		t->seen_min = !t->seen || first_ts < t->seen_min ? first_ts : t->seen_min;
+		t->seen_max = !t->seen || last_ts > t->seen_max ? last_ts : t->seen_max;
+		t->seen = true;
+	}
 	while (k < n) {
 		uint64_t cnt = n - k < per ? n - k : per, nz;
 		const uint8_t *base = hv_window_get(w, ps + k * ELEM, (size_t)(cnt * ELEM));

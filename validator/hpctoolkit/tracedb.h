@@ -41,6 +41,10 @@ typedef struct hpctk_tracedb {
 	enum hv_edition edition;  /* checked as */
 	hpctk_array th;           /* the trace header array: pTraces, nTraces, szTrace */
 	uint64_t tmin, tmax;      /* release only */
+	/* after walk: the smallest first and largest last timestamp of the
+	 * lines walked (lines are sorted: their extremes), when `seen` */
+	uint64_t seen_min, seen_max;
+	bool seen;
 } hpctk_tracedb;
 
 enum hv_edition hpctk_tracedb_evidence(hv_blob *b);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "tree.h"
 
 #define CLOCK_GATE_NS 3600000000000.0 /* 1 hour */
@@ -281,6 +282,9 @@ static void check_clock_gate(ovni_trace *t)
 				"first event is %.2f h away from the first event of %.100s (limit 1 h); run ovnisync to "
 				"write clock-offsets.txt", d / 3.6e12, ref->rel);
 	}
+	/* Last, with the same offsets: the event model (model.c) replays the
+	 * looms only when every check above passed. */
+	ovni_model_check(t, off);
 	free(off);
 	free(order);
 }

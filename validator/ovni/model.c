@@ -1,0 +1,362 @@
+/* The ovni event model: the replay. Each loom's streams are merged in clock
+ * order (clock + the loom's offset from clock-offsets.txt), as the emulator
+ * merges them, with a binary heap keyed on (clock, stream order); a loom of
+ * one stream is walked straight through without the heap. Each event goes to
+ * its model's handler (model_cpu.c, model_state.c, model_task.c). The first
+ * error stops the loom's replay, as it stops ovniemu: what follows an
+ * impossible state would only be noise. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/hv_int.h"
+#include "model.h"
+
+#define WINDOW 16384u /* per stream; a loom may have thousands of streams */
+
+void model_where(char *out, size_t n, const mwhere *w)
+{
+	if (!w->set) {
+		snprintf(out, n, "(no earlier event)");
+		return;
+	}
+	snprintf(out, n, "%c%c%c at 0x%" PRIx64 " (clock %" PRId64 ")", w->mcv[0], w->mcv[1], w->mcv[2], w->off,
+		 w->clock);
+}
+
+void model_obs_path(char *out, size_t n, const mthread *th)
+{
+	/* rel names the stream's stream.json; the events are in its stream.obs */
+	const char *rel = th->s->rel, *slash = strrchr(rel, '/');
+	int dl = slash ? (int)(slash - rel) + 1 : 0;
+	snprintf(out, n, "%.*sstream.obs", dl > 200 ? 200 : dl, rel);
+}
+
+void model_fail(model_loom *L, int rule, const mthread *th, const mevent *e, const char *fmt, ...)
+{
+	char msg[400], path[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	char obs[256];
+	model_obs_path(obs, sizeof obs, th);
+	snprintf(path, sizeof path, "%.200s/event[%" PRIu64 "]", obs, e->idx);
+	hv_emit(L->r, rule, th->s->obs->name, e->off, e->len, path, "%s (event %c%c%c at 0x%" PRIx64 ", clock %" PRId64 ")",
+		msg, e->p[1], e->p[2], e->p[3], e->off, e->clock);
+	if (hv_rules[rule].severity == HV_SEV_ERROR) L->stop = true;
+}
+
+/* ---- map ---- */
+
+static size_t mix(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return (size_t)k;
+}
+
+bool mmap64_get(const mmap64 *m, uint64_t key, uint32_t *val)
+{
+	if (!m->cap) return false;
+	for (size_t i = mix(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (m->vals[i] == UINT32_MAX) return false;
+		if (m->keys[i] == key) {
+			*val = m->vals[i];
+			return true;
+		}
+	}
+}
+
+bool mmap64_put(mmap64 *m, uint64_t key, uint32_t val)
+{
+	if ((m->n + 1) * 2 > m->cap) {
+		size_t nc = m->cap ? m->cap * 2 : 64;
+		uint64_t *nk = malloc(nc * sizeof *nk);
+		uint32_t *nv = malloc(nc * sizeof *nv);
+		if (!nk || !nv) {
+			free(nk);
+			free(nv);
+			return false;
+		}
+		memset(nv, 0xff, nc * sizeof *nv);
+		for (size_t i = 0; i < m->cap; i++) {
+			if (m->vals[i] == UINT32_MAX) continue;
+			size_t j = mix(m->keys[i]) & (nc - 1);
+			while (nv[j] != UINT32_MAX) j = (j + 1) & (nc - 1);
+			nk[j] = m->keys[i];
+			nv[j] = m->vals[i];
+		}
+		free(m->keys);
+		free(m->vals);
+		m->keys = nk;
+		m->vals = nv;
+		m->cap = nc;
+	}
+	size_t i = mix(key) & (m->cap - 1);
+	while (m->vals[i] != UINT32_MAX && m->keys[i] != key) i = (i + 1) & (m->cap - 1);
+	if (m->vals[i] == UINT32_MAX) m->n++;
+	m->keys[i] = key;
+	m->vals[i] = val;
+	return true;
+}
+
+void mmap64_free(mmap64 *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof *m);
+}
+
+/* ---- reading one stream ---- */
+
+/* The event at th->pos into e; false at the end of the walkable bytes. The
+ * structural checks passed, so a short read only means the end. */
+static bool read_event(mthread *th, int64_t offset, mevent *e)
+{
+	if (th->done || th->pos + 12 > th->end) return false;
+	const uint8_t *h = hv_window_get(&th->w, th->pos, 12);
+	if (!h) return false;
+	bool jumbo = h[0] & 0x10;
+	uint64_t len;
+	uint32_t plen;
+	if (jumbo) {
+		const uint8_t *j = hv_window_get(&th->w, th->pos, 16);
+		if (!j) return false;
+		plen = hv_le32(j + 12);
+		len = 16 + (uint64_t)plen;
+	} else {
+		plen = (h[0] & 0x0f) ? (uint32_t)(h[0] & 0x0f) + 1 : 0;
+		len = 12 + (uint64_t)plen;
+	}
+	if (len > th->end - th->pos) return false;
+	/* Payloads the models read are short; a long jumbo is read only as far
+	 * as its type id and the start of its label. */
+	size_t want = len > 16 + 256 ? 16 + 256 : (size_t)len;
+	const uint8_t *p = hv_window_get(&th->w, th->pos, want);
+	if (!p) return false;
+	e->p = p;
+	e->jumbo = jumbo;
+	e->payload = p + (jumbo ? 16 : 12);
+	e->plen = jumbo ? (uint32_t)(want - 16) : plen;
+	e->off = th->pos;
+	e->len = len;
+	e->idx = th->idx;
+	e->clock = (int64_t)hv_le64(p + 4) + offset;
+	return true;
+}
+
+static void advance(mthread *th, const mevent *e)
+{
+	th->pos += e->len;
+	th->idx++;
+}
+
+static void dispatch(model_loom *L, uint32_t ti, const mevent *e)
+{
+	switch (e->p[1]) {
+	case 'O': model_ovni_event(L, ti, e); break;
+	case 'K': model_kernel_event(L, ti, e); break;
+	case 'M':
+	case 'D':
+	case 'T': model_state_event(L, ti, e); break;
+	case '6':
+	case 'V':
+	case 'P':
+		if (e->p[1] != 'P' && !model_need_active(L, ti, e, e->p[1] == 'V')) return;
+		if ((e->p[2] == 'T' && e->p[1] != 'P') || (e->p[1] == 'P' && (e->p[2] == 'P' || e->p[2] == 'O')) ||
+		    e->p[2] == 'Y')
+			model_task_event(L, ti, e);
+		else
+			model_state_event(L, ti, e);
+		break;
+	default: break;
+	}
+}
+
+/* ---- the merge ---- */
+
+typedef struct heap {
+	uint32_t *v;
+	size_t n;
+	int64_t *clock; /* per thread: clock of its next event */
+} heap;
+
+static bool before(const heap *h, uint32_t a, uint32_t b)
+{
+	return h->clock[a] < h->clock[b] || (h->clock[a] == h->clock[b] && a < b);
+}
+
+static void sift_down(heap *h, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < h->n && before(h, h->v[l], h->v[m])) m = l;
+		if (l + 1 < h->n && before(h, h->v[l + 1], h->v[m])) m = l + 1;
+		if (m == i) return;
+		uint32_t x = h->v[i];
+		h->v[i] = h->v[m];
+		h->v[m] = x;
+		i = m;
+	}
+}
+
+static void replay(model_loom *L, const int64_t *offs)
+{
+	mevent e;
+	if (L->nth == 1) { /* one stream: no heap */
+		mthread *th = &L->th[0];
+		while (!L->stop && read_event(th, offs[0], &e)) {
+			dispatch(L, 0, &e);
+			advance(th, &e);
+		}
+		return;
+	}
+	heap h = {malloc(L->nth * sizeof *h.v), 0, malloc(L->nth * sizeof *h.clock)};
+	if (!h.v || !h.clock) {
+		L->oom = true;
+		free(h.v);
+		free(h.clock);
+		return;
+	}
+	for (uint32_t i = 0; i < L->nth; i++)
+		if (read_event(&L->th[i], offs[i], &e)) {
+			h.clock[i] = e.clock;
+			h.v[h.n++] = i;
+		}
+	for (size_t i = h.n; i-- > 0;) sift_down(&h, i);
+	while (h.n && !L->stop) {
+		uint32_t ti = h.v[0];
+		mthread *th = &L->th[ti];
+		if (!read_event(th, offs[ti], &e)) { /* cannot happen: it was read before */
+			h.v[0] = h.v[--h.n];
+			sift_down(&h, 0);
+			continue;
+		}
+		dispatch(L, ti, &e);
+		advance(th, &e);
+		if (read_event(th, offs[ti], &e)) {
+			h.clock[ti] = e.clock;
+		} else {
+			h.v[0] = h.v[--h.n];
+		}
+		sift_down(&h, 0);
+	}
+	free(h.v);
+	free(h.clock);
+}
+
+/* ---- per loom ---- */
+
+static int32_t loom_ncpus(ovni_trace *t, const size_t *idx, size_t n)
+{
+	int64_t max = -1;
+	for (size_t i = 0; i < n; i++) {
+		const ovni_meta *m = &t->s[idx[i]].meta;
+		for (size_t c = 0; c < m->ncpus; c++)
+			if (m->cpus[c].index > max && m->cpus[c].index < INT32_MAX) max = m->cpus[c].index;
+	}
+	return (int32_t)(max + 1);
+}
+
+static void check_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *all_offs)
+{
+	model_loom L = {.t = t, .r = t->r};
+	L.th = calloc(n, sizeof *L.th);
+	int64_t *offs = malloc(n * sizeof *offs);
+	L.cpu.ncpus = loom_ncpus(t, idx, n);
+	size_t nc = L.cpu.ncpus > 0 ? (size_t)L.cpu.ncpus : 1;
+	L.cpu.running = calloc(nc, sizeof *L.cpu.running);
+	L.cpu.owner = calloc(nc, sizeof *L.cpu.owner);
+	if (!L.th || !offs || !L.cpu.running || !L.cpu.owner) {
+		hv_report_internal(t->r, "out of memory");
+		goto out;
+	}
+	L.nth = n;
+	for (size_t i = 0; i < n; i++) {
+		mthread *th = &L.th[i];
+		th->s = &t->s[idx[i]];
+		th->tid = th->s->tid;
+		th->cpu = MODEL_NO_CPU;
+		th->pos = 8;
+		th->end = th->s->obs->size;
+		offs[i] = all_offs[idx[i]];
+		uint32_t p = (uint32_t)i;
+		for (size_t j = 0; j < i; j++)
+			if (L.th[j].s->pid == th->s->pid) {
+				p = L.th[j].proc;
+				break;
+			}
+		th->proc = p;
+		if (!hv_window_init(&th->w, th->s->obs, WINDOW)) {
+			th->done = true;
+			L.oom = true;
+		}
+	}
+	replay(&L, offs);
+	if (!L.stop && !L.oom) model_end_checks(&L);
+	if (L.oom) hv_report_internal(t->r, "out of memory in the ovni event model");
+out:
+	for (size_t i = 0; L.th && i < L.nth; i++) {
+		mthread *th = &L.th[i];
+		hv_window_free(&th->w);
+		for (int c = 0; c < MODEL_NCH; c++) free(th->st[c].v);
+		free(th->bodies);
+	}
+	free(L.th);
+	free(offs);
+	free(L.cpu.running);
+	free(L.cpu.owner);
+	mmap64_free(&L.types);
+	mmap64_free(&L.tasks);
+	mmap64_free(&L.bodymap);
+	free(L.task);
+	free(L.body);
+}
+
+typedef struct loom_key {
+	const char *loom, *rel;
+	size_t i;
+} loom_key;
+
+static int cmp_loom(const void *a, const void *b)
+{
+	const loom_key *x = a, *y = b;
+	int c = strcmp(x->loom, y->loom);
+	if (c) return c;
+	c = strcmp(x->rel, y->rel);
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+void ovni_model_check(ovni_trace *t, const int64_t *offsets)
+{
+	hv_report *r = t->r;
+	if (r->count[HV_SEV_ERROR] || r->internal_error || r->unreadable) return;
+	loom_key *k = malloc((t->ns ? t->ns : 1) * sizeof *k);
+	size_t *ord = malloc((t->ns ? t->ns : 1) * sizeof *ord), n = 0;
+	if (!k || !ord) {
+		free(k);
+		free(ord);
+		return;
+	}
+	for (size_t i = 0; i < t->ns; i++) {
+		const ovni_stream *s = &t->s[i];
+		/* ovniemu 1.14 reads v3 streams of part "thread" only */
+		if (s->version == 3 && s->thread && s->obs && s->sum.walked && !s->meta.part_unknown)
+			k[n++] = (loom_key){s->loom, s->rel, i};
+	}
+	/* relative-path order within a loom: the emulator's stream order */
+	qsort(k, n, sizeof *k, cmp_loom);
+	for (size_t i = 0; i < n; i++) ord[i] = k[i].i;
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1;
+		while (j < n && strcmp(k[j].loom, k[i].loom) == 0) j++;
+		check_loom(t, ord + i, j - i, offsets);
+		i = j;
+	}
+	free(k);
+	free(ord);
+}

@@ -1,0 +1,149 @@
+/* The ovni event model: replays the events of each loom of a v3 trace in
+ * clock order (every stream of the loom merged, clock offsets added) and
+ * checks what they say against the models of ovni 1.14 (model_rules.def).
+ * Memory is bounded by the live state: threads (one per stream), CPUs, open
+ * states (at most 512 per stack, as in the emulator) and created tasks (each
+ * one a create event present in the input); never by trace length.
+ *
+ * A whole loom is one unit here: the walk cannot be split into per-stream
+ * work units, because threads of one loom share CPUs and tasks. */
+#ifndef HV_OVNI_MODEL_H
+#define HV_OVNI_MODEL_H
+
+#include <stdint.h>
+
+#include "../core/blob.h"
+#include "tree.h"
+
+/* Check every loom of the trace. `offsets`: per-stream clock offsets from
+ * clock-offsets.txt (ovni_clock_offsets). Skips itself when the report
+ * already holds errors: the events of a malformed trace say nothing. */
+void ovni_model_check(ovni_trace *t, const int64_t *offsets);
+
+/* ---- shared by model_*.c ---- */
+
+enum { TH_UNKNOWN, TH_RUNNING, TH_PAUSED, TH_DEAD, TH_COOLING, TH_WARMING };
+
+/* Stacked channels the emulator keeps per thread. */
+enum { CH_MPI, CH_N6_SS, CH_N6_TH, CH_NOSV_SS, CH_TAMPI_SS, CH_NODES_SS, CH_OMP_SS, CH_KERNEL, MODEL_NCH };
+
+#define MODEL_STACK_MAX 512u
+#define MODEL_NO_CPU INT32_MIN
+
+/* One state on a stack, with the event that pushed it (for messages). */
+typedef struct mstate {
+	uint8_t key[3];
+	uint64_t off;
+	int64_t clock;
+} mstate;
+
+typedef struct mstack {
+	mstate *v;
+	uint32_t n, cap;
+} mstack;
+
+/* Where an event happened, for history in messages. */
+typedef struct mwhere {
+	uint8_t mcv[3];
+	uint64_t off;
+	int64_t clock;
+	bool set;
+} mwhere;
+
+typedef struct mthread {
+	ovni_stream *s;
+	int64_t tid;
+	uint32_t proc;            /* process index within the loom */
+	int state;
+	int32_t cpu;              /* logical index, -1 virtual, MODEL_NO_CPU none */
+	mwhere last;              /* last lifecycle event (OH*) */
+	bool out_of_cpu;
+	mwhere kco;
+	mstack st[MODEL_NCH];
+	uint32_t *bodies;         /* body stack (indices into the loom's bodies), top last */
+	uint32_t nb, capb;
+	/* the reader */
+	hv_window w;
+	uint64_t pos, end;        /* next event offset, end of the walkable bytes */
+	uint64_t idx;
+	bool done;
+} mthread;
+
+/* The event being replayed. */
+typedef struct mevent {
+	const uint8_t *p;         /* header (12 bytes) and payload */
+	const uint8_t *payload;
+	uint32_t plen;            /* normal payload bytes, or jumbo data bytes */
+	bool jumbo;
+	uint64_t off, len, idx;
+	int64_t clock;            /* with the stream's clock offset */
+} mevent;
+
+typedef struct mcpu_loom {
+	int32_t ncpus;            /* logical indices 0..ncpus-1, and -1 */
+	uint32_t *running;        /* running threads per physical CPU */
+	uint32_t *owner;          /* thread index + 1 of the last thread that ran there */
+} mcpu_loom;
+
+/* Open-addressing map from 64-bit keys to 32-bit values. */
+typedef struct mmap64 {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;
+} mmap64;
+
+typedef struct mtask {
+	uint32_t id, type;
+	uint8_t model;            /* 'V', '6' or 'P' */
+	uint8_t flags;
+	uint32_t nbodies;
+	mwhere created;
+} mtask;
+
+typedef struct mbody {
+	uint32_t task, id;
+	int state;
+	int32_t thread;           /* whose body stack holds it, -1 none */
+	mwhere last;
+} mbody;
+
+typedef struct model_loom {
+	ovni_trace *t;
+	hv_report *r;
+	mthread *th;
+	size_t nth;
+	mcpu_loom cpu;
+	mmap64 types, tasks, bodymap;
+	mtask *task;
+	size_t ntask, captask;
+	mbody *body;
+	size_t nbody, capbody;
+	bool stop;                /* an error stopped the replay, as it stops ovniemu */
+	bool oom;
+} model_loom;
+
+/* Report helpers: the event's stream, offset and clock come first. */
+void model_fail(model_loom *L, int rule, const mthread *th, const mevent *e, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void model_where(char *out, size_t n, const mwhere *w);
+/* The relative path of the thread's stream.obs. */
+void model_obs_path(char *out, size_t n, const mthread *th);
+
+/* Per-model handlers; each counts its evaluations. */
+void model_ovni_event(model_loom *L, uint32_t ti, const mevent *e);
+void model_kernel_event(model_loom *L, uint32_t ti, const mevent *e);
+void model_state_event(model_loom *L, uint32_t ti, const mevent *e);
+void model_task_event(model_loom *L, uint32_t ti, const mevent *e);
+/* Push/pop of a stack by the task handlers (task bodies). */
+bool model_stack_push(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e);
+bool model_stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e);
+/* End of the loom: threads dead, stacks empty. */
+void model_end_checks(model_loom *L);
+/* A runtime event needs an active thread that is on its CPU. */
+bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, bool check_cpu);
+
+bool mmap64_get(const mmap64 *m, uint64_t key, uint32_t *val);
+bool mmap64_put(mmap64 *m, uint64_t key, uint32_t val);
+void mmap64_free(mmap64 *m);
+
+#endif

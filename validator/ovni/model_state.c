@@ -1,0 +1,149 @@
+/* The ovni event model: stacked states. The begin/end events of the 1.14
+ * table ("enters"/"leaves", "begins"/"ceases", "starts"/"stops") push and
+ * pop a per-thread stack per channel: MPI functions, the Nanos6, nOS-V,
+ * TAMPI, NODES and OpenMP subsystems, the Nanos6 thread type and the
+ * kernel's context switches. A begin is '[' or a lower-case value, its end
+ * the ']' or the upper-case value of the same category (EV), except nOS-V's
+ * VSh/VSf (hungry) and VSN/VSn (non-blocking serving, the same state as
+ * VS[/VS]). A state is named by its begin event's MCV. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+static const char *const chan_name[MODEL_NCH] = {
+	"MPI function", "Nanos6 subsystem", "Nanos6 thread type", "nOS-V subsystem", "TAMPI subsystem",
+	"NODES subsystem", "OpenMP subsystem", "kernel context switch",
+};
+
+/* nOS-V and OpenMP subsystems accept the same state twice in a row. */
+static bool repeat_ok(int ch) { return ch == CH_NOSV_SS || ch == CH_OMP_SS; }
+
+enum { OP_NONE, OP_PUSH, OP_POP };
+
+/* Channel, operation and the begin MCV (key) of one event. */
+static int classify(const uint8_t *mcv, int *ch, uint8_t key[3])
+{
+	uint8_t m = mcv[0], c = mcv[1], v = mcv[2];
+	switch (m) {
+	case 'M': *ch = CH_MPI; break;
+	case 'T': *ch = CH_TAMPI_SS; break;
+	case 'D': *ch = CH_NODES_SS; break;
+	case '6':
+		if (c == 'H') *ch = CH_N6_TH;
+		else if (strchr("WCUFOMDSB", c)) *ch = CH_N6_SS;
+		else return OP_NONE; /* P (progress), t (ignored), T and Y (tasks) */
+		if ((c == 'W' && v == '*') || (c == 'S' && strchr("@rs", v))) return OP_NONE;
+		break;
+	case 'V':
+		if (!strchr("SUMAH", c)) return OP_NONE; /* P progress, W counters, T Y tasks */
+		*ch = CH_NOSV_SS;
+		if (c == 'S' && strchr("@rs", v)) return OP_NONE;
+		if (c == 'H' && (v == 'a' || v == 'A')) return OP_NONE; /* ignored since nosv 1.1.0 */
+		if (c == 'S' && (v == 'h' || v == 'f')) {
+			memcpy(key, "VSh", 3);
+			return v == 'h' ? OP_PUSH : OP_POP;
+		}
+		if (c == 'S' && (v == 'N' || v == 'n')) {
+			memcpy(key, "VS[", 3);
+			return v == 'N' ? OP_PUSH : OP_POP;
+		}
+		break;
+	case 'P':
+		if (!strchr("BIWTAMHC", c)) return OP_NONE; /* P Q O: tasks, worksharing, types */
+		if (c == 'B' && (v == 's' || v == 'S')) return OP_NONE;
+		*ch = CH_OMP_SS;
+		break;
+	default: return OP_NONE;
+	}
+	key[0] = m;
+	key[1] = c;
+	if (v == '[' || islower(v)) {
+		key[2] = v;
+		return OP_PUSH;
+	}
+	if (v == ']' || isupper(v)) {
+		key[2] = v == ']' ? '[' : (uint8_t)tolower(v);
+		return OP_POP;
+	}
+	return OP_NONE;
+}
+
+static const char *key_text(const uint8_t k[3], char out[8])
+{
+	snprintf(out, 8, "%c%c%c", k[0], k[1], k[2]);
+	return out;
+}
+
+bool model_stack_push(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
+{
+	mthread *th = &L->th[ti];
+	mstack *st = &th->st[ch];
+	char a[8], b[8];
+	const mstate *top = st->n ? &st->v[st->n - 1] : NULL;
+	if (!repeat_ok(ch) &&
+	    !hv_eval(L->r, HV_R_OVNI_MODEL_STATE_REPEATED, !top || memcmp(top->key, key, 3) != 0)) {
+		model_fail(L, HV_R_OVNI_MODEL_STATE_REPEATED, th, e,
+			   "thread %" PRId64 " enters %s state \"%s\" again: it is already the top of the stack, "
+			   "pushed at 0x%" PRIx64 " (clock %" PRId64 ")",
+			   th->tid, chan_name[ch], key_text(key, a), top->off, top->clock);
+		return false;
+	}
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_STATE_DEPTH, st->n < MODEL_STACK_MAX)) {
+		model_fail(L, HV_R_OVNI_MODEL_STATE_DEPTH, th, e,
+			   "thread %" PRId64 " pushes %s state \"%s\" on a stack already %u deep (the emulator's limit); "
+			   "the bottom state \"%s\" was pushed at 0x%" PRIx64,
+			   th->tid, chan_name[ch], key_text(key, a), MODEL_STACK_MAX, key_text(st->v[0].key, b), st->v[0].off);
+		return false;
+	}
+	if (st->n == st->cap) {
+		uint32_t nc = st->cap ? st->cap * 2 : 8;
+		mstate *nv = realloc(st->v, nc * sizeof *nv);
+		if (!nv) {
+			L->oom = L->stop = true;
+			return false;
+		}
+		st->v = nv;
+		st->cap = nc;
+	}
+	mstate *s = &st->v[st->n++];
+	memcpy(s->key, key, 3);
+	s->off = e->off;
+	s->clock = e->clock;
+	return true;
+}
+
+bool model_stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
+{
+	mthread *th = &L->th[ti];
+	mstack *st = &th->st[ch];
+	char a[8], b[8];
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_STATE_POP, st->n > 0)) {
+		model_fail(L, HV_R_OVNI_MODEL_STATE_POP, th, e,
+			   "thread %" PRId64 " leaves %s state \"%s\", but its %s stack is empty", th->tid, chan_name[ch],
+			   key_text(key, a), chan_name[ch]);
+		return false;
+	}
+	const mstate *top = &st->v[st->n - 1];
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_STATE_POP, memcmp(top->key, key, 3) == 0)) {
+		model_fail(L, HV_R_OVNI_MODEL_STATE_POP, th, e,
+			   "thread %" PRId64 " leaves %s state \"%s\", but the top of its stack is \"%s\", pushed at 0x%" PRIx64
+			   " (clock %" PRId64 ")",
+			   th->tid, chan_name[ch], key_text(key, a), key_text(top->key, b), top->off, top->clock);
+		return false;
+	}
+	st->n--;
+	return true;
+}
+
+void model_state_event(model_loom *L, uint32_t ti, const mevent *e)
+{
+	int ch = 0;
+	uint8_t key[3];
+	int op = classify(e->p + 1, &ch, key);
+	if (op == OP_PUSH) model_stack_push(L, ti, ch, key, e);
+	else if (op == OP_POP) model_stack_pop(L, ti, ch, key, e);
+}

@@ -1,0 +1,292 @@
+/* The ovni event model: task types, tasks and task bodies of nOS-V (VY VT),
+ * Nanos6 (6Y 6T) and OpenMP (PO PP). Types and tasks belong to a process
+ * and a model. A task has one body (nOS-V parallel tasks, VTC, may have
+ * several), and each thread keeps a stack of the bodies it runs. What a
+ * body may do depends on its model:
+ *   nOS-V VTc: pause, run again after it ends, no nesting over a running body;
+ *   nOS-V VTC: no pause, no rerun, no nesting, several bodies;
+ *   Nanos6:    pause, no rerun, nesting allowed (deprecated, a warning);
+ *   OpenMP:    no pause, rerun, nesting allowed (a warning).
+ * Starting and ending a Nanos6 or nOS-V body also pushes and pops the
+ * "task body" state on the thread's subsystem stack. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/hv_int.h"
+#include "model.h"
+
+enum { F_PARALLEL = 1, F_RESURRECT = 2, F_PAUSE = 4, F_RELAX = 8 };
+enum { B_CREATED, B_RUNNING, B_PAUSED, B_DEAD };
+static const char *const bstate[] = {"created", "running", "paused", "dead"};
+
+static uint64_t pkey(const mthread *th, uint8_t model, uint32_t id)
+{
+	return ((uint64_t)th->proc << 40) | ((uint64_t)model << 32) | id;
+}
+
+static void note(mwhere *w, const mevent *e)
+{
+	memcpy(w->mcv, e->p + 1, 3);
+	w->off = e->off;
+	w->clock = e->clock;
+	w->set = true;
+}
+
+static bool payload_ok(model_loom *L, const mthread *th, const mevent *e, bool ok, const char *want)
+{
+	if (hv_eval(L->r, HV_R_OVNI_MODEL_PAYLOAD, ok)) return true;
+	model_fail(L, HV_R_OVNI_MODEL_PAYLOAD, th, e, "the event carries %" PRIu32 " %s byte(s); the emulator reads %s",
+		   e->plen, e->jumbo ? "jumbo data" : "payload", want);
+	return false;
+}
+
+static void type_event(model_loom *L, uint32_t ti, const mevent *e)
+{
+	mthread *th = &L->th[ti];
+	if (!payload_ok(L, th, e, e->jumbo && e->plen >= 4, "jumbo data: u32 type id and a label")) return;
+	uint32_t id = hv_le32(e->payload), prev;
+	uint64_t k = pkey(th, e->p[1], id);
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_DUPLICATE, !mmap64_get(&L->types, k, &prev))) {
+		model_fail(L, HV_R_OVNI_MODEL_TASK_DUPLICATE, th, e,
+			   "process %" PRId64 " declares task type %" PRIu32 " again", th->s->pid, id);
+		return;
+	}
+	if (!mmap64_put(&L->types, k, 0)) L->oom = L->stop = true;
+}
+
+static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t flags)
+{
+	mthread *th = &L->th[ti];
+	if (!payload_ok(L, th, e, !e->jumbo && e->plen >= 8, "8 bytes: u32 task id, u32 type id")) return;
+	uint32_t id = hv_le32(e->payload), type = hv_le32(e->payload + 4), x;
+	uint8_t m = e->p[1];
+	uint64_t k = pkey(th, m, id);
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_DUPLICATE, !mmap64_get(&L->tasks, k, &x))) {
+		char w[120];
+		model_where(w, sizeof w, &L->task[x].created);
+		model_fail(L, HV_R_OVNI_MODEL_TASK_DUPLICATE, th, e,
+			   "process %" PRId64 " creates task %" PRIu32 " again; it was created by %s", th->s->pid, id, w);
+		return;
+	}
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, mmap64_get(&L->types, pkey(th, m, type), &x))) {
+		model_fail(L, HV_R_OVNI_MODEL_TASK_UNKNOWN, th, e,
+			   "task %" PRIu32 " is created with type %" PRIu32 ", which process %" PRId64
+			   " has not declared (%cYc/POc) before", id, type, th->s->pid, m == 'P' ? 'P' : m);
+		return;
+	}
+	if (L->ntask == L->captask) {
+		size_t nc = L->captask ? L->captask * 2 : 64;
+		mtask *nv = nc < UINT32_MAX ? realloc(L->task, nc * sizeof *nv) : NULL;
+		if (!nv) {
+			L->oom = L->stop = true;
+			return;
+		}
+		L->task = nv;
+		L->captask = nc;
+	}
+	mtask *t = &L->task[L->ntask];
+	*t = (mtask){.id = id, .type = type, .model = m, .flags = flags};
+	note(&t->created, e);
+	if (!mmap64_put(&L->tasks, k, (uint32_t)L->ntask)) L->oom = L->stop = true;
+	L->ntask++;
+}
+
+static bool top_is(const mthread *th, uint32_t b) { return th->nb && th->bodies[th->nb - 1] == b; }
+
+/* The body's state, its stack and the thread's top; false (reported) when
+ * the event `what` may not act on it. */
+static bool body_on_top(model_loom *L, uint32_t ti, const mevent *e, uint32_t b, int want, const char *what)
+{
+	mthread *th = &L->th[ti];
+	mbody *bd = &L->body[b];
+	mtask *t = &L->task[bd->task];
+	char w[120];
+	model_where(w, sizeof w, &bd->last);
+	const char *why = NULL;
+	if (bd->state != want) why = "state";
+	else if (bd->thread != (int32_t)ti) why = "thread";
+	else if (!top_is(th, b)) why = "top";
+	if (hv_eval(L->r, HV_R_OVNI_MODEL_BODY_STATE, why == NULL)) return true;
+	if (why[0] == 's')
+		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
+			   "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which is %s (since %s); it must be %s",
+			   th->tid, what, bd->id, t->id, bstate[bd->state], w, bstate[want]);
+	else if (why[0] == 't' && why[1] == 'h')
+		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
+			   "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which runs on thread %" PRId64 " (since %s)",
+			   th->tid, what, bd->id, t->id, bd->thread >= 0 ? L->th[bd->thread].tid : -1, w);
+	else
+		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
+			   "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which is not the top of its body stack "
+			   "(the top is body %" PRIu32 " of task %" PRIu32 ")",
+			   th->tid, what, bd->id, t->id, L->body[th->bodies[th->nb - 1]].id,
+			   L->task[L->body[th->bodies[th->nb - 1]].task].id);
+	return false;
+}
+
+static bool push_body(model_loom *L, mthread *th, uint32_t b)
+{
+	if (th->nb == th->capb) {
+		uint32_t nc = th->capb ? th->capb * 2 : 4;
+		uint32_t *nv = realloc(th->bodies, nc * sizeof *nv);
+		if (!nv) {
+			L->oom = L->stop = true;
+			return false;
+		}
+		th->bodies = nv;
+		th->capb = nc;
+	}
+	th->bodies[th->nb++] = b;
+	return true;
+}
+
+static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, uint32_t bid)
+{
+	mthread *th = &L->th[ti];
+	mtask *t = &L->task[tix];
+	uint32_t b;
+	uint64_t k = ((uint64_t)tix << 32) | bid;
+	if (!mmap64_get(&L->bodymap, k, &b)) {
+		if (L->nbody == L->capbody) {
+			size_t nc = L->capbody ? L->capbody * 2 : 64;
+			mbody *nv = nc < UINT32_MAX ? realloc(L->body, nc * sizeof *nv) : NULL;
+			if (!nv) {
+				L->oom = L->stop = true;
+				return false;
+			}
+			L->body = nv;
+			L->capbody = nc;
+		}
+		b = (uint32_t)L->nbody;
+		L->body[b] = (mbody){.task = tix, .id = bid, .state = B_CREATED, .thread = -1};
+		if (!mmap64_put(&L->bodymap, k, b)) {
+			L->oom = L->stop = true;
+			return false;
+		}
+		L->nbody++;
+		t->nbodies++;
+	}
+	mbody *bd = &L->body[b];
+	char w[120];
+	model_where(w, sizeof w, &bd->last);
+	if (bd->state == B_DEAD) {
+		if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_RERUN, t->flags & F_RESURRECT)) {
+			model_fail(L, HV_R_OVNI_MODEL_BODY_RERUN, th, e,
+				   "body %" PRIu32 " of task %" PRIu32 " ended (%s) and may not run again", bid, t->id, w);
+			return false;
+		}
+		bd->state = B_CREATED;
+	}
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_STATE, bd->state == B_CREATED)) {
+		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
+			   "thread %" PRId64 " executes body %" PRIu32 " of task %" PRIu32 ", which is %s (since %s)%s", th->tid,
+			   bid, t->id, bstate[bd->state], w, bd->state == B_PAUSED ? "; a paused body resumes instead" : "");
+		return false;
+	}
+	if (th->nb) {
+		mbody *top = &L->body[th->bodies[th->nb - 1]];
+		if (top->state == B_RUNNING) {
+			char tw[120];
+			model_where(tw, sizeof tw, &top->last);
+			int rule = (t->flags & F_RELAX) ? HV_R_OVNI_MODEL_BODY_NEST_DEPRECATED : HV_R_OVNI_MODEL_BODY_NEST;
+			hv_eval(L->r, rule, false);
+			model_fail(L, rule, th, e,
+				   "thread %" PRId64 " starts body %" PRIu32 " of task %" PRIu32 " over body %" PRIu32
+				   " of task %" PRIu32 ", still running since %s%s",
+				   th->tid, bid, t->id, top->id, L->task[top->task].id, tw,
+				   rule == HV_R_OVNI_MODEL_BODY_NEST ? "; pause or end it first" : "");
+			if (rule == HV_R_OVNI_MODEL_BODY_NEST) return false;
+		} else {
+			hv_eval(L->r, HV_R_OVNI_MODEL_BODY_NEST, true);
+		}
+	}
+	if (!push_body(L, th, b)) return false;
+	bd->state = B_RUNNING;
+	bd->thread = (int32_t)ti;
+	note(&bd->last, e);
+	return true;
+}
+
+static void body_event(model_loom *L, uint32_t ti, const mevent *e)
+{
+	mthread *th = &L->th[ti];
+	uint8_t m = e->p[1], v = e->p[3];
+	bool nosv = m == 'V';
+	size_t need = nosv ? 8 : 4;
+	if (!payload_ok(L, th, e, !e->jumbo && e->plen >= need, nosv ? "8 bytes: u32 task id, u32 body id" : "4 bytes: u32 task id"))
+		return;
+	uint32_t id = hv_le32(e->payload), bid = nosv ? hv_le32(e->payload + 4) : 1, tix, b;
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, mmap64_get(&L->tasks, pkey(th, m, id), &tix))) {
+		model_fail(L, HV_R_OVNI_MODEL_TASK_UNKNOWN, th, e, "process %" PRId64 " has no task %" PRIu32
+			   " (no %cTc/PPc for it before this event)", th->s->pid, id, m);
+		return;
+	}
+	mtask *t = &L->task[tix];
+	if (nosv) {
+		/* parallel tasks (VTC) number their bodies from 1; other tasks
+		 * have the one body 0 (the emulator calls it 1 internally) */
+		bool par = t->flags & F_PARALLEL;
+		if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_PARALLEL, par ? bid != 0 : bid == 0)) {
+			model_fail(L, HV_R_OVNI_MODEL_BODY_PARALLEL, th, e,
+				   "task %" PRIu32 " was created with %s, so its body id must be %s, not %" PRIu32, id,
+				   par ? "VTC (parallel)" : "VTc (not parallel)", par ? "1 or more" : "0", bid);
+			return;
+		}
+		if (!par) bid = 1;
+	}
+	uint8_t key[3] = {m, 'T', 'x'};
+	int ch = m == 'V' ? CH_NOSV_SS : CH_N6_SS;
+	if (v == 'x') {
+		if (execute(L, ti, e, tix, bid) && m != 'P') model_stack_push(L, ti, ch, key, e);
+		return;
+	}
+	bool found = mmap64_get(&L->bodymap, ((uint64_t)tix << 32) | bid, &b);
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, found)) {
+		model_fail(L, HV_R_OVNI_MODEL_TASK_UNKNOWN, th, e, "task %" PRIu32 " has no body %" PRIu32 " (it never executed)",
+			   id, bid);
+		return;
+	}
+	mbody *bd = &L->body[b];
+	if (v == 'p') {
+		if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_PAUSE, t->flags & F_PAUSE)) {
+			model_fail(L, HV_R_OVNI_MODEL_BODY_PAUSE, th, e, "body %" PRIu32 " of task %" PRIu32 " may not pause (%s)",
+				   bid, id, m == 'V' ? "a parallel task, created with VTC" : "an OpenMP task");
+			return;
+		}
+		if (!body_on_top(L, ti, e, b, B_RUNNING, "pauses")) return;
+		bd->state = B_PAUSED;
+	} else if (v == 'r') {
+		if (!body_on_top(L, ti, e, b, B_PAUSED, "resumes")) return;
+		bd->state = B_RUNNING;
+	} else if (v == 'e') {
+		if (!body_on_top(L, ti, e, b, B_RUNNING, "ends")) return;
+		bd->state = B_DEAD;
+		bd->thread = -1;
+		th->nb--;
+		note(&bd->last, e);
+		if (m != 'P') model_stack_pop(L, ti, ch, key, e);
+		return;
+	} else {
+		return;
+	}
+	note(&bd->last, e);
+}
+
+void model_task_event(model_loom *L, uint32_t ti, const mevent *e)
+{
+	uint8_t m = e->p[1], c = e->p[2], v = e->p[3];
+	if ((m == 'P' && c == 'O') || (m != 'P' && c == 'Y')) {
+		if (v == 'c') type_event(L, ti, e);
+		return;
+	}
+	if (m == 'P' && c != 'P') return;
+	if (v == 'c' || (m == 'V' && v == 'C')) {
+		uint8_t f = m == 'V' ? (v == 'C' ? F_PARALLEL : F_RESURRECT | F_PAUSE)
+			    : m == '6' ? F_PAUSE | F_RELAX : F_RELAX | F_RESURRECT;
+		create_event(L, ti, e, f);
+		return;
+	}
+	if (v == 'x' || v == 'e' || ((v == 'p' || v == 'r') && m != 'P')) body_event(L, ti, e);
+}
