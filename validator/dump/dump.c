@@ -100,8 +100,6 @@ bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t 
 			ok = parse_u64(v, vlen, &sel->rank) && (sel->have_rank = true);
 		} else if (klen == 7 && strncmp(s, "profile", 7) == 0) {
 			ok = parse_u64(v, vlen, &sel->profile) && (sel->have_profile = true);
-		} else if (klen == 7 && strncmp(s, "context", 7) == 0) {
-			ok = parse_u64(v, vlen, &sel->context) && (sel->have_context = true);
 		} else if ((klen == 7 && strncmp(s, "records", 7) == 0) || (klen == 6 && strncmp(s, "events", 6) == 0) ||
 			   (klen == 5 && strncmp(s, "items", 5) == 0)) {
 			const char *dash = memchr(v, '-', vlen);
@@ -114,7 +112,7 @@ bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t 
 			}
 			sel->have_range = ok;
 		} else {
-			snprintf(why, wlen, "unknown selector '%.*s' (file, rank, records, profile, context)", (int)klen, s);
+			snprintf(why, wlen, "unknown selector '%.*s' (file, rank, records, profile)", (int)klen, s);
 			return false;
 		}
 		if (!ok) {

@@ -26,11 +26,9 @@ typedef struct hv_dump_select {
 	bool have_rank;
 	uint64_t rank;           /* DUMPI: the rank's .bin; ovni: streams of this process (proc.N) */
 	bool have_range;
-	uint64_t first, last;    /* records / events / trace lines / profiles by index, inclusive */
+	uint64_t first, last;    /* records / events / profiles / contexts / traces by index, inclusive */
 	bool have_profile;
-	uint64_t profile;        /* profile.db / cct.db / trace.db: one profile (or context) index */
-	bool have_context;
-	uint64_t context;        /* meta.db: the subtree of this context id */
+	uint64_t profile;        /* profile.db: one profile; trace.db: the trace of that profile */
 } hv_dump_select;
 
 typedef struct hv_dump_opts {
@@ -40,7 +38,7 @@ typedef struct hv_dump_opts {
 } hv_dump_opts;
 
 /* Parse one --select=... value ("rank=3", "records=10-20", "records=5",
- * "file=meta.db", "profile=2", "context=14"; several joined by ','). False
+ * "file=meta.db", "profile=2"; several joined by ','). False
  * with a message in `why` on a malformed value. */
 bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t wlen);
 

@@ -2,6 +2,7 @@
 #include "dump_out.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 void dw_init(hv_dump_out *w, FILE *f, bool json)
@@ -50,10 +51,11 @@ static void member(hv_dump_out *w, const char *key)
 	FILE *f = w->f;
 	int d = w->depth < HV_DUMP_MAX_DEPTH ? w->depth : HV_DUMP_MAX_DEPTH - 1;
 	if (w->json) {
+		/* compact: a line per item and per top-level member, nothing else */
 		if (w->need_comma[d]) fputc(',', f);
 		w->need_comma[d] = true;
-		fputc('\n', f);
-		for (int i = 0; i < w->depth; i++) fputc(' ', f);
+		if (w->line_break) fputc('\n', f);
+		w->line_break = false;
 		if (key) {
 			put_string(w, (const uint8_t *)key, strlen(key));
 			fputc(':', f);
@@ -92,11 +94,9 @@ static void close_c(hv_dump_out *w, char c)
 	bool had = w->depth < HV_DUMP_MAX_DEPTH && w->need_comma[w->depth];
 	w->depth--;
 	if (w->json) {
-		if (had) {
-			fputc('\n', w->f);
-			for (int i = 0; i < w->depth; i++) fputc(' ', w->f);
-		}
+		(void)had;
 		fputc(c, w->f);
+		if (w->depth <= 3) w->line_break = true;
 	} else if (w->in_item) {
 		fputc(c, w->f);
 	}
@@ -128,7 +128,13 @@ void dw_f64(hv_dump_out *w, const char *key, double v)
 		if (w->json) fprintf(w->f, "\"%s\"", v != v ? "nan" : v > 0 ? "inf" : "-inf");
 		else fputs(v != v ? "nan" : v > 0 ? "inf" : "-inf", w->f);
 	} else {
-		fprintf(w->f, "%.17g", v);
+		/* the shortest form that reads back as the same double */
+		char buf[40];
+		for (int prec = 15; prec <= 17; prec++) {
+			snprintf(buf, sizeof buf, "%.*g", prec, v);
+			if (strtod(buf, NULL) == v) break;
+		}
+		fputs(buf, w->f);
 	}
 	after_scalar(w);
 }
@@ -173,6 +179,7 @@ void dw_item_begin(hv_dump_out *w, const char *kind, const char *path, uint64_t 
 	bool untrusted = w->have_untrusted && offset >= w->untrusted_from;
 	w->items++;
 	if (w->json) {
+		w->line_break = true;
 		dw_obj_begin(w, NULL);
 		dw_str(w, "kind", kind);
 		dw_str(w, "path", path);

@@ -20,6 +20,7 @@ typedef struct hv_dump_out {
 	uint64_t untrusted_from; /* items at or after this offset are marked */
 	bool have_untrusted;
 	uint64_t items;         /* items written */
+	bool line_break;        /* JSON: start the next member on a new line */
 } hv_dump_out;
 
 void dw_init(hv_dump_out *w, FILE *f, bool json);
