@@ -32,6 +32,7 @@ typedef struct gen_params {
 	/* Shape and scale; 0 means the writer's default. */
 	unsigned contexts, depth, metrics, modules, files, functions;
 	unsigned profiles, trace_len;
+	unsigned in_flight;   /* dumpi: nonblocking messages each rank keeps in flight at once */
 	const char *break_rule;    /* NULL: a valid output */
 	/* HPCToolkit: metrics without custom scopes, and a point scope in every
 	 * metric that propagates (so no value is unverifiable); set for --break

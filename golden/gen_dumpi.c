@@ -11,6 +11,7 @@
 #include "core/rules.h"
 #include "dumpi/dumpi.h"
 #include "gen.h"
+#include "gen_dumpi_mpi.h"
 
 /* dumpi-bin-X.Y.Z: a rank file as a writer of that older version laid it
  * out (index without sizelbl before 0.6.6, without addrlbl before 0.4,
@@ -31,6 +32,8 @@ typedef struct plan {
 	uint64_t span_s;                   /* spread the records over this many wall seconds (0: as they come) */
 	bool all_functions;
 	unsigned rank, nranks;
+	uint64_t seed;
+	unsigned in_flight;
 	gen_rng rng;
 } plan;
 
@@ -60,10 +63,15 @@ static void char_arrays(gen_buf *b, gen_rng *g)
 	for (unsigned i = 0; i < n; i++) chararr(b, words[gen_below(g, 4)]);
 }
 
+static bool name_is(const dumpi_field *f, const char *n)
+{
+	return strlen(n) == f->name_len && memcmp(f->name, n, f->name_len) == 0;
+}
+
 /* The arguments of one record, field by field from the layout table.
  * `corrupt` makes the first counted field claim far more than exists. */
 static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t mask, const uint8_t ver[3],
-		       bool corrupt)
+		       bool corrupt, const gm_rec *ov)
 {
 	uint32_t rank = 0, root = 0;
 	bool have_rank = false, have_root = false;
@@ -75,13 +83,37 @@ static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t ma
 			be32(b, 0x7fffffffu);
 			return;
 		}
+		/* values the MPI program chose, else neutral ones (gen_dumpi_mpi.c) */
+		int64_t val = ov && ov->set[i] ? ov->v[i] : gen_mpi_neutral(f, g);
+		if (ov && ov->aset[i] && k == 'I') {
+			be32(b, ov->alen[i]);
+			for (unsigned j = 0; j < ov->alen[i]; j++) be32(b, (uint32_t)ov->arr[i][j]);
+			continue;
+		}
+		if (ov && ov->aset[i] && k == 'S') {
+			if (!(mask & DUMPI_MASK_STATUS)) continue;
+			be32(b, ov->alen[i]);
+			for (unsigned j = 0; j < ov->alen[i]; j++) {
+				be32(b, (uint32_t)(j ? 0 : ov->bytes));
+				be32(b, (uint32_t)ov->arr[i][2 * j]);
+				gen_buf_append(b, (uint8_t[2]){0, 0}, 2);
+				if (dumpi_version_at_least(ver, 0, 6, 3)) be32(b, (uint32_t)ov->arr[i][2 * j + 1]);
+			}
+			continue;
+		}
+		if (k == 'I' && name_is(f, "requests")) { /* MPI_REQUEST_NULL entries: nothing to complete */
+			unsigned n = (unsigned)gen_below(g, 4);
+			be32(b, n);
+			for (unsigned j = 0; j < n; j++) be32(b, 1);
+			continue;
+		}
 		switch (k) {
-		case 'b': gen_buf_append(b, (uint8_t[1]){(uint8_t)gen_below(g, 8)}, 1); break;
-		case 'h': be16(b, (uint16_t)gen_below(g, 40)); break;
-		case 'i': be32(b, (uint32_t)gen_below(g, 1000)); break;
-		case 'q': be64(b, gen_below(g, 1u << 20)); break;
-		case 'r': rank = (uint32_t)gen_below(g, 4); have_rank = true; be32(b, rank); break;
-		case 't': root = (uint32_t)gen_below(g, 2) ? rank : 3; have_root = true; be32(b, root); break;
+		case 'b': gen_buf_append(b, (uint8_t[1]){(uint8_t)val}, 1); break;
+		case 'h': be16(b, (uint16_t)val); break;
+		case 'i': be32(b, (uint32_t)val); break;
+		case 'q': be64(b, (uint64_t)val); break;
+		case 'r': rank = (uint32_t)val; have_rank = true; be32(b, rank); break;
+		case 't': root = (uint32_t)val; have_root = true; be32(b, root); break;
 		case 'I': counted(b, g, 4); break;
 		case 'x': /* one u32 before 0.6.9 (Type_struct indices), before 0.6.8 (Cart_get coords) */
 		case 'y':
@@ -129,22 +161,6 @@ static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t ma
 	}
 }
 
-/* A representative mix: init, point-to-point, collectives, waits, finalize. */
-static const unsigned common_fns[] = {0, 1, 8, 12, 13, 18, 52, 53, 54, 56, 59, 61, 64, 77, 78, 147, 291, 292};
-
-static unsigned pick_function(plan *pl, unsigned i)
-{
-	if (i == 0) return 124; /* MPI_Init */
-	if (i + 1 == pl->records) return 125; /* MPI_Finalize */
-	if (pl->all_functions) {
-		/* cycle through every id with a layout */
-		unsigned id = (i - 1) % DUMPI_NFUNCS;
-		while (!dumpi_layout_of(id) || !dumpi_layout_of(id)->decodable) id = (id + 1) % DUMPI_NFUNCS;
-		return id;
-	}
-	return common_fns[gen_below(&pl->rng, sizeof common_fns / sizeof common_fns[0])];
-}
-
 /* Our clocks count from the bias already, so the stored u16 is the seconds
  * themselves, truncated as libdumpi's (uint16_t) cast does. */
 static void put_clock(gen_buf *b, int64_t ns, uint32_t nsec_override)
@@ -166,9 +182,16 @@ static void write_stream(gen_buf *b, plan *pl, uint32_t *counts)
 	const char *brk = pl->brk;
 	unsigned target = pl->records / 2; /* the record a break bends */
 	unsigned jumps = 0;
-	for (unsigned i = 0; i < pl->records; i++) {
-		unsigned fn = pick_function(pl, i);
-		bool last = i + 1 == pl->records;
+	gen_mpi prog;
+	gen_mpi_init(&prog, pl->rank, pl->nranks, pl->seed, pl->brk, pl->all_functions, pl->records);
+	prog.inflight = pl->in_flight;
+	gm_rec rec;
+	bool have = gen_mpi_next(&prog, &rec);
+	for (unsigned i = 0; have; i++) {
+		gm_rec cur = rec;
+		have = gen_mpi_next(&prog, &rec);
+		unsigned fn = cur.fn;
+		bool last = !have;
 		if (is(brk, "dumpi.rec.contained") && last) fn = 18; /* MPI_Waitall: a request array */
 		if (is(brk, "dumpi.rec.function-known") && i == target) fn = DUMPI_ALL_FUNCTIONS;
 		unsigned t = (unsigned)gen_below(&pl->rng, nt);
@@ -204,7 +227,7 @@ static void write_stream(gen_buf *b, plan *pl, uint32_t *counts)
 			}
 		}
 		const dumpi_layout *L = dumpi_layout_of(fn);
-		if (L) write_args(b, &pl->rng, L, mask, pl->version, is(brk, "dumpi.rec.contained") && last);
+		if (L) write_args(b, &pl->rng, L, mask, pl->version, is(brk, "dumpi.rec.contained") && last, fn == cur.fn ? &cur : NULL);
 		if (fn < DUMPI_ALL_FUNCTIONS) counts[fn]++;
 		/* the next record of this thread starts after this one stopped */
 		int64_t wend = we > ws ? we : ws;
@@ -345,6 +368,8 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	memset(&pl, 0, sizeof pl);
 	pl.brk = p->break_rule;
 	pl.rng.s = p->seed * 0x9e3779b97f4a7c15ull + 5;
+	pl.seed = p->seed;
+	pl.in_flight = p->in_flight;
 	pl.version[0] = DUMPI_KNOWN_MAJOR;
 	pl.version[1] = (uint8_t)(DUMPI_KNOWN_SUB + p->minor + (is(pl.brk, "dumpi.hdr.minor-newer") ? 1 : 0));
 	if (p->minor == 0 && !is(pl.brk, "dumpi.hdr.minor-newer")) pl.version[0] = 8, pl.version[1] = 1; /* like real 8.1.0 traces */
@@ -397,7 +422,8 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		rp.rng.s = pl.rng.s + 977u * rank;
 		rp.starttime = pl.starttime + rank % 2; /* ranks start within a second of each other */
 		/* a meta break bends only the .meta; a .bin break bends rank 0 */
-		if (breaks_in_meta(pl.brk) || (rank > 0 && !is(pl.brk, "dumpi.hdr.minor-newer"))) rp.brk = NULL;
+		if (breaks_in_meta(pl.brk) || (rank > 0 && !is(pl.brk, "dumpi.hdr.minor-newer") && !gen_mpi_trace_breaks(pl.brk)))
+			rp.brk = NULL;
 		if (is(pl.brk, "dumpi.meta.version")) rp.brk = NULL;
 		gen_buf b = {0};
 		if (!write_rank(&rp, &b)) {
@@ -428,6 +454,8 @@ static bool can_break(const char *what, const char *rule_id, enum hv_edition edi
 	if (strncmp(rule_id, "dumpi.", 6) != 0) return false;
 	if (hv_rule_find(rule_id) < 0) return false;
 	if (breaks_in_meta(rule_id)) return is(what, "dumpi-trace");
+	if (gen_mpi_breaks(rule_id)) return is(what, "dumpi-bin");
+	if (gen_mpi_trace_breaks(rule_id)) return is(what, "dumpi-trace");
 	return is(what, "dumpi-bin");
 }
 

@@ -63,12 +63,15 @@ static size_t put_u32s(gen_buf *b, const char *mcv, uint64_t clock, uint32_t a, 
 	return put_event(b, mcv, clock, pl, 8, false);
 }
 
-/* One nOS-V task of this thread, start to end: created, executed (body 0,
- * as a non-parallel task has), maybe submitting and pausing inside, ended.
- * The "task body" subsystem state it pushes is popped by VTe. */
-static uint64_t put_nosv_task(gen_buf *b, uint64_t clock, uint32_t task, uint32_t type, gen_rng *rng)
+/* One nOS-V task of this thread, start to end: created (or, past the
+ * thread's 1000 task ids, one that ended runs again, which a non-parallel
+ * nOS-V body may), executed (body 0, as a non-parallel task has), maybe
+ * submitting and pausing inside, ended. The "task body" subsystem state it
+ * pushes is popped by VTe. */
+static uint64_t put_nosv_task(gen_buf *b, uint64_t clock, uint32_t base, unsigned nth, uint32_t type, gen_rng *rng)
 {
-	put_u32s(b, "VTc", clock, task, type);
+	uint32_t task = base + nth % 1000u;
+	if (nth < 1000) put_u32s(b, "VTc", clock, task, type);
 	put_u32s(b, "VTx", ++clock, task, 0);
 	unsigned k = (unsigned)gen_below(rng, 4);
 	if (k == 1) {
@@ -108,7 +111,7 @@ static void put_u32(gen_buf *b, const char *mcv, uint64_t clock, uint32_t a)
 static uint64_t put_model_break(gen_buf *b, const govni_stream *s, uint64_t clock)
 {
 	const char *r = s->model_brk + strlen("ovni.model.");
-	uint32_t a = (uint32_t)s->tid * 1000u + 900u, t2 = (uint32_t)s->tid + 100000u;
+	uint32_t a = 4000000000u + (uint32_t)s->tid * 2u, t2 = (uint32_t)s->tid + 100000u;
 	uint8_t c[8] = {0};
 	if (!strcmp(r, "thread-state")) put_event(b, "OHr", ++clock, NULL, 0, false); /* already running */
 	if (!strcmp(r, "cpu-unknown")) put_u32(b, "OAs", ++clock, 999);
@@ -137,6 +140,10 @@ static uint64_t put_model_break(gen_buf *b, const govni_stream *s, uint64_t cloc
 		for (int i = 0; i < 513; i++) put_event(b, "VU[", ++clock, NULL, 0, false);
 	if (!strcmp(r, "state-open")) put_event(b, "VU[", ++clock, NULL, 0, false);
 	if (!strcmp(r, "task-unknown")) put_u32s(b, "VTx", ++clock, a, 0);
+	if (!strcmp(r, "mark-stack")) {
+		put_mark(b, "OM[", ++clock, 1, 3);
+		put_mark(b, "OM]", ++clock, 2, 3); /* not the value on top */
+	}
 	if (strstr(r, "task-duplicate") || (strstr(r, "body-") && !strstr(r, "deprecated"))) put_type(b, "VYc", ++clock, t2);
 	if (!strcmp(r, "task-duplicate")) {
 		put_u32s(b, "VTc", ++clock, a, t2);
@@ -207,6 +214,7 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 	hv_put_le64(ohx + 8, 0);
 	put_event(b, "OHx", clock, ohx, 16, false);
 	uint32_t task = (uint32_t)s->tid * 1000u, type = (uint32_t)s->tid;
+	unsigned ntasks = 0;
 	bool typed = false;
 	if (s->model_brk) clock = put_model_break(b, s, clock);
 	unsigned n = s->nevents < 4 ? 4 : s->nevents;
@@ -223,9 +231,12 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 			clock += 3;
 			put_known(b, "OU]", clock, &rng);
 		} else if (pick == 2 && s->mark_type >= 0) { /* a mark region */
+			/* type 3 is a "stack" type: values are entered and left,
+			 * never set (OM= is for "single" types) */
 			put_mark(b, "OM[", clock, 1, s->mark_type);
-			put_mark(b, "OM=", clock, 2, s->mark_type);
+			put_mark(b, "OM[", clock, 2, s->mark_type);
 			clock += 1;
+			put_mark(b, "OM]", clock, 2, s->mark_type);
 			put_mark(b, "OM]", clock, 1, s->mark_type);
 		} else if (pick == 3 && !s->steady) { /* paused and resumed */
 			put_event(b, "OHp", clock, NULL, 0, false);
@@ -248,7 +259,7 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 				put_event(b, "VYc", clock, j, 13, true);
 				typed = true;
 			}
-			clock = put_nosv_task(b, clock, ++task, type, &rng);
+			clock = put_nosv_task(b, clock, task, ntasks++, type, &rng);
 		} else {
 			unsigned k = (unsigned)gen_below(&rng, 5);
 			put_event(b, nosv_pairs[k][0], clock, NULL, 0, false);

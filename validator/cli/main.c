@@ -11,6 +11,7 @@
 #include "../core/validate.h"
 #include "../output/certify.h"
 #include "../output/output.h"
+#include "../dumpi/mpi_check.h"
 #include "corpus_cases.h"
 #include "digest.h"
 #include "dump_cmd.h"
@@ -97,6 +98,13 @@ static int cmd_explain(int argc, char **argv)
 	if (argc != 3) {
 		fputs("usage: hpcvet explain RULE-ID\n", stderr);
 		return EXIT_USAGE;
+	}
+	if (strcmp(argv[2], "dumpi.mpi") == 0) { /* the MPI layer as a whole, then its rules */
+		fputs(mpi_layer_explain(), stdout);
+		for (int i = 0; i < HV_RULE_COUNT; i++)
+			if (strncmp(hv_rules[i].id, "dumpi.mpi.", 10) == 0)
+				printf("  %-34s %-7s %s\n", hv_rules[i].id, hv_sev_name(hv_rules[i].severity), hv_rules[i].summary);
+		return EXIT_CONFORMING;
 	}
 	if (!hv_write_rule_explain(stdout, argv[2])) {
 		fprintf(stderr, "hpcvet explain: no rule '%s' (see 'hpcvet rules')\n", argv[2]);

@@ -110,6 +110,15 @@ typedef struct dumpi_argfail {
 	uint64_t count;    /* the count or length read there, when relevant */
 } dumpi_argfail;
 
+/* The decoded arguments of one record, by layout field: a scalar's value
+ * (zero-extended), or a counted field's count; `at` is the field's offset
+ * (array elements follow the 4-byte count). Root-only fields that are
+ * absent have present == false. Used by the MPI consistency layer. */
+typedef struct dumpi_args {
+	uint8_t n;
+	struct { bool present; uint64_t at, v; } f[DUMPI_MAX_FIELDS];
+} dumpi_args;
+
 /* Walk the arguments of `fn` from c->pos. False (with `why`) when they do
  * not fit before c->limit. */
 bool dumpi_decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
@@ -119,6 +128,10 @@ bool dumpi_decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t versio
 typedef void (*dumpi_field_fn)(void *ctx, const dumpi_field *f, uint64_t at, uint64_t end);
 bool dumpi_decode_args_cb(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
 			  dumpi_argfail *why, dumpi_field_fn on_field, void *ctx);
+
+/* Same, filling `out` (may be NULL). */
+bool dumpi_decode_args_into(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			    dumpi_argfail *why, dumpi_args *out);
 
 /* ---- one .bin ---- */
 
@@ -134,6 +147,12 @@ typedef struct dumpi_bin_info {
 
 /* Check one .bin; fills `info` (may be NULL). */
 void dumpi_check_bin(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_info *info);
+/* Same, handing the rank's MPI summary (mpi_check.h) to the caller in *mpi
+ * (NULL when the stream could not be walked); free it with mpi_rank_free.
+ * dumpi_check_bin runs the single-rank part of the cross-rank stage itself. */
+struct mpi_rank;
+void dumpi_check_bin_mpi(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_info *info,
+			 struct mpi_rank **mpi);
 bool dumpi_sniff_bin(hv_blob *b);
 bool dumpi_sniff_meta(hv_blob *b);
 
@@ -161,6 +180,7 @@ typedef struct dumpi_stream_ctx {
 	int32_t perf_labels;        /* -1: no perflbl section */
 	uint64_t starttime;
 	bool header_ok;
+	struct mpi_rank *mpi;       /* the MPI consistency pass of this rank, or NULL */
 	/* results */
 	bool walked;                /* reached the end label without a decoding failure */
 	uint64_t end;               /* offset after the end label, or where the walk stopped */
@@ -182,6 +202,7 @@ typedef struct dumpi_iter {
 	dumpi_argfail why;
 	bool at_end;                /* the end label was read */
 	uint64_t next_index;
+	dumpi_args args;            /* the last record's decoded arguments */
 } dumpi_iter;
 
 bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, const uint8_t version[3]);

@@ -8,6 +8,7 @@
 
 #include "../core/hv_int.h"
 #include "dumpi.h"
+#include "mpi_check.h"
 
 const char *const dumpi_sec_names[DS_COUNT] = {"sizelbl", "addrlbl", "perflbl", "header", "body", "footer", "keyval"};
 
@@ -26,6 +27,7 @@ typedef struct bin_ctx {
 	bool footer_ok;
 	uint32_t called[DUMPI_FOOTER_SLOTS], ignored[DUMPI_FOOTER_SLOTS];
 	dumpi_bin_info info;
+	mpi_rank *mpi;
 } bin_ctx;
 
 bool dumpi_sniff_bin(hv_blob *b)
@@ -371,7 +373,10 @@ static void check_stream(bin_ctx *x)
 	dumpi_stream_ctx s = {.b = x->b, .r = x->r, .body = body, .limit = header, .perf_labels = x->perf_labels};
 	if (x->info.header_ok) memcpy(s.version, x->info.version, 3);
 	else memcpy(s.version, (uint8_t[3]){DUMPI_KNOWN_MAJOR, DUMPI_KNOWN_SUB, 0}, 3);
+	x->mpi = mpi_rank_new(x->b, x->r, s.version);
+	s.mpi = x->mpi;
 	dumpi_check_stream(&s);
+	mpi_rank_end(x->mpi, false); /* no-op when the stream reached its end */
 	x->info.cpu_bias = s.cpu_bias;
 	x->info.wall_bias = s.wall_bias;
 	/* The stream occupies [body, end): no section may sit inside it. */
@@ -390,6 +395,15 @@ static void check_stream(bin_ctx *x)
 
 void dumpi_check_bin(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_info *info)
 {
+	mpi_rank *m = NULL;
+	dumpi_check_bin_mpi(opt, b, r, info, &m);
+	if (m) mpi_trace_check(r, &m, 1, 0);
+	mpi_rank_free(m);
+}
+
+void dumpi_check_bin_mpi(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_info *info, mpi_rank **mpi)
+{
+	*mpi = NULL;
 	(void)opt;
 	bin_ctx *x = calloc(1, sizeof *x);
 	if (!x) {
@@ -439,6 +453,7 @@ void dumpi_check_bin(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_
 		check_stream(x);
 	}
 	if (info) *info = x->info;
+	*mpi = x->mpi;
 	hv_window_free(&x->w);
 	free(x);
 }

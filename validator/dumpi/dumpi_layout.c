@@ -157,12 +157,12 @@ static bool one_field(const dumpi_field *f, uint8_t mask, const uint8_t ver[3], 
 {
 	uint64_t v = 0;
 	switch (f->kind) {
-	case 'b': return dumpi_get(c, 1, &v);
-	case 'h': return dumpi_get(c, 2, &v);
+	case 'b': return dumpi_get(c, 1, scalar);
+	case 'h': return dumpi_get(c, 2, scalar);
 	case 'i':
 	case 'r':
 	case 't': return dumpi_get(c, 4, scalar);
-	case 'q': return dumpi_get(c, 8, &v);
+	case 'q': return dumpi_get(c, 8, scalar);
 	case 'I': return counted(c, 4, count);
 	case 'H': return counted(c, 2, count);
 	case 'B': return counted(c, 1, count);
@@ -196,16 +196,33 @@ static bool one_field(const dumpi_field *f, uint8_t mask, const uint8_t ver[3], 
 bool dumpi_decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
 		       dumpi_argfail *why)
 {
-	return dumpi_decode_args_cb(L, mask, version, c, why, NULL, NULL);
+	return dumpi_decode_args_into(L, mask, version, c, why, NULL);
+}
+
+static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			dumpi_argfail *why, dumpi_args *out, dumpi_field_fn on_field, void *ctx);
+
+bool dumpi_decode_args_into(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			    dumpi_argfail *why, dumpi_args *out)
+{
+	return decode_args(L, mask, version, c, why, out, NULL, NULL);
 }
 
 bool dumpi_decode_args_cb(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
 			  dumpi_argfail *why, dumpi_field_fn on_field, void *ctx)
 {
+	return decode_args(L, mask, version, c, why, NULL, on_field, ctx);
+}
+
+static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			dumpi_argfail *why, dumpi_args *out, dumpi_field_fn on_field, void *ctx)
+{
+	if (out) out->n = L->nfields;
 	uint64_t rank = 0, root = 0;
 	bool have_rank = false, have_root = false;
 	for (unsigned i = 0; i < L->nfields; i++) {
 		const dumpi_field *f = &L->fields[i];
+		if (out) out->f[i].present = false;
 		if (f->root_only && !(have_rank && have_root && rank == root)) continue;
 		uint64_t at = c->pos, count = 0, scalar = 0;
 		if (!one_field(f, mask, version, c, &count, &scalar)) {
@@ -216,6 +233,11 @@ bool dumpi_decode_args_cb(const dumpi_layout *L, uint8_t mask, const uint8_t ver
 			return false;
 		}
 		if (on_field) on_field(ctx, f, at, c->pos);
+		if (out) {
+			out->f[i].present = true;
+			out->f[i].at = at;
+			out->f[i].v = scalar | count;
+		}
 		if (f->kind == 'r') rank = scalar, have_rank = true;
 		if (f->kind == 't') root = scalar, have_root = true;
 	}

@@ -7,6 +7,7 @@
 
 #include "../core/hv_int.h"
 #include "dumpi.h"
+#include "mpi_check.h"
 
 #define META_MAX (1u << 20) /* libdumpi writes ~150 bytes; more is not a .meta */
 
@@ -167,12 +168,13 @@ typedef struct bin_job {
 	hv_blob *b;
 	hv_report rep;
 	dumpi_bin_info info;
+	mpi_rank *mpi;
 } bin_job;
 
 static void bin_task(void *ctx, size_t i)
 {
 	bin_job *j = &((bin_job *)ctx)[i];
-	dumpi_check_bin(j->opt, j->b, &j->rep, &j->info);
+	dumpi_check_bin_mpi(j->opt, j->b, &j->rep, &j->info, &j->mpi);
 }
 
 static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, size_t n, bool *used, hv_report *r)
@@ -204,7 +206,11 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 			ranks[nranks++] = i;
 	size_t batch = opt->runner ? 4u * (opt->jobs ? opt->jobs : 1) : 1;
 	bin_job *jobs = calloc(batch, sizeof *jobs);
-	if (!jobs) {
+	/* each rank's MPI summary, for the cross-rank stage (mpi_match.c) */
+	mpi_rank **mpis = calloc(nranks ? nranks : 1, sizeof *mpis);
+	if (!jobs || !mpis) {
+		free(jobs);
+		free(mpis);
 		free(ranks);
 		hv_report_internal(r, "out of memory");
 		return;
@@ -221,6 +227,8 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 			size_t i = ranks[at + k];
 			long rank = rank_of(files[i].name, m.value[K_FILEPREFIX]);
 			used[i] = true;
+			mpis[at + k] = jobs[k].mpi;
+			if (jobs[k].mpi) mpi_rank_set_world_rank(jobs[k].mpi, rank);
 			dumpi_bin_info info = jobs[k].info;
 			hv_report_merge(r, &jobs[k].rep);
 			hv_report_free(&jobs[k].rep);
@@ -241,6 +249,9 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 		}
 	}
 	free(jobs);
+	mpi_trace_check(r, mpis, nranks, nprocs);
+	for (size_t k = 0; k < nranks; k++) mpi_rank_free(mpis[k]);
+	free(mpis);
 	free(ranks);
 	if (m.num_ok[K_NUMPROCS] && !hv_eval(r, HV_R_DUMPI_META_NUMPROCS, found == nprocs && beyond == 0))
 		hv_emit(r, HV_R_DUMPI_META_NUMPROCS, meta->name, 0, 0, "numprocs",

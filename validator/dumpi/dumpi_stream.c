@@ -6,6 +6,7 @@
 
 #include "../core/hv_int.h"
 #include "dumpi.h"
+#include "mpi_check.h"
 
 const char *dumpi_record_path(char *buf, size_t len, uint64_t index)
 {
@@ -78,7 +79,7 @@ bool dumpi_iter_next(dumpi_iter *it, dumpi_record *rec)
 		it->failure = HV_R_DUMPI_REC_CONTAINED;
 		return false;
 	}
-	if (!dumpi_decode_args(L, rec->mask, it->version, c, &it->why)) {
+	if (!dumpi_decode_args_into(L, rec->mask, it->version, c, &it->why, &it->args)) {
 		it->failure = HV_R_DUMPI_REC_CONTAINED;
 		return false;
 	}
@@ -176,6 +177,7 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 		s->records[rec.fn]++;
 		check_record(s, &rec);
 		dumpi_timing_record(t, r, file, &rec);
+		if (s->mpi) mpi_rank_record(s->mpi, &rec, &it.args);
 	}
 	s->end = it.cur.pos;
 	if (it.at_end) {
@@ -186,6 +188,7 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 				"DUMPI_END_OF_STREAM at 0x%llx is not just before the header at 0x%llx", 
 				(unsigned long long)rec.offset, (unsigned long long)s->limit);
 		s->walked = ok;
+		mpi_rank_end(s->mpi, ok);
 	} else if (!it.win.blob->io_failed) {
 		report_failure(s, &it, &rec);
 	}

@@ -17,7 +17,11 @@
 #include "../core/hv_int.h"
 #include "values.h"
 
-#define SUM_MAX (4u << 20) /* (context, statistic) pairs held at most */
+/* (context, statistic) pairs held at most: 128 Ki pairs, a 12 MiB table.
+ * Beyond that the summary is left unchecked (a note): held per pair, the
+ * check would cost memory and a hash update per thread value in proportion
+ * to the database (a context-major pass over cct.db would not; not done). */
+#define SUM_MAX (128u << 10)
 
 static unsigned long long U(uint64_t v) { return (unsigned long long)v; }
 
@@ -50,6 +54,7 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, co
 	c->mark = calloc(n, 1);
 	c->touched = malloc(n * sizeof *c->touched);
 	c->count = malloc(65537 * sizeof *c->count);
+	c->next = malloc(65536 * sizeof *c->next);
 	/* the derived pids of each point pid, as one list with starts */
 	c->dfirst = calloc(65537, sizeof *c->dfirst);
 	c->dlist = malloc(65536 * sizeof *c->dlist);
@@ -65,7 +70,7 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, co
 		}
 	}
 	c->on = c->acc && c->mag && c->found && c->found_off && c->mark && c->touched && c->count && c->dfirst &&
-		c->dlist;
+		c->dlist && c->next;
 	if (!c->on) c->oom = true;
 }
 
@@ -81,7 +86,7 @@ void hpctk_vcheck_free(hpctk_vcheck *c)
 	free(c->dfirst);
 	free(c->dlist);
 	free(c->e);
-	free(c->sorted);
+	free(c->next);
 	free(c->sum);
 	memset(c, 0, sizeof *c);
 }
@@ -174,7 +179,7 @@ static void emit_prop(hpctk_vcheck *c, int rule, uint16_t pid, uint32_t n, doubl
 			expect, lo, hi, found - expect);
 }
 
-/* Entries of one pid: [first, end) of c->sorted. */
+/* Entries of one pid: [first, end) of c->e, once grouped. */
 typedef struct grp {
 	size_t first, end;
 } grp;
@@ -194,26 +199,26 @@ static void check_scope(hpctk_vcheck *c, uint16_t pid)
 	uint16_t bit = (uint16_t)(1u << (vm->bit[pid] & 15));
 	double pos = 0, neg = 0, elmag = 0;
 	for (size_t i = p.first; i < p.end; i++) {
-		const hpctk_vent *e = &c->sorted[i];
-		if (e->node == HPCTK_VNONE) {
+		const hpctk_vent *e = &c->e[i];
+		if (e->elided) {
 			if (e->v > 0) pos += e->v;
 			else neg += e->v;
 			elmag += fabs(e->v);
 			continue;
 		}
-		touch(c, e->node, e->off);
-		c->acc[e->node] += e->v;
-		c->mag[e->node] += fabs(e->v);
+		touch(c, e->key, e->off);
+		c->acc[e->key] += e->v;
+		c->mag[e->key] += fabs(e->v);
 	}
 	for (size_t i = d.first; i < d.end; i++) {
-		const hpctk_vent *e = &c->sorted[i];
-		if (e->node == HPCTK_VNONE) continue; /* an elided context's own value: no equation known */
-		touch(c, e->node, e->off);
-		c->found[e->node] = e->v;
-		c->found_off[e->node] = e->off;
-		c->mark[e->node] |= 2;
-		uint32_t par = vm->node[e->node].parent;
-		if (par == HPCTK_VNONE || !(exec || (vm->node[e->node].prop & bit))) continue;
+		const hpctk_vent *e = &c->e[i];
+		if (e->elided) continue; /* an elided context's own value: no equation known */
+		touch(c, e->key, e->off);
+		c->found[e->key] = e->v;
+		c->found_off[e->key] = e->off;
+		c->mark[e->key] |= 2;
+		uint32_t par = vm->node[e->key].parent;
+		if (par == HPCTK_VNONE || !(exec || (vm->node[e->key].prop & bit))) continue;
 		touch(c, par, e->off);
 		c->acc[par] += e->v;
 		c->mag[par] += fabs(e->v);
@@ -238,7 +243,7 @@ static void check_scope(hpctk_vcheck *c, uint16_t pid)
 		if (!hv_eval(c->r, rule, fabs(tot - (pos + neg)) <= tol)) {
 			char path[HV_PATH_MAX];
 			snprintf(path, sizeof path, "profile.db/profile[%u]/metric[%u]", c->cur, pid);
-			hv_emit(c->r, rule, c->file, p.first < p.end ? c->sorted[p.first].off : 0, 10, path,
+			hv_emit(c->r, rule, c->file, p.first < p.end ? c->e[p.first].off : 0, 10, path,
 				"metric \"%s\" %s: the contexts' execution values exceed point value + children's by %.9g in "
 				"all, but the raw values at contexts elided from meta.db add up to %.9g",
 				vm->pool + vm->metric_name[vm->metric_of[pid]], vm->pool + vm->scope_name[pid], tot, pos + neg);
@@ -254,7 +259,7 @@ static void fold_stats(hpctk_vcheck *c)
 		for (uint32_t k = vm->first_stat[e->pid]; k < vm->first_stat[e->pid + 1]; k++) {
 			const hpctk_vstat *s = &vm->stats[k];
 			if (!s->f.ok || !summarised(vm, s->pid)) continue;
-			hpctk_vsum *u = sum_at(c, e->ctx, s->stat);
+			hpctk_vsum *u = sum_at(c, e->elided ? e->key : vm->node[e->key].ctx, s->stat);
 			if (!u) continue;
 			double x = apply(&s->f, e->v);
 			if (u->count == 0) u->acc = x;
@@ -280,28 +285,34 @@ static void flush(hpctk_vcheck *c)
 		return;
 	}
 	const hpctk_vmodel *vm = c->vm;
-	if (c->n > c->sorted_cap) {
-		hpctk_vent *ns = realloc(c->sorted, c->n * sizeof *ns);
-		if (!ns) {
-			c->oom = c->sum_overflow = true; /* the summary would miss this profile */
-			c->n = 0;
-			return;
-		}
-		c->sorted = ns;
-		c->sorted_cap = c->n;
-	}
-	/* counting sort by pid: count[p] = end of p's group */
+	/* group by pid in place: count[p] = end of p's group, next[p] its
+	 * cursor; each misplaced entry is swapped straight into its group */
 	memset(c->count, 0, 65537 * sizeof *c->count);
 	for (size_t i = 0; i < c->n; i++) c->count[c->e[i].pid + 1]++;
 	for (uint32_t p = 1; p <= 65536; p++) c->count[p] += c->count[p - 1];
-	for (size_t i = 0; i < c->n; i++) c->sorted[c->count[c->e[i].pid]++] = c->e[i];
+	memcpy(c->next, c->count, 65536 * sizeof *c->next);
+	for (uint32_t p = 0; p < 65536; p++) {
+		uint32_t end = c->count[p + 1];
+		while (c->next[p] < end) {
+			hpctk_vent *e = &c->e[c->next[p]];
+			uint16_t q = e->pid;
+			if (q == p) {
+				c->next[p]++;
+				continue;
+			}
+			hpctk_vent t = *e;
+			*e = c->e[c->next[q]];
+			c->e[c->next[q]++] = t;
+		}
+	}
+	memmove(c->count, c->count + 1, 65536 * sizeof *c->count); /* count[p] = end of p's group */
 	/* count[p] is now the end of p's group; group() reads count[p-1] as its
 	 * start. Each derived pid is checked once: from its point pid when that
 	 * has values here, else from its own values. */
 	uint16_t prev = 0;
 	bool any = false;
 	for (size_t i = 0; i < c->n; i++) {
-		uint16_t pid = c->sorted[i].pid;
+		uint16_t pid = c->e[i].pid;
 		if (any && pid == prev) continue;
 		any = true;
 		prev = pid;
@@ -312,7 +323,7 @@ static void flush(hpctk_vcheck *c)
 			if (p.first == p.end) check_scope(c, pid);
 		}
 	}
-	fold_stats(c);
+	if (!c->sum_overflow && !c->sum_tainted) fold_stats(c);
 	c->n = 0;
 }
 
@@ -327,6 +338,7 @@ static void add(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, uint
 	if (!isfinite(v)) return; /* its own rule fired */
 	const hpctk_vmodel *vm = c->vm;
 	if (summary) {
+		if (c->sum_overflow) return; /* the summary check is off: nothing to hold */
 		if (!(vm->stat_known[pid / 8] >> (pid % 8) & 1)) {
 			c->sum_tainted = true; /* hpctkdb.metric.stat-known: which statistic it was is unknown */
 			return;
@@ -361,7 +373,8 @@ static void add(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, uint
 		c->last_node = hpctk_vmodel_find(vm, ctx);
 		c->last_valid = true;
 	}
-	c->e[c->n++] = (hpctk_vent){v, off, ctx, c->last_node, pid};
+	bool elided = c->last_node == HPCTK_VNONE;
+	c->e[c->n++] = (hpctk_vent){v, off, elided ? ctx : c->last_node, pid, elided};
 }
 
 void hpctk_vcheck_value(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, uint16_t pid, uint64_t bits,
@@ -376,11 +389,34 @@ void hpctk_vcheck_value(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t c
 void hpctk_vcheck_run(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, const uint8_t *vals, uint64_t cnt,
 		      uint64_t off0)
 {
-	if (!c->on) return;
+	if (!c->on || cnt == 0) return;
+	const hpctk_vmodel *vm = c->vm;
+	/* A thread's run: one context, so the profile switch, the node lookup
+	 * and the growth are settled once; then a plain copy loop. */
+	if (summary || !c->cur_set || prof != c->cur || c->cur_summary || c->n + cnt > c->cap) {
+		for (uint64_t i = 0; i < cnt; i++) {
+			const uint8_t *p = vals + 10 * i;
+			add(c, prof, summary, ctx, hv_le16(p), hv_lef64(p + 2), off0 + 10 * i);
+		}
+		return;
+	}
+	if (!c->last_valid || ctx != c->last_ctx) {
+		c->last_ctx = ctx;
+		c->last_node = hpctk_vmodel_find(vm, ctx);
+		c->last_valid = true;
+	}
+	bool elided = c->last_node == HPCTK_VNONE;
+	uint32_t key = elided ? ctx : c->last_node;
+	hpctk_vent *out = c->e + c->n;
 	for (uint64_t i = 0; i < cnt; i++) {
 		const uint8_t *p = vals + 10 * i;
-		add(c, prof, summary, ctx, hv_le16(p), hv_lef64(p + 2), off0 + 10 * i);
+		uint16_t pid = hv_le16(p);
+		uint8_t k = vm->kind[pid];
+		if (k == HPCTK_VP_NONE) c->cur_tainted = c->sum_tainted = true;
+		if (k == HPCTK_VP_NONE || k == HPCTK_VP_AMBIGUOUS) continue;
+		*out++ = (hpctk_vent){hv_lef64(p + 2), off0 + 10 * i, key, pid, elided};
 	}
+	c->n = (size_t)(out - c->e);
 }
 
 static void note(hpctk_vcheck *c, const char *fmt, const char *arg)
@@ -451,7 +487,7 @@ void hpctk_vcheck_finish(hpctk_vcheck *c, bool complete, uint32_t nthreads)
 	}
 	if (c->sum_tainted) return; /* metric ids meta.db does not list: reported as such */
 	if (c->sum_overflow) {
-		note(c, "%s", "more (context, statistic) pairs than the checker holds (4 million), or out of memory: "
+		note(c, "%s", "more (context, statistic) pairs than the checker holds (131072), or out of memory: "
 			      "the summary statistics are not checked");
 		return;
 	}

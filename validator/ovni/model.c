@@ -118,26 +118,27 @@ void mmap64_free(mmap64 *m)
 static bool read_event(mthread *th, int64_t offset, mevent *e)
 {
 	if (th->done || th->pos + 12 > th->end) return false;
-	const uint8_t *h = hv_window_get(&th->w, th->pos, 12);
-	if (!h) return false;
-	bool jumbo = h[0] & 0x10;
+	/* One window fetch covers any normal event (at most 28 bytes); only a
+	 * jumbo event asks again, for up to 256 bytes of its data: the models
+	 * read a type id and the start of a label at most. */
+	uint64_t left = th->end - th->pos;
+	size_t got = left < 28 ? (size_t)left : 28;
+	const uint8_t *p = hv_window_get(&th->w, th->pos, got);
+	if (!p) return false;
+	bool jumbo = p[0] & 0x10;
 	uint64_t len;
 	uint32_t plen;
 	if (jumbo) {
-		const uint8_t *j = hv_window_get(&th->w, th->pos, 16);
-		if (!j) return false;
-		plen = hv_le32(j + 12);
+		if (got < 16) return false;
+		plen = hv_le32(p + 12);
 		len = 16 + (uint64_t)plen;
 	} else {
-		plen = (h[0] & 0x0f) ? (uint32_t)(h[0] & 0x0f) + 1 : 0;
+		plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
 		len = 12 + (uint64_t)plen;
 	}
-	if (len > th->end - th->pos) return false;
-	/* Payloads the models read are short; a long jumbo is read only as far
-	 * as its type id and the start of its label. */
+	if (len > left) return false;
 	size_t want = len > 16 + 256 ? 16 + 256 : (size_t)len;
-	const uint8_t *p = hv_window_get(&th->w, th->pos, want);
-	if (!p) return false;
+	if (want > got && !(p = hv_window_get(&th->w, th->pos, want))) return false;
 	e->p = p;
 	e->jumbo = jumbo;
 	e->payload = p + (jumbo ? 16 : 12);
@@ -215,38 +216,33 @@ static void replay(model_loom *L, const int64_t *offs)
 		}
 		return;
 	}
+	/* Each stream's next event stays read: its bytes live in the stream's
+	 * own window until that stream is read again. */
 	heap h = {malloc(L->nth * sizeof *h.v), 0, malloc(L->nth * sizeof *h.clock)};
-	if (!h.v || !h.clock) {
+	mevent *next = malloc(L->nth * sizeof *next);
+	if (!h.v || !h.clock || !next) {
 		L->oom = true;
-		free(h.v);
-		free(h.clock);
-		return;
+		goto out;
 	}
 	for (uint32_t i = 0; i < L->nth; i++)
-		if (read_event(&L->th[i], offs[i], &e)) {
-			h.clock[i] = e.clock;
+		if (read_event(&L->th[i], offs[i], &next[i])) {
+			h.clock[i] = next[i].clock;
 			h.v[h.n++] = i;
 		}
 	for (size_t i = h.n; i-- > 0;) sift_down(&h, i);
 	while (h.n && !L->stop) {
 		uint32_t ti = h.v[0];
 		mthread *th = &L->th[ti];
-		if (!read_event(th, offs[ti], &e)) { /* cannot happen: it was read before */
-			h.v[0] = h.v[--h.n];
-			sift_down(&h, 0);
-			continue;
-		}
-		dispatch(L, ti, &e);
-		advance(th, &e);
-		if (read_event(th, offs[ti], &e)) {
-			h.clock[ti] = e.clock;
-		} else {
-			h.v[0] = h.v[--h.n];
-		}
+		dispatch(L, ti, &next[ti]);
+		advance(th, &next[ti]);
+		if (read_event(th, offs[ti], &next[ti])) h.clock[ti] = next[ti].clock;
+		else h.v[0] = h.v[--h.n];
 		sift_down(&h, 0);
 	}
+out:
 	free(h.v);
 	free(h.clock);
+	free(next);
 }
 
 /* ---- per loom ---- */
@@ -276,6 +272,13 @@ static void check_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t
 		goto out;
 	}
 	L.nth = n;
+	/* mark types are declared trace-wide; the tree checks made them agree */
+	memset(L.mark_kind, -1, sizeof L.mark_kind);
+	for (size_t i = 0; i < t->ns; i++)
+		for (size_t k = 0; k < t->s[i].meta.nmarks; k++) {
+			const ovni_mark *mk = &t->s[i].meta.marks[k];
+			if (!mk->is_label && mk->type >= 0 && mk->type < OVNI_MARK_TYPES) L.mark_kind[mk->type] = mk->stack;
+		}
 	for (size_t i = 0; i < n; i++) {
 		mthread *th = &L.th[i];
 		th->s = &t->s[idx[i]];
@@ -304,6 +307,8 @@ out:
 		mthread *th = &L.th[i];
 		hv_window_free(&th->w);
 		for (int c = 0; c < MODEL_NCH; c++) free(th->st[c].v);
+		for (int m = 0; th->marks && m < OVNI_MARK_TYPES; m++) free(th->marks[m].v);
+		free(th->marks);
 		free(th->bodies);
 	}
 	free(L.th);

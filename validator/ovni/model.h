@@ -33,6 +33,7 @@ enum { CH_MPI, CH_N6_SS, CH_N6_TH, CH_NOSV_SS, CH_TAMPI_SS, CH_NODES_SS, CH_OMP_
 /* One state on a stack, with the event that pushed it (for messages). */
 typedef struct mstate {
 	uint8_t key[3];
+	int64_t value;            /* mark stacks: the mark value */
 	uint64_t off;
 	int64_t clock;
 } mstate;
@@ -60,6 +61,9 @@ typedef struct mthread {
 	bool out_of_cpu;
 	mwhere kco;
 	mstack st[MODEL_NCH];
+	mstack *marks;            /* per mark type (OVNI_MARK_TYPES), allocated at the first mark */
+	bool flushing;            /* between OF[ and OF] */
+	mwhere flush;
 	uint32_t *bodies;         /* body stack (indices into the loom's bodies), top last */
 	uint32_t nb, capb;
 	/* the reader */
@@ -118,6 +122,7 @@ typedef struct model_loom {
 	size_t ntask, captask;
 	mbody *body;
 	size_t nbody, capbody;
+	int8_t mark_kind[OVNI_MARK_TYPES]; /* -1 undeclared, 0 single, 1 stack (ovni.mark) */
 	bool stop;                /* an error stopped the replay, as it stops ovniemu */
 	bool oom;
 } model_loom;

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The DUMPI MPI consistency layer (validator/dumpi/mpi_*.c): generated
+# multi-rank traces are consistent, every --break of a dumpi.mpi.* rule
+# fires that rule with both ends named, real traces raise nothing, and a
+# real trace bent by one request index is caught.
+source "$(dirname "$0")/lib.sh"
+
+# Consistent programs, 1 to 7 ranks, several seeds: no dumpi.mpi.* diagnostic.
+for n in 1 2 3 4 7; do
+	for seed in 1 2 3; do
+		"$GEN" --what=dumpi-trace --profiles=$n --seed=$seed --contexts=120 -o "$TMP/t$n-$seed" >/dev/null
+		expect_exit 0 "$n ranks, seed $seed: conforming" "$HPCVET" --strict "$TMP/t$n-$seed"
+		check "$n ranks, seed $seed: no dumpi.mpi diagnostic" bash -c "! grep -q 'dumpi.mpi' '$TMP/out'"
+	done
+done
+"$GEN" --what=dumpi-trace --functions=1 -o "$TMP/all" >/dev/null
+expect_exit 0 "every function id, neutral arguments" "$HPCVET" --strict "$TMP/all"
+
+# Each break: the rule, the rank and record, and what the other end is.
+brk() { # rule pattern
+	"$GEN" --what=dumpi-bin --break="dumpi.mpi.$1" -o "$TMP/b-$1.bin" >/dev/null
+	expect_exit 0 "break $1 stays conforming (a warning)" "$HPCVET" "$TMP/b-$1.bin"
+	check "break $1 fires" grep -q "warning\[dumpi.mpi.$1\]" "$TMP/out"
+	check "break $1 message: $2" grep -q -- "$2" "$TMP/out"
+	expect_exit 1 "break $1 fails --strict" "$HPCVET" --strict "$TMP/b-$1.bin"
+}
+brk count-negative "MPI_Type_contiguous): count is -5"
+brk rank-range "(MPI_Send): dest 1 is outside communicator 2 (world).*1 rank(s) (MPI_Comm_size record 2)"
+brk tag-range "tag -3 is negative"
+brk handle-freed "(MPI_Comm_size): comm [0-9]* was freed by record [0-9]*"
+brk request-unknown "(MPI_Wait): request 999 is not live"
+brk request-leaked "(MPI_Irecv): request [0-9]* is still active at MPI_Finalize (record [0-9]*)"
+brk finalize-missing "without an MPI_Finalize record (last record [0-9]* is MPI_Comm_rank)"
+
+# Cross-rank breaks (4 ranks): both ends named.
+brk_trace() { # rule severity pattern
+	"$GEN" --what=dumpi-trace --break="dumpi.mpi.$1" -o "$TMP/x-$1" >/dev/null
+	expect_exit 0 "break $1 stays conforming" "$HPCVET" "$TMP/x-$1"
+	check "break $1 fires" grep -q "$2\[dumpi.mpi.$1\]" "$TMP/out"
+	check "break $1 message: $3" grep -q -- "$3" "$TMP/out"
+	check "break $1: no other dumpi.mpi rule" bash -c "! grep 'dumpi.mpi' '$TMP/out' | grep -v -q 'dumpi.mpi.$1\]'"
+}
+brk_trace send-unmatched warning "rank 0 record [0-9]* (MPI_Send, dest 1, tag 7777, comm 2 = world) has no matching receive: rank 0 sent 1 message(s) with tag 7777 to rank 1, rank 1 received 0"
+brk_trace recv-unmatched warning "rank 1 record [0-9]* (MPI_Recv, source 0, tag 7777, comm 2 = world) has no matching send: rank 0 sent 0 message(s)"
+brk_trace truncation warning "rank 1 receives message #1 from rank 0 (tag 7778, comm 2 = world) into 4 elements.*rank 0 sent 8 elements"
+brk_trace coll-sequence warning "rank 0 made [0-9]* collective calls on comm 2 = world, rank 1 made"
+brk_trace coll-root warning "(MPI_Bcast root 0 count 8) is collective #[0-9]* on comm 2 = world; rank 0 record [0-9]* at the same position is MPI_Bcast root 1"
+brk_trace coll-count warning "(MPI_Allreduce count 8) is collective #[0-9]* on comm 2 = world; rank 0 record [0-9]* at the same position is MPI_Allreduce count 4"
+brk_trace comm-unreconstructed note "(MPI_Comm_create): comm [0-9]* (made by MPI_Comm_create, record [0-9]*) cannot be reconstructed"
+brk_trace wildcard-unresolved note "rank 1 record [0-9]* (MPI_Recv): receives on comm 2 = world with MPI_ANY_SOURCE"
+check "wildcard: the send it took is not reported" bash -c "! grep -q send-unmatched '$TMP/out'"
+
+# Longer programs (MPI_Comm_split halves, duplicates, persistent requests) on 5 ranks.
+for seed in 4 5; do
+	"$GEN" --what=dumpi-trace --profiles=5 --seed=$seed --contexts=300 -o "$TMP/split$seed" >/dev/null
+	expect_exit 0 "5 ranks, seed $seed, 300 records: clean under --strict" "$HPCVET" --strict "$TMP/split$seed"
+done
+
+expect_exit 0 "hpcvet explain dumpi.mpi" "$HPCVET" explain dumpi.mpi
+check "explain: what cannot be paired" grep -q "MPI_ANY_SOURCE/MPI_ANY_TAG whose status was not recorded" "$TMP/out"
+check "explain: lists every dumpi.mpi rule" test "$(grep -c '^  dumpi.mpi\.' "$TMP/out")" -eq "$("$HPCVET" rules | grep -c 'dumpi\.mpi\.')"
+
+dir="$SHARED/real-samples/dumpi"
+if [ -d "$dir" ]; then
+	for t in "$dir"/*/; do
+		expect_exit 0 "$t conforming under --strict" "$HPCVET" --strict "$t"
+		check "$t: no dumpi.mpi diagnostic" bash -c "! grep -q 'dumpi.mpi' '$TMP/out'"
+	done
+	# testtrace rank 0: MPI_Isend -> request 2, MPI_Wait(request 2) at record 6
+	# (request field at byte 286). Waiting on 3 instead leaves 2 active.
+	mkdir -p "$TMP/real"
+	cp "$dir/sst-dumpi-testtrace/"testtrace* "$TMP/real/"
+	chmod u+w "$TMP/real/"*
+	have=$(od -An -v -tx1 -j 286 -N 4 "$TMP/real/testtrace-0000.bin" | tr -d ' \n')
+	check "testtrace-0000.bin holds request 2 at 286" test "$have" = 00000002
+	printf '\x00\x00\x00\x03' | dd of="$TMP/real/testtrace-0000.bin" bs=1 seek=286 conv=notrunc status=none
+	expect_exit 0 "bent real trace stays conforming" "$HPCVET" "$TMP/real"
+	check "wait on request 3 is unknown" grep -q "request-unknown\]: rank 0 record 6 (MPI_Wait): request 3 is not live" "$TMP/out"
+	check "request 2 leaked" grep -q "request-leaked\]: rank 0 record 4 (MPI_Isend): request 2 is still active at MPI_Finalize" "$TMP/out"
+else
+	echo "skipping real samples: $dir not present"
+fi
+done_testing

@@ -1,0 +1,135 @@
+/* The ovni event model replays the streams of a loom merged in clock order,
+ * not one stream after the other: two threads that share a CPU conflict
+ * only when their running times overlap, and OAr finds the other thread in
+ * the state it has at that clock. Traces of two thread streams are written
+ * here event by event. */
+#include <stdlib.h>
+
+#include "core/hv_int.h"
+#include "gen_ovni.h"
+#include "tap.h"
+#include "testlib.h"
+
+typedef struct ev {
+	const char *mcv;
+	uint64_t clock;
+	int32_t a, b; /* payload words for OHx (cpu) and OAr (cpu, tid) */
+} ev;
+
+static void put(gen_buf *b, const ev *e)
+{
+	uint8_t h[28] = {0};
+	size_t plen = 0;
+	if (!strcmp(e->mcv, "OHx")) plen = 16;
+	if (!strcmp(e->mcv, "OAr")) plen = 8;
+	h[0] = (uint8_t)(plen ? plen - 1 : 0);
+	memcpy(h + 1, e->mcv, 3);
+	hv_put_le64(h + 4, e->clock);
+	hv_put_le32(h + 12, (uint32_t)e->a);
+	hv_put_le32(h + 16, (uint32_t)e->b);
+	gen_buf_append(b, h, 12 + plen);
+}
+
+static void add_buf(gen_output *out, const char *name, gen_buf *b)
+{
+	uint8_t *d = b->data ? b->data : malloc(1);
+	gen_add_file(out, name, d, b->len);
+	memset(b, 0, sizeof *b);
+}
+
+/* One loom, one process, threads 11 and 12 on a loom of 2 CPUs. */
+static void trace(gen_output *out, const ev *t11, size_t n11, const ev *t12, size_t n12)
+{
+	memset(out, 0, sizeof *out);
+	out->is_set = true;
+	const ev *evs[2] = {t11, t12};
+	size_t ns[2] = {n11, n12};
+	for (int t = 0; t < 2; t++) {
+		govni_meta m = {.version = 3, .tid = 11 + t, .pid = 10, .app_id = 1, .loom = "node0.x",
+				.with_app_id = true, .with_cpus = true, .ncpus = 2};
+		gen_buf jb = {0}, ob = {0};
+		govni_write_meta(&m, &jb);
+		gen_buf_append(&ob, "ovni\1\0\0\0", 8);
+		for (size_t i = 0; i < ns[t]; i++) put(&ob, &evs[t][i]);
+		char name[80];
+		snprintf(name, sizeof name, "loom.node0.x/proc.10/thread.%d/stream.json", 11 + t);
+		add_buf(out, name, &jb);
+		snprintf(name, sizeof name, "loom.node0.x/proc.10/thread.%d/stream.obs", 11 + t);
+		add_buf(out, name, &ob);
+	}
+}
+
+/* Validate and return the single rule that failed: "" for none, "many". */
+static const char *verdict(gen_output *out)
+{
+	static char got[64];
+	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 100};
+	hv_report r;
+	tl_validate(out, &opt, &r);
+	int n = 0;
+	snprintf(got, sizeof got, "%s", "");
+	for (int j = 0; j < HV_RULE_COUNT; j++)
+		if (r.failed[j]) {
+			n++;
+			snprintf(got, sizeof got, "%s", hv_rules[j].id);
+		}
+	if (n > 1) {
+		tl_dump(&r);
+		snprintf(got, sizeof got, "many");
+	}
+	hv_report_free(&r);
+	gen_output_free(out);
+	return got;
+}
+
+#define N(a) (sizeof(a) / sizeof *(a))
+
+int main(void)
+{
+	gen_output out;
+	/* one CPU, one after the other: thread 12's stream comes second but runs first */
+	{
+		ev a[] = {{"OHx", 300, 0, 0}, {"OHe", 400, 0, 0}};
+		ev b[] = {{"OHx", 100, 0, 0}, {"OHe", 200, 0, 0}};
+		trace(&out, a, N(a), b, N(b));
+		const char *v = verdict(&out);
+		CHECK(!strcmp(v, ""), "threads taking turns on CPU 0 are accepted (got \"%s\")", v);
+	}
+	/* one CPU, overlapping: each stream alone is fine, merged they conflict */
+	{
+		ev a[] = {{"OHx", 100, 0, 0}, {"OHe", 400, 0, 0}};
+		ev b[] = {{"OHx", 200, 0, 0}, {"OHe", 300, 0, 0}};
+		trace(&out, a, N(a), b, N(b));
+		const char *v = verdict(&out);
+		CHECK(!strcmp(v, "ovni.model.cpu-shared"), "overlapping threads on CPU 0 are refused (got \"%s\")", v);
+	}
+	/* ... unless the first one pauses for the time the other runs */
+	{
+		ev a[] = {{"OHx", 100, 0, 0}, {"OHp", 150, 0, 0}, {"OHr", 350, 0, 0}, {"OHe", 400, 0, 0}};
+		ev b[] = {{"OHx", 200, 0, 0}, {"OHe", 300, 0, 0}};
+		trace(&out, a, N(a), b, N(b));
+		const char *v = verdict(&out);
+		CHECK(!strcmp(v, ""), "a paused thread leaves its CPU to another (got \"%s\")", v);
+	}
+	/* OAr sees the other thread as it is at that clock */
+	{
+		ev a[] = {{"OHx", 100, 0, 0}, {"OAr", 250, 1, 12}, {"OHe", 400, 0, 0}};
+		ev b[] = {{"OHx", 200, 1, 0}, {"OHe", 300, 0, 0}};
+		trace(&out, a, N(a), b, N(b));
+		const char *v = verdict(&out);
+		CHECK(!strcmp(v, ""), "OAr moves a thread that runs at that clock (got \"%s\")", v);
+		ev c[] = {{"OHx", 100, 0, 0}, {"OAr", 150, 1, 12}, {"OHe", 400, 0, 0}};
+		trace(&out, c, N(c), b, N(b));
+		v = verdict(&out);
+		CHECK(!strcmp(v, "ovni.model.remote-thread"), "OAr before the other thread started is refused (got \"%s\")", v);
+	}
+	/* a thread that never ends */
+	{
+		ev a[] = {{"OHx", 100, 0, 0}, {"OHe", 400, 0, 0}};
+		ev b[] = {{"OHx", 200, 1, 0}};
+		trace(&out, a, N(a), b, N(b));
+		const char *v = verdict(&out);
+		CHECK(!strcmp(v, "ovni.model.thread-not-dead"), "a thread without OHe is refused (got \"%s\")", v);
+	}
+	TAP_DONE();
+}

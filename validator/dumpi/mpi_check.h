@@ -1,0 +1,57 @@
+/* The MPI consistency layer over decoded DUMPI records (rules in
+ * mpi_rules.def). Two stages, so ranks can be checked in parallel:
+ *  - per rank (mpi_rank.c): one pass over the rank's records as the stream
+ *    is walked: argument validity, handle and request life cycles, and a
+ *    small summary of what other ranks must agree with;
+ *  - across ranks (mpi_match.c): the summaries of all ranks of one trace,
+ *    merged in rank order.
+ * Memory is bounded by what is live or unresolved (requests, communicators,
+ * message channels), not by the number of records. */
+#ifndef HV_DUMPI_MPI_CHECK_H
+#define HV_DUMPI_MPI_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dumpi.h"
+
+/* Predefined handle indices (sst-dumpi dumpi/common/constants.h). */
+enum {
+	MPI_D_COMM_NULL = 1,
+	MPI_D_COMM_WORLD = 2,
+	MPI_D_COMM_SELF = 3,
+	MPI_D_FIRST_USER_COMM = 4,
+	MPI_D_REQUEST_NULL = 1,
+	MPI_D_FIRST_USER_DATATYPE = 28,
+};
+/* Rank and tag constants as DUMPI writes them (see mpi_rules.def). */
+#define MPI_D_ANY_SOURCE (-1)
+#define MPI_D_ANY_TAG (-1)
+#define MPI_D_ROOT (-2)
+
+typedef struct mpi_rank mpi_rank;
+
+/* A pass over one rank file `b` (its diagnostics go to `r`). NULL when out
+ * of memory (reported on r). */
+mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3]);
+/* One decoded record, in stream order. */
+void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+/* The stream ended: `complete` when it reached its end label intact. Runs
+ * the end-of-rank checks and drops per-record state; what the cross-rank
+ * stage needs stays. */
+void mpi_rank_end(mpi_rank *m, bool complete);
+void mpi_rank_free(mpi_rank *m);
+/* The world rank of this file (from its -NNNN.bin name, else its
+ * MPI_Comm_rank(MPI_COMM_WORLD) record), or -1. */
+long mpi_rank_world_rank(const mpi_rank *m);
+void mpi_rank_set_world_rank(mpi_rank *m, long rank);
+
+/* Cross-rank checks of one trace: `ranks[i]` may be NULL (missing or
+ * unreadable rank file); `world_size` is the .meta numprocs (0: unknown).
+ * Diagnostics go to `r`. */
+void mpi_trace_check(hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t world_size);
+
+/* What the layer proves and what it cannot (hpcvet explain dumpi.mpi). */
+const char *mpi_layer_explain(void);
+
+#endif

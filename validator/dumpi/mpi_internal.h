@@ -1,0 +1,128 @@
+/* State shared by the per-rank pass (mpi_rank.c) and the cross-rank stage
+ * (mpi_match.c). Not part of any API. */
+#ifndef HV_DUMPI_MPI_INTERNAL_H
+#define HV_DUMPI_MPI_INTERNAL_H
+
+#include "../core/validate.h"
+#include "mpi_check.h"
+#include "mpi_map.h"
+
+/* Argument roles, found by field name in the layout table once. */
+enum mpi_role {
+	RO_COUNT, RO_SENDCOUNT, RO_RECVCOUNT,
+	RO_DATATYPE, RO_SENDTYPE, RO_RECVTYPE, RO_OLDTYPE, RO_NEWTYPE,
+	RO_DEST, RO_SOURCE, RO_ROOT,
+	RO_TAG, RO_SENDTAG, RO_RECVTAG,
+	RO_COMM, RO_OLDCOMM, RO_NEWCOMM,
+	RO_REQUEST, RO_REQUESTS, RO_INDEX, RO_FLAG, RO_OUTCOUNT, RO_INDICES,
+	RO_STATUS, RO_STATUSES,
+	RO_COLOR, RO_KEY, RO_SIZE, RO_RANK,
+	RO_COUNT_ROLES
+};
+
+/* A rank reference whose communicator size was not known when it was
+ * read: the largest one per communicator, checked when the size is known. */
+typedef struct mpi_rankref {
+	int64_t max;          /* largest rank named (-1: none) */
+	uint64_t rec, off;    /* the record naming it */
+	uint16_t fn;
+	uint8_t role;
+} mpi_rankref;
+
+/* A communicator index of this rank. */
+typedef struct mpi_comm {
+	uint8_t state;        /* 0 never seen, 1 live, 2 freed */
+	int64_t size;         /* -1: unknown */
+	uint64_t size_rec;    /* the MPI_Comm_size record it came from */
+	uint64_t freed_rec;
+	uint32_t inst;        /* its instance (below); INST_NONE: unknown origin */
+} mpi_comm;
+
+/* One collective call, kept for diagnostics (the first COLL_KEEP per
+ * communicator; the rest only enter the digest). */
+typedef struct mpi_coll {
+	uint16_t fn, dtype;
+	int32_t root, count;   /* root -3 / count -1: not compared */
+	uint64_t rec, off;
+} mpi_coll;
+#define COLL_KEEP 32
+
+/* A communicator instance: one per creating call in the rank's stream
+ * (index ids are reused after MPI_Comm_free; instances are not). 0 is
+ * MPI_COMM_WORLD, 1 MPI_COMM_SELF. Bounded by MPI_MAX_INST per rank. */
+#define INST_NONE UINT32_MAX
+#define INST_WORLD 0u
+#define INST_SELF 1u
+#define MPI_MAX_INST 4096u
+typedef struct mpi_inst {
+	uint32_t parent, seq;  /* the parent instance, and which of its creating calls this was */
+	uint16_t fn;           /* the creating call */
+	int32_t color, key;    /* MPI_Comm_split; color < 0 is MPI_UNDEFINED */
+	bool null;             /* the call returned MPI_COMM_NULL */
+	int64_t myrank;        /* from MPI_Comm_rank on it, -1 */
+	uint32_t ncreated;     /* creating calls made on it so far */
+	uint64_t rec, off, local_id;
+	mpi_rankref ref;       /* largest rank named while the size was unknown */
+	uint64_t ncoll, digest;
+	mpi_coll *ops;         /* COLL_KEEP entries, allocated on first use */
+	uint64_t wild, wild_rec, wild_off; /* receives with unresolved wildcards */
+	uint16_t wild_fn;
+} mpi_inst;
+
+/* Messages of one channel as this rank saw them: sends to `peer` or
+ * receives from it, on one instance with one tag. Sizes are kept as up to
+ * CHAN_RUNS runs of equal (count, datatype); after that only the tally. */
+#define CHAN_RUNS 4
+typedef struct mpi_chan {
+	uint32_t inst;
+	int32_t peer, tag;
+	uint8_t dir;           /* 0 send, 1 receive */
+	uint8_t nruns;
+	bool runs_full;
+	uint16_t last_fn;
+	uint64_t n, last_rec, last_off;
+	struct { int32_t count; uint16_t dtype; uint32_t reps; uint64_t rec; } runs[CHAN_RUNS];
+} mpi_chan;
+
+/* What a request will send or receive, for messages counted at start or completion. */
+typedef struct mpi_msg {
+	bool p2p, recv;
+	uint32_t inst;
+	int32_t peer, tag, count;
+	uint16_t dtype;
+} mpi_msg;
+
+typedef struct mpi_req {
+	uint8_t kind;         /* REQ_* */
+	bool cancelled;
+	uint16_t fn;          /* the call that created it */
+	uint64_t rec, off;
+	mpi_msg msg;
+} mpi_req;
+enum { REQ_ACTIVE = 1, REQ_PERSIST_IDLE, REQ_PERSIST_ACTIVE };
+
+struct mpi_rank {
+	hv_report *r;
+	hv_blob *b;
+	const char *file;
+	uint8_t version[3];
+	long rank;
+	/* a private window for array arguments (the stream walk owns its own) */
+	hv_window win;
+	bool win_ok;
+	bool finalized, complete, ended, io_requests;
+	uint64_t records;
+	uint64_t last_rec, last_off;
+	uint16_t last_fn;
+	mpi_map comms;        /* comm index -> mpi_comm */
+	mpi_map types;        /* freed datatype index -> record that freed it */
+	mpi_map reqs;         /* request index -> mpi_req */
+	mpi_inst *inst;       /* communicator instances */
+	uint32_t ninst, inst_cap;
+	bool inst_overflow;
+	mpi_map chans;        /* hash of (inst, peer, tag, dir) -> mpi_chan */
+};
+
+uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
+
+#endif

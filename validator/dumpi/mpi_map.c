@@ -1,0 +1,111 @@
+/* Linear probing with backward-shift deletion: no tombstones, so a map that
+ * sees millions of insert/delete pairs (requests) stays as small as the
+ * number of live entries. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_map.h"
+
+void mpi_map_init(mpi_map *m, size_t vsize)
+{
+	memset(m, 0, sizeof *m);
+	m->vsize = vsize;
+}
+
+void mpi_map_free(mpi_map *m)
+{
+	free(m->keys);
+	free(m->used);
+	free(m->vals);
+	size_t v = m->vsize;
+	memset(m, 0, sizeof *m);
+	m->vsize = v;
+}
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+	uint64_t h = key * 0x9e3779b97f4a7c15ull;
+	h ^= h >> 29;
+	return (size_t)h & (cap - 1);
+}
+
+void *mpi_map_get(const mpi_map *m, uint64_t key)
+{
+	if (!m->cap) return NULL;
+	for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->used[i]) return NULL;
+		if (m->keys[i] == key) return m->vals + i * m->vsize;
+	}
+}
+
+static bool grow(mpi_map *m)
+{
+	size_t ncap = m->cap ? m->cap * 2 : 16;
+	uint64_t *k = calloc(ncap, sizeof *k);
+	uint8_t *u = calloc(ncap, 1);
+	unsigned char *v = calloc(ncap, m->vsize ? m->vsize : 1);
+	if (!k || !u || !v) {
+		free(k), free(u), free(v);
+		m->oom = true;
+		return false;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->used[i]) continue;
+		size_t j = slot_of(m->keys[i], ncap);
+		while (u[j]) j = (j + 1) & (ncap - 1);
+		u[j] = 1;
+		k[j] = m->keys[i];
+		memcpy(v + j * m->vsize, m->vals + i * m->vsize, m->vsize);
+	}
+	free(m->keys), free(m->used), free(m->vals);
+	m->keys = k, m->used = u, m->vals = v, m->cap = ncap;
+	return true;
+}
+
+void *mpi_map_put(mpi_map *m, uint64_t key, bool *fresh)
+{
+	void *v = mpi_map_get(m, key);
+	if (fresh) *fresh = v == NULL;
+	if (v) return v;
+	if ((m->len + 1) * 4 > m->cap * 3 && !grow(m)) return NULL;
+	size_t i = slot_of(key, m->cap);
+	while (m->used[i]) i = (i + 1) & (m->cap - 1);
+	m->used[i] = 1;
+	m->keys[i] = key;
+	memset(m->vals + i * m->vsize, 0, m->vsize);
+	m->len++;
+	return m->vals + i * m->vsize;
+}
+
+void mpi_map_del(mpi_map *m, uint64_t key)
+{
+	if (!m->cap) return;
+	size_t mask = m->cap - 1, i = slot_of(key, m->cap);
+	while (m->used[i] && m->keys[i] != key) i = (i + 1) & mask;
+	if (!m->used[i]) return;
+	m->used[i] = 0;
+	m->len--;
+	/* shift later members of the probe run back into the hole */
+	for (size_t j = (i + 1) & mask; m->used[j]; j = (j + 1) & mask) {
+		size_t home = slot_of(m->keys[j], m->cap);
+		bool movable = i <= j ? (home <= i || home > j) : (home <= i && home > j);
+		if (!movable) continue;
+		m->keys[i] = m->keys[j];
+		memcpy(m->vals + i * m->vsize, m->vals + j * m->vsize, m->vsize);
+		m->used[i] = 1;
+		m->used[j] = 0;
+		i = j;
+	}
+}
+
+bool mpi_map_next(const mpi_map *m, size_t *i, uint64_t *key, void **val)
+{
+	for (; *i < m->cap; (*i)++) {
+		if (!m->used[*i]) continue;
+		*key = m->keys[*i];
+		*val = m->vals + *i * m->vsize;
+		(*i)++;
+		return true;
+	}
+	return false;
+}

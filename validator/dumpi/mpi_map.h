@@ -1,0 +1,32 @@
+/* A small open-addressing hash map from u64 keys to fixed-size values, for
+ * the MPI consistency layer's live state (requests, communicators, message
+ * channels). Memory grows with what is live, never with the trace length. */
+#ifndef HV_DUMPI_MPI_MAP_H
+#define HV_DUMPI_MPI_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mpi_map {
+	size_t vsize;      /* bytes per value */
+	size_t cap, len;   /* slots (power of two, or 0), used slots */
+	uint64_t *keys;
+	uint8_t *used;
+	unsigned char *vals;
+	bool oom;
+} mpi_map;
+
+void mpi_map_init(mpi_map *m, size_t vsize);
+void mpi_map_free(mpi_map *m);
+/* The value of `key`, or NULL. */
+void *mpi_map_get(const mpi_map *m, uint64_t key);
+/* The value of `key`, inserted zeroed when absent (*fresh = true); NULL only
+ * when out of memory (m->oom is then set). Pointers stay valid until the
+ * next insertion or deletion. */
+void *mpi_map_put(mpi_map *m, uint64_t key, bool *fresh);
+void mpi_map_del(mpi_map *m, uint64_t key);
+/* Iterate: i from 0 while mpi_map_next(m, &i, &key, &val). */
+bool mpi_map_next(const mpi_map *m, size_t *i, uint64_t *key, void **val);
+
+#endif
