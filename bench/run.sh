@@ -15,6 +15,7 @@
 #                a given BENCH_DIR is kept and reused)
 #   FORMATS      subset of "hpctoolkit ovni dumpi" (default all three)
 #   SCALING=0    skip the scaling series; PARALLEL=0 skip the -j series
+#   CERTIFY=0    skip the certify (SHA-256 digests) vs plain validation series
 #   BENCH_NOJ=1  do not pass -j (to measure a build from before -j existed)
 #   BENCH_NO_PERF=1  CPU times from GNU time even when perf works
 set -euo pipefail
@@ -96,4 +97,29 @@ if [ "${PARALLEL:-1}" != 0 ]; then
 		printf '%-28s %9.1f %9.3f %9.3f %8.2f %9.3f\n' "all $# inputs in one call" "$(mib "$M_BYTES")" "$t1" "$M_TIME" \
 			"$(awk -v a="$t1" -v b="$M_TIME" 'BEGIN { print a / b }')" "$M_CPU"
 	fi
+fi
+
+# Certificates bind the verdict to the bytes: `certify` also hashes every
+# file (SHA-256, in the validation pass). Its cost against plain validation
+# on the same inputs (the table's big inputs), CPU time, median of RUNS.
+if [ "${CERTIFY:-1}" != 0 ]; then
+	echo
+	echo "certify (validation + SHA-256 of every file) vs validation alone, -j1, CPU time"
+	printf '%-11s %9s %10s %10s %8s\n' format MiB 'plain s' 'certify s' ratio
+	for fmt in $formats; do
+		input=$dir/big-$fmt
+		[ -e "$input" ] || continue
+		log=$(mktemp)
+		for ((i = 0; i < runs; i++)); do
+			set +e
+			timed "$log.plain" "$hv" -q -j1 "$input"
+			timed "$log.cert" "$hv" certify --format=json -j1 "$input"
+			set -e
+		done
+		tp=$(awk '{ print $2 }' "$log.plain" | median)
+		tc=$(awk '{ print $2 }' "$log.cert" | median)
+		printf '%-11s %9.1f %10.3f %10.3f %8.2f\n' "$fmt" "$(mib "$(bytes_of "$input")")" "$tp" "$tc" \
+			"$(awk -v a="$tc" -v b="$tp" 'BEGIN { print (b > 0) ? a / b : 0 }')"
+		rm -f "$log" "$log.plain" "$log.cert"
+	done
 fi

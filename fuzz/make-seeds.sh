@@ -39,6 +39,8 @@ emit() { # kind, name, hpcvet-gen args...
 	else
 		cp "$tmp/o" "corpus/$t/$name"
 		case $name in y_*_release) cp "$tmp/o" "corpus/single/$name" ;; esac
+		# hpcvet dump: every valid kind, and broken ones (dumps stop and mark).
+		case $name in y_*_release | n_*_dumpi-bin | n_*_ovni-stream) mkdir -p corpus/dump && cp "$tmp/o" "corpus/dump/$name" ;; esac
 	fi
 	return 0
 }

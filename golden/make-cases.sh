@@ -3,7 +3,8 @@
 #
 # Writes OUTDIR/<family>/<case> (files, or .d/ directories), one
 # <case>.expect.json beside each (hpcvet's JSON report, tool version removed,
-# paths relative to OUTDIR) and OUTDIR/MANIFEST.json. Everything comes from
+# paths relative to OUTDIR), a <case>.content.json beside each y_ case (its
+# decoded content, hpcvet dump --format=json, tool version removed) and OUTDIR/MANIFEST.json. Everything comes from
 # build/hpcvet-gen with fixed seeds (plus a few recorded byte patches), so a
 # second run writes identical bytes. With NAME-REGEX only the matching cases
 # are written (the determinism test regenerates a sample that way).
@@ -115,11 +116,23 @@ make_case() {
 		return 0
 	fi
 	jq 'del(.tool.version)' "$WORK/report.json" >"$OUT/$family/$name.expect.json"
+	# Content conformance: what a y_ case holds, decoded (hpcvet dump), so a
+	# reader can show it reads the same values, not only that it accepts.
+	local content=""
+	if [ "$prefix" = y ]; then
+		content="$family/$name.content.json"
+		(cd "$OUT" && "$VET" dump --format=json "$rel" 2>/dev/null) | sed '1s/"tool":{"name":"hpcvet","version":"[^"]*"}/"tool":{"name":"hpcvet"}/' >"$OUT/$content" || true
+		jq -e '.files | length > 0' "$OUT/$content" >/dev/null || {
+			echo "make-cases: $name: no content dump" >&2
+			problems=$((problems + 1))
+		}
+	fi
 	local gen_cmd="hpcvet-gen $args -o $rel"
 	[ "$form" = dir ] && gen_cmd="hpcvet-gen $args -o $rel"
 	jq -cn --arg name "$name" --arg path "$rel" --arg family "$family" --arg prefix "$prefix" \
 		--arg verdict "$verdict_want" --arg rules "$want" --arg gen "$gen_cmd" --arg note "$note" \
-		--arg decision "$decision" --arg expect "$family/$name.expect.json" --arg clause "${CLAUSE:-}" --args '
+		--arg decision "$decision" --arg expect "$family/$name.expect.json" --arg clause "${CLAUSE:-}" \
+		--arg content "$content" --args '
 		{name: $name, path: $path, family: $family, kind: $prefix, verdict: $verdict,
 		 rules: ($rules | split(" ") | map(select(. != ""))),
 		 expect: $expect,
@@ -127,7 +140,8 @@ make_case() {
 			{file: .[0], offset: (.[1] | tonumber), old: .[2], new: .[3]}))}}
 		+ (if $note != "" then {note: $note} else {} end)
 		+ (if $decision != "" then {decision: ($decision | split("|") | .[1:] | join("|"))} else {} end)
-		+ (if $clause != "" then {clause: $clause} else {} end)' \
+		+ (if $clause != "" then {clause: $clause} else {} end)
+		+ (if $content != "" then {content: $content} else {} end)' \
 		"${patches[@]}" >>"$WORK/entries.jsonl"
 }
 
@@ -361,6 +375,7 @@ jq -s --slurpfile rules "$RULES" '
 	{corpus: "hpcvet conformance corpus",
 	 contract: "y_ must be accepted, n_ must be rejected, i_ is left open by the spec (verdict: the decision hpcvet takes). A reader accepts by exiting 0 and rejects by exiting 1.",
 	 regenerate: "make golden",
+	 content: "y_ cases list a content file: what the case holds, decoded by hpcvet dump --format=json (shape: docs/dump.schema.json). golden/run-reader.sh --content compares a reader'"'"'s decoded values with it.",
 	 cases: map(. + {clauses: ([.rules[] | $clause[.] // empty] + [.clause // empty] | unique)} | del(.clause))}' \
 	"$WORK/entries.jsonl" >"$manifest"
 if [ "$problems" -ne 0 ]; then

@@ -13,6 +13,14 @@
 # from hpcvet's decision). Exit status: 0 when the reader has no
 # SHOULD_HAVE_PASSED, SHOULD_HAVE_FAILED, crash or hang; 1 otherwise; 2 on a
 # usage error.
+#
+# --content: content conformance instead. For every y_ case listing a content
+# file (its decoded values, hpcvet dump --format=json) the reader prints what
+# it decoded as JSON in that shape ({"files": [{"name", "items": [...]}]},
+# any subset of item kinds and keys; examples/content_reader_ovni.py is an
+# adapter) and golden/content_diff.py compares: every expected item of each
+# kind the reader printed must be there with the same values. Prints
+# CONTENT_DIFFERS per case with the first differences; exit 0 when none.
 set -u
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,12 +28,14 @@ cases="$here/cases"
 timeout_s=10
 only=""
 verbose=false
+content=false
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout=*) timeout_s=${1#*=} ;;
 	--cases=*) cases=${1#*=} ;;
 	--only=*) only=${1#*=} ;;
 	-v) verbose=true ;;
+	--content) content=true ;;
 	--) shift; break ;;
 	-*) echo "run-reader: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -33,12 +43,40 @@ while [ $# -gt 0 ]; do
 	shift
 done
 if [ $# -eq 0 ]; then
-	echo "usage: run-reader.sh [--timeout=SEC] [--cases=DIR] [--only=REGEX] [-v] CMD [ARG...]" >&2
+	echo "usage: run-reader.sh [--timeout=SEC] [--cases=DIR] [--only=REGEX] [--content] [-v] CMD [ARG...]" >&2
 	exit 2
 fi
 command -v jq >/dev/null || { echo "run-reader: needs jq" >&2; exit 2; }
 [ -f "$cases/MANIFEST.json" ] || { echo "run-reader: no $cases/MANIFEST.json" >&2; exit 2; }
 cases=$(cd "$cases" && pwd)
+
+if $content; then
+	command -v python3 >/dev/null || { echo "run-reader: --content needs python3" >&2; exit 2; }
+	out=$(mktemp)
+	trap 'rm -f "$out"' EXIT
+	total=0 differ=0 failed=0
+	while IFS=$'\t' read -r path expected; do
+		if [ -n "$only" ] && ! [[ $path =~ $only ]]; then continue; fi
+		total=$((total + 1))
+		timeout -k 2 "$timeout_s" "$@" "$cases/$path" </dev/null >"$out" 2>/dev/null
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			failed=$((failed + 1))
+			printf '%-22s %s\n' "READER_FAILED (exit $rc)" "$path"
+			continue
+		fi
+		if ! res=$(python3 "$here/content_diff.py" "$cases/$expected" "$path" "$out" "$cases/$path"); then
+			differ=$((differ + 1))
+			printf '%-22s %s\n' CONTENT_DIFFERS "$path"
+			head -5 <<<"$res" | sed 's/^/    /'
+		elif $verbose; then
+			printf '%-22s %s (%s)\n' "ok" "$path" "$(tail -1 <<<"$res")"
+		fi
+	done < <(jq -r '.cases[] | select(has("content")) | [.path, .content] | @tsv' "$cases/MANIFEST.json")
+	echo "$total cases with content: CONTENT_DIFFERS $differ, reader failed $failed"
+	[ $((differ + failed)) -eq 0 ]
+	exit
+fi
 
 declare -A count
 for k in y n i; do for o in accept reject crash hang; do count[$k.$o]=0; done; done

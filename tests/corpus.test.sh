@@ -21,7 +21,7 @@ while IFS=$'\t' read -r name path kind verdict expect; do
 done <"$TMP/cases.tsv"
 [ $bad -eq 0 ] && ok
 # Nothing in the corpus folder that the manifest does not list.
-(cd "$CASES" && find . -mindepth 2 -maxdepth 2 | sed 's|^\./||' | sed -E 's/\.expect\.json$//; s/\.(d|db|obs|json|bin)$//' | sort -u) >"$TMP/on_disk"
+(cd "$CASES" && find . -mindepth 2 -maxdepth 2 | sed 's|^\./||' | sed -E 's/\.(expect|content)\.json$//; s/\.(d|db|obs|json|bin)$//' | sort -u) >"$TMP/on_disk"
 jq -r '.cases[] | "\(.family)/\(.name)"' "$M" | sort -u >"$TMP/listed"
 check "every file under golden/cases is a listed case" diff "$TMP/on_disk" "$TMP/listed"
 
@@ -53,6 +53,19 @@ jq -r --slurpfile m "$M" '
 	"$TMP/got.json" >"$TMP/mismatch"
 check "every case reports exactly its manifest rules and verdict" test ! -s "$TMP/mismatch"
 head -10 "$TMP/mismatch"
+
+# --- content conformance: every y_ case lists its decoded content, and
+# hpcvet dump of the case still gives exactly those bytes.
+check "every y_ case (and only y_) lists a content file" \
+	jq -e '[.cases[] | (.kind == "y") == (has("content"))] | all' "$M" >/dev/null
+bad=0
+while IFS=$'\t' read -r path content; do
+	[ -f "$CASES/$content" ] || { echo "missing $content"; bad=$((bad + 1)); continue; }
+	(cd "$CASES" && "$HPCVET" dump --format=json "$path" 2>/dev/null) |
+		sed '1s/"tool":{"name":"hpcvet","version":"[^"]*"}/"tool":{"name":"hpcvet"}/' >"$TMP/content.json"
+	cmp -s "$TMP/content.json" "$CASES/$content" || { echo "differs: $content"; bad=$((bad + 1)); }
+done < <(jq -r '.cases[] | select(has("content")) | [.path, .content] | @tsv' "$M")
+check "hpcvet dump of every y_ case equals its content file (make golden rewrites them)" test "$bad" -eq 0
 
 # --- the coverage gate
 "$HPCVET" rules --format=json >"$TMP/rules.json"

@@ -35,4 +35,22 @@ printf '#!/bin/sh\nexec sleep 30\n' >"$TMP/hang.sh"
 expect_exit 1 "a hanging reader fails" bash "$RR" --timeout=1 --only='^any/' sh "$TMP/hang.sh"
 check "hangs are counted" grep -q 'hangs 1' "$TMP/out"
 expect_exit 2 "no command is a usage error" bash "$RR"
+
+# Content conformance: the example adapter (an independent stream.obs reader)
+# reads the same events, clocks and MCVs as the content files of the ovni y_
+# cases; a reader that gets one clock wrong is caught.
+if command -v python3 >/dev/null; then
+	AD="$ROOT/examples/content_reader_ovni.py"
+	expect_exit 0 "content: the example ovni adapter reads what the content files hold" \
+		bash "$RR" --content --only='^ovni/y_' python3 "$AD"
+	check "content: cases were compared" grep -qE '^[1-9][0-9]* cases with content: CONTENT_DIFFERS 0, reader failed 0$' "$TMP/out"
+	sed 's/"clock": struct.unpack_from("<Q", data, off + 4)\[0\]/"clock": struct.unpack_from("<Q", data, off + 4)[0] + (off == 8)/' \
+		"$AD" >"$TMP/wrong_clock.py"
+	check "the wrong-clock reader differs from the adapter" bash -c "! cmp -s '$AD' '$TMP/wrong_clock.py'"
+	expect_exit 1 "content: a reader with one wrong clock per stream fails" \
+		bash "$RR" --content --only='^ovni/y_ovni-stream' python3 "$TMP/wrong_clock.py"
+	check "content: the mismatch is named" grep -qE '^ +MISMATCH .* event@8 clock: reader [0-9]+, expected [0-9]+$' "$TMP/out"
+	expect_exit 1 "content: a reader that refuses fails" bash "$RR" --content --only='^ovni/y_ovni-stream' false
+	check "content: READER_FAILED lines" grep -q '^READER_FAILED (exit 1)' "$TMP/out"
+fi
 done_testing

@@ -15,6 +15,7 @@
 #include "cli_hooks.h"
 #include "corpus_cases.h"
 #include "digest.h"
+#include "dump_cmd.h"
 #include "fileio.h"
 #include "jobs.h"
 #include "progress.h"
@@ -32,6 +33,7 @@ static void usage(FILE *out)
 	      "       hpcvet explain RULE-ID\n"
 	      "       hpcvet certify [OPTIONS] PATH...   (same as --certify)\n"
 	      "       hpcvet certify --verify CERT.json [PATH]\n"
+	      "       hpcvet dump [--format=text|json] [--select=...] PATH   (decoded structure)\n"
 	      "\n"
 	      "Validate HPCToolkit databases (meta.db, profile.db, cct.db, trace.db, or a\n"
 	      "database directory), ovni traces (stream.obs, stream.json, trace trees) and\n"
@@ -226,6 +228,7 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "rules") == 0) return cmd_rules(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "explain") == 0) return cmd_explain(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "dump") == 0) return hv_cmd_dump(argc, argv);
 
 	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 100};
 	hv_output_opts oo = {0};

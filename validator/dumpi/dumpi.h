@@ -123,6 +123,11 @@ typedef struct dumpi_args {
  * not fit before c->limit. */
 bool dumpi_decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
 		       dumpi_argfail *why);
+/* The same, calling on_field after each field decoded, with the bytes it
+ * spans [at, end) (hpcvet dump prints the values from them). */
+typedef void (*dumpi_field_fn)(void *ctx, const dumpi_field *f, uint64_t at, uint64_t end);
+bool dumpi_decode_args_cb(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			  dumpi_argfail *why, dumpi_field_fn on_field, void *ctx);
 
 /* Same, filling `out` (may be NULL). */
 bool dumpi_decode_args_into(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,

@@ -199,8 +199,23 @@ bool dumpi_decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t versio
 	return dumpi_decode_args_into(L, mask, version, c, why, NULL);
 }
 
+static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			dumpi_argfail *why, dumpi_args *out, dumpi_field_fn on_field, void *ctx);
+
 bool dumpi_decode_args_into(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
 			    dumpi_argfail *why, dumpi_args *out)
+{
+	return decode_args(L, mask, version, c, why, out, NULL, NULL);
+}
+
+bool dumpi_decode_args_cb(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			  dumpi_argfail *why, dumpi_field_fn on_field, void *ctx)
+{
+	return decode_args(L, mask, version, c, why, NULL, on_field, ctx);
+}
+
+static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			dumpi_argfail *why, dumpi_args *out, dumpi_field_fn on_field, void *ctx)
 {
 	if (out) out->n = L->nfields;
 	uint64_t rank = 0, root = 0;
@@ -217,6 +232,7 @@ bool dumpi_decode_args_into(const dumpi_layout *L, uint8_t mask, const uint8_t v
 			why->count = count;
 			return false;
 		}
+		if (on_field) on_field(ctx, f, at, c->pos);
 		if (out) {
 			out->f[i].present = true;
 			out->f[i].at = at;

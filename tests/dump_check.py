@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Checks for `hpcvet dump` (driven by tests/dump.test.sh).
+
+  dump_check.py schema SCHEMA DUMP.json...        every dump validates against the schema
+  dump_check.py same-diags DUMP.json REPORT.json  the dump carries the validation's diagnostics
+  dump_check.py same-diags-list FILE              the same for each "DUMP REPORT" line of FILE
+  dump_check.py dumpi-ref DUMP.json REFERENCE.txt the records carry dumpi2ascii's values
+
+Prints one line per failure and exits 1 when there was any."""
+import json
+import re
+import sys
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    return 1
+
+
+def cmd_schema(schema_path, dumps):
+    import jsonschema
+    schema = json.load(open(schema_path))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    v = jsonschema.Draft202012Validator(schema)
+    bad = 0
+    for p in dumps:
+        try:
+            doc = json.load(open(p))
+        except ValueError as e:
+            bad |= fail(f"{p}: not JSON: {e}")
+            continue
+        errs = sorted(v.iter_errors(doc), key=lambda e: list(e.path))
+        if errs:
+            e = errs[0]
+            bad |= fail(f"{p}: {len(errs)} schema error(s), first at {list(e.path)}: {e.message[:200]}")
+    print(f"{len(dumps)} dumps checked against the schema")
+    return bad
+
+
+def cmd_same_diags(dump_path, report_path):
+    dump = json.load(open(dump_path))
+    rep = json.load(open(report_path))["inputs"][0]
+    want = rep.get("diagnostics", [])
+    got = dump["report"]["diagnostics"]
+    if got != want:
+        return fail(f"{dump_path}: diagnostics differ from the report's: {got[:1]} vs {want[:1]}")
+    if dump["report"]["verdict"] != rep["verdict"]:
+        return fail(f"{dump_path}: verdict {dump['report']['verdict']} vs {rep['verdict']}")
+    return 0
+
+
+def cmd_same_diags_list(list_path):
+    bad = 0
+    n = 0
+    for line in open(list_path):
+        dump, report = line.split()
+        n += 1
+        bad |= cmd_same_diags(dump, report)
+    print(f"{n} dumps compared with their validation reports")
+    return bad
+
+
+def parse_ref_value(v):
+    """A value as dumpi2ascii prints it: 9, 9 (MPI_INT), [2], [{bytes=...}], ["./mpi"], <IGNORED>."""
+    v = v.strip()
+    if v == "<IGNORED>":
+        return None
+    m = re.match(r"^(-?[0-9]+)( \(.*\))?$", v)
+    if m:
+        return int(m.group(1))
+    if v.startswith("[") and v.endswith("]"):
+        inner = v[1:-1].strip()
+        if not inner:
+            return []
+        if inner.startswith("{"):
+            out = []
+            for obj in re.findall(r"\{([^}]*)\}", inner):
+                out.append({k.strip(): int(x) for k, x in (kv.split("=") for kv in obj.split(","))})
+            return out
+        if inner.startswith('"'):
+            return json.loads(v)
+        return [int(x) for x in inner.split(",")]
+    return v
+
+
+def same(ref, got):
+    if ref is None:
+        return got is None or got == []
+    if isinstance(ref, list) and isinstance(got, int):
+        return ref == [got]  # dumpi2ascii prints a request as [N]
+    if isinstance(ref, list) and ref and isinstance(ref[0], dict):
+        return isinstance(got, list) and len(got) == len(ref) and all(
+            all(g.get(k) == x for k, x in r.items()) for r, g in zip(ref, got))
+    return ref == got
+
+
+def cmd_dumpi_ref(dump_path, ref_path):
+    dump = json.load(open(dump_path))
+    records = [it for f in dump["files"] for it in f["items"] if it["kind"] == "record"]
+    calls = []
+    cur = None
+    enter = re.compile(r"^(\S+) entering at walltime ([0-9.]+), cputime ([0-9.]+) seconds in thread ([0-9]+)\.$")
+    leave = re.compile(r"^(\S+) returning at walltime ([0-9.]+), cputime ([0-9.]+) seconds in thread ([0-9]+)\.$")
+    arg = re.compile(r"^[A-Za-z_]+(?: [A-Za-z_*]+)? (\w+)(?:\[[0-9]+\])?=(.*)$")
+    for line in open(ref_path):
+        line = line.rstrip("\n")
+        m = enter.match(line)
+        if m:
+            cur = {"name": m.group(1), "wall": [m.group(2)], "cpu": [m.group(3)], "thread": int(m.group(4)), "args": {}}
+            continue
+        m = leave.match(line)
+        if m and cur:
+            cur["wall"].append(m.group(2))
+            cur["cpu"].append(m.group(3))
+            calls.append(cur)
+            cur = None
+            continue
+        m = arg.match(line)
+        if m and cur:
+            cur["args"][m.group(1)] = parse_ref_value(m.group(2))
+    bad = 0
+    if len(calls) != len(records) or not calls:
+        bad |= fail(f"{len(records)} records dumped, the reference has {len(calls)}")
+    values = 0
+    for i, (c, r) in enumerate(zip(calls, records)):
+        where = f"record {i} ({c['name']})"
+        if r["function"] != c["name"]:
+            bad |= fail(f"{where}: function {r['function']}")
+        if r.get("thread") != c["thread"]:
+            bad |= fail(f"{where}: thread {r.get('thread')} vs {c['thread']}")
+        if [r["wall"]["start"], r["wall"]["stop"]] != c["wall"]:
+            bad |= fail(f"{where}: wall {r['wall']} vs {c['wall']}")
+        if [r["cpu"]["start"], r["cpu"]["stop"]] != c["cpu"]:
+            bad |= fail(f"{where}: cpu {r['cpu']} vs {c['cpu']}")
+        if set(r["args"]) != set(c["args"]):
+            bad |= fail(f"{where}: argument names {sorted(r['args'])} vs {sorted(c['args'])}")
+        for k, v in c["args"].items():
+            values += 1
+            if not same(v, r["args"].get(k, "<absent>")):
+                bad |= fail(f"{where}: {k}={r['args'].get(k, '<absent>')!r}, dumpi2ascii says {v!r}")
+    print(f"{len(records)} records, {values} argument values compared with dumpi2ascii")
+    return bad
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[1] == "schema":
+        return cmd_schema(argv[2], argv[3:])
+    if len(argv) == 4 and argv[1] == "same-diags":
+        return cmd_same_diags(argv[2], argv[3])
+    if len(argv) == 3 and argv[1] == "same-diags-list":
+        return cmd_same_diags_list(argv[2])
+    if len(argv) == 4 and argv[1] == "dumpi-ref":
+        return cmd_dumpi_ref(argv[2], argv[3])
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

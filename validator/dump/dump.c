@@ -1,0 +1,308 @@
+/* See dump.h: the driver (files, report, selection) and shared helpers. */
+#include "dump.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/validate.h"
+#include "../dumpi/dumpi.h"
+#include "../core/hv_int.h"
+#include "../hpctoolkit/cctdb.h"
+#include "../hpctoolkit/hpctoolkit.h"
+#include "../hpctoolkit/profiledb.h"
+#include "../hpctoolkit/tracedb.h"
+#include "../ovni/ovni.h"
+#include "../output/output.h"
+
+bool hv_dump_be(hv_dump_ctx *d, uint64_t off, unsigned n, uint64_t *v)
+{
+	const uint8_t *p = hv_window_get(&d->win, off, n);
+	if (!p || n > 8) return false;
+	uint64_t x = 0;
+	for (unsigned i = 0; i < n; i++) x = (x << 8) | p[i];
+	*v = x;
+	return true;
+}
+
+bool hv_dump_le(hv_dump_ctx *d, uint64_t off, unsigned n, uint64_t *v)
+{
+	const uint8_t *p = hv_window_get(&d->win, off, n);
+	if (!p || n > 8) return false;
+	uint64_t x = 0;
+	for (unsigned i = n; i-- > 0;) x = (x << 8) | p[i];
+	*v = x;
+	return true;
+}
+
+bool hv_dump_str(hv_dump_ctx *d, const char *key, uint64_t off, uint64_t len)
+{
+	size_t shown = len > HV_DUMP_STR_MAX ? HV_DUMP_STR_MAX : (size_t)len;
+	const uint8_t *p = hv_window_get(&d->win, off, shown);
+	if (!p || !hv_range_in(off, len, d->b->size)) return false;
+	dw_strn(d->w, key, p, shown);
+	if (shown < len && key) {
+		char k[96];
+		snprintf(k, sizeof k, "%s_length", key);
+		dw_u64(d->w, k, len);
+	}
+	return true;
+}
+
+bool hv_dump_in_range(const hv_dump_ctx *d, uint64_t i)
+{
+	const hv_dump_select *s = &d->o->sel;
+	return !s->have_range || (i >= s->first && i <= s->last);
+}
+
+void hv_dump_stop(hv_dump_ctx *d, uint64_t off, const char *why)
+{
+	dw_item_begin(d->w, "stop", "", off, 0);
+	dw_str(d->w, "reason", why);
+	dw_item_end(d->w);
+}
+
+static bool parse_u64(const char *s, size_t len, uint64_t *v)
+{
+	if (len == 0 || len > 20) return false;
+	uint64_t x = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9') return false;
+		uint64_t dgt = (uint64_t)(s[i] - '0');
+		if (x > (UINT64_MAX - dgt) / 10) return false;
+		x = x * 10 + dgt;
+	}
+	*v = x;
+	return true;
+}
+
+bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t wlen)
+{
+	while (*s) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		const char *eq = memchr(s, '=', len);
+		if (!eq) {
+			snprintf(why, wlen, "'%.*s' is not KEY=VALUE", (int)len, s);
+			return false;
+		}
+		size_t klen = (size_t)(eq - s), vlen = len - klen - 1;
+		const char *v = eq + 1;
+		bool ok = true;
+		if (klen == 4 && strncmp(s, "file", 4) == 0) {
+			char *f = malloc(vlen + 1);
+			if (!f) return false;
+			memcpy(f, v, vlen);
+			f[vlen] = '\0';
+			free((char *)sel->file);
+			sel->file = f;
+		} else if (klen == 4 && strncmp(s, "rank", 4) == 0) {
+			ok = parse_u64(v, vlen, &sel->rank) && (sel->have_rank = true);
+		} else if (klen == 7 && strncmp(s, "profile", 7) == 0) {
+			ok = parse_u64(v, vlen, &sel->profile) && (sel->have_profile = true);
+		} else if ((klen == 7 && strncmp(s, "records", 7) == 0) || (klen == 6 && strncmp(s, "events", 6) == 0) ||
+			   (klen == 5 && strncmp(s, "items", 5) == 0)) {
+			const char *dash = memchr(v, '-', vlen);
+			if (dash) {
+				ok = parse_u64(v, (size_t)(dash - v), &sel->first) &&
+				     parse_u64(dash + 1, vlen - (size_t)(dash - v) - 1, &sel->last) && sel->first <= sel->last;
+			} else {
+				ok = parse_u64(v, vlen, &sel->first);
+				sel->last = sel->first;
+			}
+			sel->have_range = ok;
+		} else {
+			snprintf(why, wlen, "unknown selector '%.*s' (file, rank, records, profile)", (int)klen, s);
+			return false;
+		}
+		if (!ok) {
+			snprintf(why, wlen, "bad value in '%.*s'", (int)len, s);
+			return false;
+		}
+		s += len;
+		if (*s == ',') s++;
+	}
+	return true;
+}
+
+/* The rank of a DUMPI .bin from its name (PREFIX-NNNN.bin), else none. */
+static bool dumpi_rank_of(const char *name, uint64_t *rank)
+{
+	size_t l = strlen(name);
+	if (l < 9 || strcmp(name + l - 4, ".bin") != 0) return false;
+	const char *dash = name + l - 5;
+	while (dash > name && *dash >= '0' && *dash <= '9') dash--;
+	if (*dash != '-') return false;
+	return parse_u64(dash + 1, (size_t)(name + l - 4 - dash - 1), rank);
+}
+
+/* ovni: the process of a stream path ".../proc.N/thread.M/stream.obs". */
+static bool ovni_proc_of(const char *name, uint64_t *proc)
+{
+	const char *p = strstr(name, "proc.");
+	if (!p) return false;
+	p += 5;
+	size_t n = 0;
+	while (p[n] >= '0' && p[n] <= '9') n++;
+	return parse_u64(p, n, proc);
+}
+
+static bool file_selected(const hv_dump_select *s, const hv_blob *b)
+{
+	if (s->file && !strstr(b->name ? b->name : "", s->file)) return false;
+	if (s->have_rank) {
+		uint64_t rk;
+		if (!(dumpi_rank_of(b->name, &rk) || ovni_proc_of(b->name, &rk)) || rk != s->rank) return false;
+	}
+	return true;
+}
+
+/* The first error the validation reported in this file: from there on the
+ * structure is decoded as the bytes say, not as the spec guarantees. */
+static const hv_diag *first_error(const hv_report *r, const char *name)
+{
+	const hv_diag *best = NULL;
+	for (size_t i = 0; r && i < r->ndiags; i++) {
+		const hv_diag *d = &r->diags[i];
+		if (d->sev != HV_SEV_ERROR || !d->file || strcmp(d->file, name) != 0) continue;
+		if (!best || d->offset < best->offset) best = d;
+	}
+	return best;
+}
+
+static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const hv_report *r)
+{
+	bool by_name = false;
+	const hv_format *fmt = hv_detect(b, &by_name);
+	const char *name = b->name ? b->name : "";
+	const hv_diag *e = first_error(r, name);
+	dw_obj_begin(w, NULL);
+	if (!w->json) {
+		char shown[512];
+		hv_out_clean(name, shown, sizeof shown);
+		fprintf(w->f, "== %s (%s, %" PRIu64 " bytes)\n", shown, fmt ? fmt->name : "unrecognized", b->size);
+		if (e)
+			fprintf(w->f, "   untrusted from 0x%" PRIx64 " on (%s): items there are marked (UNTRUSTED)\n", e->offset,
+				hv_rules[e->rule].id);
+		w->have_untrusted = e != NULL;
+		w->untrusted_from = e ? e->offset : 0;
+	} else {
+		dw_str(w, "name", name);
+		dw_u64(w, "size", b->size);
+		dw_str(w, "format", fmt ? fmt->name : "unrecognized");
+	}
+	if (!w->json) {
+		/* said above */
+	} else if (e) {
+		dw_obj_begin(w, "untrusted_from");
+		dw_u64(w, "offset", e->offset);
+		dw_str(w, "rule", hv_rules[e->rule].id);
+		dw_obj_end(w);
+		w->have_untrusted = true;
+		w->untrusted_from = e->offset;
+	} else {
+		dw_null(w, "untrusted_from");
+		w->have_untrusted = false;
+	}
+	dw_arr_begin(w, "items");
+	hv_dump_ctx d;
+	memset(&d, 0, sizeof d);
+	d.w = w;
+	d.o = o;
+	d.b = b;
+	if (!hv_window_init(&d.win, b, HV_WINDOW_DEFAULT)) {
+		hv_dump_stop(&d, 0, "out of memory");
+	} else if (fmt == &hv_format_dumpi_bin) {
+		hv_dump_dumpi_bin(&d);
+	} else if (fmt == &hv_format_dumpi_meta) {
+		hv_dump_dumpi_meta(&d);
+	} else if (fmt == &hv_format_ovni_stream) {
+		hv_dump_ovni_stream(&d);
+	} else if (fmt == &hv_format_hpctk_metadb) {
+		hv_dump_hpctk(&d, "meta.db");
+	} else if (fmt == &hv_format_hpctk_profiledb) {
+		hv_dump_hpctk(&d, "profile.db");
+	} else if (fmt == &hv_format_hpctk_cctdb) {
+		hv_dump_hpctk(&d, "cct.db");
+	} else if (fmt == &hv_format_hpctk_tracedb) {
+		hv_dump_hpctk(&d, "trace.db");
+	} else {
+		/* stream.json and unrecognised files: their size only */
+		dw_item_begin(w, "file", "", 0, b->size);
+		dw_str(w, "note", fmt ? "no structure dump for this format" : "not a format hpcvet knows");
+		dw_item_end(w);
+	}
+	hv_window_free(&d.win);
+	dw_arr_end(w);
+	dw_obj_end(w);
+	w->have_untrusted = false;
+}
+
+static void dump_report(hv_dump_out *w, const hv_report *r, bool strict)
+{
+	if (!w->json) {
+		fprintf(w->f, "== validation: %s (%" PRIu64 " errors, %" PRIu64 " warnings, %" PRIu64 " notes)%s%s\n",
+			hv_verdict(r, strict), r->count[HV_SEV_ERROR], r->count[HV_SEV_WARNING], r->count[HV_SEV_NOTE],
+			r->unreadable || r->internal_error ? ": " : "", r->unreadable || r->internal_error ? r->problem : "");
+		for (size_t i = 0; i < r->ndiags; i++) {
+			const hv_diag *d = &r->diags[i];
+			char msg[HV_MSG_MAX + 64];
+			hv_out_clean(d->msg, msg, sizeof msg);
+			fprintf(w->f, "%s[%s] at %s:0x%" PRIx64 " (%s): %s\n", hv_sev_name(d->sev), hv_rules[d->rule].id,
+				d->file ? d->file : "", d->offset, d->path, msg);
+		}
+		return;
+	}
+	dw_obj_begin(w, "report");
+	dw_str(w, "verdict", hv_verdict(r, strict));
+	if (r->unreadable || r->internal_error) dw_str(w, "problem", r->problem);
+	dw_u64(w, "errors", r->count[HV_SEV_ERROR]);
+	dw_u64(w, "warnings", r->count[HV_SEV_WARNING]);
+	dw_u64(w, "notes", r->count[HV_SEV_NOTE]);
+	dw_u64(w, "suppressed", r->suppressed);
+	dw_arr_begin(w, "diagnostics");
+	for (size_t i = 0; i < r->ndiags; i++) {
+		const hv_diag *d = &r->diags[i];
+		{
+			dw_obj_begin(w, NULL);
+			dw_str(w, "rule", hv_rules[d->rule].id);
+			dw_str(w, "severity", hv_sev_name(d->sev));
+			dw_str(w, "file", d->file ? d->file : "");
+			dw_u64(w, "offset", d->offset);
+			dw_u64(w, "length", d->length);
+			dw_str(w, "struct_path", d->path);
+			dw_str(w, "message", d->msg);
+			dw_obj_end(w);
+		}
+	}
+	dw_arr_end(w);
+	dw_obj_end(w);
+}
+
+void hv_dump(FILE *out, const hv_dump_opts *o, const char *input, hv_blob *blobs, size_t n, const hv_report *r)
+{
+	hv_dump_out w;
+	dw_init(&w, out, o->json);
+	dw_obj_begin(&w, NULL);
+	if (w.json) {
+		dw_str(&w, "dump_format", "hpcvet-dump/1");
+		dw_obj_begin(&w, "tool");
+		dw_str(&w, "name", "hpcvet");
+		dw_str(&w, "version", HV_VERSION);
+		dw_obj_end(&w);
+	}
+	if (w.json) {
+		dw_str(&w, "input", input);
+	} else {
+		char shown[512];
+		hv_out_clean(input, shown, sizeof shown);
+		fprintf(out, "hpcvet dump of %s\n", shown);
+	}
+	dw_arr_begin(&w, "files");
+	for (size_t i = 0; i < n; i++)
+		if (file_selected(&o->sel, &blobs[i])) dump_file(&w, o, &blobs[i], r);
+	dw_arr_end(&w);
+	dump_report(&w, r, o->strict);
+	dw_obj_end(&w);
+	if (w.json) fputc('\n', out);
+}

@@ -1,0 +1,76 @@
+/* hpcvet dump: the decoded structure of every supported file, item by item
+ * with byte offsets (dump.c drives, dump_<format>.c decode). Like the
+ * checking core it reads blobs only and never opens files; like it, it is
+ * safe on any input: every read is bounds-checked, loops are bounded by the
+ * bytes present, nothing recurses on file-controlled depth, memory stays
+ * bounded whatever the input size.
+ *
+ * The input is validated first (by the caller) and the dump carries that
+ * report: its diagnostics, and per file the offset of its first error, from
+ * which on items are marked untrusted (structure past a broken field is
+ * decoded as the bytes say, not as the spec guarantees). */
+#ifndef HV_DUMP_H
+#define HV_DUMP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../core/blob.h"
+#include "../core/report.h"
+#include "dump_out.h"
+
+/* --select: what to dump. Unset parts select everything. */
+typedef struct hv_dump_select {
+	const char *file;        /* only files whose name contains this */
+	bool have_rank;
+	uint64_t rank;           /* DUMPI: the rank's .bin; ovni: streams of this process (proc.N) */
+	bool have_range;
+	uint64_t first, last;    /* records / events / profiles / contexts / traces by index, inclusive */
+	bool have_profile;
+	uint64_t profile;        /* profile.db: one profile; trace.db: the trace of that profile */
+} hv_dump_select;
+
+typedef struct hv_dump_opts {
+	bool json;
+	hv_dump_select sel;
+	bool strict;
+} hv_dump_opts;
+
+/* Parse one --select=... value ("rank=3", "records=10-20", "records=5",
+ * "file=meta.db", "profile=2"; several joined by ','). False
+ * with a message in `why` on a malformed value. */
+bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t wlen);
+
+/* Dump `n` blobs forming the input `input` (already validated into `r`). */
+void hv_dump(FILE *out, const hv_dump_opts *o, const char *input, hv_blob *blobs, size_t n, const hv_report *r);
+
+/* ---- for the per-format dumpers ---- */
+
+typedef struct hv_dump_ctx {
+	hv_dump_out *w;
+	const hv_dump_opts *o;
+	hv_blob *b;
+	hv_window win;         /* the dumper's own window on b */
+	char path[160];        /* scratch for item paths */
+} hv_dump_ctx;
+
+/* Bounds-checked big-/little-endian reads through the dumper's window:
+ * false when [off, off+n) is outside the file or I/O fails. */
+bool hv_dump_be(hv_dump_ctx *d, uint64_t off, unsigned n, uint64_t *v);
+bool hv_dump_le(hv_dump_ctx *d, uint64_t off, unsigned n, uint64_t *v);
+/* A string of `len` bytes at `off` (at most HV_DUMP_STR_MAX shown, the
+ * item then carries "<key>_length"); false when outside the file. */
+#define HV_DUMP_STR_MAX 4096u
+bool hv_dump_str(hv_dump_ctx *d, const char *key, uint64_t off, uint64_t len);
+/* Whether item index i is selected by the record range. */
+bool hv_dump_in_range(const hv_dump_ctx *d, uint64_t i);
+/* An item saying decoding stopped at `off`, and why. */
+void hv_dump_stop(hv_dump_ctx *d, uint64_t off, const char *why);
+
+void hv_dump_dumpi_bin(hv_dump_ctx *d);
+void hv_dump_dumpi_meta(hv_dump_ctx *d);
+void hv_dump_ovni_stream(hv_dump_ctx *d);
+void hv_dump_hpctk(hv_dump_ctx *d, const char *file_kind);
+
+#endif

@@ -1,0 +1,237 @@
+/* HPCToolkit dump: every .db file's header and section table; profile.db
+ * profiles and cct.db contexts with their sparse value blocks (each index
+ * entry with the values it owns); trace.db's trace headers and lines.
+ * Blocks and lines are read as the release v4.0 layout places them
+ * (research/hpctoolkit.md §3); every array is first checked to lie in the
+ * file, so counts can never exceed the bytes present, and a value range
+ * an index gives is clamped to the block. meta.db: header and sections
+ * only (its tree, metrics and strings are not dumped yet). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "../core/hv_int.h"
+#include "dump.h"
+
+static const char *const sec_names[4][8] = {
+	{"General", "IdNames", "Metrics", "Context", "Strings", "Modules", "Files", "Functions"},
+	{"ProfileInfos", "IdTuples"},
+	{"CtxInfos"},
+	{"CtxTraces"},
+};
+
+static double f64_of(uint64_t bits)
+{
+	double v;
+	memcpy(&v, &bits, sizeof v);
+	return v;
+}
+
+/* The 16-byte identification and the {sz, p} table; false when unusable. */
+static bool file_header(hv_dump_ctx *d, int kind, unsigned nsec, uint64_t sz[], uint64_t p[])
+{
+	hv_dump_out *w = d->w;
+	const uint8_t *h = hv_window_get(&d->win, 0, 16);
+	if (!h || memcmp(h, "HPCTOOLKIT", 10) != 0) {
+		hv_dump_stop(d, 0, "no HPCTOOLKIT identification: the sections cannot be found");
+		return false;
+	}
+	dw_item_begin(w, "file-header", "header", 0, 16 + 16u * nsec);
+	dw_strn(w, "magic", h, 10);
+	dw_strn(w, "format", h + 10, 4);
+	dw_u64(w, "major", h[14]);
+	dw_u64(w, "minor", h[15]);
+	dw_arr_begin(w, "sections");
+	bool ok = true;
+	for (unsigned s = 0; s < nsec; s++) {
+		if (!hv_dump_le(d, 16 + 16u * s, 8, &sz[s]) || !hv_dump_le(d, 24 + 16u * s, 8, &p[s])) {
+			ok = false;
+			break;
+		}
+		dw_obj_begin(w, NULL);
+		dw_str(w, "name", sec_names[kind][s]);
+		dw_u64(w, "size", sz[s]);
+		dw_u64(w, "pointer", p[s]);
+		dw_obj_end(w);
+	}
+	dw_arr_end(w);
+	dw_item_end(w);
+	if (!ok) hv_dump_stop(d, 16, "the section table is cut short by the end of the file");
+	return ok;
+}
+
+/* An array of `n` entries of `sz` bytes at `at` lies in the file. */
+static bool array_in(hv_dump_ctx *d, uint64_t at, uint64_t n, uint64_t sz)
+{
+	uint64_t bytes;
+	return !hv_mul_overflows(n, sz, &bytes) && hv_range_in(at, bytes, d->b->size);
+}
+
+/* One sparse value block: for each index entry, the values it owns
+ * ([startIndex, next startIndex), clamped to [0, nValues), each value shown
+ * at most once even when the ranges overlap). profile.db:
+ * {Val} u16 metricId + f64, {Idx} u32 ctxId + u64 start; cct.db: {Val}
+ * u32 profIndex + f64, {Idx} u16 metricId + u64 start. */
+static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t pvals, uint64_t nidx, uint64_t pidx)
+{
+	hv_dump_out *w = d->w;
+	unsigned vsz = profile ? 10 : 12, isz = profile ? 12 : 10, vk = profile ? 2 : 4, ik = profile ? 4 : 2;
+	if (!array_in(d, pvals, nvals, vsz) || !array_in(d, pidx, nidx, isz)) {
+		dw_str(w, "block", "outside the file: not decoded");
+		return;
+	}
+	dw_arr_begin(w, profile ? "contexts" : "metrics");
+	/* Each value is shown once at most: a hostile index whose ranges
+	 * overlap (start not increasing) would otherwise make the output
+	 * quadratic in the block size. */
+	uint64_t shown = 0;
+	for (uint64_t k = 0; k < nidx; k++) {
+		uint64_t key = 0, start = 0, next = nvals;
+		hv_dump_le(d, pidx + k * isz, ik, &key);
+		hv_dump_le(d, pidx + k * isz + ik, 8, &start);
+		if (k + 1 < nidx) hv_dump_le(d, pidx + (k + 1) * isz + ik, 8, &next);
+		if (next > nvals) next = nvals;
+		dw_obj_begin(w, NULL);
+		dw_u64(w, profile ? "ctxId" : "metricId", key);
+		dw_u64(w, "startIndex", start);
+		dw_arr_begin(w, "values");
+		for (uint64_t v = start > shown ? start : shown; v < next; v++, shown = v) {
+			uint64_t vkey = 0, bits = 0;
+			hv_dump_le(d, pvals + v * vsz, vk, &vkey);
+			hv_dump_le(d, pvals + v * vsz + vk, 8, &bits);
+			dw_obj_begin(w, NULL);
+			dw_u64(w, profile ? "metricId" : "profIndex", vkey);
+			dw_f64(w, "value", f64_of(bits));
+			dw_obj_end(w);
+		}
+		dw_arr_end(w);
+		dw_obj_end(w);
+	}
+	dw_arr_end(w);
+}
+
+/* profile.db ProfileInfos / cct.db CtxInfos: {u64 pArray, u32 n, u8 sz}
+ * then n entries whose first 0x20 bytes are the block descriptor
+ * {u64 nValues, u64 pValues, nIdx (u32 / u16), u64 pIdx @0x18}. */
+static void blocks(hv_dump_ctx *d, bool profile, uint64_t sec)
+{
+	hv_dump_out *w = d->w;
+	uint64_t parr, n, esz;
+	if (!hv_dump_le(d, sec, 8, &parr) || !hv_dump_le(d, sec + 8, 4, &n) || !hv_dump_le(d, sec + 12, 1, &esz)) {
+		hv_dump_stop(d, sec, "the section header is cut short by the end of the file");
+		return;
+	}
+	const char *what = profile ? "profile-info" : "context-info";
+	dw_item_begin(w, what, profile ? "profile.db/ProfileInfos" : "cct.db/CtxInfos", sec, 16);
+	dw_u64(w, profile ? "pProfiles" : "pCtxs", parr);
+	dw_u64(w, profile ? "nProfiles" : "nCtxs", n);
+	dw_u64(w, profile ? "szProfile" : "szCtx", esz);
+	dw_item_end(w);
+	if (esz < (profile ? 0x2cu : 0x20u) || !array_in(d, parr, n, esz)) {
+		hv_dump_stop(d, sec, "the entry array does not fit the file or its entries are too small to decode");
+		return;
+	}
+	const hv_dump_select *s = &d->o->sel;
+	for (uint64_t i = 0; i < n; i++) {
+		if (s->have_profile && i != s->profile) continue;
+		if (s->have_range && (i < s->first || i > s->last)) continue;
+		uint64_t at = parr + i * esz, nv = 0, pv = 0, ni = 0, pi = 0;
+		hv_dump_le(d, at, 8, &nv);
+		hv_dump_le(d, at + 8, 8, &pv);
+		hv_dump_le(d, at + 0x10, profile ? 4 : 2, &ni);
+		hv_dump_le(d, at + 0x18, 8, &pi);
+		snprintf(d->path, sizeof d->path, "%s[%" PRIu64 "]", profile ? "profile.db/profile" : "cct.db/ctx", i);
+		dw_item_begin(w, profile ? "profile" : "cct", d->path, at, esz);
+		dw_u64(w, profile ? "profIndex" : "ctxId", i);
+		dw_u64(w, "nValues", nv);
+		dw_u64(w, "pValues", pv);
+		dw_u64(w, profile ? "nCtxs" : "nMetrics", ni);
+		dw_u64(w, profile ? "pCtxIndices" : "pMetricIndices", pi);
+		if (profile) {
+			uint64_t pid = 0, flags = 0;
+			hv_dump_le(d, at + 0x20, 8, &pid);
+			hv_dump_le(d, at + 0x28, 4, &flags);
+			dw_u64(w, "pIdTuple", pid);
+			dw_u64(w, "flags", flags);
+		}
+		value_block(d, profile, nv, pv, ni, pi);
+		dw_item_end(w);
+	}
+}
+
+/* trace.db CtxTraces: {u64 pTraces, u32 nTraces, u8 szTrace, u64 min, u64
+ * max}, then {u32 profIndex, pad, u64 pStart, u64 pEnd} per trace; a line
+ * is (pEnd - pStart) / 12 elements {u64 timestamp, u32 ctxId}. */
+static void traces(hv_dump_ctx *d, uint64_t sec)
+{
+	hv_dump_out *w = d->w;
+	uint64_t parr, n, esz, tmin = 0, tmax = 0;
+	if (!hv_dump_le(d, sec, 8, &parr) || !hv_dump_le(d, sec + 8, 4, &n) || !hv_dump_le(d, sec + 12, 1, &esz)) {
+		hv_dump_stop(d, sec, "the section header is cut short by the end of the file");
+		return;
+	}
+	hv_dump_le(d, sec + 0x10, 8, &tmin);
+	hv_dump_le(d, sec + 0x18, 8, &tmax);
+	dw_item_begin(w, "trace-header", "trace.db/CtxTraces", sec, 0x20);
+	dw_u64(w, "pTraces", parr);
+	dw_u64(w, "nTraces", n);
+	dw_u64(w, "szTrace", esz);
+	dw_u64(w, "minTimestamp", tmin);
+	dw_u64(w, "maxTimestamp", tmax);
+	dw_item_end(w);
+	if (esz < 0x18 || !array_in(d, parr, n, esz)) {
+		hv_dump_stop(d, sec, "the trace header array does not fit the file or its entries are too small");
+		return;
+	}
+	const hv_dump_select *s = &d->o->sel;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t at = parr + i * esz, prof = 0, ps = 0, pe = 0;
+		hv_dump_le(d, at, 4, &prof);
+		hv_dump_le(d, at + 8, 8, &ps);
+		hv_dump_le(d, at + 0x10, 8, &pe);
+		if (s->have_profile && prof != s->profile) continue;
+		if (s->have_range && (i < s->first || i > s->last)) continue;
+		snprintf(d->path, sizeof d->path, "trace.db/trace[%" PRIu64 "]", i);
+		dw_item_begin(w, "trace", d->path, at, esz);
+		dw_u64(w, "profIndex", prof);
+		dw_u64(w, "pStart", ps);
+		dw_u64(w, "pEnd", pe);
+		bool ok = ps <= pe && hv_range_in(ps, pe - ps, d->b->size);
+		uint64_t ne = ok ? (pe - ps) / 12 : 0;
+		dw_u64(w, "nElements", ne);
+		if (!ok) dw_str(w, "line", "outside the file: not decoded");
+		dw_arr_begin(w, "elements");
+		for (uint64_t k = 0; k < ne; k++) {
+			uint64_t ts = 0, ctx = 0;
+			hv_dump_le(d, ps + 12 * k, 8, &ts);
+			hv_dump_le(d, ps + 12 * k + 8, 4, &ctx);
+			dw_arr_begin(w, NULL);
+			dw_u64(w, NULL, ts);
+			dw_u64(w, NULL, ctx);
+			dw_arr_end(w);
+		}
+		dw_arr_end(w);
+		dw_item_end(w);
+	}
+}
+
+void hv_dump_hpctk(hv_dump_ctx *d, const char *file_kind)
+{
+	int kind = strcmp(file_kind, "meta.db") == 0      ? 0
+		   : strcmp(file_kind, "profile.db") == 0 ? 1
+		   : strcmp(file_kind, "cct.db") == 0     ? 2
+							  : 3;
+	static const unsigned nsec[4] = {8, 2, 1, 1};
+	uint64_t sz[8] = {0}, p[8] = {0};
+	if (!file_header(d, kind, nsec[kind], sz, p)) return;
+	for (unsigned s = 0; s < nsec[kind]; s++) {
+		snprintf(d->path, sizeof d->path, "%s/%s", file_kind, sec_names[kind][s]);
+		bool in = hv_range_in(p[s], sz[s], d->b->size);
+		dw_item_begin(d->w, "section", d->path, p[s], sz[s]);
+		dw_str(d->w, "name", sec_names[kind][s]);
+		if (!in) dw_str(d->w, "note", "outside the file");
+		dw_item_end(d->w);
+	}
+	if (kind == 1 && sz[0]) blocks(d, true, p[0]);
+	if (kind == 2 && sz[0]) blocks(d, false, p[0]);
+	if (kind == 3 && sz[0]) traces(d, p[0]);
+}
