@@ -143,11 +143,16 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void note_once(vbuild *b, uint32_t *slot, const char *fmt, const char *a, const char *c)
+/* The arguments are pool offsets, not pointers: pool_add may move the pool,
+ * so a pointer taken before this call could dangle (ASan caught one). */
+#define NOTE_NO_STR UINT32_MAX
+static void note_once(vbuild *b, uint32_t *slot, const char *fmt, uint32_t a, uint32_t c)
 {
-	if (*slot) return;
+	if (*slot || !b->vm->pool) return;
 	char buf[256];
-	int len = snprintf(buf, sizeof buf, fmt, a, c);
+	const char *pa = a == NOTE_NO_STR ? "" : b->vm->pool + a;
+	const char *pc = c == NOTE_NO_STR ? "" : b->vm->pool + c;
+	int len = snprintf(buf, sizeof buf, fmt, pa, pc);
 	*slot = pool_add(b->vm, buf, len < 0 ? 0 : (size_t)len < sizeof buf ? (size_t)len : sizeof buf - 1, &b->ok);
 }
 
@@ -180,7 +185,6 @@ static void build_metrics(vbuild *b)
 	for (uint32_t i = 0; i < n && b->ok; i++) {
 		uint64_t e = pm + (uint64_t)i * szm;
 		vm->metric_name[i] = pool_str(b, MD_METRICS, md_u64(m, e));
-		const char *mname = vm->pool + vm->metric_name[i];
 		uint64_t ppsi = md_u64(m, e + 8), pss = md_u64(m, e + 0x10);
 		uint16_t npsi = md_u16(m, e + 0x18), nss = md_u16(m, e + 0x1a);
 		if (npsi && (szpsi < 0x10 || !md_array_fits(m, MD_METRICS, ppsi, npsi, szpsi, 8))) npsi = 0;
@@ -197,7 +201,7 @@ static void build_metrics(vbuild *b)
 				note_once(b, &vm->note_custom,
 					  "metric \"%s\" scope \"%s\" is a custom or unknown propagation scope (defined "
 					  "outside meta.db): its propagated values cannot be checked",
-					  mname, type == 255 ? "?" : vm->pool + pool_str(b, MD_METRICS, md_u64(m, s)));
+					  vm->metric_name[i], type == 255 ? pool_add(vm, "?", 1, &b->ok) : pool_str(b, MD_METRICS, md_u64(m, s)));
 			if (vm->kind[pid] != HPCTK_VP_NONE) kind = HPCTK_VP_AMBIGUOUS; /* its unique-id rule fired */
 			vm->kind[pid] = kind;
 			vm->bit[pid] = bit;
@@ -213,7 +217,7 @@ static void build_metrics(vbuild *b)
 				note_once(b, &vm->note_nopoint,
 					  "metric \"%s\"%s has no single point scope instance: its propagated values have no "
 					  "raw values to be checked against",
-					  mname, "");
+					  vm->metric_name[i], NOTE_NO_STR);
 		}
 		for (uint16_t j = 0; j < nss && b->ok; j++) {
 			uint64_t s = pss + (uint64_t)j * szss, scope = md_u64(m, s);
@@ -238,7 +242,7 @@ static void build_metrics(vbuild *b)
 				note_once(b, &vm->note_formula,
 					  "metric \"%s\" summary formula \"%s\" is not one of the recognised forms ($$, "
 					  "$$^K, ($$)^K, pow($$,K), $$*$$, K*$$, $$*K): its statistic cannot be checked",
-					  mname, vm->pool + ftext);
+					  vm->metric_name[i], ftext);
 			vm->stats[vm->nstats++] = (hpctk_vstat){(uint16_t)pid, md_u16(m, s + 0x12), md_u8(m, s + 0x10),
 								f, i, ftext};
 		}
