@@ -5,12 +5,16 @@
 source "$(dirname "$0")/lib.sh"
 
 # The nested make must not talk to the outer make's job server.
-mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$BUILD" "$@"; }
+mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$BUILD" "${MKSAN[@]}" "$@"; }
 CCX=${CC:-cc}
 SANFLAGS=()
+# A sanitizer build is installed with its own flags (else `all` would link
+# hpcvet-mpi with mpicc against sanitized objects).
+MKSAN=()
 if nm "$BUILD/libhpcvet.so" 2>/dev/null | grep -q __asan; then
 	CCX=clang
 	SANFLAGS=(-fsanitize=address,undefined)
+	MKSAN=(SAN=1 CC=clang)
 fi
 
 # 1. DESTDIR staging: files land under DESTDIR/PREFIX, the .pc names PREFIX.
