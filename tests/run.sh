@@ -11,8 +11,10 @@ trap 'rm -f "$log"' EXIT
 run_one() { # name, command...
 	local name=$1
 	shift
+	local t0=$SECONDS
 	"$@" >"$log" 2>&1
 	local rc=$?
+	local secs=$((SECONDS - t0))
 	local line
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	local p=0 f=0
@@ -23,10 +25,10 @@ run_one() { # name, command...
 	# A crash or a non-zero exit without a counted failure is a failure too.
 	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
 	if [ "$f" -ne 0 ]; then
-		echo "--- $name: $p passed, $f failed (exit $rc)"
+		echo "--- $name: $p passed, $f failed (exit $rc, ${secs}s)"
 		grep -v -E '^[0-9]+ passed, [0-9]+ failed' "$log" | head -n 60
 	else
-		echo "ok  $name: $p passed${line#*failed}"
+		echo "ok  $name: $p passed${line#*failed} (${secs}s)"
 	fi
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
