@@ -40,3 +40,14 @@ done_testing() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 }
+# The sanitizer build (build-san) runs every shell test again at 5-10x the
+# cost; a test looping over many inputs runs a sample of them there (the plain
+# build keeps the whole set). is_san_build: true for an ASan build.
+is_san_build() {
+	nm "$BUILD/libhpcvet.so" 2>/dev/null | grep -q __asan
+}
+# san_sample N: in a sanitizer build, keep every Nth line of stdin (always the
+# first); in a plain build, every line.
+san_sample() { # n
+	if is_san_build; then awk -v n="$1" '(NR - 1) % n == 0'; else cat; fi
+}
