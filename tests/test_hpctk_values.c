@@ -46,6 +46,7 @@ static hpctk_vmodel *tree(void)
 		vm->scope_name[p] = 2 * p;
 	}
 	for (uint32_t p = 0; p <= 65536; p++) vm->first_stat[p] = 0;
+	if (!hpctk_vmodel_index(vm)) abort();
 	return vm;
 }
 
@@ -56,7 +57,7 @@ static hv_report run(hpctk_vmodel *vm, const double r[4], const double e[4], con
 	hv_report rep;
 	hv_report_init(&rep, "t", 100);
 	hpctk_vcheck c;
-	hpctk_vcheck_init(&c, vm, &rep, "profile.db");
+	hpctk_vcheck_init(&c, vm, &rep, NULL, "profile.db");
 	for (uint32_t n = 0; n < 4; n++) {
 		const double *col[3] = {r, e, f};
 		for (uint16_t p = 1; p <= 3; p++) {
@@ -72,7 +73,7 @@ static hv_report run(hpctk_vmodel *vm, const double r[4], const double e[4], con
 		memcpy(&bits, &el, 8);
 		hpctk_vcheck_value(&c, 1, false, 99, 1, bits, 500);
 	}
-	hpctk_vcheck_finish(&c, true, 1);
+	hpctk_vcheck_finish(&c);
 	hpctk_vcheck_free(&c);
 	return rep;
 }

@@ -38,10 +38,19 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 	}
 	/* The transpose needs both files; one digest per context of cct.db in each. */
 	x->transpose = x->prof && x->cct && x->cct->ci.n > 0;
+	/* Summary statistics: checked from cct.db against profile.db's
+	 * summary profile (release edition: the model is release only). */
+	if (x->prof && x->cct && x->meta && x->meta->values && x->prof->edition == HV_EDITION_RELEASE &&
+	    (x->sumview = malloc(sizeof *x->sumview)) != NULL)
+		hpctk_vsumview_make(x->sumview, x->prof->b, x->prof->h.body_end, x->prof->pi.p, x->prof->pi.sz,
+				    x->prof->pi.n, x->meta->values);
 }
 
 void hpctk_xdb_free(hpctk_xdb *x)
 {
+	if (x->sumview) hpctk_vsumview_free(x->sumview);
+	free(x->sumview);
+	x->sumview = NULL;
 	free(x->reject);
 	x->ctx_map = NULL;
 	x->reject = NULL;
@@ -52,6 +61,16 @@ static void prof_run(void *arg, uint32_t owner, bool summary, uint32_t ctx, cons
 {
 	hpctk_vcheck_run(arg, owner, summary, ctx, vals, cnt, off0);
 }
+
+static void cct_run(void *arg, uint32_t owner, bool summary, uint32_t metric, const uint8_t *vals, uint64_t cnt,
+		    uint64_t off0)
+{
+	(void)summary;
+	(void)off0;
+	hpctk_vsum_run(arg, owner, (uint16_t)metric, vals, cnt);
+}
+
+static void cct_block_end(void *arg, uint32_t owner, bool whole) { hpctk_vsum_block_end(arg, owner, whole); }
 
 void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r)
 {
@@ -88,7 +107,7 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 		}
 		/* Value semantics: release meta.db with a readable tree and metrics. */
 		if (x->prof && x->meta && x->meta->values && (f->vc = malloc(sizeof *f->vc)) != NULL) {
-			hpctk_vcheck_init(f->vc, x->meta->values, r, x->prof->b->name);
+			hpctk_vcheck_init(f->vc, x->meta->values, r, x->prof->b, x->prof->b->name);
 			for (int i = 0; i < 2; i++) {
 				f->fast[i].run = prof_run;
 				f->fast[i].run_arg = f->vc;
@@ -107,6 +126,12 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 		f->fast[0].idx_limit = UINT64_MAX;
 		f->fast[0].idx_allow = metrics ? x->prop : NULL;
 		f->fast[0].idx_allow_n = 65536;
+		if (x->sumview && x->sumview->ok && (f->vs = malloc(sizeof *f->vs)) != NULL) {
+			hpctk_vsum_init(f->vs, x->meta->values, x->sumview, r);
+			f->fast[0].run = cct_run;
+			f->fast[0].block_end = cct_block_end;
+			f->fast[0].run_arg = f->vs;
+		}
 	}
 }
 
@@ -117,6 +142,9 @@ void hpctk_xfile_free(hpctk_xfile *f)
 	if (f->vc) hpctk_vcheck_free(f->vc);
 	free(f->vc);
 	f->vc = NULL;
+	if (f->vs) hpctk_vsum_free(f->vs);
+	free(f->vs);
+	f->vs = NULL;
 	f->dig = NULL;
 	f->taint = NULL;
 	f->fast[0].dig = NULL;
@@ -206,7 +234,7 @@ void hpctk_xfile_prof_done(hpctk_xfile *f)
 {
 	const hpctk_profiledb *p = f->x->prof;
 	if (!f->vc || !p) return;
-	hpctk_vcheck_finish(f->vc, p->complete, p->pi.n > p->nsummary ? p->pi.n - p->nsummary : 0);
+	hpctk_vcheck_finish(f->vc);
 	if (f->vc->oom) hv_report_internal(f->r, "%s: out of memory while checking values", p->b->name);
 }
 
@@ -253,6 +281,7 @@ static void cct_value(void *arg, uint32_t ctx, uint16_t metric, uint32_t prof, u
 	hpctk_xfile *f = arg;
 	const hpctk_xdb *x = f->x;
 	hv_report *r = f->r;
+	if (f->vs) hpctk_vsum_value(f->vs, ctx, metric, prof, bits);
 	if (!x->prof) return;
 	bool in = prof < x->prof->pi.n;
 	if (!hv_eval(r, HV_R_HPCTKDB_CCT_PROF_IN_RANGE, in)) {
@@ -330,6 +359,39 @@ static void report_elided(const hpctk_xdb *x, hv_report *r, const hpctk_xfile *f
 		(unsigned long long)f->elided, prof ? "context index entries" : "contexts with values", f->elided_first);
 }
 
+/* The transpose differs at ctx (both walks complete, both digests there,
+ * the context not left out of the comparison). */
+typedef struct transpose_at {
+	const hpctk_xfile *f;
+	uint32_t n;
+	bool known;
+} transpose_at;
+
+static bool transpose_differs(const void *arg, uint32_t c)
+{
+	const transpose_at *t = arg;
+	const hpctk_digest *dp = t->f[HPCTK_XPROF].dig, *dc = t->f[HPCTK_XCCT].dig;
+	if (!t->known || c >= t->n || hv_bit_get(t->f[HPCTK_XCCT].taint, c)) return false;
+	return dp[c].n != dc[c].n || dp[c].h != dc[c].h;
+}
+
+/* Value semantics decided after the walks: the model's notes, then the
+ * summary statistics' differences, except where cct.db is not profile.db's
+ * transpose (that rule reports those contexts). */
+static void report_values(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCTK_XFILES], bool prof_complete,
+			  bool cct_complete)
+{
+	if (!x->prof || !x->meta || !x->meta->values) return;
+	hpctk_vmodel_notes(x->meta->values, r, x->prof->b->name);
+	const hpctk_vsum *vs = f[HPCTK_XCCT].vs;
+	if (!vs || vs->foreign) return;
+	if (vs->oom) hv_report_internal(r, "%s: out of memory while checking summary statistics", x->cct->b->name);
+	transpose_at t = {f, x->cct->ci.n,
+			  prof_complete && cct_complete && f[HPCTK_XPROF].dig && f[HPCTK_XCCT].dig && f[HPCTK_XCCT].taint};
+	hpctk_vsum_report(x->meta->values, r, x->prof->b->name, x->sumview->nthreads, vs->miss, vs->nmiss,
+			  transpose_differs, &t);
+}
+
 void hpctk_xdb_finish(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCTK_XFILES], bool prof_complete,
 		      bool cct_complete)
 {
@@ -355,6 +417,7 @@ void hpctk_xdb_finish(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCT
 	report_elided(x, r, &f[HPCTK_XPROF]);
 	report_elided(x, r, &f[HPCTK_XCCT]);
 	const hpctk_digest *dp = f[HPCTK_XPROF].dig, *dc = f[HPCTK_XCCT].dig;
+	report_values(x, r, f, prof_complete, cct_complete);
 	if (!dp || !dc || !prof_complete || !cct_complete) return;
 	uint64_t differ = 0;
 	uint32_t first = 0;

@@ -32,6 +32,7 @@ typedef struct hpctk_xdb {
 	const uint8_t *ctx_map;             /* meta.db's bitmap of its ctxIds (hpctk_idset) when dense, else NULL */
 	uint32_t ctx_map_max;
 	bool transpose;                     /* both profile.db and cct.db have digests to compare */
+	struct hpctk_vsumview *sumview;     /* profile.db's summary profile for the summary statistics, or NULL */
 } hpctk_xdb;
 
 enum { HPCTK_XPROF, HPCTK_XCCT, HPCTK_XTRACE, HPCTK_XFILES };
@@ -50,7 +51,8 @@ typedef struct hpctk_xfile {
 	uint32_t elided_first, elided_owner;
 	hpctk_svb_fast fast[2];             /* the value loop's facts: thread / summary profiles */
 	hpctk_trace_fast tfast;             /* the trace element loop's */
-	struct hpctk_vcheck *vc;            /* profile.db: the value checker (values.h), or NULL */
+	struct hpctk_vcheck *vc;            /* profile.db: the propagated-value checker (values.h), or NULL */
+	struct hpctk_vsum *vs;              /* cct.db: the summary-statistics checker (values.h), or NULL */
 	bool alloc_failed;
 } hpctk_xfile;
 

@@ -8,6 +8,21 @@
 #include <string.h>
 
 #include "../core/bitmap.h"
+#include "values.h"
+
+static uint64_t dbits(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof u);
+	return u;
+}
+
+static double bitsd(uint64_t u)
+{
+	double d;
+	memcpy(&d, &u, sizeof d);
+	return d;
+}
 
 void hpctk_xfile_save(const hpctk_xfile *f, bool complete, hv_wbuf *w)
 {
@@ -32,6 +47,22 @@ void hpctk_xfile_save(const hpctk_xfile *f, bool complete, hv_wbuf *w)
 	hv_put_u64(w, nt);
 	for (uint32_t c = 0; f->taint && c < n; c++)
 		if (hv_bit_get(f->taint, c)) hv_put_u64(w, c);
+	/* the summary statistics' differences, kept until the transpose is known */
+	size_t nm = f->vs ? f->vs->nmiss : 0;
+	hv_put_u64(w, f->vs && f->vs->oom);
+	hv_put_u64(w, f->vs && f->vs->foreign);
+	hv_put_u64(w, nm);
+	for (size_t i = 0; i < nm; i++) {
+		const hpctk_vsum_miss *m = &f->vs->miss[i];
+		hv_put_u64(w, m->ctx);
+		hv_put_u64(w, m->stat);
+		hv_put_u64(w, m->has_found);
+		hv_put_u64(w, m->count);
+		hv_put_u64(w, dbits(m->found));
+		hv_put_u64(w, dbits(m->a));
+		hv_put_u64(w, dbits(m->b));
+		hv_put_u64(w, m->off);
+	}
 }
 
 bool hpctk_xfile_load(hpctk_xfile *f, bool *complete, hv_rbuf *r)
@@ -54,6 +85,25 @@ bool hpctk_xfile_load(hpctk_xfile *f, bool *complete, hv_rbuf *r)
 		uint64_t c = hv_get_u64(r);
 		if (c >= n || !f->taint) r->failed = true;
 		else hv_bit_set(f->taint, (uint32_t)c);
+	}
+	bool oom = hv_get_bool(r), foreign = hv_get_bool(r);
+	uint64_t nm = hv_get_u64(r);
+	if (nm && !f->vs) r->failed = true;
+	if (f->vs) {
+		f->vs->oom |= oom;
+		f->vs->foreign |= foreign;
+	}
+	for (uint64_t i = 0; !r->failed && i < nm; i++) {
+		hpctk_vsum_miss m;
+		m.ctx = (uint32_t)hv_get_u64(r);
+		m.stat = (uint16_t)hv_get_u64(r);
+		m.has_found = hv_get_bool(r);
+		m.count = (uint32_t)hv_get_u64(r);
+		m.found = bitsd(hv_get_u64(r));
+		m.a = bitsd(hv_get_u64(r));
+		m.b = bitsd(hv_get_u64(r));
+		m.off = hv_get_u64(r);
+		if (!r->failed) hpctk_vsum_keep(f->vs, &m);
 	}
 	return !r->failed;
 }

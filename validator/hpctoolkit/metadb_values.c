@@ -283,6 +283,7 @@ hpctk_vmodel *md_values_build(md_state *m)
 	}
 	free(b.at);
 	free(b.fn_label);
+	if (b.ok && !hpctk_vmodel_index(vm)) b.ok = false;
 	if (!b.ok) {
 		hpctk_vmodel_free(vm);
 		return NULL;

@@ -271,7 +271,7 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 			bool clean = dig ? fast_chunk(base, cnt, ks, true, br->reject, br->limit, ybase, &pv, &h)
 					 : fast_chunk(base, cnt, ks, false, br->reject, br->limit, ybase, &pv, &h);
 			if (clean) {
-				if (ks == PROF_KS && f->run) f->run(f->run_arg, blk->owner, f->run_summary, idx_key, base, cnt, off0);
+				if (f->run) f->run(f->run_arg, blk->owner, f->run_summary, idx_key, base, cnt, off0);
 				prev = (uint32_t)pv;
 				n_fast += cnt;
 				h_fast += h;
@@ -465,8 +465,15 @@ static inline __attribute__((always_inline)) void block_values(hpctk_svb_env *e,
 
 void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk)
 {
+	/* e->complete for this block alone, then folded into the file's */
+	bool before = e->complete;
+	e->complete = true;
 	if (e->d->val_key_size == PROF_KS) block_values(e, blk, PROF_KS);
 	else block_values(e, blk, CCT_KS);
+	bool whole = e->complete;
+	e->complete = before && whole;
+	const hpctk_svb_fast *f = e->vis ? e->vis->fast : NULL;
+	if (f && f->block_end) f->block_end(f->run_arg, blk->owner, whole);
 }
 
 static void report_overlap(void *arg, const hpctk_range *a, const hpctk_range *b)

@@ -81,10 +81,13 @@ typedef struct hpctk_svb_fast {
 	uint64_t idx_limit;
 	const uint8_t *idx_allow;
 	uint64_t idx_allow_n;
-	/* profile.db only: every clean chunk's raw {Val} entries (the value
-	 * checker, values.h), so values the fast path takes are seen too. */
-	void (*run)(void *arg, uint32_t owner, bool summary, uint32_t ctx, const uint8_t *vals, uint64_t cnt,
+	/* Every clean chunk's raw {Val} entries (the value checkers, values.h),
+	 * so values the fast path takes are seen too: `key` is the run's {Idx}
+	 * key (profile.db: the context; cct.db: the metric). NULL: none. */
+	void (*run)(void *arg, uint32_t owner, bool summary, uint32_t key, const uint8_t *vals, uint64_t cnt,
 		    uint64_t off0);
+	/* After each block: `whole` when every value of it was visited. */
+	void (*block_end)(void *arg, uint32_t owner, bool whole);
 	void *run_arg;
 	bool run_summary;
 } hpctk_svb_fast;

@@ -7,13 +7,12 @@
  * memory: the context tree as parent links in breadth-first order (node 0
  * is the global context, then the entry points, then every {Ctx}), each
  * node's propagation bitmask and a short label for diagnostics, and what
- * each metric id means. The checker (values_check.c) takes profile.db's
- * values profile by profile as the walk streams them: it holds one
- * profile's values, a few doubles per tree node, and one entry per
- * (context, statistic) pair of the summary. Nothing walks the tree
- * recursively: every check is an equation between a node and its
- * children, which is evaluated by adding each child's value into its
- * parent's slot. */
+ * each metric id means. Propagated values are checked from profile.db,
+ * profile by profile as the walk streams them (values_check.c); summary
+ * statistics from cct.db, context by context (values_summary.c). Nothing
+ * walks the tree recursively: every check is an equation between a node
+ * and its children, which is evaluated by adding each child's value into
+ * its parent's slot. */
 #ifndef HV_HPCTK_VALUES_H
 #define HV_HPCTK_VALUES_H
 
@@ -21,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/blob.h"
 #include "../core/report.h"
 
 #define HPCTK_VNONE UINT32_MAX
@@ -81,79 +81,188 @@ typedef struct hpctk_vmodel {
 	uint32_t note_custom, note_formula, note_nopoint;
 	const char *meta_name;       /* meta.db's name (the blob outlives the model) */
 	uint8_t stat_known[8192];    /* bit per statMetricId meta.db lists */
+	/* The checkers' indexes (hpctk_vmodel_index, after the above are set):
+	 * the derived propMetricIds (execution and transitive scopes with a
+	 * point scope) numbered densely as slots 0 .. nd-1, in pid order; the
+	 * slots each point pid feeds; each statMetricId's statistic; and, when
+	 * the ctxIds are dense enough, a direct ctxId -> node map. */
+	uint32_t nd;
+	uint16_t dslot[65536];       /* HPCTK_VNOSLOT: not derived */
+	uint16_t dpid[65536];        /* slot -> pid */
+	uint32_t pfirst[65537];      /* slots of point pid p: plist[pfirst[p] .. pfirst[p+1]) */
+	uint16_t plist[65536];
+	uint32_t stat_of[65536];     /* index into stats; HPCTK_VNONE: none, HPCTK_VNONE - 1: twice */
+	uint32_t *dense;             /* ctxId -> node for ctxId < ndense, NULL: search by_ctx */
+	uint32_t ndense;
 } hpctk_vmodel;
+
+#define HPCTK_VNOSLOT UINT16_MAX
 
 void hpctk_vmodel_free(hpctk_vmodel *vm);
 /* Node of ctxId, HPCTK_VNONE when the tree does not list it. */
 uint32_t hpctk_vmodel_find(const hpctk_vmodel *vm, uint32_t ctx);
+static inline uint32_t hpctk_vmodel_node(const hpctk_vmodel *vm, uint32_t ctx)
+{
+	return ctx < vm->ndense ? vm->dense[ctx] : vm->dense ? HPCTK_VNONE : hpctk_vmodel_find(vm, ctx);
+}
 /* "…/main/loop@42" (the last few labels above and at node `n`). */
 void hpctk_vmodel_path(const hpctk_vmodel *vm, uint32_t n, char *out, size_t cap);
+/* The checks the model cannot make (custom scope, no point scope,
+ * unrecognised formula; found while building), as notes into r, once per
+ * database. */
+void hpctk_vmodel_notes(const hpctk_vmodel *vm, hv_report *r, const char *file);
+/* Build the checkers' indexes (above); false when out of memory. */
+bool hpctk_vmodel_index(hpctk_vmodel *vm);
 /* Parse a formula ("$$", "$$^2", ...). */
 hpctk_vformula hpctk_vformula_parse(const char *s);
 
-/* One value of profile.db, as the checker buffers it (24 bytes: the
- * buffer of one profile costs 2.4 times its {Val} bytes). */
-typedef struct hpctk_vent {
-	double v;
-	uint64_t off;
-	uint32_t key;      /* node index, or the ctxId when `elided` (not in meta.db's tree) */
-	uint16_t pid;
-	bool elided;
-} hpctk_vent;
+/* --- thread profiles: propagated values (values_check.c) -------------------
+ *
+ * One checker per range of profiles (a unit of work). The values of a
+ * profile are folded as they stream in, context by context: each derived
+ * value into its own node's slot (found) and, when it propagates, into its
+ * parent's (expected); each point value into its node's slots of the
+ * scopes it feeds. A node's slots are a block of `g` slots allocated when
+ * the profile first touches the node, so a run of one context writes two
+ * blocks (its own and its parent's). At the end of the profile every
+ * touched slot is one equation. Memory: the blocks of the touched nodes,
+ * at most HPCTK_VBUDGET bytes: when all nd slots of every node would not
+ * fit, the slots are taken in groups of g, the first during the stream,
+ * the others by replaying the profile's raw values, which are then kept
+ * (one profile's {Val} bytes). */
+#define HPCTK_VBUDGET (32u << 20)
 
-/* A (context, statistic) pair of the summary check. */
-typedef struct hpctk_vsum {
-	uint32_t ctx;
-	uint16_t stat;
-	bool has_found;
-	uint32_t count;        /* threads that contributed */
-	double acc, mag, found;
-	uint64_t off;
-} hpctk_vsum;
+/* A slot holds no flags: values are non-zero (a stored 0.0 breaks its own
+ * rule), so a slot is touched when mag or found is, and found is there when
+ * non-zero. The offsets for diagnostics are found again on a failure, by
+ * reading the node's own run (kept per block: where it is and its length). */
+typedef struct hpctk_vslot {
+	double found, expect, mag;
+} hpctk_vslot;
+
+typedef struct hpctk_vblock {
+	uint64_t own_off, first_off; /* the node's own run (0: none), the first value that touched it */
+	uint32_t own_cnt;
+} hpctk_vblock;
 
 typedef struct hpctk_vcheck {
 	const hpctk_vmodel *vm;
 	hv_report *r;
+	hv_blob *b;                  /* profile.db (re-read for a diagnostic's offset), may be NULL */
+	hv_window w;
+	bool w_ok;
 	const char *file;            /* profile.db's name */
-	bool on;
-	/* the profile being read */
-	bool cur_set, cur_summary;
+	bool on, oom;
+	bool cur_set, cur_summary, cur_tainted;
 	uint32_t cur;
-	hpctk_vent *e;
-	size_t n, cap;
+	uint32_t g, g0;              /* slots per group, the group being folded */
+	uint32_t *blk;               /* per node: its block, HPCTK_VNONE when untouched */
+	hpctk_vslot *slot;           /* touched blocks x g */
+	hpctk_vblock *binfo;         /* per touched block */
+	uint32_t *touched;           /* nodes in order of first touch */
+	size_t ntouched, slot_cap;
+	double *pos, *neg, *elmag;   /* per slot of the group: elided raw values */
 	uint32_t last_ctx, last_node;
 	bool last_valid;
-	/* per node scratch */
-	double *acc, *mag, *found;
-	uint64_t *found_off;
-	uint8_t *mark;               /* bit 0: touched, bit 1: has found */
-	uint32_t *touched;
-	size_t ntouched;
-	uint32_t *count;             /* grouping by pid, in place (65537 ends, 65536 cursors) */
-	uint32_t *next;
-	uint32_t *dfirst;            /* derived pids of point pid p: dlist[dfirst[p] .. dfirst[p+1]) */
-	uint16_t *dlist;
-	/* the summary pairs: open addressing on (ctx, stat) */
-	hpctk_vsum *sum;
-	size_t sum_cap, sum_n;
-	bool sum_overflow;
-	bool cur_tainted;            /* the profile names a metric id meta.db does not list */
-	bool sum_tainted;            /* some profile did: the summary check is left out */
-	uint64_t threads_seen;
-	bool oom;
+	/* the profile's raw runs, kept only when nd > g (replayed per group) */
+	uint8_t *keep;
+	size_t keep_n, keep_cap;
 } hpctk_vcheck;
 
-void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, const char *file);
-/* One value (the walk's slow path). */
+/* `b`: profile.db (NULL: diagnostics point at the node's first value). */
+void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv_blob *b, const char *file);
+/* One value (the walk's slow path). Summary profiles are ignored here. */
 void hpctk_vcheck_value(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, uint16_t pid, uint64_t bits,
 			uint64_t off);
 /* A run of raw {Val} entries (u16 metricId, f64 value; 10 bytes each) of one
  * context, at file offset off0 (the walk's fast path). */
 void hpctk_vcheck_run(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, const uint8_t *vals, uint64_t cnt,
 		      uint64_t off0);
-/* After the walk: the last profile, then the summary statistics when
- * every value was read (`complete`); `nthreads`: thread profiles in the file. */
-void hpctk_vcheck_finish(hpctk_vcheck *c, bool complete, uint32_t nthreads);
+/* After the walk: the last profile's equations. */
+void hpctk_vcheck_finish(hpctk_vcheck *c);
 void hpctk_vcheck_free(hpctk_vcheck *c);
 
+/* --- summary statistics (values_summary.c) -------------------------------
+ *
+ * Checked context by context from cct.db, which holds every thread's value
+ * of a context together: each cct.db block's values are folded, through
+ * their statistics' formulas, into one accumulator per statistic, and at
+ * the block's end compared with the summary profile's values of that
+ * context (a view of profile.db's summary profile, read before the walks).
+ * Memory: one accumulator per statistic of meta.db. A difference is not
+ * reported at once but kept (hpctk_vsum_miss): the statistic is defined
+ * over profile.db's thread values and computed here from cct.db's, so a
+ * context whose cct.db values are not profile.db's transpose (found only
+ * after both walks) reports that instead. Units of cct.db's contexts merge
+ * by concatenating their misses, in context order. */
+
+/* Where the summary profile's values are: its {Idx} array (proven sorted
+ * and in range when made, a sequential read of 12 bytes per context) and
+ * its {Val} array (read context by context through each checker's own
+ * windows, so the view costs no memory and splits with cct.db). */
+typedef struct hpctk_vsumview {
+	bool ok;
+	hv_blob *b;
+	uint64_t pidx, nidx;         /* {Idx}: u32 ctxId, u64 startIndex */
+	uint64_t pval, nval;         /* {Val}: u16 statId, f64 */
+	uint32_t nthreads;           /* thread profiles (not summaries) in profile.db */
+	uint8_t *is_summary;         /* bitmap by profIndex, NULL: only profile 0 */
+	uint32_t nprof;
+} hpctk_vsumview;
+
+typedef struct hpctk_vsum_miss {
+	uint32_t ctx;
+	uint16_t stat;
+	bool has_found;
+	uint32_t count;
+	double found, a, b;
+	uint64_t off;
+} hpctk_vsum_miss;
+
+typedef struct hpctk_vsum_acc {
+	double acc, mag;
+	uint32_t count;
+} hpctk_vsum_acc;
+
+typedef struct hpctk_vsum {
+	const hpctk_vmodel *vm;
+	const hpctk_vsumview *sv;
+	hv_report *r;                /* the unit's report (evaluations that pass) */
+	bool on, oom;
+	uint32_t ctx;                /* the context being folded */
+	bool tainted;                /* it had a non-finite value */
+	bool foreign;                /* some value's metric id is not meta.db's (hpctkdb.metric.prop-known
+				      * fired): its statistics are somewhere else, none is reported */
+	hpctk_vsum_acc *acc;         /* per statistic (index into vm->stats) */
+	uint32_t *touched;
+	size_t ntouched;
+	hv_window wi, wv;            /* over the view's {Idx} and {Val} */
+	uint64_t at;                 /* cursor into the view's {Idx} */
+	bool at_valid;
+	hpctk_vsum_miss *miss;
+	size_t nmiss, miss_cap;
+} hpctk_vsum;
+
+/* The view of profile.db's summary profile (blob `b`, its {PI} array at
+ * pi_p with stride pi_sz, n profiles, flags at 0x28 when release); !ok
+ * when it is not well formed (its own rules report that). */
+void hpctk_vsumview_make(hpctk_vsumview *sv, hv_blob *b, uint64_t body_end, uint64_t pi_p, uint64_t pi_sz,
+			 uint32_t nprof, const hpctk_vmodel *vm);
+void hpctk_vsumview_free(hpctk_vsumview *sv);
+
+void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview *sv, hv_report *r);
+/* A run of cct.db {Val} entries (u32 profIndex, f64; 12 bytes each) of
+ * context `ctx`, metric `pid`; or one value (the slow path). */
+void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt);
+void hpctk_vsum_value(hpctk_vsum *s, uint32_t ctx, uint16_t pid, uint32_t prof, uint64_t bits);
+/* The end of context ctx's block: compared when `whole` (every value of it
+ * was visited), else dropped. */
+void hpctk_vsum_block_end(hpctk_vsum *s, uint32_t ctx, bool whole);
+void hpctk_vsum_free(hpctk_vsum *s);
+/* Keep a difference (also: one that arrived from another unit). */
+void hpctk_vsum_keep(hpctk_vsum *s, const hpctk_vsum_miss *m);
+/* After the walks, into `r`: the kept differences, except at contexts
+ * `skip` says (the transpose differs there). */
+void hpctk_vsum_report(const hpctk_vmodel *vm, hv_report *r, const char *file, uint32_t nthreads,
+		       const hpctk_vsum_miss *m, size_t n, bool (*skip)(const void *arg, uint32_t ctx), const void *arg);
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/hv_int.h"
 #include "values.h"
 
 void hpctk_vmodel_free(hpctk_vmodel *vm)
@@ -14,6 +15,7 @@ void hpctk_vmodel_free(hpctk_vmodel *vm)
 	free(vm->pool);
 	free(vm->metric_name);
 	free(vm->stats);
+	free(vm->dense);
 	free(vm);
 }
 
@@ -28,6 +30,66 @@ uint32_t hpctk_vmodel_find(const hpctk_vmodel *vm, uint32_t ctx)
 		else hi = mid;
 	}
 	return HPCTK_VNONE;
+}
+
+static bool derived(const hpctk_vmodel *vm, uint32_t pid)
+{
+	return (vm->kind[pid] == HPCTK_VP_EXEC || vm->kind[pid] == HPCTK_VP_TRANS) && vm->has_point[pid];
+}
+
+bool hpctk_vmodel_index(hpctk_vmodel *vm)
+{
+	vm->nd = 0;
+	memset(vm->pfirst, 0, sizeof vm->pfirst);
+	for (uint32_t p = 0; p < 65536; p++) {
+		vm->dslot[p] = HPCTK_VNOSLOT;
+		if (!derived(vm, p)) continue;
+		vm->dpid[vm->nd] = (uint16_t)p;
+		vm->dslot[p] = (uint16_t)vm->nd++;
+		vm->pfirst[vm->point_of[p] + 1]++;
+	}
+	for (uint32_t p = 1; p <= 65536; p++) vm->pfirst[p] += vm->pfirst[p - 1];
+	/* each point pid's slots, in slot order: a cursor per point pid (stat_of as scratch) */
+	for (uint32_t p = 0; p < 65536; p++) vm->stat_of[p] = vm->pfirst[p];
+	for (uint32_t k = 0; k < vm->nd; k++) {
+		uint16_t pt = vm->point_of[vm->dpid[k]];
+		vm->plist[vm->stat_of[pt]++] = (uint16_t)k;
+	}
+	for (uint32_t p = 0; p < 65536; p++) vm->stat_of[p] = HPCTK_VNONE;
+	for (size_t k = 0; k < vm->nstats; k++) {
+		uint16_t s = vm->stats[k].stat;
+		vm->stat_of[s] = vm->stat_of[s] == HPCTK_VNONE ? (uint32_t)k : HPCTK_VNONE - 1; /* twice: its unique rule fired */
+	}
+	/* ctxIds dense enough (at most 4 ids per node): a direct map */
+	uint32_t max = 0;
+	for (uint32_t i = 0; i < vm->n; i++) max = vm->node[i].ctx > max ? vm->node[i].ctx : max;
+	free(vm->dense);
+	vm->dense = NULL;
+	vm->ndense = 0;
+	if (vm->n && (uint64_t)max < 4ull * vm->n + 1024) {
+		vm->dense = malloc(((size_t)max + 1) * sizeof *vm->dense);
+		if (!vm->dense) return false;
+		for (uint32_t i = 0; i <= max; i++) vm->dense[i] = HPCTK_VNONE;
+		/* a ctxId listed twice (its rule fired): the first node, as the search finds one */
+		for (uint32_t i = vm->n; i-- > 0;) vm->dense[vm->node[i].ctx] = i;
+		vm->ndense = max + 1;
+	}
+	return true;
+}
+
+static void note(const hpctk_vmodel *vm, hv_report *r, const char *file, uint32_t text)
+{
+	if (!text) return;
+	hv_eval(r, HV_R_HPCTKDB_VALUES_UNVERIFIABLE, false);
+	hv_emit(r, HV_R_HPCTKDB_VALUES_UNVERIFIABLE, vm->meta_name ? vm->meta_name : file, 0, 0, "meta.db/Metrics", "%s",
+		vm->pool + text);
+}
+
+void hpctk_vmodel_notes(const hpctk_vmodel *vm, hv_report *r, const char *file)
+{
+	note(vm, r, file, vm->note_custom);
+	note(vm, r, file, vm->note_nopoint);
+	note(vm, r, file, vm->note_formula);
 }
 
 static int label(const hpctk_vmodel *vm, const hpctk_vnode *n, char *out, size_t cap)

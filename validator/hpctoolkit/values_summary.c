@@ -1,0 +1,354 @@
+/* Summary statistics checked context by context from cct.db (values.h).
+ *
+ * A statistic of context c is combine() over the thread profiles of
+ * formula(propagated value at c). cct.db's block of c holds exactly those
+ * values, metric by metric, so one block gives every statistic of c: the
+ * memory is one accumulator per statistic of meta.db, whatever the number
+ * of contexts or profiles, and the check splits with cct.db's contexts.
+ * The values found are the summary profile's, read through a view made
+ * once before the walks (its {Idx} and {Val} arrays, proven sorted and in
+ * range: nothing here trusts what a failed rule left unchecked). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/bitmap.h"
+#include "../core/hv_int.h"
+#include "crossdb_ranges.h"
+#include "values.h"
+
+/* Statistics of a custom scope are not checked: hpcprof derives them
+ * otherwise (the real databases' "lex_aware" summaries are not the sum of
+ * the threads' values), and the spec leaves custom scopes undefined. */
+static bool summarised(const hpctk_vmodel *vm, uint16_t pid)
+{
+	uint8_t k = vm->kind[pid];
+	return k == HPCTK_VP_POINT || k == HPCTK_VP_EXEC || k == HPCTK_VP_TRANS;
+}
+
+static double apply(const hpctk_vformula *f, double x)
+{
+	if (f->power == 1.0) return f->scale * x;
+	if (f->power == 2.0) return f->scale * x * x;
+	return f->scale * pow(x, f->power);
+}
+
+/* --- the summary profile's view -------------------------------------------- */
+
+#define PI_NEED 0x30u /* release {PI}: flags at 0x28 */
+
+/* The {Idx} array read once, sequentially: ctxIds strictly increasing,
+ * startIndex from 0, nondecreasing, within nValues (else its own rules
+ * fired, and no summary is checked: a lookup could not be trusted). */
+static bool idx_sound(const hpctk_vsumview *sv)
+{
+	if (sv->nidx == 0) return sv->nval == 0;
+	hv_window w;
+	if (!hv_window_init(&w, sv->b, hpctk_window_cap)) return false;
+	uint32_t prev = 0;
+	uint64_t last = 0;
+	bool ok = true;
+	for (uint64_t k = 0; ok && k < sv->nidx; k++) {
+		const uint8_t *e = hv_window_get(&w, sv->pidx + 12 * k, 12);
+		if (!e) {
+			ok = false;
+			break;
+		}
+		uint32_t ctx = hv_le32(e);
+		uint64_t start = hv_le64(e + 4);
+		ok = !((k && ctx <= prev) || (k == 0 && start != 0) || start < last || start > sv->nval);
+		prev = ctx;
+		last = start;
+	}
+	hv_window_free(&w);
+	return ok;
+}
+
+void hpctk_vsumview_make(hpctk_vsumview *sv, hv_blob *b, uint64_t body_end, uint64_t pi_p, uint64_t pi_sz,
+			 uint32_t nprof, const hpctk_vmodel *vm)
+{
+	memset(sv, 0, sizeof *sv);
+	sv->b = b;
+	if (!vm || !vm->nstats || nprof == 0 || pi_sz < PI_NEED || body_end > b->size) return;
+	hv_window w;
+	if (!hv_window_init(&w, b, hpctk_window_cap)) return;
+	/* Which profiles are summaries (release: isSummary, flags bit 0); the
+	 * bitmap only when one other than profile 0 is (bounded by {PI}). */
+	uint8_t pi0[PI_NEED];
+	const uint8_t *p = hv_window_get(&w, pi_p, PI_NEED);
+	bool ok = p != NULL && (hv_le32(p + 0x28) & 1);
+	if (ok) memcpy(pi0, p, PI_NEED);
+	uint32_t nsum = 1;
+	for (uint32_t i = 1; ok && i < nprof; i++) {
+		p = hv_window_get(&w, pi_p + (uint64_t)i * pi_sz, PI_NEED);
+		if (!p) ok = false;
+		else if (hv_le32(p + 0x28) & 1) {
+			if (!sv->is_summary && !(sv->is_summary = calloc(((size_t)nprof + 7) / 8, 1))) ok = false;
+			if (sv->is_summary) hv_bit_set(sv->is_summary, i);
+			nsum++;
+		}
+	}
+	hv_window_free(&w);
+	if (!ok) return;
+	if (sv->is_summary) hv_bit_set(sv->is_summary, 0);
+	sv->nprof = nprof;
+	sv->nthreads = nprof - nsum;
+	sv->nval = hv_le64(pi0);
+	sv->pval = hv_le64(pi0 + 0x08);
+	sv->nidx = hv_le32(pi0 + 0x10);
+	sv->pidx = hv_le64(pi0 + 0x18);
+	if (!hv_range_in(sv->pval, hv_mul_sat(sv->nval, 10), body_end) ||
+	    !hv_range_in(sv->pidx, hv_mul_sat(sv->nidx, 12), body_end))
+		return;
+	sv->ok = idx_sound(sv);
+}
+
+void hpctk_vsumview_free(hpctk_vsumview *sv)
+{
+	free(sv->is_summary);
+	memset(sv, 0, sizeof *sv);
+}
+
+/* --- folding cct.db ------------------------------------------------------------ */
+
+void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview *sv, hv_report *r)
+{
+	memset(s, 0, sizeof *s);
+	s->vm = vm;
+	s->sv = sv;
+	s->r = r;
+	s->ctx = UINT32_MAX;
+	if (!vm || !sv || !sv->ok || !vm->nstats) return;
+	s->acc = calloc(vm->nstats, sizeof *s->acc);
+	s->touched = malloc(vm->nstats * sizeof *s->touched);
+	bool wi = hv_window_init(&s->wi, sv->b, hpctk_window_cap), wv = hv_window_init(&s->wv, sv->b, hpctk_window_cap);
+	s->on = s->acc && s->touched && wi && wv;
+	s->oom = !s->on;
+}
+
+void hpctk_vsum_free(hpctk_vsum *s)
+{
+	free(s->acc);
+	free(s->touched);
+	free(s->miss);
+	hv_window_free(&s->wi);
+	hv_window_free(&s->wv);
+	memset(s, 0, sizeof *s);
+}
+
+static void reset(hpctk_vsum *s)
+{
+	for (size_t i = 0; i < s->ntouched; i++) s->acc[s->touched[i]] = (hpctk_vsum_acc){0};
+	s->ntouched = 0;
+	s->tainted = false;
+}
+
+static bool thread(const hpctk_vsumview *sv, uint32_t prof)
+{
+	return prof != 0 && prof < sv->nprof && !(sv->is_summary && hv_bit_get(sv->is_summary, prof));
+}
+
+void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt)
+{
+	if (!s->on) return;
+	if (ctx != s->ctx) {
+		reset(s); /* a block that ended without hpctk_vsum_block_end: its values are dropped */
+		s->ctx = ctx;
+	}
+	const hpctk_vmodel *vm = s->vm;
+	const hpctk_vsumview *sv = s->sv;
+	if (vm->kind[pid] == HPCTK_VP_NONE) s->foreign = true;
+	for (uint32_t k = vm->first_stat[pid]; k < vm->first_stat[pid + 1]; k++) {
+		const hpctk_vstat *st = &vm->stats[k];
+		if (!st->f.ok || !summarised(vm, st->pid) || vm->stat_of[st->stat] != k) continue;
+		hpctk_vsum_acc *a = &s->acc[k];
+		double acc = a->acc, mag = a->mag;
+		uint32_t count = a->count;
+		for (uint64_t i = 0; i < cnt; i++) {
+			const uint8_t *v = vals + 12 * i;
+			if (!thread(sv, hv_le32(v))) continue; /* the summary, or out of range: their own rules */
+			double x = hv_lef64(v + 4);
+			if (!isfinite(x)) {
+				s->tainted = true; /* its own rule fired */
+				continue;
+			}
+			x = apply(&st->f, x);
+			if (count == 0) acc = x;
+			else if (st->combine == 0) acc += x;
+			else if (st->combine == 1) acc = x < acc ? x : acc;
+			else acc = x > acc ? x : acc;
+			mag += st->combine == 0 ? fabs(x) : 0;
+			count++;
+		}
+		if (count && !a->count) s->touched[s->ntouched++] = k;
+		*a = (hpctk_vsum_acc){acc, mag, count};
+	}
+}
+
+void hpctk_vsum_value(hpctk_vsum *s, uint32_t ctx, uint16_t pid, uint32_t prof, uint64_t bits)
+{
+	uint8_t raw[12];
+	hv_put_le32(raw, prof);
+	hv_put_le64(raw + 4, bits);
+	hpctk_vsum_run(s, ctx, pid, raw, 1);
+}
+
+void hpctk_vsum_keep(hpctk_vsum *s, const hpctk_vsum_miss *m)
+{
+	if (s->nmiss == s->miss_cap) {
+		/* differences are kept until the transpose is known: bounded by
+		 * cct.db's contexts times meta.db's statistics, and only as many as
+		 * there are wrong values */
+		size_t cap = s->miss_cap ? s->miss_cap * 2 : 16;
+		hpctk_vsum_miss *nm = realloc(s->miss, cap * sizeof *nm);
+		if (!nm) {
+			s->oom = true;
+			return;
+		}
+		s->miss = nm;
+		s->miss_cap = cap;
+	}
+	s->miss[s->nmiss++] = *m;
+}
+
+/* One statistic of context ctx: its accumulator against the value found
+ * (absent: 0). */
+static void compare(hpctk_vsum *s, uint32_t ctx, uint32_t k, bool has_found, double f, uint64_t off)
+{
+	const hpctk_vstat *st = &s->vm->stats[k];
+	const hpctk_vsum_acc *u = &s->acc[k];
+	double a = u->count ? u->acc : 0.0, b = a;
+	bool missing = u->count < s->sv->nthreads; /* a thread without the value: skipped, or formula(0) */
+	if (missing && st->combine != 0) {
+		double z = apply(&st->f, 0.0);
+		b = !u->count ? z : st->combine == 1 ? (z < a ? z : a) : (z > a ? z : a);
+	}
+	double mag = st->combine == 0 ? u->mag : fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+	double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (mag + fabs(f));
+	if (fabs(f - a) <= tol || fabs(f - b) <= tol) {
+		hv_eval(s->r, HV_R_HPCTKDB_VALUES_SUMMARY, true);
+		return;
+	}
+	hpctk_vsum_keep(s, &(hpctk_vsum_miss){ctx, st->stat, has_found, u->count, f, a, b, off});
+}
+
+/* The summary profile's run of ctx, [*from, *to) of {Val}: the cursor
+ * moves forward as cct.db's contexts do (a binary search when it cannot).
+ * False when it cannot be read. */
+static bool find_run(hpctk_vsum *s, uint32_t ctx, uint64_t *from, uint64_t *to)
+{
+	const hpctk_vsumview *sv = s->sv;
+	const uint8_t *e;
+#define CTX_AT(k) ((e = hv_window_get(&s->wi, sv->pidx + 12 * (k), 12)) != NULL ? hv_le32(e) : (ok = false, 0u))
+	bool ok = true;
+	*from = *to = 0;
+	if (!s->at_valid || (s->at < sv->nidx && CTX_AT(s->at) > ctx)) {
+		uint64_t lo = 0, hi = sv->nidx;
+		while (ok && lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+			if (CTX_AT(mid) < ctx) lo = mid + 1;
+			else hi = mid;
+		}
+		s->at = lo;
+		s->at_valid = ok;
+	}
+	while (ok && s->at < sv->nidx && CTX_AT(s->at) < ctx) s->at++;
+	if (!ok || s->at >= sv->nidx || CTX_AT(s->at) != ctx) return ok;
+	if (!(e = hv_window_get(&s->wi, sv->pidx + 12 * s->at + 4, 8))) return false;
+	*from = hv_le64(e);
+	if (s->at + 1 < sv->nidx) {
+		if (!(e = hv_window_get(&s->wi, sv->pidx + 12 * (s->at + 1) + 4, 8))) return false;
+		*to = hv_le64(e);
+	} else {
+		*to = sv->nval;
+	}
+	return ok;
+#undef CTX_AT
+}
+
+/* The summary profile's values of one context: readable, statistic ids
+ * known and increasing, values finite (else their own rules fired, and the
+ * context is not compared: which statistic a value is cannot be told). */
+static bool run_sound(hpctk_vsum *s, uint64_t from, uint64_t to)
+{
+	const hpctk_vmodel *vm = s->vm;
+	uint32_t prev = 0;
+	for (uint64_t j = from; j < to; j++) {
+		const uint8_t *v = hv_window_get(&s->wv, s->sv->pval + 10 * j, 10);
+		if (!v) return false;
+		uint16_t id = hv_le16(v);
+		if (!(vm->stat_known[id / 8] >> (id % 8) & 1) || !isfinite(hv_lef64(v + 2))) return false;
+		if (j > from && id <= prev) return false;
+		prev = id;
+	}
+	return true;
+}
+
+void hpctk_vsum_block_end(hpctk_vsum *s, uint32_t ctx, bool whole)
+{
+	if (!s->on) return;
+	if (ctx != s->ctx) {
+		reset(s);
+		s->ctx = ctx;
+	}
+	if (!whole || s->tainted) {
+		reset(s);
+		s->ctx = UINT32_MAX;
+		return;
+	}
+	const hpctk_vmodel *vm = s->vm;
+	const hpctk_vsumview *sv = s->sv;
+	uint64_t from, to;
+	if (!find_run(s, ctx, &from, &to) || !run_sound(s, from, to)) {
+		reset(s);
+		s->ctx = UINT32_MAX;
+		return;
+	}
+	/* Statistics with a value found, then those with thread values only;
+	 * a compared accumulator's count is cleared so it is not compared twice. */
+	for (uint64_t j = from; j < to; j++) {
+		const uint8_t *v = hv_window_get(&s->wv, sv->pval + 10 * j, 10);
+		if (!v) break; /* read by run_sound just now: only a failing re-read */
+		uint32_t k = vm->stat_of[hv_le16(v)];
+		if (k >= HPCTK_VNONE - 1) continue; /* twice in meta.db: its unique rule fired */
+		const hpctk_vstat *st = &vm->stats[k];
+		if (!st->f.ok || !summarised(vm, st->pid)) continue;
+		compare(s, ctx, k, true, hv_lef64(v + 2), sv->pval + 10 * j);
+		if (!s->acc[k].count) s->touched[s->ntouched++] = k; /* so that reset clears the mark */
+		s->acc[k].count = UINT32_MAX; /* compared */
+	}
+	for (size_t i = 0; i < s->ntouched; i++) {
+		uint32_t k = s->touched[i];
+		if (s->acc[k].count != UINT32_MAX) compare(s, ctx, k, false, 0.0, 0);
+	}
+	reset(s);
+	s->ctx = UINT32_MAX;
+}
+
+/* --- after the walks ------------------------------------------------------------- */
+
+void hpctk_vsum_report(const hpctk_vmodel *vm, hv_report *r, const char *file, uint32_t nthreads,
+		       const hpctk_vsum_miss *m, size_t n, bool (*skip)(const void *arg, uint32_t ctx), const void *arg)
+{
+	static const char *const comb[] = {"sum", "min", "max"};
+	for (size_t i = 0; i < n; i++) {
+		const hpctk_vsum_miss *u = &m[i];
+		if (skip && skip(arg, u->ctx)) continue; /* cct.db is not profile.db's transpose there */
+		uint32_t k = vm->stat_of[u->stat];
+		if (k >= HPCTK_VNONE - 1) continue;
+		const hpctk_vstat *s = &vm->stats[k];
+		hv_eval(r, HV_R_HPCTKDB_VALUES_SUMMARY, false);
+		char path[HV_PATH_MAX], where[200];
+		uint32_t node = hpctk_vmodel_node(vm, u->ctx);
+		if (node != HPCTK_VNONE) hpctk_vmodel_path(vm, node, where, sizeof where);
+		else snprintf(where, sizeof where, "(elided from meta.db)");
+		snprintf(path, sizeof path, "profile.db/summary/ctx[%u]/metric[%u]", u->ctx, u->stat);
+		hv_emit(r, HV_R_HPCTKDB_VALUES_SUMMARY, file, u->has_found ? u->off : 0, u->has_found ? 10 : 0, path,
+			"ctx %s (ctxId %u): metric \"%s\" %s statistic %s(%s) is %.9g%s, but over the %llu thread profiles "
+			"with a value in cct.db (of %u) it is %.9g%s",
+			where, u->ctx, vm->pool + vm->metric_name[s->metric], vm->pool + vm->scope_name[s->pid],
+			comb[s->combine > 2 ? 0 : s->combine], vm->pool + s->formula, u->found, u->has_found ? "" : " (absent)",
+			(unsigned long long)u->count, nthreads, u->a, u->b != u->a ? " (or counting the others as formula(0))" : "");
+	}
+}
