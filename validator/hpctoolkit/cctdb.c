@@ -88,6 +88,48 @@ static void fwd_value(void *arg, uint32_t owner, uint32_t idx_key, uint32_t val_
 	if (v->value) v->value(v->arg, owner, (uint16_t)idx_key, val_key, bits, off);
 }
 
+static void env_setup(hpctk_cctdb *c, hpctk_svb_env *e)
+{
+	/* Release: {Val} A4, {Idx} A2. Draft: pValues *(2), pMetricIndices *(4).
+	 * Unknown edition: the minimum both accept. */
+	e->val_align = c->edition == HV_EDITION_RELEASE ? 4 : 2;
+	e->idx_align = c->edition == HV_EDITION_DRAFT ? 4 : 2;
+	hpctk_svb_env_forbid(e, 0, hpctk_header_size(&cctdb_desc));
+	hpctk_svb_env_forbid(e, c->h.p[0], c->h.sz[0]);
+}
+
+/* Pass 1 (layouts) over contexts [first, last), the overlap sweep when
+ * `overlaps`; then pass 2 (values) when `values`. */
+static bool pass1(hpctk_cctdb *c, hpctk_svb_env *e, hv_window *w, uint32_t first, uint32_t last, bool overlaps)
+{
+	for (uint32_t i = first; i < last; i++) {
+		uint64_t at = c->ci.p + (uint64_t)i * c->ci.sz;
+		const uint8_t *ci = hv_window_get(w, at, HPCTK_CI_END);
+		if (!ci) { /* unreadable: the values are not all visited */
+			e->complete = false;
+			break;
+		}
+		hpctk_svb_block blk = hpctk_svb_decode(&csvb_desc, ci, i, at);
+		hpctk_svb_layout(e, &blk);
+	}
+	if (overlaps) hpctk_svb_overlaps(e);
+	return true;
+}
+
+static void pass2(hpctk_cctdb *c, hpctk_svb_env *e, hv_window *w, uint32_t first, uint32_t last)
+{
+	for (uint32_t i = first; i < last; i++) {
+		uint64_t at = c->ci.p + (uint64_t)i * c->ci.sz;
+		const uint8_t *ci = hv_window_get(w, at, HPCTK_CI_END);
+		if (!ci) {
+			e->complete = false;
+			break;
+		}
+		hpctk_svb_block blk = hpctk_svb_decode(&csvb_desc, ci, i, at);
+		hpctk_svb_values(e, &blk);
+	}
+}
+
 /* Walk contexts [first, last). */
 static void walk_range(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v, uint32_t first, uint32_t last,
 		       bool overlaps)
@@ -98,28 +140,10 @@ static void walk_range(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v,
 	hpctk_svb_env e;
 	hpctk_svb_visitor sv = {(void *)v, fwd_index, fwd_value, v ? v->fast : NULL};
 	bool env_ok = hpctk_svb_env_init(&e, &csvb_desc, c->b, r, c->h.body_end, first, last - first);
-	/* Release: {Val} A4, {Idx} A2. Draft: pValues *(2), pMetricIndices *(4).
-	 * Unknown edition: the minimum both accept. */
-	e.val_align = c->edition == HV_EDITION_RELEASE ? 4 : 2;
-	e.idx_align = c->edition == HV_EDITION_DRAFT ? 4 : 2;
 	e.vis = v ? &sv : NULL;
-	hpctk_svb_env_forbid(&e, 0, hpctk_header_size(&cctdb_desc));
-	hpctk_svb_env_forbid(&e, c->h.p[0], c->h.sz[0]);
-	/* Pass 1: layouts and (for the whole file) the overlap sweep; pass 2: values. */
-	for (int pass = 1; pass <= 2; pass++) {
-		for (uint32_t i = first; env_ok && i < last; i++) {
-			uint64_t at = c->ci.p + (uint64_t)i * c->ci.sz;
-			const uint8_t *ci = hv_window_get(&w, at, HPCTK_CI_END);
-			if (!ci) { /* unreadable: the values are not all visited */
-				e.complete = false;
-				break;
-			}
-			hpctk_svb_block blk = hpctk_svb_decode(&csvb_desc, ci, i, at);
-			if (pass == 1) hpctk_svb_layout(&e, &blk);
-			else hpctk_svb_values(&e, &blk);
-		}
-		if (pass == 1 && env_ok && overlaps) hpctk_svb_overlaps(&e);
-	}
+	env_setup(c, &e);
+	if (env_ok) pass1(c, &e, &w, first, last, overlaps);
+	if (env_ok) pass2(c, &e, &w, first, last);
 	c->complete = env_ok && e.complete && !e.planes.alloc_failed;
 	hpctk_svb_env_free(&e);
 	hv_window_free(&w);
@@ -135,6 +159,51 @@ void hpctk_cctdb_walk_one(hpctk_cctdb *c, hv_report *r, uint32_t ctx, const hpct
 	bool complete = c->complete;
 	if (ctx < c->ci.n) walk_range(c, r, v, ctx, ctx + 1, false);
 	c->complete = complete;
+}
+
+bool hpctk_cctdb_prepare(hpctk_cctdb *c, hv_report *r, hpctk_cct_walk *cw)
+{
+	memset(cw, 0, sizeof *cw);
+	if (!c->h.usable || !c->ci.ok) return false;
+	hv_window w;
+	if (!hv_window_init(&w, c->b, hpctk_window_cap)) return false;
+	cw->env_ok = hpctk_svb_env_init(&cw->e, &csvb_desc, c->b, r, c->h.body_end, 0, c->ci.n);
+	cw->env_init = true;
+	env_setup(c, &cw->e);
+	if (cw->env_ok) pass1(c, &cw->e, &w, 0, c->ci.n, true);
+	hv_window_free(&w);
+	cw->complete = cw->env_ok && cw->e.complete && !cw->e.planes.alloc_failed;
+	return true;
+}
+
+bool hpctk_cctdb_range(hpctk_cctdb *c, const hpctk_cct_walk *cw, hv_report *r, const hpctk_cct_visitor *v,
+		       uint32_t first, uint32_t last)
+{
+	hpctk_svb_env e;
+	bool ok = hpctk_svb_env_fork(&e, &cw->e, r);
+	hv_window w;
+	bool w_ok = ok && hv_window_init(&w, c->b, hpctk_window_cap);
+	hpctk_svb_visitor sv = {(void *)v, fwd_index, fwd_value, v ? v->fast : NULL};
+	e.vis = v ? &sv : NULL;
+	if (w_ok && cw->env_ok) pass2(c, &e, &w, first, last < c->ci.n ? last : c->ci.n);
+	bool complete = w_ok && cw->env_ok && e.complete;
+	if (w_ok) hv_window_free(&w);
+	hpctk_svb_env_unfork(&e);
+	return complete;
+}
+
+void hpctk_cctdb_prepared_free(hpctk_cct_walk *cw)
+{
+	if (cw->env_init) hpctk_svb_env_free(&cw->e);
+	memset(cw, 0, sizeof *cw);
+}
+
+uint64_t hpctk_cctdb_block_bytes(hpctk_cctdb *c, hv_window *w, uint32_t i)
+{
+	const uint8_t *ci = hv_window_get(w, c->ci.p + (uint64_t)i * c->ci.sz, HPCTK_CI_END);
+	if (!ci) return 0;
+	hpctk_svb_block blk = hpctk_svb_decode(&csvb_desc, ci, i, 0);
+	return hv_add_sat(hv_mul_sat(blk.nvalues, 12), hv_mul_sat(blk.nidx, 10));
 }
 
 static void cctdb_check_file(const hv_options *opt, hv_blob *b, hv_report *r)

@@ -36,6 +36,19 @@ void hpctk_cctdb_walk(hpctk_cctdb *c, hv_report *r, const hpctk_cct_visitor *v);
  * report to read quietly). */
 void hpctk_cctdb_walk_one(hpctk_cctdb *c, hv_report *r, uint32_t ctx, const hpctk_cct_visitor *v);
 
+/* A walk in parts, for units of work (as hpctk_prof_walk): prepare (every
+ * {CI} block's layout, the overlap sweep), then ranges of contexts. */
+typedef struct hpctk_cct_walk {
+	hpctk_svb_env e;
+	bool env_init, env_ok, complete;
+} hpctk_cct_walk;
+
+bool hpctk_cctdb_prepare(hpctk_cctdb *c, hv_report *r, hpctk_cct_walk *cw);
+bool hpctk_cctdb_range(hpctk_cctdb *c, const hpctk_cct_walk *cw, hv_report *r, const hpctk_cct_visitor *v,
+		       uint32_t first, uint32_t last);
+void hpctk_cctdb_prepared_free(hpctk_cct_walk *cw);
+uint64_t hpctk_cctdb_block_bytes(hpctk_cctdb *c, hv_window *w, uint32_t i);
+
 extern const hv_format hv_format_hpctk_cctdb;
 
 #endif

@@ -74,19 +74,27 @@ static void cct_block_end(void *arg, uint32_t owner, bool whole) { hpctk_vsum_bl
 
 void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r)
 {
+	hpctk_xfile_init_range(f, x, which, r, 0, x->cct ? x->cct->ci.n : 0);
+}
+
+void hpctk_xfile_init_range(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r, uint32_t base, uint32_t n)
+{
 	memset(f, 0, sizeof *f);
 	f->x = x;
 	f->r = r;
 	f->which = which;
+	if (which != HPCTK_XCCT) base = 0, n = x->cct ? x->cct->ci.n : 0;
+	f->dig_base = base;
+	f->ndig = n;
 	if (x->transpose && which != HPCTK_XTRACE) {
-		f->dig = calloc(x->cct->ci.n, sizeof *f->dig);
-		if (which == HPCTK_XCCT) f->taint = calloc((x->cct->ci.n + 7u) / 8u, 1);
+		f->dig = calloc(n ? n : 1, sizeof *f->dig);
+		if (which == HPCTK_XCCT) f->taint = calloc((n + 7u) / 8u + 1, 1);
 		if (!f->dig || (which == HPCTK_XCCT && !f->taint)) {
 			hpctk_xfile_free(f);
 			f->alloc_failed = true;
 		}
 	}
-	uint32_t ndig = x->cct ? x->cct->ci.n : 0;
+	uint32_t ndig = n;
 	bool metrics = x->meta && x->meta->metrics_ok;
 	if (which == HPCTK_XPROF) {
 		const uint8_t *prop = x->reject, *stat = x->reject ? x->reject + 65536 : NULL;
@@ -117,7 +125,8 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 	} else if (which == HPCTK_XCCT) {
 		/* Without profile.db, cct_value checks nothing and digests nothing. */
 		f->fast[0] = (hpctk_svb_fast){.r_key = x->prof ? HV_R_HPCTKDB_CCT_PROF_IN_RANGE : -1,
-					      .key_limit = x->prof ? x->prof->pi.n : 0, .dig = f->dig, .ndig = ndig};
+					      .key_limit = x->prof ? x->prof->pi.n : 0, .dig = f->dig, .dig_base = base,
+					      .ndig = ndig};
 		/* {Idx} metricIds: cct_index checks the context at a block's first
 		 * entry, and the metric id of every entry. */
 		f->fast[0].idx_fast = f->fast[0].idx_first = true;
@@ -133,6 +142,15 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 			f->fast[0].run_arg = f->vs;
 		}
 	}
+}
+
+void hpctk_xfile_unit_done(hpctk_xfile *f)
+{
+	if (f->vc) hpctk_vcheck_free(f->vc);
+	free(f->vc);
+	f->vc = NULL;
+	if (f->vs) hpctk_vsum_release(f->vs);
+	for (int i = 0; i < 2; i++) f->fast[i].run = NULL, f->fast[i].block_end = NULL;
 }
 
 void hpctk_xfile_free(hpctk_xfile *f)
@@ -291,11 +309,11 @@ static void cct_value(void *arg, uint32_t ctx, uint16_t metric, uint32_t prof, u
 			"profIndex %u (metric %u) is not below profile.db's nProfiles %u", prof, metric,
 			x->prof->pi.n);
 	}
-	if (!f->dig || ctx >= x->cct->ci.n) return;
+	if (!f->dig || ctx - f->dig_base >= f->ndig) return;
 	/* Left to their own rules, and out of the comparison: profIndex 0 and
 	 * out-of-range profiles. */
-	if (!in || prof == 0) hv_bit_set(f->taint, ctx);
-	else digest_add(&f->dig[ctx], prof, metric, bits);
+	if (!in || prof == 0) hv_bit_set(f->taint, ctx - f->dig_base);
+	else digest_add(&f->dig[ctx - f->dig_base], prof, metric, bits);
 }
 
 hpctk_cct_visitor hpctk_xfile_cct_visitor(hpctk_xfile *f)

@@ -43,8 +43,9 @@ typedef struct hpctk_xfile {
 	const hpctk_xdb *x;
 	hv_report *r;
 	int which;                          /* HPCTK_XPROF, HPCTK_XCCT, HPCTK_XTRACE */
-	hpctk_digest *dig;                  /* per cct.db context: this file's transpose digest */
-	uint8_t *taint;                     /* cct.db: per context, values left out of the transpose */
+	hpctk_digest *dig;                  /* per cct.db context from dig_base: this file's transpose digest */
+	uint8_t *taint;                     /* cct.db: per context from dig_base, values left out of the transpose */
+	uint32_t dig_base, ndig;            /* the contexts dig and taint cover */
 	uint32_t last_cct_ctx;              /* the cct.db context whose ctxId was checked last */
 	bool cct_ctx_seen;
 	uint64_t elided, elided_off;        /* release-edition elided ctxIds */
@@ -63,6 +64,16 @@ void hpctk_xdb_free(hpctk_xdb *x);
 
 /* One file's state (`which`), reporting into `r`. */
 void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r);
+/* The state of a unit of cct.db's contexts [base, base + n) (digests for
+ * those only); of profile.db or trace.db: as hpctk_xfile_init. */
+void hpctk_xfile_init_range(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r, uint32_t base, uint32_t n);
+/* At a unit's end: free what only its walk used (the value checkers'
+ * scratch), keeping its summary. */
+void hpctk_xfile_unit_done(hpctk_xfile *f);
+/* A unit's summary into the file's (dst covers every context): digests
+ * added (profile.db) or placed (cct.db), the elided count, the summary
+ * statistics' differences appended. Call in unit order. */
+void hpctk_xfile_merge(hpctk_xfile *dst, const hpctk_xfile *src);
 void hpctk_xfile_free(hpctk_xfile *f);
 
 /* After profile.db's walk: the value checks that need the whole file. */

@@ -32,13 +32,13 @@ void hpctk_xfile_save(const hpctk_xfile *f, bool complete, hv_wbuf *w)
 	hv_put_u64(w, f->elided_off);
 	hv_put_u64(w, f->elided_first);
 	hv_put_u64(w, f->elided_owner);
-	uint32_t n = f->dig && f->x->cct ? f->x->cct->ci.n : 0;
+	uint32_t n = f->dig ? f->ndig : 0;
 	uint64_t nz = 0;
 	for (uint32_t c = 0; c < n; c++) nz += f->dig[c].n || f->dig[c].h;
 	hv_put_u64(w, nz);
 	for (uint32_t c = 0; c < n; c++) {
 		if (!f->dig[c].n && !f->dig[c].h) continue;
-		hv_put_u64(w, c);
+		hv_put_u64(w, c); /* from dig_base: the loading unit has the same range */
 		hv_put_u64(w, f->dig[c].n);
 		hv_put_u64(w, f->dig[c].h);
 	}
@@ -73,7 +73,7 @@ bool hpctk_xfile_load(hpctk_xfile *f, bool *complete, hv_rbuf *r)
 	f->elided_off = hv_get_u64(r);
 	f->elided_first = (uint32_t)hv_get_u64(r);
 	f->elided_owner = (uint32_t)hv_get_u64(r);
-	uint32_t n = f->dig && f->x->cct ? f->x->cct->ci.n : 0;
+	uint32_t n = f->dig ? f->ndig : 0;
 	uint64_t nz = hv_get_u64(r);
 	for (uint64_t k = 0; !r->failed && k < nz; k++) {
 		uint64_t c = hv_get_u64(r), dn = hv_get_u64(r), dh = hv_get_u64(r);
@@ -106,4 +106,32 @@ bool hpctk_xfile_load(hpctk_xfile *f, bool *complete, hv_rbuf *r)
 		if (!r->failed) hpctk_vsum_keep(f->vs, &m);
 	}
 	return !r->failed;
+}
+
+void hpctk_xfile_merge(hpctk_xfile *dst, const hpctk_xfile *src)
+{
+	dst->alloc_failed |= src->alloc_failed;
+	if (src->elided && !dst->elided) {
+		dst->elided_first = src->elided_first;
+		dst->elided_off = src->elided_off;
+		dst->elided_owner = src->elided_owner;
+	}
+	dst->elided += src->elided;
+	if (src->dig && dst->dig) {
+		for (uint32_t c = 0; c < src->ndig; c++) {
+			uint32_t at = src->dig_base + c - dst->dig_base;
+			if (at >= dst->ndig) continue;
+			/* sums of hashes: profile.db's units add, cct.db's cover disjoint ranges */
+			dst->dig[at].n += src->dig[c].n;
+			dst->dig[at].h += src->dig[c].h;
+			if (src->taint && dst->taint && hv_bit_get(src->taint, c)) hv_bit_set(dst->taint, at);
+		}
+	} else if (src->dig || src->alloc_failed) {
+		dst->alloc_failed = true;
+	}
+	if (src->vs && dst->vs) {
+		dst->vs->oom |= src->vs->oom;
+		dst->vs->foreign |= src->vs->foreign;
+		for (size_t i = 0; i < src->vs->nmiss; i++) hpctk_vsum_keep(dst->vs, &src->vs->miss[i]);
+	}
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/hv_int.h"
 #include "../core/units.h"
 #include "cctdb.h"
 #include "crossdb.h"
@@ -93,41 +94,48 @@ static enum hv_edition decide_edition(const hv_options *opt, hv_report *r, const
 	return ed;
 }
 
-/* The data files' walks as units of work (core/units.h): unit 0 walks
- * profile.db, unit 1 cct.db, and units 2.. ranges of trace.db's lines
- * (whose headers were read before, by hpctk_tracedb_prepare). Each writes
- * its own report and cross-file state; all else is read-only. Summaries:
- * a file walk's hpctk_xfile and whether it visited every value; a trace
- * range's first/last timestamps (hpctk_tracedb seen*). */
-typedef struct trace_unit {
-	uint32_t from, to;                  /* lines */
+/* The data files' walks as units of work (core/units.h): ranges of
+ * profile.db's profiles, then ranges of cct.db's contexts, then ranges of
+ * trace.db's lines. What every unit needs is read first, by every process:
+ * each file's headers, profile.db's identifier tuples and every {PI} and
+ * {CI} block's layout (the overlap sweeps), trace.db's line headers. Each
+ * unit writes its own report and cross-file state (hpctk_xfile: transpose
+ * digests, elided contexts, the summary statistics' differences; a trace
+ * range's first/last timestamps); all else is read-only. After the units,
+ * reports and states are merged in unit order, as one walk of each file
+ * would have produced them. */
+typedef struct range_unit {
+	int which;                          /* HPCTK_XPROF, HPCTK_XCCT, HPCTK_XTRACE */
+	uint32_t from, to;                  /* profiles, contexts or lines */
 	uint64_t bytes;
 	hv_report rep;
 	hpctk_xfile f;
+	bool complete;                      /* profile.db / cct.db: every value of the range was visited */
 	bool seen;
 	uint64_t seen_min, seen_max;
-} trace_unit;
+} range_unit;
 
 typedef struct walk_set {
 	hpctk_xdb x;
 	hpctk_profiledb *prof;
 	hpctk_cctdb *cct;
 	hpctk_tracedb *trace;
-	hpctk_xfile f[HPCTK_XFILES];
-	hv_report sub[HPCTK_XFILES];
-	bool complete[HPCTK_XFILES];        /* the walk visited every value */
+	hpctk_xfile f[HPCTK_XFILES];        /* each file's merged state */
+	hv_report sub[HPCTK_XFILES];        /* each file's prepare */
+	hpctk_prof_walk pw;
+	hpctk_cct_walk cw;
+	bool pw_ok, cw_ok;
 	hpctk_trace_plan plan;
-	trace_unit *tu;
-	size_t ntu;
+	range_unit *u;
+	size_t nu, cap;
+	hv_window sw;                       /* reads the blocks' sizes while planning */
 } walk_set;
-
-enum { FILE_UNITS = 2 }; /* profile.db, cct.db; then the trace ranges */
 
 static void walk_task(void *ctx, size_t i)
 {
 	walk_set *w = ctx;
-	if (i >= FILE_UNITS) {
-		trace_unit *u = &w->tu[i - FILE_UNITS];
+	range_unit *u = &w->u[i];
+	if (u->which == HPCTK_XTRACE) {
 		/* a copy: the walk records the timestamps it saw in it */
 		hpctk_tracedb t = *w->trace;
 		t.seen = false;
@@ -136,50 +144,35 @@ static void walk_task(void *ctx, size_t i)
 		u->seen = t.seen;
 		u->seen_min = t.seen_min;
 		u->seen_max = t.seen_max;
-		return;
+	} else if (u->which == HPCTK_XPROF) {
+		hpctk_prof_visitor v = hpctk_xfile_prof_visitor(&u->f);
+		u->complete = hpctk_profiledb_range(w->prof, &w->pw, &u->rep, &v, u->from, u->to);
+		hpctk_xfile_prof_done(&u->f);
+	} else {
+		hpctk_cct_visitor v = hpctk_xfile_cct_visitor(&u->f);
+		u->complete = hpctk_cctdb_range(w->cct, &w->cw, &u->rep, &v, u->from, u->to);
 	}
-	hpctk_xfile *f = &w->f[i];
-	if (i == HPCTK_XPROF && w->prof) {
-		hpctk_prof_visitor v = hpctk_xfile_prof_visitor(f);
-		hpctk_profiledb_walk(w->prof, f->r, &v);
-		w->complete[i] = w->prof->complete;
-		hpctk_xfile_prof_done(f);
-	} else if (i == HPCTK_XCCT && w->cct) {
-		hpctk_cct_visitor v = hpctk_xfile_cct_visitor(f);
-		hpctk_cctdb_walk(w->cct, f->r, &v);
-		w->complete[i] = w->cct->complete;
-	}
+	hpctk_xfile_unit_done(&u->f);
 }
 
-static hv_report *walk_report(void *ctx, size_t i)
-{
-	walk_set *w = ctx;
-	return i >= FILE_UNITS ? &w->tu[i - FILE_UNITS].rep : &w->sub[i];
-}
+static hv_report *walk_report(void *ctx, size_t i) { return &((walk_set *)ctx)->u[i].rep; }
 
 static hv_blob *walk_blob(void *ctx, size_t i)
 {
 	walk_set *w = ctx;
-	return i >= FILE_UNITS ? w->trace->b : i == HPCTK_XPROF && w->prof ? w->prof->b
-		: i == HPCTK_XCCT && w->cct ? w->cct->b : NULL;
+	int k = w->u[i].which;
+	return k == HPCTK_XTRACE ? w->trace->b : k == HPCTK_XPROF ? w->prof->b : w->cct->b;
 }
 
-static uint64_t walk_size(void *ctx, size_t i)
-{
-	walk_set *w = ctx;
-	if (i >= FILE_UNITS) return w->tu[i - FILE_UNITS].bytes;
-	hv_blob *b = walk_blob(ctx, i);
-	return b ? b->size : 0;
-}
+static uint64_t walk_size(void *ctx, size_t i) { return ((walk_set *)ctx)->u[i].bytes; }
 
 static void walk_save(void *ctx, size_t i, hv_wbuf *wb)
 {
-	walk_set *w = ctx;
-	if (i < FILE_UNITS) {
-		hpctk_xfile_save(&w->f[i], w->complete[i], wb);
+	range_unit *u = &((walk_set *)ctx)->u[i];
+	if (u->which != HPCTK_XTRACE) {
+		hpctk_xfile_save(&u->f, u->complete, wb);
 		return;
 	}
-	const trace_unit *u = &w->tu[i - FILE_UNITS];
 	hv_put_u64(wb, u->seen);
 	hv_put_u64(wb, u->seen_min);
 	hv_put_u64(wb, u->seen_max);
@@ -187,45 +180,78 @@ static void walk_save(void *ctx, size_t i, hv_wbuf *wb)
 
 static bool walk_load(void *ctx, size_t i, hv_rbuf *rb)
 {
-	walk_set *w = ctx;
-	if (i < FILE_UNITS) return hpctk_xfile_load(&w->f[i], &w->complete[i], rb);
-	trace_unit *u = &w->tu[i - FILE_UNITS];
+	range_unit *u = &((walk_set *)ctx)->u[i];
+	if (u->which != HPCTK_XTRACE) return hpctk_xfile_load(&u->f, &u->complete, rb);
 	u->seen = hv_get_bool(rb);
 	u->seen_min = hv_get_u64(rb);
 	u->seen_max = hv_get_u64(rb);
 	return !rb->failed;
 }
 
-/* Consecutive lines of about opt->unit_bytes of elements each (at most
- * HV_UNITS_MAX ranges; a line is never split). */
-static void plan_trace_units(const hv_options *opt, walk_set *w, hv_report *r)
+/* Split n items of sizes size(i) into ranges of about `per` bytes (a range
+ * ends after the item that reaches it), appended as units of `which`. */
+static bool plan_ranges(walk_set *w, int which, uint32_t n, uint64_t per, uint64_t (*size)(walk_set *, uint32_t))
 {
-	const hpctk_trace_plan *p = &w->plan;
-	uint64_t total = 0;
-	for (uint32_t i = 0; i < p->n; i++) total += p->bytes[i];
-	uint64_t per = hv_unit_bytes(opt, total);
-	size_t cap = 1;
-	for (uint64_t acc = 0, i = 0; i < p->n; i++) {
-		acc += p->bytes[i];
-		if (acc >= per && i + 1 < p->n) cap++, acc = 0;
-	}
-	w->tu = calloc(cap, sizeof *w->tu);
-	if (!w->tu) {
-		hv_report_internal(r, "out of memory planning trace.db's lines");
-		return;
-	}
-	trace_unit *u = &w->tu[0];
-	u->from = 0;
-	w->ntu = 1;
-	for (uint32_t i = 0; i < p->n; i++) {
-		u->bytes += p->bytes[i];
-		if (u->bytes >= per && i + 1 < p->n && w->ntu < cap) {
-			u->to = i + 1;
-			u = &w->tu[w->ntu++];
-			u->from = i + 1;
+	uint32_t from = 0;
+	uint64_t acc = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		acc += size(w, i);
+		if ((acc < per || i + 1 == n) && i + 1 < n) continue;
+		if (w->nu == w->cap) {
+			size_t cap = w->cap ? w->cap * 2 : 16;
+			range_unit *nu = realloc(w->u, cap * sizeof *nu);
+			if (!nu) return false;
+			w->u = nu;
+			w->cap = cap;
 		}
+		w->u[w->nu++] = (range_unit){.which = which, .from = from, .to = i + 1, .bytes = acc};
+		from = i + 1;
+		acc = 0;
 	}
-	u->to = p->n;
+	return true;
+}
+
+static uint64_t trace_size(walk_set *w, uint32_t i) { return w->plan.bytes[i]; }
+static uint64_t prof_size(walk_set *w, uint32_t i) { return hpctk_profiledb_block_bytes(w->prof, &w->sw, i); }
+static uint64_t cct_size(walk_set *w, uint32_t i) { return hpctk_cctdb_block_bytes(w->cct, &w->sw, i); }
+
+/* Bytes per unit for n items of a file (sizes read once), at most `max` units. */
+static uint64_t per_unit(const hv_options *opt, walk_set *w, uint32_t n, uint64_t (*size)(walk_set *, uint32_t),
+			 uint64_t max)
+{
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < n; i++) total = hv_add_sat(total, size(w, i));
+	uint64_t per = hv_unit_bytes(opt, total);
+	if (max && total / per >= max) per = total / max + 1;
+	return per;
+}
+
+/* profile.db's units each hold a digest per cct.db context (the transpose
+ * is profile-major there): their number is capped so that those stay
+ * within this budget together. */
+#define PROF_UNITS_DIGEST_BUDGET (64ull << 20)
+
+static void plan_units(const hv_options *opt, walk_set *w, hv_report *r)
+{
+	bool ok = true;
+	if (w->pw_ok && w->prof->pi.n && hv_window_init(&w->sw, w->prof->b, hpctk_window_cap)) {
+		uint64_t dig = (uint64_t)(w->x.transpose ? w->cct->ci.n : 0) * sizeof(hpctk_digest);
+		uint64_t max = dig ? PROF_UNITS_DIGEST_BUDGET / dig : 0;
+		uint64_t per = per_unit(opt, w, w->prof->pi.n, prof_size, max ? max : 1);
+		if (!dig) per = per_unit(opt, w, w->prof->pi.n, prof_size, 0);
+		ok = plan_ranges(w, HPCTK_XPROF, w->prof->pi.n, per, prof_size);
+		hv_window_free(&w->sw);
+	}
+	if (ok && w->cw_ok && w->cct->ci.n && hv_window_init(&w->sw, w->cct->b, hpctk_window_cap)) {
+		uint64_t per = per_unit(opt, w, w->cct->ci.n, cct_size, 0);
+		ok = plan_ranges(w, HPCTK_XCCT, w->cct->ci.n, per, cct_size);
+		hv_window_free(&w->sw);
+	}
+	if (ok && w->trace && w->plan.n) ok = plan_ranges(w, HPCTK_XTRACE, w->plan.n, per_unit(opt, w, w->plan.n, trace_size, 0), trace_size);
+	if (!ok) {
+		hv_report_internal(r, "out of memory planning the units of work");
+		w->nu = 0;
+	}
 }
 
 static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
@@ -263,41 +289,60 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 		hv_report_init(&w.sub[i], r->input_path, r->max_diags);
 		hpctk_xfile_init(&w.f[i], &w.x, i, &w.sub[i]);
 	}
-	/* trace.db's headers first (every process reads them), then its
-	 * lines in ranges; without a plan, no range. */
+	/* What every process reads first (into each file's own report), then
+	 * the units. Without meta.db's model or transpose, the prepare's own
+	 * xfile needs no value checker: it merges the units' summaries. */
+	for (int i = 0; i < HPCTK_XFILES; i++) hpctk_xfile_unit_done(&w.f[i]);
+	if (w.prof) {
+		hpctk_prof_visitor v = hpctk_xfile_prof_visitor(&w.f[HPCTK_XPROF]);
+		w.pw_ok = hpctk_profiledb_prepare(w.prof, &w.sub[HPCTK_XPROF], &v, &w.pw);
+	}
+	if (w.cct) w.cw_ok = hpctk_cctdb_prepare(w.cct, &w.sub[HPCTK_XCCT], &w.cw);
 	if (w.trace) {
 		hpctk_trace_visitor v = hpctk_xfile_trace_visitor(&w.f[HPCTK_XTRACE]);
 		hpctk_tracedb_prepare(w.trace, &w.sub[HPCTK_XTRACE], &v, &w.plan);
-		plan_trace_units(opt, &w, r);
-		for (size_t k = 0; k < w.ntu; k++) {
-			hv_report_init(&w.tu[k].rep, r->input_path, r->max_diags);
-			hpctk_xfile_init(&w.tu[k].f, &w.x, HPCTK_XTRACE, &w.tu[k].rep);
-		}
 	}
-	hv_units u = {.n = FILE_UNITS + w.ntu, .ctx = &w, .check = walk_task, .report = walk_report, .save = walk_save,
+	plan_units(opt, &w, r);
+	for (size_t k = 0; k < w.nu; k++) {
+		range_unit *t = &w.u[k];
+		hv_report_init(&t->rep, r->input_path, r->max_diags);
+		hpctk_xfile_init_range(&t->f, &w.x, t->which, &t->rep, t->from, t->to - t->from);
+	}
+	hv_units u = {.n = w.nu, .ctx = &w, .check = walk_task, .report = walk_report, .save = walk_save,
 		      .load = walk_load, .blob = walk_blob, .size = walk_size};
 	hv_run_units(opt, &u);
-	/* In file order, trace.db's ranges in line order: as one walk would. */
-	for (int i = 0; i < HPCTK_XFILES; i++) hv_report_merge(r, &w.sub[i]);
-	for (size_t k = 0; k < w.ntu; k++) {
-		trace_unit *t = &w.tu[k];
-		hv_report_merge(r, &t->rep);
-		if (!t->seen) continue;
-		trace.seen_min = !trace.seen || t->seen_min < trace.seen_min ? t->seen_min : trace.seen_min;
-		trace.seen_max = !trace.seen || t->seen_max > trace.seen_max ? t->seen_max : trace.seen_max;
-		trace.seen = true;
+	/* In file order, each file's ranges in order: as one walk would. */
+	bool complete[HPCTK_XFILES] = {w.pw_ok && w.pw.complete, w.cw_ok && w.cw.complete, true};
+	for (int i = 0; i < HPCTK_XFILES; i++) {
+		hv_report_merge(r, &w.sub[i]);
+		for (size_t k = 0; k < w.nu; k++) {
+			range_unit *t = &w.u[k];
+			if (t->which != i) continue;
+			hv_report_merge(r, &t->rep);
+			if (i != HPCTK_XTRACE) {
+				hpctk_xfile_merge(&w.f[i], &t->f);
+				complete[i] = complete[i] && t->complete;
+				continue;
+			}
+			if (!t->seen) continue;
+			trace.seen_min = !trace.seen || t->seen_min < trace.seen_min ? t->seen_min : trace.seen_min;
+			trace.seen_max = !trace.seen || t->seen_max > trace.seen_max ? t->seen_max : trace.seen_max;
+			trace.seen = true;
+		}
 	}
 	if (w.trace) hpctk_tracedb_finish(w.trace, &w.plan, r);
-	hpctk_xdb_finish(&w.x, r, w.f, prof_open && w.complete[HPCTK_XPROF], cct_open && w.complete[HPCTK_XCCT]);
+	hpctk_xdb_finish(&w.x, r, w.f, prof_open && complete[HPCTK_XPROF], cct_open && complete[HPCTK_XCCT]);
 	for (int i = 0; i < HPCTK_XFILES; i++) {
 		hpctk_xfile_free(&w.f[i]);
 		hv_report_free(&w.sub[i]);
 	}
-	for (size_t k = 0; k < w.ntu; k++) {
-		hpctk_xfile_free(&w.tu[k].f);
-		hv_report_free(&w.tu[k].rep);
+	for (size_t k = 0; k < w.nu; k++) {
+		hpctk_xfile_free(&w.u[k].f);
+		hv_report_free(&w.u[k].rep);
 	}
-	free(w.tu);
+	free(w.u);
+	hpctk_profiledb_prepared_free(&w.pw);
+	hpctk_cctdb_prepared_free(&w.cw);
 	hpctk_xdb_free(&w.x);
 	hpctk_metadb_summary_free(&meta);
 }

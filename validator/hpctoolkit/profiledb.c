@@ -237,66 +237,103 @@ static void check_flags(hpctk_profiledb *p, hv_report *r, uint32_t i, uint64_t a
 			    flags & ~1u, p->h.newer_minor ? "; a newer minor version may define more" : "");
 }
 
-void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_visitor *v)
+bool hpctk_profiledb_prepare(hpctk_profiledb *p, hv_report *r, const hpctk_prof_visitor *v, hpctk_prof_walk *pw)
 {
-	hv_window w;
+	memset(pw, 0, sizeof *pw);
 	p->complete = false;
-	p->nsummary = 0;
-	if (!p->h.usable || !hv_window_init(&w, p->b, hpctk_window_cap)) return;
+	if (!p->h.usable || !hv_window_init(&pw->w, p->b, hpctk_window_cap)) return false;
+	pw->w_ok = true;
 	idt_walk t;
-	walk_idtuples(p, r, v, &w, &t);
+	walk_idtuples(p, r, v, &pw->w, &t);
 	if (!p->pi.ok) {
 		free(t.starts);
-		hv_window_free(&w);
-		return;
+		return false;
 	}
-	hpctk_svb_env e;
-	fwd_state fs = {v, false};
-	hpctk_svb_visitor sv = {&fs, fwd_index, fwd_value, NULL};
-	bool env_ok = hpctk_svb_env_init(&e, &psvb_desc, p->b, r, p->h.body_end, 0, p->pi.n);
-	e.val_align = 2;
-	e.idx_align = 4;
-	e.vis = v ? &sv : NULL;
-	hpctk_svb_env_forbid(&e, 0, hpctk_header_size(&profiledb_desc));
+	hpctk_svb_env *e = &pw->e;
+	pw->env_ok = hpctk_svb_env_init(e, &psvb_desc, p->b, r, p->h.body_end, 0, p->pi.n);
+	pw->env_init = true;
+	e->val_align = 2;
+	e->idx_align = 4;
+	hpctk_svb_env_forbid(e, 0, hpctk_header_size(&profiledb_desc));
 	for (unsigned s = 0; s < 2; s++)
-		if (p->h.sec_ok[s]) hpctk_svb_env_forbid(&e, p->h.p[s], p->h.sz[s]);
+		if (p->h.sec_ok[s]) hpctk_svb_env_forbid(e, p->h.p[s], p->h.sz[s]);
 	/* Unknown edition (a lone file without evidence): the release-only
 	 * {PI} fields are not read, and the first profile is the summary, as
 	 * in both editions' writers. */
-	bool release = p->edition == HV_EDITION_RELEASE;
-	unsigned need = release ? HPCTK_PI_END_RELEASE : HPCTK_PI_END_DRAFT;
+	pw->release = p->edition == HV_EDITION_RELEASE;
+	pw->need = pw->release ? HPCTK_PI_END_RELEASE : HPCTK_PI_END_DRAFT;
 	/* Pass 1: each {PI} and its block's layout; then the overlap sweep. */
-	for (uint32_t i = 0; env_ok && i < p->pi.n; i++) {
+	for (uint32_t i = 0; pw->env_ok && i < p->pi.n; i++) {
 		uint64_t at = p->pi.p + (uint64_t)i * p->pi.sz;
-		const uint8_t *pi = hv_window_get(&w, at, need);
+		const uint8_t *pi = hv_window_get(&pw->w, at, pw->need);
 		if (!pi) { /* unreadable: the values are not all visited */
-			e.complete = false;
+			e->complete = false;
 			break;
 		}
-		if (release) check_flags(p, r, i, at, hv_le32(pi + 0x28));
+		if (pw->release) check_flags(p, r, i, at, hv_le32(pi + 0x28));
 		check_pidtuple(p, r, &t, i, at, hv_le64(pi + 0x20));
 		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
-		hpctk_svb_layout(&e, &blk);
+		hpctk_svb_layout(e, &blk);
 	}
-	if (env_ok) hpctk_svb_overlaps(&e);
+	if (pw->env_ok) hpctk_svb_overlaps(e);
+	free(t.starts);
+	pw->complete = pw->env_ok && e->complete && !e->planes.alloc_failed;
+	return true;
+}
+
+bool hpctk_profiledb_range(hpctk_profiledb *p, const hpctk_prof_walk *pw, hv_report *r, const hpctk_prof_visitor *v,
+			   uint32_t first, uint32_t last)
+{
+	hpctk_svb_env e;
+	bool ok = hpctk_svb_env_fork(&e, &pw->e, r);
+	hv_window w;
+	bool w_ok = ok && hv_window_init(&w, p->b, hpctk_window_cap);
+	fwd_state fs = {v, false};
+	hpctk_svb_visitor sv = {&fs, fwd_index, fwd_value, NULL};
+	e.vis = v ? &sv : NULL;
 	/* Pass 2: the values, block by block. */
-	for (uint32_t i = 0; env_ok && i < p->pi.n; i++) {
+	for (uint32_t i = first; w_ok && pw->env_ok && i < last && i < p->pi.n; i++) {
 		uint64_t at = p->pi.p + (uint64_t)i * p->pi.sz;
-		const uint8_t *pi = hv_window_get(&w, at, need);
+		const uint8_t *pi = hv_window_get(&w, at, pw->need);
 		if (!pi) {
 			e.complete = false;
 			break;
 		}
-		fs.summary = release ? (hv_le32(pi + 0x28) & 1) != 0 : i == 0;
-		p->nsummary += fs.summary;
+		fs.summary = pw->release ? (hv_le32(pi + 0x28) & 1) != 0 : i == 0;
 		sv.fast = v && v->fast ? &v->fast[fs.summary] : NULL;
 		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
 		hpctk_svb_values(&e, &blk);
 	}
-	p->complete = env_ok && e.complete && !e.planes.alloc_failed;
-	hpctk_svb_env_free(&e);
-	free(t.starts);
-	hv_window_free(&w);
+	bool complete = w_ok && ok && pw->env_ok && e.complete;
+	if (w_ok) hv_window_free(&w);
+	hpctk_svb_env_unfork(&e);
+	return complete;
+}
+
+uint64_t hpctk_profiledb_block_bytes(hpctk_profiledb *p, hv_window *w, uint32_t i)
+{
+	const uint8_t *pi = hv_window_get(w, p->pi.p + (uint64_t)i * p->pi.sz, 0x20);
+	if (!pi) return 0;
+	hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, 0);
+	return hv_add_sat(hv_mul_sat(blk.nvalues, 10), hv_mul_sat(blk.nidx, 12));
+}
+
+void hpctk_profiledb_prepared_free(hpctk_prof_walk *pw)
+{
+	if (pw->env_init) hpctk_svb_env_free(&pw->e);
+	if (pw->w_ok) hv_window_free(&pw->w);
+	memset(pw, 0, sizeof *pw);
+}
+
+void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_visitor *v)
+{
+	hpctk_prof_walk pw;
+	p->complete = false;
+	if (hpctk_profiledb_prepare(p, r, v, &pw)) {
+		bool c = hpctk_profiledb_range(p, &pw, r, v, 0, p->pi.n);
+		p->complete = pw.complete && c;
+	}
+	hpctk_profiledb_prepared_free(&pw);
 }
 
 static void profiledb_check_file(const hv_options *opt, hv_blob *b, hv_report *r)

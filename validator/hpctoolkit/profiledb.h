@@ -37,8 +37,19 @@ typedef struct hpctk_profiledb {
 	enum hv_edition edition;   /* edition it is checked as */
 	hpctk_array pi;            /* the {PI} array: pProfiles, nProfiles, szProfile */
 	bool complete;             /* after walk: every value was visited */
-	uint32_t nsummary;         /* after walk: profiles read as summary profiles */
 } hpctk_profiledb;
+
+/* A walk in parts, for units of work: prepare (the identifier tuples,
+ * every {PI} and its block's layout, the overlap sweep: small, run by
+ * every process), then the values of ranges of profiles, each into its
+ * own report, then free. */
+typedef struct hpctk_prof_walk {
+	hpctk_svb_env e;           /* after phases 1 and 2, read-only during the ranges */
+	hv_window w;
+	bool w_ok, env_init, env_ok, release;
+	unsigned need;             /* {PI} bytes read */
+	bool complete;             /* the prepare read everything it had to */
+} hpctk_prof_walk;
 
 /* What a profile.db's structure says about its edition (cheap; no report). */
 enum hv_edition hpctk_profiledb_evidence(hv_blob *b);
@@ -46,6 +57,14 @@ enum hv_edition hpctk_profiledb_evidence(hv_blob *b);
 /* `ed`: the edition to check as when the file itself shows none (AUTO: release). */
 bool hpctk_profiledb_open(const hv_options *opt, hv_blob *b, hv_report *r, enum hv_edition ed, hpctk_profiledb *p);
 void hpctk_profiledb_walk(hpctk_profiledb *p, hv_report *r, const hpctk_prof_visitor *v);
+/* False: nothing to walk (no ranges). */
+bool hpctk_profiledb_prepare(hpctk_profiledb *p, hv_report *r, const hpctk_prof_visitor *v, hpctk_prof_walk *pw);
+/* Profiles [first, last): true when every value of them was visited. */
+bool hpctk_profiledb_range(hpctk_profiledb *p, const hpctk_prof_walk *pw, hv_report *r, const hpctk_prof_visitor *v,
+			   uint32_t first, uint32_t last);
+void hpctk_profiledb_prepared_free(hpctk_prof_walk *pw);
+/* Bytes of value data of profile i's block ({PI} read again; 0 when unreadable). */
+uint64_t hpctk_profiledb_block_bytes(hpctk_profiledb *p, hv_window *w, uint32_t i);
 
 extern const hv_format hv_format_hpctk_profiledb;
 

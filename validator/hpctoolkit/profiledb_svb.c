@@ -59,6 +59,27 @@ void hpctk_svb_env_free(hpctk_svb_env *e)
 	e->skip = NULL;
 }
 
+bool hpctk_svb_env_fork(hpctk_svb_env *dst, const hpctk_svb_env *src, hv_report *r)
+{
+	*dst = *src;
+	dst->r = r;
+	dst->complete = true;
+	dst->planes = (hpctk_ranges){0};
+	bool a = hv_window_init(&dst->wv, src->b, hpctk_window_cap);
+	bool c = hv_window_init(&dst->wi, src->b, hpctk_window_cap);
+	if (!a) memset(&dst->wv, 0, sizeof dst->wv);
+	if (!c) memset(&dst->wi, 0, sizeof dst->wi);
+	dst->windows_ok = a && c && src->windows_ok;
+	return dst->windows_ok;
+}
+
+void hpctk_svb_env_unfork(hpctk_svb_env *e)
+{
+	if (e->wv.buf) hv_window_free(&e->wv);
+	if (e->wi.buf) hv_window_free(&e->wi);
+	e->skip = NULL; /* the source's */
+}
+
 /* The layout of a block: where its arrays are and whether they can be read. */
 /* The structural path of a block, formatted only when a diagnostic needs it:
  * cct.db has one block per context, and formatting costs more than checking. */
@@ -191,7 +212,7 @@ typedef struct block_run {
 	const uint8_t *reject;
 	uint64_t limit, per;
 	hpctk_digest *dig;            /* the digests, NULL: none */
-	uint32_t ndig;
+	uint32_t dig_base, ndig;
 	/* values walked one by one (all, finite), and by the fast path; runs */
 	uint64_t n_slow, n_slow_finite, n_fast, n_runs;
 } block_run;
@@ -210,6 +231,7 @@ static void block_run_init(block_run *br, const hpctk_svb_env *e)
 	br->limit = UINT64_MAX;
 	if (br->f) {
 		br->dig = br->f->dig;
+		br->dig_base = br->f->dig_base;
 		br->ndig = br->f->ndig;
 	}
 	if (br->f && br->f->r_key >= 0) {
@@ -252,7 +274,7 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 	const hpctk_svb_fast *f = br->f;
 	hpctk_digest *dig = NULL;
 	uint32_t ctx = ks == PROF_KS ? idx_key : blk->owner;
-	if (br->dig && ctx < br->ndig) dig = &br->dig[ctx];
+	if (br->dig && ctx - br->dig_base < br->ndig) dig = &br->dig[ctx - br->dig_base];
 	uint64_t ybase = ks == PROF_KS ? (uint64_t)blk->owner << 16 : idx_key;
 	uint64_t n_fast = 0, h_fast = 0;
 	uint32_t prev = 0;

@@ -69,8 +69,8 @@ typedef struct hpctk_svb_fast {
 	int r_key;                 /* rule evaluated once per value on its key; < 0: none */
 	const uint8_t *key_reject; /* that rule: fails where this 65536-byte map is non-zero, or else */
 	uint32_t key_limit;        /* the key is below this */
-	hpctk_digest *dig;         /* per context, NULL: no digest */
-	uint32_t ndig;             /* contexts at or above ndig are not digested */
+	hpctk_digest *dig;         /* per context from dig_base, NULL: no digest */
+	uint32_t dig_base, ndig;   /* contexts outside [dig_base, dig_base + ndig) are not digested */
 	/* Index entries (idx_fast): the visitor's `index` is called for the
 	 * first entry of a block when idx_first, and for entries whose key is
 	 * at or above idx_limit or has no bit in idx_allow (idx_allow_n bits;
@@ -135,6 +135,12 @@ bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, h
 			uint32_t first_owner, uint32_t n_owners);
 void hpctk_svb_env_forbid(hpctk_svb_env *e, uint64_t p, uint64_t sz);
 void hpctk_svb_env_free(hpctk_svb_env *e);
+/* An env for phase 3 of a range of owners (a unit of work): `src` after
+ * phases 1 and 2, shared read-only (its skip bitmap), with its own windows,
+ * report and completeness. False when out of memory. Free with
+ * hpctk_svb_env_unfork. */
+bool hpctk_svb_env_fork(hpctk_svb_env *dst, const hpctk_svb_env *src, hv_report *r);
+void hpctk_svb_env_unfork(hpctk_svb_env *e);
 
 /* Three phases, so that the value data is walked at most once however the
  * blocks point: (1) hpctk_svb_layout for every block (pointers, containment,

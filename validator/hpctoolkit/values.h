@@ -132,18 +132,28 @@ hpctk_vformula hpctk_vformula_parse(const char *s);
  * (one profile's {Val} bytes). */
 #define HPCTK_VBUDGET (32u << 20)
 
-/* A slot holds no flags: values are non-zero (a stored 0.0 breaks its own
- * rule), so a slot is touched when mag or found is, and found is there when
- * non-zero. The offsets for diagnostics are found again on a failure, by
- * reading the node's own run (kept per block: where it is and its length). */
+/* A slot is two doubles and no flags: values are non-zero (a stored 0.0
+ * breaks its own rule), so found is there when non-zero, and a slot is
+ * touched when found or expect is, or it had a negative term. The
+ * magnitude of the terms (for the tolerance) is expect + 2 x the sum of
+ * the negative terms' magnitudes, kept aside in a small table because
+ * negative values are rare. The offsets for diagnostics are found again on
+ * a failure, by reading the node's own run (kept per block: where it is
+ * and its length). */
 typedef struct hpctk_vslot {
-	double found, expect, mag;
+	double found, expect;
 } hpctk_vslot;
 
-typedef struct hpctk_vblock {
+/* What the fold reads and writes of a node, in one cache line's half: a
+ * run then costs one miss for its node, one for its parent, and its two
+ * blocks of slots. */
+typedef struct hpctk_vnstate {
 	uint64_t own_off, first_off; /* the node's own run (0: none), the first value that touched it */
+	uint32_t parent;             /* the tree's */
+	uint32_t blk;                /* its block in the profile, HPCTK_VNONE when untouched */
 	uint32_t own_cnt;
-} hpctk_vblock;
+	uint16_t prop;               /* the tree's */
+} hpctk_vnstate;
 
 typedef struct hpctk_vcheck {
 	const hpctk_vmodel *vm;
@@ -156,12 +166,14 @@ typedef struct hpctk_vcheck {
 	bool cur_set, cur_summary, cur_tainted;
 	uint32_t cur;
 	uint32_t g, g0;              /* slots per group, the group being folded */
-	uint32_t *blk;               /* per node: its block, HPCTK_VNONE when untouched */
-	hpctk_vslot *slot;           /* touched blocks x g */
-	hpctk_vblock *binfo;         /* per touched block */
+	hpctk_vnstate *ns;           /* per node */
+	hpctk_vslot *slot;           /* touched blocks x g, all zero between profiles */
 	uint32_t *touched;           /* nodes in order of first touch */
 	size_t ntouched, slot_cap;
 	double *pos, *neg, *elmag;   /* per slot of the group: elided raw values */
+	uint64_t *negk;              /* (block << 16 | slot) + 1 of the negative terms, 0: free */
+	double *negv;                /* their magnitudes' sums */
+	size_t negn, negcap;
 	uint32_t last_ctx, last_node;
 	bool last_valid;
 	/* the profile's raw runs, kept only when nd > g (replayed per group) */
@@ -259,6 +271,8 @@ void hpctk_vsum_value(hpctk_vsum *s, uint32_t ctx, uint16_t pid, uint32_t prof, 
  * was visited), else dropped. */
 void hpctk_vsum_block_end(hpctk_vsum *s, uint32_t ctx, bool whole);
 void hpctk_vsum_free(hpctk_vsum *s);
+/* Free all but the kept differences (a unit's end). */
+void hpctk_vsum_release(hpctk_vsum *s);
 /* Keep a difference (also: one that arrived from another unit). */
 void hpctk_vsum_keep(hpctk_vsum *s, const hpctk_vsum_miss *m);
 /* After the walks, into `r`: the kept differences, except at contexts

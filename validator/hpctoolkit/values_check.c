@@ -40,27 +40,29 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	uint64_t per_node = sizeof(hpctk_vslot);
 	uint64_t g = HPCTK_VBUDGET / ((uint64_t)vm->n * per_node);
 	c->g = g < 1 ? 1 : g > vm->nd ? vm->nd : (uint32_t)g;
-	c->blk = malloc((size_t)vm->n * sizeof *c->blk);
+	c->ns = malloc((size_t)vm->n * sizeof *c->ns);
 	c->touched = malloc((size_t)vm->n * sizeof *c->touched);
 	c->pos = calloc(5u * c->g, sizeof *c->pos); /* pos, neg, elmag, then per slot: total, total magnitude */
 	c->neg = c->pos ? c->pos + c->g : NULL;
 	c->elmag = c->pos ? c->pos + 2u * c->g : NULL;
-	c->on = c->blk && c->touched && c->pos;
+	c->on = c->ns && c->touched && c->pos;
 	if (!c->on) {
 		c->oom = true;
 		return;
 	}
-	for (uint32_t i = 0; i < vm->n; i++) c->blk[i] = HPCTK_VNONE;
+	for (uint32_t i = 0; i < vm->n; i++)
+		c->ns[i] = (hpctk_vnstate){.parent = vm->node[i].parent, .blk = HPCTK_VNONE, .prop = vm->node[i].prop};
 }
 
 void hpctk_vcheck_free(hpctk_vcheck *c)
 {
-	free(c->blk);
+	free(c->ns);
 	free(c->touched);
 	free(c->slot);
-	free(c->binfo);
 	free(c->pos);
 	free(c->keep);
+	free(c->negk);
+	free(c->negv);
 	if (c->w_ok) hv_window_free(&c->w);
 	memset(c, 0, sizeof *c);
 }
@@ -75,25 +77,71 @@ static bool reserve(hpctk_vcheck *c)
 	if (cap > n) cap = n;
 	hpctk_vslot *ns = realloc(c->slot, cap * c->g * sizeof *ns);
 	if (!ns) return false;
+	/* zero once here; eval_group zeroes every block it evaluates */
+	memset(ns + c->slot_cap * c->g, 0, (cap - c->slot_cap) * c->g * sizeof *ns);
 	c->slot = ns;
-	hpctk_vblock *nb = realloc(c->binfo, cap * sizeof *nb);
-	if (!nb) return false;
-	c->binfo = nb;
 	c->slot_cap = cap;
 	return true;
 }
 
 static hpctk_vslot *block(hpctk_vcheck *c, uint32_t n, uint64_t off)
 {
-	uint32_t b = c->blk[n];
-	if (b != HPCTK_VNONE) return c->slot + (size_t)b * c->g;
-	b = (uint32_t)c->ntouched;
+	hpctk_vnstate *st = &c->ns[n];
+	if (st->blk != HPCTK_VNONE) return c->slot + (size_t)st->blk * c->g;
+	st->blk = (uint32_t)c->ntouched;
 	c->touched[c->ntouched++] = n;
-	c->blk[n] = b;
-	c->binfo[b] = (hpctk_vblock){0, off, 0};
-	hpctk_vslot *s = c->slot + (size_t)b * c->g;
-	memset(s, 0, c->g * sizeof *s);
-	return s;
+	st->own_off = 0;
+	st->own_cnt = 0;
+	st->first_off = off;
+	return c->slot + (size_t)st->blk * c->g;
+}
+
+/* The negative terms' table: open addressing on (block, slot). */
+static uint64_t neg_hash(uint64_t key) { return (key * 0x9e3779b97f4a7c15ull) >> 20; }
+
+static void neg_add(hpctk_vcheck *c, uint32_t b, uint32_t k, double a)
+{
+	if (2 * (c->negn + 1) > c->negcap) {
+		size_t cap = c->negcap ? c->negcap * 2 : 64;
+		uint64_t *nk = calloc(cap, sizeof *nk);
+		double *nv = calloc(cap, sizeof *nv);
+		if (!nk || !nv) {
+			free(nk);
+			free(nv);
+			c->oom = c->cur_tainted = true;
+			return;
+		}
+		for (size_t i = 0; i < c->negcap; i++) {
+			if (!c->negk[i]) continue;
+			size_t j = neg_hash(c->negk[i]) & (cap - 1);
+			while (nk[j]) j = (j + 1) & (cap - 1);
+			nk[j] = c->negk[i];
+			nv[j] = c->negv[i];
+		}
+		free(c->negk);
+		free(c->negv);
+		c->negk = nk;
+		c->negv = nv;
+		c->negcap = cap;
+	}
+	uint64_t key = ((uint64_t)b << 16 | k) + 1;
+	size_t j = neg_hash(key) & (c->negcap - 1);
+	while (c->negk[j] && c->negk[j] != key) j = (j + 1) & (c->negcap - 1);
+	if (!c->negk[j]) {
+		c->negk[j] = key;
+		c->negv[j] = 0;
+		c->negn++;
+	}
+	c->negv[j] += a;
+}
+
+static double neg_get(const hpctk_vcheck *c, uint32_t b, uint32_t k)
+{
+	if (!c->negn) return -1.0;
+	uint64_t key = ((uint64_t)b << 16 | k) + 1;
+	size_t j = neg_hash(key) & (c->negcap - 1);
+	while (c->negk[j] && c->negk[j] != key) j = (j + 1) & (c->negcap - 1);
+	return c->negk[j] ? c->negv[j] : -1.0; /* -1: none */
 }
 
 /* Fold a run of raw {Val} entries of node n (HPCTK_VNONE: an elided
@@ -124,10 +172,10 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 		c->cur_tainted = true;
 		return;
 	}
-	const uint32_t parent = vm->node[n].parent;
-	const uint16_t prop = vm->node[n].prop;
 	hpctk_vslot *own = block(c, n, off0), *par = NULL;
-	hpctk_vblock *bi = &c->binfo[c->blk[n]];
+	hpctk_vnstate *bi = &c->ns[n];
+	const uint32_t parent = bi->parent;
+	const uint16_t prop = bi->prop;
 	if (!bi->own_off) {
 		bi->own_off = off0;
 		bi->own_cnt = (uint32_t)cnt;
@@ -138,13 +186,13 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 		const uint8_t *p = vals + 10 * i;
 		uint16_t pid = hv_le16(p);
 		uint8_t kind = vm->kind[pid];
-		double v = hv_lef64(p + 2), a = fabs(v);
+		double v = hv_lef64(p + 2);
 		if (kind == HPCTK_VP_POINT) {
 			for (uint32_t j = vm->pfirst[pid]; j < vm->pfirst[pid + 1]; j++) {
 				uint32_t k = vm->plist[j] - g0;
 				if (k >= g) continue;
 				own[k].expect += v;
-				own[k].mag += a;
+				if (v < 0) neg_add(c, bi->blk, k, -v);
 			}
 			continue;
 		}
@@ -154,7 +202,7 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 		if (parent == HPCTK_VNONE || !(kind == HPCTK_VP_EXEC || (prop >> (vm->bit[pid] & 15) & 1))) continue;
 		if (!par) par = block(c, parent, off0 + 10 * i);
 		par[k].expect += v;
-		par[k].mag += a;
+		if (v < 0) neg_add(c, c->ns[parent].blk, k, -v);
 	}
 }
 
@@ -206,9 +254,9 @@ static void emit_prop(hpctk_vcheck *c, int rule, uint16_t pid, uint32_t n, uint6
 /* The file offset a diagnostic of slot k of block b points at: the
  * node's value of the scope, else its point value, else the first value
  * that touched it (read again from the node's own run). */
-static uint64_t slot_off(hpctk_vcheck *c, uint32_t b, uint16_t pid)
+static uint64_t slot_off(hpctk_vcheck *c, uint32_t n, uint16_t pid)
 {
-	const hpctk_vblock *bi = &c->binfo[b];
+	const hpctk_vnstate *bi = &c->ns[n];
 	if (!bi->own_off || !c->w_ok) return bi->first_off;
 	uint64_t point = 0;
 	for (uint32_t i = 0; i < bi->own_cnt; i++) {
@@ -228,20 +276,23 @@ static void eval_group(hpctk_vcheck *c, bool check)
 	double *tot = c->pos + 3u * g, *totmag = c->pos + 4u * g;
 	for (size_t t = 0; t < c->ntouched; t++) {
 		uint32_t n = c->touched[t];
-		const hpctk_vslot *s = c->slot + (size_t)t * g;
-		c->blk[n] = HPCTK_VNONE;
+		hpctk_vslot *s = c->slot + (size_t)t * g;
+		c->ns[n].blk = HPCTK_VNONE;
 		for (uint32_t k = 0; check && k < g; k++) {
-			if (s[k].mag == 0 && s[k].found == 0) continue; /* untouched */
+			double nm = neg_get(c, (uint32_t)t, k);
+			if (s[k].expect == 0 && s[k].found == 0 && nm < 0) continue; /* untouched */
+			double mag = s[k].expect + 2 * (nm > 0 ? nm : 0);
 			uint16_t pid = vm->dpid[g0 + k];
 			int rule = vm->kind[pid] == HPCTK_VP_EXEC ? HV_R_HPCTKDB_VALUES_EXECUTION : HV_R_HPCTKDB_VALUES_TRANSITIVE;
 			double found = s[k].found, x = s[k].expect;
-			double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (s[k].mag + fabs(found) + c->elmag[k]);
+			double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (mag + fabs(found) + c->elmag[k]);
 			double diff = found - x;
 			tot[k] += diff;
-			totmag[k] += s[k].mag + fabs(found);
+			totmag[k] += mag + fabs(found);
 			if (!hv_eval(c->r, rule, diff >= c->neg[k] - tol && diff <= c->pos[k] + tol))
-				emit_prop(c, rule, pid, n, slot_off(c, (uint32_t)t, pid), found, x, c->neg[k], c->pos[k]);
+				emit_prop(c, rule, pid, n, slot_off(c, n, pid), found, x, c->neg[k], c->pos[k]);
 		}
+		memset(s, 0, g * sizeof *s);
 	}
 	/* Execution: every elided raw value lies below exactly one listed
 	 * context, so the excesses add up to all of them. */
@@ -260,6 +311,10 @@ static void eval_group(hpctk_vcheck *c, bool check)
 	}
 	c->ntouched = 0;
 	memset(c->pos, 0, 5u * g * sizeof *c->pos);
+	if (c->negn) {
+		memset(c->negk, 0, c->negcap * sizeof *c->negk);
+		c->negn = 0;
+	}
 }
 
 /* The end of a thread profile: the first group was folded while it

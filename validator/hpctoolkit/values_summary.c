@@ -127,13 +127,23 @@ void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview
 	s->oom = !s->on;
 }
 
-void hpctk_vsum_free(hpctk_vsum *s)
+void hpctk_vsum_release(hpctk_vsum *s)
 {
 	free(s->acc);
 	free(s->touched);
+	s->acc = NULL;
+	s->touched = NULL;
+	if (s->wi.buf) hv_window_free(&s->wi);
+	if (s->wv.buf) hv_window_free(&s->wv);
+	memset(&s->wi, 0, sizeof s->wi);
+	memset(&s->wv, 0, sizeof s->wv);
+	s->on = false;
+}
+
+void hpctk_vsum_free(hpctk_vsum *s)
+{
+	hpctk_vsum_release(s);
 	free(s->miss);
-	hv_window_free(&s->wi);
-	hv_window_free(&s->wv);
 	memset(s, 0, sizeof *s);
 }
 
@@ -149,9 +159,55 @@ static bool thread(const hpctk_vsumview *sv, uint32_t prof)
 	return prof != 0 && prof < sv->nprof && !(sv->is_summary && hv_bit_get(sv->is_summary, prof));
 }
 
-void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt)
+/* One statistic over a clean run (every value a thread's, finite: what
+ * the value loop's fast path delivers when profile 0 is the only summary),
+ * for the formulas scale * x and scale * x^2: no test per value. The
+ * operations are apply()'s, in the same order. */
+static void fold_clean(hpctk_vsum_acc *a, const hpctk_vstat *st, const uint8_t *vals, uint64_t cnt)
 {
-	if (!s->on) return;
+	const double sc = st->f.scale;
+	const bool sq = st->f.power == 2.0;
+	double acc = a->acc, mag = a->mag;
+	uint64_t i = 0;
+	if (a->count == 0) {
+		double x = hv_lef64(vals + 4), y = sc * x;
+		if (sq) y *= x;
+		acc = y;
+		mag += st->combine == 0 ? fabs(y) : 0;
+		i = 1;
+	}
+	switch (st->combine) {
+	case 0:
+		for (; i < cnt; i++) {
+			double x = hv_lef64(vals + 12 * i + 4), y = sc * x;
+			if (sq) y *= x;
+			acc += y;
+			mag += fabs(y);
+		}
+		break;
+	case 1:
+		for (; i < cnt; i++) {
+			double x = hv_lef64(vals + 12 * i + 4), y = sc * x;
+			if (sq) y *= x;
+			acc = y < acc ? y : acc;
+		}
+		break;
+	default:
+		for (; i < cnt; i++) {
+			double x = hv_lef64(vals + 12 * i + 4), y = sc * x;
+			if (sq) y *= x;
+			acc = y > acc ? y : acc;
+		}
+		break;
+	}
+	a->acc = acc;
+	a->mag = mag;
+	a->count += (uint32_t)cnt;
+}
+
+static void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt, bool clean)
+{
+	if (!s->on || cnt == 0) return;
 	if (ctx != s->ctx) {
 		reset(s); /* a block that ended without hpctk_vsum_block_end: its values are dropped */
 		s->ctx = ctx;
@@ -159,10 +215,16 @@ void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *va
 	const hpctk_vmodel *vm = s->vm;
 	const hpctk_vsumview *sv = s->sv;
 	if (vm->kind[pid] == HPCTK_VP_NONE) s->foreign = true;
+	clean = clean && !sv->is_summary;
 	for (uint32_t k = vm->first_stat[pid]; k < vm->first_stat[pid + 1]; k++) {
 		const hpctk_vstat *st = &vm->stats[k];
 		if (!st->f.ok || !summarised(vm, st->pid) || vm->stat_of[st->stat] != k) continue;
 		hpctk_vsum_acc *a = &s->acc[k];
+		if (clean && (st->f.power == 1.0 || st->f.power == 2.0)) {
+			if (!a->count) s->touched[s->ntouched++] = k;
+			fold_clean(a, st, vals, cnt);
+			continue;
+		}
 		double acc = a->acc, mag = a->mag;
 		uint32_t count = a->count;
 		for (uint64_t i = 0; i < cnt; i++) {
@@ -186,12 +248,17 @@ void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *va
 	}
 }
 
+void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt)
+{
+	fold(s, ctx, pid, vals, cnt, true);
+}
+
 void hpctk_vsum_value(hpctk_vsum *s, uint32_t ctx, uint16_t pid, uint32_t prof, uint64_t bits)
 {
 	uint8_t raw[12];
 	hv_put_le32(raw, prof);
 	hv_put_le64(raw + 4, bits);
-	hpctk_vsum_run(s, ctx, pid, raw, 1);
+	fold(s, ctx, pid, raw, 1, false);
 }
 
 void hpctk_vsum_keep(hpctk_vsum *s, const hpctk_vsum_miss *m)
