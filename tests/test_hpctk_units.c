@@ -1,0 +1,96 @@
+/* An HPCToolkit database split into units of work (core/units.h) as finely
+ * as it goes (unit_bytes 1: a unit per profile of profile.db, per context
+ * block of cct.db, per line of trace.db), the units checked in reverse
+ * order, gives the byte-identical report of one unit per file, for a valid
+ * database and for databases breaking the rules whose state crosses units:
+ * the transpose (digests of profile ranges added, of context ranges
+ * placed), propagated values (per profile) and summary statistics (per
+ * context, held until the transpose is known). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/units.h"
+#include "core/wire.h"
+#include "tap.h"
+#include "testlib.h"
+
+typedef struct reverse_runner {
+	hv_units_runner base;
+	size_t units;
+} reverse_runner;
+
+static void run_reverse(hv_units_runner *self, const hv_options *opt, const hv_units *u)
+{
+	(void)opt;
+	((reverse_runner *)self)->units = u->n;
+	for (size_t i = u->n; i-- > 0;) u->check(u->ctx, i);
+}
+
+static void report_bytes(const hv_report *r, hv_wbuf *w)
+{
+	memset(w, 0, sizeof *w);
+	hv_report_save(r, w);
+}
+
+static void split_equals_whole(const char *brk, unsigned profiles, unsigned contexts)
+{
+	gen_params p;
+	gen_params_default(&p);
+	p.what = "hpctoolkit-db";
+	p.edition = HV_EDITION_RELEASE;
+	p.profiles = profiles;
+	p.contexts = contexts;
+	p.break_rule = brk;
+	gen_output out;
+	char err[256] = "";
+	int rc = gen_generate(&p, &out, err, sizeof err);
+	CHECK(rc == 0, "%s: generator failed: %s", brk ? brk : "valid", err);
+	if (rc != 0) return;
+
+	hv_options whole = {.edition = HV_EDITION_AUTO, .max_diags = 1000};
+	hv_report a, b;
+	tl_validate(&out, &whole, &a);
+	reverse_runner rr = {{run_reverse}, 0};
+	hv_options split = whole;
+	split.unit_bytes = 1;
+	split.units = &rr.base;
+	tl_validate(&out, &split, &b);
+
+	const char *what = brk ? brk : "valid database";
+	/* every profile and every context with values a unit of its own */
+	CHECK(rr.units >= profiles + 2, "%s: %zu units for %u profiles", what, rr.units, profiles);
+	hv_wbuf wa, wb;
+	report_bytes(&a, &wa);
+	report_bytes(&b, &wb);
+	bool same = !wa.failed && !wb.failed && wa.n == wb.n && memcmp(wa.p, wb.p, wa.n) == 0;
+	CHECK(same, "%s: the report of %zu units in reverse order differs from one unit per file", what, rr.units);
+	if (!same) {
+		printf("  whole:\n");
+		tl_dump(&a);
+		printf("  split:\n");
+		tl_dump(&b);
+	}
+	if (brk) {
+		int rule = -1;
+		for (int j = 0; j < HV_RULE_COUNT; j++)
+			if (strcmp(hv_rules[j].id, brk) == 0) rule = j;
+		CHECK(rule >= 0 && b.failed[rule] > 0, "%s: the rule fired in the split report", what);
+	} else {
+		CHECK(hv_report_exit_code(&b, false) == 0, "valid database accepted when split");
+	}
+	hv_wbuf_free(&wa);
+	hv_wbuf_free(&wb);
+	hv_report_free(&a);
+	hv_report_free(&b);
+	gen_output_free(&out);
+}
+
+int main(void)
+{
+	split_equals_whole(NULL, 6, 60);
+	split_equals_whole("hpctkdb.cct.transpose", 5, 40);
+	split_equals_whole("hpctkdb.values.summary", 5, 40);
+	split_equals_whole("hpctkdb.values.execution", 5, 40);
+	split_equals_whole("hpctkdb.ctx.elided", 5, 40);
+	TAP_DONE();
+}
