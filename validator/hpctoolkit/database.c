@@ -229,7 +229,7 @@ static uint64_t per_unit(const hv_options *opt, walk_set *w, uint32_t n, uint64_
 /* profile.db's units each hold a digest per cct.db context (the transpose
  * is profile-major there): their number is capped so that those stay
  * within this budget together. */
-#define PROF_UNITS_DIGEST_BUDGET (64ull << 20)
+#define PROF_UNITS_DIGEST_BUDGET (32ull << 20)
 
 static void plan_units(const hv_options *opt, walk_set *w, hv_report *r)
 {

@@ -128,8 +128,8 @@ hpctk_vformula hpctk_vformula_parse(const char *s);
  * touched slot is one equation. Memory: the blocks of the touched nodes,
  * at most HPCTK_VBUDGET bytes: when all nd slots of every node would not
  * fit, the slots are taken in groups of g, the first during the stream,
- * the others by replaying the profile's raw values, which are then kept
- * (one profile's {Val} bytes). */
+ * the others by reading the profile's runs again from the file (kept as
+ * 16 bytes per run: where each is). */
 #define HPCTK_VBUDGET (32u << 20)
 
 /* A slot is two doubles and no flags: values are non-zero (a stored 0.0
@@ -176,7 +176,8 @@ typedef struct hpctk_vcheck {
 	size_t negn, negcap;
 	uint32_t last_ctx, last_node;
 	bool last_valid;
-	/* the profile's raw runs, kept only when nd > g (replayed per group) */
+	/* the profile's runs, kept only when nd > g (replayed per group): where
+	 * they are in the file (16 bytes a run), or their bytes too without it */
 	uint8_t *keep;
 	size_t keep_n, keep_cap;
 } hpctk_vcheck;

@@ -36,7 +36,7 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	c->b = b;
 	c->file = file;
 	if (!vm || vm->nd == 0 || vm->n == 0) return;
-	c->w_ok = b && hv_window_init(&c->w, b, 4096);
+	c->w_ok = b && hv_window_init(&c->w, b, 64u << 10);
 	uint64_t per_node = sizeof(hpctk_vslot);
 	uint64_t g = HPCTK_VBUDGET / ((uint64_t)vm->n * per_node);
 	c->g = g < 1 ? 1 : g > vm->nd ? vm->nd : (uint32_t)g;
@@ -206,11 +206,20 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 	}
 }
 
+/* A run for the later groups: with the file at hand, where it is (16
+ * bytes, contiguous runs of a node merged), else its bytes too. */
 static void keep_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t cnt, uint64_t off0)
 {
-	size_t need = sizeof(kept_run) + (size_t)cnt * 10;
+	if (c->w_ok && c->keep_n >= sizeof(kept_run)) {
+		kept_run *last = (kept_run *)(void *)(c->keep + c->keep_n - sizeof(kept_run));
+		if (last->node == n && last->off0 + 10ull * last->cnt == off0 && last->cnt + cnt <= UINT32_MAX) {
+			last->cnt += (uint32_t)cnt;
+			return;
+		}
+	}
+	size_t need = sizeof(kept_run) + (c->w_ok ? 0 : (size_t)cnt * 10);
 	if (c->keep_n + need > c->keep_cap) {
-		size_t cap = c->keep_cap ? c->keep_cap * 2 : 1u << 16;
+		size_t cap = c->keep_cap ? c->keep_cap * 2 : 1u << 12;
 		while (cap < c->keep_n + need) cap *= 2;
 		uint8_t *nk = realloc(c->keep, cap);
 		if (!nk) {
@@ -222,8 +231,35 @@ static void keep_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 	}
 	kept_run h = {n, (uint32_t)cnt, off0};
 	memcpy(c->keep + c->keep_n, &h, sizeof h);
-	memcpy(c->keep + c->keep_n + sizeof h, vals, (size_t)cnt * 10);
+	if (!c->w_ok) memcpy(c->keep + c->keep_n + sizeof h, vals, (size_t)cnt * 10);
 	c->keep_n += need;
+}
+
+/* Fold the kept runs again (the next group of slots): read from the file
+ * a window at a time, or from the kept bytes. */
+static void replay(hpctk_vcheck *c)
+{
+	for (size_t at = 0; at < c->keep_n;) {
+		kept_run h;
+		memcpy(&h, c->keep + at, sizeof h);
+		at += sizeof h;
+		if (!c->w_ok) {
+			fold_run(c, h.node, c->keep + at, h.cnt, h.off0);
+			at += (size_t)h.cnt * 10;
+			continue;
+		}
+		const uint64_t per = c->w.cap / 10;
+		for (uint64_t done = 0; done < h.cnt;) {
+			uint64_t k = h.cnt - done < per ? h.cnt - done : per;
+			const uint8_t *p = hv_window_get(&c->w, h.off0 + 10 * done, (size_t)(10 * k));
+			if (!p) {
+				c->cur_tainted = true; /* read before, unreadable now: the profile is left unchecked */
+				return;
+			}
+			fold_run(c, h.node, p, k, h.off0 + 10 * done);
+			done += k;
+		}
+	}
 }
 
 static void emit_prop(hpctk_vcheck *c, int rule, uint16_t pid, uint32_t n, uint64_t off, double found, double expect,
@@ -328,12 +364,7 @@ static void flush(hpctk_vcheck *c)
 	if (c->cur_summary) return;
 	eval_group(c, check);
 	for (c->g0 = c->g; check && c->g0 < c->vm->nd; c->g0 += c->g) {
-		for (size_t at = 0; at < c->keep_n;) {
-			kept_run h;
-			memcpy(&h, c->keep + at, sizeof h);
-			fold_run(c, h.node, c->keep + at + sizeof h, h.cnt, h.off0);
-			at += sizeof h + (size_t)h.cnt * 10;
-		}
+		replay(c);
 		eval_group(c, !c->cur_tainted);
 	}
 	c->g0 = 0;
