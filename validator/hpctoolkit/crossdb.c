@@ -113,15 +113,7 @@ void hpctk_xfile_init_range(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_re
 			p->idx_allow = ctx ? x->ctx_map : NULL;
 			p->idx_allow_n = (uint64_t)x->ctx_map_max + 1;
 		}
-		/* Value semantics: release meta.db with a readable tree and metrics. */
-		if (x->prof && x->meta && x->meta->values && (f->vc = malloc(sizeof *f->vc)) != NULL) {
-			hpctk_vcheck_init(f->vc, x->meta->values, r, x->prof->b, x->prof->b->name);
-			for (int i = 0; i < 2; i++) {
-				f->fast[i].run = prof_run;
-				f->fast[i].run_arg = f->vc;
-				f->fast[i].run_summary = i == 1;
-			}
-		}
+		/* Value semantics: the checker is made when the unit starts (hpctk_xfile_unit_begin). */
 	} else if (which == HPCTK_XCCT) {
 		/* Without profile.db, cct_value checks nothing and digests nothing. */
 		f->fast[0] = (hpctk_svb_fast){.r_key = x->prof ? HV_R_HPCTKDB_CCT_PROF_IN_RANGE : -1,
@@ -135,12 +127,29 @@ void hpctk_xfile_init_range(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_re
 		f->fast[0].idx_limit = UINT64_MAX;
 		f->fast[0].idx_allow = metrics ? x->prop : NULL;
 		f->fast[0].idx_allow_n = 65536;
-		if (x->sumview && x->sumview->ok && (f->vs = malloc(sizeof *f->vs)) != NULL) {
-			hpctk_vsum_init(f->vs, x->meta->values, x->sumview, r);
-			f->fast[0].run = cct_run;
-			f->fast[0].block_end = cct_block_end;
-			f->fast[0].run_arg = f->vs;
+		/* the summary checker's kept differences; it starts with the unit */
+		if (x->sumview && x->sumview->ok && !(f->vs = calloc(1, sizeof *f->vs))) f->alloc_failed = true;
+	}
+}
+
+void hpctk_xfile_unit_begin(hpctk_xfile *f)
+{
+	const hpctk_xdb *x = f->x;
+	if (f->which == HPCTK_XPROF && x->prof && x->meta && x->meta->values && !f->vc &&
+	    (f->vc = malloc(sizeof *f->vc)) != NULL) {
+		/* Value semantics: release meta.db with a readable tree and metrics. */
+		hpctk_vcheck_init(f->vc, x->meta->values, f->r, x->prof->b, x->prof->b->name);
+		for (int i = 0; i < 2; i++) {
+			f->fast[i].run = prof_run;
+			f->fast[i].run_arg = f->vc;
+			f->fast[i].run_summary = i == 1;
 		}
+	}
+	if (f->which == HPCTK_XCCT && f->vs && !f->vs->on && !f->vs->nmiss) {
+		hpctk_vsum_init(f->vs, x->meta->values, x->sumview, f->r);
+		f->fast[0].run = cct_run;
+		f->fast[0].block_end = cct_block_end;
+		f->fast[0].run_arg = f->vs;
 	}
 }
 

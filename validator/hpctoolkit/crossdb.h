@@ -67,6 +67,9 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 /* The state of a unit of cct.db's contexts [base, base + n) (digests for
  * those only); of profile.db or trace.db: as hpctk_xfile_init. */
 void hpctk_xfile_init_range(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r, uint32_t base, uint32_t n);
+/* At a unit's start: make what only its walk uses (the value checkers),
+ * so units waiting to run or checked elsewhere hold only their summaries. */
+void hpctk_xfile_unit_begin(hpctk_xfile *f);
 /* At a unit's end: free what only its walk used (the value checkers'
  * scratch), keeping its summary. */
 void hpctk_xfile_unit_done(hpctk_xfile *f);

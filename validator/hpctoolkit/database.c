@@ -135,6 +135,7 @@ static void walk_task(void *ctx, size_t i)
 {
 	walk_set *w = ctx;
 	range_unit *u = &w->u[i];
+	hpctk_xfile_unit_begin(&u->f);
 	if (u->which == HPCTK_XTRACE) {
 		/* a copy: the walk records the timestamps it saw in it */
 		hpctk_tracedb t = *w->trace;
@@ -290,9 +291,7 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 		hpctk_xfile_init(&w.f[i], &w.x, i, &w.sub[i]);
 	}
 	/* What every process reads first (into each file's own report), then
-	 * the units. Without meta.db's model or transpose, the prepare's own
-	 * xfile needs no value checker: it merges the units' summaries. */
-	for (int i = 0; i < HPCTK_XFILES; i++) hpctk_xfile_unit_done(&w.f[i]);
+	 * the units; each file's own xfile merges the units' summaries. */
 	if (w.prof) {
 		hpctk_prof_visitor v = hpctk_xfile_prof_visitor(&w.f[HPCTK_XPROF]);
 		w.pw_ok = hpctk_profiledb_prepare(w.prof, &w.sub[HPCTK_XPROF], &v, &w.pw);
