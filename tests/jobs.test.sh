@@ -24,6 +24,26 @@ same_for_jobs() { # description, hpcvet arguments...
 	done
 }
 
+# same_for_jobs_batched DESCRIPTION ARGS... -- INPUTS...: same_for_jobs over
+# batches of 40 inputs per call. --max-diagnostics counts per input and each
+# input's report is its own section, so a batch checks each input as a call
+# of its own would, at a fraction of the process start-ups (CI time).
+same_for_jobs_batched() {
+	local desc=$1 args=() batch=() n=0
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	while [ $# -gt 0 ]; do
+		batch+=("$1")
+		shift
+		if [ ${#batch[@]} -eq 40 ] || [ $# -eq 0 ]; then
+			n=$((n + 1))
+			same_for_jobs "$desc, batch $n (${batch[0]##*/} ...)" "${args[@]}" "${batch[@]}"
+			batch=()
+		fi
+	done
+}
+
 # Inputs: every rule broken where the generator can break it in a multi-file
 # input; rules of one stream or one rank file are broken by putting broken
 # single files into two places of a conforming tree or trace.
@@ -51,10 +71,10 @@ for rule in $("$HPCVET" rules | awk '{print $1}' | grep -E '^(ovni|dumpi)\.'); d
 		if [ "$placed" = 0 ]; then rm -rf "$out"; continue; fi
 	fi
 	broken=$((broken + 1))
-	same_for_jobs "$rule" "$out"
-	same_for_jobs "$rule (JSON, 2 diagnostics)" --format=json --max-diagnostics=2 "$out"
 	inputs+=("$out")
 done
+same_for_jobs_batched "ovni and DUMPI rules" -- "${inputs[@]}"
+same_for_jobs_batched "ovni and DUMPI rules (JSON, 2 diagnostics)" --format=json --max-diagnostics=2 -- "${inputs[@]}"
 check "ovni and DUMPI rules broken in multi-file inputs ($broken)" test "$broken" -gt 90
 
 # HPCToolkit: one database's profile.db, cct.db and trace.db are walked as
@@ -63,6 +83,7 @@ check "ovni and DUMPI rules broken in multi-file inputs ($broken)" test "$broken
 # conforming database (both editions), so that its diagnostics interleave
 # with the cross-file ones of the other files.
 hbroken=0
+hinputs=()
 for ed in release draft; do
 	for rule in $("$HPCVET" rules | awk '{print $1}' | grep -E '^(hpctkdb|profiledb|cctdb|tracedb)\.'); do
 		out="$TMP/hdb/$ed/$rule"
@@ -79,10 +100,11 @@ for ed in release draft; do
 				{ rm -rf "$out"; continue; }
 		fi
 		hbroken=$((hbroken + 1))
-		same_for_jobs "$ed $rule" "$out"
-		same_for_jobs "$ed $rule (JSON, 2 diagnostics)" --format=json --max-diagnostics=2 "$out"
+		hinputs+=("$out")
 	done
 done
+same_for_jobs_batched "HPCToolkit rules" -- "${hinputs[@]}"
+same_for_jobs_batched "HPCToolkit rules (JSON, 2 diagnostics)" --format=json --max-diagnostics=2 -- "${hinputs[@]}"
 check "HPCToolkit database rules broken in databases ($hbroken)" test "$hbroken" -gt 150
 
 "$GEN" --what=ovni-trace --seed=3 -o "$TMP/ok-ovni" || not_ok "generate ovni trace"
@@ -99,19 +121,21 @@ same_for_jobs "all broken inputs in one call (JSON)" --format=json --max-diagnos
 tiny=0
 tiny_runs=0
 # The sanitizer build runs the default format only (CI time); the plain build
-# runs both formats over the same inputs.
+# runs both formats over the same inputs. Inputs go 40 to a call (see
+# same_for_jobs_batched); a difference names the batch and shows the lines.
 tiny_args=("" "--format=json --max-diagnostics=2")
-if nm "$BUILD/libhpcvet.so" 2>/dev/null | grep -q __asan; then tiny_args=(""); fi
-for d in "$ROOT"/golden/cases/*/*.d "$TMP"/hdb/*/*; do
-	[ -d "$d" ] || continue
-	for args in "${tiny_args[@]}"; do
-		tiny_runs=$((tiny_runs + 1))
-		"$HPCVET" -j1 $args "$d" >"$TMP/u1" 2>&1
+if is_san_build; then tiny_args=(""); fi
+mapfile -t tiny_inputs < <(for d in "$ROOT"/golden/cases/*/*.d "$TMP"/hdb/*/*; do [ -d "$d" ] && echo "$d"; done)
+for args in "${tiny_args[@]}"; do
+	for ((b = 0; b < ${#tiny_inputs[@]}; b += 40)); do
+		batch=("${tiny_inputs[@]:b:40}")
+		tiny_runs=$((tiny_runs + ${#batch[@]}))
+		"$HPCVET" -j1 $args "${batch[@]}" >"$TMP/u1" 2>&1
 		rc1=$?
-		HPCVET_UNIT_BYTES=1 "$HPCVET" -j2 $args "$d" >"$TMP/u2" 2>&1
+		HPCVET_UNIT_BYTES=1 "$HPCVET" -j2 $args "${batch[@]}" >"$TMP/u2" 2>&1
 		rc2=$?
-		if [ "$rc1" -eq "$rc2" ] && cmp -s "$TMP/u1" "$TMP/u2"; then tiny=$((tiny + 1)); else
-			not_ok "$d $args: tiny units at -j2 differ from -j1 (exit $rc1 vs $rc2)"
+		if [ "$rc1" -eq "$rc2" ] && cmp -s "$TMP/u1" "$TMP/u2"; then tiny=$((tiny + ${#batch[@]})); else
+			not_ok "${batch[0]} ... $args: tiny units at -j2 differ from -j1 (exit $rc1 vs $rc2)"
 			diff "$TMP/u1" "$TMP/u2" | head -5
 		fi
 	done

@@ -1,48 +1,75 @@
 #!/usr/bin/env bash
 # Runs every test program and shell test against each build directory given
 # (build, build-san), and prints one closing line: "N passed, N failed".
+# Tests run TEST_JOBS at a time (default: the number of cores, at most 4);
+# each writes its own log and the results are printed in a fixed order, so
+# the output is the same whatever the parallelism.
 set -u
 cd "$(dirname "$0")/.."
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+[ "$jobs" -gt 4 ] && jobs=4
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+# run_index I: runs test I of the list into $logs/I.{log,rc,secs}.
+run_index() {
+	local i=$1 name cmd
+	IFS=$'\t' read -r _ name cmd _ < <(awk -F'\t' -v i="$i" '$1 == i' "$logs/list")
+	local t0=$SECONDS TIMEFORMAT='%U %S'
+	# Wall seconds and CPU seconds (user + system, children included): on a
+	# loaded machine the CPU figure is the one that says what a test costs.
+	# shellcheck disable=SC2086
+	{ time $cmd >"$logs/$i.log" 2>&1; } 2>"$logs/$i.cpu"
+	echo $? >"$logs/$i.rc"
+	echo "$((SECONDS - t0))s, cpu $(tail -n 1 "$logs/$i.cpu" | awk '{printf "%.0fs", $1 + $2}')" >"$logs/$i.secs"
+}
+export -f run_index
+export logs
+
+i=0
+: >"$logs/list"
+b=0
+for build in "$@"; do
+	b=$((b + 1))
+	for t in "$build"/tests/test_*; do
+		[ -x "$t" ] || continue
+		i=$((i + 1))
+		printf '%s\t%s\t%s\t%s\n' "$i" "$build/$(basename "$t")" "$t" "$b" >>"$logs/list"
+	done
+	for s in tests/*.test.sh; do
+		[ -f "$s" ] || continue
+		i=$((i + 1))
+		printf '%s\t%s\t%s\t%s\n' "$i" "$build/$(basename "$s")" "bash $s $build" "$b" >>"$logs/list"
+	done
+done
+ntests=$i
+start=$SECONDS
+# The last build given (the sanitizer build, the slow one) starts first, so
+# that the run does not end on one long test while the other cores idle.
+sort -t "$(printf '\t')" -k4,4r -k1,1n "$logs/list" | cut -f1 | xargs -P "$jobs" -I{} bash -c 'run_index {}'
+
 total_pass=0
 total_fail=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-
-run_one() { # name, command...
-	local name=$1
-	shift
-	local t0=$SECONDS
-	"$@" >"$log" 2>&1
-	local rc=$?
-	local secs=$((SECONDS - t0))
-	local line
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-	local p=0 f=0
+while IFS=$'\t' read -r i name _ _; do
+	rc=$(cat "$logs/$i.rc" 2>/dev/null || echo 127)
+	secs=$(cat "$logs/$i.secs" 2>/dev/null)
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/$i.log" | tail -n 1)
+	p=0 f=0
 	if [ -n "$line" ]; then
 		p=$(echo "$line" | sed -E 's/^([0-9]+) passed.*/\1/')
 		f=$(echo "$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/')
 	fi
 	# A crash or a non-zero exit without a counted failure is a failure too.
-	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
 	if [ "$f" -ne 0 ]; then
-		echo "--- $name: $p passed, $f failed (exit $rc, ${secs}s)"
-		grep -v -E '^[0-9]+ passed, [0-9]+ failed' "$log" | head -n 60
+		echo "--- $name: $p passed, $f failed (exit $rc, $secs)"
+		grep -v -E '^[0-9]+ passed, [0-9]+ failed' "$logs/$i.log" | head -n 60
 	else
-		echo "ok  $name: $p passed${line#*failed} (${secs}s)"
+		echo "ok  $name: $p passed${line#*failed} ($secs)"
 	fi
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
-}
-
-for build in "$@"; do
-	for t in "$build"/tests/test_*; do
-		[ -x "$t" ] || continue
-		run_one "$build/$(basename "$t")" "$t"
-	done
-	for s in tests/*.test.sh; do
-		[ -f "$s" ] || continue
-		run_one "$build/$(basename "$s")" bash "$s" "$build"
-	done
-done
+done <"$logs/list"
+echo "# $ntests tests, $jobs at a time, $((SECONDS - start))s wall"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -6,17 +6,33 @@
  * consistent, and reject cut files of formats whose end is marked (an
  * HPCToolkit footer, the DUMPI index at EOF-64, a closing JSON brace).
  * Every aligned 2-, 4- and 8-byte position also gets adversarial values
- * (2^16-1, 2^32-1, 2^64-8 in both byte orders). Files up to 4 KiB are swept
- * exhaustively (sets: up to 1 KiB per member); larger ones at evenly spread
- * offsets. Cyclic and 1,000,000-deep context trees are in test_breaks and
+ * (2^16-1, 2^32-1, 2^64-8 in both byte orders). Small files are swept
+ * exhaustively (see SINGLE_CAP); larger ones at evenly spread offsets.
+ * Cyclic and 1,000,000-deep context trees are in test_breaks and
  * metadb_scale.test.sh. */
 #include <stdlib.h>
 
 #include "tap.h"
 #include "testlib.h"
 
-#define SINGLE_CAP 4096u
-#define MEMBER_CAP 1024u
+/* Variants per file and kind of damage. The plain build sweeps files up to
+ * 2 KiB at every offset (set members up to 512 bytes); the sanitizer build,
+ * where each validation costs 5-10x, every 4th of those offsets, spread over
+ * the whole file all the same. The fuzz targets cover random damage. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HOSTILE_SAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HOSTILE_SAN 1
+#endif
+#endif
+#ifdef HOSTILE_SAN
+#define SINGLE_CAP 512u
+#define MEMBER_CAP 128u
+#else
+#define SINGLE_CAP 2048u
+#define MEMBER_CAP 512u
+#endif
 
 static unsigned cases, bad_internal, bad_counts, bad_accept, shown; /* shown: failures printed this sweep */
 

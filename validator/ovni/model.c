@@ -14,7 +14,12 @@
 #include "../core/hv_int.h"
 #include "model.h"
 
-#define WINDOW 16384u /* per stream; a loom may have thousands of streams */
+/* Per-stream window: the looms' windows share WINDOW_BUDGET bytes, each
+ * between WINDOW_MIN (a loom may have thousands of streams) and WINDOW_MAX
+ * (few streams read in few, large refills). */
+#define WINDOW_BUDGET (256u * 1024u)
+#define WINDOW_MIN 16384u
+#define WINDOW_MAX (64u * 1024u)
 
 void model_where(char *out, size_t n, const mwhere *w)
 {
@@ -113,17 +118,21 @@ void mmap64_free(mmap64 *m)
 
 /* ---- reading one stream ---- */
 
-/* The event at th->pos into e; false at the end of the walkable bytes. The
- * structural checks passed, so a short read only means the end. */
-static bool read_event(mthread *th, int64_t offset, mevent *e)
+/* The slow path of read_event: the event at th->pos through the window
+ * (refilling it, or asking again for the data of a jumbo event), then the
+ * fast-path pointers set to what the window holds. The structural checks
+ * passed, so a short read only means the end. */
+static bool read_event_slow(mthread *th, int64_t offset, mevent *e)
 {
-	if (th->done || th->pos + 12 > th->end) return false;
+	uint64_t pos = th->pos;
+	th->rp = th->rlim = NULL;
+	if (th->done || pos + 12 > th->end) return false;
 	/* One window fetch covers any normal event (at most 28 bytes); only a
 	 * jumbo event asks again, for up to 256 bytes of its data: the models
 	 * read a type id and the start of a label at most. */
-	uint64_t left = th->end - th->pos;
+	uint64_t left = th->end - pos;
 	size_t got = left < 28 ? (size_t)left : 28;
-	const uint8_t *p = hv_window_get(&th->w, th->pos, got);
+	const uint8_t *p = hv_window_get(&th->w, pos, got);
 	if (!p) return false;
 	bool jumbo = p[0] & 0x10;
 	uint64_t len;
@@ -138,65 +147,94 @@ static bool read_event(mthread *th, int64_t offset, mevent *e)
 	}
 	if (len > left) return false;
 	size_t want = len > 16 + 256 ? 16 + 256 : (size_t)len;
-	if (want > got && !(p = hv_window_get(&th->w, th->pos, want))) return false;
+	if (want > got && !(p = hv_window_get(&th->w, pos, want))) return false;
 	e->p = p;
 	e->jumbo = jumbo;
 	e->payload = p + (jumbo ? 16 : 12);
 	e->plen = jumbo ? (uint32_t)(want - 16) : plen;
-	e->off = th->pos;
+	e->off = pos;
 	e->len = len;
 	e->idx = th->idx;
 	e->clock = (int64_t)hv_le64(p + 4) + offset;
+	/* what the window holds from here on, up to the walkable end */
+	const hv_blob *b = th->w.blob;
+	const uint8_t *base = b->mem ? b->mem : th->w.buf;
+	uint64_t bstart = b->mem ? 0 : th->w.start, blen = b->mem ? b->size : th->w.len;
+	if (bstart + blen > th->end) blen = th->end - bstart;
+	th->rp = base + (pos - bstart) + len;
+	th->rlim = base + blen;
 	return true;
 }
 
-static void advance(mthread *th, const mevent *e)
+/* The event at th->pos into e; false at the end. The fast path: a normal
+ * event wholly inside the window's bytes, read through th->rp. Inline: it
+ * runs once per event. */
+static inline __attribute__((always_inline)) bool read_event(mthread *th, int64_t offset, mevent *e)
+{
+	const uint8_t *p = th->rp;
+	if (!p || th->rlim - p < 28 || (p[0] & 0x10)) return read_event_slow(th, offset, e);
+	uint8_t f = p[0];
+	uint32_t plen = (f & 0x0f) ? (uint32_t)(f & 0x0f) + 1 : 0;
+	e->p = p;
+	e->jumbo = false;
+	e->payload = p + 12;
+	e->plen = plen;
+	e->off = th->pos;
+	e->len = 12 + plen;
+	e->idx = th->idx;
+	e->clock = (int64_t)hv_le64(p + 4) + offset;
+	th->rp = p + 12 + plen;
+	return true;
+}
+
+static inline void advance(mthread *th, const mevent *e)
 {
 	th->pos += e->len;
 	th->idx++;
 }
 
-static void dispatch(model_loom *L, uint32_t ti, const mevent *e)
+static inline unsigned op_slot(uint32_t key) { return (key * 2654435761u) >> 22; }
+
+__attribute__((noinline)) static const mop *op_fill(model_loom *L, const uint8_t *p)
 {
-	switch (e->p[1]) {
-	case 'O': model_ovni_event(L, ti, e); break;
-	case 'K': model_kernel_event(L, ti, e); break;
-	case 'M':
-	case 'D':
-	case 'T': model_state_event(L, ti, e); break;
-	case '6':
-	case 'V':
-	case 'P':
-		if (e->p[1] != 'P' && !model_need_active(L, ti, e, e->p[1] == 'V')) return;
-		if ((e->p[2] == 'T' && e->p[1] != 'P') || (e->p[1] == 'P' && (e->p[2] == 'P' || e->p[2] == 'O')) ||
-		    e->p[2] == 'Y')
-			model_task_event(L, ti, e);
-		else
-			model_state_event(L, ti, e);
-		break;
-	default: break;
-	}
+	mop *o = &L->ops[op_slot(hv_le32(p))];
+	model_classify(p, o);
+	return o;
+}
+
+/* Each event to the handler of its kind, through the op of its key. */
+static inline void dispatch(model_loom *L, uint32_t ti, const mevent *e)
+{
+	uint32_t key = hv_le32(e->p);
+	const mop *o = &L->ops[op_slot(key)];
+	if (__builtin_expect(o->key != key, 0)) o = op_fill(L, e->p);
+	o->h(L, ti, e, o);
 }
 
 /* ---- the merge ---- */
 
+/* A binary heap of the streams that wait, keyed on (clock of their next
+ * event, stream order); the stream being replayed is held out of it and
+ * keeps the lead while its next event still comes first, so the heap is
+ * touched once per change of stream, not once per event. */
 typedef struct heap {
 	uint32_t *v;
 	size_t n;
 	int64_t *clock; /* per thread: clock of its next event */
 } heap;
 
-static bool before(const heap *h, uint32_t a, uint32_t b)
+static inline bool before(const int64_t *clock, uint32_t a, uint32_t b)
 {
-	return h->clock[a] < h->clock[b] || (h->clock[a] == h->clock[b] && a < b);
+	return clock[a] < clock[b] || (clock[a] == clock[b] && a < b);
 }
 
 static void sift_down(heap *h, size_t i)
 {
+	const int64_t *clock = h->clock;
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
-		if (l < h->n && before(h, h->v[l], h->v[m])) m = l;
-		if (l + 1 < h->n && before(h, h->v[l + 1], h->v[m])) m = l + 1;
+		if (l < h->n && before(clock, h->v[l], h->v[m])) m = l;
+		if (l + 1 < h->n && before(clock, h->v[l + 1], h->v[m])) m = l + 1;
 		if (m == i) return;
 		uint32_t x = h->v[i];
 		h->v[i] = h->v[m];
@@ -207,8 +245,8 @@ static void sift_down(heap *h, size_t i)
 
 static void replay(model_loom *L, const int64_t *offs)
 {
-	mevent e;
 	if (L->nth == 1) { /* one stream: no heap */
+		mevent e;
 		mthread *th = &L->th[0];
 		while (!L->stop && read_event(th, offs[0], &e)) {
 			dispatch(L, 0, &e);
@@ -230,14 +268,36 @@ static void replay(model_loom *L, const int64_t *offs)
 			h.v[h.n++] = i;
 		}
 	for (size_t i = h.n; i-- > 0;) sift_down(&h, i);
-	while (h.n && !L->stop) {
-		uint32_t ti = h.v[0];
-		mthread *th = &L->th[ti];
-		dispatch(L, ti, &next[ti]);
-		advance(th, &next[ti]);
-		if (read_event(th, offs[ti], &next[ti])) h.clock[ti] = next[ti].clock;
-		else h.v[0] = h.v[--h.n];
-		sift_down(&h, 0);
+	if (!h.n) goto out;
+	/* take the first stream out of the heap */
+	uint32_t cur = h.v[0];
+	h.v[0] = h.v[--h.n];
+	sift_down(&h, 0);
+	while (!L->stop) {
+		mthread *th = &L->th[cur];
+		mevent *e = &next[cur];
+		int64_t off = offs[cur];
+		/* the waiting stream that comes first: cur keeps the lead while
+		 * its clock is below, or equal with cur earlier in stream order */
+		int64_t lim = h.n ? h.clock[h.v[0]] : INT64_MAX;
+		uint32_t lidx = h.n ? h.v[0] : UINT32_MAX;
+		bool more;
+		for (;;) {
+			dispatch(L, cur, e);
+			advance(th, e);
+			more = read_event(th, off, e);
+			if (!more || L->stop || e->clock > lim || (e->clock == lim && cur > lidx)) break;
+		}
+		if (L->stop || (!more && !h.n)) break;
+		uint32_t nx = h.v[0];
+		if (more) {
+			h.clock[cur] = e->clock;
+			h.v[0] = cur;
+		} else {
+			h.v[0] = h.v[--h.n];
+		}
+		if (h.n) sift_down(&h, 0);
+		cur = nx;
 	}
 out:
 	free(h.v);
@@ -272,6 +332,10 @@ static void check_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t
 		goto out;
 	}
 	L.nth = n;
+	/* every slot holds key 0, which classifies as no model */
+	for (size_t i = 0; i < MODEL_OP_SLOTS; i++) L.ops[i] = (mop){.h = model_h_none};
+	size_t wcap = WINDOW_BUDGET / n;
+	wcap = wcap < WINDOW_MIN ? WINDOW_MIN : wcap > WINDOW_MAX ? WINDOW_MAX : wcap;
 	/* mark types are declared trace-wide; the tree checks made them agree */
 	memset(L.mark_kind, -1, sizeof L.mark_kind);
 	for (size_t i = 0; i < t->ns; i++)
@@ -294,7 +358,7 @@ static void check_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t
 				break;
 			}
 		th->proc = p;
-		if (!hv_window_init(&th->w, th->s->obs, WINDOW)) {
+		if (!hv_window_init(&th->w, th->s->obs, wcap)) {
 			th->done = true;
 			L.oom = true;
 		}

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../core/blob.h"
+#include "../core/hv_int.h"
 #include "tree.h"
 
 /* Check every loom of the trace. `offsets`: per-stream clock offsets from
@@ -69,6 +70,7 @@ typedef struct mthread {
 	/* the reader */
 	hv_window w;
 	uint64_t pos, end;        /* next event offset, end of the walkable bytes */
+	const uint8_t *rp, *rlim; /* fast path: the event after pos's, and the end of the window's bytes */
 	uint64_t idx;
 	bool done;
 } mthread;
@@ -111,7 +113,48 @@ typedef struct mbody {
 	mwhere last;
 } mbody;
 
-typedef struct model_loom {
+/* What an event does to the model, classified from its first four bytes
+ * (flags and MCV) when the key is first met, then cached per loom in a
+ * direct-mapped table (a loom uses a few dozen keys): the replay makes one
+ * indirect call per event, to the handler of exactly that kind of event. */
+enum { ACT_NONE, ACT_ACTIVE, ACT_ON_CPU }; /* what a runtime event needs of its thread */
+
+typedef struct model_loom model_loom;
+typedef struct mop mop;
+typedef void (*model_handler)(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+
+struct mop {
+	uint32_t key;             /* flags byte and MCV, little-endian */
+	uint8_t ch, act;
+	uint8_t skey[3];          /* stacked states: the state's begin MCV */
+	model_handler h;
+};
+
+#define MODEL_OP_SLOTS 1024u
+
+/* Classify one key (model_state.c). */
+void model_classify(const uint8_t p[4], mop *o);
+
+/* The handlers of model_classify's ops. */
+void model_h_none(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_ovni(model_loom *L, uint32_t ti, const mevent *e, const mop *o); /* ovni events with no state */
+void model_h_OHx(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_OHe(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_OHp(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_OHr(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_OHc(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_OHw(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_OA(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_OF(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_OM(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_kernel(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_runtime(model_loom *L, uint32_t ti, const mevent *e, const mop *o); /* the thread check only */
+void model_h_push(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_pop(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_task(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+
+struct model_loom {
+	mop ops[MODEL_OP_SLOTS];
 	ovni_trace *t;
 	hv_report *r;
 	mthread *th;
@@ -125,7 +168,7 @@ typedef struct model_loom {
 	int8_t mark_kind[OVNI_MARK_TYPES]; /* -1 undeclared, 0 single, 1 stack (ovni.mark) */
 	bool stop;                /* an error stopped the replay, as it stops ovniemu */
 	bool oom;
-} model_loom;
+};
 
 /* Report helpers: the event's stream, offset and clock come first. */
 void model_fail(model_loom *L, int rule, const mthread *th, const mevent *e, const char *fmt, ...)
@@ -134,11 +177,6 @@ void model_where(char *out, size_t n, const mwhere *w);
 /* The relative path of the thread's stream.obs. */
 void model_obs_path(char *out, size_t n, const mthread *th);
 
-/* Per-model handlers; each counts its evaluations. */
-void model_ovni_event(model_loom *L, uint32_t ti, const mevent *e);
-void model_kernel_event(model_loom *L, uint32_t ti, const mevent *e);
-void model_state_event(model_loom *L, uint32_t ti, const mevent *e);
-void model_task_event(model_loom *L, uint32_t ti, const mevent *e);
 /* Push/pop of a stack by the task handlers (task bodies). */
 bool model_stack_push(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e);
 bool model_stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e);
@@ -146,6 +184,21 @@ bool model_stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], c
 void model_end_checks(model_loom *L);
 /* A runtime event needs an active thread that is on its CPU. */
 bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, bool check_cpu);
+
+/* A runtime event's thread must be active (and for nOS-V on its CPU): the
+ * common case inline, counted as model_need_active counts it; a failure
+ * goes there to be reported. */
+static inline bool model_runtime_ok(model_loom *L, uint32_t ti, const mevent *e, int act)
+{
+	const mthread *th = &L->th[ti];
+	bool active = th->state == TH_RUNNING || th->state == TH_COOLING || th->state == TH_WARMING;
+	if (__builtin_expect(active && (act != ACT_ON_CPU || !th->out_of_cpu), 1)) {
+		L->r->evaluated[HV_R_OVNI_MODEL_THREAD_INACTIVE]++;
+		if (act == ACT_ON_CPU) L->r->evaluated[HV_R_OVNI_MODEL_OUT_OF_CPU]++;
+		return true;
+	}
+	return model_need_active(L, ti, e, act == ACT_ON_CPU);
+}
 
 bool mmap64_get(const mmap64 *m, uint64_t key, uint32_t *val);
 bool mmap64_put(mmap64 *m, uint64_t key, uint32_t val);

@@ -93,11 +93,12 @@ static bool payload_ok(model_loom *L, const mthread *th, const mevent *e, bool o
 	return ok;
 }
 
-static void thread_event(model_loom *L, uint32_t ti, const mevent *e)
+/* Inline into one handler per lifecycle event: `v` is a constant there. */
+static inline __attribute__((always_inline)) void thread_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t v)
 {
 	mthread *th = &L->th[ti];
 	int s = th->state;
-	switch (e->p[3]) {
+	switch (v) {
 	case 'x': {
 		if (!payload_ok(L, th, e, !e->jumbo && e->plen >= 4, "at least 4 bytes (i32 cpu)")) return;
 		if (!state_ok(L, th, e, s != TH_RUNNING && th->cpu == MODEL_NO_CPU,
@@ -297,24 +298,57 @@ bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, bool check_c
 	return false;
 }
 
-void model_ovni_event(model_loom *L, uint32_t ti, const mevent *e)
+/* Every ovni event needs its thread on its CPU (no KCO pending). */
+static inline bool ovni_ok(model_loom *L, mthread *th, const mevent *e)
 {
-	mthread *th = &L->th[ti];
-	if (!hv_eval(L->r, HV_R_OVNI_MODEL_OUT_OF_CPU, !th->out_of_cpu)) {
-		char w[120];
-		model_where(w, sizeof w, &th->kco);
-		model_fail(L, HV_R_OVNI_MODEL_OUT_OF_CPU, th, e,
-			   "thread %" PRId64 " is out of its CPU since %s (no KCI since)", th->tid, w);
-		return;
-	}
-	if (e->p[2] == 'H') thread_event(L, ti, e);
-	else if (e->p[2] == 'A') affinity_event(L, ti, e);
-	else if (e->p[2] == 'F') flush_event(L, ti, e);
-	else if (e->p[2] == 'M') mark_event(L, ti, e);
+	if (hv_eval(L->r, HV_R_OVNI_MODEL_OUT_OF_CPU, !th->out_of_cpu)) return true;
+	char w[120];
+	model_where(w, sizeof w, &th->kco);
+	model_fail(L, HV_R_OVNI_MODEL_OUT_OF_CPU, th, e, "thread %" PRId64 " is out of its CPU since %s (no KCI since)",
+		   th->tid, w);
+	return false;
 }
 
-void model_kernel_event(model_loom *L, uint32_t ti, const mevent *e)
+void model_h_ovni(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 {
+	(void)o;
+	ovni_ok(L, &L->th[ti], e);
+}
+
+#define THREAD_HANDLER(V)                                                              \
+	void model_h_OH##V(model_loom *L, uint32_t ti, const mevent *e, const mop *o) \
+	{                                                                              \
+		(void)o;                                                               \
+		if (ovni_ok(L, &L->th[ti], e)) thread_event(L, ti, e, #V[0]);         \
+	}
+THREAD_HANDLER(x)
+THREAD_HANDLER(e)
+THREAD_HANDLER(p)
+THREAD_HANDLER(r)
+THREAD_HANDLER(c)
+THREAD_HANDLER(w)
+
+void model_h_OA(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
+{
+	(void)o;
+	if (ovni_ok(L, &L->th[ti], e)) affinity_event(L, ti, e);
+}
+
+void model_h_OF(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
+{
+	(void)o;
+	if (ovni_ok(L, &L->th[ti], e)) flush_event(L, ti, e);
+}
+
+void model_h_OM(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
+{
+	(void)o;
+	if (ovni_ok(L, &L->th[ti], e)) mark_event(L, ti, e);
+}
+
+void model_h_kernel(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
+{
+	(void)o;
 	mthread *th = &L->th[ti];
 	if (e->p[2] != 'C') return;
 	/* a context-switch stack: KCO pushes, KCI pops */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/hv_int.h"
 #include "model.h"
 
 static const char *const chan_name[MODEL_NCH] = {
@@ -22,7 +23,7 @@ static const char *const chan_name[MODEL_NCH] = {
 /* nOS-V and OpenMP subsystems accept the same state twice in a row. */
 static bool repeat_ok(int ch) { return ch == CH_NOSV_SS || ch == CH_OMP_SS; }
 
-enum { OP_NONE, OP_PUSH, OP_POP };
+enum { SOP_NONE, SOP_PUSH, SOP_POP };
 
 /* Channel, operation and the begin MCV (key) of one event. */
 static int classify(const uint8_t *mcv, int *ch, uint8_t key[3])
@@ -35,41 +36,41 @@ static int classify(const uint8_t *mcv, int *ch, uint8_t key[3])
 	case '6':
 		if (c == 'H') *ch = CH_N6_TH;
 		else if (strchr("WCUFOMDSB", c)) *ch = CH_N6_SS;
-		else return OP_NONE; /* P (progress), t (ignored), T and Y (tasks) */
-		if ((c == 'W' && v == '*') || (c == 'S' && strchr("@rs", v))) return OP_NONE;
+		else return SOP_NONE; /* P (progress), t (ignored), T and Y (tasks) */
+		if ((c == 'W' && v == '*') || (c == 'S' && strchr("@rs", v))) return SOP_NONE;
 		break;
 	case 'V':
-		if (!strchr("SUMAH", c)) return OP_NONE; /* P progress, W counters, T Y tasks */
+		if (!strchr("SUMAH", c)) return SOP_NONE; /* P progress, W counters, T Y tasks */
 		*ch = CH_NOSV_SS;
-		if (c == 'S' && strchr("@rs", v)) return OP_NONE;
-		if (c == 'H' && (v == 'a' || v == 'A')) return OP_NONE; /* ignored since nosv 1.1.0 */
+		if (c == 'S' && strchr("@rs", v)) return SOP_NONE;
+		if (c == 'H' && (v == 'a' || v == 'A')) return SOP_NONE; /* ignored since nosv 1.1.0 */
 		if (c == 'S' && (v == 'h' || v == 'f')) {
 			memcpy(key, "VSh", 3);
-			return v == 'h' ? OP_PUSH : OP_POP;
+			return v == 'h' ? SOP_PUSH : SOP_POP;
 		}
 		if (c == 'S' && (v == 'N' || v == 'n')) {
 			memcpy(key, "VS[", 3);
-			return v == 'N' ? OP_PUSH : OP_POP;
+			return v == 'N' ? SOP_PUSH : SOP_POP;
 		}
 		break;
 	case 'P':
-		if (!strchr("BIWTAMHC", c)) return OP_NONE; /* P Q O: tasks, worksharing, types */
-		if (c == 'B' && (v == 's' || v == 'S')) return OP_NONE;
+		if (!strchr("BIWTAMHC", c)) return SOP_NONE; /* P Q O: tasks, worksharing, types */
+		if (c == 'B' && (v == 's' || v == 'S')) return SOP_NONE;
 		*ch = CH_OMP_SS;
 		break;
-	default: return OP_NONE;
+	default: return SOP_NONE;
 	}
 	key[0] = m;
 	key[1] = c;
 	if (v == '[' || islower(v)) {
 		key[2] = v;
-		return OP_PUSH;
+		return SOP_PUSH;
 	}
 	if (v == ']' || isupper(v)) {
 		key[2] = v == ']' ? '[' : (uint8_t)tolower(v);
-		return OP_POP;
+		return SOP_POP;
 	}
-	return OP_NONE;
+	return SOP_NONE;
 }
 
 static const char *key_text(const uint8_t k[3], char out[8])
@@ -139,11 +140,55 @@ bool model_stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], c
 	return true;
 }
 
-void model_state_event(model_loom *L, uint32_t ti, const mevent *e)
+void model_h_none(model_loom *L, uint32_t ti, const mevent *e, const mop *o) { (void)L, (void)ti, (void)e, (void)o; }
+
+void model_h_runtime(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 {
+	model_runtime_ok(L, ti, e, o->act);
+}
+
+void model_h_push(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
+{
+	if (o->act && !model_runtime_ok(L, ti, e, o->act)) return;
+	model_stack_push(L, ti, o->ch, o->skey, e);
+}
+
+void model_h_pop(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
+{
+	if (o->act && !model_runtime_ok(L, ti, e, o->act)) return;
+	model_stack_pop(L, ti, o->ch, o->skey, e);
+}
+
+void model_classify(const uint8_t p[4], mop *o)
+{
+	uint8_t m = p[1], c = p[2], v = p[3];
+	*o = (mop){.key = hv_le32(p), .h = model_h_none};
+	switch (m) {
+	case 'O':
+		o->h = c == 'A' ? model_h_OA : c == 'F' ? model_h_OF : c == 'M' ? model_h_OM : model_h_ovni;
+		if (c == 'H')
+			o->h = v == 'x' ? model_h_OHx : v == 'e' ? model_h_OHe : v == 'p' ? model_h_OHp
+			       : v == 'r' ? model_h_OHr : v == 'c' ? model_h_OHc : v == 'w' ? model_h_OHw : model_h_ovni;
+		return;
+	case 'K': o->h = model_h_kernel; return;
+	case 'M':
+	case 'D':
+	case 'T': break;
+	case '6':
+	case 'V':
+	case 'P':
+		/* nOS-V and Nanos6 events need an active thread, nOS-V's also
+		 * one on its CPU; OpenMP's neither */
+		o->act = m == 'P' ? ACT_NONE : m == 'V' ? ACT_ON_CPU : ACT_ACTIVE;
+		if (m == 'P' ? (c == 'P' || c == 'O') : (c == 'T' || c == 'Y')) {
+			o->h = model_h_task;
+			return;
+		}
+		break;
+	default: return;
+	}
 	int ch = 0;
-	uint8_t key[3];
-	int op = classify(e->p + 1, &ch, key);
-	if (op == OP_PUSH) model_stack_push(L, ti, ch, key, e);
-	else if (op == OP_POP) model_stack_pop(L, ti, ch, key, e);
+	int sop = classify(p + 1, &ch, o->skey);
+	o->ch = (uint8_t)ch;
+	o->h = sop == SOP_PUSH ? model_h_push : sop == SOP_POP ? model_h_pop : o->act ? model_h_runtime : model_h_none;
 }

@@ -102,7 +102,20 @@ static bool top_is(const mthread *th, uint32_t b) { return th->nb && th->bodies[
 
 /* The body's state, its stack and the thread's top; false (reported) when
  * the event `what` may not act on it. */
-static bool body_on_top(model_loom *L, uint32_t ti, const mevent *e, uint32_t b, int want, const char *what)
+static bool body_on_top_fail(model_loom *L, uint32_t ti, const mevent *e, uint32_t b, int want, const char *what);
+
+static inline bool body_on_top(model_loom *L, uint32_t ti, const mevent *e, uint32_t b, int want, const char *what)
+{
+	const mbody *bd = &L->body[b];
+	if (__builtin_expect(bd->state == want && bd->thread == (int32_t)ti && top_is(&L->th[ti], b), 1)) {
+		L->r->evaluated[HV_R_OVNI_MODEL_BODY_STATE]++;
+		return true;
+	}
+	return body_on_top_fail(L, ti, e, b, want, what);
+}
+
+__attribute__((noinline, cold)) static bool body_on_top_fail(model_loom *L, uint32_t ti, const mevent *e, uint32_t b,
+							      int want, const char *what)
 {
 	mthread *th = &L->th[ti];
 	mbody *bd = &L->body[b];
@@ -223,7 +236,22 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 	size_t need = nosv ? 8 : 4;
 	if (!payload_ok(e, !e->jumbo && e->plen >= need)) return;
 	uint32_t id = hv_le32(e->payload), bid = nosv ? hv_le32(e->payload + 4) : 1, tix, b;
-	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, mmap64_get(&L->tasks, pkey(th, m, id), &tix))) {
+	/* Pausing, resuming and ending act on the thread's top body nearly
+	 * always: when the event names it, its task and body are known without
+	 * the two map lookups (tasks are never removed from the maps, so the
+	 * lookups would find these). */
+	bool cached = false;
+	if (v != 'x' && th->nb) {
+		const mbody *tb = &L->body[th->bodies[th->nb - 1]];
+		const mtask *tt = &L->task[tb->task];
+		uint32_t want = nosv && !(tt->flags & F_PARALLEL) && bid == 0 ? 1 : bid;
+		if (tt->id == id && tt->model == m && tb->id == want) {
+			tix = tb->task;
+			b = th->bodies[th->nb - 1];
+			cached = true;
+		}
+	}
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, cached || mmap64_get(&L->tasks, pkey(th, m, id), &tix))) {
 		model_fail(L, HV_R_OVNI_MODEL_TASK_UNKNOWN, th, e, "process %" PRId64 " has no task %" PRIu32
 			   " (no %cTc/PPc for it before this event)", th->s->pid, id, m);
 		return;
@@ -247,7 +275,7 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 		if (execute(L, ti, e, tix, bid) && m != 'P') model_stack_push(L, ti, ch, key, e);
 		return;
 	}
-	bool found = mmap64_get(&L->bodymap, ((uint64_t)tix << 32) | bid, &b);
+	bool found = cached || mmap64_get(&L->bodymap, ((uint64_t)tix << 32) | bid, &b);
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, found)) {
 		model_fail(L, HV_R_OVNI_MODEL_TASK_UNKNOWN, th, e, "task %" PRIu32 " has no body %" PRIu32 " (it never executed)",
 			   id, bid);
@@ -279,8 +307,9 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 	note(&bd->last, e);
 }
 
-void model_task_event(model_loom *L, uint32_t ti, const mevent *e)
+void model_h_task(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 {
+	if (o->act && !model_runtime_ok(L, ti, e, o->act)) return;
 	uint8_t m = e->p[1], c = e->p[2], v = e->p[3];
 	if ((m == 'P' && c == 'O') || (m != 'P' && c == 'Y')) {
 		if (v == 'c') type_event(L, ti, e);
