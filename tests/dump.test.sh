@@ -117,6 +117,20 @@ check "--select=context of an id not in the tree: a stop item says so" \
 	jqe "any($M[]; .kind == \"stop\" and (.reason | test(\"no context\")))" \
 	<("$HPCVET" dump --format=json --select=context=4000000000 "$H")
 
+# ovni event arguments by the 1.14 signatures' names (the checker reads the
+# signatures from the spec itself, not from hpcvet's table).
+if [ -f "$SHARED/specs/ovni-events-1.14.md" ]; then
+	"$HPCVET" dump --format=json "$CASES/ovni/y_ovni-trace.v3_s3.d" >"$TMP/ov.json"
+	check "ovni: every event with a signature carries its arguments by name, decoded from its payload" \
+		$CHECK ovni-args "$TMP/ov.json" "$SHARED/specs/ovni-events-1.14.md"
+	jq '(.files[].items[] | select(.mcv == "OHx") | .args.tag) |= 7' "$TMP/ov.json" >"$TMP/ov2.json"
+	check "the comparison notices one changed argument" \
+		bash -c "! $CHECK ovni-args '$TMP/ov2.json' '$SHARED/specs/ovni-events-1.14.md' >/dev/null"
+fi
+check "ovni: a jumbo event's string argument is named" \
+	jqe '[.files[].items[] | select(.mcv == "6Yc" or .mcv == "VYc" or .mcv == "POc") | .args | has("typeid") and has("label")] | length > 0 and all' \
+	<("$HPCVET" dump --format=json "$CASES/ovni/y_ovni-trace.v3_s3.d")
+
 # Real samples (skipped when ../shared is absent).
 S="$SHARED/real-samples"
 if [ -d "$S" ]; then
