@@ -10,7 +10,21 @@
  *     sender's tally against the receiver's, and message sizes in order
  *     (non-overtaking) while both ends kept them.
  * Everything here is bounded by the summaries (instances, channels), not by
- * the number of records. No recursion: parents always have lower ids. */
+ * the number of records. No recursion: parents always have lower ids.
+ *
+ * Why this runs once over all ranks rather than as a pairwise merge of
+ * partial results: a rank names its peer by its rank *in a communicator*,
+ * and which world rank that is depends on the whole membership, which only
+ * all members' records give (MPI_Comm_split orders the members of a colour
+ * by key over every member; a communicator made by MPI_Comm_dup of a split
+ * one inherits that order). Until every member of every communicator is
+ * known, no channel can be keyed by (source, destination), so partial
+ * tallies of two rank ranges have nothing to add up. What does merge is
+ * the input: the set of per-rank summaries keyed by world rank, a union
+ * (associative and commutative; the same rank twice is refused as a
+ * damaged trace), which is how units checked anywhere (threads,
+ * hpcvet-mpi's processes, mpi_wire.c) come together before this stage.
+ * Its size is the summaries' (instances and channels), not the records'. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
