@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../core/hv_int.h"
+#include "crossdb_ranges.h"
 #include "values.h"
 
 /* A kept run (replayed for slot groups after the first): header, then the
@@ -36,7 +37,7 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	c->b = b;
 	c->file = file;
 	if (!vm || vm->nd == 0 || vm->n == 0) return;
-	c->w_ok = b && hv_window_init(&c->w, b, 64u << 10);
+	c->w_ok = b && hv_window_init(&c->w, b, hpctk_window_cap);
 	uint64_t per_node = sizeof(hpctk_vslot);
 	uint64_t g = HPCTK_VBUDGET / ((uint64_t)vm->n * per_node);
 	c->g = g < 1 ? 1 : g > vm->nd ? vm->nd : (uint32_t)g;
@@ -248,7 +249,7 @@ static void replay(hpctk_vcheck *c)
 			at += (size_t)h.cnt * 10;
 			continue;
 		}
-		const uint64_t per = c->w.cap / 10;
+		const uint64_t per = c->w.cap >= 20 ? c->w.cap / 10 : 1;
 		for (uint64_t done = 0; done < h.cnt;) {
 			uint64_t k = h.cnt - done < per ? h.cnt - done : per;
 			const uint8_t *p = hv_window_get(&c->w, h.off0 + 10 * done, (size_t)(10 * k));
