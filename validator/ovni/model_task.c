@@ -69,10 +69,8 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 	uint8_t m = e->p[1];
 	uint64_t k = pkey(th, m, id);
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_DUPLICATE, !mmap64_get(&L->tasks, k, &x))) {
-		char w[120];
-		model_where(w, sizeof w, &L->task[x].created);
-		model_fail(L, HV_R_OVNI_MODEL_TASK_DUPLICATE, th, e,
-			   "process %" PRId64 " creates task %" PRIu32 " again; it was created by %s", th->s->pid, id, w);
+		model_fail_since(L, HV_R_OVNI_MODEL_TASK_DUPLICATE, th, e, &L->created[x],
+				 "process %" PRId64 " creates task %" PRIu32 " again; it was created by", th->s->pid, id);
 		return;
 	}
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, mmap64_get(&L->types, pkey(th, m, type), &x))) {
@@ -84,16 +82,18 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 	if (L->ntask == L->captask) {
 		size_t nc = L->captask ? L->captask * 2 : 64;
 		mtask *nv = nc < UINT32_MAX ? realloc(L->task, nc * sizeof *nv) : NULL;
-		if (!nv) {
+		if (nv) L->task = nv;
+		mwhere *nw = nv ? realloc(L->created, nc * sizeof *nw) : NULL;
+		if (!nw) {
 			L->oom = L->stop = true;
 			return;
 		}
-		L->task = nv;
+		L->created = nw;
 		L->captask = nc;
 	}
 	mtask *t = &L->task[L->ntask];
-	*t = (mtask){.id = id, .type = type, .model = m, .flags = flags};
-	note(&t->created, e);
+	*t = (mtask){.id = id, .type = type, .model = m, .flags = flags, .body1 = UINT32_MAX};
+	note(&L->created[L->ntask], e);
 	if (!mmap64_put(&L->tasks, k, (uint32_t)L->ntask)) L->oom = L->stop = true;
 	L->ntask++;
 }
@@ -120,27 +120,26 @@ __attribute__((noinline, cold)) static bool body_on_top_fail(model_loom *L, uint
 	mthread *th = &L->th[ti];
 	mbody *bd = &L->body[b];
 	mtask *t = &L->task[bd->task];
-	char w[120];
 	const char *why = NULL;
 	if (bd->state != want) why = "state";
 	else if (bd->thread != (int32_t)ti) why = "thread";
 	else if (!top_is(th, b)) why = "top";
 	if (hv_eval(L->r, HV_R_OVNI_MODEL_BODY_STATE, why == NULL)) return true;
-	model_where(w, sizeof w, &bd->last);
 	if (why[0] == 's')
-		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
-			   "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which is %s (since %s); it must be %s",
-			   th->tid, what, bd->id, t->id, bstate[bd->state], w, bstate[want]);
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &bd->last,
+				 "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which must be %s but is %s since",
+				 th->tid, what, bd->id, t->id, bstate[want], bstate[bd->state]);
 	else if (why[0] == 't' && why[1] == 'h')
-		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
-			   "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which runs on thread %" PRId64 " (since %s)",
-			   th->tid, what, bd->id, t->id, bd->thread >= 0 ? L->th[bd->thread].tid : -1, w);
-	else
-		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
-			   "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which is not the top of its body stack "
-			   "(the top is body %" PRIu32 " of task %" PRIu32 ")",
-			   th->tid, what, bd->id, t->id, L->body[th->bodies[th->nb - 1]].id,
-			   L->task[L->body[th->bodies[th->nb - 1]].task].id);
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &bd->last,
+				 "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which runs on thread %" PRId64 " since",
+				 th->tid, what, bd->id, t->id, bd->thread >= 0 ? L->th[bd->thread].tid : -1);
+	else {
+		const mbody *top = &L->body[th->bodies[th->nb - 1]];
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &top->last,
+				 "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which is not the top of its body stack: "
+				 "the top is body %" PRIu32 " of task %" PRIu32 ", there since",
+				 th->tid, what, bd->id, t->id, top->id, L->task[top->task].id);
+	}
 	return false;
 }
 
@@ -166,7 +165,8 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 	mtask *t = &L->task[tix];
 	uint32_t b;
 	uint64_t k = ((uint64_t)tix << 32) | bid;
-	if (!mmap64_get(&L->bodymap, k, &b)) {
+	bool known = bid == 1 ? (b = t->body1) != UINT32_MAX : mmap64_get(&L->bodymap, k, &b);
+	if (!known) {
 		if (L->nbody == L->capbody) {
 			size_t nc = L->capbody ? L->capbody * 2 : 64;
 			mbody *nv = nc < UINT32_MAX ? realloc(L->body, nc * sizeof *nv) : NULL;
@@ -179,7 +179,9 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 		}
 		b = (uint32_t)L->nbody;
 		L->body[b] = (mbody){.task = tix, .id = bid, .state = B_CREATED, .thread = -1};
-		if (!mmap64_put(&L->bodymap, k, b)) {
+		if (bid == 1) {
+			t->body1 = b;
+		} else if (!mmap64_put(&L->bodymap, k, b)) {
 			L->oom = L->stop = true;
 			return false;
 		}
@@ -187,35 +189,31 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 		t->nbodies++;
 	}
 	mbody *bd = &L->body[b];
-	char w[120];
 	if (bd->state == B_DEAD) {
 		if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_RERUN, t->flags & F_RESURRECT)) {
-			model_where(w, sizeof w, &bd->last);
-			model_fail(L, HV_R_OVNI_MODEL_BODY_RERUN, th, e,
-				   "body %" PRIu32 " of task %" PRIu32 " ended (%s) and may not run again", bid, t->id, w);
+			model_fail_since(L, HV_R_OVNI_MODEL_BODY_RERUN, th, e, &bd->last,
+					 "body %" PRIu32 " of task %" PRIu32 " may not run again: it ended by", bid, t->id);
 			return false;
 		}
 		bd->state = B_CREATED;
 	}
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_STATE, bd->state == B_CREATED)) {
-		model_where(w, sizeof w, &bd->last);
-		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
-			   "thread %" PRId64 " executes body %" PRIu32 " of task %" PRIu32 ", which is %s (since %s)%s", th->tid,
-			   bid, t->id, bstate[bd->state], w, bd->state == B_PAUSED ? "; a paused body resumes instead" : "");
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &bd->last,
+				 "thread %" PRId64 " executes body %" PRIu32 " of task %" PRIu32 ", which must be created%s but is %s since",
+				 th->tid, bid, t->id, bd->state == B_PAUSED ? " (a paused body resumes instead)" : "",
+				 bstate[bd->state]);
 		return false;
 	}
 	if (th->nb) {
 		mbody *top = &L->body[th->bodies[th->nb - 1]];
 		if (top->state == B_RUNNING) {
-			char tw[120];
-			model_where(tw, sizeof tw, &top->last);
 			int rule = (t->flags & F_RELAX) ? HV_R_OVNI_MODEL_BODY_NEST_DEPRECATED : HV_R_OVNI_MODEL_BODY_NEST;
 			hv_eval(L->r, rule, false);
-			model_fail(L, rule, th, e,
-				   "thread %" PRId64 " starts body %" PRIu32 " of task %" PRIu32 " over body %" PRIu32
-				   " of task %" PRIu32 ", still running since %s%s",
-				   th->tid, bid, t->id, top->id, L->task[top->task].id, tw,
-				   rule == HV_R_OVNI_MODEL_BODY_NEST ? "; pause or end it first" : "");
+			model_fail_since(L, rule, th, e, &top->last,
+					 "thread %" PRId64 " starts body %" PRIu32 " of task %" PRIu32 " over body %" PRIu32
+					 " of task %" PRIu32 "%s, still running since",
+					 th->tid, bid, t->id, top->id, L->task[top->task].id,
+					 rule == HV_R_OVNI_MODEL_BODY_NEST ? " (pause or end that one first)" : "");
 			if (rule == HV_R_OVNI_MODEL_BODY_NEST) return false;
 		} else {
 			hv_eval(L->r, HV_R_OVNI_MODEL_BODY_NEST, true);
@@ -275,7 +273,7 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 		if (execute(L, ti, e, tix, bid) && m != 'P') model_stack_push(L, ti, ch, key, e);
 		return;
 	}
-	bool found = cached || mmap64_get(&L->bodymap, ((uint64_t)tix << 32) | bid, &b);
+	bool found = cached || (bid == 1 ? (b = t->body1) != UINT32_MAX : mmap64_get(&L->bodymap, ((uint64_t)tix << 32) | bid, &b));
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, found)) {
 		model_fail(L, HV_R_OVNI_MODEL_TASK_UNKNOWN, th, e, "task %" PRIu32 " has no body %" PRIu32 " (it never executed)",
 			   id, bid);
