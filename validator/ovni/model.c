@@ -450,6 +450,8 @@ out:
 	mmap64_free(&L.bodymap);
 	free(L.task);
 	free(L.created);
+	for (size_t i = 0; L.dense && i < L.nth * 3; i++) free(L.dense[i].ix);
+	free(L.dense);
 	free(L.body);
 }
 

@@ -103,6 +103,16 @@ typedef struct mmap64 {
 	size_t cap, n;
 } mmap64;
 
+/* Task ids are counters in practice: a process's tasks of one model are
+ * found by id in a dense array (task index + 1, 0 none) from `base` (just
+ * below the first id created) while id - base stays below twice the
+ * creates seen plus 1024, so the array is bounded by the create events
+ * present; other ids go to the hashed map. */
+typedef struct mdense {
+	uint32_t *ix;
+	uint32_t cap, n, base;
+} mdense;
+
 typedef struct mtask {
 	uint32_t id, type;
 	uint8_t model;            /* 'V', '6' or 'P' */
@@ -166,6 +176,7 @@ struct model_loom {
 	size_t nth;
 	mcpu_loom cpu;
 	mmap64 types, tasks, bodymap; /* bodymap: bodies other than body 1 */
+	mdense *dense;            /* per process and task model (nth x 3): tasks by small id, else in `tasks` */
 	mtask *task;
 	mwhere *created;          /* per task, apart: read only to report a duplicate */
 	size_t ntask, captask;

@@ -26,6 +26,47 @@ static uint64_t pkey(const mthread *th, uint8_t model, uint32_t id)
 	return ((uint64_t)th->proc << 40) | ((uint64_t)model << 32) | id;
 }
 
+static inline mdense *dense_of(const model_loom *L, const mthread *th, uint8_t model)
+{
+	if (!L->dense) return NULL;
+	return &L->dense[(size_t)th->proc * 3 + (model == 'V' ? 0 : model == '6' ? 1 : 2)];
+}
+
+static inline bool find_task(const model_loom *L, const mthread *th, uint8_t model, uint32_t id, uint32_t *tix)
+{
+	const mdense *d = dense_of(L, th, model);
+	uint32_t i = id - (d ? d->base : 0); /* wraps above cap for ids below base */
+	if (d && i < d->cap && d->ix[i]) {
+		*tix = d->ix[i] - 1;
+		return true;
+	}
+	return mmap64_get(&L->tasks, pkey(th, model, id), tix);
+}
+
+/* Record task tix of `model` with `id`; false when memory fails. */
+static bool add_task(model_loom *L, const mthread *th, uint8_t model, uint32_t id, uint32_t tix)
+{
+	if (!L->dense && !(L->dense = calloc(L->nth * 3, sizeof *L->dense))) return false;
+	mdense *d = dense_of(L, th, model);
+	if (!d->cap) d->base = id > 64 ? id - 64 : 0;
+	uint64_t limit = 2 * (uint64_t)d->n + 1024;
+	uint32_t i = id - d->base;
+	if (id < d->base || i >= limit) return mmap64_put(&L->tasks, pkey(th, model, id), tix);
+	if (i >= d->cap) {
+		uint64_t nc = d->cap ? 2 * (uint64_t)d->cap : 1024;
+		if (nc <= i) nc = (uint64_t)i + 1;
+		if (nc > limit) nc = limit;
+		uint32_t *nv = realloc(d->ix, nc * sizeof *nv);
+		if (!nv) return false;
+		memset(nv + d->cap, 0, (nc - d->cap) * sizeof *nv);
+		d->ix = nv;
+		d->cap = (uint32_t)nc;
+	}
+	d->ix[i] = tix + 1;
+	d->n++;
+	return true;
+}
+
 static void note(mwhere *w, const mevent *e)
 {
 	memcpy(w->mcv, e->p + 1, 3);
@@ -67,8 +108,7 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 	if (!payload_ok(e, !e->jumbo && e->plen >= 8)) return;
 	uint32_t id = hv_le32(e->payload), type = hv_le32(e->payload + 4), x;
 	uint8_t m = e->p[1];
-	uint64_t k = pkey(th, m, id);
-	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_DUPLICATE, !mmap64_get(&L->tasks, k, &x))) {
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_DUPLICATE, !find_task(L, th, m, id, &x))) {
 		model_fail_since(L, HV_R_OVNI_MODEL_TASK_DUPLICATE, th, e, &L->created[x],
 				 "process %" PRId64 " creates task %" PRIu32 " again; it was created by", th->s->pid, id);
 		return;
@@ -94,7 +134,7 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 	mtask *t = &L->task[L->ntask];
 	*t = (mtask){.id = id, .type = type, .model = m, .flags = flags, .body1 = UINT32_MAX};
 	note(&L->created[L->ntask], e);
-	if (!mmap64_put(&L->tasks, k, (uint32_t)L->ntask)) L->oom = L->stop = true;
+	if (!add_task(L, th, m, id, (uint32_t)L->ntask)) L->oom = L->stop = true;
 	L->ntask++;
 }
 
@@ -249,7 +289,7 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 			cached = true;
 		}
 	}
-	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, cached || mmap64_get(&L->tasks, pkey(th, m, id), &tix))) {
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, cached || find_task(L, th, m, id, &tix))) {
 		model_fail(L, HV_R_OVNI_MODEL_TASK_UNKNOWN, th, e, "process %" PRId64 " has no task %" PRIu32
 			   " (no %cTc/PPc for it before this event)", th->s->pid, id, m);
 		return;
