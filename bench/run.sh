@@ -102,12 +102,14 @@ if [ "${PARALLEL:-1}" != 0 ]; then
 fi
 
 # Certificates bind the verdict to the bytes: `certify` also hashes every
-# file (SHA-256, in the validation pass). Its cost against plain validation
-# on the same inputs (the table's big inputs), CPU time, median of RUNS.
+# file (SHA-256, on a thread beside the checks). Its cost against plain
+# validation on the same inputs (the table's big inputs), median of RUNS:
+# wall time (what the user waits; the 1.3x target) and CPU time (which
+# necessarily adds the hash: SHA-256 costs about as much as the checks).
 if [ "${CERTIFY:-1}" != 0 ]; then
 	echo
-	echo "certify (validation + SHA-256 of every file) vs validation alone, -j1, CPU time"
-	printf '%-11s %9s %10s %10s %8s\n' format MiB 'plain s' 'certify s' ratio
+	echo "certify (validation + SHA-256 of every file) vs validation alone, -j1, wall and CPU time"
+	printf '%-11s %9s %10s %10s %8s %10s %10s %8s\n' format MiB 'plain s' 'certify s' ratio 'plain cpu' 'cert cpu' 'cpu ratio'
 	for fmt in $formats; do
 		input=$dir/big-$fmt
 		[ -e "$input" ] || continue
@@ -120,7 +122,10 @@ if [ "${CERTIFY:-1}" != 0 ]; then
 		done
 		tp=$(awk '{ print $2 }' "$log.plain" | median)
 		tc=$(awk '{ print $2 }' "$log.cert" | median)
-		printf '%-11s %9.1f %10.3f %10.3f %8.2f\n' "$fmt" "$(mib "$(bytes_of "$input")")" "$tp" "$tc" \
+		wp=$(awk '{ print $1 }' "$log.plain" | median)
+		wc=$(awk '{ print $1 }' "$log.cert" | median)
+		printf '%-11s %9.1f %10.3f %10.3f %8.2f %10.3f %10.3f %8.2f\n' "$fmt" "$(mib "$(bytes_of "$input")")" "$wp" "$wc" \
+			"$(awk -v a="$wc" -v b="$wp" 'BEGIN { print (b > 0) ? a / b : 0 }')" "$tp" "$tc" \
 			"$(awk -v a="$tc" -v b="$tp" 'BEGIN { print (b > 0) ? a / b : 0 }')"
 		rm -f "$log" "$log.plain" "$log.cert"
 	done
