@@ -2,8 +2,9 @@
  * as `hpcvet dump PATH` does it (validate, then dump with the report). The
  * JSON dump is written to memory and must parse as JSON (the dumper writes
  * its JSON by hand, as it streams); the text dump goes to /dev/null. The
- * input's last byte picks a --select (none, a record range, a rank), odd
- * sizes reach the dumpers as windowed blobs (the path of big files). */
+ * input's last byte picks a --select (none, a record range, a rank, a
+ * context), odd sizes reach the dumpers as windowed blobs (the path of big
+ * files). */
 #include <cjson/cJSON.h>
 
 #include "dump/dump.h"
@@ -23,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t pick = size ? data[size - 1] : 0;
 	if (pick % 4 == 1) o.sel.have_range = true, o.sel.first = pick / 16, o.sel.last = pick / 16 + pick % 8;
 	if (pick % 4 == 2) o.sel.have_rank = true, o.sel.rank = 1;
+	if (pick % 4 == 3) o.sel.have_context = true, o.sel.context = pick / 4;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);

@@ -5,6 +5,8 @@
   dump_check.py same-diags DUMP.json REPORT.json  the dump carries the validation's diagnostics
   dump_check.py same-diags-list FILE              the same for each "DUMP REPORT" line of FILE
   dump_check.py dumpi-ref DUMP.json REFERENCE.txt the records carry dumpi2ascii's values
+  dump_check.py ovni-args DUMP.json EVENTS.md      ovni events' named args decode their payload as
+                                                  the 1.14 event list's signatures say
 
 Prints one line per failure and exits 1 when there was any."""
 import json
@@ -142,7 +144,45 @@ def cmd_dumpi_ref(dump_path, ref_path):
     return bad
 
 
+def signatures(spec_path):
+    """MCV -> [(type, name)] from the event list's <pre> signatures."""
+    import html
+    sigs = {}
+    for m in re.finditer(r"<pre>([^<]*)</pre>", open(spec_path).read()):
+        t = html.unescape(m.group(1))
+        if "(" in t:
+            sigs[t[:3]] = [tuple(a.split()) for a in t[t.index("(") + 1:t.rindex(")")].split(",")]
+    return sigs
+
+
+def cmd_ovni_args(dump_path, spec_path):
+    import struct
+    sigs = signatures(spec_path)
+    fmt = {"u32": "<I", "i32": "<i", "u64": "<Q", "i64": "<q"}
+    bad, n = 0, 0
+    for f in json.load(open(dump_path))["files"]:
+        for ev in f["items"]:
+            if ev["kind"] != "event" or ev["mcv"] not in sigs:
+                continue
+            where = f"{f['name']}: event {ev['index']} {ev['mcv']}"
+            data, want = bytes(ev["payload"]), {}
+            for typ, name in sigs[ev["mcv"]]:
+                if typ == "str":
+                    end = data.index(0)
+                    want[name], data = data[:end].decode(), data[end + 1:]
+                else:
+                    k = struct.calcsize(fmt[typ])
+                    want[name], data = struct.unpack(fmt[typ], data[:k])[0], data[k:]
+            n += 1
+            if list(ev.get("args", {}).items()) != list(want.items()):
+                bad |= fail(f"{where}: args {ev.get('args')}, the signature decodes {want}")
+    print(f"{n} events' arguments compared with the 1.14 signatures")
+    return bad | (n == 0 and fail("no event with arguments"))
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "ovni-args":
+        return cmd_ovni_args(argv[2], argv[3])
     if len(argv) >= 3 and argv[1] == "schema":
         return cmd_schema(argv[2], argv[3:])
     if len(argv) == 4 and argv[1] == "same-diags":

@@ -69,8 +69,31 @@ expect_exit 2 "usage error: exit 2" "${MPIRUN[@]}" -np 2 "$MPI" --no-such-option
 "$GEN" --what=dumpi-trace --profiles=16 -o "$TMP/dumpi" >/dev/null 2>&1
 expect_exit 0 "conforming trace: exit 0" "${MPIRUN[@]}" -np 2 "$MPI" "$TMP/dumpi"
 
-# One input's units are spread (the rank files of a DUMPI trace are not
-# yet: their MPI summary cannot travel), here an ovni tree's streams.
+# A DUMPI trace's rank files are units too: each is checked by one rank and
+# its MPI summary (dumpi/mpi_wire.c) travels to the cross-rank stage; a
+# trace with a cross-rank break reports as -j1 does.
+HPCVET_MPI_STATS=1 "${MPIRUN[@]}" -np 3 "$MPI" "$TMP/dumpi" >/dev/null 2>"$TMP/stats"
+check "DUMPI rank files spread over 3 ranks" grep -qE 'hpcvet-mpi: 16 units: rank 0 [1-9][0-9]* .* rank 1 [1-9][0-9]* .* rank 2 [1-9]' "$TMP/stats"
+"$GEN" --what=dumpi-trace --profiles=5 --break=dumpi.mpi.send-unmatched -o "$TMP/dumpi-brk" >/dev/null 2>&1
+same_as_j1 "DUMPI trace, unmatched send" 3 HPCVET_MPI_SPLIT=0 -- "${text[@]}" "$TMP/dumpi-brk"
+check "  (and it fires)" grep -q dumpi.mpi.send-unmatched "$TMP/mpi"
+
+# Any rank's read error is reported, never a hang (HPCVET_MPI_FAULT=R:TEXT:
+# on rank R, reads of paths containing TEXT fail). A rank file only its
+# owner reads: the unit's read error travels, exit 3 with the file named.
+# The .meta every rank reads: rank 1 takes another path, and says why.
+for np in 2 3; do
+	HPCVET_MPI_FAULT="1:-0001.bin" timeout 120 "${MPIRUN[@]}" -np $np "$MPI" "$TMP/dumpi" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	check "read error of a unit on rank 1 of $np: exit 3 (got $rc)" test "$rc" -eq 3
+	check "  and the report names the file" grep -q -- '-0001.bin: read error' "$TMP/out"
+done
+HPCVET_MPI_FAULT="1:.meta" timeout 120 "${MPIRUN[@]}" -np 3 "$MPI" "$TMP/dumpi" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "read error of a file all ranks read, on rank 1 of 3: exit 3 (got $rc)" test "$rc" -eq 3
+check "  and rank 1 names the file" grep -q 'rank 1: [0-9]* read error(s) (first: .*\.meta)' "$TMP/err"
+
+# Other inputs' units are spread too, here an ovni tree's streams.
 "$GEN" --what=ovni-trace -o "$TMP/ovni" >/dev/null 2>&1
 HPCVET_MPI_STATS=1 "${MPIRUN[@]}" -np 2 "$MPI" "$TMP/ovni" >/dev/null 2>"$TMP/stats"
 check "ovni streams spread over 2 ranks" grep -qE 'hpcvet-mpi: [0-9]+ units: rank 0 [1-9][0-9]* .* rank 1 [1-9]' "$TMP/stats"

@@ -46,5 +46,29 @@ int main(void)
 	e = ovni_event_find((const uint8_t *)"OM=");
 	CHECK(e && e->payload == 12, "OM=(i64 value, i32 type) is 12 bytes");
 	CHECK(ovni_event_find((const uint8_t *)"OUj") == NULL, "OUj (used by upstream tests) is not declared");
+	/* argument names (the dump names payload fields by them): a normal
+	 * event's arguments fill its payload exactly, a jumbo one has some */
+	size_t with_args = 0, bad_args = 0;
+	for (size_t i = 0; i < ovni_event_count(); i++) {
+		const ovni_evspec *x = ovni_event_at(i);
+		const char *cur = x->args;
+		ovni_arg a;
+		unsigned sum = 0, n = 0;
+		while (ovni_arg_next(&cur, &a)) {
+			n++;
+			sum += a.size;
+			if (!a.name[0] || (a.size == 0 && x->payload != OVNI_EV_JUMBO_SIG)) bad_args++;
+		}
+		with_args += n > 0;
+		if (x->payload == OVNI_EV_JUMBO_SIG ? n == 0 : sum != (unsigned)x->payload) bad_args++;
+	}
+	CHECK(with_args == 28 && bad_args == 0, "28 events with arguments, all fitting their payload (%zu, %zu bad)",
+	      with_args, bad_args);
+	const char *cur = ovni_event_find((const uint8_t *)"OHx")->args;
+	ovni_arg a1, a2, a3;
+	CHECK(ovni_arg_next(&cur, &a1) && ovni_arg_next(&cur, &a2) && ovni_arg_next(&cur, &a3) && !ovni_arg_next(&cur, &a1) &&
+		      strcmp(a2.name, "tid") == 0 && a2.size == 4 && a2.is_signed && strcmp(a3.name, "tag") == 0 &&
+		      a3.size == 8 && !a3.is_signed,
+	      "OHx's arguments: cpu (i32), tid (i32), tag (u64)");
 	TAP_DONE();
 }

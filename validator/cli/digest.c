@@ -1,6 +1,7 @@
 /* See digest.h. */
 #include "digest.h"
 
+#include "fileio.h"
 #include "progress.h"
 #include "validate_path.h"
 
@@ -12,8 +13,7 @@
 
 struct hv_digest_file {
 	EVP_MD_CTX *ctx;
-	pthread_mutex_t lock;  /* with -j, parts of one file may be fetched on several threads */
-	bool (*fetch)(void *io, uint64_t off, void *dst, size_t len); /* the wrapped reader */
+	bool (*fetch)(void *io, uint64_t off, void *dst, size_t len); /* the reader's, thread-safe */
 	void *io;
 	const uint8_t *mem;
 	uint64_t size;
@@ -22,22 +22,33 @@ struct hv_digest_file {
 	const char *name;
 };
 
-/* A window the checks fetch extends the hashed prefix when it reaches it;
- * windows beyond the prefix (random access, parallel tasks) are left to
- * hv_digest_end, which reads the gap once. */
-static bool digest_fetch(void *io, uint64_t off, void *dst, size_t len)
+enum { CHUNK = 1u << 20 };
+
+/* Hash what is left of one file, from memory or through its reader. */
+static void hash_rest(hv_digest_file *d, uint8_t *buf)
 {
-	hv_digest_file *d = io;
-	bool ok = d->fetch(d->io, off, dst, len);
-	if (!ok) return false;
-	pthread_mutex_lock(&d->lock);
-	if (off <= d->hashed && off + len > d->hashed) {
-		uint64_t skip = d->hashed - off;
-		if (EVP_DigestUpdate(d->ctx, (const uint8_t *)dst + skip, (size_t)(len - skip)) != 1) d->failed = true;
-		d->hashed = off + len;
+	while (!d->failed && d->hashed < d->size) {
+		uint64_t left = d->size - d->hashed;
+		size_t len = left < CHUNK ? (size_t)left : CHUNK;
+		const uint8_t *p = d->mem ? d->mem + d->hashed : buf;
+		if (!d->mem && (!buf || !d->fetch || !d->fetch(d->io, d->hashed, buf, len))) d->failed = true;
+		else if (EVP_DigestUpdate(d->ctx, p, len) != 1) d->failed = true;
+		else d->hashed += len;
 	}
-	pthread_mutex_unlock(&d->lock);
-	return true;
+}
+
+static void hash_all(hv_digest_set *s)
+{
+	uint8_t *buf = malloc(CHUNK);
+	for (size_t i = 0; i < s->nwork; i++) hash_rest(&s->work[i], buf);
+	free(buf);
+}
+
+static void *hasher_main(void *arg)
+{
+	hash_all(arg);
+	hv_file_release_lazy(); /* the descriptor this thread's reads opened */
+	return NULL;
 }
 
 void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t n)
@@ -52,28 +63,16 @@ void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t
 	for (size_t i = 0; i < n; i++) {
 		hv_digest_file *d = &s->work[i];
 		d->ctx = EVP_MD_CTX_new();
-		pthread_mutex_init(&d->lock, NULL);
 		s->nwork++;
 		d->name = blobs[i].name;
 		d->size = blobs[i].size;
-		if (!d->ctx || EVP_DigestInit_ex(d->ctx, EVP_sha256(), NULL) != 1) {
+		d->mem = blobs[i].mem;
+		d->fetch = blobs[i].fetch;
+		d->io = blobs[i].io;
+		if (!d->ctx || EVP_DigestInit_ex(d->ctx, EVP_sha256(), NULL) != 1 || (!d->mem && !d->fetch))
 			d->failed = true;
-			continue;
-		}
-		if (blobs[i].mem) {
-			/* read whole by the reader: hashed from its memory, no second read */
-			d->mem = blobs[i].mem;
-			if (EVP_DigestUpdate(d->ctx, d->mem, (size_t)d->size) != 1) d->failed = true;
-			d->hashed = d->size;
-		} else if (blobs[i].fetch) {
-			d->fetch = blobs[i].fetch;
-			d->io = blobs[i].io;
-			blobs[i].fetch = digest_fetch;
-			blobs[i].io = d;
-		} else {
-			d->failed = true;
-		}
 	}
+	s->hashing = pthread_create(&s->hasher, NULL, hasher_main, s) == 0;
 }
 
 static const char *strip_dir(const char *name, const char *dir, size_t l)
@@ -102,18 +101,6 @@ static const char *relative_name(const char *label, const char *name)
 
 static void finish_one(hv_digest_file *d, hv_cert_file *out, char *problem, size_t plen)
 {
-	enum { CHUNK = 1u << 20 };
-	if (!d->failed && d->hashed < d->size) {
-		uint8_t *buf = malloc(CHUNK);
-		if (!buf) d->failed = true;
-		while (buf && !d->failed && d->hashed < d->size) {
-			uint64_t left = d->size - d->hashed;
-			size_t len = left < CHUNK ? (size_t)left : CHUNK;
-			if (!d->fetch(d->io, d->hashed, buf, len) || EVP_DigestUpdate(d->ctx, buf, len) != 1) d->failed = true;
-			else d->hashed += len;
-		}
-		free(buf);
-	}
 	uint8_t md[EVP_MAX_MD_SIZE];
 	unsigned mdlen = 0;
 	if (!d->failed && EVP_DigestFinal_ex(d->ctx, md, &mdlen) == 1 && mdlen == 32) {
@@ -128,6 +115,9 @@ static void finish_one(hv_digest_file *d, hv_cert_file *out, char *problem, size
 
 void hv_digest_end(hv_digest_set *s)
 {
+	if (s->hashing) pthread_join(s->hasher, NULL);
+	else if (s->work) hash_all(s);
+	s->hashing = false;
 	if (!s->work) {
 		s->out.problem = s->problem;
 		return;
@@ -155,10 +145,8 @@ void hv_digest_end(hv_digest_set *s)
 
 void hv_digest_free(hv_digest_set *s)
 {
-	for (size_t i = 0; i < s->nwork; i++) {
-		EVP_MD_CTX_free(s->work[i].ctx);
-		pthread_mutex_destroy(&s->work[i].lock);
-	}
+	if (s->hashing) pthread_join(s->hasher, NULL);
+	for (size_t i = 0; i < s->nwork; i++) EVP_MD_CTX_free(s->work[i].ctx);
 	free(s->work);
 	for (size_t i = 0; i < s->out.n; i++) free(s->out.files[i].name);
 	free(s->out.files);

@@ -1,13 +1,18 @@
 /* Per-file size and SHA-256 for certificates, computed while the input is
- * validated: a file the reader holds in memory is hashed from that memory;
- * a file read through windows is hashed as its windows pass by (the fetch
- * callback is wrapped, as the progress line does), and only bytes the
- * checks never read in order are read once more at the end. The digests
- * are libcrypto's (OpenSSL EVP); this file is the only user of it and it is
- * linked into the hpcvet program only, not into libhpcvet. */
+ * validated, on a thread of its own: SHA-256 costs about as much CPU as
+ * validating an ovni stream, so hashing in the checks' pass would almost
+ * double the time to a certificate; beside them it overlaps. A file the
+ * reader holds in memory is hashed from that memory (no copy); a file read
+ * through windows is read by the hashing thread through its own reader
+ * (1 MiB at a time, from the page cache the checks warm). The checking
+ * core is not involved and does no I/O. When no thread can be started the
+ * files are hashed after validation instead. The digests are libcrypto's
+ * (OpenSSL EVP); this file is the only user of it and it is linked into
+ * the hpcvet program only, not into libhpcvet. */
 #ifndef HV_DIGEST_H
 #define HV_DIGEST_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,14 +30,15 @@ typedef struct hv_digest_set {
 	size_t nwork;
 	hv_cert_files out;    /* the finished list, names relative to the input */
 	char problem[160];    /* why a digest could not be computed (else "") */
+	pthread_t hasher;
+	bool hashing;         /* hasher runs: joined by hv_digest_end */
 } hv_digest_set;
 
-/* Before validation: start a digest per blob and wrap windowed blobs'
- * fetch (the blobs must be validated through the wrapped copies).
+/* Before validation: start a digest per blob and the hashing thread.
  * `label` is the path the user gave: names are made relative to it. */
 void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t n);
-/* After validation, while the files are still open: hash what the checks
- * did not read in order and fill s->out. */
+/* After validation, while the files are still open: wait for the hashing
+ * thread (or hash, when it could not start) and fill s->out. */
 void hv_digest_end(hv_digest_set *s);
 void hv_digest_free(hv_digest_set *s);
 

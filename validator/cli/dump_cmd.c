@@ -39,7 +39,7 @@ static void on_end(void *ctx)
 static void usage(FILE *f)
 {
 	fputs("usage: hpcvet dump [--format=text|json] [--select=SEL[,SEL...]] [--edition=auto|draft|release] PATH\n"
-	      "  SEL: file=NAME-PART  rank=N  records=A-B (or events=, items=)  profile=N\n"
+	      "  SEL: file=NAME-PART  rank=N  records=A-B (or events=, items=)  profile=N  context:ID (a meta.db subtree, its values elsewhere)\n"
 	      "exit: as the validator (0 conforming, 1 nonconforming, 2 usage, 3 unreadable, 4 internal)\n",
 	      f);
 }

@@ -3,12 +3,34 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Read failures of this process, for hpcvet-mpi: a rank that could not
+ * read a file others read diverges from them, and must say why. */
+static _Atomic uint64_t g_read_errors;
+static _Atomic int g_first_taken;
+static char g_first_path[512];
+
+static void read_failed(const char *path)
+{
+	g_read_errors++;
+	int no = 0;
+	if (path && atomic_compare_exchange_strong(&g_first_taken, &no, 1))
+		snprintf(g_first_path, sizeof g_first_path, "%s", path);
+}
+
+uint64_t hv_fileio_read_errors(const char **first)
+{
+	uint64_t n = g_read_errors;
+	if (first) *first = n && g_first_taken ? g_first_path : NULL;
+	return n;
+}
 
 static bool pread_fetch(void *io, uint64_t off, void *dst, size_t len)
 {
@@ -46,23 +68,37 @@ void hv_file_release_lazy(void)
 	t_lazy.fd = -1;
 }
 
+static const char *g_fault;
+
+void hv_fileio_set_fault(const char *substring) { g_fault = substring && *substring ? substring : NULL; }
+
 static bool lazy_fetch(void *io, uint64_t off, void *dst, size_t len)
 {
 	hv_file *f = io;
+	if (g_fault && strstr(f->path, g_fault)) { /* injected: tests only */
+		read_failed(f->path);
+		return false;
+	}
 	if (t_lazy.f != f) {
 		hv_file_release_lazy();
 		int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-		if (fd < 0) return false;
+		if (fd < 0) {
+			read_failed(f->path);
+			return false;
+		}
 		struct stat st;
 		/* the same regular file of the same size, or a read error */
 		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != f->blob.size) {
 			close(fd);
+			read_failed(f->path);
 			return false;
 		}
 		t_lazy.f = f;
 		t_lazy.fd = fd;
 	}
-	return pread_fetch(&t_lazy.fd, off, dst, len);
+	if (pread_fetch(&t_lazy.fd, off, dst, len)) return true;
+	read_failed(f->path);
+	return false;
 }
 
 static uint64_t g_slurp_limit = UINT64_MAX;

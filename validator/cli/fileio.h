@@ -53,6 +53,14 @@ void hv_dir_close(hv_dir *d);
  * before any file is opened. */
 void hv_fileio_set_slurp_limit(uint64_t max);
 
+/* For tests of read errors: every lazy read (of a directory's files read
+ * through windows, as hpcvet-mpi reads them all) of a file whose path
+ * contains `substring` fails as an I/O error would. NULL or "": none. */
+void hv_fileio_set_fault(const char *substring);
+/* How many lazy reads failed in this process so far, and the path of the
+ * first (*first NULL when none). */
+uint64_t hv_fileio_read_errors(const char **first);
+
 /* Copy up to `len` bytes of the regular file `path` at `off`; returns the
  * count copied (0 on any failure). For the text report's hex view. */
 size_t hv_read_range(void *ctx, const char *path, uint64_t off, uint8_t *dst, size_t len);

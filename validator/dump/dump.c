@@ -82,6 +82,7 @@ bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t 
 		const char *end = strchr(s, ',');
 		size_t len = end ? (size_t)(end - s) : strlen(s);
 		const char *eq = memchr(s, '=', len);
+		if (!eq && len > 8 && strncmp(s, "context:", 8) == 0) eq = s + 7;
 		if (!eq) {
 			snprintf(why, wlen, "'%.*s' is not KEY=VALUE", (int)len, s);
 			return false;
@@ -98,6 +99,8 @@ bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t 
 			sel->file = f;
 		} else if (klen == 4 && strncmp(s, "rank", 4) == 0) {
 			ok = parse_u64(v, vlen, &sel->rank) && (sel->have_rank = true);
+		} else if (klen == 7 && strncmp(s, "context", 7) == 0) {
+			ok = parse_u64(v, vlen, &sel->context) && (sel->have_context = true);
 		} else if (klen == 7 && strncmp(s, "profile", 7) == 0) {
 			ok = parse_u64(v, vlen, &sel->profile) && (sel->have_profile = true);
 		} else if ((klen == 7 && strncmp(s, "records", 7) == 0) || (klen == 6 && strncmp(s, "events", 6) == 0) ||
@@ -112,7 +115,7 @@ bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t 
 			}
 			sel->have_range = ok;
 		} else {
-			snprintf(why, wlen, "unknown selector '%.*s' (file, rank, records, profile)", (int)klen, s);
+			snprintf(why, wlen, "unknown selector '%.*s' (file, rank, records, profile, context)", (int)klen, s);
 			return false;
 		}
 		if (!ok) {
@@ -210,6 +213,7 @@ static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const h
 	d.w = w;
 	d.o = o;
 	d.b = b;
+	d.draft = r && strcmp(r->edition, "draft") == 0;
 	if (!hv_window_init(&d.win, b, HV_WINDOW_DEFAULT)) {
 		hv_dump_stop(&d, 0, "out of memory");
 	} else if (fmt == &hv_format_dumpi_bin) {

@@ -29,6 +29,8 @@ typedef struct hv_dump_select {
 	uint64_t first, last;    /* records / events / profiles / contexts / traces by index, inclusive */
 	bool have_profile;
 	uint64_t profile;        /* profile.db: one profile; trace.db: the trace of that profile */
+	bool have_context;
+	uint64_t context;        /* meta.db: that context's subtree; profile.db/cct.db/trace.db: its values */
 } hv_dump_select;
 
 typedef struct hv_dump_opts {
@@ -38,7 +40,8 @@ typedef struct hv_dump_opts {
 } hv_dump_opts;
 
 /* Parse one --select=... value ("rank=3", "records=10-20", "records=5",
- * "file=meta.db", "profile=2"; several joined by ','). False
+ * "file=meta.db", "profile=2", "context:ID" or "context=ID"; several
+ * joined by ','). False
  * with a message in `why` on a malformed value. */
 bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t wlen);
 
@@ -52,6 +55,7 @@ typedef struct hv_dump_ctx {
 	const hv_dump_opts *o;
 	hv_blob *b;
 	hv_window win;         /* the dumper's own window on b */
+	bool draft;            /* HPCToolkit: the validation found the draft edition */
 	char path[160];        /* scratch for item paths */
 } hv_dump_ctx;
 
@@ -72,5 +76,7 @@ void hv_dump_dumpi_bin(hv_dump_ctx *d);
 void hv_dump_dumpi_meta(hv_dump_ctx *d);
 void hv_dump_ovni_stream(hv_dump_ctx *d);
 void hv_dump_hpctk(hv_dump_ctx *d, const char *file_kind);
+/* meta.db past its header: sizes and pointers of its 8 sections. */
+void hv_dump_metadb(hv_dump_ctx *d, const uint64_t sz[8], const uint64_t p[8]);
 
 #endif

@@ -4,8 +4,10 @@
  * Blocks and lines are read as the release v4.0 layout places them
  * (research/hpctoolkit.md §3); every array is first checked to lie in the
  * file, so counts can never exceed the bytes present, and a value range
- * an index gives is clamped to the block. meta.db: header and sections
- * only (its tree, metrics and strings are not dumped yet). */
+ * an index gives is clamped to the block. meta.db past its header:
+ * dump_metadb.c. --select=context:ID keeps, of each profile, the index
+ * entry of that context (a binary search: the index is sorted by ctxId),
+ * of cct.db that context's block, of trace.db the samples in it. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -83,8 +85,22 @@ static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t p
 	/* Each value is shown once at most: a hostile index whose ranges
 	 * overlap (start not increasing) would otherwise make the output
 	 * quadratic in the block size. */
-	uint64_t shown = 0;
-	for (uint64_t k = 0; k < nidx; k++) {
+	uint64_t shown = 0, k0 = 0, k1 = nidx;
+	const hv_dump_select *s = &d->o->sel;
+	if (profile && s->have_context) {
+		uint64_t lo = 0, hi = nidx, key = 0;
+		while (lo < hi) {
+			uint64_t mid = lo + (hi - lo) / 2;
+			hv_dump_le(d, pidx + mid * isz, 4, &key);
+			if (key < s->context) lo = mid + 1;
+			else hi = mid;
+		}
+		key = UINT64_MAX;
+		if (lo < nidx) hv_dump_le(d, pidx + lo * isz, 4, &key);
+		k0 = lo;
+		k1 = key == s->context ? lo + 1 : lo;
+	}
+	for (uint64_t k = k0; k < k1; k++) {
 		uint64_t key = 0, start = 0, next = nvals;
 		hv_dump_le(d, pidx + k * isz, ik, &key);
 		hv_dump_le(d, pidx + k * isz + ik, 8, &start);
@@ -134,6 +150,7 @@ static void blocks(hv_dump_ctx *d, bool profile, uint64_t sec)
 	for (uint64_t i = 0; i < n; i++) {
 		if (s->have_profile && i != s->profile) continue;
 		if (s->have_range && (i < s->first || i > s->last)) continue;
+		if (!profile && s->have_context && i != s->context) continue;
 		uint64_t at = parr + i * esz, nv = 0, pv = 0, ni = 0, pi = 0;
 		hv_dump_le(d, at, 8, &nv);
 		hv_dump_le(d, at + 8, 8, &pv);
@@ -204,6 +221,7 @@ static void traces(hv_dump_ctx *d, uint64_t sec)
 			uint64_t ts = 0, ctx = 0;
 			hv_dump_le(d, ps + 12 * k, 8, &ts);
 			hv_dump_le(d, ps + 12 * k + 8, 4, &ctx);
+			if (s->have_context && ctx != s->context) continue;
 			dw_arr_begin(w, NULL);
 			dw_u64(w, NULL, ts);
 			dw_u64(w, NULL, ctx);
@@ -231,6 +249,7 @@ void hv_dump_hpctk(hv_dump_ctx *d, const char *file_kind)
 		if (!in) dw_str(d->w, "note", "outside the file");
 		dw_item_end(d->w);
 	}
+	if (kind == 0) hv_dump_metadb(d, sz, p);
 	if (kind == 1 && sz[0]) blocks(d, true, p[0]);
 	if (kind == 2 && sz[0]) blocks(d, false, p[0]);
 	if (kind == 3 && sz[0]) traces(d, p[0]);

@@ -1,7 +1,8 @@
 /* ovni stream.obs dump: the header, then every event with its MCV, clock,
  * the model it belongs to (by the model letter, from the 1.14 model list),
  * its category and value characters, whether the 1.14 event table knows it
- * and with which payload size, and its payload bytes. Event sizes are
+ * and with which payload size, its payload bytes and, for the events whose
+ * signature has arguments, the payload's fields by name. Event sizes are
  * computed in 64 bits as the validator does (obs.c), so a hostile jumbo
  * size cannot make the walk loop or overrun. */
 #include <string.h>
@@ -24,6 +25,43 @@ static void char_or_code(hv_dump_out *w, const char *key, uint8_t c)
 	if (is_graph(c)) snprintf(s, sizeof s, "%c", c);
 	else snprintf(s, sizeof s, "\\x%02x", c);
 	dw_str(w, key, s);
+}
+
+/* The payload's fields by the 1.14 signature's names ("args": {"taskid":
+ * 12, ...}), little-endian as the stream is written; a payload shorter
+ * than the signature says so ("args_incomplete") instead of guessing. */
+static void args(hv_dump_ctx *d, const char *sig, uint64_t at, uint64_t len)
+{
+	hv_dump_out *w = d->w;
+	ovni_arg a;
+	uint64_t pos = 0;
+	bool complete = true;
+	dw_obj_begin(w, "args");
+	while (ovni_arg_next(&sig, &a)) {
+		if (a.size == 0) {
+			uint64_t left = len - pos;
+			size_t look = left > HV_DUMP_STR_MAX ? HV_DUMP_STR_MAX : (size_t)left;
+			const uint8_t *s = look ? hv_window_get(&d->win, at + pos, look) : NULL;
+			const uint8_t *nul = s ? memchr(s, 0, look) : NULL;
+			if (!nul) {
+				complete = false;
+				break;
+			}
+			dw_strn(w, a.name, s, (size_t)(nul - s));
+			pos += (uint64_t)(nul - s) + 1;
+			continue;
+		}
+		uint64_t v;
+		if (len - pos < a.size || !hv_dump_le(d, at + pos, a.size, &v)) {
+			complete = false;
+			break;
+		}
+		if (a.is_signed) dw_i64(w, a.name, a.size == 4 ? (int64_t)(int32_t)(uint32_t)v : (int64_t)v);
+		else dw_u64(w, a.name, v);
+		pos += a.size;
+	}
+	dw_obj_end(w);
+	if (!complete) dw_bool(w, "args_incomplete", true);
 }
 
 void hv_dump_ovni_stream(hv_dump_ctx *d)
@@ -87,6 +125,7 @@ void hv_dump_ovni_stream(hv_dump_ctx *d)
 			const uint8_t *q = shown ? hv_window_get(&d->win, off + hdr, (size_t)shown) : NULL;
 			for (uint64_t k = 0; q && k < shown; k++) dw_u64(w, NULL, q[k]);
 			dw_arr_end(w);
+			if (spec && spec->args) args(d, spec->args, off + hdr, payload);
 			dw_item_end(w);
 		}
 		off += evlen;

@@ -183,16 +183,23 @@ static hv_report *bin_report(void *ctx, size_t i) { return &((bin_job *)ctx)[i].
 static hv_blob *bin_blob(void *ctx, size_t i) { return ((bin_job *)ctx)[i].b; }
 static uint64_t bin_size(void *ctx, size_t i) { return ((bin_job *)ctx)[i].b->size; }
 
-/* The summary holds no pointers, and every process runs the same binary:
- * it travels as its bytes, so fields added to it later travel too. */
+/* The summary: the bin_info (no pointers, and every process runs the same
+ * binary: it travels as its bytes, so fields added to it later travel too),
+ * then the rank's MPI summary (mpi_wire.c). */
 static void bin_save(void *ctx, size_t i, hv_wbuf *w)
 {
-	hv_put_bytes(w, &((bin_job *)ctx)[i].info, sizeof(dumpi_bin_info));
+	bin_job *j = &((bin_job *)ctx)[i];
+	hv_put_bytes(w, &j->info, sizeof(dumpi_bin_info));
+	mpi_rank_save(j->mpi, w);
 }
 
 static bool bin_load(void *ctx, size_t i, hv_rbuf *r)
 {
-	return hv_get_bytes(r, &((bin_job *)ctx)[i].info, sizeof(dumpi_bin_info));
+	bin_job *j = &((bin_job *)ctx)[i];
+	bool ok;
+	if (!hv_get_bytes(r, &j->info, sizeof(dumpi_bin_info))) return false;
+	j->mpi = mpi_rank_load(r, j->b, &j->rep, &ok);
+	return ok;
 }
 
 static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, size_t n, bool *used, hv_report *r)
@@ -241,15 +248,10 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 			jobs[k].b = &files[ranks[at + k]];
 			memset(&jobs[k].info, 0, sizeof jobs[k].info);
 			hv_report_init(&jobs[k].rep, r->input_path, r->max_diags);
+			jobs[k].mpi = NULL;
 		}
-		/* .report NULL: the per-rank MPI summary (mpi_rank, with pointers)
-		 * has no save/load yet, so rank files cannot travel between
-		 * hpcvet-mpi's processes: each process checks them all (threads
-		 * still split them). bin_report/bin_save/bin_load are ready for
-		 * when mpi_rank can be sent. */
-		hv_units u = {.n = nb, .ctx = jobs, .check = bin_task, .report = NULL, .save = bin_save,
+		hv_units u = {.n = nb, .ctx = jobs, .check = bin_task, .report = bin_report, .save = bin_save,
 			      .load = bin_load, .blob = bin_blob, .size = bin_size};
-		(void)bin_report;
 		hv_run_units(opt, &u);
 		for (size_t k = 0; k < nb; k++) {
 			size_t i = ranks[at + k];

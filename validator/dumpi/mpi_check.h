@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../core/wire.h"
 #include "dumpi.h"
 
 /* Predefined handle indices (sst-dumpi dumpi/common/constants.h). */
@@ -45,6 +46,13 @@ void mpi_rank_free(mpi_rank *m);
  * MPI_Comm_rank(MPI_COMM_WORLD) record), or -1. */
 long mpi_rank_world_rank(const mpi_rank *m);
 void mpi_rank_set_world_rank(mpi_rank *m, long rank);
+
+/* An ended rank's summary as bytes (mpi_wire.c), for hpcvet-mpi, where the
+ * rank file was checked by another process (NULL travels too). load builds
+ * it for blob `b` (whose name it takes; diagnostics go to `rep`) from bytes
+ * that are input: *ok false when they are malformed or memory ran out. */
+void mpi_rank_save(const mpi_rank *m, hv_wbuf *w);
+mpi_rank *mpi_rank_load(hv_rbuf *r, hv_blob *b, hv_report *rep, bool *ok);
 
 /* Cross-rank checks of one trace: `ranks[i]` may be NULL (missing or
  * unreadable rank file); `world_size` is the .meta numprocs (0: unknown).

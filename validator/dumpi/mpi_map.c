@@ -109,3 +109,29 @@ bool mpi_map_next(const mpi_map *m, size_t *i, uint64_t *key, void **val)
 	}
 	return false;
 }
+
+bool mpi_map_shape(mpi_map *m, size_t cap)
+{
+	mpi_map_free(m);
+	if (cap < 16 || (cap & (cap - 1))) return false;
+	m->keys = calloc(cap, sizeof *m->keys);
+	m->used = calloc(cap, 1);
+	m->vals = calloc(cap, m->vsize ? m->vsize : 1);
+	if (!m->keys || !m->used || !m->vals) {
+		mpi_map_free(m);
+		m->oom = true;
+		return false;
+	}
+	m->cap = cap;
+	return true;
+}
+
+void *mpi_map_place(mpi_map *m, size_t slot, uint64_t key)
+{
+	if (slot >= m->cap || m->used[slot] || (m->len + 1) * 4 > m->cap * 3 || mpi_map_get(m, key)) return NULL;
+	m->used[slot] = 1;
+	m->keys[slot] = key;
+	memset(m->vals + slot * m->vsize, 0, m->vsize);
+	m->len++;
+	return m->vals + slot * m->vsize;
+}

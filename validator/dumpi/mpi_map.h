@@ -29,4 +29,14 @@ void mpi_map_del(mpi_map *m, uint64_t key);
 /* Iterate: i from 0 while mpi_map_next(m, &i, &key, &val). */
 bool mpi_map_next(const mpi_map *m, size_t *i, uint64_t *key, void **val);
 
+/* The slot layout, for a map that must iterate in the same order in another
+ * process (mpi_wire.c): the slot of the entry mpi_map_next just returned is
+ * i - 1. mpi_map_shape makes an empty map of `cap` slots (a power of two,
+ * 16 or more); mpi_map_place puts `key` in `slot`: NULL when the slot is
+ * out of range or taken, when the key is present already, or when the map
+ * would be more than 3/4 full (which mpi_map_put never lets happen, so
+ * such a layout is malformed). */
+bool mpi_map_shape(mpi_map *m, size_t cap);
+void *mpi_map_place(mpi_map *m, size_t slot, uint64_t key);
+
 #endif

@@ -1,17 +1,38 @@
 #include "exchange.h"
 
+#include "../cli/fileio.h"
+
 #include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The per-rank header: what it is at, and how many bytes it sends. */
-enum { H_KIND, H_N, H_BYTES, H_WORDS };
+/* The per-rank header: what it is at, how many bytes it sends, and how
+ * many reads failed on it so far (a rank that could not read what the
+ * others read takes another path through the input: that is the cause to
+ * name, not the divergence it leads to). */
+enum { H_KIND, H_N, H_BYTES, H_IOERR, H_WORDS };
 #define LOST UINT64_MAX
 
 static void diverged(int me, const uint64_t *hdr, int r)
 {
+	int nr;
+	MPI_Comm_size(MPI_COMM_WORLD, &nr);
+	bool io = false;
+	for (int k = 0; k < nr; k++) io |= hdr[k * H_WORDS + H_IOERR] != 0;
+	if (io) {
+		/* every rank sees the same headers: each names its own failures */
+		const char *first = NULL;
+		uint64_t n = hv_fileio_read_errors(&first);
+		if (n)
+			fprintf(stderr, "hpcvet-mpi: rank %d: %llu read error(s) (first: %s); the ranks no longer read the "
+				"same data\n", me, (unsigned long long)n, first ? first : "?");
+		fflush(stderr);
+		/* every rank is here (a mismatch is seen by all): let them print before the abort */
+		MPI_Barrier(MPI_COMM_WORLD);
+		MPI_Abort(MPI_COMM_WORLD, 3);
+	}
 	fprintf(stderr,
 		"hpcvet-mpi: rank %d is at exchange %llu of %llu item(s) but rank %d at %llu of %llu: the ranks "
 		"read different data (is the input the same file on every node?)\n",
@@ -26,7 +47,8 @@ bool hv_exchange(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g)
 	MPI_Comm_size(MPI_COMM_WORLD, &g->nranks);
 	MPI_Comm_rank(MPI_COMM_WORLD, &g->me);
 	int nr = g->nranks;
-	uint64_t my[H_WORDS] = {(uint64_t)kind, n, mine->failed || mine->n > INT_MAX ? LOST : mine->n};
+	uint64_t my[H_WORDS] = {(uint64_t)kind, n, mine->failed || mine->n > INT_MAX ? LOST : mine->n,
+				hv_fileio_read_errors(NULL)};
 	uint64_t *hdr = malloc((size_t)nr * sizeof my);
 	g->off = calloc((size_t)nr, sizeof *g->off);
 	g->len = calloc((size_t)nr, sizeof *g->len);

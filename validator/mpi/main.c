@@ -7,6 +7,8 @@
  * output. */
 #include <fcntl.h>
 #include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../cli/cli_hooks.h"
@@ -23,6 +25,11 @@ int main(int argc, char **argv)
 	/* Every file is read through windows: a rank reads the bytes of its
 	 * own units (and the headers every rank needs), never a whole input. */
 	hv_fileio_set_slurp_limit(0);
+	/* HPCVET_MPI_FAULT=R:TEXT (tests only): on rank R, reads of files whose
+	 * path contains TEXT fail, as a failing disk or node would. */
+	const char *fault = getenv("HPCVET_MPI_FAULT");
+	char *colon = fault ? strchr(fault, ':') : NULL;
+	if (colon && atoi(fault) == rank) hv_fileio_set_fault(colon + 1);
 	hv_cli_hooks hooks = {.validate = hv_mpi_validate, .silent = rank != 0};
 	hv_cli_active_hooks = &hooks;
 	if (rank != 0) {
