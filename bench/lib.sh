@@ -11,6 +11,7 @@ bench_param() {
 	case $1 in
 	hpctoolkit) awk -v m="$2" 'BEGIN { p = int(m / 8.5 + 0.5); print p < 1 ? 1 : p }' ;;  # profiles, ~8.5 MiB each
 	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 25) }' ;;                         # generator steps, 25 bytes each
+	ovni-trace) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 168); print p < 1 ? 1 : p }' ;; # trace steps, ~168 bytes each (8 streams)
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
 	esac
 }
@@ -40,6 +41,13 @@ bench_generate() {
 		"$gen" --what=ovni-stream --trace-len="$p" -o "$out" >&2
 		# Events, not the parameter: a generator step writes 1 to 3 events
 		# (1.5 on average). The certificate evaluates clock-monotonic once per event.
+		"$hv" --certify --format=json "$out" |
+			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
+	ovni-trace)
+		# A whole trace (2 looms x 2 processes x 2 threads): the event model
+		# replays each loom's streams merged in clock order, on top of the
+		# stream checks that the one-stream `ovni` input measures alone.
+		"$gen" --what=ovni-trace --trace-len="$p" -o "$out" >&2
 		"$hv" --certify --format=json "$out" |
 			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
 	dumpi)

@@ -13,9 +13,12 @@
 #   RUNS         timed runs per measurement, median reported (default 3)
 #   BENCH_DIR    where inputs go (default a fresh mktemp dir, removed at exit;
 #                a given BENCH_DIR is kept and reused)
-#   FORMATS      subset of "hpctoolkit ovni dumpi" (default all three)
+#   FORMATS      subset of "hpctoolkit ovni dumpi ovni-trace" (default all four; ovni-trace
+#                is a multi-stream trace, so the ovni event model runs on it)
 #   SCALING=0    skip the scaling series; PARALLEL=0 skip the -j series
 #   CERTIFY=0    skip the certify (SHA-256 digests) vs plain validation series
+#   IN_FLIGHT    DUMPI in-flight series: Isend/Irecv pairs each rank posts
+#                before any wait (default "0 12500 25000 50000"; 0 alone: skip)
 #   BENCH_NOJ=1  do not pass -j (to measure a build from before -j existed)
 #   BENCH_NO_PERF=1  CPU times from GNU time even when perf works
 set -euo pipefail
@@ -24,7 +27,7 @@ build=${1:-build}
 size=${BENCH_SIZE:-1024}
 base=${BENCH_BASE:-48}
 runs=${RUNS:-3}
-formats=${FORMATS:-hpctoolkit ovni dumpi}
+formats=${FORMATS:-hpctoolkit ovni dumpi ovni-trace}
 hv=$build/hpcvet
 gen=$build/hpcvet-gen
 [ -x "$hv" ] && [ -x "$gen" ] || { echo "build $hv and $gen first (make)" >&2; exit 2; }
@@ -126,5 +129,27 @@ if [ "${CERTIFY:-1}" != 0 ]; then
 			"$(awk -v a="$wc" -v b="$wp" 'BEGIN { print (b > 0) ? a / b : 0 }')" "$tp" "$tc" \
 			"$(awk -v a="$tc" -v b="$tp" 'BEGIN { print (b > 0) ? a / b : 0 }')"
 		rm -f "$log" "$log.plain" "$log.cert"
+	done
+fi
+
+# DUMPI's MPI layer keeps what is outstanding (live requests, unmatched
+# messages), never the trace: peak RSS against the pairs each of 2 ranks keeps
+# in flight (hpcvet-gen --in-flight=N posts N Isend/Irecv pairs before any
+# wait). Linear: the bytes per pair stay about the same from row to row.
+inflight=${IN_FLIGHT:-0 12500 25000 50000}
+if [ "$inflight" != 0 ] && [[ " $formats " == *" dumpi "* ]]; then
+	echo
+	echo "DUMPI in flight (-j1, 2 ranks): peak RSS vs Isend/Irecv pairs posted before any wait"
+	printf '%-11s %9s %8s %8s %9s %14s\n' pairs MiB 'cpu s' 'RSS MiB' '+RSS MiB' 'B/pair (+RSS)'
+	rss0=""
+	for n in $inflight; do
+		out=$dir/inflight-$n
+		[ -e "$out" ] || "$gen" --what=dumpi-trace --profiles=2 --contexts=100 --in-flight="$n" -o "$out" >&2
+		bench_measure dumpi -j1 "$out"
+		[ -n "$rss0" ] || rss0=$M_RSS
+		printf '%-11s %9.1f %8.3f %8s %9.1f %14s\n' "$n" "$(mib "$M_BYTES")" "$M_CPU" "$M_RSS" \
+			"$(awk -v a="$M_RSS" -v b="$rss0" 'BEGIN { print a - b }')" \
+			"$(awk -v a="$M_RSS" -v b="$rss0" -v n="$n" 'BEGIN { if (n > 0) printf "%.0f", (a - b) * 1048576 / n; else print "-" }')"
+		[ -n "${BENCH_DIR:-}" ] || rm -rf "$out"
 	done
 fi

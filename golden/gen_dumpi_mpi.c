@@ -4,13 +4,18 @@
  * adds one bent phase on rank 0 that violates exactly that rule. */
 #include <string.h>
 
+#include "dumpi/mpi_check.h"
 #include "gen_dumpi_mpi.h"
 
 static bool is(const char *a, const char *b) { return a && strcmp(a, b) == 0; }
 
-/* DUMPI's encodings (validator/dumpi/mpi_check.h). */
-enum { WORLD = 2, SELF = 3, FIRST_COMM = 4, REQ_NULL = 1, FIRST_REQ = 2, T_INT = 9, FIRST_TYPE = 28 };
-#define PROC_NULL (-2) /* Open MPI's MPI_PROC_NULL, as libdumpi writes it */
+/* DUMPI's encodings: the validator's own (dumpi/mpi_check.h), so the two
+ * cannot drift apart; T_INT is MPI_INT's index in DUMPI's datatype table. */
+enum { WORLD = MPI_D_COMM_WORLD, SELF = MPI_D_COMM_SELF, FIRST_COMM = MPI_D_FIRST_USER_COMM,
+       REQ_NULL = MPI_D_REQUEST_NULL, FIRST_REQ = MPI_D_REQUEST_NULL + 1, T_INT = 9,
+       FIRST_TYPE = MPI_D_FIRST_USER_DATATYPE };
+#define PROC_NULL MPI_D_ROOT /* Open MPI's MPI_PROC_NULL is -2 too, as libdumpi writes it */
+#define ANY_SOURCE MPI_D_ANY_SOURCE
 
 static const char *const mpi_breaks[] = {
 	"dumpi.mpi.count-negative", "dumpi.mpi.rank-range", "dumpi.mpi.tag-range",
@@ -137,53 +142,74 @@ static void set_status(gm_rec *r, const char *name, const int32_t *src_tag, unsi
 	r->bytes = bytes;
 }
 
-static void p2p(gm_rec *r, int count, int type, int peer, int tag, int comm, bool send)
+/* One record as a table row: its function and (field, value) pairs, NULL-
+ * terminated; fields the function lacks are skipped, the rest get neutral
+ * values from the writer. Arrays and statuses are added to the result. */
+typedef struct gm_arg {
+	const char *name;
+	int64_t v;
+} gm_arg;
+
+static gm_rec *rec(gen_mpi *g, unsigned fn, const gm_arg *a)
 {
-	set(r, "count", count);
-	set(r, "datatype", type);
-	set(r, send ? "dest" : "source", peer);
-	set(r, "tag", tag);
-	set(r, "comm", comm);
+	gm_rec *r = push(g, fn);
+	for (; r && a->name; a++) set(r, a->name, a->v);
+	return r;
+}
+#define REC(g, fn, ...) rec((g), (fn), (const gm_arg[]){__VA_ARGS__, {NULL, 0}})
+
+/* A point-to-point call (send: dest; receive: source) on `comm`. */
+static gm_rec *p2p(gen_mpi *g, unsigned fn, int count, int peer, int tag, int comm, bool send)
+{
+	return REC(g, fn, {"count", count}, {"datatype", T_INT}, {send ? "dest" : "source", peer}, {"tag", tag},
+		   {"comm", comm});
+}
+
+/* One status (source, tag) of `bytes` bytes. */
+static void status1(gm_rec *r, int32_t src, int32_t tag, int32_t bytes)
+{
+	set_status(r, "status", (int32_t[]){src, tag}, 1, bytes);
+}
+
+static gm_rec *wait_req(gen_mpi *g, int32_t req, int32_t src, int32_t tag, int32_t bytes)
+{
+	gm_rec *r = REC(g, 13, {"request", req});
+	status1(r, src, tag, bytes);
+	return r;
+}
+
+/* MPI_Waitall (fn 18) or MPI_Startall (32) on two requests. */
+static gm_rec *all2(gen_mpi *g, unsigned fn, int32_t a, int32_t b)
+{
+	gm_rec *r = REC(g, fn, {"count", 2});
+	set_arr(r, "requests", (int32_t[]){a, b}, 2);
+	return r;
 }
 
 /* ---- the phases ---- */
 
+static int right_of(const gen_mpi *g) { return (int)((g->rank + 1) % g->n); }
+static int left_of(const gen_mpi *g) { return (int)((g->rank + g->n - 1) % g->n); }
+
 static void ring(gen_mpi *g, int tag, int count)
 {
-	int right = (int)((g->rank + 1) % g->n), left = (int)((g->rank + g->n - 1) % g->n);
-	p2p(push(g, 0), count, T_INT, right, tag, WORLD, true);
-	gm_rec *r = push(g, 1);
-	p2p(r, count, T_INT, left, tag, WORLD, false);
-	set_status(r, "status", (int32_t[]){left, tag}, 1, 4 * count);
+	p2p(g, 0, count, right_of(g), tag, WORLD, true);
+	status1(p2p(g, 1, count, left_of(g), tag, WORLD, false), left_of(g), tag, 4 * count);
 }
 
 static void nonblocking(gen_mpi *g, int tag, int count, bool test_first)
 {
-	int right = (int)((g->rank + 1) % g->n), left = (int)((g->rank + g->n - 1) % g->n);
+	int left = left_of(g);
 	int32_t ra = (int32_t)g->next_req++, rb = (int32_t)g->next_req++;
-	gm_rec *r = push(g, 12);
-	p2p(r, count, T_INT, left, tag, WORLD, false);
-	set(r, "request", ra);
-	r = push(g, 8);
-	p2p(r, count, T_INT, right, tag, WORLD, true);
-	set(r, "request", rb);
+	set(p2p(g, 12, count, left, tag, WORLD, false), "request", ra);
+	set(p2p(g, 8, count, right_of(g), tag, WORLD, true), "request", rb);
 	if (test_first) {
-		r = push(g, 14); /* MPI_Test, not yet complete */
-		set(r, "request", ra);
-		set(r, "flag", 0);
-		set_status(r, "status", (int32_t[]){0, 0}, 1, 0);
-		r = push(g, 13);
-		set(r, "request", rb);
-		set_status(r, "status", (int32_t[]){0, 0}, 1, 0);
-		r = push(g, 13);
-		set(r, "request", ra);
-		set_status(r, "status", (int32_t[]){left, tag}, 1, 4 * count);
+		status1(REC(g, 14, {"request", ra}, {"flag", 0}), 0, 0, 0); /* MPI_Test, not yet complete */
+		wait_req(g, rb, 0, 0, 0);
+		wait_req(g, ra, left, tag, 4 * count);
 		return;
 	}
-	r = push(g, 18);
-	set(r, "count", 2);
-	set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
-	set_status(r, "statuses", (int32_t[]){left, tag, 0, 0}, 2, 4 * count);
+	set_status(all2(g, 18, ra, rb), "statuses", (int32_t[]){left, tag, 0, 0}, 2, 4 * count);
 }
 
 static void collective(gen_mpi *g, int comm, unsigned size, unsigned myrank)
@@ -192,55 +218,29 @@ static void collective(gen_mpi *g, int comm, unsigned size, unsigned myrank)
 	unsigned fn = fns[gen_below(&g->shared, sizeof fns / sizeof fns[0])];
 	int root = (int)gen_below(&g->shared, size);
 	int count = 1 + (int)gen_below(&g->shared, 16);
-	gm_rec *r = push(g, fn);
-	set(r, "comm", comm);
-	set(r, "count", count);
-	set(r, "datatype", T_INT);
-	set(r, "sendcount", count);
-	set(r, "recvcount", count);
-	set(r, "sendtype", T_INT);
-	set(r, "recvtype", T_INT);
-	set(r, "root", root);
-	set(r, "commrank", myrank);
+	REC(g, fn, {"comm", comm}, {"count", count}, {"datatype", T_INT}, {"sendcount", count}, {"recvcount", count},
+	    {"sendtype", T_INT}, {"recvtype", T_INT}, {"root", root}, {"commrank", myrank});
 }
 
 static void sendrecv(gen_mpi *g, int tag, int count)
 {
-	int right = (int)((g->rank + 1) % g->n), left = (int)((g->rank + g->n - 1) % g->n);
-	gm_rec *r = push(g, 33);
-	set(r, "sendcount", count);
-	set(r, "sendtype", T_INT);
-	set(r, "dest", right);
-	set(r, "sendtag", tag);
-	set(r, "recvcount", count);
-	set(r, "recvtype", T_INT);
-	set(r, "source", left);
-	set(r, "recvtag", tag);
-	set(r, "comm", WORLD);
-	set_status(r, "status", (int32_t[]){left, tag}, 1, 4 * count);
+	int left = left_of(g);
+	gm_rec *r = REC(g, 33, {"sendcount", count}, {"sendtype", T_INT}, {"dest", right_of(g)}, {"sendtag", tag},
+			{"recvcount", count}, {"recvtype", T_INT}, {"source", left}, {"recvtag", tag}, {"comm", WORLD});
+	status1(r, left, tag, 4 * count);
 }
 
 static void persistent(gen_mpi *g, int tag, int count)
 {
-	int right = (int)((g->rank + 1) % g->n), left = (int)((g->rank + g->n - 1) % g->n);
 	int32_t rs = (int32_t)g->next_req++, rr = (int32_t)g->next_req++;
-	gm_rec *r = push(g, 26);
-	p2p(r, count, T_INT, right, tag, WORLD, true);
-	set(r, "request", rs);
-	r = push(g, 30);
-	p2p(r, count, T_INT, left, tag, WORLD, false);
-	set(r, "request", rr);
+	set(p2p(g, 26, count, right_of(g), tag, WORLD, true), "request", rs);
+	set(p2p(g, 30, count, left_of(g), tag, WORLD, false), "request", rr);
 	for (int round = 0; round < 2; round++) {
-		r = push(g, 32);
-		set(r, "count", 2);
-		set_arr(r, "requests", (int32_t[]){rs, rr}, 2);
-		r = push(g, 18);
-		set(r, "count", 2);
-		set_arr(r, "requests", (int32_t[]){rs, rr}, 2);
-		set_status(r, "statuses", (int32_t[]){0, 0, left, tag}, 2, 4 * count);
+		all2(g, 32, rs, rr);
+		set_status(all2(g, 18, rs, rr), "statuses", (int32_t[]){0, 0, left_of(g), tag}, 2, 4 * count);
 	}
-	set(push(g, 15), "request", rs);
-	set(push(g, 15), "request", rr);
+	REC(g, 15, {"request", rs});
+	REC(g, 15, {"request", rr});
 }
 
 /* MPI_Comm_split(world, rank % 2, rank), then work inside the half. */
@@ -248,122 +248,76 @@ static void subcomm(gen_mpi *g, int tag)
 {
 	unsigned color = g->rank % 2, size = color ? g->n / 2 : (g->n + 1) / 2, me = g->rank / 2;
 	int nc = (int)g->next_comm++;
-	gm_rec *r = push(g, 86);
-	set(r, "oldcomm", WORLD);
-	set(r, "color", color);
-	set(r, "key", g->rank);
-	set(r, "newcomm", nc);
-	r = push(g, 81);
-	set(r, "comm", nc);
-	set(r, "size", size);
-	r = push(g, 82);
-	set(r, "comm", nc);
-	set(r, "rank", me);
+	REC(g, 86, {"oldcomm", WORLD}, {"color", color}, {"key", g->rank}, {"newcomm", nc});
+	REC(g, 81, {"comm", nc}, {"size", size});
+	REC(g, 82, {"comm", nc}, {"rank", me});
 	collective(g, nc, size, me);
 	int right = (int)((me + 1) % size), left = (int)((me + size - 1) % size);
-	p2p(push(g, 0), 3, T_INT, right, tag, nc, true);
-	r = push(g, 1);
-	p2p(r, 3, T_INT, left, tag, nc, false);
-	set_status(r, "status", (int32_t[]){left, tag}, 1, 12);
-	set(push(g, 87), "comm", nc);
+	p2p(g, 0, 3, right, tag, nc, true);
+	status1(p2p(g, 1, 3, left, tag, nc, false), left, tag, 12);
+	REC(g, 87, {"comm", nc});
 }
 
 static void dup_phase(gen_mpi *g)
 {
 	int nc = (int)g->next_comm++;
-	gm_rec *r = push(g, 84);
-	set(r, "oldcomm", WORLD);
-	set(r, "newcomm", nc);
+	REC(g, 84, {"oldcomm", WORLD}, {"newcomm", nc});
 	collective(g, nc, g->n, g->rank);
-	set(push(g, 87), "comm", nc);
+	REC(g, 87, {"comm", nc});
 }
 
 static void type_phase(gen_mpi *g)
 {
 	int nt = (int)g->next_type++;
-	gm_rec *r = push(g, 35);
-	set(r, "count", 4);
-	set(r, "oldtype", T_INT);
-	set(r, "newtype", nt);
-	set(push(g, 46), "datatype", nt);
-	r = push(g, 43);
-	set(r, "datatype", nt);
-	set(r, "size", 16);
-	set(push(g, 47), "datatype", nt);
+	REC(g, 35, {"count", 4}, {"oldtype", T_INT}, {"newtype", nt});
+	REC(g, 46, {"datatype", nt});
+	REC(g, 43, {"datatype", nt}, {"size", 16});
+	REC(g, 47, {"datatype", nt});
 }
 
-/* The bent phase of a --break (rank 0 only; touches nothing other ranks see). */
+/* The bent phase of a --break (rank 0 only, or ranks 0 and 1 for the
+ * cross-rank rules; touches nothing other ranks see). */
 static void break_phase(gen_mpi *g)
 {
 	const char *b = g->brk;
-	gm_rec *r;
 	if (is(b, "dumpi.mpi.count-negative")) {
-		r = push(g, 35); /* MPI_Type_contiguous(-5, ...) */
-		set(r, "count", -5);
-		set(r, "oldtype", T_INT);
-		set(r, "newtype", (int)g->next_type++);
+		REC(g, 35, {"count", -5}, {"oldtype", T_INT}, {"newtype", (int)g->next_type++}); /* MPI_Type_contiguous(-5) */
 	} else if (is(b, "dumpi.mpi.rank-range")) {
-		r = push(g, 0); /* a send to rank n of world */
-		p2p(r, 1, T_INT, (int)g->n, 5, WORLD, true);
+		p2p(g, 0, 1, (int)g->n, 5, WORLD, true); /* a send to rank n of world */
 	} else if (is(b, "dumpi.mpi.tag-range")) {
-		r = push(g, 0); /* a send with tag -3 to MPI_PROC_NULL */
-		p2p(r, 1, T_INT, PROC_NULL, -3, WORLD, true);
+		p2p(g, 0, 1, PROC_NULL, -3, WORLD, true); /* a send with tag -3 to MPI_PROC_NULL */
 	} else if (is(b, "dumpi.mpi.handle-freed")) {
 		int nc = (int)g->next_comm++;
-		r = push(g, 84);
-		set(r, "oldcomm", SELF);
-		set(r, "newcomm", nc);
-		set(push(g, 87), "comm", nc);
-		r = push(g, 81); /* MPI_Comm_size on the freed duplicate */
-		set(r, "comm", nc);
-		set(r, "size", 1);
+		REC(g, 84, {"oldcomm", SELF}, {"newcomm", nc});
+		REC(g, 87, {"comm", nc});
+		REC(g, 81, {"comm", nc}, {"size", 1}); /* MPI_Comm_size on the freed duplicate */
 	} else if (is(b, "dumpi.mpi.request-unknown")) {
-		r = push(g, 13);
-		set(r, "request", 999);
-		set_status(r, "status", (int32_t[]){0, 0}, 1, 0);
+		wait_req(g, 999, 0, 0, 0);
 	} else if (is(b, "dumpi.mpi.send-unmatched") || is(b, "dumpi.mpi.wildcard-unresolved")) {
 		/* rank 0 sends to rank 1; for the wildcard, rank 1 takes it with MPI_ANY_SOURCE and no status */
 		int tag = is(b, "dumpi.mpi.send-unmatched") ? 7777 : 7779;
-		if (g->rank == 0) p2p(push(g, 0), 2, T_INT, 1, tag, WORLD, true);
-		if (g->rank == 1 && tag == 7779) {
-			r = push(g, 1);
-			p2p(r, 2, T_INT, -1, tag, WORLD, false);
-			set_status(r, "status", (int32_t[]){0, 0}, 0, 0);
-		}
+		if (g->rank == 0) p2p(g, 0, 2, 1, tag, WORLD, true);
+		if (g->rank == 1 && tag == 7779)
+			set_status(p2p(g, 1, 2, ANY_SOURCE, tag, WORLD, false), "status", (int32_t[]){0, 0}, 0, 0);
 	} else if (is(b, "dumpi.mpi.recv-unmatched")) {
-		if (g->rank == 1) {
-			r = push(g, 1);
-			p2p(r, 2, T_INT, 0, 7777, WORLD, false);
-			set_status(r, "status", (int32_t[]){0, 7777}, 1, 8);
-		}
+		if (g->rank == 1) status1(p2p(g, 1, 2, 0, 7777, WORLD, false), 0, 7777, 8);
 	} else if (is(b, "dumpi.mpi.truncation")) {
-		if (g->rank == 0) p2p(push(g, 0), 8, T_INT, 1, 7778, WORLD, true);
-		if (g->rank == 1) {
-			r = push(g, 1);
-			p2p(r, 4, T_INT, 0, 7778, WORLD, false);
-			set_status(r, "status", (int32_t[]){0, 7778}, 1, 16);
-		}
+		if (g->rank == 0) p2p(g, 0, 8, 1, 7778, WORLD, true);
+		if (g->rank == 1) status1(p2p(g, 1, 4, 0, 7778, WORLD, false), 0, 7778, 16);
 	} else if (is(b, "dumpi.mpi.coll-sequence")) {
-		if (g->rank == 0) set(push(g, 52), "comm", WORLD);
+		if (g->rank == 0) REC(g, 52, {"comm", WORLD});
 	} else if (is(b, "dumpi.mpi.coll-root") || is(b, "dumpi.mpi.coll-count")) {
 		bool root = is(b, "dumpi.mpi.coll-root");
-		r = push(g, root ? 53 : 65);
-		set(r, "comm", WORLD);
-		set(r, "datatype", T_INT);
-		set(r, "count", !root && g->rank == 0 ? 4 : 8);
-		set(r, "root", root && g->rank == 0 ? 1 : 0);
+		REC(g, root ? 53 : 65, {"comm", WORLD}, {"datatype", T_INT}, {"count", !root && g->rank == 0 ? 4 : 8},
+		    {"root", root && g->rank == 0 ? 1 : 0});
 	} else if (is(b, "dumpi.mpi.comm-unreconstructed")) {
 		/* MPI_Comm_create: the group's contents are not in the trace */
 		int nc = (int)g->next_comm++;
-		r = push(g, 85);
-		set(r, "oldcomm", WORLD);
-		set(r, "group", 3);
-		set(r, "newcomm", nc);
-		set(push(g, 87), "comm", nc);
+		REC(g, 85, {"oldcomm", WORLD}, {"group", 3}, {"newcomm", nc});
+		REC(g, 87, {"comm", nc});
 	} else if (is(b, "dumpi.mpi.request-leaked")) {
-		r = push(g, 12); /* an MPI_Irecv from MPI_PROC_NULL never waited */
-		p2p(r, 1, T_INT, PROC_NULL, 5, WORLD, false);
-		set(r, "request", (int)g->next_req++);
+		/* an MPI_Irecv from MPI_PROC_NULL never waited */
+		set(p2p(g, 12, 1, PROC_NULL, 5, WORLD, false), "request", (int)g->next_req++);
 	}
 }
 
@@ -384,13 +338,10 @@ static void next_phase(gen_mpi *g)
 	case 6: dup_phase(g); break;
 	case 7: nonblocking(g, tag, count, true); break;
 	case 8: type_phase(g); break;
-	default: {
-		gm_rec *r = push(g, 291); /* Function_enter / exit annotations */
-		set(r, "fn", 0x401000);
-		r = push(g, 292);
-		set(r, "fn", 0x401000);
+	default: /* Function_enter / exit annotations */
+		REC(g, 291, {"fn", 0x401000});
+		REC(g, 292, {"fn", 0x401000});
 		break;
-	}
 	}
 	g->phase++;
 }
@@ -414,30 +365,19 @@ bool gen_mpi_next(gen_mpi *g, gm_rec *out)
 		if (!g->started) {
 			g->started = true;
 			push(g, 124);
-			gm_rec *r = push(g, 82);
-			set(r, "comm", WORLD);
-			set(r, "rank", g->rank);
-			r = push(g, 81);
-			set(r, "comm", WORLD);
-			set(r, "size", g->n);
+			REC(g, 82, {"comm", WORLD}, {"rank", g->rank});
+			REC(g, 81, {"comm", WORLD}, {"size", g->n});
 		} else if (g->fl_waited < g->inflight) {
 			/* --in-flight: post every pair first, then wait for them in order */
-			int right = (int)((g->rank + 1) % g->n), left = (int)((g->rank + g->n - 1) % g->n);
+			int left = left_of(g);
 			if (!g->fl_posted) g->fl_first = g->next_req;
 			if (g->fl_posted < g->inflight) {
-				gm_rec *r = push(g, 12);
-				p2p(r, 4, T_INT, left, 50, WORLD, false);
-				set(r, "request", (int32_t)g->next_req++);
-				r = push(g, 8);
-				p2p(r, 4, T_INT, right, 50, WORLD, true);
-				set(r, "request", (int32_t)g->next_req++);
+				set(p2p(g, 12, 4, left, 50, WORLD, false), "request", (int32_t)g->next_req++);
+				set(p2p(g, 8, 4, right_of(g), 50, WORLD, true), "request", (int32_t)g->next_req++);
 				g->fl_posted++;
 			} else {
-				for (int k = 0; k < 2; k++) {
-					gm_rec *r = push(g, 13);
-					set(r, "request", (int32_t)(g->fl_first + 2 * g->fl_waited + (unsigned)k));
-					set_status(r, "status", (int32_t[]){k ? 0 : left, k ? 0 : 50}, 1, 16);
-				}
+				for (int k = 0; k < 2; k++)
+					wait_req(g, (int32_t)(g->fl_first + 2 * g->fl_waited + (unsigned)k), k ? 0 : left, k ? 0 : 50, 16);
 				g->fl_waited++;
 			}
 		} else if (g->all ? g->all_id < DUMPI_NFUNCS : g->phase < g->phases) {
@@ -452,9 +392,7 @@ bool gen_mpi_next(gen_mpi *g, gm_rec *out)
 			if (!is(g->brk, "dumpi.mpi.finalize-missing")) {
 				push(g, 125);
 			} else { /* the stream ends cleanly, without MPI_Finalize */
-				gm_rec *r = push(g, 82);
-				set(r, "comm", WORLD);
-				set(r, "rank", g->rank);
+				REC(g, 82, {"comm", WORLD}, {"rank", g->rank});
 			}
 		}
 	}

@@ -294,6 +294,10 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 		uint8_t d[8] = {0};
 		put_event(b, "OHx", clock, d, 8, false); /* OHx wants 16 bytes */
 	}
+	if (govni_is(brk, "ovni.obs.payload-size")) {
+		uint8_t d[8] = {0};
+		put_event(b, "OAs", clock, d, 8, false); /* OAs takes exactly 4 bytes */
+	}
 	if (govni_is(brk, "ovni.obs.clock-monotonic")) put_event(b, "OB.", clock > 100 ? clock - 100 : 0, NULL, 0, false);
 	if (govni_is(brk, "ovni.obs.sort-region")) put_event(b, "OU]", clock, NULL, 0, false);
 	uint64_t end_clock = govni_is(brk, "ovni.obs.clock-signed") ? (1ull << 63) + clock : clock + 10;

@@ -179,7 +179,7 @@ static void check_damage(void)
 /* Counts that promise more than the bytes hold are refused at once. */
 static void check_hostile(void)
 {
-	static const uint64_t head[] = {1, 13, 1, 0, 0, 1, 1, 1, 0, 0, 10, 9, 100, 125};
+	static const uint64_t head[] = {1, 13, 1, 0, 0, 1, 1, 1, 0, 0, 0, 10, 9, 100, 125};
 	for (int which = 0; which < 3; which++) {
 		hv_wbuf w = {0};
 		for (size_t i = 0; i < sizeof head / sizeof head[0]; i++) hv_put_u64(&w, head[i]);

@@ -37,14 +37,12 @@ static void add_buf(gen_output *out, const char *name, gen_buf *b)
 	memset(b, 0, sizeof *b);
 }
 
-/* One loom, one process, threads 11 and 12 on a loom of 2 CPUs. */
-static void trace(gen_output *out, const ev *t11, size_t n11, const ev *t12, size_t n12)
+/* One loom, one process, threads 11, 12, ... on a loom of 2 CPUs. */
+static void trace_n(gen_output *out, const ev *const *evs, const size_t *ns, int nth)
 {
 	memset(out, 0, sizeof *out);
 	out->is_set = true;
-	const ev *evs[2] = {t11, t12};
-	size_t ns[2] = {n11, n12};
-	for (int t = 0; t < 2; t++) {
+	for (int t = 0; t < nth; t++) {
 		govni_meta m = {.version = 3, .tid = 11 + t, .pid = 10, .app_id = 1, .loom = "node0.x",
 				.with_app_id = true, .with_cpus = true, .ncpus = 2};
 		gen_buf jb = {0}, ob = {0};
@@ -57,6 +55,13 @@ static void trace(gen_output *out, const ev *t11, size_t n11, const ev *t12, siz
 		snprintf(name, sizeof name, "loom.node0.x/proc.10/thread.%d/stream.obs", 11 + t);
 		add_buf(out, name, &ob);
 	}
+}
+
+static void trace(gen_output *out, const ev *t11, size_t n11, const ev *t12, size_t n12)
+{
+	const ev *evs[2] = {t11, t12};
+	size_t ns[2] = {n11, n12};
+	trace_n(out, evs, ns, 2);
 }
 
 /* Validate and return the single rule that failed: "" for none, "many". */
@@ -130,6 +135,46 @@ int main(void)
 		trace(&out, a, N(a), b, N(b));
 		const char *v = verdict(&out);
 		CHECK(!strcmp(v, "ovni.model.thread-not-dead"), "a thread without OHe is refused (got \"%s\")", v);
+	}
+	/* equal clocks across streams: the stream earlier in path order first
+	 * (ovniemu's heap compares clocks only and leaves ties to its heap) */
+	{
+		ev a[] = {{"OHx", 100, 0, 0}, {"OHe", 200, 0, 0}};
+		ev b[] = {{"OHx", 200, 0, 0}, {"OHe", 300, 0, 0}};
+		trace(&out, a, N(a), b, N(b));
+		const char *v = verdict(&out);
+		CHECK(!strcmp(v, ""), "at one clock, thread 11 ends before thread 12 starts on its CPU (got \"%s\")", v);
+		trace(&out, b, N(b), a, N(a));
+		v = verdict(&out);
+		CHECK(!strcmp(v, "ovni.model.cpu-shared"),
+		      "at one clock, thread 11 starts before thread 12 leaves the CPU (got \"%s\")", v);
+	}
+	/* a loom of more streams than the scanned merge takes (the heap): 18
+	 * threads, 16 of them on the virtual CPU, interleaved in clock order;
+	 * the first and the last share CPU 0, in turns or overlapping */
+	for (int overlap = 0; overlap < 2; overlap++) {
+		enum { NT = 18 };
+		ev t[NT][4];
+		const ev *evs[NT];
+		size_t ns[NT];
+		for (int i = 0; i < NT; i++) {
+			uint64_t c = 1000 + (uint64_t)i;
+			t[i][0] = (ev){"OHx", c, -1, 0};
+			t[i][1] = (ev){"OHp", c + 100, 0, 0};
+			t[i][2] = (ev){"OHr", c + 200, 0, 0};
+			t[i][3] = (ev){"OHe", c + 300, 0, 0};
+			evs[i] = t[i];
+			ns[i] = 4;
+		}
+		t[0][0].a = t[NT - 1][0].a = 0; /* CPU 0 */
+		if (!overlap) /* runs, pauses, resumes and ends while thread 11 is paused */
+			for (int k = 0; k < 4; k++) t[NT - 1][k].clock = 1150 + 10 * (uint64_t)k;
+		trace_n(&out, evs, ns, NT);
+		const char *v = verdict(&out);
+		if (overlap)
+			CHECK(!strcmp(v, "ovni.model.cpu-shared"), "18 streams: two threads run on CPU 0 at once (got \"%s\")", v);
+		else
+			CHECK(!strcmp(v, ""), "18 streams: two threads take turns on CPU 0 (got \"%s\")", v);
 	}
 	TAP_DONE();
 }

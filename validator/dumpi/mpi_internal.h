@@ -121,7 +121,17 @@ struct mpi_rank {
 	uint32_t ninst, inst_cap;
 	bool inst_overflow;
 	mpi_map chans;        /* hash of (inst, peer, tag, dir) -> mpi_chan */
+	bool chans_merged;    /* past MPI_MAX_CHANS: channels keyed without their tag (CHAN_ANY_TAG) */
 };
+
+/* Channels per rank. A program that uses a fresh tag per message would
+ * otherwise keep one channel per message; past this many, the rank's
+ * channels are merged over tags (tallies add up, sizes are dropped) and the
+ * cross-rank stage compares that rank's traffic per (communicator, source,
+ * destination) over all tags, which needs no agreement on where the bound
+ * was crossed. */
+#define MPI_MAX_CHANS 65536u
+#define CHAN_ANY_TAG (-3)
 
 uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 

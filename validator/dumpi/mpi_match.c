@@ -53,10 +53,16 @@ typedef struct gcomm {
 	uint32_t first_inst;
 } gcomm;
 
+/* One channel across ranks. When an end merged its channels over tags
+ * (MPI_MAX_CHANS), the channel is keyed with CHAN_ANY_TAG and gathers every
+ * channel of the other end between the same ranks: ns/nr add up, s/r are
+ * the latest for diagnostics, and `merged` drops the size comparison. */
 typedef struct gchan {
 	uint32_t gid, src, dst;
 	int32_t tag;
 	const mpi_chan *s, *r;
+	uint64_t ns, nr;
+	bool merged;
 } gchan;
 
 typedef struct trace_ctx {
@@ -334,13 +340,18 @@ static bool chan_put(trace_ctx *t, mpi_map *gm, uint32_t w, const mpi_chan *c)
 		/* this rank's own position must be where the order puts it */
 	}
 	uint32_t src = c->dir ? peer : me, dst = c->dir ? me : peer;
-	uint64_t key = mpi_hash(gid == GID_SELF ? ((uint64_t)1 << 40) | w : gid, src, dst, (uint32_t)c->tag);
+	int32_t tag = t->by[src]->chans_merged || t->by[dst]->chans_merged ? CHAN_ANY_TAG : c->tag;
+	uint64_t key = mpi_hash(gid == GID_SELF ? ((uint64_t)1 << 40) | w : gid, src, dst, (uint32_t)tag);
 	bool fresh;
 	gchan *x = mpi_map_put(gm, key, &fresh);
 	if (!x) return false;
-	if (fresh) x->gid = gid, x->src = src, x->dst = dst, x->tag = c->tag;
-	if (c->dir) x->r = c;
-	else x->s = c;
+	if (fresh) x->gid = gid, x->src = src, x->dst = dst, x->tag = tag;
+	const mpi_chan **end = c->dir ? &x->r : &x->s;
+	uint64_t *n = c->dir ? &x->nr : &x->ns;
+	if (*end) x->merged = true;
+	if (!*end || c->last_rec > (*end)->last_rec) *end = c;
+	*n = *n > UINT64_MAX - c->n ? UINT64_MAX : *n + c->n;
+	if (tag == CHAN_ANY_TAG) x->merged = true;
 	return true;
 }
 
@@ -384,6 +395,14 @@ static void check_truncation(trace_ctx *t, const gchan *x, const char *cn)
 	}
 }
 
+/* "tag 7", or what a channel merged over tags stands for. */
+static const char *tag_name(char *buf, size_t len, int32_t tag)
+{
+	if (tag == CHAN_ANY_TAG) snprintf(buf, len, "any tag (merged)");
+	else snprintf(buf, len, "tag %d", tag);
+	return buf;
+}
+
 static void match_messages(trace_ctx *t)
 {
 	mpi_map gm;
@@ -400,8 +419,9 @@ static void match_messages(trace_ctx *t)
 	void *val;
 	while (mpi_map_next(&gm, &it, &key, &val)) {
 		gchan *x = val;
-		uint64_t S = x->s ? x->s->n : 0, R = x->r ? x->r->n : 0;
-		char cn[96];
+		uint64_t S = x->ns, R = x->nr;
+		char cn[96], tg[24], own[24];
+		tag_name(tg, sizeof tg, x->tag);
 		const mpi_rank *ms = t->by[x->src], *mr = t->by[x->dst];
 		comm_name(cn, sizeof cn, x->s ? ms : mr, x->s ? x->s->inst : x->r->inst);
 		if (S > R) {
@@ -413,24 +433,24 @@ static void match_messages(trace_ctx *t)
 			} else {
 				hv_eval(t->r, HV_R_DUMPI_MPI_SEND_UNMATCHED, false);
 				emit_at(t, HV_R_DUMPI_MPI_SEND_UNMATCHED, ms, x->s->last_rec, x->s->last_off,
-					"rank %u record %llu (%s, dest %d, tag %d, %s) has no matching receive: rank %u sent %llu "
-					"message(s) with tag %d to rank %u, rank %u received %llu",
+					"rank %u record %llu (%s, dest %d, %s, %s) has no matching receive: rank %u sent %llu "
+					"message(s) with %s to rank %u, rank %u received %llu",
 					x->src, (unsigned long long)x->s->last_rec, dumpi_function_name(x->s->last_fn),
-					x->s->peer, x->tag, cn, x->src, (unsigned long long)S, x->tag, x->dst, x->dst,
+					x->s->peer, tag_name(own, sizeof own, x->s->tag), cn, x->src, (unsigned long long)S, tg, x->dst, x->dst,
 					(unsigned long long)R);
 			}
 		} else if (R > S) {
 			hv_eval(t->r, HV_R_DUMPI_MPI_RECV_UNMATCHED, false);
 			emit_at(t, HV_R_DUMPI_MPI_RECV_UNMATCHED, mr, x->r->last_rec, x->r->last_off,
-				"rank %u record %llu (%s, source %d, tag %d, %s) has no matching send: rank %u sent %llu "
-				"message(s) with tag %d to rank %u, rank %u received %llu",
+				"rank %u record %llu (%s, source %d, %s, %s) has no matching send: rank %u sent %llu "
+				"message(s) with %s to rank %u, rank %u received %llu",
 				x->dst, (unsigned long long)x->r->last_rec, dumpi_function_name(x->r->last_fn), x->r->peer,
-				x->tag, cn, x->src, (unsigned long long)S, x->tag, x->dst, x->dst, (unsigned long long)R);
+				tag_name(own, sizeof own, x->r->tag), cn, x->src, (unsigned long long)S, tg, x->dst, x->dst, (unsigned long long)R);
 		} else {
 			hv_eval(t->r, HV_R_DUMPI_MPI_SEND_UNMATCHED, true);
 			hv_eval(t->r, HV_R_DUMPI_MPI_RECV_UNMATCHED, true);
 		}
-		if (x->s && x->r) check_truncation(t, x, cn);
+		if (x->s && x->r && !x->merged) check_truncation(t, x, cn);
 	}
 out:
 	mpi_map_free(&gm);
@@ -554,7 +574,9 @@ const char *mpi_layer_explain(void)
 	       "ranks with nonblocking MPI-IO requests (a separate DUMPI index space) for requests; check a rank\n"
 	       "whose stream is cut (its stream errors say so; the cross-rank stage is then skipped).\n"
 	       "Memory: live requests, communicator instances (4096 per rank at most) and message channels\n"
-	       "(distinct communicator/peer/tag triples), never the number of records.\n"
+	       "(distinct communicator/peer/tag triples, 65536 per rank at most: past that a rank's channels are\n"
+	       "merged over tags, its traffic is matched per communicator, source and destination, and message\n"
+	       "sizes are no longer compared), never the number of records.\n"
 	       "\n"
 	       "Rules:\n";
 }

@@ -428,14 +428,43 @@ static uint32_t inst_of_comm(mpi_rank *m, uint64_t comm)
 	return c ? c->inst : INST_NONE;
 }
 
+/* Past MPI_MAX_CHANS: every channel of the rank folded into one per
+ * (instance, peer, direction), tag CHAN_ANY_TAG, sizes dropped. */
+static void merge_chans(mpi_rank *m)
+{
+	mpi_map old = m->chans;
+	mpi_map_init(&m->chans, sizeof(mpi_chan));
+	m->chans_merged = true;
+	size_t it = 0;
+	uint64_t key;
+	void *val;
+	while (mpi_map_next(&old, &it, &key, &val)) {
+		const mpi_chan *o = val;
+		bool fresh;
+		mpi_chan *c = mpi_map_put(&m->chans, mpi_hash(o->inst, (uint32_t)o->peer, (uint32_t)CHAN_ANY_TAG, o->dir), &fresh);
+		if (!c) break;
+		if (fresh) *c = *o, c->tag = CHAN_ANY_TAG, c->n = 0;
+		c->n += o->n;
+		c->nruns = 0;
+		c->runs_full = true;
+		if (o->last_rec >= c->last_rec)
+			c->last_rec = o->last_rec, c->last_off = o->last_off, c->last_fn = o->last_fn;
+	}
+	mpi_map_free(&old);
+}
+
 static void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag, bool recv,
 		  int32_t count, uint16_t dtype)
 {
 	if (inst == INST_NONE) return;
+	if (!m->chans_merged && m->chans.len >= MPI_MAX_CHANS &&
+	    !mpi_map_get(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv)))
+		merge_chans(m);
+	if (m->chans_merged) tag = CHAN_ANY_TAG;
 	bool fresh;
 	mpi_chan *c = mpi_map_put(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv), &fresh);
 	if (!c) return;
-	if (fresh) c->inst = inst, c->peer = peer, c->tag = tag, c->dir = recv;
+	if (fresh) c->inst = inst, c->peer = peer, c->tag = tag, c->dir = recv, c->runs_full = m->chans_merged;
 	c->n++;
 	c->last_rec = rec->index;
 	c->last_off = rec->offset;

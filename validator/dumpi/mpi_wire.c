@@ -174,6 +174,7 @@ void mpi_rank_save(const mpi_rank *m, hv_wbuf *w)
 	hv_put_u64(w, m->ended);
 	hv_put_u64(w, m->io_requests);
 	hv_put_u64(w, m->inst_overflow);
+	hv_put_u64(w, m->chans_merged);
 	hv_put_u64(w, m->records);
 	hv_put_u64(w, m->last_rec);
 	hv_put_u64(w, m->last_off);
@@ -200,6 +201,7 @@ static bool load_body(hv_rbuf *r, mpi_rank *m)
 	m->ended = hv_get_bool(r);
 	m->io_requests = hv_get_bool(r);
 	m->inst_overflow = hv_get_bool(r);
+	m->chans_merged = hv_get_bool(r);
 	m->records = hv_get_u64(r);
 	m->last_rec = hv_get_u64(r);
 	m->last_off = hv_get_u64(r);

@@ -43,6 +43,33 @@ static void print_plan(const hv_units *u, const unsigned *owner, int nranks)
 	fputc('\n', stderr);
 }
 
+/* What the other ranks sent back, after an exchange: a sequence of
+ * (index, payload) per rank. Each index must be one that rank owns and that
+ * has not arrived yet, and `load` reads its payload (false: malformed, the
+ * rest of that rank's bytes are dropped); got[i] marks what arrived. Every
+ * rank sees the same bytes, so every rank marks the same items. */
+typedef bool (*item_load)(void *ctx, size_t i, int from, hv_rbuf *rb);
+
+static void read_back(const hv_gathered *g, size_t n, const unsigned *owner, bool *got, item_load load, void *ctx)
+{
+	for (int r = 0; r < g->nranks; r++) {
+		if (r == g->me || g->lost[r]) continue;
+		hv_rbuf rb = hv_rbuf_of(g->buf + g->off[r], (size_t)g->len[r]);
+		while (rb.at < rb.n) {
+			uint64_t i = hv_get_u64(&rb);
+			if (rb.failed || i >= n || owner[i] != (unsigned)r || got[i]) break;
+			got[i] = true;
+			if (!load(ctx, (size_t)i, r, &rb)) break;
+		}
+	}
+}
+
+static bool load_unit(void *ctx, size_t i, int from, hv_rbuf *rb)
+{
+	(void)from;
+	return hv_unit_load(ctx, i, rb);
+}
+
 static void units_run(hv_units_runner *self, const hv_options *opt, const hv_units *u)
 {
 	(void)self;
@@ -68,17 +95,7 @@ static void units_run(hv_units_runner *self, const hv_options *opt, const hv_uni
 	hv_gathered g;
 	hv_exchange(HV_X_UNITS, u->n, &w, &g);
 	hv_wbuf_free(&w);
-	for (int r = 0; r < g.nranks; r++) {
-		if (r == me || g.lost[r]) continue;
-		hv_rbuf rb = hv_rbuf_of(g.buf + g.off[r], (size_t)g.len[r]);
-		while (rb.at < rb.n) {
-			uint64_t i = hv_get_u64(&rb);
-			if (rb.failed || i >= u->n || owner[i] != (unsigned)r || got[i]) break;
-			got[i] = true;
-			if (!hv_unit_load(u, i, &rb)) break;
-		}
-	}
-	/* Every rank sees the same bytes, so every rank marks the same units. */
+	read_back(&g, u->n, owner, got, load_unit, (void *)u);
 	for (size_t i = 0; i < u->n; i++)
 		if (!got[i])
 			hv_report_internal(u->report(u->ctx, i), "the report of a unit checked by rank %u was lost (out of memory)",
@@ -154,6 +171,14 @@ typedef struct inputs {
 
 static uint64_t inputs_size(void *ctx, size_t i) { return input_size(((inputs *)ctx)->paths[i]); }
 
+static bool load_report(void *ctx, size_t i, int from, hv_rbuf *rb)
+{
+	hv_report *rep = &((hv_report *)ctx)[i];
+	if (hv_report_load(rep, rb)) return true;
+	hv_report_internal(rep, "the report from rank %d arrived malformed", from);
+	return false;
+}
+
 void hv_mpi_validate(const char **paths, size_t n, hv_report *reps, hv_options *opt, bool digests,
 		     hv_cli_validate_one one, void *ctx)
 {
@@ -190,19 +215,7 @@ void hv_mpi_validate(const char **paths, size_t n, hv_report *reps, hv_options *
 	hv_gathered g;
 	hv_exchange(HV_X_INPUTS, n, &w, &g);
 	hv_wbuf_free(&w);
-	for (int r = 0; r < g.nranks; r++) {
-		if (r == me || g.lost[r]) continue;
-		hv_rbuf rb = hv_rbuf_of(g.buf + g.off[r], (size_t)g.len[r]);
-		while (rb.at < rb.n) {
-			uint64_t i = hv_get_u64(&rb);
-			if (rb.failed || i >= n || owner[i] != (unsigned)r || got[i]) break;
-			got[i] = true;
-			if (!hv_report_load(&reps[i], &rb)) {
-				hv_report_internal(&reps[i], "the report from rank %d arrived malformed", r);
-				break;
-			}
-		}
-	}
+	read_back(&g, n, owner, got, load_report, reps);
 	for (size_t i = 0; i < n; i++)
 		if (!got[i]) hv_report_internal(&reps[i], "the report checked by rank %u was lost (out of memory)", owner[i]);
 	hv_gathered_free(&g);

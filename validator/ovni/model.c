@@ -39,19 +39,37 @@ void model_obs_path(char *out, size_t n, const mthread *th)
 	snprintf(out, n, "%.*sstream.obs", dl > 200 ? 200 : dl, rel);
 }
 
-void model_fail(model_loom *L, int rule, const mthread *th, const mevent *e, const char *fmt, ...)
+static void fail_msg(model_loom *L, int rule, const mthread *th, const mevent *e, const char *msg)
 {
-	char msg[400], path[300];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	char obs[256];
+	char path[300], obs[256];
 	model_obs_path(obs, sizeof obs, th);
 	snprintf(path, sizeof path, "%.200s/event[%" PRIu64 "]", obs, e->idx);
 	hv_emit(L->r, rule, th->s->obs->name, e->off, e->len, path, "%s (event %c%c%c at 0x%" PRIx64 ", clock %" PRId64 ")",
 		msg, e->p[1], e->p[2], e->p[3], e->off, e->clock);
 	if (hv_rules[rule].severity == HV_SEV_ERROR) L->stop = true;
+}
+
+void model_fail(model_loom *L, int rule, const mthread *th, const mevent *e, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fail_msg(L, rule, th, e, msg);
+}
+
+void model_fail_since(model_loom *L, int rule, const mthread *th, const mevent *e, const mwhere *then, const char *fmt,
+		      ...)
+{
+	char msg[400], w[120];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	model_where(w, sizeof w, then);
+	if (n >= 0 && (size_t)n < sizeof msg) snprintf(msg + n, sizeof msg - (size_t)n, " %s", w);
+	fail_msg(L, rule, th, e, msg);
 }
 
 /* ---- map ---- */
@@ -68,9 +86,10 @@ bool mmap64_get(const mmap64 *m, uint64_t key, uint32_t *val)
 {
 	if (!m->cap) return false;
 	for (size_t i = mix(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		if (m->vals[i] == UINT32_MAX) return false;
-		if (m->keys[i] == key) {
-			*val = m->vals[i];
+		const mslot *s = &m->v[i];
+		if (s->val == UINT32_MAX) return false;
+		if (s->key == key) {
+			*val = s->val;
 			return true;
 		}
 	}
@@ -80,39 +99,29 @@ bool mmap64_put(mmap64 *m, uint64_t key, uint32_t val)
 {
 	if ((m->n + 1) * 2 > m->cap) {
 		size_t nc = m->cap ? m->cap * 2 : 64;
-		uint64_t *nk = malloc(nc * sizeof *nk);
-		uint32_t *nv = malloc(nc * sizeof *nv);
-		if (!nk || !nv) {
-			free(nk);
-			free(nv);
-			return false;
-		}
-		memset(nv, 0xff, nc * sizeof *nv);
+		mslot *nv = malloc(nc * sizeof *nv);
+		if (!nv) return false;
+		for (size_t i = 0; i < nc; i++) nv[i].val = UINT32_MAX;
 		for (size_t i = 0; i < m->cap; i++) {
-			if (m->vals[i] == UINT32_MAX) continue;
-			size_t j = mix(m->keys[i]) & (nc - 1);
-			while (nv[j] != UINT32_MAX) j = (j + 1) & (nc - 1);
-			nk[j] = m->keys[i];
-			nv[j] = m->vals[i];
+			if (m->v[i].val == UINT32_MAX) continue;
+			size_t j = mix(m->v[i].key) & (nc - 1);
+			while (nv[j].val != UINT32_MAX) j = (j + 1) & (nc - 1);
+			nv[j] = m->v[i];
 		}
-		free(m->keys);
-		free(m->vals);
-		m->keys = nk;
-		m->vals = nv;
+		free(m->v);
+		m->v = nv;
 		m->cap = nc;
 	}
 	size_t i = mix(key) & (m->cap - 1);
-	while (m->vals[i] != UINT32_MAX && m->keys[i] != key) i = (i + 1) & (m->cap - 1);
-	if (m->vals[i] == UINT32_MAX) m->n++;
-	m->keys[i] = key;
-	m->vals[i] = val;
+	while (m->v[i].val != UINT32_MAX && m->v[i].key != key) i = (i + 1) & (m->cap - 1);
+	if (m->v[i].val == UINT32_MAX) m->n++;
+	m->v[i] = (mslot){key, val};
 	return true;
 }
 
 void mmap64_free(mmap64 *m)
 {
-	free(m->keys);
-	free(m->vals);
+	free(m->v);
 	memset(m, 0, sizeof *m);
 }
 
@@ -213,7 +222,7 @@ static inline void dispatch(model_loom *L, uint32_t ti, const mevent *e)
 
 /* ---- the merge ---- */
 
-/* A binary heap of the streams that wait, keyed on (clock of their next
+/* Looms of many streams: a binary heap of the streams that wait, keyed on (clock of their next
  * event, stream order); the stream being replayed is held out of it and
  * keeps the lead while its next event still comes first, so the heap is
  * touched once per change of stream, not once per event. */
@@ -243,9 +252,68 @@ static void sift_down(heap *h, size_t i)
 	}
 }
 
+/* Replay thread `cur` while its next event comes before (lim, lidx): the
+ * clock and stream order of the first waiting stream. False when the
+ * stream has no more events. */
+static inline bool run_stream(model_loom *L, uint32_t cur, mevent *e, int64_t off, int64_t lim, uint32_t lidx)
+{
+	mthread *th = &L->th[cur];
+	for (;;) {
+		dispatch(L, cur, e);
+		advance(th, e);
+		if (!read_event(th, off, e)) return false;
+		if (L->stop || e->clock > lim || (e->clock == lim && cur > lidx)) return true;
+	}
+}
+
+/* The waiting stream that comes first among k (clock, stream) pairs,
+ * without branches: which one it is changes every few events. */
+static inline size_t argmin(const int64_t *clk, const uint32_t *id, size_t k)
+{
+	size_t best = 0;
+	for (size_t j = 1; j < k; j++) {
+		bool lt = (clk[j] < clk[best]) | ((clk[j] == clk[best]) & (id[j] < id[best]));
+		best = lt ? j : best;
+	}
+	return best;
+}
+
+/* Up to SMALL_LOOM streams, the waiting ones are scanned; a larger loom
+ * keeps them in a binary heap. */
+#define SMALL_LOOM 16u
+
+static void replay_small(model_loom *L, const int64_t *offs, mevent *next)
+{
+	uint32_t id[SMALL_LOOM];
+	int64_t clk[SMALL_LOOM];
+	size_t k = 0;
+	for (uint32_t i = 0; i < L->nth; i++)
+		if (read_event(&L->th[i], offs[i], &next[i])) {
+			id[k] = i;
+			clk[k++] = next[i].clock;
+		}
+	while (k && !L->stop) {
+		size_t j = argmin(clk, id, k);
+		uint32_t cur = id[j];
+		id[j] = id[--k];
+		clk[j] = clk[k];
+		int64_t lim = INT64_MAX;
+		uint32_t lidx = UINT32_MAX;
+		if (k) {
+			size_t m = argmin(clk, id, k);
+			lim = clk[m];
+			lidx = id[m];
+		}
+		if (run_stream(L, cur, &next[cur], offs[cur], lim, lidx)) {
+			id[k] = cur;
+			clk[k++] = next[cur].clock;
+		}
+	}
+}
+
 static void replay(model_loom *L, const int64_t *offs)
 {
-	if (L->nth == 1) { /* one stream: no heap */
+	if (L->nth == 1) { /* one stream: no merge */
 		mevent e;
 		mthread *th = &L->th[0];
 		while (!L->stop && read_event(th, offs[0], &e)) {
@@ -256,9 +324,18 @@ static void replay(model_loom *L, const int64_t *offs)
 	}
 	/* Each stream's next event stays read: its bytes live in the stream's
 	 * own window until that stream is read again. */
-	heap h = {malloc(L->nth * sizeof *h.v), 0, malloc(L->nth * sizeof *h.clock)};
 	mevent *next = malloc(L->nth * sizeof *next);
-	if (!h.v || !h.clock || !next) {
+	if (!next) {
+		L->oom = true;
+		return;
+	}
+	if (L->nth <= SMALL_LOOM) {
+		replay_small(L, offs, next);
+		free(next);
+		return;
+	}
+	heap h = {malloc(L->nth * sizeof *h.v), 0, malloc(L->nth * sizeof *h.clock)};
+	if (!h.v || !h.clock) {
 		L->oom = true;
 		goto out;
 	}
@@ -274,24 +351,13 @@ static void replay(model_loom *L, const int64_t *offs)
 	h.v[0] = h.v[--h.n];
 	sift_down(&h, 0);
 	while (!L->stop) {
-		mthread *th = &L->th[cur];
-		mevent *e = &next[cur];
-		int64_t off = offs[cur];
-		/* the waiting stream that comes first: cur keeps the lead while
-		 * its clock is below, or equal with cur earlier in stream order */
 		int64_t lim = h.n ? h.clock[h.v[0]] : INT64_MAX;
 		uint32_t lidx = h.n ? h.v[0] : UINT32_MAX;
-		bool more;
-		for (;;) {
-			dispatch(L, cur, e);
-			advance(th, e);
-			more = read_event(th, off, e);
-			if (!more || L->stop || e->clock > lim || (e->clock == lim && cur > lidx)) break;
-		}
+		bool more = run_stream(L, cur, &next[cur], offs[cur], lim, lidx);
 		if (L->stop || (!more && !h.n)) break;
 		uint32_t nx = h.v[0];
 		if (more) {
-			h.clock[cur] = e->clock;
+			h.clock[cur] = next[cur].clock;
 			h.v[0] = cur;
 		} else {
 			h.v[0] = h.v[--h.n];
@@ -383,6 +449,9 @@ out:
 	mmap64_free(&L.tasks);
 	mmap64_free(&L.bodymap);
 	free(L.task);
+	free(L.created);
+	for (size_t i = 0; L.dense && i < L.nth * 3; i++) free(L.dense[i].ix);
+	free(L.dense);
 	free(L.body);
 }
 

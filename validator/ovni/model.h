@@ -46,9 +46,9 @@ typedef struct mstack {
 
 /* Where an event happened, for history in messages. */
 typedef struct mwhere {
-	uint8_t mcv[3];
 	uint64_t off;
 	int64_t clock;
+	uint8_t mcv[3];
 	bool set;
 } mwhere;
 
@@ -91,19 +91,34 @@ typedef struct mcpu_loom {
 	uint32_t *owner;          /* thread index + 1 of the last thread that ran there */
 } mcpu_loom;
 
-/* Open-addressing map from 64-bit keys to 32-bit values. */
+/* Open-addressing map from 64-bit keys to 32-bit values; a key and its
+ * value share a slot, so a lookup touches one cache line. */
+typedef struct mslot {
+	uint64_t key;
+	uint32_t val; /* UINT32_MAX: empty */
+} mslot;
+
 typedef struct mmap64 {
-	uint64_t *keys;
-	uint32_t *vals;
+	mslot *v;
 	size_t cap, n;
 } mmap64;
+
+/* Task ids are counters in practice: a process's tasks of one model are
+ * found by id in a dense array (task index + 1, 0 none) from `base` (just
+ * below the first id created) while id - base stays below twice the
+ * creates seen plus 1024, so the array is bounded by the create events
+ * present; other ids go to the hashed map. */
+typedef struct mdense {
+	uint32_t *ix;
+	uint32_t cap, n, base;
+} mdense;
 
 typedef struct mtask {
 	uint32_t id, type;
 	uint8_t model;            /* 'V', '6' or 'P' */
 	uint8_t flags;
 	uint32_t nbodies;
-	mwhere created;
+	uint32_t body1;           /* index of body 1 (every task's first), UINT32_MAX before it runs */
 } mtask;
 
 typedef struct mbody {
@@ -160,8 +175,10 @@ struct model_loom {
 	mthread *th;
 	size_t nth;
 	mcpu_loom cpu;
-	mmap64 types, tasks, bodymap;
+	mmap64 types, tasks, bodymap; /* bodymap: bodies other than body 1 */
+	mdense *dense;            /* per process and task model (nth x 3): tasks by small id, else in `tasks` */
 	mtask *task;
+	mwhere *created;          /* per task, apart: read only to report a duplicate */
 	size_t ntask, captask;
 	mbody *body;
 	size_t nbody, capbody;
@@ -173,6 +190,17 @@ struct model_loom {
 /* Report helpers: the event's stream, offset and clock come first. */
 void model_fail(model_loom *L, int rule, const mthread *th, const mevent *e, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* The same with the history that made the event wrong: the message, then
+ * " " and the earlier event `then` as model_where writes it ("VSh at 0x1e00
+ * (clock 88213)"), so fmt ends with the words that lead to it ("pushed
+ * by", "since"). One call per rule's report. */
+void model_fail_since(model_loom *L, int rule, const mthread *th, const mevent *e, const mwhere *then, const char *fmt,
+		      ...) __attribute__((format(printf, 6, 7)));
+/* A stacked state as the event that pushed it. */
+static inline mwhere model_pushed(const mstate *s)
+{
+	return (mwhere){.mcv = {s->key[0], s->key[1], s->key[2]}, .off = s->off, .clock = s->clock, .set = true};
+}
 void model_where(char *out, size_t n, const mwhere *w);
 /* The relative path of the thread's stream.obs. */
 void model_obs_path(char *out, size_t n, const mthread *th);

@@ -79,25 +79,26 @@ static const char *key_text(const uint8_t k[3], char out[8])
 	return out;
 }
 
-bool model_stack_push(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
+static inline bool stack_push(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
 {
 	mthread *th = &L->th[ti];
 	mstack *st = &th->st[ch];
-	char a[8], b[8];
+	char a[8];
 	const mstate *top = st->n ? &st->v[st->n - 1] : NULL;
 	if (!repeat_ok(ch) &&
 	    !hv_eval(L->r, HV_R_OVNI_MODEL_STATE_REPEATED, !top || memcmp(top->key, key, 3) != 0)) {
-		model_fail(L, HV_R_OVNI_MODEL_STATE_REPEATED, th, e,
-			   "thread %" PRId64 " enters %s state \"%s\" again: it is already the top of the stack, "
-			   "pushed at 0x%" PRIx64 " (clock %" PRId64 ")",
-			   th->tid, chan_name[ch], key_text(key, a), top->off, top->clock);
+		mwhere then = model_pushed(top);
+		model_fail_since(L, HV_R_OVNI_MODEL_STATE_REPEATED, th, e, &then,
+				 "thread %" PRId64 " enters %s state \"%s\" again: it is already the top of the stack, pushed by",
+				 th->tid, chan_name[ch], key_text(key, a));
 		return false;
 	}
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_STATE_DEPTH, st->n < MODEL_STACK_MAX)) {
-		model_fail(L, HV_R_OVNI_MODEL_STATE_DEPTH, th, e,
-			   "thread %" PRId64 " pushes %s state \"%s\" on a stack already %u deep (the emulator's limit); "
-			   "the bottom state \"%s\" was pushed at 0x%" PRIx64,
-			   th->tid, chan_name[ch], key_text(key, a), MODEL_STACK_MAX, key_text(st->v[0].key, b), st->v[0].off);
+		mwhere then = model_pushed(&st->v[0]);
+		model_fail_since(L, HV_R_OVNI_MODEL_STATE_DEPTH, th, e, &then,
+				 "thread %" PRId64 " pushes %s state \"%s\" on a stack already %u deep (the emulator's limit); "
+				 "the bottom state was pushed by",
+				 th->tid, chan_name[ch], key_text(key, a), MODEL_STACK_MAX);
 		return false;
 	}
 	if (st->n == st->cap) {
@@ -117,27 +118,36 @@ bool model_stack_push(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], 
 	return true;
 }
 
-bool model_stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
+static inline bool stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
 {
 	mthread *th = &L->th[ti];
 	mstack *st = &th->st[ch];
 	char a[8], b[8];
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_STATE_POP, st->n > 0)) {
-		model_fail(L, HV_R_OVNI_MODEL_STATE_POP, th, e,
-			   "thread %" PRId64 " leaves %s state \"%s\", but its %s stack is empty", th->tid, chan_name[ch],
-			   key_text(key, a), chan_name[ch]);
+		model_fail(L, HV_R_OVNI_MODEL_STATE_POP, th, e, "thread %" PRId64 " leaves %s state \"%s\", but its %s stack is empty",
+			   th->tid, chan_name[ch], key_text(key, a), chan_name[ch]);
 		return false;
 	}
 	const mstate *top = &st->v[st->n - 1];
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_STATE_POP, memcmp(top->key, key, 3) == 0)) {
-		model_fail(L, HV_R_OVNI_MODEL_STATE_POP, th, e,
-			   "thread %" PRId64 " leaves %s state \"%s\", but the top of its stack is \"%s\", pushed at 0x%" PRIx64
-			   " (clock %" PRId64 ")",
-			   th->tid, chan_name[ch], key_text(key, a), key_text(top->key, b), top->off, top->clock);
+		mwhere then = model_pushed(top);
+		model_fail_since(L, HV_R_OVNI_MODEL_STATE_POP, th, e, &then,
+				 "thread %" PRId64 " leaves %s state \"%s\", but the top of its stack is \"%s\", pushed by",
+				 th->tid, chan_name[ch], key_text(key, a), key_text(top->key, b));
 		return false;
 	}
 	st->n--;
 	return true;
+}
+
+bool model_stack_push(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
+{
+	return stack_push(L, ti, ch, key, e);
+}
+
+bool model_stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
+{
+	return stack_pop(L, ti, ch, key, e);
 }
 
 void model_h_none(model_loom *L, uint32_t ti, const mevent *e, const mop *o) { (void)L, (void)ti, (void)e, (void)o; }
@@ -150,13 +160,13 @@ void model_h_runtime(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 void model_h_push(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 {
 	if (o->act && !model_runtime_ok(L, ti, e, o->act)) return;
-	model_stack_push(L, ti, o->ch, o->skey, e);
+	stack_push(L, ti, o->ch, o->skey, e);
 }
 
 void model_h_pop(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 {
 	if (o->act && !model_runtime_ok(L, ti, e, o->act)) return;
-	model_stack_pop(L, ti, o->ch, o->skey, e);
+	stack_pop(L, ti, o->ch, o->skey, e);
 }
 
 void model_classify(const uint8_t p[4], mop *o)

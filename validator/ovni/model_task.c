@@ -26,6 +26,47 @@ static uint64_t pkey(const mthread *th, uint8_t model, uint32_t id)
 	return ((uint64_t)th->proc << 40) | ((uint64_t)model << 32) | id;
 }
 
+static inline mdense *dense_of(const model_loom *L, const mthread *th, uint8_t model)
+{
+	if (!L->dense) return NULL;
+	return &L->dense[(size_t)th->proc * 3 + (model == 'V' ? 0 : model == '6' ? 1 : 2)];
+}
+
+static inline bool find_task(const model_loom *L, const mthread *th, uint8_t model, uint32_t id, uint32_t *tix)
+{
+	const mdense *d = dense_of(L, th, model);
+	uint32_t i = id - (d ? d->base : 0); /* wraps above cap for ids below base */
+	if (d && i < d->cap && d->ix[i]) {
+		*tix = d->ix[i] - 1;
+		return true;
+	}
+	return mmap64_get(&L->tasks, pkey(th, model, id), tix);
+}
+
+/* Record task tix of `model` with `id`; false when memory fails. */
+static bool add_task(model_loom *L, const mthread *th, uint8_t model, uint32_t id, uint32_t tix)
+{
+	if (!L->dense && !(L->dense = calloc(L->nth * 3, sizeof *L->dense))) return false;
+	mdense *d = dense_of(L, th, model);
+	if (!d->cap) d->base = id > 64 ? id - 64 : 0;
+	uint64_t limit = 2 * (uint64_t)d->n + 1024;
+	uint32_t i = id - d->base;
+	if (id < d->base || i >= limit) return mmap64_put(&L->tasks, pkey(th, model, id), tix);
+	if (i >= d->cap) {
+		uint64_t nc = d->cap ? 2 * (uint64_t)d->cap : 1024;
+		if (nc <= i) nc = (uint64_t)i + 1;
+		if (nc > limit) nc = limit;
+		uint32_t *nv = realloc(d->ix, nc * sizeof *nv);
+		if (!nv) return false;
+		memset(nv + d->cap, 0, (nc - d->cap) * sizeof *nv);
+		d->ix = nv;
+		d->cap = (uint32_t)nc;
+	}
+	d->ix[i] = tix + 1;
+	d->n++;
+	return true;
+}
+
 static void note(mwhere *w, const mevent *e)
 {
 	memcpy(w->mcv, e->p + 1, 3);
@@ -67,12 +108,9 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 	if (!payload_ok(e, !e->jumbo && e->plen >= 8)) return;
 	uint32_t id = hv_le32(e->payload), type = hv_le32(e->payload + 4), x;
 	uint8_t m = e->p[1];
-	uint64_t k = pkey(th, m, id);
-	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_DUPLICATE, !mmap64_get(&L->tasks, k, &x))) {
-		char w[120];
-		model_where(w, sizeof w, &L->task[x].created);
-		model_fail(L, HV_R_OVNI_MODEL_TASK_DUPLICATE, th, e,
-			   "process %" PRId64 " creates task %" PRIu32 " again; it was created by %s", th->s->pid, id, w);
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_DUPLICATE, !find_task(L, th, m, id, &x))) {
+		model_fail_since(L, HV_R_OVNI_MODEL_TASK_DUPLICATE, th, e, &L->created[x],
+				 "process %" PRId64 " creates task %" PRIu32 " again; it was created by", th->s->pid, id);
 		return;
 	}
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, mmap64_get(&L->types, pkey(th, m, type), &x))) {
@@ -84,17 +122,19 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 	if (L->ntask == L->captask) {
 		size_t nc = L->captask ? L->captask * 2 : 64;
 		mtask *nv = nc < UINT32_MAX ? realloc(L->task, nc * sizeof *nv) : NULL;
-		if (!nv) {
+		if (nv) L->task = nv;
+		mwhere *nw = nv ? realloc(L->created, nc * sizeof *nw) : NULL;
+		if (!nw) {
 			L->oom = L->stop = true;
 			return;
 		}
-		L->task = nv;
+		L->created = nw;
 		L->captask = nc;
 	}
 	mtask *t = &L->task[L->ntask];
-	*t = (mtask){.id = id, .type = type, .model = m, .flags = flags};
-	note(&t->created, e);
-	if (!mmap64_put(&L->tasks, k, (uint32_t)L->ntask)) L->oom = L->stop = true;
+	*t = (mtask){.id = id, .type = type, .model = m, .flags = flags, .body1 = UINT32_MAX};
+	note(&L->created[L->ntask], e);
+	if (!add_task(L, th, m, id, (uint32_t)L->ntask)) L->oom = L->stop = true;
 	L->ntask++;
 }
 
@@ -120,27 +160,26 @@ __attribute__((noinline, cold)) static bool body_on_top_fail(model_loom *L, uint
 	mthread *th = &L->th[ti];
 	mbody *bd = &L->body[b];
 	mtask *t = &L->task[bd->task];
-	char w[120];
 	const char *why = NULL;
 	if (bd->state != want) why = "state";
 	else if (bd->thread != (int32_t)ti) why = "thread";
 	else if (!top_is(th, b)) why = "top";
 	if (hv_eval(L->r, HV_R_OVNI_MODEL_BODY_STATE, why == NULL)) return true;
-	model_where(w, sizeof w, &bd->last);
 	if (why[0] == 's')
-		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
-			   "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which is %s (since %s); it must be %s",
-			   th->tid, what, bd->id, t->id, bstate[bd->state], w, bstate[want]);
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &bd->last,
+				 "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which must be %s but is %s since",
+				 th->tid, what, bd->id, t->id, bstate[want], bstate[bd->state]);
 	else if (why[0] == 't' && why[1] == 'h')
-		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
-			   "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which runs on thread %" PRId64 " (since %s)",
-			   th->tid, what, bd->id, t->id, bd->thread >= 0 ? L->th[bd->thread].tid : -1, w);
-	else
-		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
-			   "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which is not the top of its body stack "
-			   "(the top is body %" PRIu32 " of task %" PRIu32 ")",
-			   th->tid, what, bd->id, t->id, L->body[th->bodies[th->nb - 1]].id,
-			   L->task[L->body[th->bodies[th->nb - 1]].task].id);
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &bd->last,
+				 "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which runs on thread %" PRId64 " since",
+				 th->tid, what, bd->id, t->id, bd->thread >= 0 ? L->th[bd->thread].tid : -1);
+	else {
+		const mbody *top = &L->body[th->bodies[th->nb - 1]];
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &top->last,
+				 "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which is not the top of its body stack: "
+				 "the top is body %" PRIu32 " of task %" PRIu32 ", there since",
+				 th->tid, what, bd->id, t->id, top->id, L->task[top->task].id);
+	}
 	return false;
 }
 
@@ -166,7 +205,8 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 	mtask *t = &L->task[tix];
 	uint32_t b;
 	uint64_t k = ((uint64_t)tix << 32) | bid;
-	if (!mmap64_get(&L->bodymap, k, &b)) {
+	bool known = bid == 1 ? (b = t->body1) != UINT32_MAX : mmap64_get(&L->bodymap, k, &b);
+	if (!known) {
 		if (L->nbody == L->capbody) {
 			size_t nc = L->capbody ? L->capbody * 2 : 64;
 			mbody *nv = nc < UINT32_MAX ? realloc(L->body, nc * sizeof *nv) : NULL;
@@ -179,7 +219,9 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 		}
 		b = (uint32_t)L->nbody;
 		L->body[b] = (mbody){.task = tix, .id = bid, .state = B_CREATED, .thread = -1};
-		if (!mmap64_put(&L->bodymap, k, b)) {
+		if (bid == 1) {
+			t->body1 = b;
+		} else if (!mmap64_put(&L->bodymap, k, b)) {
 			L->oom = L->stop = true;
 			return false;
 		}
@@ -187,35 +229,31 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 		t->nbodies++;
 	}
 	mbody *bd = &L->body[b];
-	char w[120];
 	if (bd->state == B_DEAD) {
 		if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_RERUN, t->flags & F_RESURRECT)) {
-			model_where(w, sizeof w, &bd->last);
-			model_fail(L, HV_R_OVNI_MODEL_BODY_RERUN, th, e,
-				   "body %" PRIu32 " of task %" PRIu32 " ended (%s) and may not run again", bid, t->id, w);
+			model_fail_since(L, HV_R_OVNI_MODEL_BODY_RERUN, th, e, &bd->last,
+					 "body %" PRIu32 " of task %" PRIu32 " may not run again: it ended by", bid, t->id);
 			return false;
 		}
 		bd->state = B_CREATED;
 	}
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_STATE, bd->state == B_CREATED)) {
-		model_where(w, sizeof w, &bd->last);
-		model_fail(L, HV_R_OVNI_MODEL_BODY_STATE, th, e,
-			   "thread %" PRId64 " executes body %" PRIu32 " of task %" PRIu32 ", which is %s (since %s)%s", th->tid,
-			   bid, t->id, bstate[bd->state], w, bd->state == B_PAUSED ? "; a paused body resumes instead" : "");
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &bd->last,
+				 "thread %" PRId64 " executes body %" PRIu32 " of task %" PRIu32 ", which must be created%s but is %s since",
+				 th->tid, bid, t->id, bd->state == B_PAUSED ? " (a paused body resumes instead)" : "",
+				 bstate[bd->state]);
 		return false;
 	}
 	if (th->nb) {
 		mbody *top = &L->body[th->bodies[th->nb - 1]];
 		if (top->state == B_RUNNING) {
-			char tw[120];
-			model_where(tw, sizeof tw, &top->last);
 			int rule = (t->flags & F_RELAX) ? HV_R_OVNI_MODEL_BODY_NEST_DEPRECATED : HV_R_OVNI_MODEL_BODY_NEST;
 			hv_eval(L->r, rule, false);
-			model_fail(L, rule, th, e,
-				   "thread %" PRId64 " starts body %" PRIu32 " of task %" PRIu32 " over body %" PRIu32
-				   " of task %" PRIu32 ", still running since %s%s",
-				   th->tid, bid, t->id, top->id, L->task[top->task].id, tw,
-				   rule == HV_R_OVNI_MODEL_BODY_NEST ? "; pause or end it first" : "");
+			model_fail_since(L, rule, th, e, &top->last,
+					 "thread %" PRId64 " starts body %" PRIu32 " of task %" PRIu32 " over body %" PRIu32
+					 " of task %" PRIu32 "%s, still running since",
+					 th->tid, bid, t->id, top->id, L->task[top->task].id,
+					 rule == HV_R_OVNI_MODEL_BODY_NEST ? " (pause or end that one first)" : "");
 			if (rule == HV_R_OVNI_MODEL_BODY_NEST) return false;
 		} else {
 			hv_eval(L->r, HV_R_OVNI_MODEL_BODY_NEST, true);
@@ -251,7 +289,7 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 			cached = true;
 		}
 	}
-	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, cached || mmap64_get(&L->tasks, pkey(th, m, id), &tix))) {
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, cached || find_task(L, th, m, id, &tix))) {
 		model_fail(L, HV_R_OVNI_MODEL_TASK_UNKNOWN, th, e, "process %" PRId64 " has no task %" PRIu32
 			   " (no %cTc/PPc for it before this event)", th->s->pid, id, m);
 		return;
@@ -275,7 +313,7 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 		if (execute(L, ti, e, tix, bid) && m != 'P') model_stack_push(L, ti, ch, key, e);
 		return;
 	}
-	bool found = cached || mmap64_get(&L->bodymap, ((uint64_t)tix << 32) | bid, &b);
+	bool found = cached || (bid == 1 ? (b = t->body1) != UINT32_MAX : mmap64_get(&L->bodymap, ((uint64_t)tix << 32) | bid, &b));
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, found)) {
 		model_fail(L, HV_R_OVNI_MODEL_TASK_UNKNOWN, th, e, "task %" PRIu32 " has no body %" PRIu32 " (it never executed)",
 			   id, bid);

@@ -130,6 +130,19 @@ static void note_mark_type(ovni_obs_summary *s, int64_t type, uint64_t off)
 	}
 }
 
+/* What ovniemu 1.14's handler needs of a normal event's payload size,
+ * when it checks it and the event does not have it; NULL otherwise. */
+static const char *handler_refuses(const uint8_t *p, bool jumbo, uint64_t payload)
+{
+	if (jumbo || p[1] != 'O') return NULL;
+	if (p[2] == 'H' && p[3] == 'x') return payload < 4 ? "at least 4 (i32 cpu)" : NULL;
+	if (p[2] == 'A' && p[3] == 's') return payload != 4 ? "exactly 4 (i32 cpu)" : NULL;
+	if (p[2] == 'A' && p[3] == 'r') return payload != 8 ? "exactly 8 (i32 cpu, i32 tid)" : NULL;
+	if (p[2] == 'M' && (p[3] == '[' || p[3] == ']' || p[3] == '='))
+		return payload != 12 ? "exactly 12 (i64 value, i32 type)" : NULL;
+	return NULL;
+}
+
 static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint64_t payload)
 {
 	hv_report *r = w->r;
@@ -146,6 +159,7 @@ static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint6
 		hv_eval(r, HV_R_OVNI_OBS_MCV_PRINTABLE, true);
 		hv_eval(r, HV_R_OVNI_OBS_MODEL_UNKNOWN, true);
 		hv_eval(r, HV_R_OVNI_OBS_MCV_MINOR_NEWER, true);
+		hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIZE, true);
 		hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, true);
 		return;
 	}
@@ -164,6 +178,13 @@ static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint6
 	if (!hv_eval(r, HV_R_OVNI_OBS_MCV_MINOR_NEWER, s != NULL)) {
 		hv_emit(r, HV_R_OVNI_OBS_MCV_MINOR_NEWER, f, off + 1, 3, path,
 			"event %s is not in the ovni 1.14 table of model %s", mcv, ovni_models[m].name);
+		return;
+	}
+	/* the sizes the emulator's handlers refuse: errors, not mere signature mismatches */
+	const char *need = handler_refuses(p, jumbo, payload);
+	if (!hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIZE, !need)) {
+		hv_emit(r, HV_R_OVNI_OBS_PAYLOAD_SIZE, f, off, 1, path,
+			"event %s has %" PRIu64 " payload bytes; the emulator needs %s and stops", mcv, payload, need);
 		return;
 	}
 	if (!hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, sig_ok)) {
@@ -473,7 +494,7 @@ static void fast_account(hv_report *r, const fast_counts *fc)
 {
 	static const int every[] = {HV_R_OVNI_OBS_EVENT_TRUNCATED, HV_R_OVNI_OBS_RESERVED_FLAGS,
 				    HV_R_OVNI_OBS_MCV_PRINTABLE,  HV_R_OVNI_OBS_MODEL_UNKNOWN,
-				    HV_R_OVNI_OBS_MCV_MINOR_NEWER, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE,
+				    HV_R_OVNI_OBS_MCV_MINOR_NEWER, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, HV_R_OVNI_OBS_PAYLOAD_SIZE,
 				    HV_R_OVNI_OBS_CLOCK_SIGNED,   HV_R_OVNI_OBS_CLOCK_MONOTONIC};
 	for (size_t k = 0; k < sizeof every / sizeof every[0]; k++) r->evaluated[every[k]] += fc->events;
 	r->evaluated[HV_R_OVNI_OBS_JUMBO_NIBBLE] += fc->jumbo;
