@@ -210,9 +210,12 @@ build-fuzz/afl/afl_%: fuzz/fuzz_%.c fuzz/afl_driver.c $(FUZZ_HDRS) build-fuzz/af
 	$(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $(AFL_SAN) $< fuzz/afl_driver.c build-fuzz/afl/libhpcvet.a $(LDLIBS_HV) -o $@
 build-fuzz/cmplog/afl_%: fuzz/fuzz_%.c fuzz/afl_driver.c $(FUZZ_HDRS) build-fuzz/cmplog/libhpcvet.a
 	AFL_LLVM_CMPLOG=1 $(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $< fuzz/afl_driver.c build-fuzz/cmplog/libhpcvet.a $(LDLIBS_HV) -o $@
+# The mutator runs inside afl-fuzz, uninstrumented: it links the plain build's
+# library (position-independent objects), not a sixth compile of the sources.
 build-fuzz/hv_mutator.so: fuzz/afl_mutator.c $(FUZZ_MUT_SRCS) $(LIB_SRCS) $(HEADERS) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	clang $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(WARN) -fPIC -shared fuzz/afl_mutator.c $(FUZZ_MUT_SRCS) $(LIB_SRCS) $(LDLIBS_HV) -o $@
+	@$(MAKE) --no-print-directory BUILD=build SAN= CC=$(CC) build/libhpcvet.a
+	clang $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(WARN) -fPIC -shared fuzz/afl_mutator.c $(FUZZ_MUT_SRCS) build/libhpcvet.a $(LDLIBS_HV) -o $@
 
 # ---- campaigns ----
 # make fuzz TARGET=metadb SECONDS=600 [ENGINE_ARGS=...]          (libFuzzer)

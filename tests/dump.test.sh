@@ -25,6 +25,7 @@ fi
 mkdir -p "$TMP/d"
 n=0 bad=0 badrc=0 ndiag=0
 : >"$TMP/pairs"
+: >"$TMP/schema_list"
 while IFS=$'\t' read -r path expect verdict; do
 	n=$((n + 1))
 	name=${path#*/}
@@ -36,6 +37,11 @@ while IFS=$'\t' read -r path expect verdict; do
 	[ "$rc" -eq "$want" ] || { badrc=$((badrc + 1)); echo "exit $rc, validator $want: $name"; }
 	echo "$TMP/d/$name.json $CASES/$expect" >>"$TMP/pairs"
 	case $name in n_*) ndiag=$((ndiag + 1)) ;; esac
+	# The schema check (python's jsonschema, ~0.3 ms per item) takes every
+	# y_ and i_ dump and every 4th n_ one: an n_ case is mostly a valid
+	# input's items again, and the schema is about their shape.
+	case $name in n_*) [ $((ndiag % 4)) -eq 1 ] && echo "$TMP/d/$name.json" >>"$TMP/schema_list" ;;
+	*) echo "$TMP/d/$name.json" >>"$TMP/schema_list" ;; esac
 	if [ $((n % 4)) -eq 0 ]; then
 		timeout 60 "$HPCVET" dump "$CASES/$path" >"$TMP/d/$name.txt" 2>&1
 		[ $? -le 3 ] && grep -q '^== validation: ' "$TMP/d/$name.txt" || { bad=$((bad + 1)); echo "text dump failed: $name"; }
@@ -50,7 +56,7 @@ for c in dumpi/n_dumpi.rec.contained_01.bin; do
 done
 check "every case dumps with the validator's exit code" test "$badrc" -eq 0
 check "text dumps end with the validation summary (no crash, no timeout)" test "$bad" -eq 0
-check "every case's JSON dump validates against the schema" $CHECK schema "$SCHEMA" "$TMP"/d/*.json
+check "the JSON dumps validate against the schema (every y_ and i_, every 4th n_)" $CHECK schema "$SCHEMA" $(cat "$TMP/schema_list")
 check "every case's dump carries exactly the validation's diagnostics and verdict" $CHECK same-diags-list "$TMP/pairs"
 check "an n_ dump has diagnostics (the comparison is not vacuous)" \
 	jqe '.report.diagnostics | length > 0' "$TMP/d/n_dumpi.rec.contained_01.bin.json"
