@@ -278,6 +278,17 @@ static void mark_event(model_loom *L, uint32_t ti, const mevent *e)
 	st->v[st->n++] = (mstate){.key = {'O', 'M', '['}, .value = value, .off = e->off, .clock = e->clock};
 }
 
+/* Every ovni event needs its thread on its CPU (no KCO pending). */
+static inline bool ovni_ok(model_loom *L, mthread *th, const mevent *e)
+{
+	if (hv_eval(L->r, HV_R_OVNI_MODEL_OUT_OF_CPU, !th->out_of_cpu)) return true;
+	char w[120];
+	model_where(w, sizeof w, &th->kco);
+	model_fail(L, HV_R_OVNI_MODEL_OUT_OF_CPU, th, e, "thread %" PRId64 " is out of its CPU since %s (no KCI since)",
+		   th->tid, w);
+	return false;
+}
+
 bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, bool check_cpu)
 {
 	mthread *th = &L->th[ti];
@@ -289,24 +300,7 @@ bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, bool check_c
 			   th->tid, state_name[th->state], w);
 		return false;
 	}
-	if (!check_cpu) return true;
-	if (hv_eval(L->r, HV_R_OVNI_MODEL_OUT_OF_CPU, !th->out_of_cpu)) return true;
-	char w[120];
-	model_where(w, sizeof w, &th->kco);
-	model_fail(L, HV_R_OVNI_MODEL_OUT_OF_CPU, th, e, "thread %" PRId64 " is out of its CPU since %s (no KCI since)",
-		   th->tid, w);
-	return false;
-}
-
-/* Every ovni event needs its thread on its CPU (no KCO pending). */
-static inline bool ovni_ok(model_loom *L, mthread *th, const mevent *e)
-{
-	if (hv_eval(L->r, HV_R_OVNI_MODEL_OUT_OF_CPU, !th->out_of_cpu)) return true;
-	char w[120];
-	model_where(w, sizeof w, &th->kco);
-	model_fail(L, HV_R_OVNI_MODEL_OUT_OF_CPU, th, e, "thread %" PRId64 " is out of its CPU since %s (no KCI since)",
-		   th->tid, w);
-	return false;
+	return !check_cpu || ovni_ok(L, th, e);
 }
 
 void model_h_ovni(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
