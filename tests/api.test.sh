@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 CCX=${CC:-cc}
 FLAGS=(-std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla)
 # A sanitizer build's library needs the sanitizer runtimes in the program.
-if nm "$BUILD/libhpcvet.so" 2>/dev/null | grep -q __asan; then
+if is_san_build; then
 	CCX=clang
 	FLAGS+=(-fsanitize=address,undefined)
 fi

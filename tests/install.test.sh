@@ -11,7 +11,7 @@ SANFLAGS=()
 # A sanitizer build is installed with its own flags (else `all` would link
 # hpcvet-mpi with mpicc against sanitized objects).
 MKSAN=()
-if nm "$BUILD/libhpcvet.so" 2>/dev/null | grep -q __asan; then
+if is_san_build; then
 	CCX=clang
 	SANFLAGS=(-fsanitize=address,undefined)
 	MKSAN=(SAN=1 CC=clang)
