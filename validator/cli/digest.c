@@ -7,6 +7,7 @@
 
 #include <openssl/evp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,18 @@ static void hash_rest(hv_digest_file *d, uint8_t *buf)
 	}
 }
 
+/* Each hashing thread takes the next file of the largest-first order
+ * until none is left; a file is one SHA-256 stream, hashed by one thread. */
 static void hash_all(hv_digest_set *s)
 {
-	uint8_t *buf = malloc(CHUNK);
-	for (size_t i = 0; i < s->nwork; i++) hash_rest(&s->work[i], buf);
+	uint8_t *buf = NULL;
+	for (;;) {
+		size_t k = atomic_fetch_add(&s->next, 1);
+		if (k >= s->nwork) break;
+		hv_digest_file *d = &s->work[s->order[k]];
+		if (!d->mem && !buf) buf = malloc(CHUNK);
+		hash_rest(d, buf);
+	}
 	free(buf);
 }
 
@@ -51,12 +60,42 @@ static void *hasher_main(void *arg)
 	return NULL;
 }
 
-void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t n)
+typedef struct sized {
+	uint64_t size;
+	size_t i;
+} sized;
+
+static int larger_first(const void *a, const void *b)
+{
+	const sized *x = a, *y = b;
+	if (x->size != y->size) return x->size > y->size ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* How many hashing threads: -j's count (the CPU count by default) but at
+ * least two when there are two files (SHA-256 is slower than the checks
+ * of an ovni stream, so one hasher would be the critical path), never more
+ * than files, nor more than HV_DIGEST_MAX_THREADS. */
+static unsigned hasher_count(unsigned jobs, size_t nfiles)
+{
+	unsigned n = jobs ? jobs : 1;
+	if (n < 2) n = 2;
+	if (n > HV_DIGEST_MAX_THREADS) n = HV_DIGEST_MAX_THREADS;
+	if (n > nfiles) n = nfiles ? (unsigned)nfiles : 1;
+	return n;
+}
+
+void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t n, unsigned jobs)
 {
 	memset(s, 0, sizeof *s);
 	s->label = label;
 	s->work = calloc(n ? n : 1, sizeof *s->work);
-	if (!s->work) {
+	s->order = calloc(n ? n : 1, sizeof *s->order);
+	if (!s->work || !s->order) {
+		free(s->work);
+		free(s->order);
+		s->work = NULL;
+		s->order = NULL;
 		snprintf(s->problem, sizeof s->problem, "out of memory");
 		return;
 	}
@@ -71,8 +110,21 @@ void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t
 		d->io = blobs[i].io;
 		if (!d->ctx || EVP_DigestInit_ex(d->ctx, EVP_sha256(), NULL) != 1 || (!d->mem && !d->fetch))
 			d->failed = true;
+		s->order[i] = i;
 	}
-	s->hashing = pthread_create(&s->hasher, NULL, hasher_main, s) == 0;
+	/* largest first: the longest SHA-256 streams start at once, and the
+	 * small files fill in beside them */
+	sized *by = malloc((s->nwork ? s->nwork : 1) * sizeof *by);
+	if (by) { /* else: in input order */
+		for (size_t i = 0; i < s->nwork; i++) by[i] = (sized){s->work[i].size, i};
+		qsort(by, s->nwork, sizeof *by, larger_first);
+		for (size_t i = 0; i < s->nwork; i++) s->order[i] = by[i].i;
+		free(by);
+	}
+	atomic_init(&s->next, 0);
+	unsigned want = hasher_count(jobs, s->nwork);
+	while (s->nhashers < want && pthread_create(&s->hashers[s->nhashers], NULL, hasher_main, s) == 0)
+		s->nhashers++;
 }
 
 static const char *strip_dir(const char *name, const char *dir, size_t l)
@@ -113,11 +165,17 @@ static void finish_one(hv_digest_file *d, hv_cert_file *out, char *problem, size
 	out->size = d->size;
 }
 
+static void join_hashers(hv_digest_set *s)
+{
+	for (unsigned k = 0; k < s->nhashers; k++) pthread_join(s->hashers[k], NULL);
+	s->nhashers = 0;
+}
+
 void hv_digest_end(hv_digest_set *s)
 {
-	if (s->hashing) pthread_join(s->hasher, NULL);
-	else if (s->work) hash_all(s);
-	s->hashing = false;
+	/* also the fallback when no thread could start: what is left is hashed here */
+	if (s->work) hash_all(s);
+	join_hashers(s);
 	if (!s->work) {
 		s->out.problem = s->problem;
 		return;
@@ -145,9 +203,10 @@ void hv_digest_end(hv_digest_set *s)
 
 void hv_digest_free(hv_digest_set *s)
 {
-	if (s->hashing) pthread_join(s->hasher, NULL);
+	join_hashers(s);
 	for (size_t i = 0; i < s->nwork; i++) EVP_MD_CTX_free(s->work[i].ctx);
 	free(s->work);
+	free(s->order);
 	for (size_t i = 0; i < s->out.n; i++) free(s->out.files[i].name);
 	free(s->out.files);
 	memset(s, 0, sizeof *s);
@@ -156,12 +215,13 @@ void hv_digest_free(hv_digest_set *s)
 typedef struct digest_obs {
 	hv_progress pr;
 	hv_digest_set *dg;
+	unsigned jobs;
 } digest_obs;
 
 static void obs_begin(void *ctx, const char *label, hv_blob *blobs, size_t n)
 {
 	digest_obs *o = ctx;
-	hv_digest_begin(o->dg, label, blobs, n);
+	hv_digest_begin(o->dg, label, blobs, n, o->jobs);
 	hv_progress_begin(&o->pr, label, blobs, n, true);
 }
 
@@ -174,7 +234,7 @@ static void obs_end(void *ctx)
 
 void hv_validate_path_digest(const char *path, const hv_options *opt, hv_report *r, hv_digest_set *dg)
 {
-	digest_obs o = {.dg = dg};
+	digest_obs o = {.dg = dg, .jobs = opt ? opt->jobs : 1};
 	memset(dg, 0, sizeof *dg);
 	hv_path_observer obs = {obs_begin, obs_end, &o};
 	hv_validate_path(path, opt, r, &obs);

@@ -1,18 +1,23 @@
 /* Per-file size and SHA-256 for certificates, computed while the input is
- * validated, on a thread of its own: SHA-256 costs about as much CPU as
+ * validated, on threads of their own: SHA-256 costs more CPU than
  * validating an ovni stream, so hashing in the checks' pass would almost
- * double the time to a certificate; beside them it overlaps. A file the
+ * double the time to a certificate; beside them it overlaps. The files of
+ * an input (an ovni trace's streams, a DUMPI trace's ranks, a database's
+ * four files) are handed out largest first to a small pool; each file
+ * stays one plain SHA-256 stream, hashed by one thread. A file the
  * reader holds in memory is hashed from that memory (no copy); a file read
  * through windows is read by the hashing thread through its own reader
  * (1 MiB at a time, from the page cache the checks warm). The checking
- * core is not involved and does no I/O. When no thread can be started the
- * files are hashed after validation instead. The digests are libcrypto's
+ * core is not involved and does no I/O. When validation ends first, its
+ * thread hashes the files no hasher has taken yet; when no thread can be
+ * started that is all of them. The digests are libcrypto's
  * (OpenSSL EVP); this file is the only user of it and it is linked into
  * the hpcvet program only, not into libhpcvet. */
 #ifndef HV_DIGEST_H
 #define HV_DIGEST_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +28,9 @@
 
 typedef struct hv_digest_file hv_digest_file;
 
+/* Hashing threads per input, at most. */
+#define HV_DIGEST_MAX_THREADS 16
+
 /* The digests of one input (a file, a directory, a DUMPI trace). */
 typedef struct hv_digest_set {
 	const char *label;
@@ -30,15 +38,19 @@ typedef struct hv_digest_set {
 	size_t nwork;
 	hv_cert_files out;    /* the finished list, names relative to the input */
 	char problem[160];    /* why a digest could not be computed (else "") */
-	pthread_t hasher;
-	bool hashing;         /* hasher runs: joined by hv_digest_end */
+	size_t *order;        /* work indices, largest file first */
+	atomic_size_t next;   /* the next position in `order` to hash */
+	pthread_t hashers[HV_DIGEST_MAX_THREADS];
+	unsigned nhashers;    /* running: joined by hv_digest_end */
 } hv_digest_set;
 
-/* Before validation: start a digest per blob and the hashing thread.
- * `label` is the path the user gave: names are made relative to it. */
-void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t n);
-/* After validation, while the files are still open: wait for the hashing
- * thread (or hash, when it could not start) and fill s->out. */
+/* Before validation: start a digest per blob and the hashing threads
+ * (`jobs` of them, at least 2 when there are 2 files or more, at most one
+ * per file). `label` is the path the user gave: names are made relative
+ * to it. */
+void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t n, unsigned jobs);
+/* After validation, while the files are still open: hash what no thread
+ * has taken yet, wait for the hashing threads and fill s->out. */
 void hv_digest_end(hv_digest_set *s);
 void hv_digest_free(hv_digest_set *s);
 

@@ -131,11 +131,31 @@ void mmap64_free(mmap64 *m)
  * (refilling it, or asking again for the data of a jumbo event), then the
  * fast-path pointers set to what the window holds. The structural checks
  * passed, so a short read only means the end. */
+/* Fused: the replay has read every checked event; refill the shared window
+ * from the replay's position and let the stream checks go on over what it
+ * now holds. False when nothing more can be replayed: the stream's end, or
+ * an error in it (the replay's result is then dropped: fused.c). */
+static bool fused_more(mthread *th)
+{
+	if (ovni_obs_finished(th->chk)) return false;
+	uint64_t pos = th->pos, left = th->w.blob->size - pos;
+	size_t want = left < th->w.cap ? (size_t)left : th->w.cap;
+	if (!hv_window_get(&th->w, pos, want)) return false;
+	th->end = ovni_obs_step(th->chk);
+	if (th->chk_rep->count[HV_SEV_ERROR] || th->chk_rep->internal_error) {
+		th->done = true;
+		return false;
+	}
+	return th->end > pos;
+}
+
 static bool read_event_slow(mthread *th, int64_t offset, mevent *e)
 {
 	uint64_t pos = th->pos;
 	th->rp = th->rlim = NULL;
-	if (th->done || pos + 12 > th->end) return false;
+	if (th->done) return false;
+	if (th->chk && pos >= th->end && !fused_more(th)) return false;
+	if (pos + 12 > th->end) return false;
 	/* One window fetch covers any normal event (at most 28 bytes); only a
 	 * jumbo event asks again, for up to 256 bytes of its data: the models
 	 * read a type id and the start of a label at most. */
@@ -384,7 +404,8 @@ static int32_t loom_ncpus(ovni_trace *t, const size_t *idx, size_t n)
 	return (int32_t)(max + 1);
 }
 
-static void check_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *all_offs)
+void ovni_model_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *all_offs, hv_report **reps,
+		     ovni_obs_summary **sums)
 {
 	model_loom L = {.t = t, .r = t->r};
 	L.th = calloc(n, sizeof *L.th);
@@ -427,6 +448,12 @@ static void check_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t
 		if (!hv_window_init(&th->w, th->s->obs, wcap)) {
 			th->done = true;
 			L.oom = true;
+		} else if (reps) {
+			/* nothing is walkable before the checks pass over it */
+			th->end = th->pos;
+			th->chk_rep = reps[i];
+			th->chk = ovni_obs_start(th->s->obs, reps[i], false, sums[i], &th->w);
+			if (!th->chk) th->done = true;
 		}
 	}
 	replay(&L, offs);
@@ -435,12 +462,15 @@ static void check_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t
 out:
 	for (size_t i = 0; L.th && i < L.nth; i++) {
 		mthread *th = &L.th[i];
+		ovni_obs_end(th->chk); /* the checks of what the replay did not read */
 		hv_window_free(&th->w);
+		if (reps && !th->chk_rep) ovni_check_obs(th->s->obs, reps[i], false, sums[i]);
 		for (int c = 0; c < MODEL_NCH; c++) free(th->st[c].v);
 		for (int m = 0; th->marks && m < OVNI_MARK_TYPES; m++) free(th->marks[m].v);
 		free(th->marks);
 		free(th->bodies);
 	}
+	for (size_t i = 0; reps && L.nth == 0 && i < n; i++) ovni_check_obs(t->s[idx[i]].obs, reps[i], false, sums[i]);
 	free(L.th);
 	free(offs);
 	free(L.cpu.running);
@@ -469,32 +499,39 @@ static int cmp_loom(const void *a, const void *b)
 	return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
-void ovni_model_check(ovni_trace *t, const int64_t *offsets)
+size_t ovni_model_order(const ovni_trace *t, size_t *ord, bool walked_only)
 {
-	hv_report *r = t->r;
-	if (r->count[HV_SEV_ERROR] || r->internal_error || r->unreadable) return;
 	loom_key *k = malloc((t->ns ? t->ns : 1) * sizeof *k);
-	size_t *ord = malloc((t->ns ? t->ns : 1) * sizeof *ord), n = 0;
-	if (!k || !ord) {
-		free(k);
-		free(ord);
-		return;
-	}
+	size_t n = 0;
+	if (!k) return SIZE_MAX;
 	for (size_t i = 0; i < t->ns; i++) {
 		const ovni_stream *s = &t->s[i];
 		/* ovniemu 1.14 reads v3 streams of part "thread" only */
-		if (s->version == 3 && s->thread && s->obs && s->sum.walked && !s->meta.part_unknown)
+		if (s->version == 3 && s->thread && s->obs && (s->sum.walked || !walked_only) && !s->meta.part_unknown)
 			k[n++] = (loom_key){s->loom, s->rel, i};
 	}
 	/* relative-path order within a loom: the emulator's stream order */
 	qsort(k, n, sizeof *k, cmp_loom);
 	for (size_t i = 0; i < n; i++) ord[i] = k[i].i;
-	for (size_t i = 0; i < n;) {
+	free(k);
+	return n;
+}
+
+void ovni_model_check(ovni_trace *t, const int64_t *offsets)
+{
+	hv_report *r = t->r;
+	if (t->fused) { /* replayed already, with the stream checks */
+		if (!r->count[HV_SEV_ERROR] && !r->internal_error && !r->unreadable) hv_report_merge(r, t->fused);
+		return;
+	}
+	if (r->count[HV_SEV_ERROR] || r->internal_error || r->unreadable) return;
+	size_t *ord = malloc((t->ns ? t->ns : 1) * sizeof *ord);
+	size_t n = ord ? ovni_model_order(t, ord, true) : SIZE_MAX;
+	for (size_t i = 0; n != SIZE_MAX && i < n;) {
 		size_t j = i + 1;
-		while (j < n && strcmp(k[j].loom, k[i].loom) == 0) j++;
-		check_loom(t, ord + i, j - i, offsets);
+		while (j < n && strcmp(t->s[ord[j]].loom, t->s[ord[i]].loom) == 0) j++;
+		ovni_model_loom(t, ord + i, j - i, offsets, NULL, NULL);
 		i = j;
 	}
-	free(k);
 	free(ord);
 }

@@ -14,12 +14,28 @@
 
 #include "../core/blob.h"
 #include "../core/hv_int.h"
+#include "obs_walk.h"
 #include "tree.h"
 
 /* Check every loom of the trace. `offsets`: per-stream clock offsets from
  * clock-offsets.txt (ovni_clock_offsets). Skips itself when the report
  * already holds errors: the events of a malformed trace say nothing. */
 void ovni_model_check(ovni_trace *t, const int64_t *offsets);
+
+/* Replay one loom (the streams t->s[idx[0..n)], in stream order) into t->r.
+ * `reps`/`sums` NULL: the streams were checked, read them again. Else the
+ * stream checks run in the same pass (obs_walk.h), on the bytes the replay
+ * reads, into reps[i] and sums[i]: each stream is read once. A stream whose
+ * checks find an error ends there for the replay, whose result then stands
+ * only if the trace turns out error-free (fused.c). */
+/* The streams the model replays (v3 thread streams with a stream.obs), in
+ * loom then relative-path order: the emulator's stream order. Returns their
+ * number (SIZE_MAX: out of memory); `walked_only`: those whose header was
+ * usable. ord has room for t->ns. */
+size_t ovni_model_order(const ovni_trace *t, size_t *ord, bool walked_only);
+
+void ovni_model_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *all_offs, hv_report **reps,
+		     ovni_obs_summary **sums);
 
 /* ---- shared by model_*.c ---- */
 
@@ -69,7 +85,9 @@ typedef struct mthread {
 	uint32_t nb, capb;
 	/* the reader */
 	hv_window w;
-	uint64_t pos, end;        /* next event offset, end of the walkable bytes */
+	uint64_t pos, end;        /* next event offset, end of the walkable (checked) bytes */
+	ovni_obs_walker *chk;     /* fused: the stream checks, moving `end` on as the window refills */
+	hv_report *chk_rep;
 	const uint8_t *rp, *rlim; /* fast path: the event after pos's, and the end of the window's bytes */
 	uint64_t idx;
 	bool done;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/hv_int.h"
+#include "obs_walk.h"
 #include "ovni.h"
 
 #define OBS_HDR 8u
@@ -505,59 +506,121 @@ static void fast_account(hv_report *r, const fast_counts *fc)
 
 bool ovni_obs_fast_path = true;
 
-void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *out)
+/* A walk in progress (obs_walk.h): the per-event state, the stream's window
+ * (its own, or one it shares with the event model) and the frontier `off`:
+ * every event before it is checked. */
+struct ovni_obs_walker {
+	walk w;
+	hv_window *win;
+	hv_window own;
+	bool own_win;
+	fast_entry *fe;
+	fast_counts fc;
+	uint64_t off;
+	bool stopped;             /* the walk cannot go on: truncated event or I/O failure */
+};
+
+ovni_obs_walker *ovni_obs_start(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *sum, hv_window *win)
 {
-	ovni_obs_summary local;
-	ovni_obs_summary *sum = out ? out : &local;
 	memset(sum, 0, sizeof *sum);
 	uint64_t off = check_header(b, r, headerless_ok);
-	if (off == UINT64_MAX) return;
-	hv_window win;
-	if (!hv_window_init(&win, b, HV_WINDOW_DEFAULT)) {
+	if (off == UINT64_MAX) return NULL;
+	ovni_obs_walker *ow = calloc(1, sizeof *ow);
+	if (!ow || (!win && !hv_window_init(&ow->own, b, HV_WINDOW_DEFAULT))) {
+		free(ow);
 		hv_report_internal(r, "out of memory for a stream window");
-		return;
+		return NULL;
 	}
-	walk w;
-	memset(&w, 0, sizeof w);
-	w.b = b;
-	w.r = r;
-	w.sum = sum;
+	ow->own_win = !win;
+	ow->win = win ? win : &ow->own;
+	ow->w.b = b;
+	ow->w.r = r;
+	ow->w.sum = sum;
 	sum->walked = true;
-	fast_entry *fe = ovni_obs_fast_path ? calloc(FAST_SLOTS, sizeof *fe) : NULL;
-	fast_counts fc = {0};
+	ow->fe = ovni_obs_fast_path ? calloc(FAST_SLOTS, sizeof *ow->fe) : NULL;
+	ow->off = off;
+	return ow;
+}
+
+bool ovni_obs_finished(const ovni_obs_walker *ow)
+{
+	return ow->stopped || ow->off >= ow->w.b->size || ow->w.b->io_failed;
+}
+
+/* Check events from the frontier on. `refill`: move the window as needed
+ * (the walk owns it); else only the events whose header bytes (at most 28:
+ * a normal event whole, the header of a jumbo one) lie in what the window
+ * holds now, so a window shared with the model is never moved under it. */
+static void step(ovni_obs_walker *ow, bool refill)
+{
+	walk *w = &ow->w;
+	hv_blob *b = w->b;
+	hv_window *win = ow->win;
+	uint64_t off = ow->off;
 	while (off < b->size && !b->io_failed) {
-		if (fe) {
+		uint64_t wend = b->mem ? b->size : win->start + win->len;
+		if (!refill && (b->mem == NULL && (off < win->start || (off + FAST_TAIL > wend && wend < b->size))))
+			break; /* the next event's header is not wholly in the window */
+		if (ow->fe) {
 			uint64_t left = b->size - off;
 			size_t want = b->mem ? (left > SIZE_MAX ? SIZE_MAX : (size_t)left)
-					     : (left < win.cap ? (size_t)left : win.cap);
+					     : (left < win->cap ? (size_t)left : win->cap);
 			/* What the window already holds from off, unless that is a tail
 			 * too short to be worth it: refill once per window, not per
 			 * slow event. */
-			if (!b->mem && off >= win.start && off - win.start < win.len &&
-			    win.start + win.len - off >= 4096)
-				want = (size_t)(win.start + win.len - off);
-			const uint8_t *buf = obs_window_get(&win, off, want);
+			if (!b->mem && off >= win->start && off - win->start < win->len &&
+			    (!refill || win->start + win->len - off >= 4096))
+				want = (size_t)(win->start + win->len - off);
+			const uint8_t *buf = obs_window_get(win, off, want);
 			if (buf) {
-				fast_walk(&w, fe, &fc, buf, off, &off, off + want);
+				fast_walk(w, ow->fe, &ow->fc, buf, off, &off, off + want);
 				if (off >= b->size) break;
+				wend = b->mem ? b->size : win->start + win->len;
+				if (!refill && !b->mem && off + FAST_TAIL > wend && wend < b->size) break;
 			}
 		}
-		uint64_t len = check_event(&w, &win, off);
-		if (len == 0) break;
+		uint64_t len = check_event(w, win, off);
+		if (len == 0) {
+			ow->stopped = true;
+			break;
+		}
 		off += len; /* len <= size - off, so no overflow */
-		w.idx++;
+		w->idx++;
 	}
-	free(fe);
-	fast_account(r, &fc);
-	sum->nevents = w.idx;
-	report_clocks(&w);
-	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, !w.in_region))
-		hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, b->name, w.region_open_off + 1, 3, "stream.obs",
-			"the OU[ sort region opened at offset 0x%" PRIx64 " is never closed by OU]", w.region_open_off);
-	if (!hv_eval(r, HV_R_OVNI_OBS_NO_EVENTS, w.idx > 0 || off < b->size))
+	ow->off = off;
+}
+
+uint64_t ovni_obs_step(ovni_obs_walker *ow)
+{
+	if (!ovni_obs_finished(ow)) step(ow, false);
+	return ow->stopped ? ow->off : ow->off < ow->w.b->size ? ow->off : ow->w.b->size;
+}
+
+void ovni_obs_end(ovni_obs_walker *ow)
+{
+	if (!ow) return;
+	walk *w = &ow->w;
+	hv_blob *b = w->b;
+	hv_report *r = w->r;
+	if (!ovni_obs_finished(ow)) step(ow, true);
+	free(ow->fe);
+	fast_account(r, &ow->fc);
+	w->sum->nevents = w->idx;
+	report_clocks(w);
+	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, !w->in_region))
+		hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, b->name, w->region_open_off + 1, 3, "stream.obs",
+			"the OU[ sort region opened at offset 0x%" PRIx64 " is never closed by OU]", w->region_open_off);
+	if (!hv_eval(r, HV_R_OVNI_OBS_NO_EVENTS, w->idx > 0 || ow->off < b->size))
 		hv_emit(r, HV_R_OVNI_OBS_NO_EVENTS, b->name, 0, b->size, "stream.obs",
 			"the stream holds only its header and no event (the thread never flushed its buffer)");
-	hv_window_free(&win);
+	if (ow->own_win) hv_window_free(&ow->own);
+	free(ow);
+}
+
+void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *out)
+{
+	ovni_obs_summary local;
+	ovni_obs_end(ovni_obs_start(b, r, headerless_ok, out ? out : &local, NULL));
 }
 
 static void obs_check_file(const hv_options *opt, hv_blob *b, hv_report *r)

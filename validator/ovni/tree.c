@@ -9,13 +9,15 @@
 #include "../core/units.h"
 #include "tree.h"
 
-static const char *relpath(const hv_report *r, const char *name)
+const char *ovni_relpath(const hv_report *r, const char *name)
 {
 	const char *root = r->input_path;
 	size_t n = root ? strlen(root) : 0;
 	if (n && strncmp(name, root, n) == 0 && name[n] == '/') return name + n + 1;
 	return name;
 }
+
+static const char *relpath(const hv_report *r, const char *name) { return ovni_relpath(r, name); }
 
 static bool ends_with(const char *s, const char *suf)
 {
@@ -219,6 +221,7 @@ static bool ahead_load(void *ctx, size_t i, hv_rbuf *r)
 
 static void check_stream(ovni_trace *t, hv_blob *obs, bool headerless, ovni_obs_summary *sum)
 {
+	if (!headerless && ovni_fused_take(t, obs, sum)) return;
 	for (size_t i = 0; t->ahead && i < t->ahead->n; i++) {
 		ahead_job *j = &t->ahead->v[i];
 		if (j->obs != obs || j->headerless != headerless || j->used) continue;
@@ -233,8 +236,9 @@ static void check_stream(ovni_trace *t, hv_blob *obs, bool headerless, ovni_obs_
 static int proc_of(const ovni_trace *t, const char *name);
 static bool thread_name(const char *base, const char *ext, int64_t *tid);
 
-static void ahead_add(ovni_ahead *a, hv_report *r, hv_blob *obs, bool headerless)
+static void ahead_add(const ovni_trace *t, ovni_ahead *a, hv_report *r, hv_blob *obs, bool headerless)
 {
+	if (!headerless && ovni_fused_has(t, obs)) return; /* checked by the fused pass */
 	for (size_t i = 0; i < a->n; i++)
 		if (a->v[i].obs == obs) return; /* a second check of one file runs in place */
 	ahead_job *j = &a->v[a->n++];
@@ -255,10 +259,10 @@ static void ahead_run(const hv_options *opt, ovni_trace *t, const name_index *ix
 		int64_t tid;
 		if (strcmp(base, "stream.json") == 0) {
 			hv_blob *obs = sibling(ix, b->name, "stream.obs");
-			if (obs) ahead_add(a, t->r, obs, false);
+			if (obs) ahead_add(t, a, t->r, obs, false);
 		} else if (thread_name(base, ".obs", &tid) || thread_name(base, "", &tid)) {
 			int pi = proc_of(t, b->name);
-			if (pi >= 0) ahead_add(a, t->r, b, t->p[pi].meta.version == 1);
+			if (pi >= 0) ahead_add(t, a, t->r, b, t->p[pi].meta.version == 1);
 		}
 	}
 	hv_units u = {.n = a->n, .ctx = a->v, .check = ahead_task, .report = ahead_report, .save = ahead_save,
@@ -384,6 +388,22 @@ static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_r
 	/* Process metadata first: thread files look their process up. */
 	for (size_t i = 0; i < ix.n; i++)
 		if (strcmp(hv_basename(ix.by_name[i]->name), "metadata.json") == 0) check_proc(&t, ix.by_name[i], n);
+	if (!t.np) { /* v3 streams only: the event model may run, so check its streams as it replays them */
+		hv_blob **json = malloc(ix.n * sizeof *json), **obs = malloc(ix.n * sizeof *obs), *clk = NULL;
+		size_t nj = 0;
+		for (size_t i = 0; json && obs && i < ix.n; i++) {
+			hv_blob *b = ix.by_name[i];
+			if (strcmp(hv_basename(b->name), "stream.json") == 0) {
+				json[nj] = b;
+				obs[nj++] = sibling(&ix, b->name, "stream.obs");
+			} else if (strcmp(relpath(r, b->name), "clock-offsets.txt") == 0) {
+				clk = b;
+			}
+		}
+		if (json && obs) ovni_fused_run(opt, &t, json, obs, nj, clk);
+		free(json);
+		free(obs);
+	}
 	/* Batches bound the memory of reports waiting to be merged. */
 	size_t batch = opt->units ? 1024u : opt->runner ? 8u * (opt->jobs ? opt->jobs : 1) : 0;
 	ovni_ahead ahead = {batch ? calloc(batch, sizeof *ahead.v) : NULL, 0};
@@ -422,6 +442,7 @@ static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_r
 out:
 	for (size_t i = 0; t.s && i < t.ns; i++) ovni_meta_free(&t.s[i].meta);
 	for (size_t i = 0; t.p && i < t.np; i++) ovni_meta_free(&t.p[i].meta);
+	ovni_fused_free(&t);
 	free(t.s);
 	free(t.p);
 	free(ix.by_name);

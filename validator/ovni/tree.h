@@ -34,6 +34,8 @@ typedef struct ovni_trace {
 	size_t np;
 	hv_blob *clkoff;        /* clock-offsets.txt at the top, or NULL */
 	struct ovni_ahead *ahead; /* streams checked ahead in parallel (tree.c) */
+	struct ovni_fused *fx;  /* streams checked by the fused replay (fused.c) */
+	hv_report *fused;       /* that replay's model report, merged if the trace has no error */
 } ovni_trace;
 
 /* Cross-stream checks: duplicate threads, process and loom merging,
@@ -45,6 +47,23 @@ void ovni_tree_marks(ovni_trace *t);
 
 /* Parse clock-offsets.txt; fills per-stream offsets (0 when none). */
 void ovni_clock_offsets(ovni_trace *t, int64_t *offsets);
+
+/* The fused pass (fused.c): before the ordered walk, the v3 streams the
+ * event model would replay are checked and replayed in one read. json/obs:
+ * every stream.json of the trace in name order and its stream.obs (or
+ * NULL). Does nothing when the model could not run on this trace. */
+void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, hv_blob *const *obs, size_t n,
+		    hv_blob *clkoff);
+/* The fused checks of `obs`, merged into t->r as the ordered walk reaches
+ * it, and its summary; false when the pass did not check it. */
+bool ovni_fused_take(ovni_trace *t, const hv_blob *obs, ovni_obs_summary *sum);
+bool ovni_fused_has(const ovni_trace *t, const hv_blob *obs);
+void ovni_fused_free(ovni_trace *t);
+/* Tests: false turns the fused pass off (streams are then read twice). */
+extern bool ovni_fused_on;
+
+/* The display path of a file relative to the input. */
+const char *ovni_relpath(const hv_report *r, const char *name);
 
 /* Hostname of a loom: its name up to the first dot. */
 void ovni_loom_host(const char *loom, char *out, size_t outlen);
