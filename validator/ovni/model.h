@@ -131,20 +131,27 @@ typedef struct mdense {
 	uint32_t cap, n, base;
 } mdense;
 
+typedef struct mbody {
+	uint32_t task, id;        /* id 0: body 1 of a task that has not run yet */
+	int32_t thread;           /* whose body stack holds it, -1 none */
+	int state;
+	mwhere last;
+} mbody;
+
+/* A task holds its first body (body 1, every task's first and, but for
+ * nOS-V parallel tasks, its only one), so an event on a task touches one
+ * record, not a task and then a body elsewhere. A body is named by a
+ * reference: MODEL_BODY1 | task index for body 1, else an index into the
+ * loom's other bodies. */
 typedef struct mtask {
 	uint32_t id, type;
 	uint8_t model;            /* 'V', '6' or 'P' */
 	uint8_t flags;
 	uint32_t nbodies;
-	uint32_t body1;           /* index of body 1 (every task's first), UINT32_MAX before it runs */
+	mbody b1;
 } mtask;
 
-typedef struct mbody {
-	uint32_t task, id;
-	int state;
-	int32_t thread;           /* whose body stack holds it, -1 none */
-	mwhere last;
-} mbody;
+#define MODEL_BODY1 0x80000000u
 
 /* What an event does to the model, classified from its first four bytes
  * (flags and MCV) when the key is first met, then cached per loom in a

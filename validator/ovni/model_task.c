@@ -119,9 +119,9 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 			   " has not declared (%cYc/POc) before", id, type, th->s->pid, m == 'P' ? 'P' : m);
 		return;
 	}
-	if (L->ntask == L->captask) {
+	if (L->ntask == L->captask || L->ntask >= MODEL_BODY1) {
 		size_t nc = L->captask ? L->captask * 2 : 64;
-		mtask *nv = nc < UINT32_MAX ? realloc(L->task, nc * sizeof *nv) : NULL;
+		mtask *nv = nc <= MODEL_BODY1 ? realloc(L->task, nc * sizeof *nv) : NULL;
 		if (nv) L->task = nv;
 		mwhere *nw = nv ? realloc(L->created, nc * sizeof *nw) : NULL;
 		if (!nw) {
@@ -132,10 +132,15 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 		L->captask = nc;
 	}
 	mtask *t = &L->task[L->ntask];
-	*t = (mtask){.id = id, .type = type, .model = m, .flags = flags, .body1 = UINT32_MAX};
+	*t = (mtask){.id = id, .type = type, .model = m, .flags = flags, .b1 = {.task = (uint32_t)L->ntask, .thread = -1}};
 	note(&L->created[L->ntask], e);
 	if (!add_task(L, th, m, id, (uint32_t)L->ntask)) L->oom = L->stop = true;
 	L->ntask++;
+}
+
+static inline mbody *body_at(const model_loom *L, uint32_t ref)
+{
+	return ref & MODEL_BODY1 ? &L->task[ref & ~MODEL_BODY1].b1 : &L->body[ref];
 }
 
 static bool top_is(const mthread *th, uint32_t b) { return th->nb && th->bodies[th->nb - 1] == b; }
@@ -146,7 +151,7 @@ static bool body_on_top_fail(model_loom *L, uint32_t ti, const mevent *e, uint32
 
 static inline bool body_on_top(model_loom *L, uint32_t ti, const mevent *e, uint32_t b, int want, const char *what)
 {
-	const mbody *bd = &L->body[b];
+	const mbody *bd = body_at(L, b);
 	if (__builtin_expect(bd->state == want && bd->thread == (int32_t)ti && top_is(&L->th[ti], b), 1)) {
 		L->r->evaluated[HV_R_OVNI_MODEL_BODY_STATE]++;
 		return true;
@@ -158,7 +163,7 @@ __attribute__((noinline, cold)) static bool body_on_top_fail(model_loom *L, uint
 							      int want, const char *what)
 {
 	mthread *th = &L->th[ti];
-	mbody *bd = &L->body[b];
+	mbody *bd = body_at(L, b);
 	mtask *t = &L->task[bd->task];
 	const char *why = NULL;
 	if (bd->state != want) why = "state";
@@ -174,7 +179,7 @@ __attribute__((noinline, cold)) static bool body_on_top_fail(model_loom *L, uint
 				 "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which runs on thread %" PRId64 " since",
 				 th->tid, what, bd->id, t->id, bd->thread >= 0 ? L->th[bd->thread].tid : -1);
 	else {
-		const mbody *top = &L->body[th->bodies[th->nb - 1]];
+		const mbody *top = body_at(L, th->bodies[th->nb - 1]);
 		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &top->last,
 				 "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which is not the top of its body stack: "
 				 "the top is body %" PRIu32 " of task %" PRIu32 ", there since",
@@ -205,11 +210,17 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 	mtask *t = &L->task[tix];
 	uint32_t b;
 	uint64_t k = ((uint64_t)tix << 32) | bid;
-	bool known = bid == 1 ? (b = t->body1) != UINT32_MAX : mmap64_get(&L->bodymap, k, &b);
-	if (!known) {
-		if (L->nbody == L->capbody) {
+	bool known = bid == 1 ? t->b1.id == 1 : mmap64_get(&L->bodymap, k, &b);
+	if (bid == 1) {
+		b = MODEL_BODY1 | tix;
+		if (!known) {
+			t->b1 = (mbody){.task = tix, .id = 1, .state = B_CREATED, .thread = -1};
+			t->nbodies++;
+		}
+	} else if (!known) {
+		if (L->nbody == L->capbody || L->nbody >= MODEL_BODY1) {
 			size_t nc = L->capbody ? L->capbody * 2 : 64;
-			mbody *nv = nc < UINT32_MAX ? realloc(L->body, nc * sizeof *nv) : NULL;
+			mbody *nv = nc <= MODEL_BODY1 ? realloc(L->body, nc * sizeof *nv) : NULL;
 			if (!nv) {
 				L->oom = L->stop = true;
 				return false;
@@ -219,16 +230,14 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 		}
 		b = (uint32_t)L->nbody;
 		L->body[b] = (mbody){.task = tix, .id = bid, .state = B_CREATED, .thread = -1};
-		if (bid == 1) {
-			t->body1 = b;
-		} else if (!mmap64_put(&L->bodymap, k, b)) {
+		if (!mmap64_put(&L->bodymap, k, b)) {
 			L->oom = L->stop = true;
 			return false;
 		}
 		L->nbody++;
 		t->nbodies++;
 	}
-	mbody *bd = &L->body[b];
+	mbody *bd = body_at(L, b);
 	if (bd->state == B_DEAD) {
 		if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_RERUN, t->flags & F_RESURRECT)) {
 			model_fail_since(L, HV_R_OVNI_MODEL_BODY_RERUN, th, e, &bd->last,
@@ -245,7 +254,7 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 		return false;
 	}
 	if (th->nb) {
-		mbody *top = &L->body[th->bodies[th->nb - 1]];
+		mbody *top = body_at(L, th->bodies[th->nb - 1]);
 		if (top->state == B_RUNNING) {
 			int rule = (t->flags & F_RELAX) ? HV_R_OVNI_MODEL_BODY_NEST_DEPRECATED : HV_R_OVNI_MODEL_BODY_NEST;
 			hv_eval(L->r, rule, false);
@@ -280,7 +289,7 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 	 * lookups would find these). */
 	bool cached = false;
 	if (v != 'x' && th->nb) {
-		const mbody *tb = &L->body[th->bodies[th->nb - 1]];
+		const mbody *tb = body_at(L, th->bodies[th->nb - 1]);
 		const mtask *tt = &L->task[tb->task];
 		uint32_t want = nosv && !(tt->flags & F_PARALLEL) && bid == 0 ? 1 : bid;
 		if (tt->id == id && tt->model == m && tb->id == want) {
@@ -313,13 +322,14 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 		if (execute(L, ti, e, tix, bid) && m != 'P') model_stack_push(L, ti, ch, key, e);
 		return;
 	}
-	bool found = cached || (bid == 1 ? (b = t->body1) != UINT32_MAX : mmap64_get(&L->bodymap, ((uint64_t)tix << 32) | bid, &b));
+	bool found = cached || (bid == 1 ? (b = MODEL_BODY1 | tix, t->b1.id == 1)
+					 : mmap64_get(&L->bodymap, ((uint64_t)tix << 32) | bid, &b));
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, found)) {
 		model_fail(L, HV_R_OVNI_MODEL_TASK_UNKNOWN, th, e, "task %" PRIu32 " has no body %" PRIu32 " (it never executed)",
 			   id, bid);
 		return;
 	}
-	mbody *bd = &L->body[b];
+	mbody *bd = body_at(L, b);
 	if (v == 'p') {
 		if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_PAUSE, t->flags & F_PAUSE)) {
 			model_fail(L, HV_R_OVNI_MODEL_BODY_PAUSE, th, e, "body %" PRIu32 " of task %" PRIu32 " may not pause (%s)",
