@@ -131,26 +131,39 @@ typedef struct mdense {
 	uint32_t cap, n, base;
 } mdense;
 
+/* Where a task event happened, in 16 bytes: its offset (low 56 bits), the
+ * third letter of its MCV (top byte; 0: no event yet) and its clock. The
+ * first two letters follow from the task's model (VT, 6T, PP). */
+typedef struct mtwhere {
+	uint64_t off_v;
+	int64_t clock;
+} mtwhere;
+
 typedef struct mbody {
 	uint32_t task, id;        /* id 0: body 1 of a task that has not run yet */
 	int32_t thread;           /* whose body stack holds it, -1 none */
-	int state;
-	mwhere last;
+	int32_t state;
+	mtwhere last;
 } mbody;
 
-/* A task holds its first body (body 1, every task's first and, but for
- * nOS-V parallel tasks, its only one), so an event on a task touches one
- * record, not a task and then a body elsewhere. A body is named by a
+/* A task is one 64-byte record that holds its creation and its first body
+ * (body 1, every task's first and, but for nOS-V parallel tasks, its only
+ * one), so an event on a task touches one cache line. A body is named by a
  * reference: MODEL_BODY1 | task index for body 1, else an index into the
- * loom's other bodies. */
+ * loom's other bodies. Tasks live in chunks of MODEL_TASK_CHUNK that never
+ * move (no copy as the loom's tasks grow); the pages of a chunk are taken
+ * only as tasks fill them, and after the first chunk as huge pages where
+ * the system has them (model_task.c). */
 typedef struct mtask {
 	uint32_t id, type;
 	uint8_t model;            /* 'V', '6' or 'P' */
 	uint8_t flags;
 	uint32_t nbodies;
+	mtwhere created;
 	mbody b1;
 } mtask;
 
+#define MODEL_TASK_CHUNK 32768u /* 2 MiB */
 #define MODEL_BODY1 0x80000000u
 
 /* What an event does to the model, classified from its first four bytes
@@ -202,9 +215,8 @@ struct model_loom {
 	mcpu_loom cpu;
 	mmap64 types, tasks, bodymap; /* bodymap: bodies other than body 1 */
 	mdense *dense;            /* per process and task model (nth x 3): tasks by small id, else in `tasks` */
-	mtask *task;
-	mwhere *created;          /* per task, apart: read only to report a duplicate */
-	size_t ntask, captask;
+	mtask **taskc;            /* chunks of MODEL_TASK_CHUNK tasks */
+	size_t ntask, ntaskc, captaskc;
 	mbody *body;
 	size_t nbody, capbody;
 	int8_t mark_kind[OVNI_MARK_TYPES]; /* -1 undeclared, 0 single, 1 stack (ovni.mark) */
@@ -251,6 +263,11 @@ static inline bool model_runtime_ok(model_loom *L, uint32_t ti, const mevent *e,
 		return true;
 	}
 	return model_need_active(L, ti, e, act == ACT_ON_CPU);
+}
+
+static inline mtask *model_task_at(const model_loom *L, uint32_t tix)
+{
+	return &L->taskc[tix / MODEL_TASK_CHUNK][tix % MODEL_TASK_CHUNK];
 }
 
 bool mmap64_get(const mmap64 *m, uint64_t key, uint32_t *val);
