@@ -104,7 +104,7 @@ if [ "${PARALLEL:-1}" != 0 ]; then
 fi
 
 # Certificates bind the verdict to the bytes: `certify` also hashes every
-# file (SHA-256, on a thread beside the checks). Its cost against plain
+# file (SHA-256, on a small pool of threads beside the checks). Its cost against plain
 # validation on the same inputs (the table's big inputs), median of RUNS:
 # wall time (what the user waits; the 1.3x target) and CPU time (which
 # necessarily adds the hash: SHA-256 costs about as much as the checks).

@@ -39,13 +39,13 @@ static hpctk_vmodel *tree(void)
 	vm->metric_name = calloc(1, sizeof *vm->metric_name);
 	vm->nmetrics = 1;
 	const uint8_t kind[4] = {0, HPCTK_VP_POINT, HPCTK_VP_EXEC, HPCTK_VP_TRANS};
+	if (!hpctk_vmodel_tables(vm, 4, 0)) abort(); /* zeroed: no statistics */
 	for (uint16_t p = 1; p <= 3; p++) {
 		vm->kind[p] = kind[p];
 		vm->has_point[p] = true;
 		vm->point_of[p] = 1;
 		vm->scope_name[p] = 2 * p;
 	}
-	for (uint32_t p = 0; p <= 65536; p++) vm->first_stat[p] = 0;
 	if (!hpctk_vmodel_index(vm)) abort();
 	return vm;
 }

@@ -23,12 +23,12 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 	if (x->meta && x->meta->metrics_ok) {
 		for (size_t i = 0; i < x->meta->n_prop_metric_ids; i++) hv_bit_set(x->prop, x->meta->prop_metric_ids[i]);
 		for (size_t i = 0; i < x->meta->n_stat_metric_ids; i++) hv_bit_set(x->stat, x->meta->stat_metric_ids[i]);
-		/* The value loop's form of the two bitmaps: one load per value. */
-		x->reject = malloc(2 * 65536);
-		for (uint32_t m = 0; x->reject && m < 65536; m++) {
-			x->reject[m] = !hv_bit_get(x->prop, m);
-			x->reject[65536 + m] = !hv_bit_get(x->stat, m);
+		/* The value loop's form of the two bitmaps: set where an id is not listed. */
+		for (size_t i = 0; i < sizeof x->prop; i++) {
+			x->reject[0][i] = (uint8_t)~x->prop[i];
+			x->reject[1][i] = (uint8_t)~x->stat[i];
 		}
+		x->has_reject = true;
 	}
 	/* meta.db's own bitmap of its ctxIds when they are dense (bit 0, the
 	 * root, set: the index and trace fast paths rely on it). */
@@ -51,9 +51,7 @@ void hpctk_xdb_free(hpctk_xdb *x)
 	if (x->sumview) hpctk_vsumview_free(x->sumview);
 	free(x->sumview);
 	x->sumview = NULL;
-	free(x->reject);
 	x->ctx_map = NULL;
-	x->reject = NULL;
 }
 
 static void prof_run(void *arg, uint32_t owner, bool summary, uint32_t ctx, const uint8_t *vals, uint64_t cnt,
@@ -97,7 +95,7 @@ void hpctk_xfile_init_range(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_re
 	uint32_t ndig = n;
 	bool metrics = x->meta && x->meta->metrics_ok;
 	if (which == HPCTK_XPROF) {
-		const uint8_t *prop = x->reject, *stat = x->reject ? x->reject + 65536 : NULL;
+		const uint8_t *prop = x->has_reject ? x->reject[0] : NULL, *stat = x->has_reject ? x->reject[1] : NULL;
 		f->fast[0] = (hpctk_svb_fast){.r_key = metrics ? HV_R_HPCTKDB_METRIC_PROP_KNOWN : -1, .key_reject = prop,
 					      .dig = f->dig, .ndig = ndig};
 		f->fast[1] = (hpctk_svb_fast){.r_key = metrics ? HV_R_HPCTKDB_METRIC_STAT_KNOWN : -1, .key_reject = stat};
@@ -278,9 +276,7 @@ static void prof_kind(void *arg, uint8_t kind, uint64_t off)
 
 hpctk_prof_visitor hpctk_xfile_prof_visitor(hpctk_xfile *f)
 {
-	/* No reject maps (out of memory): every value through prof_value. */
-	bool fast = !(f->x->meta && f->x->meta->metrics_ok) || f->x->reject;
-	return (hpctk_prof_visitor){f, prof_index, prof_value, prof_kind, fast ? f->fast : NULL};
+	return (hpctk_prof_visitor){f, prof_index, prof_value, prof_kind, f->fast};
 }
 
 /* --- cct.db visitor --------------------------------------------------------------- */

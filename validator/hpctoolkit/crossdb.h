@@ -28,7 +28,8 @@ typedef struct hpctk_xdb {
 	hpctk_tracedb *trace;
 	hv_blob *prof_blob;                 /* profile.db even when its {PI} array is unusable (id tuples) */
 	uint8_t prop[8192], stat[8192];     /* bitmaps of meta.db's metric ids */
-	uint8_t *reject;                    /* 2 x 65536 bytes: non-zero for metric ids that are not prop / stat */
+	uint8_t reject[2][8192];            /* the value loop's: bits set for the ids that are not prop / stat */
+	bool has_reject;                    /* reject is set (meta.db's metrics usable) */
 	const uint8_t *ctx_map;             /* meta.db's bitmap of its ctxIds (hpctk_idset) when dense, else NULL */
 	uint32_t ctx_map_max;
 	bool transpose;                     /* both profile.db and cct.db have digests to compare */

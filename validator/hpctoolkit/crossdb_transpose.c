@@ -21,14 +21,28 @@ typedef struct loc {
 	const hpctk_xdb *x;
 	uint32_t ctx;
 	int metric;                /* -1 in pass 2 */
-	hpctk_digest *per_metric;  /* pass 2: 65536 entries */
+	hpctk_digest *page[256];   /* pass 2: a digest per metric id, in pages of 256 made when touched */
+	bool oom;
 	pv *side[2];               /* pass 3: profile.db, cct.db */
 	size_t n[2], cap[2];
 	bool overflow;
 } loc;
 
+/* The digest of metric id m (pass 2); NULL when out of memory. The pages
+ * keep a mismatch's cost to the metric ids its values have, not 65536. */
+static hpctk_digest *metric_digest(loc *l, uint16_t m)
+{
+	hpctk_digest **pg = &l->page[m >> 8];
+	if (!*pg && !(*pg = calloc(256, sizeof **pg))) {
+		l->oom = true;
+		return NULL;
+	}
+	return &(*pg)[m & 255];
+}
+
 static void dig(hpctk_digest *d, uint32_t prof, uint64_t bits, int sign)
 {
+	if (!d) return;
 	d->n += (uint64_t)sign;
 	d->h += (uint64_t)sign * hpctk_value_hash(prof, bits);
 }
@@ -53,7 +67,7 @@ static void p_value(void *arg, uint32_t prof, bool summary, uint32_t ctx, uint16
 	loc *l = arg;
 	(void)off;
 	if (summary || ctx != l->ctx) return;
-	if (l->metric < 0) dig(&l->per_metric[metric], prof, bits, 1);
+	if (l->metric < 0) dig(metric_digest(l, metric), prof, bits, 1);
 	else if (metric == l->metric) collect(l, 0, prof, bits);
 }
 
@@ -62,7 +76,7 @@ static void c_value(void *arg, uint32_t ctx, uint16_t metric, uint32_t prof, uin
 	loc *l = arg;
 	(void)off;
 	if (ctx != l->ctx || prof == 0 || prof >= l->x->prof->pi.n) return;
-	if (l->metric < 0) dig(&l->per_metric[metric], prof, bits, -1);
+	if (l->metric < 0) dig(metric_digest(l, metric), prof, bits, -1);
 	else if (metric == l->metric) collect(l, 1, prof, bits);
 }
 
@@ -99,18 +113,17 @@ void hpctk_xdb_report_transpose(const hpctk_xdb *x, hv_report *r, uint32_t ctx, 
 {
 	char path[HV_PATH_MAX], detail[200] = "";
 	loc l = {.x = x, .ctx = ctx, .metric = -1};
-	l.per_metric = calloc(65536, sizeof *l.per_metric);
-	if (l.per_metric) {
-		run_pass(x, &l);
-		for (int m = 0; m < 65536; m++) {
-			const hpctk_digest *d = &l.per_metric[m];
-			if (d->n || d->h) {
-				l.metric = m;
-				break;
-			}
+	run_pass(x, &l);
+	for (int m = 0; !l.oom && l.metric < 0 && m < 65536; m++) {
+		const hpctk_digest *pg = l.page[m >> 8];
+		if (!pg) {
+			m |= 255; /* the page's ids had no value */
+			continue;
 		}
-		free(l.per_metric);
+		if (pg[m & 255].n || pg[m & 255].h) l.metric = m;
 	}
+	for (int i = 0; i < 256; i++) free(l.page[i]);
+	l.metric = l.oom ? -1 : l.metric;
 	if (l.metric >= 0) {
 		run_pass(x, &l);
 		if (!l.overflow) {

@@ -175,8 +175,25 @@ static void build_metrics(vbuild *b)
 		b->ok = false;
 		return;
 	}
+	/* The tables cover the ids meta.db lists: a first pass finds the largest. */
+	uint32_t npid = 0, nsid = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t e = pm + (uint64_t)i * szm;
+		uint64_t ppsi = md_u64(m, e + 8), pss = md_u64(m, e + 0x10);
+		uint16_t npsi = md_u16(m, e + 0x18), nss = md_u16(m, e + 0x1a);
+		if (npsi && (szpsi < 0x10 || !md_array_fits(m, MD_METRICS, ppsi, npsi, szpsi, 8))) npsi = 0;
+		if (nss && (szss < 0x18 || !md_array_fits(m, MD_METRICS, pss, nss, szss, 8))) nss = 0;
+		for (uint16_t j = 0; j < npsi; j++) {
+			uint32_t pid = md_u16(m, ppsi + (uint64_t)j * szpsi + 8);
+			npid = pid + 1 > npid ? pid + 1 : npid;
+		}
+		for (uint16_t j = 0; j < nss; j++) {
+			uint32_t sid = md_u16(m, pss + (uint64_t)j * szss + 0x12);
+			nsid = sid + 1 > nsid ? sid + 1 : nsid;
+		}
+	}
 	vm->metric_name = malloc((n ? n : 1) * sizeof *vm->metric_name);
-	if (!vm->metric_name) {
+	if (!vm->metric_name || !hpctk_vmodel_tables(vm, npid, nsid)) {
 		b->ok = false;
 		return;
 	}
@@ -249,7 +266,7 @@ static void build_metrics(vbuild *b)
 	}
 	if (vm->nstats) qsort(vm->stats, vm->nstats, sizeof *vm->stats, cmp_stat);
 	size_t k = 0;
-	for (uint32_t pid = 0; pid <= 65536; pid++) {
+	for (uint32_t pid = 0; pid <= npid; pid++) {
 		while (k < vm->nstats && vm->stats[k].pid < pid) k++;
 		vm->first_stat[pid] = (uint32_t)k;
 	}

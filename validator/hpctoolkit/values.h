@@ -65,40 +65,62 @@ typedef struct hpctk_vmodel {
 	size_t pool_len, pool_cap;
 	uint32_t *metric_name;       /* pool offsets, one per {MD} */
 	uint32_t nmetrics;
-	/* By propMetricId: HPCTK_VP_*, the metric, the transitive bit, the
-	 * point propMetricId of the same metric (valid when has_point). */
-	uint8_t kind[65536];
-	uint8_t bit[65536];
-	bool has_point[65536];
-	uint16_t point_of[65536];
-	uint32_t metric_of[65536];
-	uint32_t scope_name[65536];  /* pool offset of the scope's name */
+	/* By propMetricId, for the ids below npid (1 + the largest meta.db
+	 * lists; every other id is HPCTK_VP_NONE: read kind through
+	 * hpctk_vkind): HPCTK_VP_*, the metric, the transitive bit, the point
+	 * propMetricId of the same metric (valid when has_point). The tables
+	 * are sized by what meta.db lists (hpctk_vmodel_tables), so a small
+	 * database costs a small model. */
+	uint32_t npid;
+	uint8_t *kind;
+	uint8_t *bit;
+	bool *has_point;
+	uint16_t *point_of;
+	uint32_t *metric_of;
+	uint32_t *scope_name;        /* pool offset of the scope's name */
 	hpctk_vstat *stats;          /* sorted by pid */
 	size_t nstats;
-	uint32_t first_stat[65537];  /* stats of pid p: [first_stat[p], first_stat[p+1]) */
+	uint32_t *first_stat;        /* npid + 1: stats of pid p: [first_stat[p], first_stat[p+1]) */
 	/* Once-per-database notes found while building (custom scope, formula,
 	 * no point scope): pool offsets of a description, 0 when none. */
 	uint32_t note_custom, note_formula, note_nopoint;
 	const char *meta_name;       /* meta.db's name (the blob outlives the model) */
-	uint8_t stat_known[8192];    /* bit per statMetricId meta.db lists */
+	/* By statMetricId, for the ids below nsid (1 + the largest meta.db
+	 * lists): a bit per id meta.db lists (hpctk_vstat_known), and its
+	 * statistic (index into stats; HPCTK_VNONE: none, HPCTK_VNONE - 1: twice). */
+	uint32_t nsid;
+	uint8_t *stat_known;
+	uint32_t *stat_of;
 	/* The checkers' indexes (hpctk_vmodel_index, after the above are set):
 	 * the derived propMetricIds (execution and transitive scopes with a
 	 * point scope) numbered densely as slots 0 .. nd-1, in pid order; the
-	 * slots each point pid feeds; each statMetricId's statistic; and, when
-	 * the ctxIds are dense enough, a direct ctxId -> node map. */
+	 * slots each point pid feeds; and, when the ctxIds are dense enough, a
+	 * direct ctxId -> node map. */
 	uint32_t nd;
-	uint16_t dslot[65536];       /* HPCTK_VNOSLOT: not derived */
-	uint16_t dpid[65536];        /* slot -> pid */
-	uint32_t pfirst[65537];      /* slots of point pid p: plist[pfirst[p] .. pfirst[p+1]) */
-	uint16_t plist[65536];
-	uint32_t stat_of[65536];     /* index into stats; HPCTK_VNONE: none, HPCTK_VNONE - 1: twice */
+	uint16_t *dslot;             /* npid; HPCTK_VNOSLOT: not derived */
+	uint16_t *dpid;              /* npid (nd used): slot -> pid */
+	uint32_t *pfirst;            /* npid + 1: slots of point pid p: plist[pfirst[p] .. pfirst[p+1]) */
+	uint16_t *plist;             /* npid (nd used) */
 	uint32_t *dense;             /* ctxId -> node for ctxId < ndense, NULL: search by_ctx */
 	uint32_t ndense;
+	void *tables;                /* the one allocation of the tables above (hpctk_vmodel_tables) */
 } hpctk_vmodel;
 
 #define HPCTK_VNOSLOT UINT16_MAX
 
 void hpctk_vmodel_free(hpctk_vmodel *vm);
+/* Allocate the per-pid and per-statistic tables, zeroed, for npid
+ * propMetricIds and nsid statMetricIds (each at most 65536); false when
+ * out of memory. */
+bool hpctk_vmodel_tables(hpctk_vmodel *vm, uint32_t npid, uint32_t nsid);
+static inline uint8_t hpctk_vkind(const hpctk_vmodel *vm, uint32_t pid)
+{
+	return pid < vm->npid ? vm->kind[pid] : (uint8_t)HPCTK_VP_NONE;
+}
+static inline bool hpctk_vstat_known(const hpctk_vmodel *vm, uint32_t sid)
+{
+	return sid < vm->nsid && (vm->stat_known[sid / 8] >> (sid % 8) & 1);
+}
 /* Node of ctxId, HPCTK_VNONE when the tree does not list it. */
 uint32_t hpctk_vmodel_find(const hpctk_vmodel *vm, uint32_t ctx);
 static inline uint32_t hpctk_vmodel_node(const hpctk_vmodel *vm, uint32_t ctx)

@@ -155,7 +155,7 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 		for (uint64_t i = 0; i < cnt; i++) {
 			const uint8_t *p = vals + 10 * i;
 			uint16_t pid = hv_le16(p);
-			if (vm->kind[pid] != HPCTK_VP_POINT) continue; /* an elided context's own values: no equation known */
+			if (hpctk_vkind(vm, pid) != HPCTK_VP_POINT) continue; /* an elided context's own values: no equation known */
 			double v = hv_lef64(p + 2);
 			if (!isfinite(v)) continue;
 			for (uint32_t j = vm->pfirst[pid]; j < vm->pfirst[pid + 1]; j++) {
@@ -186,7 +186,7 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 	for (uint64_t i = 0; i < cnt; i++) {
 		const uint8_t *p = vals + 10 * i;
 		uint16_t pid = hv_le16(p);
-		uint8_t kind = vm->kind[pid];
+		uint8_t kind = hpctk_vkind(vm, pid);
 		double v = hv_lef64(p + 2);
 		if (kind == HPCTK_VP_POINT) {
 			for (uint32_t j = vm->pfirst[pid]; j < vm->pfirst[pid + 1]; j++) {
@@ -197,6 +197,7 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 			}
 			continue;
 		}
+		if (kind != HPCTK_VP_EXEC && kind != HPCTK_VP_TRANS) continue;
 		uint32_t k = (uint32_t)vm->dslot[pid] - g0;
 		if (k >= g) continue; /* HPCTK_VNOSLOT, or another group's */
 		own[k].found = v;
@@ -412,7 +413,7 @@ void hpctk_vcheck_value(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t c
 	double v;
 	memcpy(&v, &bits, sizeof v);
 	if (!isfinite(v)) return; /* its own rule fired */
-	if (c->vm->kind[pid] == HPCTK_VP_NONE) {
+	if (hpctk_vkind(c->vm, pid) == HPCTK_VP_NONE) {
 		/* hpctkdb.metric.prop-known fired: some metric's values are under
 		 * an id meta.db does not give, so its equations cannot be set up */
 		c->cur_tainted = true;

@@ -16,7 +16,39 @@ void hpctk_vmodel_free(hpctk_vmodel *vm)
 	free(vm->metric_name);
 	free(vm->stats);
 	free(vm->dense);
+	free(vm->tables);
 	free(vm);
+}
+
+bool hpctk_vmodel_tables(hpctk_vmodel *vm, uint32_t npid, uint32_t nsid)
+{
+	/* one block: the 4-byte tables, then the 2-byte ones, then the bytes */
+	size_t n4 = 2 * (size_t)npid + 2 * ((size_t)npid + 1) + nsid;
+	size_t n2 = 4 * (size_t)npid;
+	size_t n1 = 2 * (size_t)npid + sizeof(bool) * npid + ((size_t)nsid + 7) / 8;
+	uint8_t *t = calloc(1, 4 * n4 + 2 * n2 + n1);
+	if (!t) return false;
+	free(vm->tables);
+	vm->tables = t;
+	vm->npid = npid;
+	vm->nsid = nsid;
+	uint32_t *u4 = (uint32_t *)(void *)t;
+	vm->metric_of = u4, u4 += npid;
+	vm->scope_name = u4, u4 += npid;
+	vm->first_stat = u4, u4 += (size_t)npid + 1;
+	vm->pfirst = u4, u4 += (size_t)npid + 1;
+	vm->stat_of = u4, u4 += nsid;
+	uint16_t *u2 = (uint16_t *)(void *)u4;
+	vm->point_of = u2, u2 += npid;
+	vm->dslot = u2, u2 += npid;
+	vm->dpid = u2, u2 += npid;
+	vm->plist = u2, u2 += npid;
+	uint8_t *u1 = (uint8_t *)u2;
+	vm->kind = u1, u1 += npid;
+	vm->bit = u1, u1 += npid;
+	vm->has_point = (bool *)u1, u1 += sizeof(bool) * npid;
+	vm->stat_known = u1;
+	return true;
 }
 
 uint32_t hpctk_vmodel_find(const hpctk_vmodel *vm, uint32_t ctx)
@@ -34,28 +66,33 @@ uint32_t hpctk_vmodel_find(const hpctk_vmodel *vm, uint32_t ctx)
 
 static bool derived(const hpctk_vmodel *vm, uint32_t pid)
 {
-	return (vm->kind[pid] == HPCTK_VP_EXEC || vm->kind[pid] == HPCTK_VP_TRANS) && vm->has_point[pid];
+	return pid < vm->npid && (vm->kind[pid] == HPCTK_VP_EXEC || vm->kind[pid] == HPCTK_VP_TRANS) && vm->has_point[pid];
 }
 
 bool hpctk_vmodel_index(hpctk_vmodel *vm)
 {
+	const uint32_t np = vm->npid;
 	vm->nd = 0;
-	memset(vm->pfirst, 0, sizeof vm->pfirst);
-	for (uint32_t p = 0; p < 65536; p++) {
+	memset(vm->pfirst, 0, ((size_t)np + 1) * sizeof *vm->pfirst);
+	for (uint32_t p = 0; p < np; p++) {
 		vm->dslot[p] = HPCTK_VNOSLOT;
 		if (!derived(vm, p)) continue;
 		vm->dpid[vm->nd] = (uint16_t)p;
 		vm->dslot[p] = (uint16_t)vm->nd++;
 		vm->pfirst[vm->point_of[p] + 1]++;
 	}
-	for (uint32_t p = 1; p <= 65536; p++) vm->pfirst[p] += vm->pfirst[p - 1];
-	/* each point pid's slots, in slot order: a cursor per point pid (stat_of as scratch) */
-	for (uint32_t p = 0; p < 65536; p++) vm->stat_of[p] = vm->pfirst[p];
+	for (uint32_t p = 1; p <= np; p++) vm->pfirst[p] += vm->pfirst[p - 1];
+	/* each point pid's slots, in slot order: a cursor per point pid (plist
+	 * is filled from pfirst's starts, kept in a scratch copy) */
+	uint32_t *cur = malloc(((size_t)np + 1) * sizeof *cur);
+	if (!cur) return false;
+	memcpy(cur, vm->pfirst, ((size_t)np + 1) * sizeof *cur);
 	for (uint32_t k = 0; k < vm->nd; k++) {
 		uint16_t pt = vm->point_of[vm->dpid[k]];
-		vm->plist[vm->stat_of[pt]++] = (uint16_t)k;
+		vm->plist[cur[pt]++] = (uint16_t)k;
 	}
-	for (uint32_t p = 0; p < 65536; p++) vm->stat_of[p] = HPCTK_VNONE;
+	free(cur);
+	for (uint32_t s = 0; s < vm->nsid; s++) vm->stat_of[s] = HPCTK_VNONE;
 	for (size_t k = 0; k < vm->nstats; k++) {
 		uint16_t s = vm->stats[k].stat;
 		vm->stat_of[s] = vm->stat_of[s] == HPCTK_VNONE ? (uint32_t)k : HPCTK_VNONE - 1; /* twice: its unique rule fired */

@@ -23,7 +23,7 @@
  * the threads' values), and the spec leaves custom scopes undefined. */
 static bool summarised(const hpctk_vmodel *vm, uint16_t pid)
 {
-	uint8_t k = vm->kind[pid];
+	uint8_t k = hpctk_vkind(vm, pid);
 	return k == HPCTK_VP_POINT || k == HPCTK_VP_EXEC || k == HPCTK_VP_TRANS;
 }
 
@@ -214,7 +214,10 @@ static void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals,
 	}
 	const hpctk_vmodel *vm = s->vm;
 	const hpctk_vsumview *sv = s->sv;
-	if (vm->kind[pid] == HPCTK_VP_NONE) s->foreign = true;
+	if (hpctk_vkind(vm, pid) == HPCTK_VP_NONE) {
+		s->foreign = true;
+		if (pid >= vm->npid) return; /* no statistic of it either */
+	}
 	clean = clean && !sv->is_summary;
 	for (uint32_t k = vm->first_stat[pid]; k < vm->first_stat[pid + 1]; k++) {
 		const hpctk_vstat *st = &vm->stats[k];
@@ -345,7 +348,7 @@ static bool run_sound(hpctk_vsum *s, uint64_t from, uint64_t to)
 		const uint8_t *v = hv_window_get(&s->wv, s->sv->pval + 10 * j, 10);
 		if (!v) return false;
 		uint16_t id = hv_le16(v);
-		if (!(vm->stat_known[id / 8] >> (id % 8) & 1) || !isfinite(hv_lef64(v + 2))) return false;
+		if (!hpctk_vstat_known(vm, id) || !isfinite(hv_lef64(v + 2))) return false;
 		if (j > from && id <= prev) return false;
 		prev = id;
 	}
