@@ -126,7 +126,7 @@ int govni_gen_mix(const gen_params *p, gen_output *out)
 		long long pid = 2000 + i;
 		govni_meta m = {.version = 3, .tid = pid, .pid = pid, .app_id = 1, .loom = loom, .rank = i,
 				.nranks = MIX_STREAMS, .with_app_id = true, .with_rank = true, .with_cpus = true, .ncpus = 1,
-				.require_nosv = i % 4 == 0, .nosv_minor = 7, .require_more = require[i % 4]};
+				.require_nosv = i % 4 == 0, .nosv_minor = 7 + p->minor, .require_more = require[i % 4]};
 		(void)runtime;
 		gen_buf jb = {0}, ob = {0};
 		govni_write_meta(&m, &jb);

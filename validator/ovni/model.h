@@ -170,7 +170,10 @@ typedef struct mtask {
  * (flags and MCV) when the key is first met, then cached per loom in a
  * direct-mapped table (a loom uses a few dozen keys): the replay makes one
  * indirect call per event, to the handler of exactly that kind of event. */
-enum { ACT_NONE, ACT_ACTIVE, ACT_ON_CPU }; /* what a runtime event needs of its thread */
+/* What a runtime event needs of its thread (ovniemu 1.14's models): nothing;
+ * an active thread (running, cooling or warming: Nanos6); an active thread
+ * on its CPU (nOS-V); a running one (MPI, TAMPI, NODES, OpenMP). */
+enum { ACT_NONE, ACT_ACTIVE, ACT_ON_CPU, ACT_RUNNING };
 
 typedef struct model_loom model_loom;
 typedef struct mop mop;
@@ -248,7 +251,7 @@ bool model_stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], c
 /* End of the loom: threads dead, stacks empty. */
 void model_end_checks(model_loom *L);
 /* A runtime event needs an active thread that is on its CPU. */
-bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, bool check_cpu);
+bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, int act);
 
 /* A runtime event's thread must be active (and for nOS-V on its CPU): the
  * common case inline, counted as model_need_active counts it; a failure
@@ -256,13 +259,13 @@ bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, bool check_c
 static inline bool model_runtime_ok(model_loom *L, uint32_t ti, const mevent *e, int act)
 {
 	const mthread *th = &L->th[ti];
-	bool active = th->state == TH_RUNNING || th->state == TH_COOLING || th->state == TH_WARMING;
+	bool active = th->state == TH_RUNNING || (act != ACT_RUNNING && (th->state == TH_COOLING || th->state == TH_WARMING));
 	if (__builtin_expect(active && (act != ACT_ON_CPU || !th->out_of_cpu), 1)) {
 		L->r->evaluated[HV_R_OVNI_MODEL_THREAD_INACTIVE]++;
 		if (act == ACT_ON_CPU) L->r->evaluated[HV_R_OVNI_MODEL_OUT_OF_CPU]++;
 		return true;
 	}
-	return model_need_active(L, ti, e, act == ACT_ON_CPU);
+	return model_need_active(L, ti, e, act);
 }
 
 static inline mtask *model_task_at(const model_loom *L, uint32_t tix)
