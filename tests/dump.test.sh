@@ -39,7 +39,8 @@ while IFS=$'\t' read -r path expect verdict; do
 	case $name in n_*) ndiag=$((ndiag + 1)) ;; esac
 	# The schema check (python's jsonschema, ~0.3 ms per item) takes every
 	# y_ and i_ dump and every 4th n_ one: an n_ case is mostly a valid
-	# input's items again, and the schema is about their shape.
+	# input's items again, and the schema is about their shape; within a
+	# dump it checks a few items of each shape (dump_check.py, shape_sample).
 	case $name in n_*) [ $((ndiag % 4)) -eq 1 ] && echo "$TMP/d/$name.json" >>"$TMP/schema_list" ;;
 	*) echo "$TMP/d/$name.json" >>"$TMP/schema_list" ;; esac
 	if [ $((n % 4)) -eq 0 ]; then
