@@ -189,9 +189,16 @@ LF := build-fuzz/lf
 LF_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(FUZZ_DEF)
 $(LF)/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
 	@$(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=$(LF) CC=clang OPT=-O1 CFLAGS="$(LF_FLAGS)" $(LF)/libhpcvet.a
-$(LF)/fuzz_%: fuzz/fuzz_%.c fuzz/libfuzzer_mutator.c $(FUZZ_MUT_SRCS) $(FUZZ_HDRS) $(LF)/libhpcvet.a
+# The custom mutator's sources are compiled once for all targets (as objects,
+# not an archive: libFuzzer finds LLVMFuzzerCustomMutator only if it is linked in).
+LF_MUT_OBJS := $(patsubst fuzz/%.c,$(LF)/mut/%.o,fuzz/libfuzzer_mutator.c $(FUZZ_MUT_SRCS))
+$(LF)/mut/%.o: fuzz/%.c $(FUZZ_HDRS) $(HEADERS)
+	@mkdir -p $(dir $@)
+	clang $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O1 -g $(WARN) $(FUZZ_DEF) -fsanitize=fuzzer-no-link,address,undefined \
+	  -fno-sanitize-recover=undefined -c $< -o $@
+$(LF)/fuzz_%: fuzz/fuzz_%.c $(LF_MUT_OBJS) $(FUZZ_HDRS) $(LF)/libhpcvet.a
 	clang $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O1 -g $(WARN) $(FUZZ_DEF) -fsanitize=fuzzer,address,undefined \
-	  -fno-sanitize-recover=undefined $< fuzz/libfuzzer_mutator.c $(FUZZ_MUT_SRCS) $(LF)/libhpcvet.a $(LDLIBS_HV) -o $@
+	  -fno-sanitize-recover=undefined $< $(LF_MUT_OBJS) $(LF)/libhpcvet.a $(LDLIBS_HV) -o $@
 $(LF)/bytes_%: fuzz/fuzz_%.c $(FUZZ_HDRS) $(LF)/libhpcvet.a
 	clang $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O1 -g $(WARN) $(FUZZ_DEF) -fsanitize=fuzzer,address,undefined \
 	  -fno-sanitize-recover=undefined $< $(LF)/libhpcvet.a $(LDLIBS_HV) -o $@
@@ -206,10 +213,17 @@ build-fuzz/afl/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
 	@$(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=build-fuzz/afl CC=$(AFL_CC) CFLAGS="$(FUZZ_DEF) $(AFL_SAN)" build-fuzz/afl/libhpcvet.a
 build-fuzz/cmplog/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
 	@AFL_LLVM_CMPLOG=1 $(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=build-fuzz/cmplog CC=$(AFL_CC) CFLAGS="$(FUZZ_DEF)" build-fuzz/cmplog/libhpcvet.a
-build-fuzz/afl/afl_%: fuzz/fuzz_%.c fuzz/afl_driver.c $(FUZZ_HDRS) build-fuzz/afl/libhpcvet.a
-	$(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $(AFL_SAN) $< fuzz/afl_driver.c build-fuzz/afl/libhpcvet.a $(LDLIBS_HV) -o $@
-build-fuzz/cmplog/afl_%: fuzz/fuzz_%.c fuzz/afl_driver.c $(FUZZ_HDRS) build-fuzz/cmplog/libhpcvet.a
-	AFL_LLVM_CMPLOG=1 $(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $< fuzz/afl_driver.c build-fuzz/cmplog/libhpcvet.a $(LDLIBS_HV) -o $@
+# The persistent-mode driver is compiled once per build, not once per target.
+build-fuzz/afl/afl_driver.o: fuzz/afl_driver.c $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	$(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $(AFL_SAN) -c $< -o $@
+build-fuzz/cmplog/afl_driver.o: fuzz/afl_driver.c $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	AFL_LLVM_CMPLOG=1 $(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) -c $< -o $@
+build-fuzz/afl/afl_%: fuzz/fuzz_%.c build-fuzz/afl/afl_driver.o $(FUZZ_HDRS) build-fuzz/afl/libhpcvet.a
+	$(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $(AFL_SAN) $< build-fuzz/afl/afl_driver.o build-fuzz/afl/libhpcvet.a $(LDLIBS_HV) -o $@
+build-fuzz/cmplog/afl_%: fuzz/fuzz_%.c build-fuzz/cmplog/afl_driver.o $(FUZZ_HDRS) build-fuzz/cmplog/libhpcvet.a
+	AFL_LLVM_CMPLOG=1 $(AFL_CC) $(CPPFLAGS_HV) -Ifuzz $(CSTD) -O2 -g $(FUZZ_DEF) $< build-fuzz/cmplog/afl_driver.o build-fuzz/cmplog/libhpcvet.a $(LDLIBS_HV) -o $@
 # The mutator runs inside afl-fuzz, uninstrumented: it links the plain build's
 # library (position-independent objects), not a sixth compile of the sources.
 build-fuzz/hv_mutator.so: fuzz/afl_mutator.c $(FUZZ_MUT_SRCS) $(LIB_SRCS) $(HEADERS) $(FUZZ_HDRS)

@@ -3,7 +3,7 @@
  * JSON dump is written to memory and must parse as JSON (the dumper writes
  * its JSON by hand, as it streams); the text dump goes to /dev/null. The
  * input's last byte picks a --select (none, a record range, a rank, a
- * context), odd sizes reach the dumpers as windowed blobs (the path of big
+ * context) and an output budget, odd sizes reach the dumpers as windowed blobs (the path of big
  * files). */
 #include <cjson/cJSON.h>
 
@@ -25,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pick % 4 == 1) o.sel.have_range = true, o.sel.first = pick / 16, o.sel.last = pick / 16 + pick % 8;
 	if (pick % 4 == 2) o.sel.have_rank = true, o.sel.rank = 1;
 	if (pick % 4 == 3) o.sel.have_context = true, o.sel.context = pick / 4;
+	if (pick & 0x40) o.max_items = 1 + pick % 5; /* the output budget cuts the dump anywhere */
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);

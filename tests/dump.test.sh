@@ -39,7 +39,8 @@ while IFS=$'\t' read -r path expect verdict; do
 	case $name in n_*) ndiag=$((ndiag + 1)) ;; esac
 	# The schema check (python's jsonschema, ~0.3 ms per item) takes every
 	# y_ and i_ dump and every 4th n_ one: an n_ case is mostly a valid
-	# input's items again, and the schema is about their shape.
+	# input's items again, and the schema is about their shape; within a
+	# dump it checks a few items of each shape (dump_check.py, shape_sample).
 	case $name in n_*) [ $((ndiag % 4)) -eq 1 ] && echo "$TMP/d/$name.json" >>"$TMP/schema_list" ;;
 	*) echo "$TMP/d/$name.json" >>"$TMP/schema_list" ;; esac
 	if [ $((n % 4)) -eq 0 ]; then
@@ -141,6 +142,39 @@ fi
 check "ovni: a jumbo event's string argument is named" \
 	jqe '[.files[].items[] | select(.mcv == "6Yc" or .mcv == "VYc" or .mcv == "POc") | .args | has("typeid") and has("label")] | length > 0 and all' \
 	<("$HPCVET" dump --format=json "$CASES/ovni/y_ovni-trace.v3_s3.d")
+
+# ovni metadata documents: every member and element, in document order,
+# with jq (another JSON reader) agreeing on paths and scalar values, and
+# each member's offset at its key token in the file.
+J=$(ls "$CASES"/ovni/y_ovni-trace.v3_s3.d/loom.*/proc.*/thread.*/stream.json | head -1)
+"$HPCVET" dump --format=json "$J" >"$TMP/sj.json"
+SJ='[.files[0].items[] | select(.kind == "json-member" or .kind == "json-element")]'
+check "stream.json: the items' paths are the document's paths in order, as jq lists them" \
+	cmp -s <(jq -r "$SJ[] | .path | sub(\"^stream.json/\"; \"\")" "$TMP/sj.json") \
+	<(jq -r 'paths | map(if type == "number" then "[\(.)]" else ".\(.)" end) | join("") | ltrimstr(".") | gsub("\\.\\["; "[")' "$J")
+check "stream.json: the scalar values are jq's" \
+	cmp -s <(jq -c "[$SJ[] | select(.count == null) | .value]" "$TMP/sj.json") <(jq -c '[paths(scalars or . == null) as $p | getpath($p)]' "$J")
+check "stream.json: each member's offset and length cover its key token" \
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); raw = open(sys.argv[2], "rb").read()
+its = [i for i in d["files"][0]["items"] if i["kind"] == "json-member"]
+bad = [i["path"] for i in its if raw[i["offset"]:i["offset"] + i["length"]].decode() != "\"%s\"" % i["path"].rsplit(".", 1)[-1].rsplit("/", 1)[-1]]
+sys.exit(1 if bad or not its else 0)' "$TMP/sj.json" "$J"
+check "stream.json: the dump validates against the schema" $CHECK schema "$SCHEMA" "$TMP/sj.json"
+
+# The output budget: N items, then one stop item saying why, then nothing.
+O="$CASES/ovni/y_ovni-trace.v3_s3.d"
+expect_exit 0 "--max-items=5: the exit code is still the validation's" "$HPCVET" dump --format=json --max-items=5 "$O"
+cp "$TMP/out" "$TMP/cap.json"
+check "--max-items=5: 5 items, then a stop item naming --max-items, nothing after" \
+	jqe '[.files[].items[]] | length == 6 and .[5].kind == "stop" and (.[5].reason | test("--max-items"))' "$TMP/cap.json"
+check "--max-items=5: the cut dump validates against the schema" $CHECK schema "$SCHEMA" "$TMP/cap.json"
+check "--max-items=0: no limit (as many items as the default)" \
+	test "$("$HPCVET" dump --format=json --max-items=0 "$O" | jq '[.files[].items[]] | length')" = \
+	"$(jq '[.files[].items[]] | length' "$TMP/ov.json" 2>/dev/null || "$HPCVET" dump --format=json "$O" | jq '[.files[].items[]] | length')"
+check "--max-items in text: the stop line is the last item line" \
+	bash -c "'$HPCVET' dump --max-items=3 '$O' | grep '^0x' | tail -1 | grep -q ' stop .*--max-items'"
+expect_exit 2 "--max-items wants a count" "$HPCVET" dump --max-items=many "$O"
 
 # Real samples (skipped when ../shared is absent).
 S="$SHARED/real-samples"

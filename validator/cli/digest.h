@@ -6,7 +6,7 @@
  * four files) are handed out largest first to a small pool; each file
  * stays one plain SHA-256 stream, hashed by one thread. A file the
  * reader holds in memory is hashed from that memory (no copy); a file read
- * through windows is read by the hashing thread through its own reader
+ * through windows is read by its hashing thread through its own reader
  * (1 MiB at a time, from the page cache the checks warm). The checking
  * core is not involved and does no I/O. When validation ends first, its
  * thread hashes the files no hasher has taken yet; when no thread can be

@@ -3,6 +3,7 @@
  * validation's diagnostics, while the files are still open. */
 #include "dump_cmd.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +39,9 @@ static void on_end(void *ctx)
 
 static void usage(FILE *f)
 {
-	fputs("usage: hpcvet dump [--format=text|json] [--select=SEL[,SEL...]] [--edition=auto|draft|release] PATH\n"
+	fputs("usage: hpcvet dump [--format=text|json] [--select=SEL[,SEL...]] [--max-items=N] [--edition=auto|draft|release] PATH\n"
 	      "  SEL: file=NAME-PART  rank=N  records=A-B (or events=, items=)  profile=N  context:ID (a meta.db subtree, its values elsewhere)\n"
+	      "  --max-items=N: stop after N items with a \"stop\" item (default 1000000; 0: no limit)\n"
 	      "exit: as the validator (0 conforming, 1 nonconforming, 2 usage, 3 unreadable, 4 internal)\n",
 	      f);
 }
@@ -48,6 +50,9 @@ int hv_cmd_dump(int argc, char **argv)
 {
 	hv_dump_opts o;
 	memset(&o, 0, sizeof o);
+	/* the output budget: an item is ~100-300 bytes of output, so a dump is
+	 * at most a few hundred MB unless asked for more */
+	o.max_items = HV_DUMP_MAX_ITEMS_DEFAULT;
 	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 100};
 	const char *path = NULL;
 	int status = 2;
@@ -61,6 +66,14 @@ int hv_cmd_dump(int argc, char **argv)
 				fprintf(stderr, "hpcvet dump: --select: %s\n", why);
 				goto out;
 			}
+		} else if (strncmp(a, "--max-items=", 12) == 0) {
+			char *end = NULL;
+			unsigned long long v = strtoull(a + 12, &end, 10);
+			if (!a[12] || *end || a[12] == '-' || a[12] == '+' || a[12] == ' ' || v == ULLONG_MAX) {
+				fprintf(stderr, "hpcvet dump: --max-items wants a count (0: no limit), not '%s'\n", a + 12);
+				goto out;
+			}
+			o.max_items = v;
 		} else if (strcmp(a, "--edition=draft") == 0) opt.edition = HV_EDITION_DRAFT;
 		else if (strcmp(a, "--edition=release") == 0) opt.edition = HV_EDITION_RELEASE;
 		else if (strcmp(a, "--edition=auto") == 0) opt.edition = HV_EDITION_AUTO;

@@ -2,6 +2,7 @@
 #include "dump.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,41 @@ bool hv_dump_str(hv_dump_ctx *d, const char *key, uint64_t off, uint64_t len)
 		dw_u64(d->w, k, len);
 	}
 	return true;
+}
+
+bool hv_dump_array_in(const hv_dump_ctx *d, uint64_t at, uint64_t n, uint64_t sz)
+{
+	uint64_t bytes;
+	return !hv_mul_overflows(n, sz, &bytes) && hv_range_in(at, bytes, d->b->size);
+}
+
+unsigned hv_dump_read_fields(hv_dump_ctx *d, uint64_t at, const hv_dump_field *f, unsigned n, uint64_t *v)
+{
+	unsigned lead = 0;
+	bool all = true;
+	for (unsigned i = 0; i < n; i++) {
+		v[i] = 0;
+		uint64_t off;
+		bool ok = !hv_add_overflows(at, f[i].off, &off) && hv_dump_le(d, off, f[i].size, &v[i]);
+		if (!ok) v[i] = 0;
+		all = all && ok;
+		if (all) lead++;
+	}
+	return lead;
+}
+
+void hv_dump_put_fields(hv_dump_ctx *d, const hv_dump_field *f, unsigned n, const uint64_t *v)
+{
+	for (unsigned i = 0; i < n; i++) dw_u64(d->w, f[i].key, v[i]);
+}
+
+void hv_dump_item(hv_dump_ctx *d, const char *kind, uint64_t off, uint64_t len, const char *pathfmt, ...)
+{
+	va_list ap;
+	va_start(ap, pathfmt);
+	vsnprintf(d->path, sizeof d->path, pathfmt, ap);
+	va_end(ap);
+	dw_item_begin(d->w, kind, d->path, off, len);
 }
 
 bool hv_dump_in_range(const hv_dump_ctx *d, uint64_t i)
@@ -222,6 +258,8 @@ static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const h
 		hv_dump_dumpi_meta(&d);
 	} else if (fmt == &hv_format_ovni_stream) {
 		hv_dump_ovni_stream(&d);
+	} else if (fmt == &hv_format_ovni_json) {
+		hv_dump_ovni_json(&d);
 	} else if (fmt == &hv_format_hpctk_metadb) {
 		hv_dump_hpctk(&d, "meta.db");
 	} else if (fmt == &hv_format_hpctk_profiledb) {
@@ -231,7 +269,7 @@ static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const h
 	} else if (fmt == &hv_format_hpctk_tracedb) {
 		hv_dump_hpctk(&d, "trace.db");
 	} else {
-		/* stream.json and unrecognised files: their size only */
+		/* unrecognised files: their size only */
 		dw_item_begin(w, "file", "", 0, b->size);
 		dw_str(w, "note", fmt ? "no structure dump for this format" : "not a format hpcvet knows");
 		dw_item_end(w);
@@ -287,6 +325,7 @@ void hv_dump(FILE *out, const hv_dump_opts *o, const char *input, hv_blob *blobs
 {
 	hv_dump_out w;
 	dw_init(&w, out, o->json);
+	dw_set_budget(&w, o->max_items);
 	dw_obj_begin(&w, NULL);
 	if (w.json) {
 		dw_str(&w, "dump_format", "hpcvet-dump/1");
@@ -303,7 +342,8 @@ void hv_dump(FILE *out, const hv_dump_opts *o, const char *input, hv_blob *blobs
 		fprintf(out, "hpcvet dump of %s\n", shown);
 	}
 	dw_arr_begin(&w, "files");
-	for (size_t i = 0; i < n; i++)
+	/* past the output budget the files left are not listed (the "stop" item said so) */
+	for (size_t i = 0; i < n && !dw_full(&w); i++)
 		if (file_selected(&o->sel, &blobs[i])) dump_file(&w, o, &blobs[i], r);
 	dw_arr_end(&w);
 	dump_report(&w, r, o->strict);

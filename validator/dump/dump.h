@@ -37,6 +37,7 @@ typedef struct hv_dump_opts {
 	bool json;
 	hv_dump_select sel;
 	bool strict;
+	uint64_t max_items;      /* the output budget in items (0: none; the CLI's default: HV_DUMP_MAX_ITEMS_DEFAULT) */
 } hv_dump_opts;
 
 /* Parse one --select=... value ("rank=3", "records=10-20", "records=5",
@@ -67,6 +68,22 @@ bool hv_dump_le(hv_dump_ctx *d, uint64_t off, unsigned n, uint64_t *v);
  * item then carries "<key>_length"); false when outside the file. */
 #define HV_DUMP_STR_MAX 4096u
 bool hv_dump_str(hv_dump_ctx *d, const char *key, uint64_t off, uint64_t len);
+/* Whether n entries of sz bytes at `at` lie in the file (no overflow). */
+bool hv_dump_array_in(const hv_dump_ctx *d, uint64_t at, uint64_t n, uint64_t sz);
+/* The shape the binary headers and descriptors share: little-endian
+ * unsigned fields at fixed offsets of a structure, each shown under its
+ * name. hv_dump_read_fields reads them into v[] (0 where outside the file)
+ * and returns how many leading fields were read; hv_dump_put_fields writes
+ * them, in table order, into the current item. */
+typedef struct hv_dump_field {
+	const char *key;
+	uint8_t off, size;
+} hv_dump_field;
+unsigned hv_dump_read_fields(hv_dump_ctx *d, uint64_t at, const hv_dump_field *f, unsigned n, uint64_t *v);
+void hv_dump_put_fields(hv_dump_ctx *d, const hv_dump_field *f, unsigned n, const uint64_t *v);
+/* dw_item_begin with the path formatted into d->path. */
+void hv_dump_item(hv_dump_ctx *d, const char *kind, uint64_t off, uint64_t len, const char *pathfmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* Whether item index i is selected by the record range. */
 bool hv_dump_in_range(const hv_dump_ctx *d, uint64_t i);
 /* An item saying decoding stopped at `off`, and why. */
@@ -75,6 +92,8 @@ void hv_dump_stop(hv_dump_ctx *d, uint64_t off, const char *why);
 void hv_dump_dumpi_bin(hv_dump_ctx *d);
 void hv_dump_dumpi_meta(hv_dump_ctx *d);
 void hv_dump_ovni_stream(hv_dump_ctx *d);
+/* stream.json, metadata.json, thread.TID.json: members and elements. */
+void hv_dump_ovni_json(hv_dump_ctx *d);
 void hv_dump_hpctk(hv_dump_ctx *d, const char *file_kind);
 /* meta.db past its header: sizes and pointers of its 8 sections. */
 void hv_dump_metadb(hv_dump_ctx *d, const uint64_t sz[8], const uint64_t p[8]);

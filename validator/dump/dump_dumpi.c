@@ -297,7 +297,7 @@ void hv_dump_dumpi_bin(hv_dump_ctx *d)
 				hv_dump_stop(d, body, "out of memory");
 			} else {
 				dumpi_record rec;
-				while (dumpi_iter_next(&it, &rec)) {
+				while (!dw_full(d->w) && dumpi_iter_next(&it, &rec)) {
 					if (d->o->sel.have_range && rec.index > d->o->sel.last) break;
 					if (hv_dump_in_range(d, rec.index)) dump_record(&x, &rec, (uint32_t)cb, (uint32_t)wb);
 				}
@@ -326,7 +326,7 @@ void hv_dump_dumpi_meta(hv_dump_ctx *d)
 {
 	uint64_t size = d->b->size, line = 0;
 	uint64_t at = 0;
-	while (at < size) {
+	while (at < size && !dw_full(d->w)) {
 		/* a line: up to the next '\n' (looked for through the window, a chunk at a time) */
 		uint64_t end = at;
 		const uint8_t *p = NULL;

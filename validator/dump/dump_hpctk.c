@@ -61,12 +61,6 @@ static bool file_header(hv_dump_ctx *d, int kind, unsigned nsec, uint64_t sz[], 
 	return ok;
 }
 
-/* An array of `n` entries of `sz` bytes at `at` lies in the file. */
-static bool array_in(hv_dump_ctx *d, uint64_t at, uint64_t n, uint64_t sz)
-{
-	uint64_t bytes;
-	return !hv_mul_overflows(n, sz, &bytes) && hv_range_in(at, bytes, d->b->size);
-}
 
 /* One sparse value block: for each index entry, the values it owns
  * ([startIndex, next startIndex), clamped to [0, nValues), each value shown
@@ -77,7 +71,7 @@ static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t p
 {
 	hv_dump_out *w = d->w;
 	unsigned vsz = profile ? 10 : 12, isz = profile ? 12 : 10, vk = profile ? 2 : 4, ik = profile ? 4 : 2;
-	if (!array_in(d, pvals, nvals, vsz) || !array_in(d, pidx, nidx, isz)) {
+	if (!hv_dump_array_in(d, pvals, nvals, vsz) || !hv_dump_array_in(d, pidx, nidx, isz)) {
 		dw_str(w, "block", "outside the file: not decoded");
 		return;
 	}
@@ -100,7 +94,7 @@ static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t p
 		k0 = lo;
 		k1 = key == s->context ? lo + 1 : lo;
 	}
-	for (uint64_t k = k0; k < k1; k++) {
+	for (uint64_t k = k0; k < k1 && !dw_full(d->w); k++) {
 		uint64_t key = 0, start = 0, next = nvals;
 		hv_dump_le(d, pidx + k * isz, ik, &key);
 		hv_dump_le(d, pidx + k * isz + ik, 8, &start);
@@ -110,7 +104,7 @@ static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t p
 		dw_u64(w, profile ? "ctxId" : "metricId", key);
 		dw_u64(w, "startIndex", start);
 		dw_arr_begin(w, "values");
-		for (uint64_t v = start > shown ? start : shown; v < next; v++, shown = v) {
+		for (uint64_t v = start > shown ? start : shown; v < next && !dw_full(d->w); v++, shown = v) {
 			uint64_t vkey = 0, bits = 0;
 			hv_dump_le(d, pvals + v * vsz, vk, &vkey);
 			hv_dump_le(d, pvals + v * vsz + vk, 8, &bits);
@@ -131,46 +125,38 @@ static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t p
 static void blocks(hv_dump_ctx *d, bool profile, uint64_t sec)
 {
 	hv_dump_out *w = d->w;
-	uint64_t parr, n, esz;
-	if (!hv_dump_le(d, sec, 8, &parr) || !hv_dump_le(d, sec + 8, 4, &n) || !hv_dump_le(d, sec + 12, 1, &esz)) {
+	static const hv_dump_field hdr[2][3] = {{{"pProfiles", 0, 8}, {"nProfiles", 8, 4}, {"szProfile", 12, 1}},
+						{{"pCtxs", 0, 8}, {"nCtxs", 8, 4}, {"szCtx", 12, 1}}};
+	/* the entries' first fields; profiles then have pIdTuple and flags */
+	static const hv_dump_field ent[2][6] = {
+		{{"nValues", 0, 8}, {"pValues", 8, 8}, {"nCtxs", 0x10, 4}, {"pCtxIndices", 0x18, 8}, {"pIdTuple", 0x20, 8}, {"flags", 0x28, 4}},
+		{{"nValues", 0, 8}, {"pValues", 8, 8}, {"nMetrics", 0x10, 2}, {"pMetricIndices", 0x18, 8}}};
+	uint64_t h[3];
+	if (hv_dump_read_fields(d, sec, hdr[!profile], 3, h) < 3) {
 		hv_dump_stop(d, sec, "the section header is cut short by the end of the file");
 		return;
 	}
+	uint64_t parr = h[0], n = h[1], esz = h[2];
 	const char *what = profile ? "profile-info" : "context-info";
 	dw_item_begin(w, what, profile ? "profile.db/ProfileInfos" : "cct.db/CtxInfos", sec, 16);
-	dw_u64(w, profile ? "pProfiles" : "pCtxs", parr);
-	dw_u64(w, profile ? "nProfiles" : "nCtxs", n);
-	dw_u64(w, profile ? "szProfile" : "szCtx", esz);
+	hv_dump_put_fields(d, hdr[!profile], 3, h);
 	dw_item_end(w);
-	if (esz < (profile ? 0x2cu : 0x20u) || !array_in(d, parr, n, esz)) {
+	if (esz < (profile ? 0x2cu : 0x20u) || !hv_dump_array_in(d, parr, n, esz)) {
 		hv_dump_stop(d, sec, "the entry array does not fit the file or its entries are too small to decode");
 		return;
 	}
 	const hv_dump_select *s = &d->o->sel;
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t i = 0; i < n && !dw_full(d->w); i++) {
 		if (s->have_profile && i != s->profile) continue;
 		if (s->have_range && (i < s->first || i > s->last)) continue;
 		if (!profile && s->have_context && i != s->context) continue;
-		uint64_t at = parr + i * esz, nv = 0, pv = 0, ni = 0, pi = 0;
-		hv_dump_le(d, at, 8, &nv);
-		hv_dump_le(d, at + 8, 8, &pv);
-		hv_dump_le(d, at + 0x10, profile ? 4 : 2, &ni);
-		hv_dump_le(d, at + 0x18, 8, &pi);
-		snprintf(d->path, sizeof d->path, "%s[%" PRIu64 "]", profile ? "profile.db/profile" : "cct.db/ctx", i);
-		dw_item_begin(w, profile ? "profile" : "cct", d->path, at, esz);
+		uint64_t at = parr + i * esz, e[6];
+		unsigned ne = profile ? 6 : 4;
+		hv_dump_read_fields(d, at, ent[!profile], ne, e);
+		hv_dump_item(d, profile ? "profile" : "cct", at, esz, "%s[%" PRIu64 "]", profile ? "profile.db/profile" : "cct.db/ctx", i);
 		dw_u64(w, profile ? "profIndex" : "ctxId", i);
-		dw_u64(w, "nValues", nv);
-		dw_u64(w, "pValues", pv);
-		dw_u64(w, profile ? "nCtxs" : "nMetrics", ni);
-		dw_u64(w, profile ? "pCtxIndices" : "pMetricIndices", pi);
-		if (profile) {
-			uint64_t pid = 0, flags = 0;
-			hv_dump_le(d, at + 0x20, 8, &pid);
-			hv_dump_le(d, at + 0x28, 4, &flags);
-			dw_u64(w, "pIdTuple", pid);
-			dw_u64(w, "flags", flags);
-		}
-		value_block(d, profile, nv, pv, ni, pi);
+		hv_dump_put_fields(d, ent[!profile], ne, e);
+		value_block(d, profile, e[0], e[1], e[2], e[3]);
 		dw_item_end(w);
 	}
 }
@@ -181,43 +167,37 @@ static void blocks(hv_dump_ctx *d, bool profile, uint64_t sec)
 static void traces(hv_dump_ctx *d, uint64_t sec)
 {
 	hv_dump_out *w = d->w;
-	uint64_t parr, n, esz, tmin = 0, tmax = 0;
-	if (!hv_dump_le(d, sec, 8, &parr) || !hv_dump_le(d, sec + 8, 4, &n) || !hv_dump_le(d, sec + 12, 1, &esz)) {
+	static const hv_dump_field hdr[] = {{"pTraces", 0, 8}, {"nTraces", 8, 4}, {"szTrace", 12, 1},
+					    {"minTimestamp", 0x10, 8}, {"maxTimestamp", 0x18, 8}};
+	static const hv_dump_field ent[] = {{"profIndex", 0, 4}, {"pStart", 8, 8}, {"pEnd", 0x10, 8}};
+	uint64_t h[5];
+	if (hv_dump_read_fields(d, sec, hdr, 5, h) < 3) {
 		hv_dump_stop(d, sec, "the section header is cut short by the end of the file");
 		return;
 	}
-	hv_dump_le(d, sec + 0x10, 8, &tmin);
-	hv_dump_le(d, sec + 0x18, 8, &tmax);
+	uint64_t parr = h[0], n = h[1], esz = h[2];
 	dw_item_begin(w, "trace-header", "trace.db/CtxTraces", sec, 0x20);
-	dw_u64(w, "pTraces", parr);
-	dw_u64(w, "nTraces", n);
-	dw_u64(w, "szTrace", esz);
-	dw_u64(w, "minTimestamp", tmin);
-	dw_u64(w, "maxTimestamp", tmax);
+	hv_dump_put_fields(d, hdr, 5, h);
 	dw_item_end(w);
-	if (esz < 0x18 || !array_in(d, parr, n, esz)) {
+	if (esz < 0x18 || !hv_dump_array_in(d, parr, n, esz)) {
 		hv_dump_stop(d, sec, "the trace header array does not fit the file or its entries are too small");
 		return;
 	}
 	const hv_dump_select *s = &d->o->sel;
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t at = parr + i * esz, prof = 0, ps = 0, pe = 0;
-		hv_dump_le(d, at, 4, &prof);
-		hv_dump_le(d, at + 8, 8, &ps);
-		hv_dump_le(d, at + 0x10, 8, &pe);
+	for (uint64_t i = 0; i < n && !dw_full(d->w); i++) {
+		uint64_t at = parr + i * esz, t[3];
+		hv_dump_read_fields(d, at, ent, 3, t);
+		uint64_t prof = t[0], ps = t[1], pe = t[2];
 		if (s->have_profile && prof != s->profile) continue;
 		if (s->have_range && (i < s->first || i > s->last)) continue;
-		snprintf(d->path, sizeof d->path, "trace.db/trace[%" PRIu64 "]", i);
-		dw_item_begin(w, "trace", d->path, at, esz);
-		dw_u64(w, "profIndex", prof);
-		dw_u64(w, "pStart", ps);
-		dw_u64(w, "pEnd", pe);
+		hv_dump_item(d, "trace", at, esz, "trace.db/trace[%" PRIu64 "]", i);
+		hv_dump_put_fields(d, ent, 3, t);
 		bool ok = ps <= pe && hv_range_in(ps, pe - ps, d->b->size);
 		uint64_t ne = ok ? (pe - ps) / 12 : 0;
 		dw_u64(w, "nElements", ne);
 		if (!ok) dw_str(w, "line", "outside the file: not decoded");
 		dw_arr_begin(w, "elements");
-		for (uint64_t k = 0; k < ne; k++) {
+		for (uint64_t k = 0; k < ne && !dw_full(d->w); k++) {
 			uint64_t ts = 0, ctx = 0;
 			hv_dump_le(d, ps + 12 * k, 8, &ts);
 			hv_dump_le(d, ps + 12 * k + 8, 4, &ctx);
@@ -242,9 +222,8 @@ void hv_dump_hpctk(hv_dump_ctx *d, const char *file_kind)
 	uint64_t sz[8] = {0}, p[8] = {0};
 	if (!file_header(d, kind, nsec[kind], sz, p)) return;
 	for (unsigned s = 0; s < nsec[kind]; s++) {
-		snprintf(d->path, sizeof d->path, "%s/%s", file_kind, sec_names[kind][s]);
 		bool in = hv_range_in(p[s], sz[s], d->b->size);
-		dw_item_begin(d->w, "section", d->path, p[s], sz[s]);
+		hv_dump_item(d, "section", p[s], sz[s], "%s/%s", file_kind, sec_names[kind][s]);
 		dw_str(d->w, "name", sec_names[kind][s]);
 		if (!in) dw_str(d->w, "note", "outside the file");
 		dw_item_end(d->w);

@@ -45,11 +45,7 @@ static uint64_t u(md_dump *m, uint64_t off, unsigned n)
 	return v;
 }
 
-static bool array_in(md_dump *m, uint64_t at, uint64_t n, uint64_t sz)
-{
-	uint64_t bytes;
-	return !hv_mul_overflows(n, sz, &bytes) && hv_range_in(at, bytes, m->d->b->size);
-}
+static bool array_in(md_dump *m, uint64_t at, uint64_t n, uint64_t sz) { return hv_dump_array_in(m->d, at, n, sz); }
 
 /* The NUL-terminated string at `ptr` under `key` (null when ptr is 0 or
  * outside the file); at most HV_DUMP_STR_MAX bytes are looked at, a string
@@ -109,13 +105,15 @@ static void idnames(md_dump *m)
 	uint64_t at = m->p[S_IDNAMES];
 	if (m->sz[S_IDNAMES] < 9 || !array_in(m, at, 1, 9)) return;
 	hv_dump_out *w = m->d->w;
-	uint64_t pp = u(m, at, 8), n = u(m, at + 8, 1);
+	static const hv_dump_field hdr[] = {{"ppNames", 0, 8}, {"nKinds", 8, 1}};
+	uint64_t v[2];
+	hv_dump_read_fields(m->d, at, hdr, 2, v);
+	uint64_t pp = v[0], n = v[1];
 	dw_item_begin(w, "id-names", "meta.db/IdNames", at, 9);
-	dw_u64(w, "ppNames", pp);
-	dw_u64(w, "nKinds", n);
+	hv_dump_put_fields(m->d, hdr, 2, v);
 	if (array_in(m, pp, n, 8)) {
 		dw_arr_begin(w, "names");
-		for (uint64_t k = 0; k < n; k++) {
+		for (uint64_t k = 0; k < n && !dw_full(m->d->w); k++) {
 			dw_obj_begin(w, NULL);
 			dw_u64(w, "kind", k);
 			dw_u64(w, "pName", u(m, pp + 8 * k, 8));
@@ -154,23 +152,19 @@ static void summary(md_dump *m, uint64_t at, uint64_t pformula, uint64_t combine
 static void metrics_release(md_dump *m, uint64_t at)
 {
 	hv_dump_out *w = m->d->w;
-	uint64_t pm = u(m, at, 8), nm = u(m, at + 8, 4), szm = u(m, at + 0xc, 1), szpsi = u(m, at + 0xd, 1),
-		 szss = u(m, at + 0xe, 1), ps = u(m, at + 0x10, 8), nps = u(m, at + 0x18, 2), szps = u(m, at + 0x1a, 1);
+	static const hv_dump_field hdr[] = {{"pMetrics", 0, 8},   {"nMetrics", 8, 4},    {"szMetric", 0xc, 1},
+					    {"szScopeInst", 0xd, 1}, {"szSummary", 0xe, 1}, {"pScopes", 0x10, 8},
+					    {"nScopes", 0x18, 2},  {"szScope", 0x1a, 1}};
+	uint64_t v[8];
+	hv_dump_read_fields(m->d, at, hdr, 8, v);
+	uint64_t pm = v[0], nm = v[1], szm = v[2], szpsi = v[3], szss = v[4], ps = v[5], nps = v[6], szps = v[7];
 	dw_item_begin(w, "metrics-header", "meta.db/Metrics", at, 0x1b);
-	dw_u64(w, "pMetrics", pm);
-	dw_u64(w, "nMetrics", nm);
-	dw_u64(w, "szMetric", szm);
-	dw_u64(w, "szScopeInst", szpsi);
-	dw_u64(w, "szSummary", szss);
-	dw_u64(w, "pScopes", ps);
-	dw_u64(w, "nScopes", nps);
-	dw_u64(w, "szScope", szps);
+	hv_dump_put_fields(m->d, hdr, 8, v);
 	dw_item_end(w);
 	if (szps >= 0x10 && array_in(m, ps, nps, szps)) {
-		for (uint64_t i = 0; i < nps; i++) {
+		for (uint64_t i = 0; i < nps && !dw_full(m->d->w); i++) {
 			uint64_t e = ps + i * szps, type = u(m, e + 8, 1);
-			snprintf(m->d->path, sizeof m->d->path, "meta.db/Metrics/scope[%" PRIu64 "]", i);
-			dw_item_begin(w, "scope", m->d->path, e, szps);
+			hv_dump_item(m->d, "scope", e, szps, "meta.db/Metrics/scope[%" PRIu64 "]", i);
 			dw_u64(w, "pScopeName", u(m, e, 8));
 			cstr(m, "name", u(m, e, 8));
 			dw_u64(w, "type", type);
@@ -185,11 +179,10 @@ static void metrics_release(md_dump *m, uint64_t at)
 		if (nm) hv_dump_stop(m->d, at, "the metrics array is outside the file or its stride is too small");
 		return;
 	}
-	for (uint64_t i = 0; i < nm; i++) {
+	for (uint64_t i = 0; i < nm && !dw_full(m->d->w); i++) {
 		uint64_t e = pm + i * szm, pname = u(m, e, 8), psi = u(m, e + 8, 8), pss = u(m, e + 0x10, 8),
 			 nsi = u(m, e + 0x18, 2), nss = u(m, e + 0x1a, 2);
-		snprintf(m->d->path, sizeof m->d->path, "meta.db/Metrics/metric[%" PRIu64 "]", i);
-		dw_item_begin(w, "metric", m->d->path, e, szm);
+		hv_dump_item(m->d, "metric", e, szm, "meta.db/Metrics/metric[%" PRIu64 "]", i);
 		dw_u64(w, "pName", pname);
 		cstr(m, "name", pname);
 		dw_u64(w, "pScopeInsts", psi);
@@ -229,23 +222,21 @@ static void metrics_release(md_dump *m, uint64_t at)
 static void metrics_draft(md_dump *m, uint64_t at)
 {
 	hv_dump_out *w = m->d->w;
-	uint64_t pm = u(m, at, 8), nm = u(m, at + 8, 4), szm = u(m, at + 0xc, 1), szps = u(m, at + 0xd, 1),
-		 szss = u(m, at + 0xe, 1);
+	static const hv_dump_field hdr[] = {
+		{"pMetrics", 0, 8}, {"nMetrics", 8, 4}, {"szMetric", 0xc, 1}, {"szScope", 0xd, 1}, {"szSummary", 0xe, 1}};
+	uint64_t v[5];
+	hv_dump_read_fields(m->d, at, hdr, 5, v);
+	uint64_t pm = v[0], nm = v[1], szm = v[2], szps = v[3], szss = v[4];
 	dw_item_begin(w, "metrics-header", "meta.db/Metrics", at, 0x0f);
-	dw_u64(w, "pMetrics", pm);
-	dw_u64(w, "nMetrics", nm);
-	dw_u64(w, "szMetric", szm);
-	dw_u64(w, "szScope", szps);
-	dw_u64(w, "szSummary", szss);
+	hv_dump_put_fields(m->d, hdr, 5, v);
 	dw_item_end(w);
 	if (szm < 0x18 || !array_in(m, pm, nm, szm)) {
 		if (nm) hv_dump_stop(m->d, at, "the metrics array is outside the file or its stride is too small");
 		return;
 	}
-	for (uint64_t i = 0; i < nm; i++) {
+	for (uint64_t i = 0; i < nm && !dw_full(m->d->w); i++) {
 		uint64_t e = pm + i * szm, pname = u(m, e, 8), nps = u(m, e + 8, 2), pps = u(m, e + 0x10, 8);
-		snprintf(m->d->path, sizeof m->d->path, "meta.db/Metrics/metric[%" PRIu64 "]", i);
-		dw_item_begin(w, "metric", m->d->path, e, szm);
+		hv_dump_item(m->d, "metric", e, szm, "meta.db/Metrics/metric[%" PRIu64 "]", i);
 		dw_u64(w, "pName", pname);
 		cstr(m, "name", pname);
 		dw_u64(w, "pScopes", pps);
@@ -291,7 +282,7 @@ static void strings(md_dump *m)
 	uint64_t at = m->p[S_STRINGS], end;
 	if (!m->sz[S_STRINGS] || !array_in(m, at, 1, m->sz[S_STRINGS])) return;
 	end = at + m->sz[S_STRINGS];
-	for (uint64_t i = 0, off = at; off < end; i++) {
+	for (uint64_t i = 0, off = at; off < end && !dw_full(m->d->w); i++) {
 		uint64_t len = 0;
 		bool ended = false;
 		while (off + len < end && !ended) {
@@ -303,8 +294,7 @@ static void strings(md_dump *m)
 			len += nul ? (uint64_t)(nul - s) : chunk;
 			ended = nul != NULL;
 		}
-		snprintf(m->d->path, sizeof m->d->path, "meta.db/Strings[%" PRIu64 "]", i);
-		dw_item_begin(m->d->w, "string", m->d->path, off, len + ended);
+		hv_dump_item(m->d, "string", off, len + ended, "meta.db/Strings[%" PRIu64 "]", i);
 		hv_dump_str(m->d, "text", off, len);
 		if (!ended) dw_bool(m->d->w, "unterminated", true);
 		dw_item_end(m->d->w);
@@ -324,21 +314,20 @@ static void lists(md_dump *m, unsigned sec)
 	uint64_t at = m->p[sec];
 	if (m->sz[sec] < 0x0e || !array_in(m, at, 1, 0x0e)) return;
 	hv_dump_out *w = m->d->w;
-	uint64_t pa = u(m, at, 8), n = u(m, at + 8, 4), sz = u(m, at + 0xc, 2);
-	snprintf(m->d->path, sizeof m->d->path, "meta.db/%s", sname[j]);
-	dw_item_begin(w, hdr_kind[j], m->d->path, at, 0x0e);
-	dw_u64(w, "pArray", pa);
-	dw_u64(w, "n", n);
-	dw_u64(w, "stride", sz);
+	static const hv_dump_field hdr[] = {{"pArray", 0, 8}, {"n", 8, 4}, {"stride", 0xc, 2}};
+	uint64_t v[3];
+	hv_dump_read_fields(m->d, at, hdr, 3, v);
+	uint64_t pa = v[0], n = v[1], sz = v[2];
+	hv_dump_item(m->d, hdr_kind[j], at, 0x0e, "meta.db/%s", sname[j]);
+	hv_dump_put_fields(m->d, hdr, 3, v);
 	dw_item_end(w);
 	if (sz < min[j] || !array_in(m, pa, n, sz)) {
 		if (n) hv_dump_stop(m->d, at, "the array is outside the file or its stride is too small");
 		return;
 	}
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t i = 0; i < n && !dw_full(m->d->w); i++) {
 		uint64_t e = pa + i * sz;
-		snprintf(m->d->path, sizeof m->d->path, "meta.db/%s/%s[%" PRIu64 "]", sname[j], elem[j], i);
-		dw_item_begin(w, kind[j], m->d->path, e, sz);
+		hv_dump_item(m->d, kind[j], e, sz, "meta.db/%s/%s[%" PRIu64 "]", sname[j], elem[j], i);
 		if (sec == S_FUNCTIONS) {
 			dw_u64(w, "pName", u(m, e, 8));
 			cstr(m, "name", u(m, e, 8));
@@ -437,8 +426,7 @@ static void context(ctx_walk *c, uint64_t e, uint64_t z, uint32_t parent, uint32
 		c->stop_level = c->n;
 	}
 	if (shown(c)) {
-		snprintf(m->d->path, sizeof m->d->path, "meta.db/Context/ctx@0x%" PRIx64, e);
-		dw_item_begin(w, "context", m->d->path, e, z);
+		hv_dump_item(m->d, "context", e, z, "meta.db/Context/ctx@0x%" PRIx64, e);
 		dw_u64(w, "ctxId", id);
 		dw_u64(w, "parent", parent);
 		dw_u64(w, "depth", depth);
@@ -479,7 +467,7 @@ static void context(ctx_walk *c, uint64_t e, uint64_t z, uint32_t parent, uint32
 static void walk(ctx_walk *c)
 {
 	md_dump *m = c->m;
-	while (c->n && !c->oom) {
+	while (c->n && !c->oom && !dw_full(c->m->d->w)) {
 		if (c->inside && c->n <= c->stop_level) {
 			c->done = true;
 			return;
@@ -554,7 +542,7 @@ static void context_tree(md_dump *m)
 			if (ne) hv_dump_stop(d, lo, "the entry points are outside the file or their stride is too small");
 			ne = 0;
 		}
-		for (uint64_t i = 0; i < ne && !c.done && !c.oom; i++) {
+		for (uint64_t i = 0; i < ne && !c.done && !c.oom && !dw_full(d->w); i++) {
 			uint64_t e = pe + i * sze, szc = u(m, e, 8), pc = u(m, e + 8, 8), id = u(m, e + 0x10, 4),
 				 ep = u(m, e + 0x14, 2);
 			if (c.sel && id == c.want) c.inside = true, c.stop_level = 0;

@@ -12,6 +12,11 @@ void dw_init(hv_dump_out *w, FILE *f, bool json)
 	w->json = json;
 }
 
+void dw_set_budget(hv_dump_out *w, uint64_t max) { w->max_items = max; }
+
+/* Inside a dropped item (past the budget): write nothing. */
+static bool muted(const hv_dump_out *w) { return w->mute_at > 0 && w->depth >= w->mute_at; }
+
 static void put_string(hv_dump_out *w, const uint8_t *s, size_t len)
 {
 	FILE *f = w->f;
@@ -81,7 +86,7 @@ static void after_scalar(hv_dump_out *w)
 static void open_c(hv_dump_out *w, const char *key, char c)
 {
 	/* text outside items: containers are only structure, not shown */
-	if (w->json || w->in_item) {
+	if ((w->json || w->in_item) && !muted(w)) {
 		member(w, key);
 		fputc(c, w->f);
 	}
@@ -91,10 +96,10 @@ static void open_c(hv_dump_out *w, const char *key, char c)
 
 static void close_c(hv_dump_out *w, char c)
 {
-	bool had = w->depth < HV_DUMP_MAX_DEPTH && w->need_comma[w->depth];
+	bool quiet = muted(w);
 	w->depth--;
+	if (quiet) return;
 	if (w->json) {
-		(void)had;
 		fputc(c, w->f);
 		if (w->depth <= 3) w->line_break = true;
 	} else if (w->in_item) {
@@ -109,6 +114,7 @@ void dw_arr_end(hv_dump_out *w) { close_c(w, ']'); }
 
 void dw_u64(hv_dump_out *w, const char *key, uint64_t v)
 {
+	if (muted(w)) return;
 	member(w, key);
 	fprintf(w->f, "%" PRIu64, v);
 	after_scalar(w);
@@ -116,6 +122,7 @@ void dw_u64(hv_dump_out *w, const char *key, uint64_t v)
 
 void dw_i64(hv_dump_out *w, const char *key, int64_t v)
 {
+	if (muted(w)) return;
 	member(w, key);
 	fprintf(w->f, "%" PRId64, v);
 	after_scalar(w);
@@ -123,6 +130,7 @@ void dw_i64(hv_dump_out *w, const char *key, int64_t v)
 
 void dw_f64(hv_dump_out *w, const char *key, double v)
 {
+	if (muted(w)) return;
 	member(w, key);
 	if (v != v || v - v != 0) { /* NaN and infinities have no JSON number */
 		if (w->json) fprintf(w->f, "\"%s\"", v != v ? "nan" : v > 0 ? "inf" : "-inf");
@@ -141,6 +149,7 @@ void dw_f64(hv_dump_out *w, const char *key, double v)
 
 void dw_bool(hv_dump_out *w, const char *key, bool v)
 {
+	if (muted(w)) return;
 	member(w, key);
 	fputs(v ? "true" : "false", w->f);
 	after_scalar(w);
@@ -148,6 +157,7 @@ void dw_bool(hv_dump_out *w, const char *key, bool v)
 
 void dw_null(hv_dump_out *w, const char *key)
 {
+	if (muted(w)) return;
 	member(w, key);
 	fputs("null", w->f);
 	after_scalar(w);
@@ -155,6 +165,7 @@ void dw_null(hv_dump_out *w, const char *key)
 
 void dw_strn(hv_dump_out *w, const char *key, const uint8_t *s, size_t len)
 {
+	if (muted(w)) return;
 	member(w, key);
 	if (!w->json && w->in_item) fputc('"', w->f);
 	put_string(w, s, len);
@@ -169,13 +180,48 @@ void dw_str(hv_dump_out *w, const char *key, const char *s)
 
 void dw_num_text(hv_dump_out *w, const char *key, const char *digits)
 {
+	if (muted(w)) return;
 	member(w, key);
 	fputs(digits, w->f);
 	after_scalar(w);
 }
 
+static void item_open(hv_dump_out *w, const char *kind, const char *path, uint64_t offset, uint64_t length);
+
+/* An item past the budget: it and everything in it is not written. */
+static void item_drop(hv_dump_out *w)
+{
+	if (!w->mute_at) w->mute_at = w->depth + 1;
+	w->depth++;
+	if (!w->json) w->in_item = true;
+}
+
 void dw_item_begin(hv_dump_out *w, const char *kind, const char *path, uint64_t offset, uint64_t length)
 {
+	if (w->max_items && w->items >= w->max_items && !muted(w)) {
+		if (!w->full) {
+			/* the one item past the budget says where and why the dump stops */
+			w->full = true;
+			item_open(w, "stop", "", offset, 0);
+			char why[160];
+			snprintf(why, sizeof why,
+				 "output budget: %" PRIu64 " items written (--max-items); the rest of the input is not dumped, --select shows any part",
+				 w->max_items);
+			dw_str(w, "reason", why);
+			dw_item_end(w);
+		}
+		item_drop(w);
+		return;
+	}
+	item_open(w, kind, path, offset, length);
+}
+
+static void item_open(hv_dump_out *w, const char *kind, const char *path, uint64_t offset, uint64_t length)
+{
+	if (muted(w)) { /* an item inside a dropped one */
+		item_drop(w);
+		return;
+	}
 	bool untrusted = w->have_untrusted && offset >= w->untrusted_from;
 	w->items++;
 	if (w->json) {
@@ -197,11 +243,13 @@ void dw_item_begin(hv_dump_out *w, const char *kind, const char *path, uint64_t 
 
 void dw_item_end(hv_dump_out *w)
 {
+	bool quiet = muted(w);
 	if (w->json) {
 		dw_obj_end(w);
-		return;
+	} else {
+		w->depth--;
+		w->in_item = false;
+		if (!quiet) fputc('\n', w->f);
 	}
-	w->depth--;
-	w->in_item = false;
-	fputc('\n', w->f);
+	if (w->mute_at > 0 && w->depth < w->mute_at) w->mute_at = 0;
 }

@@ -21,9 +21,20 @@ typedef struct hv_dump_out {
 	bool have_untrusted;
 	uint64_t items;         /* items written */
 	bool line_break;        /* JSON: start the next member on a new line */
+	uint64_t max_items;     /* the output budget (0: none) */
+	bool full;              /* the budget is spent: a "stop" item was written */
+	int mute_at;            /* > 0: nothing at this depth or deeper is written */
 } hv_dump_out;
 
 void dw_init(hv_dump_out *w, FILE *f, bool json);
+
+/* The output budget: after `max` items (0: no limit) the next item is
+ * replaced by one "stop" item saying so, and every later item is dropped
+ * (the containers around them still close, so the JSON stays whole).
+ * Dumpers ask dw_full to stop decoding early. */
+#define HV_DUMP_MAX_ITEMS_DEFAULT 1000000u
+void dw_set_budget(hv_dump_out *w, uint64_t max);
+static inline bool dw_full(const hv_dump_out *w) { return w->full; }
 
 /* Containers; `key` is NULL inside arrays (and at the top). */
 void dw_obj_begin(hv_dump_out *w, const char *key);

@@ -78,7 +78,7 @@ void hv_dump_ovni_stream(hv_dump_ctx *d)
 	dw_u64(w, "version", hv_le32(h + 4));
 	dw_item_end(w);
 	uint64_t off = OBS_HDR;
-	for (uint64_t i = 0; off < size; i++) {
+	for (uint64_t i = 0; off < size && !dw_full(w); i++) {
 		uint64_t left = size - off;
 		const uint8_t *p = hv_window_get(&d->win, off, left < JUMBO_HDR ? EV_HDR : JUMBO_HDR);
 		if (left < EV_HDR || !p) {
