@@ -13,6 +13,7 @@ bench_param() {
 	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 25) }' ;;                         # generator steps, 25 bytes each
 	ovni-trace) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 168); print p < 1 ? 1 : p }' ;; # trace steps, ~168 bytes each (8 streams)
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
+	ovni-mix) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 14.5)); print p < 1 ? 1 : p }' ;; # events per stream, ~14.5 bytes each (8 streams)
 	esac
 }
 
@@ -48,6 +49,12 @@ bench_generate() {
 		# replays each loom's streams merged in clock order, on top of the
 		# stream checks that the one-stream `ovni` input measures alone.
 		"$gen" --what=ovni-trace --trace-len="$p" -o "$out" >&2
+		"$hv" --certify --format=json "$out" |
+			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
+	ovni-mix)
+		# The shape measured on the real traces (bench/RESULTS.md, issue 20
+		# session 8): one thread per loom, four runtimes' loops in equal shares.
+		"$gen" --what=ovni-trace-mix --trace-len="$p" -o "$out" >&2
 		"$hv" --certify --format=json "$out" |
 			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
 	dumpi)

@@ -13,8 +13,9 @@
 #   RUNS         timed runs per measurement, median reported (default 3)
 #   BENCH_DIR    where inputs go (default a fresh mktemp dir, removed at exit;
 #                a given BENCH_DIR is kept and reused)
-#   FORMATS      subset of "hpctoolkit ovni dumpi ovni-trace" (default all four; ovni-trace
-#                is a multi-stream trace, so the ovni event model runs on it)
+#   FORMATS      subset of "hpctoolkit ovni dumpi ovni-trace ovni-mix" (default all; ovni-trace
+#                is a multi-stream trace, so the ovni event model runs on it; ovni-mix is
+#                a trace shaped like the real ones, one thread per loom)
 #   SCALING=0    skip the scaling series; PARALLEL=0 skip the -j series
 #   CERTIFY=0    skip the certify (SHA-256 digests) vs plain validation series
 #   IN_FLIGHT    DUMPI in-flight series: Isend/Irecv pairs each rank posts
@@ -27,7 +28,7 @@ build=${1:-build}
 size=${BENCH_SIZE:-1024}
 base=${BENCH_BASE:-48}
 runs=${RUNS:-3}
-formats=${FORMATS:-hpctoolkit ovni dumpi ovni-trace}
+formats=${FORMATS:-hpctoolkit ovni dumpi ovni-trace ovni-mix}
 hv=$build/hpcvet
 gen=$build/hpcvet-gen
 [ -x "$hv" ] && [ -x "$gen" ] || { echo "build $hv and $gen first (make)" >&2; exit 2; }

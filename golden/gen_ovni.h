@@ -42,6 +42,7 @@ typedef struct govni_meta {
 	int mark_decl;            /* ovni.mark: 0 none, 1 type 3 with labels, 2 type 3 with one label */
 	bool mark_other_title;    /* break: type 3 under another title */
 	unsigned nosv_minor;      /* 7, or newer for minor > 0 */
+	const char *require_more; /* more ovni.require entries ("\"mpi\": \"1.0.0\""), or NULL */
 	const char *brk;          /* an ovni.json.* rule to break, or NULL */
 } govni_meta;
 
@@ -52,6 +53,9 @@ void govni_write_meta(const govni_meta *m, gen_buf *b);
 /* Process metadata.json of a v1/v2 tree; `brk`: an ovni.json.* rule of it to break, or NULL. */
 void govni_write_proc(int version, long long app_id, long long rank, long long nranks, unsigned ncpus, const char *brk,
 		      gen_buf *b);
+
+/* --what=ovni-trace-mix (gen_ovni_mix.c): the measured shape of real traces. */
+int govni_gen_mix(const gen_params *p, gen_output *out);
 
 bool govni_is(const char *a, const char *b);
 bool govni_prefix(const char *rule, const char *prefix);

@@ -379,6 +379,7 @@ void govni_write_meta(const govni_meta *m, gen_buf *b)
 		if (m->require_nosv) jprintf(b, ",\n            \"nosv\": \"2.%u.0\"", nm);
 		if (m->require_kernel) jprintf(b, ",\n            \"kernel\": \"1.0.0\"");
 		if (m->require_openmp) jprintf(b, ",\n            \"openmp\": \"1.2.1\"");
+		if (m->require_more) jprintf(b, ",\n            %s", m->require_more);
 		if (govni_is(r, "ovni.json.require-unknown-model")) jprintf(b, ",\n            \"fpga\": \"1.0.0\"");
 		jprintf(b, "\n        },\n");
 	}

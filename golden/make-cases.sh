@@ -322,6 +322,8 @@ for seed in 1 2 3 4; do
 	make_case y ovni "y_ovni-trace.v3_s$seed" ovni-trace "--what=ovni-trace --seed=$seed" "" \
 		"v3 tree; looms/processes and clock-offsets.txt vary with the seed" ""
 done
+make_case y ovni "y_ovni-trace.v3.mix" ovni-trace-mix "--what=ovni-trace-mix --trace-len=120" "" \
+	"v3 tree shaped like real traces: one thread per loom, nOS-V, MPI, Nanos6 and TAMPI loops" ""
 make_case y ovni "y_ovni-trace.v3.require-newer" ovni-trace "--what=ovni-trace --minor=1" "ovni.json.require-minor-newer" \
 	"v3 tree requiring a newer nOS-V model minor" ""
 for seed in 1 2; do

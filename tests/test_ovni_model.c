@@ -37,6 +37,9 @@ static void add_buf(gen_output *out, const char *name, gen_buf *b)
 	memset(b, 0, sizeof *b);
 }
 
+/* More ovni.require entries for the next traces, or NULL. */
+static const char *g_require;
+
 /* One loom, one process, threads 11, 12, ... on a loom of 2 CPUs. */
 static void trace_n(gen_output *out, const ev *const *evs, const size_t *ns, int nth)
 {
@@ -44,7 +47,7 @@ static void trace_n(gen_output *out, const ev *const *evs, const size_t *ns, int
 	out->is_set = true;
 	for (int t = 0; t < nth; t++) {
 		govni_meta m = {.version = 3, .tid = 11 + t, .pid = 10, .app_id = 1, .loom = "node0.x",
-				.with_app_id = true, .with_cpus = true, .ncpus = 2};
+				.with_app_id = true, .with_cpus = true, .ncpus = 2, .require_more = g_require};
 		gen_buf jb = {0}, ob = {0};
 		govni_write_meta(&m, &jb);
 		gen_buf_append(&ob, "ovni\1\0\0\0", 8);
@@ -176,5 +179,34 @@ int main(void)
 		else
 			CHECK(!strcmp(v, ""), "18 streams: two threads take turns on CPU 0 (got \"%s\")", v);
 	}
+	/* ovniemu 1.14 takes Nanos6 events from an active thread (cooling and
+	 * warming included), but MPI, TAMPI, NODES and OpenMP events only from
+	 * a running one */
+	g_require = "\"mpi\": \"1.0.0\", \"nanos6\": \"1.1.0\", \"tampi\": \"1.0.0\", \"openmp\": \"1.2.1\"";
+	{
+		const char *const in_cooling[][2] = {{"6C[", "6C]"}, {"Mss", "MsS"}, {"TRc", "TRC"}, {"PA[", "PA]"}};
+		const char *const want[] = {"", "ovni.model.thread-inactive", "ovni.model.thread-inactive",
+					    "ovni.model.thread-inactive"};
+		for (int k = 0; k < 4; k++) {
+			ev a[] = {{"OHx", 100, 0, 0}, {"OHc", 150, 0, 0}, {in_cooling[k][0], 200, 0, 0},
+				  {in_cooling[k][1], 210, 0, 0}, {"OHp", 250, 0, 0}, {"OHw", 260, 0, 0},
+				  {"OHr", 270, 0, 0}, {"OHe", 300, 0, 0}};
+			const ev *evs[1] = {a};
+			size_t ns[1] = {N(a)};
+			trace_n(&out, evs, ns, 1);
+			const char *v = verdict(&out);
+			CHECK(!strcmp(v, want[k]), "%s from a cooling thread: want \"%s\", got \"%s\"", in_cooling[k][0],
+			      want[k], v);
+			/* the same events from the running thread are accepted */
+			ev b[] = {{"OHx", 100, 0, 0}, {in_cooling[k][0], 200, 0, 0}, {in_cooling[k][1], 210, 0, 0},
+				  {"OHe", 300, 0, 0}};
+			evs[0] = b;
+			ns[0] = N(b);
+			trace_n(&out, evs, ns, 1);
+			v = verdict(&out);
+			CHECK(!strcmp(v, ""), "%s from a running thread is accepted (got \"%s\")", in_cooling[k][0], v);
+		}
+	}
+	g_require = NULL;
 	TAP_DONE();
 }

@@ -478,8 +478,8 @@ out:
 	mmap64_free(&L.types);
 	mmap64_free(&L.tasks);
 	mmap64_free(&L.bodymap);
-	free(L.task);
-	free(L.created);
+	for (size_t i = 0; i < L.ntaskc; i++) free(L.taskc[i]);
+	free(L.taskc);
 	for (size_t i = 0; L.dense && i < L.nth * 3; i++) free(L.dense[i].ix);
 	free(L.dense);
 	free(L.body);

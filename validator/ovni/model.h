@@ -131,26 +131,49 @@ typedef struct mdense {
 	uint32_t cap, n, base;
 } mdense;
 
+/* Where a task event happened, in 16 bytes: its offset (low 56 bits), the
+ * third letter of its MCV (top byte; 0: no event yet) and its clock. The
+ * first two letters follow from the task's model (VT, 6T, PP). */
+typedef struct mtwhere {
+	uint64_t off_v;
+	int64_t clock;
+} mtwhere;
+
+typedef struct mbody {
+	uint32_t task, id;        /* id 0: body 1 of a task that has not run yet */
+	int32_t thread;           /* whose body stack holds it, -1 none */
+	int32_t state;
+	mtwhere last;
+} mbody;
+
+/* A task is one 64-byte record that holds its creation and its first body
+ * (body 1, every task's first and, but for nOS-V parallel tasks, its only
+ * one), so an event on a task touches one cache line. A body is named by a
+ * reference: MODEL_BODY1 | task index for body 1, else an index into the
+ * loom's other bodies. Tasks live in chunks of MODEL_TASK_CHUNK that never
+ * move (no copy as the loom's tasks grow); the pages of a chunk are taken
+ * only as tasks fill them, and after the first chunk as huge pages where
+ * the system has them (model_task.c). */
 typedef struct mtask {
 	uint32_t id, type;
 	uint8_t model;            /* 'V', '6' or 'P' */
 	uint8_t flags;
 	uint32_t nbodies;
-	uint32_t body1;           /* index of body 1 (every task's first), UINT32_MAX before it runs */
+	mtwhere created;
+	mbody b1;
 } mtask;
 
-typedef struct mbody {
-	uint32_t task, id;
-	int state;
-	int32_t thread;           /* whose body stack holds it, -1 none */
-	mwhere last;
-} mbody;
+#define MODEL_TASK_CHUNK 32768u /* 2 MiB */
+#define MODEL_BODY1 0x80000000u
 
 /* What an event does to the model, classified from its first four bytes
  * (flags and MCV) when the key is first met, then cached per loom in a
  * direct-mapped table (a loom uses a few dozen keys): the replay makes one
  * indirect call per event, to the handler of exactly that kind of event. */
-enum { ACT_NONE, ACT_ACTIVE, ACT_ON_CPU }; /* what a runtime event needs of its thread */
+/* What a runtime event needs of its thread (ovniemu 1.14's models): nothing;
+ * an active thread (running, cooling or warming: Nanos6); an active thread
+ * on its CPU (nOS-V); a running one (MPI, TAMPI, NODES, OpenMP). */
+enum { ACT_NONE, ACT_ACTIVE, ACT_ON_CPU, ACT_RUNNING };
 
 typedef struct model_loom model_loom;
 typedef struct mop mop;
@@ -195,9 +218,8 @@ struct model_loom {
 	mcpu_loom cpu;
 	mmap64 types, tasks, bodymap; /* bodymap: bodies other than body 1 */
 	mdense *dense;            /* per process and task model (nth x 3): tasks by small id, else in `tasks` */
-	mtask *task;
-	mwhere *created;          /* per task, apart: read only to report a duplicate */
-	size_t ntask, captask;
+	mtask **taskc;            /* chunks of MODEL_TASK_CHUNK tasks */
+	size_t ntask, ntaskc, captaskc;
 	mbody *body;
 	size_t nbody, capbody;
 	int8_t mark_kind[OVNI_MARK_TYPES]; /* -1 undeclared, 0 single, 1 stack (ovni.mark) */
@@ -229,7 +251,7 @@ bool model_stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], c
 /* End of the loom: threads dead, stacks empty. */
 void model_end_checks(model_loom *L);
 /* A runtime event needs an active thread that is on its CPU. */
-bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, bool check_cpu);
+bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, int act);
 
 /* A runtime event's thread must be active (and for nOS-V on its CPU): the
  * common case inline, counted as model_need_active counts it; a failure
@@ -237,13 +259,18 @@ bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, bool check_c
 static inline bool model_runtime_ok(model_loom *L, uint32_t ti, const mevent *e, int act)
 {
 	const mthread *th = &L->th[ti];
-	bool active = th->state == TH_RUNNING || th->state == TH_COOLING || th->state == TH_WARMING;
+	bool active = th->state == TH_RUNNING || (act != ACT_RUNNING && (th->state == TH_COOLING || th->state == TH_WARMING));
 	if (__builtin_expect(active && (act != ACT_ON_CPU || !th->out_of_cpu), 1)) {
 		L->r->evaluated[HV_R_OVNI_MODEL_THREAD_INACTIVE]++;
 		if (act == ACT_ON_CPU) L->r->evaluated[HV_R_OVNI_MODEL_OUT_OF_CPU]++;
 		return true;
 	}
-	return model_need_active(L, ti, e, act == ACT_ON_CPU);
+	return model_need_active(L, ti, e, act);
+}
+
+static inline mtask *model_task_at(const model_loom *L, uint32_t tix)
+{
+	return &L->taskc[tix / MODEL_TASK_CHUNK][tix % MODEL_TASK_CHUNK];
 }
 
 bool mmap64_get(const mmap64 *m, uint64_t key, uint32_t *val);

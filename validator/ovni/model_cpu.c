@@ -289,18 +289,20 @@ static inline bool ovni_ok(model_loom *L, mthread *th, const mevent *e)
 	return false;
 }
 
-bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, bool check_cpu)
+bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, int act)
 {
 	mthread *th = &L->th[ti];
-	bool active = th->state == TH_RUNNING || th->state == TH_COOLING || th->state == TH_WARMING;
+	bool running = act == ACT_RUNNING;
+	bool active = th->state == TH_RUNNING || (!running && (th->state == TH_COOLING || th->state == TH_WARMING));
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_THREAD_INACTIVE, active)) {
 		char w[120];
 		model_where(w, sizeof w, &th->last);
-		model_fail(L, HV_R_OVNI_MODEL_THREAD_INACTIVE, th, e, "thread %" PRId64 " is %s (since %s), not active",
-			   th->tid, state_name[th->state], w);
+		model_fail(L, HV_R_OVNI_MODEL_THREAD_INACTIVE, th, e, "thread %" PRId64 " is %s (since %s), not %s",
+			   th->tid, state_name[th->state], w,
+			   running ? "running (MPI, TAMPI, NODES and OpenMP events need a running thread)" : "active");
 		return false;
 	}
-	return !check_cpu || ovni_ok(L, th, e);
+	return act != ACT_ON_CPU || ovni_ok(L, th, e);
 }
 
 void model_h_ovni(model_loom *L, uint32_t ti, const mevent *e, const mop *o)

@@ -183,13 +183,14 @@ void model_classify(const uint8_t p[4], mop *o)
 	case 'K': o->h = model_h_kernel; return;
 	case 'M':
 	case 'D':
-	case 'T': break;
+	case 'T': o->act = ACT_RUNNING; break;
 	case '6':
 	case 'V':
 	case 'P':
 		/* nOS-V and Nanos6 events need an active thread, nOS-V's also
-		 * one on its CPU; OpenMP's neither */
-		o->act = m == 'P' ? ACT_NONE : m == 'V' ? ACT_ON_CPU : ACT_ACTIVE;
+		 * one on its CPU; OpenMP's a running one (ovniemu 1.14 checks
+		 * every event of these models before anything else) */
+		o->act = m == 'P' ? ACT_RUNNING : m == 'V' ? ACT_ON_CPU : ACT_ACTIVE;
 		if (m == 'P' ? (c == 'P' || c == 'O') : (c == 'T' || c == 'Y')) {
 			o->h = model_h_task;
 			return;

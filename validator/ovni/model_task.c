@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../core/hv_int.h"
 #include "model.h"
@@ -67,13 +68,24 @@ static bool add_task(model_loom *L, const mthread *th, uint8_t model, uint32_t i
 	return true;
 }
 
-static void note(mwhere *w, const mevent *e)
+static inline void note(mtwhere *w, const mevent *e)
 {
-	memcpy(w->mcv, e->p + 1, 3);
-	w->off = e->off;
+	w->off_v = (e->off & ((1ull << 56) - 1)) | (uint64_t)e->p[3] << 56;
 	w->clock = e->clock;
-	w->set = true;
 }
+
+/* A task event's place as messages show it. */
+static mwhere where_of(const mtask *t, const mtwhere *w);
+static mwhere body_where(const model_loom *L, const mbody *bd);
+#define BODY_WHERE(L, bd) ((const mwhere[1]){body_where(L, bd)})
+static mwhere where_of(const mtask *t, const mtwhere *w)
+{
+	uint8_t v = (uint8_t)(w->off_v >> 56);
+	return (mwhere){.off = w->off_v & ((1ull << 56) - 1), .clock = w->clock,
+			.mcv = {t->model, t->model == 'P' ? 'P' : 'T', v}, .set = v != 0};
+}
+
+static mwhere body_where(const model_loom *L, const mbody *bd) { return where_of(model_task_at(L, bd->task), &bd->last); }
 
 /* Task events too short for their arguments: see model_cpu.c payload_ok. */
 static bool payload_ok(const mevent *e, bool ok)
@@ -109,7 +121,8 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 	uint32_t id = hv_le32(e->payload), type = hv_le32(e->payload + 4), x;
 	uint8_t m = e->p[1];
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_DUPLICATE, !find_task(L, th, m, id, &x))) {
-		model_fail_since(L, HV_R_OVNI_MODEL_TASK_DUPLICATE, th, e, &L->created[x],
+		mwhere then = where_of(model_task_at(L, x), &model_task_at(L, x)->created);
+		model_fail_since(L, HV_R_OVNI_MODEL_TASK_DUPLICATE, th, e, &then,
 				 "process %" PRId64 " creates task %" PRIu32 " again; it was created by", th->s->pid, id);
 		return;
 	}
@@ -119,23 +132,49 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 			   " has not declared (%cYc/POc) before", id, type, th->s->pid, m == 'P' ? 'P' : m);
 		return;
 	}
-	if (L->ntask == L->captask) {
-		size_t nc = L->captask ? L->captask * 2 : 64;
-		mtask *nv = nc < UINT32_MAX ? realloc(L->task, nc * sizeof *nv) : NULL;
-		if (nv) L->task = nv;
-		mwhere *nw = nv ? realloc(L->created, nc * sizeof *nw) : NULL;
-		if (!nw) {
+	if (L->ntask % MODEL_TASK_CHUNK == 0) {
+		if (L->ntask >= MODEL_BODY1) {
 			L->oom = L->stop = true;
 			return;
 		}
-		L->created = nw;
-		L->captask = nc;
+		if (L->ntaskc == L->captaskc) {
+			size_t nc = L->captaskc ? L->captaskc * 2 : 16;
+			mtask **nv = realloc(L->taskc, nc * sizeof *nv);
+			if (!nv) {
+				L->oom = L->stop = true;
+				return;
+			}
+			L->taskc = nv;
+			L->captaskc = nc;
+		}
+		mtask *c = aligned_alloc(MODEL_TASK_CHUNK * sizeof *c, MODEL_TASK_CHUNK * sizeof *c);
+		if (!c) {
+			L->oom = L->stop = true;
+			return;
+		}
+#ifdef MADV_HUGEPAGE
+		/* A loom past its first chunk creates tasks by the hundred
+		 * thousand: each new 4 KiB page would cost a page fault (on a VM
+		 * a slow one), a 2 MiB page costs one for the whole chunk. The
+		 * first chunk stays in small pages, so a loom of few tasks keeps
+		 * a small footprint. */
+		if (L->ntaskc > 0) madvise(c, MODEL_TASK_CHUNK * sizeof *c, MADV_HUGEPAGE);
+#endif
+		L->taskc[L->ntaskc++] = c;
 	}
-	mtask *t = &L->task[L->ntask];
-	*t = (mtask){.id = id, .type = type, .model = m, .flags = flags, .body1 = UINT32_MAX};
-	note(&L->created[L->ntask], e);
+	mtask *t = model_task_at(L, (uint32_t)L->ntask);
+	/* tasks are written in order, a few events apart: fetch the line of
+	 * a later one now, so its first write does not wait for memory */
+	if (L->ntask % MODEL_TASK_CHUNK + 16 < MODEL_TASK_CHUNK) __builtin_prefetch(t + 16, 1, 3);
+	*t = (mtask){.id = id, .type = type, .model = m, .flags = flags, .b1 = {.task = (uint32_t)L->ntask, .thread = -1}};
+	note(&t->created, e);
 	if (!add_task(L, th, m, id, (uint32_t)L->ntask)) L->oom = L->stop = true;
 	L->ntask++;
+}
+
+static inline mbody *body_at(const model_loom *L, uint32_t ref)
+{
+	return ref & MODEL_BODY1 ? &model_task_at(L, ref & ~MODEL_BODY1)->b1 : &L->body[ref];
 }
 
 static bool top_is(const mthread *th, uint32_t b) { return th->nb && th->bodies[th->nb - 1] == b; }
@@ -146,7 +185,7 @@ static bool body_on_top_fail(model_loom *L, uint32_t ti, const mevent *e, uint32
 
 static inline bool body_on_top(model_loom *L, uint32_t ti, const mevent *e, uint32_t b, int want, const char *what)
 {
-	const mbody *bd = &L->body[b];
+	const mbody *bd = body_at(L, b);
 	if (__builtin_expect(bd->state == want && bd->thread == (int32_t)ti && top_is(&L->th[ti], b), 1)) {
 		L->r->evaluated[HV_R_OVNI_MODEL_BODY_STATE]++;
 		return true;
@@ -158,27 +197,27 @@ __attribute__((noinline, cold)) static bool body_on_top_fail(model_loom *L, uint
 							      int want, const char *what)
 {
 	mthread *th = &L->th[ti];
-	mbody *bd = &L->body[b];
-	mtask *t = &L->task[bd->task];
+	mbody *bd = body_at(L, b);
+	mtask *t = model_task_at(L, bd->task);
 	const char *why = NULL;
 	if (bd->state != want) why = "state";
 	else if (bd->thread != (int32_t)ti) why = "thread";
 	else if (!top_is(th, b)) why = "top";
 	if (hv_eval(L->r, HV_R_OVNI_MODEL_BODY_STATE, why == NULL)) return true;
 	if (why[0] == 's')
-		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &bd->last,
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, BODY_WHERE(L, bd),
 				 "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which must be %s but is %s since",
 				 th->tid, what, bd->id, t->id, bstate[want], bstate[bd->state]);
 	else if (why[0] == 't' && why[1] == 'h')
-		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &bd->last,
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, BODY_WHERE(L, bd),
 				 "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which runs on thread %" PRId64 " since",
 				 th->tid, what, bd->id, t->id, bd->thread >= 0 ? L->th[bd->thread].tid : -1);
 	else {
-		const mbody *top = &L->body[th->bodies[th->nb - 1]];
-		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &top->last,
+		const mbody *top = body_at(L, th->bodies[th->nb - 1]);
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, BODY_WHERE(L, top),
 				 "thread %" PRId64 " %s body %" PRIu32 " of task %" PRIu32 ", which is not the top of its body stack: "
 				 "the top is body %" PRIu32 " of task %" PRIu32 ", there since",
-				 th->tid, what, bd->id, t->id, top->id, L->task[top->task].id);
+				 th->tid, what, bd->id, t->id, top->id, model_task_at(L, top->task)->id);
 	}
 	return false;
 }
@@ -202,14 +241,20 @@ static bool push_body(model_loom *L, mthread *th, uint32_t b)
 static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, uint32_t bid)
 {
 	mthread *th = &L->th[ti];
-	mtask *t = &L->task[tix];
+	mtask *t = model_task_at(L, tix);
 	uint32_t b;
 	uint64_t k = ((uint64_t)tix << 32) | bid;
-	bool known = bid == 1 ? (b = t->body1) != UINT32_MAX : mmap64_get(&L->bodymap, k, &b);
-	if (!known) {
-		if (L->nbody == L->capbody) {
+	bool known = bid == 1 ? t->b1.id == 1 : mmap64_get(&L->bodymap, k, &b);
+	if (bid == 1) {
+		b = MODEL_BODY1 | tix;
+		if (!known) {
+			t->b1 = (mbody){.task = tix, .id = 1, .state = B_CREATED, .thread = -1};
+			t->nbodies++;
+		}
+	} else if (!known) {
+		if (L->nbody == L->capbody || L->nbody >= MODEL_BODY1) {
 			size_t nc = L->capbody ? L->capbody * 2 : 64;
-			mbody *nv = nc < UINT32_MAX ? realloc(L->body, nc * sizeof *nv) : NULL;
+			mbody *nv = nc <= MODEL_BODY1 ? realloc(L->body, nc * sizeof *nv) : NULL;
 			if (!nv) {
 				L->oom = L->stop = true;
 				return false;
@@ -219,40 +264,38 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 		}
 		b = (uint32_t)L->nbody;
 		L->body[b] = (mbody){.task = tix, .id = bid, .state = B_CREATED, .thread = -1};
-		if (bid == 1) {
-			t->body1 = b;
-		} else if (!mmap64_put(&L->bodymap, k, b)) {
+		if (!mmap64_put(&L->bodymap, k, b)) {
 			L->oom = L->stop = true;
 			return false;
 		}
 		L->nbody++;
 		t->nbodies++;
 	}
-	mbody *bd = &L->body[b];
+	mbody *bd = body_at(L, b);
 	if (bd->state == B_DEAD) {
 		if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_RERUN, t->flags & F_RESURRECT)) {
-			model_fail_since(L, HV_R_OVNI_MODEL_BODY_RERUN, th, e, &bd->last,
+			model_fail_since(L, HV_R_OVNI_MODEL_BODY_RERUN, th, e, BODY_WHERE(L, bd),
 					 "body %" PRIu32 " of task %" PRIu32 " may not run again: it ended by", bid, t->id);
 			return false;
 		}
 		bd->state = B_CREATED;
 	}
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_STATE, bd->state == B_CREATED)) {
-		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, &bd->last,
+		model_fail_since(L, HV_R_OVNI_MODEL_BODY_STATE, th, e, BODY_WHERE(L, bd),
 				 "thread %" PRId64 " executes body %" PRIu32 " of task %" PRIu32 ", which must be created%s but is %s since",
 				 th->tid, bid, t->id, bd->state == B_PAUSED ? " (a paused body resumes instead)" : "",
 				 bstate[bd->state]);
 		return false;
 	}
 	if (th->nb) {
-		mbody *top = &L->body[th->bodies[th->nb - 1]];
+		mbody *top = body_at(L, th->bodies[th->nb - 1]);
 		if (top->state == B_RUNNING) {
 			int rule = (t->flags & F_RELAX) ? HV_R_OVNI_MODEL_BODY_NEST_DEPRECATED : HV_R_OVNI_MODEL_BODY_NEST;
 			hv_eval(L->r, rule, false);
-			model_fail_since(L, rule, th, e, &top->last,
+			model_fail_since(L, rule, th, e, BODY_WHERE(L, top),
 					 "thread %" PRId64 " starts body %" PRIu32 " of task %" PRIu32 " over body %" PRIu32
 					 " of task %" PRIu32 "%s, still running since",
-					 th->tid, bid, t->id, top->id, L->task[top->task].id,
+					 th->tid, bid, t->id, top->id, model_task_at(L, top->task)->id,
 					 rule == HV_R_OVNI_MODEL_BODY_NEST ? " (pause or end that one first)" : "");
 			if (rule == HV_R_OVNI_MODEL_BODY_NEST) return false;
 		} else {
@@ -280,8 +323,8 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 	 * lookups would find these). */
 	bool cached = false;
 	if (v != 'x' && th->nb) {
-		const mbody *tb = &L->body[th->bodies[th->nb - 1]];
-		const mtask *tt = &L->task[tb->task];
+		const mbody *tb = body_at(L, th->bodies[th->nb - 1]);
+		const mtask *tt = model_task_at(L, tb->task);
 		uint32_t want = nosv && !(tt->flags & F_PARALLEL) && bid == 0 ? 1 : bid;
 		if (tt->id == id && tt->model == m && tb->id == want) {
 			tix = tb->task;
@@ -294,7 +337,7 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 			   " (no %cTc/PPc for it before this event)", th->s->pid, id, m);
 		return;
 	}
-	mtask *t = &L->task[tix];
+	mtask *t = model_task_at(L, tix);
 	if (nosv) {
 		/* parallel tasks (VTC) number their bodies from 1; other tasks
 		 * have the one body 0 (the emulator calls it 1 internally) */
@@ -313,13 +356,14 @@ static void body_event(model_loom *L, uint32_t ti, const mevent *e)
 		if (execute(L, ti, e, tix, bid) && m != 'P') model_stack_push(L, ti, ch, key, e);
 		return;
 	}
-	bool found = cached || (bid == 1 ? (b = t->body1) != UINT32_MAX : mmap64_get(&L->bodymap, ((uint64_t)tix << 32) | bid, &b));
+	bool found = cached || (bid == 1 ? (b = MODEL_BODY1 | tix, t->b1.id == 1)
+					 : mmap64_get(&L->bodymap, ((uint64_t)tix << 32) | bid, &b));
 	if (!hv_eval(L->r, HV_R_OVNI_MODEL_TASK_UNKNOWN, found)) {
 		model_fail(L, HV_R_OVNI_MODEL_TASK_UNKNOWN, th, e, "task %" PRIu32 " has no body %" PRIu32 " (it never executed)",
 			   id, bid);
 		return;
 	}
-	mbody *bd = &L->body[b];
+	mbody *bd = body_at(L, b);
 	if (v == 'p') {
 		if (!hv_eval(L->r, HV_R_OVNI_MODEL_BODY_PAUSE, t->flags & F_PAUSE)) {
 			model_fail(L, HV_R_OVNI_MODEL_BODY_PAUSE, th, e, "body %" PRIu32 " of task %" PRIu32 " may not pause (%s)",
@@ -362,3 +406,5 @@ void model_h_task(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	}
 	if (v == 'x' || v == 'e' || ((v == 'p' || v == 'r') && m != 'P')) body_event(L, ti, e);
 }
+
+_Static_assert(sizeof(mtask) == 64, "a task record is one cache line");
