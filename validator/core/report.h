@@ -78,6 +78,9 @@ static inline bool hv_eval(hv_report *r, int rule, bool ok)
 	return ok;
 }
 
+/* n evaluations of `rule` that passed, counted at once (a loop over many). */
+static inline void hv_eval_n(hv_report *r, int rule, uint64_t n) { r->evaluated[rule] += n; }
+
 /* Record a failure of `rule` at [offset, offset+length) of `file`, with the
  * rule's table severity. `path` is the structural path. */
 void hv_emit(hv_report *r, int rule, const char *file, uint64_t offset, uint64_t length, const char *path,

@@ -2,6 +2,7 @@
 #include "crossdb.h"
 
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 		    hpctk_cctdb *cct, hpctk_tracedb *trace)
 {
 	memset(x, 0, sizeof *x);
+	atomic_init(&x->vspare.recs, NULL);
 	x->edition = ed;
 	x->meta = meta && meta->valid ? meta : NULL;
 	x->prof = prof && prof->pi.ok ? prof : NULL;
@@ -48,6 +50,7 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 
 void hpctk_xdb_free(hpctk_xdb *x)
 {
+	if (x->meta && x->meta->values) hpctk_vspare_free(&x->vspare, x->meta->values);
 	if (x->sumview) hpctk_vsumview_free(x->sumview);
 	free(x->sumview);
 	x->sumview = NULL;
@@ -137,6 +140,7 @@ void hpctk_xfile_unit_begin(hpctk_xfile *f)
 	    (f->vc = malloc(sizeof *f->vc)) != NULL) {
 		/* Value semantics: release meta.db with a readable tree and metrics. */
 		hpctk_vcheck_init(f->vc, x->meta->values, f->r, x->prof->b, x->prof->b->name);
+		f->vc->spare = (hpctk_vspare *)&x->vspare; /* x is read-only to the walks but for this */
 		for (int i = 0; i < 2; i++) {
 			f->fast[i].run = prof_run;
 			f->fast[i].run_arg = f->vc;

@@ -16,6 +16,7 @@
 #include "hpctoolkit.h"
 #include "profiledb.h"
 #include "tracedb.h"
+#include "values.h"
 
 /* What the cross-file checks read, shared by the walks and never written
  * during them (so the walks of profile.db, cct.db and trace.db may run in
@@ -34,6 +35,9 @@ typedef struct hpctk_xdb {
 	uint32_t ctx_map_max;
 	bool transpose;                     /* both profile.db and cct.db have digests to compare */
 	struct hpctk_vsumview *sumview;     /* profile.db's summary profile for the summary statistics, or NULL */
+	/* The one thing the walks write: the value checkers' spare records,
+	 * handed from one profile.db unit to the next (atomic; values.h). */
+	hpctk_vspare vspare;
 } hpctk_xdb;
 
 enum { HPCTK_XPROF, HPCTK_XCCT, HPCTK_XTRACE, HPCTK_XFILES };

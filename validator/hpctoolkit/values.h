@@ -16,6 +16,7 @@
 #ifndef HV_HPCTK_VALUES_H
 #define HV_HPCTK_VALUES_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -140,19 +141,22 @@ hpctk_vformula hpctk_vformula_parse(const char *s);
 
 /* --- thread profiles: propagated values (values_check.c) -------------------
  *
- * One checker per range of profiles (a unit of work). The values of a
- * profile are folded as they stream in, context by context: each derived
- * value into its own node's slot (found) and, when it propagates, into its
- * parent's (expected); each point value into its node's slots of the
- * scopes it feeds. A node's slots are a block of `g` slots allocated when
- * the profile first touches the node, so a run of one context writes two
- * blocks (its own and its parent's). At the end of the profile every
- * touched slot is one equation. Memory: the blocks of the touched nodes,
- * at most HPCTK_VBUDGET bytes: when all nd slots of every node would not
- * fit, the slots are taken in groups of g, the first during the stream,
- * the others by reading the profile's runs again from the file (kept as
- * 16 bytes per run: where each is). */
+ * One checker per range of profiles (a unit of work). A profile's values
+ * are folded as they stream in, each into its own node's record (found
+ * for a derived scope, expected for a point value, in every slot it
+ * feeds); at the profile's end one sweep from the last node to the first
+ * evaluates each node's equations and adds its values into its parent's
+ * record (the model numbers the tree breadth first: a parent's index is
+ * below its children's, so they are all added when it is reached). A
+ * record is a header and `g` slots, one per derived scope of the group;
+ * the records of every node are one array (calloc'd when the first value
+ * arrives, cleared by the sweep). Memory: at most HPCTK_VBUDGET bytes of
+ * slots (at least one a node) and a 48-byte header per node: when all nd
+ * slots of every node would not fit, the slots are taken in groups of g, the first during the
+ * stream, the others by reading the profile's runs again from the file
+ * (kept as 16 bytes per run: where each is). */
 #define HPCTK_VBUDGET (32u << 20)
+#define HPCTK_VSTAGE 256 /* values of a run folded one behind (longer runs: at once) */
 
 /* A slot is two doubles and no flags: values are non-zero (a stored 0.0
  * breaks its own rule), so found is there when non-zero, and a slot is
@@ -160,22 +164,36 @@ hpctk_vformula hpctk_vformula_parse(const char *s);
  * magnitude of the terms (for the tolerance) is expect + 2 x the sum of
  * the negative terms' magnitudes, kept aside in a small table because
  * negative values are rare. The offsets for diagnostics are found again on
- * a failure, by reading the node's own run (kept per block: where it is
- * and its length). */
+ * a failure, by reading the node's own run (kept in its record: where it
+ * is and its length). */
 typedef struct hpctk_vslot {
 	double found, expect;
 } hpctk_vslot;
 
-/* What the fold reads and writes of a node, in one cache line's half: a
- * run then costs one miss for its node, one for its parent, and its two
- * blocks of slots. */
-typedef struct hpctk_vnstate {
-	uint64_t own_off, first_off; /* the node's own run (0: none), the first value that touched it */
-	uint32_t parent;             /* the tree's */
-	uint32_t blk;                /* its block in the profile, HPCTK_VNONE when untouched */
+/* A node's record's header: when the profile first touched the node (its
+ * own run: 2 x the run's number; a child's run that propagates into it:
+ * 2 x that run's number + 1; 0: untouched), its own run, the first value
+ * that touched it, and the same two for the parent, as this node's run
+ * touched it. */
+typedef struct hpctk_vrec {
+	uint64_t key, up_key;
+	uint64_t own_off, first_off, up_off;
 	uint32_t own_cnt;
-	uint16_t prop;               /* the tree's */
-} hpctk_vnstate;
+	uint32_t dup;                /* a derived value was given twice here (the dups table has them) */
+} hpctk_vrec;
+
+/* The units of one database's profile.db each make a checker, whose
+ * records (a header and g slots per node of the tree) are the same size
+ * in all of them and all zero when a checker is done: a spare set of
+ * records handed from one unit to the next saves making and zeroing them
+ * again (the kernel's page faults dominate a unit's start on a big tree).
+ * Shared by the units (which may run on several threads): taken and
+ * given back by atomic exchange. */
+typedef struct hpctk_vspare {
+	_Atomic(void *) recs;
+} hpctk_vspare;
+/* Free the spare records, if any (the database's end). */
+void hpctk_vspare_free(hpctk_vspare *sp, const hpctk_vmodel *vm);
 
 typedef struct hpctk_vcheck {
 	const hpctk_vmodel *vm;
@@ -188,16 +206,27 @@ typedef struct hpctk_vcheck {
 	bool cur_set, cur_summary, cur_tainted;
 	uint32_t cur;
 	uint32_t g, g0;              /* slots per group, the group being folded */
-	hpctk_vnstate *ns;           /* per node */
-	hpctk_vslot *slot;           /* touched blocks x g, all zero between profiles */
-	uint32_t *touched;           /* nodes in order of first touch */
-	size_t ntouched, slot_cap;
+	size_t stride;               /* bytes per record: header + g slots */
+	uint8_t *recs;               /* per node, NULL until a value arrives */
+	bool recs_dirty;             /* a record may be non-zero (a fold since the last sweep) */
+	hpctk_vspare *spare;         /* where the records come from and go back to, or NULL */
+	uint64_t seq;                /* runs folded in the profile (touch order) */
+	uint8_t *kshift;             /* per slot of the group: propagation bit (16: execution, always) */
 	double *pos, *neg, *elmag;   /* per slot of the group: elided raw values */
-	uint64_t *negk;              /* (block << 16 | slot) + 1 of the negative terms, 0: free */
+	uint64_t *negk;              /* (node << 16 | slot) + 1 of the negative terms, 0: free */
 	double *negv;                /* their magnitudes' sums */
 	size_t negn, negcap;
+	uint64_t *dupk;              /* (node << 16 | slot) + 1 of derived values given twice */
+	double *dupv;                /* per entry: the earlier copies' sum, their negative magnitudes' sum */
+	size_t dupn, dupcap;
+	void *fail;                  /* the sweep's failed equations, reported in touch order */
+	size_t nfail, fail_cap;
 	uint32_t last_ctx, last_node;
 	bool last_valid;
+	/* the run folded next (hpctk_vcheck_run folds one run behind) */
+	uint8_t stage[10 * HPCTK_VSTAGE];
+	uint32_t stage_n, stage_node;
+	uint64_t stage_off;
 	/* the profile's runs, kept only when nd > g (replayed per group): where
 	 * they are in the file (16 bytes a run), or their bytes too without it */
 	uint8_t *keep;

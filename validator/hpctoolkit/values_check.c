@@ -1,21 +1,36 @@
 /* The propagated-value checker of thread profiles (values.h; rules in
  * values_rules.def).
  *
- * Values are folded in arrival order, with no buffer and no sort: a run of
- * one context costs a lookup of its node, then per value one add into the
- * node's block (and one into its parent's). Blocks are allocated when a
- * profile first touches a node, so the memory follows the profile's
- * contexts, capped by HPCTK_VBUDGET through the slot groups (values.h).
- * At the end of a profile every touched slot is one equation:
+ * Two phases per profile, both sequential where it matters:
+ * - arrival: the values are folded in arrival order (ctxId order), each
+ *   into its own node's record only (found for a derived scope, expected
+ *   for the point scope's values), so a run of one context costs one
+ *   record; nothing is added into the parent yet.
+ * - sweep: at the end of the profile the records are visited once, from
+ *   the last node to the first. The tree is numbered breadth first, so a
+ *   node's children all come after it: when node i is visited its
+ *   children have added their values into its expected sums, its
+ *   equations are complete and are evaluated, then its own values are
+ *   added into its parent's record and its record is cleared. Children
+ *   of one parent are contiguous and parents increase with their
+ *   children, so the sweep reads the records backwards and writes the
+ *   parents' backwards too: two streams, no random access.
+ * Each equation, as before:
  *   found - (point value + sum of the propagating children's found) in
  *   [neg - tol, pos + tol]
  * where pos / neg are the profile's positive / negative raw values at
  * contexts elided from meta.db (each may lie below any listed context),
- * and for the execution scope the excesses must also add up to pos + neg. */
+ * and for the execution scope the excesses must also add up to pos + neg.
+ * Diagnostics are reported in the order the profile first touched the
+ * nodes (a node's own run, or a child's run that propagates into it), as
+ * when the sums were made in arrival order: the failures of a sweep are
+ * few, kept and sorted by that order before they are reported. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "../core/hv_int.h"
 #include "crossdb_ranges.h"
@@ -29,6 +44,45 @@ typedef struct kept_run {
 	uint64_t off0;
 } kept_run;
 
+/* A failed equation of the sweep, reported after it in touch order. */
+typedef struct vfail {
+	uint64_t key;    /* the node's first touch (hpctk_vrec.key) */
+	uint32_t k, node;
+	uint64_t off;
+	double found, expect;
+} vfail;
+
+static inline hpctk_vrec *rec(const hpctk_vcheck *c, uint32_t n)
+{
+	return (hpctk_vrec *)(void *)(c->recs + (size_t)n * c->stride);
+}
+
+static inline hpctk_vslot *slots(hpctk_vrec *r) { return (hpctk_vslot *)(void *)(r + 1); }
+
+/* Start loading node n's record (its first KiB) into the cache: the
+ * records are visited in ctxId order by the fold, which is no tree
+ * order, and the sweep's parents are a stream the hardware may not see. */
+static inline void prefetch_lines(const hpctk_vcheck *c, uint32_t n)
+{
+	const uint8_t *p = (const uint8_t *)rec(c, n);
+	size_t len = c->stride < 1024 ? c->stride : 1024;
+	for (size_t o = 0; o < len; o += 64) __builtin_prefetch(p + o, 1);
+	__builtin_prefetch(p + len - 1, 1);
+}
+
+static void set_group(hpctk_vcheck *c);
+
+/* The records' bytes for a model: per node a header and g slots, g as
+ * hpctk_vcheck_init chooses it. */
+static size_t recs_len(const hpctk_vmodel *vm, size_t *stride)
+{
+	uint64_t g = HPCTK_VBUDGET / ((uint64_t)vm->n * sizeof(hpctk_vslot));
+	g = g < 1 ? 1 : g > vm->nd ? vm->nd : g;
+	*stride = sizeof(hpctk_vrec) + (size_t)g * sizeof(hpctk_vslot);
+	return (size_t)vm->n * *stride;
+}
+
+
 void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv_blob *b, const char *file)
 {
 	memset(c, 0, sizeof *c);
@@ -38,115 +92,174 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	c->file = file;
 	if (!vm || vm->nd == 0 || vm->n == 0) return;
 	c->w_ok = b && hv_window_init(&c->w, b, hpctk_window_cap);
-	uint64_t per_node = sizeof(hpctk_vslot);
-	uint64_t g = HPCTK_VBUDGET / ((uint64_t)vm->n * per_node);
-	c->g = g < 1 ? 1 : g > vm->nd ? vm->nd : (uint32_t)g;
-	c->ns = malloc((size_t)vm->n * sizeof *c->ns);
-	c->touched = malloc((size_t)vm->n * sizeof *c->touched);
+	/* slots per group: the records of every node within the budget */
+	recs_len(vm, &c->stride);
+	c->g = (uint32_t)((c->stride - sizeof(hpctk_vrec)) / sizeof(hpctk_vslot));
 	c->pos = calloc(5u * c->g, sizeof *c->pos); /* pos, neg, elmag, then per slot: total, total magnitude */
 	c->neg = c->pos ? c->pos + c->g : NULL;
 	c->elmag = c->pos ? c->pos + 2u * c->g : NULL;
-	c->on = c->ns && c->touched && c->pos;
+	c->kshift = malloc(c->g);
+	c->on = c->pos && c->kshift;
 	if (!c->on) {
 		c->oom = true;
 		return;
 	}
-	for (uint32_t i = 0; i < vm->n; i++)
-		c->ns[i] = (hpctk_vnstate){.parent = vm->node[i].parent, .blk = HPCTK_VNONE, .prop = vm->node[i].prop};
+	set_group(c);
+}
+
+/* Zeroed memory for the records. A big set is mapped on its own, with
+ * huge pages asked for where the system has them: a set is touched at
+ * random, so with 4 KiB pages every fold pays a TLB miss and the first
+ * one a page fault each. */
+static void *recs_alloc(size_t len)
+{
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+	if (len >= (4u << 20)) {
+		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED) return NULL;
+		madvise(p, len, MADV_HUGEPAGE); /* advice only: fine when refused */
+		return p;
+	}
+#endif
+	return calloc(1, len);
+}
+
+static void recs_release(void *p, size_t len)
+{
+	if (!p) return;
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+	if (len >= (4u << 20)) {
+		munmap(p, len);
+		return;
+	}
+#endif
+	(void)len;
+	free(p);
+}
+
+void hpctk_vspare_free(hpctk_vspare *sp, const hpctk_vmodel *vm)
+{
+	void *p = atomic_exchange(&sp->recs, NULL);
+	size_t stride;
+	if (p) recs_release(p, recs_len(vm, &stride));
+}
+
+/* The records, zeroed: made (or taken from the spare) when the first value
+ * arrives, so a checker whose unit has no thread value costs nothing. */
+static bool recs(hpctk_vcheck *c)
+{
+	if (c->recs) return true;
+	size_t stride, len = recs_len(c->vm, &stride);
+	if (c->spare) c->recs = atomic_exchange(&c->spare->recs, NULL);
+	if (!c->recs) c->recs = recs_alloc(len);
+	if (!c->recs) c->oom = c->cur_tainted = true;
+	return c->recs != NULL;
 }
 
 void hpctk_vcheck_free(hpctk_vcheck *c)
 {
-	free(c->ns);
-	free(c->touched);
-	free(c->slot);
+	size_t stride, len = c->vm && c->recs ? recs_len(c->vm, &stride) : 0;
+	if (c->recs && c->spare && !c->recs_dirty) {
+		/* all zero (every fold was swept): for the next unit */
+		void *old = atomic_exchange(&c->spare->recs, (void *)c->recs);
+		recs_release(old, len);
+	} else {
+		recs_release(c->recs, len);
+	}
 	free(c->pos);
 	free(c->keep);
 	free(c->negk);
 	free(c->negv);
+	free(c->dupk);
+	free(c->dupv);
+	free(c->fail);
+	free(c->kshift);
 	if (c->w_ok) hv_window_free(&c->w);
 	memset(c, 0, sizeof *c);
 }
 
-/* Room for two more blocks (a run's own and its parent's), so that block
- * pointers taken during a run stay valid. Bounded by the tree's nodes. */
-static bool reserve(hpctk_vcheck *c)
-{
-	size_t n = c->vm->n;
-	if (c->ntouched + 2 <= c->slot_cap || c->slot_cap >= n) return true; /* a node is touched once */
-	size_t cap = c->slot_cap ? c->slot_cap * 2 : 256;
-	if (cap > n) cap = n;
-	hpctk_vslot *ns = realloc(c->slot, cap * c->g * sizeof *ns);
-	if (!ns) return false;
-	/* zero once here; eval_group zeroes every block it evaluates */
-	memset(ns + c->slot_cap * c->g, 0, (cap - c->slot_cap) * c->g * sizeof *ns);
-	c->slot = ns;
-	c->slot_cap = cap;
-	return true;
-}
+/* Side tables, open addressing on (node, slot), for what is rare: the
+ * magnitudes of negative terms (for the tolerance), and a derived value
+ * given twice at one node (a broken file: every copy propagates, the last
+ * is the one found). */
+static uint64_t side_hash(uint64_t key) { return (key * 0x9e3779b97f4a7c15ull) >> 20; }
 
-static hpctk_vslot *block(hpctk_vcheck *c, uint32_t n, uint64_t off)
-{
-	hpctk_vnstate *st = &c->ns[n];
-	if (st->blk != HPCTK_VNONE) return c->slot + (size_t)st->blk * c->g;
-	st->blk = (uint32_t)c->ntouched;
-	c->touched[c->ntouched++] = n;
-	st->own_off = 0;
-	st->own_cnt = 0;
-	st->first_off = off;
-	return c->slot + (size_t)st->blk * c->g;
-}
+typedef struct side {
+	uint64_t **k;
+	double **v;      /* vals per entry */
+	size_t *n, *cap;
+	unsigned nv;
+} side;
 
-/* The negative terms' table: open addressing on (block, slot). */
-static uint64_t neg_hash(uint64_t key) { return (key * 0x9e3779b97f4a7c15ull) >> 20; }
-
-static void neg_add(hpctk_vcheck *c, uint32_t b, uint32_t k, double a)
+static double *side_get(hpctk_vcheck *c, side t, uint32_t node, uint32_t k, bool make)
 {
-	if (2 * (c->negn + 1) > c->negcap) {
-		size_t cap = c->negcap ? c->negcap * 2 : 64;
+	if (make && 2 * (*t.n + 1) > *t.cap) {
+		size_t cap = *t.cap ? *t.cap * 2 : 64;
 		uint64_t *nk = calloc(cap, sizeof *nk);
-		double *nv = calloc(cap, sizeof *nv);
+		double *nv = calloc(cap * t.nv, sizeof *nv);
 		if (!nk || !nv) {
 			free(nk);
 			free(nv);
 			c->oom = c->cur_tainted = true;
-			return;
+			return NULL;
 		}
-		for (size_t i = 0; i < c->negcap; i++) {
-			if (!c->negk[i]) continue;
-			size_t j = neg_hash(c->negk[i]) & (cap - 1);
+		for (size_t i = 0; i < *t.cap; i++) {
+			if (!(*t.k)[i]) continue;
+			size_t j = side_hash((*t.k)[i]) & (cap - 1);
 			while (nk[j]) j = (j + 1) & (cap - 1);
-			nk[j] = c->negk[i];
-			nv[j] = c->negv[i];
+			nk[j] = (*t.k)[i];
+			memcpy(nv + j * t.nv, *t.v + i * t.nv, t.nv * sizeof *nv);
 		}
-		free(c->negk);
-		free(c->negv);
-		c->negk = nk;
-		c->negv = nv;
-		c->negcap = cap;
+		free(*t.k);
+		free(*t.v);
+		*t.k = nk;
+		*t.v = nv;
+		*t.cap = cap;
 	}
-	uint64_t key = ((uint64_t)b << 16 | k) + 1;
-	size_t j = neg_hash(key) & (c->negcap - 1);
-	while (c->negk[j] && c->negk[j] != key) j = (j + 1) & (c->negcap - 1);
-	if (!c->negk[j]) {
-		c->negk[j] = key;
-		c->negv[j] = 0;
-		c->negn++;
+	if (!*t.n && !make) return NULL;
+	uint64_t key = ((uint64_t)node << 16 | k) + 1;
+	size_t j = side_hash(key) & (*t.cap - 1);
+	while ((*t.k)[j] && (*t.k)[j] != key) j = (j + 1) & (*t.cap - 1);
+	if (!(*t.k)[j]) {
+		if (!make) return NULL;
+		(*t.k)[j] = key;
+		memset(*t.v + j * t.nv, 0, t.nv * sizeof **t.v);
+		(*t.n)++;
 	}
-	c->negv[j] += a;
+	return *t.v + j * t.nv;
 }
 
-static double neg_get(const hpctk_vcheck *c, uint32_t b, uint32_t k)
+static side negs(hpctk_vcheck *c) { return (side){&c->negk, &c->negv, &c->negn, &c->negcap, 1}; }
+static side dups(hpctk_vcheck *c) { return (side){&c->dupk, &c->dupv, &c->dupn, &c->dupcap, 2}; }
+
+static void neg_add(hpctk_vcheck *c, uint32_t node, uint32_t k, double a)
+{
+	double *v = side_get(c, negs(c), node, k, true);
+	if (v) *v += a;
+}
+
+/* -1: no negative term */
+static inline double neg_get(hpctk_vcheck *c, uint32_t node, uint32_t k)
 {
 	if (!c->negn) return -1.0;
-	uint64_t key = ((uint64_t)b << 16 | k) + 1;
-	size_t j = neg_hash(key) & (c->negcap - 1);
-	while (c->negk[j] && c->negk[j] != key) j = (j + 1) & (c->negcap - 1);
-	return c->negk[j] ? c->negv[j] : -1.0; /* -1: none */
+	const double *v = side_get(c, negs(c), node, k, false);
+	return v ? *v : -1.0;
+}
+
+/* Per slot of the group starting at g0: the bit of a node's propagation
+ * mask (or'ed with 1 << 16) that says whether its value of the slot's
+ * scope goes into its parent's: 16 for execution (always). */
+static void set_group(hpctk_vcheck *c)
+{
+	const hpctk_vmodel *vm = c->vm;
+	for (uint32_t k = 0; k < c->g && c->g0 + k < vm->nd; k++) {
+		uint16_t pid = vm->dpid[c->g0 + k];
+		c->kshift[k] = vm->kind[pid] == HPCTK_VP_EXEC ? 16 : (uint8_t)(vm->bit[pid] & 15);
+	}
 }
 
 /* Fold a run of raw {Val} entries of node n (HPCTK_VNONE: an elided
- * context) into the slots of the current group. */
+ * context) into the slots of the current group: its own record only. */
 static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t cnt, uint64_t off0)
 {
 	const hpctk_vmodel *vm = c->vm;
@@ -168,20 +281,22 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 		}
 		return;
 	}
-	if (!reserve(c)) {
-		c->oom = true;
-		c->cur_tainted = true;
-		return;
+	if (!recs(c)) return;
+	c->recs_dirty = true;
+	const uint64_t seq = ++c->seq;
+	hpctk_vrec *r = rec(c, n);
+	hpctk_vslot *own = slots(r);
+	const uint32_t parent = vm->node[n].parent;
+	const uint16_t prop = vm->node[n].prop;
+	if (!r->key) {
+		r->key = 2 * seq; /* touched by its own run (before its parent, in the same run) */
+		r->first_off = off0;
 	}
-	hpctk_vslot *own = block(c, n, off0), *par = NULL;
-	hpctk_vnstate *bi = &c->ns[n];
-	const uint32_t parent = bi->parent;
-	const uint16_t prop = bi->prop;
-	if (!bi->own_off) {
-		bi->own_off = off0;
-		bi->own_cnt = (uint32_t)cnt;
-	} else if (bi->own_off + 10ull * bi->own_cnt == off0) {
-		bi->own_cnt += (uint32_t)cnt; /* the next chunk of the same run */
+	if (!r->own_off) {
+		r->own_off = off0;
+		r->own_cnt = (uint32_t)cnt;
+	} else if (r->own_off + 10ull * r->own_cnt == off0) {
+		r->own_cnt += (uint32_t)cnt; /* the next chunk of the same run */
 	}
 	for (uint64_t i = 0; i < cnt; i++) {
 		const uint8_t *p = vals + 10 * i;
@@ -193,18 +308,28 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 				uint32_t k = vm->plist[j] - g0;
 				if (k >= g) continue;
 				own[k].expect += v;
-				if (v < 0) neg_add(c, bi->blk, k, -v);
+				if (v < 0) neg_add(c, n, k, -v);
 			}
 			continue;
 		}
 		if (kind != HPCTK_VP_EXEC && kind != HPCTK_VP_TRANS) continue;
 		uint32_t k = (uint32_t)vm->dslot[pid] - g0;
 		if (k >= g) continue; /* HPCTK_VNOSLOT, or another group's */
+		bool up = parent != HPCTK_VNONE && (kind == HPCTK_VP_EXEC || (prop >> (vm->bit[pid] & 15) & 1));
+		if (own[k].found != 0 || r->dup) {
+			/* given before at this node: what propagates is every copy */
+			double *d = side_get(c, dups(c), n, k, true);
+			if (d && up) {
+				d[0] += own[k].found;
+				d[1] += own[k].found < 0 ? -own[k].found : 0;
+			}
+			r->dup = 1;
+		}
 		own[k].found = v;
-		if (parent == HPCTK_VNONE || !(kind == HPCTK_VP_EXEC || (prop >> (vm->bit[pid] & 15) & 1))) continue;
-		if (!par) par = block(c, parent, off0 + 10 * i);
-		par[k].expect += v;
-		if (v < 0) neg_add(c, c->ns[parent].blk, k, -v);
+		if (up && !r->up_key) {
+			r->up_key = 2 * seq + 1; /* the parent is touched by this run */
+			r->up_off = off0 + 10 * i;
+		}
 	}
 }
 
@@ -241,6 +366,7 @@ static void keep_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
  * a window at a time, or from the kept bytes. */
 static void replay(hpctk_vcheck *c)
 {
+	c->seq = 0; /* the same touch order as the first group's */
 	for (size_t at = 0; at < c->keep_n;) {
 		kept_run h;
 		memcpy(&h, c->keep + at, sizeof h);
@@ -287,50 +413,124 @@ static void emit_prop(hpctk_vcheck *c, int rule, uint16_t pid, uint32_t n, uint6
 			expect, lo, hi, found - expect);
 }
 
-/* Every touched slot of the group is one equation; then the blocks are
- * released for the next group or profile. */
-/* The file offset a diagnostic of slot k of block b points at: the
+/* The file offset a diagnostic of node n's scope pid points at: the
  * node's value of the scope, else its point value, else the first value
  * that touched it (read again from the node's own run). */
-static uint64_t slot_off(hpctk_vcheck *c, uint32_t n, uint16_t pid)
+static uint64_t slot_off(hpctk_vcheck *c, const hpctk_vrec *r, uint16_t pid)
 {
-	const hpctk_vnstate *bi = &c->ns[n];
-	if (!bi->own_off || !c->w_ok) return bi->first_off;
+	if (!r->own_off || !c->w_ok) return r->first_off;
 	uint64_t point = 0;
-	for (uint32_t i = 0; i < bi->own_cnt; i++) {
-		const uint8_t *p = hv_window_get(&c->w, bi->own_off + 10ull * i, 10);
+	for (uint32_t i = 0; i < r->own_cnt; i++) {
+		const uint8_t *p = hv_window_get(&c->w, r->own_off + 10ull * i, 10);
 		if (!p) break;
 		uint16_t id = hv_le16(p);
-		if (id == pid) return bi->own_off + 10ull * i;
-		if (c->vm->has_point[pid] && id == c->vm->point_of[pid] && !point) point = bi->own_off + 10ull * i;
+		if (id == pid) return r->own_off + 10ull * i;
+		if (c->vm->has_point[pid] && id == c->vm->point_of[pid] && !point) point = r->own_off + 10ull * i;
 	}
-	return point ? point : bi->first_off;
+	return point ? point : r->first_off;
 }
 
+static void keep_fail(hpctk_vcheck *c, const vfail *f)
+{
+	if (c->nfail == c->fail_cap) {
+		size_t cap = c->fail_cap ? c->fail_cap * 2 : 16;
+		vfail *nf = realloc(c->fail, cap * sizeof *nf);
+		if (!nf) {
+			c->oom = true; /* reported as far as kept */
+			return;
+		}
+		c->fail = nf;
+		c->fail_cap = cap;
+	}
+	((vfail *)c->fail)[c->nfail++] = *f;
+}
+
+static int by_touch(const void *a, const void *b)
+{
+	const vfail *x = a, *y = b;
+	if (x->key != y->key) return x->key < y->key ? -1 : 1;
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+/* The sweep (see the top): every touched slot of the group is one
+ * equation; the records are cleared for the next group or profile. */
 static void eval_group(hpctk_vcheck *c, bool check)
 {
 	const hpctk_vmodel *vm = c->vm;
 	const uint32_t g = c->g, g0 = c->g0;
 	double *tot = c->pos + 3u * g, *totmag = c->pos + 4u * g;
-	for (size_t t = 0; t < c->ntouched; t++) {
-		uint32_t n = c->touched[t];
-		hpctk_vslot *s = c->slot + (size_t)t * g;
-		c->ns[n].blk = HPCTK_VNONE;
-		for (uint32_t k = 0; check && k < g; k++) {
-			double nm = neg_get(c, (uint32_t)t, k);
-			if (s[k].expect == 0 && s[k].found == 0 && nm < 0) continue; /* untouched */
-			double mag = s[k].expect + 2 * (nm > 0 ? nm : 0);
-			uint16_t pid = vm->dpid[g0 + k];
-			int rule = vm->kind[pid] == HPCTK_VP_EXEC ? HV_R_HPCTKDB_VALUES_EXECUTION : HV_R_HPCTKDB_VALUES_TRANSITIVE;
-			double found = s[k].found, x = s[k].expect;
-			double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (mag + fabs(found) + c->elmag[k]);
+	const uint8_t *kshift = c->kshift + 0; /* per slot of the group (set by set_group) */
+	const uint32_t gn = g0 + g <= vm->nd ? g : vm->nd - g0;
+	const double *neg = c->neg, *pos = c->pos, *elmag = c->elmag;
+	uint64_t nev[2] = {0, 0}; /* evaluations: transitive, execution */
+	for (uint32_t i = c->recs ? vm->n : 0; i-- > 0;) {
+		hpctk_vrec *r = rec(c, i);
+		if (i >= 8) {
+			/* a few nodes ahead: their records and their parents' */
+			prefetch_lines(c, i - 8);
+			if (vm->node[i - 8].parent != HPCTK_VNONE) prefetch_lines(c, vm->node[i - 8].parent);
+		}
+		if (!r->key) continue; /* untouched: all zero */
+		hpctk_vslot *s = slots(r);
+		const uint32_t parent = vm->node[i].parent;
+		for (uint32_t k = 0; check && k < gn; k++) {
+			double found = s[k].found, x = s[k].expect, mag;
+			if (!c->negn) {
+				/* no negative term in the profile (the usual case) */
+				if (x == 0 && found == 0) continue; /* untouched */
+				mag = x + 2 * 0.0;
+			} else {
+				double nm = neg_get(c, i, k);
+				if (x == 0 && found == 0 && nm < 0) continue; /* untouched */
+				mag = x + 2 * (nm > 0 ? nm : 0);
+			}
+			double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (mag + fabs(found) + elmag[k]);
 			double diff = found - x;
 			tot[k] += diff;
 			totmag[k] += mag + fabs(found);
-			if (!hv_eval(c->r, rule, diff >= c->neg[k] - tol && diff <= c->pos[k] + tol))
-				emit_prop(c, rule, pid, n, slot_off(c, n, pid), found, x, c->neg[k], c->pos[k]);
+			nev[kshift[k] == 16]++;
+			if (!(diff >= neg[k] - tol && diff <= pos[k] + tol))
+				keep_fail(c, &(vfail){r->key, k, i, slot_off(c, r, vm->dpid[g0 + k]), found, x});
 		}
-		memset(s, 0, g * sizeof *s);
+		if (r->up_key) {
+			/* into the parent: its first touch, and the values that propagate */
+			hpctk_vrec *pr = rec(c, parent);
+			hpctk_vslot *ps = slots(pr);
+			if (!pr->key || r->up_key < pr->key) {
+				pr->key = r->up_key;
+				pr->first_off = r->up_off;
+			}
+			const uint16_t prop = vm->node[i].prop;
+			const uint32_t pm = (uint32_t)prop | 1u << 16;
+			for (uint32_t k = 0; k < gn; k++) {
+				if (!(pm >> kshift[k] & 1)) continue;
+				double v = s[k].found;
+				ps[k].expect += v;
+				if (v < 0) neg_add(c, parent, k, -v);
+				if (r->dup) {
+					const double *d = side_get(c, dups(c), i, k, false);
+					if (d) {
+						ps[k].expect += d[0];
+						if (d[1] > 0) neg_add(c, parent, k, d[1]);
+					}
+				}
+			}
+		}
+		memset(r, 0, c->stride);
+	}
+	c->recs_dirty = false; /* every record was visited and cleared */
+	hv_eval_n(c->r, HV_R_HPCTKDB_VALUES_TRANSITIVE, nev[0]);
+	hv_eval_n(c->r, HV_R_HPCTKDB_VALUES_EXECUTION, nev[1]);
+	/* the failures in the order the nodes were first touched */
+	if (c->nfail) {
+		vfail *f = c->fail;
+		qsort(f, c->nfail, sizeof *f, by_touch);
+		for (size_t j = 0; j < c->nfail; j++) {
+			uint16_t pid = vm->dpid[g0 + f[j].k];
+			int rule = vm->kind[pid] == HPCTK_VP_EXEC ? HV_R_HPCTKDB_VALUES_EXECUTION : HV_R_HPCTKDB_VALUES_TRANSITIVE;
+			emit_prop(c, rule, pid, f[j].node, f[j].off, f[j].found, f[j].expect, c->neg[f[j].k], c->pos[f[j].k]);
+		}
+		c->nfail = 0;
 	}
 	/* Execution: every elided raw value lies below exactly one listed
 	 * context, so the excesses add up to all of them. */
@@ -347,18 +547,32 @@ static void eval_group(hpctk_vcheck *c, bool check)
 			vm->pool + vm->metric_name[vm->metric_of[pid]], vm->pool + vm->scope_name[pid], tot[k],
 			c->pos[k] + c->neg[k]);
 	}
-	c->ntouched = 0;
+	c->seq = 0;
 	memset(c->pos, 0, 5u * g * sizeof *c->pos);
 	if (c->negn) {
 		memset(c->negk, 0, c->negcap * sizeof *c->negk);
 		c->negn = 0;
 	}
+	if (c->dupn) {
+		memset(c->dupk, 0, c->dupcap * sizeof *c->dupk);
+		c->dupn = 0;
+	}
+}
+
+/* Fold the run kept back by hpctk_vcheck_run. */
+static void drain(hpctk_vcheck *c)
+{
+	if (!c->stage_n) return;
+	uint32_t k = c->stage_n;
+	c->stage_n = 0;
+	if (!c->cur_tainted) fold_run(c, c->stage_node, c->stage, k, c->stage_off);
 }
 
 /* The end of a thread profile: the first group was folded while it
  * streamed; the others are folded from the kept runs. */
 static void flush(hpctk_vcheck *c)
 {
+	drain(c);
 	if (!c->cur_set) return;
 	c->cur_set = false;
 	bool check = !c->cur_tainted && !c->cur_summary;
@@ -366,10 +580,14 @@ static void flush(hpctk_vcheck *c)
 	if (c->cur_summary) return;
 	eval_group(c, check);
 	for (c->g0 = c->g; check && c->g0 < c->vm->nd; c->g0 += c->g) {
+		set_group(c);
 		replay(c);
 		eval_group(c, !c->cur_tainted);
 	}
-	c->g0 = 0;
+	if (c->g0 != 0) {
+		c->g0 = 0;
+		set_group(c);
+	}
 	c->keep_n = 0;
 	c->cur_tainted = false;
 }
@@ -393,6 +611,14 @@ static uint32_t node_of(hpctk_vcheck *c, uint32_t ctx)
 	return c->last_node;
 }
 
+/* Start loading node n's record into the cache. */
+static void prefetch_rec(const hpctk_vcheck *c, uint32_t n)
+{
+	if (n == HPCTK_VNONE || !c->recs) return;
+	__builtin_prefetch(&c->vm->node[n]);
+	prefetch_lines(c, n);
+}
+
 void hpctk_vcheck_run(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, const uint8_t *vals, uint64_t cnt,
 		      uint64_t off0)
 {
@@ -400,8 +626,21 @@ void hpctk_vcheck_run(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx
 	begin(c, prof, summary);
 	if (summary || c->cur_tainted) return;
 	uint32_t n = node_of(c, ctx);
-	fold_run(c, n, vals, cnt, off0);
 	if (c->g < c->vm->nd) keep_run(c, n, vals, cnt, off0);
+	/* The runs are folded one behind: this one's record is fetched while
+	 * the previous one is folded (the records are visited in ctxId order,
+	 * which is no tree order: each is a cache miss). Its bytes are copied,
+	 * as the walk's window moves on; a long run is folded at once. */
+	prefetch_rec(c, n);
+	drain(c);
+	if (cnt > HPCTK_VSTAGE) {
+		fold_run(c, n, vals, cnt, off0);
+		return;
+	}
+	memcpy(c->stage, vals, (size_t)cnt * 10);
+	c->stage_n = (uint32_t)cnt;
+	c->stage_node = n;
+	c->stage_off = off0;
 }
 
 void hpctk_vcheck_value(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, uint16_t pid, uint64_t bits,
