@@ -234,7 +234,10 @@ static void obs_end(void *ctx)
 
 void hv_validate_path_digest(const char *path, const hv_options *opt, hv_report *r, hv_digest_set *dg)
 {
-	digest_obs o = {.dg = dg, .jobs = opt ? opt->jobs : 1};
+	/* -j's count when the checks of this input run on the pool too; when
+	 * inputs are validated side by side (no runner) each gets the minimum,
+	 * so N inputs at -jN do not start N x N hashing threads */
+	digest_obs o = {.dg = dg, .jobs = opt && opt->runner ? opt->jobs : 1};
 	memset(dg, 0, sizeof *dg);
 	hv_path_observer obs = {obs_begin, obs_end, &o};
 	hv_validate_path(path, opt, r, &obs);
