@@ -179,17 +179,11 @@ bool hpctk_cctdb_prepare(hpctk_cctdb *c, hv_report *r, hpctk_cct_walk *cw)
 bool hpctk_cctdb_range(hpctk_cctdb *c, const hpctk_cct_walk *cw, hv_report *r, const hpctk_cct_visitor *v,
 		       uint32_t first, uint32_t last)
 {
-	hpctk_svb_env e;
-	bool ok = hpctk_svb_env_fork(&e, &cw->e, r);
-	hv_window w;
-	bool w_ok = ok && hv_window_init(&w, c->b, hpctk_window_cap);
 	hpctk_svb_visitor sv = {(void *)v, fwd_index, fwd_value, v ? v->fast : NULL};
-	e.vis = v ? &sv : NULL;
-	if (w_ok && cw->env_ok) pass2(c, &e, &w, first, last < c->ci.n ? last : c->ci.n);
-	bool complete = w_ok && cw->env_ok && e.complete;
-	if (w_ok) hv_window_free(&w);
-	hpctk_svb_env_unfork(&e);
-	return complete;
+	hpctk_svb_range rg;
+	if (hpctk_svb_range_begin(&rg, &cw->e, cw->env_ok, c->b, r, v ? &sv : NULL))
+		pass2(c, &rg.e, &rg.w, first, last < c->ci.n ? last : c->ci.n);
+	return hpctk_svb_range_end(&rg);
 }
 
 void hpctk_cctdb_prepared_free(hpctk_cct_walk *cw)

@@ -284,30 +284,24 @@ bool hpctk_profiledb_prepare(hpctk_profiledb *p, hv_report *r, const hpctk_prof_
 bool hpctk_profiledb_range(hpctk_profiledb *p, const hpctk_prof_walk *pw, hv_report *r, const hpctk_prof_visitor *v,
 			   uint32_t first, uint32_t last)
 {
-	hpctk_svb_env e;
-	bool ok = hpctk_svb_env_fork(&e, &pw->e, r);
-	hv_window w;
-	bool w_ok = ok && hv_window_init(&w, p->b, hpctk_window_cap);
 	fwd_state fs = {v, false};
 	hpctk_svb_visitor sv = {&fs, fwd_index, fwd_value, NULL};
-	e.vis = v ? &sv : NULL;
+	hpctk_svb_range rg;
+	bool ok = hpctk_svb_range_begin(&rg, &pw->e, pw->env_ok, p->b, r, v ? &sv : NULL);
 	/* Pass 2: the values, block by block. */
-	for (uint32_t i = first; w_ok && pw->env_ok && i < last && i < p->pi.n; i++) {
+	for (uint32_t i = first; ok && i < last && i < p->pi.n; i++) {
 		uint64_t at = p->pi.p + (uint64_t)i * p->pi.sz;
-		const uint8_t *pi = hv_window_get(&w, at, pw->need);
+		const uint8_t *pi = hv_window_get(&rg.w, at, pw->need);
 		if (!pi) {
-			e.complete = false;
+			rg.e.complete = false;
 			break;
 		}
 		fs.summary = pw->release ? (hv_le32(pi + 0x28) & 1) != 0 : i == 0;
 		sv.fast = v && v->fast ? &v->fast[fs.summary] : NULL;
 		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
-		hpctk_svb_values(&e, &blk);
+		hpctk_svb_values(&rg.e, &blk);
 	}
-	bool complete = w_ok && ok && pw->env_ok && e.complete;
-	if (w_ok) hv_window_free(&w);
-	hpctk_svb_env_unfork(&e);
-	return complete;
+	return hpctk_svb_range_end(&rg);
 }
 
 uint64_t hpctk_profiledb_block_bytes(hpctk_profiledb *p, hv_window *w, uint32_t i)

@@ -80,6 +80,24 @@ void hpctk_svb_env_unfork(hpctk_svb_env *e)
 	e->skip = NULL; /* the source's */
 }
 
+bool hpctk_svb_range_begin(hpctk_svb_range *rg, const hpctk_svb_env *prepared, bool prepared_ok, hv_blob *b,
+			   hv_report *r, const hpctk_svb_visitor *vis)
+{
+	bool forked = hpctk_svb_env_fork(&rg->e, prepared, r);
+	rg->w_ok = forked && hv_window_init(&rg->w, b, hpctk_window_cap);
+	rg->e.vis = vis;
+	rg->ok = rg->w_ok && prepared_ok;
+	return rg->ok;
+}
+
+bool hpctk_svb_range_end(hpctk_svb_range *rg)
+{
+	bool complete = rg->ok && rg->e.complete;
+	if (rg->w_ok) hv_window_free(&rg->w);
+	hpctk_svb_env_unfork(&rg->e);
+	return complete;
+}
+
 /* The layout of a block: where its arrays are and whether they can be read. */
 /* The structural path of a block, formatted only when a diagnostic needs it:
  * cct.db has one block per context, and formatting costs more than checking. */

@@ -142,6 +142,22 @@ void hpctk_svb_env_free(hpctk_svb_env *e);
 bool hpctk_svb_env_fork(hpctk_svb_env *dst, const hpctk_svb_env *src, hv_report *r);
 void hpctk_svb_env_unfork(hpctk_svb_env *e);
 
+/* A unit of work over a range of one file's blocks (profile.db's
+ * profiles, cct.db's contexts): a fork of the prepared walk's environment
+ * reporting into r, with visitor `vis` (NULL: none), and a window of its
+ * own over the file for the blocks' headers. begin: false when the range
+ * cannot be walked (out of memory, or the prepared walk unusable:
+ * `prepared_ok`); end: whether every value of the range was visited
+ * (walked as far as begin allowed), and the range's resources freed. */
+typedef struct hpctk_svb_range {
+	hpctk_svb_env e;
+	hv_window w;
+	bool w_ok, ok;
+} hpctk_svb_range;
+bool hpctk_svb_range_begin(hpctk_svb_range *rg, const hpctk_svb_env *prepared, bool prepared_ok, hv_blob *b,
+			   hv_report *r, const hpctk_svb_visitor *vis);
+bool hpctk_svb_range_end(hpctk_svb_range *rg);
+
 /* Three phases, so that the value data is walked at most once however the
  * blocks point: (1) hpctk_svb_layout for every block (pointers, containment,
  * the plane); (2) hpctk_svb_overlaps (planes of different owners sharing
