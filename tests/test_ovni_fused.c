@@ -53,6 +53,7 @@ static void run(gen_output *out, bool fused, bool windowed, bool jobs, size_t ma
 	ovni_fused_on = fused;
 	hv_validate_set(&opt, blobs, out->n, r);
 	ovni_fused_on = true;
+	for (size_t i = 0; i < out->n; i++) hv_blob_release(&blobs[i]);
 }
 
 static const char *report_diff(const hv_report *a, const hv_report *b)

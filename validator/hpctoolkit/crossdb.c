@@ -147,6 +147,10 @@ void hpctk_xfile_unit_begin(hpctk_xfile *f)
 			f->fast[i].run_summary = i == 1;
 		}
 	}
+	/* cct.db's units come after profile.db's: the spare records are
+	 * not needed any more (they would add to cct.db's memory) */
+	if (f->which == HPCTK_XCCT && x->meta && x->meta->values)
+		hpctk_vspare_free((hpctk_vspare *)&x->vspare, x->meta->values);
 	if (f->which == HPCTK_XCCT && f->vs && !f->vs->on && !f->vs->nmiss) {
 		hpctk_vsum_init(f->vs, x->meta->values, x->sumview, f->r);
 		f->fast[0].run = cct_run;

@@ -102,6 +102,7 @@ typedef struct hpctk_vmodel {
 	uint16_t *dpid;              /* npid (nd used): slot -> pid */
 	uint32_t *pfirst;            /* npid + 1: slots of point pid p: plist[pfirst[p] .. pfirst[p+1]) */
 	uint16_t *plist;             /* npid (nd used) */
+	uint32_t *kid;               /* n + 1: node q's children are kid[q] .. kid[q+1]-1 (breadth first) */
 	uint32_t *dense;             /* ctxId -> node for ctxId < ndense, NULL: search by_ctx */
 	uint32_t ndense;
 	void *tables;                /* the one allocation of the tables above (hpctk_vmodel_tables) */
@@ -144,10 +145,10 @@ hpctk_vformula hpctk_vformula_parse(const char *s);
  * One checker per range of profiles (a unit of work). A profile's values
  * are folded as they stream in, each into its own node's record (found
  * for a derived scope, expected for a point value, in every slot it
- * feeds); at the profile's end one sweep from the last node to the first
- * evaluates each node's equations and adds its values into its parent's
- * record (the model numbers the tree breadth first: a parent's index is
- * below its children's, so they are all added when it is reached). A
+ * feeds); at the profile's end one sweep in node order pulls into each
+ * node its children's values that propagate and evaluates its equations
+ * (the model numbers the tree breadth first: a node's children are
+ * contiguous and after it, hpctk_vmodel's kid ranges). A
  * record is a header and `g` slots, one per derived scope of the group;
  * the records of every node are one array (calloc'd when the first value
  * arrives, cleared by the sweep). Memory: at most HPCTK_VBUDGET bytes of
@@ -195,6 +196,22 @@ typedef struct hpctk_vspare {
 /* Free the spare records, if any (the database's end). */
 void hpctk_vspare_free(hpctk_vspare *sp, const hpctk_vmodel *vm);
 
+/* What a value of one propMetricId does in the slot group being folded:
+ * nothing, add into the slots pk[pa .. pb) (a point scope), or be the
+ * found value of slot k (a derived scope; it propagates on bit `shift` of
+ * the node's mask or'ed with 1 << 16). */
+typedef struct hpctk_vact {
+	uint8_t type, shift;
+	uint16_t k;
+	uint32_t pa, pb;
+} hpctk_vact;
+
+/* A child whose values go into its parent, by when its run came. */
+typedef struct hpctk_vup {
+	uint64_t key;
+	uint32_t ch;
+} hpctk_vup;
+
 typedef struct hpctk_vcheck {
 	const hpctk_vmodel *vm;
 	hv_report *r;
@@ -212,6 +229,11 @@ typedef struct hpctk_vcheck {
 	hpctk_vspare *spare;         /* where the records come from and go back to, or NULL */
 	uint64_t seq;                /* runs folded in the profile (touch order) */
 	uint8_t *kshift;             /* per slot of the group: propagation bit (16: execution, always) */
+	hpctk_vact *act;             /* per propMetricId below the model's npid, for the group */
+	uint16_t *pk;                /* the point scopes' slots in the group (act's pa .. pb) */
+	double *tmp;                 /* per slot of the group: the sweep's scratch */
+	hpctk_vup *ups;              /* the sweep's scratch: one node's children, by arrival */
+	size_t ups_cap;
 	double *pos, *neg, *elmag;   /* per slot of the group: elided raw values */
 	uint64_t *negk;              /* (node << 16 | slot) + 1 of the negative terms, 0: free */
 	double *negv;                /* their magnitudes' sums */

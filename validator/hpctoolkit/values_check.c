@@ -6,15 +6,14 @@
  *   into its own node's record only (found for a derived scope, expected
  *   for the point scope's values), so a run of one context costs one
  *   record; nothing is added into the parent yet.
- * - sweep: at the end of the profile the records are visited once, from
- *   the last node to the first. The tree is numbered breadth first, so a
- *   node's children all come after it: when node i is visited its
- *   children have added their values into its expected sums, its
- *   equations are complete and are evaluated, then its own values are
- *   added into its parent's record and its record is cleared. Children
- *   of one parent are contiguous and parents increase with their
- *   children, so the sweep reads the records backwards and writes the
- *   parents' backwards too: two streams, no random access.
+ * - sweep: at the end of the profile the records are visited once, in
+ *   node order. The tree is numbered breadth first, so a node's children
+ *   are contiguous and come after it (the model's kid ranges): node i
+ *   pulls its children's values that propagate into its expected sums,
+ *   in the order the profile gave them (so the sums are those arrival
+ *   order makes), its equations are then complete and are evaluated, and
+ *   its record is cleared (its parent, before it, has pulled it). The
+ *   nodes and their children are two forward streams: no random access.
  * Each equation, as before:
  *   found - (point value + sum of the propagating children's found) in
  *   [neg - tol, pos + tol]
@@ -72,6 +71,8 @@ static inline void prefetch_lines(const hpctk_vcheck *c, uint32_t n)
 
 static void set_group(hpctk_vcheck *c);
 
+enum { VA_NONE, VA_POINT, VA_DERIVED };
+
 /* The records' bytes for a model: per node a header and g slots, g as
  * hpctk_vcheck_init chooses it. */
 static size_t recs_len(const hpctk_vmodel *vm, size_t *stride)
@@ -99,7 +100,10 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	c->neg = c->pos ? c->pos + c->g : NULL;
 	c->elmag = c->pos ? c->pos + 2u * c->g : NULL;
 	c->kshift = malloc(c->g);
-	c->on = c->pos && c->kshift;
+	c->tmp = malloc(c->g * sizeof *c->tmp);
+	c->act = malloc((vm->npid ? vm->npid : 1) * sizeof *c->act);
+	c->pk = malloc(((size_t)vm->nd + 1) * sizeof *c->pk); /* each derived slot is fed by one point pid */
+	c->on = c->pos && c->kshift && c->act && c->pk && c->tmp;
 	if (!c->on) {
 		c->oom = true;
 		return;
@@ -174,6 +178,10 @@ void hpctk_vcheck_free(hpctk_vcheck *c)
 	free(c->dupv);
 	free(c->fail);
 	free(c->kshift);
+	free(c->tmp);
+	free(c->ups);
+	free(c->act);
+	free(c->pk);
 	if (c->w_ok) hv_window_free(&c->w);
 	memset(c, 0, sizeof *c);
 }
@@ -252,6 +260,26 @@ static inline double neg_get(hpctk_vcheck *c, uint32_t node, uint32_t k)
 static void set_group(hpctk_vcheck *c)
 {
 	const hpctk_vmodel *vm = c->vm;
+	/* what each propMetricId's value does in this group */
+	uint32_t npk = 0;
+	for (uint32_t pid = 0; pid < vm->npid; pid++) {
+		hpctk_vact a = {0};
+		uint8_t kind = vm->kind[pid];
+		if (kind == HPCTK_VP_POINT) {
+			a.pa = npk;
+			for (uint32_t j = vm->pfirst[pid]; j < vm->pfirst[pid + 1]; j++) {
+				uint32_t k = vm->plist[j] - c->g0;
+				if (k < c->g) c->pk[npk++] = (uint16_t)k;
+			}
+			a.pb = npk;
+			a.type = a.pb > a.pa ? VA_POINT : VA_NONE;
+		} else if ((kind == HPCTK_VP_EXEC || kind == HPCTK_VP_TRANS) && (uint32_t)vm->dslot[pid] - c->g0 < c->g) {
+			a.type = VA_DERIVED;
+			a.k = (uint16_t)(vm->dslot[pid] - c->g0);
+			a.shift = kind == HPCTK_VP_EXEC ? 16 : (uint8_t)(vm->bit[pid] & 15);
+		}
+		c->act[pid] = a;
+	}
 	for (uint32_t k = 0; k < c->g && c->g0 + k < vm->nd; k++) {
 		uint16_t pid = vm->dpid[c->g0 + k];
 		c->kshift[k] = vm->kind[pid] == HPCTK_VP_EXEC ? 16 : (uint8_t)(vm->bit[pid] & 15);
@@ -263,17 +291,15 @@ static void set_group(hpctk_vcheck *c)
 static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t cnt, uint64_t off0)
 {
 	const hpctk_vmodel *vm = c->vm;
-	const uint32_t g0 = c->g0, g = c->g;
 	if (n == HPCTK_VNONE) {
 		for (uint64_t i = 0; i < cnt; i++) {
 			const uint8_t *p = vals + 10 * i;
 			uint16_t pid = hv_le16(p);
-			if (hpctk_vkind(vm, pid) != HPCTK_VP_POINT) continue; /* an elided context's own values: no equation known */
+			if (pid >= vm->npid || c->act[pid].type != VA_POINT) continue; /* an elided context's own values: no equation known */
 			double v = hv_lef64(p + 2);
 			if (!isfinite(v)) continue;
-			for (uint32_t j = vm->pfirst[pid]; j < vm->pfirst[pid + 1]; j++) {
-				uint32_t k = vm->plist[j] - g0;
-				if (k >= g) continue;
+			for (uint32_t j = c->act[pid].pa; j < c->act[pid].pb; j++) {
+				uint32_t k = c->pk[j];
 				if (v > 0) c->pos[k] += v;
 				else c->neg[k] += v;
 				c->elmag[k] += fabs(v);
@@ -298,24 +324,27 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 	} else if (r->own_off + 10ull * r->own_cnt == off0) {
 		r->own_cnt += (uint32_t)cnt; /* the next chunk of the same run */
 	}
+	/* bit `shift` of pm: this node's value of a slot goes into its parent's */
+	const uint32_t pm = parent != HPCTK_VNONE ? ((uint32_t)prop | 1u << 16) : 0;
+	const hpctk_vact *act = c->act;
+	const uint32_t npid = vm->npid;
 	for (uint64_t i = 0; i < cnt; i++) {
 		const uint8_t *p = vals + 10 * i;
 		uint16_t pid = hv_le16(p);
-		uint8_t kind = hpctk_vkind(vm, pid);
+		if (pid >= npid) continue;
+		const hpctk_vact a = act[pid];
 		double v = hv_lef64(p + 2);
-		if (kind == HPCTK_VP_POINT) {
-			for (uint32_t j = vm->pfirst[pid]; j < vm->pfirst[pid + 1]; j++) {
-				uint32_t k = vm->plist[j] - g0;
-				if (k >= g) continue;
+		if (a.type == VA_POINT) {
+			for (uint32_t j = a.pa; j < a.pb; j++) {
+				uint32_t k = c->pk[j];
 				own[k].expect += v;
 				if (v < 0) neg_add(c, n, k, -v);
 			}
 			continue;
 		}
-		if (kind != HPCTK_VP_EXEC && kind != HPCTK_VP_TRANS) continue;
-		uint32_t k = (uint32_t)vm->dslot[pid] - g0;
-		if (k >= g) continue; /* HPCTK_VNOSLOT, or another group's */
-		bool up = parent != HPCTK_VNONE && (kind == HPCTK_VP_EXEC || (prop >> (vm->bit[pid] & 15) & 1));
+		if (a.type != VA_DERIVED) continue; /* not a scope checked, or another group's */
+		const uint32_t k = a.k;
+		const bool up = pm >> a.shift & 1;
 		if (own[k].found != 0 || r->dup) {
 			/* given before at this node: what propagates is every copy */
 			double *d = side_get(c, dups(c), n, k, true);
@@ -452,6 +481,70 @@ static int by_touch(const void *a, const void *b)
 	return (x->k > y->k) - (x->k < y->k);
 }
 
+/* Node i pulls child ch's values that propagate (and its first touch). */
+static void pull(hpctk_vcheck *c, hpctk_vrec *r, uint32_t i, uint32_t ch, uint32_t gn, const uint8_t *kshift)
+{
+	const hpctk_vrec *cr = rec(c, ch);
+	if (!r->key || cr->up_key < r->key) {
+		r->key = cr->up_key;
+		r->first_off = cr->up_off;
+	}
+	hpctk_vslot *s = slots(r);
+	const hpctk_vslot *cs = slots((hpctk_vrec *)cr);
+	const uint32_t pm = (uint32_t)c->vm->node[ch].prop | 1u << 16;
+	for (uint32_t k = 0; k < gn; k++) {
+		if (!(pm >> kshift[k] & 1)) continue;
+		double v = cs[k].found;
+		if (cr->dup) {
+			/* the earlier copies came first */
+			const double *d = side_get(c, dups(c), ch, k, false);
+			if (d) {
+				s[k].expect += d[0];
+				if (d[1] > 0) neg_add(c, i, k, d[1]);
+			}
+		}
+		s[k].expect += v;
+		if (v < 0) neg_add(c, i, k, -v);
+	}
+}
+
+static bool grow_ups(hpctk_vcheck *c)
+{
+	size_t cap = c->ups_cap ? c->ups_cap * 2 : 64; /* bounded by the tree's nodes */
+	hpctk_vup *nu = realloc(c->ups, cap * sizeof *nu);
+	if (!nu) {
+		c->oom = c->cur_tainted = true;
+		return false;
+	}
+	c->ups = nu;
+	c->ups_cap = cap;
+	return true;
+}
+
+static int by_up(const void *a, const void *b)
+{
+	const hpctk_vup *x = a, *y = b;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/* By key (unique): few children are sorted by insertion. */
+static void sort_ups(hpctk_vup *u, uint32_t n)
+{
+	if (n > 16) {
+		qsort(u, n, sizeof *u, by_up);
+		return;
+	}
+	for (uint32_t j = 1; j < n; j++) {
+		hpctk_vup x = u[j];
+		uint32_t m = j;
+		while (m > 0 && u[m - 1].key > x.key) {
+			u[m] = u[m - 1];
+			m--;
+		}
+		u[m] = x;
+	}
+}
+
 /* The sweep (see the top): every touched slot of the group is one
  * equation; the records are cleared for the next group or profile. */
 static void eval_group(hpctk_vcheck *c, bool check)
@@ -463,16 +556,46 @@ static void eval_group(hpctk_vcheck *c, bool check)
 	const uint32_t gn = g0 + g <= vm->nd ? g : vm->nd - g0;
 	const double *neg = c->neg, *pos = c->pos, *elmag = c->elmag;
 	uint64_t nev[2] = {0, 0}; /* evaluations: transitive, execution */
-	for (uint32_t i = c->recs ? vm->n : 0; i-- > 0;) {
+	const uint32_t *kid = vm->kid;
+	for (uint32_t i = 0; c->recs && i < vm->n; i++) {
 		hpctk_vrec *r = rec(c, i);
-		if (i >= 8) {
-			/* a few nodes ahead: their records and their parents' */
-			prefetch_lines(c, i - 8);
-			if (vm->node[i - 8].parent != HPCTK_VNONE) prefetch_lines(c, vm->node[i - 8].parent);
+		if (i + 8 < vm->n) {
+			/* a few nodes ahead: their records and their first children's */
+			prefetch_lines(c, i + 8);
+			if (kid[i + 8] < kid[i + 9]) prefetch_lines(c, kid[i + 8]);
+		}
+		hpctk_vslot *s = slots(r);
+		/* Pull from the children (contiguous, after i): their first touch
+		 * of i and the values that propagate, added in the order the
+		 * profile gave them (each child's run; i's own point values at
+		 * its own run), so that the sums are the ones arrival order makes. */
+		uint32_t nu = 0;
+		for (uint32_t ch = kid[i]; ch < kid[i + 1]; ch++) {
+			const hpctk_vrec *cr = rec(c, ch);
+			if (!cr->up_key) continue;
+			if (nu == c->ups_cap && !grow_ups(c)) break;
+			c->ups[nu++] = (hpctk_vup){cr->up_key, ch};
+		}
+		if (nu) {
+			sort_ups(c->ups, nu);
+			const uint64_t own = r->key; /* 0: no run of its own */
+			bool own_done = own == 0;
+			if (!own_done)
+				for (uint32_t k = 0; k < gn; k++) {
+					c->tmp[k] = s[k].expect;
+					s[k].expect = 0;
+				}
+			for (uint32_t j = 0; j < nu; j++) {
+				if (!own_done && own < c->ups[j].key) {
+					for (uint32_t k = 0; k < gn; k++) s[k].expect += c->tmp[k];
+					own_done = true;
+				}
+				pull(c, r, i, c->ups[j].ch, gn, kshift);
+			}
+			if (!own_done)
+				for (uint32_t k = 0; k < gn; k++) s[k].expect += c->tmp[k];
 		}
 		if (!r->key) continue; /* untouched: all zero */
-		hpctk_vslot *s = slots(r);
-		const uint32_t parent = vm->node[i].parent;
 		for (uint32_t k = 0; check && k < gn; k++) {
 			double found = s[k].found, x = s[k].expect, mag;
 			if (!c->negn) {
@@ -492,30 +615,7 @@ static void eval_group(hpctk_vcheck *c, bool check)
 			if (!(diff >= neg[k] - tol && diff <= pos[k] + tol))
 				keep_fail(c, &(vfail){r->key, k, i, slot_off(c, r, vm->dpid[g0 + k]), found, x});
 		}
-		if (r->up_key) {
-			/* into the parent: its first touch, and the values that propagate */
-			hpctk_vrec *pr = rec(c, parent);
-			hpctk_vslot *ps = slots(pr);
-			if (!pr->key || r->up_key < pr->key) {
-				pr->key = r->up_key;
-				pr->first_off = r->up_off;
-			}
-			const uint16_t prop = vm->node[i].prop;
-			const uint32_t pm = (uint32_t)prop | 1u << 16;
-			for (uint32_t k = 0; k < gn; k++) {
-				if (!(pm >> kshift[k] & 1)) continue;
-				double v = s[k].found;
-				ps[k].expect += v;
-				if (v < 0) neg_add(c, parent, k, -v);
-				if (r->dup) {
-					const double *d = side_get(c, dups(c), i, k, false);
-					if (d) {
-						ps[k].expect += d[0];
-						if (d[1] > 0) neg_add(c, parent, k, d[1]);
-					}
-				}
-			}
-		}
+		/* its parent pulled its values already (a parent comes first) */
 		memset(r, 0, c->stride);
 	}
 	c->recs_dirty = false; /* every record was visited and cleared */

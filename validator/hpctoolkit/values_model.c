@@ -16,6 +16,7 @@ void hpctk_vmodel_free(hpctk_vmodel *vm)
 	free(vm->metric_name);
 	free(vm->stats);
 	free(vm->dense);
+	free(vm->kid);
 	free(vm->tables);
 	free(vm);
 }
@@ -97,6 +98,19 @@ bool hpctk_vmodel_index(hpctk_vmodel *vm)
 		uint16_t s = vm->stats[k].stat;
 		vm->stat_of[s] = vm->stat_of[s] == HPCTK_VNONE ? (uint32_t)k : HPCTK_VNONE - 1; /* twice: its unique rule fired */
 	}
+	/* Each node's children: contiguous, in parent order (the tree is read
+	 * breadth first), so kid[] is a prefix sum; a tree not so numbered is
+	 * refused (the checkers rely on it). */
+	free(vm->kid);
+	vm->kid = malloc(((size_t)vm->n + 1) * sizeof *vm->kid);
+	if (!vm->kid) return false;
+	uint32_t q = 0;
+	for (uint32_t i = 1; i < vm->n; i++) {
+		uint32_t p = vm->node[i].parent;
+		if (p == HPCTK_VNONE || p >= i || (i > 1 && p < vm->node[i - 1].parent)) return false;
+		while (q <= p) vm->kid[q++] = i;
+	}
+	while (q <= vm->n) vm->kid[q++] = vm->n;
 	/* ctxIds dense enough (at most 4 ids per node): a direct map */
 	uint32_t max = 0;
 	for (uint32_t i = 0; i < vm->n; i++) max = vm->node[i].ctx > max ? vm->node[i].ctx : max;
