@@ -131,14 +131,6 @@ static void check_all_functions(void)
 		}
 }
 
-typedef struct memio { const uint8_t *d; uint64_t n; } memio;
-static bool mem_fetch(void *io, uint64_t off, void *dst, size_t len)
-{
-	memio *m = io;
-	if (!hv_range_in(off, len, m->n)) return false;
-	memcpy(dst, m->d + off, len);
-	return true;
-}
 
 /* A trace larger than the window, read through fetch (as the CLI does for
  * files over 16 MiB), gives exactly the in-memory result. */
@@ -161,8 +153,8 @@ static void check_windowed(void)
 		hv_blob mb = hv_blob_from_memory("t.bin", out.files[0].data, out.files[0].len);
 		hv_report_init(&a, "t.bin", 100);
 		hv_validate_blob(&opt, &mb, &a);
-		memio io = {out.files[0].data, out.files[0].len};
-		hv_blob wb = {.name = "t.bin", .size = out.files[0].len, .fetch = mem_fetch, .io = &io};
+		tl_memio io = {.d = out.files[0].data, .n = out.files[0].len};
+		hv_blob wb = {.name = "t.bin", .size = out.files[0].len, .fetch = tl_mem_fetch, .io = &io};
 		hv_report_init(&w, "t.bin", 100);
 		hv_validate_blob(&opt, &wb, &w);
 		CHECK(memcmp(a.failed, w.failed, sizeof a.failed) == 0 && memcmp(a.evaluated, w.evaluated, sizeof a.evaluated) == 0,

@@ -13,21 +13,6 @@
 #include "tap.h"
 #include "testlib.h"
 
-typedef struct mem_io {
-	const uint8_t *data;
-	uint64_t size;
-	size_t max_fetch;
-} mem_io;
-
-static bool mem_fetch(void *io, uint64_t off, void *dst, size_t len)
-{
-	mem_io *m = io;
-	if (!hv_range_in(off, len, m->size)) return false;
-	if (len > m->max_fetch) m->max_fetch = len;
-	memcpy(dst, m->data + off, len);
-	return true;
-}
-
 static bool is_meta(const char *name) { return strcmp(hv_basename(name), "meta.db") == 0; }
 
 /* Validate `out` with every file behind a fetch callback. */
@@ -35,13 +20,13 @@ static void validate_windowed(gen_output *out, const hv_options *opt, hv_report 
 {
 	static hv_blob blobs[GEN_MAX_FILES];
 	static char names[GEN_MAX_FILES][160];
-	static mem_io ios[GEN_MAX_FILES];
+	static tl_memio ios[GEN_MAX_FILES];
 	*max_fetch = 0;
 	for (size_t i = 0; i < out->n; i++) {
 		snprintf(names[i], sizeof names[i], "gen/%s", out->files[i].name);
-		ios[i] = (mem_io){out->files[i].data, out->files[i].len, 0};
+		ios[i] = (tl_memio){.d = out->files[i].data, .n = out->files[i].len};
 		blobs[i] = hv_blob_from_memory(names[i], NULL, out->files[i].len);
-		blobs[i].fetch = mem_fetch;
+		blobs[i].fetch = tl_mem_fetch;
 		blobs[i].io = &ios[i];
 	}
 	hv_report_init(r, out->is_set ? "gen" : names[0], opt->max_diags);

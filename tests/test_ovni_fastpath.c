@@ -83,24 +83,10 @@ static size_t mutate(uint8_t *d, size_t n, gen_rng *rng, const evref *ev, size_t
 	return n;
 }
 
-/* A blob read through fetch, as the CLI gives files over 16 MiB. */
-typedef struct memio {
-	const uint8_t *d;
-	size_t n;
-} memio;
-
-static bool mem_fetch(void *io, uint64_t off, void *dst, size_t len)
-{
-	memio *m = io;
-	if (off > m->n || len > m->n - off) return false;
-	memcpy(dst, m->d + off, len);
-	return true;
-}
-
 static void check_once(const uint8_t *d, size_t n, bool fast, bool windowed, hv_report *r, ovni_obs_summary *s)
 {
-	memio io = {d, n};
-	hv_blob b = windowed ? (hv_blob){.name = "t/stream.obs", .size = n, .fetch = mem_fetch, .io = &io}
+	tl_memio io = {.d = d, .n = n};
+	hv_blob b = windowed ? (hv_blob){.name = "t/stream.obs", .size = n, .fetch = tl_mem_fetch, .io = &io}
 			     : hv_blob_from_memory("t/stream.obs", d, n);
 	hv_report_init(r, "t/stream.obs", 1000);
 	ovni_obs_fast_path = fast;

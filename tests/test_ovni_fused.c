@@ -17,19 +17,6 @@
 #include "tap.h"
 #include "testlib.h"
 
-typedef struct memio {
-	const uint8_t *d;
-	size_t n;
-} memio;
-
-static bool mem_fetch(void *io, uint64_t off, void *dst, size_t len)
-{
-	memio *m = io;
-	if (off > m->n || len > m->n - off) return false;
-	memcpy(dst, m->d + off, len);
-	return true;
-}
-
 /* A runner that runs tasks in reverse order: any order must give the same report. */
 static void reverse_runner(void *ctx, size_t n, hv_task_fn task, void *tctx)
 {
@@ -41,12 +28,12 @@ static void run(gen_output *out, bool fused, bool windowed, bool jobs, size_t ma
 {
 	static hv_blob blobs[GEN_MAX_FILES];
 	static char names[GEN_MAX_FILES][160];
-	static memio io[GEN_MAX_FILES];
+	static tl_memio io[GEN_MAX_FILES];
 	hv_options opt = {.max_diags = max_diags, .runner = jobs ? reverse_runner : NULL, .jobs = jobs ? 2 : 0};
 	for (size_t i = 0; i < out->n; i++) {
 		snprintf(names[i], sizeof names[i], "gen/%s", out->files[i].name);
-		io[i] = (memio){out->files[i].data, out->files[i].len};
-		blobs[i] = windowed ? (hv_blob){.name = names[i], .size = out->files[i].len, .fetch = mem_fetch, .io = &io[i]}
+		io[i] = (tl_memio){.d = out->files[i].data, .n = out->files[i].len};
+		blobs[i] = windowed ? (hv_blob){.name = names[i], .size = out->files[i].len, .fetch = tl_mem_fetch, .io = &io[i]}
 				    : hv_blob_from_memory(names[i], out->files[i].data, out->files[i].len);
 	}
 	hv_report_init(r, "gen", max_diags);

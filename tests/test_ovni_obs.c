@@ -31,22 +31,6 @@ static void run(const uint8_t *d, size_t n, hv_report *r)
 	hv_validate_blob(&(hv_options){.max_diags = 100}, &b, r);
 }
 
-/* A blob read through fetch, as the CLI gives files over 16 MiB. */
-typedef struct memio {
-	const uint8_t *d;
-	size_t n;
-	unsigned calls;
-} memio;
-
-static bool mem_fetch(void *io, uint64_t off, void *dst, size_t len)
-{
-	memio *m = io;
-	m->calls++;
-	if (off > m->n || len > m->n - off) return false;
-	memcpy(dst, m->d + off, len);
-	return true;
-}
-
 static const hv_diag *find_diag(const hv_report *r, int rule)
 {
 	for (size_t i = 0; i < r->ndiags; i++)
@@ -95,8 +79,8 @@ static void test_windowed_matches_memory(void)
 	off = put_ev(d, off, 0x13, "VYc", clock);
 	hv_put_le32(d + off, 1);
 	off += 4 + 1;
-	memio io = {d, off, 0};
-	hv_blob b = {.name = "big/stream.obs", .size = off, .fetch = mem_fetch, .io = &io};
+	tl_memio io = {.d = d, .n = off};
+	hv_blob b = {.name = "big/stream.obs", .size = off, .fetch = tl_mem_fetch, .io = &io};
 	hv_report r1, r2;
 	hv_report_init(&r1, "big", 100);
 	hv_validate_blob(&(hv_options){.max_diags = 100}, &b, &r1);

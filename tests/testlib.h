@@ -3,6 +3,8 @@
 #ifndef HV_TESTLIB_H
 #define HV_TESTLIB_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +34,26 @@ static inline void tl_dump(const hv_report *r)
 	for (size_t i = 0; i < r->ndiags && i < 12; i++)
 		printf("    %s[%s] 0x%llx %s (at %s)\n", hv_sev_name(r->diags[i].sev), hv_rules[r->diags[i].rule].id,
 		       (unsigned long long)r->diags[i].offset, r->diags[i].msg, r->diags[i].path);
+}
+
+/* Bytes in memory behind a blob's fetch callback, as the CLI reads files
+ * over 16 MiB: the windowed paths run on generator output. Counts the calls
+ * and the largest read, for tests of the window size. */
+typedef struct tl_memio {
+	const uint8_t *d;
+	uint64_t n;
+	unsigned calls;
+	size_t max_fetch;
+} tl_memio;
+
+static inline bool tl_mem_fetch(void *io, uint64_t off, void *dst, size_t len)
+{
+	tl_memio *m = io;
+	m->calls++;
+	if (off > m->n || len > m->n - off) return false;
+	if (len > m->max_fetch) m->max_fetch = len;
+	memcpy(dst, m->d + off, len);
+	return true;
 }
 
 static inline const char *tl_edition_name(enum hv_edition e)

@@ -5,8 +5,8 @@
  * its count (objects and arrays). cJSON gives the values, the validator's
  * position scanner (ovni/json_scan.h) the offsets: both see the same text,
  * comments blanked, and list the same values in the same order, so the
- * n-th value of one is the n-th of the other; a value whose last path
- * component differs (a key written with escapes) gets its parent's offset.
+ * n-th value of one is the n-th of the other; a member whose key is not
+ * at that position as written (a key with escapes) gets its parent's offset.
  * The walk is iterative over an explicit stack: the depth comes from the
  * file (cJSON refuses more than its nesting limit). */
 #include <cjson/cJSON.h>
@@ -79,11 +79,16 @@ static size_t path_add(char *p, size_t len, const char *s, size_t n)
 	return len + n;
 }
 
-/* Whether the scanner's path ends with the component just added. */
-static bool same_last(const char *scanned, const char *comp, size_t n)
+/* Whether the scanner's position `at` is this value's: a member's key
+ * token holds its key, an element's position is one byte. Checked on the
+ * document's bytes (O(key length)), not on the scanner's path strings,
+ * whose length grows with the depth. */
+static bool same_pos(const ovni_jdoc *doc, size_t at, bool element, const char *key, size_t n)
 {
-	size_t l = strlen(scanned);
-	return l >= n && memcmp(scanned + l - n, comp, n) == 0;
+	uint64_t off = doc->pos[at].off;
+	if (element) return doc->pos[at].len == 1;
+	return off < doc->len && doc->len - off >= n + 2 && doc->clean[off] == '"' &&
+	       memcmp(doc->clean + off + 1, key, n) == 0 && doc->clean[off + 1 + n] == '"';
 }
 
 static void walk(hv_dump_ctx *d, const cJSON *root, const ovni_jdoc *doc, const char *base)
@@ -125,7 +130,7 @@ static void walk(hv_dump_ctx *d, const cJSON *root, const ovni_jdoc *doc, const 
 		plen = path_add(path, plen, c, cn);
 		uint64_t off = f->off, len = f->len ? 1 : 0;
 		if (at < doc->npos) {
-			if (same_last(doc->pos[at].path, c, cn)) off = doc->pos[at].off, len = doc->pos[at].len;
+			if (same_pos(doc, at, f->is_array, c, cn)) off = doc->pos[at].off, len = doc->pos[at].len;
 			at++;
 		}
 		if (hv_dump_in_range(d, index)) {

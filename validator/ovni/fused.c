@@ -89,13 +89,7 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 		s->obs = obs[i];
 		s->version = 3;
 		ovni_check_json(json[i], &scratch, OVNI_DOC_STREAM3, &s->meta);
-		s->tid_ok = s->meta.has_tid;
-		s->pid_ok = s->meta.has_pid;
-		s->loom_ok = s->meta.has_loom;
-		s->tid = s->meta.tid;
-		s->pid = s->meta.pid;
-		memcpy(s->loom, s->meta.loom, sizeof s->loom);
-		s->thread = s->tid_ok && s->pid_ok && s->loom_ok;
+		ovni_stream_ids_from_meta(s);
 	}
 	ovni_clock_offsets(&pre, offs);
 	if (scratch.count[HV_SEV_ERROR] || scratch.internal_error) goto out; /* the model will not run */

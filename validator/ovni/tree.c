@@ -276,6 +276,18 @@ static void ahead_clear(ovni_ahead *a)
 	a->n = 0;
 }
 
+/* A v3 stream's identity is what its stream.json says. */
+void ovni_stream_ids_from_meta(ovni_stream *s)
+{
+	s->tid_ok = s->meta.has_tid;
+	s->pid_ok = s->meta.has_pid;
+	s->loom_ok = s->meta.has_loom;
+	s->tid = s->meta.tid;
+	s->pid = s->meta.pid;
+	memcpy(s->loom, s->meta.loom, sizeof s->loom);
+	s->thread = s->tid_ok && s->pid_ok && s->loom_ok;
+}
+
 static void check_v3(ovni_trace *t, const name_index *ix, hv_blob *json, size_t cap)
 {
 	ovni_stream *s = add_stream(t, cap);
@@ -294,13 +306,7 @@ static void check_v3(ovni_trace *t, const name_index *ix, hv_blob *json, size_t 
 		hv_emit_sev(t->r, HV_R_OVNI_JSON_PART_UNKNOWN, HV_SEV_ERROR, s->obs->name, 8, 12, s->rel,
 			    "the stream of part \"%s\" holds %llu event(s); ovniemu fails (\"event from unknown stream\")",
 			    s->meta.part, (unsigned long long)s->sum.nevents);
-	s->tid_ok = s->meta.has_tid;
-	s->pid_ok = s->meta.has_pid;
-	s->loom_ok = s->meta.has_loom;
-	s->tid = s->meta.tid;
-	s->pid = s->meta.pid;
-	memcpy(s->loom, s->meta.loom, sizeof s->loom);
-	s->thread = s->tid_ok && s->pid_ok && s->loom_ok;
+	ovni_stream_ids_from_meta(s);
 	dirname_checks(t, s);
 }
 

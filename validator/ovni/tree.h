@@ -62,6 +62,9 @@ void ovni_fused_free(ovni_trace *t);
 /* Tests: false turns the fused pass off (streams are then read twice). */
 extern bool ovni_fused_on;
 
+/* Fill a v3 stream's thread, process and loom ids from its stream.json. */
+void ovni_stream_ids_from_meta(ovni_stream *s);
+
 /* The display path of a file relative to the input. */
 const char *ovni_relpath(const hv_report *r, const char *name);
 
