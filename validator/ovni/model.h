@@ -164,6 +164,7 @@ typedef struct mtask {
 } mtask;
 
 #define MODEL_TASK_CHUNK 32768u /* 2 MiB */
+#define MODEL_TASK_FIRST 64u     /* the first chunk starts at 4 KiB */
 #define MODEL_BODY1 0x80000000u
 
 /* What an event does to the model, classified from its first four bytes
@@ -220,6 +221,7 @@ struct model_loom {
 	mdense *dense;            /* per process and task model (nth x 3): tasks by small id, else in `tasks` */
 	mtask **taskc;            /* chunks of MODEL_TASK_CHUNK tasks */
 	size_t ntask, ntaskc, captaskc;
+	size_t cap0;              /* tasks the first chunk has room for: it grows to a chunk */
 	mbody *body;
 	size_t nbody, capbody;
 	int8_t mark_kind[OVNI_MARK_TYPES]; /* -1 undeclared, 0 single, 1 stack (ovni.mark) */

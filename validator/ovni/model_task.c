@@ -114,6 +114,22 @@ static void type_event(model_loom *L, uint32_t ti, const mevent *e)
 	if (!mmap64_put(&L->types, k, 0)) L->oom = L->stop = true;
 }
 
+
+/* The first chunk, full: a bigger one (records are 64-byte aligned, so no
+ * realloc; tasks are found by index, never kept by address across a create). */
+static bool grow_first_chunk(model_loom *L)
+{
+	if (L->cap0 >= MODEL_TASK_CHUNK) return true;
+	size_t cap = L->cap0 * 8 < MODEL_TASK_CHUNK ? L->cap0 * 8 : MODEL_TASK_CHUNK;
+	mtask *c = cap == MODEL_TASK_CHUNK ? aligned_alloc(MODEL_TASK_CHUNK * sizeof *c, MODEL_TASK_CHUNK * sizeof *c)
+					   : aligned_alloc(64, cap * sizeof *c);
+	if (!c) return false;
+	memcpy(c, L->taskc[0], L->cap0 * sizeof *c);
+	free(L->taskc[0]);
+	L->taskc[0] = c;
+	L->cap0 = cap;
+	return true;
+}
 static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t flags)
 {
 	mthread *th = &L->th[ti];
@@ -132,6 +148,10 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 			   " has not declared (%cYc/POc) before", id, type, th->s->pid, m == 'P' ? 'P' : m);
 		return;
 	}
+	if (L->ntask > 0 && L->ntask == L->cap0 && !grow_first_chunk(L)) {
+		L->oom = L->stop = true;
+		return;
+	}
 	if (L->ntask % MODEL_TASK_CHUNK == 0) {
 		if (L->ntask >= MODEL_BODY1) {
 			L->oom = L->stop = true;
@@ -147,7 +167,13 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 			L->taskc = nv;
 			L->captaskc = nc;
 		}
-		mtask *c = aligned_alloc(MODEL_TASK_CHUNK * sizeof *c, MODEL_TASK_CHUNK * sizeof *c);
+		/* The first chunk starts small (most traces, and every test and
+		 * fuzzing input, have few tasks: a 2 MiB mapping made and
+		 * unmapped per validation cost them more than their checks). */
+		size_t cap = L->ntaskc == 0 ? MODEL_TASK_FIRST : MODEL_TASK_CHUNK;
+		mtask *c = L->ntaskc == 0 ? aligned_alloc(64, cap * sizeof *c)
+					  : aligned_alloc(MODEL_TASK_CHUNK * sizeof *c, MODEL_TASK_CHUNK * sizeof *c);
+		if (L->ntaskc == 0) L->cap0 = cap;
 		if (!c) {
 			L->oom = L->stop = true;
 			return;
@@ -165,7 +191,8 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 	mtask *t = model_task_at(L, (uint32_t)L->ntask);
 	/* tasks are written in order, a few events apart: fetch the line of
 	 * a later one now, so its first write does not wait for memory */
-	if (L->ntask % MODEL_TASK_CHUNK + 16 < MODEL_TASK_CHUNK) __builtin_prefetch(t + 16, 1, 3);
+	if (L->ntask % MODEL_TASK_CHUNK + 16 < (L->ntask < MODEL_TASK_CHUNK ? L->cap0 : MODEL_TASK_CHUNK))
+		__builtin_prefetch(t + 16, 1, 3);
 	*t = (mtask){.id = id, .type = type, .model = m, .flags = flags, .b1 = {.task = (uint32_t)L->ntask, .thread = -1}};
 	note(&t->created, e);
 	if (!add_task(L, th, m, id, (uint32_t)L->ntask)) L->oom = L->stop = true;
