@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ovni/json_scan.h"
 #include "ovni/ovni.h"
 #include "tap.h"
 #include "testlib.h"
@@ -134,8 +135,37 @@ static void test_process_metadata(void)
 	hv_report_free(&r);
 }
 
+/* Paths grow with the nesting: a deep document of many elements must not
+ * make the position scanner hold depth x elements bytes of paths. */
+static void test_deep_positions(void)
+{
+	const size_t depth = 600, elems = 200000; /* unbounded: ~360 MB of paths */
+	size_t cap = depth * 2 + elems * 2 + 64, n = 0;
+	char *text = malloc(cap);
+	if (!text) return;
+	n += (size_t)snprintf(text, cap, "{\"version\":3,\"x\":");
+	for (size_t i = 0; i < depth; i++) text[n++] = '[';
+	for (size_t i = 0; i < elems; i++) {
+		text[n++] = '0';
+		text[n++] = i + 1 < elems ? ',' : ']';
+	}
+	for (size_t i = 1; i < depth; i++) text[n++] = ']';
+	text[n++] = '}';
+	ovni_jdoc d;
+	CHECK(ovni_jdoc_init(&d, (const uint8_t *)text, n), "deep document: scanner starts");
+	ovni_jdoc_scan(&d);
+	CHECK(!d.oom && d.truncated, "deep document: positions stop being recorded (truncated=%d)", d.truncated);
+	CHECK(d.path_bytes <= OVNI_JSCAN_MAX_PATH_BYTES, "deep document: %zu bytes of paths, at most %u", d.path_bytes,
+	      OVNI_JSCAN_MAX_PATH_BYTES);
+	uint64_t off, len;
+	CHECK(ovni_jdoc_find(&d, "version", 0, &off, &len) && off == 1, "deep document: early keys still found");
+	ovni_jdoc_free(&d);
+	free(text);
+}
+
 int main(void)
 {
+	test_deep_positions();
 	hv_report r;
 	run(good, &r);
 	CHECK(r.count[HV_SEV_ERROR] == 0 && r.count[HV_SEV_WARNING] == 0, "the base document conforms");

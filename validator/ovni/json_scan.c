@@ -93,7 +93,8 @@ void ovni_jdoc_free(ovni_jdoc *d)
 static void record(ovni_jdoc *d, const char *path, uint64_t off, uint64_t len)
 {
 	if (d->oom) return;
-	if (d->npos >= OVNI_JSCAN_MAX_POS) {
+	size_t plen = strlen(path) + 1;
+	if (d->npos >= OVNI_JSCAN_MAX_POS || plen > OVNI_JSCAN_MAX_PATH_BYTES - d->path_bytes) {
 		d->truncated = true;
 		return;
 	}
@@ -107,11 +108,13 @@ static void record(ovni_jdoc *d, const char *path, uint64_t off, uint64_t len)
 		d->pos = np;
 		d->cap = cap;
 	}
-	char *p = strdup(path);
+	char *p = malloc(plen);
 	if (!p) {
 		d->oom = true;
 		return;
 	}
+	memcpy(p, path, plen);
+	d->path_bytes += plen;
 	d->pos[d->npos++] = (ovni_jpos){p, off, len};
 }
 

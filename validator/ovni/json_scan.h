@@ -24,6 +24,7 @@ typedef struct ovni_jdoc {
 	uint64_t comment_off;
 	ovni_jpos *pos;
 	size_t npos, cap;
+	size_t path_bytes;        /* bytes of the recorded paths, bounded by OVNI_JSCAN_MAX_PATH_BYTES */
 	bool oom, truncated;      /* positions beyond OVNI_JSCAN_MAX_POS are not recorded */
 	uint64_t *nl;             /* offsets of every '\n', built on first use */
 	size_t nnl;
@@ -33,6 +34,10 @@ typedef struct ovni_jdoc {
 /* Bounded memory for huge documents: later keys fall back to the position
  * of their nearest recorded ancestor. */
 #define OVNI_JSCAN_MAX_POS 1000000u
+/* Paths are stored whole, and a path grows with the nesting: a 4 MB
+ * document of a million elements 900 arrays deep would hold 2.7 GB of
+ * paths. Past this many bytes of paths, positions are not recorded either. */
+#define OVNI_JSCAN_MAX_PATH_BYTES (32u << 20)
 
 /* False only when memory runs out. */
 bool ovni_jdoc_init(ovni_jdoc *d, const uint8_t *text, size_t len);
