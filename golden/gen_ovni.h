@@ -59,5 +59,8 @@ int govni_gen_mix(const gen_params *p, gen_output *out);
 
 bool govni_is(const char *a, const char *b);
 bool govni_prefix(const char *rule, const char *prefix);
+/* Append one event to a stream: `plen` bytes of payload (normal: 0 or 2..16)
+ * or of `jumbo` data. Returns the event's offset. */
+size_t govni_put_event(gen_buf *b, const char *mcv, uint64_t clock, const uint8_t *payload, size_t plen, bool jumbo);
 
 #endif

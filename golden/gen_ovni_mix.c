@@ -17,30 +17,13 @@
 #define MIX_STREAMS 8u
 #define MIX_CLOCK0 1000000000000ull
 
-static void ev(gen_buf *b, const char *mcv, uint64_t clock, const uint8_t *payload, size_t plen, bool jumbo)
-{
-	uint8_t h[16];
-	size_t hl = 12;
-	if (jumbo) {
-		h[0] = 0x13;
-		hv_put_le32(h + 12, (uint32_t)plen);
-		hl = 16;
-	} else {
-		h[0] = (uint8_t)(plen ? plen - 1 : 0);
-	}
-	memcpy(h + 1, mcv, 3);
-	hv_put_le64(h + 4, clock);
-	gen_buf_append(b, h, hl);
-	if (plen) gen_buf_append(b, payload, plen);
-}
-
-static void ev0(gen_buf *b, const char *mcv, uint64_t clock) { ev(b, mcv, clock, NULL, 0, false); }
+static void ev0(gen_buf *b, const char *mcv, uint64_t clock) { govni_put_event(b, mcv, clock, NULL, 0, false); }
 
 static void ev_u32(gen_buf *b, const char *mcv, uint64_t clock, uint32_t a)
 {
 	uint8_t pl[4];
 	hv_put_le32(pl, a);
-	ev(b, mcv, clock, pl, 4, false);
+	govni_put_event(b, mcv, clock, pl, 4, false);
 }
 
 static void ev_u32s(gen_buf *b, const char *mcv, uint64_t clock, uint32_t a, uint32_t c)
@@ -48,7 +31,7 @@ static void ev_u32s(gen_buf *b, const char *mcv, uint64_t clock, uint32_t a, uin
 	uint8_t pl[8];
 	hv_put_le32(pl, a);
 	hv_put_le32(pl + 4, c);
-	ev(b, mcv, clock, pl, 8, false);
+	govni_put_event(b, mcv, clock, pl, 8, false);
 }
 
 static void ev_type(gen_buf *b, const char *mcv, uint64_t clock, uint32_t type)
@@ -56,7 +39,7 @@ static void ev_type(gen_buf *b, const char *mcv, uint64_t clock, uint32_t type)
 	uint8_t j[16];
 	hv_put_le32(j, type);
 	memcpy(j + 4, "mixtype", 8);
-	ev(b, mcv, clock, j, 12, true);
+	govni_put_event(b, mcv, clock, j, 12, true);
 }
 
 /* The runtime of stream i: nOS-V, MPI, Nanos6, TAMPI. */
@@ -74,7 +57,7 @@ static void write_stream(gen_buf *b, unsigned k, unsigned n, uint64_t seed)
 	uint64_t clock = MIX_CLOCK0;
 	uint8_t ohx[16] = {0}; /* CPU 0, no creator */
 	gen_buf_append(b, "ovni\x01\x00\x00\x00", 8);
-	ev(b, "OHx", clock, ohx, 16, false);
+	govni_put_event(b, "OHx", clock, ohx, 16, false);
 	if (k == 0) ev_type(b, "VYc", ++clock, 1);
 	if (k == 2) ev_type(b, "6Yc", ++clock, 1);
 	unsigned done = 0, since_flush = 0, it = 0;

@@ -14,7 +14,7 @@ bool govni_prefix(const char *rule, const char *prefix) { return rule && strncmp
 
 /* Append one event; `payload` bytes of payload (normal, 0 or 2..16) or
  * `jumbo` data. Returns the event's offset. */
-static size_t put_event(gen_buf *b, const char *mcv, uint64_t clock, const uint8_t *payload, size_t plen, bool jumbo)
+size_t govni_put_event(gen_buf *b, const char *mcv, uint64_t clock, const uint8_t *payload, size_t plen, bool jumbo)
 {
 	uint8_t h[16];
 	size_t hl = 12;
@@ -42,9 +42,9 @@ static size_t put_known(gen_buf *b, const char *mcv, uint64_t clock, gen_rng *rn
 		uint8_t j[24];
 		hv_put_le32(j, 7);
 		memcpy(j + 4, "tasktype", 9);
-		return put_event(b, mcv, clock, j, 13, true);
+		return govni_put_event(b, mcv, clock, j, 13, true);
 	}
-	return put_event(b, mcv, clock, pl, s ? (size_t)s->payload : 0, false);
+	return govni_put_event(b, mcv, clock, pl, s ? (size_t)s->payload : 0, false);
 }
 
 static void put_mark(gen_buf *b, const char *mcv, uint64_t clock, int64_t value, int32_t type)
@@ -52,7 +52,7 @@ static void put_mark(gen_buf *b, const char *mcv, uint64_t clock, int64_t value,
 	uint8_t pl[12];
 	hv_put_le64(pl, (uint64_t)value);
 	hv_put_le32(pl + 8, (uint32_t)type);
-	put_event(b, mcv, clock, pl, 12, false);
+	govni_put_event(b, mcv, clock, pl, 12, false);
 }
 
 static size_t put_u32s(gen_buf *b, const char *mcv, uint64_t clock, uint32_t a, uint32_t c)
@@ -60,7 +60,7 @@ static size_t put_u32s(gen_buf *b, const char *mcv, uint64_t clock, uint32_t a, 
 	uint8_t pl[8];
 	hv_put_le32(pl, a);
 	hv_put_le32(pl + 4, c);
-	return put_event(b, mcv, clock, pl, 8, false);
+	return govni_put_event(b, mcv, clock, pl, 8, false);
 }
 
 /* One nOS-V task of this thread, start to end: created (or, past the
@@ -75,13 +75,13 @@ static uint64_t put_nosv_task(gen_buf *b, uint64_t clock, uint32_t base, unsigne
 	put_u32s(b, "VTx", ++clock, task, 0);
 	unsigned k = (unsigned)gen_below(rng, 4);
 	if (k == 1) {
-		put_event(b, "VU[", ++clock, NULL, 0, false);
-		put_event(b, "VU]", ++clock, NULL, 0, false);
+		govni_put_event(b, "VU[", ++clock, NULL, 0, false);
+		govni_put_event(b, "VU]", ++clock, NULL, 0, false);
 	} else if (k == 2) { /* nosv_pause(): the body pauses and resumes */
-		put_event(b, "VAp", ++clock, NULL, 0, false);
+		govni_put_event(b, "VAp", ++clock, NULL, 0, false);
 		put_u32s(b, "VTp", ++clock, task, 0);
 		put_u32s(b, "VTr", ++clock, task, 0);
-		put_event(b, "VAP", ++clock, NULL, 0, false);
+		govni_put_event(b, "VAP", ++clock, NULL, 0, false);
 	}
 	put_u32s(b, "VTe", ++clock, task, 0);
 	return clock;
@@ -95,14 +95,14 @@ static void put_type(gen_buf *b, const char *mcv, uint64_t clock, uint32_t type)
 	uint8_t j[24];
 	hv_put_le32(j, type);
 	memcpy(j + 4, "broken", 7);
-	put_event(b, mcv, clock, j, 11, true);
+	govni_put_event(b, mcv, clock, j, 11, true);
 }
 
 static void put_u32(gen_buf *b, const char *mcv, uint64_t clock, uint32_t a)
 {
 	uint8_t pl[4];
 	hv_put_le32(pl, a);
-	put_event(b, mcv, clock, pl, 4, false);
+	govni_put_event(b, mcv, clock, pl, 4, false);
 }
 
 /* The events that break one ovni.model.* rule, right after OHx while the
@@ -113,32 +113,32 @@ static uint64_t put_model_break(gen_buf *b, const govni_stream *s, uint64_t cloc
 	const char *r = s->model_brk + strlen("ovni.model.");
 	uint32_t a = 4000000000u + (uint32_t)s->tid * 2u, t2 = (uint32_t)s->tid + 100000u;
 	uint8_t c[8] = {0};
-	if (!strcmp(r, "thread-state")) put_event(b, "OHr", ++clock, NULL, 0, false); /* already running */
+	if (!strcmp(r, "thread-state")) govni_put_event(b, "OHr", ++clock, NULL, 0, false); /* already running */
 	if (!strcmp(r, "cpu-unknown")) put_u32(b, "OAs", ++clock, 999);
 	if (!strcmp(r, "thread-inactive")) {
-		put_event(b, "OHp", ++clock, NULL, 0, false);
-		put_event(b, "VSr", ++clock, NULL, 0, false); /* from a paused thread */
-		put_event(b, "OHr", ++clock, NULL, 0, false);
+		govni_put_event(b, "OHp", ++clock, NULL, 0, false);
+		govni_put_event(b, "VSr", ++clock, NULL, 0, false); /* from a paused thread */
+		govni_put_event(b, "OHr", ++clock, NULL, 0, false);
 	}
 	if (!strcmp(r, "out-of-cpu")) {
-		put_event(b, "KCO", ++clock, NULL, 0, false);
-		put_event(b, "VSr", ++clock, NULL, 0, false);
-		put_event(b, "KCI", ++clock, NULL, 0, false);
+		govni_put_event(b, "KCO", ++clock, NULL, 0, false);
+		govni_put_event(b, "VSr", ++clock, NULL, 0, false);
+		govni_put_event(b, "KCI", ++clock, NULL, 0, false);
 	}
 	if (!strcmp(r, "remote-thread")) {
 		hv_put_le32(c, (uint32_t)s->cpu);
 		hv_put_le32(c + 4, 999999); /* no such thread */
-		put_event(b, "OAr", ++clock, c, 8, false);
+		govni_put_event(b, "OAr", ++clock, c, 8, false);
 	}
-	if (!strcmp(r, "payload")) put_event(b, "VYc", ++clock, c, 2, true); /* no room for the type id */
-	if (!strcmp(r, "state-pop")) put_event(b, "VU]", ++clock, NULL, 0, false);
+	if (!strcmp(r, "payload")) govni_put_event(b, "VYc", ++clock, c, 2, true); /* no room for the type id */
+	if (!strcmp(r, "state-pop")) govni_put_event(b, "VU]", ++clock, NULL, 0, false);
 	if (!strcmp(r, "state-repeated")) {
-		put_event(b, "KCO", ++clock, NULL, 0, false);
-		put_event(b, "KCO", ++clock, NULL, 0, false);
+		govni_put_event(b, "KCO", ++clock, NULL, 0, false);
+		govni_put_event(b, "KCO", ++clock, NULL, 0, false);
 	}
 	if (!strcmp(r, "state-depth"))
-		for (int i = 0; i < 513; i++) put_event(b, "VU[", ++clock, NULL, 0, false);
-	if (!strcmp(r, "state-open")) put_event(b, "VU[", ++clock, NULL, 0, false);
+		for (int i = 0; i < 513; i++) govni_put_event(b, "VU[", ++clock, NULL, 0, false);
+	if (!strcmp(r, "state-open")) govni_put_event(b, "VU[", ++clock, NULL, 0, false);
 	if (!strcmp(r, "task-unknown")) put_u32s(b, "VTx", ++clock, a, 0);
 	if (!strcmp(r, "mark-stack")) {
 		put_mark(b, "OM[", ++clock, 1, 3);
@@ -212,7 +212,7 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 	hv_put_le32(ohx, (uint32_t)s->cpu);
 	hv_put_le32(ohx + 4, 0); /* creator tid: none */
 	hv_put_le64(ohx + 8, 0);
-	put_event(b, "OHx", clock, ohx, 16, false);
+	govni_put_event(b, "OHx", clock, ohx, 16, false);
 	uint32_t task = (uint32_t)s->tid * 1000u, type = (uint32_t)s->tid;
 	unsigned ntasks = 0;
 	bool typed = false;
@@ -239,42 +239,42 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 			put_mark(b, "OM]", clock, 2, s->mark_type);
 			put_mark(b, "OM]", clock, 1, s->mark_type);
 		} else if (pick == 3 && !s->steady) { /* paused and resumed */
-			put_event(b, "OHp", clock, NULL, 0, false);
-			put_event(b, "OHr", ++clock, NULL, 0, false);
+			govni_put_event(b, "OHp", clock, NULL, 0, false);
+			govni_put_event(b, "OHr", ++clock, NULL, 0, false);
 		} else if (pick == 4 && !s->steady) { /* cooling, paused, warming, running */
-			put_event(b, "OHc", clock, NULL, 0, false);
-			put_event(b, "OHp", ++clock, NULL, 0, false);
-			put_event(b, "OHw", ++clock, NULL, 0, false);
-			put_event(b, "OHr", ++clock, NULL, 0, false);
+			govni_put_event(b, "OHc", clock, NULL, 0, false);
+			govni_put_event(b, "OHp", ++clock, NULL, 0, false);
+			govni_put_event(b, "OHw", ++clock, NULL, 0, false);
+			govni_put_event(b, "OHr", ++clock, NULL, 0, false);
 		} else if (pick < 6 || !s->nosv_events) {
 			uint8_t c[4];
 			hv_put_le32(c, (uint32_t)s->cpu); /* its own CPU: no migration */
-			if (gen_below(&rng, 2)) put_event(b, "OAs", clock, c, 4, false);
+			if (gen_below(&rng, 2)) govni_put_event(b, "OAs", clock, c, 4, false);
 			else put_known(b, "OB.", clock, &rng);
 		} else if (pick < 8) {
 			if (!typed) {
 				uint8_t j[24];
 				hv_put_le32(j, type);
 				memcpy(j + 4, "tasktype", 9);
-				put_event(b, "VYc", clock, j, 13, true);
+				govni_put_event(b, "VYc", clock, j, 13, true);
 				typed = true;
 			}
 			clock = put_nosv_task(b, clock, task, ntasks++, type, &rng);
 		} else {
 			unsigned k = (unsigned)gen_below(&rng, 5);
-			put_event(b, nosv_pairs[k][0], clock, NULL, 0, false);
-			if (k == 0) put_event(b, "VSr", clock, NULL, 0, false);
-			put_event(b, nosv_pairs[k][1], ++clock, NULL, 0, false);
+			govni_put_event(b, nosv_pairs[k][0], clock, NULL, 0, false);
+			if (k == 0) govni_put_event(b, "VSr", clock, NULL, 0, false);
+			govni_put_event(b, nosv_pairs[k][1], ++clock, NULL, 0, false);
 		}
 	}
-	if (s->newer_event) put_event(b, "OX!", clock, NULL, 0, false);
+	if (s->newer_event) govni_put_event(b, "OX!", clock, NULL, 0, false);
 	if (s->undeclared_mark >= 0) put_mark(b, "OM=", clock, 5, s->undeclared_mark);
 	if (govni_is(brk, "ovni.obs.mark-value")) put_mark(b, "OM=", clock, 0, 3);
 	/* The single-rule breaks, placed after the valid events. */
-	if (govni_is(brk, "ovni.obs.reserved-flags")) put_event(b, "OB.", clock, NULL, 0, false), b->data[b->len - 12] |= 0x80;
+	if (govni_is(brk, "ovni.obs.reserved-flags")) govni_put_event(b, "OB.", clock, NULL, 0, false), b->data[b->len - 12] |= 0x80;
 	if (govni_is(brk, "ovni.obs.jumbo-nibble")) {
 		uint8_t d[4] = {1, 2, 3, 4};
-		size_t o = put_event(b, "OB.", clock, d, 4, true);
+		size_t o = govni_put_event(b, "OB.", clock, d, 4, true);
 		b->data[o] = 0x10; /* jumbo flag, nibble 0: readers accept it, the spec says 3 */
 		/* keep the signature check quiet: OB. ignores payloads anyway, so use a jumbo MCV */
 		memcpy(b->data + o + 1, "VYc", 3);
@@ -283,26 +283,26 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 		size_t big = 2097136;
 		uint8_t *d = calloc(1, big);
 		if (d) {
-			put_event(b, "VYc", clock, d, big, true);
+			govni_put_event(b, "VYc", clock, d, big, true);
 			free(d);
 		}
 	}
-	if (govni_is(brk, "ovni.obs.mcv-printable")) put_event(b, "O\x01.", clock, NULL, 0, false);
-	if (govni_is(brk, "ovni.obs.model-unknown")) put_event(b, "Zab", clock, NULL, 0, false);
-	if (govni_is(brk, "ovni.obs.mcv-minor-newer")) put_event(b, "OX!", clock, NULL, 0, false);
+	if (govni_is(brk, "ovni.obs.mcv-printable")) govni_put_event(b, "O\x01.", clock, NULL, 0, false);
+	if (govni_is(brk, "ovni.obs.model-unknown")) govni_put_event(b, "Zab", clock, NULL, 0, false);
+	if (govni_is(brk, "ovni.obs.mcv-minor-newer")) govni_put_event(b, "OX!", clock, NULL, 0, false);
 	if (govni_is(brk, "ovni.obs.payload-signature")) {
 		uint8_t d[8] = {0};
-		put_event(b, "OHx", clock, d, 8, false); /* OHx wants 16 bytes */
+		govni_put_event(b, "OHx", clock, d, 8, false); /* OHx wants 16 bytes */
 	}
 	if (govni_is(brk, "ovni.obs.payload-size")) {
 		uint8_t d[8] = {0};
-		put_event(b, "OAs", clock, d, 8, false); /* OAs takes exactly 4 bytes */
+		govni_put_event(b, "OAs", clock, d, 8, false); /* OAs takes exactly 4 bytes */
 	}
-	if (govni_is(brk, "ovni.obs.clock-monotonic")) put_event(b, "OB.", clock > 100 ? clock - 100 : 0, NULL, 0, false);
-	if (govni_is(brk, "ovni.obs.sort-region")) put_event(b, "OU]", clock, NULL, 0, false);
+	if (govni_is(brk, "ovni.obs.clock-monotonic")) govni_put_event(b, "OB.", clock > 100 ? clock - 100 : 0, NULL, 0, false);
+	if (govni_is(brk, "ovni.obs.sort-region")) govni_put_event(b, "OU]", clock, NULL, 0, false);
 	uint64_t end_clock = govni_is(brk, "ovni.obs.clock-signed") ? (1ull << 63) + clock : clock + 10;
 	if (govni_is(brk, "ovni.obs.clock-monotonic")) end_clock = clock + 10;
-	if (!govni_is(s->model_brk, "ovni.model.thread-not-dead")) last_off = put_event(b, "OHe", end_clock, NULL, 0, false);
+	if (!govni_is(s->model_brk, "ovni.model.thread-not-dead")) last_off = govni_put_event(b, "OHe", end_clock, NULL, 0, false);
 	if (govni_is(brk, "ovni.obs.event-truncated")) b->len -= 3;
 	(void)last_off;
 }
