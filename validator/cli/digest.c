@@ -1,6 +1,7 @@
 /* See digest.h. */
 #include "digest.h"
 
+#include "core/units.h"
 #include "fileio.h"
 #include "progress.h"
 #include "validate_path.h"
@@ -60,18 +61,6 @@ static void *hasher_main(void *arg)
 	return NULL;
 }
 
-typedef struct sized {
-	uint64_t size;
-	size_t i;
-} sized;
-
-static int larger_first(const void *a, const void *b)
-{
-	const sized *x = a, *y = b;
-	if (x->size != y->size) return x->size > y->size ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
 /* How many hashing threads: -j's count (the CPU count by default) but at
  * least two when there are two files (SHA-256 is slower than the checks
  * of an ovni stream, so one hasher would be the critical path), never more
@@ -114,10 +103,10 @@ void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t
 	}
 	/* largest first: the longest SHA-256 streams start at once, and the
 	 * small files fill in beside them */
-	sized *by = malloc((s->nwork ? s->nwork : 1) * sizeof *by);
+	hv_sized *by = malloc((s->nwork ? s->nwork : 1) * sizeof *by);
 	if (by) { /* else: in input order */
-		for (size_t i = 0; i < s->nwork; i++) by[i] = (sized){s->work[i].size, i};
-		qsort(by, s->nwork, sizeof *by, larger_first);
+		for (size_t i = 0; i < s->nwork; i++) by[i] = (hv_sized){s->work[i].size, i};
+		hv_sort_largest_first(by, s->nwork);
 		for (size_t i = 0; i < s->nwork; i++) s->order[i] = by[i].i;
 		free(by);
 	}

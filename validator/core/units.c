@@ -53,22 +53,19 @@ bool hv_unit_load(const hv_units *u, size_t i, hv_rbuf *r)
 	return ok && !save_failed;
 }
 
-typedef struct sized {
-	uint64_t size;
-	size_t i;
-} sized;
-
 static int cmp_sized(const void *a, const void *b)
 {
-	const sized *x = a, *y = b;
+	const hv_sized *x = a, *y = b;
 	if (x->size != y->size) return x->size > y->size ? -1 : 1;
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
+void hv_sort_largest_first(hv_sized *v, size_t n) { qsort(v, n, sizeof *v, cmp_sized); }
+
 bool hv_units_plan(const hv_units *u, unsigned nproc, unsigned *owner, uint64_t *load)
 {
 	if (nproc == 0) return false;
-	sized *s = malloc((u->n ? u->n : 1) * sizeof *s);
+	hv_sized *s = malloc((u->n ? u->n : 1) * sizeof *s);
 	uint64_t *l = calloc(nproc, sizeof *l);
 	if (!s || !l) {
 		free(s);
@@ -81,7 +78,7 @@ bool hv_units_plan(const hv_units *u, unsigned nproc, unsigned *owner, uint64_t 
 		uint64_t z = u->size ? u->size(u->ctx, i) : 0;
 		s[i].size = z == UINT64_MAX ? z : z + 1;
 	}
-	qsort(s, u->n, sizeof *s, cmp_sized);
+	hv_sort_largest_first(s, u->n);
 	for (size_t k = 0; k < u->n; k++) {
 		unsigned best = 0;
 		for (unsigned p = 1; p < nproc; p++)

@@ -62,6 +62,14 @@ void hv_unit_save(const hv_units *u, size_t i, hv_wbuf *w);
  * unit's report then records an internal error. */
 bool hv_unit_load(const hv_units *u, size_t i, hv_rbuf *r);
 
+/* Items by size, largest first (ties: lower index first), so every process
+ * and thread orders them the same way. */
+typedef struct hv_sized {
+	uint64_t size;
+	size_t i;
+} hv_sized;
+void hv_sort_largest_first(hv_sized *v, size_t n);
+
 /* A static plan: owner[i] in [0, nproc) for every unit, largest units first
  * each to the least loaded process (ties: lower unit index, lower process),
  * so every process computes the same plan. `load` (nproc entries, may be
