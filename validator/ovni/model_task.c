@@ -115,14 +115,20 @@ static void type_event(model_loom *L, uint32_t ti, const mevent *e)
 }
 
 
+/* Room for `cap` tasks: a full chunk aligned to its size, a smaller first
+ * chunk to the records' 64 bytes. */
+static mtask *chunk_alloc(size_t cap)
+{
+	return aligned_alloc(cap == MODEL_TASK_CHUNK ? MODEL_TASK_CHUNK * sizeof(mtask) : 64, cap * sizeof(mtask));
+}
+
 /* The first chunk, full: a bigger one (records are 64-byte aligned, so no
  * realloc; tasks are found by index, never kept by address across a create). */
 static bool grow_first_chunk(model_loom *L)
 {
 	if (L->cap0 >= MODEL_TASK_CHUNK) return true;
 	size_t cap = L->cap0 * 8 < MODEL_TASK_CHUNK ? L->cap0 * 8 : MODEL_TASK_CHUNK;
-	mtask *c = cap == MODEL_TASK_CHUNK ? aligned_alloc(MODEL_TASK_CHUNK * sizeof *c, MODEL_TASK_CHUNK * sizeof *c)
-					   : aligned_alloc(64, cap * sizeof *c);
+	mtask *c = chunk_alloc(cap);
 	if (!c) return false;
 	memcpy(c, L->taskc[0], L->cap0 * sizeof *c);
 	free(L->taskc[0]);
@@ -171,8 +177,7 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 		 * fuzzing input, have few tasks: a 2 MiB mapping made and
 		 * unmapped per validation cost them more than their checks). */
 		size_t cap = L->ntaskc == 0 ? MODEL_TASK_FIRST : MODEL_TASK_CHUNK;
-		mtask *c = L->ntaskc == 0 ? aligned_alloc(64, cap * sizeof *c)
-					  : aligned_alloc(MODEL_TASK_CHUNK * sizeof *c, MODEL_TASK_CHUNK * sizeof *c);
+		mtask *c = chunk_alloc(cap);
 		if (L->ntaskc == 0) L->cap0 = cap;
 		if (!c) {
 			L->oom = L->stop = true;
