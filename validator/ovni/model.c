@@ -393,13 +393,21 @@ out:
 
 /* ---- per loom ---- */
 
+/* The loom's logical CPUs are 0..N-1 (ovni.tree.loom-cpus-index checks
+ * that), so N is at most the number of loom_cpus entries its threads list:
+ * an index beyond that count is a metadata error already reported, and must
+ * not size the per-CPU tables (an index of 2^31-2 would ask for gigabytes). */
 static int32_t loom_ncpus(ovni_trace *t, const size_t *idx, size_t n)
 {
 	int64_t max = -1;
+	size_t entries = 0;
+	for (size_t i = 0; i < n; i++) entries += t->s[idx[i]].meta.ncpus;
 	for (size_t i = 0; i < n; i++) {
 		const ovni_meta *m = &t->s[idx[i]].meta;
 		for (size_t c = 0; c < m->ncpus; c++)
-			if (m->cpus[c].index > max && m->cpus[c].index < INT32_MAX) max = m->cpus[c].index;
+			if (m->cpus[c].index > max && (uint64_t)m->cpus[c].index < entries &&
+			    m->cpus[c].index < INT32_MAX)
+				max = m->cpus[c].index;
 	}
 	return (int32_t)(max + 1);
 }
