@@ -103,4 +103,11 @@ check "ovni streams spread over 2 ranks" grep -qE 'hpcvet-mpi: [0-9]+ units: ran
 HPCVET_UNIT_BYTES=1 HPCVET_MPI_STATS=1 "${MPIRUN[@]}" -np 2 "$MPI" "$TMP/db" >/dev/null 2>"$TMP/stats"
 check "trace.db lines are units (more than 3 units)" grep -qE 'hpcvet-mpi: ([4-9]|[1-9][0-9]+) units' "$TMP/stats"
 same_as_j1 "tiny units, corpus split" 3 "HPCVET_UNIT_BYTES=1 HPCVET_MPI_SPLIT=1" -- --format=json "${inputs[@]}"
+# One ovni stream is cut into chunks (ovni/obs_split.c), spread over the
+# ranks too (the corpus's lone streams above were split into tiny ones).
+"$GEN" --what=ovni-stream --trace-len=20000 --break=ovni.obs.clock-monotonic -o "$TMP/one.obs" >/dev/null 2>&1
+HPCVET_UNIT_BYTES=50000 HPCVET_MPI_STATS=1 "${MPIRUN[@]}" -np 2 "$MPI" "$TMP/one.obs" >/dev/null 2>"$TMP/stats"
+check "one ovni stream's chunks spread over 2 ranks" grep -qE 'hpcvet-mpi: [0-9]+ units: rank 0 [1-9][0-9]* .* rank 1 [1-9]' "$TMP/stats"
+same_as_j1 "one ovni stream in chunks" 3 "HPCVET_UNIT_BYTES=50000" -- "${text[@]}" "$TMP/one.obs"
+check "  (and the break is reported)" grep -q ovni.obs.clock-monotonic "$TMP/mpi"
 done_testing

@@ -393,13 +393,21 @@ out:
 
 /* ---- per loom ---- */
 
+/* The loom's logical CPUs are 0..N-1 (ovni.tree.loom-cpus-index checks
+ * that), so N is at most the number of loom_cpus entries its threads list:
+ * an index beyond that count is a metadata error already reported, and must
+ * not size the per-CPU tables (an index of 2^31-2 would ask for gigabytes). */
 static int32_t loom_ncpus(ovni_trace *t, const size_t *idx, size_t n)
 {
 	int64_t max = -1;
+	size_t entries = 0;
+	for (size_t i = 0; i < n; i++) entries += t->s[idx[i]].meta.ncpus;
 	for (size_t i = 0; i < n; i++) {
 		const ovni_meta *m = &t->s[idx[i]].meta;
 		for (size_t c = 0; c < m->ncpus; c++)
-			if (m->cpus[c].index > max && m->cpus[c].index < INT32_MAX) max = m->cpus[c].index;
+			if (m->cpus[c].index > max && (uint64_t)m->cpus[c].index < entries &&
+			    m->cpus[c].index < INT32_MAX)
+				max = m->cpus[c].index;
 	}
 	return (int32_t)(max + 1);
 }
@@ -478,8 +486,7 @@ out:
 	mmap64_free(&L.types);
 	mmap64_free(&L.tasks);
 	mmap64_free(&L.bodymap);
-	for (size_t i = 0; i < L.ntaskc; i++) free(L.taskc[i]);
-	free(L.taskc);
+	model_tasks_free(&L);
 	for (size_t i = 0; L.dense && i < L.nth * 3; i++) free(L.dense[i].ix);
 	free(L.dense);
 	free(L.body);
@@ -527,11 +534,14 @@ void ovni_model_check(ovni_trace *t, const int64_t *offsets)
 	if (r->count[HV_SEV_ERROR] || r->internal_error || r->unreadable) return;
 	size_t *ord = malloc((t->ns ? t->ns : 1) * sizeof *ord);
 	size_t n = ord ? ovni_model_order(t, ord, true) : SIZE_MAX;
+	t->pool = model_pool_new(); /* NULL: each loom allocates its own */
 	for (size_t i = 0; n != SIZE_MAX && i < n;) {
 		size_t j = i + 1;
 		while (j < n && strcmp(t->s[ord[j]].loom, t->s[ord[i]].loom) == 0) j++;
 		ovni_model_loom(t, ord + i, j - i, offsets, NULL, NULL);
 		i = j;
 	}
+	model_pool_free(t->pool);
+	t->pool = NULL;
 	free(ord);
 }

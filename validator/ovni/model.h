@@ -177,6 +177,7 @@ typedef struct mtask {
 enum { ACT_NONE, ACT_ACTIVE, ACT_ON_CPU, ACT_RUNNING };
 
 typedef struct model_loom model_loom;
+typedef struct model_pool model_pool;
 typedef struct mop mop;
 typedef void (*model_handler)(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
 
@@ -274,6 +275,12 @@ static inline mtask *model_task_at(const model_loom *L, uint32_t tix)
 {
 	return &L->taskc[tix / MODEL_TASK_CHUNK][tix % MODEL_TASK_CHUNK];
 }
+
+/* Task chunks shared by the looms of one trace (model_task.c). */
+model_pool *model_pool_new(void);
+void model_pool_free(model_pool *p);
+/* A loom's task chunks, full ones back to the trace's pool. */
+void model_tasks_free(model_loom *L);
 
 bool mmap64_get(const mmap64 *m, uint64_t key, uint32_t *val);
 bool mmap64_put(mmap64 *m, uint64_t key, uint32_t val);

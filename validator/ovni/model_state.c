@@ -79,7 +79,46 @@ static const char *key_text(const uint8_t k[3], char out[8])
 	return out;
 }
 
+/* The push and pop of every state: the common case inline (what the full
+ * checks below would count and do when they pass), anything else out of
+ * line through them, so the hot path keeps no message buffers or frame. */
+static bool stack_push_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e);
+static bool stack_pop_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e);
+
 static inline bool stack_push(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
+{
+	mstack *st = &L->th[ti].st[ch];
+	uint32_t n = st->n;
+	if (__builtin_expect(n < st->cap && n < MODEL_STACK_MAX, 1)) {
+		bool rep = repeat_ok(ch);
+		if (rep || n == 0 || memcmp(st->v[n - 1].key, key, 3) != 0) {
+			if (!rep) L->r->evaluated[HV_R_OVNI_MODEL_STATE_REPEATED]++;
+			L->r->evaluated[HV_R_OVNI_MODEL_STATE_DEPTH]++;
+			mstate *s = &st->v[n];
+			memcpy(s->key, key, 3);
+			s->off = e->off;
+			s->clock = e->clock;
+			st->n = n + 1;
+			return true;
+		}
+	}
+	return stack_push_slow(L, ti, ch, key, e);
+}
+
+static inline bool stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
+{
+	mstack *st = &L->th[ti].st[ch];
+	uint32_t n = st->n;
+	if (__builtin_expect(n > 0 && memcmp(st->v[n - 1].key, key, 3) == 0, 1)) {
+		L->r->evaluated[HV_R_OVNI_MODEL_STATE_POP] += 2;
+		st->n = n - 1;
+		return true;
+	}
+	return stack_pop_slow(L, ti, ch, key, e);
+}
+
+__attribute__((noinline, cold)) static bool stack_push_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3],
+							     const mevent *e)
 {
 	mthread *th = &L->th[ti];
 	mstack *st = &th->st[ch];
@@ -118,7 +157,8 @@ static inline bool stack_push(model_loom *L, uint32_t ti, int ch, const uint8_t 
 	return true;
 }
 
-static inline bool stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
+__attribute__((noinline, cold)) static bool stack_pop_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3],
+							    const mevent *e)
 {
 	mthread *th = &L->th[ti];
 	mstack *st = &th->st[ch];

@@ -10,6 +10,7 @@
  * Starting and ending a Nanos6 or nOS-V body also pushes and pops the
  * "task body" state on the thread's subsystem stack. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,11 +116,94 @@ static void type_event(model_loom *L, uint32_t ti, const mevent *e)
 }
 
 
-/* Room for `cap` tasks: a full chunk aligned to its size, a smaller first
- * chunk to the records' 64 bytes. */
-static mtask *chunk_alloc(size_t cap)
+/* Full chunks freed by finished looms, for the next looms of the same trace
+ * (looms may run in parallel: a lock). Fresh pages cost a page fault and a
+ * kernel clear each (on this project's VMs ~1 GB/s: 13% of the Nanos6-heavy
+ * bench mix); a recycled chunk costs neither. Bounded by the chunks the
+ * looms of the trace had live at once, freed with the trace. */
+struct model_pool {
+	pthread_mutex_t mu;
+	mtask **v;
+	size_t n, cap;
+};
+
+model_pool *model_pool_new(void)
 {
-	return aligned_alloc(cap == MODEL_TASK_CHUNK ? MODEL_TASK_CHUNK * sizeof(mtask) : 64, cap * sizeof(mtask));
+	model_pool *p = calloc(1, sizeof *p);
+	if (p && pthread_mutex_init(&p->mu, NULL) != 0) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void model_pool_free(model_pool *p)
+{
+	if (!p) return;
+	for (size_t i = 0; i < p->n; i++) free(p->v[i]);
+	free(p->v);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
+
+static mtask *pool_take(model_pool *p)
+{
+	mtask *c = NULL;
+	if (!p) return NULL;
+	pthread_mutex_lock(&p->mu);
+	if (p->n) c = p->v[--p->n];
+	pthread_mutex_unlock(&p->mu);
+	return c;
+}
+
+/* Give back a full chunk; false when it must be freed instead. */
+static bool pool_give(model_pool *p, mtask *c)
+{
+	bool ok = false;
+	if (!p) return false;
+	pthread_mutex_lock(&p->mu);
+	if (p->n == p->cap) {
+		size_t nc = p->cap ? p->cap * 2 : 8;
+		mtask **nv = realloc(p->v, nc * sizeof *nv);
+		if (nv) {
+			p->v = nv;
+			p->cap = nc;
+		}
+	}
+	if (p->n < p->cap) {
+		p->v[p->n++] = c;
+		ok = true;
+	}
+	pthread_mutex_unlock(&p->mu);
+	return ok;
+}
+
+/* Room for `cap` tasks: a full chunk aligned to its size and in huge pages
+ * where the system has them (one page fault for the whole chunk, not one per
+ * 4 KiB), recycled from the trace's pool when one is there; a smaller first
+ * chunk aligned to the records' 64 bytes, in small pages, so a loom of few
+ * tasks keeps a small footprint. */
+static mtask *chunk_alloc(model_loom *L, size_t cap)
+{
+	if (cap != MODEL_TASK_CHUNK) return aligned_alloc(64, cap * sizeof(mtask));
+	mtask *c = pool_take(L->t->pool);
+	if (c) return c;
+	c = aligned_alloc(MODEL_TASK_CHUNK * sizeof(mtask), MODEL_TASK_CHUNK * sizeof(mtask));
+#ifdef MADV_HUGEPAGE
+	if (c) madvise(c, MODEL_TASK_CHUNK * sizeof *c, MADV_HUGEPAGE);
+#endif
+	return c;
+}
+
+void model_tasks_free(model_loom *L)
+{
+	for (size_t i = 0; i < L->ntaskc; i++) {
+		bool full = i > 0 || L->cap0 == MODEL_TASK_CHUNK;
+		if (!full || !pool_give(L->t->pool, L->taskc[i])) free(L->taskc[i]);
+	}
+	free(L->taskc);
+	L->taskc = NULL;
+	L->ntaskc = 0;
 }
 
 /* The first chunk, full: a bigger one (records are 64-byte aligned, so no
@@ -128,7 +212,7 @@ static bool grow_first_chunk(model_loom *L)
 {
 	if (L->cap0 >= MODEL_TASK_CHUNK) return true;
 	size_t cap = L->cap0 * 8 < MODEL_TASK_CHUNK ? L->cap0 * 8 : MODEL_TASK_CHUNK;
-	mtask *c = chunk_alloc(cap);
+	mtask *c = chunk_alloc(L, cap);
 	if (!c) return false;
 	memcpy(c, L->taskc[0], L->cap0 * sizeof *c);
 	free(L->taskc[0]);
@@ -177,20 +261,12 @@ static void create_event(model_loom *L, uint32_t ti, const mevent *e, uint8_t fl
 		 * fuzzing input, have few tasks: a 2 MiB mapping made and
 		 * unmapped per validation cost them more than their checks). */
 		size_t cap = L->ntaskc == 0 ? MODEL_TASK_FIRST : MODEL_TASK_CHUNK;
-		mtask *c = chunk_alloc(cap);
+		mtask *c = chunk_alloc(L, cap);
 		if (L->ntaskc == 0) L->cap0 = cap;
 		if (!c) {
 			L->oom = L->stop = true;
 			return;
 		}
-#ifdef MADV_HUGEPAGE
-		/* A loom past its first chunk creates tasks by the hundred
-		 * thousand: each new 4 KiB page would cost a page fault (on a VM
-		 * a slow one), a 2 MiB page costs one for the whole chunk. The
-		 * first chunk stays in small pages, so a loom of few tasks keeps
-		 * a small footprint. */
-		if (L->ntaskc > 0) madvise(c, MODEL_TASK_CHUNK * sizeof *c, MADV_HUGEPAGE);
-#endif
 		L->taskc[L->ntaskc++] = c;
 	}
 	mtask *t = model_task_at(L, (uint32_t)L->ntask);

@@ -16,7 +16,6 @@
 #define JUMBO_HDR 16u
 #define FLAG_JUMBO 0x10u
 #define FLAGS_RESERVED 0xe0u
-#define LIBOVNI_JUMBO_MAX 2097135u /* 2 MiB - 16 bytes of header - 1 */
 
 bool ovni_obs_sniff(hv_blob *b)
 {
@@ -90,6 +89,14 @@ typedef struct walk {
 	uint64_t back_n, back_off, back_idx, back_prev, back_clock;
 	bool back_in_region;
 	uint64_t signed_n, signed_off, signed_idx, signed_clock;
+	/* A chunk of a stream (obs_split.c) starts without knowing whether it
+	 * is inside an OU[ region: until its first sort marker, which it only
+	 * records (`marker`) for the merge to check with the state the previous
+	 * chunk leaves. `back_unknown`: the first backwards step came before
+	 * it, and is inside a region if the chunk started inside one. */
+	bool region_unknown, back_unknown, first_closes;
+	bool marker, marker_open;
+	uint64_t marker_off, marker_idx, marker_at;
 	/* Direct-mapped cache of event-table lookups: streams repeat a few
 	 * MCVs millions of times. */
 	struct {
@@ -205,6 +212,17 @@ static void check_sort_marker(walk *w, uint64_t off, const uint8_t *p)
 	hv_report *r = w->r;
 	char path[64];
 	bool open = p[3] == '[';
+	if (w->region_unknown) {
+		w->marker = true;
+		w->marker_open = open;
+		w->marker_off = off;
+		w->marker_idx = w->idx;
+		w->marker_at = r->ndiags;
+		w->region_unknown = false;
+		w->in_region = open;
+		if (open) w->region_open_off = off;
+		return;
+	}
 	bool ok = open ? !w->in_region : w->in_region;
 	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, ok)) {
 		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->idx);
@@ -240,6 +258,7 @@ static inline void clock_step(walk *w, uint64_t off, uint64_t clock, bool inside
 			w->back_prev = w->prev_clock;
 			w->back_clock = clock;
 			w->back_in_region = inside;
+			w->back_unknown = w->region_unknown;
 		}
 	}
 	w->prev_clock = clock;
@@ -340,13 +359,14 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 		if (!hv_eval(r, HV_R_OVNI_OBS_JUMBO_NIBBLE, nibble == 3))
 			hv_emit(r, HV_R_OVNI_OBS_JUMBO_NIBBLE, f, off, 1, EVPATH,
 				"jumbo event with payload-size nibble %u; want 3 (byte 0 = 0x13)", nibble);
-		if (!hv_eval(r, HV_R_OVNI_OBS_JUMBO_TOO_LARGE, payload <= LIBOVNI_JUMBO_MAX))
+		if (!hv_eval(r, HV_R_OVNI_OBS_JUMBO_TOO_LARGE, payload <= OVNI_JUMBO_MAX))
 			hv_emit(r, HV_R_OVNI_OBS_JUMBO_TOO_LARGE, f, off + EV_HDR, 4, EVPATH,
-				"jumbo data of %" PRIu64 " bytes; libovni writes at most %u", payload, LIBOVNI_JUMBO_MAX);
+				"jumbo data of %" PRIu64 " bytes; libovni writes at most %u", payload, OVNI_JUMBO_MAX);
 	}
 	check_mcv(w, off, p, jumbo, payload);
 	bool closes = p[1] == 'O' && p[2] == 'U' && p[3] == ']';
-	check_clock(w, off, hv_le64(p + 4), w->in_region && !closes);
+	if (w->idx == 0) w->first_closes = closes;
+	check_clock(w, off, hv_le64(p + 4), (w->in_region || w->region_unknown) && !closes);
 	check_sort_marker(w, off, p);
 	if (p[1] == 'O' && p[2] == 'M' && (p[3] == '[' || p[3] == ']' || p[3] == '=') && !jumbo && payload == 12)
 		check_mark_event(w, win, off); /* last: it moves the window under p */
@@ -428,13 +448,15 @@ __attribute__((noinline)) static const fast_entry *fast_fill(walk *w, fast_entry
  * mix them at random) but costs every plain event more instructions, and
  * measured slower on real streams, which are nearly all plain. */
 static void fast_walk(walk *w, fast_entry *fe, fast_counts *fc, const uint8_t *buf, uint64_t buf_off, uint64_t *off,
-		      uint64_t end)
+		      uint64_t end, uint64_t stop)
 {
 	if (end - *off < FAST_TAIL || w->idx == 0 || (w->prev_clock >> 63)) return;
 	const uint8_t *p = buf + (*off - buf_off), *bend = buf + (end - buf_off), *lim = bend - FAST_TAIL;
+	/* events start before `stop` (a chunk's end; *off < stop) */
+	if (stop - buf_off <= (uint64_t)(lim - buf)) lim = buf + (stop - buf_off) - 1;
 	uint64_t idx = w->idx, idx0 = idx;
 	int64_t prev = (int64_t)w->prev_clock;
-	bool in_region = w->in_region;
+	bool in_region = w->in_region, unknown = w->region_unknown;
 	while (p <= lim) {
 		uint32_t key = hv_le32(p);
 		const fast_entry *e = &fe[fast_slot(key)];
@@ -449,12 +471,12 @@ static void fast_walk(walk *w, fast_entry *fe, fast_counts *fc, const uint8_t *b
 			kind = e->kind;
 			if (kind == FAST_JUMBO) {
 				uint64_t data = hv_le32(p + EV_HDR);
-				if (data > LIBOVNI_JUMBO_MAX || JUMBO_HDR + data > (uint64_t)(bend - p)) break;
+				if (data > OVNI_JUMBO_MAX || JUMBO_HDR + data > (uint64_t)(bend - p)) break;
 				len = JUMBO_HDR + data;
 			} else if (kind == FAST_MARK) {
 				if (hv_le64(p + 12) == 0) break; /* value 0: reported by check_event */
 			} else if (kind == FAST_SORT_OPEN || kind == FAST_SORT_CLOSE) {
-				if (in_region == (kind == FAST_SORT_OPEN)) break;
+				if (unknown || in_region == (kind == FAST_SORT_OPEN)) break;
 			} else {
 				break;
 			}
@@ -464,7 +486,8 @@ static void fast_walk(walk *w, fast_entry *fe, fast_counts *fc, const uint8_t *b
 			w->idx = idx;
 			w->prev_clock = (uint64_t)prev;
 			w->in_region = in_region;
-			clock_step(w, buf_off + (uint64_t)(p - buf), (uint64_t)clock, in_region && kind != FAST_SORT_CLOSE);
+			clock_step(w, buf_off + (uint64_t)(p - buf), (uint64_t)clock,
+				   (in_region || unknown) && kind != FAST_SORT_CLOSE);
 			if (clock < 0) lim = p; /* finish this event, then stop */
 		}
 		prev = clock;
@@ -517,6 +540,7 @@ struct ovni_obs_walker {
 	fast_entry *fe;
 	fast_counts fc;
 	uint64_t off;
+	uint64_t stop;            /* events starting before it are walked: the size, or a chunk's end */
 	bool stopped;             /* the walk cannot go on: truncated event or I/O failure */
 };
 
@@ -539,6 +563,7 @@ ovni_obs_walker *ovni_obs_start(hv_blob *b, hv_report *r, bool headerless_ok, ov
 	sum->walked = true;
 	ow->fe = ovni_obs_fast_path ? calloc(FAST_SLOTS, sizeof *ow->fe) : NULL;
 	ow->off = off;
+	ow->stop = b->size;
 	return ow;
 }
 
@@ -557,7 +582,7 @@ static void step(ovni_obs_walker *ow, bool refill)
 	hv_blob *b = w->b;
 	hv_window *win = ow->win;
 	uint64_t off = ow->off;
-	while (off < b->size && !b->io_failed) {
+	while (off < ow->stop && !b->io_failed) {
 		uint64_t wend = b->mem ? b->size : win->start + win->len;
 		if (!refill && (b->mem == NULL && (off < win->start || (off + FAST_TAIL > wend && wend < b->size))))
 			break; /* the next event's header is not wholly in the window */
@@ -573,8 +598,8 @@ static void step(ovni_obs_walker *ow, bool refill)
 				want = (size_t)(win->start + win->len - off);
 			const uint8_t *buf = obs_window_get(win, off, want);
 			if (buf) {
-				fast_walk(w, ow->fe, &ow->fc, buf, off, &off, off + want);
-				if (off >= b->size) break;
+				fast_walk(w, ow->fe, &ow->fc, buf, off, &off, off + want, ow->stop);
+				if (off >= ow->stop) break;
 				wend = b->mem ? b->size : win->start + win->len;
 				if (!refill && !b->mem && off + FAST_TAIL > wend && wend < b->size) break;
 			}
@@ -617,6 +642,167 @@ void ovni_obs_end(ovni_obs_walker *ow)
 	free(ow);
 }
 
+void ovni_obs_walk_to(ovni_obs_walker *ow, uint64_t stop)
+{
+	ow->stop = stop < ow->w.b->size ? stop : ow->w.b->size;
+	if (!ovni_obs_finished(ow)) step(ow, true);
+	ow->stop = ow->w.b->size;
+}
+
+uint64_t ovni_obs_frontier(const ovni_obs_walker *ow) { return ow->off; }
+
+void ovni_obs_chunk_check(hv_blob *b, hv_report *r, uint64_t start, uint64_t stop, ovni_obs_chunk *c)
+{
+	memset(c, 0, sizeof *c);
+	c->start = c->end = start;
+	/* A window no larger than the chunk (and a little beyond: its last
+	 * event may end past `stop`): each fill reads the window's size. */
+	uint64_t span = stop > start ? stop - start + 4096u : 4096u;
+	ovni_obs_walker *ow = calloc(1, sizeof *ow);
+	if (!ow || !hv_window_init(&ow->own, b, span < HV_WINDOW_DEFAULT ? (size_t)span : HV_WINDOW_DEFAULT)) {
+		free(ow);
+		hv_report_internal(r, "out of memory for a stream window");
+		return;
+	}
+	walk *w = &ow->w;
+	ow->win = &ow->own;
+	w->b = b;
+	w->r = r;
+	w->sum = &c->sum;
+	w->region_unknown = true;
+	ow->fe = ovni_obs_fast_path ? calloc(FAST_SLOTS, sizeof *ow->fe) : NULL;
+	ow->off = start;
+	ow->stop = stop < b->size ? stop : b->size;
+	if (start < ow->stop) step(ow, true);
+	free(ow->fe);
+	fast_account(r, &ow->fc);
+	hv_window_free(&ow->own);
+	c->end = ow->off;
+	c->stopped = ow->stopped;
+	c->nevents = w->idx;
+	c->sum.nevents = w->idx;
+	c->first_clock = c->sum.first_clock;
+	c->last_clock = w->prev_clock;
+	c->first_closes = w->first_closes;
+	c->back_n = w->back_n;
+	c->back_off = w->back_off;
+	c->back_idx = w->back_idx;
+	c->back_prev = w->back_prev;
+	c->back_clock = w->back_clock;
+	c->back_in_region = w->back_in_region;
+	c->back_unknown = w->back_unknown;
+	c->signed_n = w->signed_n;
+	c->signed_off = w->signed_off;
+	c->signed_idx = w->signed_idx;
+	c->signed_clock = w->signed_clock;
+	c->marker = w->marker;
+	c->marker_open = w->marker_open;
+	c->marker_off = w->marker_off;
+	c->marker_idx = w->marker_idx;
+	c->marker_at = w->marker_at;
+	c->in_region = w->in_region;
+	c->region_open_off = w->region_open_off;
+	free(ow);
+}
+
+/* A chunk's diagnostic, its event index made the stream's: the chunk
+ * counted its events from 0. */
+static void append_rebased(hv_report *r, const hv_diag *d, uint64_t base)
+{
+	static const char pre[] = "stream.obs/event[";
+	if (base == 0 || strncmp(d->path, pre, sizeof pre - 1) != 0) {
+		hv_report_append_diag(r, d);
+		return;
+	}
+	char *end;
+	unsigned long long i = strtoull(d->path + sizeof pre - 1, &end, 10);
+	hv_diag c = *d;
+	snprintf(c.path, sizeof c.path, "%s%" PRIu64 "%s", pre, base + (uint64_t)i, end);
+	hv_report_append_diag(r, &c);
+}
+
+/* The summary notes of a later part of the stream: each first offset is
+ * kept from the earlier part when it has one. */
+static void absorb_summary(ovni_obs_summary *s, const ovni_obs_summary *c)
+{
+	for (int m = 0; m < OVNI_NMODELS; m++)
+		if ((c->models & (1u << m)) && !(s->models & (1u << m))) s->model_off[m] = c->model_off[m];
+	s->models |= c->models;
+	for (int t = 0; t < OVNI_MARK_TYPES; t++) {
+		uint64_t bit = 1ull << (t % 64);
+		if ((c->mark_types[t / 64] & bit) && !(s->mark_types[t / 64] & bit)) s->mark_off[t] = c->mark_off[t];
+	}
+	s->mark_types[0] |= c->mark_types[0];
+	s->mark_types[1] |= c->mark_types[1];
+	if (c->mark_bad_type && !s->mark_bad_type) {
+		s->mark_bad_type = true;
+		s->mark_bad_type_value = c->mark_bad_type_value;
+		s->mark_bad_type_off = c->mark_bad_type_off;
+	}
+}
+
+bool ovni_obs_absorb(ovni_obs_walker *ow, const ovni_obs_chunk *c, const hv_report *cr)
+{
+	walk *w = &ow->w;
+	hv_report *r = w->r;
+	if (ovni_obs_finished(ow) || c->start != ow->off) return false;
+	uint64_t base = w->idx;
+	bool entry_in = w->in_region;
+	/* the clock checks across the cut, then the chunk's own, as one walk
+	 * would have met them */
+	if (c->nevents) {
+		if (base == 0) w->sum->first_clock = c->first_clock;
+		if (base > 0 && c->first_clock < w->prev_clock && w->back_n++ == 0) {
+			w->back_off = c->start;
+			w->back_idx = base;
+			w->back_prev = w->prev_clock;
+			w->back_clock = c->first_clock;
+			w->back_in_region = entry_in && !c->first_closes;
+		}
+		if (c->back_n && w->back_n == 0) {
+			w->back_off = c->back_off;
+			w->back_idx = base + c->back_idx;
+			w->back_prev = c->back_prev;
+			w->back_clock = c->back_clock;
+			w->back_in_region = c->back_unknown ? entry_in && c->back_in_region : c->back_in_region;
+		}
+		w->back_n += c->back_n;
+		if (c->signed_n && w->signed_n == 0) {
+			w->signed_off = c->signed_off;
+			w->signed_idx = base + c->signed_idx;
+			w->signed_clock = c->signed_clock;
+		}
+		w->signed_n += c->signed_n;
+		w->prev_clock = c->last_clock;
+	}
+	absorb_summary(w->sum, &c->sum);
+	/* the chunk's report, with its first sort marker checked in its place */
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		r->evaluated[i] += cr->evaluated[i];
+		r->failed[i] += cr->failed[i];
+	}
+	for (int s = 0; s < 3; s++) r->count[s] += cr->count[s];
+	size_t at = c->marker && c->marker_at < cr->ndiags ? (size_t)c->marker_at : cr->ndiags;
+	for (size_t k = 0; k < at; k++) append_rebased(r, &cr->diags[k], base);
+	if (c->marker) {
+		static const uint8_t open[4] = {0, 'O', 'U', '['}, close[4] = {0, 'O', 'U', ']'};
+		w->idx = base + c->marker_idx;
+		check_sort_marker(w, c->marker_off, c->marker_open ? open : close);
+		w->in_region = c->in_region;
+		w->region_open_off = c->region_open_off;
+	}
+	for (size_t k = at; k < cr->ndiags; k++) append_rebased(r, &cr->diags[k], base);
+	r->suppressed += cr->suppressed;
+	if (cr->internal_error) {
+		r->internal_error = true;
+		memcpy(r->problem, cr->problem, sizeof r->problem);
+	}
+	w->idx = base + c->nevents;
+	ow->off = c->end;
+	ow->stopped = c->stopped;
+	return true;
+}
+
 void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *out)
 {
 	ovni_obs_summary local;
@@ -625,9 +811,8 @@ void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summa
 
 static void obs_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
 {
-	(void)opt;
 	snprintf(r->version, sizeof r->version, "1");
-	ovni_check_obs(b, r, false, NULL);
+	ovni_check_obs_split(opt, b, r);
 }
 
 const hv_format hv_format_ovni_stream = {

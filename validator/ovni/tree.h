@@ -36,6 +36,7 @@ typedef struct ovni_trace {
 	struct ovni_ahead *ahead; /* streams checked ahead in parallel (tree.c) */
 	struct ovni_fused *fx;  /* streams checked by the fused replay (fused.c) */
 	hv_report *fused;       /* that replay's model report, merged if the trace has no error */
+	struct model_pool *pool; /* the event model's task chunks, reused from loom to loom */
 } ovni_trace;
 
 /* Cross-stream checks: duplicate threads, process and loom merging,
