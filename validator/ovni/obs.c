@@ -655,8 +655,11 @@ void ovni_obs_chunk_check(hv_blob *b, hv_report *r, uint64_t start, uint64_t sto
 {
 	memset(c, 0, sizeof *c);
 	c->start = c->end = start;
+	/* A window no larger than the chunk (and a little beyond: its last
+	 * event may end past `stop`): each fill reads the window's size. */
+	uint64_t span = stop > start ? stop - start + 4096u : 4096u;
 	ovni_obs_walker *ow = calloc(1, sizeof *ow);
-	if (!ow || !hv_window_init(&ow->own, b, HV_WINDOW_DEFAULT)) {
+	if (!ow || !hv_window_init(&ow->own, b, span < HV_WINDOW_DEFAULT ? (size_t)span : HV_WINDOW_DEFAULT)) {
 		free(ow);
 		hv_report_internal(r, "out of memory for a stream window");
 		return;

@@ -70,7 +70,8 @@ void ovni_obs_walk_to(ovni_obs_walker *ow, uint64_t stop);
 uint64_t ovni_obs_frontier(const ovni_obs_walker *ow);
 
 /* The lone stream.obs check, split into chunks of about opt's unit bytes
- * checked as units (core/units.h); the report is the one walk's. */
+ * (default 16 MiB) checked as units (core/units.h); the report is the one
+ * walk's. */
 void ovni_check_obs_split(const hv_options *opt, hv_blob *b, hv_report *r);
 /* Chunks taken as checked, and chunks walked again at the merge, by every
  * split so far in this process (for tests and measurements). */
