@@ -9,7 +9,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 # in the parameter alone, so 4x the parameter is 4x the work.
 bench_param() {
 	case $1 in
-	hpctoolkit) awk -v m="$2" 'BEGIN { p = int(m / 8.5 + 0.5); print p < 1 ? 1 : p }' ;;  # profiles, ~8.5 MiB each
+	hpctoolkit|hpctk-rand) awk -v m="$2" 'BEGIN { p = int(m / 8.5 + 0.5); print p < 1 ? 1 : p }' ;;  # profiles, ~8.5 MiB each
 	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 25) }' ;;                         # generator steps, 25 bytes each
 	ovni-trace) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 168); print p < 1 ? 1 : p }' ;; # trace steps, ~168 bytes each (8 streams)
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
@@ -27,7 +27,7 @@ bench_generate() {
 	fi
 	rm -rf "$out"
 	case $fmt in
-	hpctoolkit)
+	hpctoolkit|hpctk-rand)
 		# PARAM is a number of profiles, or PROFILESxK for the scaling series:
 		# K times the contexts and the trace length with the profiles fixed,
 		# so every file (meta.db included) grows K times with the same shape
@@ -35,8 +35,14 @@ bench_generate() {
 		# and make larger inputs cheaper per MiB.
 		local prof=${p%x*} k=1
 		[ "$prof" = "$p" ] || k=${p#*x}
+		# ctxIds: `hpctoolkit` numbers them as hpcprof does (children before
+		# parents, siblings consecutive: the 14 real databases, bench/RESULTS.md
+		# "issue 16, session 9"); `hpctk-rand` spreads them over the tree at
+		# random, the value checks' worst case (each run a cache miss).
+		local ids=tree
+		[ "$fmt" = hpctoolkit ] || ids=spread
 		"$gen" --what=hpctoolkit-db --contexts=$((40000 * k)) --profiles="$prof" --metrics=12 \
-			--trace-len=$((100000 * k)) -o "$out" >&2
+			--trace-len=$((100000 * k)) --ctx-ids=$ids -o "$out" >&2
 		echo - >"$out.events" ;;
 	ovni)
 		"$gen" --what=ovni-stream --trace-len="$p" -o "$out" >&2

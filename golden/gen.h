@@ -33,6 +33,10 @@ typedef struct gen_params {
 	unsigned contexts, depth, metrics, modules, files, functions;
 	unsigned profiles, trace_len;
 	unsigned in_flight;   /* dumpi: nonblocking messages each rank keeps in flight at once */
+	/* HPCToolkit: ctxIds in reverse breadth-first order (children before
+	 * their parents, siblings consecutive), as the real hpcprof databases
+	 * number them, instead of spread over the tree at random. */
+	bool ctx_ids_tree;
 	const char *break_rule;    /* NULL: a valid output */
 	/* HPCToolkit: metrics without custom scopes, and a point scope in every
 	 * metric that propagates (so no value is unverifiable); set for --break

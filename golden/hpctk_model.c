@@ -234,7 +234,7 @@ static void shape_ctx(const hpctk_model *m, hpctk_ctx *c, bool top, gen_rng *rng
 	c->propagation = c->relation == HPCTK_REL_LEXICAL ? 1 : 0;
 }
 
-static int build_tree(hpctk_model *m, uint32_t n, uint32_t depth, gen_rng *rng, char *err, size_t errlen)
+static int build_tree(hpctk_model *m, uint32_t n, uint32_t depth, bool tree, gen_rng *rng, char *err, size_t errlen)
 {
 	/* Level sizes: every level non-empty (so the depth is exact), the
 	 * rest spread at random. Contexts are laid out level by level. */
@@ -313,6 +313,9 @@ static int build_tree(hpctk_model *m, uint32_t n, uint32_t depth, gen_rng *rng, 
 	if (!m->ctx_ids_sorted) FAIL("out of memory");
 	for (uint64_t i = 0; i < total; i++) {
 		uint32_t id = (uint32_t)(1 + (a % span * (i % span) + b) % span);
+		/* --ctx-ids=tree: the same span, holes spread evenly, ids falling
+		 * in breadth-first order (the step is at least 1: span > total) */
+		if (tree) id = (uint32_t)(1 + (total - 1 - i) * span / total);
 		if (i < ne) m->entries[i].ctx_id = id;
 		else m->ctx[i - ne].ctx_id = id;
 		m->ctx_ids_sorted[i] = id;
@@ -369,7 +372,7 @@ int hpctk_model_build(hpctk_model *m, const gen_params *p, char *err, size_t err
 	m->kind_names = kind_names;
 	int rc = build_metrics(m, nmetrics, p->plain_metrics, &rng, err, errlen);
 	if (rc == 0) rc = build_objects(m, nmod, nfile, nfunc, &rng, err, errlen);
-	if (rc == 0) rc = build_tree(m, n, depth, &rng, err, errlen);
+	if (rc == 0) rc = build_tree(m, n, depth, p->ctx_ids_tree, &rng, err, errlen);
 	if (rc == 0) {
 		m->n_profiles = threads + 1;
 		m->profiles = calloc(m->n_profiles, sizeof *m->profiles);

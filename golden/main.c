@@ -19,6 +19,8 @@ static void usage(FILE *out)
 	      "  --seed=N             pseudo-random seed (default 1); output is deterministic\n"
 	      "  --contexts=N --depth=N --metrics=N --modules=N --files=N --functions=N\n"
 	      "  --profiles=N --trace-len=N    shape and scale\n"
+	      "  --ctx-ids=spread|tree  HPCToolkit ctxIds spread over the tree at random (default), or in\n"
+	      "                       reverse breadth-first order, as hpcprof numbers them (children first)\n"
 	      "  --in-flight=N        dumpi: each rank posts N Isend/Irecv pairs before waiting on any\n"
 	      "  --break=RULE-ID      write an input that breaks exactly that rule\n"
 	      "  --break=RULE-ID~inside-tolerance  (hpctkdb.values.execution, .summary) a value off by just\n"
@@ -88,6 +90,8 @@ int main(int argc, char **argv)
 		else if (num_opt(a, "--profiles", &v)) p.profiles = (unsigned)v;
 		else if (num_opt(a, "--trace-len", &v)) p.trace_len = (unsigned)v;
 		else if (num_opt(a, "--in-flight", &v)) p.in_flight = (unsigned)v;
+		else if (strcmp(a, "--ctx-ids=tree") == 0) p.ctx_ids_tree = true;
+		else if (strcmp(a, "--ctx-ids=spread") == 0) p.ctx_ids_tree = false;
 		else if (strcmp(a, "--list") == 0) {
 			for (size_t f = 0; gen_families[f]; f++)
 				for (size_t k = 0; gen_families[f]->whats[k]; k++)

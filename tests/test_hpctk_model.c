@@ -223,6 +223,37 @@ int main(void)
 		hpctk_model_free(&b);
 		hpctk_model_free(&c);
 	}
+	/* --ctx-ids=tree: the same tree, ids falling in breadth-first order
+	 * (entries, then the contexts level by level), so every child's id is
+	 * below its parent's, and still unique, non-zero and gappy. */
+	hpctk_model t;
+	gen_params tp;
+	gen_params_default(&tp);
+	tp.contexts = 5000;
+	tp.depth = 40;
+	tp.ctx_ids_tree = true;
+	char terr[256] = "";
+	int trc = hpctk_model_build(&t, &tp, terr, sizeof terr);
+	CHECK(trc == 0, "tree-ordered ids: %s", terr);
+	if (trc == 0) {
+		check_tree(&t, 5000, 40);
+		check_values(&t);
+		bool falling = true, below = true;
+		uint32_t prev = UINT32_MAX;
+		for (uint32_t i = 0; i < t.n_entries + t.n_ctx; i++) {
+			uint32_t id = i < t.n_entries ? t.entries[i].ctx_id : t.ctx[i - t.n_entries].ctx_id;
+			falling &= id < prev;
+			prev = id;
+		}
+		for (uint32_t i = 0; i < t.n_ctx; i++) {
+			uint32_t par = t.ctx[i].parent;
+			uint32_t pid = par == HPCTK_NONE ? t.entries[t.ctx[i].entry].ctx_id : t.ctx[par].ctx_id;
+			below &= t.ctx[i].ctx_id < pid;
+		}
+		CHECK(falling && below, "tree-ordered ids fall in breadth-first order (falling %d, child below parent %d)",
+		      falling, below);
+		hpctk_model_free(&t);
+	}
 	gen_params p;
 	gen_params_default(&p);
 	p.contexts = 3;

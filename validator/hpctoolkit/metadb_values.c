@@ -137,6 +137,44 @@ static void build_tree(vbuild *b)
 	}
 }
 
+/* Keys (ctxId << 32 | node), made in node order, sorted by ctxId: a
+ * stable radix sort on the ctxId's bytes (the nodes stay in order within
+ * a ctxId, as a sort of the whole key leaves them), 4 passes at most, a
+ * pass skipped when every key has the same byte there. qsort's merge sort
+ * cost 1.5% of a whole validation on a 40,000-context tree. False when
+ * out of memory (the caller sorts with qsort). */
+static bool sort_by_ctx(uint64_t *keys, uint32_t n)
+{
+	uint64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	uint32_t *count = calloc(4 * 256, sizeof *count);
+	if (!tmp || !count) {
+		free(tmp);
+		free(count);
+		return false;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		for (unsigned b = 0; b < 4; b++) count[b * 256 + (keys[i] >> (32 + 8 * b) & 255)]++;
+	uint64_t *from = keys, *to = tmp;
+	for (unsigned b = 0; b < 4; b++) {
+		uint32_t *c = count + b * 256;
+		if (n == 0 || c[from[0] >> (32 + 8 * b) & 255] == n) continue; /* one bucket: already in order */
+		uint32_t sum = 0;
+		for (unsigned v = 0; v < 256; v++) {
+			uint32_t k = c[v];
+			c[v] = sum;
+			sum += k;
+		}
+		for (uint32_t i = 0; i < n; i++) to[c[from[i] >> (32 + 8 * b) & 255]++] = from[i];
+		uint64_t *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != keys) memcpy(keys, from, (size_t)n * sizeof *keys);
+	free(tmp);
+	free(count);
+	return true;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -291,7 +329,7 @@ hpctk_vmodel *md_values_build(md_state *m)
 		vm->by_ctx = malloc((vm->n ? vm->n : 1) * sizeof *vm->by_ctx);
 		if (keys && vm->by_ctx) {
 			for (uint32_t i = 0; i < vm->n; i++) keys[i] = (uint64_t)vm->node[i].ctx << 32 | i;
-			qsort(keys, vm->n, sizeof *keys, cmp_u64);
+			if (!sort_by_ctx(keys, vm->n)) qsort(keys, vm->n, sizeof *keys, cmp_u64);
 			for (uint32_t i = 0; i < vm->n; i++) vm->by_ctx[i] = (uint32_t)keys[i];
 		} else {
 			b.ok = false;

@@ -248,6 +248,7 @@ typedef struct hpctk_vcheck {
 	/* the run folded next (hpctk_vcheck_run folds one run behind) */
 	uint8_t stage[10 * HPCTK_VSTAGE];
 	uint32_t stage_n, stage_node;
+	uint32_t prev_node;          /* the previous run's node (whether to stage this one) */
 	uint64_t stage_off;
 	/* the profile's runs, kept only when nd > g (replayed per group): where
 	 * they are in the file (16 bytes a run), or their bytes too without it */
@@ -320,6 +321,7 @@ typedef struct hpctk_vsum {
 	bool foreign;                /* some value's metric id is not meta.db's (hpctkdb.metric.prop-known
 				      * fired): its statistics are somewhere else, none is reported */
 	hpctk_vsum_acc *acc;         /* per statistic (index into vm->stats) */
+	uint8_t *mode;               /* per statistic: VS_SKIP, VS_CLEAN, VS_SLOW (values_summary.c) */
 	uint32_t *touched;
 	size_t ntouched;
 	hv_window wi, wv;            /* over the view's {Idx} and {Val} */

@@ -115,14 +115,24 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
  * huge pages asked for where the system has them: a set is touched at
  * random, so with 4 KiB pages every fold pays a TLB miss and the first
  * one a page fault each. */
+#define HUGE_2M ((size_t)2 << 20)
+static size_t huge_len(size_t len) { return (len + HUGE_2M - 1) / HUGE_2M * HUGE_2M; }
+
 static void *recs_alloc(size_t len)
 {
 #if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
 	if (len >= (4u << 20)) {
-		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		/* 2 MiB aligned, whole 2 MiB pages: an unaligned head or a partial
+		 * tail would have 4 KiB pages (hundreds of page faults, ~15 us
+		 * each on a VM) */
+		const size_t huge = HUGE_2M, maplen = huge_len(len);
+		uint8_t *p = mmap(NULL, maplen + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) return NULL;
-		madvise(p, len, MADV_HUGEPAGE); /* advice only: fine when refused */
-		return p;
+		size_t head = (huge - (uintptr_t)p % huge) % huge;
+		if (head) munmap(p, head);
+		munmap(p + head + maplen, huge - head);
+		madvise(p + head, maplen, MADV_HUGEPAGE); /* advice only: fine when refused */
+		return p + head;
 	}
 #endif
 	return calloc(1, len);
@@ -133,7 +143,7 @@ static void recs_release(void *p, size_t len)
 	if (!p) return;
 #if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
 	if (len >= (4u << 20)) {
-		munmap(p, len);
+		munmap(p, huge_len(len));
 		return;
 	}
 #endif
@@ -729,11 +739,17 @@ void hpctk_vcheck_run(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx
 	if (c->g < c->vm->nd) keep_run(c, n, vals, cnt, off0);
 	/* The runs are folded one behind: this one's record is fetched while
 	 * the previous one is folded (the records are visited in ctxId order,
-	 * which is no tree order: each is a cache miss). Its bytes are copied,
-	 * as the walk's window moves on; a long run is folded at once. */
-	prefetch_rec(c, n);
+	 * which need not be tree order: then each is a cache miss). Its bytes
+	 * are copied, as the walk's window moves on; a long run is folded at
+	 * once, and so is a run whose record is next to the previous run's
+	 * (ctxIds numbered along the tree, as hpcprof does: the records are
+	 * then a stream the hardware prefetches, and the copy is waste). */
+	const uint32_t prev = c->prev_node;
+	c->prev_node = n;
+	const bool near = n != HPCTK_VNONE && prev != HPCTK_VNONE && n - prev + 4u <= 8u;
+	if (!near) prefetch_rec(c, n);
 	drain(c);
-	if (cnt > HPCTK_VSTAGE) {
+	if (near || cnt > HPCTK_VSTAGE) {
 		fold_run(c, n, vals, cnt, off0);
 		return;
 	}

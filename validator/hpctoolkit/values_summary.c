@@ -112,6 +112,19 @@ void hpctk_vsumview_free(hpctk_vsumview *sv)
 
 /* --- folding cct.db ------------------------------------------------------------ */
 
+/* What a statistic's values need, decided once per checker rather than per
+ * run: not checked (formula not recognised, scope not summarised, its
+ * statMetricId listed twice), folded without a test per value (scale * x
+ * or scale * x^2, a clean run), or value by value. */
+enum { VS_SKIP, VS_CLEAN, VS_SLOW };
+
+static uint8_t stat_mode(const hpctk_vmodel *vm, uint32_t k)
+{
+	const hpctk_vstat *st = &vm->stats[k];
+	if (!st->f.ok || !summarised(vm, st->pid) || vm->stat_of[st->stat] != k) return VS_SKIP;
+	return st->f.power == 1.0 || st->f.power == 2.0 ? VS_CLEAN : VS_SLOW;
+}
+
 void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview *sv, hv_report *r)
 {
 	memset(s, 0, sizeof *s);
@@ -122,8 +135,11 @@ void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview
 	if (!vm || !sv || !sv->ok || !vm->nstats) return;
 	s->acc = calloc(vm->nstats, sizeof *s->acc);
 	s->touched = malloc(vm->nstats * sizeof *s->touched);
+	s->mode = malloc(vm->nstats);
+	if (s->mode)
+		for (size_t k = 0; k < vm->nstats; k++) s->mode[k] = stat_mode(vm, (uint32_t)k);
 	bool wi = hv_window_init(&s->wi, sv->b, hpctk_window_cap), wv = hv_window_init(&s->wv, sv->b, hpctk_window_cap);
-	s->on = s->acc && s->touched && wi && wv;
+	s->on = s->acc && s->touched && s->mode && wi && wv;
 	s->oom = !s->on;
 }
 
@@ -131,8 +147,10 @@ void hpctk_vsum_release(hpctk_vsum *s)
 {
 	free(s->acc);
 	free(s->touched);
+	free(s->mode);
 	s->acc = NULL;
 	s->touched = NULL;
+	s->mode = NULL;
 	if (s->wi.buf) hv_window_free(&s->wi);
 	if (s->wv.buf) hv_window_free(&s->wv);
 	memset(&s->wi, 0, sizeof s->wi);
@@ -220,10 +238,11 @@ static void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals,
 	}
 	clean = clean && !sv->is_summary;
 	for (uint32_t k = vm->first_stat[pid]; k < vm->first_stat[pid + 1]; k++) {
+		const uint8_t mode = s->mode[k];
+		if (mode == VS_SKIP) continue;
 		const hpctk_vstat *st = &vm->stats[k];
-		if (!st->f.ok || !summarised(vm, st->pid) || vm->stat_of[st->stat] != k) continue;
 		hpctk_vsum_acc *a = &s->acc[k];
-		if (clean && (st->f.power == 1.0 || st->f.power == 2.0)) {
+		if (clean && mode == VS_CLEAN) {
 			if (!a->count) s->touched[s->ntouched++] = k;
 			fold_clean(a, st, vals, cnt);
 			continue;
@@ -283,8 +302,9 @@ void hpctk_vsum_keep(hpctk_vsum *s, const hpctk_vsum_miss *m)
 }
 
 /* One statistic of context ctx: its accumulator against the value found
- * (absent: 0). */
-static void compare(hpctk_vsum *s, uint32_t ctx, uint32_t k, bool has_found, double f, uint64_t off)
+ * (absent: 0). True when they agree (the caller counts the evaluations);
+ * a difference is kept. */
+static inline bool compare(hpctk_vsum *s, uint32_t ctx, uint32_t k, bool has_found, double f, uint64_t off)
 {
 	const hpctk_vstat *st = &s->vm->stats[k];
 	const hpctk_vsum_acc *u = &s->acc[k];
@@ -296,11 +316,9 @@ static void compare(hpctk_vsum *s, uint32_t ctx, uint32_t k, bool has_found, dou
 	}
 	double mag = st->combine == 0 ? u->mag : fabs(a) > fabs(b) ? fabs(a) : fabs(b);
 	double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (mag + fabs(f));
-	if (fabs(f - a) <= tol || fabs(f - b) <= tol) {
-		hv_eval(s->r, HV_R_HPCTKDB_VALUES_SUMMARY, true);
-		return;
-	}
+	if (fabs(f - a) <= tol || fabs(f - b) <= tol) return true;
 	hpctk_vsum_keep(s, &(hpctk_vsum_miss){ctx, st->stat, has_found, u->count, f, a, b, off});
+	return false;
 }
 
 /* The summary profile's run of ctx, [*from, *to) of {Val}: the cursor
@@ -355,6 +373,19 @@ static bool run_sound(hpctk_vsum *s, uint64_t from, uint64_t to)
 	return true;
 }
 
+/* The same over a run in memory (n values at p). */
+static bool run_sound_at(const hpctk_vmodel *vm, const uint8_t *p, uint64_t n)
+{
+	uint32_t prev = 0;
+	for (uint64_t j = 0; j < n; j++, p += 10) {
+		uint16_t id = hv_le16(p);
+		if (!hpctk_vstat_known(vm, id) || !isfinite(hv_lef64(p + 2))) return false;
+		if (j && id <= prev) return false;
+		prev = id;
+	}
+	return true;
+}
+
 void hpctk_vsum_block_end(hpctk_vsum *s, uint32_t ctx, bool whole)
 {
 	if (!s->on) return;
@@ -370,28 +401,39 @@ void hpctk_vsum_block_end(hpctk_vsum *s, uint32_t ctx, bool whole)
 	const hpctk_vmodel *vm = s->vm;
 	const hpctk_vsumview *sv = s->sv;
 	uint64_t from, to;
-	if (!find_run(s, ctx, &from, &to) || !run_sound(s, from, to)) {
+	if (!find_run(s, ctx, &from, &to)) {
+		reset(s);
+		s->ctx = UINT32_MAX;
+		return;
+	}
+	/* The run in one piece when the window holds it (it is short: one
+	 * value per statistic), else value by value. */
+	const uint64_t nrun = to - from;
+	const uint8_t *run = nrun && nrun <= s->wv.cap / 10 ? hv_window_get(&s->wv, sv->pval + 10 * from, (size_t)(10 * nrun))
+							      : NULL;
+	if (run ? !run_sound_at(vm, run, nrun) : !run_sound(s, from, to)) {
 		reset(s);
 		s->ctx = UINT32_MAX;
 		return;
 	}
 	/* Statistics with a value found, then those with thread values only;
 	 * a compared accumulator's count is cleared so it is not compared twice. */
+	uint64_t pass = 0;
 	for (uint64_t j = from; j < to; j++) {
-		const uint8_t *v = hv_window_get(&s->wv, sv->pval + 10 * j, 10);
+		const uint8_t *v = run ? run + 10 * (j - from) : hv_window_get(&s->wv, sv->pval + 10 * j, 10);
 		if (!v) break; /* read by run_sound just now: only a failing re-read */
 		uint32_t k = vm->stat_of[hv_le16(v)];
 		if (k >= HPCTK_VNONE - 1) continue; /* twice in meta.db: its unique rule fired */
-		const hpctk_vstat *st = &vm->stats[k];
-		if (!st->f.ok || !summarised(vm, st->pid)) continue;
-		compare(s, ctx, k, true, hv_lef64(v + 2), sv->pval + 10 * j);
+		if (s->mode[k] == VS_SKIP) continue;
+		pass += compare(s, ctx, k, true, hv_lef64(v + 2), sv->pval + 10 * j);
 		if (!s->acc[k].count) s->touched[s->ntouched++] = k; /* so that reset clears the mark */
 		s->acc[k].count = UINT32_MAX; /* compared */
 	}
 	for (size_t i = 0; i < s->ntouched; i++) {
 		uint32_t k = s->touched[i];
-		if (s->acc[k].count != UINT32_MAX) compare(s, ctx, k, false, 0.0, 0);
+		if (s->acc[k].count != UINT32_MAX) pass += compare(s, ctx, k, false, 0.0, 0);
 	}
+	hv_eval_n(s->r, HV_R_HPCTKDB_VALUES_SUMMARY, pass);
 	reset(s);
 	s->ctx = UINT32_MAX;
 }
