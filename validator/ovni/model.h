@@ -210,6 +210,8 @@ void model_h_runtime(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
 void model_h_push(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
 void model_h_pop(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
 void model_h_task(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_h_task_x(model_loom *L, uint32_t ti, const mevent *e, const mop *o); /* VTx 6Tx */
+void model_h_task_e(model_loom *L, uint32_t ti, const mevent *e, const mop *o); /* VTe 6Te */
 
 struct model_loom {
 	mop ops[MODEL_OP_SLOTS];
@@ -259,16 +261,34 @@ bool model_need_active(model_loom *L, uint32_t ti, const mevent *e, int act);
 /* A runtime event's thread must be active (and for nOS-V on its CPU): the
  * common case inline, counted as model_need_active counts it; a failure
  * goes there to be reported. */
-static inline bool model_runtime_ok(model_loom *L, uint32_t ti, const mevent *e, int act)
+/* The common case alone: true (counted) when the thread passes; false
+ * says nothing, the caller then asks model_need_active. Kept apart so a
+ * handler's fast path makes no call and saves no registers. */
+static inline bool model_runtime_pass(const mthread *th, int act)
 {
-	const mthread *th = &L->th[ti];
 	bool active = th->state == TH_RUNNING || (act != ACT_RUNNING && (th->state == TH_COOLING || th->state == TH_WARMING));
-	if (__builtin_expect(active && (act != ACT_ON_CPU || !th->out_of_cpu), 1)) {
-		L->r->evaluated[HV_R_OVNI_MODEL_THREAD_INACTIVE]++;
-		if (act == ACT_ON_CPU) L->r->evaluated[HV_R_OVNI_MODEL_OUT_OF_CPU]++;
+	return active && (act != ACT_ON_CPU || !th->out_of_cpu);
+}
+
+/* What model_need_active counts when the thread passes. */
+static inline void model_runtime_count(model_loom *L, int act)
+{
+	L->r->evaluated[HV_R_OVNI_MODEL_THREAD_INACTIVE]++;
+	if (act == ACT_ON_CPU) L->r->evaluated[HV_R_OVNI_MODEL_OUT_OF_CPU]++;
+}
+
+static inline bool model_runtime_fast(model_loom *L, uint32_t ti, int act)
+{
+	if (__builtin_expect(model_runtime_pass(&L->th[ti], act), 1)) {
+		model_runtime_count(L, act);
 		return true;
 	}
-	return model_need_active(L, ti, e, act);
+	return false;
+}
+
+static inline bool model_runtime_ok(model_loom *L, uint32_t ti, const mevent *e, int act)
+{
+	return model_runtime_fast(L, ti, act) || model_need_active(L, ti, e, act);
 }
 
 static inline mtask *model_task_at(const model_loom *L, uint32_t tix)

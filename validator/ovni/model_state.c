@@ -197,15 +197,34 @@ void model_h_runtime(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	model_runtime_ok(L, ti, e, o->act);
 }
 
+/* A push or pop whose thread did not pass the quick check: the full one,
+ * then the state. Out of line, so the handlers' common case has only tail
+ * calls (no frame, no saved registers). */
+__attribute__((noinline)) static void push_checked(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
+{
+	if (model_need_active(L, ti, e, o->act)) stack_push(L, ti, o->ch, o->skey, e);
+}
+
+__attribute__((noinline)) static void pop_checked(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
+{
+	if (model_need_active(L, ti, e, o->act)) stack_pop(L, ti, o->ch, o->skey, e);
+}
+
 void model_h_push(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 {
-	if (o->act && !model_runtime_ok(L, ti, e, o->act)) return;
+	if (o->act && !model_runtime_fast(L, ti, o->act)) {
+		push_checked(L, ti, e, o);
+		return;
+	}
 	stack_push(L, ti, o->ch, o->skey, e);
 }
 
 void model_h_pop(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 {
-	if (o->act && !model_runtime_ok(L, ti, e, o->act)) return;
+	if (o->act && !model_runtime_fast(L, ti, o->act)) {
+		pop_checked(L, ti, e, o);
+		return;
+	}
 	stack_pop(L, ti, o->ch, o->skey, e);
 }
 
@@ -232,7 +251,8 @@ void model_classify(const uint8_t p[4], mop *o)
 		 * every event of these models before anything else) */
 		o->act = m == 'P' ? ACT_RUNNING : m == 'V' ? ACT_ON_CPU : ACT_ACTIVE;
 		if (m == 'P' ? (c == 'P' || c == 'O') : (c == 'T' || c == 'Y')) {
-			o->h = model_h_task;
+			o->h = m != 'P' && c == 'T' && v == 'x' ? model_h_task_x
+			       : m != 'P' && c == 'T' && v == 'e' ? model_h_task_e : model_h_task;
 			return;
 		}
 		break;

@@ -515,4 +515,82 @@ void model_h_task(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	if (v == 'x' || v == 'e' || ((v == 'p' || v == 'r') && m != 'P')) body_event(L, ti, e);
 }
 
+/* The common execute and end of a nOS-V or Nanos6 task's body 1 (all but
+ * parallel nOS-V tasks have only that one): every check of model_h_task
+ * made without a side effect, and only when all pass, their counts and the
+ * changes, the same ones model_h_task makes. Anything else (a check that
+ * fails, a task found only in the hashed map, a body stack to grow) goes to
+ * model_h_task from the start, as if this path were not there. */
+void model_h_task_x(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
+{
+	mthread *th = &L->th[ti];
+	uint8_t m = e->p[1];
+	bool nosv = m == 'V';
+	if (!o->act || !model_runtime_pass(th, o->act) || e->jumbo || e->plen < (nosv ? 8u : 4u) || th->nb == th->capb) goto slow;
+	uint32_t id = hv_le32(e->payload);
+	if (nosv && hv_le32(e->payload + 4) != 0) goto slow; /* a parallel task's body, or a wrong one */
+	const mdense *d = dense_of(L, th, m);
+	uint32_t i = id - (d ? d->base : 0);
+	if (!d || i >= d->cap || !d->ix[i]) goto slow;
+	uint32_t tix = d->ix[i] - 1;
+	mtask *t = model_task_at(L, tix);
+	if (nosv && (t->flags & F_PARALLEL)) goto slow;
+	mbody *bd = &t->b1;
+	bool known = bd->id == 1;
+	int st = known ? bd->state : B_CREATED;
+	if (st == B_DEAD ? !(t->flags & F_RESURRECT) : st != B_CREATED) goto slow;
+	if (th->nb && body_at(L, th->bodies[th->nb - 1])->state == B_RUNNING) goto slow;
+	/* every check passed: count them as model_h_task does */
+	uint64_t *ev = L->r->evaluated;
+	model_runtime_count(L, o->act);
+	ev[HV_R_OVNI_MODEL_TASK_UNKNOWN]++;
+	if (nosv) ev[HV_R_OVNI_MODEL_BODY_PARALLEL]++;
+	if (st == B_DEAD) ev[HV_R_OVNI_MODEL_BODY_RERUN]++;
+	ev[HV_R_OVNI_MODEL_BODY_STATE]++;
+	if (th->nb) ev[HV_R_OVNI_MODEL_BODY_NEST]++;
+	if (!known) {
+		*bd = (mbody){.task = tix, .id = 1, .thread = -1};
+		t->nbodies++;
+	}
+	th->bodies[th->nb++] = MODEL_BODY1 | tix;
+	bd->state = B_RUNNING;
+	bd->thread = (int32_t)ti;
+	note(&bd->last, e);
+	uint8_t key[3] = {m, 'T', 'x'};
+	model_stack_push(L, ti, nosv ? CH_NOSV_SS : CH_N6_SS, key, e);
+	return;
+slow:
+	model_h_task(L, ti, e, o);
+}
+
+void model_h_task_e(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
+{
+	mthread *th = &L->th[ti];
+	uint8_t m = e->p[1];
+	bool nosv = m == 'V';
+	if (!o->act || !model_runtime_pass(th, o->act) || e->jumbo || e->plen < (nosv ? 8u : 4u) || !th->nb) goto slow;
+	uint32_t id = hv_le32(e->payload);
+	if (nosv && hv_le32(e->payload + 4) != 0) goto slow;
+	uint32_t b = th->bodies[th->nb - 1];
+	if (!(b & MODEL_BODY1)) goto slow;
+	mtask *t = model_task_at(L, b & ~MODEL_BODY1);
+	mbody *bd = &t->b1;
+	if (t->id != id || t->model != m || bd->id != 1 || (nosv && (t->flags & F_PARALLEL))) goto slow;
+	if (bd->state != B_RUNNING || bd->thread != (int32_t)ti) goto slow;
+	uint64_t *ev = L->r->evaluated;
+	model_runtime_count(L, o->act);
+	ev[HV_R_OVNI_MODEL_TASK_UNKNOWN] += 2;
+	if (nosv) ev[HV_R_OVNI_MODEL_BODY_PARALLEL]++;
+	ev[HV_R_OVNI_MODEL_BODY_STATE]++;
+	bd->state = B_DEAD;
+	bd->thread = -1;
+	th->nb--;
+	note(&bd->last, e);
+	uint8_t key[3] = {m, 'T', 'x'};
+	model_stack_pop(L, ti, nosv ? CH_NOSV_SS : CH_N6_SS, key, e);
+	return;
+slow:
+	model_h_task(L, ti, e, o);
+}
+
 _Static_assert(sizeof(mtask) == 64, "a task record is one cache line");
