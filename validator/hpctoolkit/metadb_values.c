@@ -54,19 +54,26 @@ static uint32_t pool_str(vbuild *b, enum md_sec s, uint64_t ptr)
 	return pool_add(b->vm, p, z ? (size_t)(z - p) : max, &b->ok);
 }
 
+/* Room for cap nodes; false when out of memory. */
+static bool reserve(vbuild *b, size_t cap)
+{
+	hpctk_vmodel *vm = b->vm;
+	hpctk_vnode *nn = realloc(vm->node, cap * sizeof *nn);
+	if (nn) vm->node = nn;
+	uint64_t *na = nn ? realloc(b->at, cap * sizeof *na) : NULL;
+	if (!na) return b->ok = false;
+	b->at = na;
+	b->cap = cap;
+	return true;
+}
+
 static bool push_node(vbuild *b, uint32_t ctx, uint32_t parent, uint16_t prop, uint8_t lex, uint32_t label,
 		      uint64_t at)
 {
 	hpctk_vmodel *vm = b->vm;
 	if (vm->n == b->cap) {
 		/* bounded: every node but the global context is a distinct structure of the Context section */
-		size_t cap = b->cap ? b->cap * 2 : 1024;
-		hpctk_vnode *nn = realloc(vm->node, cap * sizeof *nn);
-		if (nn) vm->node = nn;
-		uint64_t *na = nn ? realloc(b->at, cap * sizeof *na) : NULL;
-		if (!na) return b->ok = false;
-		b->at = na;
-		b->cap = cap;
+		if (!reserve(b, b->cap ? b->cap * 2 : 1024)) return false;
 	}
 	vm->node[vm->n] = (hpctk_vnode){ctx, parent, label, prop, lex};
 	b->at[vm->n] = at;
@@ -117,6 +124,9 @@ static void build_tree(vbuild *b)
 	}
 	/* Breadth first: node q's children are appended while q is read. */
 	uint64_t limit = 1 + n + m->len[MD_CONTEXT] / 0x20;
+	/* the nodes' arrays made once: the bound is the section's bytes (a
+	 * {Ctx} is at least 0x20), so doubling from 1,024 only copied */
+	if (limit > b->cap && !reserve(b, (size_t)limit)) return;
 	for (uint32_t q = 1; q < vm->n && b->ok; q++) {
 		uint64_t sz = md_u64(m, b->at[q]), c = md_u64(m, b->at[q] + 8);
 		if (sz == 0) continue;
