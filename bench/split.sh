@@ -11,6 +11,7 @@
 #   SPLIT_SIZE   MiB per input (default 1024 in `make bench`, BENCH_SIZE)
 #   SPLIT_UNIT   HPCVET_UNIT_BYTES for the runs (default: hpcvet's, 64 MiB)
 #   RUNS         timed runs per measurement, median reported (default 3)
+#   SPLIT_INPUTS which inputs (default: hpctoolkit ovni dumpi)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -39,9 +40,9 @@ wall() { # command... : median wall seconds of RUNS runs
 }
 
 echo "split series: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $size MiB per input," \
-	"units of ${HPCVET_UNIT_BYTES:-67108864} bytes, $runs runs (median wall s)"
+	"units of ${HPCVET_UNIT_BYTES:-67108864 (one ovni stream: 16777216)} bytes, $runs runs (median wall s)"
 printf '%-11s %8s %6s %8s %8s %7s %8s %8s %7s %9s\n' input MiB units '-j1 s' '-j2 s' 'x j2' 'np1 s' 'np2 s' 'x np2' imbalance
-for fmt in hpctoolkit ovni dumpi; do
+for fmt in ${SPLIT_INPUTS:-hpctoolkit ovni dumpi}; do
 	case $fmt in
 	dumpi) # 16 ranks, so the trace has units to spread
 		input=$dir/dumpi
