@@ -7,16 +7,12 @@
 static void check_break(int rule, enum hv_edition ed, const char *what)
 {
 	const char *id = hv_rules[rule].id;
-	gen_params p;
-	gen_params_default(&p);
-	p.what = what;
-	p.edition = ed;
+	gen_params p = tl_params(what, ed);
 	p.break_rule = id;
 	gen_output out;
-	char err[256] = "";
-	int rc = gen_generate(&p, &out, err, sizeof err);
-	CHECK(rc == 0, "%s (%s): generator failed: %s", id, tl_edition_name(ed), err);
-	if (rc != 0) return;
+	bool made = tl_generate(&p, &out);
+	CHECK(made, "%s (%s): generated", id, tl_edition_name(ed));
+	if (!made) return;
 
 	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 1000};
 	hv_report r;

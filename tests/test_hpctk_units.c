@@ -34,18 +34,14 @@ static void report_bytes(const hv_report *r, hv_wbuf *w)
 
 static void split_equals_whole(const char *brk, unsigned profiles, unsigned contexts)
 {
-	gen_params p;
-	gen_params_default(&p);
-	p.what = "hpctoolkit-db";
-	p.edition = HV_EDITION_RELEASE;
+	gen_params p = tl_params("hpctoolkit-db", HV_EDITION_RELEASE);
 	p.profiles = profiles;
 	p.contexts = contexts;
 	p.break_rule = brk;
 	gen_output out;
-	char err[256] = "";
-	int rc = gen_generate(&p, &out, err, sizeof err);
-	CHECK(rc == 0, "%s: generator failed: %s", brk ? brk : "valid", err);
-	if (rc != 0) return;
+	bool made = tl_generate(&p, &out);
+	CHECK(made, "%s: generated", brk ? brk : "valid");
+	if (!made) return;
 
 	hv_options whole = {.edition = HV_EDITION_AUTO, .max_diags = 1000};
 	hv_report a, b;

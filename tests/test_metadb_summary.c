@@ -17,10 +17,9 @@
 
 static bool gen_one(gen_params *p, gen_output *out)
 {
-	char err[256] = "";
-	int rc = gen_generate(p, out, err, sizeof err);
-	CHECK(rc == 0, "generator failed: %s", err);
-	return rc == 0;
+	bool made = tl_generate(p, out);
+	CHECK(made, "meta.db generated");
+	return made;
 }
 
 static void run_check(const uint8_t *data, size_t len, enum hv_edition forced, hv_report *r, hpctk_metadb_summary *s)
@@ -69,10 +68,7 @@ static bool sorted_unique16(const uint16_t *v, size_t n)
 
 static void check_summary_matches_model(enum hv_edition ed, uint64_t seed, unsigned contexts, unsigned depth)
 {
-	gen_params p;
-	gen_params_default(&p);
-	p.what = "metadb";
-	p.edition = ed;
+	gen_params p = tl_params("metadb", ed);
 	p.seed = seed;
 	p.contexts = contexts;
 	p.depth = depth;
@@ -123,10 +119,7 @@ static void check_summary_matches_model(enum hv_edition ed, uint64_t seed, unsig
  * was only partly walked. */
 static void check_ok_flags(enum hv_edition ed, const char *rule, bool want_ctx_ok, bool want_metrics_ok)
 {
-	gen_params p;
-	gen_params_default(&p);
-	p.what = "metadb";
-	p.edition = ed;
+	gen_params p = tl_params("metadb", ed);
 	p.break_rule = rule;
 	CHECK(gen_breaker_for(rule, ed) != NULL, "%s (%s): no breaking case", rule, tl_edition_name(ed));
 	if (!gen_breaker_for(rule, ed)) return;
@@ -144,10 +137,7 @@ static void check_ok_flags(enum hv_edition ed, const char *rule, bool want_ctx_o
 
 static void fuzz(enum hv_edition ed, uint64_t seed, unsigned rounds)
 {
-	gen_params p;
-	gen_params_default(&p);
-	p.what = "metadb";
-	p.edition = ed;
+	gen_params p = tl_params("metadb", ed);
 	p.seed = seed;
 	p.contexts = 40;
 	p.depth = 6;

@@ -56,6 +56,27 @@ static inline bool tl_mem_fetch(void *io, uint64_t off, void *dst, size_t len)
 	return true;
 }
 
+/* Generator parameters for `what` in edition `ed`, the others the
+ * defaults: a test sets what it varies. */
+static inline gen_params tl_params(const char *what, enum hv_edition ed)
+{
+	gen_params p;
+	gen_params_default(&p);
+	p.what = what;
+	p.edition = ed;
+	return p;
+}
+
+/* gen_generate into `out`; false after printing why (the caller's check
+ * then fails). */
+static inline bool tl_generate(const gen_params *p, gen_output *out)
+{
+	char err[256] = "";
+	if (gen_generate(p, out, err, sizeof err) == 0) return true;
+	printf("    generator (%s, %s): %s\n", p->what, p->break_rule ? p->break_rule : "valid", err);
+	return false;
+}
+
 static inline const char *tl_edition_name(enum hv_edition e)
 {
 	return e == HV_EDITION_DRAFT ? "draft" : e == HV_EDITION_RELEASE ? "release" : "auto";

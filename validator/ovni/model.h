@@ -291,6 +291,48 @@ static inline bool model_runtime_ok(model_loom *L, uint32_t ti, const mevent *e,
 	return model_runtime_fast(L, ti, act) || model_need_active(L, ti, e, act);
 }
 
+/* nOS-V and OpenMP subsystems accept the same state twice in a row. */
+static inline bool model_repeat_ok(int ch) { return ch == CH_NOSV_SS || ch == CH_OMP_SS; }
+
+/* The push and pop of every state: the common case inline (what the full
+ * checks of model_state.c's *_slow would count and do when they pass),
+ * anything else out of line through them, so the hot path keeps no message
+ * buffers or frame. */
+bool model_stack_push_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e);
+bool model_stack_pop_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e);
+
+static inline bool model_stack_push_fast(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
+{
+	mstack *st = &L->th[ti].st[ch];
+	uint32_t n = st->n;
+	if (__builtin_expect(n < st->cap && n < MODEL_STACK_MAX, 1)) {
+		bool rep = model_repeat_ok(ch);
+		if (rep || n == 0 || memcmp(st->v[n - 1].key, key, 3) != 0) {
+			if (!rep) L->r->evaluated[HV_R_OVNI_MODEL_STATE_REPEATED]++;
+			L->r->evaluated[HV_R_OVNI_MODEL_STATE_DEPTH]++;
+			mstate *s = &st->v[n];
+			memcpy(s->key, key, 3);
+			s->off = e->off;
+			s->clock = e->clock;
+			st->n = n + 1;
+			return true;
+		}
+	}
+	return model_stack_push_slow(L, ti, ch, key, e);
+}
+
+static inline bool model_stack_pop_fast(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
+{
+	mstack *st = &L->th[ti].st[ch];
+	uint32_t n = st->n;
+	if (__builtin_expect(n > 0 && memcmp(st->v[n - 1].key, key, 3) == 0, 1)) {
+		L->r->evaluated[HV_R_OVNI_MODEL_STATE_POP] += 2;
+		st->n = n - 1;
+		return true;
+	}
+	return model_stack_pop_slow(L, ti, ch, key, e);
+}
+
 static inline mtask *model_task_at(const model_loom *L, uint32_t tix)
 {
 	return &L->taskc[tix / MODEL_TASK_CHUNK][tix % MODEL_TASK_CHUNK];

@@ -20,9 +20,6 @@ static const char *const chan_name[MODEL_NCH] = {
 	"NODES subsystem", "OpenMP subsystem", "kernel context switch",
 };
 
-/* nOS-V and OpenMP subsystems accept the same state twice in a row. */
-static bool repeat_ok(int ch) { return ch == CH_NOSV_SS || ch == CH_OMP_SS; }
-
 enum { SOP_NONE, SOP_PUSH, SOP_POP };
 
 /* Channel, operation and the begin MCV (key) of one event. */
@@ -79,52 +76,14 @@ static const char *key_text(const uint8_t k[3], char out[8])
 	return out;
 }
 
-/* The push and pop of every state: the common case inline (what the full
- * checks below would count and do when they pass), anything else out of
- * line through them, so the hot path keeps no message buffers or frame. */
-static bool stack_push_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e);
-static bool stack_pop_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e);
-
-static inline bool stack_push(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
-{
-	mstack *st = &L->th[ti].st[ch];
-	uint32_t n = st->n;
-	if (__builtin_expect(n < st->cap && n < MODEL_STACK_MAX, 1)) {
-		bool rep = repeat_ok(ch);
-		if (rep || n == 0 || memcmp(st->v[n - 1].key, key, 3) != 0) {
-			if (!rep) L->r->evaluated[HV_R_OVNI_MODEL_STATE_REPEATED]++;
-			L->r->evaluated[HV_R_OVNI_MODEL_STATE_DEPTH]++;
-			mstate *s = &st->v[n];
-			memcpy(s->key, key, 3);
-			s->off = e->off;
-			s->clock = e->clock;
-			st->n = n + 1;
-			return true;
-		}
-	}
-	return stack_push_slow(L, ti, ch, key, e);
-}
-
-static inline bool stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
-{
-	mstack *st = &L->th[ti].st[ch];
-	uint32_t n = st->n;
-	if (__builtin_expect(n > 0 && memcmp(st->v[n - 1].key, key, 3) == 0, 1)) {
-		L->r->evaluated[HV_R_OVNI_MODEL_STATE_POP] += 2;
-		st->n = n - 1;
-		return true;
-	}
-	return stack_pop_slow(L, ti, ch, key, e);
-}
-
-__attribute__((noinline, cold)) static bool stack_push_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3],
+__attribute__((noinline, cold)) bool model_stack_push_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3],
 							     const mevent *e)
 {
 	mthread *th = &L->th[ti];
 	mstack *st = &th->st[ch];
 	char a[8];
 	const mstate *top = st->n ? &st->v[st->n - 1] : NULL;
-	if (!repeat_ok(ch) &&
+	if (!model_repeat_ok(ch) &&
 	    !hv_eval(L->r, HV_R_OVNI_MODEL_STATE_REPEATED, !top || memcmp(top->key, key, 3) != 0)) {
 		mwhere then = model_pushed(top);
 		model_fail_since(L, HV_R_OVNI_MODEL_STATE_REPEATED, th, e, &then,
@@ -157,7 +116,7 @@ __attribute__((noinline, cold)) static bool stack_push_slow(model_loom *L, uint3
 	return true;
 }
 
-__attribute__((noinline, cold)) static bool stack_pop_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3],
+__attribute__((noinline, cold)) bool model_stack_pop_slow(model_loom *L, uint32_t ti, int ch, const uint8_t key[3],
 							    const mevent *e)
 {
 	mthread *th = &L->th[ti];
@@ -182,12 +141,12 @@ __attribute__((noinline, cold)) static bool stack_pop_slow(model_loom *L, uint32
 
 bool model_stack_push(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
 {
-	return stack_push(L, ti, ch, key, e);
+	return model_stack_push_fast(L, ti, ch, key, e);
 }
 
 bool model_stack_pop(model_loom *L, uint32_t ti, int ch, const uint8_t key[3], const mevent *e)
 {
-	return stack_pop(L, ti, ch, key, e);
+	return model_stack_pop_fast(L, ti, ch, key, e);
 }
 
 void model_h_none(model_loom *L, uint32_t ti, const mevent *e, const mop *o) { (void)L, (void)ti, (void)e, (void)o; }
@@ -202,12 +161,12 @@ void model_h_runtime(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
  * calls (no frame, no saved registers). */
 __attribute__((noinline)) static void push_checked(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 {
-	if (model_need_active(L, ti, e, o->act)) stack_push(L, ti, o->ch, o->skey, e);
+	if (model_need_active(L, ti, e, o->act)) model_stack_push_fast(L, ti, o->ch, o->skey, e);
 }
 
 __attribute__((noinline)) static void pop_checked(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 {
-	if (model_need_active(L, ti, e, o->act)) stack_pop(L, ti, o->ch, o->skey, e);
+	if (model_need_active(L, ti, e, o->act)) model_stack_pop_fast(L, ti, o->ch, o->skey, e);
 }
 
 void model_h_push(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
@@ -216,7 +175,7 @@ void model_h_push(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 		push_checked(L, ti, e, o);
 		return;
 	}
-	stack_push(L, ti, o->ch, o->skey, e);
+	model_stack_push_fast(L, ti, o->ch, o->skey, e);
 }
 
 void model_h_pop(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
@@ -225,7 +184,7 @@ void model_h_pop(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 		pop_checked(L, ti, e, o);
 		return;
 	}
-	stack_pop(L, ti, o->ch, o->skey, e);
+	model_stack_pop_fast(L, ti, o->ch, o->skey, e);
 }
 
 void model_classify(const uint8_t p[4], mop *o)

@@ -557,7 +557,7 @@ void model_h_task_x(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	bd->thread = (int32_t)ti;
 	note(&bd->last, e);
 	uint8_t key[3] = {m, 'T', 'x'};
-	model_stack_push(L, ti, nosv ? CH_NOSV_SS : CH_N6_SS, key, e);
+	model_stack_push_fast(L, ti, nosv ? CH_NOSV_SS : CH_N6_SS, key, e);
 	return;
 slow:
 	model_h_task(L, ti, e, o);
@@ -587,7 +587,7 @@ void model_h_task_e(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	th->nb--;
 	note(&bd->last, e);
 	uint8_t key[3] = {m, 'T', 'x'};
-	model_stack_pop(L, ti, nosv ? CH_NOSV_SS : CH_N6_SS, key, e);
+	model_stack_pop_fast(L, ti, nosv ? CH_NOSV_SS : CH_N6_SS, key, e);
 	return;
 slow:
 	model_h_task(L, ti, e, o);
