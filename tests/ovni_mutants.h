@@ -6,12 +6,15 @@
 #ifndef HV_TEST_OVNI_MUTANTS_H
 #define HV_TEST_OVNI_MUTANTS_H
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/hv_int.h"
 #include "core/report.h"
 #include "gen.h"
+#include "tap.h"
 
 #define MAX_EVENTS 65536
 
@@ -110,6 +113,40 @@ static const char *report_diff(const hv_report *a, const hv_report *b)
 			return "a diagnostic";
 	}
 	return NULL;
+}
+
+/* A test's comparison of two ways of checking one input: true when they agree. */
+typedef bool (*mutant_agree)(const uint8_t *d, size_t n, const char *what, void *ctx);
+
+/* agree() on the valid stream of `steps` generator steps from `seed`
+ * (checked), then on `count` mutants of it, 1 to max_k mutations each drawn
+ * from rng_seed; returns how many mutants disagreed. */
+static unsigned mutants_disagreeing(uint64_t seed, unsigned steps, unsigned count, unsigned max_k, uint64_t rng_seed,
+				    mutant_agree agree, void *ctx)
+{
+	size_t n0;
+	uint8_t *src = generate(seed, steps, &n0);
+	evref *ev = malloc(MAX_EVENTS * sizeof *ev);
+	uint8_t *d = malloc(n0 ? n0 : 1);
+	unsigned bad = 0;
+	CHECK(src && ev && d, "generated a stream of %u steps", steps);
+	if (!src || !ev || !d) goto out;
+	CHECK(agree(src, n0, "unmutated", ctx), "seed %" PRIu64 ": the valid stream agrees", seed);
+	gen_rng rng = {rng_seed};
+	for (unsigned i = 0; i < count; i++) {
+		memcpy(d, src, n0);
+		size_t n = n0;
+		unsigned k = 1 + (unsigned)gen_below(&rng, max_k);
+		while (k--) n = mutate(d, n, &rng, ev, walk_events(d, n, ev));
+		char what[64];
+		snprintf(what, sizeof what, "seed %" PRIu64 " mutant %u", seed, i);
+		if (!agree(d, n, what, ctx)) bad++;
+	}
+out:
+	free(src);
+	free(ev);
+	free(d);
+	return bad;
 }
 
 #endif

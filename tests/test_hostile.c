@@ -19,14 +19,7 @@
  * 2 KiB at every offset (set members up to 512 bytes); the sanitizer build,
  * where each validation costs 5-10x, every 4th of those offsets, spread over
  * the whole file all the same. The fuzz targets cover random damage. */
-#if defined(__SANITIZE_ADDRESS__)
-#define HOSTILE_SAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HOSTILE_SAN 1
-#endif
-#endif
-#ifdef HOSTILE_SAN
+#if TL_SANITIZED
 #define SINGLE_CAP 512u
 #define MEMBER_CAP 128u
 #else

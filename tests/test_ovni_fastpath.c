@@ -58,32 +58,16 @@ static bool agree(const uint8_t *d, size_t n, bool windowed, const char *what)
 	return ok;
 }
 
+static bool agree_fast(const uint8_t *d, size_t n, const char *what, void *ctx)
+{
+	return agree(d, n, *(const bool *)ctx, what);
+}
+
 static void run_mutants(uint64_t seed, unsigned steps, unsigned count, bool windowed)
 {
-	size_t n0;
-	uint8_t *src = generate(seed, steps, &n0);
-	evref *ev = malloc(MAX_EVENTS * sizeof *ev);
-	uint8_t *d = malloc(n0 ? n0 : 1);
-	CHECK(src && ev && d, "generated a stream of %u steps", steps);
-	if (!src || !ev || !d) goto out;
-	CHECK(agree(src, n0, windowed, "unmutated"), "seed %" PRIu64 ": the valid stream agrees", seed);
-	gen_rng rng = {seed * 1000003u};
-	unsigned bad = 0;
-	for (unsigned i = 0; i < count; i++) {
-		memcpy(d, src, n0);
-		size_t n = n0;
-		unsigned k = 1 + (unsigned)gen_below(&rng, 4);
-		while (k--) n = mutate(d, n, &rng, ev, walk_events(d, n, ev));
-		char what[64];
-		snprintf(what, sizeof what, "seed %" PRIu64 " mutant %u", seed, i);
-		if (!agree(d, n, windowed, what)) bad++;
-	}
+	unsigned bad = mutants_disagreeing(seed, steps, count, 4, seed * 1000003u, agree_fast, &windowed);
 	CHECK(bad == 0, "seed %" PRIu64 ", %u steps%s: %u mutants, %u where the paths differ", seed, steps,
 	      windowed ? ", windowed" : "", count, bad);
-out:
-	free(src);
-	free(ev);
-	free(d);
 }
 
 int main(void)

@@ -127,21 +127,9 @@ static void damage(gen_output *out, unsigned kind, gen_rng *rng)
 	}
 }
 
-/* The sanitizer build (5-10x slower) runs a smaller sample. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SMALL true
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SMALL true
-#endif
-#endif
-#ifndef SMALL
-#define SMALL false
-#endif
-
 int main(void)
 {
-	bool small = SMALL;
+	bool small = TL_SANITIZED; /* a smaller sample in the sanitizer build */
 	unsigned len = small ? 400 : 1500; /* steps per stream: ~20 to 60 KiB, beyond the 16 KiB windows */
 	for (uint64_t seed = 1; seed <= (small ? 2u : 4u); seed++) {
 		gen_output out;

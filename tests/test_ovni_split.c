@@ -66,46 +66,28 @@ static bool agree(const uint8_t *d, size_t n, bool windowed, size_t max_diags, c
 	return ok;
 }
 
+typedef struct split_how {
+	bool windowed;
+	size_t max_diags;
+} split_how;
+
+static bool agree_split(const uint8_t *d, size_t n, const char *what, void *ctx)
+{
+	const split_how *h = ctx;
+	return agree(d, n, h->windowed, h->max_diags, what);
+}
+
 static void run_mutants(uint64_t seed, unsigned steps, unsigned count, bool windowed, size_t max_diags)
 {
-	size_t n0;
-	uint8_t *src = generate(seed, steps, &n0);
-	evref *ev = malloc(MAX_EVENTS * sizeof *ev);
-	uint8_t *d = malloc(n0 ? n0 : 1);
-	CHECK(src && ev && d, "generated a stream of %u steps", steps);
-	if (!src || !ev || !d) goto out;
-	CHECK(agree(src, n0, windowed, max_diags, "unmutated"), "seed %" PRIu64 ": the valid stream agrees", seed);
-	gen_rng rng = {seed * 7919u};
-	unsigned bad = 0;
-	for (unsigned i = 0; i < count; i++) {
-		memcpy(d, src, n0);
-		size_t n = n0;
-		unsigned k = 1 + (unsigned)gen_below(&rng, 6);
-		while (k--) n = mutate(d, n, &rng, ev, walk_events(d, n, ev));
-		char what[64];
-		snprintf(what, sizeof what, "seed %" PRIu64 " mutant %u", seed, i);
-		if (!agree(d, n, windowed, max_diags, what)) bad++;
-	}
+	split_how h = {windowed, max_diags};
+	unsigned bad = mutants_disagreeing(seed, steps, count, 6, seed * 7919u, agree_split, &h);
 	CHECK(bad == 0, "seed %" PRIu64 ", %u steps%s, %zu diagnostics kept: %u mutants, %u where the chunks differ",
 	      seed, steps, windowed ? ", windowed" : "", max_diags, count, bad);
-out:
-	free(src);
-	free(ev);
-	free(d);
 }
 
 /* The sanitizer build (5-10x slower, and every chunk's report is an
  * allocation it tracks) runs a smaller sample. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SMALL true
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SMALL true
-#endif
-#endif
-#ifndef SMALL
-#define SMALL false
-#endif
+#define SMALL TL_SANITIZED
 
 int main(void)
 {

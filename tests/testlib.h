@@ -11,6 +11,19 @@
 #include "core/validate.h"
 #include "gen.h"
 
+/* 1 in the sanitizer build, where each validation costs 5-10x: tests that
+ * sweep many inputs run a smaller sample there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TL_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TL_SANITIZED 1
+#endif
+#endif
+#ifndef TL_SANITIZED
+#define TL_SANITIZED 0
+#endif
+
 /* Validate `out` (one file, or a set) into `r`, which the caller frees. */
 static inline void tl_validate(gen_output *out, const hv_options *opt, hv_report *r)
 {
