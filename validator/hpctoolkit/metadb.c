@@ -66,7 +66,7 @@ static void check_edition_part(md_state *m, bool release)
 	m->prop_bits = 0;
 	m->prop_bits_known = false;
 	m->ctx_ok = m->metrics_ok = false;
-	if (m->usable[MD_METRICS]) md_check_metrics(m);
+	if (m->usable[MD_METRICS]) (release ? md_check_metrics : md_check_metrics_draft)(m);
 	if (m->usable[MD_CONTEXT]) md_check_context(m);
 	m->usable[MD_METRICS] = um; /* restored: "too small" depends on the edition tried */
 	m->usable[MD_CONTEXT] = uc;

@@ -180,8 +180,8 @@ void md_check_idnames(md_state *m);
 void md_check_modules(md_state *m);
 void md_check_files(md_state *m);
 void md_check_functions(md_state *m);    /* after modules and files */
-void md_check_metrics(md_state *m);      /* edition dependent */
-void md_check_metrics_draft(md_state *m);
+void md_check_metrics(md_state *m);       /* release edition (metadb_metrics.c) */
+void md_check_metrics_draft(md_state *m); /* draft edition (metadb_metrics_draft.c) */
 void md_check_context(md_state *m);      /* edition dependent; after modules, files, functions */
 
 /* The value checker's model (values.h; metadb_values.c), NULL when meta.db

@@ -135,26 +135,8 @@ static void check_summaries(md_state *m, uint64_t base, uint64_t n, uint64_t str
 	}
 }
 
-void md_check_summary_fields(md_state *m, uint64_t formula, uint64_t combine_at, uint64_t stat_at, char *path,
-			     size_t cap, int len)
-{
-	snprintf(path + len, cap - (size_t)len, "/pFormula");
-	md_check_string(m, HV_R_METADB_METRICS_FORMULA_STRING, MD_METRICS, formula, md_u64(m, formula), path, "pFormula");
-	uint8_t combine = md_u8(m, combine_at);
-	snprintf(path + len, cap - (size_t)len, "/combine");
-	if (!hv_eval(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, combine <= 2))
-		hv_emit_sev(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, md_enum_sev(m), m->b->name, combine_at, 1, path,
-			    "combine %u is not 0 (sum), 1 (min) or 2 (max)", combine);
-	md_idvec_push(m, &m->stat_ids, md_u16(m, stat_at), stat_at);
-	m->walked++;
-}
-
 void md_check_metrics(md_state *m)
 {
-	if (!m->release) {
-		md_check_metrics_draft(m);
-		return;
-	}
 	if (!md_check_section_size(m, MD_METRICS, MD_SZ_METRICS_HDR_R)) return;
 	uint64_t hdr = m->lo[MD_METRICS];
 	bool ok = true;

@@ -277,3 +277,19 @@ void md_idvec_report_repeats(md_state *m, md_idvec *v, int rule, const char *pre
 			v->v[i].id, U(v->v[first].off));
 	}
 }
+
+/* The fields of a summary statistic both editions share (pFormula, combine,
+ * statMetricId), at the offsets each edition gives. */
+void md_check_summary_fields(md_state *m, uint64_t formula, uint64_t combine_at, uint64_t stat_at, char *path,
+			     size_t cap, int len)
+{
+	snprintf(path + len, cap - (size_t)len, "/pFormula");
+	md_check_string(m, HV_R_METADB_METRICS_FORMULA_STRING, MD_METRICS, formula, md_u64(m, formula), path, "pFormula");
+	uint8_t combine = md_u8(m, combine_at);
+	snprintf(path + len, cap - (size_t)len, "/combine");
+	if (!hv_eval(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, combine <= 2))
+		hv_emit_sev(m->r, HV_R_METADB_METRICS_COMBINE_KNOWN, md_enum_sev(m), m->b->name, combine_at, 1, path,
+			    "combine %u is not 0 (sum), 1 (min) or 2 (max)", combine);
+	md_idvec_push(m, &m->stat_ids, md_u16(m, stat_at), stat_at);
+	m->walked++;
+}
