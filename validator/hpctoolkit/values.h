@@ -321,7 +321,8 @@ typedef struct hpctk_vsum {
 	bool foreign;                /* some value's metric id is not meta.db's (hpctkdb.metric.prop-known
 				      * fired): its statistics are somewhere else, none is reported */
 	hpctk_vsum_acc *acc;         /* per statistic (index into vm->stats) */
-	uint8_t *mode;               /* per statistic: VS_SKIP, VS_CLEAN, VS_SLOW (values_summary.c) */
+	uint8_t *mode;               /* per statistic: VS_SKIP, VS_CLEAN, VS_SLOW, VS_F_* (values_summary.c) */
+	uint8_t *fuse;               /* per propMetricId: what one pass over its run computes (F_*), 0: none */
 	uint32_t *touched;
 	size_t ntouched;
 	hv_window wi, wv;            /* over the view's {Idx} and {Val} */

@@ -115,15 +115,62 @@ void hpctk_vsumview_free(hpctk_vsumview *sv)
 /* What a statistic's values need, decided once per checker rather than per
  * run: not checked (formula not recognised, scope not summarised, its
  * statMetricId listed twice), folded without a test per value (scale * x
- * or scale * x^2, a clean run), or value by value. */
-enum { VS_SKIP, VS_CLEAN, VS_SLOW };
+ * or scale * x^2, a clean run), or value by value. The four statistics of
+ * scale 1 that hpcprof writes (sum, min and max of $$, sum of $$^2) are
+ * derived from one pass over a run shared by all the statistics of its
+ * metric (VS_F_*: fuse below). */
+enum { VS_SKIP, VS_CLEAN, VS_SLOW, VS_F_SUM1, VS_F_SUM2, VS_F_MIN, VS_F_MAX };
 
 static uint8_t stat_mode(const hpctk_vmodel *vm, uint32_t k)
 {
 	const hpctk_vstat *st = &vm->stats[k];
 	if (!st->f.ok || !summarised(vm, st->pid) || vm->stat_of[st->stat] != k) return VS_SKIP;
+	if (st->f.scale == 1.0 && st->f.power == 1.0 && st->combine <= 2)
+		return st->combine == 0 ? VS_F_SUM1 : st->combine == 1 ? VS_F_MIN : VS_F_MAX;
+	if (st->f.scale == 1.0 && st->f.power == 2.0 && st->combine == 0) return VS_F_SUM2;
 	return st->f.power == 1.0 || st->f.power == 2.0 ? VS_CLEAN : VS_SLOW;
 }
+
+/* --- one pass per run --------------------------------------------------------
+ *
+ * What the fused statistics of a metric need from a clean run, each
+ * computed exactly as fold_clean would for that statistic alone (same
+ * operations, same order: the reports do not move by one bit): sum x with
+ * sum |x| (its magnitude), sum x^2 (its own magnitude: the terms are not
+ * negative), min x, max x. One pass keeps the four accumulator chains in
+ * flight together instead of walking the run once per statistic. */
+enum { F_SUM1 = 1, F_SUM2 = 2, F_MIN = 4, F_MAX = 8 };
+
+typedef struct fused {
+	double s1, a1, s2, mn, mx;
+} fused;
+
+static inline void fuse_body(const uint8_t *vals, uint64_t cnt, const unsigned need, fused *g)
+{
+	double x = hv_lef64(vals + 4);
+	double s1 = x, a1 = fabs(x), s2 = x * x, mn = x, mx = x;
+	for (uint64_t i = 1; i < cnt; i++) {
+		x = hv_lef64(vals + 12 * i + 4);
+		if (need & F_SUM1) {
+			s1 += x;
+			a1 += fabs(x);
+		}
+		if (need & F_SUM2) s2 += x * x;
+		if (need & F_MIN) mn = x < mn ? x : mn;
+		if (need & F_MAX) mx = x > mx ? x : mx;
+	}
+	*g = (fused){s1, a1, s2, mn, mx};
+}
+
+/* One loop per combination, the tests folded away at compile time. */
+#define FUSE_FN(N) \
+	static void fuse_##N(const uint8_t *v, uint64_t c, fused *g) { fuse_body(v, c, N, g); }
+FUSE_FN(1) FUSE_FN(2) FUSE_FN(3) FUSE_FN(4) FUSE_FN(5) FUSE_FN(6) FUSE_FN(7) FUSE_FN(8)
+FUSE_FN(9) FUSE_FN(10) FUSE_FN(11) FUSE_FN(12) FUSE_FN(13) FUSE_FN(14) FUSE_FN(15)
+#undef FUSE_FN
+static void (*const fuse_fn[16])(const uint8_t *, uint64_t, fused *) = {
+	NULL, fuse_1, fuse_2, fuse_3, fuse_4, fuse_5, fuse_6, fuse_7, fuse_8, fuse_9, fuse_10, fuse_11, fuse_12,
+	fuse_13, fuse_14, fuse_15};
 
 void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview *sv, hv_report *r)
 {
@@ -136,10 +183,14 @@ void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview
 	s->acc = calloc(vm->nstats, sizeof *s->acc);
 	s->touched = malloc(vm->nstats * sizeof *s->touched);
 	s->mode = malloc(vm->nstats);
-	if (s->mode)
-		for (size_t k = 0; k < vm->nstats; k++) s->mode[k] = stat_mode(vm, (uint32_t)k);
+	s->fuse = calloc(vm->npid ? vm->npid : 1, 1);
+	if (s->mode && s->fuse)
+		for (size_t k = 0; k < vm->nstats; k++) {
+			uint8_t m = s->mode[k] = stat_mode(vm, (uint32_t)k);
+			if (m >= VS_F_SUM1) s->fuse[vm->stats[k].pid] |= (uint8_t)(1u << (m - VS_F_SUM1));
+		}
 	bool wi = hv_window_init(&s->wi, sv->b, hpctk_window_cap), wv = hv_window_init(&s->wv, sv->b, hpctk_window_cap);
-	s->on = s->acc && s->touched && s->mode && wi && wv;
+	s->on = s->acc && s->touched && s->mode && s->fuse && wi && wv;
 	s->oom = !s->on;
 }
 
@@ -148,9 +199,11 @@ void hpctk_vsum_release(hpctk_vsum *s)
 	free(s->acc);
 	free(s->touched);
 	free(s->mode);
+	free(s->fuse);
 	s->acc = NULL;
 	s->touched = NULL;
 	s->mode = NULL;
+	s->fuse = NULL;
 	if (s->wi.buf) hv_window_free(&s->wi);
 	if (s->wv.buf) hv_window_free(&s->wv);
 	memset(&s->wi, 0, sizeof s->wi);
@@ -237,12 +290,25 @@ static void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals,
 		if (pid >= vm->npid) return; /* no statistic of it either */
 	}
 	clean = clean && !sv->is_summary;
+	fused g;
+	const bool have = clean && s->fuse[pid];
+	if (have) fuse_fn[s->fuse[pid]](vals, cnt, &g);
 	for (uint32_t k = vm->first_stat[pid]; k < vm->first_stat[pid + 1]; k++) {
 		const uint8_t mode = s->mode[k];
 		if (mode == VS_SKIP) continue;
 		const hpctk_vstat *st = &vm->stats[k];
 		hpctk_vsum_acc *a = &s->acc[k];
-		if (clean && mode == VS_CLEAN) {
+		if (have && mode >= VS_F_SUM1 && !a->count) {
+			/* fold_clean's result from nothing, as the one pass found it */
+			s->touched[s->ntouched++] = k;
+			const uint32_t c = (uint32_t)cnt;
+			*a = mode == VS_F_SUM1   ? (hpctk_vsum_acc){g.s1, g.a1, c}
+			     : mode == VS_F_SUM2 ? (hpctk_vsum_acc){g.s2, g.s2, c}
+			     : mode == VS_F_MIN  ? (hpctk_vsum_acc){g.mn, 0.0, c}
+						 : (hpctk_vsum_acc){g.mx, 0.0, c};
+			continue;
+		}
+		if (clean && mode != VS_SLOW) { /* (a fused one: a second run of its metric) */
 			if (!a->count) s->touched[s->ntouched++] = k;
 			fold_clean(a, st, vals, cnt);
 			continue;
