@@ -309,6 +309,9 @@ typedef struct hpctk_vsum_miss {
 typedef struct hpctk_vsum_acc {
 	double acc, mag;
 	uint32_t count;
+	bool cert;                   /* agreed with the value found as its one run was folded (values_summary.c) */
+	bool part;                   /* acc and mag are partial sums (in another order than the file's) */
+	uint64_t roff;               /* when cert and part: where its run is in cct.db (to fold it in order after all) */
 } hpctk_vsum_acc;
 
 typedef struct hpctk_vsum {
@@ -326,6 +329,20 @@ typedef struct hpctk_vsum {
 	uint32_t *touched;
 	size_t ntouched;
 	hv_window wi, wv;            /* over the view's {Idx} and {Val} */
+	hv_blob *cct;                /* cct.db (a certified run read again), may be NULL */
+	hv_window wc;
+	bool wc_ok;
+	/* The summary profile's run of the context being folded, looked up at
+	 * its first value: [from, to) of {Val} when found_ok (readable and
+	 * sound), and by statistic the value found (fval[k], when fstamp[k] is
+	 * stamp). */
+	bool prepared, found_ok;
+	uint64_t from, to;
+	double *fval;
+	uint32_t *fstamp, stamp;
+	/* statistics folded that agreed (settle), those of them with a value
+	 * found, and the checked statistics with a value found */
+	size_t ncert, nfound_cert, nfound;
 	uint64_t at;                 /* cursor into the view's {Idx} */
 	bool at_valid;
 	hpctk_vsum_miss *miss;
@@ -339,10 +356,12 @@ void hpctk_vsumview_make(hpctk_vsumview *sv, hv_blob *b, uint64_t body_end, uint
 			 uint32_t nprof, const hpctk_vmodel *vm);
 void hpctk_vsumview_free(hpctk_vsumview *sv);
 
-void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview *sv, hv_report *r);
+/* `cct`: cct.db's blob (NULL: every sum is folded in file order). */
+void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview *sv, hv_report *r, hv_blob *cct);
 /* A run of cct.db {Val} entries (u32 profIndex, f64; 12 bytes each) of
- * context `ctx`, metric `pid`; or one value (the slow path). */
-void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt);
+ * context `ctx`, metric `pid`, at cct.db offset off0; or one value (the
+ * slow path). */
+void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt, uint64_t off0);
 void hpctk_vsum_value(hpctk_vsum *s, uint32_t ctx, uint16_t pid, uint32_t prof, uint64_t bits);
 /* The end of context ctx's block: compared when `whole` (every value of it
  * was visited), else dropped. */
