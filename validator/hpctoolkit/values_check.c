@@ -33,6 +33,9 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../core/bitmap.h"
 #include "../core/hv_int.h"
@@ -357,18 +360,6 @@ static void keep_fail(hpctk_vcheck *c, const vfail *f)
 	((vfail *)c->fail)[c->nfail++] = *f;
 }
 
-/* Two slots at a time (GCC / Clang vector extensions; SSE2 on any
- * x86-64): loads and stores of unaligned pairs. */
-typedef double v2d __attribute__((vector_size(16), aligned(8)));
-typedef long long v2l __attribute__((vector_size(16), aligned(8)));
-static inline v2d ld2(const double *p)
-{
-	v2d v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-static inline void st2(double *p, v2d v) { memcpy(p, &v, sizeof v); }
-
 /* One slot's equation, kept when out of tolerance so far (see eval_node). */
 static inline void eval_slot(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const hpctk_vown *o, uint32_t k,
 			     double f, double x, double mag, bool count)
@@ -390,7 +381,8 @@ static inline void eval_slot(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, c
  * not NULL: the children's sum first, then the own point value, as they
  * arrived), found values `found`, own run `o`. Those out of tolerance so
  * far are kept for the profile's end. Without a negative term in the
- * profile (the usual case) the slots go two at a time with no branch: an
+ * profile (the usual case) the slots go two at a time (SSE2, on every
+ * x86-64; elsewhere one at a time) with no branch: an
  * untouched slot (found and expected 0) adds 0 to the totals and always
  * passes, so only the count of evaluations needs its mask, and a node
  * with a slot out of tolerance is walked again slot by slot for it. */
@@ -408,34 +400,46 @@ static void eval_node(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const do
 		}
 		return;
 	}
+#if defined(__SSE2__)
 	double *tot = c->pos + 3u * gp, *totmag = c->pos + 4u * gp;
-	const v2d absmask = (v2d)(v2l){INT64_MAX, INT64_MAX}, zero = {0, 0};
-	const v2d abs_tol = {HPCTK_VALUES_ABS_TOL, HPCTK_VALUES_ABS_TOL}, rel_tol = {HPCTK_VALUES_REL_TOL, HPCTK_VALUES_REL_TOL};
-	const v2l one = {1, 1};
-	v2l ok = {-1, -1}, nall = {0, 0}, nexec = {0, 0};
-	const double *x2 = ex2 ? ex2 : c->zero; /* no own point values: zeros */
+	const double *x2 = ex2 ? ex2 : c->zero, *elmag = c->elmag, *neg = c->neg, *pos = c->pos;
+	const int64_t *isexec = c->isexec;
+	const __m128d absmask = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX)), zero = _mm_setzero_pd();
+	const __m128d abs_tol = _mm_set1_pd(HPCTK_VALUES_ABS_TOL), rel_tol = _mm_set1_pd(HPCTK_VALUES_REL_TOL);
+	__m128d ok = _mm_castsi128_pd(_mm_set1_epi64x(-1));
+	__m128i nall = _mm_setzero_si128(), nexec = _mm_setzero_si128();
 	for (uint32_t k = 0; k < gp; k += 2) {
-		v2d x = ld2(ex + k) + ld2(x2 + k), f = ld2(found + k);
-		v2d af = (v2d)((v2l)f & (v2l)absmask);
-		v2d tol = abs_tol + rel_tol * ((x + af) + ld2(c->elmag + k)); /* mag = x: no negative term */
-		v2d diff = f - x;
-		st2(tot + k, ld2(tot + k) + diff);
-		st2(totmag + k, ld2(totmag + k) + (x + af));
-		ok &= (diff >= ld2(c->neg + k) - tol) & (diff <= ld2(c->pos + k) + tol);
-		v2l touched = ((x != zero) | (f != zero)) & one;
-		v2l ex_mask;
-		memcpy(&ex_mask, c->isexec + k, sizeof ex_mask);
-		nall += touched;
-		nexec += touched & ex_mask;
+		__m128d x = _mm_add_pd(_mm_loadu_pd(ex + k), _mm_loadu_pd(x2 + k)), f = _mm_loadu_pd(found + k);
+		__m128d xa = _mm_add_pd(x, _mm_and_pd(f, absmask)); /* mag + |found|; mag = x: no negative term */
+		__m128d tol = _mm_add_pd(abs_tol, _mm_mul_pd(rel_tol, _mm_add_pd(xa, _mm_loadu_pd(elmag + k))));
+		__m128d diff = _mm_sub_pd(f, x);
+		_mm_storeu_pd(tot + k, _mm_add_pd(_mm_loadu_pd(tot + k), diff));
+		_mm_storeu_pd(totmag + k, _mm_add_pd(_mm_loadu_pd(totmag + k), xa));
+		__m128d lo = _mm_sub_pd(_mm_loadu_pd(neg + k), tol), hi = _mm_add_pd(_mm_loadu_pd(pos + k), tol);
+		ok = _mm_and_pd(ok, _mm_and_pd(_mm_cmpge_pd(diff, lo), _mm_cmple_pd(diff, hi)));
+		__m128i touched = _mm_castpd_si128(_mm_or_pd(_mm_cmpneq_pd(x, zero), _mm_cmpneq_pd(f, zero)));
+		nall = _mm_sub_epi64(nall, touched);
+		nexec = _mm_sub_epi64(nexec, _mm_and_si128(touched, _mm_loadu_si128((const __m128i *)(const void *)(isexec + k))));
 	}
-	c->nev[1] += (uint64_t)(nexec[0] + nexec[1]);
-	c->nev[0] += (uint64_t)(nall[0] + nall[1] - nexec[0] - nexec[1]);
-	if ((ok[0] & ok[1]) == -1) return;
+	int64_t na[2], ne[2];
+	_mm_storeu_si128((__m128i *)(void *)na, nall);
+	_mm_storeu_si128((__m128i *)(void *)ne, nexec);
+	c->nev[1] += (uint64_t)(ne[0] + ne[1]);
+	c->nev[0] += (uint64_t)(na[0] + na[1] - ne[0] - ne[1]);
+	if (_mm_movemask_pd(ok) == 3) return;
 	for (uint32_t k = 0; k < gn; k++) {
 		double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
 		if (x == 0 && f == 0) continue;
 		eval_slot(c, n, r, o, k, f, x, x + 2 * 0.0, false);
 	}
+#else
+	(void)gp;
+	for (uint32_t k = 0; k < gn; k++) {
+		double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
+		if (x == 0 && f == 0) continue;
+		eval_slot(c, n, r, o, k, f, x, x + 2 * 0.0, true);
+	}
+#endif
 }
 
 /* The end of the open node's own run: an eager node is evaluated and its
