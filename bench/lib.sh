@@ -9,7 +9,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 # in the parameter alone, so 4x the parameter is 4x the work.
 bench_param() {
 	case $1 in
-	hpctoolkit|hpctk-rand) awk -v m="$2" 'BEGIN { p = int(m / 8.5 + 0.5); print p < 1 ? 1 : p }' ;;  # profiles, ~8.5 MiB each
+	hpctoolkit|hpctk-rand) awk -v m="$2" 'BEGIN { p = int(m / 23.5 + 0.5); print p < 1 ? 1 : p }' ;;  # profiles, ~23.5 MiB each (profile.db + cct.db + trace.db; 48 profiles: 1135 MiB)
 	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 25) }' ;;                         # generator steps, 25 bytes each
 	ovni-trace) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 168); print p < 1 ? 1 : p }' ;; # trace steps, ~168 bytes each (8 streams)
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)

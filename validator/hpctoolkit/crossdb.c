@@ -72,8 +72,7 @@ static void cct_run(void *arg, uint32_t owner, bool summary, uint32_t metric, co
 		    uint64_t off0)
 {
 	(void)summary;
-	(void)off0;
-	hpctk_vsum_run(arg, owner, (uint16_t)metric, vals, cnt);
+	hpctk_vsum_run(arg, owner, (uint16_t)metric, vals, cnt, off0);
 }
 
 static void cct_block_end(void *arg, uint32_t owner, bool whole) { hpctk_vsum_block_end(arg, owner, whole); }
@@ -157,7 +156,7 @@ void hpctk_xfile_unit_begin(hpctk_xfile *f)
 	if (f->which == HPCTK_XCCT && x->meta && x->meta->values)
 		hpctk_vspare_free((hpctk_vspare *)&x->vspare, x->meta->values);
 	if (f->which == HPCTK_XCCT && f->vs && !f->vs->on && !f->vs->nmiss) {
-		hpctk_vsum_init(f->vs, x->meta->values, x->sumview, f->r);
+		hpctk_vsum_init(f->vs, x->meta->values, x->sumview, f->r, x->cct->b);
 		f->fast[0].run = cct_run;
 		f->fast[0].block_end = cct_block_end;
 		f->fast[0].run_arg = f->vs;

@@ -75,7 +75,7 @@ static bool push_node(vbuild *b, uint32_t ctx, uint32_t parent, uint16_t prop, u
 		/* bounded: every node but the global context is a distinct structure of the Context section */
 		if (!reserve(b, b->cap ? b->cap * 2 : 1024)) return false;
 	}
-	vm->node[vm->n] = (hpctk_vnode){ctx, parent, label, prop, lex};
+	vm->node[vm->n] = (hpctk_vnode){ctx, parent, label, prop, lex, 0};
 	b->at[vm->n] = at;
 	vm->n++;
 	return true;

@@ -36,6 +36,9 @@ typedef struct hpctk_vnode {
 	uint32_t label;    /* pool offset of its name (functions, entry points), or its line (loops, lines) */
 	uint16_t prop;     /* propagation bitmask (0 for entry points and the global context) */
 	uint8_t lex;       /* lexicalType, or HPCTK_VLEX_ENTRY / HPCTK_VLEX_GLOBAL */
+	uint8_t eager;     /* every child's ctxId is below its own (hpctk_vmodel_index): in a profile's
+			    * ctxId order its children's runs come before its own, so its equations
+			    * are complete when its own run ends */
 } hpctk_vnode;
 
 enum { HPCTK_VLEX_ENTRY = 254, HPCTK_VLEX_GLOBAL = 255 };
@@ -62,6 +65,7 @@ typedef struct hpctk_vmodel {
 	hpctk_vnode *node;
 	uint32_t n;
 	uint32_t *by_ctx;            /* node indices sorted by ctxId */
+	uint32_t *rank;              /* node -> its position in by_ctx (hpctk_vmodel_index) */
 	char *pool;                  /* NUL-terminated labels and names */
 	size_t pool_len, pool_cap;
 	uint32_t *metric_name;       /* pool offsets, one per {MD} */
@@ -143,45 +147,47 @@ hpctk_vformula hpctk_vformula_parse(const char *s);
 /* --- thread profiles: propagated values (values_check.c) -------------------
  *
  * One checker per range of profiles (a unit of work). A profile's values
- * are folded as they stream in, each into its own node's record (found
- * for a derived scope, expected for a point value, in every slot it
- * feeds); at the profile's end one sweep in node order pulls into each
- * node its children's values that propagate and evaluates its equations
- * (the model numbers the tree breadth first: a node's children are
- * contiguous and after it, hpctk_vmodel's kid ranges). A
+ * are folded as they stream in (ctxId order): a node's own run adds its
+ * point values to the expected sums of its own record and sets its found
+ * values, and pushes the found values that propagate into its parent's
+ * record. A node whose children all have lower ctxIds (hpcprof numbers
+ * children first: nearly every node) has every term when its own run
+ * ends, and is evaluated and cleared then, while its record is in the
+ * cache; the other nodes touched are evaluated at the profile's end. A
  * record is a header and `g` slots, one per derived scope of the group;
- * the records of every node are one array (calloc'd when the first value
- * arrives, cleared by the sweep). Memory: at most HPCTK_VBUDGET bytes of
- * slots (at least one a node) and a 48-byte header per node: when all nd
- * slots of every node would not fit, the slots are taken in groups of g, the first during the
- * stream, the others by reading the profile's runs again from the file
- * (kept as 16 bytes per run: where each is). */
+ * the records of every node are one array (made when the first value
+ * arrives, all zero between profiles), and a node with no record yet (a
+ * leaf, say) is folded in a scratch record instead. Memory: at most
+ * HPCTK_VBUDGET bytes of slots (at least one a node) and a 48-byte header
+ * per node: when all nd slots of every node would not fit, the slots are
+ * taken in groups of g, the first during the stream, the others by
+ * reading the profile's runs again from the file (kept as 16 bytes per
+ * run: where each is). */
 #define HPCTK_VBUDGET (32u << 20)
-#define HPCTK_VSTAGE 256 /* values of a run folded one behind (longer runs: at once) */
 
-/* A slot is two doubles and no flags: values are non-zero (a stored 0.0
- * breaks its own rule), so found is there when non-zero, and a slot is
- * touched when found or expect is, or it had a negative term. The
- * magnitude of the terms (for the tolerance) is expect + 2 x the sum of
- * the negative terms' magnitudes, kept aside in a small table because
- * negative values are rare. The offsets for diagnostics are found again on
- * a failure, by reading the node's own run (kept in its record: where it
- * is and its length). */
-typedef struct hpctk_vslot {
-	double found, expect;
-} hpctk_vslot;
-
-/* A node's record's header: when the profile first touched the node (its
- * own run: 2 x the run's number; a child's run that propagates into it:
- * 2 x that run's number + 1; 0: untouched), its own run, the first value
- * that touched it, and the same two for the parent, as this node's run
- * touched it. */
+/* The slots hold doubles and no flags: values are non-zero (a stored 0.0
+ * breaks its own rule), so a found value is there when non-zero, and a
+ * slot is touched when its found or expected value is, or it had a
+ * negative term. The magnitude of the terms (for the tolerance) is expect
+ * + 2 x the sum of the negative terms' magnitudes, kept aside in a small
+ * table because negative values are rare. The offsets for diagnostics are
+ * found again on a failure, by reading the node's own run.
+ *
+ * Two records per node, each a 16-byte header and g doubles: what is
+ * pushed into the node (hpctk_vrec: when the profile first touched the
+ * node, 2 x the run's number for its own run, 2 x a child's run's number
+ * + 1 for a child's that propagates into it; the first value that touched
+ * it; then the expected sums), and, for a node evaluated at the profile's
+ * end, its own run (hpctk_vown: where the run is, then the found values).
+ * A push touches only the first; an eager node's own run is folded in
+ * the scratch pair. */
 typedef struct hpctk_vrec {
-	uint64_t key, up_key;
-	uint64_t own_off, first_off, up_off;
-	uint32_t own_cnt;
-	uint32_t dup;                /* a derived value was given twice here (the dups table has them) */
+	uint64_t key, first_off;
 } hpctk_vrec;
+typedef struct hpctk_vown {
+	uint64_t own_off;
+	uint32_t own_cnt, pad;
+} hpctk_vown;
 
 /* The units of one database's profile.db each make a checker, whose
  * records (a header and g slots per node of the tree) are the same size
@@ -206,12 +212,6 @@ typedef struct hpctk_vact {
 	uint32_t pa, pb;
 } hpctk_vact;
 
-/* A child whose values go into its parent, by when its run came. */
-typedef struct hpctk_vup {
-	uint64_t key;
-	uint32_t ch;
-} hpctk_vup;
-
 typedef struct hpctk_vcheck {
 	const hpctk_vmodel *vm;
 	hv_report *r;
@@ -223,33 +223,34 @@ typedef struct hpctk_vcheck {
 	bool cur_set, cur_summary, cur_tainted;
 	uint32_t cur;
 	uint32_t g, g0;              /* slots per group, the group being folded */
-	size_t stride;               /* bytes per record: header + g slots */
-	uint8_t *recs;               /* per node, NULL until a value arrives */
-	bool recs_dirty;             /* a record may be non-zero (a fold since the last sweep) */
+	uint32_t gp;                 /* g rounded up to whole pairs: the doubles per record and per-slot array */
+	size_t stride;               /* bytes per record: a 16-byte header + g doubles */
+	uint8_t *recs;               /* per node its hpctk_vrec, then per node its hpctk_vown; NULL until a value arrives */
 	hpctk_vspare *spare;         /* where the records come from and go back to, or NULL */
+	uint8_t *scratch;            /* an hpctk_vrec and an hpctk_vown: an eager node's own run */
+	uint8_t *hasrec, *done;      /* bits per node, this profile: its record is in use; it was evaluated */
+	uint32_t *made;              /* the nodes whose record is in use, in the order they were made */
+	uint32_t nmade;
+	bool open;                   /* a node's own run is being folded: node `open_n` into `open_r` and `open_o` */
+	uint32_t open_n;
+	hpctk_vrec *open_r;
+	hpctk_vown *open_o;
 	uint64_t seq;                /* runs folded in the profile (touch order) */
+	uint64_t nev[2];             /* evaluations of the profile's group: transitive, execution */
 	uint8_t *kshift;             /* per slot of the group: propagation bit (16: execution, always) */
+	int64_t *isexec;             /* per slot of the group (gp): -1 for an execution scope, else 0 */
+	double *zero;                /* gp zeros */
 	hpctk_vact *act;             /* per propMetricId below the model's npid, for the group */
+	uint64_t *code;              /* the same, as one word each for the fold (values_check.c) */
 	uint16_t *pk;                /* the point scopes' slots in the group (act's pa .. pb) */
-	double *tmp;                 /* per slot of the group: the sweep's scratch */
-	hpctk_vup *ups;              /* the sweep's scratch: one node's children, by arrival */
-	size_t ups_cap;
 	double *pos, *neg, *elmag;   /* per slot of the group: elided raw values */
 	uint64_t *negk;              /* (node << 16 | slot) + 1 of the negative terms, 0: free */
 	double *negv;                /* their magnitudes' sums */
 	size_t negn, negcap;
-	uint64_t *dupk;              /* (node << 16 | slot) + 1 of derived values given twice */
-	double *dupv;                /* per entry: the earlier copies' sum, their negative magnitudes' sum */
-	size_t dupn, dupcap;
-	void *fail;                  /* the sweep's failed equations, reported in touch order */
+	void *fail;                  /* equations out of tolerance so far, decided and reported at the end */
 	size_t nfail, fail_cap;
 	uint32_t last_ctx, last_node;
 	bool last_valid;
-	/* the run folded next (hpctk_vcheck_run folds one run behind) */
-	uint8_t stage[10 * HPCTK_VSTAGE];
-	uint32_t stage_n, stage_node;
-	uint32_t prev_node;          /* the previous run's node (whether to stage this one) */
-	uint64_t stage_off;
 	/* the profile's runs, kept only when nd > g (replayed per group): where
 	 * they are in the file (16 bytes a run), or their bytes too without it */
 	uint8_t *keep;
@@ -309,6 +310,9 @@ typedef struct hpctk_vsum_miss {
 typedef struct hpctk_vsum_acc {
 	double acc, mag;
 	uint32_t count;
+	bool cert;                   /* agreed with the value found as its one run was folded (values_summary.c) */
+	bool part;                   /* acc and mag are partial sums (in another order than the file's) */
+	uint64_t roff;               /* when cert and part: where its run is in cct.db (to fold it in order after all) */
 } hpctk_vsum_acc;
 
 typedef struct hpctk_vsum {
@@ -321,10 +325,25 @@ typedef struct hpctk_vsum {
 	bool foreign;                /* some value's metric id is not meta.db's (hpctkdb.metric.prop-known
 				      * fired): its statistics are somewhere else, none is reported */
 	hpctk_vsum_acc *acc;         /* per statistic (index into vm->stats) */
-	uint8_t *mode;               /* per statistic: VS_SKIP, VS_CLEAN, VS_SLOW (values_summary.c) */
+	uint8_t *mode;               /* per statistic: VS_SKIP, VS_CLEAN, VS_SLOW, VS_F_* (values_summary.c) */
+	uint8_t *fuse;               /* per propMetricId: what one pass over its run computes (F_*), 0: none */
 	uint32_t *touched;
 	size_t ntouched;
 	hv_window wi, wv;            /* over the view's {Idx} and {Val} */
+	hv_blob *cct;                /* cct.db (a certified run read again), may be NULL */
+	hv_window wc;
+	bool wc_ok;
+	/* The summary profile's run of the context being folded, looked up at
+	 * its first value: [from, to) of {Val} when found_ok (readable and
+	 * sound), and by statistic the value found (fval[k], when fstamp[k] is
+	 * stamp). */
+	bool prepared, found_ok;
+	uint64_t from, to;
+	double *fval;
+	uint32_t *fstamp, stamp;
+	/* statistics folded that agreed (settle), those of them with a value
+	 * found, and the checked statistics with a value found */
+	size_t ncert, nfound_cert, nfound;
 	uint64_t at;                 /* cursor into the view's {Idx} */
 	bool at_valid;
 	hpctk_vsum_miss *miss;
@@ -338,10 +357,12 @@ void hpctk_vsumview_make(hpctk_vsumview *sv, hv_blob *b, uint64_t body_end, uint
 			 uint32_t nprof, const hpctk_vmodel *vm);
 void hpctk_vsumview_free(hpctk_vsumview *sv);
 
-void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview *sv, hv_report *r);
+/* `cct`: cct.db's blob (NULL: every sum is folded in file order). */
+void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview *sv, hv_report *r, hv_blob *cct);
 /* A run of cct.db {Val} entries (u32 profIndex, f64; 12 bytes each) of
- * context `ctx`, metric `pid`; or one value (the slow path). */
-void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt);
+ * context `ctx`, metric `pid`, at cct.db offset off0; or one value (the
+ * slow path). */
+void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt, uint64_t off0);
 void hpctk_vsum_value(hpctk_vsum *s, uint32_t ctx, uint16_t pid, uint32_t prof, uint64_t bits);
 /* The end of context ctx's block: compared when `whole` (every value of it
  * was visited), else dropped. */

@@ -1,36 +1,43 @@
 /* The propagated-value checker of thread profiles (values.h; rules in
  * values_rules.def).
  *
- * Two phases per profile, both sequential where it matters:
- * - arrival: the values are folded in arrival order (ctxId order), each
- *   into its own node's record only (found for a derived scope, expected
- *   for the point scope's values), so a run of one context costs one
- *   record; nothing is added into the parent yet.
- * - sweep: at the end of the profile the records are visited once, in
- *   node order. The tree is numbered breadth first, so a node's children
- *   are contiguous and come after it (the model's kid ranges): node i
- *   pulls its children's values that propagate into its expected sums,
- *   in the order the profile gave them (so the sums are those arrival
- *   order makes), its equations are then complete and are evaluated, and
- *   its record is cleared (its parent, before it, has pulled it). The
- *   nodes and their children are two forward streams: no random access.
- * Each equation, as before:
+ * A profile's runs come in ctxId order. Each run of a listed context (a
+ * node) is folded at once: its point values into its own expected sums,
+ * its derived values as its found values, and those that propagate
+ * (execution always, a transitive scope on its bit of the node's mask)
+ * pushed into the parent's expected sums. So every sum is made in arrival
+ * order, and a node's equations are complete once its own run and its
+ * children's runs are in:
  *   found - (point value + sum of the propagating children's found) in
  *   [neg - tol, pos + tol]
  * where pos / neg are the profile's positive / negative raw values at
  * contexts elided from meta.db (each may lie below any listed context),
  * and for the execution scope the excesses must also add up to pos + neg.
+ * hpcprof numbers children before their parents, so for nearly every node
+ * the children's runs came first: such a node (`eager` in the model) is
+ * evaluated as soon as its own run ends, while its record is in the cache,
+ * and a node nothing had touched before its own run (a leaf) is folded in
+ * a scratch record, not in the array of records at all. The other nodes
+ * touched (the global context, ctxIds numbered otherwise) are evaluated at
+ * the profile's end. An equation out of tolerance before the profile's
+ * end is kept with its terms and decided at the end, when pos / neg and
+ * the elided magnitudes are complete (they only widen the interval).
  * Diagnostics are reported in the order the profile first touched the
- * nodes (a node's own run, or a child's run that propagates into it), as
- * when the sums were made in arrival order: the failures of a sweep are
- * few, kept and sorted by that order before they are reported. */
+ * nodes (a node's own run, or a child's run that propagates into it).
+ * A run that comes after its node, or its parent, was evaluated (ctxIds
+ * out of order: hpctkdb's own index rules fired) leaves the profile
+ * unchecked. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
+#include "../core/bitmap.h"
 #include "../core/hv_int.h"
 #include "crossdb_ranges.h"
 #include "values.h"
@@ -43,12 +50,15 @@ typedef struct kept_run {
 	uint64_t off0;
 } kept_run;
 
-/* A failed equation of the sweep, reported after it in touch order. */
+/* An equation out of tolerance when it was evaluated, decided at the
+ * profile's end: its terms, and where its node's values are (for the
+ * diagnostic's offset). */
 typedef struct vfail {
 	uint64_t key;    /* the node's first touch (hpctk_vrec.key) */
 	uint32_t k, node;
-	uint64_t off;
-	double found, expect;
+	uint64_t own_off, first_off;
+	uint32_t own_cnt;
+	double found, expect, mag;
 } vfail;
 
 static inline hpctk_vrec *rec(const hpctk_vcheck *c, uint32_t n)
@@ -56,33 +66,41 @@ static inline hpctk_vrec *rec(const hpctk_vcheck *c, uint32_t n)
 	return (hpctk_vrec *)(void *)(c->recs + (size_t)n * c->stride);
 }
 
-static inline hpctk_vslot *slots(hpctk_vrec *r) { return (hpctk_vslot *)(void *)(r + 1); }
-
-/* Start loading node n's record (its first KiB) into the cache: the
- * records are visited in ctxId order by the fold, which is no tree
- * order, and the sweep's parents are a stream the hardware may not see. */
-static inline void prefetch_lines(const hpctk_vcheck *c, uint32_t n)
+static inline hpctk_vown *own_rec(const hpctk_vcheck *c, uint32_t n)
 {
-	const uint8_t *p = (const uint8_t *)rec(c, n);
-	size_t len = c->stride < 1024 ? c->stride : 1024;
-	for (size_t o = 0; o < len; o += 64) __builtin_prefetch(p + o, 1);
-	__builtin_prefetch(p + len - 1, 1);
+	return (hpctk_vown *)(void *)(c->recs + ((size_t)c->vm->n + n) * c->stride);
 }
+
+static inline double *expects(hpctk_vrec *r) { return (double *)(void *)(r + 1); }
+static inline double *founds(hpctk_vown *o) { return (double *)(void *)(o + 1); }
 
 static void set_group(hpctk_vcheck *c);
 
 enum { VA_NONE, VA_POINT, VA_DERIVED };
 
-/* The records' bytes for a model: per node a header and g slots, g as
- * hpctk_vcheck_init chooses it. */
-static size_t recs_len(const hpctk_vmodel *vm, size_t *stride)
-{
-	uint64_t g = HPCTK_VBUDGET / ((uint64_t)vm->n * sizeof(hpctk_vslot));
-	g = g < 1 ? 1 : g > vm->nd ? vm->nd : g;
-	*stride = sizeof(hpctk_vrec) + (size_t)g * sizeof(hpctk_vslot);
-	return (size_t)vm->n * *stride;
-}
+/* What the fold does with a value of a propMetricId, in one word: a point
+ * scope adds into slot bits 0-15 and, unless CODE_NOK, slot bits 16-31 (or
+ * into its act's list, with CODE_LIST); a derived scope is slot bits 0-15's
+ * found value and propagates on bit (bits 16-20) of the node's mask. */
+#define CODE_POINT (1ull << 62)
+#define CODE_DERIVED (2ull << 62)
+#define CODE_LIST (1ull << 32)
+#define CODE_NOK 0xffffu
 
+/* g slots in whole pairs (the evaluation takes two at a time; the spare
+ * lane is always zero, so it always passes). */
+static inline uint32_t lanes(uint64_t g) { return (uint32_t)((g + 1) & ~(uint64_t)1); }
+
+/* The records' bytes for a model: per node two records of a header and g
+ * doubles, g as hpctk_vcheck_init chooses it. */
+static size_t recs_len(const hpctk_vmodel *vm, size_t *stride, uint32_t *gout)
+{
+	uint64_t g = HPCTK_VBUDGET / ((uint64_t)vm->n * 2 * sizeof(double));
+	g = g < 1 ? 1 : g > vm->nd ? vm->nd : g;
+	if (gout) *gout = (uint32_t)g;
+	*stride = sizeof(hpctk_vrec) + (size_t)lanes(g) * sizeof(double);
+	return 2 * (size_t)vm->n * *stride;
+}
 
 void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv_blob *b, const char *file)
 {
@@ -94,16 +112,22 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	if (!vm || vm->nd == 0 || vm->n == 0) return;
 	c->w_ok = b && hv_window_init(&c->w, b, hpctk_window_cap);
 	/* slots per group: the records of every node within the budget */
-	recs_len(vm, &c->stride);
-	c->g = (uint32_t)((c->stride - sizeof(hpctk_vrec)) / sizeof(hpctk_vslot));
-	c->pos = calloc(5u * c->g, sizeof *c->pos); /* pos, neg, elmag, then per slot: total, total magnitude */
-	c->neg = c->pos ? c->pos + c->g : NULL;
-	c->elmag = c->pos ? c->pos + 2u * c->g : NULL;
+	recs_len(vm, &c->stride, &c->g);
+	c->gp = lanes(c->g);
+	c->pos = calloc(5u * c->gp, sizeof *c->pos); /* pos, neg, elmag, then per slot: total, total magnitude */
+	c->neg = c->pos ? c->pos + c->gp : NULL;
+	c->elmag = c->pos ? c->pos + 2u * c->gp : NULL;
 	c->kshift = malloc(c->g);
-	c->tmp = malloc(c->g * sizeof *c->tmp);
+	c->isexec = calloc(c->gp, sizeof *c->isexec);
+	c->zero = calloc(c->gp, sizeof *c->zero);
 	c->act = malloc((vm->npid ? vm->npid : 1) * sizeof *c->act);
+	c->code = malloc((vm->npid ? vm->npid : 1) * sizeof *c->code);
 	c->pk = malloc(((size_t)vm->nd + 1) * sizeof *c->pk); /* each derived slot is fed by one point pid */
-	c->on = c->pos && c->kshift && c->act && c->pk && c->tmp;
+	c->scratch = calloc(2, c->stride);
+	c->hasrec = calloc(2 * (((size_t)vm->n + 7) / 8), 1);
+	c->done = c->hasrec ? c->hasrec + ((size_t)vm->n + 7) / 8 : NULL;
+	c->made = malloc((size_t)vm->n * sizeof *c->made);
+	c->on = c->pos && c->kshift && c->isexec && c->zero && c->act && c->code && c->pk && c->scratch && c->hasrec && c->made;
 	if (!c->on) {
 		c->oom = true;
 		return;
@@ -155,7 +179,7 @@ void hpctk_vspare_free(hpctk_vspare *sp, const hpctk_vmodel *vm)
 {
 	void *p = atomic_exchange(&sp->recs, NULL);
 	size_t stride;
-	if (p) recs_release(p, recs_len(vm, &stride));
+	if (p) recs_release(p, recs_len(vm, &stride, NULL));
 }
 
 /* The records, zeroed: made (or taken from the spare) when the first value
@@ -163,7 +187,7 @@ void hpctk_vspare_free(hpctk_vspare *sp, const hpctk_vmodel *vm)
 static bool recs(hpctk_vcheck *c)
 {
 	if (c->recs) return true;
-	size_t stride, len = recs_len(c->vm, &stride);
+	size_t stride, len = recs_len(c->vm, &stride, NULL);
 	if (c->spare) c->recs = atomic_exchange(&c->spare->recs, NULL);
 	if (!c->recs) c->recs = recs_alloc(len);
 	if (!c->recs) c->oom = c->cur_tainted = true;
@@ -172,9 +196,9 @@ static bool recs(hpctk_vcheck *c)
 
 void hpctk_vcheck_free(hpctk_vcheck *c)
 {
-	size_t stride, len = c->vm && c->recs ? recs_len(c->vm, &stride) : 0;
-	if (c->recs && c->spare && !c->recs_dirty) {
-		/* all zero (every fold was swept): for the next unit */
+	size_t stride, len = c->vm && c->recs ? recs_len(c->vm, &stride, NULL) : 0;
+	if (c->recs && c->spare && c->nmade == 0 && !c->open) {
+		/* all zero (every profile's records were cleared): for the next unit */
 		void *old = atomic_exchange(&c->spare->recs, (void *)c->recs);
 		recs_release(old, len);
 	} else {
@@ -184,22 +208,22 @@ void hpctk_vcheck_free(hpctk_vcheck *c)
 	free(c->keep);
 	free(c->negk);
 	free(c->negv);
-	free(c->dupk);
-	free(c->dupv);
 	free(c->fail);
 	free(c->kshift);
-	free(c->tmp);
-	free(c->ups);
+	free(c->isexec);
+	free(c->zero);
 	free(c->act);
+	free(c->code);
 	free(c->pk);
+	free(c->scratch);
+	free(c->hasrec);
+	free(c->made);
 	if (c->w_ok) hv_window_free(&c->w);
 	memset(c, 0, sizeof *c);
 }
 
-/* Side tables, open addressing on (node, slot), for what is rare: the
- * magnitudes of negative terms (for the tolerance), and a derived value
- * given twice at one node (a broken file: every copy propagates, the last
- * is the one found). */
+/* A side table, open addressing on (node, slot), for what is rare: the
+ * magnitudes of negative terms (for the tolerance). */
 static uint64_t side_hash(uint64_t key) { return (key * 0x9e3779b97f4a7c15ull) >> 20; }
 
 typedef struct side {
@@ -248,7 +272,6 @@ static double *side_get(hpctk_vcheck *c, side t, uint32_t node, uint32_t k, bool
 }
 
 static side negs(hpctk_vcheck *c) { return (side){&c->negk, &c->negv, &c->negn, &c->negcap, 1}; }
-static side dups(hpctk_vcheck *c) { return (side){&c->dupk, &c->dupv, &c->dupn, &c->dupcap, 2}; }
 
 static void neg_add(hpctk_vcheck *c, uint32_t node, uint32_t k, double a)
 {
@@ -289,19 +312,208 @@ static void set_group(hpctk_vcheck *c)
 			a.shift = kind == HPCTK_VP_EXEC ? 16 : (uint8_t)(vm->bit[pid] & 15);
 		}
 		c->act[pid] = a;
+		/* the fold's form of a (see fold_run) */
+		uint64_t code = 0;
+		if (a.type == VA_POINT && a.pb - a.pa <= 2)
+			code = CODE_POINT | c->pk[a.pa] | (uint64_t)(a.pb - a.pa == 2 ? c->pk[a.pa + 1] : CODE_NOK) << 16;
+		else if (a.type == VA_POINT)
+			code = CODE_POINT | CODE_LIST;
+		else if (a.type == VA_DERIVED)
+			code = CODE_DERIVED | a.k | (uint64_t)a.shift << 16;
+		c->code[pid] = code;
 	}
-	for (uint32_t k = 0; k < c->g && c->g0 + k < vm->nd; k++) {
-		uint16_t pid = vm->dpid[c->g0 + k];
-		c->kshift[k] = vm->kind[pid] == HPCTK_VP_EXEC ? 16 : (uint8_t)(vm->bit[pid] & 15);
+	for (uint32_t k = 0; k < c->gp; k++) {
+		bool in = k < c->g && c->g0 + k < vm->nd;
+		uint16_t pid = in ? vm->dpid[c->g0 + k] : 0;
+		if (in) c->kshift[k] = vm->kind[pid] == HPCTK_VP_EXEC ? 16 : (uint8_t)(vm->bit[pid] & 15);
+		c->isexec[k] = in && vm->kind[pid] == HPCTK_VP_EXEC ? -1 : 0;
+	}
+}
+
+
+/* Node n's hpctk_vrec, made (zero, and now in use) with its first touch
+ * when it was not in use. */
+static hpctk_vrec *touch(hpctk_vcheck *c, uint32_t n, uint64_t key, uint64_t off)
+{
+	hpctk_vrec *r = rec(c, n);
+	if (!hv_bit_get(c->hasrec, n)) {
+		hv_bit_set(c->hasrec, n);
+		c->made[c->nmade++] = n; /* at most once per node and profile: bounded by n */
+		r->key = key;
+		r->first_off = off;
+	}
+	return r;
+}
+
+static void keep_fail(hpctk_vcheck *c, const vfail *f)
+{
+	if (c->nfail == c->fail_cap) {
+		size_t cap = c->fail_cap ? c->fail_cap * 2 : 16;
+		vfail *nf = realloc(c->fail, cap * sizeof *nf);
+		if (!nf) {
+			c->oom = true; /* reported as far as kept */
+			return;
+		}
+		c->fail = nf;
+		c->fail_cap = cap;
+	}
+	((vfail *)c->fail)[c->nfail++] = *f;
+}
+
+/* One slot's equation, kept when out of tolerance so far (see eval_node). */
+static inline void eval_slot(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const hpctk_vown *o, uint32_t k,
+			     double f, double x, double mag, bool count)
+{
+	double *tot = c->pos + 3u * c->gp, *totmag = c->pos + 4u * c->gp;
+	double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (mag + fabs(f) + c->elmag[k]);
+	double diff = f - x;
+	if (count) {
+		tot[k] += diff;
+		totmag[k] += mag + fabs(f);
+		c->nev[c->kshift[k] == 16]++;
+	}
+	if (!(diff >= c->neg[k] - tol && diff <= c->pos[k] + tol))
+		keep_fail(c, &(vfail){r->key, k, n, o->own_off, r->first_off, o->own_cnt, f, x, mag});
+}
+
+/* Node n's equations, one per touched slot of the group: first touch
+ * `r`, expected sums ex (plus ex2, an eager node's own point values, when
+ * not NULL: the children's sum first, then the own point value, as they
+ * arrived), found values `found`, own run `o`. Those out of tolerance so
+ * far are kept for the profile's end. Without a negative term in the
+ * profile (the usual case) the slots go two at a time (SSE2, on every
+ * x86-64; elsewhere one at a time) with no branch: an
+ * untouched slot (found and expected 0) adds 0 to the totals and always
+ * passes, so only the count of evaluations needs its mask, and a node
+ * with a slot out of tolerance is walked again slot by slot for it. */
+static void eval_node(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const double *ex, const double *ex2,
+		      const double *found, const hpctk_vown *o)
+{
+	if (!r->key) return; /* untouched: all zero */
+	const uint32_t g = c->g, gp = c->gp, gn = c->g0 + g <= c->vm->nd ? g : c->vm->nd - c->g0;
+	if (c->negn) {
+		for (uint32_t k = 0; k < gn; k++) {
+			double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
+			double nm = neg_get(c, n, k);
+			if (x == 0 && f == 0 && nm < 0) continue; /* untouched */
+			eval_slot(c, n, r, o, k, f, x, x + 2 * (nm > 0 ? nm : 0), true);
+		}
+		return;
+	}
+#if defined(__SSE2__)
+	double *tot = c->pos + 3u * gp, *totmag = c->pos + 4u * gp;
+	const double *x2 = ex2 ? ex2 : c->zero, *elmag = c->elmag, *neg = c->neg, *pos = c->pos;
+	const int64_t *isexec = c->isexec;
+	const __m128d absmask = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX)), zero = _mm_setzero_pd();
+	const __m128d abs_tol = _mm_set1_pd(HPCTK_VALUES_ABS_TOL), rel_tol = _mm_set1_pd(HPCTK_VALUES_REL_TOL);
+	__m128d ok = _mm_castsi128_pd(_mm_set1_epi64x(-1));
+	__m128i nall = _mm_setzero_si128(), nexec = _mm_setzero_si128();
+	for (uint32_t k = 0; k < gp; k += 2) {
+		__m128d x = _mm_add_pd(_mm_loadu_pd(ex + k), _mm_loadu_pd(x2 + k)), f = _mm_loadu_pd(found + k);
+		__m128d xa = _mm_add_pd(x, _mm_and_pd(f, absmask)); /* mag + |found|; mag = x: no negative term */
+		__m128d tol = _mm_add_pd(abs_tol, _mm_mul_pd(rel_tol, _mm_add_pd(xa, _mm_loadu_pd(elmag + k))));
+		__m128d diff = _mm_sub_pd(f, x);
+		_mm_storeu_pd(tot + k, _mm_add_pd(_mm_loadu_pd(tot + k), diff));
+		_mm_storeu_pd(totmag + k, _mm_add_pd(_mm_loadu_pd(totmag + k), xa));
+		__m128d lo = _mm_sub_pd(_mm_loadu_pd(neg + k), tol), hi = _mm_add_pd(_mm_loadu_pd(pos + k), tol);
+		ok = _mm_and_pd(ok, _mm_and_pd(_mm_cmpge_pd(diff, lo), _mm_cmple_pd(diff, hi)));
+		__m128i touched = _mm_castpd_si128(_mm_or_pd(_mm_cmpneq_pd(x, zero), _mm_cmpneq_pd(f, zero)));
+		nall = _mm_sub_epi64(nall, touched);
+		nexec = _mm_sub_epi64(nexec, _mm_and_si128(touched, _mm_loadu_si128((const __m128i *)(const void *)(isexec + k))));
+	}
+	int64_t na[2], ne[2];
+	_mm_storeu_si128((__m128i *)(void *)na, nall);
+	_mm_storeu_si128((__m128i *)(void *)ne, nexec);
+	c->nev[1] += (uint64_t)(ne[0] + ne[1]);
+	c->nev[0] += (uint64_t)(na[0] + na[1] - ne[0] - ne[1]);
+	if (_mm_movemask_pd(ok) == 3) return;
+	for (uint32_t k = 0; k < gn; k++) {
+		double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
+		if (x == 0 && f == 0) continue;
+		eval_slot(c, n, r, o, k, f, x, x + 2 * 0.0, false);
+	}
+#else
+	(void)gp;
+	for (uint32_t k = 0; k < gn; k++) {
+		double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
+		if (x == 0 && f == 0) continue;
+		eval_slot(c, n, r, o, k, f, x, x + 2 * 0.0, true);
+	}
+#endif
+}
+
+/* The end of the open node's own run: an eager node is evaluated and its
+ * records cleared now; the others wait for the profile's end. */
+static void close_open(hpctk_vcheck *c)
+{
+	if (!c->open) return;
+	c->open = false;
+	const uint32_t n = c->open_n;
+	if (!c->vm->node[n].eager) return;
+	hv_bit_set(c->done, n);
+	hpctk_vrec *sr = (hpctk_vrec *)(void *)c->scratch;
+	hpctk_vown *so = (hpctk_vown *)(void *)(c->scratch + c->stride);
+	if (hv_bit_get(c->hasrec, n)) {
+		/* its children pushed into its record: it has the first touch */
+		hpctk_vrec *r = rec(c, n);
+		if (!c->cur_tainted) eval_node(c, n, r, expects(r), expects(sr), founds(so), so);
+		memset(r, 0, c->stride);
+	} else if (!c->cur_tainted) {
+		eval_node(c, n, sr, expects(sr), NULL, founds(so), so);
+	}
+	memset(c->scratch, 0, 2 * c->stride);
+}
+
+/* Start loading the records the runs a few places after node n's in
+ * ctxId order will touch: that node's pushed sums (read when it is
+ * evaluated) and its parent's (pushed into). Along hpcprof's numbering
+ * both are streams of their own, but through a window too short for the
+ * hardware to see; a record is a few cache lines. */
+#define HPCTK_VAHEAD 6
+static inline void prefetch_rec(const hpctk_vcheck *c, uint32_t m)
+{
+	const uint8_t *p = (const uint8_t *)rec(c, m);
+	size_t len = c->stride < 512 ? c->stride : 512;
+	for (size_t o = 0; o < len; o += 64) __builtin_prefetch(p + o, 1);
+	__builtin_prefetch(p + len - 1, 1);
+}
+
+static inline void prefetch_ahead(const hpctk_vcheck *c, uint32_t n)
+{
+	const hpctk_vmodel *vm = c->vm;
+	uint32_t at = vm->rank[n] + HPCTK_VAHEAD;
+	if (at >= vm->n) return;
+	uint32_t m = vm->by_ctx[at];
+	if (hv_bit_get(c->hasrec, m)) prefetch_rec(c, m);
+	uint32_t p = vm->node[m].parent;
+	if (p != HPCTK_VNONE) prefetch_rec(c, p);
+}
+
+/* The magnitudes of a run's negative terms (rare; for the tolerance):
+ * its point values into its own slots', its propagating values into its
+ * parent's, in the order the run gives them. */
+static void neg_terms(hpctk_vcheck *c, uint32_t n, uint32_t parent, uint32_t pm, const uint8_t *vals, uint64_t cnt)
+{
+	for (uint64_t i = 0; i < cnt; i++) {
+		const uint8_t *p = vals + 10 * i;
+		uint16_t pid = hv_le16(p);
+		double v = hv_lef64(p + 2);
+		if (pid >= c->vm->npid || !(v < 0)) continue;
+		const hpctk_vact a = c->act[pid];
+		if (a.type == VA_POINT)
+			for (uint32_t j = a.pa; j < a.pb; j++) neg_add(c, n, c->pk[j], -v);
+		else if (a.type == VA_DERIVED && (pm >> a.shift & 1))
+			neg_add(c, parent, a.k, -v);
 	}
 }
 
 /* Fold a run of raw {Val} entries of node n (HPCTK_VNONE: an elided
- * context) into the slots of the current group: its own record only. */
+ * context) into the slots of the current group (see the top). */
 static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t cnt, uint64_t off0)
 {
 	const hpctk_vmodel *vm = c->vm;
 	if (n == HPCTK_VNONE) {
+		close_open(c);
 		for (uint64_t i = 0; i < cnt; i++) {
 			const uint8_t *p = vals + 10 * i;
 			uint16_t pid = hv_le16(p);
@@ -318,58 +530,76 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 		return;
 	}
 	if (!recs(c)) return;
-	c->recs_dirty = true;
 	const uint64_t seq = ++c->seq;
-	hpctk_vrec *r = rec(c, n);
-	hpctk_vslot *own = slots(r);
+	if (!(c->open && c->open_n == n)) {
+		close_open(c);
+		if (hv_bit_get(c->done, n)) {
+			c->cur_tainted = true; /* a second run of an evaluated node: ctxIds out of order */
+			return;
+		}
+		if (vm->node[n].eager) {
+			/* in the scratch pair (its hpctk_vrec, if its children pushed
+			 * into it, is read when it is evaluated) */
+			c->open_r = (hpctk_vrec *)(void *)c->scratch;
+			c->open_o = (hpctk_vown *)(void *)(c->scratch + c->stride);
+			c->open_r->key = 2 * seq;
+			c->open_r->first_off = off0;
+		} else {
+			c->open_r = touch(c, n, 2 * seq, off0);
+			c->open_o = own_rec(c, n);
+		}
+		c->open = true;
+		c->open_n = n;
+		prefetch_ahead(c, n);
+	}
+	hpctk_vown *o = c->open_o;
+	double *ex = expects(c->open_r), *found = founds(o);
+	if (!o->own_off) {
+		o->own_off = off0;
+		o->own_cnt = (uint32_t)cnt;
+	} else if (o->own_off + 10ull * o->own_cnt == off0) {
+		o->own_cnt += (uint32_t)cnt; /* the next chunk of the same run */
+	}
 	const uint32_t parent = vm->node[n].parent;
-	const uint16_t prop = vm->node[n].prop;
-	if (!r->key) {
-		r->key = 2 * seq; /* touched by its own run (before its parent, in the same run) */
-		r->first_off = off0;
-	}
-	if (!r->own_off) {
-		r->own_off = off0;
-		r->own_cnt = (uint32_t)cnt;
-	} else if (r->own_off + 10ull * r->own_cnt == off0) {
-		r->own_cnt += (uint32_t)cnt; /* the next chunk of the same run */
-	}
 	/* bit `shift` of pm: this node's value of a slot goes into its parent's */
-	const uint32_t pm = parent != HPCTK_VNONE ? ((uint32_t)prop | 1u << 16) : 0;
-	const hpctk_vact *act = c->act;
+	const uint32_t pm = parent != HPCTK_VNONE ? ((uint32_t)vm->node[n].prop | 1u << 16) : 0;
+	double *up = NULL; /* the parent's expected sums, once a value propagates */
+	const uint64_t *code = c->code;
 	const uint32_t npid = vm->npid;
+	uint64_t signs = 0; /* or of the bits of every value added: a negative one sets the top bit */
 	for (uint64_t i = 0; i < cnt; i++) {
 		const uint8_t *p = vals + 10 * i;
 		uint16_t pid = hv_le16(p);
 		if (pid >= npid) continue;
-		const hpctk_vact a = act[pid];
-		double v = hv_lef64(p + 2);
-		if (a.type == VA_POINT) {
-			for (uint32_t j = a.pa; j < a.pb; j++) {
-				uint32_t k = c->pk[j];
-				own[k].expect += v;
-				if (v < 0) neg_add(c, n, k, -v);
+		const uint64_t cd = code[pid];
+		const uint64_t bits = hv_le64(p + 2);
+		double v;
+		memcpy(&v, &bits, sizeof v);
+		if ((cd & CODE_POINT) != 0) {
+			if (cd & CODE_LIST) {
+				for (uint32_t j = c->act[pid].pa; j < c->act[pid].pb; j++) ex[c->pk[j]] += v;
+			} else {
+				ex[cd & 0xffff] += v;
+				if ((cd >> 16 & 0xffff) != CODE_NOK) ex[cd >> 16 & 0xffff] += v;
 			}
+			signs |= bits;
 			continue;
 		}
-		if (a.type != VA_DERIVED) continue; /* not a scope checked, or another group's */
-		const uint32_t k = a.k;
-		const bool up = pm >> a.shift & 1;
-		if (own[k].found != 0 || r->dup) {
-			/* given before at this node: what propagates is every copy */
-			double *d = side_get(c, dups(c), n, k, true);
-			if (d && up) {
-				d[0] += own[k].found;
-				d[1] += own[k].found < 0 ? -own[k].found : 0;
+		if ((cd & CODE_DERIVED) == 0) continue; /* not a scope checked, or another group's */
+		const uint32_t k = cd & 0xffff;
+		found[k] = v; /* given twice (a broken run): every copy propagates, the last is found */
+		if (!(pm >> (cd >> 16 & 31) & 1)) continue;
+		if (!up) {
+			if (hv_bit_get(c->done, parent)) {
+				c->cur_tainted = true; /* the parent was evaluated: ctxIds out of order */
+				return;
 			}
-			r->dup = 1;
+			up = expects(touch(c, parent, 2 * seq + 1, off0 + 10 * i));
 		}
-		own[k].found = v;
-		if (up && !r->up_key) {
-			r->up_key = 2 * seq + 1; /* the parent is touched by this run */
-			r->up_off = off0 + 10 * i;
-		}
+		up[k] += v;
+		signs |= bits;
 	}
+	if (signs >> 63) neg_terms(c, n, parent, pm, vals, cnt);
 }
 
 /* A run for the later groups: with the file at hand, where it is (16
@@ -452,36 +682,22 @@ static void emit_prop(hpctk_vcheck *c, int rule, uint16_t pid, uint32_t n, uint6
 			expect, lo, hi, found - expect);
 }
 
+
 /* The file offset a diagnostic of node n's scope pid points at: the
  * node's value of the scope, else its point value, else the first value
  * that touched it (read again from the node's own run). */
-static uint64_t slot_off(hpctk_vcheck *c, const hpctk_vrec *r, uint16_t pid)
+static uint64_t slot_off(hpctk_vcheck *c, const vfail *f, uint16_t pid)
 {
-	if (!r->own_off || !c->w_ok) return r->first_off;
+	if (!f->own_off || !c->w_ok) return f->first_off;
 	uint64_t point = 0;
-	for (uint32_t i = 0; i < r->own_cnt; i++) {
-		const uint8_t *p = hv_window_get(&c->w, r->own_off + 10ull * i, 10);
+	for (uint32_t i = 0; i < f->own_cnt; i++) {
+		const uint8_t *p = hv_window_get(&c->w, f->own_off + 10ull * i, 10);
 		if (!p) break;
 		uint16_t id = hv_le16(p);
-		if (id == pid) return r->own_off + 10ull * i;
-		if (c->vm->has_point[pid] && id == c->vm->point_of[pid] && !point) point = r->own_off + 10ull * i;
+		if (id == pid) return f->own_off + 10ull * i;
+		if (c->vm->has_point[pid] && id == c->vm->point_of[pid] && !point) point = f->own_off + 10ull * i;
 	}
-	return point ? point : r->first_off;
-}
-
-static void keep_fail(hpctk_vcheck *c, const vfail *f)
-{
-	if (c->nfail == c->fail_cap) {
-		size_t cap = c->fail_cap ? c->fail_cap * 2 : 16;
-		vfail *nf = realloc(c->fail, cap * sizeof *nf);
-		if (!nf) {
-			c->oom = true; /* reported as far as kept */
-			return;
-		}
-		c->fail = nf;
-		c->fail_cap = cap;
-	}
-	((vfail *)c->fail)[c->nfail++] = *f;
+	return point ? point : f->first_off;
 }
 
 static int by_touch(const void *a, const void *b)
@@ -491,159 +707,47 @@ static int by_touch(const void *a, const void *b)
 	return (x->k > y->k) - (x->k < y->k);
 }
 
-/* Node i pulls child ch's values that propagate (and its first touch). */
-static void pull(hpctk_vcheck *c, hpctk_vrec *r, uint32_t i, uint32_t ch, uint32_t gn, const uint8_t *kshift)
-{
-	const hpctk_vrec *cr = rec(c, ch);
-	if (!r->key || cr->up_key < r->key) {
-		r->key = cr->up_key;
-		r->first_off = cr->up_off;
-	}
-	hpctk_vslot *s = slots(r);
-	const hpctk_vslot *cs = slots((hpctk_vrec *)cr);
-	const uint32_t pm = (uint32_t)c->vm->node[ch].prop | 1u << 16;
-	for (uint32_t k = 0; k < gn; k++) {
-		if (!(pm >> kshift[k] & 1)) continue;
-		double v = cs[k].found;
-		if (cr->dup) {
-			/* the earlier copies came first */
-			const double *d = side_get(c, dups(c), ch, k, false);
-			if (d) {
-				s[k].expect += d[0];
-				if (d[1] > 0) neg_add(c, i, k, d[1]);
-			}
-		}
-		s[k].expect += v;
-		if (v < 0) neg_add(c, i, k, -v);
-	}
-}
-
-static bool grow_ups(hpctk_vcheck *c)
-{
-	size_t cap = c->ups_cap ? c->ups_cap * 2 : 64; /* bounded by the tree's nodes */
-	hpctk_vup *nu = realloc(c->ups, cap * sizeof *nu);
-	if (!nu) {
-		c->oom = c->cur_tainted = true;
-		return false;
-	}
-	c->ups = nu;
-	c->ups_cap = cap;
-	return true;
-}
-
-static int by_up(const void *a, const void *b)
-{
-	const hpctk_vup *x = a, *y = b;
-	return (x->key > y->key) - (x->key < y->key);
-}
-
-/* By key (unique): few children are sorted by insertion. */
-static void sort_ups(hpctk_vup *u, uint32_t n)
-{
-	if (n > 16) {
-		qsort(u, n, sizeof *u, by_up);
-		return;
-	}
-	for (uint32_t j = 1; j < n; j++) {
-		hpctk_vup x = u[j];
-		uint32_t m = j;
-		while (m > 0 && u[m - 1].key > x.key) {
-			u[m] = u[m - 1];
-			m--;
-		}
-		u[m] = x;
-	}
-}
-
-/* The sweep (see the top): every touched slot of the group is one
- * equation; the records are cleared for the next group or profile. */
-static void eval_group(hpctk_vcheck *c, bool check)
+/* The end of a profile's group: the nodes still waiting are evaluated,
+ * every record is cleared, and the equations kept are decided with the
+ * profile's elided values complete and reported in touch order. */
+static void end_group(hpctk_vcheck *c, bool check)
 {
 	const hpctk_vmodel *vm = c->vm;
-	const uint32_t g = c->g, g0 = c->g0;
-	double *tot = c->pos + 3u * g, *totmag = c->pos + 4u * g;
-	const uint8_t *kshift = c->kshift + 0; /* per slot of the group (set by set_group) */
-	const uint32_t gn = g0 + g <= vm->nd ? g : vm->nd - g0;
-	const double *neg = c->neg, *pos = c->pos, *elmag = c->elmag;
-	uint64_t nev[2] = {0, 0}; /* evaluations: transitive, execution */
-	const uint32_t *kid = vm->kid;
-	for (uint32_t i = 0; c->recs && i < vm->n; i++) {
-		hpctk_vrec *r = rec(c, i);
-		if (i + 8 < vm->n) {
-			/* a few nodes ahead: their records and their first children's */
-			prefetch_lines(c, i + 8);
-			if (kid[i + 8] < kid[i + 9]) prefetch_lines(c, kid[i + 8]);
-		}
-		hpctk_vslot *s = slots(r);
-		/* Pull from the children (contiguous, after i): their first touch
-		 * of i and the values that propagate, added in the order the
-		 * profile gave them (each child's run; i's own point values at
-		 * its own run), so that the sums are the ones arrival order makes. */
-		uint32_t nu = 0;
-		for (uint32_t ch = kid[i]; ch < kid[i + 1]; ch++) {
-			const hpctk_vrec *cr = rec(c, ch);
-			if (!cr->up_key) continue;
-			if (nu == c->ups_cap && !grow_ups(c)) break;
-			c->ups[nu++] = (hpctk_vup){cr->up_key, ch};
-		}
-		if (nu) {
-			sort_ups(c->ups, nu);
-			const uint64_t own = r->key; /* 0: no run of its own */
-			bool own_done = own == 0;
-			if (!own_done)
-				for (uint32_t k = 0; k < gn; k++) {
-					c->tmp[k] = s[k].expect;
-					s[k].expect = 0;
-				}
-			for (uint32_t j = 0; j < nu; j++) {
-				if (!own_done && own < c->ups[j].key) {
-					for (uint32_t k = 0; k < gn; k++) s[k].expect += c->tmp[k];
-					own_done = true;
-				}
-				pull(c, r, i, c->ups[j].ch, gn, kshift);
-			}
-			if (!own_done)
-				for (uint32_t k = 0; k < gn; k++) s[k].expect += c->tmp[k];
-		}
-		if (!r->key) continue; /* untouched: all zero */
-		for (uint32_t k = 0; check && k < gn; k++) {
-			double found = s[k].found, x = s[k].expect, mag;
-			if (!c->negn) {
-				/* no negative term in the profile (the usual case) */
-				if (x == 0 && found == 0) continue; /* untouched */
-				mag = x + 2 * 0.0;
-			} else {
-				double nm = neg_get(c, i, k);
-				if (x == 0 && found == 0 && nm < 0) continue; /* untouched */
-				mag = x + 2 * (nm > 0 ? nm : 0);
-			}
-			double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (mag + fabs(found) + elmag[k]);
-			double diff = found - x;
-			tot[k] += diff;
-			totmag[k] += mag + fabs(found);
-			nev[kshift[k] == 16]++;
-			if (!(diff >= neg[k] - tol && diff <= pos[k] + tol))
-				keep_fail(c, &(vfail){r->key, k, i, slot_off(c, r, vm->dpid[g0 + k]), found, x});
-		}
-		/* its parent pulled its values already (a parent comes first) */
+	const uint32_t g = c->g, gp = c->gp, g0 = c->g0;
+	close_open(c);
+	check = check && !c->cur_tainted;
+	for (uint32_t j = 0; j < c->nmade; j++) {
+		uint32_t n = c->made[j];
+		if (hv_bit_get(c->done, n)) continue; /* evaluated and cleared */
+		hpctk_vrec *r = rec(c, n);
+		hpctk_vown *o = own_rec(c, n);
+		if (check) eval_node(c, n, r, expects(r), NULL, founds(o), o);
 		memset(r, 0, c->stride);
+		if (!vm->node[n].eager) memset(o, 0, c->stride); /* an eager node's own run was in the scratch */
 	}
-	c->recs_dirty = false; /* every record was visited and cleared */
-	hv_eval_n(c->r, HV_R_HPCTKDB_VALUES_TRANSITIVE, nev[0]);
-	hv_eval_n(c->r, HV_R_HPCTKDB_VALUES_EXECUTION, nev[1]);
+	c->nmade = 0;
+	memset(c->hasrec, 0, 2 * (((size_t)vm->n + 7) / 8)); /* and done */
+	if (check) {
+		hv_eval_n(c->r, HV_R_HPCTKDB_VALUES_TRANSITIVE, c->nev[0]);
+		hv_eval_n(c->r, HV_R_HPCTKDB_VALUES_EXECUTION, c->nev[1]);
+	}
 	/* the failures in the order the nodes were first touched */
-	if (c->nfail) {
-		vfail *f = c->fail;
-		qsort(f, c->nfail, sizeof *f, by_touch);
-		for (size_t j = 0; j < c->nfail; j++) {
-			uint16_t pid = vm->dpid[g0 + f[j].k];
-			int rule = vm->kind[pid] == HPCTK_VP_EXEC ? HV_R_HPCTKDB_VALUES_EXECUTION : HV_R_HPCTKDB_VALUES_TRANSITIVE;
-			emit_prop(c, rule, pid, f[j].node, f[j].off, f[j].found, f[j].expect, c->neg[f[j].k], c->pos[f[j].k]);
-		}
-		c->nfail = 0;
+	vfail *f = c->fail;
+	if (check && c->nfail) qsort(f, c->nfail, sizeof *f, by_touch);
+	for (size_t j = 0; check && j < c->nfail; j++) {
+		const uint32_t k = f[j].k;
+		double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (f[j].mag + fabs(f[j].found) + c->elmag[k]);
+		double diff = f[j].found - f[j].expect;
+		if (diff >= c->neg[k] - tol && diff <= c->pos[k] + tol) continue; /* within what the elided values allow */
+		uint16_t pid = vm->dpid[g0 + k];
+		int rule = vm->kind[pid] == HPCTK_VP_EXEC ? HV_R_HPCTKDB_VALUES_EXECUTION : HV_R_HPCTKDB_VALUES_TRANSITIVE;
+		emit_prop(c, rule, pid, f[j].node, slot_off(c, &f[j], pid), f[j].found, f[j].expect, c->neg[k], c->pos[k]);
 	}
+	c->nfail = 0;
+	c->nev[0] = c->nev[1] = 0;
 	/* Execution: every elided raw value lies below exactly one listed
 	 * context, so the excesses add up to all of them. */
+	double *tot = c->pos + 3u * gp, *totmag = c->pos + 4u * gp;
 	for (uint32_t k = 0; check && k < g && g0 + k < vm->nd; k++) {
 		uint16_t pid = vm->dpid[g0 + k];
 		if (vm->kind[pid] != HPCTK_VP_EXEC || (c->pos[k] == 0 && c->neg[k] == 0)) continue;
@@ -658,41 +762,30 @@ static void eval_group(hpctk_vcheck *c, bool check)
 			c->pos[k] + c->neg[k]);
 	}
 	c->seq = 0;
-	memset(c->pos, 0, 5u * g * sizeof *c->pos);
+	memset(c->pos, 0, 5u * gp * sizeof *c->pos);
 	if (c->negn) {
 		memset(c->negk, 0, c->negcap * sizeof *c->negk);
 		c->negn = 0;
 	}
-	if (c->dupn) {
-		memset(c->dupk, 0, c->dupcap * sizeof *c->dupk);
-		c->dupn = 0;
-	}
-}
-
-/* Fold the run kept back by hpctk_vcheck_run. */
-static void drain(hpctk_vcheck *c)
-{
-	if (!c->stage_n) return;
-	uint32_t k = c->stage_n;
-	c->stage_n = 0;
-	if (!c->cur_tainted) fold_run(c, c->stage_node, c->stage, k, c->stage_off);
 }
 
 /* The end of a thread profile: the first group was folded while it
  * streamed; the others are folded from the kept runs. */
 static void flush(hpctk_vcheck *c)
 {
-	drain(c);
 	if (!c->cur_set) return;
 	c->cur_set = false;
 	bool check = !c->cur_tainted && !c->cur_summary;
-	c->cur_tainted = false;
-	if (c->cur_summary) return;
-	eval_group(c, check);
+	if (c->cur_summary) {
+		c->cur_tainted = false;
+		return;
+	}
+	end_group(c, check);
 	for (c->g0 = c->g; check && c->g0 < c->vm->nd; c->g0 += c->g) {
+		c->cur_tainted = false;
 		set_group(c);
 		replay(c);
-		eval_group(c, !c->cur_tainted);
+		end_group(c, true);
 	}
 	if (c->g0 != 0) {
 		c->g0 = 0;
@@ -721,14 +814,6 @@ static uint32_t node_of(hpctk_vcheck *c, uint32_t ctx)
 	return c->last_node;
 }
 
-/* Start loading node n's record into the cache. */
-static void prefetch_rec(const hpctk_vcheck *c, uint32_t n)
-{
-	if (n == HPCTK_VNONE || !c->recs) return;
-	__builtin_prefetch(&c->vm->node[n]);
-	prefetch_lines(c, n);
-}
-
 void hpctk_vcheck_run(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, const uint8_t *vals, uint64_t cnt,
 		      uint64_t off0)
 {
@@ -737,26 +822,7 @@ void hpctk_vcheck_run(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx
 	if (summary || c->cur_tainted) return;
 	uint32_t n = node_of(c, ctx);
 	if (c->g < c->vm->nd) keep_run(c, n, vals, cnt, off0);
-	/* The runs are folded one behind: this one's record is fetched while
-	 * the previous one is folded (the records are visited in ctxId order,
-	 * which need not be tree order: then each is a cache miss). Its bytes
-	 * are copied, as the walk's window moves on; a long run is folded at
-	 * once, and so is a run whose record is next to the previous run's
-	 * (ctxIds numbered along the tree, as hpcprof does: the records are
-	 * then a stream the hardware prefetches, and the copy is waste). */
-	const uint32_t prev = c->prev_node;
-	c->prev_node = n;
-	const bool near = n != HPCTK_VNONE && prev != HPCTK_VNONE && n - prev + 4u <= 8u;
-	if (!near) prefetch_rec(c, n);
-	drain(c);
-	if (near || cnt > HPCTK_VSTAGE) {
-		fold_run(c, n, vals, cnt, off0);
-		return;
-	}
-	memcpy(c->stage, vals, (size_t)cnt * 10);
-	c->stage_n = (uint32_t)cnt;
-	c->stage_node = n;
-	c->stage_off = off0;
+	fold_run(c, n, vals, cnt, off0);
 }
 
 void hpctk_vcheck_value(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, uint16_t pid, uint64_t bits,

@@ -12,6 +12,7 @@ void hpctk_vmodel_free(hpctk_vmodel *vm)
 	if (!vm) return;
 	free(vm->node);
 	free(vm->by_ctx);
+	free(vm->rank);
 	free(vm->pool);
 	free(vm->metric_name);
 	free(vm->stats);
@@ -111,6 +112,19 @@ bool hpctk_vmodel_index(hpctk_vmodel *vm)
 		while (q <= p) vm->kid[q++] = i;
 	}
 	while (q <= vm->n) vm->kid[q++] = vm->n;
+	/* eager: every child's ctxId below its own (values_check.c evaluates
+	 * such a node when its own run ends) */
+	for (uint32_t i = 0; i < vm->n; i++) {
+		bool eager = true;
+		for (uint32_t ch = vm->kid[i]; eager && ch < vm->kid[i + 1]; ch++) eager = vm->node[ch].ctx < vm->node[i].ctx;
+		vm->node[i].eager = eager;
+	}
+	/* each node's place in ctxId order: the checker fetches the records of
+	 * the runs a few places ahead (a profile's runs come in that order) */
+	free(vm->rank);
+	vm->rank = malloc(((size_t)vm->n + 1) * sizeof *vm->rank);
+	if (!vm->rank) return false;
+	for (uint32_t i = 0; i < vm->n; i++) vm->rank[vm->by_ctx[i]] = i;
 	/* ctxIds dense enough (at most 4 ids per node): a direct map */
 	uint32_t max = 0;
 	for (uint32_t i = 0; i < vm->n; i++) max = vm->node[i].ctx > max ? vm->node[i].ctx : max;

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "../core/bitmap.h"
 #include "../core/hv_int.h"
@@ -115,31 +118,200 @@ void hpctk_vsumview_free(hpctk_vsumview *sv)
 /* What a statistic's values need, decided once per checker rather than per
  * run: not checked (formula not recognised, scope not summarised, its
  * statMetricId listed twice), folded without a test per value (scale * x
- * or scale * x^2, a clean run), or value by value. */
-enum { VS_SKIP, VS_CLEAN, VS_SLOW };
+ * or scale * x^2, a clean run), or value by value. The four statistics of
+ * scale 1 that hpcprof writes (sum, min and max of $$, sum of $$^2) are
+ * derived from one pass over a run shared by all the statistics of its
+ * metric (VS_F_*: fuse below). */
+enum { VS_SKIP, VS_CLEAN, VS_SLOW, VS_F_SUM1, VS_F_SUM2, VS_F_MIN, VS_F_MAX };
 
 static uint8_t stat_mode(const hpctk_vmodel *vm, uint32_t k)
 {
 	const hpctk_vstat *st = &vm->stats[k];
 	if (!st->f.ok || !summarised(vm, st->pid) || vm->stat_of[st->stat] != k) return VS_SKIP;
+	if (st->f.scale == 1.0 && st->f.power == 1.0 && st->combine <= 2)
+		return st->combine == 0 ? VS_F_SUM1 : st->combine == 1 ? VS_F_MIN : VS_F_MAX;
+	if (st->f.scale == 1.0 && st->f.power == 2.0 && st->combine == 0) return VS_F_SUM2;
 	return st->f.power == 1.0 || st->f.power == 2.0 ? VS_CLEAN : VS_SLOW;
 }
 
-void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview *sv, hv_report *r)
+/* --- one pass per run --------------------------------------------------------
+ *
+ * What the fused statistics of a metric need from a clean run, each
+ * computed exactly as fold_clean would for that statistic alone (same
+ * operations, same order: the reports do not move by one bit): sum x with
+ * sum |x| (its magnitude), sum x^2 (its own magnitude: the terms are not
+ * negative), min x, max x. One pass keeps the four accumulator chains in
+ * flight together instead of walking the run once per statistic. */
+enum { F_SUM1 = 1, F_SUM2 = 2, F_MIN = 4, F_MAX = 8 };
+
+typedef struct fused {
+	double s1, a1, s2, mn, mx;
+} fused;
+
+static inline __attribute__((always_inline)) void fuse_body(const uint8_t *vals, uint64_t cnt, const unsigned need, fused *g)
+{
+	double x = hv_lef64(vals + 4);
+	double s1 = x, a1 = fabs(x), s2 = x * x, mn = x, mx = x;
+	for (uint64_t i = 1; i < cnt; i++) {
+		x = hv_lef64(vals + 12 * i + 4);
+		if (need & F_SUM1) {
+			s1 += x;
+			a1 += fabs(x);
+		}
+		if (need & F_SUM2) s2 += x * x;
+		if (need & F_MIN) mn = x < mn ? x : mn;
+		if (need & F_MAX) mx = x > mx ? x : mx;
+	}
+	*g = (fused){s1, a1, s2, mn, mx};
+}
+
+/* One loop per combination, the tests folded away at compile time. */
+#define FUSE_FN(N) \
+	static void fuse_##N(const uint8_t *v, uint64_t c, fused *g) { fuse_body(v, c, N, g); }
+FUSE_FN(1) FUSE_FN(2) FUSE_FN(3) FUSE_FN(4) FUSE_FN(5) FUSE_FN(6) FUSE_FN(7) FUSE_FN(8)
+FUSE_FN(9) FUSE_FN(10) FUSE_FN(11) FUSE_FN(12) FUSE_FN(13) FUSE_FN(14) FUSE_FN(15)
+#undef FUSE_FN
+static void (*const fuse_fn[16])(const uint8_t *, uint64_t, fused *) = {
+	NULL, fuse_1, fuse_2, fuse_3, fuse_4, fuse_5, fuse_6, fuse_7, fuse_8, fuse_9, fuse_10, fuse_11, fuse_12,
+	fuse_13, fuse_14, fuse_15};
+
+/* The same with several accumulators per aggregate, so that no chain
+ * waits on its own adds: with SSE2, two lanes of two vectors (four
+ * values a step), else two scalars. min and max come out exactly as
+ * above: a clean run's values are finite and non-zero, so equal values
+ * have equal bits and the order does not matter. The sums do not: they
+ * are only used to prove that the sum in file order agrees with the value
+ * found (certify), never reported. */
+#ifdef __SSE2__
+static inline __attribute__((always_inline)) void fuse2_body(const uint8_t *vals, uint64_t cnt, const unsigned need, fused *g)
+{
+	const __m128d nosign = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX));
+	const __m128d zero = _mm_setzero_pd();
+	double x = hv_lef64(vals + 4);
+	__m128d s1 = _mm_set_sd(x), t1 = zero, a1 = _mm_and_pd(s1, nosign), b1 = zero;
+	__m128d s2 = _mm_mul_pd(s1, s1), t2 = zero, mn = _mm_set1_pd(x), mx = mn;
+	uint64_t i = 1;
+	for (; i + 3 < cnt; i += 4) {
+		const uint8_t *p = vals + 12 * i + 4;
+		__m128d v = _mm_set_pd(hv_lef64(p + 12), hv_lef64(p)), w = _mm_set_pd(hv_lef64(p + 36), hv_lef64(p + 24));
+		if (need & F_SUM1) {
+			s1 = _mm_add_pd(s1, v);
+			t1 = _mm_add_pd(t1, w);
+			a1 = _mm_add_pd(a1, _mm_and_pd(v, nosign));
+			b1 = _mm_add_pd(b1, _mm_and_pd(w, nosign));
+		}
+		if (need & F_SUM2) {
+			s2 = _mm_add_pd(s2, _mm_mul_pd(v, v));
+			t2 = _mm_add_pd(t2, _mm_mul_pd(w, w));
+		}
+		if (need & F_MIN) mn = _mm_min_pd(mn, _mm_min_pd(v, w));
+		if (need & F_MAX) mx = _mm_max_pd(mx, _mm_max_pd(v, w));
+	}
+	for (; i < cnt; i++) {
+		__m128d v = _mm_set_sd(hv_lef64(vals + 12 * i + 4));
+		if (need & F_SUM1) {
+			s1 = _mm_add_sd(s1, v);
+			a1 = _mm_add_sd(a1, _mm_and_pd(v, nosign));
+		}
+		if (need & F_SUM2) s2 = _mm_add_sd(s2, _mm_mul_sd(v, v));
+		if (need & F_MIN) mn = _mm_min_sd(mn, v);
+		if (need & F_MAX) mx = _mm_max_sd(mx, v);
+	}
+	s1 = _mm_add_pd(s1, t1);
+	a1 = _mm_add_pd(a1, b1);
+	s2 = _mm_add_pd(s2, t2);
+	g->s1 = _mm_cvtsd_f64(s1) + _mm_cvtsd_f64(_mm_unpackhi_pd(s1, s1));
+	g->a1 = _mm_cvtsd_f64(a1) + _mm_cvtsd_f64(_mm_unpackhi_pd(a1, a1));
+	g->s2 = _mm_cvtsd_f64(s2) + _mm_cvtsd_f64(_mm_unpackhi_pd(s2, s2));
+	double m0 = _mm_cvtsd_f64(mn), m1 = _mm_cvtsd_f64(_mm_unpackhi_pd(mn, mn));
+	double x0 = _mm_cvtsd_f64(mx), x1 = _mm_cvtsd_f64(_mm_unpackhi_pd(mx, mx));
+	g->mn = m1 < m0 ? m1 : m0;
+	g->mx = x1 > x0 ? x1 : x0;
+}
+#else
+static inline __attribute__((always_inline)) void fuse2_body(const uint8_t *vals, uint64_t cnt, const unsigned need, fused *g)
+{
+	double x = hv_lef64(vals + 4);
+	double s1 = x, a1 = fabs(x), s2 = x * x, mn = x, mx = x;
+	double t1 = 0.0, b1 = 0.0, t2 = 0.0, nn = x, nx = x;
+	uint64_t i = 1;
+	for (; i + 1 < cnt; i += 2) {
+		double y = hv_lef64(vals + 12 * i + 4), z = hv_lef64(vals + 12 * i + 16);
+		if (need & F_SUM1) {
+			s1 += y;
+			t1 += z;
+			a1 += fabs(y);
+			b1 += fabs(z);
+		}
+		if (need & F_SUM2) {
+			s2 += y * y;
+			t2 += z * z;
+		}
+		if (need & F_MIN) {
+			mn = y < mn ? y : mn;
+			nn = z < nn ? z : nn;
+		}
+		if (need & F_MAX) {
+			mx = y > mx ? y : mx;
+			nx = z > nx ? z : nx;
+		}
+	}
+	if (i < cnt) {
+		x = hv_lef64(vals + 12 * i + 4);
+		s1 += x;
+		a1 += fabs(x);
+		s2 += x * x;
+		mn = x < mn ? x : mn;
+		mx = x > mx ? x : mx;
+	}
+	*g = (fused){s1 + t1, a1 + b1, s2 + t2, nn < mn ? nn : mn, nx > mx ? nx : mx};
+}
+#endif
+
+#define FUSE_FN(N) \
+	static void fuse2_##N(const uint8_t *v, uint64_t c, fused *g) { fuse2_body(v, c, N, g); }
+FUSE_FN(1) FUSE_FN(2) FUSE_FN(3) FUSE_FN(4) FUSE_FN(5) FUSE_FN(6) FUSE_FN(7) FUSE_FN(8)
+FUSE_FN(9) FUSE_FN(10) FUSE_FN(11) FUSE_FN(12) FUSE_FN(13) FUSE_FN(14) FUSE_FN(15)
+#undef FUSE_FN
+static void (*const fuse2_fn[16])(const uint8_t *, uint64_t, fused *) = {
+	NULL, fuse2_1, fuse2_2, fuse2_3, fuse2_4, fuse2_5, fuse2_6, fuse2_7, fuse2_8, fuse2_9, fuse2_10, fuse2_11,
+	fuse2_12, fuse2_13, fuse2_14, fuse2_15};
+
+/* Whether a sum of n terms whose magnitudes sum to about mag, computed in
+ * another order as `sum`, proves that the sum in file order passes
+ * compare() against f. Both orders are within 2n u mag of the exact sum
+ * (u = 2^-53, n <= 2^16: 2^-36 mag, 1.5% of the relative tolerance) and
+ * their magnitudes within n u of each other: a sum within a quarter of the
+ * tolerance here is within a third of it in file order. Far from overflow
+ * only (and NaN fails every comparison). */
+static inline bool certify(double sum, double mag, double f, uint64_t n)
+{
+	double m = mag + fabs(f);
+	return n <= 65536 && m < 1e300 && fabs(f - sum) <= 0.25 * HPCTK_VALUES_REL_TOL * m;
+}
+
+void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview *sv, hv_report *r, hv_blob *cct)
 {
 	memset(s, 0, sizeof *s);
 	s->vm = vm;
 	s->sv = sv;
 	s->r = r;
+	s->cct = cct;
 	s->ctx = UINT32_MAX;
 	if (!vm || !sv || !sv->ok || !vm->nstats) return;
 	s->acc = calloc(vm->nstats, sizeof *s->acc);
 	s->touched = malloc(vm->nstats * sizeof *s->touched);
 	s->mode = malloc(vm->nstats);
-	if (s->mode)
-		for (size_t k = 0; k < vm->nstats; k++) s->mode[k] = stat_mode(vm, (uint32_t)k);
+	s->fuse = calloc(vm->npid ? vm->npid : 1, 1);
+	s->fval = malloc(vm->nstats * sizeof *s->fval);
+	s->fstamp = calloc(vm->nstats, sizeof *s->fstamp);
+	if (s->mode && s->fuse)
+		for (size_t k = 0; k < vm->nstats; k++) {
+			uint8_t m = s->mode[k] = stat_mode(vm, (uint32_t)k);
+			if (m >= VS_F_SUM1) s->fuse[vm->stats[k].pid] |= (uint8_t)(1u << (m - VS_F_SUM1));
+		}
 	bool wi = hv_window_init(&s->wi, sv->b, hpctk_window_cap), wv = hv_window_init(&s->wv, sv->b, hpctk_window_cap);
-	s->on = s->acc && s->touched && s->mode && wi && wv;
+	s->on = s->acc && s->touched && s->mode && s->fuse && s->fval && s->fstamp && wi && wv;
 	s->oom = !s->on;
 }
 
@@ -148,9 +320,18 @@ void hpctk_vsum_release(hpctk_vsum *s)
 	free(s->acc);
 	free(s->touched);
 	free(s->mode);
+	free(s->fuse);
+	free(s->fval);
+	free(s->fstamp);
 	s->acc = NULL;
 	s->touched = NULL;
 	s->mode = NULL;
+	s->fuse = NULL;
+	s->fval = NULL;
+	s->fstamp = NULL;
+	if (s->wc_ok) hv_window_free(&s->wc);
+	memset(&s->wc, 0, sizeof s->wc);
+	s->wc_ok = false;
 	if (s->wi.buf) hv_window_free(&s->wi);
 	if (s->wv.buf) hv_window_free(&s->wv);
 	memset(&s->wi, 0, sizeof s->wi);
@@ -170,6 +351,8 @@ static void reset(hpctk_vsum *s)
 	for (size_t i = 0; i < s->ntouched; i++) s->acc[s->touched[i]] = (hpctk_vsum_acc){0};
 	s->ntouched = 0;
 	s->tainted = false;
+	s->prepared = false;
+	s->ncert = s->nfound_cert = 0;
 }
 
 static bool thread(const hpctk_vsumview *sv, uint32_t prof)
@@ -223,102 +406,23 @@ static void fold_clean(hpctk_vsum_acc *a, const hpctk_vstat *st, const uint8_t *
 	a->count += (uint32_t)cnt;
 }
 
-static void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt, bool clean)
+/* Whether statistic st's accumulator u agrees with the value found f
+ * (absent: 0), and what it expected (a, and b counting the threads
+ * without a value as formula(0)). */
+static inline bool agrees(const hpctk_vstat *st, const hpctk_vsum_acc *u, uint32_t nthreads, double f, double *pa,
+			  double *pb)
 {
-	if (!s->on || cnt == 0) return;
-	if (ctx != s->ctx) {
-		reset(s); /* a block that ended without hpctk_vsum_block_end: its values are dropped */
-		s->ctx = ctx;
-	}
-	const hpctk_vmodel *vm = s->vm;
-	const hpctk_vsumview *sv = s->sv;
-	if (hpctk_vkind(vm, pid) == HPCTK_VP_NONE) {
-		s->foreign = true;
-		if (pid >= vm->npid) return; /* no statistic of it either */
-	}
-	clean = clean && !sv->is_summary;
-	for (uint32_t k = vm->first_stat[pid]; k < vm->first_stat[pid + 1]; k++) {
-		const uint8_t mode = s->mode[k];
-		if (mode == VS_SKIP) continue;
-		const hpctk_vstat *st = &vm->stats[k];
-		hpctk_vsum_acc *a = &s->acc[k];
-		if (clean && mode == VS_CLEAN) {
-			if (!a->count) s->touched[s->ntouched++] = k;
-			fold_clean(a, st, vals, cnt);
-			continue;
-		}
-		double acc = a->acc, mag = a->mag;
-		uint32_t count = a->count;
-		for (uint64_t i = 0; i < cnt; i++) {
-			const uint8_t *v = vals + 12 * i;
-			if (!thread(sv, hv_le32(v))) continue; /* the summary, or out of range: their own rules */
-			double x = hv_lef64(v + 4);
-			if (!isfinite(x)) {
-				s->tainted = true; /* its own rule fired */
-				continue;
-			}
-			x = apply(&st->f, x);
-			if (count == 0) acc = x;
-			else if (st->combine == 0) acc += x;
-			else if (st->combine == 1) acc = x < acc ? x : acc;
-			else acc = x > acc ? x : acc;
-			mag += st->combine == 0 ? fabs(x) : 0;
-			count++;
-		}
-		if (count && !a->count) s->touched[s->ntouched++] = k;
-		*a = (hpctk_vsum_acc){acc, mag, count};
-	}
-}
-
-void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt)
-{
-	fold(s, ctx, pid, vals, cnt, true);
-}
-
-void hpctk_vsum_value(hpctk_vsum *s, uint32_t ctx, uint16_t pid, uint32_t prof, uint64_t bits)
-{
-	uint8_t raw[12];
-	hv_put_le32(raw, prof);
-	hv_put_le64(raw + 4, bits);
-	fold(s, ctx, pid, raw, 1, false);
-}
-
-void hpctk_vsum_keep(hpctk_vsum *s, const hpctk_vsum_miss *m)
-{
-	if (s->nmiss == s->miss_cap) {
-		/* differences are kept until the transpose is known: bounded by
-		 * cct.db's contexts times meta.db's statistics, and only as many as
-		 * there are wrong values */
-		size_t cap = s->miss_cap ? s->miss_cap * 2 : 16;
-		hpctk_vsum_miss *nm = realloc(s->miss, cap * sizeof *nm);
-		if (!nm) {
-			s->oom = true;
-			return;
-		}
-		s->miss = nm;
-		s->miss_cap = cap;
-	}
-	s->miss[s->nmiss++] = *m;
-}
-
-/* One statistic of context ctx: its accumulator against the value found
- * (absent: 0). True when they agree (the caller counts the evaluations);
- * a difference is kept. */
-static inline bool compare(hpctk_vsum *s, uint32_t ctx, uint32_t k, bool has_found, double f, uint64_t off)
-{
-	const hpctk_vstat *st = &s->vm->stats[k];
-	const hpctk_vsum_acc *u = &s->acc[k];
 	double a = u->count ? u->acc : 0.0, b = a;
-	bool missing = u->count < s->sv->nthreads; /* a thread without the value: skipped, or formula(0) */
+	bool missing = u->count < nthreads; /* a thread without the value: skipped, or formula(0) */
 	if (missing && st->combine != 0) {
 		double z = apply(&st->f, 0.0);
 		b = !u->count ? z : st->combine == 1 ? (z < a ? z : a) : (z > a ? z : a);
 	}
 	double mag = st->combine == 0 ? u->mag : fabs(a) > fabs(b) ? fabs(a) : fabs(b);
 	double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (mag + fabs(f));
-	if (fabs(f - a) <= tol || fabs(f - b) <= tol) return true;
-	hpctk_vsum_keep(s, &(hpctk_vsum_miss){ctx, st->stat, has_found, u->count, f, a, b, off});
-	return false;
+	*pa = a;
+	*pb = b;
+	return fabs(f - a) <= tol || fabs(f - b) <= tol;
 }
 
 /* The summary profile's run of ctx, [*from, *to) of {Val}: the cursor
@@ -386,6 +490,230 @@ static bool run_sound_at(const hpctk_vmodel *vm, const uint8_t *p, uint64_t n)
 	return true;
 }
 
+/* The summary profile's run of ctx: found_ok when readable and sound (a
+ * context without one compares every statistic with 0), and [from, to). */
+static void locate(hpctk_vsum *s, uint32_t ctx)
+{
+	s->found_ok = find_run(s, ctx, &s->from, &s->to);
+	if (!s->found_ok) return;
+	/* The run in one piece when the window holds it (it is short: one
+	 * value per statistic), else value by value. */
+	const uint64_t nrun = s->to - s->from;
+	const uint8_t *run = nrun && nrun <= s->wv.cap / 10
+				     ? hv_window_get(&s->wv, s->sv->pval + 10 * s->from, (size_t)(10 * nrun))
+				     : NULL;
+	s->found_ok = run ? run_sound_at(s->vm, run, nrun) : run_sound(s, s->from, s->to);
+}
+
+/* At a context's first value: locate's work, and in the same pass the
+ * value found of each statistic (fval[k], valid when fstamp[k] is stamp:
+ * nothing to clear) and how many checked statistics have one (nfound),
+ * for the comparisons made as the runs are folded (settle). */
+static void prepare(hpctk_vsum *s, uint32_t ctx)
+{
+	const hpctk_vmodel *vm = s->vm;
+	s->prepared = true;
+	s->nfound = 0;
+	s->found_ok = find_run(s, ctx, &s->from, &s->to);
+	if (!s->found_ok) return;
+	if (++s->stamp == 0) {
+		memset(s->fstamp, 0, vm->nstats * sizeof *s->fstamp);
+		s->stamp = 1;
+	}
+	const uint64_t from = s->from, nrun = s->to - from;
+	const uint64_t pval = s->sv->pval;
+	const uint8_t *run = nrun && nrun <= s->wv.cap / 10 ? hv_window_get(&s->wv, pval + 10 * from, (size_t)(10 * nrun))
+							      : NULL;
+	uint32_t prev = 0;
+	for (uint64_t j = 0; j < nrun; j++) {
+		const uint8_t *v = run ? run + 10 * j : hv_window_get(&s->wv, pval + 10 * (from + j), 10);
+		uint16_t id;
+		double f;
+		/* run_sound's conditions */
+		if (!v || !hpctk_vstat_known(vm, id = hv_le16(v)) || !isfinite(f = hv_lef64(v + 2)) || (j && id <= prev)) {
+			s->found_ok = false;
+			return;
+		}
+		prev = id;
+		uint32_t k = vm->stat_of[id];
+		if (k >= HPCTK_VNONE - 1) continue; /* twice in meta.db: never compared */
+		s->fval[k] = f;
+		s->fstamp[k] = s->stamp;
+		s->nfound += s->mode[k] != VS_SKIP;
+	}
+}
+
+/* A statistic whose run was compared as it was folded (settle) is about to
+ * take more values (a second run of its metric in the context, or one
+ * value by value): the comparison is void, and partial sums are replaced
+ * by the sums in file order, its first run read again from cct.db. */
+static void uncertify(hpctk_vsum *s, uint32_t k)
+{
+	hpctk_vsum_acc *a = &s->acc[k];
+	s->ncert--;
+	s->nfound_cert -= s->fstamp[k] == s->stamp;
+	a->cert = false;
+	if (!a->part) return;
+	const uint32_t n = a->count;
+	uint64_t off = a->roff, left = n;
+	*a = (hpctk_vsum_acc){0};
+	if (!s->wc_ok) s->wc_ok = hv_window_init(&s->wc, s->cct, hpctk_window_cap);
+	const uint64_t per = s->wc_ok && s->wc.cap >= 12 ? s->wc.cap / 12 : 1;
+	while (left) {
+		const uint64_t c = left < per ? left : per;
+		const uint8_t *p = s->wc_ok ? hv_window_get(&s->wc, off, (size_t)(12 * c)) : NULL;
+		if (!p) {
+			s->tainted = true; /* unreadable now: the context is not compared */
+			a->count = n;      /* still touched (reset clears it) */
+			return;
+		}
+		fold_clean(a, &s->vm->stats[k], p, c);
+		off += 12 * c;
+		left -= c;
+	}
+}
+
+/* A fresh statistic just folded from one clean run: compared now with the
+ * value found, as block_end would (agrees), so that a context whose every
+ * statistic agrees ends in O(1). A sum from partial sums (part) is
+ * compared through certify, and folded again in file order when that
+ * cannot prove it. */
+static inline void settle(hpctk_vsum *s, uint32_t k, const uint8_t *vals, uint64_t cnt, uint64_t off0)
+{
+	hpctk_vsum_acc *a = &s->acc[k];
+	const hpctk_vstat *st = &s->vm->stats[k];
+	const bool has = s->fstamp[k] == s->stamp;
+	const double f = has ? s->fval[k] : 0.0;
+	if (a->part) {
+		if (s->cct && certify(a->acc, a->mag, f, cnt)) {
+			a->cert = true;
+			a->roff = off0;
+		} else {
+			fused e;
+			const bool one = st->f.power == 1.0;
+			fuse_fn[one ? F_SUM1 : F_SUM2](vals, cnt, &e);
+			*a = (hpctk_vsum_acc){one ? e.s1 : e.s2, one ? e.a1 : e.s2, a->count, false, false, 0};
+		}
+	}
+	double x, y;
+	if (!a->cert) a->cert = agrees(st, a, s->sv->nthreads, f, &x, &y);
+	if (a->cert) {
+		s->ncert++;
+		s->nfound_cert += has;
+	}
+}
+
+static void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt, bool clean,
+		 uint64_t off0)
+{
+	if (!s->on || cnt == 0) return;
+	if (ctx != s->ctx) {
+		reset(s); /* a block that ended without hpctk_vsum_block_end: its values are dropped */
+		s->ctx = ctx;
+	}
+	const hpctk_vmodel *vm = s->vm;
+	const hpctk_vsumview *sv = s->sv;
+	if (hpctk_vkind(vm, pid) == HPCTK_VP_NONE) {
+		s->foreign = true;
+		if (pid >= vm->npid) return; /* no statistic of it either */
+	}
+	if (!s->prepared) prepare(s, ctx);
+	if (!s->found_ok) return; /* the context is not compared: nothing to fold */
+	clean = clean && !sv->is_summary;
+	fused g;
+	const unsigned need = clean ? s->fuse[pid] : 0;
+	if (need) fuse2_fn[need](vals, cnt, &g);
+	for (uint32_t k = vm->first_stat[pid]; k < vm->first_stat[pid + 1]; k++) {
+		const uint8_t mode = s->mode[k];
+		if (mode == VS_SKIP) continue;
+		const hpctk_vstat *st = &vm->stats[k];
+		hpctk_vsum_acc *a = &s->acc[k];
+		if (a->cert) uncertify(s, k);
+		if (need && mode >= VS_F_SUM1 && !a->count) {
+			/* fold_clean's result from nothing, as the one pass found
+			 * it (the sums: partial, until settled) */
+			s->touched[s->ntouched++] = k;
+			const uint32_t c = (uint32_t)cnt;
+			*a = mode == VS_F_SUM1	 ? (hpctk_vsum_acc){g.s1, g.a1, c, false, true, 0}
+			     : mode == VS_F_SUM2 ? (hpctk_vsum_acc){g.s2, g.s2, c, false, true, 0}
+			     : mode == VS_F_MIN	 ? (hpctk_vsum_acc){g.mn, 0.0, c, false, false, 0}
+						 : (hpctk_vsum_acc){g.mx, 0.0, c, false, false, 0};
+			settle(s, k, vals, cnt, off0);
+			continue;
+		}
+		if (clean && mode != VS_SLOW) { /* (a fused one: a second run of its metric) */
+			if (!a->count) s->touched[s->ntouched++] = k;
+			fold_clean(a, st, vals, cnt);
+			continue;
+		}
+		double acc = a->acc, mag = a->mag;
+		uint32_t count = a->count;
+		for (uint64_t i = 0; i < cnt; i++) {
+			const uint8_t *v = vals + 12 * i;
+			if (!thread(sv, hv_le32(v))) continue; /* the summary, or out of range: their own rules */
+			double x = hv_lef64(v + 4);
+			if (!isfinite(x)) {
+				s->tainted = true; /* its own rule fired */
+				continue;
+			}
+			x = apply(&st->f, x);
+			if (count == 0) acc = x;
+			else if (st->combine == 0) acc += x;
+			else if (st->combine == 1) acc = x < acc ? x : acc;
+			else acc = x > acc ? x : acc;
+			mag += st->combine == 0 ? fabs(x) : 0;
+			count++;
+		}
+		if (count && !a->count) s->touched[s->ntouched++] = k;
+		*a = (hpctk_vsum_acc){acc, mag, count, false, false, 0};
+	}
+}
+
+void hpctk_vsum_run(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt, uint64_t off0)
+{
+	fold(s, ctx, pid, vals, cnt, true, off0);
+}
+
+void hpctk_vsum_value(hpctk_vsum *s, uint32_t ctx, uint16_t pid, uint32_t prof, uint64_t bits)
+{
+	uint8_t raw[12];
+	hv_put_le32(raw, prof);
+	hv_put_le64(raw + 4, bits);
+	fold(s, ctx, pid, raw, 1, false, 0);
+}
+
+void hpctk_vsum_keep(hpctk_vsum *s, const hpctk_vsum_miss *m)
+{
+	if (s->nmiss == s->miss_cap) {
+		/* differences are kept until the transpose is known: bounded by
+		 * cct.db's contexts times meta.db's statistics, and only as many as
+		 * there are wrong values */
+		size_t cap = s->miss_cap ? s->miss_cap * 2 : 16;
+		hpctk_vsum_miss *nm = realloc(s->miss, cap * sizeof *nm);
+		if (!nm) {
+			s->oom = true;
+			return;
+		}
+		s->miss = nm;
+		s->miss_cap = cap;
+	}
+	s->miss[s->nmiss++] = *m;
+}
+
+/* One statistic of context ctx: its accumulator against the value found
+ * (absent: 0). True when they agree (the caller counts the evaluations);
+ * a difference is kept. */
+static inline bool compare(hpctk_vsum *s, uint32_t ctx, uint32_t k, bool has_found, double f, uint64_t off)
+{
+	const hpctk_vstat *st = &s->vm->stats[k];
+	const hpctk_vsum_acc *u = &s->acc[k];
+	if (u->cert) return true; /* agreed with this very f as it was folded (settle) */
+	double a, b;
+	if (agrees(st, u, s->sv->nthreads, f, &a, &b)) return true;
+	hpctk_vsum_keep(s, &(hpctk_vsum_miss){ctx, st->stat, has_found, u->count, f, a, b, off});
+	return false;
+}
+
 void hpctk_vsum_block_end(hpctk_vsum *s, uint32_t ctx, bool whole)
 {
 	if (!s->on) return;
@@ -400,22 +728,24 @@ void hpctk_vsum_block_end(hpctk_vsum *s, uint32_t ctx, bool whole)
 	}
 	const hpctk_vmodel *vm = s->vm;
 	const hpctk_vsumview *sv = s->sv;
-	uint64_t from, to;
-	if (!find_run(s, ctx, &from, &to)) {
+	if (!s->prepared) locate(s, ctx); /* (no value folded in the block) */
+	if (!s->found_ok) {
 		reset(s);
 		s->ctx = UINT32_MAX;
 		return;
 	}
-	/* The run in one piece when the window holds it (it is short: one
-	 * value per statistic), else value by value. */
-	const uint64_t nrun = to - from;
+	/* Every statistic folded agreed as it was folded, and every checked
+	 * statistic with a value found is one of them: what the loops below
+	 * would find, each comparison passing. */
+	if (s->prepared && s->ncert == s->ntouched && s->nfound_cert == s->nfound) {
+		hv_eval_n(s->r, HV_R_HPCTKDB_VALUES_SUMMARY, s->ntouched);
+		reset(s);
+		s->ctx = UINT32_MAX;
+		return;
+	}
+	const uint64_t from = s->from, to = s->to, nrun = to - from;
 	const uint8_t *run = nrun && nrun <= s->wv.cap / 10 ? hv_window_get(&s->wv, sv->pval + 10 * from, (size_t)(10 * nrun))
 							      : NULL;
-	if (run ? !run_sound_at(vm, run, nrun) : !run_sound(s, from, to)) {
-		reset(s);
-		s->ctx = UINT32_MAX;
-		return;
-	}
 	/* Statistics with a value found, then those with thread values only;
 	 * a compared accumulator's count is cleared so it is not compared twice. */
 	uint64_t pass = 0;

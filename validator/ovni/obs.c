@@ -76,35 +76,9 @@ __attribute__((noinline)) static const uint8_t *obs_window_get(hv_window *w, uin
 	return hv_window_get(w, off, len);
 }
 
-/* The state of one walk, so the per-event checks stay small. */
-typedef struct walk {
-	hv_blob *b;
-	hv_report *r;
-	ovni_obs_summary *sum;
-	uint64_t idx;             /* event index */
-	uint64_t prev_clock;
-	bool in_region;           /* between OU[ and OU] */
-	uint64_t region_open_off;
-	/* first backwards step and counts, reported once at the end */
-	uint64_t back_n, back_off, back_idx, back_prev, back_clock;
-	bool back_in_region;
-	uint64_t signed_n, signed_off, signed_idx, signed_clock;
-	/* A chunk of a stream (obs_split.c) starts without knowing whether it
-	 * is inside an OU[ region: until its first sort marker, which it only
-	 * records (`marker`) for the merge to check with the state the previous
-	 * chunk leaves. `back_unknown`: the first backwards step came before
-	 * it, and is inside a region if the chunk started inside one. */
-	bool region_unknown, back_unknown, first_closes;
-	bool marker, marker_open;
-	uint64_t marker_off, marker_idx, marker_at;
-	/* Direct-mapped cache of event-table lookups: streams repeat a few
-	 * MCVs millions of times. */
-	struct {
-		uint8_t mcv[3];
-		bool valid;
-		const ovni_evspec *spec;
-	} cache[256];
-} walk;
+/* The walk's state (obs_walk.h): the per-event checks read and write the
+ * fields that cross a chunk's cut in w->cut. */
+typedef ovni_obs_walk walk;
 
 static const ovni_evspec *lookup(walk *w, const uint8_t *mcv)
 {
@@ -171,7 +145,7 @@ static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint6
 		hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, true);
 		return;
 	}
-	snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->idx);
+	snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->cut.idx);
 	mcv_text(p + 1, mcv);
 	if (!hv_eval(r, HV_R_OVNI_OBS_MCV_PRINTABLE, printable)) {
 		hv_emit(r, HV_R_OVNI_OBS_MCV_PRINTABLE, f, off + 1, 3, path,
@@ -206,35 +180,38 @@ static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint6
 	}
 }
 
-static void check_sort_marker(walk *w, uint64_t off, const uint8_t *p)
+void ovni_obs_sort_marker(walk *w, uint64_t off, bool open)
 {
-	if (p[1] != 'O' || p[2] != 'U' || (p[3] != '[' && p[3] != ']')) return;
 	hv_report *r = w->r;
 	char path[64];
-	bool open = p[3] == '[';
-	if (w->region_unknown) {
-		w->marker = true;
-		w->marker_open = open;
-		w->marker_off = off;
-		w->marker_idx = w->idx;
-		w->marker_at = r->ndiags;
-		w->region_unknown = false;
-		w->in_region = open;
-		if (open) w->region_open_off = off;
+	if (w->cut.region_unknown) {
+		w->cut.marker = true;
+		w->cut.marker_open = open;
+		w->cut.marker_off = off;
+		w->cut.marker_idx = w->cut.idx;
+		w->cut.marker_at = r->ndiags;
+		w->cut.region_unknown = false;
+		w->cut.in_region = open;
+		if (open) w->cut.region_open_off = off;
 		return;
 	}
-	bool ok = open ? !w->in_region : w->in_region;
+	bool ok = open ? !w->cut.in_region : w->cut.in_region;
 	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, ok)) {
-		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->idx);
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/mcv", w->cut.idx);
 		if (open)
 			hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, w->b->name, off + 1, 3, path,
 				"OU[ inside the sort region opened at offset 0x%" PRIx64 " (nested regions are not supported)",
-				w->region_open_off);
+				w->cut.region_open_off);
 		else
 			hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, w->b->name, off + 1, 3, path, "OU] without a preceding OU[");
 	}
-	w->in_region = open;
-	if (open) w->region_open_off = off;
+	w->cut.in_region = open;
+	if (open) w->cut.region_open_off = off;
+}
+
+static void check_sort_marker(walk *w, uint64_t off, const uint8_t *p)
+{
+	if (p[1] == 'O' && p[2] == 'U' && (p[3] == '[' || p[3] == ']')) ovni_obs_sort_marker(w, off, p[3] == '[');
 }
 
 /* The clock checks without their evaluation counts (the fast path counts
@@ -243,25 +220,25 @@ static void check_sort_marker(walk *w, uint64_t off, const uint8_t *p)
  * markers themselves stay where they are. */
 static inline void clock_step(walk *w, uint64_t off, uint64_t clock, bool inside)
 {
-	if (w->idx == 0) w->sum->first_clock = clock;
+	if (w->cut.idx == 0) w->sum->first_clock = clock;
 	if (clock >> 63) {
-		if (w->signed_n++ == 0) {
-			w->signed_off = off;
-			w->signed_idx = w->idx;
-			w->signed_clock = clock;
+		if (w->cut.signed_n++ == 0) {
+			w->cut.signed_off = off;
+			w->cut.signed_idx = w->cut.idx;
+			w->cut.signed_clock = clock;
 		}
 	}
-	if (w->idx > 0 && clock < w->prev_clock) {
-		if (w->back_n++ == 0) {
-			w->back_off = off;
-			w->back_idx = w->idx;
-			w->back_prev = w->prev_clock;
-			w->back_clock = clock;
-			w->back_in_region = inside;
-			w->back_unknown = w->region_unknown;
+	if (w->cut.idx > 0 && clock < w->cut.prev_clock) {
+		if (w->cut.back_n++ == 0) {
+			w->cut.back_off = off;
+			w->cut.back_idx = w->cut.idx;
+			w->cut.back_prev = w->cut.prev_clock;
+			w->cut.back_clock = clock;
+			w->cut.back_in_region = inside;
+			w->cut.back_unknown = w->cut.region_unknown;
 		}
 	}
-	w->prev_clock = clock;
+	w->cut.prev_clock = clock;
 }
 
 static void check_clock(walk *w, uint64_t off, uint64_t clock, bool inside)
@@ -275,21 +252,21 @@ static void report_clocks(walk *w)
 {
 	hv_report *r = w->r;
 	char path[64];
-	if (w->back_n) {
-		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/clock", w->back_idx);
-		hv_emit(r, HV_R_OVNI_OBS_CLOCK_MONOTONIC, w->b->name, w->back_off + 4, 8, path,
+	if (w->cut.back_n) {
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/clock", w->cut.back_idx);
+		hv_emit(r, HV_R_OVNI_OBS_CLOCK_MONOTONIC, w->b->name, w->cut.back_off + 4, 8, path,
 			"clock goes backwards %" PRIu64 " -> %" PRIu64 " (%" PRIu64 " ns earlier) at event %" PRIu64
 			", %s; %" PRIu64 " backwards step(s) in this stream",
-			w->back_prev, w->back_clock, w->back_prev - w->back_clock, w->back_idx,
-			w->back_in_region ? "inside an OU[...OU] sort region (run ovnisort before emulating)"
+			w->cut.back_prev, w->cut.back_clock, w->cut.back_prev - w->cut.back_clock, w->cut.back_idx,
+			w->cut.back_in_region ? "inside an OU[...OU] sort region (run ovnisort before emulating)"
 					  : "outside any OU[...OU] sort region",
-			w->back_n);
+			w->cut.back_n);
 	}
-	if (w->signed_n) {
-		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/clock", w->signed_idx);
-		hv_emit(r, HV_R_OVNI_OBS_CLOCK_SIGNED, w->b->name, w->signed_off + 4, 8, path,
+	if (w->cut.signed_n) {
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/clock", w->cut.signed_idx);
+		hv_emit(r, HV_R_OVNI_OBS_CLOCK_SIGNED, w->b->name, w->cut.signed_off + 4, 8, path,
 			"clock %" PRIu64 " (0x%016" PRIx64 ") is >= 2^63, negative as the emulator's int64; %" PRIu64
-			" such event(s) in this stream", w->signed_clock, w->signed_clock, w->signed_n);
+			" such event(s) in this stream", w->cut.signed_clock, w->cut.signed_clock, w->cut.signed_n);
 	}
 }
 
@@ -303,7 +280,7 @@ static void check_mark_event(walk *w, hv_window *win, uint64_t off)
 	int64_t type = (int32_t)hv_le32(q + 20);
 	if (!hv_eval(w->r, HV_R_OVNI_OBS_MARK_VALUE, value != 0)) {
 		char path[64];
-		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/value", w->idx);
+		snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]/value", w->cut.idx);
 		hv_emit(w->r, HV_R_OVNI_OBS_MARK_VALUE, w->b->name, off + 12, 8, path,
 			"mark event O%c%c of type %" PRId64 " has value 0; mark values must be non-zero", q[2], q[3], type);
 	}
@@ -318,7 +295,7 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 	const char *f = w->b->name;
 	uint64_t left = w->b->size - off;
 	char path[64]; /* formatted only when reporting (EVPATH) */
-#define EVPATH (snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]", w->idx), path)
+#define EVPATH (snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]", w->cut.idx), path)
 	hv_eval(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, true);
 	if (left < EV_HDR) {
 		hv_emit(r, HV_R_OVNI_OBS_EVENT_TRUNCATED, f, off, left, EVPATH,
@@ -365,8 +342,8 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 	}
 	check_mcv(w, off, p, jumbo, payload);
 	bool closes = p[1] == 'O' && p[2] == 'U' && p[3] == ']';
-	if (w->idx == 0) w->first_closes = closes;
-	check_clock(w, off, hv_le64(p + 4), (w->in_region || w->region_unknown) && !closes);
+	if (w->cut.idx == 0) w->cut.first_closes = closes;
+	check_clock(w, off, hv_le64(p + 4), (w->cut.in_region || w->cut.region_unknown) && !closes);
 	check_sort_marker(w, off, p);
 	if (p[1] == 'O' && p[2] == 'M' && (p[3] == '[' || p[3] == ']' || p[3] == '=') && !jumbo && payload == 12)
 		check_mark_event(w, win, off); /* last: it moves the window under p */
@@ -388,7 +365,7 @@ enum { FAST_NO = 0, FAST_PLAIN, FAST_JUMBO, FAST_SORT_OPEN, FAST_SORT_CLOSE, FAS
  * first events every lookup hits: in effect a perfect hash of the keys the
  * stream uses, built as they appear. A zeroed slot holds key 0, which is
  * correctly FAST_NO (its MCV is not printable). */
-typedef struct fast_entry {
+typedef struct ovni_obs_fast_entry {
 	uint32_t key;
 	uint8_t plain; /* 1 for FAST_PLAIN, else 0: one test per plain event */
 	uint8_t kind;  /* FAST_* */
@@ -399,9 +376,7 @@ typedef struct fast_entry {
 
 static inline unsigned fast_slot(uint32_t key) { return (key * 2654435761u) >> 22; }
 
-typedef struct fast_counts {
-	uint64_t events, jumbo, sort, mark;
-} fast_counts;
+typedef ovni_obs_counts fast_counts;
 
 /* Classify the event at p (stream offset off) into its slot. The event's
  * model is noted here, not per event: the first event of a model in the
@@ -450,13 +425,13 @@ __attribute__((noinline)) static const fast_entry *fast_fill(walk *w, fast_entry
 static void fast_walk(walk *w, fast_entry *fe, fast_counts *fc, const uint8_t *buf, uint64_t buf_off, uint64_t *off,
 		      uint64_t end, uint64_t stop)
 {
-	if (end - *off < FAST_TAIL || w->idx == 0 || (w->prev_clock >> 63)) return;
+	if (end - *off < FAST_TAIL || w->cut.idx == 0 || (w->cut.prev_clock >> 63)) return;
 	const uint8_t *p = buf + (*off - buf_off), *bend = buf + (end - buf_off), *lim = bend - FAST_TAIL;
 	/* events start before `stop` (a chunk's end; *off < stop) */
 	if (stop - buf_off <= (uint64_t)(lim - buf)) lim = buf + (stop - buf_off) - 1;
-	uint64_t idx = w->idx, idx0 = idx;
-	int64_t prev = (int64_t)w->prev_clock;
-	bool in_region = w->in_region, unknown = w->region_unknown;
+	uint64_t idx = w->cut.idx, idx0 = idx;
+	int64_t prev = (int64_t)w->cut.prev_clock;
+	bool in_region = w->cut.in_region, unknown = w->cut.region_unknown;
 	while (p <= lim) {
 		uint32_t key = hv_le32(p);
 		const fast_entry *e = &fe[fast_slot(key)];
@@ -483,9 +458,9 @@ static void fast_walk(walk *w, fast_entry *fe, fast_counts *fc, const uint8_t *b
 		}
 		int64_t clock = (int64_t)hv_le64(p + 4);
 		if (__builtin_expect(clock < prev, 0)) {
-			w->idx = idx;
-			w->prev_clock = (uint64_t)prev;
-			w->in_region = in_region;
+			w->cut.idx = idx;
+			w->cut.prev_clock = (uint64_t)prev;
+			w->cut.in_region = in_region;
 			clock_step(w, buf_off + (uint64_t)(p - buf), (uint64_t)clock,
 				   (in_region || unknown) && kind != FAST_SORT_CLOSE);
 			if (clock < 0) lim = p; /* finish this event, then stop */
@@ -500,7 +475,7 @@ static void fast_walk(walk *w, fast_entry *fe, fast_counts *fc, const uint8_t *b
 				fc->mark++;
 			} else {
 				in_region = kind == FAST_SORT_OPEN;
-				if (in_region) w->region_open_off = o;
+				if (in_region) w->cut.region_open_off = o;
 				fc->sort++;
 			}
 		}
@@ -508,9 +483,9 @@ static void fast_walk(walk *w, fast_entry *fe, fast_counts *fc, const uint8_t *b
 		idx++;
 	}
 	*off = buf_off + (uint64_t)(p - buf);
-	w->idx = idx;
-	w->prev_clock = (uint64_t)prev;
-	w->in_region = in_region;
+	w->cut.idx = idx;
+	w->cut.prev_clock = (uint64_t)prev;
+	w->cut.in_region = in_region;
 	fc->events += idx - idx0;
 }
 
@@ -529,28 +504,12 @@ static void fast_account(hv_report *r, const fast_counts *fc)
 
 bool ovni_obs_fast_path = true;
 
-/* A walk in progress (obs_walk.h): the per-event state, the stream's window
- * (its own, or one it shares with the event model) and the frontier `off`:
- * every event before it is checked. */
-struct ovni_obs_walker {
-	walk w;
-	hv_window *win;
-	hv_window own;
-	bool own_win;
-	fast_entry *fe;
-	fast_counts fc;
-	uint64_t off;
-	uint64_t stop;            /* events starting before it are walked: the size, or a chunk's end */
-	bool stopped;             /* the walk cannot go on: truncated event or I/O failure */
-};
-
-ovni_obs_walker *ovni_obs_start(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *sum, hv_window *win)
+/* A walk at off over win (NULL: its own window of wincap bytes). */
+static ovni_obs_walker *walker_new(hv_blob *b, hv_report *r, ovni_obs_summary *sum, hv_window *win, size_t wincap,
+				   uint64_t off)
 {
-	memset(sum, 0, sizeof *sum);
-	uint64_t off = check_header(b, r, headerless_ok);
-	if (off == UINT64_MAX) return NULL;
 	ovni_obs_walker *ow = calloc(1, sizeof *ow);
-	if (!ow || (!win && !hv_window_init(&ow->own, b, HV_WINDOW_DEFAULT))) {
+	if (!ow || (!win && !hv_window_init(&ow->own, b, wincap))) {
 		free(ow);
 		hv_report_internal(r, "out of memory for a stream window");
 		return NULL;
@@ -560,10 +519,27 @@ ovni_obs_walker *ovni_obs_start(hv_blob *b, hv_report *r, bool headerless_ok, ov
 	ow->w.b = b;
 	ow->w.r = r;
 	ow->w.sum = sum;
-	sum->walked = true;
 	ow->fe = ovni_obs_fast_path ? calloc(FAST_SLOTS, sizeof *ow->fe) : NULL;
 	ow->off = off;
 	ow->stop = b->size;
+	return ow;
+}
+
+ovni_obs_walker *ovni_obs_start(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *sum, hv_window *win)
+{
+	memset(sum, 0, sizeof *sum);
+	uint64_t off = check_header(b, r, headerless_ok);
+	if (off == UINT64_MAX) return NULL;
+	ovni_obs_walker *ow = walker_new(b, r, sum, win, HV_WINDOW_DEFAULT, off);
+	if (ow) sum->walked = true;
+	return ow;
+}
+
+ovni_obs_walker *ovni_obs_start_at(hv_blob *b, hv_report *r, ovni_obs_summary *sum, uint64_t start, size_t wincap)
+{
+	memset(sum, 0, sizeof *sum);
+	ovni_obs_walker *ow = walker_new(b, r, sum, NULL, wincap, start);
+	if (ow) ow->w.cut.region_unknown = true;
 	return ow;
 }
 
@@ -610,7 +586,7 @@ static void step(ovni_obs_walker *ow, bool refill)
 			break;
 		}
 		off += len; /* len <= size - off, so no overflow */
-		w->idx++;
+		w->cut.idx++;
 	}
 	ow->off = off;
 }
@@ -621,6 +597,15 @@ uint64_t ovni_obs_step(ovni_obs_walker *ow)
 	return ow->stopped ? ow->off : ow->off < ow->w.b->size ? ow->off : ow->w.b->size;
 }
 
+void ovni_obs_free(ovni_obs_walker *ow)
+{
+	if (!ow) return;
+	free(ow->fe);
+	fast_account(ow->w.r, &ow->fc);
+	if (ow->own_win) hv_window_free(&ow->own);
+	free(ow);
+}
+
 void ovni_obs_end(ovni_obs_walker *ow)
 {
 	if (!ow) return;
@@ -628,18 +613,15 @@ void ovni_obs_end(ovni_obs_walker *ow)
 	hv_blob *b = w->b;
 	hv_report *r = w->r;
 	if (!ovni_obs_finished(ow)) step(ow, true);
-	free(ow->fe);
-	fast_account(r, &ow->fc);
-	w->sum->nevents = w->idx;
+	w->sum->nevents = w->cut.idx;
 	report_clocks(w);
-	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, !w->in_region))
-		hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, b->name, w->region_open_off + 1, 3, "stream.obs",
-			"the OU[ sort region opened at offset 0x%" PRIx64 " is never closed by OU]", w->region_open_off);
-	if (!hv_eval(r, HV_R_OVNI_OBS_NO_EVENTS, w->idx > 0 || ow->off < b->size))
+	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, !w->cut.in_region))
+		hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, b->name, w->cut.region_open_off + 1, 3, "stream.obs",
+			"the OU[ sort region opened at offset 0x%" PRIx64 " is never closed by OU]", w->cut.region_open_off);
+	if (!hv_eval(r, HV_R_OVNI_OBS_NO_EVENTS, w->cut.idx > 0 || ow->off < b->size))
 		hv_emit(r, HV_R_OVNI_OBS_NO_EVENTS, b->name, 0, b->size, "stream.obs",
 			"the stream holds only its header and no event (the thread never flushed its buffer)");
-	if (ow->own_win) hv_window_free(&ow->own);
-	free(ow);
+	ovni_obs_free(ow);
 }
 
 void ovni_obs_walk_to(ovni_obs_walker *ow, uint64_t stop)
@@ -649,175 +631,9 @@ void ovni_obs_walk_to(ovni_obs_walker *ow, uint64_t stop)
 	ow->stop = ow->w.b->size;
 }
 
-uint64_t ovni_obs_frontier(const ovni_obs_walker *ow) { return ow->off; }
-
-void ovni_obs_chunk_check(hv_blob *b, hv_report *r, uint64_t start, uint64_t stop, ovni_obs_chunk *c)
-{
-	memset(c, 0, sizeof *c);
-	c->start = c->end = start;
-	/* A window no larger than the chunk (and a little beyond: its last
-	 * event may end past `stop`): each fill reads the window's size. */
-	uint64_t span = stop > start ? stop - start + 4096u : 4096u;
-	ovni_obs_walker *ow = calloc(1, sizeof *ow);
-	if (!ow || !hv_window_init(&ow->own, b, span < HV_WINDOW_DEFAULT ? (size_t)span : HV_WINDOW_DEFAULT)) {
-		free(ow);
-		hv_report_internal(r, "out of memory for a stream window");
-		return;
-	}
-	walk *w = &ow->w;
-	ow->win = &ow->own;
-	w->b = b;
-	w->r = r;
-	w->sum = &c->sum;
-	w->region_unknown = true;
-	ow->fe = ovni_obs_fast_path ? calloc(FAST_SLOTS, sizeof *ow->fe) : NULL;
-	ow->off = start;
-	ow->stop = stop < b->size ? stop : b->size;
-	if (start < ow->stop) step(ow, true);
-	free(ow->fe);
-	fast_account(r, &ow->fc);
-	hv_window_free(&ow->own);
-	c->end = ow->off;
-	c->stopped = ow->stopped;
-	c->nevents = w->idx;
-	c->sum.nevents = w->idx;
-	c->first_clock = c->sum.first_clock;
-	c->last_clock = w->prev_clock;
-	c->first_closes = w->first_closes;
-	c->back_n = w->back_n;
-	c->back_off = w->back_off;
-	c->back_idx = w->back_idx;
-	c->back_prev = w->back_prev;
-	c->back_clock = w->back_clock;
-	c->back_in_region = w->back_in_region;
-	c->back_unknown = w->back_unknown;
-	c->signed_n = w->signed_n;
-	c->signed_off = w->signed_off;
-	c->signed_idx = w->signed_idx;
-	c->signed_clock = w->signed_clock;
-	c->marker = w->marker;
-	c->marker_open = w->marker_open;
-	c->marker_off = w->marker_off;
-	c->marker_idx = w->marker_idx;
-	c->marker_at = w->marker_at;
-	c->in_region = w->in_region;
-	c->region_open_off = w->region_open_off;
-	free(ow);
-}
-
-/* A chunk's diagnostic, its event index made the stream's: the chunk
- * counted its events from 0. */
-static void append_rebased(hv_report *r, const hv_diag *d, uint64_t base)
-{
-	static const char pre[] = "stream.obs/event[";
-	if (base == 0 || strncmp(d->path, pre, sizeof pre - 1) != 0) {
-		hv_report_append_diag(r, d);
-		return;
-	}
-	char *end;
-	unsigned long long i = strtoull(d->path + sizeof pre - 1, &end, 10);
-	hv_diag c = *d;
-	snprintf(c.path, sizeof c.path, "%s%" PRIu64 "%s", pre, base + (uint64_t)i, end);
-	hv_report_append_diag(r, &c);
-}
-
-/* The summary notes of a later part of the stream: each first offset is
- * kept from the earlier part when it has one. */
-static void absorb_summary(ovni_obs_summary *s, const ovni_obs_summary *c)
-{
-	for (int m = 0; m < OVNI_NMODELS; m++)
-		if ((c->models & (1u << m)) && !(s->models & (1u << m))) s->model_off[m] = c->model_off[m];
-	s->models |= c->models;
-	for (int t = 0; t < OVNI_MARK_TYPES; t++) {
-		uint64_t bit = 1ull << (t % 64);
-		if ((c->mark_types[t / 64] & bit) && !(s->mark_types[t / 64] & bit)) s->mark_off[t] = c->mark_off[t];
-	}
-	s->mark_types[0] |= c->mark_types[0];
-	s->mark_types[1] |= c->mark_types[1];
-	if (c->mark_bad_type && !s->mark_bad_type) {
-		s->mark_bad_type = true;
-		s->mark_bad_type_value = c->mark_bad_type_value;
-		s->mark_bad_type_off = c->mark_bad_type_off;
-	}
-}
-
-bool ovni_obs_absorb(ovni_obs_walker *ow, const ovni_obs_chunk *c, const hv_report *cr)
-{
-	walk *w = &ow->w;
-	hv_report *r = w->r;
-	if (ovni_obs_finished(ow) || c->start != ow->off) return false;
-	uint64_t base = w->idx;
-	bool entry_in = w->in_region;
-	/* the clock checks across the cut, then the chunk's own, as one walk
-	 * would have met them */
-	if (c->nevents) {
-		if (base == 0) w->sum->first_clock = c->first_clock;
-		if (base > 0 && c->first_clock < w->prev_clock && w->back_n++ == 0) {
-			w->back_off = c->start;
-			w->back_idx = base;
-			w->back_prev = w->prev_clock;
-			w->back_clock = c->first_clock;
-			w->back_in_region = entry_in && !c->first_closes;
-		}
-		if (c->back_n && w->back_n == 0) {
-			w->back_off = c->back_off;
-			w->back_idx = base + c->back_idx;
-			w->back_prev = c->back_prev;
-			w->back_clock = c->back_clock;
-			w->back_in_region = c->back_unknown ? entry_in && c->back_in_region : c->back_in_region;
-		}
-		w->back_n += c->back_n;
-		if (c->signed_n && w->signed_n == 0) {
-			w->signed_off = c->signed_off;
-			w->signed_idx = base + c->signed_idx;
-			w->signed_clock = c->signed_clock;
-		}
-		w->signed_n += c->signed_n;
-		w->prev_clock = c->last_clock;
-	}
-	absorb_summary(w->sum, &c->sum);
-	/* the chunk's report, with its first sort marker checked in its place */
-	for (int i = 0; i < HV_RULE_COUNT; i++) {
-		r->evaluated[i] += cr->evaluated[i];
-		r->failed[i] += cr->failed[i];
-	}
-	for (int s = 0; s < 3; s++) r->count[s] += cr->count[s];
-	size_t at = c->marker && c->marker_at < cr->ndiags ? (size_t)c->marker_at : cr->ndiags;
-	for (size_t k = 0; k < at; k++) append_rebased(r, &cr->diags[k], base);
-	if (c->marker) {
-		static const uint8_t open[4] = {0, 'O', 'U', '['}, close[4] = {0, 'O', 'U', ']'};
-		w->idx = base + c->marker_idx;
-		check_sort_marker(w, c->marker_off, c->marker_open ? open : close);
-		w->in_region = c->in_region;
-		w->region_open_off = c->region_open_off;
-	}
-	for (size_t k = at; k < cr->ndiags; k++) append_rebased(r, &cr->diags[k], base);
-	r->suppressed += cr->suppressed;
-	if (cr->internal_error) {
-		r->internal_error = true;
-		memcpy(r->problem, cr->problem, sizeof r->problem);
-	}
-	w->idx = base + c->nevents;
-	ow->off = c->end;
-	ow->stopped = c->stopped;
-	return true;
-}
-
 void ovni_check_obs(hv_blob *b, hv_report *r, bool headerless_ok, ovni_obs_summary *out)
 {
 	ovni_obs_summary local;
 	ovni_obs_end(ovni_obs_start(b, r, headerless_ok, out ? out : &local, NULL));
 }
 
-static void obs_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
-{
-	snprintf(r->version, sizeof r->version, "1");
-	ovni_check_obs_split(opt, b, r);
-}
-
-const hv_format hv_format_ovni_stream = {
-	.name = "ovni stream",
-	.file_name = "stream.obs",
-	.sniff = ovni_obs_sniff,
-	.check = obs_check_file,
-};

@@ -15,7 +15,9 @@
  * start) its events are walked again from the true boundary, in order, on
  * the merging process. A valid stream is thus read once, in parallel; the
  * merge costs a few hundred bytes per chunk. */
+#include <inttypes.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +84,140 @@ static uint64_t find_start(hv_blob *b, uint64_t from, uint64_t stop)
 	return found;
 }
 
+/* One chunk of a stream checked on its own: the events that start in
+ * [start, stop), walked from `start` into its own report, with event
+ * indices counted from 0 in the chunk. What crosses a cut is left for the
+ * merge (absorb): the walk's cut state where it stopped -- the last clock,
+ * the first backwards and signed-clock steps, the first sort marker
+ * (checked at the merge, with the region state the chunk before leaves) --
+ * and the summary notes, whose first_clock is the chunk's first. Holds no
+ * pointers: it travels as its bytes between processes. */
+typedef struct ovni_obs_chunk {
+	uint64_t start, end;      /* walked from; the offset the walk stopped at */
+	bool stopped;             /* an event truncated by the stream's end */
+	ovni_obs_cut cut;
+	ovni_obs_summary sum;
+} ovni_obs_chunk;
+
+static void chunk_check(hv_blob *b, hv_report *r, uint64_t start, uint64_t stop, ovni_obs_chunk *c)
+{
+	memset(c, 0, sizeof *c);
+	c->start = c->end = start;
+	/* A window no larger than the chunk (and a little beyond: its last
+	 * event may end past `stop`): each fill reads the window's size. */
+	uint64_t span = stop > start ? stop - start + 4096u : 4096u;
+	ovni_obs_walker *ow = ovni_obs_start_at(b, r, &c->sum, start, span < HV_WINDOW_DEFAULT ? (size_t)span : HV_WINDOW_DEFAULT);
+	if (!ow) return;
+	ovni_obs_walk_to(ow, stop);
+	c->end = ow->off;
+	c->stopped = ow->stopped;
+	c->cut = ow->w.cut;
+	ovni_obs_free(ow);
+}
+
+/* A chunk's diagnostic, its event index made the stream's: the chunk
+ * counted its events from 0. */
+static void append_rebased(hv_report *r, const hv_diag *d, uint64_t base)
+{
+	static const char pre[] = "stream.obs/event[";
+	if (base == 0 || strncmp(d->path, pre, sizeof pre - 1) != 0) {
+		hv_report_append_diag(r, d);
+		return;
+	}
+	char *end;
+	unsigned long long i = strtoull(d->path + sizeof pre - 1, &end, 10);
+	hv_diag c = *d;
+	snprintf(c.path, sizeof c.path, "%s%" PRIu64 "%s", pre, base + (uint64_t)i, end);
+	hv_report_append_diag(r, &c);
+}
+
+/* The summary notes of a later part of the stream: each first offset is
+ * kept from the earlier part when it has one. */
+static void absorb_summary(ovni_obs_summary *s, const ovni_obs_summary *c)
+{
+	for (int m = 0; m < OVNI_NMODELS; m++)
+		if ((c->models & (1u << m)) && !(s->models & (1u << m))) s->model_off[m] = c->model_off[m];
+	s->models |= c->models;
+	for (int t = 0; t < OVNI_MARK_TYPES; t++) {
+		uint64_t bit = 1ull << (t % 64);
+		if ((c->mark_types[t / 64] & bit) && !(s->mark_types[t / 64] & bit)) s->mark_off[t] = c->mark_off[t];
+	}
+	s->mark_types[0] |= c->mark_types[0];
+	s->mark_types[1] |= c->mark_types[1];
+	if (c->mark_bad_type && !s->mark_bad_type) {
+		s->mark_bad_type = true;
+		s->mark_bad_type_value = c->mark_bad_type_value;
+		s->mark_bad_type_off = c->mark_bad_type_off;
+	}
+}
+
+/* Take chunk c (checked into cr) as the walk's next events, when it starts
+ * at the walk's frontier; false (nothing done) when it does not or the walk
+ * is finished. Diagnostics, counters and summary then read as if the walk
+ * had checked those events itself. */
+static bool absorb(ovni_obs_walker *ow, const ovni_obs_chunk *c, const hv_report *cr)
+{
+	if (ovni_obs_finished(ow) || c->start != ow->off) return false;
+	ovni_obs_cut *w = &ow->w.cut;
+	const ovni_obs_cut *k = &c->cut;
+	hv_report *r = ow->w.r;
+	uint64_t base = w->idx;
+	bool entry_in = w->in_region;
+	/* the clock checks across the cut, then the chunk's own, as one walk
+	 * would have met them */
+	if (k->idx) {
+		uint64_t first_clock = c->sum.first_clock;
+		if (base == 0) ow->w.sum->first_clock = first_clock;
+		if (base > 0 && first_clock < w->prev_clock && w->back_n++ == 0) {
+			w->back_off = c->start;
+			w->back_idx = base;
+			w->back_prev = w->prev_clock;
+			w->back_clock = first_clock;
+			w->back_in_region = entry_in && !k->first_closes;
+		}
+		if (k->back_n && w->back_n == 0) {
+			w->back_off = k->back_off;
+			w->back_idx = base + k->back_idx;
+			w->back_prev = k->back_prev;
+			w->back_clock = k->back_clock;
+			w->back_in_region = k->back_unknown ? entry_in && k->back_in_region : k->back_in_region;
+		}
+		w->back_n += k->back_n;
+		if (k->signed_n && w->signed_n == 0) {
+			w->signed_off = k->signed_off;
+			w->signed_idx = base + k->signed_idx;
+			w->signed_clock = k->signed_clock;
+		}
+		w->signed_n += k->signed_n;
+		w->prev_clock = k->prev_clock;
+	}
+	absorb_summary(ow->w.sum, &c->sum);
+	/* the chunk's report, with its first sort marker checked in its place */
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		r->evaluated[i] += cr->evaluated[i];
+		r->failed[i] += cr->failed[i];
+	}
+	for (int s = 0; s < 3; s++) r->count[s] += cr->count[s];
+	size_t at = k->marker && k->marker_at < cr->ndiags ? (size_t)k->marker_at : cr->ndiags;
+	for (size_t i = 0; i < at; i++) append_rebased(r, &cr->diags[i], base);
+	if (k->marker) {
+		w->idx = base + k->marker_idx;
+		ovni_obs_sort_marker(&ow->w, k->marker_off, k->marker_open);
+		w->in_region = k->in_region;
+		w->region_open_off = k->region_open_off;
+	}
+	for (size_t i = at; i < cr->ndiags; i++) append_rebased(r, &cr->diags[i], base);
+	r->suppressed += cr->suppressed;
+	if (cr->internal_error) {
+		r->internal_error = true;
+		memcpy(r->problem, cr->problem, sizeof r->problem);
+	}
+	w->idx = base + k->idx;
+	ow->off = c->end;
+	ow->stopped = c->stopped;
+	return true;
+}
+
 _Atomic uint64_t ovni_obs_chunks_taken, ovni_obs_chunks_redone;
 
 typedef struct chunk {
@@ -103,7 +239,7 @@ static void chunk_task(void *ctx, size_t i)
 	chunk *k = &s->v[i];
 	uint64_t start = i == 0 ? k->from : find_start(s->b, k->from, k->stop);
 	k->found = start != UINT64_MAX;
-	if (k->found) ovni_obs_chunk_check(s->b, &k->rep, start, k->stop, &k->c);
+	if (k->found) chunk_check(s->b, &k->rep, start, k->stop, &k->c);
 }
 
 static hv_report *chunk_report(void *ctx, size_t i) { return &((split *)ctx)->v[i].rep; }
@@ -134,7 +270,7 @@ void ovni_check_obs_split(const hv_options *opt, hv_blob *b, hv_report *r)
 	ovni_obs_summary sum;
 	ovni_obs_walker *ow = ovni_obs_start(b, r, false, &sum, NULL);
 	if (!ow) return;
-	uint64_t first = ovni_obs_frontier(ow), len = b->size - first;
+	uint64_t first = ow->off, len = b->size - first;
 	hv_options o = opt ? *opt : (hv_options){0};
 	if (!o.unit_bytes) o.unit_bytes = OBS_CHUNK_DEFAULT;
 	uint64_t per = hv_unit_bytes(&o, len);
@@ -154,7 +290,7 @@ void ovni_check_obs_split(const hv_options *opt, hv_blob *b, hv_report *r)
 		      .load = chunk_load, .blob = chunk_blob, .size = chunk_size};
 	hv_run_units(opt, &u);
 	for (size_t i = 0; i < s.n && !ovni_obs_finished(ow); i++) {
-		if (s.v[i].found && ovni_obs_absorb(ow, &s.v[i].c, &s.v[i].rep)) {
+		if (s.v[i].found && absorb(ow, &s.v[i].c, &s.v[i].rep)) {
 			atomic_fetch_add(&ovni_obs_chunks_taken, 1);
 			continue;
 		}
@@ -165,3 +301,16 @@ void ovni_check_obs_split(const hv_options *opt, hv_blob *b, hv_report *r)
 	free(s.v);
 	ovni_obs_end(ow);
 }
+
+static void obs_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
+{
+	snprintf(r->version, sizeof r->version, "1");
+	ovni_check_obs_split(opt, b, r);
+}
+
+const hv_format hv_format_ovni_stream = {
+	.name = "ovni stream",
+	.file_name = "stream.obs",
+	.sniff = ovni_obs_sniff,
+	.check = obs_check_file,
+};

@@ -3,8 +3,13 @@
  * read, in one window per stream, so a stream is read once. The walk's
  * frontier is the offset up to which every event is checked; the replay
  * consumes events only below it. The same frontier is the seam for checking
- * one large stream in chunks elsewhere (issue 18): whatever moves it, the
- * replay reads checked bytes in order on one thread. */
+ * one large stream in chunks (obs_split.c, issue 18): whatever moves it,
+ * the replay reads checked bytes in order on one thread.
+ *
+ * The walk's state is defined here, the one internal header of the stream
+ * checks: obs.c walks events; fused.c, model.c and obs_split.c drive walks
+ * (obs_split.c also merges a chunk's state into the walk), and obs.c calls
+ * none of them. */
 #ifndef HV_OVNI_OBS_WALK_H
 #define HV_OVNI_OBS_WALK_H
 
@@ -32,42 +37,82 @@ bool ovni_obs_finished(const ovni_obs_walker *ow);
  * checks and the summary, and free the walk. NULL: nothing to do. */
 void ovni_obs_end(ovni_obs_walker *ow);
 
-/* One chunk of a stream checked on its own (obs_split.c): the events that
- * start in [start, stop), walked from `start` as if it were an event's
- * first byte, into its own report r, with event indices counted from 0 in
- * the chunk. What crosses a cut is left in the chunk's result for the merge
- * (ovni_obs_absorb): the clocks at both ends, the first backwards and
- * signed-clock steps, the first sort marker (checked at the merge, with the
- * region state the chunk before leaves) and the summary notes. Holds no
- * pointers: it travels as its bytes between processes. */
-typedef struct ovni_obs_chunk {
-	uint64_t start, end;      /* walked from; the offset the walk stopped at */
-	bool stopped;             /* an event truncated by the stream's end */
-	uint64_t nevents;
-	uint64_t first_clock, last_clock;
+/* The walk's state that crosses a cut between two chunks of a stream
+ * (obs_split.c): a walk holds it, and a chunk's result carries it as it
+ * stood where the chunk stopped, for the merge to go on from. */
+typedef struct ovni_obs_cut {
+	uint64_t idx;             /* events walked: the next event's index */
+	uint64_t prev_clock;      /* the last event's clock */
 	bool first_closes;        /* the first event is OU] */
-	uint64_t back_n, back_off, back_idx, back_prev, back_clock;
-	bool back_in_region, back_unknown;
-	uint64_t signed_n, signed_off, signed_idx, signed_clock;
-	bool marker, marker_open; /* the first OU[ or OU] */
-	uint64_t marker_off, marker_idx;
-	uint64_t marker_at;       /* r's stored diagnostics before it */
-	bool in_region;           /* after the first marker */
+	bool in_region;           /* between OU[ and OU] */
 	uint64_t region_open_off;
-	ovni_obs_summary sum;
-} ovni_obs_chunk;
+	/* first backwards step and counts, reported once at the end */
+	uint64_t back_n, back_off, back_idx, back_prev, back_clock;
+	bool back_in_region;
+	uint64_t signed_n, signed_off, signed_idx, signed_clock;
+	/* A chunk starts without knowing whether it is inside an OU[ region:
+	 * until its first sort marker, which it only records (`marker`) for the
+	 * merge to check with the state the previous chunk leaves.
+	 * `back_unknown`: the first backwards step came before it, and is
+	 * inside a region if the chunk started inside one. */
+	bool region_unknown, back_unknown;
+	bool marker, marker_open;
+	uint64_t marker_off, marker_idx;
+	uint64_t marker_at;       /* the report's stored diagnostics before it */
+} ovni_obs_cut;
 
-void ovni_obs_chunk_check(hv_blob *b, hv_report *r, uint64_t start, uint64_t stop, ovni_obs_chunk *c);
+/* The state of one walk, so the per-event checks stay small. */
+typedef struct ovni_obs_walk {
+	hv_blob *b;
+	hv_report *r;
+	ovni_obs_summary *sum;
+	ovni_obs_cut cut;
+	/* Direct-mapped cache of event-table lookups: streams repeat a few
+	 * MCVs millions of times. */
+	struct {
+		uint8_t mcv[3];
+		bool valid;
+		const ovni_evspec *spec;
+	} cache[256];
+} ovni_obs_walk;
 
-/* Take chunk c (checked into cr) as the walk's next events, when it starts
- * at the walk's frontier; false (nothing done) when it does not or the walk
- * is finished. Diagnostics, counters and summary then read as if the walk
- * had checked those events itself. */
-bool ovni_obs_absorb(ovni_obs_walker *ow, const ovni_obs_chunk *c, const hv_report *cr);
+/* Rule evaluations the fast path counts in bulk, added to the report when
+ * the walk is freed. */
+typedef struct ovni_obs_counts {
+	uint64_t events, jumbo, sort, mark;
+} ovni_obs_counts;
+
+/* A walk in progress: the per-event state, the stream's window (its own,
+ * or one it shares with the event model) and the frontier `off`: every
+ * event before it is checked. */
+struct ovni_obs_walker {
+	ovni_obs_walk w;
+	hv_window *win;
+	hv_window own;
+	bool own_win;
+	struct ovni_obs_fast_entry *fe; /* the fast path's table (obs.c) */
+	ovni_obs_counts fc;
+	uint64_t off;
+	uint64_t stop;            /* events starting before it are walked: the size, or a chunk's end */
+	bool stopped;             /* the walk cannot go on: truncated event or I/O failure */
+};
+
+/* A walk from `start`, taken as an event's first byte, with no header and
+ * not knowing whether `start` is inside a sort region; event indices count
+ * from 0 there. Its own window of `wincap` bytes; NULL on out of memory
+ * (reported). */
+ovni_obs_walker *ovni_obs_start_at(hv_blob *b, hv_report *r, ovni_obs_summary *sum, uint64_t start, size_t wincap);
 
 /* Check the events that start before `stop` (the walk owns its window). */
 void ovni_obs_walk_to(ovni_obs_walker *ow, uint64_t stop);
-uint64_t ovni_obs_frontier(const ovni_obs_walker *ow);
+
+/* Free the walk without the stream-end checks, counting the fast path's
+ * evaluations into its report. */
+void ovni_obs_free(ovni_obs_walker *ow);
+
+/* The sort-marker check of an OU[ (open) or OU] event at off, as the
+ * walk's event w->cut.idx. */
+void ovni_obs_sort_marker(ovni_obs_walk *w, uint64_t off, bool open);
 
 /* The lone stream.obs check, split into chunks of about opt's unit bytes
  * (default 16 MiB) checked as units (core/units.h); the report is the one
