@@ -25,12 +25,14 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 	if (x->meta && x->meta->metrics_ok) {
 		for (size_t i = 0; i < x->meta->n_prop_metric_ids; i++) hv_bit_set(x->prop, x->meta->prop_metric_ids[i]);
 		for (size_t i = 0; i < x->meta->n_stat_metric_ids; i++) hv_bit_set(x->stat, x->meta->stat_metric_ids[i]);
-		/* The value loop's form of the two bitmaps: set where an id is not listed. */
-		for (size_t i = 0; i < sizeof x->prop; i++) {
-			x->reject[0][i] = (uint8_t)~x->prop[i];
-			x->reject[1][i] = (uint8_t)~x->stat[i];
+		/* The value loop's form of the two bitmaps: 1 where an id is not listed. */
+		if ((x->reject = malloc(2 * sizeof *x->reject)) != NULL) {
+			for (uint32_t i = 0; i < 65536; i++) {
+				x->reject[0][i] = !hv_bit_get(x->prop, i);
+				x->reject[1][i] = !hv_bit_get(x->stat, i);
+			}
+			x->has_reject = true;
 		}
-		x->has_reject = true;
 	}
 	/* meta.db's own bitmap of its ctxIds when they are dense (bit 0, the
 	 * root, set: the index and trace fast paths rely on it). */
@@ -53,6 +55,9 @@ void hpctk_xdb_free(hpctk_xdb *x)
 	if (x->meta && x->meta->values) hpctk_vspare_free(&x->vspare, x->meta->values);
 	if (x->sumview) hpctk_vsumview_free(x->sumview);
 	free(x->sumview);
+	free(x->reject);
+	x->reject = NULL;
+	x->has_reject = false;
 	x->sumview = NULL;
 	x->ctx_map = NULL;
 }
@@ -283,7 +288,10 @@ static void prof_kind(void *arg, uint8_t kind, uint64_t off)
 
 hpctk_prof_visitor hpctk_xfile_prof_visitor(hpctk_xfile *f)
 {
-	return (hpctk_prof_visitor){f, prof_index, prof_value, prof_kind, f->fast};
+	/* Metrics without the reject tables (out of memory): no fast path,
+	 * prof_value checks every value. */
+	bool fast = !(f->x->meta && f->x->meta->metrics_ok && !f->x->has_reject);
+	return (hpctk_prof_visitor){f, prof_index, prof_value, prof_kind, fast ? f->fast : NULL};
 }
 
 /* --- cct.db visitor --------------------------------------------------------------- */

@@ -29,7 +29,11 @@ typedef struct hpctk_xdb {
 	hpctk_tracedb *trace;
 	hv_blob *prof_blob;                 /* profile.db even when its {PI} array is unusable (id tuples) */
 	uint8_t prop[8192], stat[8192];     /* bitmaps of meta.db's metric ids */
-	uint8_t reject[2][8192];            /* the value loop's: bits set for the ids that are not prop / stat */
+	/* The value loop's form of prop / stat: one byte per metric id, 1
+	 * where the id is not listed (a byte load per value, where a bitmap
+	 * costs a shift and a mask more). Heap, 128 KiB; NULL without usable
+	 * metrics, or out of memory (then the value loop has no fast path). */
+	uint8_t (*reject)[65536];
 	bool has_reject;                    /* reject is set (meta.db's metrics usable) */
 	const uint8_t *ctx_map;             /* meta.db's bitmap of its ctxIds (hpctk_idset) when dense, else NULL */
 	uint32_t ctx_map_max;

@@ -210,7 +210,7 @@ static inline __attribute__((always_inline)) bool fast_chunk(const uint8_t *base
 		 * bits << 1 drops the sign, minus 1 wraps zero to the top. */
 		uint64_t fv = (bits << 1) - 1;
 		fmax = fv > fmax ? fv : fmax;
-		if (ks == PROF_KS) rej |= (uint64_t)(reject[key >> 3] >> (key & 7)) & 1u;
+		if (ks == PROF_KS) rej |= reject[key];
 		if (digest) h += hpctk_value_hash_k(ks == PROF_KS ? xbase ^ key : xbase ^ ((uint64_t)key << 16), bits);
 		pv = key;
 	}
@@ -235,8 +235,8 @@ typedef struct block_run {
 	uint64_t n_slow, n_slow_finite, n_fast, n_runs;
 } block_run;
 
-/* Every 16-bit key allowed: the reject bitmap used when no key rule applies. */
-static const uint8_t no_reject[65536 / 8];
+/* Every 16-bit key allowed: the reject table used when no key rule applies. */
+static const uint8_t no_reject[65536];
 
 static void block_run_init(block_run *br, const hpctk_svb_env *e)
 {

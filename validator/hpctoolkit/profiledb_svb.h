@@ -67,7 +67,7 @@ static inline uint64_t hpctk_value_hash(uint64_t key, uint64_t bits)
  * reports and digests exactly as for every value). */
 typedef struct hpctk_svb_fast {
 	int r_key;                 /* rule evaluated once per value on its key; < 0: none */
-	const uint8_t *key_reject; /* that rule: fails where this bitmap of the 65536 keys has a bit set, or else */
+	const uint8_t *key_reject; /* that rule: fails where this table of 65536 bytes (one per key) is not 0, or else */
 	uint32_t key_limit;        /* the key is below this */
 	hpctk_digest *dig;         /* per context from dig_base, NULL: no digest */
 	uint32_t dig_base, ndig;   /* contexts outside [dig_base, dig_base + ndig) are not digested */
