@@ -277,7 +277,15 @@ void hpctk_vcheck_free(hpctk_vcheck *c);
  * their statistics' formulas, into one accumulator per statistic, and at
  * the block's end compared with the summary profile's values of that
  * context (a view of profile.db's summary profile, read before the walks).
- * Memory: one accumulator per statistic of meta.db. A difference is not
+ * The usual metric has one clean run per context: its statistics come from
+ * one pass over it and are compared as soon as it is folded, with the
+ * summary value looked up at the context's first value, so a block whose
+ * statistics all agree ends without a second look. The pass sums in
+ * another order than the file's (several accumulators): such a sum is used
+ * only when a bound on the reordering proves that the file-order sum
+ * agrees too, else the run is summed again in file order; anything
+ * reported is in file order (the same bits as value by value).
+ * Memory: one accumulator and one found value per statistic of meta.db. A difference is not
  * reported at once but kept (hpctk_vsum_miss): the statistic is defined
  * over profile.db's thread values and computed here from cct.db's, so a
  * context whose cct.db values are not profile.db's transpose (found only
@@ -341,7 +349,7 @@ typedef struct hpctk_vsum {
 	uint64_t from, to;
 	double *fval;
 	uint32_t *fstamp, stamp;
-	/* statistics folded that agreed (settle), those of them with a value
+	/* statistics folded that agreed (fold), those of them with a value
 	 * found, and the checked statistics with a value found */
 	size_t ncert, nfound_cert, nfound;
 	uint64_t at;                 /* cursor into the view's {Idx} */

@@ -508,7 +508,7 @@ static void locate(hpctk_vsum *s, uint32_t ctx)
 /* At a context's first value: locate's work, and in the same pass the
  * value found of each statistic (fval[k], valid when fstamp[k] is stamp:
  * nothing to clear) and how many checked statistics have one (nfound),
- * for the comparisons made as the runs are folded (settle). */
+ * for the comparisons made as the runs are folded (fold). */
 static void prepare(hpctk_vsum *s, uint32_t ctx)
 {
 	const hpctk_vmodel *vm = s->vm;
@@ -543,7 +543,7 @@ static void prepare(hpctk_vsum *s, uint32_t ctx)
 	}
 }
 
-/* A statistic whose run was compared as it was folded (settle) is about to
+/* A statistic whose run was compared as it was folded (fold) is about to
  * take more values (a second run of its metric in the context, or one
  * value by value): the comparison is void, and partial sums are replaced
  * by the sums in file order, its first run read again from cct.db. */
@@ -573,36 +573,6 @@ static void uncertify(hpctk_vsum *s, uint32_t k)
 	}
 }
 
-/* A fresh statistic just folded from one clean run: compared now with the
- * value found, as block_end would (agrees), so that a context whose every
- * statistic agrees ends in O(1). A sum from partial sums (part) is
- * compared through certify, and folded again in file order when that
- * cannot prove it. */
-static inline void settle(hpctk_vsum *s, uint32_t k, const uint8_t *vals, uint64_t cnt, uint64_t off0)
-{
-	hpctk_vsum_acc *a = &s->acc[k];
-	const hpctk_vstat *st = &s->vm->stats[k];
-	const bool has = s->fstamp[k] == s->stamp;
-	const double f = has ? s->fval[k] : 0.0;
-	if (a->part) {
-		if (s->cct && certify(a->acc, a->mag, f, cnt)) {
-			a->cert = true;
-			a->roff = off0;
-		} else {
-			fused e;
-			const bool one = st->f.power == 1.0;
-			fuse_fn[one ? F_SUM1 : F_SUM2](vals, cnt, &e);
-			*a = (hpctk_vsum_acc){one ? e.s1 : e.s2, one ? e.a1 : e.s2, a->count, false, false, 0};
-		}
-	}
-	double x, y;
-	if (!a->cert) a->cert = agrees(st, a, s->sv->nthreads, f, &x, &y);
-	if (a->cert) {
-		s->ncert++;
-		s->nfound_cert += has;
-	}
-}
-
 static void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt, bool clean,
 		 uint64_t off0)
 {
@@ -620,25 +590,65 @@ static void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals,
 	if (!s->prepared) prepare(s, ctx);
 	if (!s->found_ok) return; /* the context is not compared: nothing to fold */
 	clean = clean && !sv->is_summary;
-	fused g;
 	const unsigned need = clean ? s->fuse[pid] : 0;
-	if (need) fuse2_fn[need](vals, cnt, &g);
-	for (uint32_t k = vm->first_stat[pid]; k < vm->first_stat[pid + 1]; k++) {
+	uint32_t k = vm->first_stat[pid];
+	const uint32_t kend = vm->first_stat[pid + 1];
+	if (need) {
+		/* The fused statistics, fresh: fold_clean's result from nothing,
+		 * as the one pass found it (the sums partial: certify, else in
+		 * file order), compared at once with the value found (absent:
+		 * 0), so that a context whose every statistic agrees ends in
+		 * O(1). Anything else (a second run of the metric, another
+		 * formula) goes to the loop below. */
+		fused g;
+		fuse2_fn[need](vals, cnt, &g);
+		const uint32_t c = (uint32_t)cnt, nthreads = sv->nthreads;
+		for (; k < kend; k++) {
+			const uint8_t mode = s->mode[k];
+			hpctk_vsum_acc *a = &s->acc[k];
+			if (mode == VS_SKIP) continue;
+			if (mode < VS_F_SUM1 || a->count) break; /* the general loop below from here */
+			s->touched[s->ntouched++] = k;
+			const bool has = s->fstamp[k] == s->stamp;
+			const double f = has ? s->fval[k] : 0.0;
+			if (mode == VS_F_SUM1 || mode == VS_F_SUM2) {
+				const bool one = mode == VS_F_SUM1;
+				const double sum = one ? g.s1 : g.s2, mag = one ? g.a1 : g.s2;
+				if (s->cct && certify(sum, mag, f, cnt)) {
+					*a = (hpctk_vsum_acc){sum, mag, c, true, true, off0};
+				} else {
+					fused e;
+					fuse_fn[one ? F_SUM1 : F_SUM2](vals, cnt, &e);
+					*a = (hpctk_vsum_acc){one ? e.s1 : e.s2, one ? e.a1 : e.s2, c, false, false, 0};
+					double x, y;
+					a->cert = agrees(&vm->stats[k], a, nthreads, f, &x, &y);
+				}
+			} else {
+				*a = (hpctk_vsum_acc){mode == VS_F_MIN ? g.mn : g.mx, 0.0, c, false, false, 0};
+				double x, y;
+				a->cert = agrees(&vm->stats[k], a, nthreads, f, &x, &y);
+			}
+			s->ncert += a->cert;
+			s->nfound_cert += a->cert && has;
+		}
+	}
+	for (; k < kend; k++) {
 		const uint8_t mode = s->mode[k];
 		if (mode == VS_SKIP) continue;
 		const hpctk_vstat *st = &vm->stats[k];
 		hpctk_vsum_acc *a = &s->acc[k];
 		if (a->cert) uncertify(s, k);
 		if (need && mode >= VS_F_SUM1 && !a->count) {
-			/* fold_clean's result from nothing, as the one pass found
-			 * it (the sums: partial, until settled) */
+			/* a fused one after the loop above stopped: in file order,
+			 * compared at the block's end */
+			fused g;
+			fuse_fn[F_SUM1 | F_SUM2 | F_MIN | F_MAX](vals, cnt, &g);
 			s->touched[s->ntouched++] = k;
 			const uint32_t c = (uint32_t)cnt;
-			*a = mode == VS_F_SUM1	 ? (hpctk_vsum_acc){g.s1, g.a1, c, false, true, 0}
-			     : mode == VS_F_SUM2 ? (hpctk_vsum_acc){g.s2, g.s2, c, false, true, 0}
+			*a = mode == VS_F_SUM1	 ? (hpctk_vsum_acc){g.s1, g.a1, c, false, false, 0}
+			     : mode == VS_F_SUM2 ? (hpctk_vsum_acc){g.s2, g.s2, c, false, false, 0}
 			     : mode == VS_F_MIN	 ? (hpctk_vsum_acc){g.mn, 0.0, c, false, false, 0}
 						 : (hpctk_vsum_acc){g.mx, 0.0, c, false, false, 0};
-			settle(s, k, vals, cnt, off0);
 			continue;
 		}
 		if (clean && mode != VS_SLOW) { /* (a fused one: a second run of its metric) */
@@ -707,7 +717,7 @@ static inline bool compare(hpctk_vsum *s, uint32_t ctx, uint32_t k, bool has_fou
 {
 	const hpctk_vstat *st = &s->vm->stats[k];
 	const hpctk_vsum_acc *u = &s->acc[k];
-	if (u->cert) return true; /* agreed with this very f as it was folded (settle) */
+	if (u->cert) return true; /* agreed with this very f as it was folded (fold) */
 	double a, b;
 	if (agrees(st, u, s->sv->nthreads, f, &a, &b)) return true;
 	hpctk_vsum_keep(s, &(hpctk_vsum_miss){ctx, st->stat, has_found, u->count, f, a, b, off});
