@@ -84,6 +84,12 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 
 void hpctk_xfile_init_range(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r, uint32_t base, uint32_t n)
 {
+	hpctk_xfile_init_range_in(f, x, which, r, base, n, NULL);
+}
+
+void hpctk_xfile_init_range_in(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r, uint32_t base, uint32_t n,
+			       hpctk_digest *dig)
+{
 	memset(f, 0, sizeof *f);
 	f->x = x;
 	f->r = r;
@@ -92,7 +98,8 @@ void hpctk_xfile_init_range(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_re
 	f->dig_base = base;
 	f->ndig = n;
 	if (x->transpose && which != HPCTK_XTRACE) {
-		f->dig = calloc(n ? n : 1, sizeof *f->dig);
+		f->dig_lent = dig != NULL;
+		f->dig = dig ? dig : calloc(n ? n : 1, sizeof *f->dig);
 		if (which == HPCTK_XCCT) f->taint = calloc((n + 7u) / 8u + 1, 1);
 		if (!f->dig || (which == HPCTK_XCCT && !f->taint)) {
 			hpctk_xfile_free(f);
@@ -174,7 +181,7 @@ void hpctk_xfile_unit_done(hpctk_xfile *f)
 
 void hpctk_xfile_free(hpctk_xfile *f)
 {
-	free(f->dig);
+	if (!f->dig_lent) free(f->dig);
 	free(f->taint);
 	if (f->vc) hpctk_vcheck_free(f->vc);
 	free(f->vc);

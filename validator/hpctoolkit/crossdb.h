@@ -56,6 +56,7 @@ typedef struct hpctk_xfile {
 	hpctk_digest *dig;                  /* per cct.db context from dig_base: this file's transpose digest */
 	uint8_t *taint;                     /* cct.db: per context from dig_base, values left out of the transpose */
 	uint32_t dig_base, ndig;            /* the contexts dig and taint cover */
+	bool dig_lent;                      /* dig is the caller's (hpctk_xfile_init_range_in): not freed here */
 	uint32_t last_cct_ctx;              /* the cct.db context whose ctxId was checked last */
 	bool cct_ctx_seen;
 	uint64_t elided, elided_off;        /* release-edition elided ctxIds */
@@ -77,6 +78,10 @@ void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *
 /* The state of a unit of cct.db's contexts [base, base + n) (digests for
  * those only); of profile.db or trace.db: as hpctk_xfile_init. */
 void hpctk_xfile_init_range(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r, uint32_t base, uint32_t n);
+/* The same, with the digests (when the file has them) in `dig`: n zeroed
+ * entries the caller owns and frees after hpctk_xfile_free (NULL: its own). */
+void hpctk_xfile_init_range_in(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r, uint32_t base, uint32_t n,
+			       hpctk_digest *dig);
 /* At a unit's start: make what only its walk uses (the value checkers),
  * so units waiting to run or checked elsewhere hold only their summaries. */
 void hpctk_xfile_unit_begin(hpctk_xfile *f);

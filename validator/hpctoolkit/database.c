@@ -17,6 +17,7 @@
 
 #include "../core/hv_int.h"
 #include "../core/units.h"
+#include "../core/zmem.h"
 #include "cctdb.h"
 #include "crossdb.h"
 #include "hpctoolkit.h"
@@ -129,7 +130,24 @@ typedef struct walk_set {
 	range_unit *u;
 	size_t nu, cap;
 	hv_window sw;                       /* reads the blocks' sizes while planning */
+	hpctk_digest *prof_digs;            /* the profile.db units' digests, one table (or NULL) */
+	size_t prof_digs_len;
 } walk_set;
+
+/* profile.db's units each hold a digest per cct.db context, all alive
+ * until the merge: one zeroed table for them all (huge pages where
+ * offered), not a calloc each, whose first touches were thousands of
+ * page faults. NULL (each its own) when there is none or no memory. */
+static void prof_digests(walk_set *w)
+{
+	size_t np = 0;
+	for (size_t k = 0; k < w->nu; k++) np += w->u[k].which == HPCTK_XPROF;
+	if (!w->x.transpose || np < 2) return;
+	size_t per = w->x.cct->ci.n; /* bounded by cct.db's {CI} bytes; np by the digest budget */
+	if (per == 0 || np > SIZE_MAX / sizeof *w->prof_digs / per) return;
+	w->prof_digs_len = np * per * sizeof *w->prof_digs;
+	w->prof_digs = hv_zalloc_big(w->prof_digs_len);
+}
 
 static void walk_task(void *ctx, size_t i)
 {
@@ -302,10 +320,13 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 		hpctk_tracedb_prepare(w.trace, &w.sub[HPCTK_XTRACE], &v, &w.plan);
 	}
 	plan_units(opt, &w, r);
-	for (size_t k = 0; k < w.nu; k++) {
+	prof_digests(&w);
+	for (size_t k = 0, kp = 0; k < w.nu; k++) {
 		range_unit *t = &w.u[k];
 		hv_report_init(&t->rep, r->input_path, r->max_diags);
-		hpctk_xfile_init_range(&t->f, &w.x, t->which, &t->rep, t->from, t->to - t->from);
+		hpctk_digest *dig = NULL;
+		if (t->which == HPCTK_XPROF && w.prof_digs) dig = w.prof_digs + (size_t)kp++ * w.x.cct->ci.n;
+		hpctk_xfile_init_range_in(&t->f, &w.x, t->which, &t->rep, t->from, t->to - t->from, dig);
 	}
 	hv_units u = {.n = w.nu, .ctx = &w, .check = walk_task, .report = walk_report, .save = walk_save,
 		      .load = walk_load, .blob = walk_blob, .size = walk_size};
@@ -340,6 +361,7 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 		hv_report_free(&w.u[k].rep);
 	}
 	free(w.u);
+	hv_zfree_big(w.prof_digs, w.prof_digs_len);
 	hpctk_profiledb_prepared_free(&w.pw);
 	hpctk_cctdb_prepared_free(&w.cw);
 	hpctk_xdb_free(&w.x);
