@@ -2,7 +2,8 @@
  * profile.db, cct.db and trace.db walks (so the value data is read once),
  * and the streaming transpose comparison of cct.db against profile.db.
  *
- * Memory: bitmaps of the 65536 metric ids, two 16-byte digests per cct.db
+ * Memory: bitmaps of the 65536 metric ids (and their 128 KiB byte-table
+ * form for the value loop), two 16-byte digests per cct.db
  * context (nCtxs is bounded by the bytes of cct.db's {CI} array), nothing
  * proportional to the number of values. */
 #ifndef HV_HPCTK_CROSSDB_H

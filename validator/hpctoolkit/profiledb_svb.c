@@ -439,14 +439,28 @@ static inline __attribute__((always_inline)) void block_values(hpctk_svb_env *e,
 	}
 	uint64_t k = 0;
 	bool unreadable = false;
+	/* The entries are taken a window-full at a time (entries [ib, ib_end)
+	 * at ip), not one window lookup each: the values' window is another
+	 * one, or holds the whole block. The reads are the same: a refill
+	 * starts at the first entry not in the window either way. */
+	const uint8_t *ip = NULL;
+	uint64_t ib = 0, ib_end = 0;
+	const uint64_t per_batch = e->b->mem ? UINT64_MAX : wi->cap / is ? wi->cap / is : 1;
 	for (; k < blk->nidx; k++) {
 		uint64_t off = blk->pidx + k * is;
-		const uint8_t *p = hv_window_get(wi, off, is);
-		if (!p) {
-			e->complete = false;
-			unreadable = true;
-			break;
+		if (k >= ib_end) {
+			uint64_t nb = blk->nidx - k < per_batch ? blk->nidx - k : per_batch;
+			ip = hv_window_get(wi, off, (size_t)(nb * is));
+			if (!ip && nb > 1) ip = hv_window_get(wi, off, is), nb = 1;
+			if (!ip) {
+				e->complete = false;
+				unreadable = true;
+				break;
+			}
+			ib = k;
+			ib_end = k + nb;
 		}
+		const uint8_t *p = ip + (k - ib) * is;
 		uint32_t key = iks == 2 ? hv_le16(p) : hv_le32(p);
 		uint64_t start = hv_le64(p + iks);
 		if (k > 0 && key <= prev_key)
