@@ -32,13 +32,13 @@
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
-#include <sys/mman.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 #include "../core/bitmap.h"
 #include "../core/hv_int.h"
+#include "../core/zmem.h"
 #include "crossdb_ranges.h"
 #include "values.h"
 
@@ -135,51 +135,11 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	set_group(c);
 }
 
-/* Zeroed memory for the records. A big set is mapped on its own, with
- * huge pages asked for where the system has them: a set is touched at
- * random, so with 4 KiB pages every fold pays a TLB miss and the first
- * one a page fault each. */
-#define HUGE_2M ((size_t)2 << 20)
-static size_t huge_len(size_t len) { return (len + HUGE_2M - 1) / HUGE_2M * HUGE_2M; }
-
-static void *recs_alloc(size_t len)
-{
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-	if (len >= (4u << 20)) {
-		/* 2 MiB aligned, whole 2 MiB pages: an unaligned head or a partial
-		 * tail would have 4 KiB pages (hundreds of page faults, ~15 us
-		 * each on a VM) */
-		const size_t huge = HUGE_2M, maplen = huge_len(len);
-		uint8_t *p = mmap(NULL, maplen + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED) return NULL;
-		size_t head = (huge - (uintptr_t)p % huge) % huge;
-		if (head) munmap(p, head);
-		munmap(p + head + maplen, huge - head);
-		madvise(p + head, maplen, MADV_HUGEPAGE); /* advice only: fine when refused */
-		return p + head;
-	}
-#endif
-	return calloc(1, len);
-}
-
-static void recs_release(void *p, size_t len)
-{
-	if (!p) return;
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
-	if (len >= (4u << 20)) {
-		munmap(p, huge_len(len));
-		return;
-	}
-#endif
-	(void)len;
-	free(p);
-}
-
 void hpctk_vspare_free(hpctk_vspare *sp, const hpctk_vmodel *vm)
 {
 	void *p = atomic_exchange(&sp->recs, NULL);
 	size_t stride;
-	if (p) recs_release(p, recs_len(vm, &stride, NULL));
+	if (p) hv_zfree_big(p, recs_len(vm, &stride, NULL));
 }
 
 /* The records, zeroed: made (or taken from the spare) when the first value
@@ -189,7 +149,7 @@ static bool recs(hpctk_vcheck *c)
 	if (c->recs) return true;
 	size_t stride, len = recs_len(c->vm, &stride, NULL);
 	if (c->spare) c->recs = atomic_exchange(&c->spare->recs, NULL);
-	if (!c->recs) c->recs = recs_alloc(len);
+	if (!c->recs) c->recs = hv_zalloc_big(len) /* huge pages where offered: the records are touched at random */;
 	if (!c->recs) c->oom = c->cur_tainted = true;
 	return c->recs != NULL;
 }
@@ -200,9 +160,9 @@ void hpctk_vcheck_free(hpctk_vcheck *c)
 	if (c->recs && c->spare && c->nmade == 0 && !c->open) {
 		/* all zero (every profile's records were cleared): for the next unit */
 		void *old = atomic_exchange(&c->spare->recs, (void *)c->recs);
-		recs_release(old, len);
+		hv_zfree_big(old, len);
 	} else {
-		recs_release(c->recs, len);
+		hv_zfree_big(c->recs, len);
 	}
 	free(c->pos);
 	free(c->keep);
