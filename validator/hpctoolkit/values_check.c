@@ -149,7 +149,8 @@ static bool recs(hpctk_vcheck *c)
 	if (c->recs) return true;
 	size_t stride, len = recs_len(c->vm, &stride, NULL);
 	if (c->spare) c->recs = atomic_exchange(&c->spare->recs, NULL);
-	if (!c->recs) c->recs = hv_zalloc_big(len) /* huge pages where offered: the records are touched at random */;
+	/* huge pages where offered: the records are touched at random */
+	if (!c->recs) c->recs = hv_zalloc_big(len);
 	if (!c->recs) c->oom = c->cur_tainted = true;
 	return c->recs != NULL;
 }
