@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/hv_int.h"
+#include "core/simd.h"
 #include "hpctoolkit/values.h"
 #include "tap.h"
 #include "testlib.h"
@@ -122,8 +123,11 @@ int main(void)
 	formula("$$^", false, 0, 0);
 	formula("sqrt($$)", false, 0, 0);
 
-	for (int order = 0; order < 2; order++) {
-		hpctk_vmodel *vm = tree(order == 1);
+	/* each case in both ctxId orders, with the narrow evaluation and (where
+	 * the processor has it) the wide one */
+	for (int order = 0; order < 4; order++) {
+		hv_simd_allow_avx512(order >= 2);
+		hpctk_vmodel *vm = tree(order % 2 == 1);
 		/* raw 1, 2, 3, 4 at global, entry, a, b. execution: b 4, a 7, entry 9,
 		 * global 10. function: b 4 (call: stops), a 3 (b has no bit), entry 2
 		 * (a's bit set: entries hold only what propagates into them) + 3 = 5,
@@ -146,7 +150,7 @@ int main(void)
 		expect(vm, "elided value 0.5 but a exceeds by 1", r, e6, f5, 0.5, 2, 0);
 		double e7[4] = {10.25, 9.25, 7.25, 4};
 		expect(vm, "elided value 0.5, excesses add to 0.25", r, e7, f5, 0.5, 1, 0);
-		if (order == 1) {
+		if (order % 2 == 1) {
 			/* b's run again after its parent's: the profile is left unchecked
 			 * (its index rule reports the order), not misjudged */
 			hv_report rep = run_again(vm, r, e2, f, 0, true);

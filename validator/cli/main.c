@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../core/simd.h"
 #include "../core/validate.h"
 #include "../output/certify.h"
 #include "../output/output.h"
@@ -330,6 +331,8 @@ int main(int argc, char **argv)
 	const char *unit_bytes = getenv("HPCVET_UNIT_BYTES");
 	size_t ub;
 	if (unit_bytes && parse_size(unit_bytes, &ub)) opt.unit_bytes = ub;
+	/* the narrow vector paths only (core/simd.h; tests compare the reports) */
+	if (getenv("HPCVET_NO_AVX512")) hv_simd_allow_avx512(false);
 	if (hv_cli_active_hooks) {
 		if (jobs > 1) {
 			opt.runner = hv_jobs_run;

@@ -239,6 +239,8 @@ typedef struct hpctk_vcheck {
 	uint64_t nev[2];             /* evaluations of the profile's group: transitive, execution */
 	uint8_t *kshift;             /* per slot of the group: propagation bit (16: execution, always) */
 	int64_t *isexec;             /* per slot of the group (gp): -1 for an execution scope, else 0 */
+	uint8_t *execmask;           /* the same, a bit per slot (eight to a byte) */
+	bool wide;                   /* the evaluation takes eight slots at a time (core/simd.h) */
 	double *zero;                /* gp zeros */
 	hpctk_vact *act;             /* per propMetricId below the model's npid, for the group */
 	uint64_t *code;              /* the same, as one word each for the fold (values_check.c) */

@@ -33,11 +33,12 @@
 #include <stdatomic.h>
 #include <string.h>
 #if defined(__SSE2__)
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 #include "../core/bitmap.h"
 #include "../core/hv_int.h"
+#include "../core/simd.h"
 #include "../core/zmem.h"
 #include "crossdb_ranges.h"
 #include "values.h"
@@ -119,6 +120,7 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	c->elmag = c->pos ? c->pos + 2u * c->gp : NULL;
 	c->kshift = malloc(c->g);
 	c->isexec = calloc(c->gp, sizeof *c->isexec);
+	c->execmask = calloc((c->gp + 7) / 8, 1);
 	c->zero = calloc(c->gp, sizeof *c->zero);
 	c->act = malloc((vm->npid ? vm->npid : 1) * sizeof *c->act);
 	c->code = malloc((vm->npid ? vm->npid : 1) * sizeof *c->code);
@@ -127,11 +129,14 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	c->hasrec = calloc(2 * (((size_t)vm->n + 7) / 8), 1);
 	c->done = c->hasrec ? c->hasrec + ((size_t)vm->n + 7) / 8 : NULL;
 	c->made = malloc((size_t)vm->n * sizeof *c->made);
-	c->on = c->pos && c->kshift && c->isexec && c->zero && c->act && c->code && c->pk && c->scratch && c->hasrec && c->made;
+	c->on = c->pos && c->kshift && c->isexec && c->execmask && c->zero && c->act && c->code && c->pk && c->scratch && c->hasrec && c->made;
 	if (!c->on) {
 		c->oom = true;
 		return;
 	}
+#if defined(__SSE2__)
+	c->wide = hv_simd_avx512();
+#endif
 	set_group(c);
 }
 
@@ -172,6 +177,7 @@ void hpctk_vcheck_free(hpctk_vcheck *c)
 	free(c->fail);
 	free(c->kshift);
 	free(c->isexec);
+	free(c->execmask);
 	free(c->zero);
 	free(c->act);
 	free(c->code);
@@ -288,6 +294,8 @@ static void set_group(hpctk_vcheck *c)
 		uint16_t pid = in ? vm->dpid[c->g0 + k] : 0;
 		if (in) c->kshift[k] = vm->kind[pid] == HPCTK_VP_EXEC ? 16 : (uint8_t)(vm->bit[pid] & 15);
 		c->isexec[k] = in && vm->kind[pid] == HPCTK_VP_EXEC ? -1 : 0;
+		if (c->isexec[k]) c->execmask[k / 8] |= (uint8_t)(1u << k % 8);
+		else c->execmask[k / 8] &= (uint8_t)~(1u << k % 8);
 	}
 }
 
@@ -337,33 +345,16 @@ static inline void eval_slot(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, c
 		keep_fail(c, &(vfail){r->key, k, n, o->own_off, r->first_off, o->own_cnt, f, x, mag});
 }
 
-/* Node n's equations, one per touched slot of the group: first touch
- * `r`, expected sums ex (plus ex2, an eager node's own point values, when
- * not NULL: the children's sum first, then the own point value, as they
- * arrived), found values `found`, own run `o`. Those out of tolerance so
- * far are kept for the profile's end. Without a negative term in the
- * profile (the usual case) the slots go two at a time (SSE2, on every
- * x86-64; elsewhere one at a time) with no branch: an
- * untouched slot (found and expected 0) adds 0 to the totals and always
- * passes, so only the count of evaluations needs its mask, and a node
- * with a slot out of tolerance is walked again slot by slot for it. */
-static void eval_node(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const double *ex, const double *ex2,
-		      const double *found, const hpctk_vown *o)
-{
-	if (!r->key) return; /* untouched: all zero */
-	const uint32_t g = c->g, gp = c->gp, gn = c->g0 + g <= c->vm->nd ? g : c->vm->nd - c->g0;
-	if (c->negn) {
-		for (uint32_t k = 0; k < gn; k++) {
-			double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
-			double nm = neg_get(c, n, k);
-			if (x == 0 && f == 0 && nm < 0) continue; /* untouched */
-			eval_slot(c, n, r, o, k, f, x, x + 2 * (nm > 0 ? nm : 0), true);
-		}
-		return;
-	}
 #if defined(__SSE2__)
+/* The evaluation of one node's gp slots when the profile has no negative
+ * term (see eval_node), two or eight slots at a time: each lane does the
+ * same arithmetic in both, so the totals and the verdict do not depend on
+ * the machine. True when every slot is within tolerance. */
+static bool eval_lanes_sse2(hpctk_vcheck *c, const double *ex, const double *x2, const double *found)
+{
+	const uint32_t gp = c->gp;
 	double *tot = c->pos + 3u * gp, *totmag = c->pos + 4u * gp;
-	const double *x2 = ex2 ? ex2 : c->zero, *elmag = c->elmag, *neg = c->neg, *pos = c->pos;
+	const double *elmag = c->elmag, *neg = c->neg, *pos = c->pos;
 	const int64_t *isexec = c->isexec;
 	const __m128d absmask = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX)), zero = _mm_setzero_pd();
 	const __m128d abs_tol = _mm_set1_pd(HPCTK_VALUES_ABS_TOL), rel_tol = _mm_set1_pd(HPCTK_VALUES_REL_TOL);
@@ -387,14 +378,78 @@ static void eval_node(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const do
 	_mm_storeu_si128((__m128i *)(void *)ne, nexec);
 	c->nev[1] += (uint64_t)(ne[0] + ne[1]);
 	c->nev[0] += (uint64_t)(na[0] + na[1] - ne[0] - ne[1]);
-	if (_mm_movemask_pd(ok) == 3) return;
+	return _mm_movemask_pd(ok) == 3;
+}
+
+/* The same, eight lanes at a time (the last group masked): only called
+ * when the processor has AVX-512 (hpctk_vcheck_init). No fused
+ * multiply-add: the product is rounded as in eval_lanes_sse2. */
+__attribute__((target("avx512f"))) static bool eval_lanes_avx512(hpctk_vcheck *c, const double *ex, const double *x2,
+								 const double *found)
+{
+	const uint32_t gp = c->gp;
+	double *tot = c->pos + 3u * gp, *totmag = c->pos + 4u * gp;
+	const double *elmag = c->elmag, *neg = c->neg, *pos = c->pos;
+	const __m512d zero = _mm512_setzero_pd();
+	const __m512d abs_tol = _mm512_set1_pd(HPCTK_VALUES_ABS_TOL), rel_tol = _mm512_set1_pd(HPCTK_VALUES_REL_TOL);
+	unsigned bad = 0;
+	uint64_t nall = 0, nexec = 0;
+	for (uint32_t k = 0; k < gp; k += 8) {
+		const __mmask8 m = gp - k >= 8 ? 0xff : (__mmask8)((1u << (gp - k)) - 1);
+		__m512d x = _mm512_add_pd(_mm512_maskz_loadu_pd(m, ex + k), _mm512_maskz_loadu_pd(m, x2 + k));
+		__m512d f = _mm512_maskz_loadu_pd(m, found + k);
+		__m512d xa = _mm512_add_pd(x, _mm512_abs_pd(f));
+		__m512d tol = _mm512_add_pd(abs_tol, _mm512_mul_pd(rel_tol, _mm512_add_pd(xa, _mm512_maskz_loadu_pd(m, elmag + k))));
+		__m512d diff = _mm512_sub_pd(f, x);
+		_mm512_mask_storeu_pd(tot + k, m, _mm512_add_pd(_mm512_maskz_loadu_pd(m, tot + k), diff));
+		_mm512_mask_storeu_pd(totmag + k, m, _mm512_add_pd(_mm512_maskz_loadu_pd(m, totmag + k), xa));
+		__m512d lo = _mm512_sub_pd(_mm512_maskz_loadu_pd(m, neg + k), tol);
+		__m512d hi = _mm512_add_pd(_mm512_maskz_loadu_pd(m, pos + k), tol);
+		unsigned in = (unsigned)(_mm512_cmp_pd_mask(diff, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(diff, hi, _CMP_LE_OQ));
+		bad |= m & ~in;
+		unsigned touched = m & (unsigned)(_mm512_cmp_pd_mask(x, zero, _CMP_NEQ_UQ) | _mm512_cmp_pd_mask(f, zero, _CMP_NEQ_UQ));
+		nall += (uint64_t)__builtin_popcount(touched);
+		nexec += (uint64_t)__builtin_popcount(touched & c->execmask[k / 8]);
+	}
+	c->nev[1] += nexec;
+	c->nev[0] += nall - nexec;
+	return bad == 0;
+}
+#endif
+
+/* Node n's equations, one per touched slot of the group: first touch
+ * `r`, expected sums ex (plus ex2, an eager node's own point values, when
+ * not NULL: the children's sum first, then the own point value, as they
+ * arrived), found values `found`, own run `o`. Those out of tolerance so
+ * far are kept for the profile's end. Without a negative term in the
+ * profile (the usual case) the slots go two at a time (SSE2, on every
+ * x86-64; elsewhere one at a time) with no branch: an
+ * untouched slot (found and expected 0) adds 0 to the totals and always
+ * passes, so only the count of evaluations needs its mask, and a node
+ * with a slot out of tolerance is walked again slot by slot for it. */
+static void eval_node(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const double *ex, const double *ex2,
+		      const double *found, const hpctk_vown *o)
+{
+	if (!r->key) return; /* untouched: all zero */
+	const uint32_t g = c->g, gn = c->g0 + g <= c->vm->nd ? g : c->vm->nd - c->g0;
+	if (c->negn) {
+		for (uint32_t k = 0; k < gn; k++) {
+			double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
+			double nm = neg_get(c, n, k);
+			if (x == 0 && f == 0 && nm < 0) continue; /* untouched */
+			eval_slot(c, n, r, o, k, f, x, x + 2 * (nm > 0 ? nm : 0), true);
+		}
+		return;
+	}
+#if defined(__SSE2__)
+	if (c->wide ? eval_lanes_avx512(c, ex, ex2 ? ex2 : c->zero, found) : eval_lanes_sse2(c, ex, ex2 ? ex2 : c->zero, found))
+		return;
 	for (uint32_t k = 0; k < gn; k++) {
 		double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
 		if (x == 0 && f == 0) continue;
 		eval_slot(c, n, r, o, k, f, x, x + 2 * 0.0, false);
 	}
 #else
-	(void)gp;
 	for (uint32_t k = 0; k < gn; k++) {
 		double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
 		if (x == 0 && f == 0) continue;

@@ -1,0 +1,14 @@
+/* Which vector width the checking core may use on this processor. Code
+ * with a wide path keeps a narrow one that gives the same results, chosen
+ * at run time: the wide path only where the processor has it and it was
+ * not switched off (tests compare the two; HPCVET_NO_AVX512 in the CLI). */
+#ifndef HV_CORE_SIMD_H
+#define HV_CORE_SIMD_H
+#include <stdbool.h>
+
+/* AVX-512F at hand and allowed. */
+bool hv_simd_avx512(void);
+/* false: every check takes its narrow path from now on. */
+void hv_simd_allow_avx512(bool allow);
+
+#endif
