@@ -33,16 +33,21 @@ typedef struct gen_params {
 	unsigned contexts, depth, metrics, modules, files, functions;
 	unsigned profiles, trace_len;
 	unsigned in_flight;   /* dumpi: nonblocking messages each rank keeps in flight at once */
-	/* HPCToolkit: ctxIds in reverse breadth-first order (children before
-	 * their parents, siblings consecutive), as the real hpcprof databases
-	 * number them, instead of spread over the tree at random. */
-	bool ctx_ids_tree;
+	/* HPCToolkit: how ctxIds fall over the tree (GEN_IDS_*). */
+	unsigned ctx_ids;
 	const char *break_rule;    /* NULL: a valid output */
 	/* HPCToolkit: metrics without custom scopes, and a point scope in every
 	 * metric that propagates (so no value is unverifiable); set for --break
 	 * outputs, whose only finding must be the broken rule. */
 	bool plain_metrics;
 } gen_params;
+
+/* ctxId orders: spread over the tree at random; reverse breadth-first (a
+ * level's children, then the level: children before their parents,
+ * siblings consecutive); depth-first post-order (every subtree a range of
+ * ids with its root last), as hpcprof numbers its contexts: 80-95% of the
+ * subtrees of the shared real databases are such ranges. */
+enum { GEN_IDS_SPREAD, GEN_IDS_LEVELS, GEN_IDS_POSTORDER };
 
 void gen_params_default(gen_params *p);
 

@@ -234,7 +234,43 @@ static void shape_ctx(const hpctk_model *m, hpctk_ctx *c, bool top, gen_rng *rng
 	c->propagation = c->relation == HPCTK_REL_LEXICAL ? 1 : 0;
 }
 
-static int build_tree(hpctk_model *m, uint32_t n, uint32_t depth, bool tree, gen_rng *rng, char *err, size_t errlen)
+/* Each item's place in a depth-first post-order walk (items: the entries,
+ * then the contexts in level order; entries in order, children in order),
+ * without recursion: the stack holds one frame per level. */
+static uint32_t *post_order(const hpctk_model *m, uint32_t depth)
+{
+	const uint32_t ne = m->n_entries;
+	uint32_t *post = malloc(((size_t)ne + m->n_ctx) * sizeof *post);
+	struct frame {
+		uint32_t item, next;
+	} *st = malloc(((size_t)depth + 2) * sizeof *st);
+	if (!post || !st) {
+		free(post);
+		free(st);
+		return NULL;
+	}
+	uint32_t k = 0;
+	for (uint32_t e = 0; e < ne; e++) {
+		size_t sp = 0;
+		st[sp++] = (struct frame){e, 0};
+		while (sp) {
+			struct frame *f = &st[sp - 1];
+			uint32_t first = f->item < ne ? m->entries[f->item].first_child : m->ctx[f->item - ne].first_child;
+			uint32_t nch = f->item < ne ? m->entries[f->item].n_children : m->ctx[f->item - ne].n_children;
+			if (f->next < nch) {
+				uint32_t child = ne + first + f->next++;
+				st[sp++] = (struct frame){child, 0};
+			} else {
+				post[f->item] = k++;
+				sp--;
+			}
+		}
+	}
+	free(st);
+	return post;
+}
+
+static int build_tree(hpctk_model *m, uint32_t n, uint32_t depth, unsigned ids, gen_rng *rng, char *err, size_t errlen)
 {
 	/* Level sizes: every level non-empty (so the depth is exact), the
 	 * rest spread at random. Contexts are laid out level by level. */
@@ -311,16 +347,21 @@ static int build_tree(hpctk_model *m, uint32_t n, uint32_t depth, bool tree, gen
 	m->n_ctx_ids = (size_t)total;
 	m->ctx_ids_sorted = malloc(m->n_ctx_ids * sizeof(uint32_t));
 	if (!m->ctx_ids_sorted) FAIL("out of memory");
+	uint32_t *post = ids == GEN_IDS_POSTORDER ? post_order(m, depth) : NULL;
+	if (ids == GEN_IDS_POSTORDER && !post) FAIL("out of memory");
 	for (uint64_t i = 0; i < total; i++) {
 		uint32_t id = (uint32_t)(1 + (a % span * (i % span) + b) % span);
-		/* --ctx-ids=tree: the same span, holes spread evenly, ids falling
-		 * in breadth-first order (the step is at least 1: span > total) */
-		if (tree) id = (uint32_t)(1 + (total - 1 - i) * span / total);
+		/* the other orders: the same span, holes spread evenly (the step
+		 * is at least 1: span > total); levels: ids falling in
+		 * breadth-first order; post-order: rising along it */
+		if (ids == GEN_IDS_LEVELS) id = (uint32_t)(1 + (total - 1 - i) * span / total);
+		if (post) id = (uint32_t)(1 + (uint64_t)post[i] * span / total);
 		if (i < ne) m->entries[i].ctx_id = id;
 		else m->ctx[i - ne].ctx_id = id;
 		m->ctx_ids_sorted[i] = id;
 		if (id > m->max_ctx_id) m->max_ctx_id = id;
 	}
+	free(post);
 	qsort(m->ctx_ids_sorted, m->n_ctx_ids, sizeof(uint32_t), cmp_u32);
 	return 0;
 }
@@ -372,7 +413,7 @@ int hpctk_model_build(hpctk_model *m, const gen_params *p, char *err, size_t err
 	m->kind_names = kind_names;
 	int rc = build_metrics(m, nmetrics, p->plain_metrics, &rng, err, errlen);
 	if (rc == 0) rc = build_objects(m, nmod, nfile, nfunc, &rng, err, errlen);
-	if (rc == 0) rc = build_tree(m, n, depth, p->ctx_ids_tree, &rng, err, errlen);
+	if (rc == 0) rc = build_tree(m, n, depth, p->ctx_ids, &rng, err, errlen);
 	if (rc == 0) {
 		m->n_profiles = threads + 1;
 		m->profiles = calloc(m->n_profiles, sizeof *m->profiles);

@@ -19,8 +19,9 @@ static void usage(FILE *out)
 	      "  --seed=N             pseudo-random seed (default 1); output is deterministic\n"
 	      "  --contexts=N --depth=N --metrics=N --modules=N --files=N --functions=N\n"
 	      "  --profiles=N --trace-len=N    shape and scale\n"
-	      "  --ctx-ids=spread|tree  HPCToolkit ctxIds spread over the tree at random (default), or in\n"
-	      "                       reverse breadth-first order, as hpcprof numbers them (children first)\n"
+	      "  --ctx-ids=spread|levels|postorder  HPCToolkit ctxIds spread over the tree at random\n"
+	      "                       (default), level by level from the deepest (children first), or in\n"
+	      "                       depth-first post-order, as hpcprof numbers them (`tree`: levels)\n"
 	      "  --in-flight=N        dumpi: each rank posts N Isend/Irecv pairs before waiting on any\n"
 	      "  --break=RULE-ID      write an input that breaks exactly that rule\n"
 	      "  --break=RULE-ID~inside-tolerance  (hpctkdb.values.execution, .summary) a value off by just\n"
@@ -90,8 +91,9 @@ int main(int argc, char **argv)
 		else if (num_opt(a, "--profiles", &v)) p.profiles = (unsigned)v;
 		else if (num_opt(a, "--trace-len", &v)) p.trace_len = (unsigned)v;
 		else if (num_opt(a, "--in-flight", &v)) p.in_flight = (unsigned)v;
-		else if (strcmp(a, "--ctx-ids=tree") == 0) p.ctx_ids_tree = true;
-		else if (strcmp(a, "--ctx-ids=spread") == 0) p.ctx_ids_tree = false;
+		else if (strcmp(a, "--ctx-ids=levels") == 0 || strcmp(a, "--ctx-ids=tree") == 0) p.ctx_ids = GEN_IDS_LEVELS;
+		else if (strcmp(a, "--ctx-ids=postorder") == 0) p.ctx_ids = GEN_IDS_POSTORDER;
+		else if (strcmp(a, "--ctx-ids=spread") == 0) p.ctx_ids = GEN_IDS_SPREAD;
 		else if (strcmp(a, "--list") == 0) {
 			for (size_t f = 0; gen_families[f]; f++)
 				for (size_t k = 0; gen_families[f]->whats[k]; k++)

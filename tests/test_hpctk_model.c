@@ -197,6 +197,12 @@ static void check_traces(const hpctk_model *m)
 	CHECK(ok, "profile 0 is the summary; threads have id tuples");
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
 int main(void)
 {
 	const unsigned shapes[][2] = {{0, 0}, {1, 1}, {200, 12}, {5000, 5000}, {20000, 2}};
@@ -223,7 +229,7 @@ int main(void)
 		hpctk_model_free(&b);
 		hpctk_model_free(&c);
 	}
-	/* --ctx-ids=tree: the same tree, ids falling in breadth-first order
+	/* --ctx-ids=levels: the same tree, ids falling in breadth-first order
 	 * (entries, then the contexts level by level), so every child's id is
 	 * below its parent's, and still unique, non-zero and gappy. */
 	hpctk_model t;
@@ -231,7 +237,7 @@ int main(void)
 	gen_params_default(&tp);
 	tp.contexts = 5000;
 	tp.depth = 40;
-	tp.ctx_ids_tree = true;
+	tp.ctx_ids = GEN_IDS_LEVELS;
 	char terr[256] = "";
 	int trc = hpctk_model_build(&t, &tp, terr, sizeof terr);
 	CHECK(trc == 0, "tree-ordered ids: %s", terr);
@@ -253,6 +259,45 @@ int main(void)
 		CHECK(falling && below, "tree-ordered ids fall in breadth-first order (falling %d, child below parent %d)",
 		      falling, below);
 		hpctk_model_free(&t);
+	}
+	/* --ctx-ids=postorder: every subtree's ids are one range of the sorted
+	 * ids (as many as its contexts), its root's the last of it */
+	gen_params pp;
+	gen_params_default(&pp);
+	pp.contexts = 5000;
+	pp.depth = 40;
+	pp.ctx_ids = GEN_IDS_POSTORDER;
+	hpctk_model po;
+	char perr[256] = "";
+	int prc = hpctk_model_build(&po, &pp, perr, sizeof perr);
+	CHECK(prc == 0, "post-order ids: %s", perr);
+	if (prc == 0) {
+		check_tree(&po, 5000, 40);
+		check_values(&po);
+		const uint32_t ne = po.n_entries, nt = ne + po.n_ctx;
+		uint32_t *lo = malloc(nt * sizeof *lo), *size = malloc(nt * sizeof *size);
+		/* contexts are in level order: children after parents, so a
+		 * backward pass sees every child before its parent */
+		for (uint32_t i = 0; i < nt; i++) {
+			lo[i] = i < ne ? po.entries[i].ctx_id : po.ctx[i - ne].ctx_id;
+			size[i] = 1;
+		}
+		for (uint32_t i = nt; i-- > ne;) {
+			uint32_t par = po.ctx[i - ne].parent, up = par == HPCTK_NONE ? po.ctx[i - ne].entry : ne + par;
+			lo[up] = lo[i] < lo[up] ? lo[i] : lo[up];
+			size[up] += size[i];
+		}
+		bool ranges = true;
+		for (uint32_t i = 0; i < nt; i++) {
+			uint32_t id = i < ne ? po.entries[i].ctx_id : po.ctx[i - ne].ctx_id;
+			const uint32_t *at = bsearch(&lo[i], po.ctx_ids_sorted, po.n_ctx_ids, 4, cmp_id);
+			const uint32_t *to = bsearch(&id, po.ctx_ids_sorted, po.n_ctx_ids, 4, cmp_id);
+			ranges &= at && to && (uint32_t)(to - at) + 1 == size[i];
+		}
+		CHECK(ranges, "post-order ids: every subtree a range of ids, its root last");
+		free(lo);
+		free(size);
+		hpctk_model_free(&po);
 	}
 	gen_params p;
 	gen_params_default(&p);
