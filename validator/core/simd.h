@@ -6,7 +6,8 @@
 #define HV_CORE_SIMD_H
 #include <stdbool.h>
 
-/* AVX-512F at hand and allowed. */
+/* AVX-512 F, DQ, BW and VL (x86-64-v4) at hand and allowed: code behind it
+ * may use any of the four (target("avx512f,avx512dq,avx512bw,avx512vl")). */
 bool hv_simd_avx512(void);
 /* false: every check takes its narrow path from now on. */
 void hv_simd_allow_avx512(bool allow);
