@@ -9,7 +9,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 # in the parameter alone, so 4x the parameter is 4x the work.
 bench_param() {
 	case $1 in
-	hpctoolkit|hpctk-rand) awk -v m="$2" 'BEGIN { p = int(m / 23.5 + 0.5); print p < 1 ? 1 : p }' ;;  # profiles, ~23.5 MiB each (profile.db + cct.db + trace.db; 48 profiles: 1135 MiB)
+	hpctoolkit|hpctk-rand|hpctk-levels) awk -v m="$2" 'BEGIN { p = int(m / 23.5 + 0.5); print p < 1 ? 1 : p }' ;;  # profiles, ~23.5 MiB each (profile.db + cct.db + trace.db; 48 profiles: 1135 MiB)
 	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 25) }' ;;                         # generator steps, 25 bytes each
 	ovni-trace) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 168); print p < 1 ? 1 : p }' ;; # trace steps, ~168 bytes each (8 streams)
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
@@ -17,17 +17,32 @@ bench_param() {
 	esac
 }
 
+# The ctxId order of an HPCToolkit input. `hpctoolkit`: depth-first
+# post-order, as hpcprof numbers contexts (every subtree a range of ids, its
+# root last: 68-95% of the subtrees of the shared real databases with over
+# 100 contexts; bench/RESULTS.md "issue 16, session 11"). `hpctk-levels`:
+# level by level from the deepest (children before parents, but a whole
+# level between a context and its children: the value checks' records
+# stream from memory). `hpctk-rand`: at random over the tree, the value
+# checks' worst case (each run a cache miss).
+bench_ctx_ids() {
+	case $1 in hpctoolkit) echo postorder ;; hpctk-levels) echo levels ;; *) echo spread ;; esac
+}
+
 # bench_generate FORMAT PARAM OUT: generate (unless OUT exists with the same
 # parameter) and print OUT. OUT.events holds the number of events/records.
 bench_generate() {
 	local fmt=$1 p=$2 out=$3
-	if [ -e "$out" ] && [ "$(cat "$out.param" 2>/dev/null)" = "$p" ]; then
+	# the ctxId order is part of an HPCToolkit input's identity
+	local key=$p
+	case $fmt in hpctoolkit | hpctk-*) key="$p $(bench_ctx_ids "$fmt")" ;; esac
+	if [ -e "$out" ] && [ "$(cat "$out.param" 2>/dev/null)" = "$key" ]; then
 		echo "$out"
 		return
 	fi
 	rm -rf "$out"
 	case $fmt in
-	hpctoolkit|hpctk-rand)
+	hpctoolkit|hpctk-rand|hpctk-levels)
 		# PARAM is a number of profiles, or PROFILESxK for the scaling series:
 		# K times the contexts and the trace length with the profiles fixed,
 		# so every file (meta.db included) grows K times with the same shape
@@ -35,12 +50,8 @@ bench_generate() {
 		# and make larger inputs cheaper per MiB.
 		local prof=${p%x*} k=1
 		[ "$prof" = "$p" ] || k=${p#*x}
-		# ctxIds: `hpctoolkit` numbers them as hpcprof does (children before
-		# parents, siblings consecutive: the 14 real databases, bench/RESULTS.md
-		# "issue 16, session 9"); `hpctk-rand` spreads them over the tree at
-		# random, the value checks' worst case (each run a cache miss).
-		local ids=tree
-		[ "$fmt" = hpctoolkit ] || ids=spread
+		local ids
+		ids=$(bench_ctx_ids "$fmt")
 		"$gen" --what=hpctoolkit-db --contexts=$((40000 * k)) --profiles="$prof" --metrics=12 \
 			--trace-len=$((100000 * k)) --ctx-ids=$ids -o "$out" >&2
 		echo - >"$out.events" ;;
@@ -67,7 +78,7 @@ bench_generate() {
 		"$gen" --what=dumpi-trace --contexts="$p" --profiles=4 -o "$out" >&2
 		echo $((p * 4)) >"$out.events" ;;
 	esac
-	echo "$p" >"$out.param"
+	echo "$key" >"$out.param"
 	sync "$out" 2>/dev/null || sync  # written back now, not while hpcvet is timed
 	echo "$out"
 }

@@ -13,10 +13,11 @@
 #   RUNS         timed runs per measurement, median reported (default 3)
 #   BENCH_DIR    where inputs go (default a fresh mktemp dir, removed at exit;
 #                a given BENCH_DIR is kept and reused)
-#   FORMATS      subset of "hpctoolkit hpctk-rand ovni dumpi ovni-trace ovni-mix" (default all; ovni-trace
+#   FORMATS      subset of "hpctoolkit hpctk-levels hpctk-rand ovni dumpi ovni-trace ovni-mix" (default all; ovni-trace
 #                is a multi-stream trace, so the ovni event model runs on it; ovni-mix is
-#                a trace shaped like the real ones, one thread per loom; hpctk-rand is the
-#                HPCToolkit database with ctxIds at random over the tree, not in hpcprof's order)
+#                a trace shaped like the real ones, one thread per loom; hpctk-levels and hpctk-rand
+#                are the HPCToolkit database with ctxIds level by level and at random over the tree,
+#                not in hpcprof's depth-first post-order: bench/lib.sh bench_ctx_ids)
 #   SCALING=0    skip the scaling series; PARALLEL=0 skip the -j series
 #   CERTIFY=0    skip the certify (SHA-256 digests) vs plain validation series
 #   IN_FLIGHT    DUMPI in-flight series: Isend/Irecv pairs each rank posts
@@ -29,7 +30,7 @@ build=${1:-build}
 size=${BENCH_SIZE:-1024}
 base=${BENCH_BASE:-48}
 runs=${RUNS:-3}
-formats=${FORMATS:-hpctoolkit hpctk-rand ovni dumpi ovni-trace ovni-mix}
+formats=${FORMATS:-hpctoolkit hpctk-levels hpctk-rand ovni dumpi ovni-trace ovni-mix}
 hv=$build/hpcvet
 gen=$build/hpcvet-gen
 [ -x "$hv" ] && [ -x "$gen" ] || { echo "build $hv and $gen first (make)" >&2; exit 2; }
@@ -68,7 +69,7 @@ if [ "${SCALING:-1}" != 0 ]; then
 		t1=""
 		p1=$(bench_param "$fmt" "$base")
 		for k in 1 4 16; do
-			case $fmt in hpctoolkit | hpctk-rand) param="${p1}x$k" ;; *) param=$((p1 * k)) ;; esac
+			case $fmt in hpctoolkit | hpctk-*) param="${p1}x$k" ;; *) param=$((p1 * k)) ;; esac
 			input=$(bench_generate "$fmt" "$param" "$dir/scale-$fmt-$k")
 			bench_measure "$fmt" -j1 "$input"
 			per=$(awk -v t="$M_CPU" -v b="$M_BYTES" 'BEGIN { printf "%.9f", t * 1048576 / b }')  # s per MiB
