@@ -43,6 +43,25 @@ typedef struct hpctk_vnode {
 
 enum { HPCTK_VLEX_ENTRY = 254, HPCTK_VLEX_GLOBAL = 255 };
 
+/* A node as the propagation checker sees it: by its place in ctxId order
+ * (its rank), which is the order of a profile's runs, so that the records
+ * and this table are walked in address order whatever the tree's shape
+ * (node indices follow meta.db's breadth-first order, far from it). */
+typedef struct hpctk_vrank {
+	uint32_t ctx;      /* ctxId */
+	uint32_t parent;   /* the parent's rank, HPCTK_VNONE for the global context */
+	uint16_t prop;     /* propagation bitmask */
+	uint8_t eager;     /* as hpctk_vnode's */
+	uint8_t pad;
+	/* Its records' place in the checker's pool (HPCTK_VNONE: a leaf, which
+	 * never has one). Records are lent for a stretch of ranks: an eager
+	 * node's from its first child's rank to its own, so nodes whose
+	 * stretches do not overlap share a place; any other node keeps one
+	 * for the whole profile. In hpcprof's depth-first order the pool is
+	 * about as deep as the tree, so it stays in the cache. */
+	uint32_t slot;
+} hpctk_vrank;
+
 /* What a propMetricId is. */
 enum { HPCTK_VP_NONE, HPCTK_VP_POINT, HPCTK_VP_EXEC, HPCTK_VP_TRANS, HPCTK_VP_CUSTOM, HPCTK_VP_AMBIGUOUS };
 
@@ -65,7 +84,8 @@ typedef struct hpctk_vmodel {
 	hpctk_vnode *node;
 	uint32_t n;
 	uint32_t *by_ctx;            /* node indices sorted by ctxId */
-	uint32_t *rank;              /* node -> its position in by_ctx (hpctk_vmodel_index) */
+	hpctk_vrank *byrank;         /* the nodes in ctxId order, as the propagation checker walks them (hpctk_vmodel_index) */
+	uint32_t npool;              /* places in the checker's pool of records (hpctk_vrank.slot) */
 	char *pool;                  /* NUL-terminated labels and names */
 	size_t pool_len, pool_cap;
 	uint32_t *metric_name;       /* pool offsets, one per {MD} */
@@ -155,11 +175,15 @@ hpctk_vformula hpctk_vformula_parse(const char *s);
  * ends, and is evaluated and cleared then, while its record is in the
  * cache; the other nodes touched are evaluated at the profile's end. A
  * record is a header and `g` slots, one per derived scope of the group;
- * the records of every node are one array (made when the first value
- * arrives, all zero between profiles), and a node with no record yet (a
- * leaf, say) is folded in a scratch record instead. Memory: at most
- * HPCTK_VBUDGET bytes of slots (at least one a node) and a 48-byte header
- * per node: when all nd slots of every node would not fit, the slots are
+ * the records are one pool (made when the first value arrives, all zero
+ * between profiles) in which a node has a place only while it can be
+ * pushed into (hpctk_vrank.slot), and an eager node's own run (a leaf's,
+ * say) is folded in a scratch record instead. Nodes are known to the
+ * checker by rank (their place in ctxId order), so the pool, the rank
+ * table and a profile's runs are all walked in one order. Memory: at most
+ * HPCTK_VBUDGET bytes of slots for the whole tree (at least one a node;
+ * the pool, usually far smaller than the tree, takes its share) and a
+ * 32-byte header per place: when all nd slots of every node would not fit, the slots are
  * taken in groups of g, the first during the stream, the others by
  * reading the profile's runs again from the file (kept as 16 bytes per
  * run: where each is). */
@@ -173,7 +197,7 @@ hpctk_vformula hpctk_vformula_parse(const char *s);
  * table because negative values are rare. The offsets for diagnostics are
  * found again on a failure, by reading the node's own run.
  *
- * Two records per node, each a 16-byte header and g doubles: what is
+ * Two records per place, each a 16-byte header and g doubles: what is
  * pushed into the node (hpctk_vrec: when the profile first touched the
  * node, 2 x the run's number for its own run, 2 x a child's run's number
  * + 1 for a child's that propagates into it; the first value that touched
@@ -190,7 +214,7 @@ typedef struct hpctk_vown {
 } hpctk_vown;
 
 /* The units of one database's profile.db each make a checker, whose
- * records (a header and g slots per node of the tree) are the same size
+ * records (a header and g slots per place of the pool) are the same size
  * in all of them and all zero when a checker is done: a spare set of
  * records handed from one unit to the next saves making and zeroing them
  * again (the kernel's page faults dominate a unit's start on a big tree).
@@ -230,6 +254,7 @@ typedef struct hpctk_vcheck {
 	uint8_t *scratch;            /* an hpctk_vrec and an hpctk_vown: an eager node's own run */
 	uint8_t *hasrec, *done;      /* bits per node, this profile: its record is in use; it was evaluated */
 	uint32_t *made;              /* the nodes whose record is in use, in the order they were made */
+	uint32_t *owner;             /* per place in the pool: the node that last took it */
 	uint32_t nmade;
 	bool open;                   /* a node's own run is being folded: node `open_n` into `open_r` and `open_o` */
 	uint32_t open_n;
@@ -251,7 +276,8 @@ typedef struct hpctk_vcheck {
 	size_t negn, negcap;
 	void *fail;                  /* equations out of tolerance so far, decided and reported at the end */
 	size_t nfail, fail_cap;
-	uint32_t last_ctx, last_node;
+	uint32_t last_ctx, last_node; /* the last run's ctxId and its rank */
+	uint32_t cursor;             /* ranks below it have ctxIds below the last run's */
 	bool last_valid;
 	/* the profile's runs, kept only when nd > g (replayed per group): where
 	 * they are in the file (16 bytes a run), or their bytes too without it */

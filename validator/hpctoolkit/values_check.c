@@ -26,7 +26,10 @@
  * nodes (a node's own run, or a child's run that propagates into it).
  * A run that comes after its node, or its parent, was evaluated (ctxIds
  * out of order: hpctkdb's own index rules fired) leaves the profile
- * unchecked. */
+ * unchecked. Nodes are ranks here (values.h, hpctk_vrank) and records are
+ * lent from a pool: an eager node touched by its children but with no run
+ * of its own (its values missing) is evaluated when another node needs its
+ * place, not at the profile's end (evict). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,14 +65,16 @@ typedef struct vfail {
 	double found, expect, mag;
 } vfail;
 
+/* Node (rank) n's records, at its place in the pool (hpctk_vrank.slot; a
+ * leaf has none and never asks). */
 static inline hpctk_vrec *rec(const hpctk_vcheck *c, uint32_t n)
 {
-	return (hpctk_vrec *)(void *)(c->recs + (size_t)n * c->stride);
+	return (hpctk_vrec *)(void *)(c->recs + (size_t)c->vm->byrank[n].slot * c->stride);
 }
 
 static inline hpctk_vown *own_rec(const hpctk_vcheck *c, uint32_t n)
 {
-	return (hpctk_vown *)(void *)(c->recs + ((size_t)c->vm->n + n) * c->stride);
+	return (hpctk_vown *)(void *)(c->recs + ((size_t)c->vm->npool + c->vm->byrank[n].slot) * c->stride);
 }
 
 static inline double *expects(hpctk_vrec *r) { return (double *)(void *)(r + 1); }
@@ -105,7 +110,7 @@ static size_t recs_len(const hpctk_vmodel *vm, size_t *stride, uint32_t *gout)
 	 * order ctxIds give, once or twice per profile) */
 	size_t whole = (*stride + 63) & ~(size_t)63;
 	if ((whole - *stride) * 8 <= *stride) *stride = whole;
-	return 2 * (size_t)vm->n * *stride;
+	return 2 * (size_t)vm->npool * *stride;
 }
 
 void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv_blob *b, const char *file)
@@ -130,11 +135,14 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	c->act = malloc((vm->npid ? vm->npid : 1) * sizeof *c->act);
 	c->code = malloc((vm->npid ? vm->npid : 1) * sizeof *c->code);
 	c->pk = malloc(((size_t)vm->nd + 1) * sizeof *c->pk); /* each derived slot is fed by one point pid */
-	c->scratch = calloc(2, c->stride);
+	c->scratch = calloc(3, c->stride); /* an eager node's hpctk_vrec and hpctk_vown, then the sums a run pushes */
 	c->hasrec = calloc(2 * (((size_t)vm->n + 7) / 8), 1);
 	c->done = c->hasrec ? c->hasrec + ((size_t)vm->n + 7) / 8 : NULL;
 	c->made = malloc((size_t)vm->n * sizeof *c->made);
-	c->on = c->pos && c->kshift && c->isexec && c->execmask && c->zero && c->act && c->code && c->pk && c->scratch && c->hasrec && c->made;
+	c->owner = malloc(((size_t)vm->npool + 1) * sizeof *c->owner);
+	if (c->owner)
+		for (uint32_t i = 0; i < vm->npool; i++) c->owner[i] = HPCTK_VNONE;
+	c->on = c->pos && c->kshift && c->isexec && c->execmask && c->zero && c->act && c->code && c->pk && c->scratch && c->hasrec && c->made && c->owner;
 	if (!c->on) {
 		c->oom = true;
 		return;
@@ -190,6 +198,7 @@ void hpctk_vcheck_free(hpctk_vcheck *c)
 	free(c->scratch);
 	free(c->hasrec);
 	free(c->made);
+	free(c->owner);
 	if (c->w_ok) hv_window_free(&c->w);
 	memset(c, 0, sizeof *c);
 }
@@ -305,12 +314,19 @@ static void set_group(hpctk_vcheck *c)
 }
 
 
+static void evict(hpctk_vcheck *c, uint32_t q);
+
 /* Node n's hpctk_vrec, made (zero, and now in use) with its first touch
  * when it was not in use. */
 static hpctk_vrec *touch(hpctk_vcheck *c, uint32_t n, uint64_t key, uint64_t off)
 {
 	hpctk_vrec *r = rec(c, n);
 	if (!hv_bit_get(c->hasrec, n)) {
+		/* its place may still hold an eager node that was touched but
+		 * not evaluated (it had no run of its own): evaluated now */
+		const uint32_t s = c->vm->byrank[n].slot, q = c->owner[s];
+		if (q != n && q != HPCTK_VNONE && hv_bit_get(c->hasrec, q) && !hv_bit_get(c->done, q)) evict(c, q);
+		c->owner[s] = n;
 		hv_bit_set(c->hasrec, n);
 		c->made[c->nmade++] = n; /* at most once per node and profile: bounded by n */
 		r->key = key;
@@ -470,7 +486,7 @@ static void close_open(hpctk_vcheck *c)
 	if (!c->open) return;
 	c->open = false;
 	const uint32_t n = c->open_n;
-	if (!c->vm->node[n].eager) return;
+	if (!c->vm->byrank[n].eager) return;
 	hv_bit_set(c->done, n);
 	hpctk_vrec *sr = (hpctk_vrec *)(void *)c->scratch;
 	hpctk_vown *so = (hpctk_vown *)(void *)(c->scratch + c->stride);
@@ -483,6 +499,20 @@ static void close_open(hpctk_vcheck *c)
 		eval_node(c, n, sr, expects(sr), NULL, founds(so), so);
 	}
 	memset(c->scratch, 0, 2 * c->stride);
+}
+
+/* An eager node q whose place in the pool another node needs before the
+ * profile's end (q had no run of its own, or its children's runs came out
+ * of ctxId order): evaluated as the profile's end would, and its record
+ * cleared. Open, it would be read again when closed: the profile is left
+ * unchecked instead (ctxIds out of order). */
+static void evict(hpctk_vcheck *c, uint32_t q)
+{
+	hpctk_vrec *r = rec(c, q);
+	if (c->open && c->open_n == q) c->cur_tainted = true;
+	else if (!c->cur_tainted) eval_node(c, q, r, expects(r), NULL, founds(own_rec(c, q)), own_rec(c, q));
+	hv_bit_set(c->done, q);
+	memset(r, 0, c->stride);
 }
 
 /* Start loading the records the runs a few places after node n's in
@@ -502,11 +532,10 @@ static inline void prefetch_rec(const hpctk_vcheck *c, uint32_t m)
 static inline void prefetch_ahead(const hpctk_vcheck *c, uint32_t n)
 {
 	const hpctk_vmodel *vm = c->vm;
-	uint32_t at = vm->rank[n] + HPCTK_VAHEAD;
-	if (at >= vm->n) return;
-	uint32_t m = vm->by_ctx[at];
+	uint32_t m = n + HPCTK_VAHEAD;
+	if (m >= vm->n) return;
 	if (hv_bit_get(c->hasrec, m)) prefetch_rec(c, m);
-	uint32_t p = vm->node[m].parent;
+	uint32_t p = vm->byrank[m].parent;
 	if (p != HPCTK_VNONE) prefetch_rec(c, p);
 }
 
@@ -525,6 +554,25 @@ static void neg_terms(hpctk_vcheck *c, uint32_t n, uint32_t parent, uint32_t pm,
 			for (uint32_t j = a.pa; j < a.pb; j++) neg_add(c, n, c->pk[j], -v);
 		else if (a.type == VA_DERIVED && (pm >> a.shift & 1))
 			neg_add(c, parent, a.k, -v);
+	}
+}
+
+/* A run's propagating values, summed in the scratch (each slot takes at
+ * most one value of a run: 0 + v is v), into its parent's expected sums at
+ * the run's end, one vector at a time, and the scratch cleared: the
+ * parent's record is read once a run, not once a value (its first touch
+ * may miss the cache). */
+static void push_up(hpctk_vcheck *c, uint32_t parent, double *push, uint64_t seq, uint64_t first_off)
+{
+	if (hv_bit_get(c->done, parent)) {
+		c->cur_tainted = true; /* the parent was evaluated: ctxIds out of order */
+		memset(push, 0, c->gp * sizeof *push);
+		return;
+	}
+	double *up = expects(touch(c, parent, 2 * seq + 1, first_off));
+	for (uint32_t k = 0; k < c->gp; k++) {
+		up[k] += push[k];
+		push[k] = 0;
 	}
 }
 
@@ -558,7 +606,7 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 			c->cur_tainted = true; /* a second run of an evaluated node: ctxIds out of order */
 			return;
 		}
-		if (vm->node[n].eager) {
+		if (vm->byrank[n].eager) {
 			/* in the scratch pair (its hpctk_vrec, if its children pushed
 			 * into it, is read when it is evaluated) */
 			c->open_r = (hpctk_vrec *)(void *)c->scratch;
@@ -581,10 +629,11 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 	} else if (o->own_off + 10ull * o->own_cnt == off0) {
 		o->own_cnt += (uint32_t)cnt; /* the next chunk of the same run */
 	}
-	const uint32_t parent = vm->node[n].parent;
+	const uint32_t parent = vm->byrank[n].parent;
 	/* bit `shift` of pm: this node's value of a slot goes into its parent's */
-	const uint32_t pm = parent != HPCTK_VNONE ? ((uint32_t)vm->node[n].prop | 1u << 16) : 0;
-	double *up = NULL; /* the parent's expected sums, once a value propagates */
+	const uint32_t pm = parent != HPCTK_VNONE ? ((uint32_t)vm->byrank[n].prop | 1u << 16) : 0;
+	double *push = (double *)(void *)(c->scratch + 2 * c->stride); /* what the run pushes into its parent: zero */
+	uint64_t first_push = UINT64_MAX;
 	const uint64_t *code = c->code;
 	const uint32_t npid = vm->npid;
 	uint64_t signs = 0; /* or of the bits of every value added: a negative one sets the top bit */
@@ -610,16 +659,11 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 		const uint32_t k = cd & 0xffff;
 		found[k] = v; /* given twice (a broken run): every copy propagates, the last is found */
 		if (!(pm >> (cd >> 16 & 31) & 1)) continue;
-		if (!up) {
-			if (hv_bit_get(c->done, parent)) {
-				c->cur_tainted = true; /* the parent was evaluated: ctxIds out of order */
-				return;
-			}
-			up = expects(touch(c, parent, 2 * seq + 1, off0 + 10 * i));
-		}
-		up[k] += v;
+		if (first_push == UINT64_MAX) first_push = i;
+		push[k] += v;
 		signs |= bits;
 	}
+	if (first_push != UINT64_MAX) push_up(c, parent, push, seq, off0 + 10 * first_push);
 	if (signs >> 63) neg_terms(c, n, parent, pm, vals, cnt);
 }
 
@@ -685,21 +729,21 @@ static void emit_prop(hpctk_vcheck *c, int rule, uint16_t pid, uint32_t n, uint6
 {
 	const hpctk_vmodel *vm = c->vm;
 	char where[200], path[HV_PATH_MAX];
-	hpctk_vmodel_path(vm, n, where, sizeof where);
-	snprintf(path, sizeof path, "profile.db/profile[%u]/ctx[%u]/metric[%u]", c->cur, vm->node[n].ctx, pid);
+	hpctk_vmodel_path(vm, vm->by_ctx[n], where, sizeof where);
+	snprintf(path, sizeof path, "profile.db/profile[%u]/ctx[%u]/metric[%u]", c->cur, vm->byrank[n].ctx, pid);
 	const char *scope = vm->pool + vm->scope_name[pid];
 	const char *terms = vm->kind[pid] == HPCTK_VP_EXEC ? "all children's" : "the children's (propagation bit set)";
 	if (lo == 0 && hi == 0)
 		hv_emit(c->r, rule, c->file, off, 10, path,
 			"ctx %s (ctxId %u): metric \"%s\" %s-propagated value %.9g, but point value + %s %s values = %.9g "
 			"(difference %.3g)",
-			where, vm->node[n].ctx, vm->pool + vm->metric_name[vm->metric_of[pid]], scope, found, terms, scope,
+			where, vm->byrank[n].ctx, vm->pool + vm->metric_name[vm->metric_of[pid]], scope, found, terms, scope,
 			expect, found - expect);
 	else
 		hv_emit(c->r, rule, c->file, off, 10, path,
 			"ctx %s (ctxId %u): metric \"%s\" %s-propagated value %.9g, but point value + %s %s values = %.9g; "
 			"the profile's raw values at elided contexts allow a difference in [%.3g, %.3g], found %.3g",
-			where, vm->node[n].ctx, vm->pool + vm->metric_name[vm->metric_of[pid]], scope, found, terms, scope,
+			where, vm->byrank[n].ctx, vm->pool + vm->metric_name[vm->metric_of[pid]], scope, found, terms, scope,
 			expect, lo, hi, found - expect);
 }
 
@@ -744,7 +788,7 @@ static void end_group(hpctk_vcheck *c, bool check)
 		hpctk_vown *o = own_rec(c, n);
 		if (check) eval_node(c, n, r, expects(r), NULL, founds(o), o);
 		memset(r, 0, c->stride);
-		if (!vm->node[n].eager) memset(o, 0, c->stride); /* an eager node's own run was in the scratch */
+		if (!vm->byrank[n].eager) memset(o, 0, c->stride); /* an eager node's own run was in the scratch */
 	}
 	c->nmade = 0;
 	memset(c->hasrec, 0, 2 * (((size_t)vm->n + 7) / 8)); /* and done */
@@ -825,13 +869,31 @@ static void begin(hpctk_vcheck *c, uint32_t prof, bool summary)
 	c->cur_summary = summary;
 }
 
+/* The rank of ctxId ctx (HPCTK_VNONE: not in meta.db's tree). A profile's
+ * runs come in ctxId order, so a cursor that steps forward finds each in a
+ * step or two; a ctxId behind it (a new profile, or ids out of order) is
+ * searched for. */
 static uint32_t node_of(hpctk_vcheck *c, uint32_t ctx)
 {
-	if (!c->last_valid || ctx != c->last_ctx) {
-		c->last_ctx = ctx;
-		c->last_node = hpctk_vmodel_node(c->vm, ctx);
-		c->last_valid = true;
+	if (c->last_valid && ctx == c->last_ctx) return c->last_node;
+	const hpctk_vrank *br = c->vm->byrank;
+	const uint32_t n = c->vm->n;
+	uint32_t r = c->cursor;
+	if (r > n || (r > 0 && br[r - 1].ctx >= ctx)) {
+		uint32_t lo = 0, hi = n;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (br[mid].ctx < ctx) lo = mid + 1;
+			else hi = mid;
+		}
+		r = lo;
+	} else {
+		while (r < n && br[r].ctx < ctx) r++;
 	}
+	c->cursor = r;
+	c->last_ctx = ctx;
+	c->last_node = r < n && br[r].ctx == ctx ? r : HPCTK_VNONE;
+	c->last_valid = true;
 	return c->last_node;
 }
 

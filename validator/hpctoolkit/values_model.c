@@ -12,7 +12,7 @@ void hpctk_vmodel_free(hpctk_vmodel *vm)
 	if (!vm) return;
 	free(vm->node);
 	free(vm->by_ctx);
-	free(vm->rank);
+	free(vm->byrank);
 	free(vm->pool);
 	free(vm->metric_name);
 	free(vm->stats);
@@ -119,12 +119,40 @@ bool hpctk_vmodel_index(hpctk_vmodel *vm)
 		for (uint32_t ch = vm->kid[i]; eager && ch < vm->kid[i + 1]; ch++) eager = vm->node[ch].ctx < vm->node[i].ctx;
 		vm->node[i].eager = eager;
 	}
-	/* each node's place in ctxId order: the checker fetches the records of
-	 * the runs a few places ahead (a profile's runs come in that order) */
-	free(vm->rank);
-	vm->rank = malloc(((size_t)vm->n + 1) * sizeof *vm->rank);
-	if (!vm->rank) return false;
-	for (uint32_t i = 0; i < vm->n; i++) vm->rank[vm->by_ctx[i]] = i;
+	/* the nodes in ctxId order, parents by rank (the propagation checker's
+	 * view: a profile's runs come in that order) */
+	free(vm->byrank);
+	vm->byrank = malloc(((size_t)vm->n + 1) * sizeof *vm->byrank);
+	uint32_t *rank = malloc(((size_t)vm->n + 1) * sizeof *rank);
+	if (!vm->byrank || !rank) {
+		free(rank);
+		return false;
+	}
+	for (uint32_t i = 0; i < vm->n; i++) rank[vm->by_ctx[i]] = i;
+	for (uint32_t i = 0; i < vm->n; i++) {
+		const hpctk_vnode *nd = &vm->node[vm->by_ctx[i]];
+		vm->byrank[i] = (hpctk_vrank){nd->ctx, nd->parent == HPCTK_VNONE ? HPCTK_VNONE : rank[nd->parent], nd->prop,
+					      nd->eager, 0, HPCTK_VNONE};
+	}
+	free(rank);
+	/* Pool places, lent greedily in rank order (optimal for stretches on a
+	 * line): at rank r the parent takes a place at its first child (a push
+	 * comes before r's own evaluation), a node that is not eager takes one
+	 * at its own rank for good, and an eager node gives its place back
+	 * once evaluated. */
+	uint32_t *spare = malloc(((size_t)vm->n + 1) * sizeof *spare), nspare = 0;
+	if (!spare) return false;
+	vm->npool = 0;
+	for (uint32_t i = 0; i < vm->n; i++) vm->byrank[i].slot = HPCTK_VNONE;
+	for (uint32_t i = 0; i < vm->n; i++) {
+		hpctk_vrank *me = &vm->byrank[i];
+		uint32_t p = me->parent;
+		if (p != HPCTK_VNONE && vm->byrank[p].slot == HPCTK_VNONE)
+			vm->byrank[p].slot = nspare ? spare[--nspare] : vm->npool++;
+		if (!me->eager && me->slot == HPCTK_VNONE) me->slot = nspare ? spare[--nspare] : vm->npool++;
+		if (me->eager && me->slot != HPCTK_VNONE) spare[nspare++] = me->slot;
+	}
+	free(spare);
 	/* ctxIds dense enough (at most 4 ids per node): a direct map */
 	uint32_t max = 0;
 	for (uint32_t i = 0; i < vm->n; i++) max = vm->node[i].ctx > max ? vm->node[i].ctx : max;
