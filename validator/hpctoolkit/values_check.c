@@ -576,6 +576,37 @@ static void push_up(hpctk_vcheck *c, uint32_t parent, double *push, uint64_t seq
 	}
 }
 
+/* An elided context's run: its raw point values (no equation is known for
+ * the context itself) into the profile's pos / neg / elided magnitudes of
+ * their slots. Every value here is finite: the walk's fast path checked
+ * them, its slow path (hpctk_vcheck_value) drops the others. */
+static inline void elided_add(hpctk_vcheck *c, uint32_t k, double v)
+{
+	if (v > 0) c->pos[k] += v;
+	else c->neg[k] += v;
+	c->elmag[k] += fabs(v);
+}
+
+static void fold_elided(hpctk_vcheck *c, const uint8_t *vals, uint64_t cnt)
+{
+	const uint64_t *code = c->code;
+	const uint32_t npid = c->vm->npid;
+	for (uint64_t i = 0; i < cnt; i++) {
+		const uint8_t *p = vals + 10 * i;
+		uint16_t pid = hv_le16(p);
+		if (pid >= npid) continue;
+		const uint64_t cd = code[pid];
+		if (!(cd & CODE_POINT)) continue;
+		double v = hv_lef64(p + 2);
+		if (cd & CODE_LIST) {
+			for (uint32_t j = c->act[pid].pa; j < c->act[pid].pb; j++) elided_add(c, c->pk[j], v);
+			continue;
+		}
+		elided_add(c, cd & 0xffff, v);
+		if ((cd >> 16 & 0xffff) != CODE_NOK) elided_add(c, cd >> 16 & 0xffff, v);
+	}
+}
+
 /* Fold a run of raw {Val} entries of node n (HPCTK_VNONE: an elided
  * context) into the slots of the current group (see the top). */
 static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t cnt, uint64_t off0)
@@ -583,19 +614,7 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 	const hpctk_vmodel *vm = c->vm;
 	if (n == HPCTK_VNONE) {
 		close_open(c);
-		for (uint64_t i = 0; i < cnt; i++) {
-			const uint8_t *p = vals + 10 * i;
-			uint16_t pid = hv_le16(p);
-			if (pid >= vm->npid || c->act[pid].type != VA_POINT) continue; /* an elided context's own values: no equation known */
-			double v = hv_lef64(p + 2);
-			if (!isfinite(v)) continue;
-			for (uint32_t j = c->act[pid].pa; j < c->act[pid].pb; j++) {
-				uint32_t k = c->pk[j];
-				if (v > 0) c->pos[k] += v;
-				else c->neg[k] += v;
-				c->elmag[k] += fabs(v);
-			}
-		}
+		fold_elided(c, vals, cnt);
 		return;
 	}
 	if (!recs(c)) return;
