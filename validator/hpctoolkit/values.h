@@ -247,7 +247,8 @@ typedef struct hpctk_vcheck {
 	bool cur_set, cur_summary, cur_tainted;
 	uint32_t cur;
 	uint32_t g, g0;              /* slots per group, the group being folded */
-	uint32_t gp;                 /* g rounded up to whole pairs: the doubles per record and per-slot array */
+	uint32_t gp;                 /* g rounded up to whole pairs: the doubles per record */
+	uint32_t gw;                 /* gp rounded up to whole 64-byte lines: the per-slot arrays' rows (pos ...) */
 	size_t stride;               /* bytes per record: a 16-byte header + g doubles */
 	uint8_t *recs;               /* per node its hpctk_vrec, then per node its hpctk_vown; NULL until a value arrives */
 	hpctk_vspare *spare;         /* where the records come from and go back to, or NULL */

@@ -125,9 +125,15 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	/* slots per group: the records of every node within the budget */
 	recs_len(vm, &c->stride, &c->g);
 	c->gp = lanes(c->g);
-	c->pos = calloc(5u * c->gp, sizeof *c->pos); /* pos, neg, elmag, then per slot: total, total magnitude */
-	c->neg = c->pos ? c->pos + c->gp : NULL;
-	c->elmag = c->pos ? c->pos + 2u * c->gp : NULL;
+	/* pos, neg, elmag, then per slot: total, total magnitude; rows of whole
+	 * 64-byte lines, so the evaluation reads and writes them a vector at a
+	 * time, unmasked (the spare lanes stay zero): a masked store is not
+	 * forwarded to the next node's load of the same totals */
+	c->gw = (c->gp + 7u) & ~7u;
+	c->pos = aligned_alloc(64, 5u * c->gw * sizeof *c->pos);
+	if (c->pos) memset(c->pos, 0, 5u * c->gw * sizeof *c->pos);
+	c->neg = c->pos ? c->pos + c->gw : NULL;
+	c->elmag = c->pos ? c->pos + 2u * c->gw : NULL;
 	c->kshift = malloc(c->g);
 	c->isexec = calloc(c->gp, sizeof *c->isexec);
 	c->execmask = calloc((c->gp + 7) / 8, 1);
@@ -354,7 +360,7 @@ static void keep_fail(hpctk_vcheck *c, const vfail *f)
 static inline void eval_slot(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const hpctk_vown *o, uint32_t k,
 			     double f, double x, double mag, bool count)
 {
-	double *tot = c->pos + 3u * c->gp, *totmag = c->pos + 4u * c->gp;
+	double *tot = c->pos + 3u * c->gw, *totmag = c->pos + 4u * c->gw;
 	double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (mag + fabs(f) + c->elmag[k]);
 	double diff = f - x;
 	if (count) {
@@ -374,7 +380,7 @@ static inline void eval_slot(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, c
 static bool eval_lanes_sse2(hpctk_vcheck *c, const double *ex, const double *x2, const double *found)
 {
 	const uint32_t gp = c->gp;
-	double *tot = c->pos + 3u * gp, *totmag = c->pos + 4u * gp;
+	double *tot = c->pos + 3u * c->gw, *totmag = c->pos + 4u * c->gw;
 	const double *elmag = c->elmag, *neg = c->neg, *pos = c->pos;
 	const int64_t *isexec = c->isexec;
 	const __m128d absmask = _mm_castsi128_pd(_mm_set1_epi64x(INT64_MAX)), zero = _mm_setzero_pd();
@@ -409,7 +415,7 @@ __attribute__((target("avx512f"))) static bool eval_lanes_avx512(hpctk_vcheck *c
 								 const double *found)
 {
 	const uint32_t gp = c->gp;
-	double *tot = c->pos + 3u * gp, *totmag = c->pos + 4u * gp;
+	double *tot = c->pos + 3u * c->gw, *totmag = c->pos + 4u * c->gw;
 	const double *elmag = c->elmag, *neg = c->neg, *pos = c->pos;
 	const __m512d zero = _mm512_setzero_pd();
 	const __m512d abs_tol = _mm512_set1_pd(HPCTK_VALUES_ABS_TOL), rel_tol = _mm512_set1_pd(HPCTK_VALUES_REL_TOL);
@@ -420,12 +426,12 @@ __attribute__((target("avx512f"))) static bool eval_lanes_avx512(hpctk_vcheck *c
 		__m512d x = _mm512_add_pd(_mm512_maskz_loadu_pd(m, ex + k), _mm512_maskz_loadu_pd(m, x2 + k));
 		__m512d f = _mm512_maskz_loadu_pd(m, found + k);
 		__m512d xa = _mm512_add_pd(x, _mm512_abs_pd(f));
-		__m512d tol = _mm512_add_pd(abs_tol, _mm512_mul_pd(rel_tol, _mm512_add_pd(xa, _mm512_maskz_loadu_pd(m, elmag + k))));
+		__m512d tol = _mm512_add_pd(abs_tol, _mm512_mul_pd(rel_tol, _mm512_add_pd(xa, _mm512_load_pd(elmag + k))));
 		__m512d diff = _mm512_sub_pd(f, x);
-		_mm512_mask_storeu_pd(tot + k, m, _mm512_add_pd(_mm512_maskz_loadu_pd(m, tot + k), diff));
-		_mm512_mask_storeu_pd(totmag + k, m, _mm512_add_pd(_mm512_maskz_loadu_pd(m, totmag + k), xa));
-		__m512d lo = _mm512_sub_pd(_mm512_maskz_loadu_pd(m, neg + k), tol);
-		__m512d hi = _mm512_add_pd(_mm512_maskz_loadu_pd(m, pos + k), tol);
+		_mm512_store_pd(tot + k, _mm512_add_pd(_mm512_load_pd(tot + k), diff));
+		_mm512_store_pd(totmag + k, _mm512_add_pd(_mm512_load_pd(totmag + k), xa));
+		__m512d lo = _mm512_sub_pd(_mm512_load_pd(neg + k), tol);
+		__m512d hi = _mm512_add_pd(_mm512_load_pd(pos + k), tol);
 		unsigned in = (unsigned)(_mm512_cmp_pd_mask(diff, lo, _CMP_GE_OQ) & _mm512_cmp_pd_mask(diff, hi, _CMP_LE_OQ));
 		bad |= m & ~in;
 		unsigned touched = m & (unsigned)(_mm512_cmp_pd_mask(x, zero, _CMP_NEQ_UQ) | _mm512_cmp_pd_mask(f, zero, _CMP_NEQ_UQ));
@@ -797,7 +803,7 @@ static int by_touch(const void *a, const void *b)
 static void end_group(hpctk_vcheck *c, bool check)
 {
 	const hpctk_vmodel *vm = c->vm;
-	const uint32_t g = c->g, gp = c->gp, g0 = c->g0;
+	const uint32_t g = c->g, g0 = c->g0;
 	close_open(c);
 	check = check && !c->cur_tainted;
 	for (uint32_t j = 0; j < c->nmade; j++) {
@@ -831,7 +837,7 @@ static void end_group(hpctk_vcheck *c, bool check)
 	c->nev[0] = c->nev[1] = 0;
 	/* Execution: every elided raw value lies below exactly one listed
 	 * context, so the excesses add up to all of them. */
-	double *tot = c->pos + 3u * gp, *totmag = c->pos + 4u * gp;
+	double *tot = c->pos + 3u * c->gw, *totmag = c->pos + 4u * c->gw;
 	for (uint32_t k = 0; check && k < g && g0 + k < vm->nd; k++) {
 		uint16_t pid = vm->dpid[g0 + k];
 		if (vm->kind[pid] != HPCTK_VP_EXEC || (c->pos[k] == 0 && c->neg[k] == 0)) continue;
@@ -846,7 +852,7 @@ static void end_group(hpctk_vcheck *c, bool check)
 			c->pos[k] + c->neg[k]);
 	}
 	c->seq = 0;
-	memset(c->pos, 0, 5u * gp * sizeof *c->pos);
+	memset(c->pos, 0, 5u * c->gw * sizeof *c->pos);
 	if (c->negn) {
 		memset(c->negk, 0, c->negcap * sizeof *c->negk);
 		c->negn = 0;
