@@ -236,6 +236,22 @@ typedef struct hpctk_vact {
 	uint32_t pa, pb;
 } hpctk_vact;
 
+/* What a node's evaluation reads and adds to besides its records
+ * (values_lanes.c): gp slots, the profile's per-slot rows (whole 64-byte
+ * lines), which slots are execution scopes. */
+typedef struct hpctk_vlanes {
+	uint32_t gp;
+	const double *pos, *neg, *elmag;
+	double *tot, *totmag;
+	const int64_t *isexec;       /* per slot: -1 execution, 0 transitive */
+	const uint8_t *execmask;     /* the same, a bit per slot */
+} hpctk_vlanes;
+/* True when every slot is within tolerance; nev[0] / nev[1] count the
+ * touched transitive / execution slots. The AVX-512 one only where
+ * core/simd.h says so; both give the same results. */
+bool hpctk_vlanes_sse2(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2]);
+bool hpctk_vlanes_avx512(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2]);
+
 typedef struct hpctk_vcheck {
 	const hpctk_vmodel *vm;
 	hv_report *r;
@@ -267,6 +283,7 @@ typedef struct hpctk_vcheck {
 	int64_t *isexec;             /* per slot of the group (gp): -1 for an execution scope, else 0 */
 	uint8_t *execmask;           /* the same, a bit per slot (eight to a byte) */
 	bool wide;                   /* the evaluation takes eight slots at a time (core/simd.h) */
+	hpctk_vlanes lanes;          /* the evaluation's view of the above */
 	double *zero;                /* gp zeros */
 	hpctk_vact *act;             /* per propMetricId below the model's npid, for the group */
 	uint64_t *code;              /* the same, as one word each for the fold (values_check.c) */
