@@ -26,11 +26,12 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 		for (size_t i = 0; i < x->meta->n_prop_metric_ids; i++) hv_bit_set(x->prop, x->meta->prop_metric_ids[i]);
 		for (size_t i = 0; i < x->meta->n_stat_metric_ids; i++) hv_bit_set(x->stat, x->meta->stat_metric_ids[i]);
 		/* The value loop's form of the two bitmaps: 1 where an id is not listed. */
-		if ((x->reject = malloc(2 * sizeof *x->reject)) != NULL) {
+		if ((x->reject = malloc(2 * sizeof *x->reject + HPCTK_REJECT_PAD)) != NULL) {
 			for (uint32_t i = 0; i < 65536; i++) {
 				x->reject[0][i] = !hv_bit_get(x->prop, i);
 				x->reject[1][i] = !hv_bit_get(x->stat, i);
 			}
+			memset(x->reject + 2, 0, HPCTK_REJECT_PAD);
 			x->has_reject = true;
 		}
 	}

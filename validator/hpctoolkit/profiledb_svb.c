@@ -7,6 +7,7 @@
 
 #include "../core/bitmap.h"
 #include "../core/hv_int.h"
+#include "../core/simd.h"
 
 static uint64_t key_at(const uint8_t *p, unsigned size) { return size == 2 ? hv_le16(p) : hv_le32(p); }
 
@@ -35,6 +36,7 @@ bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, h
 	e->body_end = body_end;
 	e->complete = true;
 	e->val_align = e->idx_align = 1;
+	e->wide = HPCTK_SVB_WIDE && hv_simd_avx512();
 	bool a = hv_window_init(&e->wv, b, hpctk_window_cap);
 	bool c = hv_window_init(&e->wi, b, hpctk_window_cap);
 	e->windows_ok = a && c && e->skip;
@@ -238,6 +240,30 @@ static inline __attribute__((always_inline)) bool fast_chunk(const uint8_t *base
 	return a.ord < 0 && a.fmax < 0xffdfffffffffffffull && keys_ok;
 }
 
+bool hpctk_svb_fast_chunk_narrow(const uint8_t *base, uint64_t cnt, bool cct, bool digest, const uint8_t *reject,
+				 uint64_t limit, uint64_t ybase, int64_t *prev, uint64_t *hsum)
+{
+	if (cct) return digest ? fast_chunk(base, cnt, CCT_KS, true, reject, limit, ybase, prev, hsum)
+			       : fast_chunk(base, cnt, CCT_KS, false, reject, limit, ybase, prev, hsum);
+	return digest ? fast_chunk(base, cnt, PROF_KS, true, reject, limit, ybase, prev, hsum)
+		      : fast_chunk(base, cnt, PROF_KS, false, reject, limit, ybase, prev, hsum);
+}
+
+bool hpctk_svb_keybits(const uint8_t *reject, uint64_t bits[16])
+{
+	memset(bits, 0, 16 * sizeof *bits);
+	for (uint32_t k = 1024; k < 65536; k++)
+		if (!reject[k]) return false;
+	for (uint32_t k = 0; k < 1024; k++)
+		if (!reject[k]) bits[k / 64] |= 1ull << k % 64;
+	return true;
+}
+
+/* Chunks shorter than this take the narrow check even where the wide one
+ * is at hand: its fixed cost (constants, the final sums) is that of a few
+ * values. Either gives the same answer. */
+#define WIDE_MIN 8
+
 /* What the runs of one block share, and the evaluations they count, added
  * to the report once per block. */
 typedef struct block_run {
@@ -249,12 +275,14 @@ typedef struct block_run {
 	uint32_t dig_base, ndig;
 	/* values walked one by one (all, finite), and by the fast path; runs */
 	uint64_t n_slow, n_slow_finite, n_fast, n_runs;
+	bool wide;                    /* chunks of at least WIDE_MIN values through the AVX-512 check */
+	const uint64_t *keybits;      /* the reject table as bits for it (NULL: none) */
 } block_run;
 
 /* Every 16-bit key allowed: the reject table used when no key rule applies. */
-static const uint8_t no_reject[65536];
+static const uint8_t no_reject[65536 + HPCTK_REJECT_PAD];
 
-static void block_run_init(block_run *br, const hpctk_svb_env *e)
+static void block_run_init(block_run *br, hpctk_svb_env *e)
 {
 	memset(br, 0, sizeof *br);
 	br->vis = e->vis && e->vis->value ? e->vis : NULL;
@@ -273,6 +301,14 @@ static void block_run_init(block_run *br, const hpctk_svb_env *e)
 		else br->limit = br->f->key_limit;
 	}
 	/* values per fetch: a window's worth, or the whole run in memory */
+	br->wide = e->wide;
+	if (br->wide && e->d->val_key_size == PROF_KS) {
+		if (e->kb_for != br->reject) {
+			e->kb_ok = hpctk_svb_keybits(br->reject, e->keybits);
+			e->kb_for = br->reject;
+		}
+		br->keybits = e->kb_ok ? e->keybits : NULL;
+	}
 	br->per = e->b->mem ? UINT64_MAX : e->wv.cap / e->d->val_size;
 	if (br->per == 0) br->per = 1;
 }
@@ -324,8 +360,15 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 		if (f) {
 			int64_t pv = j > s ? (int64_t)prev : ks == PROF_KS ? -1 : 0;
 			uint64_t h;
-			bool clean = dig ? fast_chunk(base, cnt, ks, true, br->reject, br->limit, ybase, &pv, &h)
-					 : fast_chunk(base, cnt, ks, false, br->reject, br->limit, ybase, &pv, &h);
+			bool clean;
+#if HPCTK_SVB_WIDE
+			if (br->wide && cnt >= WIDE_MIN)
+				clean = hpctk_svb_fast_chunk_avx512(base, cnt, ks == CCT_KS, dig != NULL, br->reject,
+								    br->keybits, br->limit, ybase, &pv, &h);
+			else
+#endif
+				clean = dig ? fast_chunk(base, cnt, ks, true, br->reject, br->limit, ybase, &pv, &h)
+					    : fast_chunk(base, cnt, ks, false, br->reject, br->limit, ybase, &pv, &h);
 			if (clean) {
 				if (f->run) f->run(f->run_arg, blk->owner, f->run_summary, idx_key, base, cnt, off0);
 				prev = (uint32_t)pv;

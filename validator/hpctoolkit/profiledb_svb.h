@@ -60,6 +60,11 @@ static inline uint64_t hpctk_value_hash(uint64_t key, uint64_t bits)
 	return hpctk_value_hash_k(key ^ HPCTK_HASH_KEY, bits);
 }
 
+/* The reject tables of hpctk_svb_fast (one byte per 16-bit key) are
+ * followed by this many readable bytes: the wide chunk check reads a
+ * 4-byte word at each key and keeps its low byte. */
+#define HPCTK_REJECT_PAD 8
+
 /* Cross-file facts the value loop checks itself, so that a run of values
  * costs no call per value: a value whose checks all pass is handled here,
  * and only a window chunk holding a value that would fail some rule goes
@@ -67,7 +72,8 @@ static inline uint64_t hpctk_value_hash(uint64_t key, uint64_t bits)
  * reports and digests exactly as for every value). */
 typedef struct hpctk_svb_fast {
 	int r_key;                 /* rule evaluated once per value on its key; < 0: none */
-	const uint8_t *key_reject; /* that rule: fails where this table of 65536 bytes (one per key) is not 0, or else */
+	const uint8_t *key_reject; /* that rule: fails where this table of 65536 bytes (one per key, then
+				    * HPCTK_REJECT_PAD more) is not 0, or else */
 	uint32_t key_limit;        /* the key is below this */
 	hpctk_digest *dig;         /* per context from dig_base, NULL: no digest */
 	uint32_t dig_base, ndig;   /* contexts outside [dig_base, dig_base + ndig) are not digested */
@@ -118,6 +124,10 @@ typedef struct hpctk_svb_env {
 	bool complete;                     /* every value of every block was attributed and visited */
 	uint32_t first_owner, n_owners;
 	uint8_t *skip;                     /* per owner: values not walked (unreadable layout, overlap) */
+	bool wide;                         /* chunks of 8 values or more through the AVX-512 check */
+	const uint8_t *kb_for;             /* the reject table keybits was made from (NULL: none yet) */
+	bool kb_ok;                        /* keybits holds it (every allowed key below 1024) */
+	uint64_t keybits[16];
 } hpctk_svb_env;
 
 typedef struct hpctk_svb_block {
@@ -168,5 +178,29 @@ bool hpctk_svb_range_end(hpctk_svb_range *rg);
 void hpctk_svb_layout(hpctk_svb_env *e, const hpctk_svb_block *blk);
 void hpctk_svb_overlaps(hpctk_svb_env *e);
 void hpctk_svb_values(hpctk_svb_env *e, const hpctk_svb_block *blk);
+
+/* The value loop's check of one chunk of a run (profiledb_svb.c): true
+ * when every value passes every per-value check; the last key in *prev
+ * (the key before the chunk on entry, -1 at a profile.db run's start, 0 at
+ * a cct.db run's), the sum of the values' digest hashes in *hsum. `cct`:
+ * cct.db's layout (key limit `limit`), else profile.db's (table `reject`).
+ * The narrow one is what the loop inlines; it is exported for the test
+ * that compares the two. The wide one exists where HPCTK_SVB_WIDE is 1 and
+ * may only be called when hv_simd_avx512() (core/simd.h); it reads the
+ * profile.db table as `keybits` when that is not NULL: 1024 bits, bit k
+ * set where reject[k] is 0, every key from 1024 on rejected (see
+ * hpctk_svb_keybits), and with a gather from `reject` otherwise. */
+/* The reject table as 1024 bits (bit k: key k allowed) into bits[16],
+ * when every key it allows is below 1024; false otherwise. */
+bool hpctk_svb_keybits(const uint8_t *reject, uint64_t bits[16]);
+bool hpctk_svb_fast_chunk_narrow(const uint8_t *base, uint64_t cnt, bool cct, bool digest, const uint8_t *reject,
+				 uint64_t limit, uint64_t ybase, int64_t *prev, uint64_t *hsum);
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define HPCTK_SVB_WIDE 1
+bool hpctk_svb_fast_chunk_avx512(const uint8_t *base, uint64_t cnt, bool cct, bool digest, const uint8_t *reject,
+				 const uint64_t *keybits, uint64_t limit, uint64_t ybase, int64_t *prev, uint64_t *hsum);
+#else
+#define HPCTK_SVB_WIDE 0
+#endif
 
 #endif
