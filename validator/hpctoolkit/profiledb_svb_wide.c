@@ -33,18 +33,17 @@ static const uint16_t cct_key_idx[32] = {0,  1,  0, 0, 6,  7,  0, 0, 12, 13, 0, 
 static const uint16_t cct_bits_idx[32] = {2,  3,  4,  5,  8,  9,  10, 11, 14, 15, 16, 17, 20, 21, 22, 23,
 					  26, 27, 28, 29, 32, 33, 34, 35, 38, 39, 40, 41, 44, 45, 46, 47};
 
-/* The high 64 bits of a * b per lane (unsigned). */
+/* The high 64 bits of a * b per lane (unsigned), from the four 32x32-bit
+ * products: each partial sum below stays under 2^64. */
 static inline WIDE __m512i mulhi_u64(__m512i a, __m512i b)
 {
 	const __m512i lo32 = _mm512_set1_epi64(0xffffffff);
 	__m512i ah = _mm512_srli_epi64(a, 32), bh = _mm512_srli_epi64(b, 32);
 	__m512i ll = _mm512_mul_epu32(a, b), lh = _mm512_mul_epu32(a, bh);
 	__m512i hl = _mm512_mul_epu32(ah, b), hh = _mm512_mul_epu32(ah, bh);
-	/* the middle column: at most 3 * (2^32 - 1), no overflow */
-	__m512i mid = _mm512_add_epi64(_mm512_srli_epi64(ll, 32),
-				       _mm512_add_epi64(_mm512_and_si512(lh, lo32), _mm512_and_si512(hl, lo32)));
-	__m512i hi = _mm512_add_epi64(hh, _mm512_add_epi64(_mm512_srli_epi64(lh, 32), _mm512_srli_epi64(hl, 32)));
-	return _mm512_add_epi64(hi, _mm512_srli_epi64(mid, 32));
+	__m512i t = _mm512_add_epi64(lh, _mm512_srli_epi64(ll, 32));  /* < 2^64 - 2^32 */
+	__m512i u = _mm512_add_epi64(hl, _mm512_and_si512(t, lo32));  /* likewise */
+	return _mm512_add_epi64(_mm512_add_epi64(hh, _mm512_srli_epi64(t, 32)), _mm512_srli_epi64(u, 32));
 }
 
 /* The running checks of one chunk (as fast_acc in profiledb_svb.c). */
@@ -118,7 +117,15 @@ static inline __attribute__((always_inline)) WIDE bool chunk(const uint8_t *base
 		keys = group(&a, p, (__mmask8)((1u << n) - 1), m0, m1, cct, digest, reject, kb, xb);
 		last_lane = n - 1;
 	}
-	int64_t last = _mm_cvtsi128_si64(_mm512_castsi512_si128(_mm512_permutexvar_epi64(_mm512_set1_epi64(last_lane), keys)));
+	(void)keys;
+	(void)last_lane;
+	/* the last key, from memory: a load, not a lane extraction */
+	int64_t last = *prev;
+	if (cnt) {
+		const uint8_t *lp = base + (cnt - 1) * vs;
+		last = cct ? (int64_t)((uint32_t)lp[0] | (uint32_t)lp[1] << 8 | (uint32_t)lp[2] << 16 | (uint32_t)lp[3] << 24)
+			   : (int64_t)((uint32_t)lp[0] | (uint32_t)lp[1] << 8);
+	}
 	*prev = last;
 	*hsum = (uint64_t)_mm512_reduce_add_epi64(a.h);
 	bool keys_ok = cct ? (uint64_t)last < limit : _mm256_test_epi32_mask(a.rej, _mm256_set1_epi32(0xff)) == 0;
