@@ -65,22 +65,26 @@ static inline __attribute__((always_inline)) WIDE __m512i group(wide_acc *a, con
 	__m512i r0 = _mm512_maskz_loadu_epi8(m0, p), r1 = _mm512_maskz_loadu_epi8(m1, p + 64);
 	__m512i keys = _mm512_maskz_permutex2var_epi16(keep, r0, ki, r1);
 	__m512i bits = _mm512_permutex2var_epi16(r0, bi, r1);
-	/* strictly increasing: each key above its left neighbour (signed,
-	 * as the narrow loop: the key before a profile.db run is -1) */
+	/* The lanes that pass, one check after another through the mask
+	 * (one move out of the mask registers a group). Strictly increasing:
+	 * each key above its left neighbour (signed, as the narrow loop: the
+	 * key before a profile.db run is -1). */
 	__m512i left = _mm512_alignr_epi64(keys, a->pk, 7);
-	a->bad |= _mm512_mask_cmple_epi64_mask(lm, keys, left);
-	/* NaN, infinite or +-0.0: (bits << 1) - 1 at or above the limit */
+	__mmask8 good = _mm512_mask_cmpgt_epi64_mask(lm, keys, left);
+	/* finite and non-zero: (bits << 1) - 1 below the limit (NaN, the
+	 * infinities and +-0.0 are at or above it) */
 	__m512i fv = _mm512_sub_epi64(_mm512_slli_epi64(bits, 1), _mm512_set1_epi64(1));
-	a->bad |= _mm512_mask_cmpge_epu64_mask(lm, fv, _mm512_set1_epi64((long long)0xffdfffffffffffffull));
+	good = _mm512_mask_cmplt_epu64_mask(good, fv, _mm512_set1_epi64((long long)0xffdfffffffffffffull));
 	if (!cct && kb) {
-		/* the key's bit in the 1024-bit map (keys from 1024 on are rejected) */
+		/* the key's bit in the 1024-bit map, brought to bit 0 by a rotate
+		 * (its count is taken mod 64); keys from 1024 on are rejected */
 		__m512i word = _mm512_permutex2var_epi64(kb[0], _mm512_srli_epi64(keys, 6), kb[1]);
-		__m512i bit = _mm512_srlv_epi64(word, _mm512_and_si512(keys, _mm512_set1_epi64(63)));
-		a->bad |= _mm512_mask_testn_epi64_mask(lm, bit, _mm512_set1_epi64(1));
-		a->bad |= _mm512_mask_cmpge_epu64_mask(lm, keys, _mm512_set1_epi64(1024));
+		good = _mm512_mask_test_epi64_mask(good, _mm512_rorv_epi64(word, keys), _mm512_set1_epi64(1));
+		good = _mm512_mask_cmplt_epu64_mask(good, keys, _mm512_set1_epi64(1024));
 	} else if (!cct) {
 		a->rej = _mm256_or_si256(a->rej, _mm512_mask_i64gather_epi32(_mm256_setzero_si256(), lm, keys, reject, 1));
 	}
+	a->bad |= (unsigned)(lm ^ good);
 	if (digest) {
 		__m512i xk = _mm512_xor_si512(xb, cct ? _mm512_slli_epi64(keys, 16) : keys);
 		__m512i v = _mm512_xor_si512(bits, _mm512_set1_epi64(0x5851f42d4c957f2dll));
