@@ -98,7 +98,7 @@ deps:
 	  fi; \
 	fi
 
-$(BUILD)/obj/%.o: %.c $(HEADERS)
+$(BUILD)/obj/%.o: %.c $(HEADERS) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
 

@@ -18,9 +18,11 @@ bench_param() {
 }
 
 # The ctxId order of an HPCToolkit input. `hpctoolkit`: depth-first
-# post-order, as hpcprof numbers contexts (every subtree a range of ids, its
-# root last: 68-95% of the subtrees of the shared real databases with over
-# 100 contexts; bench/RESULTS.md "issue 16, session 11"). `hpctk-levels`:
+# post-order, as hpcprof numbers contexts (children before their parent:
+# 94-98% of the contexts of the shared real databases with over 100
+# contexts; every subtree a range of ids, its root last: 69-96% of their
+# subtrees, leaves included; bench/hpctk-ctxid-order.py, bench/RESULTS.md
+# "issue 16, session 12"). `hpctk-levels`:
 # level by level from the deepest (children before parents, but a whole
 # level between a context and its children: the value checks' records
 # stream from memory). `hpctk-rand`: at random over the tree, the value
