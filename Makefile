@@ -54,12 +54,12 @@ endif
 mpi-skip:
 	@echo "$(if $(SAN),sanitizer build,mpicc not found): skipping hpcvet-mpi"
 
-$(BUILD)/obj/validator/mpi/%.o: validator/mpi/%.c $(HEADERS)
+$(BUILD)/obj/validator/mpi/%.o: validator/mpi/%.c $(HEADERS) | deps
 	@mkdir -p $(dir $@)
 	OMPI_CC=$(CC) $(MPICC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
 
 # hpcvet's own main, renamed: hpcvet-mpi's main wraps it.
-$(BUILD)/obj/mpi/cli_main.o: validator/cli/main.c $(HEADERS)
+$(BUILD)/obj/mpi/cli_main.o: validator/cli/main.c $(HEADERS) | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -Dmain=hv_cli_main -c $< -o $@
 
@@ -134,7 +134,7 @@ $(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/libhpcvet.
 
 # The corpus cases of each rule, for `hpcvet rules --format=json`: generated
 # from golden/cases/MANIFEST.json (an empty table when it is absent).
-$(BUILD)/tools/manifest2c: golden/tools/manifest2c.c
+$(BUILD)/tools/manifest2c: golden/tools/manifest2c.c | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) $< $(LDLIBS_HV) -o $@
 
