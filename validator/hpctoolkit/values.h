@@ -252,6 +252,17 @@ typedef struct hpctk_vlanes {
 bool hpctk_vlanes_sse2(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2]);
 bool hpctk_vlanes_avx512(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2]);
 
+/* An equation out of tolerance when it was evaluated, decided at the
+ * profile's end (values_verdict.c): its terms, and where its node's values
+ * are (for the diagnostic's offset). */
+typedef struct hpctk_vfail {
+	uint64_t key;    /* the node's first touch (hpctk_vrec.key) */
+	uint32_t k, node;
+	uint64_t own_off, first_off;
+	uint32_t own_cnt;
+	double found, expect, mag;
+} hpctk_vfail;
+
 typedef struct hpctk_vcheck {
 	const hpctk_vmodel *vm;
 	hv_report *r;
@@ -292,7 +303,7 @@ typedef struct hpctk_vcheck {
 	uint64_t *negk;              /* (node << 16 | slot) + 1 of the negative terms, 0: free */
 	double *negv;                /* their magnitudes' sums */
 	size_t negn, negcap;
-	void *fail;                  /* equations out of tolerance so far, decided and reported at the end */
+	hpctk_vfail *fail;           /* equations out of tolerance so far, decided and reported at the end */
 	size_t nfail, fail_cap;
 	uint32_t last_ctx, last_node; /* the last run's ctxId and its rank */
 	uint32_t cursor;             /* ranks below it have ctxIds below the last run's */
@@ -314,6 +325,14 @@ void hpctk_vcheck_run(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx
 		      uint64_t off0);
 /* After the walk: the last profile's equations. */
 void hpctk_vcheck_finish(hpctk_vcheck *c);
+/* The verdicts (values_verdict.c): keep an equation out of tolerance so
+ * far; and at the end of a profile's slot group, with its elided raw
+ * values complete, count the evaluations, report the kept equations still
+ * out of the widened interval (in the order their nodes were first
+ * touched) and the execution totals that do not add up to the elided
+ * values. The caller clears what they read. */
+void hpctk_vcheck_keep_fail(hpctk_vcheck *c, const hpctk_vfail *f);
+void hpctk_vcheck_verdicts(hpctk_vcheck *c);
 void hpctk_vcheck_free(hpctk_vcheck *c);
 
 /* --- summary statistics (values_summary.c) -------------------------------
@@ -361,6 +380,19 @@ typedef struct hpctk_vsum_miss {
 	uint64_t off;
 } hpctk_vsum_miss;
 
+/* One pass over a clean run of cct.db {Val} entries (values_fuse.c),
+ * computing what the fused statistics of its metric need (a mask of
+ * HPCTK_VF_*): hpctk_vfuse_fn in file order, exactly as a statistic folded
+ * alone (reportable); hpctk_vfuse2_fn with several accumulators (its sums
+ * in another order: only to prove agreement, values_summary.c certify).
+ * Entry 0 of each table is NULL. */
+enum { HPCTK_VF_SUM1 = 1, HPCTK_VF_SUM2 = 2, HPCTK_VF_MIN = 4, HPCTK_VF_MAX = 8 };
+typedef struct hpctk_vfused {
+	double s1, a1, s2, mn, mx;   /* sum x, sum |x|, sum x^2, min x, max x */
+} hpctk_vfused;
+extern void (*const hpctk_vfuse_fn[16])(const uint8_t *vals, uint64_t cnt, hpctk_vfused *g);
+extern void (*const hpctk_vfuse2_fn[16])(const uint8_t *vals, uint64_t cnt, hpctk_vfused *g);
+
 typedef struct hpctk_vsum_acc {
 	double acc, mag;
 	uint32_t count;
@@ -380,7 +412,7 @@ typedef struct hpctk_vsum {
 				      * fired): its statistics are somewhere else, none is reported */
 	hpctk_vsum_acc *acc;         /* per statistic (index into vm->stats) */
 	uint8_t *mode;               /* per statistic: VS_SKIP, VS_CLEAN, VS_SLOW, VS_F_* (values_summary.c) */
-	uint8_t *fuse;               /* per propMetricId: what one pass over its run computes (F_*), 0: none */
+	uint8_t *fuse;               /* per propMetricId: what one pass over its run computes (HPCTK_VF_*), 0: none */
 	uint32_t *touched;
 	size_t ntouched;
 	hv_window wi, wv;            /* over the view's {Idx} and {Val} */

@@ -21,7 +21,8 @@
  * touched (the global context, ctxIds numbered otherwise) are evaluated at
  * the profile's end. An equation out of tolerance before the profile's
  * end is kept with its terms and decided at the end, when pos / neg and
- * the elided magnitudes are complete (they only widen the interval).
+ * the elided magnitudes are complete (they only widen the interval;
+ * values_verdict.c).
  * Diagnostics are reported in the order the profile first touched the
  * nodes (a node's own run, or a child's run that propagates into it).
  * A run that comes after its node, or its parent, was evaluated (ctxIds
@@ -31,7 +32,6 @@
  * of its own (its values missing) is evaluated when another node needs its
  * place, not at the profile's end (evict). */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -54,17 +54,6 @@ typedef struct kept_run {
 	uint32_t cnt;
 	uint64_t off0;
 } kept_run;
-
-/* An equation out of tolerance when it was evaluated, decided at the
- * profile's end: its terms, and where its node's values are (for the
- * diagnostic's offset). */
-typedef struct vfail {
-	uint64_t key;    /* the node's first touch (hpctk_vrec.key) */
-	uint32_t k, node;
-	uint64_t own_off, first_off;
-	uint32_t own_cnt;
-	double found, expect, mag;
-} vfail;
 
 /* Node (rank) n's records, at its place in the pool (hpctk_vrank.slot; a
  * leaf has none and never asks). */
@@ -343,21 +332,6 @@ static hpctk_vrec *touch(hpctk_vcheck *c, uint32_t n, uint64_t key, uint64_t off
 	return r;
 }
 
-static void keep_fail(hpctk_vcheck *c, const vfail *f)
-{
-	if (c->nfail == c->fail_cap) {
-		size_t cap = c->fail_cap ? c->fail_cap * 2 : 16;
-		vfail *nf = realloc(c->fail, cap * sizeof *nf);
-		if (!nf) {
-			c->oom = true; /* reported as far as kept */
-			return;
-		}
-		c->fail = nf;
-		c->fail_cap = cap;
-	}
-	((vfail *)c->fail)[c->nfail++] = *f;
-}
-
 /* One slot's equation, kept when out of tolerance so far (see eval_node). */
 static inline void eval_slot(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const hpctk_vown *o, uint32_t k,
 			     double f, double x, double mag, bool count)
@@ -371,7 +345,7 @@ static inline void eval_slot(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, c
 		c->nev[c->kshift[k] == 16]++;
 	}
 	if (!(diff >= c->neg[k] - tol && diff <= c->pos[k] + tol))
-		keep_fail(c, &(vfail){r->key, k, n, o->own_off, r->first_off, o->own_cnt, f, x, mag});
+		hpctk_vcheck_keep_fail(c, &(hpctk_vfail){r->key, k, n, o->own_off, r->first_off, o->own_cnt, f, x, mag});
 }
 
 
@@ -691,61 +665,12 @@ static void replay(hpctk_vcheck *c)
 	}
 }
 
-static void emit_prop(hpctk_vcheck *c, int rule, uint16_t pid, uint32_t n, uint64_t off, double found, double expect,
-		      double lo, double hi)
-{
-	const hpctk_vmodel *vm = c->vm;
-	char where[200], path[HV_PATH_MAX];
-	hpctk_vmodel_path(vm, vm->by_ctx[n], where, sizeof where);
-	snprintf(path, sizeof path, "profile.db/profile[%u]/ctx[%u]/metric[%u]", c->cur, vm->byrank[n].ctx, pid);
-	const char *scope = vm->pool + vm->scope_name[pid];
-	const char *terms = vm->kind[pid] == HPCTK_VP_EXEC ? "all children's" : "the children's (propagation bit set)";
-	if (lo == 0 && hi == 0)
-		hv_emit(c->r, rule, c->file, off, 10, path,
-			"ctx %s (ctxId %u): metric \"%s\" %s-propagated value %.9g, but point value + %s %s values = %.9g "
-			"(difference %.3g)",
-			where, vm->byrank[n].ctx, vm->pool + vm->metric_name[vm->metric_of[pid]], scope, found, terms, scope,
-			expect, found - expect);
-	else
-		hv_emit(c->r, rule, c->file, off, 10, path,
-			"ctx %s (ctxId %u): metric \"%s\" %s-propagated value %.9g, but point value + %s %s values = %.9g; "
-			"the profile's raw values at elided contexts allow a difference in [%.3g, %.3g], found %.3g",
-			where, vm->byrank[n].ctx, vm->pool + vm->metric_name[vm->metric_of[pid]], scope, found, terms, scope,
-			expect, lo, hi, found - expect);
-}
-
-
-/* The file offset a diagnostic of node n's scope pid points at: the
- * node's value of the scope, else its point value, else the first value
- * that touched it (read again from the node's own run). */
-static uint64_t slot_off(hpctk_vcheck *c, const vfail *f, uint16_t pid)
-{
-	if (!f->own_off || !c->w_ok) return f->first_off;
-	uint64_t point = 0;
-	for (uint32_t i = 0; i < f->own_cnt; i++) {
-		const uint8_t *p = hv_window_get(&c->w, f->own_off + 10ull * i, 10);
-		if (!p) break;
-		uint16_t id = hv_le16(p);
-		if (id == pid) return f->own_off + 10ull * i;
-		if (c->vm->has_point[pid] && id == c->vm->point_of[pid] && !point) point = f->own_off + 10ull * i;
-	}
-	return point ? point : f->first_off;
-}
-
-static int by_touch(const void *a, const void *b)
-{
-	const vfail *x = a, *y = b;
-	if (x->key != y->key) return x->key < y->key ? -1 : 1;
-	return (x->k > y->k) - (x->k < y->k);
-}
-
 /* The end of a profile's group: the nodes still waiting are evaluated,
  * every record is cleared, and the equations kept are decided with the
  * profile's elided values complete and reported in touch order. */
 static void end_group(hpctk_vcheck *c, bool check)
 {
 	const hpctk_vmodel *vm = c->vm;
-	const uint32_t g = c->g, g0 = c->g0;
 	close_open(c);
 	check = check && !c->cur_tainted;
 	for (uint32_t j = 0; j < c->nmade; j++) {
@@ -759,40 +684,9 @@ static void end_group(hpctk_vcheck *c, bool check)
 	}
 	c->nmade = 0;
 	memset(c->hasrec, 0, 2 * (((size_t)vm->n + 7) / 8)); /* and done */
-	if (check) {
-		hv_eval_n(c->r, HV_R_HPCTKDB_VALUES_TRANSITIVE, c->nev[0]);
-		hv_eval_n(c->r, HV_R_HPCTKDB_VALUES_EXECUTION, c->nev[1]);
-	}
-	/* the failures in the order the nodes were first touched */
-	vfail *f = c->fail;
-	if (check && c->nfail) qsort(f, c->nfail, sizeof *f, by_touch);
-	for (size_t j = 0; check && j < c->nfail; j++) {
-		const uint32_t k = f[j].k;
-		double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (f[j].mag + fabs(f[j].found) + c->elmag[k]);
-		double diff = f[j].found - f[j].expect;
-		if (diff >= c->neg[k] - tol && diff <= c->pos[k] + tol) continue; /* within what the elided values allow */
-		uint16_t pid = vm->dpid[g0 + k];
-		int rule = vm->kind[pid] == HPCTK_VP_EXEC ? HV_R_HPCTKDB_VALUES_EXECUTION : HV_R_HPCTKDB_VALUES_TRANSITIVE;
-		emit_prop(c, rule, pid, f[j].node, slot_off(c, &f[j], pid), f[j].found, f[j].expect, c->neg[k], c->pos[k]);
-	}
+	if (check) hpctk_vcheck_verdicts(c);
 	c->nfail = 0;
 	c->nev[0] = c->nev[1] = 0;
-	/* Execution: every elided raw value lies below exactly one listed
-	 * context, so the excesses add up to all of them. */
-	double *tot = c->pos + 3u * c->gw, *totmag = c->pos + 4u * c->gw;
-	for (uint32_t k = 0; check && k < g && g0 + k < vm->nd; k++) {
-		uint16_t pid = vm->dpid[g0 + k];
-		if (vm->kind[pid] != HPCTK_VP_EXEC || (c->pos[k] == 0 && c->neg[k] == 0)) continue;
-		double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (totmag[k] + c->elmag[k]);
-		if (hv_eval(c->r, HV_R_HPCTKDB_VALUES_EXECUTION, fabs(tot[k] - (c->pos[k] + c->neg[k])) <= tol)) continue;
-		char path[HV_PATH_MAX];
-		snprintf(path, sizeof path, "profile.db/profile[%u]/metric[%u]", c->cur, pid);
-		hv_emit(c->r, HV_R_HPCTKDB_VALUES_EXECUTION, c->file, 0, 0, path,
-			"metric \"%s\" %s: the contexts' execution values exceed point value + children's by %.9g in "
-			"all, but the raw values at contexts elided from meta.db add up to %.9g",
-			vm->pool + vm->metric_name[vm->metric_of[pid]], vm->pool + vm->scope_name[pid], tot[k],
-			c->pos[k] + c->neg[k]);
-	}
 	c->seq = 0;
 	memset(c->pos, 0, 5u * c->gw * sizeof *c->pos);
 	if (c->negn) {
