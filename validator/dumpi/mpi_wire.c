@@ -33,7 +33,7 @@ static int32_t get_i32(hv_rbuf *r)
 /* Bytes of the smallest encoding of one instance and one channel: a count
  * beyond (bytes left) / that is malformed, so nothing is sized by a bogus
  * count. */
-#define INST_MIN_BYTES (24u * 8u)
+#define INST_MIN_BYTES (26u * 8u)
 #define CHAN_MIN_BYTES (11u * 8u)
 
 static void save_inst(hv_wbuf *w, const mpi_inst *x)
@@ -56,6 +56,8 @@ static void save_inst(hv_wbuf *w, const mpi_inst *x)
 	hv_put_u64(w, x->ref.role);
 	hv_put_u64(w, x->ncoll);
 	hv_put_u64(w, x->digest);
+	hv_put_u64(w, x->cdigest);
+	hv_put_u64(w, x->cmixed);
 	hv_put_u64(w, x->wild);
 	hv_put_u64(w, x->wild_rec);
 	hv_put_u64(w, x->wild_off);
@@ -69,6 +71,19 @@ static void save_inst(hv_wbuf *w, const mpi_inst *x)
 		hv_put_u64(w, o->dtype);
 		put_i64(w, o->root);
 		put_i64(w, o->count);
+		put_i64(w, o->count2);
+		hv_put_u64(w, o->role0);
+		hv_put_u64(w, o->role1);
+		hv_put_u64(w, o->vtype);
+		hv_put_u64(w, o->vtype2);
+		hv_put_u64(w, o->vflags);
+		put_i64(w, o->vself);
+		hv_put_u64(w, o->vlen);
+		hv_put_u64(w, o->s0);
+		hv_put_u64(w, o->s1);
+		hv_put_u64(w, o->r0);
+		hv_put_u64(w, o->r1);
+		hv_put_u64(w, o->vdig);
 		hv_put_u64(w, o->rec);
 		hv_put_u64(w, o->off);
 	}
@@ -97,6 +112,8 @@ static bool load_inst(hv_rbuf *r, mpi_inst *x, uint32_t self)
 	x->ref.role = (uint8_t)get_max(r, RO_COUNT_ROLES - 1);
 	x->ncoll = hv_get_u64(r);
 	x->digest = hv_get_u64(r);
+	x->cdigest = hv_get_u64(r);
+	x->cmixed = hv_get_bool(r);
 	x->wild = hv_get_u64(r);
 	x->wild_rec = hv_get_u64(r);
 	x->wild_off = hv_get_u64(r);
@@ -114,6 +131,19 @@ static bool load_inst(hv_rbuf *r, mpi_inst *x, uint32_t self)
 		o->dtype = (uint16_t)get_max(r, UINT16_MAX);
 		o->root = get_i32(r);
 		o->count = get_i32(r);
+		o->count2 = get_i32(r);
+		o->role0 = (uint8_t)get_max(r, RO_COUNT_ROLES - 1);
+		o->role1 = (uint8_t)get_max(r, RO_COUNT_ROLES - 1);
+		o->vtype = (uint16_t)get_max(r, UINT16_MAX);
+		o->vtype2 = (uint16_t)get_max(r, UINT16_MAX);
+		o->vflags = (uint8_t)get_max(r, VS_SCALAR | VS_SUMS | VR_SCALAR | VR_SUMS);
+		o->vself = get_i32(r);
+		o->vlen = (uint32_t)get_max(r, UINT32_MAX);
+		o->s0 = hv_get_u64(r);
+		o->s1 = hv_get_u64(r);
+		o->r0 = hv_get_u64(r);
+		o->r1 = hv_get_u64(r);
+		o->vdig = hv_get_u64(r);
 		o->rec = hv_get_u64(r);
 		o->off = hv_get_u64(r);
 	}
