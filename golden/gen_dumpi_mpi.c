@@ -412,7 +412,7 @@ static void all_functions_next(gen_mpi *g)
 		if (!L || !L->decodable || id == 124 || id == 125 || id == DUMPI_ALL_FUNCTIONS) continue;
 		gm_rec *r = push(g, id);
 		/* destructors get a user handle: predefined ones cannot be freed */
-		if (id == 87 || id == 132) set(r, "comm", FIRST_COMM + 40);
+		if (id == 87 || id == 132) set(r, "comm", FIRST_COMM + 40 + (id == 132));
 		if (id == 47) set(r, "datatype", FIRST_TYPE + 40);
 		return;
 	}

@@ -5,7 +5,10 @@
  *     as MPI orders them (MPI_Comm_dup: as the parent; MPI_Comm_split: by
  *     key, then parent rank; others by the ranks' own MPI_Comm_rank records);
  *  2. collectives: each member's sequence on a communicator against the
- *     first member's (count, digest, first COLL_KEEP calls);
+ *     one most members made (count, digest, first COLL_KEEP calls), then,
+ *     when they all agree, the counts of every counted collective: scalar
+ *     counts against the count most members state, v-variants as sums of
+ *     each block's count at its sending and receiving ends;
  *  3. point-to-point: per (communicator, source, destination, tag), the
  *     sender's tally against the receiver's, and message sizes in order
  *     (non-overtaking) while both ends kept them.
@@ -853,12 +856,17 @@ const char *mpi_layer_explain(void)
 	       "correct trace; notes where the trace cannot tell)\n"
 	       "\n"
 	       "Proves, per rank: counts >= 0; dest/source/root inside the communicator or a constant DUMPI writes\n"
-	       "(-1, -2); tags >= 0 (receives: or MPI_ANY_TAG); no communicator or datatype used after its free;\n"
+	       "(-1, -2); tags >= 0 (receives: or MPI_ANY_TAG); no communicator or datatype used after its free,\n"
+	       "and no predefined one (MPI_COMM_WORLD, MPI_COMM_SELF, named datatypes) freed;\n"
 	       "every wait/test/start/free names a live request; every nonblocking or started persistent request\n"
 	       "is completed, freed or cancelled by MPI_Finalize; a complete stream has MPI_Finalize.\n"
 	       "Proves, across ranks (a .meta with every rank file, each read to its end): communicators from\n"
 	       "MPI_COMM_WORLD, MPI_Comm_dup and MPI_Comm_split are rebuilt and mapped to world ranks; every\n"
-	       "member makes the same collectives on each communicator (order, root, counts with built-in types);\n"
+	       "member makes the same collectives on each communicator (order and root), and the counts of every\n"
+	       "counted collective pair up where the datatypes are built-in (Bcast, Reduce, Allreduce, Scan, Exscan,\n"
+	       "Allgather, Alltoall, Gather, Scatter; Gatherv, Scatterv, Allgatherv, Alltoallv, Alltoallw and\n"
+	       "Reduce_scatter through rank-weighted sums of their arrays); the reference is what most members did\n"
+	       "(ties: the lowest rank), so one wrong member gets one warning;\n"
 	       "per (communicator, source, destination, tag) every send is received and every receive sent, and a\n"
 	       "receive smaller than its message (same datatype) is truncation.\n"
 	       "\n"
@@ -869,7 +877,9 @@ const char *mpi_layer_explain(void)
 	       "(note dumpi.mpi.comm-unreconstructed; their messages are not matched); compare message sizes of\n"
 	       "different or derived datatypes, or beyond the first four runs of equal sizes per channel; tell\n"
 	       "MPI_PROC_NULL from MPI_ANY_SOURCE (MPICH: both -1) or from MPI_ROOT (Open MPI: both -2); check\n"
-	       "ranks with nonblocking MPI-IO requests (a separate DUMPI index space) for requests; check a rank\n"
+	       "ranks with nonblocking MPI-IO requests (a separate DUMPI index space) for requests; compare a send\n"
+	       "side that may be MPI_IN_PLACE (count 0 or MPI_DATATYPE_NULL) or a root's own block, counts of\n"
+	       "v-variants past a communicator's first 32 collectives, or counts of derived datatypes; check a rank\n"
 	       "whose stream is cut (its stream errors say so; the cross-rank stage is then skipped).\n"
 	       "Memory: live requests, communicator instances (4096 per rank at most) and message channels\n"
 	       "(distinct communicator/peer/tag triples, 65536 per rank at most: past that a rank's channels are\n"
