@@ -716,7 +716,7 @@ static void collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 		scalar_counts(fn, a, &op);
 		if (op.count >= 0) in->cdigest = mpi_hash(in->cdigest, op.fn, op.dtype, (uint32_t)op.count);
 		else in->cmixed = true;
-	} else if (mpi_coll_vector(fn)) {
+	} else if (mpi_coll_vector(fn) && in->ncoll < COLL_KEEP) { /* only kept calls are compared */
 		vector_counts(m, fn, a, &op);
 	}
 	if (in->ncoll < COLL_KEEP) {
