@@ -61,6 +61,15 @@ for r in coll-sequence coll-root coll-count; do
 	check "7 ranks, $r: it names what 6 of the 7 members did" grep -q "6 of the 7 members" "$TMP/out"
 done
 
+# Past the first 32 collectives of a communicator: the same, through the digests.
+for r in coll-sequence coll-count; do
+	"$GEN" --what=dumpi-trace --profiles=5 --contexts=3000 --break="dumpi.mpi.$r" -o "$TMP/long-$r" >/dev/null
+	expect_exit 0 "long program, $r on rank 0: conforming" "$HPCVET" "$TMP/long-$r"
+	check "long program, $r: exactly one dumpi.mpi diagnostic" test "$(grep -c 'dumpi.mpi' "$TMP/out")" -eq 1
+	check "long program, $r: on rank 0, naming 4 of the 5 members" grep -q "\[dumpi.mpi.$r\]: rank 0 .* 4 of the 5 members" "$TMP/out"
+done
+check "long program, coll-count: the calls it is among" grep -q "in a collective from #33 to #[0-9]*, its last, at this record" "$TMP/out"
+
 # Counts of every counted collective: one count bent on rank 0, one warning there naming both ends.
 variant() { # variant pattern
 	"$GEN" --what=dumpi-trace --break="dumpi.mpi.coll-count~$1" -o "$TMP/v-$1" >/dev/null

@@ -195,7 +195,7 @@ static void check_hostile(void)
 		if (which) {
 			for (int i = 0; i < 2; i++) {
 				hv_put_u64(&w, UINT32_MAX); /* parent: none */
-				for (int f = 0; f < 25; f++) hv_put_u64(&w, 0); /* an instance has 26 fields */
+				for (int f = 0; f < 27; f++) hv_put_u64(&w, 0); /* an instance has 28 fields */
 			}
 			hv_put_u64(&w, which == 1 ? (uint64_t)1 << 60 : 16);
 			hv_put_u64(&w, which == 1 ? 1 : (uint64_t)1 << 60);

@@ -97,6 +97,7 @@ typedef struct mpi_inst {
 	uint64_t ncoll, digest;   /* collective calls; digest of their functions and roots */
 	uint64_t cdigest;         /* digest of the scalar collectives' built-in counts */
 	bool cmixed;              /* some scalar collective had no built-in count to compare */
+	uint64_t coll_rec, coll_off; /* the last collective call on it */
 	mpi_coll *ops;         /* COLL_KEEP entries, allocated on first use */
 	uint64_t wild, wild_rec, wild_off; /* receives with unresolved wildcards */
 	uint16_t wild_fn;

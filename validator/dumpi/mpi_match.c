@@ -557,12 +557,12 @@ static void compare_counts(trace_ctx *t, const gcomm *g, uint32_t rk, vote *v, b
 		if (hv_eval(t->r, HV_R_DUMPI_MPI_COLL_COUNT, x->cdigest == want) || told[k]) continue;
 		const mpi_rank *mb = mrank(t, g, k);
 		char cn[96];
-		emit_at(t, HV_R_DUMPI_MPI_COLL_COUNT, mb, x->rec, x->off,
+		emit_at(t, HV_R_DUMPI_MPI_COLL_COUNT, mb, x->coll_rec, x->coll_off,
 			"rank %ld passes counts on %s that differ from those %zu of the %u members pass (e.g. rank %ld) in "
-			"a collective after the first %d (same functions and roots, built-in datatypes)",
+			"a collective from #%d to #%llu, its last, at this record (same functions and roots, built-in "
+			"datatypes)",
 			mb->rank, comm_name(cn, sizeof cn, mb, g->mem[k].inst), agree, g->n,
-			mrank(t, g, example(v, b, agree, k))->rank,
-			COLL_KEEP);
+			mrank(t, g, example(v, b, agree, k))->rank, COLL_KEEP + 1, (unsigned long long)x->ncoll);
 	}
 }
 
@@ -603,16 +603,16 @@ static void compare_collectives(trace_ctx *t, uint32_t gi, vote *v, bool *told)
 		}
 		if (i < kept && ia->ops && ib->ops) continue;
 		/* the kept prefix agrees: this member made more or fewer calls, or they differ later */
-		bool more = ib->ncoll > ia->ncoll;
-		uint64_t at = ib->rec, off = ib->off;
-		if (more && kept < COLL_KEEP && ib->ops) at = ib->ops[kept].rec, off = ib->ops[kept].off;
-		else if (!more && kept > 0 && ib->ops) at = ib->ops[kept - 1].rec, off = ib->ops[kept - 1].off;
+		bool more = ib->ncoll > ia->ncoll, first = more && kept < COLL_KEEP && ib->ops;
+		uint64_t at = first ? ib->ops[kept].rec : ib->ncoll ? ib->coll_rec : ib->rec;
+		uint64_t off = first ? ib->ops[kept].off : ib->ncoll ? ib->coll_off : ib->off;
 		emit_at(t, HV_R_DUMPI_MPI_COLL_SEQUENCE, mb, at, off,
 			"rank %ld made %llu collective calls on %s, %zu of the %u members made %llu (e.g. rank %ld)%s",
 			mb->rank, (unsigned long long)ib->ncoll, cn, agree, g->n, (unsigned long long)ia->ncoll, ma->rank,
-			ia->ncoll == ib->ncoll ? " (the same number, but they differ after the first 32)"
-			: more && kept < COLL_KEEP ? "; its first call the others lack is at this record"
-						   : "; its last call they share is at this record");
+			ia->ncoll == ib->ncoll ? " (the same number, but they differ after the first 32; its last is at "
+						 "this record)"
+			: first ? "; its first call the others lack is at this record"
+			: ib->ncoll ? "; its last collective is at this record" : "");
 	}
 	if (agree == g->n) compare_counts(t, g, rk, v, told);
 }

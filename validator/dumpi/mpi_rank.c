@@ -719,6 +719,8 @@ static void collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 	} else if (mpi_coll_vector(fn) && in->ncoll < COLL_KEEP) { /* only kept calls are compared */
 		vector_counts(m, fn, a, &op);
 	}
+	in->coll_rec = rec->index;
+	in->coll_off = rec->offset;
 	if (in->ncoll < COLL_KEEP) {
 		if (!in->ops) in->ops = calloc(COLL_KEEP, sizeof *in->ops);
 		if (in->ops) in->ops[in->ncoll] = op;

@@ -33,7 +33,7 @@ static int32_t get_i32(hv_rbuf *r)
 /* Bytes of the smallest encoding of one instance and one channel: a count
  * beyond (bytes left) / that is malformed, so nothing is sized by a bogus
  * count. */
-#define INST_MIN_BYTES (26u * 8u)
+#define INST_MIN_BYTES (28u * 8u)
 #define CHAN_MIN_BYTES (11u * 8u)
 
 static void save_inst(hv_wbuf *w, const mpi_inst *x)
@@ -58,6 +58,8 @@ static void save_inst(hv_wbuf *w, const mpi_inst *x)
 	hv_put_u64(w, x->digest);
 	hv_put_u64(w, x->cdigest);
 	hv_put_u64(w, x->cmixed);
+	hv_put_u64(w, x->coll_rec);
+	hv_put_u64(w, x->coll_off);
 	hv_put_u64(w, x->wild);
 	hv_put_u64(w, x->wild_rec);
 	hv_put_u64(w, x->wild_off);
@@ -114,6 +116,8 @@ static bool load_inst(hv_rbuf *r, mpi_inst *x, uint32_t self)
 	x->digest = hv_get_u64(r);
 	x->cdigest = hv_get_u64(r);
 	x->cmixed = hv_get_bool(r);
+	x->coll_rec = hv_get_u64(r);
+	x->coll_off = hv_get_u64(r);
 	x->wild = hv_get_u64(r);
 	x->wild_rec = hv_get_u64(r);
 	x->wild_off = hv_get_u64(r);
