@@ -85,9 +85,11 @@ static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t ma
 		}
 		/* values the MPI program chose, else neutral ones (gen_dumpi_mpi.c) */
 		int64_t val = ov && ov->set[i] ? ov->v[i] : gen_mpi_neutral(f, g);
-		if (ov && ov->aset[i] && k == 'I') {
+		if (ov && ov->aset[i] && (k == 'I' || k == 'H')) {
 			be32(b, ov->alen[i]);
-			for (unsigned j = 0; j < ov->alen[i]; j++) be32(b, (uint32_t)ov->arr[i][j]);
+			for (unsigned j = 0; j < ov->alen[i]; j++)
+				if (k == 'I') be32(b, (uint32_t)ov->arr[i][j]);
+				else be16(b, (uint16_t)ov->arr[i][j]);
 			continue;
 		}
 		if (ov && ov->aset[i] && k == 'S') {

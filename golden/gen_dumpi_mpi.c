@@ -30,7 +30,8 @@ static const char *const mpi_trace_breaks[] = {
 	/* variants: one count bent on rank 0 in MPI_Alltoall or a v-variant; and the near miss, every
 	 * counted collective consistent with MPI_IN_PLACE-like send sides, which must be accepted */
 	"dumpi.mpi.coll-count~alltoall", "dumpi.mpi.coll-count~gatherv", "dumpi.mpi.coll-count~scatterv",
-	"dumpi.mpi.coll-count~allgatherv", "dumpi.mpi.coll-count~alltoallv", "dumpi.mpi.coll-count~reduce-scatter",
+	"dumpi.mpi.coll-count~allgatherv", "dumpi.mpi.coll-count~alltoallv", "dumpi.mpi.coll-count~alltoallw",
+	"dumpi.mpi.coll-count~exscan", "dumpi.mpi.coll-count~reduce-scatter",
 	"dumpi.mpi.coll-count~in-place", NULL,
 };
 
@@ -282,7 +283,7 @@ static void type_phase(gen_mpi *g)
 
 /* Counted collectives on world, consistent unless `bend` names one to bend
  * on rank 0 ("alltoall", "gatherv", "scatterv", "allgatherv", "alltoallv",
- * "reduce-scatter"); "in-place" gives rank 0
+ * "alltoallw", "exscan", "reduce-scatter"); "in-place" gives rank 0
  * MPI_IN_PLACE-like send sides (count 0, MPI_DATATYPE_NULL). Block sizes:
  * from rank i to rank j, i + j + 1 elements (v-variants), 8 (Alltoall). */
 static void counted_phase(gen_mpi *g, const char *bend)
@@ -314,12 +315,26 @@ static void counted_phase(gen_mpi *g, const char *bend)
 	set_arr(r, "recvcounts", expect, n);
 	set_arr(r, "displs", disp, n);
 	/* MPI_Alltoallv */
-	if (r0 && is(bend, "alltoallv") && n > 1) to[1] += 3;
+	int32_t bent[GM_ARR];
+	memcpy(bent, to, sizeof bent);
+	if (r0 && is(bend, "alltoallv") && n > 1) bent[1] += 3;
 	r = REC(g, 61, {"commsize", n}, {"sendtype", in_place ? 1 : T_INT}, {"recvtype", T_INT}, {"comm", WORLD});
-	set_arr(r, "sendcounts", to, n);
+	set_arr(r, "sendcounts", bent, n);
 	set_arr(r, "senddispls", disp, n);
 	set_arr(r, "recvcounts", from, n);
 	set_arr(r, "recvdispls", disp, n);
+	/* MPI_Alltoallw with MPI_INT everywhere: the same blocks as MPI_Alltoallv */
+	if (n > 2 && r0 && is(bend, "alltoallw")) to[2] -= 1; /* rank 0 sends rank 2 one element less */
+	int32_t types[GM_ARR];
+	for (unsigned j = 0; j < n; j++) types[j] = T_INT;
+	r = REC(g, 155, {"commsize", n}, {"comm", WORLD});
+	set_arr(r, "sendcounts", to, n);
+	set_arr(r, "senddispls", disp, n);
+	set_arr(r, "sendtypes", types, n);
+	set_arr(r, "recvcounts", from, n);
+	set_arr(r, "recvdispls", disp, n);
+	set_arr(r, "recvtypes", types, n);
+	REC(g, 156, {"count", r0 && is(bend, "exscan") ? 6 : 5}, {"datatype", T_INT}, {"op", 0}, {"comm", WORLD});
 	/* MPI_Reduce_scatter: rank i gets i + 2 elements */
 	r = REC(g, 66, {"commsize", n}, {"datatype", T_INT}, {"comm", WORLD});
 	if (r0 && is(bend, "reduce-scatter")) expect[n - 1]++;

@@ -702,7 +702,8 @@ static void collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 	unsigned fn = rec->fn;
 	if (!is_coll(fn)) return;
 	uint64_t comm, v;
-	bool creator = fn >= 84;
+	/* communicator constructors are collectives of their parent (MPI_Alltoallw 155 and MPI_Exscan 156 are not constructors) */
+	bool creator = fn == 84 || fn == 85 || fn == 86 || fn == 99 || fn == 101 || fn == 111;
 	if (!arg(fn, a, creator ? RO_OLDCOMM : RO_COMM, &comm)) return;
 	mpi_inst *in = inst_of(m, inst_of_comm(m, comm));
 	if (!in || comm == MPI_D_COMM_SELF) return;

@@ -76,16 +76,18 @@ static void save_inst(hv_wbuf *w, const mpi_inst *x)
 		put_i64(w, o->count2);
 		hv_put_u64(w, o->role0);
 		hv_put_u64(w, o->role1);
-		hv_put_u64(w, o->vtype);
-		hv_put_u64(w, o->vtype2);
 		hv_put_u64(w, o->vflags);
-		put_i64(w, o->vself);
-		hv_put_u64(w, o->vlen);
-		hv_put_u64(w, o->s0);
-		hv_put_u64(w, o->s1);
-		hv_put_u64(w, o->r0);
-		hv_put_u64(w, o->r1);
-		hv_put_u64(w, o->vdig);
+		if (o->vflags) { /* a v-variant's sides; nothing reads them without a flag */
+			hv_put_u64(w, o->vtype);
+			hv_put_u64(w, o->vtype2);
+			put_i64(w, o->vself);
+			hv_put_u64(w, o->vlen);
+			hv_put_u64(w, o->s0);
+			hv_put_u64(w, o->s1);
+			hv_put_u64(w, o->r0);
+			hv_put_u64(w, o->r1);
+			hv_put_u64(w, o->vdig);
+		}
 		hv_put_u64(w, o->rec);
 		hv_put_u64(w, o->off);
 	}
@@ -138,16 +140,19 @@ static bool load_inst(hv_rbuf *r, mpi_inst *x, uint32_t self)
 		o->count2 = get_i32(r);
 		o->role0 = (uint8_t)get_max(r, RO_COUNT_ROLES - 1);
 		o->role1 = (uint8_t)get_max(r, RO_COUNT_ROLES - 1);
-		o->vtype = (uint16_t)get_max(r, UINT16_MAX);
-		o->vtype2 = (uint16_t)get_max(r, UINT16_MAX);
 		o->vflags = (uint8_t)get_max(r, VS_SCALAR | VS_SUMS | VR_SCALAR | VR_SUMS);
-		o->vself = get_i32(r);
-		o->vlen = (uint32_t)get_max(r, UINT32_MAX);
-		o->s0 = hv_get_u64(r);
-		o->s1 = hv_get_u64(r);
-		o->r0 = hv_get_u64(r);
-		o->r1 = hv_get_u64(r);
-		o->vdig = hv_get_u64(r);
+		o->vself = -1;
+		if (o->vflags) {
+			o->vtype = (uint16_t)get_max(r, UINT16_MAX);
+			o->vtype2 = (uint16_t)get_max(r, UINT16_MAX);
+			o->vself = get_i32(r);
+			o->vlen = (uint32_t)get_max(r, UINT32_MAX);
+			o->s0 = hv_get_u64(r);
+			o->s1 = hv_get_u64(r);
+			o->r0 = hv_get_u64(r);
+			o->r1 = hv_get_u64(r);
+			o->vdig = hv_get_u64(r);
+		}
 		o->rec = hv_get_u64(r);
 		o->off = hv_get_u64(r);
 	}
