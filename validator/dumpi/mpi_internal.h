@@ -16,7 +16,7 @@ enum mpi_role {
 	RO_COMM, RO_OLDCOMM, RO_NEWCOMM,
 	RO_REQUEST, RO_REQUESTS, RO_INDEX, RO_FLAG, RO_OUTCOUNT, RO_INDICES,
 	RO_STATUS, RO_STATUSES,
-	RO_COLOR, RO_KEY, RO_SIZE, RO_RANK,
+	RO_COLOR, RO_KEY, RO_SIZE, RO_RANK, RO_REORDER,
 	RO_COUNT_ROLES
 };
 
@@ -57,7 +57,8 @@ typedef struct mpi_coll {
 typedef struct mpi_inst {
 	uint32_t parent, seq;  /* the parent instance, and which of its creating calls this was */
 	uint16_t fn;           /* the creating call */
-	int32_t color, key;    /* MPI_Comm_split; color < 0 is MPI_UNDEFINED */
+	int32_t color, key;    /* MPI_Comm_split; color < 0 is MPI_UNDEFINED; MPI_Cart_create and
+	                          MPI_Graph_create: key is their reorder argument */
 	bool null;             /* the call returned MPI_COMM_NULL */
 	int64_t myrank;        /* from MPI_Comm_rank on it, -1 */
 	uint32_t ncreated;     /* creating calls made on it so far */
@@ -92,9 +93,15 @@ typedef struct mpi_msg {
 	uint16_t dtype;
 } mpi_msg;
 
+/* A request id of this rank. One id can stand for several live requests at
+ * once: Open MPI returns one shared handle for every nonblocking send that
+ * completed at once, and libdumpi numbers requests by handle value, so a
+ * real trace says `Waitall [2,3,4,4]`. `live` counts the nonblocking
+ * instances created and not yet completed; `rec`/`off` name the oldest. */
 typedef struct mpi_req {
 	uint8_t kind;         /* REQ_* */
 	bool cancelled;
+	uint32_t live;        /* REQ_ACTIVE: instances not yet completed (>= 1) */
 	uint16_t fn;          /* the call that created it */
 	uint64_t rec, off;
 	mpi_msg msg;

@@ -237,7 +237,16 @@ static bool pair_instances(trace_ctx *t)
 		}
 		bool all_myrank = true;
 		for (uint32_t k = 0; k < g->n; k++) all_myrank &= g->mem[k].myrank >= 0;
-		if (g->ok && g->fn == 84) qsort(g->mem, g->n, sizeof *g->mem, by_pidx);
+		/* a topology made with reorder = 0 keeps the parent's order: its
+		 * members are the parent's first ranks (the others get
+		 * MPI_COMM_NULL), as MPI_Cart_create(reorder=0) does */
+		bool keep_order = g->fn == 99 || g->fn == 101;
+		for (uint32_t k = 0; k < g->n && keep_order; k++) keep_order = t->by[g->mem[k].world]->inst[g->mem[k].inst].key == 0;
+		if (g->ok && keep_order) {
+			qsort(g->mem, g->n, sizeof *g->mem, by_pidx);
+			for (uint32_t k = 0; k < g->n; k++)
+				if (g->mem[k].pidx != (int64_t)k) g->ok = false;
+		} else if (g->ok && g->fn == 84) qsort(g->mem, g->n, sizeof *g->mem, by_pidx);
 		else if (g->ok && g->fn == 86) qsort(g->mem, g->n, sizeof *g->mem, by_key);
 		else if (all_myrank) qsort(g->mem, g->n, sizeof *g->mem, by_myrank), g->ok = true;
 		else g->ok = false;

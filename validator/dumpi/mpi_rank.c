@@ -23,7 +23,7 @@ static const char *const role_names[RO_COUNT_ROLES] = {
 	[RO_ROOT] = "root", [RO_TAG] = "tag", [RO_SENDTAG] = "sendtag", [RO_RECVTAG] = "recvtag",
 	[RO_COMM] = "comm", [RO_OLDCOMM] = "oldcomm", [RO_NEWCOMM] = "newcomm", [RO_REQUEST] = "request",
 	[RO_REQUESTS] = "requests", [RO_INDEX] = "index", [RO_FLAG] = "flag", [RO_OUTCOUNT] = "outcount",
-	[RO_INDICES] = "indices", [RO_STATUS] = "status", [RO_STATUSES] = "statuses", [RO_COLOR] = "color",
+	[RO_INDICES] = "indices", [RO_STATUS] = "status", [RO_STATUSES] = "statuses", [RO_COLOR] = "color", [RO_REORDER] = "reorder",
 	[RO_KEY] = "key", [RO_SIZE] = "size", [RO_RANK] = "rank",
 };
 
@@ -333,6 +333,7 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 			uint64_t v2;
 			if (fn == 86 && arg(fn, a, RO_COLOR, &v2)) x->color = (int32_t)(uint32_t)v2;
 			if (fn == 86 && arg(fn, a, RO_KEY, &v2)) x->key = (int32_t)(uint32_t)v2;
+			if ((fn == 99 || fn == 101) && arg(fn, a, RO_REORDER, &v2)) x->key = v2 != 0;
 		}
 		if (id >= MPI_D_FIRST_USER_COMM) {
 			mpi_comm *c = comm_of(m, id);
@@ -403,7 +404,9 @@ static void ranks_and_tags(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 
 /* ---- messages and collectives (summarised for mpi_match.c) ---- */
 
-typedef struct mpi_status { bool ok, tag_ok; int32_t src, tag; } mpi_status;
+/* A recorded status: bytes (i32), source (i32), cancelled (u8), error (u8),
+ * and from 0.6.3 the tag (i32). */
+typedef struct mpi_status { bool ok, tag_ok, cancelled; int32_t src, tag; } mpi_status;
 
 /* Status i of the statuses field `ro` (count, then 14-byte entries from 0.6.3
  * on: bytes, source, cancelled, error, tag; 10 bytes, without the tag, before). */
@@ -418,6 +421,7 @@ static mpi_status status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int r
 	if (!p) return st;
 	st.ok = true;
 	st.src = (int32_t)hv_be32(p + 4);
+	st.cancelled = p[8] != 0;
 	if (tagged) st.tag_ok = true, st.tag = (int32_t)hv_be32(p + 10);
 	return st;
 }
@@ -591,12 +595,38 @@ static mpi_req *req_named(mpi_rank *m, const dumpi_record *rec, uint64_t off, ui
 	return q;
 }
 
+/* One instance of request `id` ends (completed or freed). */
+static void req_drop(mpi_rank *m, uint64_t id, mpi_req *q)
+{
+	if (q->kind == REQ_ACTIVE && q->live > 1) q->live--;
+	else mpi_map_del(&m->reqs, id);
+}
+
+static void leaked(mpi_rank *m, uint64_t id, const mpi_req *q, const char *when);
+
+/* A call creates request `id` of another kind while an instance is still
+ * active (a persistent request over a nonblocking one, or the other way):
+ * the MPI library cannot hand out a live handle again, so the old
+ * instances were never completed. */
+static void req_replaced(mpi_rank *m, const dumpi_record *rec, uint64_t id, const mpi_req *q)
+{
+	bool active = !q->cancelled && q->kind != REQ_PERSIST_IDLE;
+	if (hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_LEAKED, !active)) return;
+	char when[96];
+	snprintf(when, sizeof when, "record %llu (%s) creates it again", (unsigned long long)rec->index,
+		 dumpi_function_name(rec->fn));
+	leaked(m, id, q, when);
+}
+
 /* A request completed by a wait or test: a wildcard receive is counted now,
  * with the source and tag its status recorded. */
 static void req_finish(mpi_rank *m, const dumpi_record *rec, uint32_t id, mpi_req *q, mpi_status st)
 {
-	if (q->kind != REQ_PERSIST_IDLE && q->msg.p2p && q->msg.recv && msg_wild(&q->msg)) recv_msg(m, rec, &q->msg, st);
-	if (q->kind == REQ_ACTIVE) mpi_map_del(&m->reqs, id);
+	/* A receive its status says was cancelled received nothing (a cancelled
+	 * MPI_ANY_SOURCE receive completes with {cancelled=1, source=-1}). */
+	if (q->kind != REQ_PERSIST_IDLE && q->msg.p2p && q->msg.recv && msg_wild(&q->msg) && !st.cancelled)
+		recv_msg(m, rec, &q->msg, st);
+	if (q->kind == REQ_ACTIVE) req_drop(m, id, q);
 	else q->kind = REQ_PERSIST_IDLE;
 }
 
@@ -628,21 +658,28 @@ static void requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	uint64_t v, cnt, flag = 1;
 	if (is_io_request(fn)) m->io_requests = true;
 	if (creates_request(fn) && arg(fn, a, RO_REQUEST, &v) && v >= 2) {
-		mpi_req *q = mpi_map_put(&m->reqs, v, NULL);
+		bool recv = fn == 12 || fn == 30;
+		mpi_msg g = {0};
+		if (fn != 170) g = msg_from(m, fn, a, recv, RO_COUNT, recv ? RO_SOURCE : RO_DEST, RO_TAG, RO_DATATYPE);
+		if (!is_persistent_init(fn) && fn != 170 && !recv) send_msg(m, rec, &g);
+		if (!is_persistent_init(fn) && fn != 170 && recv && !msg_wild(&g)) recv_msg(m, rec, &g, (mpi_status){0});
+		mpi_req *q = mpi_map_get(&m->reqs, v);
+		if (q && q->kind == REQ_ACTIVE && !is_persistent_init(fn)) {
+			/* One more live instance of a shared id (see mpi_req); the
+			 * oldest instance keeps the record and the message. */
+			if (q->live < UINT32_MAX) q->live++;
+			return;
+		}
+		if (q) req_replaced(m, rec, v, q);
+		q = mpi_map_put(&m->reqs, v, NULL);
 		if (!q) return;
 		q->kind = is_persistent_init(fn) ? REQ_PERSIST_IDLE : REQ_ACTIVE;
+		q->live = 1;
 		q->cancelled = false;
 		q->fn = (uint16_t)fn;
 		q->rec = rec->index;
 		q->off = rec->offset;
-		memset(&q->msg, 0, sizeof q->msg);
-		if (fn != 170) {
-			bool recv = fn == 12 || fn == 30;
-			q->msg = msg_from(m, fn, a, recv, RO_COUNT, recv ? RO_SOURCE : RO_DEST, RO_TAG, RO_DATATYPE);
-			mpi_msg g = q->msg;
-			if (!is_persistent_init(fn) && !recv) send_msg(m, rec, &g);
-			if (!is_persistent_init(fn) && recv && !msg_wild(&g)) recv_msg(m, rec, &g, (mpi_status){0});
-		}
+		q->msg = g;
 		return;
 	}
 	uint64_t at = arg_at(fn, a, RO_REQUEST);
@@ -656,9 +693,11 @@ static void requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		if (flag) req_complete(m, rec, at, (uint32_t)v, status_of(m, fn, a, RO_STATUS, 0));
 		else req_named(m, rec, at, (uint32_t)v);
 		break;
-	case 15: /* MPI_Request_free */
-		if (arg(fn, a, RO_REQUEST, &v) && req_named(m, rec, at, (uint32_t)v)) mpi_map_del(&m->reqs, v);
+	case 15: { /* MPI_Request_free */
+		mpi_req *q = arg(fn, a, RO_REQUEST, &v) ? req_named(m, rec, at, (uint32_t)v) : NULL;
+		if (q) req_drop(m, v, q);
 		break;
+	}
 	case 24: { /* MPI_Cancel */
 		mpi_req *q = arg(fn, a, RO_REQUEST, &v) ? req_named(m, rec, at, (uint32_t)v) : NULL;
 		if (q) q->cancelled = true;
@@ -728,6 +767,20 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 
 #define LEAKS_SHOWN 20
 
+static void leaked(mpi_rank *m, uint64_t id, const mpi_req *q, const char *when)
+{
+	dumpi_record at = {.index = q->rec, .offset = q->off, .fn = q->fn};
+	if (q->kind == REQ_ACTIVE && q->live > 1)
+		emit(m, HV_R_DUMPI_MPI_REQUEST_LEAKED, &at, q->off, 0,
+		     "request %llu is still active at %s: %u instances of it (this one the oldest) were never completed "
+		     "by a wait or test, freed or cancelled",
+		     (unsigned long long)id, when, q->live);
+	else
+		emit(m, HV_R_DUMPI_MPI_REQUEST_LEAKED, &at, q->off, 0,
+		     "request %llu is still active at %s: never completed by a wait or test, freed or cancelled",
+		     (unsigned long long)id, when);
+}
+
 static void check_leaks(mpi_rank *m)
 {
 	if (m->io_requests) return;
@@ -742,12 +795,10 @@ static void check_leaks(mpi_rank *m)
 			more++;
 			continue;
 		}
-		dumpi_record at = {.index = q->rec, .offset = q->off, .fn = q->fn};
-		emit(m, HV_R_DUMPI_MPI_REQUEST_LEAKED, &at, q->off, 0,
-		     "request %llu is still active at %s (record %llu): never completed by a wait or test, freed "
-		     "or cancelled",
-		     (unsigned long long)key, m->finalized ? "MPI_Finalize" : "the end of the stream",
-		     (unsigned long long)m->last_rec);
+		char when[64];
+		snprintf(when, sizeof when, "%s (record %llu)", m->finalized ? "MPI_Finalize" : "the end of the stream",
+			 (unsigned long long)m->last_rec);
+		leaked(m, key, q, when);
 	}
 	if (more) {
 		dumpi_record at = {.index = m->last_rec, .offset = m->last_off, .fn = m->finalized ? 125 : 0};
