@@ -20,7 +20,7 @@ enum { WORLD = MPI_D_COMM_WORLD, SELF = MPI_D_COMM_SELF, FIRST_COMM = MPI_D_FIRS
 static const char *const mpi_breaks[] = {
 	"dumpi.mpi.count-negative", "dumpi.mpi.rank-range", "dumpi.mpi.tag-range",
 	"dumpi.mpi.handle-freed", "dumpi.mpi.request-unknown", "dumpi.mpi.request-leaked",
-	"dumpi.mpi.finalize-missing", NULL,
+	"dumpi.mpi.finalize-missing", "dumpi.mpi.request-unrecorded", NULL,
 };
 /* Rules that need several ranks (written as dumpi-trace). */
 static const char *const mpi_trace_breaks[] = {
@@ -298,6 +298,13 @@ static void break_phase(gen_mpi *g)
 		REC(g, 87, {"comm", nc});
 		REC(g, 81, {"comm", nc}, {"size", 1}); /* MPI_Comm_size on the freed duplicate */
 	} else if (is(b, "dumpi.mpi.request-unknown")) {
+		/* an MPI_Irecv from MPI_PROC_NULL waited for twice */
+		int id = (int)g->next_req++;
+		set(p2p(g, 12, 1, PROC_NULL, 5, WORLD, false), "request", id);
+		wait_req(g, id, PROC_NULL, -1, 0);
+		wait_req(g, id, PROC_NULL, -1, 0);
+	} else if (is(b, "dumpi.mpi.request-unrecorded")) {
+		/* a wait for a request no recorded call made (an MPI_Ibarrier, which libdumpi does not record) */
 		wait_req(g, 999, 0, 0, 0);
 	} else if (is(b, "dumpi.mpi.send-unmatched") || is(b, "dumpi.mpi.wildcard-unresolved")) {
 		/* rank 0 sends to rank 1; for the wildcard, rank 1 takes it with MPI_ANY_SOURCE and no status */

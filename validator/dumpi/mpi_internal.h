@@ -107,6 +107,12 @@ typedef struct mpi_req {
 	mpi_msg msg;
 } mpi_req;
 enum { REQ_ACTIVE = 1, REQ_PERSIST_IDLE, REQ_PERSIST_ACTIVE };
+/* Ids are told apart exactly below this (libdumpi numbers requests from 2
+ * up as it meets new handle values); above it they alias, which can only
+ * turn a note about an unrecorded request into the warning of a known one. */
+#define REQ_SEEN_BITS 65536u
+/* What ignored calls hide (mpi_rank.ignored). */
+enum { IGN_FINALIZE = 1, IGN_REQUESTS = 2, IGN_P2P = 4, IGN_COLL = 8 };
 
 struct mpi_rank {
 	hv_report *r;
@@ -118,6 +124,19 @@ struct mpi_rank {
 	hv_window win;
 	bool win_ok;
 	bool finalized, complete, ended, io_requests;
+	/* Calls the footer counts as ignored (libdumpi's tracing switched off,
+	 * e.g. MPI_Pcontrol(0)): what they did is not in the stream, so the
+	 * checks they would feed are not made (IGN_*; travels to mpi_match.c). */
+	uint8_t ignored;
+	int64_t world_size;   /* from the rank's MPI_Comm_size(MPI_COMM_WORLD), -1: not recorded */
+	char ignored_names[160]; /* the functions, for the note */
+	uint64_t ignored_off;  /* the footer */
+	/* Requests named by a wait, test, free or cancel that no recorded call
+	 * created: calls libdumpi does not record (MPI-3) leave such holes. */
+	uint64_t unrecorded, unrecorded_rec, unrecorded_off;
+	uint32_t unrecorded_id;
+	uint16_t unrecorded_fn;
+	uint64_t *req_seen;   /* bitmap of request ids (mod REQ_SEEN_BITS) ever created */
 	uint64_t records;
 	uint64_t last_rec, last_off;
 	uint16_t last_fn;
