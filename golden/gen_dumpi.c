@@ -10,6 +10,7 @@
 #include "core/hv_int.h"
 #include "core/rules.h"
 #include "dumpi/dumpi.h"
+#include "dumpi/mpi_check.h"
 #include "gen.h"
 #include "gen_dumpi_mpi.h"
 
@@ -185,7 +186,9 @@ static void write_stream(gen_buf *b, plan *pl, uint32_t *counts)
 	unsigned target = pl->records / 2; /* the record a break bends */
 	unsigned jumps = 0;
 	gen_mpi prog;
-	gen_mpi_init(&prog, pl->rank, pl->nranks, pl->seed, pl->brk, pl->all_functions, pl->records);
+	/* partial-trace: rank 0's file of a two-rank program, alone */
+	unsigned world = is(brk, "dumpi.mpi.partial-trace") ? 2 : pl->nranks;
+	gen_mpi_init(&prog, pl->rank, world, pl->seed, pl->brk, pl->all_functions, pl->records);
 	prog.inflight = pl->in_flight;
 	gm_rec rec;
 	bool have = gen_mpi_next(&prog, &rec);
@@ -259,15 +262,18 @@ static void write_header(gen_buf *b, plan *pl)
 static void write_footer(gen_buf *b, plan *pl, uint32_t *called, uint32_t *ignored)
 {
 	const char *brk = pl->brk;
-	/* some calls were not recorded (nested or profiling off) */
+	/* some calls were not recorded: libdumpi ignores calls made inside
+	 * another MPI call; of the functions the MPI checks read, only
+	 * --break dumpi.mpi.calls-ignored ignores any (tracing switched off) */
 	for (unsigned f = 0; f < DUMPI_ALL_FUNCTIONS; f++)
-		if (called[f] && gen_below(&pl->rng, 3) == 0) {
+		if (called[f] && !mpi_ignored_hides(f) && gen_below(&pl->rng, 3) == 0) {
 			unsigned k = (unsigned)gen_below(&pl->rng, 5);
 			called[f] += k;
 			ignored[f] += k;
 		}
 	unsigned victim = 1 + (unsigned)gen_below(&pl->rng, 7);
 	if (is(brk, "dumpi.footer.ignored-le-called")) ignored[200 + victim] += 1 + called[200 + victim];
+	if (is(brk, "dumpi.mpi.calls-ignored")) called[125]++, ignored[125]++; /* MPI_Finalize once more, untraced */
 	if (is(brk, "dumpi.footer.records-match") || is(brk, "dumpi.footer.records-match-rewritten"))
 		called[124] += 1; /* one MPI_Init more than recorded */
 	uint64_t sc = 0, si = 0;

@@ -20,7 +20,8 @@ enum { WORLD = MPI_D_COMM_WORLD, SELF = MPI_D_COMM_SELF, FIRST_COMM = MPI_D_FIRS
 static const char *const mpi_breaks[] = {
 	"dumpi.mpi.count-negative", "dumpi.mpi.rank-range", "dumpi.mpi.tag-range",
 	"dumpi.mpi.handle-freed", "dumpi.mpi.request-unknown", "dumpi.mpi.request-leaked",
-	"dumpi.mpi.finalize-missing", "dumpi.mpi.comm-predefined-freed", "dumpi.mpi.type-predefined-freed", NULL,
+	"dumpi.mpi.finalize-missing", "dumpi.mpi.request-unrecorded", "dumpi.mpi.comm-predefined-freed",
+	"dumpi.mpi.type-predefined-freed", NULL,
 };
 /* Rules that need several ranks (written as dumpi-trace). */
 static const char *const mpi_trace_breaks[] = {
@@ -215,7 +216,13 @@ static void nonblocking(gen_mpi *g, int tag, int count, bool test_first)
 		wait_req(g, ra, left, tag, 4 * count);
 		return;
 	}
-	set_status(all2(g, 18, ra, rb), "statuses", (int32_t[]){left, tag, 0, 0}, 2, 4 * count);
+	/* Open MPI hands every nonblocking send that completed at once one shared
+	 * request handle, and libdumpi records requests by handle value: a send
+	 * to MPI_PROC_NULL shares rb's id, and the Waitall names it twice. */
+	set(p2p(g, 8, count, PROC_NULL, tag, WORLD, true), "request", rb);
+	gm_rec *r = REC(g, 18, {"count", 3});
+	set_arr(r, "requests", (int32_t[]){ra, rb, rb}, 3);
+	set_status(r, "statuses", (int32_t[]){left, tag, 0, 0, 0, 0}, 3, 4 * count);
 }
 
 static void collective(gen_mpi *g, int comm, unsigned size, unsigned myrank)
@@ -358,6 +365,13 @@ static void break_phase(gen_mpi *g)
 		REC(g, 87, {"comm", nc});
 		REC(g, 81, {"comm", nc}, {"size", 1}); /* MPI_Comm_size on the freed duplicate */
 	} else if (is(b, "dumpi.mpi.request-unknown")) {
+		/* an MPI_Irecv from MPI_PROC_NULL waited for twice */
+		int id = (int)g->next_req++;
+		set(p2p(g, 12, 1, PROC_NULL, 5, WORLD, false), "request", id);
+		wait_req(g, id, PROC_NULL, -1, 0);
+		wait_req(g, id, PROC_NULL, -1, 0);
+	} else if (is(b, "dumpi.mpi.request-unrecorded")) {
+		/* a wait for a request no recorded call made (an MPI_Ibarrier, which libdumpi does not record) */
 		wait_req(g, 999, 0, 0, 0);
 	} else if (is(b, "dumpi.mpi.send-unmatched") || is(b, "dumpi.mpi.wildcard-unresolved")) {
 		/* rank 0 sends to rank 1; for the wildcard, rank 1 takes it with MPI_ANY_SOURCE and no status */
@@ -388,8 +402,13 @@ static void break_phase(gen_mpi *g)
 		REC(g, 85, {"oldcomm", WORLD}, {"group", 3}, {"newcomm", nc});
 		REC(g, 87, {"comm", nc});
 	} else if (is(b, "dumpi.mpi.request-leaked")) {
-		/* an MPI_Irecv from MPI_PROC_NULL never waited */
-		set(p2p(g, 12, 1, PROC_NULL, 5, WORLD, false), "request", (int)g->next_req++);
+		/* an MPI_Irecv from MPI_PROC_NULL never waited: its id is created
+		 * again and that second instance is waited for, so only a count of
+		 * live instances per id sees the first one leak */
+		int id = (int)g->next_req++;
+		set(p2p(g, 12, 1, PROC_NULL, 5, WORLD, false), "request", id);
+		set(p2p(g, 12, 1, PROC_NULL, 6, WORLD, false), "request", id);
+		wait_req(g, id, PROC_NULL, -1, 0);
 	}
 }
 

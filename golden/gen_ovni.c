@@ -107,7 +107,8 @@ static int gen_tree_v3(const gen_params *p, gen_output *out)
 				if (govni_is(r, "ovni.tree.loom-cpus-phyid") && first_proc && t == 1) m.cpu_phyid_clash = true;
 				if (govni_is(r, "ovni.tree.model-not-required")) m.require_nosv = false;
 				m.require_kernel = govni_is(r, "ovni.model.out-of-cpu") || govni_is(r, "ovni.model.state-repeated");
-				m.require_openmp = govni_is(r, "ovni.model.body-nest-deprecated");
+				m.require_openmp = govni_is(r, "ovni.model.body-nest~openmp");
+				m.require_nanos6 = govni_is(r, "ovni.model.body-nest-deprecated");
 				m.mark_decl = t == 0 ? 1 : 2; /* declarations merge over threads */
 				m.mark_other_title = govni_is(r, "ovni.tree.mark-mismatch") && last;
 				govni_stream st = {.seed = p->seed * 131 + idx, .nevents = s.events, .clock0 = CLOCK0 + idx * 1000,

@@ -38,7 +38,7 @@ typedef struct govni_meta {
 	int cpu_index_shift;      /* break: indices start at this value */
 	bool cpu_phyid_clash;     /* break: phyid 0 gets index 1 */
 	bool require_nosv;
-	bool require_kernel, require_openmp; /* for the event-model breaks that need them */
+	bool require_kernel, require_openmp, require_nanos6; /* for the event-model breaks that need them */
 	int mark_decl;            /* ovni.mark: 0 none, 1 type 3 with labels, 2 type 3 with one label */
 	bool mark_other_title;    /* break: type 3 under another title */
 	unsigned nosv_minor;      /* 7, or newer for minor > 0 */

@@ -161,7 +161,18 @@ static uint64_t put_model_break(gen_buf *b, const govni_stream *s, uint64_t cloc
 		put_u32s(b, "VTc", ++clock, a + 1, t2);
 		put_u32s(b, "VTx", ++clock, a + 1, 0);
 	}
-	if (!strcmp(r, "body-nest-deprecated")) { /* OpenMP allows it, with a warning */
+	if (!strcmp(r, "body-nest-deprecated")) { /* Nanos6 1.1.0 allows it, with a warning: 6Tp first */
+		put_type(b, "6Yc", ++clock, t2);
+		put_u32s(b, "6Tc", ++clock, a, t2);
+		put_u32(b, "6Tx", ++clock, a);
+		govni_put_event(b, "6U[", ++clock, NULL, 0, false); /* a subsystem between the two bodies */
+		put_u32s(b, "6Tc", ++clock, a + 1, t2);
+		put_u32(b, "6Tx", ++clock, a + 1);
+		put_u32(b, "6Te", ++clock, a + 1);
+		govni_put_event(b, "6U]", ++clock, NULL, 0, false);
+		put_u32(b, "6Te", ++clock, a);
+	}
+	if (!strcmp(r, "body-nest~openmp")) { /* OpenMP has no pause: a task nests over its parent */
 		put_type(b, "POc", ++clock, t2);
 		put_u32s(b, "PPc", ++clock, a, t2);
 		put_u32(b, "PPx", ++clock, a);
@@ -379,6 +390,7 @@ void govni_write_meta(const govni_meta *m, gen_buf *b)
 		if (m->require_nosv) jprintf(b, ",\n            \"nosv\": \"2.%u.0\"", nm);
 		if (m->require_kernel) jprintf(b, ",\n            \"kernel\": \"1.0.0\"");
 		if (m->require_openmp) jprintf(b, ",\n            \"openmp\": \"1.2.1\"");
+		if (m->require_nanos6) jprintf(b, ",\n            \"nanos6\": \"1.1.0\"");
 		if (m->require_more) jprintf(b, ",\n            %s", m->require_more);
 		if (govni_is(r, "ovni.json.require-unknown-model")) jprintf(b, ",\n            \"fpga\": \"1.0.0\"");
 		jprintf(b, "\n        },\n");

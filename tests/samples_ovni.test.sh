@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The real ovni traces (../shared/real-samples/ovni) must conform: each trace
-# directory as a whole, and each stream.obs and stream.json alone. Warnings
-# are allowed. The nine traces ovniemu 1.14 refuses (real-samples/README.md)
-# are rejected, each by exactly the event-model rule that says why, and by
-# nothing else. Skips cleanly when ../shared is absent.
+# directory as a whole, under --strict (no warning either), and each
+# stream.obs and stream.json alone. The ten traces ovniemu 1.14 refuses
+# (real-samples/README.md) are rejected, each by exactly the rule that says
+# why, and by nothing else; nosv-flag-enable-all, refused as ovniemu -l
+# refuses it, passes with --ovni-all-models as it does with ovniemu -a.
+# Skips cleanly when ../shared is absent.
 source "$(dirname "$0")/lib.sh"
 
 traces="$SHARED/real-samples/ovni"
@@ -19,6 +21,7 @@ declare -A refused=(
 	[nosv-bad-nest-same-task]=ovni.model.body-state
 	[nosv-bad-pause-parallel]=ovni.model.body-pause
 	[nosv-events-from-outside-cpu]=ovni.model.out-of-cpu
+	[nosv-flag-enable-all]=ovni.tree.model-not-required
 )
 n=0 nref=0
 for d in "$traces"/*/; do
@@ -26,7 +29,7 @@ for d in "$traces"/*/; do
 	n=$((n + 1))
 	rule=${refused[$(basename "$d")]:-}
 	if [ -z "$rule" ]; then
-		expect_exit 0 "$d is conforming" "$HPCVET" -q "$d"
+		expect_exit 0 "$d is conforming under --strict" "$HPCVET" --strict -q "$d"
 		check "$d: detected as an ovni trace" grep -q ": conforming (ovni trace, v3," "$TMP/out"
 		continue
 	fi
@@ -36,7 +39,10 @@ for d in "$traces"/*/; do
 	check "$d: refused by exactly $rule (got: $got)" test "$got" = "$rule "
 done
 check "at least 53 real traces found ($n)" test "$n" -ge 53
-check "the nine traces ovniemu refuses were all found ($nref)" test "$nref" -eq 9
+check "the ten traces ovniemu refuses were all found ($nref)" test "$nref" -eq 10
+expect_exit 0 "nosv-flag-enable-all passes --strict with --ovni-all-models (ovniemu -a)" \
+	"$HPCVET" --strict --ovni-all-models -q "$traces/nosv-flag-enable-all"
+check "nosv-flag-enable-all: conforming with --ovni-all-models" grep -q ": conforming (ovni trace, v3," "$TMP/out"
 streams=0
 while IFS= read -r f; do
 	streams=$((streams + 1))

@@ -49,6 +49,8 @@ static void usage(FILE *out)
 	      "  --edition=auto|draft|release\n"
 	      "                           HPCToolkit v4.0 edition (default: detect)\n"
 	      "  --strict                 warnings make the exit code 1\n"
+	      "  --ovni-all-models        every ovni model enabled, as `ovniemu -a` runs a\n"
+	      "                           trace (events of a model no thread requires pass)\n"
 	      "  --max-diagnostics=N      diagnostics shown per input (default 100)\n"
 	      "  -j N, --jobs=N           validate inputs, and the files of one input, on N\n"
 	      "                           threads (default: the number of cores); the report\n"
@@ -267,6 +269,8 @@ int main(int argc, char **argv)
 			verify_cert = a + 9;
 		} else if (strcmp(a, "--strict") == 0) {
 			oo.strict = true;
+		} else if (strcmp(a, "--ovni-all-models") == 0) {
+			opt.ovni_all_models = true;
 		} else if (strncmp(a, "--max-diagnostics=", 18) == 0 && parse_size(a + 18, &opt.max_diags)) {
 			/* parsed */
 		} else if ((strncmp(a, "--jobs=", 7) == 0 && parse_jobs(a + 7, &jobs)) ||

@@ -44,6 +44,7 @@ typedef struct hv_options {
 	 * NULL: units run through `runner`. */
 	struct hv_units_runner *units;
 	uint64_t unit_bytes;      /* split inputs into units of about this many bytes (0: default) */
+	bool ovni_all_models;     /* every ovni model enabled, as `ovniemu -a` runs a trace */
 } hv_options;
 
 /* Run task(ctx, i) for i in [0, n) through opt's runner, else in order. */

@@ -374,6 +374,7 @@ static void check_stream(bin_ctx *x)
 	if (x->info.header_ok) memcpy(s.version, x->info.version, 3);
 	else memcpy(s.version, (uint8_t[3]){DUMPI_KNOWN_MAJOR, DUMPI_KNOWN_SUB, 0}, 3);
 	x->mpi = mpi_rank_new(x->b, x->r, s.version);
+	if (x->footer_ok) mpi_rank_set_ignored(x->mpi, x->off[DS_FOOTER], x->called, x->ignored, DUMPI_ALL_FUNCTIONS);
 	s.mpi = x->mpi;
 	dumpi_check_stream(&s);
 	mpi_rank_end(x->mpi, false); /* no-op when the stream reached its end */

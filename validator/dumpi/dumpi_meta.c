@@ -320,15 +320,28 @@ static void dumpi_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_
 		check_trace(opt, &files[i], files, n, used, r);
 	}
 	if (!only) {
+		/* Rank files no .meta describes: each checked, then their MPI
+		 * summaries together, as the ranks their names say, so that a
+		 * whole trace without its .meta is still matched across ranks and
+		 * a subset gets one note, not one per file. */
 		size_t alone = 0;
+		mpi_rank **mpis = calloc(n ? n : 1, sizeof *mpis);
+		if (!mpis) {
+			hv_report_internal(r, "out of memory");
+			free(used);
+			return;
+		}
 		for (size_t i = 0; i < n; i++) {
 			if (used[i] || !dumpi_sniff_bin(&files[i])) continue;
-			alone++;
-			dumpi_check_bin(opt, &files[i], r, NULL);
+			dumpi_check_bin_mpi(opt, &files[i], r, NULL, &mpis[alone++]);
 		}
+		mpi_trace_check(r, mpis, alone, 0);
+		for (size_t k = 0; k < alone; k++) mpi_rank_free(mpis[k]);
+		free(mpis);
 		if (!hv_eval(r, HV_R_DUMPI_TRACE_META_MISSING, metas > 0 || alone == 0))
 			hv_emit(r, HV_R_DUMPI_TRACE_META_MISSING, r->input_path, 0, 0, "",
-				"%zu DUMPI .bin file(s) but no .meta file; each .bin was validated alone", alone);
+				"%zu DUMPI .bin file(s) but no .meta file; they were validated as the ranks their names "
+				"say, with the world size they recorded", alone);
 	}
 	free(used);
 }

@@ -35,6 +35,14 @@ typedef struct mpi_rank mpi_rank;
 /* A pass over one rank file `b` (its diagnostics go to `r`). NULL when out
  * of memory (reported on r). */
 mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3]);
+/* The footer's per-function counts (`n` entries, indexed by function id):
+ * calls ignored while tracing was off are not in the stream. Call before
+ * the first record. */
+void mpi_rank_set_ignored(mpi_rank *m, uint64_t footer_off, const uint32_t *called, const uint32_t *ignored,
+			  unsigned n);
+/* What not recording function `fn` hides from the checks (0: nothing; else
+ * a mask of IGN_* in mpi_internal.h). */
+unsigned mpi_ignored_hides(unsigned fn);
 /* One decoded record, in stream order. */
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* The stream ended: `complete` when it reached its end label intact. Runs

@@ -16,7 +16,7 @@ enum mpi_role {
 	RO_COMM, RO_OLDCOMM, RO_NEWCOMM,
 	RO_REQUEST, RO_REQUESTS, RO_INDEX, RO_FLAG, RO_OUTCOUNT, RO_INDICES,
 	RO_STATUS, RO_STATUSES,
-	RO_COLOR, RO_KEY, RO_SIZE, RO_RANK,
+	RO_COLOR, RO_KEY, RO_SIZE, RO_RANK, RO_REORDER,
 	RO_SENDCOUNTS, RO_RECVCOUNTS, RO_SENDTYPES, RO_RECVTYPES, RO_COMMRANK,
 	RO_COUNT_ROLES
 };
@@ -88,7 +88,8 @@ static inline bool mpi_coll_vector(unsigned fn)
 typedef struct mpi_inst {
 	uint32_t parent, seq;  /* the parent instance, and which of its creating calls this was */
 	uint16_t fn;           /* the creating call */
-	int32_t color, key;    /* MPI_Comm_split; color < 0 is MPI_UNDEFINED */
+	int32_t color, key;    /* MPI_Comm_split; color < 0 is MPI_UNDEFINED; MPI_Cart_create and
+	                          MPI_Graph_create: key is their reorder argument */
 	bool null;             /* the call returned MPI_COMM_NULL */
 	int64_t myrank;        /* from MPI_Comm_rank on it, -1 */
 	uint32_t ncreated;     /* creating calls made on it so far */
@@ -126,14 +127,26 @@ typedef struct mpi_msg {
 	uint16_t dtype;
 } mpi_msg;
 
+/* A request id of this rank. One id can stand for several live requests at
+ * once: Open MPI returns one shared handle for every nonblocking send that
+ * completed at once, and libdumpi numbers requests by handle value, so a
+ * real trace says `Waitall [2,3,4,4]`. `live` counts the nonblocking
+ * instances created and not yet completed; `rec`/`off` name the oldest. */
 typedef struct mpi_req {
 	uint8_t kind;         /* REQ_* */
 	bool cancelled;
+	uint32_t live;        /* REQ_ACTIVE: instances not yet completed (>= 1) */
 	uint16_t fn;          /* the call that created it */
 	uint64_t rec, off;
 	mpi_msg msg;
 } mpi_req;
 enum { REQ_ACTIVE = 1, REQ_PERSIST_IDLE, REQ_PERSIST_ACTIVE };
+/* Ids are told apart exactly below this (libdumpi numbers requests from 2
+ * up as it meets new handle values); above it they alias, which can only
+ * turn a note about an unrecorded request into the warning of a known one. */
+#define REQ_SEEN_BITS 65536u
+/* What ignored calls hide (mpi_rank.ignored). */
+enum { IGN_FINALIZE = 1, IGN_REQUESTS = 2, IGN_P2P = 4, IGN_COLL = 8 };
 
 struct mpi_rank {
 	hv_report *r;
@@ -145,6 +158,19 @@ struct mpi_rank {
 	hv_window win;
 	bool win_ok;
 	bool finalized, complete, ended, io_requests;
+	/* Calls the footer counts as ignored (libdumpi's tracing switched off,
+	 * e.g. MPI_Pcontrol(0)): what they did is not in the stream, so the
+	 * checks they would feed are not made (IGN_*; travels to mpi_match.c). */
+	uint8_t ignored;
+	int64_t world_size;   /* from the rank's MPI_Comm_size(MPI_COMM_WORLD), -1: not recorded */
+	char ignored_names[160]; /* the functions, for the note */
+	uint64_t ignored_off;  /* the footer */
+	/* Requests named by a wait, test, free or cancel that no recorded call
+	 * created: calls libdumpi does not record (MPI-3) leave such holes. */
+	uint64_t unrecorded, unrecorded_rec, unrecorded_off;
+	uint32_t unrecorded_id;
+	uint16_t unrecorded_fn;
+	uint64_t *req_seen;   /* bitmap of request ids (mod REQ_SEEN_BITS) ever created */
 	uint64_t records;
 	uint64_t last_rec, last_off;
 	uint16_t last_fn;

@@ -240,7 +240,16 @@ static bool pair_instances(trace_ctx *t)
 		}
 		bool all_myrank = true;
 		for (uint32_t k = 0; k < g->n; k++) all_myrank &= g->mem[k].myrank >= 0;
-		if (g->ok && g->fn == 84) qsort(g->mem, g->n, sizeof *g->mem, by_pidx);
+		/* a topology made with reorder = 0 keeps the parent's order: its
+		 * members are the parent's first ranks (the others get
+		 * MPI_COMM_NULL), as MPI_Cart_create(reorder=0) does */
+		bool keep_order = g->fn == 99 || g->fn == 101;
+		for (uint32_t k = 0; k < g->n && keep_order; k++) keep_order = t->by[g->mem[k].world]->inst[g->mem[k].inst].key == 0;
+		if (g->ok && keep_order) {
+			qsort(g->mem, g->n, sizeof *g->mem, by_pidx);
+			for (uint32_t k = 0; k < g->n; k++)
+				if (g->mem[k].pidx != (int64_t)k) g->ok = false;
+		} else if (g->ok && g->fn == 84) qsort(g->mem, g->n, sizeof *g->mem, by_pidx);
 		else if (g->ok && g->fn == 86) qsort(g->mem, g->n, sizeof *g->mem, by_key);
 		else if (all_myrank) qsort(g->mem, g->n, sizeof *g->mem, by_myrank), g->ok = true;
 		else g->ok = false;
@@ -570,6 +579,9 @@ static void compare_collectives(trace_ctx *t, uint32_t gi, vote *v, bool *told)
 {
 	gcomm *g = &t->g[gi];
 	if (g->n < 2) return;
+	/* a member whose collectives were partly ignored (tracing off) cannot be compared */
+	for (uint32_t k = 0; k < g->n; k++)
+		if (t->by[g->mem[k].world]->ignored & IGN_COLL) return;
 	for (uint32_t k = 0; k < g->n; k++) v[k] = (vote){minst(t, g, k)->ncoll, minst(t, g, k)->digest, k};
 	size_t agree, b = majority(v, g->n, &agree);
 	uint32_t rk = v[b].pos;
@@ -712,6 +724,12 @@ static void match_messages(trace_ctx *t)
 	void *val;
 	while (mpi_map_next(&gm, &it, &key, &val)) {
 		gchan *x = val;
+		if ((t->by[x->src]->ignored | t->by[x->dst]->ignored) & IGN_P2P) {
+			/* an end ignored sends or receives while tracing was off: not matched */
+			hv_eval(t->r, HV_R_DUMPI_MPI_SEND_UNMATCHED, true);
+			hv_eval(t->r, HV_R_DUMPI_MPI_RECV_UNMATCHED, true);
+			continue;
+		}
 		uint64_t S = x->ns, R = x->nr;
 		char cn[96], tg[24], own[24];
 		tag_name(tg, sizeof tg, x->tag);
@@ -804,9 +822,26 @@ void mpi_trace_check(hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t wo
 {
 	for (size_t i = 0; i < n; i++)
 		if (ranks[i]) ranks[i]->r = r;
+	/* The world: the .meta numprocs, else the size a rank recorded with
+	 * MPI_Comm_size(MPI_COMM_WORLD) (a rank file validated alone). */
+	const mpi_rank *said = NULL;
+	for (size_t i = 0; i < n && !said; i++)
+		if (ranks[i] && ranks[i]->world_size > 0) said = ranks[i];
+	uint64_t world = world_size ? world_size : said ? (uint64_t)said->world_size : 0;
+	if (!world_size && said && (uint64_t)said->world_size > n) {
+		/* fewer rank files than ranks: what needs every rank is unknowable */
+		hv_eval(r, HV_R_DUMPI_MPI_PARTIAL_TRACE, false);
+		hv_emit(r, HV_R_DUMPI_MPI_PARTIAL_TRACE, said->file, 0, 0, "stream",
+			"%zu of %lld ranks' files (rank %ld recorded MPI_Comm_size(MPI_COMM_WORLD) = %lld): communicators "
+			"are not rebuilt, messages not matched and collective sequences not compared; ranks are checked "
+			"against the sizes the ranks recorded",
+			n, (long long)said->world_size, said->rank, (long long)said->world_size);
+	} else if (!world_size) {
+		hv_eval(r, HV_R_DUMPI_MPI_PARTIAL_TRACE, true);
+	}
 	/* The cross-rank stage needs every rank 0..n-1, each read to its end;
 	 * a damaged trace has its errors already, and only range checks run. */
-	bool whole = n > 0 && n <= UINT32_MAX / 2 && (!world_size || world_size == n);
+	bool whole = n > 0 && n <= UINT32_MAX / 2 && (!world || world == n);
 	trace_ctx t = {.r = r, .n = (uint32_t)n};
 	t.by = calloc(n ? n : 1, sizeof *t.by);
 	t.ig = calloc(n ? n : 1, sizeof *t.ig);
@@ -836,11 +871,11 @@ void mpi_trace_check(hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t wo
 		free(told);
 		match_messages(&t);
 		wildcard_notes(&t);
-		for (uint32_t w = 0; w < t.n; w++) check_deferred_ranks(&t, t.by[w], w, world_size);
+		for (uint32_t w = 0; w < t.n; w++) check_deferred_ranks(&t, t.by[w], w, world);
 		summary_lines(&t);
 	} else {
 		for (size_t i = 0; i < n; i++)
-			if (ranks[i] && ranks[i]->complete) check_deferred_ranks(NULL, ranks[i], 0, world_size);
+			if (ranks[i] && ranks[i]->complete) check_deferred_ranks(NULL, ranks[i], 0, world);
 	}
 	if (t.ig)
 		for (uint32_t w = 0; w < t.n; w++) free(t.ig[w]);

@@ -24,9 +24,9 @@ static const char *const role_names[RO_COUNT_ROLES] = {
 	[RO_COMM] = "comm", [RO_OLDCOMM] = "oldcomm", [RO_NEWCOMM] = "newcomm", [RO_REQUEST] = "request",
 	[RO_REQUESTS] = "requests", [RO_INDEX] = "index", [RO_FLAG] = "flag", [RO_OUTCOUNT] = "outcount",
 	[RO_INDICES] = "indices", [RO_STATUS] = "status", [RO_STATUSES] = "statuses", [RO_COLOR] = "color",
-	[RO_KEY] = "key", [RO_SIZE] = "size", [RO_RANK] = "rank", [RO_SENDCOUNTS] = "sendcounts",
-	[RO_RECVCOUNTS] = "recvcounts", [RO_SENDTYPES] = "sendtypes", [RO_RECVTYPES] = "recvtypes",
-	[RO_COMMRANK] = "commrank",
+	[RO_REORDER] = "reorder", [RO_KEY] = "key", [RO_SIZE] = "size", [RO_RANK] = "rank",
+	[RO_SENDCOUNTS] = "sendcounts", [RO_RECVCOUNTS] = "recvcounts", [RO_SENDTYPES] = "sendtypes",
+	[RO_RECVTYPES] = "recvtypes", [RO_COMMRANK] = "commrank",
 };
 
 static void compute_roles(void)
@@ -120,6 +120,7 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 	m->file = b->name;
 	memcpy(m->version, version, 3);
 	m->rank = rank_from_name(b->name);
+	m->world_size = -1;
 	m->win_ok = hv_window_init(&m->win, b, 64u * 1024u);
 	mpi_map_init(&m->comms, sizeof(mpi_comm));
 	mpi_map_init(&m->types, sizeof(uint64_t));
@@ -146,6 +147,7 @@ void mpi_rank_free(mpi_rank *m)
 	mpi_map_free(&m->types);
 	mpi_map_free(&m->reqs);
 	mpi_map_free(&m->chans);
+	free(m->req_seen);
 	for (uint32_t i = 0; i < m->ninst; i++) free(m->inst[i].ops);
 	free(m->inst);
 	free(m);
@@ -335,6 +337,7 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 			uint64_t v2;
 			if (fn == 86 && arg(fn, a, RO_COLOR, &v2)) x->color = (int32_t)(uint32_t)v2;
 			if (fn == 86 && arg(fn, a, RO_KEY, &v2)) x->key = (int32_t)(uint32_t)v2;
+			if ((fn == 99 || fn == 101) && arg(fn, a, RO_REORDER, &v2)) x->key = v2 != 0;
 		}
 		if (id >= MPI_D_FIRST_USER_COMM) {
 			mpi_comm *c = comm_of(m, id);
@@ -422,7 +425,9 @@ static void ranks_and_tags(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 
 /* ---- messages and collectives (summarised for mpi_match.c) ---- */
 
-typedef struct mpi_status { bool ok, tag_ok; int32_t src, tag; } mpi_status;
+/* A recorded status: bytes (i32), source (i32), cancelled (u8), error (u8),
+ * and from 0.6.3 the tag (i32). */
+typedef struct mpi_status { bool ok, tag_ok, cancelled; int32_t src, tag; } mpi_status;
 
 /* Status i of the statuses field `ro` (count, then 14-byte entries from 0.6.3
  * on: bytes, source, cancelled, error, tag; 10 bytes, without the tag, before). */
@@ -437,6 +442,7 @@ static mpi_status status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int r
 	if (!p) return st;
 	st.ok = true;
 	st.src = (int32_t)hv_be32(p + 4);
+	st.cancelled = p[8] != 0;
 	if (tagged) st.tag_ok = true, st.tag = (int32_t)hv_be32(p + 10);
 	return st;
 }
@@ -729,7 +735,59 @@ static void collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 	in->ncoll++;
 }
 
+/* ---- calls the footer counts as ignored ---- */
+
+static bool is_p2p(unsigned fn)
+{
+	return fn <= 1 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 24) || (fn >= 26 && fn <= 34);
+}
+
+unsigned mpi_ignored_hides(unsigned f)
+{
+	unsigned hides = f == 125 ? IGN_FINALIZE : 0;
+	if (creates_request(f) || (f >= 13 && f <= 21) || f == 24 || f == 31 || f == 32) hides |= IGN_REQUESTS;
+	if (is_p2p(f)) hides |= IGN_P2P;
+	if (is_coll(f)) hides |= IGN_COLL;
+	return hides;
+}
+
+void mpi_rank_set_ignored(mpi_rank *m, uint64_t footer_off, const uint32_t *called, const uint32_t *ignored, unsigned n)
+{
+	if (!m) return;
+	m->ignored_off = footer_off;
+	size_t len = 0, more = 0;
+	for (unsigned f = 0; f < n && f < DUMPI_NFUNCS; f++) {
+		if (!ignored[f]) continue;
+		uint8_t hides = (uint8_t)mpi_ignored_hides(f);
+		if (!hides) continue;
+		m->ignored |= hides;
+		int k = len < sizeof m->ignored_names - 1
+				? snprintf(m->ignored_names + len, sizeof m->ignored_names - len, "%s%s %u of %u", len ? ", " : "",
+					   dumpi_function_name(f), ignored[f], called[f])
+				: -1;
+		if (k < 0 || len + (size_t)k >= sizeof m->ignored_names) {
+			m->ignored_names[len] = 0;
+			more++;
+		} else {
+			len += (size_t)k;
+		}
+	}
+	if (more && len + 24 < sizeof m->ignored_names)
+		snprintf(m->ignored_names + len, sizeof m->ignored_names - len, " and %zu more", more);
+}
+
 /* ---- requests ---- */
+
+static void req_mark_seen(mpi_rank *m, uint64_t id)
+{
+	if (!m->req_seen) m->req_seen = calloc(REQ_SEEN_BITS / 64, sizeof *m->req_seen);
+	if (m->req_seen) m->req_seen[(id % REQ_SEEN_BITS) / 64] |= 1ull << (id % 64);
+}
+
+static bool req_was_seen(const mpi_rank *m, uint64_t id)
+{
+	return m->req_seen && (m->req_seen[(id % REQ_SEEN_BITS) / 64] >> (id % 64) & 1);
+}
 
 static void req_unknown(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id, const char *why)
 {
@@ -741,20 +799,54 @@ static mpi_req *req_named(mpi_rank *m, const dumpi_record *rec, uint64_t off, ui
 {
 	if (id < 2) return NULL; /* MPI_REQUEST_NULL (and 0, DUMPI's error index) */
 	mpi_req *q = mpi_map_get(&m->reqs, id);
-	if (m->io_requests) return q;
+	if (m->io_requests || (m->ignored & IGN_REQUESTS)) return q;
+	if (!q && !req_was_seen(m, id)) {
+		/* no recorded call ever created it: a call libdumpi does not record */
+		hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+		if (m->unrecorded++ == 0)
+			m->unrecorded_rec = rec->index, m->unrecorded_off = off, m->unrecorded_id = id,
+			m->unrecorded_fn = (uint16_t)rec->fn;
+		return NULL;
+	}
 	if (!hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, q != NULL))
 		req_unknown(m, rec, off, id,
-			    "is not live on this rank: no nonblocking or persistent call created it, or a wait, test or "
-			    "MPI_Request_free already ended it");
+			    "is no longer live on this rank: a wait, test or MPI_Request_free already ended every "
+			    "instance the rank's nonblocking or persistent calls created");
 	return q;
+}
+
+/* One instance of request `id` ends (completed or freed). */
+static void req_drop(mpi_rank *m, uint64_t id, mpi_req *q)
+{
+	if (q->kind == REQ_ACTIVE && q->live > 1) q->live--;
+	else mpi_map_del(&m->reqs, id);
+}
+
+static void leaked(mpi_rank *m, uint64_t id, const mpi_req *q, const char *when);
+
+/* A call creates request `id` of another kind while an instance is still
+ * active (a persistent request over a nonblocking one, or the other way):
+ * the MPI library cannot hand out a live handle again, so the old
+ * instances were never completed. */
+static void req_replaced(mpi_rank *m, const dumpi_record *rec, uint64_t id, const mpi_req *q)
+{
+	bool active = !q->cancelled && q->kind != REQ_PERSIST_IDLE;
+	if (hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_LEAKED, !active)) return;
+	char when[96];
+	snprintf(when, sizeof when, "record %llu (%s) creates it again", (unsigned long long)rec->index,
+		 dumpi_function_name(rec->fn));
+	leaked(m, id, q, when);
 }
 
 /* A request completed by a wait or test: a wildcard receive is counted now,
  * with the source and tag its status recorded. */
 static void req_finish(mpi_rank *m, const dumpi_record *rec, uint32_t id, mpi_req *q, mpi_status st)
 {
-	if (q->kind != REQ_PERSIST_IDLE && q->msg.p2p && q->msg.recv && msg_wild(&q->msg)) recv_msg(m, rec, &q->msg, st);
-	if (q->kind == REQ_ACTIVE) mpi_map_del(&m->reqs, id);
+	/* A receive its status says was cancelled received nothing (a cancelled
+	 * MPI_ANY_SOURCE receive completes with {cancelled=1, source=-1}). */
+	if (q->kind != REQ_PERSIST_IDLE && q->msg.p2p && q->msg.recv && msg_wild(&q->msg) && !st.cancelled)
+		recv_msg(m, rec, &q->msg, st);
+	if (q->kind == REQ_ACTIVE) req_drop(m, id, q);
 	else q->kind = REQ_PERSIST_IDLE;
 }
 
@@ -768,7 +860,7 @@ static void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32
 {
 	mpi_req *q = req_named(m, rec, off, id);
 	if (!q) return;
-	bool ok = q->kind == REQ_PERSIST_IDLE || m->io_requests;
+	bool ok = q->kind == REQ_PERSIST_IDLE || m->io_requests || (m->ignored & IGN_REQUESTS);
 	if (!hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, ok))
 		req_unknown(m, rec, off, id,
 			    q->kind == REQ_ACTIVE ? "is a nonblocking request, not a persistent one: "
@@ -786,21 +878,29 @@ static void requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	uint64_t v, cnt, flag = 1;
 	if (is_io_request(fn)) m->io_requests = true;
 	if (creates_request(fn) && arg(fn, a, RO_REQUEST, &v) && v >= 2) {
-		mpi_req *q = mpi_map_put(&m->reqs, v, NULL);
+		req_mark_seen(m, v);
+		bool recv = fn == 12 || fn == 30;
+		mpi_msg g = {0};
+		if (fn != 170) g = msg_from(m, fn, a, recv, RO_COUNT, recv ? RO_SOURCE : RO_DEST, RO_TAG, RO_DATATYPE);
+		if (!is_persistent_init(fn) && fn != 170 && !recv) send_msg(m, rec, &g);
+		if (!is_persistent_init(fn) && fn != 170 && recv && !msg_wild(&g)) recv_msg(m, rec, &g, (mpi_status){0});
+		mpi_req *q = mpi_map_get(&m->reqs, v);
+		if (q && q->kind == REQ_ACTIVE && !is_persistent_init(fn)) {
+			/* One more live instance of a shared id (see mpi_req); the
+			 * oldest instance keeps the record and the message. */
+			if (q->live < UINT32_MAX) q->live++;
+			return;
+		}
+		if (q) req_replaced(m, rec, v, q);
+		q = mpi_map_put(&m->reqs, v, NULL);
 		if (!q) return;
 		q->kind = is_persistent_init(fn) ? REQ_PERSIST_IDLE : REQ_ACTIVE;
+		q->live = 1;
 		q->cancelled = false;
 		q->fn = (uint16_t)fn;
 		q->rec = rec->index;
 		q->off = rec->offset;
-		memset(&q->msg, 0, sizeof q->msg);
-		if (fn != 170) {
-			bool recv = fn == 12 || fn == 30;
-			q->msg = msg_from(m, fn, a, recv, RO_COUNT, recv ? RO_SOURCE : RO_DEST, RO_TAG, RO_DATATYPE);
-			mpi_msg g = q->msg;
-			if (!is_persistent_init(fn) && !recv) send_msg(m, rec, &g);
-			if (!is_persistent_init(fn) && recv && !msg_wild(&g)) recv_msg(m, rec, &g, (mpi_status){0});
-		}
+		q->msg = g;
 		return;
 	}
 	uint64_t at = arg_at(fn, a, RO_REQUEST);
@@ -814,9 +914,11 @@ static void requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		if (flag) req_complete(m, rec, at, (uint32_t)v, status_of(m, fn, a, RO_STATUS, 0));
 		else req_named(m, rec, at, (uint32_t)v);
 		break;
-	case 15: /* MPI_Request_free */
-		if (arg(fn, a, RO_REQUEST, &v) && req_named(m, rec, at, (uint32_t)v)) mpi_map_del(&m->reqs, v);
+	case 15: { /* MPI_Request_free */
+		mpi_req *q = arg(fn, a, RO_REQUEST, &v) ? req_named(m, rec, at, (uint32_t)v) : NULL;
+		if (q) req_drop(m, v, q);
 		break;
+	}
 	case 24: { /* MPI_Cancel */
 		mpi_req *q = arg(fn, a, RO_REQUEST, &v) ? req_named(m, rec, at, (uint32_t)v) : NULL;
 		if (q) q->cancelled = true;
@@ -886,9 +988,23 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 
 #define LEAKS_SHOWN 20
 
+static void leaked(mpi_rank *m, uint64_t id, const mpi_req *q, const char *when)
+{
+	dumpi_record at = {.index = q->rec, .offset = q->off, .fn = q->fn};
+	if (q->kind == REQ_ACTIVE && q->live > 1)
+		emit(m, HV_R_DUMPI_MPI_REQUEST_LEAKED, &at, q->off, 0,
+		     "request %llu is still active at %s: %u instances of it (this one the oldest) were never completed "
+		     "by a wait or test, freed or cancelled",
+		     (unsigned long long)id, when, q->live);
+	else
+		emit(m, HV_R_DUMPI_MPI_REQUEST_LEAKED, &at, q->off, 0,
+		     "request %llu is still active at %s: never completed by a wait or test, freed or cancelled",
+		     (unsigned long long)id, when);
+}
+
 static void check_leaks(mpi_rank *m)
 {
-	if (m->io_requests) return;
+	if (m->io_requests || (m->ignored & IGN_REQUESTS)) return;
 	size_t it = 0, shown = 0, more = 0;
 	uint64_t key;
 	void *val;
@@ -900,12 +1016,10 @@ static void check_leaks(mpi_rank *m)
 			more++;
 			continue;
 		}
-		dumpi_record at = {.index = q->rec, .offset = q->off, .fn = q->fn};
-		emit(m, HV_R_DUMPI_MPI_REQUEST_LEAKED, &at, q->off, 0,
-		     "request %llu is still active at %s (record %llu): never completed by a wait or test, freed "
-		     "or cancelled",
-		     (unsigned long long)key, m->finalized ? "MPI_Finalize" : "the end of the stream",
-		     (unsigned long long)m->last_rec);
+		char when[64];
+		snprintf(when, sizeof when, "%s (record %llu)", m->finalized ? "MPI_Finalize" : "the end of the stream",
+			 (unsigned long long)m->last_rec);
+		leaked(m, key, q, when);
 	}
 	if (more) {
 		dumpi_record at = {.index = m->last_rec, .offset = m->last_off, .fn = m->finalized ? 125 : 0};
@@ -922,7 +1036,36 @@ void mpi_rank_end(mpi_rank *m, bool complete)
 	m->complete = complete;
 	if (complete) {
 		dumpi_record at = {.index = m->last_rec, .offset = m->last_off, .fn = 0};
-		if (!hv_eval(m->r, HV_R_DUMPI_MPI_FINALIZE_MISSING, m->finalized || m->records == 0))
+		/* libdumpi also ignores calls made inside another MPI call (call depth
+		 * above 1); those hide nothing of the program, so only functions
+		 * whose records feed a check are named */
+		if (m->ignored && !hv_eval(m->r, HV_R_DUMPI_MPI_CALLS_IGNORED, false)) {
+			static const char *const what[] = {"a missing MPI_Finalize", "request life cycles",
+							   "point-to-point matching", "collective sequences"};
+			char hidden[128] = "";
+			size_t len = 0;
+			for (unsigned k = 0; k < 4; k++)
+				if (m->ignored & (1u << k) && len < sizeof hidden)
+					len += (size_t)snprintf(hidden + len, sizeof hidden - len, "%s%s", len ? ", " : "", what[k]);
+			hv_emit(m->r, HV_R_DUMPI_MPI_CALLS_IGNORED, m->file, m->ignored_off, 8u + 2u * 4u * DUMPI_FOOTER_SLOTS,
+				"footer", "rank %ld: the footer counts calls made while tracing was off (ignored of called: %s); "
+				"what they did is not in the stream, so %s cannot be checked on this rank",
+				m->rank, m->ignored_names, hidden);
+		} else
+			hv_eval(m->r, HV_R_DUMPI_MPI_CALLS_IGNORED, true);
+		if (m->unrecorded && !hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, false)) {
+			dumpi_record u = {.index = m->unrecorded_rec, .offset = m->unrecorded_off, .fn = m->unrecorded_fn};
+			emit(m, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, &u, m->unrecorded_off, 4,
+			     "request %u, and %llu request reference(s) in all, name requests no recorded call created: "
+			     "libdumpi records no MPI-3 call (MPI_Ibarrier, MPI_Ibcast, MPI_Iallreduce, MPI_Mprobe/Mrecv, "
+			     "MPI_Reduce_scatter_block, ...), so a program using them leaves these holes; a replay cannot "
+			     "wait for them",
+			     m->unrecorded_id, (unsigned long long)m->unrecorded);
+		} else {
+			hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, true);
+		}
+		if (!hv_eval(m->r, HV_R_DUMPI_MPI_FINALIZE_MISSING,
+			     m->finalized || m->records == 0 || (m->ignored & IGN_FINALIZE)))
 			hv_emit(m->r, HV_R_DUMPI_MPI_FINALIZE_MISSING, m->file, m->last_off, 0, "stream",
 				"rank %ld: the stream ends cleanly after %llu records without an MPI_Finalize record (last "
 				"record %llu is %s)",
@@ -930,6 +1073,8 @@ void mpi_rank_end(mpi_rank *m, bool complete)
 				dumpi_function_name(m->last_fn));
 		check_leaks(m);
 	}
+	mpi_comm *w = mpi_map_get(&m->comms, MPI_D_COMM_WORLD);
+	m->world_size = w ? w->size : -1;
 	mpi_map_free(&m->reqs);
 	mpi_map_free(&m->types);
 	mpi_map_free(&m->comms);

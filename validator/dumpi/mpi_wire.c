@@ -214,6 +214,8 @@ void mpi_rank_save(const mpi_rank *m, hv_wbuf *w)
 	hv_put_u64(w, m->io_requests);
 	hv_put_u64(w, m->inst_overflow);
 	hv_put_u64(w, m->chans_merged);
+	hv_put_u64(w, m->ignored);
+	put_i64(w, m->world_size);
 	hv_put_u64(w, m->records);
 	hv_put_u64(w, m->last_rec);
 	hv_put_u64(w, m->last_off);
@@ -241,6 +243,8 @@ static bool load_body(hv_rbuf *r, mpi_rank *m)
 	m->io_requests = hv_get_bool(r);
 	m->inst_overflow = hv_get_bool(r);
 	m->chans_merged = hv_get_bool(r);
+	m->ignored = (uint8_t)get_max(r, UINT8_MAX);
+	m->world_size = get_i64(r);
 	m->records = hv_get_u64(r);
 	m->last_rec = hv_get_u64(r);
 	m->last_off = hv_get_u64(r);

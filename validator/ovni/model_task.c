@@ -397,7 +397,13 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 	}
 	if (th->nb) {
 		mbody *top = body_at(L, th->bodies[th->nb - 1]);
-		if (top->state == B_RUNNING) {
+		if (top->state == B_RUNNING && (t->flags & F_RELAX) && !(t->flags & F_PAUSE)) {
+			/* OpenMP: a task nests over the running one (an undeferred or
+			 * included task runs at once on the encountering thread) and the
+			 * model has no pause event; ovniemu's "deprecated nesting"
+			 * warning is about Nanos6, which can pause first (6Tp). */
+			hv_eval(L->r, HV_R_OVNI_MODEL_BODY_NEST, true);
+		} else if (top->state == B_RUNNING) {
 			int rule = (t->flags & F_RELAX) ? HV_R_OVNI_MODEL_BODY_NEST_DEPRECATED : HV_R_OVNI_MODEL_BODY_NEST;
 			hv_eval(L->r, rule, false);
 			model_fail_since(L, rule, th, e, BODY_WHERE(L, top),

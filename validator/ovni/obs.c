@@ -125,6 +125,13 @@ static const char *handler_refuses(const uint8_t *p, bool jumbo, uint64_t payloa
 	return NULL;
 }
 
+/* Events ovniemu 1.14 takes whatever their value and payload: the ovni
+ * model's burst category (OB*: the handler only records the clock) and its
+ * sort category (OU*: ignored by the emulator; OU[ and OU] only tell
+ * ovnisort where to sort). libovni's own test programs write OB. with a
+ * payload and as a jumbo event, and a jumbo OUj inside an unsorted region. */
+static bool handler_takes_any(const uint8_t *p) { return p[1] == 'O' && (p[2] == 'B' || p[2] == 'U'); }
+
 static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint64_t payload)
 {
 	hv_report *r = w->r;
@@ -135,7 +142,8 @@ static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint6
 	bool printable = is_graph(p[1]) && is_graph(p[2]) && is_graph(p[3]);
 	int m = printable ? ovni_model_by_letter(p[1]) : -1;
 	const ovni_evspec *s = m >= 0 ? lookup(w, p + 1) : NULL;
-	bool sig_ok = s && (s->payload == OVNI_EV_JUMBO_SIG ? jumbo : (!jumbo && payload == (uint64_t)s->payload));
+	bool sig_ok = (s && (s->payload == OVNI_EV_JUMBO_SIG ? jumbo : (!jumbo && payload == (uint64_t)s->payload))) ||
+		      (m >= 0 && handler_takes_any(p));
 	if (m >= 0) note_model(w->sum, m, off);
 	if (sig_ok) {
 		hv_eval(r, HV_R_OVNI_OBS_MCV_PRINTABLE, true);

@@ -380,7 +380,7 @@ static void check_old_thread(ovni_trace *t, const name_index *ix, hv_blob *obs, 
 static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
 {
 	snprintf(r->format, sizeof r->format, "ovni trace");
-	ovni_trace t = {.r = r};
+	ovni_trace t = {.r = r, .all_models = opt->ovni_all_models};
 	name_index ix = {calloc(n ? n : 1, sizeof(hv_blob *)), 0};
 	t.s = calloc(n ? n : 1, sizeof *t.s);
 	t.p = calloc(n ? n : 1, sizeof *t.p);

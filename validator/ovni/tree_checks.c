@@ -221,6 +221,7 @@ static void check_looms(ovni_trace *t, const size_t *ord, size_t n)
 static void check_models(ovni_trace *t)
 {
 	uint32_t req = 1u << ovni_model_by_letter('O'); /* always enabled */
+	if (t->all_models) req = (1u << OVNI_NMODELS) - 1; /* ovniemu -a */
 	for (size_t i = 0; i < t->ns; i++) {
 		const ovni_stream *s = &t->s[i];
 		if (s->version == 1) return; /* v1 has no require: every model is on */
@@ -234,8 +235,9 @@ static void check_models(ovni_trace *t)
 			int m = 0;
 			while (!(bad & (1u << m))) m++;
 			hv_emit(t->r, HV_R_OVNI_TREE_MODEL_NOT_REQUIRED, s->obs->name, s->sum.model_off[m], 4, s->rel,
-				"events of model %s ('%c') but no thread requires it in ovni.require", ovni_models[m].name,
-				ovni_models[m].letter);
+				"events of model %s ('%c') but no thread requires it in ovni.require: ovniemu refuses "
+				"them (\"model not enabled\") unless run with -a (hpcvet --ovni-all-models)",
+				ovni_models[m].name, ovni_models[m].letter);
 		}
 	}
 }
