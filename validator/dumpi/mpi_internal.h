@@ -40,7 +40,8 @@ typedef struct mpi_comm {
 } mpi_comm;
 
 /* One collective call, kept for diagnostics and the count comparison (the
- * first COLL_KEEP per communicator; the rest only enter the digests).
+ * first COLL_KEEP per communicator, in an array grown as they come; the rest
+ * only enter the digests).
  * Scalar collectives (Bcast, Reduce, Allreduce, Scan, Exscan, Allgather,
  * Alltoall, Gather, Scatter): `count` and `count2` are the element counts
  * of built-in datatype `dtype` this member states for one block (count2:
@@ -99,7 +100,9 @@ typedef struct mpi_inst {
 	uint64_t cdigest;         /* digest of the scalar collectives' built-in counts */
 	bool cmixed;              /* some scalar collective had no built-in count to compare */
 	uint64_t coll_rec, coll_off; /* the last collective call on it */
-	mpi_coll *ops;         /* COLL_KEEP entries, allocated on first use */
+	mpi_coll *ops;         /* the first min(ncoll, COLL_KEEP) calls; grown as they come */
+	uint8_t ops_cap;       /* entries allocated */
+	bool ops_lost;         /* out of memory once: no calls kept (ops NULL) */
 	uint64_t wild, wild_rec, wild_off; /* receives with unresolved wildcards */
 	uint16_t wild_fn;
 } mpi_inst;

@@ -729,7 +729,13 @@ static void collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 	in->coll_rec = rec->index;
 	in->coll_off = rec->offset;
 	if (in->ncoll < COLL_KEEP) {
-		if (!in->ops) in->ops = calloc(COLL_KEEP, sizeof *in->ops);
+		/* most communicators see a few collectives: grow by doubling up to COLL_KEEP */
+		if (!in->ops_lost && in->ncoll == in->ops_cap) {
+			uint8_t nc = in->ops_cap ? (uint8_t)(2 * in->ops_cap < COLL_KEEP ? 2 * in->ops_cap : COLL_KEEP) : 2;
+			mpi_coll *no = realloc(in->ops, nc * sizeof *no);
+			if (no) in->ops = no, in->ops_cap = nc;
+			else free(in->ops), in->ops = NULL, in->ops_lost = true; /* all or none of the calls are kept */
+		}
 		if (in->ops) in->ops[in->ncoll] = op;
 	}
 	in->ncoll++;

@@ -127,10 +127,11 @@ static bool load_inst(hv_rbuf *r, mpi_inst *x, uint32_t self)
 	bool has_ops = hv_get_bool(r);
 	uint64_t nops = get_max(r, COLL_KEEP);
 	uint64_t want = x->ncoll < COLL_KEEP ? x->ncoll : COLL_KEEP;
-	if (r->failed || (has_ops ? nops != want : nops != 0)) return false;
+	if (r->failed || (has_ops ? nops != want || nops == 0 : nops != 0)) return false;
 	if (!has_ops) return true;
-	x->ops = calloc(COLL_KEEP, sizeof *x->ops);
+	x->ops = calloc(nops, sizeof *x->ops);
 	if (!x->ops) return false;
+	x->ops_cap = (uint8_t)nops;
 	for (uint64_t k = 0; k < nops; k++) {
 		mpi_coll *o = &x->ops[k];
 		o->fn = (uint16_t)get_max(r, DUMPI_NFUNCS - 1);
