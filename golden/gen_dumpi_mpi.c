@@ -28,11 +28,11 @@ static const char *const mpi_trace_breaks[] = {
 	"dumpi.mpi.send-unmatched", "dumpi.mpi.recv-unmatched", "dumpi.mpi.truncation",
 	"dumpi.mpi.coll-sequence", "dumpi.mpi.coll-root", "dumpi.mpi.coll-count",
 	"dumpi.mpi.comm-unreconstructed", "dumpi.mpi.wildcard-unresolved",
-	/* variants: one count bent on rank 0 in MPI_Alltoall or a v-variant; and the near miss, every
-	 * counted collective consistent with MPI_IN_PLACE-like send sides, which must be accepted */
+	/* variants: counts bent on rank 0 in one counted collective (counted_phase); and the near
+	 * miss, every counted collective consistent with MPI_IN_PLACE-like send sides, which must pass */
 	"dumpi.mpi.coll-count~alltoall", "dumpi.mpi.coll-count~gatherv", "dumpi.mpi.coll-count~scatterv",
-	"dumpi.mpi.coll-count~allgatherv", "dumpi.mpi.coll-count~alltoallv", "dumpi.mpi.coll-count~alltoallw",
-	"dumpi.mpi.coll-count~exscan", "dumpi.mpi.coll-count~reduce-scatter",
+	"dumpi.mpi.coll-count~allgatherv", "dumpi.mpi.coll-count~alltoallv", "dumpi.mpi.coll-count~alltoallv-twice",
+	"dumpi.mpi.coll-count~alltoallw", "dumpi.mpi.coll-count~exscan", "dumpi.mpi.coll-count~reduce-scatter",
 	"dumpi.mpi.coll-count~in-place", NULL,
 };
 
@@ -290,7 +290,8 @@ static void type_phase(gen_mpi *g)
 
 /* Counted collectives on world, consistent unless `bend` names one to bend
  * on rank 0 ("alltoall", "gatherv", "scatterv", "allgatherv", "alltoallv",
- * "alltoallw", "exscan", "reduce-scatter"); "in-place" gives rank 0
+ * "alltoallw", "exscan", "reduce-scatter"; "alltoallv-twice": two blocks of rank
+ * 0's MPI_Alltoallv, whose sums alone would point at a third); "in-place" gives rank 0
  * MPI_IN_PLACE-like send sides (count 0, MPI_DATATYPE_NULL). Block sizes:
  * from rank i to rank j, i + j + 1 elements (v-variants), 8 (Alltoall). */
 static void counted_phase(gen_mpi *g, const char *bend)
@@ -325,6 +326,7 @@ static void counted_phase(gen_mpi *g, const char *bend)
 	int32_t bent[GM_ARR];
 	memcpy(bent, to, sizeof bent);
 	if (r0 && is(bend, "alltoallv") && n > 1) bent[1] += 3;
+	if (r0 && is(bend, "alltoallv-twice") && n > 3) bent[1] += 3, bent[3] += 3;
 	r = REC(g, 61, {"commsize", n}, {"sendtype", in_place ? 1 : T_INT}, {"recvtype", T_INT}, {"comm", WORLD});
 	set_arr(r, "sendcounts", bent, n);
 	set_arr(r, "senddispls", disp, n);

@@ -355,7 +355,7 @@ make_case y dumpi "y_dumpi-trace.13.2.0" dumpi-trace "--what=dumpi-trace --minor
 # bent on rank 0 (a warning, like every dumpi.mpi rule: a faithful trace of a
 # buggy program is a correct trace); and the near miss, the same collectives
 # consistent with rank 0's send sides MPI_IN_PLACE-like, which must pass.
-for v in alltoall gatherv scatterv allgatherv alltoallv alltoallw exscan reduce-scatter; do
+for v in alltoall gatherv scatterv allgatherv alltoallv alltoallv-twice alltoallw exscan reduce-scatter; do
 	CLAUSE="MPI-3.1 §5.1, §5.5-5.11 (type signatures of collectives)" \
 		make_case i dumpi "i_dumpi.mpi.coll-count.$v" dumpi-trace "--what=dumpi-trace --break=dumpi.mpi.coll-count~$v" \
 		"dumpi.mpi.coll-count" "4 ranks; rank 0 passes one count of this collective that the other end does not match" \

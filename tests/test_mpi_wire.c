@@ -233,7 +233,8 @@ int main(void)
 	/* the v-variants' sums and the scalar counts' second side travel too */
 	static const char *const variants[] = {"dumpi.mpi.coll-count~alltoall", "dumpi.mpi.coll-count~gatherv",
 					       "dumpi.mpi.coll-count~scatterv", "dumpi.mpi.coll-count~allgatherv",
-					       "dumpi.mpi.coll-count~alltoallv", "dumpi.mpi.coll-count~alltoallw",
+					       "dumpi.mpi.coll-count~alltoallv", "dumpi.mpi.coll-count~alltoallv-twice",
+					       "dumpi.mpi.coll-count~alltoallw",
 					       "dumpi.mpi.coll-count~reduce-scatter"};
 	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) check_travel(variants[i], 1);
 	check_damage();

@@ -48,10 +48,11 @@ typedef struct mpi_comm {
  * its other side, e.g. Alltoall's sendcount beside its recvcount), -1
  * where not compared. V-variants (Gatherv, Scatterv, Allgatherv,
  * Alltoallv, Alltoallw, Reduce_scatter): the send side (built-in `vtype`;
- * scalar `count` or sums s0 = sum c[j], s1 = sum j*c[j] over the
- * sendcounts array) and the receive side (`vtype2`; `count2` or r0, r1),
- * `vdig` a digest of the receive array, `vlen` its length; sums wrap
- * modulo 2^64 (only differences are used). */
+ * scalar `count` or sums s0 = sum c[j], s1 = sum j*c[j], s2 = sum
+ * mpi_weight(j)*c[j] over the sendcounts array) and the receive side
+ * (`vtype2`; `count2` or r0, r1, r2), `vdig` a digest of the receive
+ * array, `vlen` its length; sums wrap modulo 2^64 (only differences are
+ * used: s1/r1 locate one wrong block, s2/r2 confirm it is only one). */
 enum { VS_SCALAR = 1, VS_SUMS = 2, VR_SCALAR = 4, VR_SUMS = 8 };
 typedef struct mpi_coll {
 	uint16_t fn, dtype;
@@ -62,7 +63,7 @@ typedef struct mpi_coll {
 	uint8_t vflags;        /* VS_* | VR_* */
 	int32_t vself;         /* Gatherv/Scatterv: the member's comm rank as recorded (-1) */
 	uint32_t vlen;
-	uint64_t s0, s1, r0, r1, vdig;
+	uint64_t s0, s1, s2, r0, r1, r2, vdig;
 	uint64_t rec, off;
 } mpi_coll;
 #define COLL_KEEP 32
@@ -197,5 +198,7 @@ struct mpi_rank {
 #define CHAN_ANY_TAG (-3)
 
 uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
+/* A pseudo-random odd weight for comm rank k (the v-variants' third sums). */
+static inline uint64_t mpi_weight(uint64_t k) { return mpi_hash(k, 0x77e1947u, 0, 0) | 1u; }
 
 #endif

@@ -452,8 +452,10 @@ static void vector_counts(trace_ctx *t, const gcomm *g, uint64_t p, vote *v, boo
 	int32_t root = o0->root;
 	bool rooted = fn == 55 || fn == 57;
 	if (rooted && (root < 0 || (uint32_t)root >= n)) return;
-	/* D0 = sum of counts sent - received; DS, DD the same weighted by source and destination */
-	uint64_t d0 = 0, ds = 0, dd = 0;
+	/* D0 = sum of counts sent - received; DS, DD the same weighted by source
+	 * and destination rank, HS, HD by their mpi_weight(): one block off by d
+	 * gives (d, src*d, dst*d, w(src)*d, w(dst)*d), which HS and HD confirm */
+	uint64_t d0 = 0, ds = 0, dd = 0, hs = 0, hd = 0;
 	uint32_t blame = rooted ? (uint32_t)root : 0;
 	for (uint32_t k = 0; k < n; k++) {
 		const mpi_coll *o = &minst(t, g, k)->ops[p];
@@ -464,26 +466,29 @@ static void vector_counts(trace_ctx *t, const gcomm *g, uint64_t p, vote *v, boo
 			if (is_root) {
 				if (!(o->vflags & VR_SUMS) || o->vself != root) return;
 				d0 -= o->r0, ds -= o->r1, dd -= (uint64_t)root * o->r0;
+				hs -= o->r2, hd -= mpi_weight((uint64_t)root) * o->r0;
 			} else {
 				if (!(o->vflags & VS_SCALAR)) return;
 				d0 += c, ds += k * c, dd += (uint64_t)root * c;
+				hs += mpi_weight(k) * c, hd += mpi_weight((uint64_t)root) * c;
 			}
 			break;
 		case 57: /* Scatterv: the root's sendcounts without its own, receivers' recvcount */
 			if (is_root) {
 				if (!(o->vflags & VS_SUMS) || o->vself != root) return;
 				d0 += o->s0, ds += (uint64_t)root * o->s0, dd += o->s1;
+				hs += mpi_weight((uint64_t)root) * o->s0, hd += o->s2;
 			} else {
 				if (!(o->vflags & VR_SCALAR)) return;
 				d0 -= c2, ds -= (uint64_t)root * c2, dd -= k * c2;
+				hs -= mpi_weight((uint64_t)root) * c2, hd -= mpi_weight(k) * c2;
 			}
 			break;
 		case 59: { /* Allgatherv: each sendcount against the (agreed) recvcounts */
 			const mpi_coll *r = &minst(t, g, ref)->ops[p];
 			if (!(o->vflags & VS_SCALAR)) return;
-			if (k == 0) d0 -= r->r0, ds -= r->r1;
-			d0 += c, ds += k * c;
-			dd = ds; /* source and destination weights coincide per block here */
+			if (k == 0) d0 -= r->r0, ds -= r->r1, hs -= r->r2;
+			d0 += c, ds += k * c, hs += mpi_weight(k) * c; /* the sender's weights alone locate it */
 			break;
 		}
 		default: /* Alltoallv, Alltoallw */
@@ -491,12 +496,17 @@ static void vector_counts(trace_ctx *t, const gcomm *g, uint64_t p, vote *v, boo
 			d0 += o->s0 - o->r0;
 			ds += k * o->s0 - o->r1;
 			dd += o->s1 - k * o->r0;
+			hs += mpi_weight(k) * o->s0 - o->r2;
+			hd += o->s2 - mpi_weight(k) * o->r0;
 			break;
 		}
 	}
-	bool ok = d0 == 0 && ds == 0 && dd == 0;
+	bool ok = d0 == 0 && ds == 0 && dd == 0 && hs == 0 && hd == 0;
 	if (hv_eval(t->r, HV_R_DUMPI_MPI_COLL_COUNT, ok)) return;
 	int64_t src = located(ds, d0, n), dst = located(dd, d0, n);
+	/* one block only when the weighted sums agree with it */
+	if (src >= 0 && hs != mpi_weight((uint64_t)src) * d0) src = -1;
+	if (dst >= 0 && fn != 59 && hd != mpi_weight((uint64_t)dst) * d0) dst = -1;
 	int64_t d = (int64_t)d0;
 	const char *fnn = dumpi_function_name(fn);
 	if (fn == 55 && src >= 0 && src != root) {
@@ -530,10 +540,16 @@ static void vector_counts(trace_ctx *t, const gcomm *g, uint64_t p, vote *v, boo
 			  mrank(t, g, (uint32_t)dst)->rank, (unsigned)src, (unsigned)src);
 	} else {
 		told[blame] = true;
-		coll_emit(t, HV_R_DUMPI_MPI_COLL_COUNT, g, blame, p,
-			  "the members' counts for %s do not pair up: the sending ends state %lld element(s) of datatype %u "
-			  "more than the receiving ends (several blocks disagree)",
-			  fnn, (long long)d, ty);
+		if (d)
+			coll_emit(t, HV_R_DUMPI_MPI_COLL_COUNT, g, blame, p,
+				  "the members' counts for %s do not pair up: the sending ends state %lld element(s) of "
+				  "datatype %u %s than the receiving ends post (several blocks disagree)",
+				  fnn, (long long)(d < 0 ? -d : d), ty, d < 0 ? "fewer" : "more");
+		else
+			coll_emit(t, HV_R_DUMPI_MPI_COLL_COUNT, g, blame, p,
+				  "the members' counts for %s do not pair up: the sending and receiving ends state the same "
+				  "number of elements of datatype %u in all, but in different blocks (several blocks disagree)",
+				  fnn, ty);
 	}
 }
 

@@ -616,13 +616,14 @@ static void scalar_counts(unsigned fn, const dumpi_args *a, mpi_coll *op)
 	}
 }
 
-/* Sums over a counted u32 array at `at` (n entries): s0 = sum c[j], s1 =
- * sum j*c[j] (both modulo 2^64), a digest of the entries; entry `skip` is
- * left out. False when an entry cannot be read. */
-static bool arr_sums(mpi_rank *m, uint64_t at, uint64_t n, int64_t skip, uint64_t *s0, uint64_t *s1, uint64_t *dig,
-		     bool *zero)
+/* Sums over a counted u32 array at `at` (n entries): s[0] = sum c[j], s[1] =
+ * sum j*c[j], s[2] = sum mpi_weight(j)*c[j] (modulo 2^64), a digest of the
+ * entries; entry `skip` is left out of the sums. False when an entry cannot
+ * be read. */
+static bool arr_sums(mpi_rank *m, uint64_t at, uint64_t n, int64_t skip, uint64_t *s0, uint64_t *s1, uint64_t *s2,
+		     uint64_t *dig, bool *zero)
 {
-	*s0 = *s1 = 0;
+	*s0 = *s1 = *s2 = 0;
 	*dig = 0x5ca1ab1eull;
 	*zero = true;
 	for (uint64_t j = 0; j < n; j++) {
@@ -634,6 +635,7 @@ static bool arr_sums(mpi_rank *m, uint64_t at, uint64_t n, int64_t skip, uint64_
 		uint64_t cv = (uint64_t)(int64_t)(int32_t)c;
 		*s0 += cv;
 		*s1 += j * cv;
+		*s2 += mpi_weight(j) * cv;
 	}
 	return true;
 }
@@ -674,7 +676,7 @@ static void vector_counts(mpi_rank *m, unsigned fn, const dumpi_args *a, mpi_col
 	} else if ((fn == 57 || fn == 61 || fn == 155) && arg(fn, a, RO_SENDCOUNTS, &n)) {
 		uint16_t ty = fn == 155 ? (arg(fn, a, RO_SENDTYPES, &v) && v == n ? arr_type(m, arg_at(fn, a, RO_SENDTYPES), v) : 0)
 					: (arg(fn, a, RO_SENDTYPE, &t) && builtin_type(t) ? (uint16_t)t : 0);
-		if (ty && arr_sums(m, arg_at(fn, a, RO_SENDCOUNTS), n, fn == 57 ? self : -1, &op->s0, &op->s1, &dig, &zero) &&
+		if (ty && arr_sums(m, arg_at(fn, a, RO_SENDCOUNTS), n, fn == 57 ? self : -1, &op->s0, &op->s1, &op->s2, &dig, &zero) &&
 		    !(fn != 57 && zero)) {
 			op->vtype = ty;
 			op->vflags |= VS_SUMS;
@@ -694,7 +696,7 @@ static void vector_counts(mpi_rank *m, unsigned fn, const dumpi_args *a, mpi_col
 		int ro = fn == 66 ? RO_DATATYPE : RO_RECVTYPE;
 		uint16_t ty = fn == 155 ? (arg(fn, a, RO_RECVTYPES, &v) && v == n ? arr_type(m, arg_at(fn, a, RO_RECVTYPES), v) : 0)
 					: (arg(fn, a, ro, &t) && builtin_type(t) ? (uint16_t)t : 0);
-		if (ty && arr_sums(m, arg_at(fn, a, RO_RECVCOUNTS), n, fn == 55 ? self : -1, &op->r0, &op->r1, &op->vdig, &zero)) {
+		if (ty && arr_sums(m, arg_at(fn, a, RO_RECVCOUNTS), n, fn == 55 ? self : -1, &op->r0, &op->r1, &op->r2, &op->vdig, &zero)) {
 			op->vtype2 = ty;
 			op->vflags |= VR_SUMS;
 			if (op->vlen && op->vlen != n) op->vflags = 0; /* arrays of different lengths: not compared */

@@ -84,8 +84,10 @@ static void save_inst(hv_wbuf *w, const mpi_inst *x)
 			hv_put_u64(w, o->vlen);
 			hv_put_u64(w, o->s0);
 			hv_put_u64(w, o->s1);
+			hv_put_u64(w, o->s2);
 			hv_put_u64(w, o->r0);
 			hv_put_u64(w, o->r1);
+			hv_put_u64(w, o->r2);
 			hv_put_u64(w, o->vdig);
 		}
 		hv_put_u64(w, o->rec);
@@ -150,8 +152,10 @@ static bool load_inst(hv_rbuf *r, mpi_inst *x, uint32_t self)
 			o->vlen = (uint32_t)get_max(r, UINT32_MAX);
 			o->s0 = hv_get_u64(r);
 			o->s1 = hv_get_u64(r);
+			o->s2 = hv_get_u64(r);
 			o->r0 = hv_get_u64(r);
 			o->r1 = hv_get_u64(r);
+			o->r2 = hv_get_u64(r);
 			o->vdig = hv_get_u64(r);
 		}
 		o->rec = hv_get_u64(r);
