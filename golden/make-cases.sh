@@ -355,7 +355,7 @@ make_case y dumpi "y_dumpi-trace.13.2.0" dumpi-trace "--what=dumpi-trace --minor
 # version bytes patched (the record layouts are the same from 0.6.9 on).
 for v in 0.6.9:000609 1.0.0:010000 13.1.0:0d0100; do
 	CLAUSE="R §1.5, §2 (header version)" make_case y dumpi "y_dumpi-bin.${v%%:*}" dumpi-bin "--what=dumpi-bin --seed=1" "" \
-		"the header version (at the offset the index's header entry gives) patched from 8.1.0 to ${v%%:*}" "" ".:2182:080100:${v#*:}"
+		"the header version (at the offset the index's header entry gives) patched from 8.1.0 to ${v%%:*}" "" ".:2383:080100:${v#*:}"
 done
 for seed in 1 2; do
 	make_case y dumpi "y_dumpi-bin.8.1.0_s$seed" dumpi-bin "--what=dumpi-bin --seed=$seed" "" "one rank file alone" ""

@@ -73,10 +73,12 @@ static void summary_line(FILE *out, const hv_report *r, bool strict, bool color)
 		fprintf(out, "%s: %s%s%s (%s)\n", path, on, v, off, problem);
 		return;
 	}
-	uint64_t e = r->count[HV_SEV_ERROR], w = r->count[HV_SEV_WARNING];
+	uint64_t e = r->count[HV_SEV_ERROR], w = r->count[HV_SEV_WARNING], nn = r->count[HV_SEV_NOTE];
+	char notes[40] = "";
+	if (nn > 0) snprintf(notes, sizeof notes, ", %" PRIu64 " note%s", nn, nn == 1 ? "" : "s");
 	if (e > 0 || (strict && w > 0)) {
-		fprintf(out, "%s: %snonconforming%s (%" PRIu64 " error%s, %" PRIu64 " warning%s)\n", path, on, off, e,
-			e == 1 ? "" : "s", w, w == 1 ? "" : "s");
+		fprintf(out, "%s: %snonconforming%s (%" PRIu64 " error%s, %" PRIu64 " warning%s%s)\n", path, on, off, e,
+			e == 1 ? "" : "s", w, w == 1 ? "" : "s", notes);
 		return;
 	}
 	fprintf(out, "%s: %sconforming%s (%s", path, on, off, r->format[0] ? r->format : "unknown");
@@ -84,7 +86,7 @@ static void summary_line(FILE *out, const hv_report *r, bool strict, bool color)
 	if (r->version[0]) fprintf(out, ", v%s", r->version);
 	fprintf(out, ", %zu rules checked", hv_report_rules_checked(r));
 	if (w > 0) fprintf(out, ", %" PRIu64 " warning%s", w, w == 1 ? "" : "s");
-	fprintf(out, ")\n");
+	fprintf(out, "%s)\n", notes);
 }
 
 void hv_write_summary_line(FILE *out, const hv_report *r, bool strict) { summary_line(out, r, strict, false); }
