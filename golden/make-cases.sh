@@ -297,6 +297,15 @@ for r in execution summary; do
 		"accept|hpcprof sums doubles in an order the file does not record, so a derived value may differ from the sum of its terms by rounding. hpcvet accepts a difference up to 1e-300 + 1e-9 * (|found| + sum of |terms|) and rejects a larger one (n_hpctkdb.values.${r}_01 is 50% off)."
 done
 
+# i_: an OpenMP task nested over the running one without a pause: the OpenMP
+# model has no pause event, so this is how OpenMP runs included and
+# undeferred tasks (upstream's openmp-nested-task test trace does it).
+CLAUSE="EV PPx; model_rules.def (ovni.model.body-nest)" \
+	make_case i ovni "i_ovni.model.body-nest.openmp" ovni-trace \
+	"--what=ovni-trace --break=ovni.model.body-nest~openmp" "" \
+	"an OpenMP task body (PPx) starts over the running body of its parent" \
+	"accept|ovniemu 1.14 warns \"deprecated nesting\" for every model that relaxes nesting, but OpenMP has no pause event, so a task that runs at once on the encountering thread always nests over the running one. Nanos6, which can pause first (6Tp), gets ovni.model.body-nest-deprecated (i_ovni.model.body-nest-deprecated_01); nOS-V refuses nesting (n_ovni.model.body-nest_01)."
+
 # i_: leaf contexts with szChildren 0 but a non-zero pChildren. The spec
 # describes pChildren as the pointer to the children array and says nothing
 # of its value for an empty one; hpcprof writes its layout cursor there.
