@@ -144,6 +144,21 @@ void hv_report_merge(hv_report *dst, const hv_report *src)
 		dst->internal_error = true;
 		memcpy(dst->problem, src->problem, sizeof dst->problem);
 	}
+	for (size_t k = 0; k < src->nparts; k++) {
+		if (dst->nparts < HV_PARTS_MAX && k < HV_PARTS_MAX) dst->parts[dst->nparts] = src->parts[k];
+		dst->nparts++;
+	}
+}
+
+void hv_report_add_part(hv_report *r, const char *name, const uint64_t before[3])
+{
+	if (r->nparts < HV_PARTS_MAX) {
+		hv_part *p = &r->parts[r->nparts];
+		snprintf(p->name, sizeof p->name, "%s", name);
+		memcpy(p->version, r->version, sizeof p->version);
+		for (int s = 0; s < 3; s++) p->count[s] = r->count[s] - before[s];
+	}
+	r->nparts++;
 }
 
 size_t hv_report_rules_checked(const hv_report *r)

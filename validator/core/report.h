@@ -50,6 +50,15 @@ typedef struct hv_options {
 /* Run task(ctx, i) for i in [0, n) through opt's runner, else in order. */
 void hv_for_each(const hv_options *opt, size_t n, hv_task_fn task, void *ctx);
 
+/* One trace of several an input holds (a folder with two DUMPI traces):
+ * its own verdict line. Counts are the diagnostics its check added. */
+#define HV_PARTS_MAX 16
+typedef struct hv_part {
+	char name[96];
+	char version[16];
+	uint64_t count[3];
+} hv_part;
+
 typedef struct hv_report {
 	const char *input_path;
 	char format[48];          /* "hpctoolkit meta.db", "hpctoolkit database", ... */
@@ -66,6 +75,8 @@ typedef struct hv_report {
 	char problem[256];        /* why unreadable / internal_error */
 	char **files;             /* string pool for diag->file */
 	size_t nfiles;
+	hv_part parts[HV_PARTS_MAX]; /* the traces of the input, when it holds several */
+	size_t nparts;            /* parts recorded (beyond HV_PARTS_MAX only counted) */
 } hv_report;
 
 void hv_report_init(hv_report *r, const char *input_path, size_t max_diags);
@@ -108,6 +119,10 @@ void hv_report_append_diag(hv_report *dst, const hv_diag *d);
 /* No rule of the finished report failed more often than it was evaluated
  * (evaluations may be counted in bulk after the failures they cover). */
 bool hv_report_counts_consistent(const hv_report *r);
+
+/* Record part `name` of the input: what was counted since `before` (a copy
+ * of r->count taken when the part's check began), with r's version now. */
+void hv_report_add_part(hv_report *r, const char *name, const uint64_t before[3]);
 
 /* Number of distinct rules evaluated at least once. */
 size_t hv_report_rules_checked(const hv_report *r);

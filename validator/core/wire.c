@@ -116,6 +116,12 @@ void hv_report_save(const hv_report *r, hv_wbuf *w)
 	hv_put_str(w, r->format);
 	hv_put_str(w, r->edition);
 	hv_put_str(w, r->version);
+	hv_put_u64(w, r->nparts);
+	for (size_t k = 0; k < r->nparts && k < HV_PARTS_MAX; k++) {
+		hv_put_str(w, r->parts[k].name);
+		hv_put_str(w, r->parts[k].version);
+		for (int s = 0; s < 3; s++) hv_put_u64(w, r->parts[k].count[s]);
+	}
 	hv_put_u64(w, r->ndiags);
 	for (size_t k = 0; k < r->ndiags; k++) {
 		const hv_diag *d = &r->diags[k];
@@ -151,6 +157,14 @@ bool hv_report_load(hv_report *r, hv_rbuf *rd)
 	hv_get_str(rd, r->format, sizeof r->format);
 	hv_get_str(rd, r->edition, sizeof r->edition);
 	hv_get_str(rd, r->version, sizeof r->version);
+	uint64_t np = hv_get_u64(rd);
+	r->nparts = np <= rd->n ? (size_t)np : 0;
+	for (uint64_t k = 0; !rd->failed && k < np && k < HV_PARTS_MAX; k++) {
+		hv_get_str(rd, r->parts[k].name, sizeof r->parts[k].name);
+		hv_get_str(rd, r->parts[k].version, sizeof r->parts[k].version);
+		for (int s = 0; s < 3; s++) r->parts[k].count[s] = hv_get_u64(rd);
+	}
+	if (np > rd->n) rd->failed = true;
 	uint64_t nd = hv_get_u64(rd);
 	/* each diagnostic takes at least 7 x 8 bytes: a count beyond the bytes
 	 * present is malformed, so nothing is sized by a bogus count */
