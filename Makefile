@@ -93,6 +93,8 @@ help:
 	@echo "make afl TARGET=metadb SECONDS=600    AFL++ campaign (cmplog + custom mutator)"
 	@echo "make fuzz-smoke   every libFuzzer target for SMOKE_SECONDS (CI)"
 	@echo "make clean    remove build directories"
+	@echo "V=1           print compiler command lines (quiet by default)"
+	@echo "HV_SHARED=DIR the shared folder with real-samples/ (default ../shared); without it those tests skip"
 
 # Debian packages the build needs. As root they are installed; otherwise the
 # exact command is printed.
