@@ -41,7 +41,9 @@ static void usage(FILE *out)
 	      "SST DUMPI traces (.bin, .meta, trace folders). Files are recognised by content.\n"
 	      "\n"
 	      "  --format=FORMAT          report format: text (default), json, sarif (SARIF 2.1.0),\n"
-	      "                           junit (JUnit XML), github (GitHub Actions annotations)\n"
+	      "                           junit (JUnit XML), github (GitHub Actions annotations\n"
+	      "                           of errors and warnings)\n"
+	      "  --github-notes           github: notes become ::notice annotations too\n"
 	      "  --color=auto|always|never  colour in text reports (auto: on a terminal,\n"
 	      "                           unless NO_COLOR is set)\n"
 	      "  --context, --no-context  hex view of the offending bytes under each text\n"
@@ -50,6 +52,9 @@ static void usage(FILE *out)
 	      "                           HPCToolkit v4.0 edition (default: detect)\n"
 	      "  --strict                 warnings make the exit code 1\n"
 	      "  --max-diagnostics=N      diagnostics shown per input (default 100)\n"
+	      "  --max-per-rule=N         diagnostics shown per rule and input (default 10, 0: no\n"
+	      "                           limit); the rest are counted, with the first and last\n"
+	      "                           place, in one closing line per rule\n"
 	      "  -j N, --jobs=N           validate inputs, and the files of one input, on N\n"
 	      "                           threads (default: the number of cores); the report\n"
 	      "                           is the same for every N\n"
@@ -267,6 +272,9 @@ int main(int argc, char **argv)
 			verify_cert = a + 9;
 		} else if (strcmp(a, "--strict") == 0) {
 			oo.strict = true;
+		} else if (strcmp(a, "--github-notes") == 0) {
+			oo.github_notes = true;
+		} else if (strncmp(a, "--max-per-rule=", 15) == 0 && parse_size(a + 15, &hv_max_per_rule)) {
 		} else if (strncmp(a, "--max-diagnostics=", 18) == 0 && parse_size(a + 18, &opt.max_diags)) {
 			/* parsed */
 		} else if ((strncmp(a, "--jobs=", 7) == 0 && parse_jobs(a + 7, &jobs)) ||

@@ -190,6 +190,7 @@ void ovni_obs_sort_marker(walk *w, uint64_t off, bool open)
 		w->cut.marker_off = off;
 		w->cut.marker_idx = w->cut.idx;
 		w->cut.marker_at = r->ndiags;
+		w->cut.marker_ghosts = r->nghosts;
 		w->cut.region_unknown = false;
 		w->cut.in_region = open;
 		if (open) w->cut.region_open_off = off;

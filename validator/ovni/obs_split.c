@@ -121,14 +121,14 @@ static void append_rebased(hv_report *r, const hv_diag *d, uint64_t base)
 {
 	static const char pre[] = "stream.obs/event[";
 	if (base == 0 || strncmp(d->path, pre, sizeof pre - 1) != 0) {
-		hv_report_append_diag(r, d);
+		hv_report_admit(r, d);
 		return;
 	}
 	char *end;
 	unsigned long long i = strtoull(d->path + sizeof pre - 1, &end, 10);
 	hv_diag c = *d;
 	snprintf(c.path, sizeof c.path, "%s%" PRIu64 "%s", pre, base + (uint64_t)i, end);
-	hv_report_append_diag(r, &c);
+	hv_report_admit(r, &c);
 }
 
 /* The summary notes of a later part of the stream: each first offset is
@@ -192,14 +192,14 @@ static bool absorb(ovni_obs_walker *ow, const ovni_obs_chunk *c, const hv_report
 		w->prev_clock = k->prev_clock;
 	}
 	absorb_summary(ow->w.sum, &c->sum);
-	/* the chunk's report, with its first sort marker checked in its place */
-	for (int i = 0; i < HV_RULE_COUNT; i++) {
-		r->evaluated[i] += cr->evaluated[i];
-		r->failed[i] += cr->failed[i];
-	}
-	for (int s = 0; s < 3; s++) r->count[s] += cr->count[s];
+	/* the chunk's report, with its first sort marker checked in its place:
+	 * its failures admitted in their order (stored ones, then the ones
+	 * max_diags left unstored), then the rest of its counts */
 	size_t at = k->marker && k->marker_at < cr->ndiags ? (size_t)k->marker_at : cr->ndiags;
+	size_t gat = k->marker && k->marker_ghosts < cr->nghosts ? (size_t)k->marker_ghosts : cr->nghosts;
+	if (k->marker && k->marker_at < cr->ndiags) gat = 0;
 	for (size_t i = 0; i < at; i++) append_rebased(r, &cr->diags[i], base);
+	for (size_t i = 0; i < gat; i++) hv_report_admit_ghost(r, &cr->ghosts[i]);
 	if (k->marker) {
 		w->idx = base + k->marker_idx;
 		ovni_obs_sort_marker(&ow->w, k->marker_off, k->marker_open);
@@ -207,11 +207,8 @@ static bool absorb(ovni_obs_walker *ow, const ovni_obs_chunk *c, const hv_report
 		w->region_open_off = k->region_open_off;
 	}
 	for (size_t i = at; i < cr->ndiags; i++) append_rebased(r, &cr->diags[i], base);
-	r->suppressed += cr->suppressed;
-	if (cr->internal_error) {
-		r->internal_error = true;
-		memcpy(r->problem, cr->problem, sizeof r->problem);
-	}
+	for (size_t i = gat; i < cr->nghosts; i++) hv_report_admit_ghost(r, &cr->ghosts[i]);
+	hv_report_merge_rest(r, cr);
 	w->idx = base + k->idx;
 	ow->off = c->end;
 	ow->stopped = c->stopped;

@@ -59,6 +59,7 @@ typedef struct ovni_obs_cut {
 	bool marker, marker_open;
 	uint64_t marker_off, marker_idx;
 	uint64_t marker_at;       /* the report's stored diagnostics before it */
+	uint64_t marker_ghosts;   /* and its failures max_diags left unstored */
 } ovni_obs_cut;
 
 /* The state of one walk, so the per-event checks stay small. */
