@@ -115,6 +115,15 @@ void ovni_obs_free(ovni_obs_walker *ow);
  * walk's event w->cut.idx. */
 void ovni_obs_sort_marker(ovni_obs_walk *w, uint64_t off, bool open);
 
+/* Resynchronisation (obs_sync.c). The length of the event at off when it
+ * passes every per-event rule that fixes its length, else 0; whether
+ * SYNC_CHAIN such events in a row start at off (or fewer end exactly at
+ * the stream's end); the first offset in [from, last) where such a chain
+ * starts, UINT64_MAX when none. */
+uint64_t ovni_obs_plausible(hv_window *win, uint64_t off, uint64_t size);
+bool ovni_obs_chain_at(hv_blob *b, uint64_t off);
+uint64_t ovni_obs_resync(hv_blob *b, uint64_t from, uint64_t last);
+
 /* The lone stream.obs check, split into chunks of about opt's unit bytes
  * (default 16 MiB) checked as units (core/units.h); the report is the one
  * walk's. */
