@@ -346,7 +346,7 @@ static uint64_t damaged_region(walk *w, uint64_t off, uint64_t evlen)
 			"flags and a printable MCV of a known model; %s",
 			off, end, end - off, n,
 			end == b->size ? "no valid event follows up to the end of the stream"
-				       : "16 valid events in a row start again at the region's end");
+				       : "valid events start again at the region's end");
 	return end - off;
 }
 

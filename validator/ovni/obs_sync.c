@@ -29,7 +29,7 @@ static inline unsigned quick(const uint8_t *p)
  * least 12, and p holds min(left, 16) of them) when it is plausible, else 0. */
 static uint64_t plausible_at(const uint8_t *p, uint64_t left)
 {
-	if (!quick(p)) return 0;
+	if (!quick(p) || ovni_model_by_letter(p[1]) < 0) return 0; /* the letter first: a switch, not a search */
 	const ovni_evspec *s = ovni_event_find(p + 1);
 	if (!s) return 0;
 	unsigned nibble = p[0] & 0x0fu;
