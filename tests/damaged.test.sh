@@ -3,7 +3,8 @@
 # or a zero-filled region between events, yields exactly one
 # ovni.obs.damaged-region diagnostic whose offset and length cover the
 # region, the same at any chunk size and -j; a GitHub report holds no
-# ::notice annotation unless --github-notes asks for notes.
+# ::notice annotation unless --github-notes asks for notes; a note repeated
+# on every rank file is one diagnostic.
 source "$(dirname "$0")/lib.sh"
 
 "$GEN" --what=ovni-stream --trace-len=4000 -o "$TMP/s.obs" >/dev/null 2>&1
@@ -36,6 +37,18 @@ for unit in 1000 50000; do
 	HPCVET_UNIT_BYTES=$unit "$HPCVET" -j2 "$TMP/mid.obs" >"$TMP/split.txt"
 	check "zero region: chunks of $unit bytes report the same" cmp -s "$TMP/ref.txt" "$TMP/split.txt"
 done
+
+# a note that fires once per file of an input is one diagnostic with the
+# number of files, and the note count stays exact
+tt="$SHARED/real-samples/dumpi/sst-dumpi-testtrace"
+if [ -d "$tt" ]; then
+	"$HPCVET" -j1 --format=json "$tt" >"$TMP/tt1.json"
+	"$HPCVET" -j3 --format=json "$tt" >"$TMP/tt3.json"
+	check "per-file notes: one clock-epoch diagnostic" test "$(grep -c '"rule":[[:space:]]*"dumpi.time.clock-epoch"' "$TMP/tt1.json")" -eq 1
+	check "per-file notes: it says on how many files" grep -q 'the same note on 4 files of this input' "$TMP/tt1.json"
+	check "per-file notes: the count stays exact" grep -q '"notes":[[:space:]]*4,' "$TMP/tt1.json"
+	check "per-file notes: the same at -j3" cmp -s "$TMP/tt1.json" "$TMP/tt3.json"
+fi
 
 # GitHub annotations: notes only when asked
 need_samples "$SHARED/real-samples/hpctoolkit" && {

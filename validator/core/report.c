@@ -304,3 +304,40 @@ bool hv_report_counts_consistent(const hv_report *r)
 		if (r->failed[i] > r->evaluated[i]) return false;
 	return true;
 }
+
+/* Notes that fire once on each of several files of one input (a rank
+ * file's clock, each database file's elided contexts) say one thing about
+ * the input: they become its first diagnostic, with the number of files.
+ * Applies to a rule whose every failure is stored, at most once per file,
+ * in two files or more; its count stays the number of failures. Runs on
+ * the finished report, so every -j and every split gives the same. */
+void hv_report_fold_file_notes(hv_report *r)
+{
+	bool *drop = NULL;
+	for (size_t k = 0; k < r->ndiags; k++) {
+		hv_diag *d = &r->diags[k];
+		int rule = d->rule;
+		if (d->sev != HV_SEV_NOTE || (drop && drop[k])) continue;
+		size_t n = 0;
+		bool once = true;
+		for (size_t j = k; j < r->ndiags && once; j++) {
+			if (r->diags[j].rule != rule || r->diags[j].sev != HV_SEV_NOTE) continue;
+			n++;
+			for (size_t i = k; i < j && once; i++)
+				if (r->diags[i].rule == rule && r->diags[i].sev == HV_SEV_NOTE && r->diags[i].file == r->diags[j].file)
+					once = false;
+		}
+		if (!once || n < 2 || n != r->failed[rule]) continue;
+		if (!drop && !(drop = calloc(r->ndiags, sizeof *drop))) return;
+		for (size_t j = k + 1; j < r->ndiags; j++)
+			if (r->diags[j].rule == rule && r->diags[j].sev == HV_SEV_NOTE) drop[j] = true;
+		size_t len = strlen(d->msg);
+		snprintf(d->msg + len, sizeof d->msg - len, " (the same note on %zu files of this input; shown for the first)", n);
+	}
+	if (!drop) return;
+	size_t o = 0;
+	for (size_t k = 0; k < r->ndiags; k++)
+		if (!drop[k]) r->diags[o++] = r->diags[k];
+	r->ndiags = o;
+	free(drop);
+}

@@ -178,6 +178,10 @@ static inline uint64_t hv_report_hidden(const hv_report *r, int rule)
 void hv_report_merge(hv_report *dst, const hv_report *src);
 
 
+/* A note stored once on each of two or more files of the input becomes
+ * one diagnostic, its message saying on how many files (the counts stay). */
+void hv_report_fold_file_notes(hv_report *r);
+
 /* No rule of the finished report failed more often than it was evaluated
  * (evaluations may be counted in bulk after the failures they cover). */
 bool hv_report_counts_consistent(const hv_report *r);
