@@ -47,11 +47,23 @@ static const char *intern_file(hv_report *r, const char *file)
 
 /* One more failure of `rule` counted (failed[rule] already holds it): one
  * beyond the rule's cap leaves its place, the first and the last. */
-static void note_hidden(hv_report *r, int rule, const char *file, uint64_t offset)
+static void note_hidden(hv_report *r, int rule, const char *file, uint64_t offset, bool from_check)
 {
 	hv_more *m = &r->more[rule];
-	/* mostly the file of the rule's last failure: one compare, no search */
-	const char *f = m->last_file && file && strcmp(m->last_file, file) == 0 ? m->last_file : intern_file(r, file);
+	/* A check names the file by its blob's name, which lives as long as
+	 * the input's check: the name met last is remembered by address, so a
+	 * run of failures in one file costs no string compare. A merged
+	 * report's names are compared (they may be freed with it). */
+	const char *f;
+	if (from_check && file && file == r->last_raw) {
+		f = r->last_interned;
+	} else {
+		f = intern_file(r, file);
+		if (from_check) {
+			r->last_raw = file;
+			r->last_interned = f;
+		}
+	}
 	if (r->failed[rule] == r->max_per_rule + 1) {
 		m->first_file = f;
 		m->first_off = offset;
@@ -74,12 +86,12 @@ static void add_ghost(hv_report *r, int rule, enum hv_sev sev, const char *file,
 }
 
 /* Count a failure; true when it is to be stored. */
-static bool count_failure(hv_report *r, int rule, enum hv_sev sev, const char *file, uint64_t offset)
+static bool count_failure(hv_report *r, int rule, enum hv_sev sev, const char *file, uint64_t offset, bool from_check)
 {
 	r->failed[rule]++;
 	r->count[sev]++;
 	if (r->max_per_rule && r->failed[rule] > r->max_per_rule) {
-		note_hidden(r, rule, file, offset);
+		note_hidden(r, rule, file, offset, from_check);
 		return false;
 	}
 	if (r->ndiags >= r->max_diags) {
@@ -94,7 +106,7 @@ void hv_count_failure(hv_report *r, int rule, int sev, const char *file, uint64_
 	if (!HV_INVARIANT(r, rule >= 0 && rule < HV_RULE_COUNT)) return;
 	enum hv_sev s = sev < 0 ? hv_rules[rule].severity : (enum hv_sev)sev;
 	if (!HV_INVARIANT(r, (int)s >= 0 && (int)s < 3)) return;
-	count_failure(r, rule, s, file, offset);
+	count_failure(r, rule, s, file, offset, true);
 }
 
 /* A slot for one more stored diagnostic, or NULL (out of memory: the
@@ -119,7 +131,7 @@ static void emit_v(hv_report *r, int rule, enum hv_sev sev, const char *file, ui
 	 * past the counters. */
 	if (!HV_INVARIANT(r, rule >= 0 && rule < HV_RULE_COUNT)) return;
 	if (!HV_INVARIANT(r, (int)sev >= 0 && (int)sev < 3)) return;
-	if (!count_failure(r, rule, sev, file, offset)) return;
+	if (!count_failure(r, rule, sev, file, offset, true)) return;
 	hv_diag *d = new_diag(r);
 	if (!d) {
 		add_ghost(r, rule, sev, file, offset);
@@ -190,7 +202,7 @@ void hv_report_set_more(hv_report *dst, int rule, const hv_more *m)
 void hv_report_admit(hv_report *dst, const hv_diag *d)
 {
 	if (!HV_INVARIANT(dst, d->rule >= 0 && d->rule < HV_RULE_COUNT && (int)d->sev >= 0 && (int)d->sev < 3)) return;
-	if (!count_failure(dst, d->rule, d->sev, d->file, d->offset)) return;
+	if (!count_failure(dst, d->rule, d->sev, d->file, d->offset, false)) return;
 	hv_diag *o = new_diag(dst);
 	if (!o) {
 		add_ghost(dst, d->rule, d->sev, d->file, d->offset);
@@ -248,7 +260,7 @@ void hv_report_merge_rest(hv_report *dst, const hv_report *src)
 void hv_report_admit_ghost(hv_report *dst, const hv_ghost *g)
 {
 	if (!HV_INVARIANT(dst, g->rule >= 0 && g->rule < HV_RULE_COUNT && (int)g->sev >= 0 && (int)g->sev < 3)) return;
-	if (!count_failure(dst, g->rule, g->sev, g->file, g->offset)) return;
+	if (!count_failure(dst, g->rule, g->sev, g->file, g->offset, false)) return;
 	/* dst stored no fewer than src did before this ghost: it is full too */
 	add_ghost(dst, g->rule, g->sev, g->file, g->offset);
 }

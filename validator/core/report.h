@@ -95,6 +95,7 @@ typedef struct hv_report {
 	bool internal_error;      /* the validator failed, not the input (exit 4) */
 	char problem[256];        /* why unreadable / internal_error */
 	char **files;             /* string pool for diag->file */
+	const char *last_raw, *last_interned; /* the file a check named last, and its copy in the pool */
 	size_t nfiles;
 } hv_report;
 
