@@ -138,12 +138,28 @@ static inline bool hv_stores(const hv_report *r, int rule)
  * place (a rule's first and last failure beyond the per-rule cap). */
 void hv_count_failure(hv_report *r, int rule, int sev, const char *file, uint64_t offset); /* sev -1: the table's */
 
+/* hv_count_failure, inline for the common case of a long run of one
+ * rule's failures in one file beyond the rule's cap: counters and the
+ * last place. */
+static inline void hv_count_quiet(hv_report *r, int rule, int sev, const char *file, uint64_t offset)
+{
+	if (rule >= 0 && rule < HV_RULE_COUNT && r->max_per_rule && r->failed[rule] > r->max_per_rule && file &&
+	    file == r->last_raw && sev < 3) {
+		r->failed[rule]++;
+		r->count[sev < 0 ? (int)hv_rules[rule].severity : sev]++;
+		r->more[rule].last_file = r->last_interned;
+		r->more[rule].last_off = offset;
+		return;
+	}
+	hv_count_failure(r, rule, sev, file, offset);
+}
+
 #define hv_emit(r, rule, file, offset, length, ...)                                                              \
 	(hv_stores((r), (rule)) ? (hv_emit)((r), (rule), (file), (offset), (length), __VA_ARGS__)               \
-				: hv_count_failure((r), (rule), -1, (file), (offset)))
+				: hv_count_quiet((r), (rule), -1, (file), (offset)))
 #define hv_emit_sev(r, rule, sev, file, offset, length, ...)                                                     \
 	(hv_stores((r), (rule)) ? (hv_emit_sev)((r), (rule), (sev), (file), (offset), (length), __VA_ARGS__)    \
-				: hv_count_failure((r), (rule), (int)(sev), (file), (offset)))
+				: hv_count_quiet((r), (rule), (int)(sev), (file), (offset)))
 
 /* Count one failure of d's rule and severity and keep it as one sequence of
  * checks would have: stored (a copy), suppressed or counted beyond its

@@ -306,37 +306,12 @@ static uint64_t damaged_region(walk *w, uint64_t off, uint64_t evlen)
 	hv_blob *b = w->b;
 	uint64_t next = off + evlen;
 	if (evlen && (next == b->size || ovni_obs_chain_at(b, next))) return 0;
-	uint64_t end = ovni_obs_resync(b, off + 1, b->size);
+	/* where events parse again, and the event headers the region spans
+	 * by the lengths they declare, in one pass */
+	ovni_obs_count cn = {.h = off, .n = 0};
+	uint64_t end = ovni_obs_resync(b, off + 1, b->size, &cn);
 	if (end == UINT64_MAX) end = b->size;
-	/* the event headers the region spans, by the lengths they declare
-	 * (a header cut by the region's end counts) */
-	uint64_t n = 0, o = off;
-	hv_window win;
-	if (hv_window_init(&win, b, 1u << 20)) {
-		while (o < end) {
-			uint64_t left = end - o;
-			if (left < JUMBO_HDR) {
-				n++;
-				break;
-			}
-			size_t want = left < (1u << 20) ? (size_t)left : (1u << 20);
-			const uint8_t *p = hv_window_get(&win, o, want);
-			if (!p) break;
-			uint64_t i = 0;
-			while (i + JUMBO_HDR <= want) {
-				uint64_t len = (p[i] & FLAG_JUMBO) ? JUMBO_HDR + (uint64_t)hv_le32(p + i + EV_HDR)
-								  : EV_HDR + (p[i] & 0x0fu) + ((p[i] & 0x0fu) != 0);
-				n++;
-				if (len >= left - i) {
-					i = left;
-					break;
-				}
-				i += len;
-			}
-			o += i;
-		}
-		hv_window_free(&win);
-	}
+	uint64_t n = cn.n;
 	char path[64];
 	if (!hv_eval(w->r, HV_R_OVNI_OBS_DAMAGED_REGION, false))
 		hv_emit(w->r, HV_R_OVNI_OBS_DAMAGED_REGION, b->name, off, end - off,

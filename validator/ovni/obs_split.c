@@ -36,7 +36,7 @@
  * chain of plausible events starts (obs_sync.c); UINT64_MAX when none. */
 static uint64_t find_start(hv_blob *b, uint64_t from, uint64_t stop)
 {
-	return ovni_obs_resync(b, from, stop - from > SYNC_SCAN ? from + SYNC_SCAN : stop);
+	return ovni_obs_resync(b, from, stop - from > SYNC_SCAN ? from + SYNC_SCAN : stop, NULL);
 }
 
 /* One chunk of a stream checked on its own: the events that start in

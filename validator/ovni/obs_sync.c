@@ -8,6 +8,9 @@
  * offset for the same bytes, so a region crossing a chunk's cut is
  * reported once, by the walk that entered it. */
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../core/hv_int.h"
 #include "obs_walk.h"
@@ -90,8 +93,72 @@ bool ovni_obs_chain_at(hv_blob *b, uint64_t off)
 	return ok;
 }
 
-uint64_t ovni_obs_resync(hv_blob *b, uint64_t from, uint64_t last)
+/* The model letters (ovni_model_by_letter), at most 16, for the block test. */
+typedef struct letters {
+	uint8_t c[16];
+	unsigned n;
+} letters;
+
+static void get_letters(letters *l)
 {
+	l->n = 0;
+	for (unsigned c = 0x21; c < 0x7f && l->n < 16; c++)
+		if (ovni_model_by_letter((uint8_t)c) >= 0) l->c[l->n++] = (uint8_t)c;
+}
+
+/* Bit j set: position j (of 32) could start a valid event (quick, and its
+ * model letter is known). Reads p[0..34]. */
+static uint32_t block_mask(const uint8_t *p, const letters *l)
+{
+#if defined(__SSE2__)
+	uint32_t m = 0;
+	for (unsigned h = 0; h < 2; h++) {
+		const uint8_t *q = p + 16 * h;
+		__m128i b0 = _mm_loadu_si128((const __m128i *)q), b1 = _mm_loadu_si128((const __m128i *)(q + 1));
+		__m128i b2 = _mm_loadu_si128((const __m128i *)(q + 2)), b3 = _mm_loadu_si128((const __m128i *)(q + 3));
+		/* graph: c - 0x21 < 94 unsigned, i.e. (c + 0x5f) as signed < -34 */
+		const __m128i sh = _mm_set1_epi8(0x5f), lim = _mm_set1_epi8(-34);
+		__m128i ok = _mm_cmpeq_epi8(_mm_and_si128(b0, _mm_set1_epi8((char)0xe0)), _mm_setzero_si128());
+		ok = _mm_and_si128(ok, _mm_cmplt_epi8(_mm_add_epi8(b2, sh), lim));
+		ok = _mm_and_si128(ok, _mm_cmplt_epi8(_mm_add_epi8(b3, sh), lim));
+		if (_mm_movemask_epi8(ok) == 0) continue; /* zero fill: no letter to test */
+		__m128i lt = _mm_setzero_si128();
+		for (unsigned k = 0; k < l->n; k++) lt = _mm_or_si128(lt, _mm_cmpeq_epi8(b1, _mm_set1_epi8((char)l->c[k])));
+		m |= (uint32_t)_mm_movemask_epi8(_mm_and_si128(ok, lt)) << (16 * h);
+	}
+	return m;
+#else
+	(void)l;
+	uint32_t m = 0;
+	for (unsigned j = 0; j < 32; j++) m |= (uint32_t)(quick(p + j) && ovni_model_by_letter(p[j + 1]) >= 0) << j;
+	return m;
+#endif
+}
+
+/* The event headers starting in [cn->h, limit), by the lengths they
+ * declare (byte 0; a jumbo event's size at 12..15), counted into cn->n;
+ * cn->h is left at the first header at or beyond limit. p holds the
+ * stream's bytes [ps, ps + plen); others are read through win. */
+static void count_headers(ovni_obs_count *cn, uint64_t limit, const uint8_t *p, uint64_t ps, size_t plen, hv_window *win,
+			  hv_blob *b)
+{
+	while (cn->h < limit) {
+		uint64_t h = cn->h, left = b->size - h;
+		const uint8_t *q = h >= ps && h - ps + 16 <= plen ? p + (h - ps) : hv_window_get(win, h, left < 16 ? (size_t)left : 16);
+		cn->n++;
+		if (!q || ((q[0] & 0x10u) && left < 16)) {
+			cn->h = b->size; /* a jumbo header cut by the end: nothing follows */
+			return;
+		}
+		uint64_t len = (q[0] & 0x10u) ? 16u + (uint64_t)hv_le32(q + 12) : 12u + (q[0] & 0x0fu) + ((q[0] & 0x0fu) != 0);
+		cn->h = len < left ? h + len : b->size;
+	}
+}
+
+uint64_t ovni_obs_resync(hv_blob *b, uint64_t from, uint64_t last, ovni_obs_count *cn)
+{
+	letters lt;
+	get_letters(&lt);
 	if (last > b->size) last = b->size;
 	hv_window scan, win;
 	if (!hv_window_init(&win, b, SYNC_WINDOW)) return UINT64_MAX;
@@ -116,10 +183,7 @@ uint64_t ovni_obs_resync(hv_blob *b, uint64_t from, uint64_t last)
 			uint32_t m = 0;
 			size_t k = n - i < 32 ? n - i : 32;
 			if (k == 32 && i + 32 + 3 <= want) {
-				unsigned any = 0; /* vectorised: a block without a candidate costs a few instructions */
-				for (unsigned j = 0; j < 32; j++) any |= quick(p + i + j);
-				if (any)
-					for (unsigned j = 0; j < 32; j++) m |= (uint32_t)quick(p + i + j) << j;
+				m = block_mask(p + i, &lt);
 			} else {
 				for (unsigned j = 0; j < k; j++) m |= (uint32_t)quick(p + i + j) << j;
 			}
@@ -134,8 +198,11 @@ uint64_t ovni_obs_resync(hv_blob *b, uint64_t from, uint64_t last)
 			}
 			i += k;
 		}
+		/* the headers of what this buffer scanned, while it is in memory */
+		if (cn) count_headers(cn, found != UINT64_MAX ? found : c + i, p, c, want, &win, b);
 		c += i;
 	}
+	if (cn) count_headers(cn, found != UINT64_MAX ? found : last, NULL, 0, 0, &win, b);
 	hv_window_free(&scan);
 	hv_window_free(&win);
 	return found;

@@ -122,7 +122,13 @@ void ovni_obs_sort_marker(ovni_obs_walk *w, uint64_t off, bool open);
  * starts, UINT64_MAX when none. */
 uint64_t ovni_obs_plausible(hv_window *win, uint64_t off, uint64_t size);
 bool ovni_obs_chain_at(hv_blob *b, uint64_t off);
-uint64_t ovni_obs_resync(hv_blob *b, uint64_t from, uint64_t last);
+/* With `cn`: also count the event headers (by the lengths they declare)
+ * from cn->h up to the offset found (or `last`) into cn->n, in the same
+ * pass over the bytes. */
+typedef struct ovni_obs_count {
+	uint64_t h, n;
+} ovni_obs_count;
+uint64_t ovni_obs_resync(hv_blob *b, uint64_t from, uint64_t last, ovni_obs_count *cn);
 
 /* The lone stream.obs check, split into chunks of about opt's unit bytes
  * (default 16 MiB) checked as units (core/units.h); the report is the one
