@@ -19,13 +19,13 @@
 #define SYNC_WINDOW 4096u
 #define SCAN_WINDOW (1u << 20)
 
-static inline bool graph(uint8_t c) { return (uint8_t)(c - 0x21u) < 94u; }
+static inline unsigned graph(uint8_t c) { return (uint8_t)(c - 0x21u) < 94u; }
 
 /* The first four bytes could start a valid event: no reserved flag, a
  * printable MCV. Branch-free, so a block of candidates is tested at once. */
 static inline unsigned quick(const uint8_t *p)
 {
-	return ((p[0] & 0xe0u) == 0) & graph(p[1]) & graph(p[2]) & graph(p[3]);
+	return (unsigned)((p[0] & 0xe0u) == 0) & graph(p[1]) & graph(p[2]) & graph(p[3]);
 }
 
 /* The length of the event at p (`left` bytes to the stream's end, at
