@@ -41,7 +41,9 @@ static void usage(FILE *out)
 	      "SST DUMPI traces (.bin, .meta, trace folders). Files are recognised by content.\n"
 	      "\n"
 	      "  --format=FORMAT          report format: text (default), json, sarif (SARIF 2.1.0),\n"
-	      "                           junit (JUnit XML), github (GitHub Actions annotations)\n"
+	      "                           junit (JUnit XML), github (GitHub Actions annotations\n"
+	      "                           of errors and warnings)\n"
+	      "  --github-notes           github: notes become ::notice annotations too\n"
 	      "  --color=auto|always|never  colour in text reports (auto: on a terminal,\n"
 	      "                           unless NO_COLOR is set)\n"
 	      "  --context, --no-context  hex view of the offending bytes under each text\n"
@@ -52,6 +54,9 @@ static void usage(FILE *out)
 	      "  --ovni-all-models        every ovni model enabled, as `ovniemu -a` runs a\n"
 	      "                           trace (events of a model no thread requires pass)\n"
 	      "  --max-diagnostics=N      diagnostics shown per input (default 100)\n"
+	      "  --max-per-rule=N         diagnostics shown per rule and input (default 10, 0: no\n"
+	      "                           limit); the rest are counted, with the first and last\n"
+	      "                           place, in one closing line per rule\n"
 	      "  -j N, --jobs=N           validate inputs, and the files of one input, on N\n"
 	      "                           threads (default: the number of cores); the report\n"
 	      "                           is the same for every N\n"
@@ -271,6 +276,9 @@ int main(int argc, char **argv)
 			oo.strict = true;
 		} else if (strcmp(a, "--ovni-all-models") == 0) {
 			opt.ovni_all_models = true;
+		} else if (strcmp(a, "--github-notes") == 0) {
+			oo.github_notes = true;
+		} else if (strncmp(a, "--max-per-rule=", 15) == 0 && parse_size(a + 15, &hv_max_per_rule)) {
 		} else if (strncmp(a, "--max-diagnostics=", 18) == 0 && parse_size(a + 18, &opt.max_diags)) {
 			/* parsed */
 		} else if ((strncmp(a, "--jobs=", 7) == 0 && parse_jobs(a + 7, &jobs)) ||
