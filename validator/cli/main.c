@@ -64,11 +64,12 @@ static void usage(FILE *out)
 	      "  --certify                a certificate per input: every rule with its\n"
 	      "                           result, the rule-table version, the verdict,\n"
 	      "                           each file's size and SHA-256\n"
-	      "  --verify CERT.json       (certify) validate again and say whether the JSON\n"
-	      "                           certificate still holds: same bytes, same rule\n"
-	      "                           table, same verdict (exit 0 holds, 1 does not)\n"
 	      "  -h, --help               this text\n"
 	      "  --version                print the version\n"
+	      "\n"
+	      "hpcvet certify --verify CERT.json [PATH] validates again and says whether the\n"
+	      "JSON certificate still holds: same bytes, same rule table, same verdict (exit 0\n"
+	      "holds, 1 does not). Subcommands (rules, explain, certify, dump) come first.\n"
 	      "\n"
 	      "exit: 0 conforming, 1 nonconforming, 2 usage error, 3 input unreadable,\n"
 	      "      4 internal error; with several inputs the highest wins.\n",
@@ -224,6 +225,37 @@ static void input_one(void *ctx, size_t i, const hv_options *opt, bool digest)
 	validate_path(it->paths[i], opt, &it->reps[i], digest && it->dgs ? &it->dgs[i] : NULL);
 }
 
+static bool is_subcommand(const char *a)
+{
+	return !strcmp(a, "rules") || !strcmp(a, "explain") || !strcmp(a, "dump") || !strcmp(a, "certify");
+}
+
+/* What is wrong with option `a`, and what it takes, in one line. */
+static const char *why_bad_option(const char *a, bool certify, const char *next)
+{
+	static char buf[320];
+	const char *eq = strchr(a, '=');
+	size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+	const char *v = eq ? eq + 1 : "";
+#define IS(name) (nl == strlen(name) && strncmp(a, name, nl) == 0)
+	if (IS("--edition")) snprintf(buf, sizeof buf, "--edition=%s: the edition is auto, draft or release", v);
+	else if (IS("--format")) snprintf(buf, sizeof buf, "--format=%s: the report format is text, json, sarif, junit or github", v);
+	else if (IS("--color")) snprintf(buf, sizeof buf, "--color=%s: colour is auto, always or never", v);
+	else if (IS("--jobs") || (strncmp(a, "-j", 2) == 0 && !eq))
+		snprintf(buf, sizeof buf, "%s%s%s: -j and --jobs take a number of threads from 1 to 1024 (-j 4, -j4, --jobs=4)", a,
+			 !strcmp(a, "-j") && next ? " " : "", !strcmp(a, "-j") && next ? next : "");
+	else if (IS("--max-diagnostics") || IS("--max-per-rule"))
+		snprintf(buf, sizeof buf, "%.*s=%s: takes a count (a whole number, 0 or more)", (int)nl, a, v);
+	else if (IS("--verify") && !certify)
+		snprintf(buf, sizeof buf, "--verify goes with certify: hpcvet certify --verify CERT.json [PATH]");
+	else if (IS("--verify"))
+		snprintf(buf, sizeof buf, "--verify needs the certificate: hpcvet certify --verify CERT.json [PATH]%s",
+			 next ? "" : " (no file given)");
+	else snprintf(buf, sizeof buf, "unknown option '%s'", a);
+#undef IS
+	return buf;
+}
+
 static bool parse_jobs(const char *s, unsigned *jobs)
 {
 	size_t v;
@@ -296,8 +328,17 @@ int main(int argc, char **argv)
 			free(paths);
 			return EXIT_CONFORMING;
 		} else {
-			fprintf(stderr, "hpcvet: unknown or malformed option '%s'\n", a);
-			usage(stderr);
+			fprintf(stderr, "hpcvet: %s (hpcvet --help lists the options)\n", why_bad_option(a, certify, i + 1 < argc ? argv[i + 1] : NULL));
+			free(paths);
+			return EXIT_USAGE;
+		}
+	}
+	/* `hpcvet -q rules`: a subcommand after an option is read as a path */
+	for (size_t k = 0; k < npaths; k++) {
+		struct stat st;
+		if (is_subcommand(paths[k]) && stat(paths[k], &st) != 0) {
+			fprintf(stderr, "hpcvet: '%s' is a subcommand: subcommands come first (hpcvet %s ...)\n", paths[k],
+				paths[k]);
 			free(paths);
 			return EXIT_USAGE;
 		}
