@@ -33,7 +33,7 @@ static void usage(FILE *out)
 	      "       hpcvet rules [--format=text|json|markdown]\n"
 	      "       hpcvet explain RULE-ID\n"
 	      "       hpcvet certify [OPTIONS] PATH...   (same as --certify)\n"
-	      "       hpcvet certify --verify CERT.json [PATH]\n"
+	      "       hpcvet certify --verify CERT.json [--base=DIR] [PATH]\n"
 	      "       hpcvet dump [--format=text|json] [--select=...] PATH   (decoded structure)\n"
 	      "\n"
 	      "Validate HPCToolkit databases (meta.db, profile.db, cct.db, trace.db, or a\n"
@@ -67,9 +67,11 @@ static void usage(FILE *out)
 	      "  -h, --help               this text\n"
 	      "  --version                print the version\n"
 	      "\n"
-	      "hpcvet certify --verify CERT.json [PATH] validates again and says whether the\n"
-	      "JSON certificate still holds: same bytes, same rule table, same verdict (exit 0\n"
-	      "holds, 1 does not). Subcommands (rules, explain, certify, dump) come first.\n"
+	      "hpcvet certify --verify CERT.json [--base=DIR] [PATH] validates again and says\n"
+	      "whether the JSON certificate still holds: same bytes, same rule table, same\n"
+	      "verdict (exit 0 holds, 1 does not). A relative certified path is found under\n"
+	      "DIR, else the current folder, else the certificate's folder. Subcommands\n"
+	      "(rules, explain, certify, dump) come first.\n"
 	      "\n"
 	      "exit: 0 conforming, 1 nonconforming, 2 usage error, 3 input unreadable,\n"
 	      "      4 internal error; with several inputs the highest wins.\n",
@@ -273,7 +275,7 @@ int main(int argc, char **argv)
 	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 100};
 	hv_output_opts oo = {0};
 	bool end_of_options = false, certify = false;
-	const char *verify_cert = NULL;
+	const char *verify_cert = NULL, *verify_base = NULL;
 	enum out_format fmt = OUT_TEXT;
 	enum tristate color = TRI_AUTO, context = TRI_AUTO;
 	unsigned jobs = hv_jobs_default();
@@ -304,6 +306,8 @@ int main(int argc, char **argv)
 			verify_cert = argv[++i];
 		} else if (certify && strncmp(a, "--verify=", 9) == 0 && a[9]) {
 			verify_cert = a + 9;
+		} else if (certify && strncmp(a, "--base=", 7) == 0 && a[7]) {
+			verify_base = a + 7;
 		} else if (strcmp(a, "--strict") == 0) {
 			oo.strict = true;
 		} else if (strcmp(a, "--ovni-all-models") == 0) {
@@ -347,7 +351,7 @@ int main(int argc, char **argv)
 		int vs = EXIT_USAGE;
 		if (npaths > 1 || (fmt != OUT_TEXT && fmt != OUT_JSON))
 			fprintf(stderr, "hpcvet certify --verify CERT.json [PATH]: one PATH at most, text or JSON\n");
-		else vs = hv_cmd_verify(verify_cert, npaths ? paths[0] : NULL, &opt, fmt == OUT_JSON);
+		else vs = hv_cmd_verify(verify_cert, npaths ? paths[0] : NULL, verify_base, &opt, fmt == OUT_JSON);
 		free(paths);
 		return vs;
 	}
