@@ -153,3 +153,36 @@ bench_row() {
 		"$(awk -v a="$M_TIME" -v b="$M_CAT" 'BEGIN { print a / b }')" \
 		"$(awk -v a="$M_CPU" -v b="$M_CAT_CPU" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" "$M_RSS" "$M_EXIT"
 }
+
+# bench_damage FORMAT zero|random VALID OUT: a damaged copy of the valid
+# input VALID, the same size, in OUT (echoed). ovni: the stream's first 1/64
+# (cut at an event: a stream of that length from the generator) and the rest
+# zero or random bytes, as a stream extended after a crash. HPCToolkit: the
+# middle 3/4 of profile.db and cct.db overwritten (headers, sections'
+# tables and footers kept: every value block is read). DUMPI: the middle 3/4
+# of every rank file overwritten (header and index kept).
+bench_damage() {
+	local fmt=$1 fill=$2 valid=$3 out=$4 src f size
+	src=/dev/zero
+	[ "$fill" = random ] && src=/dev/urandom
+	rm -rf "$out"
+	case $fmt in
+	ovni)
+		size=$(stat -c %s "$valid")
+		"$gen" --what=ovni-stream --trace-len="$(awk -v s="$size" 'BEGIN { print int(s / 64 / 25) + 1 }')" -o "$out" >&2
+		head -c "$((size - $(stat -c %s "$out")))" "$src" >>"$out" ;;
+	hpctoolkit)
+		cp -r "$valid" "$out"
+		for f in "$out"/profile.db "$out"/cct.db; do
+			size=$(stat -c %s "$f")
+			dd if="$src" of="$f" bs=65536 seek="$((size / 8 / 65536))" count="$((size * 3 / 4 / 65536))" conv=notrunc status=none
+		done ;;
+	dumpi)
+		cp -r "$valid" "$out"
+		for f in "$out"/*.bin; do
+			size=$(stat -c %s "$f")
+			dd if="$src" of="$f" bs=65536 seek="$((size / 8 / 65536))" count="$((size * 3 / 4 / 65536))" conv=notrunc status=none
+		done ;;
+	esac
+	echo "$out"
+}

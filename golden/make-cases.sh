@@ -297,6 +297,15 @@ for r in execution summary; do
 		"accept|hpcprof sums doubles in an order the file does not record, so a derived value may differ from the sum of its terms by rounding. hpcvet accepts a difference up to 1e-300 + 1e-9 * (|found| + sum of |terms|) and rejects a larger one (n_hpctkdb.values.${r}_01 is 50% off)."
 done
 
+# i_: an OpenMP task nested over the running one without a pause: the OpenMP
+# model has no pause event, so this is how OpenMP runs included and
+# undeferred tasks (upstream's openmp-nested-task test trace does it).
+CLAUSE="EV PPx; model_rules.def (ovni.model.body-nest)" \
+	make_case i ovni "i_ovni.model.body-nest.openmp" ovni-trace \
+	"--what=ovni-trace --break=ovni.model.body-nest~openmp" "" \
+	"an OpenMP task body (PPx) starts over the running body of its parent" \
+	"accept|ovniemu 1.14 warns \"deprecated nesting\" for every model that relaxes nesting, but OpenMP has no pause event, so a task that runs at once on the encountering thread always nests over the running one. Nanos6, which can pause first (6Tp), gets ovni.model.body-nest-deprecated (i_ovni.model.body-nest-deprecated_01); nOS-V refuses nesting (n_ovni.model.body-nest_01)."
+
 # i_: leaf contexts with szChildren 0 but a non-zero pChildren. The spec
 # describes pChildren as the pointer to the children array and says nothing
 # of its value for an empty one; hpcprof writes its layout cursor there.
@@ -369,7 +378,7 @@ CLAUSE="MPI-3.1 §5.2.1 (MPI_IN_PLACE)" \
 # version bytes patched (the record layouts are the same from 0.6.9 on).
 for v in 0.6.9:000609 1.0.0:010000 13.1.0:0d0100; do
 	CLAUSE="R §1.5, §2 (header version)" make_case y dumpi "y_dumpi-bin.${v%%:*}" dumpi-bin "--what=dumpi-bin --seed=1" "" \
-		"the header version (at the offset the index's header entry gives) patched from 8.1.0 to ${v%%:*}" "" ".:2182:080100:${v#*:}"
+		"the header version (at the offset the index's header entry gives) patched from 8.1.0 to ${v%%:*}" "" ".:2383:080100:${v#*:}"
 done
 for seed in 1 2; do
 	make_case y dumpi "y_dumpi-bin.8.1.0_s$seed" dumpi-bin "--what=dumpi-bin --seed=$seed" "" "one rank file alone" ""

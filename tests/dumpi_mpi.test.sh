@@ -158,6 +158,6 @@ if [ -d "$dir" ]; then
 		check "$(basename "$f") alone: no predefined-handle or collective warning" bash -c "! grep -q 'predefined-freed\|coll-' '$TMP/out'"
 	done
 else
-	echo "skipping real samples: $dir not present"
+	skip "real samples: $dir not present (set HV_SHARED)"
 fi
 done_testing

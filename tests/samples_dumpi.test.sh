@@ -40,6 +40,17 @@ rm "$TMP"/t/*-0003.bin
 expect_exit 1 "a missing rank is an error" "$HPCVET" "$TMP/t"
 check "numprocs rule fired" grep -q "dumpi.meta.numprocs" "$TMP/out"
 expect_exit 1 "also through the .meta path" "$HPCVET" "$TMP"/t/*.meta
+# A folder holding two traces: a verdict line per trace, then the folder's.
+mkdir -p "$TMP/two"
+cp "$dir"/libdumpi-ring-np4/* "$dir"/tauferlab-alltoall-run0/* "$TMP/two/"
+chmod -R u+w "$TMP/two"
+rm "$TMP"/two/ring-np4-*-0001.bin
+expect_exit 1 "two traces, one missing a rank" "$HPCVET" "$TMP/two"
+check "the complete trace has its own conforming line" \
+	grep -q "^$TMP/two/dumpi-2019.05.22.11.54.43.meta: conforming (dumpi trace, v8.1.0, 0 errors, 0 warnings, 0 notes)$" "$TMP/out"
+check "the trace missing a rank has its own nonconforming line" \
+	grep -q "^$TMP/two/ring-np4-.*\.meta: nonconforming (dumpi trace, v13.0.0, 1 error, 0 warnings, 0 notes)$" "$TMP/out"
+check "the folder's line counts both" grep -q "^$TMP/two: nonconforming (1 error, 0 warnings)$" "$TMP/out"
 # Bytes appended after the index make libundumpi refuse the file.
 cp "$dir/sst-dumpi-testtrace/testtrace-0001.bin" "$TMP/pad.bin"
 chmod u+w "$TMP/pad.bin"

@@ -317,7 +317,10 @@ static void dumpi_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_
 		if (only ? strcmp(hv_basename(files[i].name), only) != 0 : !dumpi_sniff_meta(&files[i])) continue;
 		used[i] = true;
 		metas++;
+		uint64_t before[3];
+		memcpy(before, r->count, sizeof before);
 		check_trace(opt, &files[i], files, n, used, r);
+		hv_report_add_part(r, hv_basename(files[i].name), before);
 	}
 	if (!only) {
 		/* Rank files no .meta describes: each checked, then their MPI
@@ -325,6 +328,8 @@ static void dumpi_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_
 		 * whole trace without its .meta is still matched across ranks and
 		 * a subset gets one note, not one per file. */
 		size_t alone = 0;
+		uint64_t before[3];
+		memcpy(before, r->count, sizeof before);
 		mpi_rank **mpis = calloc(n ? n : 1, sizeof *mpis);
 		if (!mpis) {
 			hv_report_internal(r, "out of memory");
@@ -342,6 +347,7 @@ static void dumpi_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_
 			hv_emit(r, HV_R_DUMPI_TRACE_META_MISSING, r->input_path, 0, 0, "",
 				"%zu DUMPI .bin file(s) but no .meta file; they were validated as the ranks their names "
 				"say, with the world size they recorded", alone);
+		if (alone && metas) hv_report_add_part(r, "rank files without a .meta", before);
 	}
 	free(used);
 }

@@ -511,6 +511,18 @@ static void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t p
 
 static bool msg_wild(const mpi_msg *g) { return g->peer == MPI_D_ANY_SOURCE || g->tag == MPI_D_ANY_TAG; }
 
+/* A message counted when its request started, which its status says was
+ * cancelled: taken off its channel, whose sizes are no longer in order. */
+static void untally(mpi_rank *m, const mpi_msg *g)
+{
+	if (!g->p2p || g->inst == INST_NONE || g->peer < 0 || msg_wild(g)) return;
+	int32_t tag = m->chans_merged ? CHAN_ANY_TAG : g->tag;
+	mpi_chan *c = mpi_map_get(&m->chans, mpi_hash(g->inst, (uint32_t)g->peer, (uint32_t)tag, g->recv));
+	if (!c || !c->n) return;
+	c->n--;
+	c->runs_full = true;
+}
+
 /* A receive, its wildcards resolved by the status where one was recorded. */
 static void recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_status st)
 {
@@ -854,6 +866,7 @@ static void req_finish(mpi_rank *m, const dumpi_record *rec, uint32_t id, mpi_re
 	 * MPI_ANY_SOURCE receive completes with {cancelled=1, source=-1}). */
 	if (q->kind != REQ_PERSIST_IDLE && q->msg.p2p && q->msg.recv && msg_wild(&q->msg) && !st.cancelled)
 		recv_msg(m, rec, &q->msg, st);
+	if (q->kind != REQ_PERSIST_IDLE && st.cancelled) untally(m, &q->msg);
 	if (q->kind == REQ_ACTIVE) req_drop(m, id, q);
 	else q->kind = REQ_PERSIST_IDLE;
 }

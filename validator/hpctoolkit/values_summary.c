@@ -645,6 +645,10 @@ void hpctk_vsum_report(const hpctk_vmodel *vm, hv_report *r, const char *file, u
 		if (k >= HPCTK_VNONE - 1) continue;
 		const hpctk_vstat *s = &vm->stats[k];
 		hv_eval(r, HV_R_HPCTKDB_VALUES_SUMMARY, false);
+		if (!hv_stores(r, HV_R_HPCTKDB_VALUES_SUMMARY)) { /* counted only: no path to name */
+			hv_count_failure(r, HV_R_HPCTKDB_VALUES_SUMMARY, -1, file, u->has_found ? u->off : 0);
+			continue;
+		}
 		char path[HV_PATH_MAX], where[200];
 		uint32_t node = hpctk_vmodel_node(vm, u->ctx);
 		if (node != HPCTK_VNONE) hpctk_vmodel_path(vm, node, where, sizeof where);

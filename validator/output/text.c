@@ -73,21 +73,48 @@ static void summary_line(FILE *out, const hv_report *r, bool strict, bool color)
 		fprintf(out, "%s: %s%s%s (%s)\n", path, on, v, off, problem);
 		return;
 	}
-	uint64_t e = r->count[HV_SEV_ERROR], w = r->count[HV_SEV_WARNING];
+	uint64_t e = r->count[HV_SEV_ERROR], w = r->count[HV_SEV_WARNING], nn = r->count[HV_SEV_NOTE];
+	char notes[40] = "";
+	if (nn > 0) snprintf(notes, sizeof notes, ", %" PRIu64 " note%s", nn, nn == 1 ? "" : "s");
 	if (e > 0 || (strict && w > 0)) {
-		fprintf(out, "%s: %snonconforming%s (%" PRIu64 " error%s, %" PRIu64 " warning%s)\n", path, on, off, e,
-			e == 1 ? "" : "s", w, w == 1 ? "" : "s");
+		fprintf(out, "%s: %snonconforming%s (%" PRIu64 " error%s, %" PRIu64 " warning%s%s)\n", path, on, off, e,
+			e == 1 ? "" : "s", w, w == 1 ? "" : "s", notes);
 		return;
 	}
 	fprintf(out, "%s: %sconforming%s (%s", path, on, off, r->format[0] ? r->format : "unknown");
 	if (r->edition[0]) fprintf(out, ", %s edition", r->edition);
-	if (r->version[0]) fprintf(out, ", v%s", r->version);
+	if (r->nparts > 1) fprintf(out, ", %zu traces", r->nparts);
+	else if (r->version[0]) fprintf(out, ", v%s", r->version);
 	fprintf(out, ", %zu rules checked", hv_report_rules_checked(r));
 	if (w > 0) fprintf(out, ", %" PRIu64 " warning%s", w, w == 1 ? "" : "s");
-	fprintf(out, ")\n");
+	fprintf(out, "%s)\n", notes);
 }
 
-void hv_write_summary_line(FILE *out, const hv_report *r, bool strict) { summary_line(out, r, strict, false); }
+/* An input that holds several traces: a line per trace before the input's
+ * own line (which counts them all). */
+static void part_lines(FILE *out, const hv_report *r, bool strict)
+{
+	if (r->nparts < 2 || r->unreadable || r->internal_error) return;
+	char path[CLEAN_CAP], name[CLEAN_CAP];
+	tclean(path, r->input_path);
+	for (size_t k = 0; k < r->nparts && k < HV_PARTS_MAX; k++) {
+		const hv_part *p = &r->parts[k];
+		uint64_t e = p->count[HV_SEV_ERROR], w = p->count[HV_SEV_WARNING], nn = p->count[HV_SEV_NOTE];
+		tclean(name, p->name);
+		fprintf(out, "%s/%s: %s (%s, v%s, %" PRIu64 " error%s, %" PRIu64 " warning%s, %" PRIu64 " note%s)\n", path,
+			name, e > 0 || (strict && w > 0) ? "nonconforming" : "conforming", r->format, p->version[0] ? p->version : "?",
+			e, e == 1 ? "" : "s", w, w == 1 ? "" : "s", nn, nn == 1 ? "" : "s");
+	}
+	if (r->nparts > HV_PARTS_MAX)
+		fprintf(out, "%s: %zu more traces (only the first %d have a line)\n", path, r->nparts - HV_PARTS_MAX,
+			HV_PARTS_MAX);
+}
+
+void hv_write_summary_line(FILE *out, const hv_report *r, bool strict)
+{
+	part_lines(out, r, strict);
+	summary_line(out, r, strict, false);
+}
 
 void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o)
 {
@@ -101,7 +128,15 @@ void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 					tclean(path, r->input_path), r->suppressed, r->suppressed == 1 ? "" : "s",
 					r->max_diags);
 			}
+			char line[HV_PATH_MAX + 2 * 4096];
+			for (int k = 0; k < HV_RULE_COUNT; k++) {
+				if (!hv_more_line(r, k, line, sizeof line)) continue;
+				char path[CLEAN_CAP], clean[sizeof line];
+				hv_out_clean(line, clean, sizeof clean);
+				fprintf(out, "%s: ... %s\n", tclean(path, r->input_path), clean);
+			}
 		}
+		part_lines(out, r, o->strict);
 		summary_line(out, r, o->strict, o->color);
 	}
 }
