@@ -22,7 +22,7 @@ bench_param() {
 # 94-98% of the contexts of the shared real databases with over 100
 # contexts; every subtree a range of ids, its root last: 69-96% of their
 # subtrees, leaves included; bench/hpctk-ctxid-order.py, bench/RESULTS.md
-# "issue 16, session 12"). `hpctk-levels`:
+# "How hpcprof numbers contexts"). `hpctk-levels`:
 # level by level from the deepest (children before parents, but a whole
 # level between a context and its children: the value checks' records
 # stream from memory). `hpctk-rand`: at random over the tree, the value
@@ -71,8 +71,9 @@ bench_generate() {
 		"$hv" --certify --format=json "$out" |
 			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
 	ovni-mix)
-		# The shape measured on the real traces (bench/RESULTS.md, issue 20
-		# session 8): one thread per loom, four runtimes' loops in equal shares.
+		# The shape measured on the real traces (bench/RESULTS.md, "What real
+		# ovni traces look like"): one thread per loom, four runtimes' loops
+		# in equal shares.
 		"$gen" --what=ovni-trace-mix --trace-len="$p" -o "$out" >&2
 		"$hv" --certify --format=json "$out" |
 			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
