@@ -10,7 +10,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 bench_param() {
 	case $1 in
 	hpctoolkit|hpctk-rand|hpctk-levels) awk -v m="$2" 'BEGIN { p = int(m / 23.5 + 0.5); print p < 1 ? 1 : p }' ;;  # profiles, ~23.5 MiB each (profile.db + cct.db + trace.db; 48 profiles: 1135 MiB)
-	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 25) }' ;;                         # generator steps, 25 bytes each
+	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 42) }' ;;                         # generator steps, ~42 bytes each (2.7 events)
 	ovni-trace) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 168); print p < 1 ? 1 : p }' ;; # trace steps, ~168 bytes each (8 streams)
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
 	ovni-mix) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 14.5)); print p < 1 ? 1 : p }' ;; # events per stream, ~14.5 bytes each (8 streams)
@@ -59,8 +59,8 @@ bench_generate() {
 		echo - >"$out.events" ;;
 	ovni)
 		"$gen" --what=ovni-stream --trace-len="$p" -o "$out" >&2
-		# Events, not the parameter: a generator step writes 1 to 3 events
-		# (1.5 on average). The certificate evaluates clock-monotonic once per event.
+		# Events, not the parameter: a generator step writes several events
+		# (~2.7 on average). The certificate evaluates clock-monotonic once per event.
 		"$hv" --certify --format=json "$out" |
 			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
 	ovni-trace)
@@ -170,7 +170,7 @@ bench_damage() {
 	case $fmt in
 	ovni)
 		size=$(stat -c %s "$valid")
-		"$gen" --what=ovni-stream --trace-len="$(awk -v s="$size" 'BEGIN { print int(s / 64 / 25) + 1 }')" -o "$out" >&2
+		"$gen" --what=ovni-stream --trace-len="$(awk -v s="$size" 'BEGIN { print int(s / 64 / 42) + 1 }')" -o "$out" >&2
 		head -c "$((size - $(stat -c %s "$out")))" "$src" >>"$out" ;;
 	hpctoolkit)
 		cp -r "$valid" "$out"
