@@ -165,7 +165,7 @@ void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview
 			if (m >= VS_F_SUM1) s->fuse[vm->stats[k].pid] |= (uint8_t)(1u << (m - VS_F_SUM1));
 		}
 	bool wi = hv_window_init(&s->wi, sv->b, hpctk_window_cap), wv = hv_window_init(&s->wv, sv->b, hpctk_window_cap);
-	bool wp = hv_window_init(&s->wp, sv->b, 4096);
+	bool wp = hv_window_init(&s->wp, sv->b, hpctk_window_cap < 4096 ? hpctk_window_cap : 4096);
 	s->on = s->acc && s->touched && s->mode && s->fuse && s->fval && s->fstamp && wi && wv && wp;
 	s->oom = !s->on;
 }
