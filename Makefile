@@ -17,7 +17,7 @@ endif
 # -fPIC: the same objects make the shared library. -fvisibility=hidden: only
 # what validator/include/hpcvet.h marks HPCVET_API is exported from it.
 CFLAGS_HV := $(CSTD) $(OPT) -g $(WARN) -fPIC -fvisibility=hidden $(SANFLAGS) $(CFLAGS)
-LDLIBS_HV := -lcjson -lm -pthread
+LDLIBS_HV := -lcjson -lyaml -lm -pthread
 
 # The library links the CLI's file readers for hpcvet_validate_path
 # (validator/api/api_path.c); fileio.c stays the only code that opens files.
@@ -83,10 +83,11 @@ help:
 
 # Debian packages the build needs. As root they are installed; otherwise the
 # exact command is printed.
-DEB_PKGS := libcjson-dev clang libssl-dev
+DEB_PKGS := libcjson-dev libyaml-dev clang libssl-dev
 deps:
 	@missing=""; \
 	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
+	[ -f /usr/include/yaml.h ] || missing="$$missing libyaml-dev"; \
 	[ -f /usr/include/openssl/evp.h ] || missing="$$missing libssl-dev"; \
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	if [ -n "$$missing" ]; then \
