@@ -400,7 +400,7 @@ static void walk_formula(tx *t, uint32_t f, const char *path, bool standard)
 			uint32_t k = t->input_of[n];
 			if (standard && k != YD_NONE && t->in[k].custom && !std_reported) {
 				std_reported = true;
-				check(t, HV_R_HPCTKDB_TAXONOMY_STANDARD_SCOPE, false, f, path,
+				check(t, HV_R_HPCTKDB_TAXONOMY_INPUT_METADB, false, f, path,
 				      "this standard: formula uses input '%s' of scope '%s', a custom propagation scope in "
 				      "meta.db; standard formulas use only non-custom scopes (put it in custom:)",
 				      t->in[k].metric, t->in[k].scope);
@@ -556,8 +556,8 @@ static void check_format(tx *t, uint32_t f, const char *path)
 	if (f == YD_NONE) return;
 	const char *why = "not a string";
 	char buf[64];
-	check(t, HV_R_HPCTKDB_TAXONOMY_FORMAT, yd_type(&t->d, f) == YD_T_STR && format_ok(yd_str(&t->d, &t->d.node[f]), &why),
-	      f, path, "format: %s is not [prefix]%%(#0- +')*[width][.precision](eEfFgGaA)[suffix]: %s",
+	bool ok = yd_type(&t->d, f) == YD_T_STR && format_ok(yd_str(&t->d, &t->d.node[f]), &why); /* before why is read */
+	check(t, HV_R_HPCTKDB_TAXONOMY_FORMAT, ok, f, path, "format: %s is not [prefix]%%(#0- +')*[width][.precision](eEfFgGaA)[suffix]: %s",
 	      text(t, f, buf, sizeof buf), why);
 }
 
