@@ -18,6 +18,16 @@ endif
 # what validator/include/hpcvet.h marks HPCVET_API is exported from it.
 CFLAGS_HV := $(CSTD) $(OPT) -g $(WARN) -fPIC -fvisibility=hidden $(SANFLAGS) $(CFLAGS)
 LDLIBS_HV := -lcjson -lyaml -lm -pthread
+# Quiet by default: one short line per file built; `make V=1` prints the
+# compiler command lines.
+V ?= 0
+ifeq ($(V),1)
+  Q :=
+  say = true
+else
+  Q := @
+  say = printf '  %-5s %s\n' $(1) $(2)
+endif
 
 # The library links the CLI's file readers for hpcvet_validate_path
 # (validator/api/api_path.c); fileio.c stays the only code that opens files.
@@ -56,16 +66,19 @@ mpi-skip:
 
 $(BUILD)/obj/validator/mpi/%.o: validator/mpi/%.c $(HEADERS) | deps
 	@mkdir -p $(dir $@)
-	OMPI_CC=$(CC) $(MPICC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
+	@$(call say,CC,$@)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
 
 # hpcvet's own main, renamed: hpcvet-mpi's main wraps it.
 $(BUILD)/obj/mpi/cli_main.o: validator/cli/main.c $(HEADERS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -Dmain=hv_cli_main -c $< -o $@
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -Dmain=hv_cli_main -c $< -o $@
 
 $(BUILD)/hpcvet-mpi: $(MPI_OBJS) $(BUILD)/obj/mpi/cli_main.o $(filter-out %/cli/main.o,$(CLI_OBJS)) \
 		     $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/libhpcvet.a
-	OMPI_CC=$(CC) $(MPICC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@
+	@$(call say,CC,$@)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@
 
 help:
 	@echo "make          build $(BUILD)/hpcvet, $(BUILD)/hpcvet-gen, $(BUILD)/libhpcvet.a"
@@ -80,6 +93,8 @@ help:
 	@echo "make afl TARGET=metadb SECONDS=600    AFL++ campaign (cmplog + custom mutator)"
 	@echo "make fuzz-smoke   every libFuzzer target for SMOKE_SECONDS (CI)"
 	@echo "make clean    remove build directories"
+	@echo "V=1           print compiler command lines (quiet by default)"
+	@echo "HV_SHARED=DIR the shared folder with real-samples/ (default ../shared); without it those tests skip"
 
 # Debian packages the build needs. As root they are installed; otherwise the
 # exact command is printed.
@@ -101,43 +116,51 @@ deps:
 
 $(BUILD)/obj/%.o: %.c $(HEADERS) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
 
 $(BUILD)/libhpcvet.a: $(LIB_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	@$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 # The shared library: every internal symbol hidden, the hpcvet_* API exported.
 $(BUILD)/libhpcvet.so: $(LIB_OBJS)
-	$(CC) $(CFLAGS_HV) -shared -Wl,-soname,libhpcvet.so.$(SOVERSION) $(if $(SAN),,-Wl,--no-undefined) $^ $(LDLIBS_HV) \
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS_HV) -shared -Wl,-soname,libhpcvet.so.$(SOVERSION) $(if $(SAN),,-Wl,--no-undefined) $^ $(LDLIBS_HV) \
 	  -o $(BUILD)/libhpcvet.so.$(LIBVERSION)
-	ln -sf libhpcvet.so.$(LIBVERSION) $(BUILD)/libhpcvet.so.$(SOVERSION)
-	ln -sf libhpcvet.so.$(LIBVERSION) $@
+	$(Q)ln -sf libhpcvet.so.$(LIBVERSION) $(BUILD)/libhpcvet.so.$(SOVERSION)
+	$(Q)ln -sf libhpcvet.so.$(LIBVERSION) $@
 
 # The installed static library: one relocatable object whose hidden symbols
 # are made local, so a program linking it sees only hpcvet_* (the internal
 # $(BUILD)/libhpcvet.a keeps everything global for the CLI and the tests).
 $(BUILD)/pub/libhpcvet.a: $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(LD) -r $^ -o $(BUILD)/pub/hpcvet.o
-	objcopy --localize-hidden $(BUILD)/pub/hpcvet.o
+	@$(call say,LD,$@)
+	$(Q)$(LD) -r $^ -o $(BUILD)/pub/hpcvet.o
+	$(Q)objcopy --localize-hidden $(BUILD)/pub/hpcvet.o
 	@rm -f $@
-	ar rcs $@ $(BUILD)/pub/hpcvet.o
+	@$(call say,AR,$@)
+	$(Q)ar rcs $@ $(BUILD)/pub/hpcvet.o
 
 $(BUILD)/libhpcvet-gen.a: $(GEN_OBJS)
 	@rm -f $@
-	ar rcs $@ $^
+	@$(call say,AR,$@)
+	$(Q)ar rcs $@ $^
 
 # libcrypto: certificate digests, opened by validator/cli/digest.c at the first
 # certificate (not linked: loading it cost every run ~5 ms); the library does not need it.
 $(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/libhpcvet.a
-	$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@
 
 # The corpus cases of each rule, for `hpcvet rules --format=json`: generated
 # from golden/cases/MANIFEST.json (an empty table when it is absent).
 $(BUILD)/tools/manifest2c: golden/tools/manifest2c.c | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) $< $(LDLIBS_HV) -o $@
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) $< $(LDLIBS_HV) -o $@
 
 $(BUILD)/gen/corpus_cases.c: $(BUILD)/tools/manifest2c $(wildcard golden/cases/MANIFEST.json)
 	@mkdir -p $(dir $@)
@@ -145,14 +168,17 @@ $(BUILD)/gen/corpus_cases.c: $(BUILD)/tools/manifest2c $(wildcard golden/cases/M
 
 $(BUILD)/obj/gen/corpus_cases.o: $(BUILD)/gen/corpus_cases.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
 
 $(BUILD)/hpcvet-gen: $(BUILD)/obj/golden/main.o $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a
-	$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -o $@
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -o $@
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_HV) -Igolden $(CFLAGS_HV) $< $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) -Igolden $(CFLAGS_HV) $< $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
 # Fuzz targets (fuzz/fuzz_*.c; see fuzz/README.md). Each builds three ways
 # from the same source:
@@ -169,17 +195,20 @@ FUZZ_DEF     := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 
 $(BUILD)/fuzz/regress_%: fuzz/fuzz_%.c fuzz/regress.c $(BUILD)/libhpcvet.a $(HEADERS) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) fuzz/fuzz_$*.c fuzz/regress.c $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) fuzz/fuzz_$*.c fuzz/regress.c $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
 $(BUILD)/fuzz/hpcvet-pack: fuzz/pack.c fuzz/container.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) $< -o $@
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) $< -o $@
 
 # The mutator runs in make test too: fuzz/mutator_test.c drives it over the
 # corpus and validates every mutant (so its own memory safety is checked under ASan).
 $(BUILD)/fuzz/mutator_test: fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpcvet.a $(HEADERS) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
 tests-bin: all $(TEST_BINS) $(FUZZ_REGRESS) $(BUILD)/fuzz/hpcvet-pack $(BUILD)/fuzz/mutator_test
 
@@ -249,7 +278,8 @@ afl-build: deps $(FUZZ_TARGETS:%=build-fuzz/afl/afl_%) $(FUZZ_TARGETS:%=build-fu
 # Counts the CPU time of a campaign and everything it forks (fuzz/campaign.sh).
 build-fuzz/cpu-account: fuzz/cpu_account.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -O2 $(WARN) $< -o $@
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CSTD) -O2 $(WARN) $< -o $@
 fuzz: deps $(LF)/fuzz_$(TARGET)
 	@mkdir -p fuzz/out/$(TARGET)/queue
 	ASAN_OPTIONS=$${ASAN_OPTIONS:-quarantine_size_mb=32} $(LF)/fuzz_$(TARGET) $(call FUZZ_ARGS,$(TARGET)) -dict=fuzz/dict/$(TARGET).dict -max_total_time=$(SECONDS) \
@@ -288,8 +318,8 @@ install: all
 	install -m 755 $(BUILD)/hpcvet $(BUILD)/hpcvet-gen $(DESTDIR)$(BINDIR)/
 	if [ -x $(BUILD)/hpcvet-mpi ]; then install -m 755 $(BUILD)/hpcvet-mpi $(DESTDIR)$(BINDIR)/; fi
 	install -m 755 $(BUILD)/libhpcvet.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/
-	ln -sf libhpcvet.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/libhpcvet.so.$(SOVERSION)
-	ln -sf libhpcvet.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libhpcvet.so
+	$(Q)ln -sf libhpcvet.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/libhpcvet.so.$(SOVERSION)
+	$(Q)ln -sf libhpcvet.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libhpcvet.so
 	install -m 644 $(BUILD)/pub/libhpcvet.a $(DESTDIR)$(LIBDIR)/libhpcvet.a
 	install -m 644 validator/include/hpcvet.h $(DESTDIR)$(INCLUDEDIR)/hpcvet.h
 	install -m 644 docs/hpcvet.1 $(DESTDIR)$(MANDIR)/man1/hpcvet.1

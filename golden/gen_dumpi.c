@@ -69,6 +69,59 @@ static bool name_is(const dumpi_field *f, const char *n)
 	return strlen(n) == f->name_len && memcmp(f->name, n, f->name_len) == 0;
 }
 
+/* Functions whose arrays libdumpi sizes by their `count` argument, and
+ * whose reader (libundumpi, dumpi2ascii) relies on that: Group_range_incl/
+ * excl (count rows of 3 ints) and Comm_spawn_multiple (commands, argvs,
+ * maxprocs, info of count entries; errcodes of totprocs = sum of maxprocs).
+ * Their count is drawn small and the arrays follow it, as libdumpi writes
+ * them; validator/dumpi/dumpi_shapes.c checks the same shapes. */
+static bool count_bound(const dumpi_layout *L)
+{
+	for (unsigned i = 0; i < L->nfields; i++)
+		if (L->fields[i].kind == 'J' || name_is(&L->fields[i], "argvs")) return true;
+	return false;
+}
+
+/* The count-bound arrays of count_bound's functions; false for any other
+ * field. `brk` is the shape rule this record bends, or NULL. */
+static bool bound_array(gen_buf *b, gen_rng *g, const dumpi_field *f, uint32_t count, uint32_t totprocs,
+			const char *brk)
+{
+	if (f->kind == 'J') { /* ranges: (first, last, stride) rows */
+		be32(b, count);
+		for (uint32_t j = 0; j < count; j++) {
+			uint32_t n = is(brk, "dumpi.rec.range-triplet") && j == 1 ? 0 : 3; /* dumpi2ascii: NULL row */
+			be32(b, n);
+			for (uint32_t e = 0; e < n; e++) be32(b, e == 2 ? 1 : 2 * j);
+		}
+		return true;
+	}
+	if (name_is(f, "commands")) {
+		be32(b, count);
+		for (uint32_t j = 0; j < count; j++) chararr(b, "./worker");
+		return true;
+	}
+	if (name_is(f, "argvs")) { /* MPI_ARGVS_NULL: libdumpi writes no rows */
+		uint32_t n = is(brk, "dumpi.rec.reader-hazard-argvs-null") ? 0 : count;
+		be32(b, n);
+		for (uint32_t j = 0; j < n; j++) char_arrays(b, g);
+		return true;
+	}
+	if (name_is(f, "maxprocs") || name_is(f, "errcodes")) { /* one process per command; MPI_SUCCESS */
+		uint32_t n = name_is(f, "maxprocs") ? count : totprocs;
+		be32(b, n);
+		for (uint32_t j = 0; j < n; j++) be32(b, name_is(f, "maxprocs") ? 1 : 0);
+		return true;
+	}
+	if (name_is(f, "info")) { /* MPI_INFO_NULL each */
+		uint32_t n = count + (is(brk, "dumpi.rec.spawn-array-length") ? 1 : 0);
+		be32(b, n);
+		for (uint32_t j = 0; j < n; j++) be16(b, 0);
+		return true;
+	}
+	return false;
+}
+
 /* The arguments of one record, field by field from the layout table.
  * `corrupt` makes the first counted field claim far more than exists. */
 static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t mask, const uint8_t ver[3],
@@ -76,6 +129,10 @@ static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t ma
 {
 	uint32_t rank = 0, root = 0;
 	bool have_rank = false, have_root = false;
+	bool bound = count_bound(L);
+	uint32_t count = 0;
+	size_t totprocs_at = 0;
+	bool have_totprocs = false;
 	for (unsigned i = 0; i < L->nfields; i++) {
 		const dumpi_field *f = &L->fields[i];
 		if (f->root_only && !(have_rank && have_root && rank == root)) continue;
@@ -86,6 +143,18 @@ static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t ma
 		}
 		/* values the MPI program chose, else neutral ones (gen_dumpi_mpi.c) */
 		int64_t val = ov && ov->set[i] ? ov->v[i] : gen_mpi_neutral(f, g);
+		if (bound && k == 'i' && name_is(f, "count")) {
+			if (!(ov && ov->set[i])) val = 1 + (int64_t)gen_below(g, 2);
+			count = (uint32_t)val;
+		}
+		if (bound && k == 'i' && name_is(f, "totprocs")) { /* known once count is: patched below */
+			totprocs_at = b->len;
+			have_totprocs = true;
+		}
+		/* the root's totprocs: one process per command (maxprocs of 1) */
+		uint32_t totprocs = have_rank && have_root && rank == root ? count : 0;
+		if (bound && strchr("JDEIH", k) && bound_array(b, g, f, count, totprocs, ov ? ov->shape_break : NULL))
+			continue;
 		if (ov && ov->aset[i] && k == 'I') {
 			be32(b, ov->alen[i]);
 			for (unsigned j = 0; j < ov->alen[i]; j++) be32(b, (uint32_t)ov->arr[i][j]);
@@ -160,6 +229,8 @@ static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t ma
 		default: break;
 		}
 	}
+	if (have_totprocs && !b->oom && b->len >= totprocs_at + 4)
+		hv_put_be32(b->data + totprocs_at, have_rank && have_root && rank == root ? count : 0);
 }
 
 /* Our clocks count from the bias already, so the stored u16 is the seconds

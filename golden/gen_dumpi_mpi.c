@@ -22,6 +22,11 @@ static const char *const mpi_breaks[] = {
 	"dumpi.mpi.handle-freed", "dumpi.mpi.request-unknown", "dumpi.mpi.request-leaked",
 	"dumpi.mpi.finalize-missing", "dumpi.mpi.request-unrecorded", NULL,
 };
+/* Argument-shape rules: the program calls the function once more, and the
+ * writer (gen_dumpi.c write_args) bends that record's arrays. */
+static const char *const shape_breaks[] = {
+	"dumpi.rec.range-triplet", "dumpi.rec.spawn-array-length", "dumpi.rec.reader-hazard-argvs-null", NULL,
+};
 /* Rules that need several ranks (written as dumpi-trace). */
 static const char *const mpi_trace_breaks[] = {
 	"dumpi.mpi.send-unmatched", "dumpi.mpi.recv-unmatched", "dumpi.mpi.truncation",
@@ -40,6 +45,8 @@ bool gen_mpi_breaks(const char *rule)
 {
 	for (size_t i = 0; mpi_breaks[i]; i++)
 		if (is(rule, mpi_breaks[i])) return true;
+	for (size_t i = 0; shape_breaks[i]; i++)
+		if (is(rule, shape_breaks[i])) return true;
 	return false;
 }
 
@@ -286,7 +293,13 @@ static void type_phase(gen_mpi *g)
 static void break_phase(gen_mpi *g)
 {
 	const char *b = g->brk;
-	if (is(b, "dumpi.mpi.count-negative")) {
+	if (is(b, "dumpi.rec.range-triplet")) {
+		gm_rec *r = REC(g, 78, {"count", 2}); /* MPI_Group_range_incl, two ranges */
+		if (r) r->shape_break = b;
+	} else if (is(b, "dumpi.rec.spawn-array-length") || is(b, "dumpi.rec.reader-hazard-argvs-null")) {
+		gm_rec *r = REC(g, 136, {"oldcommrank", 0}, {"root", 0}, {"count", 2}); /* at the root */
+		if (r) r->shape_break = b;
+	} else if (is(b, "dumpi.mpi.count-negative")) {
 		REC(g, 35, {"count", -5}, {"oldtype", T_INT}, {"newtype", (int)g->next_type++}); /* MPI_Type_contiguous(-5) */
 	} else if (is(b, "dumpi.mpi.rank-range")) {
 		p2p(g, 0, 1, (int)g->n, 5, WORLD, true); /* a send to rank n of world */

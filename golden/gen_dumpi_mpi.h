@@ -22,6 +22,7 @@ typedef struct gm_rec {
 	uint8_t alen[DUMPI_MAX_FIELDS];
 	int32_t arr[DUMPI_MAX_FIELDS][2 * GM_ARR];
 	int32_t bytes;     /* status byte count */
+	const char *shape_break; /* a dumpi.rec.* shape rule this record bends (write_args), or NULL */
 } gm_rec;
 
 typedef struct gen_mpi {

@@ -23,9 +23,17 @@ int gen_tracedb_write(const hdb *d, gen_buf *b, tdb_layout *l)
 	memset(l, 0, sizeof *l);
 	bool release = d->edition == HV_EDITION_RELEASE;
 	l->footer = release;
-	l->ntraces = d->nprof > 0 ? d->nprof - 1 : 0;
+	/* hpcprof gives every thread profile a header, also one without trace
+	 * samples (an empty line, pStart == pEnd); hpcviewer's trace reader
+	 * trips on those (tracedb.line.reader-hazard-empty), so this writer
+	 * gives headers only to profiles with samples, and the rule's --break
+	 * empties a line. */
+	l->ntraces = 0;
+	for (unsigned p = 1; p < d->nprof; p++) l->ntraces += d->prof[p].trace_len > 0;
 	l->t = calloc(l->ntraces ? l->ntraces : 1, sizeof *l->t);
 	if (!l->t) return -1;
+	for (unsigned p = 1, i = 0; p < d->nprof; p++)
+		if (d->prof[p].trace_len > 0) l->t[i++].prof = p;
 	l->sztrace = 0x18u + (d->minor ? 8u * (1 + d->minor % 2) : 0u);
 	/* A newer minor's section header may be longer: an odd draft minor's
 	 * as long as the release one (room for min/maxTimestamp, junk there). */
@@ -47,8 +55,7 @@ int gen_tracedb_write(const hdb *d, gen_buf *b, tdb_layout *l)
 	for (uint32_t k = 0; k < l->ntraces; k++) {
 		uint32_t i = reverse ? l->ntraces - 1 - k : k;
 		tdb_line_layout *t = &l->t[i];
-		const hdb_prof *p = &d->prof[i + 1];
-		t->prof = i + 1;
+		const hdb_prof *p = &d->prof[t->prof];
 		t->th = l->th_arr + (uint64_t)i * l->sztrace;
 		t->start = cur + (i == 0 ? d->k.tdb_line0_shift : 0);
 		t->end = t->start + 12 * p->trace_len;

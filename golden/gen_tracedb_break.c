@@ -97,6 +97,14 @@ static void blank_repeated(hk_ctx *c)
 	hv_put_le32(elem(c, i, 1) + 8, 0);
 }
 
+/* A line of samples loses them all: pEnd = pStart, as hpcprof writes the
+ * line of a thread without trace samples. */
+static void empty_line(hk_ctx *c)
+{
+	uint32_t i = line_with(c, 1);
+	if (!c->fail) hv_put_le64(th(c, i, 0x10), T(c, i)->start);
+}
+
 #define TF "tracedb"
 const hk_break hk_breaks_tracedb[] = {
 	{"tracedb.hdr.truncated", TF, HK_BOTH, false, NULL, cut_short},
@@ -120,5 +128,6 @@ const hk_break hk_breaks_tracedb[] = {
 	{"tracedb.line.prof-not-summary", TF, HK_BOTH, false, NULL, prof_summary},
 	{"tracedb.elem.within-bounds", TF, HK_RELEASE, false, NULL, within_bounds},
 	{"tracedb.elem.blank-repeated", TF, HK_RELEASE, false, NULL, blank_repeated},
+	{"tracedb.line.reader-hazard-empty", TF, HK_BOTH, false, NULL, empty_line},
 	{NULL, NULL, 0, false, NULL, NULL},
 };

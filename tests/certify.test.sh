@@ -125,6 +125,6 @@ if [ -n "$real" ]; then
 	check "real database: conforming release edition" \
 		bash -c "grep -qE 'verdict: +conforming' '$TMP/out' && grep -qE 'edition: +release' '$TMP/out'"
 else
-	echo "# skip: no real samples in $SHARED"
+	skip "real samples: $SHARED/real-samples not present (set HV_SHARED)"
 fi
 done_testing

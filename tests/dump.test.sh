@@ -200,6 +200,6 @@ if [ -d "$S" ]; then
 	check "--select=rank=2 on a trace: only rank 2's .bin" \
 		jqe '[.files[].name | sub(".*/"; "")] == ["testtrace-0002.bin"]' "$TMP/rank.json"
 else
-	echo "# skip: no real samples in $SHARED"
+	skip "real samples: $SHARED/real-samples not present (set HV_SHARED)"
 fi
 done_testing

@@ -94,6 +94,6 @@ if [ -d "$dir" ]; then
 	check "wait on request 3, which no recorded call made, is a hole" grep -q "request-unrecorded\]: rank 0 record 6 (MPI_Wait): request 3, and 1 request" "$TMP/out"
 	check "request 2 leaked" grep -q "request-leaked\]: rank 0 record 4 (MPI_Isend): request 2 is still active at MPI_Finalize" "$TMP/out"
 else
-	echo "skipping real samples: $dir not present"
+	skip "real samples: $dir not present (set HV_SHARED)"
 fi
 done_testing

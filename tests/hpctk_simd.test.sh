@@ -75,6 +75,6 @@ if [ -d "$SHARED/real-samples/hpctoolkit" ]; then
 		same "$(basename "$d")" "$d"
 	done
 else
-	echo "# real samples not present: the generated inputs only"
+	skip "real samples: $SHARED/real-samples not present (set HV_SHARED); the generated inputs only"
 fi
 done_testing

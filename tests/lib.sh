@@ -11,6 +11,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 passed=0
 failed=0
+skipped=0
 
 ok() { passed=$((passed + 1)); }
 not_ok() { failed=$((failed + 1)); echo "FAIL: $*"; }
@@ -31,13 +32,19 @@ expect_exit() {
 # that needs DIR skips cleanly without it (a skip is neither pass nor fail).
 need_samples() { # dir
 	if [ ! -d "$1" ]; then
-		echo "skipping: $1 not present"
+		echo "skipping: $1 not present (set HV_SHARED to the shared folder)"
 		echo "0 passed, 0 failed, 1 skipped"
 		exit 0
 	fi
 }
+# skip REASON: a part of the test that cannot run here; tests/run.sh counts it
+# and lists the reason under the closing line.
+skip() {
+	skipped=$((skipped + 1))
+	echo "skipping: $*"
+}
 done_testing() {
-	echo "$passed passed, $failed failed"
+	if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"; else echo "$passed passed, $failed failed"; fi
 	[ "$failed" -eq 0 ]
 }
 # The sanitizer build (build-san) runs every shell test again at 5-10x the

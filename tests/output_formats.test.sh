@@ -31,7 +31,7 @@ if [ -n "$PY" ]; then
 elif [ -n "${CI:-}" ]; then
 	not_ok "no python3 with jsonschema in CI (install python3-jsonschema)"
 else
-	echo "note: no python3 jsonschema here; schema validation skipped (apt-get install python3-jsonschema)"
+	skip "schema validation: no python3 jsonschema here (apt-get install python3-jsonschema)"
 fi
 sarif_valid() { [ -z "$PY" ] || schema_ok "$SARIF_SCHEMA" "$1"; }
 report_valid() { [ -z "$PY" ] || schema_ok "$REPORT_SCHEMA" "$1"; }
@@ -260,7 +260,7 @@ if [ -d "$SHARED/real-samples" ]; then
 	"$HPCVET" --context broken.d >rb.txt
 	check "real broken: context shows the flipped byte" grep -q '^    0x000000  48 50 43 54 4f 4f 4c 4b  49 54 78 ' rb.txt
 else
-	echo "note: $SHARED/real-samples not found; real-sample checks skipped"
+	skip "real samples: $SHARED/real-samples not present (set HV_SHARED)"
 fi
 
 done_testing

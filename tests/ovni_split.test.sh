@@ -11,6 +11,7 @@ source "$(dirname "$0")/lib.sh"
 mapfile -t golden < <(ls "$ROOT"/golden/cases/ovni/*.obs | san_sample 4)
 check "golden ovni streams present (${#golden[@]})" test "${#golden[@]}" -ge 5
 mapfile -t real < <([ -d "$SHARED/real-samples" ] && find "$SHARED/real-samples" -name '*.obs' | sort | san_sample 8)
+[ "${#real[@]}" -gt 0 ] || skip "real streams: $SHARED/real-samples not present (set HV_SHARED)"
 "$GEN" --what=ovni-stream --trace-len=40000 -o "$TMP/big.obs" >/dev/null 2>&1
 "$GEN" --what=ovni-stream --trace-len=40000 --break=ovni.obs.sort-region -o "$TMP/brk.obs" >/dev/null 2>&1
 check "generated streams over 512 kB" test "$(stat -c %s "$TMP/big.obs")" -gt 524288

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test program and shell test against each build directory given
-# (build, build-san), and prints one closing line: "N passed, N failed".
+# (build, build-san), and prints one closing line: "N passed, N failed", with
+# ", N skipped" and the list of what was skipped and why when a test could
+# not run a part (real samples absent: HV_SHARED names the shared folder).
 # Tests run TEST_JOBS at a time (default: the number of cores, at most 4);
 # each writes its own log and the results are printed in a fixed order, so
 # the output is the same whatever the parallelism.
@@ -50,6 +52,8 @@ sort -t "$(printf '\t')" -k4,4r -k1,1n "$logs/list" | cut -f1 | xargs -P "$jobs"
 
 total_pass=0
 total_fail=0
+total_skip=0
+: >"$logs/skips"
 while IFS=$'\t' read -r i name _ _; do
 	rc=$(cat "$logs/$i.rc" 2>/dev/null || echo 127)
 	secs=$(cat "$logs/$i.secs" 2>/dev/null)
@@ -69,7 +73,19 @@ while IFS=$'\t' read -r i name _ _; do
 	fi
 	total_pass=$((total_pass + p))
 	total_fail=$((total_fail + f))
+	# skipped parts: counted from the closing line, named by the test's "skipping: WHY" lines
+	sk=$(echo "$line" | sed -nE 's/.*, ([0-9]+) skipped.*/\1/p')
+	if [ -n "$sk" ] && [ "$sk" -gt 0 ]; then
+		total_skip=$((total_skip + sk))
+		grep -E '^skipping: ' "$logs/$i.log" | sed "s|^skipping: |  $name: |" >>"$logs/skips"
+	fi
 done <"$logs/list"
 echo "# $ntests tests, $jobs at a time, $((SECONDS - start))s wall"
-echo "$total_pass passed, $total_fail failed"
+if [ "$total_skip" -gt 0 ]; then
+	echo "# skipped ($total_skip):"
+	cat "$logs/skips"
+	echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+else
+	echo "$total_pass passed, $total_fail failed"
+fi
 [ "$total_fail" -eq 0 ]

@@ -160,7 +160,7 @@ static void check_real_samples(void)
 		hv_report_free(&r);
 		free(d);
 	}
-	if (!seen) printf("skipping the real samples: %s/real-samples/hpctoolkit not present\n", shared);
+	if (!seen) SKIP("the real samples: %s/real-samples/hpctoolkit not present (set HV_SHARED)", shared);
 }
 
 int main(void)

@@ -189,7 +189,7 @@ static void fuzz_real(const char *path, unsigned rounds)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		printf("skip: %s not present\n", path);
+		SKIP("%s not present (set HV_SHARED to the shared folder)", path);
 		return;
 	}
 	static uint8_t orig[1 << 20], buf[1 << 20];

@@ -117,6 +117,11 @@ typedef struct dumpi_argfail {
 typedef struct dumpi_args {
 	uint8_t n;
 	struct { bool present; uint64_t at, v; } f[DUMPI_MAX_FIELDS];
+	/* The first row of a 'J' field (Group_range_incl/excl ranges) whose
+	 * length is not 3, as libdumpi always writes: row index, offset of its
+	 * u32 length, that length. bad_row is false when every row has 3. */
+	bool bad_row;
+	uint64_t bad_row_index, bad_row_at, bad_row_len;
 } dumpi_args;
 
 /* Walk the arguments of `fn` from c->pos. False (with `why`) when they do
@@ -209,6 +214,20 @@ bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, 
 /* Next record into `rec`; false at the end label, at the limit, or on a failure. */
 bool dumpi_iter_next(dumpi_iter *it, dumpi_record *rec);
 void dumpi_iter_free(dumpi_iter *it);
+
+/* ---- argument shapes libundumpi relies on (dumpi_shapes.c) ---- */
+
+typedef struct dumpi_shapes {
+	uint64_t spawn_roots;       /* MPI_Comm_spawn_multiple records with the root's arrays */
+	uint64_t argvs_null;        /* of those, written with MPI_ARGVS_NULL */
+	uint64_t first_index, first_at, first_len;
+} dumpi_shapes;
+
+/* Check one decoded record (range rows, spawn array lengths). */
+void dumpi_shapes_record(dumpi_shapes *st, hv_report *r, const char *file, const dumpi_record *rec,
+			 const dumpi_args *a);
+/* The once-per-file reader-hazard note, after the stream walk. */
+void dumpi_shapes_end(const dumpi_shapes *st, hv_report *r, const char *file);
 
 /* ---- timing (dumpi_time.c) ---- */
 

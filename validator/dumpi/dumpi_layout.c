@@ -153,7 +153,7 @@ static bool argv_list(dumpi_cur *c, bool duplicate_count, uint64_t *count)
 }
 
 static bool one_field(const dumpi_field *f, uint8_t mask, const uint8_t ver[3], dumpi_cur *c, uint64_t *count,
-		      uint64_t *scalar)
+		      uint64_t *scalar, dumpi_args *out)
 {
 	uint64_t v = 0;
 	switch (f->kind) {
@@ -178,8 +178,15 @@ static bool one_field(const dumpi_field *f, uint8_t mask, const uint8_t ver[3], 
 	case 'J':
 		if (!dumpi_get(c, 4, count)) return false;
 		for (uint64_t i = 0; i < *count; i++) {
-			uint64_t inner;
+			uint64_t inner, at = c->pos;
 			if (!counted(c, 4, &inner)) return false;
+			/* libdumpi writes every range row as (first, last, stride) */
+			if (inner != 3 && out && !out->bad_row) {
+				out->bad_row = true;
+				out->bad_row_index = i;
+				out->bad_row_at = at;
+				out->bad_row_len = inner;
+			}
 		}
 		return true;
 	case 'S':
@@ -217,7 +224,7 @@ bool dumpi_decode_args_cb(const dumpi_layout *L, uint8_t mask, const uint8_t ver
 static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
 			dumpi_argfail *why, dumpi_args *out, dumpi_field_fn on_field, void *ctx)
 {
-	if (out) out->n = L->nfields;
+	if (out) out->n = L->nfields, out->bad_row = false;
 	uint64_t rank = 0, root = 0;
 	bool have_rank = false, have_root = false;
 	for (unsigned i = 0; i < L->nfields; i++) {
@@ -225,7 +232,7 @@ static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t versi
 		if (out) out->f[i].present = false;
 		if (f->root_only && !(have_rank && have_root && rank == root)) continue;
 		uint64_t at = c->pos, count = 0, scalar = 0;
-		if (!one_field(f, mask, version, c, &count, &scalar)) {
+		if (!one_field(f, mask, version, c, &count, &scalar, out)) {
 			why->field = f->name;
 			why->field_len = f->name_len;
 			why->at = at;

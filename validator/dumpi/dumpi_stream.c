@@ -172,14 +172,18 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 	}
 	dumpi_record rec;
 	char path[48];
+	dumpi_shapes shapes;
+	memset(&shapes, 0, sizeof shapes);
 	for (;;) {
 		if (!dumpi_iter_next(&it, &rec)) break;
 		s->records[rec.fn]++;
 		check_record(s, &rec);
+		dumpi_shapes_record(&shapes, r, file, &rec, &it.args);
 		dumpi_timing_record(t, r, file, &rec);
 		if (s->mpi) mpi_rank_record(s->mpi, &rec, &it.args);
 	}
 	s->end = it.cur.pos;
+	dumpi_shapes_end(&shapes, r, file);
 	if (it.at_end) {
 		bool ok = it.cur.pos == s->limit;
 		if (!hv_eval(r, HV_R_DUMPI_STREAM_END_LABEL, ok))

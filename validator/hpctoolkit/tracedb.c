@@ -279,6 +279,7 @@ bool hpctk_tracedb_prepare(hpctk_tracedb *t, hv_report *r, const hpctk_trace_vis
 	char path[HV_PATH_MAX];
 	bool ok = wh_ok && p->pairs && p->walk && p->bytes;
 	/* Headers and line placement; then the overlap sweep. */
+	uint32_t empty = 0, first_empty = 0;
 	for (uint32_t i = 0; ok && i < t->th.n; i++) {
 		uint64_t at = t->th.p + (uint64_t)i * t->th.sz;
 		const uint8_t *h = hv_window_get(&wh, at, HPCTK_CTH_END);
@@ -294,7 +295,18 @@ bool hpctk_tracedb_prepare(hpctk_tracedb *t, hv_report *r, const hpctk_trace_vis
 		if (check_line(t, r, i, at, ps, pe, &lines)) {
 			hv_bit_set(p->walk, i);
 			p->bytes[i] = pe - ps;
+			if (ps == pe && !empty++) first_empty = i;
 		}
+	}
+	if (ok && p->n && !hv_eval(r, HV_R_TRACEDB_LINE_READER_HAZARD_EMPTY, empty == 0)) {
+		/* once per trace.db: the count, pointing at the first empty line's pStart/pEnd */
+		snprintf(path, sizeof path, "trace.db/trace[%u]", first_empty);
+		hv_emit(r, HV_R_TRACEDB_LINE_READER_HAZARD_EMPTY, t->b->name,
+			t->th.p + (uint64_t)first_empty * t->th.sz + 8, 16, path,
+			"%u of %u trace lines have no samples (pStart == pEnd), the first trace %u: valid hpcprof "
+			"output, but hpcviewer's sequential trace reader (hpcdata 8.4.4) recurses on an empty line until "
+			"its stack overflows (it expects at least one 12-byte sample per line)",
+			empty, p->n, first_empty);
 	}
 	overlap_ctx o = {t, r, p->walk};
 	hv_eval(r, HV_R_TRACEDB_LINE_OVERLAP, true);
