@@ -802,6 +802,13 @@ static bool build(tx *t)
 	yd_doc *d = &t->d;
 	hv_report *r = t->r;
 	const char *bn = base_name(t->file);
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->b->size <= YD_MAX_BYTES)) {
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->file, 0, t->b->size, bn,
+			"the taxonomy has %llu bytes, more than any taxonomy of a meta.db can need (limit %llu; hpcprof's "
+			"largest real one has 67 KB): not parsed",
+			(unsigned long long)t->b->size, (unsigned long long)YD_MAX_BYTES);
+		return false;
+	}
 	yd_build(d, t->b);
 	if (d->oom) {
 		hv_report_internal(r, "%s: out of memory while reading the taxonomy", t->file);
@@ -809,7 +816,7 @@ static bool build(tx *t)
 	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, !d->too_big)) {
 		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->file, 0, t->b->size, bn,
-			"the taxonomy has more than %u nodes (or 64 MiB of text); hpcprof's largest have about 10^4: not "
+			"the taxonomy has more than %u nodes (or 64 MiB of scalars); hpcprof's largest has about 10^4: not "
 			"checked further",
 			YD_MAX_NODES);
 		return false;

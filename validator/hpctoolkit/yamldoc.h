@@ -60,7 +60,11 @@ typedef struct yd_doc {
 	bool merge_overflow;    /* a merge chain beyond its bound */
 } yd_doc;
 
-#define YD_MAX_NODES (1u << 20)
+/* Bounds: hpcprof's largest real taxonomy is 67 KB and 10^4 nodes; meta.db's
+ * u16 propMetricIds allow at most ~22 K metrics of three scopes, ~10^6 nodes
+ * and ~20 MB in hpcprof's layout. Beyond these a file is no taxonomy. */
+#define YD_MAX_BYTES (64ull << 20)
+#define YD_MAX_NODES (2u << 20)
 #define YD_MAX_EXPANDED (1ull << 24)
 #define YD_MERGE_STEPS 4096u
 
