@@ -869,8 +869,12 @@ void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const
 	memset(t.input_of, 0xff, (size_t)d->n * sizeof *t.input_of);
 	uint32_t ver = yd_get(d, root, "version"), inputs = yd_get(d, root, "inputs"), roots = yd_get(d, root, "roots");
 	pathf(path, sizeof path, "%s/version", bn);
-	check(&t, HV_R_HPCTKDB_TAXONOMY_VERSION, ver == YD_NONE || (yd_type(d, ver) == YD_T_INT && yd_is(d, ver, "0")), ver,
-	      path, "version: is 0, the only taxonomy version defined; found %s", text(&t, ver, buf, sizeof buf));
+	/* The spec lets version: be omitted, but hpcviewer's parser unboxes it
+	 * as an int (a NullPointerException without it) and hpcprof always
+	 * writes it: required, as the reference reader requires it. */
+	check(&t, HV_R_HPCTKDB_TAXONOMY_VERSION, yd_type(d, ver) == YD_T_INT && yd_is(d, ver, "0"), ver != YD_NONE ? ver : root,
+	      path, "version: is 0, the only taxonomy version defined (hpcviewer reads it as an int and fails without "
+	      "it); found %s", ver == YD_NONE ? "no version: key" : text(&t, ver, buf, sizeof buf));
 	bool ok_in = check(&t, HV_R_HPCTKDB_TAXONOMY_TOP, inputs != YD_NONE && d->node[inputs].kind == YD_SEQ,
 			   inputs != YD_NONE ? inputs : root, bn,
 			   "inputs: (a sequence of the summary statistics used, each with an anchor) is required: "
