@@ -44,14 +44,14 @@ expect_exit 0 "example: database directory" "$TMP/validate" "$TMP/db"
 check "example and CLI agree" cmp -s "$TMP/ex.rules" "$TMP/cli.rules"
 
 check "API smoke test builds (shared)" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$ROOT/tests/api/api_smoke.c" -L"$BUILD" -lhpcvet -o "$TMP/smoke"
-(cd "$TMP/db" && "$TMP/smoke" "$TMP/good.db" "$TMP/bad.db" *.db -- "$TMP"/dumpi/*) >"$TMP/smoke.out" 2>&1
+(cd "$TMP/db" && "$TMP/smoke" "$TMP/good.db" "$TMP/bad.db" *.db metrics/default.yaml -- "$TMP"/dumpi/*) >"$TMP/smoke.out" 2>&1
 check "API smoke test passes (shared): $(tail -1 "$TMP/smoke.out")" grep -q '^[0-9]* passed, 0 failed$' "$TMP/smoke.out"
 grep FAIL "$TMP/smoke.out"
 unset LD_LIBRARY_PATH
 
 check "API smoke test builds (static)" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$ROOT/tests/api/api_smoke.c" \
 	"$BUILD/pub/libhpcvet.a" -lcjson -lyaml -lm -o "$TMP/smoke-static"
-(cd "$TMP/db" && "$TMP/smoke-static" "$TMP/good.db" "$TMP/bad.db" *.db -- "$TMP"/dumpi/*) >"$TMP/smoke-static.out" 2>&1
+(cd "$TMP/db" && "$TMP/smoke-static" "$TMP/good.db" "$TMP/bad.db" *.db metrics/default.yaml -- "$TMP"/dumpi/*) >"$TMP/smoke-static.out" 2>&1
 check "API smoke test passes (static)" grep -q '^[0-9]* passed, 0 failed$' "$TMP/smoke-static.out"
 check "static program has no hv_ symbols to clash with" bash -c "! nm '$TMP/smoke-static' | grep -q ' [TD] hv_'"
 # A program may define its own hv_report_init: the library's is hidden.
