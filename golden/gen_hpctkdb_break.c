@@ -158,6 +158,7 @@ const hk_break hk_breaks_crossdb[] = {
 	{"hpctkdb.taxonomy.input-metadb", DB, HK_RELEASE, false, NULL, NULL},
 	{"hpctkdb.taxonomy.unpresented", DB, HK_RELEASE, false, NULL, NULL},
 	{"hpctkdb.taxonomy.hatchet", DB, HK_BOTH, false, NULL, NULL},
+	{"hpctkdb.taxonomy.viewer-aliases", DB, HK_BOTH, false, NULL, NULL},
 	/* not rules: values changed by less than the tolerance (i_ cases) */
 	{"hpctkdb.values.execution~inside-tolerance", DB, HK_RELEASE, false, near_exec, NULL},
 	{"hpctkdb.values.summary~inside-tolerance", DB, HK_RELEASE, false, near_summary, NULL},

@@ -174,6 +174,10 @@ int gen_taxonomy_write(const hpctk_model *m, const char *brk, gen_buf *b, const 
 			    i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
 	}
 	if (is(brk, "hpctkdb.taxonomy.yaml")) put(b, "broken: [1, 2\n");
+	if (is(brk, "hpctkdb.taxonomy.viewer-aliases")) {
+		put(b, "many:\n");
+		for (int i = 0; i < 1001; i++) put(b, "  - *in-%u-0\n", first_metric);
+	}
 	if (!first_done && brk && (strstr(brk, "taxonomy.variant") || strstr(brk, "taxonomy.formula") ||
 				   strstr(brk, "taxonomy.hatchet") || strstr(brk, "taxonomy.alias") ||
 				   strstr(brk, "taxonomy.child-variant"))) {

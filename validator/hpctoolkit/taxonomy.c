@@ -899,6 +899,12 @@ void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const
 		goto done;
 	}
 	if (ok_in && ok_roots) notes(&t);
+	/* hpcviewer's SnakeYAML loader: maxAliasesForCollections 1000 by default */
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_VIEWER_ALIASES, d->collection_aliases <= 1000))
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_VIEWER_ALIASES, t.file, 0, 0, bn,
+			"%llu aliases of maps or sequences; hpcviewer's SnakeYAML loader allows 1000 unless "
+			"HPCVIEWER_MAX_ALIASES is set higher",
+			(unsigned long long)d->collection_aliases);
 done:
 	free(t.in);
 	free(t.input_of);

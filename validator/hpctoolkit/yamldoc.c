@@ -273,6 +273,7 @@ static bool on_event(builder *bd, yaml_event_t *ev)
 			d->node[t].val = 0;
 			d->node[t].input = YD_UNRESOLVED;
 		}
+		if (d->node[t].kind != YD_SCALAR) d->collection_aliases++;
 		return attach(bd, t);
 	}
 	default:

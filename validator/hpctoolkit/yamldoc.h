@@ -54,6 +54,7 @@ typedef struct yd_doc {
 	bool bad_alias_recursive;
 	uint64_t bad_alias_off;
 	uint32_t bad_alias_line, bad_alias_col;
+	uint64_t collection_aliases; /* aliases of sequences and maps (SnakeYAML counts these) */
 	bool too_big;           /* node budget reached: the build stopped */
 	bool oom;
 	uint64_t merge_steps;   /* steps spent resolving merge keys */
