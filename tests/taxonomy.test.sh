@@ -54,6 +54,15 @@ rm -rf "$TMP/big" && cp -r "$db" "$TMP/big"
 expect_exit 1 "a 65 MiB taxonomy is refused unparsed" timeout 10 "$HPCVET" "$TMP/big"
 check "65 MiB: hpctkdb.taxonomy.bounds says not parsed" grep -q "error\[hpctkdb.taxonomy.bounds\].*not parsed" "$TMP/out"
 
+# Offsets are bytes, not libyaml's characters: 5000 two-byte characters
+# before the fault (past the first step of the character table).
+long=$(printf 'µ%.0s' $(seq 1 5000))
+variant utf8 $'version: 0\ninputs: []\nroots:\n  - name: "'"$long"$'"\n    visible by default: maybe'
+want=$(grep -bo maybe "$TMP/utf8/metrics/default.yaml" | cut -d: -f1)
+expect_exit 1 "a non-ASCII taxonomy with a fault" "$HPCVET" "$TMP/utf8"
+check "the fault's offset is its byte offset ($want) after non-ASCII text" \
+	grep -q "default.yaml:$(printf '0x%x' "$want"): error\[hpctkdb.taxonomy.metric\]" "$TMP/out"
+
 # The spec's own example (shared/specs), alone in a metrics/ folder: valid,
 # with the note that hatchet needs standard: (the example writes bare formulas).
 spec=$SHARED/specs/hpctoolkit-METRICS.yaml

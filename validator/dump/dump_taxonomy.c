@@ -66,7 +66,7 @@ static void variants(tx_dump *t, uint32_t m, const char *mpath, uint64_t depth)
 	for (uint32_t i = 0; i < n && !dw_full(d->w); i++) {
 		const yd_node *k = &t->y.node[keys[i]];
 		const yd_node *v = &t->y.node[vals[i]];
-		hv_dump_item(d, "taxonomy-variant", v->off, 0, "%s/variants/%.*s", mpath,
+		hv_dump_item(d, "taxonomy-variant", yd_byte_offset(&t->y, v->off), 0, "%s/variants/%.*s", mpath,
 			     k->kind == YD_SCALAR ? (int)(k->len > 48 ? 48 : k->len) : 1,
 			     k->kind == YD_SCALAR ? yd_str(&t->y, k) : "?");
 		dw_u64(d->w, "depth", depth);
@@ -138,7 +138,7 @@ static void metrics(tx_dump *t, uint32_t roots)
 			len += snprintf(path + len, sizeof path - (size_t)len, "%s%s[%u]", j == n - 1 ? "" : "/",
 					it[chain[j]].parent == YD_NONE ? "roots" : "children", it[chain[j]].index);
 		const yd_node *x = &t->y.node[m];
-		hv_dump_item(d, "taxonomy-metric", x->off, 0, "%s", path);
+		hv_dump_item(d, "taxonomy-metric", yd_byte_offset(&t->y, x->off), 0, "%s", path);
 		dw_u64(d->w, "depth", it[k].depth);
 		if (x->kind == YD_MAP) {
 			put_scalar(t, "name", yd_get(&t->y, m, "name"), NULL);
@@ -188,7 +188,7 @@ void hv_dump_taxonomy(hv_dump_ctx *d)
 	uint32_t root = y->root;
 	if (y->oom || y->too_big || y->syntax || root == YD_NONE || y->node[root].expanded > YD_MAX_EXPANDED ||
 	    y->node[root].kind != YD_MAP) {
-		hv_dump_stop(d, y->syntax ? y->syntax_off : 0,
+		hv_dump_stop(d, y->syntax ? yd_byte_offset(y, y->syntax_off) : 0,
 			     y->syntax ? "not well-formed YAML"
 			     : y->oom ? "out of memory"
 			     : root == YD_NONE || y->node[root].kind != YD_MAP ? "not a map of version:, inputs:, roots:"
@@ -217,7 +217,7 @@ void hv_dump_taxonomy(hv_dump_ctx *d)
 		}
 		for (uint32_t i = 0; i < ix->n && !dw_full(d->w); i++) {
 			uint32_t e = t.y.edge[ix->first + i];
-			hv_dump_item(d, "taxonomy-input", t.y.node[e].off, 0, "inputs[%u]", i);
+			hv_dump_item(d, "taxonomy-input", yd_byte_offset(&t.y, t.y.node[e].off), 0, "inputs[%u]", i);
 			if (t.y.node[e].kind == YD_MAP) {
 				put_scalar(&t, "metric", yd_get(&t.y, e, "metric"), NULL);
 				put_scalar(&t, "scope", yd_get(&t.y, e, "scope"), NULL);

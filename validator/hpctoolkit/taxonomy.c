@@ -99,7 +99,8 @@ static void emitv(tx *t, int rule, uint32_t n, const char *path, const char *fmt
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	const yd_node *x = yd_at(&t->d, n);
 	if (x)
-		hv_emit(t->r, rule, t->file, x->off, node_len(t, n), path, "line %u column %u: %s", x->line, x->col, msg);
+		hv_emit(t->r, rule, t->file, yd_byte_offset(&t->d, x->off), node_len(t, n), path, "line %u column %u: %s",
+			x->line, x->col, msg);
 	else
 		hv_emit(t->r, rule, t->file, 0, 0, path, "%s", msg);
 }
@@ -768,7 +769,7 @@ static void notes(tx *t)
 			"execution values into one column (hpcviewer ignores them)",
 			unused, unused == 1 ? "" : "s", list, unused > 6 ? ", ..." : "");
 	if (!hv_eval(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, t->no_standard == 0))
-		hv_emit(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, t->file, t->d.node[t->no_standard_node].off,
+		hv_emit(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, t->file, yd_byte_offset(&t->d, t->d.node[t->no_standard_node].off),
 			node_len(t, t->no_standard_node), t->no_standard_path,
 			"%u inclusive:/exclusive: formula%s without standard: (first here): hpcviewer reads %s, hatchet's v4 "
 			"reader fails with KeyError: 'standard'",
@@ -822,15 +823,15 @@ static bool build(tx *t)
 		return false;
 	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_YAML, !d->syntax)) {
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, d->syntax_off, 1, bn,
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, yd_byte_offset(d, d->syntax_off), 1, bn,
 			"line %u column %u: not well-formed YAML: %s", d->syntax_line, d->syntax_col, d->syntax_msg);
 		return false;
 	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_YAML, !d->extra_doc))
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, d->extra_off, 3, bn,
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, yd_byte_offset(d, d->extra_off), 3, bn,
 			"line %u: a second YAML document; the taxonomy is one document (readers load one)", d->extra_line);
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_ALIAS, d->bad_alias == 0))
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_ALIAS, t->file, d->bad_alias_off, strlen(d->bad_alias_name) + 1, bn,
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_ALIAS, t->file, yd_byte_offset(d, d->bad_alias_off), strlen(d->bad_alias_name) + 1, bn,
 			"line %u column %u: alias *%s %s%s", d->bad_alias_line, d->bad_alias_col, d->bad_alias_name,
 			d->bad_alias_recursive ? "is inside the node it names (a recursive node)"
 					       : "names no anchor defined before it",

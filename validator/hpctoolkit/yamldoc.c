@@ -281,6 +281,8 @@ static bool on_event(builder *bd, yaml_event_t *ev)
 	}
 }
 
+static void index_chars(yd_doc *d, hv_blob *b);
+
 void yd_build(yd_doc *d, hv_blob *b)
 {
 	memset(d, 0, sizeof *d);
@@ -309,6 +311,8 @@ void yd_build(yd_doc *d, hv_blob *b)
 		if (!more) break;
 	}
 	yaml_parser_delete(&p);
+	d->blob = b;
+	index_chars(d, b);
 	if (!d->too_big && !d->extra_doc && !d->syntax && (bd.nst || bd.npend)) d->oom = true;
 	free(bd.a.name);
 	free(bd.a.node);
@@ -316,8 +320,70 @@ void yd_build(yd_doc *d, hv_blob *b)
 	free(bd.pend);
 }
 
+/* One pass over the bytes: the byte offset of every YD_OFF_STEP-th
+ * character (a UTF-8 character starts at any byte that is not 10xxxxxx).
+ * Nothing is kept for an ASCII file. */
+static void index_chars(yd_doc *d, hv_blob *b)
+{
+	uint8_t buf[65536];
+	uint64_t chars = 0;
+	size_t cap = 0;
+	bool ascii = true;
+	for (uint64_t off = 0; off < b->size;) {
+		size_t n = b->size - off < sizeof buf ? (size_t)(b->size - off) : sizeof buf;
+		const uint8_t *p = b->mem ? b->mem + off : buf;
+		if (!b->mem && !hv_blob_read(b, off, buf, n)) break;
+		for (size_t i = 0; i < n; i++) {
+			if (p[i] >= 0x80) ascii = false;
+			if ((p[i] & 0xc0) == 0x80) continue;
+			if (chars % YD_OFF_STEP == 0) {
+				if (d->nchar_at == cap) {
+					size_t nc = cap ? cap * 2 : 64;
+					uint64_t *na = realloc(d->char_at, nc * sizeof *na);
+					if (!na) {
+						free(d->char_at);
+						d->char_at = NULL;
+						d->nchar_at = 0;
+						return;
+					}
+					d->char_at = na;
+					cap = nc;
+				}
+				d->char_at[d->nchar_at++] = off + i;
+			}
+			chars++;
+		}
+		off += n;
+	}
+	if (ascii) {
+		free(d->char_at);
+		d->char_at = NULL;
+		d->nchar_at = 0;
+	}
+}
+
+uint64_t yd_byte_offset(const yd_doc *d, uint64_t idx)
+{
+	if (!d->char_at || !d->blob) return idx;
+	uint64_t k = idx / YD_OFF_STEP;
+	if (k >= d->nchar_at) k = d->nchar_at - 1;
+	uint64_t off = d->char_at[k], left = idx - k * YD_OFF_STEP;
+	uint8_t buf[4 * YD_OFF_STEP + 4];
+	hv_blob *b = d->blob;
+	size_t n = b->size - off < sizeof buf ? (size_t)(b->size - off) : sizeof buf;
+	const uint8_t *p = b->mem ? b->mem + off : buf;
+	if (!b->mem && !hv_blob_read(b, off, buf, n)) return off;
+	size_t i = 0;
+	for (; i < n; i++) {
+		if ((p[i] & 0xc0) == 0x80) continue;
+		if (left-- == 0) break;
+	}
+	return off + i;
+}
+
 void yd_free(yd_doc *d)
 {
+	free(d->char_at);
 	free(d->node);
 	free(d->edge);
 	free(d->pool);

@@ -58,6 +58,12 @@ typedef struct yd_doc {
 	bool too_big;           /* node budget reached: the build stopped */
 	bool oom;
 	uint64_t merge_steps;   /* steps spent resolving merge keys */
+	/* libyaml's marks count characters; diagnostics want bytes. For a
+	 * file with non-ASCII bytes: the byte offset of every YD_OFF_STEP-th
+	 * character (NULL: ASCII, the two agree). */
+	uint64_t *char_at;
+	size_t nchar_at;
+	hv_blob *blob;
 	bool merge_overflow;    /* a merge chain beyond its bound */
 } yd_doc;
 
@@ -72,6 +78,9 @@ typedef struct yd_doc {
 /* Parse blob b (read through hv_blob_read when it is not in memory). */
 void yd_build(yd_doc *d, hv_blob *b);
 void yd_free(yd_doc *d);
+/* The byte offset of libyaml's character index `idx` (UTF-8 input). */
+#define YD_OFF_STEP 4096u
+uint64_t yd_byte_offset(const yd_doc *d, uint64_t idx);
 
 static inline yd_node *yd_at(const yd_doc *d, uint32_t i) { return i < d->n ? &d->node[i] : NULL; }
 static inline const char *yd_str(const yd_doc *d, const yd_node *s) { return d->pool + s->val; }
