@@ -755,17 +755,18 @@ static void notes(tx *t)
 {
 	char list[512];
 	size_t len = 0;
-	uint32_t unused = 0;
+	uint32_t unused = 0, first_unused = YD_NONE;
 	/* inputs no root uses (hatchet) */
 	for (uint32_t k = 0; k < t->nin; k++) {
 		if (t->d.node[t->in[k].node].seen & SEEN_USED || !t->in[k].ok) continue;
+		if (first_unused == YD_NONE) first_unused = t->in[k].node;
 		if (unused++ < 6 && len < sizeof list)
 			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s (%s)", unused > 1 ? ", " : "",
 						 t->in[k].metric, t->in[k].scope);
 	}
 	if (!hv_eval(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, unused == 0))
-		hv_emit(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, t->file, 0, 0, base_name(t->file),
-			"%u input%s no root uses: %s%s; hatchet's v4 reader merges such inputs' point, function and "
+		hv_emit(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, t->file, yd_byte_offset(&t->d, t->d.node[first_unused].off), 1,
+			base_name(t->file), "%u input%s no root uses (the first here): %s%s; hatchet's v4 reader merges such inputs' point, function and "
 			"execution values into one column (hpcviewer ignores them)",
 			unused, unused == 1 ? "" : "s", list, unused > 6 ? ", ..." : "");
 	if (!hv_eval(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, t->no_standard == 0))
