@@ -18,7 +18,12 @@
 #                a trace shaped like the real ones, one thread per loom; hpctk-levels and hpctk-rand
 #                are the HPCToolkit database with ctxIds level by level and at random over the tree,
 #                not in hpcprof's depth-first post-order: bench/lib.sh bench_ctx_ids)
+#   TABLE=0      skip the throughput table (and so the series that reuse its
+#                inputs: damaged, parallel, certify); for the scaling series alone
 #   SCALING=0    skip the scaling series; PARALLEL=0 skip the -j series
+#   DAMAGED=0    skip the damaged-input rows (bench/lib.sh bench_damage: the
+#                valid input of a format with most of its bytes zeroed or
+#                randomised, same size; time and report size vs the valid row)
 #   CERTIFY=0    skip the certify (SHA-256 digests) vs plain validation series
 #   IN_FLIGHT    DUMPI in-flight series: Isend/Irecv pairs each rank posts
 #                before any wait (default "0 12500 25000 50000"; 0 alone: skip)
@@ -44,6 +49,7 @@ if [ -z "$dir" ]; then
 fi
 mkdir -p "$dir"
 source bench/lib.sh
+declare -A valid_cpu valid_wall
 [ "$have_perf" = 1 ] && cpu_src="perf stat task-clock" || cpu_src="GNU time (1/100 s)"
 
 echo "hpcvet bench: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM," \
@@ -53,14 +59,40 @@ echo "CPU times from $cpu_src"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (wall times include waiting for a core; CPU times do not)"
 echo
 
-echo "wall s / cpu s: hpcvet wall and user+sys time (medians); MB/s from wall, cpu MB/s from CPU time;"
-echo "events/s (records/s for DUMPI) from CPU time; x cat: hpcvet time / cat time on the same files, wall and CPU"
-printf '%-11s %8s %7s %7s %8s %8s %10s %9s %8s %8s %8s %5s\n' format MiB 'wall s' 'cpu s' 'MB/s' 'cpu MB/s' 'cat MB/s' 'events/s' 'x cat' 'x catcpu' 'RSS MiB' exit
-for fmt in $formats; do
-	input=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/big-$fmt")
-	bench_measure "$fmt" -j1 "$input"
-	bench_row "$fmt"
-done
+if [ "${TABLE:-1}" != 0 ]; then
+	echo "wall s / cpu s: hpcvet wall and user+sys time (medians); MB/s from wall, cpu MB/s from CPU time;"
+	echo "events/s (records/s for DUMPI) from CPU time; x cat: hpcvet time / cat time on the same files, wall and CPU"
+	printf '%-11s %8s %7s %7s %8s %8s %10s %9s %8s %8s %8s %5s\n' format MiB 'wall s' 'cpu s' 'MB/s' 'cpu MB/s' 'cat MB/s' 'events/s' 'x cat' 'x catcpu' 'RSS MiB' exit
+	for fmt in $formats; do
+		input=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/big-$fmt")
+		bench_measure "$fmt" -j1 "$input"
+		bench_row "$fmt"
+		valid_cpu[$fmt]=$M_CPU
+		valid_wall[$fmt]=$M_TIME
+	done
+fi
+
+if [ "${DAMAGED:-1}" != 0 ] && [ "${TABLE:-1}" != 0 ]; then
+	echo
+	echo "damaged (-j1): the valid input above with most of its bytes zeroed or random, same size;"
+	echo "x valid: hpcvet CPU (wall) time / the valid row's; report: bytes and lines of the text report"
+	printf '%-16s %8s %7s %7s %8s %8s %9s %7s %5s\n' input MiB 'wall s' 'cpu s' 'x valid' 'x wall' 'report B' lines exit
+	for fmt in $formats; do
+		case $fmt in hpctoolkit | ovni | dumpi) ;; *) continue ;; esac
+		for fill in zero random; do
+			input=$(bench_damage "$fmt" "$fill" "$dir/big-$fmt" "$dir/damaged-$fmt-$fill")
+			bench_measure "$fmt" -j1 "$input"
+			set +e
+			"$hv" -j1 "$input" >"$dir/damaged.report" 2>&1
+			set -e
+			printf '%-16s %8.1f %7.3f %7.2f %8.2f %8.2f %9d %7d %5s\n' "$fmt+$fill" "$(mib "$M_BYTES")" "$M_TIME" "$M_CPU" \
+				"$(awk -v a="$M_CPU" -v b="${valid_cpu[$fmt]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print 0 }')" \
+				"$(awk -v a="$M_TIME" -v b="${valid_wall[$fmt]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print 0 }')" \
+				"$(wc -c <"$dir/damaged.report")" "$(wc -l <"$dir/damaged.report")" "$M_EXIT"
+			[ -n "${BENCH_DIR:-}" ] || rm -rf "$input"
+		done
+	done
+fi
 
 if [ "${SCALING:-1}" != 0 ]; then
 	echo

@@ -155,9 +155,11 @@ static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t ma
 		uint32_t totprocs = have_rank && have_root && rank == root ? count : 0;
 		if (bound && strchr("JDEIH", k) && bound_array(b, g, f, count, totprocs, ov ? ov->shape_break : NULL))
 			continue;
-		if (ov && ov->aset[i] && k == 'I') {
+		if (ov && ov->aset[i] && (k == 'I' || k == 'H')) {
 			be32(b, ov->alen[i]);
-			for (unsigned j = 0; j < ov->alen[i]; j++) be32(b, (uint32_t)ov->arr[i][j]);
+			for (unsigned j = 0; j < ov->alen[i]; j++)
+				if (k == 'I') be32(b, (uint32_t)ov->arr[i][j]);
+				else be16(b, (uint16_t)ov->arr[i][j]);
 			continue;
 		}
 		if (ov && ov->aset[i] && k == 'S') {
@@ -529,6 +531,7 @@ static bool can_break(const char *what, const char *rule_id, enum hv_edition edi
 {
 	(void)edition;
 	if (strncmp(rule_id, "dumpi.", 6) != 0) return false;
+	if (strchr(rule_id, '~')) return gen_mpi_trace_breaks(rule_id) && is(what, "dumpi-trace"); /* listed variants */
 	if (hv_rule_find(rule_id) < 0) return false;
 	if (breaks_in_meta(rule_id)) return is(what, "dumpi-trace");
 	if (gen_mpi_breaks(rule_id)) return is(what, "dumpi-bin");

@@ -20,7 +20,8 @@ enum { WORLD = MPI_D_COMM_WORLD, SELF = MPI_D_COMM_SELF, FIRST_COMM = MPI_D_FIRS
 static const char *const mpi_breaks[] = {
 	"dumpi.mpi.count-negative", "dumpi.mpi.rank-range", "dumpi.mpi.tag-range",
 	"dumpi.mpi.handle-freed", "dumpi.mpi.request-unknown", "dumpi.mpi.request-leaked",
-	"dumpi.mpi.finalize-missing", "dumpi.mpi.request-unrecorded", NULL,
+	"dumpi.mpi.finalize-missing", "dumpi.mpi.request-unrecorded", "dumpi.mpi.comm-predefined-freed",
+	"dumpi.mpi.type-predefined-freed", NULL,
 };
 /* Argument-shape rules: the program calls the function once more, and the
  * writer (gen_dumpi.c write_args) bends that record's arrays. */
@@ -31,7 +32,13 @@ static const char *const shape_breaks[] = {
 static const char *const mpi_trace_breaks[] = {
 	"dumpi.mpi.send-unmatched", "dumpi.mpi.recv-unmatched", "dumpi.mpi.truncation",
 	"dumpi.mpi.coll-sequence", "dumpi.mpi.coll-root", "dumpi.mpi.coll-count",
-	"dumpi.mpi.comm-unreconstructed", "dumpi.mpi.wildcard-unresolved", NULL,
+	"dumpi.mpi.comm-unreconstructed", "dumpi.mpi.wildcard-unresolved",
+	/* variants: counts bent on rank 0 in one counted collective (counted_phase); and the near
+	 * miss, every counted collective consistent with MPI_IN_PLACE-like send sides, which must pass */
+	"dumpi.mpi.coll-count~alltoall", "dumpi.mpi.coll-count~gatherv", "dumpi.mpi.coll-count~scatterv",
+	"dumpi.mpi.coll-count~allgatherv", "dumpi.mpi.coll-count~alltoallv", "dumpi.mpi.coll-count~alltoallv-twice",
+	"dumpi.mpi.coll-count~alltoallw", "dumpi.mpi.coll-count~exscan", "dumpi.mpi.coll-count~reduce-scatter",
+	"dumpi.mpi.coll-count~in-place", NULL,
 };
 
 bool gen_mpi_trace_breaks(const char *rule)
@@ -288,6 +295,68 @@ static void type_phase(gen_mpi *g)
 	REC(g, 47, {"datatype", nt});
 }
 
+/* Counted collectives on world, consistent unless `bend` names one to bend
+ * on rank 0 ("alltoall", "gatherv", "scatterv", "allgatherv", "alltoallv",
+ * "alltoallw", "exscan", "reduce-scatter"; "alltoallv-twice": two blocks of rank
+ * 0's MPI_Alltoallv, whose sums alone would point at a third); "in-place" gives rank 0
+ * MPI_IN_PLACE-like send sides (count 0, MPI_DATATYPE_NULL). Block sizes:
+ * from rank i to rank j, i + j + 1 elements (v-variants), 8 (Alltoall). */
+static void counted_phase(gen_mpi *g, const char *bend)
+{
+	unsigned n = g->n < GM_ARR ? g->n : GM_ARR, me = g->rank;
+	bool r0 = me == 0;
+	int32_t to[GM_ARR], from[GM_ARR], disp[GM_ARR] = {0};
+	for (unsigned j = 0; j < n; j++) to[j] = from[j] = (int32_t)(me + j + 1);
+	bool in_place = r0 && is(bend, "in-place");
+	REC(g, 60, {"sendcount", in_place ? 0 : r0 && is(bend, "alltoall") ? 4 : 8}, {"sendtype", in_place ? 1 : T_INT},
+	    {"recvcount", 8}, {"recvtype", T_INT}, {"comm", WORLD});
+	/* MPI_Gatherv to root 1: rank i sends i + 2 elements */
+	gm_rec *r = REC(g, 55, {"commrank", me}, {"commsize", n}, {"sendcount", r0 && is(bend, "gatherv") ? 3 : (int)me + 2},
+			{"sendtype", in_place && me == 1 ? 1 : T_INT}, {"root", 1}, {"comm", WORLD}, {"recvtype", T_INT});
+	int32_t expect[GM_ARR];
+	for (unsigned j = 0; j < n; j++) expect[j] = (int32_t)j + 2;
+	set_arr(r, "recvcounts", expect, n);
+	set_arr(r, "displs", disp, n);
+	/* MPI_Scatterv from root 1: rank i receives i + 2 elements */
+	r = REC(g, 57, {"commrank", me}, {"commsize", n}, {"sendtype", T_INT},
+		{"recvcount", r0 && is(bend, "scatterv") ? 7 : (int)me + 2},
+		{"recvtype", T_INT}, {"root", 1}, {"comm", WORLD});
+	set_arr(r, "sendcounts", expect, n);
+	set_arr(r, "displs", disp, n);
+	/* MPI_Allgatherv: rank i contributes i + 2 elements */
+	r = REC(g, 59, {"commsize", n}, {"sendcount", in_place ? 0 : r0 && is(bend, "allgatherv") ? 5 : (int)me + 2},
+		{"sendtype", in_place ? 1 : T_INT},
+		{"recvtype", T_INT}, {"comm", WORLD});
+	set_arr(r, "recvcounts", expect, n);
+	set_arr(r, "displs", disp, n);
+	/* MPI_Alltoallv */
+	int32_t bent[GM_ARR];
+	memcpy(bent, to, sizeof bent);
+	if (r0 && is(bend, "alltoallv") && n > 1) bent[1] += 3;
+	if (r0 && is(bend, "alltoallv-twice") && n > 3) bent[1] += 3, bent[3] += 3;
+	r = REC(g, 61, {"commsize", n}, {"sendtype", in_place ? 1 : T_INT}, {"recvtype", T_INT}, {"comm", WORLD});
+	set_arr(r, "sendcounts", bent, n);
+	set_arr(r, "senddispls", disp, n);
+	set_arr(r, "recvcounts", from, n);
+	set_arr(r, "recvdispls", disp, n);
+	/* MPI_Alltoallw with MPI_INT everywhere: the same blocks as MPI_Alltoallv */
+	if (n > 2 && r0 && is(bend, "alltoallw")) to[2] -= 1; /* rank 0 sends rank 2 one element less */
+	int32_t types[GM_ARR];
+	for (unsigned j = 0; j < n; j++) types[j] = T_INT;
+	r = REC(g, 155, {"commsize", n}, {"comm", WORLD});
+	set_arr(r, "sendcounts", to, n);
+	set_arr(r, "senddispls", disp, n);
+	set_arr(r, "sendtypes", types, n);
+	set_arr(r, "recvcounts", from, n);
+	set_arr(r, "recvdispls", disp, n);
+	set_arr(r, "recvtypes", types, n);
+	REC(g, 156, {"count", r0 && is(bend, "exscan") ? 6 : 5}, {"datatype", T_INT}, {"op", 0}, {"comm", WORLD});
+	/* MPI_Reduce_scatter: rank i gets i + 2 elements */
+	r = REC(g, 66, {"commsize", n}, {"datatype", T_INT}, {"comm", WORLD});
+	if (r0 && is(bend, "reduce-scatter")) expect[n - 1]++;
+	set_arr(r, "recvcounts", expect, n);
+}
+
 /* The bent phase of a --break (rank 0 only, or ranks 0 and 1 for the
  * cross-rank rules; touches nothing other ranks see). */
 static void break_phase(gen_mpi *g)
@@ -336,6 +405,12 @@ static void break_phase(gen_mpi *g)
 		bool root = is(b, "dumpi.mpi.coll-root");
 		REC(g, root ? 53 : 65, {"comm", WORLD}, {"datatype", T_INT}, {"count", !root && g->rank == 0 ? 4 : 8},
 		    {"root", root && g->rank == 0 ? 1 : 0});
+	} else if (b && strncmp(b, "dumpi.mpi.coll-count~", 21) == 0) {
+		counted_phase(g, b + 21);
+	} else if (is(b, "dumpi.mpi.comm-predefined-freed")) {
+		REC(g, 87, {"comm", WORLD}); /* MPI_Comm_free(MPI_COMM_WORLD) */
+	} else if (is(b, "dumpi.mpi.type-predefined-freed")) {
+		REC(g, 47, {"datatype", T_INT}); /* MPI_Type_free(MPI_INT) */
 	} else if (is(b, "dumpi.mpi.comm-unreconstructed")) {
 		/* MPI_Comm_create: the group's contents are not in the trace */
 		int nc = (int)g->next_comm++;
@@ -384,7 +459,10 @@ static void all_functions_next(gen_mpi *g)
 		unsigned id = g->all_id++;
 		const dumpi_layout *L = dumpi_layout_of(id);
 		if (!L || !L->decodable || id == 124 || id == 125 || id == DUMPI_ALL_FUNCTIONS) continue;
-		push(g, id);
+		gm_rec *r = push(g, id);
+		/* destructors get a user handle: predefined ones cannot be freed */
+		if (id == 87 || id == 132) set(r, "comm", FIRST_COMM + 40 + (id == 132));
+		if (id == 47) set(r, "datatype", FIRST_TYPE + 40);
 		return;
 	}
 }

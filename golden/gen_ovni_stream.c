@@ -299,6 +299,12 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 		}
 	}
 	if (govni_is(brk, "ovni.obs.mcv-printable")) govni_put_event(b, "O\x01.", clock, NULL, 0, false);
+	if (govni_is(brk, "ovni.obs.damaged-region")) {
+		/* a zero-filled region of 64 bytes (a file extended after a crash),
+		 * then the closing event, where the walk resumes */
+		static const uint8_t zeros[64];
+		gen_buf_append(b, zeros, sizeof zeros);
+	}
 	if (govni_is(brk, "ovni.obs.model-unknown")) govni_put_event(b, "Zab", clock, NULL, 0, false);
 	if (govni_is(brk, "ovni.obs.mcv-minor-newer")) govni_put_event(b, "OX!", clock, NULL, 0, false);
 	if (govni_is(brk, "ovni.obs.payload-signature")) {

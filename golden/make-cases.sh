@@ -360,6 +360,20 @@ make_case y dumpi "y_dumpi-trace.8.1.0.all-functions" dumpi-trace "--what=dumpi-
 	"every MPI function's record at least once" ""
 make_case y dumpi "y_dumpi-trace.13.2.0" dumpi-trace "--what=dumpi-trace --minor=1" "dumpi.hdr.minor-newer" \
 	"a newer version than the newest known (13.1.0)" ""
+# i_: dumpi.mpi.coll-count in every kind of counted collective: one count
+# bent on rank 0 (a warning, like every dumpi.mpi rule: a faithful trace of a
+# buggy program is a correct trace); and the near miss, the same collectives
+# consistent with rank 0's send sides MPI_IN_PLACE-like, which must pass.
+for v in alltoall gatherv scatterv allgatherv alltoallv alltoallv-twice alltoallw exscan reduce-scatter; do
+	CLAUSE="MPI-3.1 §5.1, §5.5-5.11 (type signatures of collectives)" \
+		make_case i dumpi "i_dumpi.mpi.coll-count.$v" dumpi-trace "--what=dumpi-trace --break=dumpi.mpi.coll-count~$v" \
+		"dumpi.mpi.coll-count" "4 ranks; rank 0 passes one count of this collective that the other end does not match" \
+		"accept|The members' counts of one collective do not pair up with the same built-in datatype: erroneous MPI, but a faithful trace of it. hpcvet warns on the member whose count differs (the majority is the reference; a v-variant's wrong block is located by its sums), and refuses it with --strict."
+done
+CLAUSE="MPI-3.1 §5.2.1 (MPI_IN_PLACE)" \
+	make_case i dumpi "i_dumpi.mpi.coll-count.in-place" dumpi-trace "--what=dumpi-trace --break=dumpi.mpi.coll-count~in-place" "" \
+	"4 ranks; every counted collective consistent, rank 0's send sides with count 0 or MPI_DATATYPE_NULL" \
+	"accept|With MPI_IN_PLACE MPI ignores the send count and datatype, and DUMPI does not record the buffer, so a send side with count 0 or MPI_DATATYPE_NULL may be in place. hpcvet does not compare it (near miss of i_dumpi.mpi.coll-count.*)."
 # Older and the newest known versions: the seed-1 rank file with its header
 # version bytes patched (the record layouts are the same from 0.6.9 on).
 for v in 0.6.9:000609 1.0.0:010000 13.1.0:0d0100; do

@@ -119,6 +119,18 @@ expect_exit 2 "verify: a certificate of two inputs with one PATH is a usage erro
 	"$HPCVET" certify --verify "$TMP/c.json" "$Y"
 expect_exit 3 "verify against a missing input: unreadable" "$HPCVET" certify --verify "$TMP/cert.json" "$TMP/nope.d"
 
+# A certificate kept beside what it certifies verifies from any folder; a
+# --base names where the certified paths are; a missing input is named.
+mkdir -p "$TMP/far/sub"
+"$GEN" --what=hpctoolkit-db -o "$TMP/far/sub/db.d" >/dev/null
+(cd "$TMP/far/sub" && "$HPCVET" certify --format=json db.d >cert.json)
+expect_exit 0 "verify from another folder: paths beside the certificate" \
+	bash -c "cd / && '$HPCVET' certify --verify '$TMP/far/sub/cert.json'"
+check "the input found beside the certificate" grep -q "^$TMP/far/sub/db.d: certificate holds" "$TMP/out"
+expect_exit 0 "verify with --base" bash -c "cd / && '$HPCVET' certify --verify '$TMP/far/sub/cert.json' --base='$TMP/far/sub'"
+expect_exit 3 "verify with a wrong --base" "$HPCVET" certify --verify "$TMP/far/sub/cert.json" --base="$TMP/nowhere"
+check "the path tried is named" grep -q "input unreadable now: $TMP/nowhere/db.d: No such file" "$TMP/out"
+
 # Real samples (skipped when ../shared is absent).
 real=$(ls -d "$SHARED"/real-samples/hpctoolkit/*.d 2>/dev/null | head -1)
 if [ -n "$real" ]; then

@@ -42,6 +42,8 @@ note_brk request-unrecorded "(MPI_Wait): request 999, and 1 request reference(s)
 note_brk calls-ignored "rank 0: the footer counts calls made while tracing was off (ignored of called: MPI_Finalize 1 of 2).*a missing MPI_Finalize cannot be checked"
 note_brk partial-trace "1 of 2 ranks' files (rank 0 recorded MPI_Comm_size(MPI_COMM_WORLD) = 2)"
 brk finalize-missing "without an MPI_Finalize record (last record [0-9]* is MPI_Comm_rank)"
+brk comm-predefined-freed "(MPI_Comm_free): comm 2 is MPI_COMM_WORLD, a predefined communicator"
+brk type-predefined-freed "(MPI_Type_free): datatype 9 is a predefined datatype"
 
 # Cross-rank breaks (4 ranks): both ends named.
 brk_trace() { # rule severity pattern
@@ -54,12 +56,55 @@ brk_trace() { # rule severity pattern
 brk_trace send-unmatched warning "rank 0 record [0-9]* (MPI_Send, dest 1, tag 7777, comm 2 = world) has no matching receive: rank 0 sent 1 message(s) with tag 7777 to rank 1, rank 1 received 0"
 brk_trace recv-unmatched warning "rank 1 record [0-9]* (MPI_Recv, source 0, tag 7777, comm 2 = world) has no matching send: rank 0 sent 0 message(s)"
 brk_trace truncation warning "rank 1 receives message #1 from rank 0 (tag 7778, comm 2 = world) into 4 elements.*rank 0 sent 8 elements"
-brk_trace coll-sequence warning "rank 0 made [0-9]* collective calls on comm 2 = world, rank 1 made"
-brk_trace coll-root warning "(MPI_Bcast root 0 count 8) is collective #[0-9]* on comm 2 = world; rank 0 record [0-9]* at the same position is MPI_Bcast root 1"
-brk_trace coll-count warning "(MPI_Allreduce count 8) is collective #[0-9]* on comm 2 = world; rank 0 record [0-9]* at the same position is MPI_Allreduce count 4"
+brk_trace coll-sequence warning "rank 0 made [0-9]* collective calls on comm 2 = world, 3 of the 4 members made [0-9]* (e.g. rank 1); its first call the others lack is at this record"
+brk_trace coll-root warning "rank 0 record [0-9]* (MPI_Bcast root 1 count 8) is collective #[0-9]* on comm 2 = world; 3 of the 4 members have MPI_Bcast root 0 count 8 at the same position (e.g. rank 1 record [0-9]*)"
+brk_trace coll-count warning "rank 0 record [0-9]* (MPI_Allreduce count 4) is collective #[0-9]* on comm 2 = world: its count is 4 elements of datatype 9, but 3 of the 4 members state 8 (e.g. rank 1 record [0-9]*, count 8)"
 brk_trace comm-unreconstructed note "(MPI_Comm_create): comm [0-9]* (made by MPI_Comm_create, record [0-9]*) cannot be reconstructed"
 brk_trace wildcard-unresolved note "rank 1 record [0-9]* (MPI_Recv): receives on comm 2 = world with MPI_ANY_SOURCE"
 check "wildcard: the send it took is not reported" bash -c "! grep -q send-unmatched '$TMP/out'"
+
+# The minority is blamed: one wrong rank of seven (rank 0, the old reference) gets the only warning.
+for r in coll-sequence coll-root coll-count; do
+	"$GEN" --what=dumpi-trace --profiles=7 --break="dumpi.mpi.$r" -o "$TMP/seven-$r" >/dev/null
+	expect_exit 0 "7 ranks, $r on rank 0: conforming" "$HPCVET" "$TMP/seven-$r"
+	check "7 ranks, $r: exactly one dumpi.mpi diagnostic" test "$(grep -c 'dumpi.mpi' "$TMP/out")" -eq 1
+	check "7 ranks, $r: it is on rank 0" grep -q "\[dumpi.mpi.$r\]: rank 0 " "$TMP/out"
+	check "7 ranks, $r: it names what 6 of the 7 members did" grep -q "6 of the 7 members" "$TMP/out"
+done
+
+# Past the first 32 collectives of a communicator: the same, through the digests.
+for r in coll-sequence coll-count; do
+	"$GEN" --what=dumpi-trace --profiles=5 --contexts=3000 --break="dumpi.mpi.$r" -o "$TMP/long-$r" >/dev/null
+	expect_exit 0 "long program, $r on rank 0: conforming" "$HPCVET" "$TMP/long-$r"
+	check "long program, $r: exactly one dumpi.mpi diagnostic" test "$(grep -c 'dumpi.mpi' "$TMP/out")" -eq 1
+	check "long program, $r: on rank 0, naming 4 of the 5 members" grep -q "\[dumpi.mpi.$r\]: rank 0 .* 4 of the 5 members" "$TMP/out"
+done
+check "long program, coll-count: the calls it is among" grep -q "in a collective from #33 to #[0-9]*, its last, at this record" "$TMP/out"
+
+# Counts of every counted collective: one count bent on rank 0, one warning there naming both ends.
+variant() { # variant pattern
+	"$GEN" --what=dumpi-trace --break="dumpi.mpi.coll-count~$1" -o "$TMP/v-$1" >/dev/null
+	expect_exit 0 "coll-count~$1 stays conforming" "$HPCVET" "$TMP/v-$1"
+	check "coll-count~$1: exactly one dumpi.mpi diagnostic" test "$(grep -c 'dumpi.mpi' "$TMP/out")" -eq 1
+	check "coll-count~$1 message: $2" grep -q -- "warning\[dumpi.mpi.coll-count\]: rank 0 record [0-9]* $2" "$TMP/out"
+}
+variant alltoall "(MPI_Alltoall count 8) is collective #[0-9]* on comm 2 = world: its sendcount is 4 elements of datatype 9, but 4 of the 4 members state 8 (e.g. rank 1 record [0-9]*, recvcount 8)"
+variant gatherv "(MPI_Gatherv root 1) is collective #[0-9]* on comm 2 = world: it sends sendcount 3 elements of datatype 9, but the root, rank 1, expects recvcounts\[0\] = 2"
+variant scatterv "(MPI_Scatterv root 1) is collective #[0-9]* on comm 2 = world: it receives recvcount 7 elements of datatype 9, but the root, rank 1, sends sendcounts\[0\] = 2"
+variant allgatherv "(MPI_Allgatherv) is collective #[0-9]* on comm 2 = world: it sends sendcount 5 elements of datatype 9, but every member's recvcounts\[0\] is 2 (e.g. rank 1)"
+variant alltoallv "(MPI_Alltoallv) is collective #[0-9]* on comm 2 = world: its sendcounts\[1\] (to comm rank 1) is 3 element(s) of datatype 9 more than rank 1's recvcounts\[0\] (from comm rank 0)"
+variant alltoallv-twice "(MPI_Alltoallv) is collective #[0-9]* on comm 2 = world: the members' counts for MPI_Alltoallv do not pair up: the sending ends state 6 element(s) of datatype 9 more than the receiving ends post (several blocks disagree)"
+variant alltoallw "(MPI_Alltoallw) is collective #[0-9]* on comm 2 = world: its sendcounts\[2\] (to comm rank 2) is 1 element(s) of datatype 9 fewer than rank 2's recvcounts\[0\] (from comm rank 0)"
+variant exscan "(MPI_Exscan count 6) is collective #[0-9]* on comm 2 = world: its count is 6 elements of datatype 9, but 3 of the 4 members state 5"
+variant reduce-scatter "(MPI_Reduce_scatter) is collective #[0-9]* on comm 2 = world: its recvcounts (4 entries, sum 15) differ from those 3 of the 4 members pass (e.g. rank 1 record [0-9]*, sum 14)"
+# The near miss: the same collectives, consistent, rank 0's send sides MPI_IN_PLACE-like (count 0, MPI_DATATYPE_NULL).
+"$GEN" --what=dumpi-trace --break="dumpi.mpi.coll-count~in-place" -o "$TMP/v-in-place" >/dev/null
+expect_exit 0 "coll-count~in-place: clean under --strict" "$HPCVET" --strict "$TMP/v-in-place"
+check "coll-count~in-place: no dumpi.mpi diagnostic" bash -c "! grep -q 'dumpi.mpi' '$TMP/out'"
+for n in 2 3 7; do
+	"$GEN" --what=dumpi-trace --profiles=$n --break="dumpi.mpi.coll-count~in-place" -o "$TMP/v-in-place$n" >/dev/null
+	expect_exit 0 "coll-count~in-place on $n ranks: clean under --strict" "$HPCVET" --strict "$TMP/v-in-place$n"
+done
 
 # Longer programs (MPI_Comm_split halves, duplicates, persistent requests) on 5 ranks.
 for seed in 4 5; do
@@ -93,6 +138,25 @@ if [ -d "$dir" ]; then
 	expect_exit 0 "bent real trace stays conforming" "$HPCVET" "$TMP/real"
 	check "wait on request 3, which no recorded call made, is a hole" grep -q "request-unrecorded\]: rank 0 record 6 (MPI_Wait): request 3, and 1 request" "$TMP/out"
 	check "request 2 leaked" grep -q "request-leaked\]: rank 0 record 4 (MPI_Isend): request 2 is still active at MPI_Finalize" "$TMP/out"
+	# mpi4py rank 2: MPI_Alltoall sendcount 1 at byte 3987 (record 96), MPI_Gatherv
+	# sendcount 3 to root 0 at byte 4182 (record 101). Bent to 2 and 5.
+	mkdir -p "$TMP/real4py"
+	cp "$dir/libdumpi-mpi4py-np4/"* "$TMP/real4py/"
+	chmod u+w "$TMP/real4py/"*
+	f=$(ls "$TMP/real4py/"*-0002.bin)
+	have=$(od -An -v -tx1 -j 3987 -N 4 "$f" | tr -d ' \n')$(od -An -v -tx1 -j 4182 -N 4 "$f" | tr -d ' \n')
+	check "mpi4py rank 2 holds sendcounts 1 and 3 at 3987 and 4182" test "$have" = 0000000100000003
+	printf '\x00\x00\x00\x02' | dd of="$f" bs=1 seek=3987 conv=notrunc status=none
+	printf '\x00\x00\x00\x05' | dd of="$f" bs=1 seek=4182 conv=notrunc status=none
+	expect_exit 0 "bent mpi4py trace stays conforming" "$HPCVET" "$TMP/real4py"
+	check "bent mpi4py: two coll-count warnings" test "$(grep -c 'coll-count' "$TMP/out")" -eq 2
+	check "Alltoall sendcount caught on rank 2" grep -q "coll-count\]: rank 2 record 96 (MPI_Alltoall count 1) is collective #[0-9]* on comm 2 = world: its sendcount is 2 elements of datatype 9, but 4 of the 4 members state 1" "$TMP/out"
+	check "Gatherv sendcount caught on rank 2" grep -q "coll-count\]: rank 2 record 101 (MPI_Gatherv root 0) is collective #[0-9]* on comm 2 = world: it sends sendcount 5 elements of datatype 9, but the root, rank 0, expects recvcounts\[2\] = 3" "$TMP/out"
+	# every real rank file alone: no dumpi.mpi warning beyond the known request ones
+	for f in "$dir"/*/*.bin; do
+		expect_exit 0 "$(basename "$f") alone" "$HPCVET" "$f"
+		check "$(basename "$f") alone: no predefined-handle or collective warning" bash -c "! grep -q 'predefined-freed\|coll-' '$TMP/out'"
+	done
 else
 	skip "real samples: $dir not present (set HV_SHARED)"
 fi

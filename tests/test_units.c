@@ -77,7 +77,7 @@ static void roundtrip(void)
 	hv_report_init(&e, "in", 50);
 	hv_wbuf bad = {0};
 	hv_report_save(&e, &bad);
-	bad.p[bad.n - 8 + 7] = 0x7f; /* ndiags: huge */
+	bad.p[bad.n - 32 + 7] = 0x7f; /* ndiags (before nghosts, max_per_rule, the per-rule places): huge */
 	hv_rbuf br = hv_rbuf_of(bad.p, bad.n);
 	CHECK(!hv_report_load(&e, &br), "a huge diagnostic count is refused");
 	hv_wbuf_free(&bad);
@@ -190,8 +190,82 @@ static void unit_travel(void)
 	for (int i = 0; i < 5; i++) hv_report_free(&a.rep[i]), hv_report_free(&b.rep[i]);
 }
 
+/* One rule failing 10,000 times: at most --max-per-rule stored, the exact
+ * count, the first and last place of the rest; the same report when the
+ * failures are split over units at any cuts and merged, and when every
+ * unit travels as bytes; also with a small max_diags and a mix of rules. */
+static void emit_seq(hv_report *r, int from, int to)
+{
+	for (int k = from; k < to; k++) {
+		int rule = k % 7 == 0 ? 1 : 0; /* mostly rule 0, some rule 1 */
+		if (!hv_eval(r, rule, false))
+			hv_emit(r, rule, k % 3 ? "a.db" : "b.db", (uint64_t)k, 1, "p[1]", "found %d", k);
+	}
+}
+
+static void per_rule_cap(void)
+{
+	size_t saved = hv_max_per_rule;
+	hv_max_per_rule = 10;
+	hv_report one;
+	hv_report_init(&one, "in", 100);
+	emit_seq(&one, 0, 10000);
+	uint64_t n1 = 0;
+	for (int k = 0; k < 10000; k++) n1 += k % 7 == 0;
+	size_t stored0 = 0, stored1 = 0;
+	for (size_t k = 0; k < one.ndiags; k++) {
+		stored0 += one.diags[k].rule == 0;
+		stored1 += one.diags[k].rule == 1;
+	}
+	CHECK(stored0 == 10 && stored1 == 10 && one.ndiags == 20, "at most 10 stored per rule (%zu, %zu)", stored0, stored1);
+	CHECK(one.failed[0] == 10000 - n1 && one.failed[1] == n1, "exact failure counts");
+	CHECK(one.count[hv_rules[0].severity] + (hv_rules[0].severity == hv_rules[1].severity ? 0 : one.count[hv_rules[1].severity]) == 10000,
+	      "exact severity counts");
+	CHECK(hv_report_hidden(&one, 0) == 10000 - n1 - 10 && hv_report_hidden(&one, 1) == n1 - 10, "hidden counts");
+	/* rule 0's 11th failure is at k = 12 (0, 7 are rule 1's), its last at 9999 */
+	CHECK(one.more[0].first_off == 12 && one.more[0].last_off == 9999, "first and last place beyond the cap (%llu, %llu)",
+	      (unsigned long long)one.more[0].first_off, (unsigned long long)one.more[0].last_off);
+	CHECK(one.more[0].last_file && strcmp(one.more[0].last_file, "b.db") == 0, "the last place's file");
+	int same_n = 0, trials = 50;
+	for (int t = 0; t < trials; t++) {
+		size_t maxd = t % 2 ? 100 : 1 + next() % 15;
+		hv_report ref, merged;
+		hv_report_init(&ref, "in", maxd);
+		emit_seq(&ref, 0, 10000);
+		hv_report_init(&merged, "in", maxd);
+		int a = (int)(next() % 10000), b = (int)(next() % 10000);
+		if (a > b) {
+			int x = a;
+			a = b;
+			b = x;
+		}
+		int cuts[4] = {0, a, b, 10000};
+		for (int u = 0; u < 3; u++) {
+			hv_report part, back;
+			hv_report_init(&part, "in", maxd);
+			emit_seq(&part, cuts[u], cuts[u + 1]);
+			hv_wbuf w;
+			bytes_of(&part, &w);
+			hv_report_init(&back, "in", maxd);
+			hv_rbuf rd = hv_rbuf_of(w.p, w.n);
+			hv_report_load(&back, &rd); /* a unit checked on another rank */
+			hv_report_merge(&merged, &back);
+			hv_wbuf_free(&w);
+			hv_report_free(&part);
+			hv_report_free(&back);
+		}
+		same_n += same(&ref, &merged);
+		hv_report_free(&ref);
+		hv_report_free(&merged);
+	}
+	CHECK(same_n == trials, "split, sent and merged at any cuts: the one sequence's report (%d of %d)", same_n, trials);
+	hv_report_free(&one);
+	hv_max_per_rule = saved;
+}
+
 int main(void)
 {
+	per_rule_cap();
 	roundtrip();
 	associativity();
 	unit_travel();

@@ -33,7 +33,7 @@ static void usage(FILE *out)
 	      "       hpcvet rules [--format=text|json|markdown]\n"
 	      "       hpcvet explain RULE-ID\n"
 	      "       hpcvet certify [OPTIONS] PATH...   (same as --certify)\n"
-	      "       hpcvet certify --verify CERT.json [PATH]\n"
+	      "       hpcvet certify --verify CERT.json [--base=DIR] [PATH]\n"
 	      "       hpcvet dump [--format=text|json] [--select=...] PATH   (decoded structure)\n"
 	      "\n"
 	      "Validate HPCToolkit databases (meta.db, profile.db, cct.db, trace.db, or a\n"
@@ -41,7 +41,9 @@ static void usage(FILE *out)
 	      "SST DUMPI traces (.bin, .meta, trace folders). Files are recognised by content.\n"
 	      "\n"
 	      "  --format=FORMAT          report format: text (default), json, sarif (SARIF 2.1.0),\n"
-	      "                           junit (JUnit XML), github (GitHub Actions annotations)\n"
+	      "                           junit (JUnit XML), github (GitHub Actions annotations\n"
+	      "                           of errors and warnings)\n"
+	      "  --github-notes           github: notes become ::notice annotations too\n"
 	      "  --color=auto|always|never  colour in text reports (auto: on a terminal,\n"
 	      "                           unless NO_COLOR is set)\n"
 	      "  --context, --no-context  hex view of the offending bytes under each text\n"
@@ -52,6 +54,9 @@ static void usage(FILE *out)
 	      "  --ovni-all-models        every ovni model enabled, as `ovniemu -a` runs a\n"
 	      "                           trace (events of a model no thread requires pass)\n"
 	      "  --max-diagnostics=N      diagnostics shown per input (default 100)\n"
+	      "  --max-per-rule=N         diagnostics shown per rule and input (default 10, 0: no\n"
+	      "                           limit); the rest are counted, with the first and last\n"
+	      "                           place, in one closing line per rule\n"
 	      "  -j N, --jobs=N           validate inputs, and the files of one input, on N\n"
 	      "                           threads (default: the number of cores); the report\n"
 	      "                           is the same for every N\n"
@@ -59,11 +64,14 @@ static void usage(FILE *out)
 	      "  --certify                a certificate per input: every rule with its\n"
 	      "                           result, the rule-table version, the verdict,\n"
 	      "                           each file's size and SHA-256\n"
-	      "  --verify CERT.json       (certify) validate again and say whether the JSON\n"
-	      "                           certificate still holds: same bytes, same rule\n"
-	      "                           table, same verdict (exit 0 holds, 1 does not)\n"
 	      "  -h, --help               this text\n"
 	      "  --version                print the version\n"
+	      "\n"
+	      "hpcvet certify --verify CERT.json [--base=DIR] [PATH] validates again and says\n"
+	      "whether the JSON certificate still holds: same bytes, same rule table, same\n"
+	      "verdict (exit 0 holds, 1 does not). A relative certified path is found under\n"
+	      "DIR, else the current folder, else the certificate's folder. Subcommands\n"
+	      "(rules, explain, certify, dump) come first.\n"
 	      "\n"
 	      "exit: 0 conforming, 1 nonconforming, 2 usage error, 3 input unreadable,\n"
 	      "      4 internal error; with several inputs the highest wins.\n",
@@ -219,6 +227,37 @@ static void input_one(void *ctx, size_t i, const hv_options *opt, bool digest)
 	validate_path(it->paths[i], opt, &it->reps[i], digest && it->dgs ? &it->dgs[i] : NULL);
 }
 
+static bool is_subcommand(const char *a)
+{
+	return !strcmp(a, "rules") || !strcmp(a, "explain") || !strcmp(a, "dump") || !strcmp(a, "certify");
+}
+
+/* What is wrong with option `a`, and what it takes, in one line. */
+static const char *why_bad_option(const char *a, bool certify, const char *next)
+{
+	static char buf[320];
+	const char *eq = strchr(a, '=');
+	size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+	const char *v = eq ? eq + 1 : "";
+#define IS(name) (nl == strlen(name) && strncmp(a, name, nl) == 0)
+	if (IS("--edition")) snprintf(buf, sizeof buf, "--edition=%s: the edition is auto, draft or release", v);
+	else if (IS("--format")) snprintf(buf, sizeof buf, "--format=%s: the report format is text, json, sarif, junit or github", v);
+	else if (IS("--color")) snprintf(buf, sizeof buf, "--color=%s: colour is auto, always or never", v);
+	else if (IS("--jobs") || (strncmp(a, "-j", 2) == 0 && !eq))
+		snprintf(buf, sizeof buf, "%s%s%s: -j and --jobs take a number of threads from 1 to 1024 (-j 4, -j4, --jobs=4)", a,
+			 !strcmp(a, "-j") && next ? " " : "", !strcmp(a, "-j") && next ? next : "");
+	else if (IS("--max-diagnostics") || IS("--max-per-rule"))
+		snprintf(buf, sizeof buf, "%.*s=%s: takes a count (a whole number, 0 or more)", (int)nl, a, v);
+	else if (IS("--verify") && !certify)
+		snprintf(buf, sizeof buf, "--verify goes with certify: hpcvet certify --verify CERT.json [PATH]");
+	else if (IS("--verify"))
+		snprintf(buf, sizeof buf, "--verify needs the certificate: hpcvet certify --verify CERT.json [PATH]%s",
+			 next ? "" : " (no file given)");
+	else snprintf(buf, sizeof buf, "unknown option '%s'", a);
+#undef IS
+	return buf;
+}
+
 static bool parse_jobs(const char *s, unsigned *jobs)
 {
 	size_t v;
@@ -236,7 +275,7 @@ int main(int argc, char **argv)
 	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = 100};
 	hv_output_opts oo = {0};
 	bool end_of_options = false, certify = false;
-	const char *verify_cert = NULL;
+	const char *verify_cert = NULL, *verify_base = NULL;
 	enum out_format fmt = OUT_TEXT;
 	enum tristate color = TRI_AUTO, context = TRI_AUTO;
 	unsigned jobs = hv_jobs_default();
@@ -267,10 +306,15 @@ int main(int argc, char **argv)
 			verify_cert = argv[++i];
 		} else if (certify && strncmp(a, "--verify=", 9) == 0 && a[9]) {
 			verify_cert = a + 9;
+		} else if (certify && strncmp(a, "--base=", 7) == 0 && a[7]) {
+			verify_base = a + 7;
 		} else if (strcmp(a, "--strict") == 0) {
 			oo.strict = true;
 		} else if (strcmp(a, "--ovni-all-models") == 0) {
 			opt.ovni_all_models = true;
+		} else if (strcmp(a, "--github-notes") == 0) {
+			oo.github_notes = true;
+		} else if (strncmp(a, "--max-per-rule=", 15) == 0 && parse_size(a + 15, &hv_max_per_rule)) {
 		} else if (strncmp(a, "--max-diagnostics=", 18) == 0 && parse_size(a + 18, &opt.max_diags)) {
 			/* parsed */
 		} else if ((strncmp(a, "--jobs=", 7) == 0 && parse_jobs(a + 7, &jobs)) ||
@@ -288,8 +332,17 @@ int main(int argc, char **argv)
 			free(paths);
 			return EXIT_CONFORMING;
 		} else {
-			fprintf(stderr, "hpcvet: unknown or malformed option '%s'\n", a);
-			usage(stderr);
+			fprintf(stderr, "hpcvet: %s (hpcvet --help lists the options)\n", why_bad_option(a, certify, i + 1 < argc ? argv[i + 1] : NULL));
+			free(paths);
+			return EXIT_USAGE;
+		}
+	}
+	/* `hpcvet -q rules`: a subcommand after an option is read as a path */
+	for (size_t k = 0; k < npaths; k++) {
+		struct stat st;
+		if (is_subcommand(paths[k]) && stat(paths[k], &st) != 0) {
+			fprintf(stderr, "hpcvet: '%s' is a subcommand: subcommands come first (hpcvet %s ...)\n", paths[k],
+				paths[k]);
 			free(paths);
 			return EXIT_USAGE;
 		}
@@ -298,7 +351,7 @@ int main(int argc, char **argv)
 		int vs = EXIT_USAGE;
 		if (npaths > 1 || (fmt != OUT_TEXT && fmt != OUT_JSON))
 			fprintf(stderr, "hpcvet certify --verify CERT.json [PATH]: one PATH at most, text or JSON\n");
-		else vs = hv_cmd_verify(verify_cert, npaths ? paths[0] : NULL, &opt, fmt == OUT_JSON);
+		else vs = hv_cmd_verify(verify_cert, npaths ? paths[0] : NULL, verify_base, &opt, fmt == OUT_JSON);
 		free(paths);
 		return vs;
 	}

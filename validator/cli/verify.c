@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../output/certify.h"
 #include "../output/output.h"
@@ -116,7 +117,7 @@ static int verify_input(const cJSON *in, const char *path, const char *table_cer
 		add_reason(&rs, "rule table version differs: certificate %s, hpcvet %s now %s (rules were added, retired "
 				"or changed severity)",
 			   table_cert, HV_VERSION, table_now);
-	if (r.unreadable) add_reason(&rs, "input unreadable now: %s", r.problem);
+	if (r.unreadable) add_reason(&rs, "input unreadable now: %s: %s", path, r.problem);
 	else compare_files(cJSON_GetObjectItemCaseSensitive(in, "files"), &dg.out, &rs);
 	if (!verdict_cert) add_reason(&rs, "the certificate records no verdict");
 	else if (strcmp(verdict_cert, verdict_now) != 0)
@@ -156,7 +157,27 @@ static int verify_input(const cJSON *in, const char *path, const char *table_cer
 	return status;
 }
 
-int hv_cmd_verify(const char *cert_path, const char *path, const hv_options *opt, bool json)
+/* Where a certified input is now. A recorded path that is relative was
+ * relative to the folder certify ran in: it is taken against `base` when
+ * given, else against the current folder, else against the certificate's
+ * folder (a certificate kept beside what it certifies verifies from
+ * anywhere). Returns the path tried last, so a message names it. */
+static const char *resolve(const char *rec, const char *cert_path, const char *base, char *buf, size_t len)
+{
+	struct stat st;
+	if (rec[0] == '/') return rec;
+	if (base) {
+		snprintf(buf, len, "%s/%s", base, rec);
+		return buf;
+	}
+	if (stat(rec, &st) == 0) return rec;
+	const char *slash = strrchr(cert_path, '/');
+	if (!slash) return rec;
+	snprintf(buf, len, "%.*s/%s", (int)(slash - cert_path), cert_path, rec);
+	return stat(buf, &st) == 0 ? buf : rec;
+}
+
+int hv_cmd_verify(const char *cert_path, const char *path, const char *base, const hv_options *opt, bool json)
 {
 	hv_file f;
 	const char *why = NULL;
@@ -206,7 +227,9 @@ int hv_cmd_verify(const char *cert_path, const char *path, const hv_options *opt
 	const cJSON *in;
 	cJSON_ArrayForEach(in, inputs)
 	{
-		const char *p = path ? path : str_of(in, "path");
+		const char *rec = str_of(in, "path");
+		char where[4096];
+		const char *p = path ? path : rec ? resolve(rec, cert_path, base, where, sizeof where) : NULL;
 		int s;
 		if (!p) {
 			fprintf(stderr, "hpcvet certify --verify: %s: an input without a path\n", cert_path);

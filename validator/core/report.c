@@ -7,21 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+size_t hv_max_per_rule = HV_MAX_PER_RULE_DEFAULT;
+
 void hv_report_init(hv_report *r, const char *input_path, size_t max_diags)
 {
 	memset(r, 0, sizeof *r);
 	r->input_path = input_path;
 	r->max_diags = max_diags;
+	r->max_per_rule = hv_max_per_rule;
 }
 
 void hv_report_free(hv_report *r)
 {
 	free(r->diags);
+	free(r->ghosts);
 	for (size_t i = 0; i < r->nfiles; i++) free(r->files[i]);
 	free(r->files);
 	r->diags = NULL;
+	r->ghosts = NULL;
 	r->files = NULL;
-	r->ndiags = r->nfiles = 0;
+	r->ndiags = r->nfiles = r->nghosts = r->ghost_cap = r->diag_cap = 0;
 }
 
 /* Diagnostics outlive the blobs that produced them, so file names are copied
@@ -30,7 +35,7 @@ static const char *intern_file(hv_report *r, const char *file)
 {
 	if (!file) file = r->input_path ? r->input_path : "";
 	for (size_t i = 0; i < r->nfiles; i++)
-		if (strcmp(r->files[i], file) == 0) return r->files[i];
+		if (r->files[i] == file || strcmp(r->files[i], file) == 0) return r->files[i];
 	char **nf = realloc(r->files, (r->nfiles + 1) * sizeof *nf);
 	if (!nf) return NULL;
 	r->files = nf;
@@ -40,6 +45,85 @@ static const char *intern_file(hv_report *r, const char *file)
 	return copy;
 }
 
+/* One more failure of `rule` counted (failed[rule] already holds it): one
+ * beyond the rule's cap leaves its place, the first and the last. */
+static void note_hidden(hv_report *r, int rule, const char *file, uint64_t offset, bool from_check)
+{
+	hv_more *m = &r->more[rule];
+	/* A check names the file by its blob's name, which lives as long as
+	 * the input's check: the name met last is remembered by address, so a
+	 * run of failures in one file costs no string compare. A merged
+	 * report's names are compared (they may be freed with it). */
+	const char *f;
+	if (from_check && file && file == r->last_raw) {
+		f = r->last_interned;
+	} else {
+		f = intern_file(r, file);
+		if (from_check) {
+			r->last_raw = file;
+			r->last_interned = f;
+		}
+	}
+	if (r->failed[rule] == r->max_per_rule + 1) {
+		m->first_file = f;
+		m->first_off = offset;
+	}
+	m->last_file = f;
+	m->last_off = offset;
+}
+
+static void add_ghost(hv_report *r, int rule, enum hv_sev sev, const char *file, uint64_t offset)
+{
+	r->suppressed++;
+	if (r->nghosts == r->ghost_cap) {
+		size_t cap = r->ghost_cap ? r->ghost_cap * 2 : 16;
+		hv_ghost *ng = realloc(r->ghosts, cap * sizeof *ng);
+		if (!ng) return; /* its place is lost, not its count */
+		r->ghosts = ng;
+		r->ghost_cap = cap;
+	}
+	r->ghosts[r->nghosts++] = (hv_ghost){.rule = rule, .sev = sev, .file = intern_file(r, file), .offset = offset};
+}
+
+/* Count a failure; true when it is to be stored. */
+static bool count_failure(hv_report *r, int rule, enum hv_sev sev, const char *file, uint64_t offset, bool from_check)
+{
+	r->failed[rule]++;
+	r->count[sev]++;
+	if (r->max_per_rule && r->failed[rule] > r->max_per_rule) {
+		note_hidden(r, rule, file, offset, from_check);
+		return false;
+	}
+	if (r->ndiags >= r->max_diags) {
+		add_ghost(r, rule, sev, file, offset);
+		return false;
+	}
+	return true;
+}
+
+void hv_count_failure(hv_report *r, int rule, int sev, const char *file, uint64_t offset)
+{
+	if (!HV_INVARIANT(r, rule >= 0 && rule < HV_RULE_COUNT)) return;
+	enum hv_sev s = sev < 0 ? hv_rules[rule].severity : (enum hv_sev)sev;
+	if (!HV_INVARIANT(r, (int)s >= 0 && (int)s < 3)) return;
+	count_failure(r, rule, s, file, offset, true);
+}
+
+/* A slot for one more stored diagnostic, or NULL (out of memory: the
+ * failure is then a suppressed one). */
+static hv_diag *new_diag(hv_report *r)
+{
+	if (r->ndiags == r->diag_cap) {
+		size_t cap = r->diag_cap ? r->diag_cap * 2 : 16;
+		if (cap > r->max_diags) cap = r->max_diags;
+		hv_diag *nd = realloc(r->diags, cap * sizeof *nd);
+		if (!nd) return NULL;
+		r->diags = nd;
+		r->diag_cap = cap;
+	}
+	return &r->diags[r->ndiags++];
+}
+
 static void emit_v(hv_report *r, int rule, enum hv_sev sev, const char *file, uint64_t offset, uint64_t length,
 		   const char *path, const char *fmt, va_list ap)
 {
@@ -47,24 +131,12 @@ static void emit_v(hv_report *r, int rule, enum hv_sev sev, const char *file, ui
 	 * past the counters. */
 	if (!HV_INVARIANT(r, rule >= 0 && rule < HV_RULE_COUNT)) return;
 	if (!HV_INVARIANT(r, (int)sev >= 0 && (int)sev < 3)) return;
-	r->failed[rule]++;
-	r->count[sev]++;
-	if (r->ndiags >= r->max_diags) {
-		r->suppressed++;
+	if (!count_failure(r, rule, sev, file, offset, true)) return;
+	hv_diag *d = new_diag(r);
+	if (!d) {
+		add_ghost(r, rule, sev, file, offset);
 		return;
 	}
-	if (r->ndiags == r->diag_cap) {
-		size_t cap = r->diag_cap ? r->diag_cap * 2 : 16;
-		if (cap > r->max_diags) cap = r->max_diags;
-		hv_diag *nd = realloc(r->diags, cap * sizeof *nd);
-		if (!nd) {
-			r->suppressed++;
-			return;
-		}
-		r->diags = nd;
-		r->diag_cap = cap;
-	}
-	hv_diag *d = &r->diags[r->ndiags++];
 	d->rule = rule;
 	d->sev = sev;
 	d->file = intern_file(r, file);
@@ -74,17 +146,18 @@ static void emit_v(hv_report *r, int rule, enum hv_sev sev, const char *file, ui
 	vsnprintf(d->msg, sizeof d->msg, fmt, ap);
 }
 
-void hv_emit(hv_report *r, int rule, const char *file, uint64_t offset, uint64_t length, const char *path,
-	     const char *fmt, ...)
+void (hv_emit)(hv_report *r, int rule, const char *file, uint64_t offset, uint64_t length, const char *path,
+	       const char *fmt, ...)
 {
+	if (!HV_INVARIANT(r, rule >= 0 && rule < HV_RULE_COUNT)) return;
 	va_list ap;
 	va_start(ap, fmt);
 	emit_v(r, rule, hv_rules[rule].severity, file, offset, length, path, fmt, ap);
 	va_end(ap);
 }
 
-void hv_emit_sev(hv_report *r, int rule, enum hv_sev sev, const char *file, uint64_t offset, uint64_t length,
-		 const char *path, const char *fmt, ...)
+void (hv_emit_sev)(hv_report *r, int rule, enum hv_sev sev, const char *file, uint64_t offset, uint64_t length,
+		   const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -103,35 +176,73 @@ void hv_for_each(const hv_options *opt, size_t n, hv_task_fn task, void *ctx)
 
 void hv_report_append_diag(hv_report *dst, const hv_diag *d)
 {
-	if (dst->ndiags >= dst->max_diags) {
+	hv_diag *o = new_diag(dst);
+	if (!o) {
 		dst->suppressed++;
 		return;
 	}
-	if (dst->ndiags == dst->diag_cap) {
-		size_t cap = dst->diag_cap ? dst->diag_cap * 2 : 16;
-		if (cap > dst->max_diags) cap = dst->max_diags;
-		hv_diag *nd = realloc(dst->diags, cap * sizeof *nd);
-		if (!nd) {
-			dst->suppressed++;
-			return;
-		}
-		dst->diags = nd;
-		dst->diag_cap = cap;
-	}
-	hv_diag *o = &dst->diags[dst->ndiags++];
 	*o = *d;
 	o->file = intern_file(dst, d->file);
 }
 
-void hv_report_merge(hv_report *dst, const hv_report *src)
+void hv_report_append_ghost(hv_report *dst, const hv_ghost *g)
+{
+	add_ghost(dst, g->rule, g->sev, g->file, g->offset);
+	dst->suppressed--; /* the caller restores the count */
+}
+
+void hv_report_set_more(hv_report *dst, int rule, const hv_more *m)
+{
+	dst->more[rule].first_file = intern_file(dst, m->first_file);
+	dst->more[rule].first_off = m->first_off;
+	dst->more[rule].last_file = intern_file(dst, m->last_file);
+	dst->more[rule].last_off = m->last_off;
+}
+
+void hv_report_admit(hv_report *dst, const hv_diag *d)
+{
+	if (!HV_INVARIANT(dst, d->rule >= 0 && d->rule < HV_RULE_COUNT && (int)d->sev >= 0 && (int)d->sev < 3)) return;
+	if (!count_failure(dst, d->rule, d->sev, d->file, d->offset, false)) return;
+	hv_diag *o = new_diag(dst);
+	if (!o) {
+		add_ghost(dst, d->rule, d->sev, d->file, d->offset);
+		return;
+	}
+	*o = *d;
+	o->file = intern_file(dst, d->file);
+}
+
+/* A report is the result of one sequence of failures: per rule, its first
+ * max_per_rule are listed (stored while fewer than max_diags are, else
+ * ghosts) and the rest counted with their first and last place. Merging
+ * replays src's listed failures in src's order (stored ones first: a ghost
+ * comes after every stored diagnostic) and adds the rest, so that
+ * merge(merge(a, b), c) = merge(a, merge(b, c)) = the one sequence's. */
+void hv_report_merge_rest(hv_report *dst, const hv_report *src)
 {
 	for (int i = 0; i < HV_RULE_COUNT; i++) {
 		dst->evaluated[i] += src->evaluated[i];
-		dst->failed[i] += src->failed[i];
+		uint64_t listed = src->max_per_rule && src->failed[i] > src->max_per_rule ? src->max_per_rule : src->failed[i];
+		uint64_t beyond = src->failed[i] - listed;
+		if (!beyond) continue;
+		/* src's failures beyond its cap come after its listed ones, which
+		 * dst has admitted: dst's cap is reached (the caps are the same) */
+		bool had = dst->max_per_rule && dst->failed[i] > dst->max_per_rule;
+		dst->failed[i] += beyond;
+		if (!dst->max_per_rule) continue;
+		hv_more *m = &dst->more[i];
+		if (!had) {
+			m->first_file = intern_file(dst, src->more[i].first_file);
+			m->first_off = src->more[i].first_off;
+		}
+		m->last_file = intern_file(dst, src->more[i].last_file);
+		m->last_off = src->more[i].last_off;
 	}
-	for (int s = 0; s < 3; s++) dst->count[s] += src->count[s];
-	for (size_t k = 0; k < src->ndiags; k++) hv_report_append_diag(dst, &src->diags[k]);
-	dst->suppressed += src->suppressed;
+	/* severities: src's counts less what admitting its listed failures added */
+	uint64_t listed_sev[3] = {0, 0, 0};
+	for (size_t k = 0; k < src->ndiags; k++) listed_sev[src->diags[k].sev]++;
+	for (size_t k = 0; k < src->nghosts; k++) listed_sev[src->ghosts[k].sev]++;
+	for (int s = 0; s < 3; s++) dst->count[s] += src->count[s] - listed_sev[s];
 	/* what the sub-check named (a file's version, edition, format) */
 	if (src->format[0]) memcpy(dst->format, src->format, sizeof dst->format);
 	if (src->edition[0]) memcpy(dst->edition, src->edition, sizeof dst->edition);
@@ -159,6 +270,21 @@ void hv_report_add_part(hv_report *r, const char *name, const uint64_t before[3]
 		for (int s = 0; s < 3; s++) p->count[s] = r->count[s] - before[s];
 	}
 	r->nparts++;
+}
+
+void hv_report_admit_ghost(hv_report *dst, const hv_ghost *g)
+{
+	if (!HV_INVARIANT(dst, g->rule >= 0 && g->rule < HV_RULE_COUNT && (int)g->sev >= 0 && (int)g->sev < 3)) return;
+	if (!count_failure(dst, g->rule, g->sev, g->file, g->offset, false)) return;
+	/* dst stored no fewer than src did before this ghost: it is full too */
+	add_ghost(dst, g->rule, g->sev, g->file, g->offset);
+}
+
+void hv_report_merge(hv_report *dst, const hv_report *src)
+{
+	for (size_t k = 0; k < src->ndiags; k++) hv_report_admit(dst, &src->diags[k]);
+	for (size_t k = 0; k < src->nghosts; k++) hv_report_admit_ghost(dst, &src->ghosts[k]);
+	hv_report_merge_rest(dst, src);
 }
 
 size_t hv_report_rules_checked(const hv_report *r)
@@ -204,4 +330,41 @@ bool hv_report_counts_consistent(const hv_report *r)
 	for (int i = 0; i < HV_RULE_COUNT; i++)
 		if (r->failed[i] > r->evaluated[i]) return false;
 	return true;
+}
+
+/* Notes that fire once on each of several files of one input (a rank
+ * file's clock, each database file's elided contexts) say one thing about
+ * the input: they become its first diagnostic, with the number of files.
+ * Applies to a rule whose every failure is stored, at most once per file,
+ * in two files or more; its count stays the number of failures. Runs on
+ * the finished report, so every -j and every split gives the same. */
+void hv_report_fold_file_notes(hv_report *r)
+{
+	bool *drop = NULL;
+	for (size_t k = 0; k < r->ndiags; k++) {
+		hv_diag *d = &r->diags[k];
+		int rule = d->rule;
+		if (d->sev != HV_SEV_NOTE || (drop && drop[k])) continue;
+		size_t n = 0;
+		bool once = true;
+		for (size_t j = k; j < r->ndiags && once; j++) {
+			if (r->diags[j].rule != rule || r->diags[j].sev != HV_SEV_NOTE) continue;
+			n++;
+			for (size_t i = k; i < j && once; i++)
+				if (r->diags[i].rule == rule && r->diags[i].sev == HV_SEV_NOTE && r->diags[i].file == r->diags[j].file)
+					once = false;
+		}
+		if (!once || n < 2 || n != r->failed[rule]) continue;
+		if (!drop && !(drop = calloc(r->ndiags, sizeof *drop))) return;
+		for (size_t j = k + 1; j < r->ndiags; j++)
+			if (r->diags[j].rule == rule && r->diags[j].sev == HV_SEV_NOTE) drop[j] = true;
+		size_t len = strlen(d->msg);
+		snprintf(d->msg + len, sizeof d->msg - len, " (the same note on %zu files of this input; shown for the first)", n);
+	}
+	if (!drop) return;
+	size_t o = 0;
+	for (size_t k = 0; k < r->ndiags; k++)
+		if (!drop[k]) r->diags[o++] = r->diags[k];
+	r->ndiags = o;
+	free(drop);
 }

@@ -53,6 +53,7 @@ void hv_validate_set(const hv_options *opt, hv_blob *files, size_t n, hv_report 
 		for (size_t k = 0; k < n; k++) {
 			if (hv_families[i]->claims(&files[k])) {
 				hv_families[i]->check_set(opt, files, n, r);
+				hv_report_fold_file_notes(r);
 				for (size_t j = 0; j < n; j++)
 					if (files[j].io_failed && !r->unreadable)
 						hv_report_unreadable(r, "%s: read error while checking", files[j].name);

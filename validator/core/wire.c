@@ -133,9 +133,31 @@ void hv_report_save(const hv_report *r, hv_wbuf *w)
 		hv_put_str(w, d->path);
 		hv_put_str(w, d->msg);
 	}
+	hv_put_u64(w, r->nghosts);
+	for (size_t k = 0; k < r->nghosts; k++) {
+		const hv_ghost *g = &r->ghosts[k];
+		hv_put_u64(w, (uint64_t)g->rule);
+		hv_put_u64(w, (uint64_t)g->sev);
+		hv_put_str(w, g->file);
+		hv_put_u64(w, g->offset);
+	}
+	/* the places of each rule's failures beyond its cap */
+	hv_put_u64(w, r->max_per_rule);
+	size_t nm = 0;
+	for (int i = 0; i < HV_RULE_COUNT; i++) nm += hv_report_hidden(r, i) > 0;
+	hv_put_u64(w, nm);
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		if (!hv_report_hidden(r, i)) continue;
+		hv_put_u64(w, (uint64_t)i);
+		hv_put_str(w, r->more[i].first_file);
+		hv_put_u64(w, r->more[i].first_off);
+		hv_put_str(w, r->more[i].last_file);
+		hv_put_u64(w, r->more[i].last_off);
+	}
 }
 
-bool hv_report_load(hv_report *r, hv_rbuf *rd)
+/* The report as saved, into an empty t. */
+static bool load_raw(hv_report *r, hv_rbuf *rd)
 {
 	uint64_t nz = hv_get_u64(rd);
 	if (nz > HV_RULE_COUNT) rd->failed = true;
@@ -188,5 +210,47 @@ bool hv_report_load(hv_report *r, hv_rbuf *rd)
 		d.file = file;
 		hv_report_append_diag(r, &d);
 	}
+	uint64_t ng = hv_get_u64(rd);
+	if (ng > (rd->n - rd->at) / 32) rd->failed = true;
+	for (uint64_t k = 0; !rd->failed && k < ng; k++) {
+		uint64_t rule = hv_get_u64(rd), sev = hv_get_u64(rd);
+		hv_get_str(rd, file, sizeof file);
+		uint64_t off = hv_get_u64(rd);
+		if (rd->failed || rule >= HV_RULE_COUNT || sev > 2) {
+			rd->failed = true;
+			break;
+		}
+		hv_report_append_ghost(r, &(hv_ghost){.rule = (int)rule, .sev = (enum hv_sev)sev, .file = file, .offset = off});
+	}
+	r->max_per_rule = (size_t)hv_get_u64(rd);
+	uint64_t nm = hv_get_u64(rd);
+	if (nm > HV_RULE_COUNT) rd->failed = true;
+	char last[4096];
+	for (uint64_t k = 0; !rd->failed && k < nm; k++) {
+		uint64_t rule = hv_get_u64(rd);
+		hv_more m;
+		hv_get_str(rd, file, sizeof file);
+		m.first_off = hv_get_u64(rd);
+		hv_get_str(rd, last, sizeof last);
+		m.last_off = hv_get_u64(rd);
+		if (rd->failed || rule >= HV_RULE_COUNT) {
+			rd->failed = true;
+			break;
+		}
+		m.first_file = file;
+		m.last_file = last;
+		hv_report_set_more(r, (int)rule, &m);
+	}
 	return !rd->failed;
+}
+
+/* A saved report merged into r, as hv_report_merge would merge it. */
+bool hv_report_load(hv_report *r, hv_rbuf *rd)
+{
+	hv_report t;
+	hv_report_init(&t, r->input_path, SIZE_MAX);
+	bool ok = load_raw(&t, rd);
+	if (ok) hv_report_merge(r, &t);
+	hv_report_free(&t);
+	return ok;
 }

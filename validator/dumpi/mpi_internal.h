@@ -17,6 +17,7 @@ enum mpi_role {
 	RO_REQUEST, RO_REQUESTS, RO_INDEX, RO_FLAG, RO_OUTCOUNT, RO_INDICES,
 	RO_STATUS, RO_STATUSES,
 	RO_COLOR, RO_KEY, RO_SIZE, RO_RANK, RO_REORDER,
+	RO_SENDCOUNTS, RO_RECVCOUNTS, RO_SENDTYPES, RO_RECVTYPES, RO_COMMRANK,
 	RO_COUNT_ROLES
 };
 
@@ -38,14 +39,46 @@ typedef struct mpi_comm {
 	uint32_t inst;        /* its instance (below); INST_NONE: unknown origin */
 } mpi_comm;
 
-/* One collective call, kept for diagnostics (the first COLL_KEEP per
- * communicator; the rest only enter the digest). */
+/* One collective call, kept for diagnostics and the count comparison (the
+ * first COLL_KEEP per communicator, in an array grown as they come; the rest
+ * only enter the digests).
+ * Scalar collectives (Bcast, Reduce, Allreduce, Scan, Exscan, Allgather,
+ * Alltoall, Gather, Scatter): `count` and `count2` are the element counts
+ * of built-in datatype `dtype` this member states for one block (count2:
+ * its other side, e.g. Alltoall's sendcount beside its recvcount), -1
+ * where not compared. V-variants (Gatherv, Scatterv, Allgatherv,
+ * Alltoallv, Alltoallw, Reduce_scatter): the send side (built-in `vtype`;
+ * scalar `count` or sums s0 = sum c[j], s1 = sum j*c[j], s2 = sum
+ * mpi_weight(j)*c[j] over the sendcounts array) and the receive side
+ * (`vtype2`; `count2` or r0, r1, r2), `vdig` a digest of the receive
+ * array, `vlen` its length; sums wrap modulo 2^64 (only differences are
+ * used: s1/r1 locate one wrong block, s2/r2 confirm it is only one). */
+enum { VS_SCALAR = 1, VS_SUMS = 2, VR_SCALAR = 4, VR_SUMS = 8 };
 typedef struct mpi_coll {
 	uint16_t fn, dtype;
 	int32_t root, count;   /* root -3 / count -1: not compared */
+	int32_t count2;
+	uint8_t role0, role1;  /* the arguments count and count2 came from (RO_*) */
+	uint16_t vtype, vtype2;
+	uint8_t vflags;        /* VS_* | VR_* */
+	int32_t vself;         /* Gatherv/Scatterv: the member's comm rank as recorded (-1) */
+	uint32_t vlen;
+	uint64_t s0, s1, s2, r0, r1, r2, vdig;
 	uint64_t rec, off;
 } mpi_coll;
 #define COLL_KEEP 32
+
+/* Collectives whose counts are scalars every member states alike, and the
+ * v-variants (dumpi/common/funclabels.h ids). */
+static inline bool mpi_coll_scalar(unsigned fn)
+{
+	return fn == 53 || fn == 54 || fn == 56 || fn == 58 || fn == 60 || fn == 62 || fn == 65 || fn == 67 ||
+	       fn == 156;
+}
+static inline bool mpi_coll_vector(unsigned fn)
+{
+	return fn == 55 || fn == 57 || fn == 59 || fn == 61 || fn == 66 || fn == 155;
+}
 
 /* A communicator instance: one per creating call in the rank's stream
  * (index ids are reused after MPI_Comm_free; instances are not). 0 is
@@ -64,8 +97,13 @@ typedef struct mpi_inst {
 	uint32_t ncreated;     /* creating calls made on it so far */
 	uint64_t rec, off, local_id;
 	mpi_rankref ref;       /* largest rank named while the size was unknown */
-	uint64_t ncoll, digest;
-	mpi_coll *ops;         /* COLL_KEEP entries, allocated on first use */
+	uint64_t ncoll, digest;   /* collective calls; digest of their functions and roots */
+	uint64_t cdigest;         /* digest of the scalar collectives' built-in counts */
+	bool cmixed;              /* some scalar collective had no built-in count to compare */
+	uint64_t coll_rec, coll_off; /* the last collective call on it */
+	mpi_coll *ops;         /* the first min(ncoll, COLL_KEEP) calls; grown as they come */
+	uint8_t ops_cap;       /* entries allocated */
+	bool ops_lost;         /* out of memory once: no calls kept (ops NULL) */
 	uint64_t wild, wild_rec, wild_off; /* receives with unresolved wildcards */
 	uint16_t wild_fn;
 } mpi_inst;
@@ -160,5 +198,7 @@ struct mpi_rank {
 #define CHAN_ANY_TAG (-3)
 
 uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
+/* A pseudo-random odd weight for comm rank k (the v-variants' third sums). */
+static inline uint64_t mpi_weight(uint64_t k) { return mpi_hash(k, 0x77e1947u, 0, 0) | 1u; }
 
 #endif

@@ -33,7 +33,7 @@ static int32_t get_i32(hv_rbuf *r)
 /* Bytes of the smallest encoding of one instance and one channel: a count
  * beyond (bytes left) / that is malformed, so nothing is sized by a bogus
  * count. */
-#define INST_MIN_BYTES (24u * 8u)
+#define INST_MIN_BYTES (28u * 8u)
 #define CHAN_MIN_BYTES (11u * 8u)
 
 static void save_inst(hv_wbuf *w, const mpi_inst *x)
@@ -56,6 +56,10 @@ static void save_inst(hv_wbuf *w, const mpi_inst *x)
 	hv_put_u64(w, x->ref.role);
 	hv_put_u64(w, x->ncoll);
 	hv_put_u64(w, x->digest);
+	hv_put_u64(w, x->cdigest);
+	hv_put_u64(w, x->cmixed);
+	hv_put_u64(w, x->coll_rec);
+	hv_put_u64(w, x->coll_off);
 	hv_put_u64(w, x->wild);
 	hv_put_u64(w, x->wild_rec);
 	hv_put_u64(w, x->wild_off);
@@ -69,6 +73,23 @@ static void save_inst(hv_wbuf *w, const mpi_inst *x)
 		hv_put_u64(w, o->dtype);
 		put_i64(w, o->root);
 		put_i64(w, o->count);
+		put_i64(w, o->count2);
+		hv_put_u64(w, o->role0);
+		hv_put_u64(w, o->role1);
+		hv_put_u64(w, o->vflags);
+		if (o->vflags) { /* a v-variant's sides; nothing reads them without a flag */
+			hv_put_u64(w, o->vtype);
+			hv_put_u64(w, o->vtype2);
+			put_i64(w, o->vself);
+			hv_put_u64(w, o->vlen);
+			hv_put_u64(w, o->s0);
+			hv_put_u64(w, o->s1);
+			hv_put_u64(w, o->s2);
+			hv_put_u64(w, o->r0);
+			hv_put_u64(w, o->r1);
+			hv_put_u64(w, o->r2);
+			hv_put_u64(w, o->vdig);
+		}
 		hv_put_u64(w, o->rec);
 		hv_put_u64(w, o->off);
 	}
@@ -97,6 +118,10 @@ static bool load_inst(hv_rbuf *r, mpi_inst *x, uint32_t self)
 	x->ref.role = (uint8_t)get_max(r, RO_COUNT_ROLES - 1);
 	x->ncoll = hv_get_u64(r);
 	x->digest = hv_get_u64(r);
+	x->cdigest = hv_get_u64(r);
+	x->cmixed = hv_get_bool(r);
+	x->coll_rec = hv_get_u64(r);
+	x->coll_off = hv_get_u64(r);
 	x->wild = hv_get_u64(r);
 	x->wild_rec = hv_get_u64(r);
 	x->wild_off = hv_get_u64(r);
@@ -104,16 +129,35 @@ static bool load_inst(hv_rbuf *r, mpi_inst *x, uint32_t self)
 	bool has_ops = hv_get_bool(r);
 	uint64_t nops = get_max(r, COLL_KEEP);
 	uint64_t want = x->ncoll < COLL_KEEP ? x->ncoll : COLL_KEEP;
-	if (r->failed || (has_ops ? nops != want : nops != 0)) return false;
+	if (r->failed || (has_ops ? nops != want || nops == 0 : nops != 0)) return false;
 	if (!has_ops) return true;
-	x->ops = calloc(COLL_KEEP, sizeof *x->ops);
+	x->ops = calloc(nops, sizeof *x->ops);
 	if (!x->ops) return false;
+	x->ops_cap = (uint8_t)nops;
 	for (uint64_t k = 0; k < nops; k++) {
 		mpi_coll *o = &x->ops[k];
 		o->fn = (uint16_t)get_max(r, DUMPI_NFUNCS - 1);
 		o->dtype = (uint16_t)get_max(r, UINT16_MAX);
 		o->root = get_i32(r);
 		o->count = get_i32(r);
+		o->count2 = get_i32(r);
+		o->role0 = (uint8_t)get_max(r, RO_COUNT_ROLES - 1);
+		o->role1 = (uint8_t)get_max(r, RO_COUNT_ROLES - 1);
+		o->vflags = (uint8_t)get_max(r, VS_SCALAR | VS_SUMS | VR_SCALAR | VR_SUMS);
+		o->vself = -1;
+		if (o->vflags) {
+			o->vtype = (uint16_t)get_max(r, UINT16_MAX);
+			o->vtype2 = (uint16_t)get_max(r, UINT16_MAX);
+			o->vself = get_i32(r);
+			o->vlen = (uint32_t)get_max(r, UINT32_MAX);
+			o->s0 = hv_get_u64(r);
+			o->s1 = hv_get_u64(r);
+			o->s2 = hv_get_u64(r);
+			o->r0 = hv_get_u64(r);
+			o->r1 = hv_get_u64(r);
+			o->r2 = hv_get_u64(r);
+			o->vdig = hv_get_u64(r);
+		}
 		o->rec = hv_get_u64(r);
 		o->off = hv_get_u64(r);
 	}

@@ -6,7 +6,8 @@
  * GitHub decodes %25, %0D and %0A in the message and additionally %3A and
  * %2C in property values (where ':' and ',' are separators), so those
  * characters are escaped that way. The summary lines follow as plain log
- * text. */
+ * text. Notes are no annotations unless asked (--github-notes): a note is
+ * accepted input, and a pull request is no place for it. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ void hv_write_github(FILE *out, hv_report *const *reps, size_t n, const hv_outpu
 		const char *input = r->input_path ? r->input_path : "";
 		for (size_t k = 0; k < r->ndiags; k++) {
 			const hv_diag *d = &r->diags[k];
+			if (d->sev == HV_SEV_NOTE && !o->github_notes) continue;
 			fprintf(out, "::%s file=", command(d->sev));
 			escape(out, hv_out_relative(d->file ? d->file : input, o->base_dir), true);
 			fputs(",title=", out);
@@ -65,6 +67,18 @@ void hv_write_github(FILE *out, hv_report *const *reps, size_t n, const hv_outpu
 			escape(out, hv_out_relative(input, o->base_dir), true);
 			fprintf(out, ",title=hpcvet::%" PRIu64 " more diagnostic%s not shown (--max-diagnostics=%zu)\n",
 				r->suppressed, r->suppressed == 1 ? "" : "s", r->max_diags);
+		}
+		char line[2 * 4096 + 200];
+		for (int k = 0; k < HV_RULE_COUNT; k++) {
+			if (hv_rules[k].severity == HV_SEV_NOTE && !o->github_notes) continue;
+			if (!hv_more_line(r, k, line, sizeof line)) continue;
+			fprintf(out, "::%s file=", command(hv_rules[k].severity));
+			escape(out, hv_out_relative(r->more[k].first_file ? r->more[k].first_file : input, o->base_dir), true);
+			fputs(",title=", out);
+			escape(out, hv_rules[k].id, true);
+			fputs("::", out);
+			escape(out, line, false);
+			fputc('\n', out);
 		}
 		if (r->unreadable || r->internal_error) {
 			fputs("::error title=hpcvet::", out);

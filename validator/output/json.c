@@ -61,6 +61,26 @@ static cJSON *input_json(const hv_report *r, bool strict)
 		cJSON *d = diag_json(&r->diags[k]);
 		if (d) cJSON_AddItemToArray(arr, d);
 	}
+	/* rules whose failures beyond --max-per-rule are only counted (the
+	 * key only when there are any) */
+	cJSON *more = NULL;
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		uint64_t h = hv_report_hidden(r, i);
+		if (!h) continue;
+		if (!more) more = cJSON_AddArrayToObject(o, "not_shown");
+		cJSON *m = cJSON_CreateObject();
+		if (!more || !m) {
+			cJSON_Delete(m);
+			break;
+		}
+		cJSON_AddStringToObject(m, "rule", hv_rules[i].id);
+		cJSON_AddNumberToObject(m, "count", (double)h);
+		hv_json_add_clean(m, "first_file", r->more[i].first_file ? r->more[i].first_file : "");
+		cJSON_AddNumberToObject(m, "first_offset", (double)r->more[i].first_off);
+		hv_json_add_clean(m, "last_file", r->more[i].last_file ? r->more[i].last_file : "");
+		cJSON_AddNumberToObject(m, "last_offset", (double)r->more[i].last_off);
+		cJSON_AddItemToArray(more, m);
+	}
 	return o;
 }
 

@@ -95,8 +95,13 @@ static void write_case(FILE *out, const hv_report *r, int rule, bool strict)
 	for (size_t k = 0; k < r->ndiags; k++)
 		if (r->diags[k].rule == rule) diag_line(out, &r->diags[k]);
 	if (r->failed[rule] > shown)
-		fprintf(out, "%" PRIu64 " failure%s of this rule in all; %zu shown (--max-diagnostics)&#10;",
+		fprintf(out, "%" PRIu64 " failure%s of this rule in all; %zu shown (--max-diagnostics, --max-per-rule)&#10;",
 			r->failed[rule], r->failed[rule] == 1 ? "" : "s", shown);
+	char more[2 * 4096 + 200];
+	if (hv_more_line(r, rule, more, sizeof more)) {
+		xml_text(out, more);
+		fputs("&#10;", out);
+	}
 	fputs(fails ? "</failure>\n" : "</system-out>\n", out);
 	fputs("    </testcase>\n", out);
 }

@@ -27,7 +27,15 @@ typedef struct hv_output_opts {
 	/* Certificates: per input (same order as the reports), its files'
 	 * sizes and SHA-256 digests; NULL when not computed. */
 	const struct hv_cert_files *cert_files;
+	/* GitHub: notes become ::notice annotations too (default: errors and
+	 * warnings only; a note is no pull-request annotation unless asked). */
+	bool github_notes;
 } hv_output_opts;
+
+/* The closing line of a rule whose failures beyond the per-rule cap are
+ * only counted: "N more RULE diagnostics not shown (first at FILE:0xOFF,
+ * last at FILE:0xOFF; --max-per-rule=K)"; false when the rule has none. */
+bool hv_more_line(const hv_report *r, int rule, char *out, size_t cap);
 
 /* "conforming", "nonconforming", "unreadable", "internal-error". */
 const char *hv_verdict(const hv_report *r, bool strict);

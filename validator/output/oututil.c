@@ -1,3 +1,4 @@
+#include <inttypes.h>
 /* Helpers shared by the CI writers (SARIF, JUnit, GitHub): making strings
  * safe for strict consumers and turning display paths into URIs.
  *
@@ -124,4 +125,18 @@ bool hv_rule_fails(const hv_report *r, int rule, bool strict)
 	if (stored && r->suppressed == 0) return false;
 	enum hv_sev s = hv_rules[rule].severity;
 	return s == HV_SEV_ERROR || (strict && s == HV_SEV_WARNING);
+}
+
+bool hv_more_line(const hv_report *r, int rule, char *out, size_t cap)
+{
+	uint64_t n = hv_report_hidden(r, rule);
+	if (!n) return false;
+	const hv_more *m = &r->more[rule];
+	const char *in = r->input_path ? r->input_path : "";
+	snprintf(out, cap,
+		 "%" PRIu64 " more %s diagnostic%s not shown (first at %s:0x%" PRIx64 ", last at %s:0x%" PRIx64
+		 "; --max-per-rule=%zu)",
+		 n, hv_rules[rule].id, n == 1 ? "" : "s", m->first_file ? m->first_file : in, m->first_off,
+		 m->last_file ? m->last_file : in, m->last_off, r->max_per_rule);
+	return true;
 }

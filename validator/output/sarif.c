@@ -152,6 +152,19 @@ static cJSON *input_summary(const hv_report *r, bool strict)
 	cJSON_AddNumberToObject(s, "warnings", (double)r->count[HV_SEV_WARNING]);
 	cJSON_AddNumberToObject(s, "notes", (double)r->count[HV_SEV_NOTE]);
 	cJSON_AddNumberToObject(s, "suppressed", (double)r->suppressed);
+	cJSON *more = NULL;
+	char line[2 * 4096 + 200];
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		if (!hv_more_line(r, i, line, sizeof line)) continue;
+		if (!more) more = cJSON_AddArrayToObject(s, "notShown");
+		if (!more) break;
+		cJSON *m = cJSON_CreateObject();
+		if (!m) break;
+		cJSON_AddStringToObject(m, "ruleId", hv_rules[i].id);
+		cJSON_AddNumberToObject(m, "count", (double)hv_report_hidden(r, i));
+		hv_json_add_clean(m, "message", line);
+		cJSON_AddItemToArray(more, m);
+	}
 	return s;
 }
 

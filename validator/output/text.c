@@ -128,6 +128,13 @@ void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 					tclean(path, r->input_path), r->suppressed, r->suppressed == 1 ? "" : "s",
 					r->max_diags);
 			}
+			char line[HV_PATH_MAX + 2 * 4096];
+			for (int k = 0; k < HV_RULE_COUNT; k++) {
+				if (!hv_more_line(r, k, line, sizeof line)) continue;
+				char path[CLEAN_CAP], clean[sizeof line];
+				hv_out_clean(line, clean, sizeof clean);
+				fprintf(out, "%s: ... %s\n", tclean(path, r->input_path), clean);
+			}
 		}
 		part_lines(out, r, o->strict);
 		summary_line(out, r, o->strict, o->color);

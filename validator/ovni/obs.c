@@ -198,6 +198,7 @@ void ovni_obs_sort_marker(walk *w, uint64_t off, bool open)
 		w->cut.marker_off = off;
 		w->cut.marker_idx = w->cut.idx;
 		w->cut.marker_at = r->ndiags;
+		w->cut.marker_ghosts = r->nghosts;
 		w->cut.region_unknown = false;
 		w->cut.in_region = open;
 		if (open) w->cut.region_open_off = off;
@@ -295,6 +296,43 @@ static void check_mark_event(walk *w, hv_window *win, uint64_t off)
 	note_mark_type(w->sum, type, off);
 }
 
+/* An event header no writer produces: reserved flags, a non-printable MCV
+ * or an unknown model letter. */
+static bool undecodable(const uint8_t *p)
+{
+	if ((p[0] & FLAGS_RESERVED) || !is_graph(p[1]) || !is_graph(p[2]) || !is_graph(p[3])) return true;
+	return ovni_model_by_letter(p[1]) < 0;
+}
+
+/* At an undecodable header at off (p: its first 12 bytes, `evlen` the
+ * length it declares, or 0 when that runs past the end): 0 when it is a
+ * lone bad event (the next one starts a valid chain: its own rules report
+ * it), else the length of the damaged region from off to where events
+ * parse again (obs_sync.c) or to the end, reported once. */
+static uint64_t damaged_region(walk *w, uint64_t off, uint64_t evlen)
+{
+	hv_blob *b = w->b;
+	uint64_t next = off + evlen;
+	if (evlen && (next == b->size || ovni_obs_chain_at(b, next))) return 0;
+	/* where events parse again, and the event headers the region spans
+	 * by the lengths they declare, in one pass */
+	ovni_obs_count cn = {.h = off, .n = 0};
+	uint64_t end = ovni_obs_resync(b, off + 1, b->size, &cn);
+	if (end == UINT64_MAX) end = b->size;
+	uint64_t n = cn.n;
+	char path[64];
+	if (!hv_eval(w->r, HV_R_OVNI_OBS_DAMAGED_REGION, false))
+		hv_emit(w->r, HV_R_OVNI_OBS_DAMAGED_REGION, b->name, off, end - off,
+			(snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]", w->cut.idx), path),
+			"bytes 0x%" PRIx64 "..0x%" PRIx64 " (%" PRIu64 " bytes, %" PRIu64
+			" event header(s)) hold no decodable event; want back-to-back events with clear reserved "
+			"flags and a printable MCV of a known model; %s",
+			off, end, end - off, n,
+			end == b->size ? "no valid event follows up to the end of the stream"
+				       : "valid events start again at the region's end");
+	return end - off;
+}
+
 /* Check one event at `off`; returns its length, or 0 when the stream ends
  * inside it (reported). */
 static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
@@ -315,6 +353,14 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 	if (!p) return 0; /* I/O failure: reported by the caller through io_failed */
 	bool jumbo = p[0] & FLAG_JUMBO;
 	unsigned nibble = p[0] & 0x0fu;
+	if (undecodable(p)) {
+		uint64_t declared = jumbo ? (left >= JUMBO_HDR ? JUMBO_HDR + (uint64_t)hv_le32(p + EV_HDR) : 0)
+					  : EV_HDR + nibble + (nibble != 0);
+		uint64_t skip = damaged_region(w, off, declared <= left ? declared : 0);
+		if (skip) return skip;
+		p = obs_window_get(win, off, left < JUMBO_HDR ? EV_HDR : JUMBO_HDR); /* the window is the walk's */
+		if (!p) return 0;
+	}
 	uint64_t payload, evlen;
 	if (jumbo) {
 		if (left < JUMBO_HDR) {
@@ -622,6 +668,7 @@ void ovni_obs_end(ovni_obs_walker *ow)
 	hv_report *r = w->r;
 	if (!ovni_obs_finished(ow)) step(ow, true);
 	w->sum->nevents = w->cut.idx;
+	hv_eval(r, HV_R_OVNI_OBS_DAMAGED_REGION, true); /* once per stream: each region fails it once more */
 	report_clocks(w);
 	if (!hv_eval(r, HV_R_OVNI_OBS_SORT_REGION, !w->cut.in_region))
 		hv_emit(r, HV_R_OVNI_OBS_SORT_REGION, b->name, w->cut.region_open_off + 1, 3, "stream.obs",

@@ -1,4 +1,4 @@
-/* One large stream.obs checked in chunks (issue 18): the stream is cut
+/* One large stream.obs checked in chunks: the stream is cut
  * into chunks of about the unit size, each checked as a unit of work
  * (core/units.h) on a -j thread or an hpcvet-mpi rank, and the chunks are
  * merged in order into the one walk (obs_walk.h), so the report is the
@@ -30,58 +30,13 @@
  * thread takes 3: 5.7x at best), while a chunk's fixed cost (its report,
  * window and start search) is ~40 us: 16 MiB gives 66 chunks for ~3 ms. */
 #define OBS_CHUNK_DEFAULT (16ull << 20)
-#define SYNC_CHAIN 16u
 #define SYNC_SCAN (1u << 20) /* candidates tried before giving the chunk up to the merge */
-#define SYNC_WINDOW 4096u
-
-static bool graph(uint8_t c) { return c >= 0x21 && c <= 0x7e; }
-
-/* The length of the event at off when it would pass every per-event rule
- * that fixes its length, else 0. */
-static uint64_t plausible(hv_window *win, uint64_t off, uint64_t size)
-{
-	uint64_t left = size - off;
-	if (left < 12) return 0;
-	const uint8_t *p = hv_window_get(win, off, left < 16 ? 12 : 16);
-	if (!p || (p[0] & 0xe0u) || !graph(p[1]) || !graph(p[2]) || !graph(p[3])) return 0;
-	const ovni_evspec *s = ovni_event_find(p + 1);
-	if (!s) return 0;
-	unsigned nibble = p[0] & 0x0fu;
-	uint64_t len;
-	if (p[0] & 0x10u) {
-		if (nibble != 3 || left < 16 || s->payload != OVNI_EV_JUMBO_SIG || hv_le32(p + 12) > OVNI_JUMBO_MAX)
-			return 0;
-		len = 16u + hv_le32(p + 12);
-	} else {
-		uint64_t payload = nibble ? nibble + 1u : 0u;
-		if (s->payload == OVNI_EV_JUMBO_SIG || payload != (uint64_t)s->payload) return 0;
-		len = 12u + payload;
-	}
-	return len <= left ? len : 0;
-}
 
 /* The first offset in [from, stop) (at most SYNC_SCAN of them) where a
- * chain of plausible events starts, reaching SYNC_CHAIN events or the
- * stream's end exactly; UINT64_MAX when none. */
+ * chain of plausible events starts (obs_sync.c); UINT64_MAX when none. */
 static uint64_t find_start(hv_blob *b, uint64_t from, uint64_t stop)
 {
-	/* A small window: a chain is usually a few hundred bytes, and the
-	 * chunk's own walk reads the same bytes again through its window. */
-	hv_window win;
-	if (!hv_window_init(&win, b, SYNC_WINDOW)) return UINT64_MAX;
-	uint64_t found = UINT64_MAX;
-	uint64_t last = stop - from > SYNC_SCAN ? from + SYNC_SCAN : stop;
-	for (uint64_t c = from; c < last && found == UINT64_MAX && !b->io_failed; c++) {
-		uint64_t o = c, len = 0;
-		unsigned k = 0;
-		while (k < SYNC_CHAIN && o < b->size && (len = plausible(&win, o, b->size)) != 0) {
-			o += len;
-			k++;
-		}
-		if (k == SYNC_CHAIN || (k > 0 && o == b->size)) found = c;
-	}
-	hv_window_free(&win);
-	return found;
+	return ovni_obs_resync(b, from, stop - from > SYNC_SCAN ? from + SYNC_SCAN : stop, NULL);
 }
 
 /* One chunk of a stream checked on its own: the events that start in
@@ -121,14 +76,14 @@ static void append_rebased(hv_report *r, const hv_diag *d, uint64_t base)
 {
 	static const char pre[] = "stream.obs/event[";
 	if (base == 0 || strncmp(d->path, pre, sizeof pre - 1) != 0) {
-		hv_report_append_diag(r, d);
+		hv_report_admit(r, d);
 		return;
 	}
 	char *end;
 	unsigned long long i = strtoull(d->path + sizeof pre - 1, &end, 10);
 	hv_diag c = *d;
 	snprintf(c.path, sizeof c.path, "%s%" PRIu64 "%s", pre, base + (uint64_t)i, end);
-	hv_report_append_diag(r, &c);
+	hv_report_admit(r, &c);
 }
 
 /* The summary notes of a later part of the stream: each first offset is
@@ -192,14 +147,14 @@ static bool absorb(ovni_obs_walker *ow, const ovni_obs_chunk *c, const hv_report
 		w->prev_clock = k->prev_clock;
 	}
 	absorb_summary(ow->w.sum, &c->sum);
-	/* the chunk's report, with its first sort marker checked in its place */
-	for (int i = 0; i < HV_RULE_COUNT; i++) {
-		r->evaluated[i] += cr->evaluated[i];
-		r->failed[i] += cr->failed[i];
-	}
-	for (int s = 0; s < 3; s++) r->count[s] += cr->count[s];
+	/* the chunk's report, with its first sort marker checked in its place:
+	 * its failures admitted in their order (stored ones, then the ones
+	 * max_diags left unstored), then the rest of its counts */
 	size_t at = k->marker && k->marker_at < cr->ndiags ? (size_t)k->marker_at : cr->ndiags;
+	size_t gat = k->marker && k->marker_ghosts < cr->nghosts ? (size_t)k->marker_ghosts : cr->nghosts;
+	if (k->marker && k->marker_at < cr->ndiags) gat = 0;
 	for (size_t i = 0; i < at; i++) append_rebased(r, &cr->diags[i], base);
+	for (size_t i = 0; i < gat; i++) hv_report_admit_ghost(r, &cr->ghosts[i]);
 	if (k->marker) {
 		w->idx = base + k->marker_idx;
 		ovni_obs_sort_marker(&ow->w, k->marker_off, k->marker_open);
@@ -207,11 +162,8 @@ static bool absorb(ovni_obs_walker *ow, const ovni_obs_chunk *c, const hv_report
 		w->region_open_off = k->region_open_off;
 	}
 	for (size_t i = at; i < cr->ndiags; i++) append_rebased(r, &cr->diags[i], base);
-	r->suppressed += cr->suppressed;
-	if (cr->internal_error) {
-		r->internal_error = true;
-		memcpy(r->problem, cr->problem, sizeof r->problem);
-	}
+	for (size_t i = gat; i < cr->nghosts; i++) hv_report_admit_ghost(r, &cr->ghosts[i]);
+	hv_report_merge_rest(r, cr);
 	w->idx = base + k->idx;
 	ow->off = c->end;
 	ow->stopped = c->stopped;

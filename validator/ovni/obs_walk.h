@@ -3,7 +3,7 @@
  * read, in one window per stream, so a stream is read once. The walk's
  * frontier is the offset up to which every event is checked; the replay
  * consumes events only below it. The same frontier is the seam for checking
- * one large stream in chunks (obs_split.c, issue 18): whatever moves it,
+ * one large stream in chunks (obs_split.c): whatever moves it,
  * the replay reads checked bytes in order on one thread.
  *
  * The walk's state is defined here, the one internal header of the stream
@@ -59,6 +59,7 @@ typedef struct ovni_obs_cut {
 	bool marker, marker_open;
 	uint64_t marker_off, marker_idx;
 	uint64_t marker_at;       /* the report's stored diagnostics before it */
+	uint64_t marker_ghosts;   /* and its failures max_diags left unstored */
 } ovni_obs_cut;
 
 /* The state of one walk, so the per-event checks stay small. */
@@ -113,6 +114,21 @@ void ovni_obs_free(ovni_obs_walker *ow);
 /* The sort-marker check of an OU[ (open) or OU] event at off, as the
  * walk's event w->cut.idx. */
 void ovni_obs_sort_marker(ovni_obs_walk *w, uint64_t off, bool open);
+
+/* Resynchronisation (obs_sync.c). The length of the event at off when it
+ * passes every per-event rule that fixes its length, else 0; whether
+ * SYNC_CHAIN such events in a row start at off (or fewer end exactly at
+ * the stream's end); the first offset in [from, last) where such a chain
+ * starts, UINT64_MAX when none. */
+uint64_t ovni_obs_plausible(hv_window *win, uint64_t off, uint64_t size);
+bool ovni_obs_chain_at(hv_blob *b, uint64_t off);
+/* With `cn`: also count the event headers (by the lengths they declare)
+ * from cn->h up to the offset found (or `last`) into cn->n, in the same
+ * pass over the bytes. */
+typedef struct ovni_obs_count {
+	uint64_t h, n;
+} ovni_obs_count;
+uint64_t ovni_obs_resync(hv_blob *b, uint64_t from, uint64_t last, ovni_obs_count *cn);
 
 /* The lone stream.obs check, split into chunks of about opt's unit bytes
  * (default 16 MiB) checked as units (core/units.h); the report is the one
