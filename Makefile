@@ -17,7 +17,7 @@ endif
 # -fPIC: the same objects make the shared library. -fvisibility=hidden: only
 # what validator/include/hpcvet.h marks HPCVET_API is exported from it.
 CFLAGS_HV := $(CSTD) $(OPT) -g $(WARN) -fPIC -fvisibility=hidden $(SANFLAGS) $(CFLAGS)
-LDLIBS_HV := -lcjson -lm -pthread
+LDLIBS_HV := -lcjson -lyaml -lm -pthread
 # Quiet by default: one short line per file built; `make V=1` prints the
 # compiler command lines.
 V ?= 0
@@ -100,10 +100,11 @@ help:
 
 # Debian packages the build needs. As root they are installed; otherwise the
 # exact command is printed.
-DEB_PKGS := libcjson-dev clang libssl-dev
+DEB_PKGS := libcjson-dev libyaml-dev clang libssl-dev
 deps:
 	@missing=""; \
 	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
+	[ -f /usr/include/yaml.h ] || missing="$$missing libyaml-dev"; \
 	[ -f /usr/include/openssl/evp.h ] || missing="$$missing libssl-dev"; \
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	if [ -n "$$missing" ]; then \
