@@ -76,7 +76,7 @@ $(BUILD)/obj/mpi/cli_main.o: validator/cli/main.c $(HEADERS) | deps
 	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -Dmain=hv_cli_main -c $< -o $@
 
 $(BUILD)/hpcvet-mpi: $(MPI_OBJS) $(BUILD)/obj/mpi/cli_main.o $(filter-out %/cli/main.o,$(CLI_OBJS)) \
-		     $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/libhpcvet.a
+		     $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/obj/gen/rule_sources.o $(BUILD)/libhpcvet.a
 	@$(call say,CC,$@)
 	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@
 
@@ -150,7 +150,7 @@ $(BUILD)/libhpcvet-gen.a: $(GEN_OBJS)
 
 # libcrypto: certificate digests, opened by validator/cli/digest.c at the first
 # certificate (not linked: loading it cost every run ~5 ms); the library does not need it.
-$(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/libhpcvet.a
+$(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/obj/gen/rule_sources.o $(BUILD)/libhpcvet.a
 	@$(call say,CC,$@)
 	$(Q)$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@
 
@@ -166,6 +166,17 @@ $(BUILD)/gen/corpus_cases.c: $(BUILD)/tools/manifest2c $(wildcard golden/cases/M
 	$(BUILD)/tools/manifest2c golden/cases/MANIFEST.json $@
 
 $(BUILD)/obj/gen/corpus_cases.o: $(BUILD)/gen/corpus_cases.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
+
+# Where each rule is checked, for `hpcvet explain`: derived from the sources
+# (every use of HV_R_<SYMBOL>), so it follows the code by itself.
+$(BUILD)/gen/rule_sources.c: validator/cli/rule-sources.sh $(LIB_SRCS) $(CLI_SRCS) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(Q)sh validator/cli/rule-sources.sh $@
+
+$(BUILD)/obj/gen/rule_sources.o: $(BUILD)/gen/rule_sources.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	@$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
