@@ -84,7 +84,7 @@ help:
 	@echo "make          build $(BUILD)/hpcvet, $(BUILD)/hpcvet-gen, $(BUILD)/libhpcvet.a"
 	@echo "make demo     generate a database, validate it, validate a broken one"
 	@echo "make test     run the whole suite (plain build and ASan+UBSan build)"
-	@echo "make docs     regenerate docs/RULES.md from the rule table"
+	@echo "make docs     regenerate docs/RULES.md and the example outputs in README, CONTRIBUTING, man page"
 	@echo "make install  install into PREFIX (default /usr/local), staged under DESTDIR"
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
@@ -341,9 +341,12 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/libhpcvet.a $(DESTDIR)$(INCLUDEDIR)/hpcvet.h $(DESTDIR)$(MANDIR)/man1/hpcvet.1 \
 	  $(DESTDIR)$(PKGCONFIGDIR)/hpcvet.pc
 
-# docs/RULES.md is generated from the rule table; tests/docs.test.sh checks it is current.
+# docs/RULES.md is generated from the rule table, and the example outputs in
+# README.md, CONTRIBUTING.md and the man page come from real runs
+# (tests/examples.sh); tests/docs.test.sh and tests/examples.test.sh check both are current.
 docs: all
 	$(BUILD)/hpcvet rules --format=markdown > docs/RULES.md
+	bash tests/examples.sh update $(BUILD)
 
 # The conformance corpus (golden/cases/, checked in): every case rebuilt from
 # hpcvet-gen with fixed seeds, validated, and its expected report rewritten.
