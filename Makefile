@@ -333,12 +333,13 @@ install: all
 	install -m 644 $(BUILD)/pub/libhpcvet.a $(DESTDIR)$(LIBDIR)/libhpcvet.a
 	install -m 644 validator/include/hpcvet.h $(DESTDIR)$(INCLUDEDIR)/hpcvet.h
 	install -m 644 docs/hpcvet.1 $(DESTDIR)$(MANDIR)/man1/hpcvet.1
+	install -m 644 docs/hpcvet-mpi.1 $(DESTDIR)$(MANDIR)/man1/hpcvet-mpi.1
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 	    -e 's|@VERSION@|$(LIBVERSION)|g' hpcvet.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/hpcvet.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hpcvet $(DESTDIR)$(BINDIR)/hpcvet-gen $(DESTDIR)$(BINDIR)/hpcvet-mpi $(DESTDIR)$(LIBDIR)/libhpcvet.so* \
-	  $(DESTDIR)$(LIBDIR)/libhpcvet.a $(DESTDIR)$(INCLUDEDIR)/hpcvet.h $(DESTDIR)$(MANDIR)/man1/hpcvet.1 \
+	  $(DESTDIR)$(LIBDIR)/libhpcvet.a $(DESTDIR)$(INCLUDEDIR)/hpcvet.h $(DESTDIR)$(MANDIR)/man1/hpcvet.1 $(DESTDIR)$(MANDIR)/man1/hpcvet-mpi.1 \
 	  $(DESTDIR)$(PKGCONFIGDIR)/hpcvet.pc
 
 # docs/RULES.md is generated from the rule table, and the example outputs in

@@ -9,6 +9,17 @@ for f in $files; do
 	check "$f has examples from real runs" grep -qE '^(<!-- example: |\.\\" example: )' "$ROOT/$f"
 done
 check "every example is current (run 'make docs')" bash "$ROOT/tests/examples.sh" check "$BUILD" $files
+# Every option `hpcvet --help` lists is in a row of README's option table;
+# the subcommands' options of its usage lines are in README too.
+"$HPCVET" --help >"$TMP/help"
+grep -oE -- '^  (-[a-z]( [A-Z]+)?, )?--[a-z-]+' "$TMP/help" | grep -oE -- '(^| )-[a-z-]+' | tr -d ' ' | sort -u >"$TMP/opts"
+check "--help lists options" test "$(wc -l <"$TMP/opts")" -ge 15
+while read -r opt; do
+	check "README's option table has $opt" grep -qE -- "^\|.*[^a-z-]$opt([^a-z-]|\$)" "$ROOT/README.md"
+done <"$TMP/opts"
+for opt in $(grep -E '^(usage: |       )hpcvet ' "$TMP/help" | grep -oE -- '\[--[a-z-]+' | tr -d '[' | sort -u); do
+	check "README mentions $opt" grep -qE -- "[^a-z-]$opt([^a-z-]|\$)" "$ROOT/README.md"
+done
 # The check can fail: one changed line in an example block of a copy of the
 # README must be reported.
 awk '/^<!-- example: /{e=1} e && /^```$/ && ++n==1 {print; getline; print $0 "x"; e=0; next} {print}' \
