@@ -82,6 +82,15 @@ expect_exit 2 "--select with an unknown key is a usage error" "$HPCVET" dump --s
 expect_exit 2 "--select with a reversed range is a usage error" "$HPCVET" dump --select=records=5-3 "$B"
 expect_exit 3 "dump of a missing path: unreadable" "$HPCVET" dump "$TMP/nope"
 
+# The DUMPI header item spans its bytes (version, starttime, host and user
+# names, meshdim and its arrays): writers put the next section right after.
+for v in 0.2.0 0.6.9; do
+	check "DUMPI $v: the header item's length reaches the next section" \
+		jqe '[.files[0].items[] | select(.kind == "header" or .kind == "index")] | .[1] as $h
+		| $h.length > 0 and $h.offset + $h.length == ([.[0].sections[] | select(. > $h.offset)] | min)
+		and $h.meshdim == 0' <("$HPCVET" dump --format=json "$CASES/dumpi/y_dumpi-bin.$v.bin")
+done
+
 # meta.db: the tree, metrics, strings, modules, files and functions.
 H="$CASES/hpctoolkit/y_hpctoolkit-db.release.4.0_s1.d"
 "$HPCVET" dump --format=json "$H" >"$TMP/h.json"
@@ -112,6 +121,8 @@ check "a draft meta.db: metrics with summaries, contexts without propagation" \
 	jqe '.files[0].items as $i | any($i[]; .kind == "metric" and (.summaries | length) > 0)
 	and ([$i[] | select(.kind == "context")] | length > 20 and all(.[]; has("propagation") | not))' \
 	<("$HPCVET" dump --format=json "$CASES/hpctoolkit/y_metadb.draft.4.0_s1.db")
+check "meta.db: a leaf context (szChildren 0) says it has no children" \
+	jqe "[$M[] | select(.kind == \"context\" and .szChildren == 0)] | length > 0 and all(.[]; .children == \"no children\")" "$TMP/h.json"
 # --select=context:ID: that subtree of meta.db (as in the full dump), that
 # context's values in profile.db and cct.db.
 id=$(jq "[$M[] | select(.kind == \"context\" and .depth >= 2 and .szChildren > 0)][0].ctxId" "$TMP/h.json")
@@ -189,6 +200,11 @@ if [ -d "$S" ]; then
 	done
 	check "every real sample dumps ($k)" test "$bad" -eq 0
 	check "every real sample's dump validates against the schema" $CHECK schema "$SCHEMA" "$TMP"/r/*.json
+	# hpcprof gives a leaf a pChildren pointer with szChildren 0: no children, not "outside"
+	"$HPCVET" dump --format=json "$S/hpctoolkit/small.d" >"$TMP/small.json"
+	check "small.d: its leaves with a pChildren pointer say no children" \
+		jqe '[.files[] | select(.name | endswith("meta.db")) | .items[] | select(.kind == "context" and .szChildren == 0)]
+		| any(.[]; .pChildren > 0) and all(.[]; .children == "no children")' "$TMP/small.json"
 	T="$S/dumpi/sst-dumpi-testtrace"
 	"$HPCVET" dump --format=json "$T/testtrace-0000.bin" >"$TMP/tt.json"
 	check "testtrace-0000.bin: every record's function, thread, times and arguments equal dumpi2ascii's" \

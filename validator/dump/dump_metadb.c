@@ -399,13 +399,18 @@ static void push(ctx_walk *c, uint64_t p, uint64_t sz, uint64_t parent, uint32_t
 static bool shown(const ctx_walk *c) { return !c->sel || c->inside; }
 
 /* The children of a context or entry point: pushed when they lie in the
- * section, else said in the item (which is still open). */
+ * section, else said in the item (which is still open). A leaf has
+ * szChildren 0, and hpcprof writes pChildren 0 or a pointer with it. */
 static void children(ctx_walk *c, uint64_t szc, uint64_t pc, uint64_t id, uint32_t depth)
 {
 	hv_dump_out *w = c->m->d->w;
-	if (szc == 0 && pc == 0) return;
-	if (pc == 0 || szc == 0 || !in_section(c, pc, szc)) {
-		if (shown(c)) dw_str(w, "children", "outside the Context section: not walked");
+	if (szc == 0) {
+		if (shown(c)) dw_str(w, "children", "no children");
+		return;
+	}
+	if (pc == 0 || !in_section(c, pc, szc)) {
+		if (shown(c)) dw_str(w, "children", pc == 0 ? "szChildren is not 0 but pChildren is: not walked"
+							     : "outside the Context section: not walked");
 		return;
 	}
 	push(c, pc, szc, id, depth);
