@@ -129,16 +129,59 @@ id=$(jq "[$M[] | select(.kind == \"context\" and .depth >= 2 and .szChildren > 0
 jq "[$M[] | select(.kind == \"context\")] | (reduce .[] as \$x ({in: false, d: 0, out: []};
 	if .in and \$x.depth > .d then .out += [\$x.ctxId] elif \$x.ctxId == $id then {in: true, d: \$x.depth, out: [\$x.ctxId]}
 	else .in = false end)) | .out" "$TMP/h.json" >"$TMP/subtree.json"
+"$HPCVET" dump --format=json --select=subtree:$id "$H" >"$TMP/sub.json"
+check "--select=subtree:$id: meta.db holds exactly that subtree of the full dump ($(jq length "$TMP/subtree.json") contexts)" \
+	jqe --slurpfile want "$TMP/subtree.json" "[$M[] | select(.kind == \"context\") | .ctxId] == \$want[0] and (\$want[0] | length) > 1" "$TMP/sub.json"
+check "--select=subtree:$id: profile.db and cct.db hold the values of the subtree's contexts, and of no other" \
+	jqe --slurpfile want "$TMP/subtree.json" "(\$want[0] | sort) as \$w
+	| ([.files[] | select(.name | endswith(\"profile.db\")) | .items[] | select(.kind == \"profile\") | .contexts[].ctxId] | unique) as \$p
+	| (\$p | length) > 1 and (\$p - \$w) == []
+	and ([.files[] | select(.name | endswith(\"cct.db\")) | .items[] | select(.kind == \"cct\") | .ctxId] | sort) == \$w" "$TMP/sub.json"
+check "--select=subtree:$id: trace.db samples are of the subtree's contexts only" \
+	jqe --slurpfile want "$TMP/subtree.json" "[.files[] | select(.name | endswith(\"trace.db\")) | .items[] | select(.kind == \"trace\") | .elements[][1]] as \$e
+	| (\$e | length) > 0 and (\$e - \$want[0]) == []" "$TMP/sub.json"
 "$HPCVET" dump --format=json --select=context:$id "$H" >"$TMP/ctx.json"
-check "--select=context:$id: meta.db holds exactly that subtree of the full dump ($(jq length "$TMP/subtree.json") contexts)" \
-	jqe --slurpfile want "$TMP/subtree.json" "[$M[] | select(.kind == \"context\") | .ctxId] == \$want[0] and (\$want[0] | length) > 1" "$TMP/ctx.json"
+check "--select=context:$id: meta.db holds that context alone" \
+	jqe "[$M[] | select(.kind == \"context\") | .ctxId] == [$id]" "$TMP/ctx.json"
 check "--select=context:$id: profile.db and cct.db hold that context's values only" \
 	jqe "[.files[] | select(.name | endswith(\"profile.db\")) | .items[] | select(.kind == \"profile\") | .contexts[].ctxId] as \$p
 	| (\$p | length) > 0 and all(\$p[]; . == $id)
 	and ([.files[] | select(.name | endswith(\"cct.db\")) | .items[] | select(.kind == \"cct\") | .ctxId] == [$id])" "$TMP/ctx.json"
+check "--select=context=$id and context:$id dump the same" cmp -s "$TMP/ctx.json" <("$HPCVET" dump --format=json --select=context=$id "$H")
+expect_exit 2 "--select=context= and subtree= together is a usage error" "$HPCVET" dump --select=context=$id,subtree=$id "$H"
+
+# KEY:VALUE and KEY=VALUE are one syntax, for every key.
+for kv in records:3-5 records:4 events:3-5 items:3-5 file:contained; do
+	check "--select=$kv dumps as --select=${kv/:/=}" \
+		cmp -s <("$HPCVET" dump --format=json --select="$kv" "$B") <("$HPCVET" dump --format=json --select="${kv/:/=}" "$B")
+done
+check "--select=records:3-5 selects records 3 to 5" \
+	jqe '[.files[0].items[] | select(.kind == "record") | .index] == [3, 4, 5]' <("$HPCVET" dump --format=json --select=records:3-5 "$B")
+check "--select=profile:1 is accepted and keeps profile 1 (profile.db, trace.db) and its values (cct.db)" \
+	jqe '[.files[].items[] | select(.kind == "profile" or .kind == "trace") | .profIndex] == [1, 1]
+	and ([.files[].items[] | select(.kind == "cct") | .metrics[].values[].profIndex] | length > 0 and all(. == 1))' \
+	<("$HPCVET" dump --format=json --select=profile:1 "$H")
+check "--select=file:meta.db,subtree:$id works with colons throughout" \
+	jqe '[.files[].name | sub(".*/"; "")] == ["meta.db"]' <("$HPCVET" dump --format=json --select=file:meta.db,subtree:$id "$H")
+
+# A selector that matches nothing: the dump still comes, stderr names the selector, exit 2.
+nomatch() { # selector input stderr-pattern
+	expect_exit 2 "--select=$1 matches nothing: exit 2" "$HPCVET" dump --select="$1" "$2"
+	check "--select=$1 matches nothing: stderr says which selector" grep -q -- "$3" "$TMP/err"
+	check "--select=$1 matches nothing: the report is still dumped" grep -q '^== validation: ' "$TMP/out"
+}
+nomatch context=4000000000 "$H" "^hpcvet dump: --select=context=4000000000 matched no context"
+nomatch subtree:4000000000 "$H" "^hpcvet dump: --select=subtree=4000000000 matched no context"
+nomatch profile:99 "$H" "^hpcvet dump: --select=profile=99 matched no profile"
+nomatch records=100000-200000 "$B" "^hpcvet dump: --select=records=100000-200000 matched no record"
+nomatch file=nothing-like-it "$H" "^hpcvet dump: --select=file=nothing-like-it matched no file"
+nomatch rank:7 "$B" "^hpcvet dump: --select=rank=7 matched no file"
+nomatch profile=0 "$B" "^hpcvet dump: --select=profile=0 matched no profile"
 check "--select=context of an id not in the tree: a stop item says so" \
 	jqe "any($M[]; .kind == \"stop\" and (.reason | test(\"no context\")))" \
-	<("$HPCVET" dump --format=json --select=context=4000000000 "$H")
+	<("$HPCVET" dump --format=json --select=context=4000000000 "$H" 2>/dev/null)
+expect_exit 0 "a selector that matches: the validator's exit code" "$HPCVET" dump --select=context:$id "$H"
+check "a selector that matches: nothing on stderr" test ! -s "$TMP/err"
 
 # ovni event arguments by the 1.14 signatures' names (the checker reads the
 # signatures from the spec itself, not from hpcvet's table).
@@ -215,6 +258,7 @@ if [ -d "$S" ]; then
 	"$HPCVET" dump --format=json --select=rank=2 "$T/testtrace.meta" >"$TMP/rank.json"
 	check "--select=rank=2 on a trace: only rank 2's .bin" \
 		jqe '[.files[].name | sub(".*/"; "")] == ["testtrace-0002.bin"]' "$TMP/rank.json"
+	check "--select=rank:2 on a trace: the same" cmp -s "$TMP/rank.json" <("$HPCVET" dump --format=json --select=rank:2 "$T/testtrace.meta")
 else
 	skip "real samples: $SHARED/real-samples not present (set HV_SHARED)"
 fi
