@@ -7,7 +7,10 @@
  * an index gives is clamped to the block. meta.db past its header:
  * dump_metadb.c. --select=context:ID keeps, of each profile, the index
  * entry of that context (a binary search: the index is sorted by ctxId),
- * of cct.db that context's block, of trace.db the samples in it. */
+ * of cct.db that context's block, of trace.db the samples in it;
+ * subtree:ID the same for every context of the subtree (the ids dump.c
+ * collected from meta.db). profile:N keeps that profile, its values in
+ * cct.db and its trace. */
 #include <inttypes.h>
 #include <string.h>
 

@@ -15,7 +15,11 @@
  * Metric sub-arrays share a budget of entries bounded by the file size, so
  * many metrics pointing at one large array cannot make the output
  * quadratic. Pointers are resolved (a function's name, a context's file
- * path) as the bytes say; a pointer outside the file shows null. */
+ * path) as the bytes say; a pointer outside the file shows null.
+ * --select=context:ID shows that context (or entry point) alone,
+ * subtree:ID it and everything below it; hv_dump_metadb_subtree_ids walks
+ * the same way without output, keeping the subtree's ids for the other
+ * files' values. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
