@@ -180,6 +180,10 @@ nomatch profile=0 "$B" "^hpcvet dump: --select=profile=0 matched no profile"
 check "--select=context of an id not in the tree: a stop item says so" \
 	jqe "any($M[]; .kind == \"stop\" and (.reason | test(\"no context\")))" \
 	<("$HPCVET" dump --format=json --select=context=4000000000 "$H" 2>/dev/null)
+Y="$CASES/dumpi/y_dumpi-bin.8.1.0_s1.bin"
+expect_exit 0 "--max-items ending the dump before a range: no 'matched nothing' (it is unknown)" \
+	"$HPCVET" dump --max-items=2 --select=records=30-40 "$Y"
+check "--max-items ending the dump before a range: nothing on stderr" test ! -s "$TMP/err"
 expect_exit 0 "a selector that matches: the validator's exit code" "$HPCVET" dump --select=context:$id "$H"
 check "a selector that matches: nothing on stderr" test ! -s "$TMP/err"
 

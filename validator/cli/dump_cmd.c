@@ -60,6 +60,7 @@ static bool report_misses(const hv_dump_select *s, const hv_dump_hits *h)
 {
 	char what[64];
 	bool any = false;
+	if (h->cut) return false; /* --max-items ended the dump before the selectors were done */
 	if ((s->file || s->have_rank) && !h->file) {
 		if (s->file && s->have_rank) snprintf(what, sizeof what, "file=%.20s,rank=%llu", s->file, (unsigned long long)s->rank);
 		else if (s->file) snprintf(what, sizeof what, "file=%.40s", s->file);

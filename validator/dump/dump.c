@@ -424,6 +424,7 @@ void hv_dump(FILE *out, const hv_dump_opts *o, const char *input, hv_blob *blobs
 			dump_file(&w, o, &blobs[i], r, hits, sub, nsub);
 		}
 	dw_arr_end(&w);
+	hits->cut = dw_full(&w);
 	dump_report(&w, r, o->strict);
 	dw_obj_end(&w);
 	if (w.json) fputc('\n', out);

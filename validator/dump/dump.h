@@ -43,6 +43,8 @@ typedef struct hv_dump_hits {
 	bool profile;            /* profile=: that profile or its trace */
 	bool context;            /* context=: that context or one of its values */
 	bool subtree;            /* subtree=: the subtree's root was found in meta.db */
+	bool cut;                /* the output budget (--max-items) ended the dump: what a
+				    selector would have matched later is unknown */
 } hv_dump_hits;
 
 typedef struct hv_dump_opts {
