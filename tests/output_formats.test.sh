@@ -140,13 +140,16 @@ check "github: warning annotation" grep -q '^::warning file=newer\.db,title=meta
 check "github: summary lines follow" grep -q '^good.db: conforming' g1.txt
 check "github: annotations only for diagnostics" test "$(grep -c '^::' g1.txt)" -eq 2
 
-# ---- a finding about the input directory as a whole: no byte position ----
+# ---- a finding about a directory or file as a whole (offset 0, length 0): no byte position ----
 "$GEN" --what=dumpi-trace -o nometa.d || not_ok "generate a DUMPI trace"
 rm -f nometa.d/*.meta
 "$HPCVET" nometa.d >nm.txt
 check "text: a directory-level diagnostic names the directory without :0x0" \
 	grep -q '^nometa\.d: warning\[dumpi\.trace\.meta-missing\]: ' nm.txt
 check "text: a diagnostic on bytes keeps its offset" grep -Eq '^bad\.db:0x[0-9a-f]+: error\[metadb\.hdr\.footer\]' <("$HPCVET" bad.db)
+"$GEN" --what=ovni-trace --break=ovni.tree.json-missing -o jm.d || not_ok "generate an ovni trace without a stream.json"
+check "text: a whole-file finding (a stream.obs without its stream.json) names the file without :0x0" \
+	grep -q '^jm\.d/.*/stream\.obs: warning\[ovni\.tree\.json-missing\]: ' <("$HPCVET" jm.d)
 "$HPCVET" --context nometa.d >nmc.txt
 check "text --context: no hex view of a directory" bash -c "! grep -q 'offset  +0' nmc.txt"
 "$HPCVET" --format=github nometa.d >nm.gh

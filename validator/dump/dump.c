@@ -332,7 +332,7 @@ static void dump_report(hv_dump_out *w, const hv_report *r, bool strict)
 			char msg[HV_MSG_MAX + 64];
 			hv_out_clean(d->msg, msg, sizeof msg);
 			char at[24] = "";
-			if (!hv_diag_whole_input(r, d)) snprintf(at, sizeof at, ":0x%" PRIx64, d->offset);
+			if (!hv_diag_whole(d)) snprintf(at, sizeof at, ":0x%" PRIx64, d->offset);
 			fprintf(w->f, "%s[%s] at %s%s%s%s%s: %s\n", hv_sev_name(d->sev), hv_rules[d->rule].id,
 				d->file ? d->file : "", at, d->path[0] ? " (" : "", d->path, d->path[0] ? ")" : "", msg);
 		}

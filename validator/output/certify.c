@@ -137,7 +137,7 @@ static void text_one(FILE *out, const hv_report *r, const char *table, bool stri
 			const hv_diag *d = c.failed ? first_diag(r, i) : NULL;
 			if (d) {
 				char at[24] = "";
-				if (!hv_diag_whole_input(r, d)) snprintf(at, sizeof at, ":0x%" PRIx64, d->offset);
+				if (!hv_diag_whole(d)) snprintf(at, sizeof at, ":0x%" PRIx64, d->offset);
 				fprintf(out, "      first at %s%s%s%s%s: %s\n", d->file ? d->file : "", at,
 					d->path[0] ? " (" : "", d->path, d->path[0] ? ")" : "", d->msg);
 			}

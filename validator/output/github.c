@@ -53,7 +53,7 @@ void hv_write_github(FILE *out, hv_report *const *reps, size_t n, const hv_outpu
 			fputs("::", out);
 			escape(out, d->msg, false);
 			/* a finding about the input as a whole has no byte to point at */
-			bool whole = hv_diag_whole_input(r, d);
+			bool whole = hv_diag_whole(d);
 			char where[96] = "";
 			if (!whole)
 				snprintf(where, sizeof where, " [byte 0x%" PRIx64 ", %" PRIu64 " byte%s", d->offset, d->length,

@@ -35,10 +35,10 @@ static void xml_text(FILE *out, const char *s)
 	free(clean);
 }
 
-static void diag_line(FILE *out, const hv_report *r, const hv_diag *d)
+static void diag_line(FILE *out, const hv_diag *d)
 {
 	char head[64];
-	if (hv_diag_whole_input(r, d)) snprintf(head, sizeof head, ": %s: ", hv_sev_name(d->sev));
+	if (hv_diag_whole(d)) snprintf(head, sizeof head, ": %s: ", hv_sev_name(d->sev));
 	else snprintf(head, sizeof head, ":0x%" PRIx64 "+%" PRIu64 ": %s: ", d->offset, d->length, hv_sev_name(d->sev));
 	xml_text(out, d->file ? d->file : "");
 	xml_text(out, head);
@@ -94,7 +94,7 @@ static void write_case(FILE *out, const hv_report *r, int rule, bool strict)
 		fputs("      <system-out>", out);
 	}
 	for (size_t k = 0; k < r->ndiags; k++)
-		if (r->diags[k].rule == rule) diag_line(out, r, &r->diags[k]);
+		if (r->diags[k].rule == rule) diag_line(out, &r->diags[k]);
 	if (r->failed[rule] > shown)
 		fprintf(out, "%" PRIu64 " failure%s of this rule in all; %zu shown (--max-diagnostics, --max-per-rule)&#10;",
 			r->failed[rule], r->failed[rule] == 1 ? "" : "s", shown);

@@ -111,20 +111,7 @@ bool hv_out_uri(const char *path, char *out, size_t cap)
 	return true;
 }
 
-/* Paths compared without trailing slashes: "x.d/" names the same input as "x.d". */
-static size_t trimmed_len(const char *p)
-{
-	size_t n = strlen(p);
-	while (n > 1 && p[n - 1] == '/') n--;
-	return n;
-}
-
-bool hv_diag_whole_input(const hv_report *r, const hv_diag *d)
-{
-	if (!r || !d || d->offset != 0 || d->length != 0 || !d->file || !r->input_path) return false;
-	size_t a = trimmed_len(d->file), b = trimmed_len(r->input_path);
-	return a == b && memcmp(d->file, r->input_path, a) == 0;
-}
+bool hv_diag_whole(const hv_diag *d) { return d && d->offset == 0 && d->length == 0; }
 
 bool hv_rule_fails(const hv_report *r, int rule, bool strict)
 {

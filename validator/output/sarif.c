@@ -98,7 +98,7 @@ static void add_fingerprint(cJSON *res, const hv_diag *d, const char *rel)
 	if (pf) cJSON_AddStringToObject(pf, "hpcvet/v1", buf);
 }
 
-static cJSON *result_json(const hv_report *r, const hv_diag *d, const hv_output_opts *o)
+static cJSON *result_json(const hv_diag *d, const hv_output_opts *o)
 {
 	cJSON *res = cJSON_CreateObject();
 	if (!res) return NULL;
@@ -114,8 +114,8 @@ static cJSON *result_json(const hv_report *r, const hv_diag *d, const hv_output_
 		cJSON *pl = cJSON_AddObjectToObject(loc, "physicalLocation");
 		if (pl) {
 			add_artifact_location(pl, file, o);
-			/* a finding about the input as a whole (a directory) has no region */
-			cJSON *region = hv_diag_whole_input(r, d) ? NULL : cJSON_AddObjectToObject(pl, "region");
+			/* a finding about a file or directory as a whole has no region */
+			cJSON *region = hv_diag_whole(d) ? NULL : cJSON_AddObjectToObject(pl, "region");
 			if (region) {
 				cJSON_AddNumberToObject(region, "byteOffset", (double)d->offset);
 				cJSON_AddNumberToObject(region, "byteLength", (double)d->length);
@@ -216,7 +216,7 @@ static bool build_run(cJSON *run, hv_report *const *reps, size_t n, const hv_out
 		internal |= r->internal_error;
 		unreadable |= r->unreadable;
 		for (size_t k = 0; k < r->ndiags; k++) {
-			cJSON *res = result_json(r, &r->diags[k], o);
+			cJSON *res = result_json(&r->diags[k], o);
 			if (!res) break;
 			cJSON_AddItemToArray(results, res);
 		}

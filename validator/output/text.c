@@ -43,9 +43,9 @@ static const char *sev_color(enum hv_sev s)
 /* The line format is the same with and without colour; colour only wraps
  * the file:offset, the severity and the rule ID. With the context view on,
  * the structure path gets its own line above the bytes. */
-static void write_diag(FILE *out, const hv_report *r, const hv_diag *d, const hv_output_opts *o)
+static void write_diag(FILE *out, const hv_diag *d, const hv_output_opts *o)
 {
-	bool whole = hv_diag_whole_input(r, d);
+	bool whole = hv_diag_whole(d);
 	const char *b = o->color ? "\033[1m" : "", *off = o->color ? "\033[0m" : "";
 	char file[CLEAN_CAP], msg[CLEAN_CAP], path[CLEAN_CAP];
 	tclean(file, d->file);
@@ -124,7 +124,7 @@ void hv_write_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 	for (size_t i = 0; i < n; i++) {
 		const hv_report *r = reps[i];
 		if (!o->quiet) {
-			for (size_t k = 0; k < r->ndiags; k++) write_diag(out, r, &r->diags[k], o);
+			for (size_t k = 0; k < r->ndiags; k++) write_diag(out, &r->diags[k], o);
 			if (r->suppressed) {
 				char path[CLEAN_CAP];
 				fprintf(out, "%s: ... %" PRIu64 " more diagnostic%s not shown (--max-diagnostics=%zu)\n",
