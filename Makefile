@@ -17,7 +17,7 @@ endif
 # -fPIC: the same objects make the shared library. -fvisibility=hidden: only
 # what validator/include/hpcvet.h marks HPCVET_API is exported from it.
 CFLAGS_HV := $(CSTD) $(OPT) -g $(WARN) -fPIC -fvisibility=hidden $(SANFLAGS) $(CFLAGS)
-LDLIBS_HV := -lcjson -lm -pthread
+LDLIBS_HV := -lcjson -lyaml -lm -pthread
 # Quiet by default: one short line per file built; `make V=1` prints the
 # compiler command lines.
 V ?= 0
@@ -44,7 +44,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -88,6 +88,8 @@ help:
 	@echo "make install  install into PREFIX (default /usr/local), staged under DESTDIR"
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
+	@echo "make bench-hpctoolkit|bench-ovni|bench-dumpi|bench-damaged|bench-certify|bench-scaling|"
+	@echo "     bench-parallel|bench-split|bench-memory   one series of bench/RESULTS.md"
 	@echo "make seeds    regenerate the fuzz seed corpora (corpus/) from hpcvet-gen"
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
 	@echo "make afl TARGET=metadb SECONDS=600    AFL++ campaign (cmplog + custom mutator)"
@@ -98,10 +100,11 @@ help:
 
 # Debian packages the build needs. As root they are installed; otherwise the
 # exact command is printed.
-DEB_PKGS := libcjson-dev clang libssl-dev
+DEB_PKGS := libcjson-dev libyaml-dev clang libssl-dev
 deps:
 	@missing=""; \
 	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
+	[ -f /usr/include/yaml.h ] || missing="$$missing libyaml-dev"; \
 	[ -f /usr/include/openssl/evp.h ] || missing="$$missing libssl-dev"; \
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	if [ -n "$$missing" ]; then \
@@ -342,11 +345,35 @@ golden: all
 	rm -rf golden/cases
 	mv golden/cases.new golden/cases
 
-# Benchmarks (not part of make test): bench/run.sh, sizes in MiB.
+# Benchmarks (not part of make test): bench/run.sh, sizes in MiB. Each
+# bench-* target is one series of bench/RESULTS.md: bench/run.sh with the
+# other series switched off (RUNS, BENCH_DIR, BENCH_BASE and the other
+# variables of bench/run.sh pass through the environment or the command line).
 BENCH_SIZE ?= 1024
+BENCH_PROFILES ?= 180
+BENCH_ONLY = SCALING=0 PARALLEL=0 DAMAGED=0 CERTIFY=0 IN_FLIGHT=0
+BENCH_RUN = BENCH_SIZE=$(BENCH_SIZE) bash bench/run.sh $(BUILD)
 bench: all
-	BENCH_SIZE=$(BENCH_SIZE) bash bench/run.sh $(BUILD)
+	$(BENCH_RUN)
 	BENCH_SIZE=$(BENCH_SIZE) bash bench/split.sh $(BUILD)
+bench-hpctoolkit: all
+	FORMATS="hpctoolkit hpctk-levels hpctk-rand" $(BENCH_ONLY) $(BENCH_RUN)
+bench-ovni: all
+	FORMATS="ovni ovni-trace ovni-mix" $(BENCH_ONLY) $(BENCH_RUN)
+bench-dumpi: all
+	FORMATS=dumpi SCALING=0 PARALLEL=0 DAMAGED=0 CERTIFY=0 $(BENCH_RUN)
+bench-damaged: all
+	FORMATS="hpctoolkit ovni dumpi" $(BENCH_ONLY) DAMAGED=1 $(BENCH_RUN)
+bench-certify: all
+	FORMATS="$${FORMATS:-hpctoolkit ovni dumpi ovni-mix}" $(BENCH_ONLY) CERTIFY=1 $(BENCH_RUN)
+bench-scaling: all
+	FORMATS="$${FORMATS:-hpctoolkit ovni dumpi}" $(BENCH_ONLY) TABLE=0 SCALING=1 $(BENCH_RUN)
+bench-parallel: all
+	FORMATS="$${FORMATS:-hpctoolkit ovni dumpi}" $(BENCH_ONLY) PARALLEL=1 $(BENCH_RUN)
+bench-split: all
+	BENCH_SIZE=$(BENCH_SIZE) bash bench/split.sh $(BUILD)
+bench-memory: all
+	PROFILES=$(BENCH_PROFILES) bash bench/bigdb.sh $(BUILD)
 
 demo: all
 	@bash tests/demo.sh $(BUILD)

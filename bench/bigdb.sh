@@ -10,7 +10,8 @@
 #   OUT_DIR    where the database goes (default a fresh mktemp dir, removed
 #              afterwards; a given OUT_DIR is kept)
 # Scale: CONTEXTS, PROFILES, METRICS, TRACE_LEN, SEED, EDITION (release|draft)
-# in the environment.
+# in the environment; JOBS=N validates with -jN (default: hpcvet's, a thread
+# per core; each thread holds its own value checker).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -27,6 +28,7 @@ metrics=${METRICS:-12}
 trace_len=${TRACE_LEN:-100000}
 seed=${SEED:-1}
 edition=${EDITION:-release}
+jobs=${JOBS:-}
 [ -x "$build/hpcvet" ] && [ -x "$build/hpcvet-gen" ] || { echo "build $build/hpcvet and $build/hpcvet-gen first (make)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) is needed" >&2; exit 2; }
 
@@ -37,7 +39,7 @@ field() { # name from /usr/bin/time -v output
 	sed -n "s/^[[:space:]]*$1: //p" "$log"
 }
 
-echo "generating: contexts=$contexts profiles=$profiles metrics=$metrics trace-len=$trace_len seed=$seed edition=$edition"
+echo "generating: contexts=$contexts profiles=$profiles metrics=$metrics trace-len=$trace_len seed=$seed edition=$edition${jobs:+, validated with -j$jobs}"
 rm -rf "$out/db"
 /usr/bin/time -v "$build/hpcvet-gen" --what=hpctoolkit-db --contexts="$contexts" --profiles="$profiles" \
 	--metrics="$metrics" --trace-len="$trace_len" --seed="$seed" --edition="$edition" -o "$out/db" 2>"$log"
@@ -57,7 +59,7 @@ printf '%-12s %15d  (%.1f MiB)\n' total "$total" "$(echo "$total / 1048576" | bc
 
 echo
 set +e
-/usr/bin/time -v "$build/hpcvet" -q "$out/db" >"$log.out" 2>"$log"
+/usr/bin/time -v "$build/hpcvet" -q ${jobs:+-j"$jobs"} "$out/db" >"$log.out" 2>"$log"
 rc=$?
 set -e
 val_wall=$(field 'Elapsed (wall clock) time (h:mm:ss or m:ss)')

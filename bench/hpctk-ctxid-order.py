@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""How an HPCToolkit database numbers its contexts (bench/RESULTS.md, issue 16,
-session 12): the facts behind the value checks' "eager" design and the bench
+"""How an HPCToolkit database numbers its contexts (bench/RESULTS.md,
+"How hpcprof numbers contexts"): the facts behind the value checks' "eager" design and the bench
 input's --ctx-ids=postorder.
 
 usage: bench/hpctk-ctxid-order.py [--hpcvet build/hpcvet] DATABASE...

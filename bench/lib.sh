@@ -10,7 +10,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 bench_param() {
 	case $1 in
 	hpctoolkit|hpctk-rand|hpctk-levels) awk -v m="$2" 'BEGIN { p = int(m / 23.5 + 0.5); print p < 1 ? 1 : p }' ;;  # profiles, ~23.5 MiB each (profile.db + cct.db + trace.db; 48 profiles: 1135 MiB)
-	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 25) }' ;;                         # generator steps, 25 bytes each
+	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 42) }' ;;                         # generator steps, ~42 bytes each (2.7 events)
 	ovni-trace) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 168); print p < 1 ? 1 : p }' ;; # trace steps, ~168 bytes each (8 streams)
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
 	ovni-mix) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 14.5)); print p < 1 ? 1 : p }' ;; # events per stream, ~14.5 bytes each (8 streams)
@@ -22,7 +22,7 @@ bench_param() {
 # 94-98% of the contexts of the shared real databases with over 100
 # contexts; every subtree a range of ids, its root last: 69-96% of their
 # subtrees, leaves included; bench/hpctk-ctxid-order.py, bench/RESULTS.md
-# "issue 16, session 12"). `hpctk-levels`:
+# "How hpcprof numbers contexts"). `hpctk-levels`:
 # level by level from the deepest (children before parents, but a whole
 # level between a context and its children: the value checks' records
 # stream from memory). `hpctk-rand`: at random over the tree, the value
@@ -59,8 +59,8 @@ bench_generate() {
 		echo - >"$out.events" ;;
 	ovni)
 		"$gen" --what=ovni-stream --trace-len="$p" -o "$out" >&2
-		# Events, not the parameter: a generator step writes 1 to 3 events
-		# (1.5 on average). The certificate evaluates clock-monotonic once per event.
+		# Events, not the parameter: a generator step writes several events
+		# (~2.7 on average). The certificate evaluates clock-monotonic once per event.
 		"$hv" --certify --format=json "$out" |
 			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
 	ovni-trace)
@@ -71,8 +71,9 @@ bench_generate() {
 		"$hv" --certify --format=json "$out" |
 			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
 	ovni-mix)
-		# The shape measured on the real traces (bench/RESULTS.md, issue 20
-		# session 8): one thread per loom, four runtimes' loops in equal shares.
+		# The shape measured on the real traces (bench/RESULTS.md, "What real
+		# ovni traces look like"): one thread per loom, four runtimes' loops
+		# in equal shares.
 		"$gen" --what=ovni-trace-mix --trace-len="$p" -o "$out" >&2
 		"$hv" --certify --format=json "$out" |
 			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
@@ -169,7 +170,7 @@ bench_damage() {
 	case $fmt in
 	ovni)
 		size=$(stat -c %s "$valid")
-		"$gen" --what=ovni-stream --trace-len="$(awk -v s="$size" 'BEGIN { print int(s / 64 / 25) + 1 }')" -o "$out" >&2
+		"$gen" --what=ovni-stream --trace-len="$(awk -v s="$size" 'BEGIN { print int(s / 64 / 42) + 1 }')" -o "$out" >&2
 		head -c "$((size - $(stat -c %s "$out")))" "$src" >>"$out" ;;
 	hpctoolkit)
 		cp -r "$valid" "$out"

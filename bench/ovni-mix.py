@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The shape of ovni traces, for the bench's `ovni-mix` input (bench/RESULTS.md,
-"issue 20, session 8"): per trace, its looms and streams, how many events in a
+"What real ovni traces look like"): per trace, its looms and streams, how many events in a
 row one stream leads the clock-ordered merge of a loom (the emulator's order;
 clock offsets ignored, each loom is merged alone) and the share of each
 model's events. usage: bench/ovni-mix.py TRACE_DIR..."""

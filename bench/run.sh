@@ -18,6 +18,8 @@
 #                a trace shaped like the real ones, one thread per loom; hpctk-levels and hpctk-rand
 #                are the HPCToolkit database with ctxIds level by level and at random over the tree,
 #                not in hpcprof's depth-first post-order: bench/lib.sh bench_ctx_ids)
+#   TABLE=0      skip the throughput table (and so the series that reuse its
+#                inputs: damaged, parallel, certify); for the scaling series alone
 #   SCALING=0    skip the scaling series; PARALLEL=0 skip the -j series
 #   DAMAGED=0    skip the damaged-input rows (bench/lib.sh bench_damage: the
 #                valid input of a format with most of its bytes zeroed or
@@ -27,6 +29,7 @@
 #                before any wait (default "0 12500 25000 50000"; 0 alone: skip)
 #   BENCH_NOJ=1  do not pass -j (to measure a build from before -j existed)
 #   BENCH_NO_PERF=1  CPU times from GNU time even when perf works
+#   TAXONOMY=0   skip the metric taxonomy bounds (bench/taxonomy.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -56,18 +59,20 @@ echo "CPU times from $cpu_src"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg) (wall times include waiting for a core; CPU times do not)"
 echo
 
-echo "wall s / cpu s: hpcvet wall and user+sys time (medians); MB/s from wall, cpu MB/s from CPU time;"
-echo "events/s (records/s for DUMPI) from CPU time; x cat: hpcvet time / cat time on the same files, wall and CPU"
-printf '%-11s %8s %7s %7s %8s %8s %10s %9s %8s %8s %8s %5s\n' format MiB 'wall s' 'cpu s' 'MB/s' 'cpu MB/s' 'cat MB/s' 'events/s' 'x cat' 'x catcpu' 'RSS MiB' exit
-for fmt in $formats; do
-	input=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/big-$fmt")
-	bench_measure "$fmt" -j1 "$input"
-	bench_row "$fmt"
-	valid_cpu[$fmt]=$M_CPU
-	valid_wall[$fmt]=$M_TIME
-done
+if [ "${TABLE:-1}" != 0 ]; then
+	echo "wall s / cpu s: hpcvet wall and user+sys time (medians); MB/s from wall, cpu MB/s from CPU time;"
+	echo "events/s (records/s for DUMPI) from CPU time; x cat: hpcvet time / cat time on the same files, wall and CPU"
+	printf '%-11s %8s %7s %7s %8s %8s %10s %9s %8s %8s %8s %5s\n' format MiB 'wall s' 'cpu s' 'MB/s' 'cpu MB/s' 'cat MB/s' 'events/s' 'x cat' 'x catcpu' 'RSS MiB' exit
+	for fmt in $formats; do
+		input=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/big-$fmt")
+		bench_measure "$fmt" -j1 "$input"
+		bench_row "$fmt"
+		valid_cpu[$fmt]=$M_CPU
+		valid_wall[$fmt]=$M_TIME
+	done
+fi
 
-if [ "${DAMAGED:-1}" != 0 ]; then
+if [ "${DAMAGED:-1}" != 0 ] && [ "${TABLE:-1}" != 0 ]; then
 	echo
 	echo "damaged (-j1): the valid input above with most of its bytes zeroed or random, same size;"
 	echo "x valid: hpcvet CPU (wall) time / the valid row's; report: bytes and lines of the text report"
@@ -183,4 +188,11 @@ if [ "$inflight" != 0 ] && [[ " $formats " == *" dumpi "* ]]; then
 			"$(awk -v a="$M_RSS" -v b="$rss0" -v n="$n" 'BEGIN { if (n > 0) printf "%.0f", (a - b) * 1048576 / n; else print "-" }')"
 		[ -n "${BENCH_DIR:-}" ] || rm -rf "$out"
 	done
+fi
+
+# The metric taxonomy's bounds: an alias bomb and 100 MB of YAML (TAXONOMY=0 skips).
+if [ "${TAXONOMY:-1}" != 0 ]; then
+	echo
+	echo "## metric taxonomy (metrics/default.yaml)"
+	bash bench/taxonomy.sh "$build"
 fi

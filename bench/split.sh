@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make bench`, split series (issue 18): one input split into units of work
+# `make bench`, split series: one input split into units of work
 # (core/units.h) on threads and on MPI ranks. For an HPCToolkit database, an
 # ovni stream and a DUMPI trace: wall time (median of RUNS) at -j1 and -j2,
 # and under `mpirun -np 1` and `-np 2` (when hpcvet-mpi was built), the

@@ -3,7 +3,8 @@
 # fuzz/campaign.sh) into the per-target table of fuzz/README.md: CPU-hours
 # per engine, executions and their rate per CPU-second, the coverage the
 # latest run reached (libFuzzer: edges/features; AFL++: edges of the
-# instrumented total), the queue size and the findings.
+# instrumented total), the queue size, the findings and the dates (UTC) of
+# the first and the last run.
 #   usage: fuzz/campaign-table.sh [campaigns.tsv]
 set -eu
 cd "$(dirname "$0")/.."
@@ -14,23 +15,29 @@ NR == 1 { next }
 	if (!(t in seen)) { seen[t] = 1; order[++n] = t }
 	cpu[t, e] += $5; ex[t, e] += $6; runs[t, e]++
 	cr[t] += $12; hg[t] += $13
+	d = substr($1, 1, 10)
+	if (!(t in first) || d < first[t]) first[t] = d
+	if (!(t in last) || d > last[t]) last[t] = d
+	if (all_first == "" || d < all_first) all_first = d
+	if (d > all_last) all_last = d
 	if (e == "l") { lcov[t] = $8; lft[t] = $9; lq[t] = $10 }
 	else { acov[t] = $8; aq[t] = $10; split($14, w, "edges of "); split(w[2], w2, " "); atot[t] = w2[1] }
 }
 function h(s) { return sprintf("%.2f", s / 3600) }
 function rate(e, s) { return s > 0 ? sprintf("%.0f", e / s) : "-" }
 END {
-	print "| target | libFuzzer CPU-h (runs) | AFL++ CPU-h (runs) | total CPU-h | libFuzzer execs (per CPU-s) | AFL++ execs (per CPU-s) | libFuzzer cov / ft / queue | AFL++ edges / queue | crashes | hangs |"
-	print "|---|---|---|---|---|---|---|---|---|---|"
+	print "| target | libFuzzer CPU-h (runs) | AFL++ CPU-h (runs) | total CPU-h | libFuzzer execs (per CPU-s) | AFL++ execs (per CPU-s) | libFuzzer cov / ft / queue | AFL++ edges / queue | crashes | hangs | runs dated |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|"
 	for (i = 1; i <= n; i++) {
 		t = order[i]
-		printf "| %s | %s (%d) | %s (%d) | **%s** | %d (%s) | %d (%s) | %s / %s / %s | %s%s / %s | %d | %d |\n", t,
+		printf "| %s | %s (%d) | %s (%d) | **%s** | %d (%s) | %d (%s) | %s / %s / %s | %s%s / %s | %d | %d | %s |\n", t,
 			h(cpu[t, "l"]), runs[t, "l"], h(cpu[t, "a"]), runs[t, "a"], h(cpu[t, "l"] + cpu[t, "a"]),
 			ex[t, "l"], rate(ex[t, "l"], cpu[t, "l"]), ex[t, "a"], rate(ex[t, "a"], cpu[t, "a"]),
 			(t in lcov) ? lcov[t] : "-", (t in lft) ? lft[t] : "-", (t in lq) ? lq[t] : "-",
 			(t in acov) ? acov[t] : "-", (t in atot && atot[t] != "") ? " of " atot[t] : "", (t in aq) ? aq[t] : "-",
-			cr[t], hg[t]
-		tl += cpu[t, "l"]; ta += cpu[t, "a"]
+			cr[t], hg[t], (first[t] == last[t]) ? first[t] : first[t] " to " last[t]
+		tl += cpu[t, "l"]; ta += cpu[t, "a"]; tc += cr[t]; th += hg[t]
 	}
-	printf "| all | %s | %s | **%s** | | | | | | |\n", h(tl), h(ta), h(tl + ta)
+	printf "| all | %s | %s | **%s** | | | | | %d | %d | %s |\n", h(tl), h(ta), h(tl + ta), tc, th,
+		(all_first == all_last) ? all_first : all_first " to " all_last
 }' "${1:-fuzz/campaigns.tsv}"

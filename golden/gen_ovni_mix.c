@@ -1,6 +1,6 @@
 /* `--what=ovni-trace-mix`: a v3 trace shaped like the real traces of
  * ../shared/real-samples/ovni (libovni 1.14's own test programs), measured
- * for the bench in bench/RESULTS.md ("issue 20, session 8"): every process
+ * for the bench in bench/RESULTS.md ("What real ovni traces look like"): every process
  * is on a loom of its own with one thread, so a loom's clock-ordered merge
  * never switches streams, and each thread repeats its runtime's pattern in
  * a loop (nOS-V task create/execute/end, MPI send/recv/test, Nanos6

@@ -4,4 +4,31 @@ source "$(dirname "$0")/lib.sh"
 "$HPCVET" rules --format=markdown >"$TMP/RULES.md"
 check "docs/RULES.md is current (run 'make docs')" cmp -s "$TMP/RULES.md" "$ROOT/docs/RULES.md"
 check "every rule documented" test "$(grep -c '^### ' "$ROOT/docs/RULES.md")" -eq "$("$HPCVET" rules | wc -l)"
+
+# The results pages speak of the program, not of the work items that produced
+# it (history is in git): no issue or session numbers, here or anywhere.
+workitem='(issue|session)s? [0-9]+'
+for page in bench/RESULTS.md fuzz/README.md; do
+	check "$page names no work item" bash -c '! grep -nIiE "$1" "$2"' _ "$workitem" "$ROOT/$page"
+done
+if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	check "no tracked file names a work item" bash -c '! git -C "$1" grep -nIiE "$2"' _ "$ROOT" "$workitem"
+else
+	skip "not a git checkout: the tree-wide work-item check"
+fi
+
+# Every `make bench-*` target bench/RESULTS.md names exists, and every one the
+# Makefile has is on the page: each row can be measured again.
+grep -oE 'make bench(-[a-z]+)?' "$ROOT/bench/RESULTS.md" | sort -u | sed 's/^make //' >"$TMP/page-targets"
+grep -oE '^bench(-[a-z]+)?:' "$ROOT/Makefile" | tr -d : | sort -u >"$TMP/make-targets"
+check "bench/RESULTS.md names bench targets" test -s "$TMP/page-targets"
+check "every make target bench/RESULTS.md names exists" bash -c '! comm -23 "$1" "$2" | grep .' _ "$TMP/page-targets" "$TMP/make-targets"
+check "every bench target of the Makefile is in bench/RESULTS.md" bash -c '! comm -13 "$1" "$2" | grep .' _ "$TMP/page-targets" "$TMP/make-targets"
+
+# fuzz/README.md's campaign table is fuzz/campaign-table.sh's sum of
+# fuzz/campaigns.tsv, not a hand-edited copy.
+bash "$ROOT/fuzz/campaign-table.sh" "$ROOT/fuzz/campaigns.tsv" >"$TMP/campaigns.md"
+awk '/^\| target \| libFuzzer CPU-h/, /^\| all \|/' "$ROOT/fuzz/README.md" >"$TMP/readme-campaigns.md"
+check "fuzz/README.md's campaign table is current (paste fuzz/campaign-table.sh's output)" \
+	cmp -s "$TMP/campaigns.md" "$TMP/readme-campaigns.md"
 done_testing

@@ -1,4 +1,4 @@
-/* One stream checked in chunks (ovni/obs_split.c, issue 18) reports exactly
+/* One stream checked in chunks (ovni/obs_split.c) reports exactly
  * what the one walk reports: every diagnostic in order (event indices and
  * all), every evaluation count, the cap on stored diagnostics, for chunks
  * of many sizes (down to 1 byte, so cuts fall inside every kind of event

@@ -166,6 +166,25 @@ static inline void hv_count_quiet(hv_report *r, int rule, int sev, const char *f
 	hv_count_failure(r, rule, sev, file, offset);
 }
 
+/* n failures of `rule` (table severity), none of them stored (the caller
+ * saw !hv_stores), at first, first + stride, ...: what n hv_count_quiet
+ * calls would record, in one step once the rule is past its cap in the
+ * file it last named (a long run of one damaged structure). */
+static inline void hv_count_quiet_n(hv_report *r, int rule, const char *file, uint64_t first, uint64_t stride,
+				    uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		if (i && r->max_per_rule && r->failed[rule] > r->max_per_rule && file == r->last_raw) {
+			r->failed[rule] += n - i;
+			r->count[hv_rules[rule].severity] += n - i;
+			r->more[rule].last_file = r->last_interned;
+			r->more[rule].last_off = first + (n - 1) * stride;
+			return;
+		}
+		hv_count_quiet(r, rule, -1, file, first + i * stride);
+	}
+}
+
 #define hv_emit(r, rule, file, offset, length, ...)                                                              \
 	(hv_stores((r), (rule)) ? (hv_emit)((r), (rule), (file), (offset), (length), __VA_ARGS__)               \
 				: hv_count_quiet((r), (rule), -1, (file), (offset)))

@@ -11,6 +11,7 @@
 #include "../core/hv_int.h"
 #include "../hpctoolkit/cctdb.h"
 #include "../hpctoolkit/hpctoolkit.h"
+#include "../hpctoolkit/taxonomy.h"
 #include "../hpctoolkit/profiledb.h"
 #include "../hpctoolkit/tracedb.h"
 #include "../ovni/ovni.h"
@@ -252,12 +253,15 @@ static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const h
 	bool by_name = false;
 	const hv_format *fmt = hv_detect(b, &by_name);
 	const char *name = b->name ? b->name : "";
+	/* a database's metric taxonomy (no single-file format of its own) */
+	bool tax = !fmt && hpctk_is_taxonomy_name(name);
+	const char *fmt_name = tax ? "hpctoolkit metric taxonomy" : fmt ? fmt->name : "unrecognized";
 	const hv_diag *e = first_error(r, name);
 	dw_obj_begin(w, NULL);
 	if (!w->json) {
 		char shown[512];
 		hv_out_clean(name, shown, sizeof shown);
-		fprintf(w->f, "== %s (%s, %" PRIu64 " bytes)\n", shown, fmt ? fmt->name : "unrecognized", b->size);
+		fprintf(w->f, "== %s (%s, %" PRIu64 " bytes)\n", shown, fmt_name, b->size);
 		if (e)
 			fprintf(w->f, "   untrusted from 0x%" PRIx64 " on (%s): items there are marked (UNTRUSTED)\n", e->offset,
 				hv_rules[e->rule].id);
@@ -266,7 +270,7 @@ static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const h
 	} else {
 		dw_str(w, "name", name);
 		dw_u64(w, "size", b->size);
-		dw_str(w, "format", fmt ? fmt->name : "unrecognized");
+		dw_str(w, "format", fmt_name);
 	}
 	if (!w->json) {
 		/* said above */
@@ -293,6 +297,8 @@ static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const h
 	d.nsub = nsub;
 	if (!hv_window_init(&d.win, b, HV_WINDOW_DEFAULT)) {
 		hv_dump_stop(&d, 0, "out of memory");
+	} else if (tax) {
+		hv_dump_taxonomy(&d);
 	} else if (fmt == &hv_format_dumpi_bin) {
 		hv_dump_dumpi_bin(&d);
 	} else if (fmt == &hv_format_dumpi_meta) {

@@ -259,6 +259,16 @@ bool hpctk_svb_keybits(const uint8_t *reject, uint64_t bits[16])
 	return true;
 }
 
+/* How many records from v on (at most n) are all zero bytes. */
+static inline uint64_t zero_run(const uint8_t *v, uint64_t n, const unsigned ks)
+{
+	const unsigned vs = ks == PROF_KS ? PROF_VS : CCT_VS;
+	uint64_t m = 0;
+	for (; m < n; m++, v += vs)
+		if (hv_le64(v) | (ks == PROF_KS ? hv_le16(v + 8) : hv_le32(v + 8))) break;
+	return m;
+}
+
 /* Chunks shorter than this take the narrow check even where the wide one
  * is at hand: its fixed cost (constants, the final sums) is that of a few
  * values. Either gives the same answer. */
@@ -381,9 +391,29 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 		for (uint64_t c = 0; c < cnt; c++, j++) {
 			const uint8_t *v = base + c * vs;
 			uint64_t off = off0 + c * vs;
+			uint64_t z = j > s ? zero_run(v, cnt - c, ks) : 0;
+			if (z > 1 && !hv_stores(r, d->r_val_increasing) && !hv_stores(r, d->r_value_nonzero) &&
+			    (ks == PROF_KS || !hv_stores(r, d->r_val_key_nonzero))) {
+				/* a zeroed region: every record has key 0 after a key >= 0 (out of
+				 * order) and the value 0.0, none handed to the value checks */
+				if (ks == CCT_KS) hv_count_quiet_n(r, d->r_val_key_nonzero, e->b->name, off, vs, z);
+				hv_count_quiet_n(r, d->r_val_increasing, e->b->name, off, vs, z);
+				hv_count_quiet_n(r, d->r_value_nonzero, e->b->name, off + ks, vs, z);
+				br->n_slow_finite += z;
+				br->n_slow += z;
+				prev = 0;
+				c += z - 1;
+				j += z - 1;
+				continue;
+			}
 			uint32_t key = ks == PROF_KS ? hv_le16(v) : hv_le32(v);
 			uint64_t bits = hv_le64(v + ks);
 			double x = hv_lef64(v + ks);
+			/* a value out of key order, or a stored 0.0 (which the sparse
+			 * format means by its absence), is not handed to the value
+			 * checks: it is reported here, and a zeroed region would
+			 * otherwise cost the whole value model per garbage value */
+			bool misplaced = (ks == CCT_KS && key == 0) || (j > s && key <= prev) || x == 0.0;
 			if (ks == CCT_KS && key == 0) {
 				hv_emit(r, d->r_val_key_nonzero, e->b->name, off, ks, VPATH(),
 					"%s 0 (the summary profile) in the run of %s %u; cct.db never holds summary values",
@@ -406,7 +436,7 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 						d->idx_key, idx_key, d->val_key, key);
 			}
 			br->n_slow++;
-			if (br->vis) br->vis->value(br->vis->arg, blk->owner, idx_key, key, bits, off);
+			if (br->vis && !misplaced) br->vis->value(br->vis->arg, blk->owner, idx_key, key, bits, off);
 		}
 	}
 	br->n_fast += n_fast;

@@ -416,6 +416,7 @@ typedef struct hpctk_vsum {
 	uint32_t *touched;
 	size_t ntouched;
 	hv_window wi, wv;            /* over the view's {Idx} and {Val} */
+	hv_window wp;                /* the binary search's probes of {Idx}: a page each, not a whole window */
 	hv_blob *cct;                /* cct.db (a certified run read again), may be NULL */
 	hv_window wc;
 	bool wc_ok;

@@ -165,7 +165,8 @@ void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview
 			if (m >= VS_F_SUM1) s->fuse[vm->stats[k].pid] |= (uint8_t)(1u << (m - VS_F_SUM1));
 		}
 	bool wi = hv_window_init(&s->wi, sv->b, hpctk_window_cap), wv = hv_window_init(&s->wv, sv->b, hpctk_window_cap);
-	s->on = s->acc && s->touched && s->mode && s->fuse && s->fval && s->fstamp && wi && wv;
+	bool wp = hv_window_init(&s->wp, sv->b, hpctk_window_cap < 4096 ? hpctk_window_cap : 4096);
+	s->on = s->acc && s->touched && s->mode && s->fuse && s->fval && s->fstamp && wi && wv && wp;
 	s->oom = !s->on;
 }
 
@@ -187,9 +188,11 @@ void hpctk_vsum_release(hpctk_vsum *s)
 	memset(&s->wc, 0, sizeof s->wc);
 	s->wc_ok = false;
 	if (s->wi.buf) hv_window_free(&s->wi);
+	if (s->wp.buf) hv_window_free(&s->wp);
 	if (s->wv.buf) hv_window_free(&s->wv);
 	memset(&s->wi, 0, sizeof s->wi);
 	memset(&s->wv, 0, sizeof s->wv);
+	memset(&s->wp, 0, sizeof s->wp);
 	s->on = false;
 }
 
@@ -287,13 +290,16 @@ static bool find_run(hpctk_vsum *s, uint32_t ctx, uint64_t *from, uint64_t *to)
 	const hpctk_vsumview *sv = s->sv;
 	const uint8_t *e;
 #define CTX_AT(k) ((e = hv_window_get(&s->wi, sv->pidx + 12 * (k), 12)) != NULL ? hv_le32(e) : (ok = false, 0u))
+#define CTX_PROBE(k) ((e = hv_window_get(&s->wp, sv->pidx + 12 * (k), 12)) != NULL ? hv_le32(e) : (ok = false, 0u))
 	bool ok = true;
 	*from = *to = 0;
 	if (!s->at_valid || (s->at < sv->nidx && CTX_AT(s->at) > ctx)) {
+		/* probes far apart through a page-sized window: each would
+		 * otherwise refill the whole read window at its offset */
 		uint64_t lo = 0, hi = sv->nidx;
 		while (ok && lo < hi) {
 			uint64_t mid = lo + (hi - lo) / 2;
-			if (CTX_AT(mid) < ctx) lo = mid + 1;
+			if (CTX_PROBE(mid) < ctx) lo = mid + 1;
 			else hi = mid;
 		}
 		s->at = lo;
@@ -311,6 +317,7 @@ static bool find_run(hpctk_vsum *s, uint32_t ctx, uint64_t *from, uint64_t *to)
 	}
 	return ok;
 #undef CTX_AT
+#undef CTX_PROBE
 }
 
 /* The summary profile's values of one context: readable, statistic ids

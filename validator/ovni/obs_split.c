@@ -1,4 +1,4 @@
-/* One large stream.obs checked in chunks (issue 18): the stream is cut
+/* One large stream.obs checked in chunks: the stream is cut
  * into chunks of about the unit size, each checked as a unit of work
  * (core/units.h) on a -j thread or an hpcvet-mpi rank, and the chunks are
  * merged in order into the one walk (obs_walk.h), so the report is the

@@ -3,7 +3,7 @@
  * read, in one window per stream, so a stream is read once. The walk's
  * frontier is the offset up to which every event is checked; the replay
  * consumes events only below it. The same frontier is the seam for checking
- * one large stream in chunks (obs_split.c, issue 18): whatever moves it,
+ * one large stream in chunks (obs_split.c): whatever moves it,
  * the replay reads checked bytes in order on one thread.
  *
  * The walk's state is defined here, the one internal header of the stream
