@@ -24,6 +24,9 @@ V ?= 0
 ifeq ($(V),1)
   Q :=
   say = true
+else ifeq ($(QUIET_BUILD),1)
+  Q := @
+  say = true
 else
   Q := @
   say = printf '  %-5s %s\n' $(1) $(2)
@@ -315,8 +318,9 @@ seeds: all $(BUILD)/fuzz/hpcvet-pack
 
 # The suite: plain build, then sanitizer build; one closing line for both.
 test: deps
-	@$(MAKE) --no-print-directory BUILD=build tests-bin
-	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CC=clang tests-bin
+	@echo "building build/ and build-san/ (make V=1 test shows the commands)"
+	@$(MAKE) --no-print-directory BUILD=build QUIET_BUILD=$(if $(filter 1,$(V)),0,1) tests-bin
+	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CC=clang QUIET_BUILD=$(if $(filter 1,$(V)),0,1) tests-bin
 	@bash tests/run.sh build build-san
 
 # Installation. `make install PREFIX=/usr DESTDIR=/tmp/stage` stages a package.
