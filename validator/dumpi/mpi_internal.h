@@ -1,5 +1,7 @@
-/* State shared by the per-rank pass (mpi_rank.c) and the cross-rank stage
- * (mpi_match.c). Not part of any API. */
+/* State shared by the files of the MPI consistency layer: the per-rank pass
+ * (mpi_rank.c, with mpi_messages.c, mpi_colls.c and mpi_requests.c) and the
+ * cross-rank stage (mpi_match.c). Not part of any API: mpi_check.h is the
+ * layer's interface to the rest of the validator. */
 #ifndef HV_DUMPI_MPI_INTERNAL_H
 #define HV_DUMPI_MPI_INTERNAL_H
 
@@ -209,5 +211,69 @@ mpi_rank_name mpi_rank_label(const mpi_rank *m);
 uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 /* A pseudo-random odd weight for comm rank k (the v-variants' third sums). */
 static inline uint64_t mpi_weight(uint64_t k) { return mpi_hash(k, 0x77e1947u, 0, 0) | 1u; }
+
+/* ---- the per-rank pass, across its files ---- */
+
+/* Argument roles: the field index of each role in each function's layout
+ * (-1: none), found by field name once (mpi_rank.c). */
+extern int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
+/* The value of role `ro` in record `fn`: false when the function has no
+ * such argument or it is absent (root-only). */
+static inline bool mpi_arg(unsigned fn, const dumpi_args *a, int ro, uint64_t *v)
+{
+	int i = mpi_roles[fn][ro];
+	if (i < 0 || i >= a->n || !a->f[i].present) return false;
+	*v = a->f[i].v;
+	return true;
+}
+/* Where role `ro`'s value lies in the file (0: nowhere). */
+static inline uint64_t mpi_arg_at(unsigned fn, const dumpi_args *a, int ro)
+{
+	int i = mpi_roles[fn][ro];
+	return i >= 0 && i < a->n ? a->f[i].at : 0;
+}
+const char *mpi_role_label(int ro);
+
+/* Collective calls, communicator constructors included (they are
+ * collectives of their parent): these feed the digests (mpi_colls.c) and
+ * are what an ignored collective hides (mpi_requests.c). */
+static inline bool mpi_is_coll(unsigned fn)
+{
+	return (fn >= 52 && fn <= 62) || (fn >= 65 && fn <= 67) || fn == 155 || fn == 156 || fn == 84 || fn == 85 ||
+	       fn == 86 || fn == 99 || fn == 101 || fn == 111;
+}
+
+/* A diagnostic about record `rec` of this rank (at `off`, or the record's
+ * offset when 0), prefixed with the rank, record and function. */
+void mpi_emit(mpi_rank *m, int rule, const dumpi_record *rec, uint64_t off, uint64_t len, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Element i of a counted u32 array whose count is at `at`. */
+bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v);
+/* Communicator index `id` of this rank, entered on first use. */
+mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id);
+static inline mpi_inst *mpi_inst_of(mpi_rank *m, uint32_t i) { return i < m->ninst ? &m->inst[i] : NULL; }
+
+/* Messages (mpi_messages.c). A recorded status: bytes (i32), source (i32),
+ * cancelled (u8), error (u8), and from 0.6.3 the tag (i32). */
+typedef struct mpi_status { bool ok, tag_ok, cancelled; int32_t src, tag; } mpi_status;
+mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, uint64_t i);
+uint32_t mpi_inst_of_comm(mpi_rank *m, uint64_t comm);
+/* The message of a send or receive, from its count, peer, tag and datatype roles. */
+mpi_msg mpi_msg_from(mpi_rank *m, unsigned fn, const dumpi_args *a, bool recv, int cro, int pro, int gro, int dro);
+static inline bool mpi_msg_wild(const mpi_msg *g) { return g->peer == MPI_D_ANY_SOURCE || g->tag == MPI_D_ANY_TAG; }
+void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g);
+void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_status st);
+void mpi_untally(mpi_rank *m, const mpi_msg *g);
+
+/* Each file's share of one record (mpi_rank_record calls them in order). */
+void mpi_messages(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+
+/* The end of a complete rank (mpi_requests.c; mpi_rank_end calls them in order). */
+void mpi_report_ignored(mpi_rank *m);
+void mpi_report_unrecorded(mpi_rank *m);
+void mpi_report_leaks(mpi_rank *m);
 
 #endif
