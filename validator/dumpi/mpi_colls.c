@@ -2,7 +2,7 @@
  * enters its digests (functions and roots; scalar counts), and the first
  * COLL_KEEP are kept with the counts this member states (scalar counts of a
  * built-in datatype; for the v-variants, rank-weighted sums over their
- * arrays), for the cross-rank comparison (mpi_match.c). */
+ * arrays), for the cross-rank comparison (mpi_collmatch.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -166,7 +166,7 @@ struct mpi_rank {
 	bool finalized, complete, ended, io_requests;
 	/* Calls the footer counts as ignored (libdumpi's tracing switched off,
 	 * e.g. MPI_Pcontrol(0)): what they did is not in the stream, so the
-	 * checks they would feed are not made (IGN_*; travels to mpi_match.c). */
+	 * checks they would feed are not made (IGN_*; travels to the cross-rank stage). */
 	uint8_t ignored;
 	int64_t world_size;   /* from the rank's MPI_Comm_size(MPI_COMM_WORLD), -1: not recorded */
 	char ignored_names[160]; /* the functions, for the note */
@@ -275,5 +275,64 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_report_ignored(mpi_rank *m);
 void mpi_report_unrecorded(mpi_rank *m);
 void mpi_report_leaks(mpi_rank *m);
+
+/* ---- the cross-rank stage, across its files ---- */
+
+/* Communicators rebuilt across ranks are numbered (gid): 0 is the world. */
+#define GID_NONE UINT32_MAX
+#define GID_SELF (UINT32_MAX - 1)
+#define DIAG_CAP 50   /* per rule and trace; then one line says how many more */
+
+/* A member of a rebuilt communicator: its world rank and instance there, the
+ * split key, its position in the parent, its MPI_Comm_rank record (-1). */
+typedef struct gmember {
+	uint32_t world, inst;
+	int32_t key;
+	int64_t pidx, myrank;
+} gmember;
+
+/* A communicator rebuilt from every member's instance of it. */
+typedef struct gcomm {
+	uint32_t parent, seq;
+	uint16_t fn;
+	int32_t color;
+	bool ok;              /* members are in MPI's order */
+	uint32_t n, cap;
+	gmember *mem;
+	uint32_t first_world; /* the rank and instance that created it first, for notes */
+	uint32_t first_inst;
+} gcomm;
+
+/* One trace's cross-rank stage: its ranks, communicators, diagnostic caps. */
+typedef struct trace_ctx {
+	hv_report *r;
+	mpi_rank **by;        /* by world rank */
+	uint32_t n;
+	uint32_t **ig;        /* per rank: instance -> gid */
+	gcomm *g;
+	uint32_t ng, gcap;
+	unsigned shown[HV_RULE_COUNT], hidden[HV_RULE_COUNT];
+} trace_ctx;
+
+/* Members vote with a value (a, b); the reference is the value most of them
+ * share, ties going to the one whose first member has the lowest position. */
+typedef struct vote {
+	uint64_t a, b;
+	uint32_t pos;
+} vote;
+
+/* Whether rule `rule` may list one more diagnostic in this trace (DIAG_CAP). */
+bool mpi_room(trace_ctx *t, int rule);
+/* A cross-rank diagnostic at record `rec` of rank `m`, within DIAG_CAP. */
+void mpi_emit_at(trace_ctx *t, int rule, const mpi_rank *m, uint64_t rec, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* "comm 2 = world", "comm 4" as the rank names it. */
+const char *mpi_comm_name(char *buf, size_t len, const mpi_rank *m, uint32_t inst);
+/* Step 1 (mpi_comms.c): every rank's instances paired into t->g, t->ig
+ * filled; false when out of memory. */
+bool mpi_pair_instances(trace_ctx *t);
+/* Step 2 (mpi_collmatch.c): the collectives of communicator `gi`; v and
+ * told have room for its members. */
+void mpi_compare_collectives(trace_ctx *t, uint32_t gi, vote *v, bool *told);
 
 #endif
