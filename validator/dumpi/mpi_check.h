@@ -1,10 +1,11 @@
 /* The MPI consistency layer over decoded DUMPI records (rules in
  * mpi_rules.def). Two stages, so ranks can be checked in parallel:
- *  - per rank (mpi_rank.c): one pass over the rank's records as the stream
- *    is walked: argument validity, handle and request life cycles, and a
- *    small summary of what other ranks must agree with;
- *  - across ranks (mpi_match.c): the summaries of all ranks of one trace,
- *    merged in rank order.
+ *  - per rank (mpi_rank.c, mpi_messages.c, mpi_colls.c, mpi_requests.c):
+ *    one pass over the rank's records as the stream is walked: argument
+ *    validity, handle and request life cycles, and a small summary of what
+ *    other ranks must agree with;
+ *  - across ranks (mpi_match.c, mpi_comms.c, mpi_collmatch.c): the
+ *    summaries of all ranks of one trace, merged in rank order.
  * Memory is bounded by what is live or unresolved (requests, communicators,
  * message channels), not by the number of records. */
 #ifndef HV_DUMPI_MPI_CHECK_H

@@ -1,5 +1,7 @@
-/* State shared by the per-rank pass (mpi_rank.c) and the cross-rank stage
- * (mpi_match.c). Not part of any API. */
+/* State shared by the files of the MPI consistency layer: the per-rank pass
+ * (mpi_rank.c, with mpi_messages.c, mpi_colls.c and mpi_requests.c) and the
+ * cross-rank stage (mpi_match.c). Not part of any API: mpi_check.h is the
+ * layer's interface to the rest of the validator. */
 #ifndef HV_DUMPI_MPI_INTERNAL_H
 #define HV_DUMPI_MPI_INTERNAL_H
 
@@ -164,7 +166,7 @@ struct mpi_rank {
 	bool finalized, complete, ended, io_requests;
 	/* Calls the footer counts as ignored (libdumpi's tracing switched off,
 	 * e.g. MPI_Pcontrol(0)): what they did is not in the stream, so the
-	 * checks they would feed are not made (IGN_*; travels to mpi_match.c). */
+	 * checks they would feed are not made (IGN_*; travels to the cross-rank stage). */
 	uint8_t ignored;
 	int64_t world_size;   /* from the rank's MPI_Comm_size(MPI_COMM_WORLD), -1: not recorded */
 	char ignored_names[160]; /* the functions, for the note */
@@ -209,5 +211,128 @@ mpi_rank_name mpi_rank_label(const mpi_rank *m);
 uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 /* A pseudo-random odd weight for comm rank k (the v-variants' third sums). */
 static inline uint64_t mpi_weight(uint64_t k) { return mpi_hash(k, 0x77e1947u, 0, 0) | 1u; }
+
+/* ---- the per-rank pass, across its files ---- */
+
+/* Argument roles: the field index of each role in each function's layout
+ * (-1: none), found by field name once (mpi_rank.c). */
+extern int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
+/* The value of role `ro` in record `fn`: false when the function has no
+ * such argument or it is absent (root-only). */
+static inline bool mpi_arg(unsigned fn, const dumpi_args *a, int ro, uint64_t *v)
+{
+	int i = mpi_roles[fn][ro];
+	if (i < 0 || i >= a->n || !a->f[i].present) return false;
+	*v = a->f[i].v;
+	return true;
+}
+/* Where role `ro`'s value lies in the file (0: nowhere). */
+static inline uint64_t mpi_arg_at(unsigned fn, const dumpi_args *a, int ro)
+{
+	int i = mpi_roles[fn][ro];
+	return i >= 0 && i < a->n ? a->f[i].at : 0;
+}
+const char *mpi_role_label(int ro);
+
+/* Collective calls, communicator constructors included (they are
+ * collectives of their parent): these feed the digests (mpi_colls.c) and
+ * are what an ignored collective hides (mpi_requests.c). */
+static inline bool mpi_is_coll(unsigned fn)
+{
+	return (fn >= 52 && fn <= 62) || (fn >= 65 && fn <= 67) || fn == 155 || fn == 156 || fn == 84 || fn == 85 ||
+	       fn == 86 || fn == 99 || fn == 101 || fn == 111;
+}
+
+/* A diagnostic about record `rec` of this rank (at `off`, or the record's
+ * offset when 0), prefixed with the rank, record and function. */
+void mpi_emit(mpi_rank *m, int rule, const dumpi_record *rec, uint64_t off, uint64_t len, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Element i of a counted u32 array whose count is at `at`. */
+bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v);
+/* Communicator index `id` of this rank, entered on first use. */
+mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id);
+static inline mpi_inst *mpi_inst_of(mpi_rank *m, uint32_t i) { return i < m->ninst ? &m->inst[i] : NULL; }
+
+/* Messages (mpi_messages.c). A recorded status: bytes (i32), source (i32),
+ * cancelled (u8), error (u8), and from 0.6.3 the tag (i32). */
+typedef struct mpi_status { bool ok, tag_ok, cancelled; int32_t src, tag; } mpi_status;
+mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, uint64_t i);
+uint32_t mpi_inst_of_comm(mpi_rank *m, uint64_t comm);
+/* The message of a send or receive, from its count, peer, tag and datatype roles. */
+mpi_msg mpi_msg_from(mpi_rank *m, unsigned fn, const dumpi_args *a, bool recv, int cro, int pro, int gro, int dro);
+static inline bool mpi_msg_wild(const mpi_msg *g) { return g->peer == MPI_D_ANY_SOURCE || g->tag == MPI_D_ANY_TAG; }
+void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g);
+void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_status st);
+void mpi_untally(mpi_rank *m, const mpi_msg *g);
+
+/* Each file's share of one record (mpi_rank_record calls them in order). */
+void mpi_messages(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+
+/* The end of a complete rank (mpi_requests.c; mpi_rank_end calls them in order). */
+void mpi_report_ignored(mpi_rank *m);
+void mpi_report_unrecorded(mpi_rank *m);
+void mpi_report_leaks(mpi_rank *m);
+
+/* ---- the cross-rank stage, across its files ---- */
+
+/* Communicators rebuilt across ranks are numbered (gid): 0 is the world. */
+#define GID_NONE UINT32_MAX
+#define GID_SELF (UINT32_MAX - 1)
+#define DIAG_CAP 50   /* per rule and trace; then one line says how many more */
+
+/* A member of a rebuilt communicator: its world rank and instance there, the
+ * split key, its position in the parent, its MPI_Comm_rank record (-1). */
+typedef struct gmember {
+	uint32_t world, inst;
+	int32_t key;
+	int64_t pidx, myrank;
+} gmember;
+
+/* A communicator rebuilt from every member's instance of it. */
+typedef struct gcomm {
+	uint32_t parent, seq;
+	uint16_t fn;
+	int32_t color;
+	bool ok;              /* members are in MPI's order */
+	uint32_t n, cap;
+	gmember *mem;
+	uint32_t first_world; /* the rank and instance that created it first, for notes */
+	uint32_t first_inst;
+} gcomm;
+
+/* One trace's cross-rank stage: its ranks, communicators, diagnostic caps. */
+typedef struct trace_ctx {
+	hv_report *r;
+	mpi_rank **by;        /* by world rank */
+	uint32_t n;
+	uint32_t **ig;        /* per rank: instance -> gid */
+	gcomm *g;
+	uint32_t ng, gcap;
+	unsigned shown[HV_RULE_COUNT], hidden[HV_RULE_COUNT];
+} trace_ctx;
+
+/* Members vote with a value (a, b); the reference is the value most of them
+ * share, ties going to the one whose first member has the lowest position. */
+typedef struct vote {
+	uint64_t a, b;
+	uint32_t pos;
+} vote;
+
+/* Whether rule `rule` may list one more diagnostic in this trace (DIAG_CAP). */
+bool mpi_room(trace_ctx *t, int rule);
+/* A cross-rank diagnostic at record `rec` of rank `m`, within DIAG_CAP. */
+void mpi_emit_at(trace_ctx *t, int rule, const mpi_rank *m, uint64_t rec, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* "comm 2 = world", "comm 4" as the rank names it. */
+const char *mpi_comm_name(char *buf, size_t len, const mpi_rank *m, uint32_t inst);
+/* Step 1 (mpi_comms.c): every rank's instances paired into t->g, t->ig
+ * filled; false when out of memory. */
+bool mpi_pair_instances(trace_ctx *t);
+/* Step 2 (mpi_collmatch.c): the collectives of communicator `gi`; v and
+ * told have room for its members. */
+void mpi_compare_collectives(trace_ctx *t, uint32_t gi, vote *v, bool *told);
 
 #endif

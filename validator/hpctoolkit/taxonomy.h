@@ -3,9 +3,14 @@
 #ifndef HV_HPCTK_TAXONOMY_H
 #define HV_HPCTK_TAXONOMY_H
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
+#include "../core/hv_int.h"
 #include "hpctoolkit.h"
+#include "yamldoc.h"
 
 /* A taxonomy file is one whose parent folder is metrics/ and whose name
  * ends in .yaml (hpcprof writes metrics/default.yaml). */
@@ -15,10 +20,59 @@ bool hpctk_is_taxonomy_name(const char *path);
  * model, when built (release edition), gives the cross-checks. */
 void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const hpctk_metadb_summary *meta);
 
-/* The taxonomy's resolved tree for `hpcvet dump`: calls `line` once per
- * metric (depth, name) and per input (depth -1, "metric scope formula
- * combine"), in document order, aliases and merge keys resolved; false when
- * the YAML could not be read (why set). Bounded like the check. */
+/* ---- shared by the taxonomy's files (taxonomy*.c) only ---- */
 
+/* yd_node.seen bits */
+enum { SEEN_METRIC = 1, SEEN_FORMULA_BAD = 2, SEEN_USED = 4, SEEN_STD_BAD = 8 };
+
+typedef struct tx_input {
+	uint32_t node;
+	const char *metric, *scope;
+	char formula[64];   /* canonical: whitespace removed */
+	uint8_t combine;    /* 0 sum, 1 min, 2 max */
+	bool ok;            /* well-formed (its own rule passed) */
+	bool custom;        /* meta.db says its scope is custom */
+	int32_t mi;         /* meta.db metric index, -1 unknown */
+} tx_input;
+
+typedef struct tx {
+	hv_report *r;
+	hv_blob *b;
+	const char *file;
+	yd_doc d;
+	tx_input *in;
+	uint32_t nin;
+	uint32_t *input_of; /* node -> index into in, YD_NONE */
+	uint32_t epoch;
+	uint64_t steps;
+	bool over;          /* step budget spent: the rest is not checked */
+	uint32_t *stack;
+	uint32_t nstack, stack_cap;
+	const struct hpctk_vmodel *vm; /* meta.db's value model (values.h), or NULL */
+	/* hatchet hazards, reported once each at the end */
+	uint32_t no_standard, no_standard_node;
+	char no_standard_path[HV_PATH_MAX];
+} tx;
+
+/* Output helpers, the step budget and the walks' stack (taxonomy.c). */
+const char *tx_base_name(const char *p);
+/* Paths are shortened silently (vsnprintf: no truncation warnings). */
+void tx_pathf(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+uint64_t tx_node_len(const tx *t, uint32_t n);
+void tx_emitv(tx *t, int rule, uint32_t n, const char *path, const char *fmt, va_list ap);
+/* One evaluation of `rule`; a failure is reported at node n. */
+bool tx_check(tx *t, int rule, bool ok, uint32_t n, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+const char *tx_type_name(int ty);
+const char *tx_text(const tx *t, uint32_t n, char *buf, size_t cap);
+bool tx_push(tx *t, uint32_t n);
+bool tx_step(tx *t);
+
+/* The checks, in the order hpctk_check_taxonomy runs them. */
+void tx_check_inputs(tx *t, uint32_t seq);                              /* taxonomy_inputs.c */
+void tx_cross_inputs(tx *t);                                            /* taxonomy_inputs.c */
+void tx_check_metrics(tx *t, uint32_t roots);                           /* taxonomy_metrics.c */
+void tx_walk_formula(tx *t, uint32_t f, const char *path, bool standard); /* taxonomy_formulas.c */
+void tx_notes(tx *t);                                                   /* taxonomy_inputs.c */
 
 #endif
