@@ -1,5 +1,6 @@
 #include "gen.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,16 @@ size_t gen_buf_append(gen_buf *b, const void *p, size_t n)
 }
 
 size_t gen_buf_str(gen_buf *b, const char *s) { return gen_buf_append(b, s, strlen(s) + 1); }
+
+void gen_buf_printf(gen_buf *b, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (n > 0) gen_buf_append(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
 
 void gen_buf_pad(gen_buf *b, size_t align, uint8_t fill)
 {

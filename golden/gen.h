@@ -85,6 +85,8 @@ typedef struct gen_buf {
 
 size_t gen_buf_reserve(gen_buf *b, size_t n, size_t align);  /* append n zero bytes at an aligned offset; returns offset */
 size_t gen_buf_append(gen_buf *b, const void *p, size_t n);  /* returns offset */
+/* Formatted text (no NUL), at most 1023 bytes a call: JSON and YAML writers. */
+void gen_buf_printf(gen_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 size_t gen_buf_str(gen_buf *b, const char *s);               /* append with NUL; returns offset */
 void gen_buf_pad(gen_buf *b, size_t align, uint8_t fill);     /* pad len up to align */
 uint8_t *gen_buf_at(gen_buf *b, size_t off);                 /* pointer into data (valid until next append) */

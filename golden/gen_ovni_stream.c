@@ -326,27 +326,17 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 
 /* ---- JSON ---- */
 
-static void jprintf(gen_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void jprintf(gen_buf *b, const char *fmt, ...)
-{
-	char tmp[512];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n > 0) gen_buf_append(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
 
 static void put_cpus(gen_buf *b, const char *indent, unsigned n, int shift, bool clash, bool empty)
 {
-	jprintf(b, "[");
+	gen_buf_printf(b, "[");
 	for (unsigned i = 0; !empty && i < n; i++) {
 		long long idx = (long long)i + shift;
 		if (clash && i == 0) idx = 1;
-		jprintf(b, "%s\n%s    {\n%s        \"index\": %lld,\n%s        \"phyid\": %u\n%s    }", i ? "," : "", indent,
+		gen_buf_printf(b, "%s\n%s    {\n%s        \"index\": %lld,\n%s        \"phyid\": %u\n%s    }", i ? "," : "", indent,
 			indent, idx, indent, i, indent);
 	}
-	jprintf(b, "\n%s]", indent);
+	gen_buf_printf(b, "\n%s]", indent);
 }
 
 void govni_write_meta(const govni_meta *m, gen_buf *b)
@@ -354,77 +344,77 @@ void govni_write_meta(const govni_meta *m, gen_buf *b)
 	const char *r = m->brk;
 	bool v3 = m->version == 3;
 	if (govni_is(r, "ovni.json.root-object")) {
-		jprintf(b, "[\n    3\n]\n");
+		gen_buf_printf(b, "[\n    3\n]\n");
 		return;
 	}
-	if (govni_is(r, "ovni.json.comment")) jprintf(b, "// written by hpcvet-gen\n");
-	jprintf(b, "{\n    \"version\": %d,\n    \"ovni\": {\n", govni_is(r, "ovni.json.version") ? 2 : m->version);
-	jprintf(b, "        \"lib\": {\n            \"version\": \"1.14.0\"%s\n        },\n",
+	if (govni_is(r, "ovni.json.comment")) gen_buf_printf(b, "// written by hpcvet-gen\n");
+	gen_buf_printf(b, "{\n    \"version\": %d,\n    \"ovni\": {\n", govni_is(r, "ovni.json.version") ? 2 : m->version);
+	gen_buf_printf(b, "        \"lib\": {\n            \"version\": \"1.14.0\"%s\n        },\n",
 		govni_is(r, "ovni.json.lib") ? "" : ",\n            \"commit\": \"cf025e2\"");
 	if (v3 && !govni_is(r, "ovni.json.part"))
-		jprintf(b, "        \"part\": \"%s\",\n", govni_is(r, "ovni.json.part-unknown") ? "process" : "thread");
+		gen_buf_printf(b, "        \"part\": \"%s\",\n", govni_is(r, "ovni.json.part-unknown") ? "process" : "thread");
 	if (v3) {
-		jprintf(b, "        \"tid\": %lld,\n", govni_is(r, "ovni.json.tid") ? -5 : m->tid);
-		if (govni_is(r, "ovni.json.duplicate-key")) jprintf(b, "        \"tid\": %lld,\n", m->tid);
-		jprintf(b, "        \"pid\": %lld,\n", govni_is(r, "ovni.json.pid") ? 0 : m->pid);
-		jprintf(b, "        \"loom\": \"%s\",\n", govni_is(r, "ovni.json.loom") ? "vm/0" : m->loom);
+		gen_buf_printf(b, "        \"tid\": %lld,\n", govni_is(r, "ovni.json.tid") ? -5 : m->tid);
+		if (govni_is(r, "ovni.json.duplicate-key")) gen_buf_printf(b, "        \"tid\": %lld,\n", m->tid);
+		gen_buf_printf(b, "        \"pid\": %lld,\n", govni_is(r, "ovni.json.pid") ? 0 : m->pid);
+		gen_buf_printf(b, "        \"loom\": \"%s\",\n", govni_is(r, "ovni.json.loom") ? "vm/0" : m->loom);
 		if (m->with_app_id) {
-			if (govni_is(r, "ovni.json.non-integer")) jprintf(b, "        \"app_id\": %lld.5,\n", m->app_id);
-			else jprintf(b, "        \"app_id\": %lld,\n", govni_is(r, "ovni.json.app-id") ? 0 : m->app_id);
+			if (govni_is(r, "ovni.json.non-integer")) gen_buf_printf(b, "        \"app_id\": %lld.5,\n", m->app_id);
+			else gen_buf_printf(b, "        \"app_id\": %lld,\n", govni_is(r, "ovni.json.app-id") ? 0 : m->app_id);
 		}
 		if (m->with_rank)
-			jprintf(b, "        \"rank\": %lld,\n        \"nranks\": %lld,\n",
+			gen_buf_printf(b, "        \"rank\": %lld,\n        \"nranks\": %lld,\n",
 				govni_is(r, "ovni.json.rank") ? m->nranks + 3 : m->rank, m->nranks);
 		if (m->with_cpus) {
-			jprintf(b, "        \"loom_cpus\": ");
+			gen_buf_printf(b, "        \"loom_cpus\": ");
 			put_cpus(b, "        ", m->ncpus, m->cpu_index_shift, m->cpu_phyid_clash, govni_is(r, "ovni.json.loom-cpus"));
-			jprintf(b, ",\n");
+			gen_buf_printf(b, ",\n");
 		}
 	}
 	if (m->mark_decl) {
 		const char *title = m->mark_other_title ? "Other phase" : "Phase";
 		const char *ct = govni_is(r, "ovni.json.mark") ? "queue" : "stack";
-		jprintf(b, "        \"mark\": {\n            \"3\": {\n                \"title\": \"%s\",\n"
+		gen_buf_printf(b, "        \"mark\": {\n            \"3\": {\n                \"title\": \"%s\",\n"
 			   "                \"chan_type\": \"%s\",\n                \"labels\": {\n", title, ct);
-		if (m->mark_decl == 1) jprintf(b, "                    \"1\": \"init\",\n");
-		jprintf(b, "                    \"2\": \"compute\"\n                }\n            }\n        },\n");
+		if (m->mark_decl == 1) gen_buf_printf(b, "                    \"1\": \"init\",\n");
+		gen_buf_printf(b, "                    \"2\": \"compute\"\n                }\n            }\n        },\n");
 	}
 	if (!govni_is(r, "ovni.json.require-missing")) {
 		const char *ov = govni_is(r, "ovni.json.require-syntax") ? "1.1" : govni_is(r, "ovni.json.require-major") ? "2.0.0" : "1.1.0";
-		jprintf(b, "        \"require\": {\n            \"ovni\": \"%s\"", ov);
+		gen_buf_printf(b, "        \"require\": {\n            \"ovni\": \"%s\"", ov);
 		unsigned nm = govni_is(r, "ovni.json.require-minor-newer") ? 8 : m->nosv_minor;
-		if (m->require_nosv) jprintf(b, ",\n            \"nosv\": \"2.%u.0\"", nm);
-		if (m->require_kernel) jprintf(b, ",\n            \"kernel\": \"1.0.0\"");
-		if (m->require_openmp) jprintf(b, ",\n            \"openmp\": \"1.2.1\"");
-		if (m->require_nanos6) jprintf(b, ",\n            \"nanos6\": \"1.1.0\"");
-		if (m->require_more) jprintf(b, ",\n            %s", m->require_more);
-		if (govni_is(r, "ovni.json.require-unknown-model")) jprintf(b, ",\n            \"fpga\": \"1.0.0\"");
-		jprintf(b, "\n        },\n");
+		if (m->require_nosv) gen_buf_printf(b, ",\n            \"nosv\": \"2.%u.0\"", nm);
+		if (m->require_kernel) gen_buf_printf(b, ",\n            \"kernel\": \"1.0.0\"");
+		if (m->require_openmp) gen_buf_printf(b, ",\n            \"openmp\": \"1.2.1\"");
+		if (m->require_nanos6) gen_buf_printf(b, ",\n            \"nanos6\": \"1.1.0\"");
+		if (m->require_more) gen_buf_printf(b, ",\n            %s", m->require_more);
+		if (govni_is(r, "ovni.json.require-unknown-model")) gen_buf_printf(b, ",\n            \"fpga\": \"1.0.0\"");
+		gen_buf_printf(b, "\n        },\n");
 	}
-	jprintf(b, "        \"finished\": %d\n    }\n}\n", govni_is(r, "ovni.json.finished") ? 0 : 1);
+	gen_buf_printf(b, "        \"finished\": %d\n    }\n}\n", govni_is(r, "ovni.json.finished") ? 0 : 1);
 	if (govni_is(r, "ovni.json.syntax")) b->len -= 2; /* drop the closing brace */
-	if (govni_is(r, "ovni.json.trailing-garbage")) jprintf(b, "}\n");
+	if (govni_is(r, "ovni.json.trailing-garbage")) gen_buf_printf(b, "}\n");
 }
 
 void govni_write_proc(int version, long long app_id, long long rank, long long nranks, unsigned ncpus, const char *brk,
 		      gen_buf *b)
 {
-	jprintf(b, "{\n    \"version\": %d,\n", version);
+	gen_buf_printf(b, "{\n    \"version\": %d,\n", version);
 	/* The break writes the value of the documentation's example, which v1 readers refused. */
 	if (version == 1)
-		jprintf(b, "    \"model_version\": \"O1 V1 T1 M1 D1 K1%s\",\n",
+		gen_buf_printf(b, "    \"model_version\": \"O1 V1 T1 M1 D1 K1%s\",\n",
 			govni_is(brk, "ovni.json.model-version") ? "" : " 61");
-	if (app_id > 0) jprintf(b, "    \"app_id\": %lld,\n", app_id);
-	if (rank >= 0) jprintf(b, "    \"rank\": %lld,\n    \"nranks\": %lld,\n", rank, nranks);
+	if (app_id > 0) gen_buf_printf(b, "    \"app_id\": %lld,\n", app_id);
+	if (rank >= 0) gen_buf_printf(b, "    \"rank\": %lld,\n    \"nranks\": %lld,\n", rank, nranks);
 	if (ncpus) {
-		jprintf(b, "    \"cpus\": ");
+		gen_buf_printf(b, "    \"cpus\": ");
 		put_cpus(b, "    ", ncpus, 0, false, false);
-		jprintf(b, ",\n");
+		gen_buf_printf(b, ",\n");
 	}
 	/* no trailing comma before the closing brace */
 	if (b->len >= 2 && b->data[b->len - 2] == ',') {
 		b->data[b->len - 2] = '\n';
 		b->len--;
 	}
-	jprintf(b, "}\n");
+	gen_buf_printf(b, "}\n");
 }

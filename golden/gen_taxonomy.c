@@ -12,16 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void put(gen_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(gen_buf *b, const char *fmt, ...)
-{
-	char tmp[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	if (n > 0) gen_buf_append(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
 
 /* A double-quoted YAML scalar. */
 static const char *q(const char *s, char *buf, size_t cap)
@@ -58,28 +48,28 @@ static bool same_group(const hpctk_summary *a, const hpctk_summary *b)
 static void variant(gen_buf *b, unsigned k, const char *label, int exec, int std, int cus, bool first, const char *brk)
 {
 	char qb[160];
-	put(b, "      %s:\n", q(label, qb, sizeof qb));
-	if (first && is(brk, "hpctkdb.taxonomy.variant")) put(b, "        render: [number, pie]\n");
-	else put(b, "        render: %s\n", exec >= 0 ? "[number, percent]" : "[number]");
-	put(b, "        formula:\n");
+	gen_buf_printf(b, "      %s:\n", q(label, qb, sizeof qb));
+	if (first && is(brk, "hpctkdb.taxonomy.variant")) gen_buf_printf(b, "        render: [number, pie]\n");
+	else gen_buf_printf(b, "        render: %s\n", exec >= 0 ? "[number, percent]" : "[number]");
+	gen_buf_printf(b, "        formula:\n");
 	if (exec >= 0) {
-		put(b, "          inclusive:\n");
+		gen_buf_printf(b, "          inclusive:\n");
 		if (first && is(brk, "hpctkdb.taxonomy.hatchet"))
-			put(b, "            *in-%u-%d\n", k, exec); /* bare, as older hpcprof wrote it */
+			gen_buf_printf(b, "            *in-%u-%d\n", k, exec); /* bare, as older hpcprof wrote it */
 		else if (first && is(brk, "hpctkdb.taxonomy.alias"))
-			put(b, "            standard: [*in-%u-%d, +, *no-such-input]\n", k, exec);
+			gen_buf_printf(b, "            standard: [*in-%u-%d, +, *no-such-input]\n", k, exec);
 		else if (first && is(brk, "hpctkdb.taxonomy.formula"))
-			put(b, "            standard: [*in-%u-%d, '* * 3']\n", k, exec);
+			gen_buf_printf(b, "            standard: [*in-%u-%d, '* * 3']\n", k, exec);
 		else
-			put(b, "            standard: *in-%u-%d\n", k, exec);
+			gen_buf_printf(b, "            standard: *in-%u-%d\n", k, exec);
 	}
 	if (std >= 0 || cus >= 0) {
-		put(b, "          exclusive:\n");
-		if (cus >= 0) put(b, "            custom: *in-%u-%d\n", k, cus);
-		if (std >= 0) put(b, "            standard: *in-%u-%d\n", k, std);
-		else put(b, "            standard: null\n"); /* defaults to null; said, for readers that need the key */
+		gen_buf_printf(b, "          exclusive:\n");
+		if (cus >= 0) gen_buf_printf(b, "            custom: *in-%u-%d\n", k, cus);
+		if (std >= 0) gen_buf_printf(b, "            standard: *in-%u-%d\n", k, std);
+		else gen_buf_printf(b, "            standard: null\n"); /* defaults to null; said, for readers that need the key */
 	}
-	if (first && is(brk, "hpctkdb.taxonomy.child-variant")) put(b, "        child variant: Median\n");
+	if (first && is(brk, "hpctkdb.taxonomy.child-variant")) gen_buf_printf(b, "        child variant: Median\n");
 }
 
 int gen_taxonomy_write(const hpctk_model *m, const char *brk, gen_buf *b, const char **fail)
@@ -92,43 +82,43 @@ int gen_taxonomy_write(const hpctk_model *m, const char *brk, gen_buf *b, const 
 		*fail = "too few metrics";
 		return -1;
 	}
-	put(b, "version: %d\n", is(brk, "hpctkdb.taxonomy.version") ? 1 : 0);
-	put(b, "inputs:\n");
+	gen_buf_printf(b, "version: %d\n", is(brk, "hpctkdb.taxonomy.version") ? 1 : 0);
+	gen_buf_printf(b, "inputs:\n");
 	for (unsigned k = first_metric; k < m->n_metrics; k++) {
 		const hpctk_metric *md = &m->metrics[k];
 		for (unsigned i = 0; i < md->n_summaries; i++) {
 			const hpctk_summary *s = &md->summaries[i];
-			put(b, "  - &in-%u-%u\n", k, i);
-			put(b, "    metric: %s\n", q(md->name, qb, sizeof qb));
-			put(b, "    scope: %s\n", m->scopes[s->scope].name);
-			put(b, "    formula: %s\n", q(s->formula, qb, sizeof qb));
-			put(b, "    combine: %s\n", comb_name[s->combine % 3]);
+			gen_buf_printf(b, "  - &in-%u-%u\n", k, i);
+			gen_buf_printf(b, "    metric: %s\n", q(md->name, qb, sizeof qb));
+			gen_buf_printf(b, "    scope: %s\n", m->scopes[s->scope].name);
+			gen_buf_printf(b, "    formula: %s\n", q(s->formula, qb, sizeof qb));
+			gen_buf_printf(b, "    combine: %s\n", comb_name[s->combine % 3]);
 		}
 	}
 	if (is(brk, "hpctkdb.taxonomy.input"))
-		put(b, "  - &in-bad-combine\n    metric: %s\n    scope: point\n    formula: $$\n    combine: avg\n",
+		gen_buf_printf(b, "  - &in-bad-combine\n    metric: %s\n    scope: point\n    formula: $$\n    combine: avg\n",
 		    q(m->metrics[first_metric].name, qb, sizeof qb));
 	if (is(brk, "hpctkdb.taxonomy.input-metadb"))
-		put(b, "  - &in-unknown\n    metric: no-such-metric\n    scope: point\n    formula: $$\n    combine: sum\n");
-	put(b, "%s:\n", is(brk, "hpctkdb.taxonomy.top") ? "root" : "roots");
+		gen_buf_printf(b, "  - &in-unknown\n    metric: no-such-metric\n    scope: point\n    formula: $$\n    combine: sum\n");
+	gen_buf_printf(b, "%s:\n", is(brk, "hpctkdb.taxonomy.top") ? "root" : "roots");
 	bool first_done = false;
 	for (unsigned k = first_metric; k < m->n_metrics; k++) {
 		const hpctk_metric *md = &m->metrics[k];
 		if (md->n_summaries == 0) continue;
-		put(b, "  - name: %s\n", q(md->name, qb, sizeof qb));
-		put(b, "    description: %s\n", q(md->name, qb, sizeof qb));
+		gen_buf_printf(b, "  - name: %s\n", q(md->name, qb, sizeof qb));
+		gen_buf_printf(b, "    description: %s\n", q(md->name, qb, sizeof qb));
 		bool first_root = k == first_metric;
-		if (first_root && is(brk, "hpctkdb.taxonomy.metric")) put(b, "    visible by default: maybe\n");
-		if (first_root && is(brk, "hpctkdb.taxonomy.format")) put(b, "    format: \"%%d\"\n");
+		if (first_root && is(brk, "hpctkdb.taxonomy.metric")) gen_buf_printf(b, "    visible by default: maybe\n");
+		if (first_root && is(brk, "hpctkdb.taxonomy.format")) gen_buf_printf(b, "    format: \"%%d\"\n");
 		if (first_root && is(brk, "hpctkdb.taxonomy.child-variant")) {
 			/* a child to take values from, with only a Sum variant */
-			put(b, "    children:\n      - name: %s\n        variants:\n          Sum:\n", q("part", qb, sizeof qb));
-			put(b, "            render: [number]\n            formula:\n              exclusive:\n");
+			gen_buf_printf(b, "    children:\n      - name: %s\n        variants:\n          Sum:\n", q("part", qb, sizeof qb));
+			gen_buf_printf(b, "            render: [number]\n            formula:\n              exclusive:\n");
 			unsigned j = 0;
 			while (j + 1 < md->n_summaries && m->scopes[md->summaries[j].scope].type == HPCTK_SCOPE_CUSTOM) j++;
-			put(b, "                standard: *in-%u-%u\n", k, j);
+			gen_buf_printf(b, "                standard: *in-%u-%u\n", k, j);
 		}
-		put(b, "    variants:\n");
+		gen_buf_printf(b, "    variants:\n");
 		bool used[16] = {false};
 		for (unsigned i = 0; i < md->n_summaries && i < 16; i++) {
 			if (used[i]) continue;
@@ -164,19 +154,19 @@ int gen_taxonomy_write(const hpctk_model *m, const char *brk, gen_buf *b, const 
 		}
 	}
 	if (is(brk, "hpctkdb.taxonomy.input-metadb"))
-		put(b, "  - name: unknown\n    variants:\n      Sum:\n        render: [number]\n        formula:\n"
+		gen_buf_printf(b, "  - name: unknown\n    variants:\n      Sum:\n        render: [number]\n        formula:\n"
 		       "          exclusive:\n            standard: *in-unknown\n");
 	if (is(brk, "hpctkdb.taxonomy.bounds")) {
 		/* a billion laughs beside roots: 9^9 strings from 90 nodes */
-		put(b, "lol0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+		gen_buf_printf(b, "lol0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
 		for (int i = 1; i <= 9; i++)
-			put(b, "lol%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n", i, i, i - 1, i - 1, i - 1,
+			gen_buf_printf(b, "lol%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n", i, i, i - 1, i - 1, i - 1,
 			    i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
 	}
-	if (is(brk, "hpctkdb.taxonomy.yaml")) put(b, "broken: [1, 2\n");
+	if (is(brk, "hpctkdb.taxonomy.yaml")) gen_buf_printf(b, "broken: [1, 2\n");
 	if (is(brk, "hpctkdb.taxonomy.viewer-aliases")) {
-		put(b, "many:\n");
-		for (int i = 0; i < 1001; i++) put(b, "  - *in-%u-0\n", first_metric);
+		gen_buf_printf(b, "many:\n");
+		for (int i = 0; i < 1001; i++) gen_buf_printf(b, "  - *in-%u-0\n", first_metric);
 	}
 	if (!first_done && brk && (strstr(brk, "taxonomy.variant") || strstr(brk, "taxonomy.formula") ||
 				   strstr(brk, "taxonomy.hatchet") || strstr(brk, "taxonomy.alias") ||
