@@ -43,3 +43,7 @@ mkdir -p corpus/diff_simd
 for f in $(sources hpctk_db set); do
 	case $(basename "$f") in *hpctoolkit*) cp "$f" "corpus/diff_simd/$(basename "$(dirname "$f")")_$(basename "$f")" ;; esac
 done
+
+# diff_dump: one file (control bit 0 clear) or a directory (set)
+for f in $(sources single dump); do seed diff_dump '\x00' "$f"; done
+for f in $(sources set hpctk_db dumpi_trace ovni_trace); do seed diff_dump '\x01' "$f"; done

@@ -66,4 +66,14 @@ else
 	out=$("$BUILD/fuzz/regress_diff_simd" "$ROOT/corpus/set/y_hpctoolkit-db_release" 2>&1)
 	check "diff_simd says it compares nothing without AVX-512" grep -q 'nothing is compared' <<<"$out"
 fi
+# Found by diff_dump: the dump of a conforming draft-edition database
+# stopped at profile.db's ProfileInfos (the dumper wanted the release
+# edition's {PI} size, 0x2c bytes at least; the draft's is 0x28).
+"$GEN" --what=hpctoolkit-db --edition=draft -o "$TMP/draft" >/dev/null 2>&1
+expect_exit 0 "dump of a draft-edition database" "$HPCVET" dump --format=json "$TMP/draft"
+check "the dump of a conforming draft-edition database has no stop item" \
+	grep -q '"kind":"profile","path":"profile.db/profile\[0\]"' "$TMP/out"
+check "... and does not stop" bash -c "! grep -q '\"kind\":\"stop\"' '$TMP/out'"
+check "the draft reproducer replays through diff_dump" "$BUILD/fuzz/regress_diff_dump" \
+	"$ROOT/corpus/diff_dump/crash_5d91a190_draft-profile-info-dump-stop" >/dev/null
 done_testing
