@@ -74,6 +74,7 @@ static bool vouched(const hv_blob *b, bool set)
 static void check_items(const cJSON *doc, hv_blob *blobs, size_t n, bool set)
 {
 	const cJSON *files = cJSON_GetObjectItemCaseSensitive(doc, "files"), *f;
+	size_t fi = 0;
 	cJSON_ArrayForEach(f, files)
 	{
 		const cJSON *name = cJSON_GetObjectItemCaseSensitive(f, "name");
@@ -84,13 +85,19 @@ static void check_items(const cJSON *doc, hv_blob *blobs, size_t n, bool set)
 			fprintf(stderr, "fuzz diff: the dump of a conforming input marks %s untrusted\n", nm);
 			abort();
 		}
-		uint64_t fsize = UINT64_MAX;
-		const uint8_t *seen = NULL;
-		const hv_blob *fb = NULL;
-		for (size_t i = 0; i < n; i++)
-			if (cJSON_IsString(name) && strcmp(blobs[i].name, name->valuestring) == 0)
-				fsize = blobs[i].size, seen = ((const rec_io *)blobs[i].io)->seen, fb = &blobs[i];
-		if (cJSON_IsNumber(size) && fsize != UINT64_MAX && size->valuedouble != (double)fsize) {
+		/* the dump lists the files in the order it was given them (nothing
+		 * is selected here); names are cleaned for output, so the order,
+		 * not the name, says which blob an entry is */
+		if (fi >= n) {
+			fprintf(stderr, "fuzz diff: the dump lists more files than the input has (%zu)\n", n);
+			abort();
+		}
+		const hv_blob *fb = &blobs[fi++];
+		uint64_t fsize = fb->size;
+		const uint8_t *seen = ((const rec_io *)fb->io)->seen;
+		int vouch = -1; /* computed once, when a violation needs it */
+#define VOUCHED() (vouch < 0 ? (vouch = vouched(fb, set)) : vouch)
+		if (!cJSON_IsNumber(size) || size->valuedouble != (double)fsize) {
 			fprintf(stderr, "fuzz diff: the dump gives %s %.0f bytes, it has %llu\n", nm, size->valuedouble,
 				(unsigned long long)fsize);
 			abort();
@@ -103,15 +110,15 @@ static void check_items(const cJSON *doc, hv_blob *blobs, size_t n, bool set)
 			const cJSON *len = cJSON_GetObjectItemCaseSensitive(it, "length");
 			const char *k = cJSON_IsString(kind) ? kind->valuestring : "?";
 			if ((strcmp(k, "stop") == 0 || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(it, "untrusted"))) &&
-			    (!fb || vouched(fb, set))) {
+			    VOUCHED()) {
 				const cJSON *why = cJSON_GetObjectItemCaseSensitive(it, "reason");
 				fprintf(stderr, "fuzz diff: the dump of a conforming input stops or distrusts %s: %s at %.0f (%s)\n",
 					nm, k, cJSON_IsNumber(off) ? off->valuedouble : -1.0,
 					cJSON_IsString(why) ? why->valuestring : "");
 				abort();
 			}
-			if (fsize != UINT64_MAX && cJSON_IsNumber(off) && cJSON_IsNumber(len) &&
-			    off->valuedouble + len->valuedouble > (double)fsize && vouched(fb, set)) {
+			if (cJSON_IsNumber(off) && cJSON_IsNumber(len) &&
+			    off->valuedouble + len->valuedouble > (double)fsize && VOUCHED()) {
 				fprintf(stderr, "fuzz diff: a dump item of a conforming input ends past its file: %s %s at %.0f+%.0f of %llu\n",
 					nm, k, off->valuedouble, len->valuedouble, (unsigned long long)fsize);
 				abort();
@@ -119,13 +126,14 @@ static void check_items(const cJSON *doc, hv_blob *blobs, size_t n, bool set)
 			/* where the item's structure starts: a byte validation read
 			 * (not every byte: structures carry padding no check reads) */
 			if (seen && cJSON_IsNumber(off) && cJSON_IsNumber(len) && off->valuedouble >= 0 && len->valuedouble > 0 &&
-			    off->valuedouble < (double)fsize && !seen[(uint64_t)off->valuedouble] && vouched(fb, set)) {
+			    off->valuedouble < (double)fsize && !seen[(uint64_t)off->valuedouble] && VOUCHED()) {
 				fprintf(stderr, "fuzz diff: a dump item of a conforming input starts at a byte validation never "
 						"read: %s %s at %.0f+%.0f\n",
 					nm, k, off->valuedouble, len->valuedouble);
 				abort();
 			}
 		}
+#undef VOUCHED
 	}
 }
 
