@@ -5,6 +5,7 @@
 # size, threads, order, which units travel as bytes), the variants rotated
 # over the seeds so every choice is seeded without multiplying the corpus.
 # Big shapes (*_big) and campaign queues (q_*) are left out. Deterministic;
+# run by fuzz/make-seeds.sh (make seeds) after the family corpora;
 # existing crash_* reproducers are kept.
 set -eu
 cd "$(dirname "$0")/.."
@@ -47,3 +48,33 @@ done
 # diff_dump: one file (control bit 0 clear) or a directory (set)
 for f in $(sources single dump); do seed diff_dump '\x00' "$f"; done
 for f in $(sources set hpctk_db dumpi_trace ovni_trace); do seed diff_dump '\x01' "$f"; done
+
+# certify: JSON certificates of small generated inputs (one, two, a
+# nonconforming one), the per-rule list cut to three entries so a seed stays
+# far below the target's max_len (the rest of a certificate is what
+# certify --verify reads). Needs jq; relative paths keep the seeds the same
+# on every run.
+BUILD=${BUILD:-build}
+if command -v jq >/dev/null && [ -x "$BUILD/hpcvet" ] && [ -x "$BUILD/hpcvet-gen" ]; then
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	root=$PWD
+	mkdir -p corpus/certify
+	(
+		cd "$tmp"
+		"$root/$BUILD/hpcvet-gen" --what=metadb -o meta.db
+		"$root/$BUILD/hpcvet-gen" --what=hpctoolkit-db --edition=draft -o db
+		"$root/$BUILD/hpcvet-gen" --what=dumpi-trace -o dumpi
+		"$root/$BUILD/hpcvet-gen" --what=metadb --break=metadb.hdr.magic -o broken.db
+	) >/dev/null 2>&1 || true
+	cert() { # name, inputs...
+		local name=$1
+		shift
+		(cd "$tmp" && "$root/$BUILD/hpcvet" certify --format=json "$@" 2>/dev/null) |
+			jq -c '.certificate.inputs[].rules |= .[0:3]' >"corpus/certify/$name" || rm -f "corpus/certify/$name"
+	}
+	cert y_cert_metadb meta.db
+	cert y_cert_draft-db db
+	cert y_cert_two-inputs meta.db dumpi
+	cert y_cert_nonconforming broken.db
+fi
