@@ -17,7 +17,7 @@ endif
 # -fPIC: the same objects make the shared library. -fvisibility=hidden: only
 # what validator/include/hpcvet.h marks HPCVET_API is exported from it.
 CFLAGS_HV := $(CSTD) $(OPT) -g $(WARN) -fPIC -fvisibility=hidden $(SANFLAGS) $(CFLAGS)
-LDLIBS_HV := -lcjson -lm -pthread
+LDLIBS_HV := -lcjson -lyaml -lm -pthread
 # Quiet by default: one short line per file built; `make V=1` prints the
 # compiler command lines.
 V ?= 0
@@ -76,7 +76,7 @@ $(BUILD)/obj/mpi/cli_main.o: validator/cli/main.c $(HEADERS) | deps
 	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -Dmain=hv_cli_main -c $< -o $@
 
 $(BUILD)/hpcvet-mpi: $(MPI_OBJS) $(BUILD)/obj/mpi/cli_main.o $(filter-out %/cli/main.o,$(CLI_OBJS)) \
-		     $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/libhpcvet.a
+		     $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/obj/gen/rule_sources.o $(BUILD)/libhpcvet.a
 	@$(call say,CC,$@)
 	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@
 
@@ -84,7 +84,7 @@ help:
 	@echo "make          build $(BUILD)/hpcvet, $(BUILD)/hpcvet-gen, $(BUILD)/libhpcvet.a"
 	@echo "make demo     generate a database, validate it, validate a broken one"
 	@echo "make test     run the whole suite (plain build and ASan+UBSan build)"
-	@echo "make docs     regenerate docs/RULES.md from the rule table"
+	@echo "make docs     regenerate docs/RULES.md and the example outputs in README, CONTRIBUTING, man page"
 	@echo "make install  install into PREFIX (default /usr/local), staged under DESTDIR"
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
@@ -100,10 +100,11 @@ help:
 
 # Debian packages the build needs. As root they are installed; otherwise the
 # exact command is printed.
-DEB_PKGS := libcjson-dev clang libssl-dev
+DEB_PKGS := libcjson-dev libyaml-dev clang libssl-dev
 deps:
 	@missing=""; \
 	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
+	[ -f /usr/include/yaml.h ] || missing="$$missing libyaml-dev"; \
 	[ -f /usr/include/openssl/evp.h ] || missing="$$missing libssl-dev"; \
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
 	if [ -n "$$missing" ]; then \
@@ -152,7 +153,7 @@ $(BUILD)/libhpcvet-gen.a: $(GEN_OBJS)
 
 # libcrypto: certificate digests, opened by validator/cli/digest.c at the first
 # certificate (not linked: loading it cost every run ~5 ms); the library does not need it.
-$(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/libhpcvet.a
+$(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/obj/gen/rule_sources.o $(BUILD)/libhpcvet.a
 	@$(call say,CC,$@)
 	$(Q)$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@
 
@@ -168,6 +169,17 @@ $(BUILD)/gen/corpus_cases.c: $(BUILD)/tools/manifest2c $(wildcard golden/cases/M
 	$(BUILD)/tools/manifest2c golden/cases/MANIFEST.json $@
 
 $(BUILD)/obj/gen/corpus_cases.o: $(BUILD)/gen/corpus_cases.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
+
+# Where each rule is checked, for `hpcvet explain`: derived from the sources
+# (every use of HV_R_<SYMBOL>), so it follows the code by itself.
+$(BUILD)/gen/rule_sources.c: validator/cli/rule-sources.sh $(LIB_SRCS) $(CLI_SRCS) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(Q)sh validator/cli/rule-sources.sh $@
+
+$(BUILD)/obj/gen/rule_sources.o: $(BUILD)/gen/rule_sources.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	@$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
@@ -342,17 +354,21 @@ install: all
 	install -m 644 $(BUILD)/pub/libhpcvet.a $(DESTDIR)$(LIBDIR)/libhpcvet.a
 	install -m 644 validator/include/hpcvet.h $(DESTDIR)$(INCLUDEDIR)/hpcvet.h
 	install -m 644 docs/hpcvet.1 $(DESTDIR)$(MANDIR)/man1/hpcvet.1
+	install -m 644 docs/hpcvet-mpi.1 $(DESTDIR)$(MANDIR)/man1/hpcvet-mpi.1
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
 	    -e 's|@VERSION@|$(LIBVERSION)|g' hpcvet.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/hpcvet.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hpcvet $(DESTDIR)$(BINDIR)/hpcvet-gen $(DESTDIR)$(BINDIR)/hpcvet-mpi $(DESTDIR)$(LIBDIR)/libhpcvet.so* \
-	  $(DESTDIR)$(LIBDIR)/libhpcvet.a $(DESTDIR)$(INCLUDEDIR)/hpcvet.h $(DESTDIR)$(MANDIR)/man1/hpcvet.1 \
+	  $(DESTDIR)$(LIBDIR)/libhpcvet.a $(DESTDIR)$(INCLUDEDIR)/hpcvet.h $(DESTDIR)$(MANDIR)/man1/hpcvet.1 $(DESTDIR)$(MANDIR)/man1/hpcvet-mpi.1 \
 	  $(DESTDIR)$(PKGCONFIGDIR)/hpcvet.pc
 
-# docs/RULES.md is generated from the rule table; tests/docs.test.sh checks it is current.
+# docs/RULES.md is generated from the rule table, and the example outputs in
+# README.md, CONTRIBUTING.md and the man page come from real runs
+# (tests/examples.sh); tests/docs.test.sh and tests/examples.test.sh check both are current.
 docs: all
 	$(BUILD)/hpcvet rules --format=markdown > docs/RULES.md
+	bash tests/examples.sh update $(BUILD)
 
 # The conformance corpus (golden/cases/, checked in): every case rebuilt from
 # hpcvet-gen with fixed seeds, validated, and its expected report rewritten.

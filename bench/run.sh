@@ -29,6 +29,7 @@
 #                before any wait (default "0 12500 25000 50000"; 0 alone: skip)
 #   BENCH_NOJ=1  do not pass -j (to measure a build from before -j existed)
 #   BENCH_NO_PERF=1  CPU times from GNU time even when perf works
+#   TAXONOMY=0   skip the metric taxonomy bounds (bench/taxonomy.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -187,4 +188,11 @@ if [ "$inflight" != 0 ] && [[ " $formats " == *" dumpi "* ]]; then
 			"$(awk -v a="$M_RSS" -v b="$rss0" -v n="$n" 'BEGIN { if (n > 0) printf "%.0f", (a - b) * 1048576 / n; else print "-" }')"
 		[ -n "${BENCH_DIR:-}" ] || rm -rf "$out"
 	done
+fi
+
+# The metric taxonomy's bounds: an alias bomb and 100 MB of YAML (TAXONOMY=0 skips).
+if [ "${TAXONOMY:-1}" != 0 ]; then
+	echo
+	echo "## metric taxonomy (metrics/default.yaml)"
+	bash bench/taxonomy.sh "$build"
 fi

@@ -17,9 +17,9 @@ srcs=$(find validator -name '*.c' ! -path 'validator/cli/*' | sort)
 # Makefile's LIB_SRCS does); the report covers validator/ without cli/.
 link="$srcs validator/cli/fileio.c validator/cli/validate_path.c"
 # shellcheck disable=SC2086
-clang $flags fuzz/fuzz_single.c fuzz/regress.c $link -lcjson -lm -pthread -o "$out/cov_single"
+clang $flags fuzz/fuzz_single.c fuzz/regress.c $link -lcjson -lyaml -lm -pthread -o "$out/cov_single"
 # shellcheck disable=SC2086
-clang $flags fuzz/fuzz_set.c fuzz/regress.c $link -lcjson -lm -pthread -o "$out/cov_set"
+clang $flags fuzz/fuzz_set.c fuzz/regress.c $link -lcjson -lyaml -lm -pthread -o "$out/cov_set"
 rm -f "$out"/*.profraw
 singles="corpus/single corpus/metadb corpus/profiledb corpus/cctdb corpus/tracedb corpus/ovni_obs corpus/ovni_json corpus/dumpi_bin corpus/dumpi_meta"
 sets="corpus/set corpus/hpctk_db corpus/ovni_trace corpus/dumpi_trace"

@@ -24,13 +24,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t pick = size ? data[size - 1] : 0;
 	if (pick % 4 == 1) o.sel.have_range = true, o.sel.first = pick / 16, o.sel.last = pick / 16 + pick % 8;
 	if (pick % 4 == 2) o.sel.have_rank = true, o.sel.rank = 1;
-	if (pick % 4 == 3) o.sel.have_context = true, o.sel.context = pick / 4;
+	if (pick % 8 == 3) o.sel.have_context = true, o.sel.context = pick / 4;
+	if (pick % 8 == 7) o.sel.have_subtree = true, o.sel.subtree = pick / 8; /* the meta.db pre-walk too */
 	if (pick & 0x40) o.max_items = 1 + pick % 5; /* the output budget cuts the dump anywhere */
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 	if (mem) {
-		hv_dump(mem, &o, "fuzz-0001.bin", &b, 1, &r);
+		hv_dump(mem, &o, "fuzz-0001.bin", &b, 1, &r, NULL);
 		fclose(mem);
 		cJSON *doc = cJSON_ParseWithLength(buf, len);
 		/* an out-of-memory parse proves nothing; anything else must parse */
@@ -46,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!sink) sink = fopen("/dev/null", "w");
 	if (sink) {
 		o.json = false;
-		hv_dump(sink, &o, "fuzz-0001.bin", &b, 1, &r);
+		hv_dump(sink, &o, "fuzz-0001.bin", &b, 1, &r, NULL);
 	}
 	hv_blob_release(&b);
 	hv_report_free(&r);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gen_hpctkdb_break.h"
+#include "gen_taxonomy.h"
 
 static const char *const whats[] = {"profiledb", "cctdb", "tracedb", "hpctoolkit-db", NULL};
 
@@ -68,6 +69,7 @@ static void ctx_free(hk_ctx *c)
 	gen_buf_free(&c->prof);
 	gen_buf_free(&c->cct);
 	gen_buf_free(&c->trace);
+	gen_buf_free(&c->tax);
 	pdb_layout_free(&c->pl);
 	cdb_layout_free(&c->cl);
 	tdb_layout_free(&c->tl);
@@ -91,6 +93,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	c.gp = p;
 	bool db = strcmp(p->what, "hpctoolkit-db") == 0;
 	c.want_meta = db;
+	c.want_tax = db; /* hpcprof writes metrics/default.yaml into every database */
 	c.want_prof = db || strcmp(p->what, "profiledb") == 0;
 	c.want_cct = db || strcmp(p->what, "cctdb") == 0;
 	c.want_trace = db || strcmp(p->what, "tracedb") == 0;
@@ -116,12 +119,20 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		c.d.edition = ed;
 		if (trc != 0) goto oom;
 	}
+	if (c.want_tax) {
+		const char *tax_brk = br && strncmp(br->rule, "hpctkdb.taxonomy.", 17) == 0 ? br->rule : NULL;
+		const char *why = NULL;
+		if (gen_taxonomy_write(&c.d.m, tax_brk, &c.tax, &why) != 0) {
+			if (!why) goto oom;
+			c.fail = why;
+		}
+	}
 	if (br && br->post) br->post(&c);
 	if (c.fail) {
 		snprintf(err, errlen, "cannot break %s with this shape: %s", p->break_rule, c.fail);
 		goto done;
 	}
-	if (c.prof.oom || c.cct.oom || c.trace.oom) goto oom;
+	if (c.prof.oom || c.cct.oom || c.trace.oom || c.tax.oom) goto oom;
 	if (c.want_meta) {
 		gen_add_file(out, "meta.db", c.meta, c.meta_len);
 		c.meta_out->n = 0; /* ownership moved */
@@ -129,6 +140,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	if (c.want_prof) take(out, "profile.db", &c.prof);
 	if (c.want_cct) take(out, "cct.db", &c.cct);
 	if (c.want_trace) take(out, "trace.db", &c.trace);
+	if (c.want_tax) take(out, "metrics/default.yaml", &c.tax);
 	out->is_set = db;
 	rc = 0;
 	goto done;

@@ -13,7 +13,8 @@ typedef struct hk_ctx {
 	hdb d;
 	bool elide;                      /* data carries ctxIds absent from meta.db */
 	bool want_meta, want_prof, want_cct, want_trace;
-	gen_buf prof, cct, trace;
+	gen_buf prof, cct, trace, tax;
+	bool want_tax;                   /* metrics/default.yaml (whole databases) */
 	pdb_layout pl;
 	cdb_layout cl;
 	tdb_layout tl;

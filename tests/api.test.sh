@@ -44,14 +44,14 @@ expect_exit 0 "example: database directory" "$TMP/validate" "$TMP/db"
 check "example and CLI agree" cmp -s "$TMP/ex.rules" "$TMP/cli.rules"
 
 check "API smoke test builds (shared)" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$ROOT/tests/api/api_smoke.c" -L"$BUILD" -lhpcvet -o "$TMP/smoke"
-(cd "$TMP/db" && "$TMP/smoke" "$TMP/good.db" "$TMP/bad.db" *.db -- "$TMP"/dumpi/*) >"$TMP/smoke.out" 2>&1
+(cd "$TMP/db" && "$TMP/smoke" "$TMP/good.db" "$TMP/bad.db" *.db metrics/default.yaml -- "$TMP"/dumpi/*) >"$TMP/smoke.out" 2>&1
 check "API smoke test passes (shared): $(tail -1 "$TMP/smoke.out")" grep -q '^[0-9]* passed, 0 failed$' "$TMP/smoke.out"
 grep FAIL "$TMP/smoke.out"
 unset LD_LIBRARY_PATH
 
 check "API smoke test builds (static)" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$ROOT/tests/api/api_smoke.c" \
-	"$BUILD/pub/libhpcvet.a" -lcjson -lm -o "$TMP/smoke-static"
-(cd "$TMP/db" && "$TMP/smoke-static" "$TMP/good.db" "$TMP/bad.db" *.db -- "$TMP"/dumpi/*) >"$TMP/smoke-static.out" 2>&1
+	"$BUILD/pub/libhpcvet.a" -lcjson -lyaml -lm -o "$TMP/smoke-static"
+(cd "$TMP/db" && "$TMP/smoke-static" "$TMP/good.db" "$TMP/bad.db" *.db metrics/default.yaml -- "$TMP"/dumpi/*) >"$TMP/smoke-static.out" 2>&1
 check "API smoke test passes (static)" grep -q '^[0-9]* passed, 0 failed$' "$TMP/smoke-static.out"
 check "static program has no hv_ symbols to clash with" bash -c "! nm '$TMP/smoke-static' | grep -q ' [TD] hv_'"
 # A program may define its own hv_report_init: the library's is hidden.
@@ -63,7 +63,7 @@ int hv_report_init(void) { return 42; }
 int main(void) { printf("%d %s\n", hv_report_init(), hpcvet_version()); return 0; }
 CEOF
 check "internal names do not clash with a program's (static)" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$TMP/clash.c" \
-	"$BUILD/pub/libhpcvet.a" -lcjson -lm -o "$TMP/clash"
+	"$BUILD/pub/libhpcvet.a" -lcjson -lyaml -lm -o "$TMP/clash"
 check "the program's own function is called" bash -c "'$TMP/clash' | grep -q '^42 '"
 if command -v c++ >/dev/null 2>&1; then
 	printf '#include <hpcvet.h>\nint main() { return hpcvet_rule_count() > 0 ? 0 : 1; }\n' >"$TMP/cxx.cc"

@@ -49,6 +49,16 @@ check "rules json parses, ids unique" jq -e '(.rules|length) > 0 and ([.rules[].
 check "rule ids are well-formed" jq -e 'all(.rules[].id; test("^[a-z0-9]+(\\.[a-z0-9-]+)+$"))' "$TMP/out" >/dev/null
 expect_exit 0 "explain" "$HPCVET" explain metadb.hdr.magic
 check "explain shows the rule" grep -q "severity: error" "$TMP/out"
+check "explain says where the rule is checked" grep -qx "checked in:   validator/hpctoolkit/metadb.c" "$TMP/out"
+check "explain lists the rule's corpus cases" grep -q "^golden cases: golden/cases/hpctoolkit/n_metadb.hdr.magic_01" "$TMP/out"
+# Every rule's "checked in" names files that exist (sanitizer build: every 20th rule).
+"$HPCVET" rules | awk '{print $1}' | san_sample 20 >"$TMP/ids"
+while read -r id; do
+	"$HPCVET" explain "$id" | sed -n 's/^checked in:   //p' | tr -d ' ' | tr ',' '\n' | sed "s|^|$id |"
+done <"$TMP/ids" >"$TMP/sources"
+check "every rule has a checked-in file" test "$(cut -d' ' -f1 "$TMP/sources" | sort -u | wc -l)" -eq "$(wc -l <"$TMP/ids")"
+check "every checked-in file exists" bash -c 'while read -r id f; do test -f "$0/$f" || { echo "$id: $f"; exit 1; }; done <"$1"' "$ROOT" "$TMP/sources"
+check "no rule text ends in the generator's break recipe" bash -c '! "$0" rules --format=json | jq -e "any(.rules[]; .detail | test(\"(^|\\\\s)Break[:( ]\"))" >/dev/null' "$HPCVET"
 expect_exit 2 "explain unknown" "$HPCVET" explain no.such.rule
 
 # Inputs are opened read-only: a read-only copy validates.

@@ -82,6 +82,15 @@ expect_exit 2 "--select with an unknown key is a usage error" "$HPCVET" dump --s
 expect_exit 2 "--select with a reversed range is a usage error" "$HPCVET" dump --select=records=5-3 "$B"
 expect_exit 3 "dump of a missing path: unreadable" "$HPCVET" dump "$TMP/nope"
 
+# The DUMPI header item spans its bytes (version, starttime, host and user
+# names, meshdim and its arrays): writers put the next section right after.
+for v in 0.2.0 0.6.9; do
+	check "DUMPI $v: the header item's length reaches the next section" \
+		jqe '[.files[0].items[] | select(.kind == "header" or .kind == "index")] | .[1] as $h
+		| $h.length > 0 and $h.offset + $h.length == ([.[0].sections[] | select(. > $h.offset)] | min)
+		and $h.meshdim == 0' <("$HPCVET" dump --format=json "$CASES/dumpi/y_dumpi-bin.$v.bin")
+done
+
 # meta.db: the tree, metrics, strings, modules, files and functions.
 H="$CASES/hpctoolkit/y_hpctoolkit-db.release.4.0_s1.d"
 "$HPCVET" dump --format=json "$H" >"$TMP/h.json"
@@ -112,22 +121,71 @@ check "a draft meta.db: metrics with summaries, contexts without propagation" \
 	jqe '.files[0].items as $i | any($i[]; .kind == "metric" and (.summaries | length) > 0)
 	and ([$i[] | select(.kind == "context")] | length > 20 and all(.[]; has("propagation") | not))' \
 	<("$HPCVET" dump --format=json "$CASES/hpctoolkit/y_metadb.draft.4.0_s1.db")
+check "meta.db: a leaf context (szChildren 0) says it has no children" \
+	jqe "[$M[] | select(.kind == \"context\" and .szChildren == 0)] | length > 0 and all(.[]; .children == \"no children\")" "$TMP/h.json"
 # --select=context:ID: that subtree of meta.db (as in the full dump), that
 # context's values in profile.db and cct.db.
 id=$(jq "[$M[] | select(.kind == \"context\" and .depth >= 2 and .szChildren > 0)][0].ctxId" "$TMP/h.json")
 jq "[$M[] | select(.kind == \"context\")] | (reduce .[] as \$x ({in: false, d: 0, out: []};
 	if .in and \$x.depth > .d then .out += [\$x.ctxId] elif \$x.ctxId == $id then {in: true, d: \$x.depth, out: [\$x.ctxId]}
 	else .in = false end)) | .out" "$TMP/h.json" >"$TMP/subtree.json"
+"$HPCVET" dump --format=json --select=subtree:$id "$H" >"$TMP/sub.json"
+check "--select=subtree:$id: meta.db holds exactly that subtree of the full dump ($(jq length "$TMP/subtree.json") contexts)" \
+	jqe --slurpfile want "$TMP/subtree.json" "[$M[] | select(.kind == \"context\") | .ctxId] == \$want[0] and (\$want[0] | length) > 1" "$TMP/sub.json"
+check "--select=subtree:$id: profile.db and cct.db hold the values of the subtree's contexts, and of no other" \
+	jqe --slurpfile want "$TMP/subtree.json" "(\$want[0] | sort) as \$w
+	| ([.files[] | select(.name | endswith(\"profile.db\")) | .items[] | select(.kind == \"profile\") | .contexts[].ctxId] | unique) as \$p
+	| (\$p | length) > 1 and (\$p - \$w) == []
+	and ([.files[] | select(.name | endswith(\"cct.db\")) | .items[] | select(.kind == \"cct\") | .ctxId] | sort) == \$w" "$TMP/sub.json"
+check "--select=subtree:$id: trace.db samples are of the subtree's contexts only" \
+	jqe --slurpfile want "$TMP/subtree.json" "[.files[] | select(.name | endswith(\"trace.db\")) | .items[] | select(.kind == \"trace\") | .elements[][1]] as \$e
+	| (\$e | length) > 0 and (\$e - \$want[0]) == []" "$TMP/sub.json"
 "$HPCVET" dump --format=json --select=context:$id "$H" >"$TMP/ctx.json"
-check "--select=context:$id: meta.db holds exactly that subtree of the full dump ($(jq length "$TMP/subtree.json") contexts)" \
-	jqe --slurpfile want "$TMP/subtree.json" "[$M[] | select(.kind == \"context\") | .ctxId] == \$want[0] and (\$want[0] | length) > 1" "$TMP/ctx.json"
+check "--select=context:$id: meta.db holds that context alone" \
+	jqe "[$M[] | select(.kind == \"context\") | .ctxId] == [$id]" "$TMP/ctx.json"
 check "--select=context:$id: profile.db and cct.db hold that context's values only" \
 	jqe "[.files[] | select(.name | endswith(\"profile.db\")) | .items[] | select(.kind == \"profile\") | .contexts[].ctxId] as \$p
 	| (\$p | length) > 0 and all(\$p[]; . == $id)
 	and ([.files[] | select(.name | endswith(\"cct.db\")) | .items[] | select(.kind == \"cct\") | .ctxId] == [$id])" "$TMP/ctx.json"
+check "--select=context=$id and context:$id dump the same" cmp -s "$TMP/ctx.json" <("$HPCVET" dump --format=json --select=context=$id "$H")
+expect_exit 2 "--select=context= and subtree= together is a usage error" "$HPCVET" dump --select=context=$id,subtree=$id "$H"
+
+# KEY:VALUE and KEY=VALUE are one syntax, for every key.
+for kv in records:3-5 records:4 events:3-5 items:3-5 file:contained; do
+	check "--select=$kv dumps as --select=${kv/:/=}" \
+		cmp -s <("$HPCVET" dump --format=json --select="$kv" "$B") <("$HPCVET" dump --format=json --select="${kv/:/=}" "$B")
+done
+check "--select=records:3-5 selects records 3 to 5" \
+	jqe '[.files[0].items[] | select(.kind == "record") | .index] == [3, 4, 5]' <("$HPCVET" dump --format=json --select=records:3-5 "$B")
+check "--select=profile:1 is accepted and keeps profile 1 (profile.db, trace.db) and its values (cct.db)" \
+	jqe '[.files[].items[] | select(.kind == "profile" or .kind == "trace") | .profIndex] == [1, 1]
+	and ([.files[].items[] | select(.kind == "cct") | .metrics[].values[].profIndex] | length > 0 and all(. == 1))' \
+	<("$HPCVET" dump --format=json --select=profile:1 "$H")
+check "--select=file:meta.db,subtree:$id works with colons throughout" \
+	jqe '[.files[].name | sub(".*/"; "")] == ["meta.db"]' <("$HPCVET" dump --format=json --select=file:meta.db,subtree:$id "$H")
+
+# A selector that matches nothing: the dump still comes, stderr names the selector, exit 2.
+nomatch() { # selector input stderr-pattern
+	expect_exit 2 "--select=$1 matches nothing: exit 2" "$HPCVET" dump --select="$1" "$2"
+	check "--select=$1 matches nothing: stderr says which selector" grep -q -- "$3" "$TMP/err"
+	check "--select=$1 matches nothing: the report is still dumped" grep -q '^== validation: ' "$TMP/out"
+}
+nomatch context=4000000000 "$H" "^hpcvet dump: --select=context=4000000000 matched no context"
+nomatch subtree:4000000000 "$H" "^hpcvet dump: --select=subtree=4000000000 matched no context"
+nomatch profile:99 "$H" "^hpcvet dump: --select=profile=99 matched no profile"
+nomatch records=100000-200000 "$B" "^hpcvet dump: --select=records=100000-200000 matched no record"
+nomatch file=nothing-like-it "$H" "^hpcvet dump: --select=file=nothing-like-it matched no file"
+nomatch rank:7 "$B" "^hpcvet dump: --select=rank=7 matched no file"
+nomatch profile=0 "$B" "^hpcvet dump: --select=profile=0 matched no profile"
 check "--select=context of an id not in the tree: a stop item says so" \
 	jqe "any($M[]; .kind == \"stop\" and (.reason | test(\"no context\")))" \
-	<("$HPCVET" dump --format=json --select=context=4000000000 "$H")
+	<("$HPCVET" dump --format=json --select=context=4000000000 "$H" 2>/dev/null)
+Y="$CASES/dumpi/y_dumpi-bin.8.1.0_s1.bin"
+expect_exit 0 "--max-items ending the dump before a range: no 'matched nothing' (it is unknown)" \
+	"$HPCVET" dump --max-items=2 --select=records=30-40 "$Y"
+check "--max-items ending the dump before a range: nothing on stderr" test ! -s "$TMP/err"
+expect_exit 0 "a selector that matches: the validator's exit code" "$HPCVET" dump --select=context:$id "$H"
+check "a selector that matches: nothing on stderr" test ! -s "$TMP/err"
 
 # ovni event arguments by the 1.14 signatures' names (the checker reads the
 # signatures from the spec itself, not from hpcvet's table).
@@ -189,6 +247,11 @@ if [ -d "$S" ]; then
 	done
 	check "every real sample dumps ($k)" test "$bad" -eq 0
 	check "every real sample's dump validates against the schema" $CHECK schema "$SCHEMA" "$TMP"/r/*.json
+	# hpcprof gives a leaf a pChildren pointer with szChildren 0: no children, not "outside"
+	"$HPCVET" dump --format=json "$S/hpctoolkit/small.d" >"$TMP/small.json"
+	check "small.d: its leaves with a pChildren pointer say no children" \
+		jqe '[.files[] | select(.name | endswith("meta.db")) | .items[] | select(.kind == "context" and .szChildren == 0)]
+		| any(.[]; .pChildren > 0) and all(.[]; .children == "no children")' "$TMP/small.json"
 	T="$S/dumpi/sst-dumpi-testtrace"
 	"$HPCVET" dump --format=json "$T/testtrace-0000.bin" >"$TMP/tt.json"
 	check "testtrace-0000.bin: every record's function, thread, times and arguments equal dumpi2ascii's" \
@@ -199,6 +262,7 @@ if [ -d "$S" ]; then
 	"$HPCVET" dump --format=json --select=rank=2 "$T/testtrace.meta" >"$TMP/rank.json"
 	check "--select=rank=2 on a trace: only rank 2's .bin" \
 		jqe '[.files[].name | sub(".*/"; "")] == ["testtrace-0002.bin"]' "$TMP/rank.json"
+	check "--select=rank:2 on a trace: the same" cmp -s "$TMP/rank.json" <("$HPCVET" dump --format=json --select=rank:2 "$T/testtrace.meta")
 else
 	skip "real samples: $SHARED/real-samples not present (set HV_SHARED)"
 fi

@@ -42,6 +42,18 @@ note_brk request-unrecorded "(MPI_Wait): request 999, and 1 request reference(s)
 note_brk calls-ignored "rank 0: the footer counts calls made while tracing was off (ignored of called: MPI_Finalize 1 of 2).*a missing MPI_Finalize cannot be checked"
 note_brk partial-trace "1 of 2 ranks' files (rank 0 recorded MPI_Comm_size(MPI_COMM_WORLD) = 2)"
 brk finalize-missing "without an MPI_Finalize record (last record [0-9]* is MPI_Comm_rank)"
+# A rank that never recorded its number (no MPI_Comm_rank on MPI_COMM_WORLD,
+# no -NNNN in its name) is named by its file, not as "rank -1": the same
+# break with its MPI_Comm_rank calls moved to MPI_COMM_SELF (comm 3; the
+# argument is the record's 2-byte big-endian comm, 6 bytes from its end).
+cp "$TMP/b-finalize-missing.bin" "$TMP/norank.bin"
+for at in $("$HPCVET" dump --format=json "$TMP/norank.bin" |
+	jq '.files[0].items[] | select(.function == "MPI_Comm_rank" and .args.comm == 2) | .offset + .length - 5'); do
+	printf '\003' | dd of="$TMP/norank.bin" bs=1 seek="$at" conv=notrunc 2>/dev/null
+done
+expect_exit 0 "a rank without its number: still only the warning" "$HPCVET" "$TMP/norank.bin"
+check "a rank without its number is named by its file" grep -q "warning\[dumpi.mpi.finalize-missing\]: rank of file norank.bin: the stream ends" "$TMP/out"
+check "a rank without its number is never 'rank -1'" bash -c "! grep -q 'rank -1' '$TMP/out'"
 brk comm-predefined-freed "(MPI_Comm_free): comm 2 is MPI_COMM_WORLD, a predefined communicator"
 brk type-predefined-freed "(MPI_Type_free): datatype 9 is a predefined datatype"
 

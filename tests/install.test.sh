@@ -21,7 +21,7 @@ fi
 check "make install DESTDIR" mk install PREFIX=/opt/hpcvet DESTDIR="$TMP/stage" >"$TMP/install.log" 2>&1 || cat "$TMP/install.log"
 S="$TMP/stage/opt/hpcvet"
 for f in bin/hpcvet bin/hpcvet-gen lib/libhpcvet.so lib/libhpcvet.so.0 lib/libhpcvet.a include/hpcvet.h \
-	share/man/man1/hpcvet.1 lib/pkgconfig/hpcvet.pc; do
+	share/man/man1/hpcvet.1 share/man/man1/hpcvet-mpi.1 lib/pkgconfig/hpcvet.pc; do
 	check "staged $f" test -e "$S/$f"
 done
 check "staged .pc names the final prefix" grep -qx 'prefix=/opt/hpcvet' "$S/lib/pkgconfig/hpcvet.pc"
@@ -60,17 +60,29 @@ if command -v man >/dev/null 2>&1; then
 	check "man page: every report format" grep -q 'sarif' "$TMP/man.txt"
 	MANPATH="$P/share/man" MANWIDTH=80 man hpcvet >"$TMP/man2.txt" 2>/dev/null
 	check "installed man page found by man" grep -q "hpcvet *- *validate" "$TMP/man2.txt"
+	MANPATH="$P/share/man" MANWIDTH=80 man hpcvet-mpi >"$TMP/man3.txt" 2>/dev/null
+	check "installed hpcvet-mpi man page found by man" grep -q "hpcvet-mpi *- *hpcvet over MPI ranks" "$TMP/man3.txt"
 elif [ -n "${CI:-}" ]; then
 	not_ok "man is missing in CI (install man-db)"
 fi
 if command -v groff >/dev/null 2>&1; then
-	check "man page has no roff warnings" bash -c "groff -man -Tutf8 -ww -z '$ROOT/docs/hpcvet.1' 2>&1 | (! grep -q .)"
+	for m in hpcvet hpcvet-mpi; do
+		check "$m.1 has no roff warnings" bash -c "groff -man -Tutf8 -ww -z '$ROOT/docs/$m.1' 2>&1 | (! grep -q .)"
+	done
 fi
 # Every option in --help is documented in the man page.
 for opt in $("$P/bin/hpcvet" --help | grep -oE -- '--[a-z-]+' | sort -u); do
 	check "man page documents $opt" grep -qF -- "$(sed 's/-/\\-/g' <<<"$opt")" "$ROOT/docs/hpcvet.1"
 done
 
+# Every variable the program reads (getenv) is in a man page's ENVIRONMENT
+# section (HPCVET_MPI_FAULT is the tests' fault injection, not for users).
+for m in hpcvet hpcvet-mpi; do
+	sed -n '/^\.SH ENVIRONMENT/,/^\.SH EX/p' "$ROOT/docs/$m.1"
+done | grep '^\.BR\? ' >"$TMP/env.txt"
+for v in $(grep -rhoE 'getenv\("[A-Z0-9_]+"\)' "$ROOT/validator" | sed -E 's/getenv\("(.*)"\)/\1/' | sort -u); do
+	[ "$v" = HPCVET_MPI_FAULT ] || check "a man page's ENVIRONMENT documents $v" grep -qw "$v" "$TMP/env.txt"
+done
 check "make uninstall" mk uninstall PREFIX="$P" >/dev/null 2>&1
 check "uninstall leaves no files" test -z "$(find "$P" -type f -o -type l)"
 done_testing

@@ -140,6 +140,35 @@ check "github: warning annotation" grep -q '^::warning file=newer\.db,title=meta
 check "github: summary lines follow" grep -q '^good.db: conforming' g1.txt
 check "github: annotations only for diagnostics" test "$(grep -c '^::' g1.txt)" -eq 2
 
+# ---- a finding about a directory or file as a whole (offset 0, length 0): no byte position ----
+"$GEN" --what=dumpi-trace -o nometa.d || not_ok "generate a DUMPI trace"
+rm -f nometa.d/*.meta
+"$HPCVET" nometa.d >nm.txt
+check "text: a directory-level diagnostic names the directory without :0x0" \
+	grep -q '^nometa\.d: warning\[dumpi\.trace\.meta-missing\]: ' nm.txt
+check "text: a diagnostic on bytes keeps its offset" grep -Eq '^bad\.db:0x[0-9a-f]+: error\[metadb\.hdr\.footer\]' <("$HPCVET" bad.db)
+"$GEN" --what=ovni-trace --break=ovni.tree.json-missing -o jm.d || not_ok "generate an ovni trace without a stream.json"
+check "text: a whole-file finding (a stream.obs without its stream.json) names the file without :0x0" \
+	grep -q '^jm\.d/.*/stream\.obs: warning\[ovni\.tree\.json-missing\]: ' <("$HPCVET" jm.d)
+"$HPCVET" --context nometa.d >nmc.txt
+check "text --context: no hex view of a directory" bash -c "! grep -q 'offset  +0' nmc.txt"
+"$HPCVET" --format=github nometa.d >nm.gh
+check "github: a directory-level annotation has no [byte 0x0, 0 bytes]" \
+	grep -Eq '^::warning file=nometa\.d,title=dumpi\.trace\.meta-missing::[^[]+$' nm.gh
+"$HPCVET" --format=junit nometa.d >nm.xml
+check "junit: a directory-level diagnostic line has no :0x0+0" bash -c \
+	"xmllint --xpath 'string(//testcase[@name=\"dumpi.trace.meta-missing\"]/system-out)' nm.xml | grep -q '^nometa\.d: warning: '"
+"$HPCVET" --format=sarif nometa.d >nm.sarif
+check "sarif: a directory-level result has an artifact but no region" jq -e '[.runs[0].results[] | select(.ruleId == "dumpi.trace.meta-missing")]
+	| length == 1 and (.[0].locations[0].physicalLocation | .artifactLocation.uri == "nometa.d" and (has("region") | not))' nm.sarif >/dev/null
+check "sarif: directory-level result still valid" sarif_valid nm.sarif
+"$HPCVET" dump nometa.d >nm.dump
+check "dump report: a directory-level diagnostic without :0x0" grep -q '^warning\[dumpi\.trace\.meta-missing\] at nometa\.d: ' nm.dump
+"$HPCVET" certify nometa.d >nm.cert
+check "certify: a directory-level first failure without :0x0" grep -q '^      first at nometa\.d: ' nm.cert
+check "sarif: an unreadable input is no successful execution" \
+	jq -e '.runs[0].invocations[0] | (.executionSuccessful | not) and .exitCode == 3' s3.sarif >/dev/null
+
 # ---- JSON report schema ----
 "$HPCVET" --format=json good.db bad.db newer.db does-not-exist >r1.json
 check "json: valid against docs/report.schema.json" report_valid r1.json

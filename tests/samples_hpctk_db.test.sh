@@ -49,15 +49,28 @@ cp "$dbs/small.d/profile.db" "$dbs/small.d/cct.db" "$dbs/small.d/trace.db" "$TMP
 expect_exit 0 "a database without meta.db has no error" "$HPCVET" "$TMP/nometa"
 check "a database without meta.db: hpctkdb.metadb.missing warns" grep -q "warning\[hpctkdb.metadb.missing\]" "$TMP/out"
 expect_exit 1 "a database without meta.db fails --strict" "$HPCVET" --strict "$TMP/nometa"
+# A whole database without its metric taxonomy is refused (hpcviewer opens
+# none), and the taxonomy of every real database is checked, not skipped.
+mkdir -p "$TMP/notax"
+cp "$dbs/small.d/"*.db "$TMP/notax/"
+expect_exit 1 "a database without metrics/default.yaml is nonconforming" "$HPCVET" "$TMP/notax"
+check "a database without metrics/default.yaml: hpctkdb.taxonomy.missing" grep -q "error\[hpctkdb.taxonomy.missing\]" "$TMP/out"
+for d in "$dbs"/*.d; do
+	"$HPCVET" --format=junit "$d" >"$TMP/tax.xml" 2>/dev/null
+	check "$(basename "$d"): the taxonomy's inputs are checked against meta.db" \
+		grep -q 'name="hpctkdb.taxonomy.input-metadb"' "$TMP/tax.xml"
+done
 # A missing trace.db is fine.
 mkdir -p "$TMP/notrace"
 cp "$dbs/small.d/meta.db" "$dbs/small.d/profile.db" "$dbs/small.d/cct.db" "$TMP/notrace/"
+cp -r "$dbs/small.d/metrics" "$TMP/notrace/"
 expect_exit 0 "a database without trace.db is conforming under --strict" "$HPCVET" --strict "$TMP/notrace"
 # cct.db must be the transpose of profile.db: double one value of context 1
 # in cct.db (the top byte of the f64 at 0x35c+7: 0x3f -> 0x40) and the first
 # difference is located exactly.
 mkdir -p "$TMP/transpose"
 cp "$dbs/small.d/"*.db "$TMP/transpose/"
+cp -r "$dbs/small.d/metrics" "$TMP/transpose/"
 chmod u+w "$TMP/transpose/cct.db"
 printf '\100' | dd of="$TMP/transpose/cct.db" bs=1 seek=$((0x363)) conv=notrunc status=none
 expect_exit 1 "a cct.db value changed: the database is nonconforming" "$HPCVET" "$TMP/transpose"

@@ -66,7 +66,13 @@ static bool generate(const char *what, unsigned contexts, unsigned profiles, uns
 		for (size_t i = 0; ok && i < out.n; i++) {
 			char fp[512];
 			snprintf(fp, sizeof fp, "%s/%s", path, out.files[i].name);
-			ok = write_file(fp, out.files[i].data, out.files[i].len);
+			char *slash = strrchr(fp, '/'); /* metrics/default.yaml: its folder first */
+			if (slash && slash > fp + strlen(path)) {
+				*slash = '\0';
+				ok = mkdir(fp, 0755) == 0 || errno == EEXIST;
+				*slash = '/';
+			}
+			ok = ok && write_file(fp, out.files[i].data, out.files[i].len);
 		}
 	} else {
 		ok = write_file(path, out.files[0].data, out.files[0].len);

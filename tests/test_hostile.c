@@ -39,8 +39,10 @@ static bool cut_must_reject(const char *name, enum hv_edition ed, const uint8_t 
 {
 	const char *base = hv_basename(name);
 	size_t n = strlen(base);
+	/* YAML (the metric taxonomy) has no end mark either: a cut after a
+	 * whole entry is a shorter valid taxonomy */
 	if ((n >= 4 && strcmp(base + n - 4, ".obs") == 0) || (n >= 5 && strcmp(base + n - 5, ".meta") == 0) ||
-	    strncmp(base, "thread.", 7) == 0)
+	    (n >= 5 && strcmp(base + n - 5, ".yaml") == 0) || strncmp(base, "thread.", 7) == 0)
 		return false;
 	if (ed == HV_EDITION_DRAFT && strcmp(base, "trace.db") == 0) return false;
 	if (n >= 5 && strcmp(base + n - 5, ".json") == 0) {

@@ -19,6 +19,7 @@ typedef struct dump_run {
 	hv_blob *blobs;
 	size_t n;
 	bool dumped;
+	hv_dump_hits hits;
 } dump_run;
 
 static void on_begin(void *ctx, const char *label, hv_blob *blobs, size_t n)
@@ -33,17 +34,62 @@ static void on_begin(void *ctx, const char *label, hv_blob *blobs, size_t n)
 static void on_end(void *ctx)
 {
 	dump_run *d = ctx;
-	hv_dump(stdout, d->o, d->path, d->blobs, d->n, d->r);
+	hv_dump(stdout, d->o, d->path, d->blobs, d->n, d->r, &d->hits);
 	d->dumped = true;
 }
 
 static void usage(FILE *f)
 {
-	fputs("usage: hpcvet dump [--format=text|json] [--select=SEL[,SEL...]] [--max-items=N] [--edition=auto|draft|release] PATH\n"
-	      "  SEL: file=NAME-PART  rank=N  records=A-B (or events=, items=)  profile=N  context:ID (a meta.db subtree, its values elsewhere)\n"
+	fputs("usage: hpcvet dump [--format=text|json] [--select=SEL[,SEL...]] [--max-items=N] [--edition=auto|draft|release] [--strict] PATH\n"
+	      "  SEL is KEY=VALUE or KEY:VALUE (both work for every key):\n"
+	      "    file=NAME-PART    files whose name contains NAME-PART\n"
+	      "    rank=N            DUMPI: the rank's .bin; ovni: the streams of process N\n"
+	      "    records=A-B       records, events or items A to B (or one: records=A); also events=, items=\n"
+	      "    profile=N         profile.db: profile N; cct.db: its values; trace.db: its trace\n"
+	      "    context=ID        meta.db: that context alone; profile.db, cct.db, trace.db: its values\n"
+	      "    subtree=ID        meta.db: that context and every context below it; the other files: their values\n"
+	      "  a selector that matches nothing in the input is named on stderr, and the exit status is 2\n"
 	      "  --max-items=N: stop after N items with a \"stop\" item (default 1000000; 0: no limit)\n"
-	      "exit: as the validator (0 conforming, 1 nonconforming, 2 usage, 3 unreadable, 4 internal)\n",
+	      "exit: as the validator (0 conforming, 1 nonconforming, 3 unreadable, 4 internal);\n"
+	      "      2 for a usage error or a selector that matched nothing\n",
 	      f);
+}
+
+/* Each selector given that matched nothing, one line on stderr; whether any. */
+static bool report_misses(const hv_dump_select *s, const hv_dump_hits *h)
+{
+	char what[64];
+	bool any = false;
+	if (h->cut) return false; /* --max-items ended the dump before the selectors were done */
+	if ((s->file || s->have_rank) && !h->file) {
+		if (s->file && s->have_rank) snprintf(what, sizeof what, "file=%.20s,rank=%llu", s->file, (unsigned long long)s->rank);
+		else if (s->file) snprintf(what, sizeof what, "file=%.40s", s->file);
+		else snprintf(what, sizeof what, "rank=%llu", (unsigned long long)s->rank);
+		fprintf(stderr, "hpcvet dump: --select=%s matched no file of the input\n", what);
+		any = true;
+	}
+	if (any) return true; /* no file dumped: the other selectors had nothing to look at */
+	if (s->have_range && !h->range) {
+		fprintf(stderr, "hpcvet dump: --select=records=%llu-%llu matched no record, event or item of the files dumped\n",
+			(unsigned long long)s->first, (unsigned long long)s->last);
+		any = true;
+	}
+	if (s->have_profile && !h->profile) {
+		fprintf(stderr, "hpcvet dump: --select=profile=%llu matched no profile (profile.db), value (cct.db) or trace (trace.db)\n",
+			(unsigned long long)s->profile);
+		any = true;
+	}
+	if (s->have_context && !h->context) {
+		fprintf(stderr, "hpcvet dump: --select=context=%llu matched no context (meta.db) nor its values (profile.db, cct.db, trace.db)\n",
+			(unsigned long long)s->context);
+		any = true;
+	}
+	if (s->have_subtree && !h->subtree) {
+		fprintf(stderr, "hpcvet dump: --select=subtree=%llu matched no context of a meta.db in the input\n",
+			(unsigned long long)s->subtree);
+		any = true;
+	}
+	return any;
 }
 
 int hv_cmd_dump(int argc, char **argv)
@@ -98,8 +144,11 @@ int hv_cmd_dump(int argc, char **argv)
 	dump_run d = {.o = &o, .path = path, .r = &r};
 	hv_path_observer obs = {on_begin, on_end, &d};
 	hv_validate_path(path, &opt, &r, &obs);
-	if (!d.dumped) hv_dump(stdout, &o, path, NULL, 0, &r); /* unreadable: the report only */
+	if (!d.dumped) hv_dump(stdout, &o, path, NULL, 0, &r, NULL); /* unreadable: the report only */
 	status = hv_report_exit_code(&r, o.strict);
+	/* a selector that matched nothing: said, and exit 2 (unless the input
+	 * could not be read or the validator failed: 3 and 4 say more) */
+	if (d.dumped && status < 2 && report_misses(&o.sel, &d.hits)) status = 2;
 	if (fflush(stdout) != 0) status = 4;
 	hv_report_free(&r);
 out:

@@ -17,6 +17,7 @@
 #include "corpus_cases.h"
 #include "digest.h"
 #include "dump_cmd.h"
+#include "explain.h"
 #include "fileio.h"
 #include "jobs.h"
 #include "progress.h"
@@ -34,7 +35,7 @@ static void usage(FILE *out)
 	      "       hpcvet explain RULE-ID\n"
 	      "       hpcvet certify [OPTIONS] PATH...   (same as --certify)\n"
 	      "       hpcvet certify --verify CERT.json [--base=DIR] [PATH]\n"
-	      "       hpcvet dump [--format=text|json] [--select=...] PATH   (decoded structure)\n"
+	      "       hpcvet dump [--format=text|json] [--select=...] [--max-items=N] PATH  (decoded structure)\n"
 	      "\n"
 	      "Validate HPCToolkit databases (meta.db, profile.db, cct.db, trace.db, or a\n"
 	      "database directory), ovni traces (stream.obs, stream.json, trace trees) and\n"
@@ -120,7 +121,7 @@ static int cmd_explain(int argc, char **argv)
 				printf("  %-34s %-7s %s\n", hv_rules[i].id, hv_sev_name(hv_rules[i].severity), hv_rules[i].summary);
 		return EXIT_CONFORMING;
 	}
-	if (!hv_write_rule_explain(stdout, argv[2])) {
+	if (!hv_cli_explain(stdout, argv[2])) {
 		fprintf(stderr, "hpcvet explain: no rule '%s' (see 'hpcvet rules')\n", argv[2]);
 		return EXIT_USAGE;
 	}

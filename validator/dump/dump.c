@@ -11,6 +11,7 @@
 #include "../core/hv_int.h"
 #include "../hpctoolkit/cctdb.h"
 #include "../hpctoolkit/hpctoolkit.h"
+#include "../hpctoolkit/taxonomy.h"
 #include "../hpctoolkit/profiledb.h"
 #include "../hpctoolkit/tracedb.h"
 #include "../ovni/ovni.h"
@@ -88,7 +89,32 @@ void hv_dump_item(hv_dump_ctx *d, const char *kind, uint64_t off, uint64_t len, 
 bool hv_dump_in_range(const hv_dump_ctx *d, uint64_t i)
 {
 	const hv_dump_select *s = &d->o->sel;
-	return !s->have_range || (i >= s->first && i <= s->last);
+	if (!s->have_range) return true;
+	bool in = i >= s->first && i <= s->last;
+	if (in) d->hits->range = true;
+	return in;
+}
+
+static bool in_sorted(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < x) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo < n && v[lo] == x;
+}
+
+bool hv_dump_ctx_wanted(const hv_dump_ctx *d, uint64_t id)
+{
+	const hv_dump_select *s = &d->o->sel;
+	if (s->have_context && id == s->context) {
+		d->hits->context = true;
+		return true;
+	}
+	if (s->have_subtree && in_sorted(d->sub, d->nsub, id)) return true;
+	return !s->have_context && !s->have_subtree;
 }
 
 void hv_dump_stop(hv_dump_ctx *d, uint64_t off, const char *why)
@@ -114,21 +140,26 @@ static bool parse_u64(const char *s, size_t len, uint64_t *v)
 
 bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t wlen)
 {
+	static const char keys[] = "file, rank, records (events, items), profile, context, subtree";
 	while (*s) {
 		const char *end = strchr(s, ',');
 		size_t len = end ? (size_t)(end - s) : strlen(s);
-		const char *eq = memchr(s, '=', len);
-		if (!eq && len > 8 && strncmp(s, "context:", 8) == 0) eq = s + 7;
-		if (!eq) {
-			snprintf(why, wlen, "'%.*s' is not KEY=VALUE", (int)len, s);
+		/* KEY=VALUE or KEY:VALUE, split at the first of either (a file
+		 * name part after it may hold both) */
+		size_t klen = strcspn(s, "=:");
+		if (klen >= len) {
+			snprintf(why, wlen, "'%.*s' is not KEY=VALUE or KEY:VALUE (keys: %s)", (int)len, s, keys);
 			return false;
 		}
-		size_t klen = (size_t)(eq - s), vlen = len - klen - 1;
-		const char *v = eq + 1;
+		size_t vlen = len - klen - 1;
+		const char *v = s + klen + 1;
 		bool ok = true;
 		if (klen == 4 && strncmp(s, "file", 4) == 0) {
 			char *f = malloc(vlen + 1);
-			if (!f) return false;
+			if (!f) {
+				snprintf(why, wlen, "out of memory");
+				return false;
+			}
 			memcpy(f, v, vlen);
 			f[vlen] = '\0';
 			free((char *)sel->file);
@@ -137,6 +168,8 @@ bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t 
 			ok = parse_u64(v, vlen, &sel->rank) && (sel->have_rank = true);
 		} else if (klen == 7 && strncmp(s, "context", 7) == 0) {
 			ok = parse_u64(v, vlen, &sel->context) && (sel->have_context = true);
+		} else if (klen == 7 && strncmp(s, "subtree", 7) == 0) {
+			ok = parse_u64(v, vlen, &sel->subtree) && (sel->have_subtree = true);
 		} else if (klen == 7 && strncmp(s, "profile", 7) == 0) {
 			ok = parse_u64(v, vlen, &sel->profile) && (sel->have_profile = true);
 		} else if ((klen == 7 && strncmp(s, "records", 7) == 0) || (klen == 6 && strncmp(s, "events", 6) == 0) ||
@@ -151,7 +184,7 @@ bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t 
 			}
 			sel->have_range = ok;
 		} else {
-			snprintf(why, wlen, "unknown selector '%.*s' (file, rank, records, profile, context)", (int)klen, s);
+			snprintf(why, wlen, "unknown selector '%.*s' (%s)", (int)klen, s, keys);
 			return false;
 		}
 		if (!ok) {
@@ -160,6 +193,11 @@ bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t 
 		}
 		s += len;
 		if (*s == ',') s++;
+	}
+	if (sel->have_context && sel->have_subtree) {
+		snprintf(why, wlen, "context and subtree select contexts two ways: give one (context: that context alone, "
+				    "subtree: it and every context below it)");
+		return false;
 	}
 	return true;
 }
@@ -209,17 +247,21 @@ static const hv_diag *first_error(const hv_report *r, const char *name)
 	return best;
 }
 
-static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const hv_report *r)
+static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const hv_report *r, hv_dump_hits *hits,
+		      const uint64_t *sub, size_t nsub)
 {
 	bool by_name = false;
 	const hv_format *fmt = hv_detect(b, &by_name);
 	const char *name = b->name ? b->name : "";
+	/* a database's metric taxonomy (no single-file format of its own) */
+	bool tax = !fmt && hpctk_is_taxonomy_name(name);
+	const char *fmt_name = tax ? "hpctoolkit metric taxonomy" : fmt ? fmt->name : "unrecognized";
 	const hv_diag *e = first_error(r, name);
 	dw_obj_begin(w, NULL);
 	if (!w->json) {
 		char shown[512];
 		hv_out_clean(name, shown, sizeof shown);
-		fprintf(w->f, "== %s (%s, %" PRIu64 " bytes)\n", shown, fmt ? fmt->name : "unrecognized", b->size);
+		fprintf(w->f, "== %s (%s, %" PRIu64 " bytes)\n", shown, fmt_name, b->size);
 		if (e)
 			fprintf(w->f, "   untrusted from 0x%" PRIx64 " on (%s): items there are marked (UNTRUSTED)\n", e->offset,
 				hv_rules[e->rule].id);
@@ -228,7 +270,7 @@ static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const h
 	} else {
 		dw_str(w, "name", name);
 		dw_u64(w, "size", b->size);
-		dw_str(w, "format", fmt ? fmt->name : "unrecognized");
+		dw_str(w, "format", fmt_name);
 	}
 	if (!w->json) {
 		/* said above */
@@ -250,8 +292,13 @@ static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const h
 	d.o = o;
 	d.b = b;
 	d.draft = r && strcmp(r->edition, "draft") == 0;
+	d.hits = hits;
+	d.sub = sub;
+	d.nsub = nsub;
 	if (!hv_window_init(&d.win, b, HV_WINDOW_DEFAULT)) {
 		hv_dump_stop(&d, 0, "out of memory");
+	} else if (tax) {
+		hv_dump_taxonomy(&d);
 	} else if (fmt == &hv_format_dumpi_bin) {
 		hv_dump_dumpi_bin(&d);
 	} else if (fmt == &hv_format_dumpi_meta) {
@@ -290,8 +337,10 @@ static void dump_report(hv_dump_out *w, const hv_report *r, bool strict)
 			const hv_diag *d = &r->diags[i];
 			char msg[HV_MSG_MAX + 64];
 			hv_out_clean(d->msg, msg, sizeof msg);
-			fprintf(w->f, "%s[%s] at %s:0x%" PRIx64 " (%s): %s\n", hv_sev_name(d->sev), hv_rules[d->rule].id,
-				d->file ? d->file : "", d->offset, d->path, msg);
+			char at[24] = "";
+			if (!hv_diag_whole(d)) snprintf(at, sizeof at, ":0x%" PRIx64, d->offset);
+			fprintf(w->f, "%s[%s] at %s%s%s%s%s: %s\n", hv_sev_name(d->sev), hv_rules[d->rule].id,
+				d->file ? d->file : "", at, d->path[0] ? " (" : "", d->path, d->path[0] ? ")" : "", msg);
 		}
 		return;
 	}
@@ -321,8 +370,40 @@ static void dump_report(hv_dump_out *w, const hv_report *r, bool strict)
 	dw_obj_end(w);
 }
 
-void hv_dump(FILE *out, const hv_dump_opts *o, const char *input, hv_blob *blobs, size_t n, const hv_report *r)
+/* --select=subtree: the subtree's ctxIds, from the input's first meta.db
+ * (read without output), so the other files can show their values. */
+static size_t subtree_ids(const hv_dump_opts *o, hv_blob *blobs, size_t n, const hv_report *r, hv_dump_hits *hits,
+			  uint64_t **ids)
 {
+	*ids = NULL;
+	for (size_t i = 0; i < n; i++) {
+		bool by_name = false;
+		if (hv_detect(&blobs[i], &by_name) != &hv_format_hpctk_metadb) continue;
+		hv_dump_out quiet;
+		dw_init(&quiet, NULL, true);
+		hv_dump_ctx d;
+		memset(&d, 0, sizeof d);
+		d.w = &quiet;
+		d.o = o;
+		d.b = &blobs[i];
+		d.draft = r && strcmp(r->edition, "draft") == 0;
+		d.hits = hits;
+		if (!hv_window_init(&d.win, &blobs[i], HV_WINDOW_DEFAULT)) return 0;
+		size_t k = hv_dump_metadb_subtree_ids(&d, ids);
+		hv_window_free(&d.win);
+		return k;
+	}
+	return 0;
+}
+
+void hv_dump(FILE *out, const hv_dump_opts *o, const char *input, hv_blob *blobs, size_t n, const hv_report *r,
+	     hv_dump_hits *hits)
+{
+	hv_dump_hits own;
+	if (!hits) hits = &own;
+	memset(hits, 0, sizeof *hits);
+	uint64_t *sub = NULL;
+	size_t nsub = o->sel.have_subtree ? subtree_ids(o, blobs, n, r, hits, &sub) : 0;
 	hv_dump_out w;
 	dw_init(&w, out, o->json);
 	dw_set_budget(&w, o->max_items);
@@ -344,9 +425,14 @@ void hv_dump(FILE *out, const hv_dump_opts *o, const char *input, hv_blob *blobs
 	dw_arr_begin(&w, "files");
 	/* past the output budget the files left are not listed (the "stop" item said so) */
 	for (size_t i = 0; i < n && !dw_full(&w); i++)
-		if (file_selected(&o->sel, &blobs[i])) dump_file(&w, o, &blobs[i], r);
+		if (file_selected(&o->sel, &blobs[i])) {
+			hits->file = true;
+			dump_file(&w, o, &blobs[i], r, hits, sub, nsub);
+		}
 	dw_arr_end(&w);
+	hits->cut = dw_full(&w);
 	dump_report(&w, r, o->strict);
 	dw_obj_end(&w);
 	if (w.json) fputc('\n', out);
+	free(sub);
 }

@@ -206,22 +206,66 @@ static void dump_record(dumpi_dump *x, const dumpi_record *rec, uint32_t cpu_bia
 	dw_item_end(w);
 }
 
+/* The header: version, starttime, host and user names, then meshdim and
+ * its mesh coordinates, and from 0.5 on the mesh sizes (a count and that
+ * many u32). The item spans the fields that lie in the file. */
 static void dump_header(hv_dump_ctx *d, uint64_t at)
 {
 	hv_dump_out *w = d->w;
-	uint64_t v0, v1, v2, start, hl, ul;
+	uint64_t v0, v1, v2, start, hl, ul = 0;
 	if (!hv_dump_be(d, at, 1, &v0) || !hv_dump_be(d, at + 1, 1, &v1) || !hv_dump_be(d, at + 2, 1, &v2) ||
 	    !hv_dump_be(d, at + 3, 8, &start) || !hv_dump_be(d, at + 11, 2, &hl)) {
 		hv_dump_stop(d, at, "the header does not fit in the file");
 		return;
 	}
-	dw_item_begin(w, "header", "header", at, 0);
+	/* the span first: the item's length is written when it begins */
+	uint64_t size = d->b->size, end = at + 13, host = end, user = 0, mesh = 0, sizes = 0, meshdim = 0, count = 0;
+	bool have_host = hv_range_in(host, hl, size), have_user = false, have_mesh = false, have_sizes = false;
+	if (have_host && hv_dump_be(d, host + hl, 2, &ul)) {
+		user = host + hl + 2;
+		have_user = hv_range_in(user, ul, size);
+		end = have_user ? user + ul : user;
+	} else if (have_host) {
+		end = host + hl;
+	}
+	if (have_user && hv_dump_be(d, end, 4, &meshdim) && hv_dump_array_in(d, end + 4, meshdim, 4)) {
+		mesh = end + 4;
+		end = mesh + 4 * meshdim;
+		have_mesh = true;
+		const uint8_t ver[3] = {(uint8_t)v0, (uint8_t)v1, (uint8_t)v2};
+		if (dumpi_version_at_least(ver, 0, 5, 0) && hv_dump_be(d, end, 4, &count) &&
+		    hv_dump_array_in(d, end + 4, count, 4)) {
+			sizes = end + 4;
+			end = sizes + 4 * count;
+			have_sizes = true;
+		}
+	}
+	dw_item_begin(w, "header", "header", at, end - at);
 	char ver[32];
 	snprintf(ver, sizeof ver, "%u.%u.%u", (unsigned)v0, (unsigned)v1, (unsigned)v2);
 	dw_str(w, "version", ver);
 	dw_u64(w, "starttime", start);
-	if (hv_dump_str(d, "hostname", at + 13, hl) && hv_dump_be(d, at + 13 + hl, 2, &ul))
-		hv_dump_str(d, "username", at + 15 + hl, ul);
+	if (have_host) hv_dump_str(d, "hostname", host, hl);
+	if (have_user) hv_dump_str(d, "username", user, ul);
+	if (have_mesh) {
+		dw_u64(w, "meshdim", meshdim);
+		dw_arr_begin(w, "meshcrd");
+		for (uint64_t i = 0; i < meshdim && !dw_full(w); i++) {
+			uint64_t v = 0;
+			hv_dump_be(d, mesh + 4 * i, 4, &v);
+			dw_u64(w, NULL, v);
+		}
+		dw_arr_end(w);
+	}
+	if (have_sizes) {
+		dw_arr_begin(w, "meshsize");
+		for (uint64_t i = 0; i < count && !dw_full(w); i++) {
+			uint64_t v = 0;
+			hv_dump_be(d, sizes + 4 * i, 4, &v);
+			dw_u64(w, NULL, v);
+		}
+		dw_arr_end(w);
+	}
 	dw_item_end(w);
 }
 

@@ -7,7 +7,10 @@
  * an index gives is clamped to the block. meta.db past its header:
  * dump_metadb.c. --select=context:ID keeps, of each profile, the index
  * entry of that context (a binary search: the index is sorted by ctxId),
- * of cct.db that context's block, of trace.db the samples in it. */
+ * of cct.db that context's block, of trace.db the samples in it;
+ * subtree:ID the same for every context of the subtree (the ids dump.c
+ * collected from meta.db). profile:N keeps that profile, its values in
+ * cct.db and its trace. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -83,6 +86,7 @@ static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t p
 	uint64_t shown = 0, k0 = 0, k1 = nidx;
 	const hv_dump_select *s = &d->o->sel;
 	if (profile && s->have_context) {
+		/* one context: a binary search (the index is sorted by ctxId) */
 		uint64_t lo = 0, hi = nidx, key = 0;
 		while (lo < hi) {
 			uint64_t mid = lo + (hi - lo) / 2;
@@ -98,6 +102,8 @@ static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t p
 	for (uint64_t k = k0; k < k1 && !dw_full(d->w); k++) {
 		uint64_t key = 0, start = 0, next = nvals;
 		hv_dump_le(d, pidx + k * isz, ik, &key);
+		/* subtree=: the entries of the subtree's contexts */
+		if (profile && !hv_dump_ctx_wanted(d, key)) continue;
 		hv_dump_le(d, pidx + k * isz + ik, 8, &start);
 		if (k + 1 < nidx) hv_dump_le(d, pidx + (k + 1) * isz + ik, 8, &next);
 		if (next > nvals) next = nvals;
@@ -108,6 +114,10 @@ static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t p
 		for (uint64_t v = start > shown ? start : shown; v < next && !dw_full(d->w); v++, shown = v) {
 			uint64_t vkey = 0, bits = 0;
 			hv_dump_le(d, pvals + v * vsz, vk, &vkey);
+			if (!profile && s->have_profile) {
+				if (vkey != s->profile) continue;
+				d->hits->profile = true;
+			}
 			hv_dump_le(d, pvals + v * vsz + vk, 8, &bits);
 			dw_obj_begin(w, NULL);
 			dw_u64(w, profile ? "metricId" : "profIndex", vkey);
@@ -149,9 +159,11 @@ static void blocks(hv_dump_ctx *d, bool profile, uint64_t sec)
 	}
 	const hv_dump_select *s = &d->o->sel;
 	for (uint64_t i = 0; i < n && !dw_full(d->w); i++) {
-		if (s->have_profile && i != s->profile) continue;
-		if (s->have_range && (i < s->first || i > s->last)) continue;
-		if (!profile && s->have_context && i != s->context) continue;
+		/* profile=: that profile here; in cct.db its values (value_block) */
+		if (profile && s->have_profile && i != s->profile) continue;
+		if (!hv_dump_in_range(d, i)) continue;
+		if (!profile && !hv_dump_ctx_wanted(d, i)) continue;
+		if (profile && s->have_profile) d->hits->profile = true;
 		uint64_t at = parr + i * esz, e[6];
 		unsigned ne = profile ? (esz >= 0x2cu ? 6 : 5) : 4;
 		hv_dump_read_fields(d, at, ent[!profile], ne, e);
@@ -191,7 +203,8 @@ static void traces(hv_dump_ctx *d, uint64_t sec)
 		hv_dump_read_fields(d, at, ent, 3, t);
 		uint64_t prof = t[0], ps = t[1], pe = t[2];
 		if (s->have_profile && prof != s->profile) continue;
-		if (s->have_range && (i < s->first || i > s->last)) continue;
+		if (!hv_dump_in_range(d, i)) continue;
+		if (s->have_profile) d->hits->profile = true;
 		hv_dump_item(d, "trace", at, esz, "trace.db/trace[%" PRIu64 "]", i);
 		hv_dump_put_fields(d, ent, 3, t);
 		bool ok = ps <= pe && hv_range_in(ps, pe - ps, d->b->size);
@@ -203,7 +216,7 @@ static void traces(hv_dump_ctx *d, uint64_t sec)
 			uint64_t ts = 0, ctx = 0;
 			hv_dump_le(d, ps + 12 * k, 8, &ts);
 			hv_dump_le(d, ps + 12 * k + 8, 4, &ctx);
-			if (s->have_context && ctx != s->context) continue;
+			if (!hv_dump_ctx_wanted(d, ctx)) continue;
 			dw_arr_begin(w, NULL);
 			dw_u64(w, NULL, ts);
 			dw_u64(w, NULL, ctx);

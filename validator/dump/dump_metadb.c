@@ -15,7 +15,11 @@
  * Metric sub-arrays share a budget of entries bounded by the file size, so
  * many metrics pointing at one large array cannot make the output
  * quadratic. Pointers are resolved (a function's name, a context's file
- * path) as the bytes say; a pointer outside the file shows null. */
+ * path) as the bytes say; a pointer outside the file shows null.
+ * --select=context:ID shows that context (or entry point) alone,
+ * subtree:ID it and everything below it; hv_dump_metadb_subtree_ids walks
+ * the same way without output, keeping the subtree's ids for the other
+ * files' values. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,10 +365,14 @@ typedef struct ctx_walk {
 	uint64_t *claimed; /* one bit per 8-byte granule of the section */
 	ctx_frame *st;
 	size_t n, cap;
-	/* --select=context:ID */
-	bool sel, inside, done, oom;
+	/* --select=context:ID (single: that context alone) or subtree:ID */
+	bool sel, single, inside, done, oom;
 	uint64_t want;
 	size_t stop_level;
+	/* hv_dump_metadb_subtree_ids: nothing written, the subtree's ids kept */
+	bool quiet;
+	uint64_t *ids;
+	size_t nids, idcap;
 } ctx_walk;
 
 static bool claim(ctx_walk *c, uint64_t off, uint64_t len)
@@ -396,16 +404,48 @@ static void push(ctx_walk *c, uint64_t p, uint64_t sz, uint64_t parent, uint32_t
 	c->st[c->n++] = (ctx_frame){p, p + sz, (uint32_t)parent, depth};
 }
 
-static bool shown(const ctx_walk *c) { return !c->sel || c->inside; }
+static bool shown(const ctx_walk *c) { return !c->quiet && (!c->sel || c->inside); }
+
+/* The walk found the selected context (or entry point) `id`: from here
+ * on (its subtree, or itself alone) items are shown. */
+static void found(ctx_walk *c, size_t level)
+{
+	c->inside = true;
+	c->stop_level = level;
+	hv_dump_hits *h = c->m->d->hits;
+	if (c->single) h->context = true;
+	else h->subtree = true;
+}
+
+static void keep_id(ctx_walk *c, uint64_t id)
+{
+	if (!c->quiet || !c->inside || c->oom) return;
+	if (c->nids == c->idcap) {
+		size_t cap = c->idcap ? c->idcap * 2 : 64;
+		uint64_t *ni = realloc(c->ids, cap * sizeof *ni);
+		if (!ni) {
+			c->oom = true;
+			return;
+		}
+		c->ids = ni;
+		c->idcap = cap;
+	}
+	c->ids[c->nids++] = id;
+}
 
 /* The children of a context or entry point: pushed when they lie in the
- * section, else said in the item (which is still open). */
+ * section, else said in the item (which is still open). A leaf has
+ * szChildren 0, and hpcprof writes pChildren 0 or a pointer with it. */
 static void children(ctx_walk *c, uint64_t szc, uint64_t pc, uint64_t id, uint32_t depth)
 {
 	hv_dump_out *w = c->m->d->w;
-	if (szc == 0 && pc == 0) return;
-	if (pc == 0 || szc == 0 || !in_section(c, pc, szc)) {
-		if (shown(c)) dw_str(w, "children", "outside the Context section: not walked");
+	if (szc == 0) {
+		if (shown(c)) dw_str(w, "children", "no children");
+		return;
+	}
+	if (pc == 0 || !in_section(c, pc, szc)) {
+		if (shown(c)) dw_str(w, "children", pc == 0 ? "szChildren is not 0 but pChildren is: not walked"
+							     : "outside the Context section: not walked");
 		return;
 	}
 	push(c, pc, szc, id, depth);
@@ -421,10 +461,8 @@ static void context(ctx_walk *c, uint64_t e, uint64_t z, uint32_t parent, uint32
 	hv_dump_out *w = m->d->w;
 	uint64_t szc = u(m, e, 8), pc = u(m, e + 8, 8), id = u(m, e + 0x10, 4), flags = u(m, e + 0x14, 1),
 		 rel = u(m, e + 0x15, 1), lex = u(m, e + 0x16, 1), nflex = u(m, e + 0x17, 1);
-	if (c->sel && !c->inside && id == c->want) {
-		c->inside = true;
-		c->stop_level = c->n;
-	}
+	if (c->sel && !c->inside && id == c->want) found(c, c->n);
+	keep_id(c, id);
 	if (shown(c)) {
 		hv_dump_item(m->d, "context", e, z, "meta.db/Context/ctx@0x%" PRIx64, e);
 		dw_u64(w, "ctxId", id);
@@ -459,6 +497,12 @@ static void context(ctx_walk *c, uint64_t e, uint64_t z, uint32_t parent, uint32
 			}
 		}
 	}
+	if (c->single && c->inside) {
+		/* context=ID: that context alone, its children not walked */
+		if (shown(c)) dw_item_end(w);
+		c->done = true;
+		return;
+	}
 	children(c, szc, pc, id, depth + 1);
 	if (shown(c)) dw_item_end(w);
 }
@@ -467,7 +511,7 @@ static void context(ctx_walk *c, uint64_t e, uint64_t z, uint32_t parent, uint32
 static void walk(ctx_walk *c)
 {
 	md_dump *m = c->m;
-	while (c->n && !c->oom && !dw_full(c->m->d->w)) {
+	while (c->n && !c->oom && !c->done && !dw_full(c->m->d->w)) {
 		if (c->inside && c->n <= c->stop_level) {
 			c->done = true;
 			return;
@@ -492,12 +536,12 @@ static void walk(ctx_walk *c)
 		context(c, e, z, parent, depth);
 	}
 	if (c->inside) c->done = true;
-	if (c->oom) hv_dump_stop(m->d, c->lo, "out of memory in the context tree walk");
+	if (c->oom && !c->quiet) hv_dump_stop(m->d, c->lo, "out of memory in the context tree walk");
 }
 
 static const char *const entry_names[] = {"unknown", "main-thread", "application-thread"};
 
-static void context_tree(md_dump *m)
+static void context_tree(md_dump *m, ctx_walk *out)
 {
 	hv_dump_ctx *d = m->d;
 	hv_dump_out *w = d->w;
@@ -510,11 +554,14 @@ static void context_tree(md_dump *m)
 	c.lo = lo;
 	c.hi = lo + sz;
 	c.hdrsz = m->draft ? 0x18 : 0x20;
-	c.sel = d->o->sel.have_context;
-	c.want = d->o->sel.context;
+	const hv_dump_select *s = &d->o->sel;
+	c.sel = s->have_context || s->have_subtree;
+	c.single = !s->have_subtree;
+	c.want = s->have_subtree ? s->subtree : s->context;
+	c.quiet = out != NULL;
 	c.claimed = calloc((sz + 8 * 64 - 1) / (8 * 64), sizeof *c.claimed);
 	if (!c.claimed) {
-		hv_dump_stop(d, lo, "out of memory for the context tree walk");
+		if (!c.quiet) hv_dump_stop(d, lo, "out of memory for the context tree walk");
 		return;
 	}
 	if (m->draft) {
@@ -539,13 +586,14 @@ static void context_tree(md_dump *m)
 			dw_item_end(w);
 		}
 		if (sze < 0x20 || !array_in(m, pe, ne, sze)) {
-			if (ne) hv_dump_stop(d, lo, "the entry points are outside the file or their stride is too small");
+			if (ne && !c.quiet) hv_dump_stop(d, lo, "the entry points are outside the file or their stride is too small");
 			ne = 0;
 		}
 		for (uint64_t i = 0; i < ne && !c.done && !c.oom && !dw_full(d->w); i++) {
 			uint64_t e = pe + i * sze, szc = u(m, e, 8), pc = u(m, e + 8, 8), id = u(m, e + 0x10, 4),
 				 ep = u(m, e + 0x14, 2);
-			if (c.sel && id == c.want) c.inside = true, c.stop_level = 0;
+			if (c.sel && !c.inside && id == c.want) found(&c, 0);
+			keep_id(&c, id);
 			if (shown(&c)) {
 				snprintf(d->path, sizeof d->path, "meta.db/Context/entry[%" PRIu64 "]", i);
 				dw_item_begin(w, "entry-point", d->path, e, sze);
@@ -557,15 +605,23 @@ static void context_tree(md_dump *m)
 				dw_u64(w, "szChildren", szc);
 				dw_u64(w, "pChildren", pc);
 			}
+			if (c.single && c.inside) {
+				/* context=ID of an entry point: it alone */
+				if (shown(&c)) dw_item_end(w);
+				break;
+			}
 			children(&c, szc, pc, id, 1);
 			if (shown(&c)) dw_item_end(w);
 			walk(&c);
 		}
 	}
-	if (c.sel && !c.inside && !c.oom)
-		hv_dump_stop(d, lo, "--select=context: no context with this ctxId in the tree");
+	if (c.sel && !c.inside && !c.oom && !c.quiet)
+		hv_dump_stop(d, lo, c.single ? "--select=context: no context with this ctxId in the tree"
+					     : "--select=subtree: no context with this ctxId in the tree");
 	free(c.st);
 	free(c.claimed);
+	if (out) *out = c;
+	else free(c.ids);
 }
 
 void hv_dump_metadb(hv_dump_ctx *d, const uint64_t sz[8], const uint64_t p[8])
@@ -574,7 +630,7 @@ void hv_dump_metadb(hv_dump_ctx *d, const uint64_t sz[8], const uint64_t p[8])
 	memcpy(m.sz, sz, sizeof m.sz);
 	memcpy(m.p, p, sizeof m.p);
 	m.budget = d->b->size / 8 + 64;
-	if (!d->o->sel.have_context) {
+	if (!d->o->sel.have_context && !d->o->sel.have_subtree) {
 		general(&m);
 		idnames(&m);
 		if (m.sz[S_METRICS] >= (m.draft ? 0x0fu : 0x1bu) && array_in(&m, m.p[S_METRICS], 1, m.sz[S_METRICS])) {
@@ -586,5 +642,33 @@ void hv_dump_metadb(hv_dump_ctx *d, const uint64_t sz[8], const uint64_t p[8])
 		lists(&m, S_FILES);
 		lists(&m, S_FUNCTIONS);
 	}
-	context_tree(&m);
+	context_tree(&m, NULL);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+size_t hv_dump_metadb_subtree_ids(hv_dump_ctx *d, uint64_t **ids)
+{
+	*ids = NULL;
+	const uint8_t *h = hv_window_get(&d->win, 0, 16 + 16 * 8);
+	if (!h || memcmp(h, "HPCTOOLKIT", 10) != 0) return 0;
+	md_dump m = {.d = d, .draft = d->draft};
+	for (unsigned s = 0; s < 8; s++) {
+		hv_dump_le(d, 16 + 16u * s, 8, &m.sz[s]);
+		hv_dump_le(d, 24 + 16u * s, 8, &m.p[s]);
+	}
+	ctx_walk c;
+	memset(&c, 0, sizeof c);
+	context_tree(&m, &c);
+	if (c.oom || !c.nids) {
+		free(c.ids);
+		return 0;
+	}
+	qsort(c.ids, c.nids, sizeof *c.ids, cmp_u64);
+	*ids = c.ids;
+	return c.nids;
 }

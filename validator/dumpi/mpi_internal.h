@@ -188,6 +188,15 @@ struct mpi_rank {
 	bool chans_merged;    /* past MPI_MAX_CHANS: channels keyed without their tag (CHAN_ANY_TAG) */
 };
 
+/* How messages name a rank: "rank N", or "rank of file NAME" (its base
+ * name) when the rank never recorded its number (no MPI_Comm_rank on
+ * MPI_COMM_WORLD, and a file name without -NNNN.bin). Returned by value, so
+ * mpi_rank_label(m).s is usable as a printf argument, several per call. */
+typedef struct mpi_rank_name {
+	char s[96];
+} mpi_rank_name;
+mpi_rank_name mpi_rank_label(const mpi_rank *m);
+
 /* Channels per rank. A program that uses a fresh tag per message would
  * otherwise keep one channel per message; past this many, the rank's
  * channels are merged over tags (tallies add up, sizes are dropped) and the

@@ -816,7 +816,7 @@ static void check_deferred_ranks(trace_ctx *t, mpi_rank *m, uint32_t w, uint64_t
 		if (hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, x->ref.max < size)) continue;
 		char path[48], cn[96];
 		hv_emit(m->r, HV_R_DUMPI_MPI_RANK_RANGE, m->file, x->ref.off, 4, dumpi_record_path(path, sizeof path, x->ref.rec),
-			"rank %ld record %llu (%s): %s %lld is outside %s, which has %lld rank(s)%s", m->rank,
+			"%s record %llu (%s): %s %lld is outside %s, which has %lld rank(s)%s", mpi_rank_label(m).s,
 			(unsigned long long)x->ref.rec, dumpi_function_name(x->ref.fn),
 			x->ref.role == RO_DEST ? "dest" : x->ref.role == RO_SOURCE ? "source" : "root", (long long)x->ref.max,
 			comm_name(cn, sizeof cn, m, i), (long long)size,
@@ -848,10 +848,10 @@ void mpi_trace_check(hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t wo
 		/* fewer rank files than ranks: what needs every rank is unknowable */
 		hv_eval(r, HV_R_DUMPI_MPI_PARTIAL_TRACE, false);
 		hv_emit(r, HV_R_DUMPI_MPI_PARTIAL_TRACE, said->file, 0, 0, "stream",
-			"%zu of %lld ranks' files (rank %ld recorded MPI_Comm_size(MPI_COMM_WORLD) = %lld): communicators "
+			"%zu of %lld ranks' files (%s recorded MPI_Comm_size(MPI_COMM_WORLD) = %lld): communicators "
 			"are not rebuilt, messages not matched and collective sequences not compared; ranks are checked "
 			"against the sizes the ranks recorded",
-			n, (long long)said->world_size, said->rank, (long long)said->world_size);
+			n, (long long)said->world_size, mpi_rank_label(said).s, (long long)said->world_size);
 	} else if (!world_size) {
 		hv_eval(r, HV_R_DUMPI_MPI_PARTIAL_TRACE, true);
 	}

@@ -86,7 +86,7 @@ static void emit(mpi_rank *m, int rule, const dumpi_record *rec, uint64_t off, u
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	hv_emit(m->r, rule, m->file, off ? off : rec->offset, len, dumpi_record_path(path, sizeof path, rec->index),
-		"rank %ld record %llu (%s): %s", m->rank, (unsigned long long)rec->index, dumpi_function_name(rec->fn),
+		"%s record %llu (%s): %s", mpi_rank_label(m).s, (unsigned long long)rec->index, dumpi_function_name(rec->fn),
 		msg);
 }
 
@@ -137,6 +137,14 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 }
 
 long mpi_rank_world_rank(const mpi_rank *m) { return m->rank; }
+
+mpi_rank_name mpi_rank_label(const mpi_rank *m)
+{
+	mpi_rank_name n;
+	if (m->rank >= 0) snprintf(n.s, sizeof n.s, "rank %ld", m->rank);
+	else snprintf(n.s, sizeof n.s, "rank of file %.80s", hv_basename(m->file ? m->file : ""));
+	return n;
+}
 void mpi_rank_set_world_rank(mpi_rank *m, long rank) { m->rank = rank; }
 
 void mpi_rank_free(mpi_rank *m)
@@ -1045,8 +1053,8 @@ static void check_leaks(mpi_rank *m)
 	if (more) {
 		dumpi_record at = {.index = m->last_rec, .offset = m->last_off, .fn = m->finalized ? 125 : 0};
 		emit(m, HV_R_DUMPI_MPI_REQUEST_LEAKED, &at, m->last_off, 0,
-		     "%zu more requests are still active at the end of rank %ld (only the first %d are listed)", more,
-		     m->rank, LEAKS_SHOWN);
+		     "%zu more requests are still active at the end of %s (only the first %d are listed)", more,
+		     mpi_rank_label(m).s, LEAKS_SHOWN);
 	}
 }
 
@@ -1069,9 +1077,9 @@ void mpi_rank_end(mpi_rank *m, bool complete)
 				if (m->ignored & (1u << k) && len < sizeof hidden)
 					len += (size_t)snprintf(hidden + len, sizeof hidden - len, "%s%s", len ? ", " : "", what[k]);
 			hv_emit(m->r, HV_R_DUMPI_MPI_CALLS_IGNORED, m->file, m->ignored_off, 8u + 2u * 4u * DUMPI_FOOTER_SLOTS,
-				"footer", "rank %ld: the footer counts calls made while tracing was off (ignored of called: %s); "
+				"footer", "%s: the footer counts calls made while tracing was off (ignored of called: %s); "
 				"what they did is not in the stream, so %s cannot be checked on this rank",
-				m->rank, m->ignored_names, hidden);
+				mpi_rank_label(m).s, m->ignored_names, hidden);
 		} else
 			hv_eval(m->r, HV_R_DUMPI_MPI_CALLS_IGNORED, true);
 		if (m->unrecorded && !hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, false)) {
@@ -1088,9 +1096,9 @@ void mpi_rank_end(mpi_rank *m, bool complete)
 		if (!hv_eval(m->r, HV_R_DUMPI_MPI_FINALIZE_MISSING,
 			     m->finalized || m->records == 0 || (m->ignored & IGN_FINALIZE)))
 			hv_emit(m->r, HV_R_DUMPI_MPI_FINALIZE_MISSING, m->file, m->last_off, 0, "stream",
-				"rank %ld: the stream ends cleanly after %llu records without an MPI_Finalize record (last "
+				"%s: the stream ends cleanly after %llu records without an MPI_Finalize record (last "
 				"record %llu is %s)",
-				m->rank, (unsigned long long)m->records, (unsigned long long)at.index,
+				mpi_rank_label(m).s, (unsigned long long)m->records, (unsigned long long)at.index,
 				dumpi_function_name(m->last_fn));
 		check_leaks(m);
 	}

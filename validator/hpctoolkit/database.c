@@ -22,6 +22,7 @@
 #include "crossdb.h"
 #include "hpctoolkit.h"
 #include "profiledb.h"
+#include "taxonomy.h"
 #include "tracedb.h"
 
 enum { ROLE_META, ROLE_PROF, ROLE_CCT, ROLE_TRACE, ROLE_COUNT };
@@ -39,7 +40,8 @@ static int role_of(hv_blob *b)
 	return -1;
 }
 
-static bool hpctoolkit_claims(hv_blob *b) { return role_of(b) >= 0; }
+/* metrics/NAME.yaml (the metric taxonomy) belongs to the database too. */
+static bool hpctoolkit_claims(hv_blob *b) { return role_of(b) >= 0 || hpctk_is_taxonomy_name(b->name); }
 
 static const char *edition_name(enum hv_edition e)
 {
@@ -52,8 +54,15 @@ static void warn_missing(hv_report *r, int rule, const char *what)
 	hv_emit(r, rule, r->input_path, 0, 0, "", "%s", what);
 }
 
-static void check_missing(hv_report *r, hv_blob *const role[ROLE_COUNT])
+static void check_missing(hv_report *r, hv_blob *const role[ROLE_COUNT], bool has_default_taxonomy)
 {
+	/* A whole database (meta.db with its data) without the taxonomy: the
+	 * reference reader refuses it. A partial set says nothing about it. */
+	bool whole = role[ROLE_META] && (role[ROLE_PROF] || role[ROLE_CCT]);
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_MISSING, !whole || has_default_taxonomy))
+		warn_missing(r, HV_R_HPCTKDB_TAXONOMY_MISSING,
+			     "no metrics/default.yaml in the database: hpcprof writes this metric taxonomy into every "
+			     "database, and hpcviewer opens no database without it (hatchet refuses it too)");
 	bool data = role[ROLE_PROF] || role[ROLE_CCT] || role[ROLE_TRACE];
 	if (!hv_eval(r, HV_R_HPCTKDB_METADB_MISSING, !data || role[ROLE_META]))
 		warn_missing(r, HV_R_HPCTKDB_METADB_MISSING,
@@ -276,15 +285,22 @@ static void plan_units(const hv_options *opt, walk_set *w, hv_report *r)
 static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
 {
 	hv_blob *role[ROLE_COUNT] = {0};
+	bool has_default_taxonomy = false;
 	for (size_t i = 0; i < n; i++) {
 		int k = role_of(&files[i]);
 		if (k >= 0 && !role[k]) role[k] = &files[i];
+		if (k < 0 && hpctk_is_taxonomy_name(files[i].name))
+			has_default_taxonomy |= strcmp(hv_basename(files[i].name), "default.yaml") == 0;
 	}
 	snprintf(r->format, sizeof r->format, "hpctoolkit database");
 	snprintf(r->version, sizeof r->version, "4.0");
 	hpctk_metadb_summary meta = {0};
 	if (role[ROLE_META]) hpctk_check_metadb(opt, role[ROLE_META], r, &meta);
-	check_missing(r, role);
+	check_missing(r, role, has_default_taxonomy);
+	/* The taxonomies, each against meta.db's metrics, in name order. */
+	for (size_t i = 0; i < n; i++)
+		if (role_of(&files[i]) < 0 && hpctk_is_taxonomy_name(files[i].name))
+			hpctk_check_taxonomy(opt, &files[i], r, role[ROLE_META] ? &meta : NULL);
 
 	enum hv_edition ev_prof, ev_trace;
 	enum hv_edition ed = decide_edition(opt, r, &meta, role, &ev_prof, &ev_trace);

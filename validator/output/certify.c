@@ -135,9 +135,12 @@ static void text_one(FILE *out, const hv_report *r, const char *table, bool stri
 			fprintf(out, "  %-46s %-8s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "  %s\n", hv_rules[i].id,
 				hv_sev_name(hv_rules[i].severity), c.evaluated, c.passed, c.failed, result_name(c.res));
 			const hv_diag *d = c.failed ? first_diag(r, i) : NULL;
-			if (d)
-				fprintf(out, "      first at %s:0x%" PRIx64 "%s%s%s: %s\n", d->file ? d->file : "", d->offset,
+			if (d) {
+				char at[24] = "";
+				if (!hv_diag_whole(d)) snprintf(at, sizeof at, ":0x%" PRIx64, d->offset);
+				fprintf(out, "      first at %s%s%s%s%s: %s\n", d->file ? d->file : "", at,
 					d->path[0] ? " (" : "", d->path, d->path[0] ? ")" : "", d->msg);
+			}
 		}
 	}
 	fprintf(out, "\n  %zu rule%s not applicable (other formats, or structures this input does not have);\n"

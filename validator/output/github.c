@@ -52,15 +52,19 @@ void hv_write_github(FILE *out, hv_report *const *reps, size_t n, const hv_outpu
 			escape(out, hv_rules[d->rule].id, true);
 			fputs("::", out);
 			escape(out, d->msg, false);
-			char where[96];
-			snprintf(where, sizeof where, " [byte 0x%" PRIx64 ", %" PRIu64 " byte%s", d->offset, d->length,
-				 d->length == 1 ? "" : "s");
+			/* a finding about the input as a whole has no byte to point at */
+			bool whole = hv_diag_whole(d);
+			char where[96] = "";
+			if (!whole)
+				snprintf(where, sizeof where, " [byte 0x%" PRIx64 ", %" PRIu64 " byte%s", d->offset, d->length,
+					 d->length == 1 ? "" : "s");
 			escape(out, where, false);
 			if (d->path[0]) {
-				escape(out, ", at ", false);
+				escape(out, whole ? " [at " : ", at ", false);
 				escape(out, d->path, false);
 			}
-			fputs("]\n", out);
+			if (!whole || d->path[0]) fputs("]", out);
+			fputs("\n", out);
 		}
 		if (r->suppressed) {
 			fputs("::warning file=", out);

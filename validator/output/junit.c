@@ -38,7 +38,8 @@ static void xml_text(FILE *out, const char *s)
 static void diag_line(FILE *out, const hv_diag *d)
 {
 	char head[64];
-	snprintf(head, sizeof head, ":0x%" PRIx64 "+%" PRIu64 ": %s: ", d->offset, d->length, hv_sev_name(d->sev));
+	if (hv_diag_whole(d)) snprintf(head, sizeof head, ": %s: ", hv_sev_name(d->sev));
+	else snprintf(head, sizeof head, ":0x%" PRIx64 "+%" PRIu64 ": %s: ", d->offset, d->length, hv_sev_name(d->sev));
 	xml_text(out, d->file ? d->file : "");
 	xml_text(out, head);
 	xml_text(out, d->msg);

@@ -84,6 +84,11 @@ const char *hv_out_relative(const char *path, const char *base_dir);
 bool hv_out_uri(const char *path, char *out, size_t cap);
 /* Whether `rule` makes input `r` fail (an error, or a warning under strict). */
 bool hv_rule_fails(const hv_report *r, int rule, bool strict);
+/* Whether diagnostic d is about its file or directory as a whole, not
+ * bytes of it: offset 0 and length 0 (a DUMPI trace folder without its
+ * .meta, an ovni stream.obs without its stream.json, a .meta without a
+ * key). Writers then show the file without a byte position (no ":0x0"). */
+bool hv_diag_whole(const hv_diag *d);
 
 /* A rule's case in the conformance corpus (golden/cases): `hpcvet rules
  * --format=json` lists them per rule. Arrays of these end with {NULL, NULL}. */

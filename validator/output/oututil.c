@@ -111,6 +111,8 @@ bool hv_out_uri(const char *path, char *out, size_t cap)
 	return true;
 }
 
+bool hv_diag_whole(const hv_diag *d) { return d && d->offset == 0 && d->length == 0; }
+
 bool hv_rule_fails(const hv_report *r, int rule, bool strict)
 {
 	if (r->failed[rule] == 0) return false;

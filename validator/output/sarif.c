@@ -114,7 +114,8 @@ static cJSON *result_json(const hv_diag *d, const hv_output_opts *o)
 		cJSON *pl = cJSON_AddObjectToObject(loc, "physicalLocation");
 		if (pl) {
 			add_artifact_location(pl, file, o);
-			cJSON *region = cJSON_AddObjectToObject(pl, "region");
+			/* a finding about a file or directory as a whole has no region */
+			cJSON *region = hv_diag_whole(d) ? NULL : cJSON_AddObjectToObject(pl, "region");
 			if (region) {
 				cJSON_AddNumberToObject(region, "byteOffset", (double)d->offset);
 				cJSON_AddNumberToObject(region, "byteLength", (double)d->length);
@@ -197,7 +198,7 @@ static bool build_run(cJSON *run, hv_report *const *reps, size_t n, const hv_out
 	}
 
 	int status = 0;
-	bool internal = false;
+	bool internal = false, unreadable = false;
 	cJSON *inv = cJSON_CreateObject();
 	cJSON *invs = cJSON_AddArrayToObject(run, "invocations");
 	if (!inv || !invs) {
@@ -213,6 +214,7 @@ static bool build_run(cJSON *run, hv_report *const *reps, size_t n, const hv_out
 		int s = hv_report_exit_code(r, o->strict);
 		if (s > status) status = s;
 		internal |= r->internal_error;
+		unreadable |= r->unreadable;
 		for (size_t k = 0; k < r->ndiags; k++) {
 			cJSON *res = result_json(&r->diags[k], o);
 			if (!res) break;
@@ -231,7 +233,9 @@ static bool build_run(cJSON *run, hv_report *const *reps, size_t n, const hv_out
 			add_text(nt, "message", msg);
 		}
 	}
-	cJSON_AddBoolToObject(inv, "executionSuccessful", !internal);
+	/* the analysis ran to its end on every input: not when one was
+	 * unreadable (exit 3) or the validator failed (exit 4) */
+	cJSON_AddBoolToObject(inv, "executionSuccessful", !internal && !unreadable);
 	cJSON_AddNumberToObject(inv, "exitCode", status);
 	if (notes && cJSON_GetArraySize(notes) > 0) cJSON_AddItemToObject(inv, "toolExecutionNotifications", notes);
 	else cJSON_Delete(notes);

@@ -45,18 +45,21 @@ static const char *sev_color(enum hv_sev s)
  * the structure path gets its own line above the bytes. */
 static void write_diag(FILE *out, const hv_diag *d, const hv_output_opts *o)
 {
+	bool whole = hv_diag_whole(d);
 	const char *b = o->color ? "\033[1m" : "", *off = o->color ? "\033[0m" : "";
 	char file[CLEAN_CAP], msg[CLEAN_CAP], path[CLEAN_CAP];
 	tclean(file, d->file);
 	tclean(msg, d->msg);
 	tclean(path, d->path);
-	fprintf(out, "%s%s:0x%" PRIx64 ":%s %s%s[%s]:%s %s", b, file, d->offset, off, o->color ? sev_color(d->sev) : "",
+	char at[24] = "";
+	if (!whole) snprintf(at, sizeof at, ":0x%" PRIx64, d->offset);
+	fprintf(out, "%s%s%s:%s %s%s[%s]:%s %s", b, file, at, off, o->color ? sev_color(d->sev) : "",
 		hv_sev_name(d->sev), hv_rules[d->rule].id, off, msg);
 	if (d->path[0]) fprintf(out, " (at %s)", path);
 	fputc('\n', out);
 	if (o->context) {
 		if (d->path[0]) fprintf(out, "    %s-->%s %s\n", o->color ? "\033[1;34m" : "", off, path);
-		hv_write_hex_context(out, d, o);
+		if (!whole) hv_write_hex_context(out, d, o);
 	}
 }
 
