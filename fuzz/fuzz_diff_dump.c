@@ -177,7 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t len = 0;
 		FILE *mem = open_memstream(&buf, &len);
 		if (mem) {
-			hv_dump(mem, &o, r.input_path, ff.blobs, ff.n, &r);
+			hv_dump(mem, &o, r.input_path, ff.blobs, ff.n, &r, NULL);
 			fclose(mem);
 			cJSON *doc = cJSON_ParseWithLength(buf, len);
 			if (!doc && len < (64u << 20)) {
@@ -191,7 +191,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		static FILE *sink;
 		if (!sink) sink = fopen("/dev/null", "w");
-		if (sink) hv_dump(sink, &o, r.input_path, ff.blobs, ff.n, &r);
+		if (sink) hv_dump(sink, &o, r.input_path, ff.blobs, ff.n, &r, NULL);
 	}
 	for (size_t i = 0; i < ff.n; i++) {
 		free(io[i].seen);
