@@ -38,7 +38,7 @@ real() {
 
 # A unit that arrives as bytes loses a diagnostic in the merge: a DUMPI trace
 # (rank summaries), an HPCToolkit database (unit summaries).
-for s in corpus/dumpi_trace/n_dumpi.meta.fileprefix_dumpi-trace corpus/hpctk_db/n_hpctkdb.cct.transpose_hpctoolkit-db; do
+for s in corpus/dumpi_trace/n_dumpi.meta.fileprefix_dumpi-trace corpus/hpctk_db/n_hpctkdb.cct.ctx-covered_hpctoolkit-db; do
 	planted planted_merge "merge drops a diagnostic of a unit loaded from bytes" '\x00\x00\x00' "$s"
 	planted planted_merge "merge drops a diagnostic of a unit loaded from bytes" '\x13\x01\x55' "$s"
 	real diff_units '\x00\x00\x00' "$s" 'units loaded from bytes' 
@@ -75,5 +75,5 @@ check "the dump of a conforming draft-edition database has no stop item" \
 	grep -q '"kind":"profile","path":"profile.db/profile\[0\]"' "$TMP/out"
 check "... and does not stop" bash -c "! grep -q '\"kind\":\"stop\"' '$TMP/out'"
 check "the draft reproducer replays through diff_dump" "$BUILD/fuzz/regress_diff_dump" \
-	"$ROOT/corpus/diff_dump/crash_5d91a190_draft-profile-info-dump-stop" >/dev/null
+	"$ROOT/corpus/diff_dump/crash_f0c364c6_draft-profile-info-dump-stop" >/dev/null
 done_testing
