@@ -226,7 +226,25 @@ $(BUILD)/fuzz/mutator_test: fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpc
 	@$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
-tests-bin: all $(TEST_BINS) $(FUZZ_REGRESS) $(BUILD)/fuzz/hpcvet-pack $(BUILD)/fuzz/mutator_test
+# The differential targets (fuzz_diff_*.c) must see a planted defect: each
+# planted driver is a target's replay driver linked with one library source
+# rebuilt with a HV_FUZZ_PLANT_* switch (its object takes the place of the
+# archive's), run by tests/fuzz_diff.test.sh, which expects it to abort.
+#   planted_merge: diff_units, a unit loaded from bytes loses a diagnostic (core/units.c)
+#   planted_split: diff_ovni_split, the chunk merge drops a diagnostic (ovni/obs_split.c)
+#   planted_wide:  diff_simd, the AVX-512 value kernel miscounts (hpctoolkit/values_lanes.c)
+FUZZ_PLANTS := $(BUILD)/fuzz/planted_merge $(BUILD)/fuzz/planted_split $(BUILD)/fuzz/planted_wide
+$(BUILD)/fuzz/planted_merge: PLANT := diff_units validator/core/units.c HV_FUZZ_PLANT_MERGE_BUG
+$(BUILD)/fuzz/planted_split: PLANT := diff_ovni_split validator/ovni/obs_split.c HV_FUZZ_PLANT_SPLIT_BUG
+$(BUILD)/fuzz/planted_wide: PLANT := diff_simd validator/hpctoolkit/values_lanes.c HV_FUZZ_PLANT_WIDE_BUG
+$(FUZZ_PLANTS): fuzz/regress.c $(wildcard fuzz/fuzz_diff_*.c) validator/core/units.c validator/ovni/obs_split.c \
+		validator/hpctoolkit/values_lanes.c $(BUILD)/libhpcvet.a $(HEADERS) $(FUZZ_HDRS)
+	@mkdir -p $(dir $@)
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) -D$(word 3,$(PLANT)) fuzz/fuzz_$(word 1,$(PLANT)).c fuzz/regress.c \
+		$(word 2,$(PLANT)) $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
+
+tests-bin: all $(TEST_BINS) $(FUZZ_REGRESS) $(FUZZ_PLANTS) $(BUILD)/fuzz/hpcvet-pack $(BUILD)/fuzz/mutator_test
 
 # The fuzzing builds of the library are sub-makes of the rules above with
 # another BUILD; HV_SUBMAKE keeps these outer rules out of them.

@@ -60,6 +60,8 @@ done
 # Seeds over 200 KB slow every replay and exceed -max_len: drop them.
 find corpus -type f -size +200k ! -name "crash_*" -delete
 # Identical seeds add nothing: keep one of each content per target.
+# The differential targets and certify: derived from the corpora above.
+BUILD="$BUILD" bash fuzz/make-diff-seeds.sh
 for d in corpus/*/; do
 	(cd "$d" && sha1sum -- * | sort | awk 'seen[$1]++ {print $2}' | xargs -r rm -f --)
 done

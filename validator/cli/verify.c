@@ -6,12 +6,12 @@
 #include "verify.h"
 
 #include <cjson/cJSON.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../output/cert_check.h"
 #include "../output/certify.h"
 #include "../output/output.h"
 #include "digest.h"
@@ -19,109 +19,19 @@
 
 enum { V_HOLDS = 0, V_BROKEN = 1, V_USAGE = 2, V_UNREADABLE = 3, V_INTERNAL = 4 };
 
-/* The reasons a certificate does not hold, for one input. */
-typedef struct reasons {
-	char **v;
-	size_t n;
-} reasons;
-
-static void __attribute__((format(printf, 2, 3))) add_reason(reasons *rs, const char *fmt, ...)
-{
-	char buf[600];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	char **nv = realloc(rs->v, (rs->n + 1) * sizeof *nv);
-	if (!nv) return;
-	rs->v = nv;
-	char *s = strdup(buf);
-	if (s) rs->v[rs->n++] = s;
-}
-
-static void free_reasons(reasons *rs)
-{
-	for (size_t i = 0; i < rs->n; i++) free(rs->v[i]);
-	free(rs->v);
-	rs->v = NULL;
-	rs->n = 0;
-}
-
-static const char *str_of(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static const hv_cert_file *find_file(const hv_cert_files *cf, const char *name)
-{
-	for (size_t i = 0; i < cf->n; i++)
-		if (strcmp(cf->files[i].name, name) == 0) return &cf->files[i];
-	return NULL;
-}
-
-/* Compare the certified files with the files read now. */
-static void compare_files(const cJSON *files, const hv_cert_files *now, reasons *rs)
-{
-	if (!cJSON_IsArray(files)) {
-		add_reason(rs, "the certificate lists no file digests (made by an hpcvet without digests)");
-		return;
-	}
-	if (!now->complete) add_reason(rs, "digests could not be computed now: %s", now->problem ? now->problem : "?");
-	const cJSON *f;
-	cJSON_ArrayForEach(f, files)
-	{
-		const char *name = str_of(f, "name"), *sha = str_of(f, "sha256");
-		const cJSON *size = cJSON_GetObjectItemCaseSensitive(f, "size");
-		if (!name || !sha || !cJSON_IsNumber(size)) {
-			add_reason(rs, "a file entry of the certificate lacks name, size or sha256");
-			continue;
-		}
-		const hv_cert_file *cur = find_file(now, name);
-		if (!cur) {
-			add_reason(rs, "%s: certified, but not part of the input now", name);
-			continue;
-		}
-		if ((double)cur->size != size->valuedouble)
-			add_reason(rs, "%s: size differs: certificate %.0f bytes, file now %llu bytes", name,
-				   size->valuedouble, (unsigned long long)cur->size);
-		if (strcmp(cur->sha256, sha) != 0)
-			add_reason(rs, "%s: SHA-256 differs: certificate %s, file now %s", name, sha,
-				   cur->sha256[0] ? cur->sha256 : "(not computed)");
-	}
-	for (size_t i = 0; i < now->n; i++) {
-		bool found = false;
-		cJSON_ArrayForEach(f, files)
-		{
-			const char *name = str_of(f, "name");
-			if (name && strcmp(name, now->files[i].name) == 0) found = true;
-		}
-		if (!found) add_reason(rs, "%s: part of the input now, but not certified", now->files[i].name);
-	}
-}
-
 /* One certified input against `path`: validate, compare, report. */
 static int verify_input(const cJSON *in, const char *path, const char *table_cert, const char *table_now,
 			const hv_options *opt, bool json, cJSON *jout)
 {
-	const cJSON *strict_j = cJSON_GetObjectItemCaseSensitive(in, "strict");
-	bool strict = cJSON_IsTrue(strict_j);
-	const char *verdict_cert = str_of(in, "verdict");
+	bool strict = hv_cert_input_strict(in);
+	const char *verdict_cert = hv_cert_input_verdict(in);
 	hv_report r;
 	hv_digest_set dg;
 	hv_report_init(&r, path, opt->max_diags);
 	hv_validate_path_digest(path, opt, &r, &dg);
 	const char *verdict_now = hv_verdict(&r, strict);
-	reasons rs = {0};
-	if (strcmp(table_cert, table_now) != 0)
-		add_reason(&rs, "rule table version differs: certificate %s, hpcvet %s now %s (rules were added, retired "
-				"or changed severity)",
-			   table_cert, HV_VERSION, table_now);
-	if (r.unreadable) add_reason(&rs, "input unreadable now: %s: %s", path, r.problem);
-	else compare_files(cJSON_GetObjectItemCaseSensitive(in, "files"), &dg.out, &rs);
-	if (!verdict_cert) add_reason(&rs, "the certificate records no verdict");
-	else if (strcmp(verdict_cert, verdict_now) != 0)
-		add_reason(&rs, "verdict differs: certificate %s, validation now %s", verdict_cert, verdict_now);
+	hv_cert_reasons rs = {0};
+	hv_cert_check_input(in, table_cert, table_now, &dg.out, r.unreadable ? r.problem : NULL, path, verdict_now, &rs);
 	int status = rs.n == 0 ? V_HOLDS : r.unreadable ? V_UNREADABLE : r.internal_error ? V_INTERNAL : V_BROKEN;
 	if (json) {
 		cJSON *o = cJSON_CreateObject();
@@ -151,7 +61,7 @@ static int verify_input(const cJSON *in, const char *path, const char *table_cer
 			printf("  - %s\n", shown);
 		}
 	}
-	free_reasons(&rs);
+	hv_cert_reasons_free(&rs);
 	hv_digest_free(&dg);
 	hv_report_free(&r);
 	return status;
@@ -190,23 +100,22 @@ int hv_cmd_verify(const char *cert_path, const char *path, const char *base, con
 		hv_file_close(&f);
 		return V_UNREADABLE;
 	}
-	cJSON *root = cJSON_ParseWithLength((const char *)f.blob.mem, (size_t)f.blob.size);
+	hv_cert c;
+	bool parsed = hv_cert_parse(f.blob.mem, (size_t)f.blob.size, &c);
 	hv_file_close(&f);
-	const cJSON *cert = cJSON_GetObjectItemCaseSensitive(root, "certificate");
-	const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(cert, "inputs");
-	const char *table_cert = str_of(cJSON_GetObjectItemCaseSensitive(cert, "rule_table"), "version");
-	if (!cJSON_IsArray(inputs) || !table_cert) {
+	if (!parsed) {
 		fprintf(stderr, "hpcvet certify --verify: %s: not an hpcvet JSON certificate (certify --format=json)\n",
 			cert_path);
-		cJSON_Delete(root);
 		return V_UNREADABLE;
 	}
+	const cJSON *inputs = c.inputs;
+	const char *table_cert = c.table;
 	int n = cJSON_GetArraySize(inputs);
 	if (path && n != 1) {
 		fprintf(stderr, "hpcvet certify --verify: %s certifies %d inputs; give no PATH to verify each at its "
 				"recorded path\n",
 			cert_path, n);
-		cJSON_Delete(root);
+		hv_cert_free(&c);
 		return V_USAGE;
 	}
 	char table_now[32];
@@ -219,7 +128,7 @@ int hv_cmd_verify(const char *cert_path, const char *path, const char *base, con
 	}
 	cJSON *jin = jv ? cJSON_AddArrayToObject(jv, "inputs") : NULL;
 	if (json && !jin) {
-		cJSON_Delete(root);
+		hv_cert_free(&c);
 		cJSON_Delete(jroot);
 		return V_INTERNAL;
 	}
@@ -227,7 +136,7 @@ int hv_cmd_verify(const char *cert_path, const char *path, const char *base, con
 	const cJSON *in;
 	cJSON_ArrayForEach(in, inputs)
 	{
-		const char *rec = str_of(in, "path");
+		const char *rec = hv_cert_input_path(in);
 		char where[4096];
 		const char *p = path ? path : rec ? resolve(rec, cert_path, base, where, sizeof where) : NULL;
 		int s;
@@ -243,6 +152,6 @@ int hv_cmd_verify(const char *cert_path, const char *path, const char *base, con
 		cJSON_AddBoolToObject(jv, "holds", status == V_HOLDS);
 		if (!hv_json_print_and_free(stdout, jroot)) status = V_INTERNAL;
 	}
-	cJSON_Delete(root);
+	hv_cert_free(&c);
 	return status;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../core/hv_int.h"
+#include "../hpctoolkit/profiledb.h"
 #include "dump.h"
 
 static const char *const sec_names[4][8] = {
@@ -151,7 +152,8 @@ static void blocks(hv_dump_ctx *d, bool profile, uint64_t sec)
 	dw_item_begin(w, what, profile ? "profile.db/ProfileInfos" : "cct.db/CtxInfos", sec, 16);
 	hv_dump_put_fields(d, hdr[!profile], 3, h);
 	dw_item_end(w);
-	if (esz < (profile ? 0x2cu : 0x20u) || !hv_dump_array_in(d, parr, n, esz)) {
+	/* a draft-edition {PI} ends after pIdTuple (0x28): no flags field */
+	if (esz < (profile ? HPCTK_PI_END_DRAFT : 0x20u) || !hv_dump_array_in(d, parr, n, esz)) {
 		hv_dump_stop(d, sec, "the entry array does not fit the file or its entries are too small to decode");
 		return;
 	}
@@ -163,7 +165,7 @@ static void blocks(hv_dump_ctx *d, bool profile, uint64_t sec)
 		if (!profile && !hv_dump_ctx_wanted(d, i)) continue;
 		if (profile && s->have_profile) d->hits->profile = true;
 		uint64_t at = parr + i * esz, e[6];
-		unsigned ne = profile ? 6 : 4;
+		unsigned ne = profile ? (esz >= 0x2cu ? 6 : 5) : 4;
 		hv_dump_read_fields(d, at, ent[!profile], ne, e);
 		hv_dump_item(d, profile ? "profile" : "cct", at, esz, "%s[%" PRIu64 "]", profile ? "profile.db/profile" : "cct.db/ctx", i);
 		dw_u64(w, profile ? "profIndex" : "ctxId", i);

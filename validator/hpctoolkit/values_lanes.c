@@ -76,6 +76,12 @@ __attribute__((target("avx512f"))) bool hpctk_vlanes_avx512(const hpctk_vlanes *
 		nall += (uint64_t)__builtin_popcount(touched);
 		nexec += (uint64_t)__builtin_popcount(touched & l->execmask[k / 8]);
 	}
+#ifdef HV_FUZZ_PLANT_WIDE_BUG
+	/* A planted defect, never in a real build: the wide kernel counts one
+	 * value too many. tests/fuzz_diff.test.sh builds it into the diff_simd
+	 * target and expects the target to abort where AVX-512 is present. */
+	nall += gp > 0;
+#endif
 	nev[1] += nexec;
 	nev[0] += nall - nexec;
 	return bad == 0;

@@ -153,7 +153,14 @@ static bool absorb(ovni_obs_walker *ow, const ovni_obs_chunk *c, const hv_report
 	size_t at = k->marker && k->marker_at < cr->ndiags ? (size_t)k->marker_at : cr->ndiags;
 	size_t gat = k->marker && k->marker_ghosts < cr->nghosts ? (size_t)k->marker_ghosts : cr->nghosts;
 	if (k->marker && k->marker_at < cr->ndiags) gat = 0;
-	for (size_t i = 0; i < at; i++) append_rebased(r, &cr->diags[i], base);
+	size_t first = at;
+#ifdef HV_FUZZ_PLANT_SPLIT_BUG
+	/* A planted defect, never in a real build: the merge drops a chunk's
+	 * first stored diagnostic. tests/fuzz_diff.test.sh builds it into the
+	 * diff_ovni_split target and expects the target to abort. */
+	if (first) first--;
+#endif
+	for (size_t i = 0; i < first; i++) append_rebased(r, &cr->diags[i + at - first], base);
 	for (size_t i = 0; i < gat; i++) hv_report_admit_ghost(r, &cr->ghosts[i]);
 	if (k->marker) {
 		w->idx = base + k->marker_idx;
