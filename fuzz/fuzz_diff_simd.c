@@ -10,26 +10,13 @@
 #include "container.h"
 #include "core/simd.h"
 #include "diff.h"
+#include "hpctk_names.h"
 
-static const char *const hpctk_names[] = {"meta.db", "profile.db", "cct.db", "trace.db", "metrics/default.yaml"};
-#define HPCTK_NNAMES (sizeof hpctk_names / sizeof *hpctk_names)
-
-/* As `hpctk_db` does: keep a standard name or a taxonomy's
- * (metrics/NAME.yaml); any other name becomes the index's standard one. */
-static void fix_name(char *name, size_t cap, size_t index)
-{
-	for (size_t i = 0; i < HPCTK_NNAMES; i++)
-		if (strcmp(name, hpctk_names[i]) == 0) return;
-	size_t n = strlen(name);
-	if (strncmp(name, "metrics/", 8) == 0 && n > 13 && strcmp(name + n - 5, ".yaml") == 0 && !strchr(name + 8, '/'))
-		return;
-	snprintf(name, cap, "%s", hpctk_names[index % HPCTK_NNAMES]);
-}
 
 static void check_db(const uint8_t *data, size_t size, bool wide, hv_report *r)
 {
 	static fuzz_files ff;
-	fuzz_unpack_fixed(data, size, &ff, fix_name);
+	fuzz_unpack_fixed(data, size, &ff, hpctk_fix_name);
 	hv_options opt = {.edition = HV_EDITION_AUTO, .max_diags = FUZZ_MAX_DIAGS};
 	hv_simd_allow_avx512(wide);
 	hv_report_init(r, "db", opt.max_diags);
