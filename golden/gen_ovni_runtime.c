@@ -1,0 +1,362 @@
+/* `--what=ovni-trace-runtime`: one loom shaped like a task runtime's trace,
+ * after ../shared/real-samples/ovni/libovni-runtime-mix (libovni 1.14 under a
+ * runtime-like program; users' traces are mostly this: one node, many
+ * threads, long). Two processes, one with the nOS-V model and one with
+ * Nanos6 (both with the kernel model): a main thread that creates the
+ * workers and pauses, and WORKERS worker threads each, every worker looping
+ * over iterations of the sample's habits: marks (OM[ OM]) around scheduler
+ * and task phases, tasks created in pairs then run, nested tasks (the
+ * parent paused while its child runs), blocking pauses that give the CPU up
+ * and take another (OHc OHp OHw OHr OAs), nOS-V parallel tasks (4 bodies),
+ * hardware-counter jumbo events (VWC), progress states, kernel context
+ * switches (KCO KCI), and every 20 iterations a flush (OF[ OF]) with an
+ * OU[ OU] region and a CPU hand-off (OAr to another worker, then a pause).
+ * --trace-len is events per worker stream: any size.
+ *
+ * Target numbers (bench/ovni-runtime-stats.py on the sample; the generated
+ * trace, 4 workers each, --trace-len=10000, in brackets):
+ *   events: Nanos6 52.1% [.] nOS-V 38.7% [.] ovni 8.5% [.] kernel 0.7% [.]
+ *   events per task created: 16.8 [.]; bodies per task: 1, parallel 4
+ *   tasks paused: 22% [.], task depth 2 at 11% of task starts [.]
+ *   per 1000 events: OHp/OHr 8.2 [.], OHc/OHw 3.0 [.], OAs 6.5 [.],
+ *   OAr 1.6 [.], KCO/KCI 3.3 [.], OF[ 0.4 [.], OU[ 0.4 [.], jumbo 3.7 [.]
+ * Every worker has two CPUs of its own (2w, 2w+1), and OAr moves another
+ * worker only to its own first CPU, so no two running threads meet on a
+ * CPU whatever the streams' relative clocks; model-valid under --strict. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hv_int.h"
+#include "gen_ovni.h"
+
+#define RT_WORKERS 4u
+#define RT_CLOCK0 6474802000000ull
+
+typedef struct rt_stream {
+	gen_buf b;
+	gen_rng rng;
+	uint64_t clock;
+	unsigned n;       /* events written */
+	uint32_t task;    /* last task id (each worker its own range) */
+	uint32_t type0;   /* the first of the 4 task types this worker declared */
+} rt_stream;
+
+/* A task type the worker declared itself: declared before any creation. */
+static uint32_t rt_type(rt_stream *s) { return s->type0 + (uint32_t)gen_below(&s->rng, 4); }
+
+static uint64_t next(rt_stream *s) { return s->clock += 30 + gen_below(&s->rng, 120); }
+
+static void ev(rt_stream *s, const char *mcv, const uint8_t *pl, size_t n, bool jumbo)
+{
+	govni_put_event(&s->b, mcv, next(s), pl, n, jumbo);
+	s->n++;
+}
+static void e0(rt_stream *s, const char *mcv) { ev(s, mcv, NULL, 0, false); }
+static void e32(rt_stream *s, const char *mcv, uint32_t a)
+{
+	uint8_t p[4];
+	hv_put_le32(p, a);
+	ev(s, mcv, p, 4, false);
+}
+static void e2(rt_stream *s, const char *mcv, uint32_t a, uint32_t c)
+{
+	uint8_t p[8];
+	hv_put_le32(p, a);
+	hv_put_le32(p + 4, c);
+	ev(s, mcv, p, 8, false);
+}
+static void e3(rt_stream *s, const char *mcv, uint32_t a, uint32_t c, uint32_t d)
+{
+	uint8_t p[12];
+	hv_put_le32(p, a);
+	hv_put_le32(p + 4, c);
+	hv_put_le32(p + 8, d);
+	ev(s, mcv, p, 12, false);
+}
+static void e4(rt_stream *s, const char *mcv, uint32_t a, uint32_t c, uint32_t d, uint32_t f)
+{
+	uint8_t p[16];
+	hv_put_le32(p, a);
+	hv_put_le32(p + 4, c);
+	hv_put_le32(p + 8, d);
+	hv_put_le32(p + 12, f);
+	ev(s, mcv, p, 16, false);
+}
+static void mark(rt_stream *s, bool open, uint32_t v) { e3(s, open ? "OM[" : "OM]", v, 0, 1); }
+static void type_ev(rt_stream *s, const char *mcv, uint32_t id, const char *name)
+{
+	uint8_t j[64];
+	size_t n = strlen(name) + 1;
+	hv_put_le32(j, id);
+	memcpy(j + 4, name, n);
+	ev(s, mcv, j, 4 + n, true);
+}
+static void hwc(rt_stream *s, uint64_t ins, uint64_t cyc)
+{
+	uint8_t j[16];
+	hv_put_le64(j, ins);
+	hv_put_le64(j + 8, cyc);
+	ev(s, "VWC", j, 16, true);
+}
+
+/* The blocking pause: the thread gives its CPU up and comes back on the
+ * other CPU of its pair. */
+static void block(rt_stream *s, unsigned cpu, unsigned *on)
+{
+	e0(s, "OHc");
+	e0(s, "OHp");
+	e0(s, "OHw");
+	e0(s, "OHr");
+	*on = *on == cpu ? cpu + 1 : cpu;
+	e32(s, "OAs", *on);
+}
+
+/* One nOS-V worker iteration k. `partner`: the tid of another worker of
+ * the process, its first CPU `pcpu`. */
+static void nosv_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, uint32_t partner, unsigned pcpu)
+{
+	static const char *const prog[] = {"VPr", "VPp", "VPa"};
+	uint32_t v = 1 + (k & 1);
+	mark(s, true, v);
+	if (k % 8 == 5) e0(s, "KCO"), e0(s, "KCI");
+	if (k % 50 == 0) e0(s, prog[(k / 50) % 3]);
+	e0(s, "VS["), e0(s, gen_below(&s->rng, 2) ? "VSr" : "VS@"), e0(s, "VS]");
+	uint32_t t1 = ++s->task, t2 = ++s->task;
+	e0(s, "VAr"), e2(s, "VTc", t1, rt_type(s)), e0(s, "VAR"), e0(s, "VAs"), e0(s, "VAS");
+	e0(s, "VAr"), e2(s, "VTc", t2, rt_type(s)), e0(s, "VAR"), e0(s, "VAs"), e0(s, "VAS");
+	if (k % 4 == 1) hwc(s, 1000 + gen_below(&s->rng, 5000), 2000 + gen_below(&s->rng, 9000));
+	switch (k % 4) {
+	case 0: /* plain bodies */
+		e2(s, "VTx", t1, 0), e0(s, "VMa"), e0(s, "VMA"), e0(s, "VAl"), e0(s, "VAL"), e0(s, "VAu"), e0(s, "VAU"), e2(s, "VTe", t1, 0);
+		e2(s, "VTx", t2, 0), e0(s, "VMa"), e0(s, "VMA"), e0(s, "VAy"), e0(s, "VAY"), e2(s, "VTe", t2, 0);
+		break;
+	case 1: { /* nested: t1 pauses while its child runs */
+		uint32_t t3 = ++s->task;
+		e2(s, "VTx", t1, 0), e0(s, "VMa"), e0(s, "VMA");
+		e0(s, "VAr"), e2(s, "VTc", t3, rt_type(s)), e0(s, "VAR"), e2(s, "VTp", t1, 0), e0(s, "VAs");
+		e2(s, "VTx", t3, 0), e0(s, "VMf"), e0(s, "VMF"), e2(s, "VTe", t3, 0), e0(s, "VAS"), e2(s, "VTr", t1, 0), e2(s, "VTe", t1, 0);
+		e2(s, "VTx", t2, 0), e0(s, "VMa"), e0(s, "VMA"), e0(s, "VAl"), e0(s, "VAL"), e0(s, "VAu"), e0(s, "VAU"), e2(s, "VTe", t2, 0);
+		break;
+	}
+	case 2: /* a blocking pause, then a body that waits */
+		e2(s, "VTx", t1, 0), e0(s, "VMa"), e0(s, "VMA"), e0(s, "VAp"), e2(s, "VTp", t1, 0);
+		block(s, cpu, on);
+		e2(s, "VTr", t1, 0), e0(s, "VAP"), e2(s, "VTe", t1, 0);
+		e2(s, "VTx", t2, 0), e0(s, "VMa"), e0(s, "VMA"), e0(s, "VAw"), e0(s, "VAW"), e0(s, "VAc"), e0(s, "VAC"), e2(s, "VTe", t2, 0);
+		break;
+	default: { /* a parallel task: 4 bodies */
+		uint32_t t3 = ++s->task;
+		e2(s, "VTx", t1, 0), e0(s, "VMa"), e0(s, "VMA"), e2(s, "VTe", t1, 0);
+		e2(s, "VTx", t2, 0), e0(s, "VMa"), e0(s, "VMA"), e2(s, "VTe", t2, 0);
+		if (k % 8 == 3) {
+			e0(s, "VAr"), e2(s, "VTC", t3, rt_type(s)), e0(s, "VAR");
+			for (uint32_t body = 1; body <= 4; body++) e2(s, "VTx", t3, body), e0(s, "VMa"), e0(s, "VMA"), e2(s, "VTe", t3, body);
+		} else {
+			e0(s, "VAr"), e2(s, "VTc", t3, rt_type(s)), e0(s, "VAR");
+			e2(s, "VTx", t3, 0), e0(s, "VMa"), e0(s, "VMA"), e0(s, "VAy"), e0(s, "VAY"), e2(s, "VTe", t3, 0);
+		}
+		break;
+	}
+	}
+	mark(s, false, v);
+	if (k % 20 == 19) { /* the buffer flush, and a CPU hand-off to another worker */
+		e0(s, "OU["), e0(s, "OU]"), e0(s, "OF["), e0(s, "OF]");
+		e2(s, "OAr", pcpu, partner);
+		e0(s, "OHp"), e0(s, "OHr");
+	}
+}
+
+static void n6_body(rt_stream *s, uint32_t t, const char *a, const char *z)
+{
+	e0(s, "6Wt"), e0(s, "6t["), e32(s, "6Tx", t), e0(s, "6Ma"), e0(s, "6MA"), e0(s, a), e0(s, z), e32(s, "6Te", t), e0(s, "6t]"), e0(s, "6WT");
+}
+
+static void n6_create(rt_stream *s, uint32_t t)
+{
+	e0(s, "6C["), e2(s, "6Tc", t, rt_type(s)), e0(s, "6C]");
+}
+
+static void nanos6_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, uint32_t partner, unsigned pcpu)
+{
+	static const char *const prog[] = {"6Pr", "6Pp", "6Pa"};
+	uint32_t v = 1 + (k & 1);
+	mark(s, true, v);
+	if (k % 8 == 5) e0(s, "KCO"), e0(s, "KCI");
+	if (k % 50 == 0) e0(s, prog[(k / 50) % 3]);
+	e0(s, "6S["), e0(s, gen_below(&s->rng, 2) ? "6Sr" : "6S@"), e0(s, "6S]");
+	uint32_t t1 = ++s->task, t2 = ++s->task;
+	n6_create(s, t1), e0(s, "6U["), e0(s, "6Sa"), e0(s, "6SA"), e0(s, "6U]");
+	n6_create(s, t2), e0(s, "6U["), e0(s, "6Sa"), e0(s, "6SA"), e0(s, "6U]");
+	switch (k % 4) {
+	case 0:
+		n6_body(s, t1, "6Dr", "6DR"), n6_body(s, t2, "6Bw", "6BW");
+		break;
+	case 1: { /* nested */
+		uint32_t t3 = ++s->task;
+		e0(s, "6Wt"), e0(s, "6t["), e32(s, "6Tx", t1), e0(s, "6Ma"), e0(s, "6MA");
+		n6_create(s, t3), e32(s, "6Tp", t1);
+		e0(s, "6Wt"), e0(s, "6t["), e32(s, "6Tx", t3), e0(s, "6Mf"), e0(s, "6MF"), e32(s, "6Te", t3), e0(s, "6t]"), e0(s, "6WT");
+		e32(s, "6Tr", t1), e32(s, "6Te", t1), e0(s, "6t]"), e0(s, "6WT");
+		n6_body(s, t2, "6Dr", "6DR");
+		break;
+	}
+	case 2: /* blocking */
+		e0(s, "6Wt"), e0(s, "6t["), e32(s, "6Tx", t1), e0(s, "6Ma"), e0(s, "6MA"), e0(s, "6Bb"), e32(s, "6Tp", t1);
+		block(s, cpu, on);
+		e32(s, "6Tr", t1), e0(s, "6BB"), e32(s, "6Te", t1), e0(s, "6t]"), e0(s, "6WT");
+		n6_body(s, t2, "6Du", "6DU");
+		break;
+	default: {
+		uint32_t t3 = ++s->task;
+		n6_create(s, t3);
+		n6_body(s, t1, "6Dr", "6DR"), n6_body(s, t2, "6Bw", "6BW"), n6_body(s, t3, "6Dr", "6DR");
+		break;
+	}
+	}
+	mark(s, false, v);
+	if (k % 20 == 19) {
+		e0(s, "OU["), e0(s, "OU]"), e0(s, "OF["), e0(s, "OF]");
+		e2(s, "OAr", pcpu, partner);
+		e0(s, "OHp"), e0(s, "OHr");
+	}
+}
+
+static const char mark_json[] =
+	"        \"mark\": {\n"
+	"            \"1\": {\n"
+	"                \"title\": \"Iteration phase\",\n"
+	"                \"chan_type\": \"stack\",\n"
+	"                \"labels\": { \"1\": \"Produce\", \"2\": \"Consume\", \"3\": \"Drain\" }\n"
+	"            }\n"
+	"        },\n";
+
+static void meta(gen_buf *b, long long tid, long long pid, unsigned proc, bool main_thread, unsigned ncpus)
+{
+	char t[512];
+	snprintf(t, sizeof t,
+		 "{\n    \"version\": 3,\n    \"ovni\": {\n        \"lib\": { \"version\": \"1.14.0\", \"commit\": \"hpcvet-gen\" },\n"
+		 "        \"part\": \"thread\",\n        \"tid\": %lld,\n        \"pid\": %lld,\n        \"loom\": \"node0\",\n"
+		 "        \"app_id\": %u,\n        \"require\": { \"ovni\": \"1.1.0\", %s, \"kernel\": \"1.0.0\" },\n",
+		 tid, pid, proc + 1, proc == 0 ? "\"nosv\": \"2.7.0\"" : "\"nanos6\": \"1.1.0\"");
+	gen_buf_append(b, t, strlen(t));
+	gen_buf_append(b, mark_json, sizeof mark_json - 1);
+	if (main_thread) {
+		snprintf(t, sizeof t, "        \"rank\": %u,\n        \"nranks\": 2,\n        \"loom_cpus\": [", proc);
+		gen_buf_append(b, t, strlen(t));
+		for (unsigned c = 0; c < ncpus; c++) {
+			snprintf(t, sizeof t, "%s\n            { \"index\": %u, \"phyid\": %u }", c ? "," : "", c, c);
+			gen_buf_append(b, t, strlen(t));
+		}
+		gen_buf_append(b, "\n        ],\n", 11);
+	}
+	gen_buf_append(b, "        \"finished\": 1\n    }", 27);
+	if (proc == 0) {
+		static const char hw[] = ",\n    \"nosv\": {\n        \"can_breakdown\": true,\n        \"hwc\": { \"0\": { \"name\": "
+					 "\"PAPI_TOT_INS\" }, \"1\": { \"name\": \"PAPI_TOT_CYC\" } }\n    }";
+		gen_buf_append(b, hw, sizeof hw - 1);
+	}
+	gen_buf_append(b, "\n}\n", 3);
+}
+
+int govni_gen_runtime(const gen_params *p, gen_output *out)
+{
+	unsigned n = p->trace_len ? p->trace_len : 2000;
+	unsigned ncpus = 2 * 2 * RT_WORKERS + 2;
+	enum { NS = 2 * (1 + RT_WORKERS) };
+	rt_stream st[NS];
+	long long tids[NS], pids[NS];
+	memset(st, 0, sizeof st);
+	uint64_t end = 0;
+	for (unsigned proc = 0; proc < 2; proc++) {
+		long long pid = 18821 + proc;
+		for (unsigned w = 0; w <= RT_WORKERS; w++) {
+			unsigned i = proc * (1 + RT_WORKERS) + w;
+			rt_stream *s = &st[i];
+			s->rng.s = p->seed * 7919 + 17 * i + 1;
+			s->clock = RT_CLOCK0 + 1000 * i;
+			pids[i] = pid;
+			tids[i] = w == 0 ? pid : 18823 + proc + 2 * (w - 1);
+			gen_buf_append(&s->b, "ovni\x01\x00\x00\x00", 8);
+		}
+	}
+	for (unsigned i = 0; i < NS; i++) {
+		rt_stream *s = &st[i];
+		unsigned proc = i / (1 + RT_WORKERS), w = i % (1 + RT_WORKERS);
+		if (w == 0) { /* main: creates the workers, pauses until the end */
+			e4(s, "OHx", 2 * 2 * RT_WORKERS + proc, UINT32_MAX, 0, 0);
+			if (proc == 0) e0(s, "VAa"), e0(s, "VAA");
+			else e0(s, "6Hm");
+			for (unsigned c = 1; c <= RT_WORKERS; c++)
+				e3(s, "OHC", 2 * (proc * RT_WORKERS + c - 1), (uint32_t)tids[i + c], 0);
+			e0(s, "OHp");
+			continue;
+		}
+		unsigned cpu = 2 * (proc * RT_WORKERS + w - 1), on = cpu;
+		unsigned pw = w % RT_WORKERS + 1; /* the next worker of the process */
+		uint32_t partner = (uint32_t)tids[proc * (1 + RT_WORKERS) + pw];
+		unsigned pcpu = 2 * (proc * RT_WORKERS + pw - 1);
+		s->clock += 100000; /* after the main thread's OHC */
+		s->task = (uint32_t)(w - 1) << 28;
+		s->type0 = 1 + 4 * (w - 1);
+		e4(s, "OHx", cpu, (uint32_t)pids[i], 0, 0);
+		if (proc == 0) {
+			e0(s, "VHw");
+			for (uint32_t t = 1; t <= 4; t++) {
+				char name[40];
+				snprintf(name, sizeof name, "nosv_r%u_w%u_type%u", proc, w - 1, t);
+				type_ev(s, "VYc", t + 4 * (w - 1), name);
+			}
+			hwc(s, 0, 0);
+			e0(s, "VAb"), e0(s, "VAB");
+		} else {
+			e0(s, "6Hw"), e0(s, "6W[");
+			for (uint32_t t = 1; t <= 4; t++) {
+				char name[40];
+				snprintf(name, sizeof name, "nanos6_r%u_w%u_type%u", proc, w - 1, t);
+				type_ev(s, "6Yc", t + 4 * (w - 1), name);
+			}
+		}
+		for (unsigned k = 0; s->n < n; k++) {
+			if (proc == 0) nosv_iter(s, k, cpu, &on, partner, pcpu);
+			else nanos6_iter(s, k, cpu, &on, partner, pcpu);
+		}
+		if (proc == 0) e0(s, "VHW");
+		else e0(s, "6W]"), e0(s, "6HW");
+		if (s->clock > end) end = s->clock;
+	}
+	/* Every stream ends after the last hand-off of any other. */
+	for (unsigned i = 0; i < NS; i++) {
+		rt_stream *s = &st[i];
+		unsigned proc = i / (1 + RT_WORKERS), w = i % (1 + RT_WORKERS);
+		s->clock = end + 1000 * (i + 1);
+		if (w == 0) {
+			e0(s, "OHr");
+			if (proc == 0) e0(s, "VAd"), e0(s, "VAD");
+			else e0(s, "6HM");
+		} else {
+			e0(s, "OU["), e0(s, "OU]");
+		}
+		e0(s, "OHe");
+	}
+	int rc = 0;
+	for (unsigned i = 0; i < NS; i++) {
+		gen_buf jb = {0};
+		char name[160];
+		meta(&jb, tids[i], pids[i], i / (1 + RT_WORKERS), i % (1 + RT_WORKERS) == 0, ncpus);
+		if (rc == 0 && (jb.oom || st[i].b.oom)) rc = -1;
+		if (rc == 0) {
+			snprintf(name, sizeof name, "loom.node0/proc.%lld/thread.%lld/stream.json", pids[i], tids[i]);
+			if (gen_add_file(out, name, jb.data, jb.len)) jb = (gen_buf){0}; /* the output owns it */
+			else rc = -1;
+		}
+		if (rc == 0) {
+			snprintf(name, sizeof name, "loom.node0/proc.%lld/thread.%lld/stream.obs", pids[i], tids[i]);
+			if (gen_add_file(out, name, st[i].b.data, st[i].b.len)) st[i].b = (gen_buf){0};
+			else rc = -1;
+		}
+		gen_buf_free(&jb);
+		gen_buf_free(&st[i].b);
+	}
+	return rc;
+}
