@@ -231,14 +231,16 @@ static const char mark_json[] =
 	"            }\n"
 	"        },\n";
 
-static void meta(gen_buf *b, long long tid, long long pid, unsigned proc, bool main_thread, unsigned ncpus)
+/* `minor` > 0: a newer nOS-V model version than 1.14 knows (2.7). */
+static void meta(gen_buf *b, long long tid, long long pid, unsigned proc, bool main_thread, unsigned ncpus, unsigned minor)
 {
-	char t[512];
+	char t[512], req[40];
+	snprintf(req, sizeof req, "\"nosv\": \"2.%u.0\"", 7 + minor);
 	snprintf(t, sizeof t,
 		 "{\n    \"version\": 3,\n    \"ovni\": {\n        \"lib\": { \"version\": \"1.14.0\", \"commit\": \"hpcvet-gen\" },\n"
 		 "        \"part\": \"thread\",\n        \"tid\": %lld,\n        \"pid\": %lld,\n        \"loom\": \"node0\",\n"
 		 "        \"app_id\": %u,\n        \"require\": { \"ovni\": \"1.1.0\", %s, \"kernel\": \"1.0.0\" },\n",
-		 tid, pid, proc + 1, proc == 0 ? "\"nosv\": \"2.7.0\"" : "\"nanos6\": \"1.1.0\"");
+		 tid, pid, proc + 1, proc == 0 ? req : "\"nanos6\": \"1.1.0\"");
 	gen_buf_append(b, t, strlen(t));
 	gen_buf_append(b, mark_json, sizeof mark_json - 1);
 	if (main_thread) {
@@ -343,7 +345,7 @@ int govni_gen_runtime(const gen_params *p, gen_output *out)
 	for (unsigned i = 0; i < NS; i++) {
 		gen_buf jb = {0};
 		char name[160];
-		meta(&jb, tids[i], pids[i], i / (1 + RT_WORKERS), i % (1 + RT_WORKERS) == 0, ncpus);
+		meta(&jb, tids[i], pids[i], i / (1 + RT_WORKERS), i % (1 + RT_WORKERS) == 0, ncpus, p->minor);
 		if (rc == 0 && (jb.oom || st[i].b.oom)) rc = -1;
 		if (rc == 0) {
 			snprintf(name, sizeof name, "loom.node0/proc.%lld/thread.%lld/stream.json", pids[i], tids[i]);
