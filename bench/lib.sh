@@ -14,7 +14,7 @@ bench_param() {
 	ovni-trace) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 168); print p < 1 ? 1 : p }' ;; # trace steps, ~168 bytes each (8 streams)
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
 	ovni-mix) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 14.5)); print p < 1 ? 1 : p }' ;; # events per stream, ~14.5 bytes each (8 streams)
-	ovni-runtime) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 16.9)); print p < 1 ? 1 : p }' ;; # events per worker stream, ~16.9 bytes each (8 workers)
+	ovni-runtime) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 14.2)); print p < 1 ? 1 : p }' ;; # events per worker stream, ~14.2 bytes each (8 workers)
 	esac
 }
 
