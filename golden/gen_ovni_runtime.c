@@ -38,9 +38,22 @@ typedef struct rt_stream {
 	gen_rng rng;
 	uint64_t clock;
 	unsigned n;       /* events written */
-	uint32_t task;    /* last task id (each worker its own range) */
+	uint32_t ntask;   /* tasks this worker created */
+	uint32_t wix;     /* the worker's index in its process, 0.. */
 	uint32_t type0;   /* the first of the 4 task types this worker declared */
+	uint32_t handed;  /* tasks of the previous worker's burst this one ran */
+	uint32_t nhand;   /* tasks in each worker's burst */
+	uint64_t hand0;   /* the previous worker's first clock */
 } rt_stream;
+
+/* Task ids come from one counter per process, as a runtime's atomic one:
+ * the c-th task of worker x is c * RT_WORKERS + x + 1 (dense, interleaved). */
+static uint32_t task_id(uint32_t c, uint32_t x) { return c * RT_WORKERS + x + 1; }
+static uint32_t new_task(rt_stream *s) { return task_id(s->ntask++, s->wix); }
+
+/* A bound on the clock of the j-th creation of a worker's burst (three
+ * events each, gaps under 150, after at most 10 start events). */
+static uint64_t burst_clock(uint64_t start, uint32_t j) { return start + 1500 + (3 * (uint64_t)j + 3) * 150; }
 
 /* A task type the worker declared itself: declared before any creation. */
 static uint32_t rt_type(rt_stream *s) { return s->type0 + (uint32_t)gen_below(&s->rng, 4); }
@@ -100,6 +113,12 @@ static void hwc(rt_stream *s, uint64_t ins, uint64_t cyc)
 	ev(s, "VWC", j, 16, true);
 }
 
+/* The next task of the previous worker's burst exists by now. */
+static bool handed_ready(const rt_stream *s)
+{
+	return s->handed < s->nhand && s->clock > burst_clock(s->hand0, s->handed);
+}
+
 /* The blocking pause: the thread gives its CPU up and comes back on the
  * other CPU of its pair. */
 static void block(rt_stream *s, unsigned cpu, unsigned *on)
@@ -122,7 +141,7 @@ static void nosv_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, uint
 	if (k % 8 == 5) e0(s, "KCO"), e0(s, "KCI");
 	if (k % 50 == 0) e0(s, prog[(k / 50) % 3]);
 	e0(s, "VS["), e0(s, gen_below(&s->rng, 2) ? "VSr" : "VS@"), e0(s, "VS]");
-	uint32_t t1 = ++s->task, t2 = ++s->task;
+	uint32_t t1 = new_task(s), t2 = new_task(s);
 	e0(s, "VAr"), e2(s, "VTc", t1, rt_type(s)), e0(s, "VAR"), e0(s, "VAs"), e0(s, "VAS");
 	e0(s, "VAr"), e2(s, "VTc", t2, rt_type(s)), e0(s, "VAR"), e0(s, "VAs"), e0(s, "VAS");
 	if (k % 4 == 1) hwc(s, 1000 + gen_below(&s->rng, 5000), 2000 + gen_below(&s->rng, 9000));
@@ -132,7 +151,7 @@ static void nosv_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, uint
 		e2(s, "VTx", t2, 0), e0(s, "VMa"), e0(s, "VMA"), e0(s, "VAy"), e0(s, "VAY"), e2(s, "VTe", t2, 0);
 		break;
 	case 1: { /* nested: t1 pauses while its child runs */
-		uint32_t t3 = ++s->task;
+		uint32_t t3 = new_task(s);
 		e2(s, "VTx", t1, 0), e0(s, "VMa"), e0(s, "VMA");
 		e0(s, "VAr"), e2(s, "VTc", t3, rt_type(s)), e0(s, "VAR"), e2(s, "VTp", t1, 0), e0(s, "VAs");
 		e2(s, "VTx", t3, 0), e0(s, "VMf"), e0(s, "VMF"), e2(s, "VTe", t3, 0), e0(s, "VAS"), e2(s, "VTr", t1, 0), e2(s, "VTe", t1, 0);
@@ -146,7 +165,7 @@ static void nosv_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, uint
 		e2(s, "VTx", t2, 0), e0(s, "VMa"), e0(s, "VMA"), e0(s, "VAw"), e0(s, "VAW"), e0(s, "VAc"), e0(s, "VAC"), e2(s, "VTe", t2, 0);
 		break;
 	default: { /* a parallel task: 4 bodies */
-		uint32_t t3 = ++s->task;
+		uint32_t t3 = new_task(s);
 		e2(s, "VTx", t1, 0), e0(s, "VMa"), e0(s, "VMA"), e2(s, "VTe", t1, 0);
 		e2(s, "VTx", t2, 0), e0(s, "VMa"), e0(s, "VMA"), e2(s, "VTe", t2, 0);
 		if (k % 8 == 3) {
@@ -158,6 +177,10 @@ static void nosv_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, uint
 		}
 		break;
 	}
+	}
+	if (k % 32 == 7 && handed_ready(s)) { /* a task the previous worker created */
+		uint32_t t = task_id(s->handed++, (s->wix + RT_WORKERS - 1) % RT_WORKERS);
+		e2(s, "VTx", t, 0), e0(s, "VMa"), e0(s, "VMA"), e2(s, "VTe", t, 0);
 	}
 	mark(s, false, v);
 	if (k % 20 == 19) { /* the buffer flush, and a CPU hand-off to another worker */
@@ -185,7 +208,7 @@ static void nanos6_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, ui
 	if (k % 8 == 5) e0(s, "KCO"), e0(s, "KCI");
 	if (k % 50 == 0) e0(s, prog[(k / 50) % 3]);
 	e0(s, "6S["), e0(s, gen_below(&s->rng, 2) ? "6Sr" : "6S@"), e0(s, "6S]");
-	uint32_t t1 = ++s->task, t2 = ++s->task;
+	uint32_t t1 = new_task(s), t2 = new_task(s);
 	n6_create(s, t1), e0(s, "6U["), e0(s, "6Sa"), e0(s, "6SA"), e0(s, "6U]");
 	n6_create(s, t2), e0(s, "6U["), e0(s, "6Sa"), e0(s, "6SA"), e0(s, "6U]");
 	switch (k % 4) {
@@ -193,7 +216,7 @@ static void nanos6_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, ui
 		n6_body(s, t1, "6Dr", "6DR"), n6_body(s, t2, "6Bw", "6BW");
 		break;
 	case 1: { /* nested */
-		uint32_t t3 = ++s->task;
+		uint32_t t3 = new_task(s);
 		e0(s, "6Wt"), e0(s, "6t["), e32(s, "6Tx", t1), e0(s, "6Ma"), e0(s, "6MA");
 		n6_create(s, t3), e32(s, "6Tp", t1);
 		e0(s, "6Wt"), e0(s, "6t["), e32(s, "6Tx", t3), e0(s, "6Mf"), e0(s, "6MF"), e32(s, "6Te", t3), e0(s, "6t]"), e0(s, "6WT");
@@ -208,11 +231,15 @@ static void nanos6_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, ui
 		n6_body(s, t2, "6Du", "6DU");
 		break;
 	default: {
-		uint32_t t3 = ++s->task;
+		uint32_t t3 = new_task(s);
 		n6_create(s, t3);
 		n6_body(s, t1, "6Dr", "6DR"), n6_body(s, t2, "6Bw", "6BW"), n6_body(s, t3, "6Dr", "6DR");
 		break;
 	}
+	}
+	if (k % 32 == 7 && handed_ready(s)) {
+		uint32_t t = task_id(s->handed++, (s->wix + RT_WORKERS - 1) % RT_WORKERS);
+		n6_body(s, t, "6Dr", "6DR");
 	}
 	mark(s, false, v);
 	if (k % 20 == 19) {
@@ -270,6 +297,7 @@ int govni_gen_runtime(const gen_params *p, gen_output *out)
 	long long tids[NS], pids[NS];
 	memset(st, 0, sizeof st);
 	uint64_t end = 0;
+	int rc = 0;
 	for (unsigned proc = 0; proc < 2; proc++) {
 		long long pid = 18821 + proc;
 		for (unsigned w = 0; w <= RT_WORKERS; w++) {
@@ -299,8 +327,11 @@ int govni_gen_runtime(const gen_params *p, gen_output *out)
 		uint32_t partner = (uint32_t)tids[proc * (1 + RT_WORKERS) + pw];
 		unsigned pcpu = 2 * (proc * RT_WORKERS + pw - 1);
 		s->clock += 100000; /* after the main thread's OHC */
-		s->task = (uint32_t)(w - 1) << 28;
+		s->wix = w - 1;
 		s->type0 = 1 + 4 * (w - 1);
+		s->nhand = n / 1500 + 1;
+		s->hand0 = RT_CLOCK0 + 1000 * (proc * (1 + RT_WORKERS) + (w + RT_WORKERS - 2) % RT_WORKERS + 1) + 100000;
+		uint64_t start = s->clock;
 		e4(s, "OHx", cpu, (uint32_t)pids[i], 0, 0);
 		if (proc == 0) {
 			e0(s, "VHw");
@@ -311,6 +342,8 @@ int govni_gen_runtime(const gen_params *p, gen_output *out)
 			}
 			hwc(s, 0, 0);
 			e0(s, "VAb"), e0(s, "VAB");
+			for (uint32_t j = 0; j < s->nhand; j++) /* the tasks the next worker runs */
+				e0(s, "VAr"), e2(s, "VTc", new_task(s), rt_type(s)), e0(s, "VAR");
 		} else {
 			e0(s, "6Hw"), e0(s, "6W[");
 			for (uint32_t t = 1; t <= 4; t++) {
@@ -318,7 +351,9 @@ int govni_gen_runtime(const gen_params *p, gen_output *out)
 				snprintf(name, sizeof name, "nanos6_r%u_w%u_type%u", proc, w - 1, t);
 				type_ev(s, "6Yc", t + 4 * (w - 1), name);
 			}
+			for (uint32_t j = 0; j < s->nhand; j++) n6_create(s, new_task(s));
 		}
+		if (s->clock > burst_clock(start, s->nhand)) rc = -1; /* the bound is wrong: a bug */
 		for (unsigned k = 0; s->n < n; k++) {
 			if (proc == 0) nosv_iter(s, k, cpu, &on, partner, pcpu);
 			else nanos6_iter(s, k, cpu, &on, partner, pcpu);
@@ -341,7 +376,6 @@ int govni_gen_runtime(const gen_params *p, gen_output *out)
 		}
 		e0(s, "OHe");
 	}
-	int rc = 0;
 	for (unsigned i = 0; i < NS; i++) {
 		gen_buf jb = {0};
 		char name[160];
