@@ -9,17 +9,20 @@
  * parent paused while its child runs), blocking pauses that give the CPU up
  * and take another (OHc OHp OHw OHr OAs), nOS-V parallel tasks (4 bodies),
  * hardware-counter jumbo events (VWC), progress states, kernel context
- * switches (KCO KCI), and every 20 iterations a flush (OF[ OF]) with an
- * OU[ OU] region and a CPU hand-off (OAr to another worker, then a pause).
+ * switches (KCO KCI), every 14 iterations a CPU hand-off (OAr to another
+ * worker, then a pause), every 60 a flush (OF[ OF]) after an (empty, as
+ * after ovnisort) OU[ OU] region. Task ids come from one counter per
+ * process; each worker starts with a burst of tasks that the next worker
+ * runs, one every 32 iterations once its clock is past their creation.
  * --trace-len is events per worker stream: any size.
  *
  * Target numbers (bench/ovni-runtime-stats.py on the sample; on the generated
  * trace at --trace-len=10000, seed 1, in brackets; within a factor 2 of the
  * sample's, except where said):
- *   events: Nanos6 52.1% [46.8%], nOS-V 38.7% [45.6%], ovni 8.5% [7.0%],
- *   kernel 0.7% [0.6%]; events per task created 16.8 [15.6]
- *   bodies per task 1, 4 for parallel tasks (40 of 5448 tasks) [140 of 5136]
- *   tasks paused once 22% [19%]; depth 2 at 11% of task starts [13%]
+ *   events: Nanos6 52.1% [46.8%], nOS-V 38.7% [45.5%], ovni 8.5% [7.2%],
+ *   kernel 0.7% [0.6%]; events per task created 16.8 [15.4]
+ *   bodies per task 1, 4 for parallel tasks (40 of 5448 tasks) [36 of 5220]
+ *   tasks paused once 22% [19%]; depth 2 at 11% of task starts [14%]
  *   bodies run by another thread than the creator's 1.5% [0.8%]
  *   per 1000 events: OHp/OHr 8.2 [4.7], OHc/OHw 3.0 [3.0], OAs 6.5 [3.0],
  *   OAr 1.6 [1.6], KCO/KCI 3.3 [3.0], OF[ 0.4 [0.3], OU[ 0.4 [0.4],
@@ -172,7 +175,7 @@ static void nosv_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, uint
 		uint32_t t3 = new_task(s);
 		e2(s, "VTx", t1, 0), e0(s, "VMa"), e0(s, "VMA"), e2(s, "VTe", t1, 0);
 		e2(s, "VTx", t2, 0), e0(s, "VMa"), e0(s, "VMA"), e2(s, "VTe", t2, 0);
-		if (k % 8 == 3) {
+		if (k % 32 == 3) {
 			e0(s, "VAr"), e2(s, "VTC", t3, rt_type(s)), e0(s, "VAR");
 			for (uint32_t body = 1; body <= 4; body++) e2(s, "VTx", t3, body), e0(s, "VMa"), e0(s, "VMA"), e2(s, "VTe", t3, body);
 		} else {
