@@ -27,9 +27,13 @@
  *   per 1000 events: OHp/OHr 8.2 [4.7], OHc/OHw 3.0 [3.0], OAs 6.5 [3.0],
  *   OAr 1.6 [1.6], KCO/KCI 3.3 [3.0], OF[ 0.4 [0.3], OU[ 0.4 [0.4],
  *   jumbo 3.7 [3.9] (VWC 16 bytes, type names 21-24)
- * Every worker has two CPUs of its own (2w, 2w+1), and OAr moves another
- * worker only to its own first CPU, so no two running threads meet on a
- * CPU whatever the streams' relative clocks; model-valid under --strict. */
+ * CPUs: every worker has four of its own (4w..4w+3): it runs on the first
+ * two, taking the other one at each blocking pause, and only the worker
+ * before it moves it (OAr) to the last two, one then the other, so no two
+ * running threads meet on a CPU and no move is to the CPU the thread is on
+ * (ovniemu 1.14 panics on that: "cannot modify dirty channel"), whatever
+ * the streams' relative clocks. Model-valid under --strict, and ovniemu
+ * 1.14 -l accepts it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +143,7 @@ static void block(rt_stream *s, unsigned cpu, unsigned *on)
 }
 
 /* One nOS-V worker iteration k. `partner`: the tid of another worker of
- * the process, its first CPU `pcpu`. */
+ * the process, whose hand-off CPUs are `pcpu` and `pcpu` + 1. */
 static void nosv_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, uint32_t partner, unsigned pcpu)
 {
 	static const char *const prog[] = {"VPr", "VPp", "VPa"};
@@ -192,7 +196,7 @@ static void nosv_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, uint
 	mark(s, false, v);
 	if (k % 60 == 59) e0(s, "OU["), e0(s, "OU]"), e0(s, "OF["), e0(s, "OF]"); /* the buffer flush */
 	if (k % 14 == 13) { /* a CPU hand-off to another worker */
-		e2(s, "OAr", pcpu, partner);
+		e2(s, "OAr", pcpu + (k / 14) % 2, partner);
 		e0(s, "OHp"), e0(s, "OHr");
 	}
 }
@@ -251,7 +255,7 @@ static void nanos6_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, ui
 	mark(s, false, v);
 	if (k % 60 == 59) e0(s, "OU["), e0(s, "OU]"), e0(s, "OF["), e0(s, "OF]");
 	if (k % 14 == 13) {
-		e2(s, "OAr", pcpu, partner);
+		e2(s, "OAr", pcpu + (k / 14) % 2, partner);
 		e0(s, "OHp"), e0(s, "OHr");
 	}
 }
@@ -298,7 +302,7 @@ static void meta(gen_buf *b, long long tid, long long pid, unsigned proc, bool m
 int govni_gen_runtime(const gen_params *p, gen_output *out)
 {
 	unsigned n = p->trace_len ? p->trace_len : 2000;
-	unsigned ncpus = 2 * 2 * RT_WORKERS + 2;
+	unsigned ncpus = 4 * 2 * RT_WORKERS + 2;
 	enum { NS = 2 * (1 + RT_WORKERS) };
 	rt_stream st[NS];
 	long long tids[NS], pids[NS];
@@ -321,18 +325,18 @@ int govni_gen_runtime(const gen_params *p, gen_output *out)
 		rt_stream *s = &st[i];
 		unsigned proc = i / (1 + RT_WORKERS), w = i % (1 + RT_WORKERS);
 		if (w == 0) { /* main: creates the workers, pauses until the end */
-			e4(s, "OHx", 2 * 2 * RT_WORKERS + proc, UINT32_MAX, 0, 0);
+			e4(s, "OHx", 4 * 2 * RT_WORKERS + proc, UINT32_MAX, 0, 0);
 			if (proc == 0) e0(s, "VAa"), e0(s, "VAA");
 			else e0(s, "6Hm");
 			for (unsigned c = 1; c <= RT_WORKERS; c++)
-				e3(s, "OHC", 2 * (proc * RT_WORKERS + c - 1), (uint32_t)tids[i + c], 0);
+				e3(s, "OHC", 4 * (proc * RT_WORKERS + c - 1), (uint32_t)tids[i + c], 0);
 			e0(s, "OHp");
 			continue;
 		}
-		unsigned cpu = 2 * (proc * RT_WORKERS + w - 1), on = cpu;
+		unsigned cpu = 4 * (proc * RT_WORKERS + w - 1), on = cpu;
 		unsigned pw = w % RT_WORKERS + 1; /* the next worker of the process */
 		uint32_t partner = (uint32_t)tids[proc * (1 + RT_WORKERS) + pw];
-		unsigned pcpu = 2 * (proc * RT_WORKERS + pw - 1);
+		unsigned pcpu = 4 * (proc * RT_WORKERS + pw - 1) + 2;
 		s->clock += 100000; /* after the main thread's OHC */
 		s->wix = w - 1;
 		s->type0 = 1 + 4 * (w - 1);
