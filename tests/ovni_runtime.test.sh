@@ -33,6 +33,11 @@ if [ -d "$sample" ]; then
 		check "$k per 1000 events: generated ${g:-none} vs sample ${w:-none}, within a factor 2" \
 			awk -v w="${w:-0}" -v g="${g:-0}" 'BEGIN { exit !(w > 0 && g >= w / 2 && g <= w * 2) }'
 	done
+	# how many events in a row one stream leads the loom's clock-ordered merge
+	w=$(python3 "$ROOT/bench/ovni-mix.py" "$sample" | awk '/^ALL:/ { print $8 }')
+	g=$(python3 "$ROOT/bench/ovni-mix.py" "$TMP/shape" | awk '/^ALL:/ { print $8 }')
+	check "events per merge run: generated ${g:-none} vs sample ${w:-none}, within a factor 2" \
+		awk -v w="${w:-0}" -v g="${g:-0}" 'BEGIN { exit !(w > 0 && g >= w / 2 && g <= w * 2) }'
 else
 	skip "shape: $sample not present (set HV_SHARED)"
 fi
