@@ -3,7 +3,7 @@
  * runtime-like program; users' traces are mostly this: one node, many
  * threads, long). Two processes, one with the nOS-V model and one with
  * Nanos6 (both with the kernel model): a main thread that creates the
- * workers and pauses, and WORKERS worker threads each, every worker looping
+ * workers and pauses, and RT_WORKERS (4) worker threads each, every worker looping
  * over iterations of the sample's habits: marks (OM[ OM]) around scheduler
  * and task phases, tasks created in pairs then run, nested tasks (the
  * parent paused while its child runs), blocking pauses that give the CPU up
