@@ -396,7 +396,7 @@ bench: all
 bench-hpctoolkit: all
 	FORMATS="hpctoolkit hpctk-levels hpctk-rand" $(BENCH_ONLY) $(BENCH_RUN)
 bench-ovni: all
-	FORMATS="ovni ovni-trace ovni-mix" $(BENCH_ONLY) $(BENCH_RUN)
+	FORMATS="ovni ovni-trace ovni-mix ovni-runtime" $(BENCH_ONLY) $(BENCH_RUN)
 bench-dumpi: all
 	FORMATS=dumpi SCALING=0 PARALLEL=0 DAMAGED=0 CERTIFY=0 $(BENCH_RUN)
 bench-damaged: all

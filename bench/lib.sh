@@ -14,6 +14,7 @@ bench_param() {
 	ovni-trace) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 168); print p < 1 ? 1 : p }' ;; # trace steps, ~168 bytes each (8 streams)
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
 	ovni-mix) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 14.5)); print p < 1 ? 1 : p }' ;; # events per stream, ~14.5 bytes each (8 streams)
+	ovni-runtime) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 14.2)); print p < 1 ? 1 : p }' ;; # events per worker stream, ~14.2 bytes each (8 workers)
 	esac
 }
 
@@ -75,6 +76,13 @@ bench_generate() {
 		# ovni traces look like"): one thread per loom, four runtimes' loops
 		# in equal shares.
 		"$gen" --what=ovni-trace-mix --trace-len="$p" -o "$out" >&2
+		"$hv" --certify --format=json "$out" |
+			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
+	ovni-runtime)
+		# One loom shaped like a task runtime's trace (libovni-runtime-mix:
+		# nOS-V and Nanos6 processes, 4 workers each, tasks, pauses, CPU
+		# hand-offs, kernel events; bench/ovni-runtime-stats.py).
+		"$gen" --what=ovni-trace-runtime --trace-len="$p" -o "$out" >&2
 		"$hv" --certify --format=json "$out" |
 			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
 	dumpi)

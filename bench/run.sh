@@ -13,7 +13,7 @@
 #   RUNS         timed runs per measurement, median reported (default 3)
 #   BENCH_DIR    where inputs go (default a fresh mktemp dir, removed at exit;
 #                a given BENCH_DIR is kept and reused)
-#   FORMATS      subset of "hpctoolkit hpctk-levels hpctk-rand ovni dumpi ovni-trace ovni-mix" (default all; ovni-trace
+#   FORMATS      subset of "hpctoolkit hpctk-levels hpctk-rand ovni dumpi ovni-trace ovni-mix ovni-runtime" (default all; ovni-trace
 #                is a multi-stream trace, so the ovni event model runs on it; ovni-mix is
 #                a trace shaped like the real ones, one thread per loom; hpctk-levels and hpctk-rand
 #                are the HPCToolkit database with ctxIds level by level and at random over the tree,
@@ -36,7 +36,7 @@ build=${1:-build}
 size=${BENCH_SIZE:-1024}
 base=${BENCH_BASE:-48}
 runs=${RUNS:-3}
-formats=${FORMATS:-hpctoolkit hpctk-levels hpctk-rand ovni dumpi ovni-trace ovni-mix}
+formats=${FORMATS:-hpctoolkit hpctk-levels hpctk-rand ovni dumpi ovni-trace ovni-mix ovni-runtime}
 hv=$build/hpcvet
 gen=$build/hpcvet-gen
 [ -x "$hv" ] && [ -x "$gen" ] || { echo "build $hv and $gen first (make)" >&2; exit 2; }

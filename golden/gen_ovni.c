@@ -8,7 +8,7 @@
 
 #include "gen_ovni.h"
 
-static const char *const whats[] = {"ovni-stream", "ovni-json", "ovni-trace", "ovni-trace-v2", "ovni-trace-v1", "ovni-trace-mix", NULL};
+static const char *const whats[] = {"ovni-stream", "ovni-json", "ovni-trace", "ovni-trace-v2", "ovni-trace-v1", "ovni-trace-mix", "ovni-trace-runtime", NULL};
 
 /* Tree rules that need a v1/v2 tree to break. */
 static const char *const old_tree_rules[] = {"ovni.tree.v2-path", "ovni.tree.metadata-missing", "ovni.tree.cpus-repeated",
@@ -206,6 +206,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	out->is_set = true;
 	int rc = govni_is(what, "ovni-trace") ? gen_tree_v3(p, out)
 		 : govni_is(what, "ovni-trace-mix") ? govni_gen_mix(p, out)
+		 : govni_is(what, "ovni-trace-runtime") ? govni_gen_runtime(p, out)
 		 : govni_is(what, "ovni-trace-v2") ? gen_tree_old(p, out, 2)
 						     : gen_tree_old(p, out, 1);
 	if (rc) snprintf(err, errlen, "out of memory or more than %d files", GEN_MAX_FILES);

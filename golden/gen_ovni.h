@@ -56,6 +56,8 @@ void govni_write_proc(int version, long long app_id, long long rank, long long n
 
 /* --what=ovni-trace-mix (gen_ovni_mix.c): the measured shape of real traces. */
 int govni_gen_mix(const gen_params *p, gen_output *out);
+/* --what=ovni-trace-runtime (gen_ovni_runtime.c): one loom shaped like a task runtime's trace. */
+int govni_gen_runtime(const gen_params *p, gen_output *out);
 
 bool govni_is(const char *a, const char *b);
 bool govni_prefix(const char *rule, const char *prefix);

@@ -333,6 +333,8 @@ for seed in 1 2 3 4; do
 done
 make_case y ovni "y_ovni-trace.v3.mix" ovni-trace-mix "--what=ovni-trace-mix --trace-len=120" "" \
 	"v3 tree shaped like real traces: one thread per loom, nOS-V, MPI, Nanos6 and TAMPI loops" ""
+make_case y ovni "y_ovni-trace.v3.runtime" ovni-trace-runtime "--what=ovni-trace-runtime --trace-len=200" "" \
+	"v3 tree shaped like a runtime's one-loom trace: nOS-V and Nanos6 workers, nested, paused and handed tasks, CPU hand-offs" ""
 make_case y ovni "y_ovni-trace.v3.require-newer" ovni-trace "--what=ovni-trace --minor=1" "ovni.json.require-minor-newer" \
 	"v3 tree requiring a newer nOS-V model minor" ""
 for seed in 1 2; do
