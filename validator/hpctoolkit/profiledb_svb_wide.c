@@ -131,7 +131,12 @@ static inline __attribute__((always_inline)) WIDE bool chunk(const uint8_t *base
 			   : (int64_t)((uint32_t)lp[0] | (uint32_t)lp[1] << 8);
 	}
 	*prev = last;
-	*hsum = (uint64_t)_mm512_reduce_add_epi64(a.h);
+	/* the lanes' sum in unsigned arithmetic: the hash sums wrap by design,
+	 * and GCC's _mm512_reduce_add_epi64 adds them as signed */
+	uint64_t lanes[8], hs = 0;
+	_mm512_storeu_si512((void *)lanes, a.h);
+	for (int l = 0; l < 8; l++) hs += lanes[l];
+	*hsum = hs;
 	bool keys_ok = cct ? (uint64_t)last < limit : _mm256_test_epi32_mask(a.rej, _mm256_set1_epi32(0xff)) == 0;
 	return a.bad == 0 && keys_ok;
 }
