@@ -48,6 +48,19 @@ static uint64_t int_array(hv_dump_ctx *d, const char *key, uint64_t at, unsigned
 	return at + count * width;
 }
 
+/* `count` big-endian u32 at `at` as unsigned integers (the header's mesh
+ * fields; a value that cannot be read shows as 0). */
+static void u32_array(hv_dump_ctx *d, const char *key, uint64_t at, uint64_t count)
+{
+	dw_arr_begin(d->w, key);
+	for (uint64_t i = 0; i < count && !dw_full(d->w); i++) {
+		uint64_t v = 0;
+		hv_dump_be(d, at + 4 * i, 4, &v);
+		dw_u64(d->w, NULL, v);
+	}
+	dw_arr_end(d->w);
+}
+
 /* u32 count + count x (u32 length + bytes); returns the offset after. */
 static uint64_t string_array(hv_dump_ctx *d, const char *key, uint64_t at, uint64_t end)
 {
@@ -249,23 +262,9 @@ static void dump_header(hv_dump_ctx *d, uint64_t at)
 	if (have_user) hv_dump_str(d, "username", user, ul);
 	if (have_mesh) {
 		dw_u64(w, "meshdim", meshdim);
-		dw_arr_begin(w, "meshcrd");
-		for (uint64_t i = 0; i < meshdim && !dw_full(w); i++) {
-			uint64_t v = 0;
-			hv_dump_be(d, mesh + 4 * i, 4, &v);
-			dw_u64(w, NULL, v);
-		}
-		dw_arr_end(w);
+		u32_array(d, "meshcrd", mesh, meshdim);
 	}
-	if (have_sizes) {
-		dw_arr_begin(w, "meshsize");
-		for (uint64_t i = 0; i < count && !dw_full(w); i++) {
-			uint64_t v = 0;
-			hv_dump_be(d, sizes + 4 * i, 4, &v);
-			dw_u64(w, NULL, v);
-		}
-		dw_arr_end(w);
-	}
+	if (have_sizes) u32_array(d, "meshsize", sizes, count);
 	dw_item_end(w);
 }
 

@@ -413,13 +413,14 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 			 * format means by its absence), is not handed to the value
 			 * checks: it is reported here, and a zeroed region would
 			 * otherwise cost the whole value model per garbage value */
-			bool misplaced = (ks == CCT_KS && key == 0) || (j > s && key <= prev) || x == 0.0;
-			if (ks == CCT_KS && key == 0) {
+			bool key_zero = ks == CCT_KS && key == 0, out_of_order = j > s && key <= prev;
+			bool misplaced = key_zero || out_of_order || x == 0.0;
+			if (key_zero) {
 				hv_emit(r, d->r_val_key_nonzero, e->b->name, off, ks, VPATH(),
 					"%s 0 (the summary profile) in the run of %s %u; cct.db never holds summary values",
 					d->val_key, d->idx_key, idx_key);
 			}
-			if (j > s && key <= prev)
+			if (out_of_order)
 				hv_emit(r, d->r_val_increasing, e->b->name, off, ks, VPATH(),
 					"%s %u follows %u in the run of %s %u (index entry %llu); it must be strictly "
 					"increasing",
