@@ -1,32 +1,30 @@
 #!/usr/bin/env bash
-# Source line coverage of validator/ reached by the committed corpus (which
-# holds every generator kind, valid and broken, and every crash found) and
-# the golden cases (golden/cases: single files as they are, each case
-# directory packed into a container): clang source-based coverage of the
-# single and set targets' replay drivers.
-#   usage: [GOLDEN=0] [QUEUES=1] fuzz/coverage.sh
+# Source line coverage of validator/ reached by the fuzz targets' inputs:
+# every target's replay driver (the targets themselves, so a differential
+# target's second path, dump and certify count as what they reach) built
+# once with clang's source-based coverage, each replaying its committed
+# corpus (corpus/TARGET, which holds every generator kind, valid and
+# broken, and every crash found), `single` and `set` also the golden cases
+# (single files as they are, each case directory packed into a container).
+#   usage: [GOLDEN=0] [QUEUES=1] [SINCE=REV] fuzz/coverage.sh
 #   GOLDEN=0 leaves the golden cases out; QUEUES=1 adds the campaign queues
-#   fuzz/out/TARGET/queue. Needs build/fuzz/hpcvet-pack (make).
+#   (fuzz/out/TARGET/queue, fuzz/afl-out/TARGET/default/queue).
+# Prints the total, then a table of every validator/ source file added
+# since SINCE (default: the commit the first recorded campaigns ran on) with
+# its line coverage: the files no campaign had seen before.
 set -eu
 cd "$(dirname "$0")/.."
 out=build-fuzz/cov
+since=${SINCE:-96e8814}
 mkdir -p "$out"
-flags="-D_DEFAULT_SOURCE -Ivalidator -Ifuzz -std=c11 -O0 -g -fprofile-instr-generate -fcoverage-mapping"
-srcs=$(find validator -name '*.c' ! -path 'validator/cli/*' | sort)
-# The library links the CLI's path reader for hpcvet_validate_path (as the
-# Makefile's LIB_SRCS does); the report covers validator/ without cli/.
-link="$srcs validator/cli/fileio.c validator/cli/validate_path.c"
+targets=$(ls fuzz/fuzz_*.c | sed 's|fuzz/fuzz_||; s|\.c$||')
+# One coverage build of the library, every replay driver linked to it, and
+# the packer for the golden directories.
 # shellcheck disable=SC2086
-clang $flags fuzz/fuzz_single.c fuzz/regress.c $link -lcjson -lyaml -lm -pthread -o "$out/cov_single"
-# shellcheck disable=SC2086
-clang $flags fuzz/fuzz_set.c fuzz/regress.c $link -lcjson -lyaml -lm -pthread -o "$out/cov_set"
+make --no-print-directory -j"${JOBS:-2}" BUILD="$out/b" CC=clang OPT=-O0 \
+	CFLAGS="-fprofile-instr-generate -fcoverage-mapping" \
+	$(for t in $targets; do printf '%s/b/fuzz/regress_%s ' "$out" "$t"; done) "$out/b/fuzz/hpcvet-pack" >/dev/null
 rm -f "$out"/*.profraw
-singles="corpus/single corpus/metadb corpus/profiledb corpus/cctdb corpus/tracedb corpus/ovni_obs corpus/ovni_json corpus/dumpi_bin corpus/dumpi_meta"
-sets="corpus/set corpus/hpctk_db corpus/ovni_trace corpus/dumpi_trace"
-if [ "${QUEUES:-0}" = 1 ]; then
-	for d in $singles; do [ -d "fuzz/out/${d#corpus/}/queue" ] && singles="$singles fuzz/out/${d#corpus/}/queue"; done
-	for d in $sets; do [ -d "fuzz/out/${d#corpus/}/queue" ] && sets="$sets fuzz/out/${d#corpus/}/queue"; done
-fi
 if [ "${GOLDEN:-1}" = 1 ]; then
 	rm -rf "$out/golden-single" "$out/golden-sets"
 	mkdir -p "$out/golden-single" "$out/golden-sets"
@@ -34,16 +32,42 @@ if [ "${GOLDEN:-1}" = 1 ]; then
 		ln -s "$PWD/$f" "$out/golden-single/$(basename "$(dirname "$f")")_$(basename "$f")"
 	done
 	find golden/cases -mindepth 2 -maxdepth 2 -type d -name '*.d' | while read -r d; do
-		build/fuzz/hpcvet-pack "$d" "$out/golden-sets/$(basename "$(dirname "$d")")_$(basename "$d")" >/dev/null
+		"$out/b/fuzz/hpcvet-pack" "$d" "$out/golden-sets/$(basename "$(dirname "$d")")_$(basename "$d")" >/dev/null
 	done
-	singles="$singles $out/golden-single"
-	sets="$sets $out/golden-sets"
 fi
-# shellcheck disable=SC2086
-LLVM_PROFILE_FILE="$out/single.profraw" "$out/cov_single" $singles >/dev/null
-# shellcheck disable=SC2086
-LLVM_PROFILE_FILE="$out/set.profraw" "$out/cov_set" $sets >/dev/null
+objects=()
+for t in $targets; do
+	inputs=()
+	[ -d "corpus/$t" ] && inputs+=("corpus/$t")
+	if [ "${QUEUES:-0}" = 1 ]; then
+		[ -d "fuzz/out/$t/queue" ] && inputs+=("fuzz/out/$t/queue")
+		[ -d "fuzz/afl-out/$t/default/queue" ] && inputs+=("fuzz/afl-out/$t/default/queue")
+	fi
+	if [ "${GOLDEN:-1}" = 1 ]; then
+		[ "$t" = single ] && inputs+=("$out/golden-single")
+		[ "$t" = set ] && inputs+=("$out/golden-sets")
+	fi
+	[ ${#inputs[@]} -gt 0 ] || continue
+	# The differential targets abort on a difference; a known one must not
+	# end the measurement, so a failing replay is reported and skipped.
+	LLVM_PROFILE_FILE="$out/$t.profraw" "$out/b/fuzz/regress_$t" "${inputs[@]}" >/dev/null 2>&1 ||
+		echo "coverage: $t stopped early on one of its inputs (exit $?)" >&2
+	objects+=(-object "$out/b/fuzz/regress_$t")
+done
 llvm-profdata-14 merge -o "$out/all.profdata" "$out"/*.profraw
-llvm-cov-14 report "$out/cov_single" -object "$out/cov_set" -instr-profile="$out/all.profdata" $srcs | tail -n 1
-llvm-cov-14 report "$out/cov_single" -object "$out/cov_set" -instr-profile="$out/all.profdata" $srcs >"$out/report.txt"
+srcs=$(find validator -name '*.c' ! -path 'validator/cli/*' ! -path 'validator/mpi/*' | sort)
+first=${objects[1]}
+# shellcheck disable=SC2086
+llvm-cov-14 report "$first" "${objects[@]:2}" -instr-profile="$out/all.profdata" $srcs >"$out/report.txt"
+tail -n 1 "$out/report.txt"
 echo "per-file report: $out/report.txt"
+# The files added since the first campaigns, with their line coverage
+# (columns of llvm-cov's report: lines total, missed, cover are the 8th-10th).
+echo
+echo "| file | lines | covered |"
+echo "|---|---|---|"
+git log --diff-filter=A --format= --name-only "$since..HEAD" -- 'validator/*.c' | sort -u | while read -r f; do
+	[ -f "$f" ] || continue
+	case $f in validator/cli/* | validator/mpi/*) echo "| \`${f#validator/}\` | - | not fuzzed (command line, MPI driver) |"; continue ;; esac
+	awk -v g="${f#validator/}" '$1 == g { print "| `" g "` | " $8 " | " $10 " |" }' "$out/report.txt"
+done
