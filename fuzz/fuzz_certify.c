@@ -1,10 +1,12 @@
 /* Fuzz target: `hpcvet certify --verify` reads a JSON certificate a
  * stranger wrote. The bytes go to hv_cert_parse (output/cert_check.c, what
  * the CLI's verify calls after reading the file); each certified input is
- * then compared (hv_cert_check_input) twice, without any file:
+ * then compared (hv_cert_check_input) three times, without any file:
  *   - with what the certificate itself records (its files' names, sizes and
  *     SHA-256, its verdict, its rule table): where every file entry is
  *     well formed it must hold (no reason), else the comparison is wrong;
+ *   - with the same files, each one byte longer and with another digest:
+ *     it must not hold;
  *   - with nothing found now and another verdict: it must not hold.
  * The reasons are cleaned for output as the CLI prints them. */
 #include <cjson/cJSON.h>
@@ -70,6 +72,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		}
 		hv_cert_reasons_free(&rs);
+		if (exact && verdict && now.n) {
+			/* every file one byte longer, its digest another: it must not hold */
+			for (size_t i = 0; i < now.n; i++) {
+				buf[i].size++;
+				buf[i].sha256[0] = buf[i].sha256[0] == '0' ? '1' : '0';
+			}
+			hv_cert_check_input(in, c.table, c.table, &now, NULL, path ? path : "?", verdict, &rs);
+			show(&rs);
+			if (rs.n == 0) {
+				fprintf(stderr, "fuzz: a certificate holds against files of other sizes and digests\n");
+				abort();
+			}
+			hv_cert_reasons_free(&rs);
+		}
 		hv_cert_files none = {.files = NULL, .n = 0, .complete = false, .problem = "fuzz"};
 		const char *other = verdict && strcmp(verdict, "conforming") == 0 ? "nonconforming" : "conforming";
 		hv_cert_check_input(in, c.table, "0.0-fuzz", &none, (size % 3 == 0) ? "unreadable (fuzz)" : NULL,
