@@ -2,9 +2,10 @@
  * as `hpcvet dump PATH` does it (validate, then dump with the report). The
  * JSON dump is written to memory and must parse as JSON (the dumper writes
  * its JSON by hand, as it streams); the text dump goes to /dev/null. The
- * input's last byte picks a --select (none, a record range, a rank, a
- * context) and an output budget, odd sizes reach the dumpers as windowed blobs (the path of big
- * files). */
+ * input's last byte picks a --select text, read by the CLI's parser (none,
+ * a record range, a profile, a rank, a file, a context, a subtree, or text
+ * the parser refuses) and an output budget, odd sizes reach the dumpers as
+ * windowed blobs (the path of big files). */
 #include <cjson/cJSON.h>
 
 #include "dump/dump.h"
@@ -22,10 +23,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_check_report(&r);
 	hv_dump_opts o = {.json = true};
 	uint8_t pick = size ? data[size - 1] : 0;
-	if (pick % 4 == 1) o.sel.have_range = true, o.sel.first = pick / 16, o.sel.last = pick / 16 + pick % 8;
-	if (pick % 4 == 2) o.sel.have_rank = true, o.sel.rank = 1;
-	if (pick % 8 == 3) o.sel.have_context = true, o.sel.context = pick / 4;
-	if (pick % 8 == 7) o.sel.have_subtree = true, o.sel.subtree = pick / 8; /* the meta.db pre-walk too */
+	/* the selection as --select=TEXT gives it, through the CLI's parser:
+	 * a record range (and a profile), a rank (and a file), a context, a
+	 * subtree (the meta.db pre-walk too), or text the parser must refuse
+	 * (then nothing is selected) */
+	static const char *const odd[8] = {"context=1,subtree=2", "records", "bogus=1", "records=3-1",
+					   "rank=x", "records=99999999999999999999999", "context=", "file=fuzz,items=1-2,"};
+	char text[96] = "";
+	if (pick % 4 == 1)
+		snprintf(text, sizeof text, "%s=%u-%u%s", pick & 0x20 ? "events" : "records", pick / 16u, pick / 16u + pick % 8u,
+			 pick & 0x80 ? ",profile=1" : "");
+	if (pick % 4 == 2) snprintf(text, sizeof text, "rank=1%s", pick & 0x20 ? ",file=fuzz" : "");
+	if (pick % 8 == 3) snprintf(text, sizeof text, "context=%u", pick / 4u);
+	if (pick % 8 == 7) snprintf(text, sizeof text, "subtree=%u", pick / 8u);
+	if (pick % 4 == 0 && (pick & 0x80)) snprintf(text, sizeof text, "%s", odd[(pick >> 2) & 7]);
+	char why[512];
+	if (text[0] && !hv_dump_parse_select(text, &o.sel, why, sizeof why)) {
+		free((char *)o.sel.file);
+		o.sel = (hv_dump_select){0};
+	}
 	if (pick & 0x40) o.max_items = 1 + pick % 5; /* the output budget cuts the dump anywhere */
 	char *buf = NULL;
 	size_t len = 0;
@@ -49,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.json = false;
 		hv_dump(sink, &o, "fuzz-0001.bin", &b, 1, &r, NULL);
 	}
+	free((char *)o.sel.file);
 	hv_blob_release(&b);
 	hv_report_free(&r);
 	return 0;
