@@ -32,7 +32,7 @@ if [ "${GOLDEN:-1}" = 1 ]; then
 		ln -s "$PWD/$f" "$out/golden-single/$(basename "$(dirname "$f")")_$(basename "$f")"
 	done
 	find golden/cases -mindepth 2 -maxdepth 2 -type d -name '*.d' | while read -r d; do
-		"$out/b/fuzz/hpcvet-pack" "$d" "$out/golden-sets/$(basename "$(dirname "$d")")_$(basename "$d")" >/dev/null
+		LLVM_PROFILE_FILE=/dev/null "$out/b/fuzz/hpcvet-pack" "$d" "$out/golden-sets/$(basename "$(dirname "$d")")_$(basename "$d")" >/dev/null
 	done
 fi
 objects=()
