@@ -217,6 +217,9 @@ static inline uint64_t mpi_weight(uint64_t k) { return mpi_hash(k, 0x77e1947u, 0
 /* Argument roles: the field index of each role in each function's layout
  * (-1: none), found by field name once (mpi_rank.c). */
 extern int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
+/* Fill mpi_roles (once; thread-safe). mpi_rank_new calls it; other readers
+ * of the roles (the fuzzer's semantic mutator) call it first. */
+void mpi_roles_init(void);
 /* The value of role `ro` in record `fn`: false when the function has no
  * such argument or it is absent (root-only). */
 static inline bool mpi_arg(unsigned fn, const dumpi_args *a, int ro, uint64_t *v)
