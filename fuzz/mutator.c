@@ -184,8 +184,10 @@ size_t hv_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed
 	size_t n = parse_container(data, size, m, FUZZ_MAX_FILES), out = 0;
 	/* On a container, a quarter of the calls are semantic (across its
 	 * files); the rest mutate one file, a third of whose structure-aware
-	 * calls are semantic again (within that file): together about a third
-	 * of the structure-aware mutations on a recognised input. */
+	 * calls are semantic again (within that file). Together: 42% of the
+	 * calls, half of the structure-aware ones (83%), on a container of
+	 * binary files; 33% and 40% on an ovni trace, half of whose files are
+	 * JSON. */
 	if (n && mrng_below(&g, 4) == 0) out = mutate_semantic(data, size, max_size, m, n, &g);
 	if (!out)
 		out = n ? mutate_container(data, size, max_size, m, n, &g, bytes) : mutate_file(data, size, max_size, &g, bytes);
