@@ -43,10 +43,7 @@ size_t mutate_bytes(uint8_t *d, size_t size, size_t max, mrng *g)
 	}
 }
 
-/* One member of the container: offsets of its length field and data. */
-typedef struct member { size_t len_at, data_at, len; } member;
-
-static size_t parse_container(const uint8_t *d, size_t size, member *m, size_t cap)
+static size_t parse_container(const uint8_t *d, size_t size, mmember *m, size_t cap)
 {
 	size_t at = 0, n = 0;
 	while (at < size) {
@@ -55,6 +52,8 @@ static size_t parse_container(const uint8_t *d, size_t size, member *m, size_t c
 		if (nl == 0 || nl > FUZZ_NAME_MAX || !hv_range_in(at + 2, nl + 4, size)) return 0;
 		for (size_t i = 0; i < nl; i++)
 			if (d[at + 2 + i] < 0x20 || d[at + 2 + i] > 0x7e) return 0;
+		m[n].name_at = at + 2;
+		m[n].name_len = nl;
 		m[n].len_at = at + 2 + nl;
 		m[n].data_at = m[n].len_at + 4;
 		m[n].len = hv_le32(d + m[n].len_at);
@@ -65,14 +64,55 @@ static size_t parse_container(const uint8_t *d, size_t size, member *m, size_t c
 	return n;
 }
 
+bool mem_splice(uint8_t *d, size_t *size, size_t max, mmember *m, size_t n, size_t k, size_t at, size_t del,
+		const uint8_t *ins, size_t nins)
+{
+	mmember *f = &m[k];
+	if (at < f->data_at || del > f->data_at + f->len - at) return false;
+	size_t len = f->len - del;
+	if (nins > max || len > max - nins || *size - del > max - nins) return false;
+	len += nins;
+	if (f->len_at != NO_LEN_FIELD && len > UINT32_MAX) return false;
+	memmove(d + at + nins, d + at + del, *size - at - del);
+	if (nins) memcpy(d + at, ins, nins);
+	*size = *size - del + nins;
+	f->len = len;
+	if (f->len_at != NO_LEN_FIELD) hv_put_le32(d + f->len_at, (uint32_t)len);
+	for (size_t i = 0; i < n; i++)
+		if (m[i].data_at > f->data_at) { /* files after k moved */
+			m[i].name_at = m[i].name_at - del + nins;
+			m[i].len_at = m[i].len_at - del + nins;
+			m[i].data_at = m[i].data_at - del + nins;
+		}
+	return true;
+}
+
+/* A semantic mutation of whichever family the input holds (0: none). */
+static size_t mutate_semantic(uint8_t *d, size_t size, size_t max, mmember *m, size_t n, mrng *g)
+{
+	mmember lone = {0, 0, NO_LEN_FIELD, 0, size};
+	if (n == 0) {
+		m = &lone;
+		n = 1;
+	}
+	typedef size_t (*sem_fn)(uint8_t *, size_t, size_t, mmember *, size_t, mrng *);
+	static const sem_fn fam[] = {sem_dumpi, sem_ovni, sem_hpctk};
+	size_t first = mrng_below(g, 3);
+	for (size_t i = 0; i < 3; i++) { /* the first family (from a random start) the input holds */
+		size_t got = fam[(first + i) % 3](d, size, max, m, n, g);
+		if (got) return got;
+	}
+	return 0;
+}
+
 static size_t mutate_file(uint8_t *d, size_t size, size_t max, mrng *g, hv_byte_mutator bytes);
 
 /* Mutate one member's data in a scratch copy, then splice it back with its
  * new length; sometimes drop or duplicate a whole member instead. */
-static size_t mutate_container(uint8_t *d, size_t size, size_t max, const member *m, size_t n, mrng *g,
+static size_t mutate_container(uint8_t *d, size_t size, size_t max, const mmember *m, size_t n, mrng *g,
 			       hv_byte_mutator bytes)
 {
-	const member *k = &m[mrng_below(g, n)];
+	const mmember *k = &m[mrng_below(g, n)];
 	size_t entry_start = k == m ? 0 : k[-1].data_at + k[-1].len;
 	size_t entry_end = k->data_at + k->len;
 	unsigned op = (unsigned)mrng_below(g, 20);
@@ -120,6 +160,9 @@ static size_t mutate_file(uint8_t *d, size_t size, size_t max, mrng *g, hv_byte_
 	 * damage the structural mutator would never produce (broken magics,
 	 * torn headers) must stay reachable. */
 	if (mrng_below(g, 4) != 0) {
+		/* A third of the structure-aware calls change meaning, not layout. */
+		if (mrng_below(g, 3) == 0) got = mutate_semantic(d, size, max, NULL, 0, g);
+		if (got) return got;
 		if (size >= 32 && memcmp(d, "HPCTOOLKIT", 10) == 0)
 			got = mutate_hpctk(d, size, max, g);
 		else if (size >= 72 && memcmp(d, dumpi_magic, 8) == 0)
@@ -137,8 +180,26 @@ size_t hv_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed
 {
 	mrng g = {seed ^ 0x6876766574ull};
 	if (size > max_size) size = max_size;
-	member m[FUZZ_MAX_FILES];
+	mmember m[FUZZ_MAX_FILES];
+	size_t n = parse_container(data, size, m, FUZZ_MAX_FILES), out = 0;
+	/* On a container, a quarter of the calls are semantic (across its
+	 * files); the rest mutate one file, a third of whose structure-aware
+	 * calls are semantic again (within that file). Together: 42% of the
+	 * calls, half of the structure-aware ones (83%), on a container of
+	 * binary files; 33% and 40% on an ovni trace, half of whose files are
+	 * JSON. */
+	if (n && mrng_below(&g, 4) == 0) out = mutate_semantic(data, size, max_size, m, n, &g);
+	if (!out)
+		out = n ? mutate_container(data, size, max_size, m, n, &g, bytes) : mutate_file(data, size, max_size, &g, bytes);
+	return out > max_size ? max_size : out;
+}
+
+size_t hv_fuzz_mutate_semantic(uint8_t *data, size_t size, size_t max_size, uint64_t seed)
+{
+	mrng g = {seed ^ 0x73656d616e746963ull};
+	if (size > max_size) size = max_size;
+	mmember m[FUZZ_MAX_FILES];
 	size_t n = parse_container(data, size, m, FUZZ_MAX_FILES);
-	size_t out = n ? mutate_container(data, size, max_size, m, n, &g, bytes) : mutate_file(data, size, max_size, &g, bytes);
+	size_t out = mutate_semantic(data, size, max_size, m, n, &g);
 	return out > max_size ? max_size : out;
 }

@@ -18,4 +18,10 @@ typedef size_t (*hv_byte_mutator)(uint8_t *data, size_t size, size_t max_size);
  * they were. Anything else, and a share of every kind, gets byte-level mutation. */
 size_t hv_fuzz_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, hv_byte_mutator bytes);
 
+/* A semantic mutation only (mutate_sem_*.c): the same files, structurally
+ * valid as far as the mutator can keep them, with changed meaning. Returns
+ * the new size, or 0 when the input holds nothing a semantic mutator knows
+ * (data is then unchanged). For tests and measurements. */
+size_t hv_fuzz_mutate_semantic(uint8_t *data, size_t size, size_t max_size, uint64_t seed);
+
 #endif

@@ -75,4 +75,26 @@ size_t mutate_dumpi_bin(uint8_t *d, size_t size, size_t max, mrng *g);
 size_t mutate_text(uint8_t *d, size_t size, size_t max, mrng *g);
 size_t mutate_bytes(uint8_t *d, size_t size, size_t max, mrng *g);
 
+/* One file of the input: the container's member (fuzz/container.h) with the
+ * offsets of its name, length field and data, or the whole input as a lone
+ * file (len_at == NO_LEN_FIELD, name_len 0). */
+#define NO_LEN_FIELD SIZE_MAX
+typedef struct mmember { size_t name_at, name_len, len_at, data_at, len; } mmember;
+
+/* Semantic mutators (mutate_sem_*.c): keep the file structurally valid and
+ * change what it means -- MPI arguments across the ranks of a DUMPI trace,
+ * the order and presence of ovni events in valid streams, HPCToolkit metric
+ * values and ids in place. They take the whole input as `n` files (`m`,
+ * updated when a file changes size) and return the new size, or 0 when the
+ * input holds nothing of theirs. */
+size_t sem_dumpi(uint8_t *d, size_t size, size_t max, mmember *m, size_t n, mrng *g);
+size_t sem_ovni(uint8_t *d, size_t size, size_t max, mmember *m, size_t n, mrng *g);
+size_t sem_hpctk(uint8_t *d, size_t size, size_t max, mmember *m, size_t n, mrng *g);
+
+/* Replace [at, at + del) of file k by ins[0, nins) (ins must not point into
+ * d), moving what follows and rewriting k's length field: false (nothing
+ * changed) when the result would not fit in max or k's length in a u32. */
+bool mem_splice(uint8_t *d, size_t *size, size_t max, mmember *m, size_t n, size_t k, size_t at, size_t del,
+		const uint8_t *ins, size_t nins);
+
 #endif

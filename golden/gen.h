@@ -33,6 +33,10 @@ typedef struct gen_params {
 	unsigned contexts, depth, metrics, modules, files, functions;
 	unsigned profiles, trace_len;
 	unsigned in_flight;   /* dumpi: nonblocking messages each rank keeps in flight at once */
+	/* Live-state stress (tests/live_state_memory.test.sh): a trace whose
+	 * checks must hold this many unresolved things at once. */
+	unsigned unmatched;   /* dumpi-trace: rank 0 sends N messages (tags all different) nobody receives */
+	unsigned open_tasks;  /* ovni-trace-runtime: a worker creates N tasks that never run */
 	/* HPCToolkit: how ctxIds fall over the tree (GEN_IDS_*). */
 	unsigned ctx_ids;
 	const char *break_rule;    /* NULL: a valid output */

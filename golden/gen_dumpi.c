@@ -34,7 +34,7 @@ typedef struct plan {
 	bool all_functions;
 	unsigned rank, nranks;
 	uint64_t seed;
-	unsigned in_flight;
+	unsigned in_flight, unmatched;
 	gen_rng rng;
 } plan;
 
@@ -261,6 +261,7 @@ static void write_stream(gen_buf *b, plan *pl, uint32_t *counts)
 	unsigned world = is(brk, "dumpi.mpi.partial-trace") ? 2 : pl->nranks;
 	gen_mpi_init(&prog, pl->rank, world, pl->seed, pl->brk, pl->all_functions, pl->records);
 	prog.inflight = pl->in_flight;
+	prog.unmatched = pl->unmatched;
 	gm_rec rec;
 	bool have = gen_mpi_next(&prog, &rec);
 	for (unsigned i = 0; have; i++) {
@@ -449,6 +450,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	pl.rng.s = p->seed * 0x9e3779b97f4a7c15ull + 5;
 	pl.seed = p->seed;
 	pl.in_flight = p->in_flight;
+	pl.unmatched = p->unmatched;
 	pl.version[0] = DUMPI_KNOWN_MAJOR;
 	pl.version[1] = (uint8_t)(DUMPI_KNOWN_SUB + p->minor + (is(pl.brk, "dumpi.hdr.minor-newer") ? 1 : 0));
 	if (p->minor == 0 && !is(pl.brk, "dumpi.hdr.minor-newer")) pl.version[0] = 8, pl.version[1] = 1; /* like real 8.1.0 traces */

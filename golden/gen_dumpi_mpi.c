@@ -489,6 +489,10 @@ bool gen_mpi_next(gen_mpi *g, gm_rec *out)
 					wait_req(g, (int32_t)(g->fl_first + 2 * g->fl_waited + (unsigned)k), k ? 0 : left, k ? 0 : 50, 16);
 				g->fl_waited++;
 			}
+		} else if (g->rank == 0 && g->n >= 2 && g->um_sent < g->unmatched) {
+			/* --unmatched: each its own tag, so every one is a channel of its own */
+			p2p(g, 0, 4, 1, (int)(100000 + g->um_sent), WORLD, true);
+			g->um_sent++;
 		} else if (g->all ? g->all_id < DUMPI_NFUNCS : g->phase < g->phases) {
 			if (g->brk && !g->broke && g->phase >= g->phases / 2 && (g->n >= 2 || !gen_mpi_trace_breaks(g->brk))) {
 				g->broke = true;

@@ -40,6 +40,7 @@ typedef struct gen_mpi {
 	unsigned inflight;    /* --in-flight: Isend/Irecv pairs posted before any wait */
 	unsigned fl_posted, fl_waited;
 	uint32_t fl_first;
+	unsigned unmatched, um_sent; /* --unmatched: sends from rank 0 nobody receives */
 } gen_mpi;
 
 void gen_mpi_init(gen_mpi *g, unsigned rank, unsigned n, uint64_t seed, const char *brk, bool all, unsigned records);

@@ -379,6 +379,8 @@ int govni_gen_runtime(const gen_params *p, gen_output *out)
 			if (proc == 0) nosv_iter(s, k, cpu, &on, partner, pcpu);
 			else nanos6_iter(s, k, cpu, &on, partner, pcpu);
 		}
+		if (proc == 0 && w == 1) /* --open-tasks: created, never run (each one live until the end) */
+			for (unsigned j = 0; j < p->open_tasks; j++) e0(s, "VAr"), e2(s, "VTc", new_task(s), rt_type(s)), e0(s, "VAR");
 		if (proc == 0) e0(s, "VHW");
 		else e0(s, "6W]"), e0(s, "6HW");
 		if (s->clock > end) end = s->clock;

@@ -23,6 +23,9 @@ static void usage(FILE *out)
 	      "                       (default), level by level from the deepest (children first), or in\n"
 	      "                       depth-first post-order, as hpcprof numbers them (`tree`: levels)\n"
 	      "  --in-flight=N        dumpi: each rank posts N Isend/Irecv pairs before waiting on any\n"
+	      "  --unmatched=N        dumpi-trace: rank 0 also sends N messages (each its own tag) that no\n"
+	      "                       rank receives (dumpi.mpi.send-unmatched)\n"
+	      "  --open-tasks=N       ovni-trace-runtime: a worker also creates N tasks that never run\n"
 	      "  --break=RULE-ID      write an input that breaks exactly that rule\n"
 	      "  --break=RULE-ID~inside-tolerance  (hpctkdb.values.execution, .summary) a value off by just\n"
 	      "                       less than the rule's tolerance: an input that must be accepted\n"
@@ -91,6 +94,8 @@ int main(int argc, char **argv)
 		else if (num_opt(a, "--profiles", &v)) p.profiles = (unsigned)v;
 		else if (num_opt(a, "--trace-len", &v)) p.trace_len = (unsigned)v;
 		else if (num_opt(a, "--in-flight", &v)) p.in_flight = (unsigned)v;
+		else if (num_opt(a, "--unmatched", &v)) p.unmatched = (unsigned)v;
+		else if (num_opt(a, "--open-tasks", &v)) p.open_tasks = (unsigned)v;
 		else if (strcmp(a, "--ctx-ids=levels") == 0 || strcmp(a, "--ctx-ids=tree") == 0) p.ctx_ids = GEN_IDS_LEVELS;
 		else if (strcmp(a, "--ctx-ids=postorder") == 0) p.ctx_ids = GEN_IDS_POSTORDER;
 		else if (strcmp(a, "--ctx-ids=spread") == 0) p.ctx_ids = GEN_IDS_SPREAD;

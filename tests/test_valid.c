@@ -119,5 +119,11 @@ int main(void)
 						check_valid(&p);
 					}
 	}
+	/* Writer options: tasks created and never run are still a valid ovni trace. */
+	gen_params p;
+	gen_params_default(&p);
+	p.what = "ovni-trace-runtime";
+	p.open_tasks = 3000;
+	check_valid(&p);
 	TAP_DONE();
 }

@@ -114,7 +114,7 @@ typedef struct mpi_inst {
  * receives from it, on one instance with one tag. Sizes are kept as up to
  * CHAN_RUNS runs of equal (count, datatype); after that only the tally. */
 #define CHAN_RUNS 4
-typedef struct mpi_chan {
+typedef struct mpi_chan { /* 144 bytes (static_assert in mpi_messages.c) */
 	uint32_t inst;
 	int32_t peer, tag;
 	uint8_t dir;           /* 0 send, 1 receive */
@@ -205,6 +205,11 @@ mpi_rank_name mpi_rank_label(const mpi_rank *m);
  * cross-rank stage compares that rank's traffic per (communicator, source,
  * destination) over all tags, which needs no agreement on where the bound
  * was crossed. */
+/* Memory: a channel is 144 bytes, its map slot 153 (key, used byte,
+ * value); the map is at most 3/4 full and doubles, so while it grows the
+ * old and the new slot arrays hold at most 4 slots per live channel: about
+ * 612 bytes per channel at the peak, at most MPI_MAX_CHANS channels per rank
+ * (~40 MiB) however many messages the rank sends (tests/live_state_memory.test.sh). */
 #define MPI_MAX_CHANS 65536u
 #define CHAN_ANY_TAG (-3)
 
@@ -217,6 +222,9 @@ static inline uint64_t mpi_weight(uint64_t k) { return mpi_hash(k, 0x77e1947u, 0
 /* Argument roles: the field index of each role in each function's layout
  * (-1: none), found by field name once (mpi_rank.c). */
 extern int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
+/* Fill mpi_roles (once; thread-safe). mpi_rank_new calls it; other readers
+ * of the roles (the fuzzer's semantic mutator) call it first. */
+void mpi_roles_init(void);
 /* The value of role `ro` in record `fn`: false when the function has no
  * such argument or it is absent (root-only). */
 static inline bool mpi_arg(unsigned fn, const dumpi_args *a, int ro, uint64_t *v)

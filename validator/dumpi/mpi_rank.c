@@ -45,6 +45,8 @@ static void compute_roles(void)
 	}
 }
 
+void mpi_roles_init(void) { pthread_once(&roles_once, compute_roles); }
+
 /* Function classes (dumpi/common/funclabels.h ids). */
 static bool is_send(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 11) || (fn >= 26 && fn <= 29); }
 static bool is_recv(unsigned fn) { return fn == 1 || fn == 12 || fn == 30 || fn == 22 || fn == 23; }
@@ -87,7 +89,7 @@ static uint32_t inst_new(mpi_rank *m);
 
 mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 {
-	pthread_once(&roles_once, compute_roles);
+	mpi_roles_init();
 	mpi_rank *m = calloc(1, sizeof *m);
 	if (!m) {
 		hv_report_internal(r, "out of memory");
