@@ -484,6 +484,12 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	pl.perf = p->seed % 2 == 0 && pl.index_size >= 48 ? 2 : 0; /* no perf labels before 0.3 */
 	pl.all_functions = p->functions > 0;
 	if (pl.all_functions && pl.records < DUMPI_NFUNCS + 2) pl.records = DUMPI_NFUNCS + 2;
+	/* Every function once is no MPI program: a break of the MPI layer would
+	 * go unwritten and the file would break nothing. */
+	if (pl.all_functions && pl.brk && strncmp(pl.brk, "dumpi.mpi.", 10) == 0) {
+		snprintf(err, errlen, "--functions writes every function once, not the MPI program that %s needs", pl.brk);
+		return -1;
+	}
 	if (pl.brk) {
 		if (pl.records < 20) pl.records = 20;
 		if (strncmp(pl.brk, "dumpi.time.", 11) == 0) pl.threads = 1;
