@@ -1,9 +1,30 @@
 /* The ovni event model: replays the events of each loom of a v3 trace in
  * clock order (every stream of the loom merged, clock offsets added) and
  * checks what they say against the models of ovni 1.14 (model_rules.def).
- * Memory is bounded by the live state: threads (one per stream), CPUs, open
- * states (at most 512 per stack, as in the emulator) and created tasks (each
- * one a create event present in the input); never by trace length.
+ * Memory is bounded by the live state, never by trace length; per loom:
+ *   - per task ever created (each one a create event present in the
+ *     input): a 4-byte slot (it exists; created, ended, or set back by a
+ *     failed rerun; whether it may run again follows from its model; its
+ *     type is checked at the create and not kept), in a dense array by id
+ *     made of 16 KiB pages, each made when a task in it is created (ids
+ *     within twice the tasks plus 1024 of the first: about 4 bytes a task
+ *     for counter ids, at most 8 bytes a task plus a page), or for other ids
+ *     a 16-byte slot of the hashed map at a load of 1/4 to 1/2 (at most 64
+ *     bytes a task);
+ *   - per live task (running or paused: on a thread's body stack, so at
+ *     most the body events present) and per parallel nOS-V task (kept to
+ *     the end, as its numbered bodies are): a 48-byte record in an array
+ *     that doubles (at most 96 bytes), and per numbered body of a parallel
+ *     task a 32-byte mbody and a map slot (at most 128 bytes);
+ *   - per task type: a map slot (at most 64 bytes);
+ *   - per thread (one per stream): its mthread, a stream window (256 KiB
+ *     shared by the loom's threads, 16-64 KiB each), its open states (at
+ *     most 512 per stack, as in the emulator, 32 bytes each) and its body
+ *     stack; per CPU 8 bytes.
+ * The 1 GB runtime-shaped trace (hpcvet-gen --what=ovni-trace-runtime: 4.76
+ * M tasks, 0.7% of them parallel, 75.6 M events) peaks at 31 MiB RSS in
+ * all, about 5 bytes a task; 1.19 M tasks (256 MiB) at 10 MiB
+ * (bench/RESULTS.md).
  *
  * A whole loom is one unit here: the walk cannot be split into per-stream
  * work units, because threads of one loom share CPUs and tasks. */
@@ -135,10 +156,11 @@ typedef struct mmap64 {
  * kept in a dense array indexed by id from `base` (just below the first id
  * created) while id - base stays below twice the creates seen plus 1024, so
  * the array is bounded by the create events present; other ids go to the
- * hashed map (L->tasks). */
+ * hashed map (L->tasks). The array is paged (model_task.c), so it holds
+ * about 4 bytes per task for counter ids. */
 typedef struct mdense {
-	uint32_t *ix;             /* slots, 0: no task */
-	uint32_t cap, n, base;
+	uint32_t **ix;            /* pages of slots (0: no task), NULL until an id in them is created */
+	uint32_t cap, n, base;    /* cap: pages in the page table */
 } mdense;
 
 #define MODEL_TASK_LIVE 0x80000000u

@@ -49,13 +49,30 @@ static inline mdense *dense_of(const model_loom *L, const mthread *th, uint8_t m
 	return dense_at(L, th->proc, model);
 }
 
+/* Dense slots in pages of DENSE_PAGE (16 KiB), each made when an id in it
+ * is first created: a page holds its slots whether or not the ids between
+ * are used, and no slot is written but a created task's (no array of twice
+ * the tasks cleared at each doubling). */
+#define DENSE_SHIFT 12u
+#define DENSE_PAGE (1u << DENSE_SHIFT)
+
+/* Where id's slot is in the dense array, or NULL (not in it: then in the
+ * map, if the task exists). */
+static inline uint32_t *dense_slot(const mdense *d, uint32_t id)
+{
+	if (!d) return NULL;
+	uint32_t i = id - d->base; /* wraps far above for ids below base */
+	if ((i >> DENSE_SHIFT) >= d->cap) return NULL;
+	uint32_t *pg = d->ix[i >> DENSE_SHIFT];
+	return pg ? &pg[i & (DENSE_PAGE - 1)] : NULL;
+}
+
 /* The slot of a task (nonzero), or false. */
 static inline bool find_task(const model_loom *L, const mthread *th, uint8_t model, uint32_t id, uint32_t *slot)
 {
-	const mdense *d = dense_of(L, th, model);
-	uint32_t i = id - (d ? d->base : 0); /* wraps above cap for ids below base */
-	if (d && i < d->cap && d->ix[i]) {
-		*slot = d->ix[i];
+	const uint32_t *p = dense_slot(dense_of(L, th, model), id);
+	if (p && *p) {
+		*slot = *p;
 		return true;
 	}
 	return mmap64_get(&L->tasks, pkey(th->proc, model, id), slot);
@@ -70,17 +87,20 @@ static bool add_task(model_loom *L, const mthread *th, uint8_t model, uint32_t i
 	uint64_t limit = 2 * (uint64_t)d->n + 1024;
 	uint32_t i = id - d->base;
 	if (id < d->base || i >= limit) return mmap64_put(&L->tasks, pkey(th->proc, model, id), slot);
-	if (i >= d->cap) {
-		uint64_t nc = d->cap ? 2 * (uint64_t)d->cap : 1024;
-		if (nc <= i) nc = (uint64_t)i + 1;
-		if (nc > limit) nc = limit;
-		uint32_t *nv = realloc(d->ix, nc * sizeof *nv);
+	/* the page table: pointers for ids below the limit, doubled */
+	uint32_t np = d->cap, want = (i >> DENSE_SHIFT) + 1; /* at most 2^20 pages */
+	if (want > np) {
+		uint32_t nc = np ? 2 * np : 1;
+		if (nc < want) nc = want;
+		uint32_t **nv = realloc(d->ix, (size_t)nc * sizeof *nv);
 		if (!nv) return false;
-		memset(nv + d->cap, 0, (nc - d->cap) * sizeof *nv);
+		memset(nv + np, 0, (size_t)(nc - np) * sizeof *nv);
 		d->ix = nv;
-		d->cap = (uint32_t)nc;
+		d->cap = nc;
 	}
-	d->ix[i] = slot;
+	uint32_t **pg = &d->ix[i >> DENSE_SHIFT];
+	if (!*pg && !(*pg = calloc(DENSE_PAGE, sizeof **pg))) return false;
+	(*pg)[i & (DENSE_PAGE - 1)] = slot;
 	d->n++;
 	return true;
 }
@@ -89,9 +109,8 @@ static bool add_task(model_loom *L, const mthread *th, uint8_t model, uint32_t i
  * dense array when nonzero there, else in the map). */
 static void set_slot(model_loom *L, uint32_t proc, uint8_t model, uint32_t id, uint32_t slot)
 {
-	mdense *d = dense_at(L, proc, model);
-	uint32_t i = id - (d ? d->base : 0);
-	if (d && i < d->cap && d->ix[i]) d->ix[i] = slot;
+	uint32_t *p = dense_slot(dense_at(L, proc, model), id);
+	if (p && *p) *p = slot;
 	else if (!mmap64_put(&L->tasks, pkey(proc, model, id), slot)) L->oom = L->stop = true;
 }
 
@@ -121,8 +140,16 @@ static inline void live_free(model_loom *L, uint32_t tix)
 	L->freelive = tix + 1;
 }
 
+/* Frees the dense slots too (L->dense NULL after). */
 void model_tasks_free(model_loom *L)
 {
+	for (size_t k = 0; L->dense && k < L->nth * 3; k++) {
+		mdense *d = &L->dense[k];
+		for (uint32_t p = 0; p < d->cap; p++) free(d->ix[p]);
+		free(d->ix);
+	}
+	free(L->dense);
+	L->dense = NULL;
 	free(L->live);
 	L->live = NULL;
 	L->nlive = L->caplive = L->freelive = 0;
@@ -581,12 +608,11 @@ void model_h_task_x(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	if (!o->act || !model_runtime_pass(th, o->act) || e->jumbo || e->plen < (nosv ? 8u : 4u) || th->nb == th->capb) goto slow;
 	uint32_t id = hv_le32(e->payload);
 	if (nosv && hv_le32(e->payload + 4) != 0) goto slow; /* a parallel task's body, or a wrong one */
-	mdense *d = dense_of(L, th, m);
-	uint32_t i = id - (d ? d->base : 0);
-	if (!d || i >= d->cap) goto slow;
+	uint32_t *sp = dense_slot(dense_of(L, th, m), id);
+	if (!sp) goto slow;
 	/* a task without a record (not running, paused or parallel) that may
 	 * start: created and never run, or a nOS-V task (VTc) that ended */
-	uint32_t slot = d->ix[i];
+	uint32_t slot = *sp;
 	bool dead = slot == MODEL_TS_DEAD;
 	if (slot != MODEL_TS_CREATED && !(dead && nosv)) goto slow;
 	if (th->nb && body_at(L, th->bodies[th->nb - 1])->state == B_RUNNING) goto slow;
@@ -604,7 +630,7 @@ void model_h_task_x(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	*t = (mtask){.id = id, .proc = th->proc, .model = m, .flags = model_flags(m),
 		     .b1 = {.task = tix, .id = 1, .thread = (int32_t)ti, .state = B_RUNNING}};
 	note(&t->b1.last, e);
-	d->ix[i] = MODEL_TASK_LIVE | tix;
+	*sp = MODEL_TASK_LIVE | tix;
 	th->bodies[th->nb++] = MODEL_BODY1 | tix;
 	uint8_t key[3] = {m, 'T', 'x'};
 	model_stack_push_fast(L, ti, nosv ? CH_NOSV_SS : CH_N6_SS, key, e);
@@ -629,16 +655,15 @@ void model_h_task_e(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	if (t->id != id || t->model != m || bd->id != 1 || (t->flags & F_PARALLEL)) goto slow;
 	if (bd->state != B_RUNNING || bd->thread != (int32_t)ti) goto slow;
 	/* the task's slot in the dense array (else settled by the slow path) */
-	mdense *d = dense_of(L, th, m);
-	uint32_t i = id - (d ? d->base : 0);
-	if (!d || i >= d->cap || d->ix[i] != (MODEL_TASK_LIVE | tix)) goto slow;
+	uint32_t *sp = dense_slot(dense_of(L, th, m), id);
+	if (!sp || *sp != (MODEL_TASK_LIVE | tix)) goto slow;
 	uint64_t *ev = L->r->evaluated;
 	model_runtime_count(L, o->act);
 	ev[HV_R_OVNI_MODEL_TASK_UNKNOWN] += 2;
 	if (nosv) ev[HV_R_OVNI_MODEL_BODY_PARALLEL]++;
 	ev[HV_R_OVNI_MODEL_BODY_STATE]++;
 	/* ended: the slot keeps the state, the record is free again */
-	d->ix[i] = MODEL_TS_DEAD;
+	*sp = MODEL_TS_DEAD;
 	live_free(L, tix);
 	th->nb--;
 	uint8_t key[3] = {m, 'T', 'x'};
