@@ -13,8 +13,8 @@
  *     bytes a task);
  *   - per live task (running or paused: on a thread's body stack, so at
  *     most the body events present) and per parallel nOS-V task (kept to
- *     the end, as its numbered bodies are): a 48-byte record in an array
- *     that doubles (at most 96 bytes), and per numbered body of a parallel
+ *     the end, as its numbered bodies are): a 56-byte record in an array
+ *     that doubles (at most 112 bytes), and per numbered body of a parallel
  *     task a 32-byte mbody and a map slot (at most 128 bytes);
  *   - per task type: a map slot (at most 64 bytes);
  *   - per thread (one per stream): its mthread, a stream window (256 KiB
@@ -185,13 +185,14 @@ typedef struct mbody {
 	mtwhere last;
 } mbody;
 
-/* A live task: 48 bytes with its first body (body 1, every task's first
+/* A live task: 56 bytes with its first body (body 1, every task's first
  * and, but for nOS-V parallel tasks, its only one). A body is named by a
  * reference: MODEL_BODY1 | record index for body 1, else an index into the
  * loom's other bodies. Records are reused (a free list through `proc`)
  * when their task ends, so they are bounded by the tasks running or paused
  * at once plus the parallel tasks. */
 typedef struct mtask {
+	uint32_t *slot;           /* the task's slot when in a dense page (pages never move), else NULL */
 	uint32_t id, proc;        /* proc: process index in the loom; a free record: the next free one */
 	uint8_t model;            /* 'V', '6' or 'P' */
 	uint8_t flags;

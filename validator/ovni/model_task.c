@@ -10,7 +10,7 @@
  * Starting and ending a Nanos6 or nOS-V body also pushes and pops the
  * "task body" state on the thread's subsystem stack.
  *
- * Storage (model.h): a u32 slot per task ever created, a 48-byte record per
+ * Storage (model.h): a u32 slot per task ever created, a 56-byte record per
  * task that runs or is paused (and per parallel task). A task's record is
  * made when its body starts and freed when it ends; everything a later event
  * can ask of an ended task (that it exists, that it ended, whether its model
@@ -116,13 +116,20 @@ static void set_slot(model_loom *L, uint32_t proc, uint8_t model, uint32_t id, u
 
 /* A free live record (its index), or UINT32_MAX when memory fails. The
  * array may move: callers hold indices, never addresses, across it. */
-static uint32_t live_new(model_loom *L)
+static uint32_t live_grow(model_loom *L);
+
+static inline uint32_t live_new(model_loom *L)
 {
-	if (L->freelive) {
+	if (__builtin_expect(L->freelive != 0, 1)) {
 		uint32_t tix = L->freelive - 1;
 		L->freelive = L->live[tix].proc;
 		return tix;
 	}
+	return live_grow(L);
+}
+
+__attribute__((noinline)) static uint32_t live_grow(model_loom *L)
+{
 	if (L->nlive == L->caplive) {
 		uint32_t nc = L->caplive ? L->caplive * 2 : 64;
 		if (nc > MODEL_BODY1 - 1) return UINT32_MAX;
@@ -177,11 +184,14 @@ static uint32_t materialize(model_loom *L, const mthread *th, uint8_t m, uint32_
 		return tix;
 	}
 	bool ran = slot != MODEL_TS_CREATED;
-	L->live[tix] = (mtask){.id = id, .proc = th->proc, .model = m, .flags = model_flags(m),
+	uint32_t *sp = dense_slot(dense_of(L, th, m), id);
+	if (sp && !*sp) sp = NULL; /* in the map */
+	L->live[tix] = (mtask){.slot = sp, .id = id, .proc = th->proc, .model = m, .flags = model_flags(m),
 			       .b1 = {.task = tix, .id = ran ? 1 : 0, .thread = -1,
 				      .state = slot == MODEL_TS_DEAD ? B_DEAD : B_CREATED,
 				      .last = {.off_v = ran ? MODEL_WHERE_LOST : 0}}};
-	set_slot(L, th->proc, m, id, MODEL_TASK_LIVE | tix);
+	if (sp) *sp = MODEL_TASK_LIVE | tix;
+	else set_slot(L, th->proc, m, id, MODEL_TASK_LIVE | tix);
 	return tix;
 }
 
@@ -193,7 +203,8 @@ static void settle(model_loom *L, uint32_t tix)
 	const mbody *b = &t->b1;
 	if ((t->flags & F_PARALLEL) || b->thread >= 0 || b->state == B_RUNNING || b->state == B_PAUSED) return;
 	uint32_t slot = b->id == 0 ? MODEL_TS_CREATED : b->state == B_DEAD ? MODEL_TS_DEAD : MODEL_TS_RESET;
-	set_slot(L, t->proc, t->model, t->id, slot);
+	if (t->slot) *t->slot = slot;
+	else set_slot(L, t->proc, t->model, t->id, slot);
 	live_free(L, tix);
 }
 
@@ -627,7 +638,7 @@ void model_h_task_x(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	ev[HV_R_OVNI_MODEL_BODY_STATE]++;
 	if (th->nb) ev[HV_R_OVNI_MODEL_BODY_NEST]++;
 	mtask *t = model_task_at(L, tix);
-	*t = (mtask){.id = id, .proc = th->proc, .model = m, .flags = model_flags(m),
+	*t = (mtask){.slot = sp, .id = id, .proc = th->proc, .model = m, .flags = model_flags(m),
 		     .b1 = {.task = tix, .id = 1, .thread = (int32_t)ti, .state = B_RUNNING}};
 	note(&t->b1.last, e);
 	*sp = MODEL_TASK_LIVE | tix;
@@ -654,9 +665,9 @@ void model_h_task_e(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	mbody *bd = &t->b1;
 	if (t->id != id || t->model != m || bd->id != 1 || (t->flags & F_PARALLEL)) goto slow;
 	if (bd->state != B_RUNNING || bd->thread != (int32_t)ti) goto slow;
-	/* the task's slot in the dense array (else settled by the slow path) */
-	uint32_t *sp = dense_slot(dense_of(L, th, m), id);
-	if (!sp || *sp != (MODEL_TASK_LIVE | tix)) goto slow;
+	/* the task's slot in a dense page (else settled by the slow path) */
+	uint32_t *sp = t->slot;
+	if (!sp) goto slow;
 	uint64_t *ev = L->r->evaluated;
 	model_runtime_count(L, o->act);
 	ev[HV_R_OVNI_MODEL_TASK_UNKNOWN] += 2;
@@ -673,4 +684,4 @@ slow:
 	model_h_task(L, ti, e, o);
 }
 
-_Static_assert(sizeof(mtask) == 48, "a live task record is 48 bytes");
+_Static_assert(sizeof(mtask) == 56, "a live task record is 56 bytes");
