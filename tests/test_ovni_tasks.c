@@ -30,11 +30,12 @@ static void put(gen_buf *b, const tev *e)
 	hv_put_le32(pl, a);
 	hv_put_le32(pl + 4, e->b);
 	if (!strcmp(e->mcv, "OHx")) n = 16;
-	else if (e->mcv[2] == 'c' && e->mcv[1] == 'Y') { /* type: id and a label, as jumbo data */
+	else if (e->mcv[2] == 'c' && (e->mcv[1] == 'Y' || e->mcv[1] == 'O')) { /* type: id and a label, as jumbo data */
 		memcpy(pl + 4, "t", 2);
 		n = 6;
 		jumbo = true;
-	} else if (e->mcv[1] == 'T') n = e->mcv[2] == 'c' || e->mcv[2] == 'C' || e->mcv[0] == 'V' ? 8 : 4;
+	} else if (e->mcv[1] == 'T' || !strncmp(e->mcv, "PP", 2))
+		n = e->mcv[2] == 'c' || e->mcv[2] == 'C' || e->mcv[0] == 'V' ? 8 : 4;
 	govni_put_event(b, e->mcv, e->clock, pl, n, jumbo);
 }
 
@@ -49,7 +50,7 @@ static void trace2(const tev *t11, size_t n11, const tev *t12, size_t n12)
 	for (int t = 0; t < 2; t++) {
 		govni_meta m = {.version = 3, .tid = 11 + t, .pid = 10, .app_id = 1, .loom = "node0.x",
 				.with_app_id = true, .with_cpus = true, .ncpus = 2, .require_nosv = true, .nosv_minor = 7,
-				.require_more = "\"nanos6\": \"1.1.0\""};
+				.require_more = "\"nanos6\": \"1.1.0\", \"openmp\": \"1.2.1\""};
 		gen_buf jb = {0}, ob = {0};
 		govni_write_meta(&m, &jb);
 		gen_buf_append(&ob, "ovni\1\0\0\0", 8);
@@ -153,6 +154,16 @@ int main(void)
 				trace2(a, N(a), b, N(b));
 				expect(windowed, "ovni.model.task-duplicate", "it was created by 6Tc at 0x3a (clock 120)",
 				       "a Nanos6 task created again on another thread");
+				gen_output_free(&g_out);
+			}
+			/* OpenMP: ended by 12 after a rerun there, then ended again by 11 */
+			{
+				tev a[] = {{"OHx", 100, 0, 0}, {"POc", 110, 1, 0}, {"PPc", 120, 5, 1}, {"PPx", 130, 5, 0},
+					   {"PPe", 140, 5, 0}, {"PPe", 200, 5, 0}, {"OHe", 300, 0, 0}};
+				tev b[] = {{"OHx", 105, 1, 0}, {"PPx", 150, 5, 0}, {"PPe", 160, 5, 0}, {"OHe", 310, 0, 0}};
+				trace2(a, N(a), b, N(b));
+				expect(windowed, "ovni.model.body-state", "must be running but is dead since PPe at 0x34 (clock 160)",
+				       "an OpenMP task ended twice");
 				gen_output_free(&g_out);
 			}
 			/* a task created and never run has no body to pause */
