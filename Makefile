@@ -47,7 +47,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -92,7 +92,7 @@ help:
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
 	@echo "make bench-hpctoolkit|bench-ovni|bench-dumpi|bench-damaged|bench-certify|bench-scaling|"
-	@echo "     bench-parallel|bench-split|bench-memory   one series of bench/RESULTS.md"
+	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime   one series of bench/RESULTS.md"
 	@echo "make seeds    regenerate the fuzz seed corpora (corpus/) from hpcvet-gen"
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
 	@echo "make afl TARGET=metadb SECONDS=600    AFL++ campaign (cmplog + custom mutator)"
@@ -410,6 +410,13 @@ bench-scaling: all
 	FORMATS="$${FORMATS:-hpctoolkit ovni dumpi}" $(BENCH_ONLY) TABLE=0 SCALING=1 $(BENCH_RUN)
 bench-parallel: all
 	FORMATS="$${FORMATS:-hpctoolkit ovni dumpi}" $(BENCH_ONLY) PARALLEL=1 $(BENCH_RUN)
+# The ovni-runtime row alone (bench/run.sh RUNTIME): RUNTIME_SIZE MiB of
+# input on disk (default 1024; e.g. RUNTIME_SIZE=256 where 1 GB is not
+# free), BENCH_OLD=path/to/hpcvet adds an older build's row on the same input.
+RUNTIME_SIZE ?= 1024
+bench-ovni-runtime: all
+	FORMATS=ovni-runtime TABLE=0 SCALING=0 PARALLEL=0 CERTIFY=0 IN_FLIGHT=0 TAXONOMY=0 \
+		RUNTIME_SIZE=$(RUNTIME_SIZE) BENCH_OLD=$(BENCH_OLD) $(BENCH_RUN)
 bench-split: all
 	BENCH_SIZE=$(BENCH_SIZE) bash bench/split.sh $(BUILD)
 bench-memory: all

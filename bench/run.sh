@@ -30,6 +30,12 @@
 #   BENCH_NOJ=1  do not pass -j (to measure a build from before -j existed)
 #   BENCH_NO_PERF=1  CPU times from GNU time even when perf works
 #   TAXONOMY=0   skip the metric taxonomy bounds (bench/taxonomy.sh)
+#   RUNTIME=0    skip the ovni-runtime row (one loom of a task runtime: events/s per
+#                core, x cat, -jN/-j1, peak RSS on one input; on when ovni-runtime is
+#                in FORMATS)
+#   RUNTIME_SIZE MiB of that input (default BENCH_SIZE): the row needs that much disk
+#   BENCH_OLD    another hpcvet binary (an older build) timed on the same input in the
+#                same run, a row of its own before the current one
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -136,6 +142,39 @@ if [ "${PARALLEL:-1}" != 0 ]; then
 		printf '%-28s %9.1f %9.3f %9.3f %8.2f %9.3f\n' "all $# inputs in one call" "$(mib "$M_BYTES")" "$t1" "$M_TIME" \
 			"$(awk -v a="$t1" -v b="$M_TIME" 'BEGIN { print a / b }')" "$M_CPU"
 	fi
+fi
+
+# The ovni-runtime row: the users' usual trace (one loom, many threads, long,
+# tasks by the million at 1 GB) in one line, with BENCH_OLD's row on the same
+# input first when given: CPU time, events/s per core (events from the
+# certificate), hpcvet vs cat (wall and CPU), -j1 and -jN wall times (one
+# loom is one unit of the model) and the peak RSS, which grows with the
+# tasks the trace creates (model.h states the bound).
+if [ "${RUNTIME:-1}" != 0 ] && [[ " $formats " == *" ovni-runtime "* ]]; then
+	rsize=${RUNTIME_SIZE:-$size}
+	input=$(bench_generate ovni-runtime "$(bench_param ovni-runtime "$rsize")" "$dir/big-ovni-runtime")
+	ev=$(cat "$input.events")
+	echo
+	echo "ovni-runtime: one loom, $(mib "$(bytes_of "$input")") MiB, $ev events; -j$(nproc)/-j1 from wall times; load now: $(cut -d' ' -f1-3 /proc/loadavg)"
+	printf '%-24s %7s %9s %7s %8s %8s %8s %8s %8s\n' binary 'cpu s' 'events/s' 'x cat' 'x catcpu' '-j1 s' "-j$(nproc) s" speedup 'RSS MiB'
+	hv_cur=$hv
+	for bin in ${BENCH_OLD:-} "$hv_cur"; do
+		hv=$bin
+		bench_measure ovni-runtime -j"$(nproc)" "$input"
+		tn=$M_TIME
+		rss=$M_RSS
+		bench_measure ovni-runtime -j1 "$input"
+		[ "${rss%.*}" -gt "${M_RSS%.*}" ] && M_RSS=$rss
+		label=$bin
+		[ ${#label} -le 24 ] || label=...${label: -21}
+		printf '%-24s %7.3f %9s %7.2f %8.2f %8.3f %8.3f %8.2f %8s\n' "$label" "$M_CPU" \
+			"$(awk -v e="$ev" -v t="$M_CPU" 'BEGIN { printf "%.1fM", e / t / 1e6 }')" \
+			"$(awk -v a="$M_TIME" -v b="$M_CAT" 'BEGIN { print a / b }')" \
+			"$(awk -v a="$M_CPU" -v b="$M_CAT_CPU" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')" \
+			"$M_TIME" "$tn" "$(awk -v a="$M_TIME" -v b="$tn" 'BEGIN { print (b > 0) ? a / b : 0 }')" "$M_RSS"
+	done
+	hv=$hv_cur
+	[ -n "${BENCH_DIR:-}" ] || [ "$rsize" = "$size" ] || rm -rf "$input" "$input".*
 fi
 
 # Certificates bind the verdict to the bytes: `certify` also hashes every

@@ -41,6 +41,27 @@ if [ -d "$sample" ]; then
 else
 	skip "shape: $sample not present (set HV_SHARED)"
 fi
+# Memory per task (validator/ovni/model.h): the model keeps a 4-byte slot
+# per task ever created and a record only while a task runs or is paused,
+# so peak RSS grows by a few bytes a task, not by a record (about 70 bytes
+# a task when every task kept one). ~190 k tasks against ~2 k: under 24
+# bytes a task of RSS growth, with room for the allocator and the noise.
+if [ -x /usr/bin/time ]; then
+	rm -rf "$TMP/mem" "$TMP/mem0"
+	"$GEN" --what=ovni-trace-runtime --trace-len=400000 -o "$TMP/mem" >/dev/null 2>&1
+	"$GEN" --what=ovni-trace-runtime --trace-len=4000 -o "$TMP/mem0" >/dev/null 2>&1
+	tasks=$("$HPCVET" --certify --format=json "$TMP/mem" 2>/dev/null |
+		awk '/"ovni\.model\.task-duplicate"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }')
+	/usr/bin/time -f %M -o "$TMP/rss" "$HPCVET" -q -j1 "$TMP/mem" >/dev/null 2>&1
+	big=$(tail -1 "$TMP/rss")
+	/usr/bin/time -f %M -o "$TMP/rss" "$HPCVET" -q -j1 "$TMP/mem0" >/dev/null 2>&1
+	small=$(tail -1 "$TMP/rss")
+	check "peak RSS grows under 24 bytes a task (${tasks:-?} tasks: $small -> $big KiB)" \
+		awk -v b="${big:-0}" -v s="${small:-0}" -v n="${tasks:-0}" 'BEGIN { exit !(n > 100000 && b > 0 && (b - s) * 1024 / n < 24) }'
+	rm -rf "$TMP/mem" "$TMP/mem0"
+else
+	skip "peak RSS per task: /usr/bin/time (GNU time) not found"
+fi
 # A worker that forgets it was paused: the model must see it.
 obs=$(find "$TMP/rt" -path '*thread.18823/stream.obs')
 off=$(python3 -c "

@@ -1,9 +1,30 @@
 /* The ovni event model: replays the events of each loom of a v3 trace in
  * clock order (every stream of the loom merged, clock offsets added) and
  * checks what they say against the models of ovni 1.14 (model_rules.def).
- * Memory is bounded by the live state: threads (one per stream), CPUs, open
- * states (at most 512 per stack, as in the emulator) and created tasks (each
- * one a create event present in the input); never by trace length.
+ * Memory is bounded by the live state, never by trace length; per loom:
+ *   - per task ever created (each one a create event present in the
+ *     input): a 4-byte slot (it exists; created, ended, or set back by a
+ *     failed rerun; whether it may run again follows from its model; its
+ *     type is checked at the create and not kept), in a dense array by id
+ *     made of 16 KiB pages, each made when a task in it is created (ids
+ *     within twice the tasks plus 1024 of the first: about 4 bytes a task
+ *     for counter ids, at most 8 bytes a task plus a page), or for other ids
+ *     a 16-byte slot of the hashed map at a load of 1/4 to 1/2 (at most 64
+ *     bytes a task);
+ *   - per live task (running or paused: on a thread's body stack, so at
+ *     most the body events present) and per parallel nOS-V task (kept to
+ *     the end, as its numbered bodies are): a 56-byte record in an array
+ *     that doubles (at most 112 bytes), and per numbered body of a parallel
+ *     task a 32-byte mbody and a map slot (at most 128 bytes);
+ *   - per task type: a map slot (at most 64 bytes);
+ *   - per thread (one per stream): its mthread, a stream window (256 KiB
+ *     shared by the loom's threads, 16-64 KiB each), its open states (at
+ *     most 512 per stack, as in the emulator, 32 bytes each) and its body
+ *     stack; per CPU 8 bytes.
+ * The 1 GB runtime-shaped trace (hpcvet-gen --what=ovni-trace-runtime: 4.76
+ * M tasks, 0.7% of them parallel, 75.6 M events) peaks at 31 MiB RSS in
+ * all, about 5 bytes a task; 1.19 M tasks (256 MiB) at 10 MiB
+ * (bench/RESULTS.md).
  *
  * A whole loom is one unit here: the walk cannot be split into per-stream
  * work units, because threads of one loom share CPUs and tasks. */
@@ -121,23 +142,41 @@ typedef struct mmap64 {
 	size_t cap, n;
 } mmap64;
 
-/* Task ids are counters in practice: a process's tasks of one model are
- * found by id in a dense array (task index + 1, 0 none) from `base` (just
- * below the first id created) while id - base stays below twice the
- * creates seen plus 1024, so the array is bounded by the create events
- * present; other ids go to the hashed map. */
+/* Every task ever created is one u32 slot, found by (process, model, id):
+ * a task that runs or is paused, or a parallel nOS-V task (VTC: its bodies
+ * are numbered), has a live record and its slot is MODEL_TASK_LIVE | the
+ * record's index; any other task is only a state (MODEL_TS_*): created and
+ * never run, ended (whether it may run again follows from its model), or
+ * set back to created by a rerun that failed. Its type is checked at the
+ * create event and not needed after. Where an ended task was created or
+ * ended is not kept: a message that needs it finds the event again in the
+ * loom's streams (model_task.c, task_history).
+ *
+ * Task ids are counters in practice: a process's slots of one model are
+ * kept in a dense array indexed by id from `base` (just below the first id
+ * created) while id - base stays below twice the creates seen plus 1024, so
+ * the array is bounded by the create events present; other ids go to the
+ * hashed map (L->tasks). The array is paged (model_task.c), so it holds
+ * about 4 bytes per task for counter ids. */
 typedef struct mdense {
-	uint32_t *ix;
-	uint32_t cap, n, base;
+	uint32_t **ix;            /* pages of slots (0: no task), NULL until an id in them is created */
+	uint32_t cap, n, base;    /* cap: pages in the page table */
 } mdense;
+
+#define MODEL_TASK_LIVE 0x80000000u
+enum { MODEL_TS_CREATED = 1, MODEL_TS_DEAD = 2, MODEL_TS_RESET = 3 };
 
 /* Where a task event happened, in 16 bytes: its offset (low 56 bits), the
  * third letter of its MCV (top byte; 0: no event yet) and its clock. The
- * first two letters follow from the task's model (VT, 6T, PP). */
+ * first two letters follow from the task's model (VT, 6T, PP). off_v ==
+ * MODEL_WHERE_LOST: an event the record no longer holds (the task ended
+ * and its record was freed), found again when a message needs it. */
 typedef struct mtwhere {
 	uint64_t off_v;
 	int64_t clock;
 } mtwhere;
+
+#define MODEL_WHERE_LOST UINT64_MAX
 
 typedef struct mbody {
 	uint32_t task, id;        /* id 0: body 1 of a task that has not run yet */
@@ -146,25 +185,20 @@ typedef struct mbody {
 	mtwhere last;
 } mbody;
 
-/* A task is one 64-byte record that holds its creation and its first body
- * (body 1, every task's first and, but for nOS-V parallel tasks, its only
- * one), so an event on a task touches one cache line. A body is named by a
- * reference: MODEL_BODY1 | task index for body 1, else an index into the
- * loom's other bodies. Tasks live in chunks of MODEL_TASK_CHUNK that never
- * move (no copy as the loom's tasks grow); the pages of a chunk are taken
- * only as tasks fill them, and after the first chunk as huge pages where
- * the system has them (model_task.c). */
+/* A live task: 56 bytes with its first body (body 1, every task's first
+ * and, but for nOS-V parallel tasks, its only one). A body is named by a
+ * reference: MODEL_BODY1 | record index for body 1, else an index into the
+ * loom's other bodies. Records are reused (a free list through `proc`)
+ * when their task ends, so they are bounded by the tasks running or paused
+ * at once plus the parallel tasks. */
 typedef struct mtask {
-	uint32_t id, type;
+	uint32_t *slot;           /* the task's slot when in a dense page (pages never move), else NULL */
+	uint32_t id, proc;        /* proc: process index in the loom; a free record: the next free one */
 	uint8_t model;            /* 'V', '6' or 'P' */
 	uint8_t flags;
-	uint32_t nbodies;
-	mtwhere created;
 	mbody b1;
 } mtask;
 
-#define MODEL_TASK_CHUNK 32768u /* 2 MiB */
-#define MODEL_TASK_FIRST 64u     /* the first chunk starts at 4 KiB */
 #define MODEL_BODY1 0x80000000u
 
 /* What an event does to the model, classified from its first four bytes
@@ -221,10 +255,9 @@ struct model_loom {
 	size_t nth;
 	mcpu_loom cpu;
 	mmap64 types, tasks, bodymap; /* bodymap: bodies other than body 1 */
-	mdense *dense;            /* per process and task model (nth x 3): tasks by small id, else in `tasks` */
-	mtask **taskc;            /* chunks of MODEL_TASK_CHUNK tasks */
-	size_t ntask, ntaskc, captaskc;
-	size_t cap0;              /* tasks the first chunk has room for: it grows to a chunk */
+	mdense *dense;            /* per process and task model (nth x 3): task slots by small id, else in `tasks` */
+	mtask *live;              /* live task records */
+	uint32_t nlive, caplive, freelive; /* freelive: first free record + 1, 0 none */
 	mbody *body;
 	size_t nbody, capbody;
 	int8_t mark_kind[OVNI_MARK_TYPES]; /* -1 undeclared, 0 single, 1 stack (ovni.mark) */
@@ -333,15 +366,13 @@ static inline bool model_stack_pop_fast(model_loom *L, uint32_t ti, int ch, cons
 	return model_stack_pop_slow(L, ti, ch, key, e);
 }
 
-static inline mtask *model_task_at(const model_loom *L, uint32_t tix)
-{
-	return &L->taskc[tix / MODEL_TASK_CHUNK][tix % MODEL_TASK_CHUNK];
-}
+static inline mtask *model_task_at(const model_loom *L, uint32_t tix) { return &L->live[tix]; }
 
-/* Task chunks shared by the looms of one trace (model_task.c). */
+/* Shared by the looms of one trace; today the task storage needs nothing
+ * shared (model_task.c). */
 model_pool *model_pool_new(void);
 void model_pool_free(model_pool *p);
-/* A loom's task chunks, full ones back to the trace's pool. */
+/* A loom's live task records. */
 void model_tasks_free(model_loom *L);
 
 bool mmap64_get(const mmap64 *m, uint64_t key, uint32_t *val);
