@@ -13,12 +13,13 @@
 #    (--open-tasks), all live at the end. A task that never ran is one
 #    slot: 4 bytes in a dense page, or, as here (one worker's burst of ids
 #    spaced by the 8 workers' interleaving), a hashed-map slot of at most 64
-#    bytes (validator/ovni/model.h). Bound: base + 1,000,000 x 64 B.
+#    bytes, 96 while the map doubles (validator/ovni/model.h).
+#    Bound: base + 1,000,000 x 96 B.
 # The base is the peak RSS of the same generator's trace without the extra
 # items, plus 8 MiB (read windows and thread stacks of a 43 MB input).
 # Measured 2026-11-26 (gcc -O2): 32 MiB for the DUMPI trace (bound 51 MiB,
 # the same at 100,000 messages: the channels are capped), 51 MiB for the
-# ovni trace (about 49 B per task; bound 72 MiB); about 4 s in all.
+# ovni trace (about 49 B per task; bound 102 MiB); about 4 s in all.
 # Not in the sanitizer build: ASan's shadow and quarantine are most of its RSS.
 source "$(dirname "$0")/lib.sh"
 if is_san_build; then
@@ -69,6 +70,6 @@ measure() { # name, base generator args, live-state args, per-item bytes, live i
 measure dumpi "--what=dumpi-trace" "--unmatched=$N" 640 65536
 check "dumpi: the unmatched sends are reported" grep -q "dumpi.mpi.send-unmatched" "$TMP/dumpi.out"
 check "dumpi: still conforming (warnings only)" grep -q ": conforming (dumpi trace" "$TMP/dumpi.out"
-measure ovni "--what=ovni-trace-runtime" "--open-tasks=$N" 64 $N
+measure ovni "--what=ovni-trace-runtime" "--open-tasks=$N" 96 $N
 check "ovni: a million open tasks are conforming" grep -q ": conforming (ovni trace" "$TMP/ovni.out"
 done_testing

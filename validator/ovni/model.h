@@ -10,7 +10,7 @@
  *     within twice the tasks plus 1024 of the first: about 4 bytes a task
  *     for counter ids, at most 8 bytes a task plus a page), or for other ids
  *     a 16-byte slot of the hashed map at a load of 1/4 to 1/2 (at most 64
- *     bytes a task);
+ *     bytes a task, 96 while the map doubles);
  *   - per live task (running or paused: on a thread's body stack, so at
  *     most the body events present) and per parallel nOS-V task (kept to
  *     the end, as its numbered bodies are): a 56-byte record in an array
