@@ -324,9 +324,7 @@ afl: deps build-fuzz/afl/afl_$(TARGET) build-fuzz/cmplog/afl_$(TARGET) build-fuz
 	AFL_CUSTOM_MUTATOR_LIBRARY=$(CURDIR)/build-fuzz/hv_mutator.so \
 	  afl-fuzz -i corpus/$(TARGET) -o fuzz/afl-out/$(TARGET) -x fuzz/dict/$(TARGET).dict -V $(SECONDS) -t 2000 \
 	  -m none -c build-fuzz/cmplog/afl_$(TARGET) -- build-fuzz/afl/afl_$(TARGET)
-# Targets with an open finding (fuzz/README.md, Open items) stay out of the
-# smoke runs until it is fixed: CI must not fail by chance on a known bug.
-SMOKE_TARGETS := $(filter-out diff_units,$(FUZZ_TARGETS))
+SMOKE_TARGETS := $(FUZZ_TARGETS)
 fuzz-smoke: deps fuzz-build
 	bash fuzz/smoke.sh $(SMOKE_SECONDS) $(SMOKE_TARGETS)
 afl-smoke: deps afl-build

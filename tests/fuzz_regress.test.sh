@@ -28,6 +28,8 @@ done
 # A crash reproducer must stay in the corpus of the target that found it.
 check "the cct.db crash found in the first campaign is a regression input" \
 	test -f "$ROOT/corpus/hpctk_db/crash_4f537bf5_cctdb"
+check "the profile value verdicts' order finding of diff_units is a regression input" \
+	test -f "$ROOT/corpus/diff_units/crash_c098c805_value-diag-order"
 # Truncations of a valid generated file at every 7th byte.
 "$GEN" --what=metadb --contexts=30 --depth=6 -o "$TMP/valid.db" && mkdir -p "$TMP/cuts"
 size=$(stat -c %s "$TMP/valid.db")

@@ -275,6 +275,16 @@ static void prof_value(void *arg, uint32_t prof, bool summary, uint32_t ctx, uin
 	if (f->vc) hpctk_vcheck_value(f->vc, prof, summary, ctx, metric, bits, off);
 }
 
+/* A profile's values are all walked: its propagation verdicts go into the
+ * report now, behind its own diagnostics and ahead of the next profile's
+ * (the order the report keeps for any split into units). */
+static void prof_end(void *arg, uint32_t prof)
+{
+	(void)prof;
+	hpctk_xfile *f = arg;
+	if (f->vc) hpctk_vcheck_end_profile(f->vc);
+}
+
 void hpctk_xfile_prof_done(hpctk_xfile *f)
 {
 	const hpctk_profiledb *p = f->x->prof;
@@ -299,7 +309,7 @@ hpctk_prof_visitor hpctk_xfile_prof_visitor(hpctk_xfile *f)
 	/* Metrics without the reject tables (out of memory): no fast path,
 	 * prof_value checks every value. */
 	bool fast = !(f->x->meta && f->x->meta->metrics_ok && !f->x->has_reject);
-	return (hpctk_prof_visitor){f, prof_index, prof_value, prof_kind, fast ? f->fast : NULL};
+	return (hpctk_prof_visitor){f, prof_index, prof_value, prof_kind, fast ? f->fast : NULL, prof_end};
 }
 
 /* --- cct.db visitor --------------------------------------------------------------- */

@@ -84,7 +84,7 @@ static void run_pass(const hpctk_xdb *x, loc *l)
 {
 	hv_report scratch;
 	hv_report_init(&scratch, "", 0);
-	hpctk_prof_visitor pvis = {l, NULL, p_value, NULL, NULL};
+	hpctk_prof_visitor pvis = {l, NULL, p_value, NULL, NULL, NULL};
 	hpctk_cct_visitor cvis = {l, NULL, c_value, NULL};
 	hpctk_profiledb_walk(x->prof, &scratch, &pvis);
 	hpctk_cctdb_walk_one(x->cct, &scratch, l->ctx, &cvis);

@@ -300,6 +300,7 @@ bool hpctk_profiledb_range(hpctk_profiledb *p, const hpctk_prof_walk *pw, hv_rep
 		sv.fast = v && v->fast ? &v->fast[fs.summary] : NULL;
 		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
 		hpctk_svb_values(&rg.e, &blk);
+		if (v && v->profile_end) v->profile_end(v->arg, i);
 	}
 	return hpctk_svb_range_end(&rg);
 }

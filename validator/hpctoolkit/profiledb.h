@@ -28,6 +28,12 @@ typedef struct hpctk_prof_visitor {
 	/* [0] for thread profiles, [1] for summary profiles; NULL: `value` is
 	 * called for every value (see hpctk_svb_fast). */
 	const hpctk_svb_fast *fast;
+	/* After the values of profile `prof` (hpctk_profiledb_range, once per
+	 * profile it reaches; may be NULL). A check that holds a profile's
+	 * verdicts until its values are complete reports them here, so they
+	 * follow that profile's own diagnostics and precede the next
+	 * profile's, however the profiles are split into units. */
+	void (*profile_end)(void *arg, uint32_t prof);
 } hpctk_prof_visitor;
 
 typedef struct hpctk_profiledb {

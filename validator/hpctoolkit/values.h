@@ -323,7 +323,12 @@ void hpctk_vcheck_value(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t c
  * context, at file offset off0 (the walk's fast path). */
 void hpctk_vcheck_run(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, const uint8_t *vals, uint64_t cnt,
 		      uint64_t off0);
-/* After the walk: the last profile's equations. */
+/* At the end of a profile's values: its equations, decided and reported
+ * now (not when the next profile's first value arrives), so a profile's
+ * verdicts sit at the same place in the report whether the profiles after
+ * it are walked by the same checker or by another unit's. */
+void hpctk_vcheck_end_profile(hpctk_vcheck *c);
+/* After the walk: the last profile's equations (if not ended already). */
 void hpctk_vcheck_finish(hpctk_vcheck *c);
 /* The verdicts (values_verdict.c): keep an equation out of tolerance so
  * far; and at the end of a profile's slot group, with its elided raw

@@ -790,6 +790,11 @@ void hpctk_vcheck_value(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t c
 	hpctk_vcheck_run(c, prof, summary, ctx, raw, 1, off);
 }
 
+void hpctk_vcheck_end_profile(hpctk_vcheck *c)
+{
+	if (c->on) flush(c);
+}
+
 void hpctk_vcheck_finish(hpctk_vcheck *c)
 {
 	if (c->on) flush(c);
