@@ -4,11 +4,13 @@
 # per engine, executions and their rate per CPU-second, the coverage the
 # latest run reached (libFuzzer: edges/features; AFL++: edges of the
 # instrumented total), the queue size, the findings and the dates (UTC) of
-# the first and the last run.
-#   usage: fuzz/campaign-table.sh [campaigns.tsv]
+# the first and the last run; and the CPU-hours per engine of the runs on
+# today's code (dated CURRENT or later: the code with the semantic layers,
+# units, wide paths, dump and certify, which the earlier runs never saw).
+#   usage: [CURRENT=YYYY-MM-DD] fuzz/campaign-table.sh [campaigns.tsv]
 set -eu
 cd "$(dirname "$0")/.."
-awk -F'\t' '
+awk -F'\t' -v current="${CURRENT:-2026-11-26}" '
 NR == 1 { next }
 {
 	t = $3; e = ($2 == "afl++") ? "a" : "l"
@@ -16,6 +18,7 @@ NR == 1 { next }
 	cpu[t, e] += $5; ex[t, e] += $6; runs[t, e]++
 	cr[t] += $12; hg[t] += $13
 	d = substr($1, 1, 10)
+	if (d >= current) cur[t, e] += $5
 	if (!(t in first) || d < first[t]) first[t] = d
 	if (!(t in last) || d > last[t]) last[t] = d
 	if (all_first == "" || d < all_first) all_first = d
@@ -26,18 +29,18 @@ NR == 1 { next }
 function h(s) { return sprintf("%.2f", s / 3600) }
 function rate(e, s) { return s > 0 ? sprintf("%.0f", e / s) : "-" }
 END {
-	print "| target | libFuzzer CPU-h (runs) | AFL++ CPU-h (runs) | total CPU-h | libFuzzer execs (per CPU-s) | AFL++ execs (per CPU-s) | libFuzzer cov / ft / queue | AFL++ edges / queue | crashes | hangs | runs dated |"
-	print "|---|---|---|---|---|---|---|---|---|---|---|"
+	print "| target | libFuzzer CPU-h (runs) | AFL++ CPU-h (runs) | total CPU-h | on the current code: libFuzzer / AFL++ CPU-h | libFuzzer execs (per CPU-s) | AFL++ execs (per CPU-s) | libFuzzer cov / ft / queue | AFL++ edges / queue | crashes | hangs | runs dated |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for (i = 1; i <= n; i++) {
 		t = order[i]
-		printf "| %s | %s (%d) | %s (%d) | **%s** | %d (%s) | %d (%s) | %s / %s / %s | %s%s / %s | %d | %d | %s |\n", t,
-			h(cpu[t, "l"]), runs[t, "l"], h(cpu[t, "a"]), runs[t, "a"], h(cpu[t, "l"] + cpu[t, "a"]),
+		printf "| %s | %s (%d) | %s (%d) | **%s** | %s / %s | %d (%s) | %d (%s) | %s / %s / %s | %s%s / %s | %d | %d | %s |\n", t,
+			h(cpu[t, "l"]), runs[t, "l"], h(cpu[t, "a"]), runs[t, "a"], h(cpu[t, "l"] + cpu[t, "a"]), h(cur[t, "l"]), h(cur[t, "a"]),
 			ex[t, "l"], rate(ex[t, "l"], cpu[t, "l"]), ex[t, "a"], rate(ex[t, "a"], cpu[t, "a"]),
 			(t in lcov) ? lcov[t] : "-", (t in lft) ? lft[t] : "-", (t in lq) ? lq[t] : "-",
 			(t in acov) ? acov[t] : "-", (t in atot && atot[t] != "") ? " of " atot[t] : "", (t in aq) ? aq[t] : "-",
 			cr[t], hg[t], (first[t] == last[t]) ? first[t] : first[t] " to " last[t]
-		tl += cpu[t, "l"]; ta += cpu[t, "a"]; tc += cr[t]; th += hg[t]
+		tl += cpu[t, "l"]; ta += cpu[t, "a"]; tc += cr[t]; th += hg[t]; cl += cur[t, "l"]; ca += cur[t, "a"]
 	}
-	printf "| all | %s | %s | **%s** | | | | | %d | %d | %s |\n", h(tl), h(ta), h(tl + ta), tc, th,
+	printf "| all | %s | %s | **%s** | %s / %s | | | | | %d | %d | %s |\n", h(tl), h(ta), h(tl + ta), h(cl), h(ca), tc, th,
 		(all_first == all_last) ? all_first : all_first " to " all_last
 }' "${1:-fuzz/campaigns.tsv}"
