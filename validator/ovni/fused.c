@@ -50,6 +50,7 @@ struct ovni_fused {
 
 typedef struct fctx {
 	ovni_trace *pre;
+	const hv_options *pipe;   /* each loom's replay as a pipeline through it, or NULL */
 	const size_t *ord;
 	const int64_t *offs;
 	fjob *job;
@@ -64,7 +65,7 @@ static void loom_task(void *ctx, size_t i)
 	floom *l = &c->loom[i];
 	ovni_trace t = *c->pre; /* a copy per loom: its own report */
 	t.r = &l->rep;
-	ovni_model_loom(&t, c->ord + l->from, l->to - l->from, c->offs, c->reps + l->from, c->sums + l->from);
+	ovni_model_loom(&t, c->ord + l->from, l->to - l->from, c->offs, c->reps + l->from, c->sums + l->from, c->pipe);
 }
 
 void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, hv_blob *const *obs, size_t n,
@@ -114,7 +115,10 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 		i = j;
 	}
 	pre.pool = model_pool_new(); /* NULL: each loom allocates its own */
-	fctx c = {&pre, ord, offs, fx->job, loom, reps, sums};
+	/* A loom's replay is serial; under -j with two threads to spare per
+	 * loom, its reading and stream checks run beside it (model.c). */
+	const hv_options *pipe = opt->runner && opt->jobs >= 2 && opt->jobs / 2 >= nl ? opt : NULL;
+	fctx c = {&pre, pipe, ord, offs, fx->job, loom, reps, sums};
 	hv_for_each(opt, nl, loom_task, &c);
 	model_pool_free(pre.pool);
 	hv_report_init(&fx->model, t->r->input_path, t->r->max_diags);
