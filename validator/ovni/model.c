@@ -225,26 +225,27 @@ static inline void advance(mreader *th, const mevent *e)
 	th->idx++;
 }
 
+/* A key has two slots (two hashes): its op is in one of them, found inline.
+ * A loom uses a few dozen keys in MODEL_OP_SLOTS slots, so two keys that
+ * share one slot almost never share the other. */
 static inline unsigned op_slot(uint32_t key) { return (key * 2654435761u) >> 22; }
+static inline unsigned op_slot2(uint32_t key) { return ((key ^ (key >> 13)) * 0x85ebca6bu) >> 22; }
 
-/* A key that is not in its home slot: in one of the OP_PROBE slots after
- * it (two hot keys of one loom may share a home), else classified into the
- * first of them that holds no key (key 0 marks one; a real key 0 is
- * classified again, which gives the same op), else into its home. */
-#define OP_PROBE 8u
-
+/* A key met for the first time (or lost): classified into whichever of its
+ * slots holds no key (key 0 marks one; a real key 0 classifies as no model,
+ * as an empty slot does), else into its first slot after moving the key
+ * there to its other slot if that one is free, else over it (a key lost
+ * is classified again when next met: the same op). */
 __attribute__((noinline)) static const mop *op_fill(model_loom *L, const uint8_t *p)
 {
 	uint32_t key = hv_le32(p);
-	unsigned home = op_slot(key);
-	mop *o = &L->ops[home];
-	for (unsigned k = 1; k < OP_PROBE; k++) {
-		mop *q = &L->ops[(home + k) % MODEL_OP_SLOTS];
-		if (q->key == key) return q;
-		if (q->key == 0) {
-			o = q;
-			break;
-		}
+	mop *a = &L->ops[op_slot(key)], *b = &L->ops[op_slot2(key)];
+	mop *o = a->key == 0 ? a : b->key == 0 ? b : NULL;
+	if (!o) {
+		unsigned h1 = op_slot(a->key), h2 = op_slot2(a->key);
+		mop *alt = &L->ops[&L->ops[h1] == a ? h2 : h1];
+		if (alt != a && alt->key == 0) *alt = *a;
+		o = a;
 	}
 	model_classify(p, o);
 	return o;
@@ -255,7 +256,10 @@ static inline void dispatch(model_loom *L, uint32_t ti, const mevent *e)
 {
 	uint32_t key = hv_le32(e->p);
 	const mop *o = &L->ops[op_slot(key)];
-	if (__builtin_expect(o->key != key, 0)) o = op_fill(L, e->p);
+	if (__builtin_expect(o->key != key, 0)) {
+		o = &L->ops[op_slot2(key)];
+		if (o->key != key) o = op_fill(L, e->p);
+	}
 	o->h(L, ti, e, o);
 }
 
@@ -264,11 +268,11 @@ static inline void dispatch(model_loom *L, uint32_t ti, const mevent *e)
 /* Under -j, a loom's replay runs as two stages on two threads: the reader
  * (every stream's window and stream checks, and the merge in clock order)
  * copies each event it would replay into a batch, and the replayer hands the
- * batches' events to the handlers, in order. Batches hold runs: a u32le
- * thread index and u32le byte count, then the run's events as the replay
- * reads them (a jumbo event's first 16 + 256 bytes at most); the replayer
- * rebuilds each event's offset, index and clock from its own count of the
- * stream, so a normal event costs the batch its own 12 to 28 bytes.
+ * batches' events to the handlers, in order. A batch holds, per event, its
+ * thread's index (u16le) and the event's bytes as the replay reads them (a
+ * jumbo event's first 16 + 256 at most); the replayer rebuilds each event's
+ * offset, index and clock from its own count of each stream, so a normal
+ * event costs the batch 14 to 30 bytes.
  * Memory: at most ovni_pipe_batches batches (MODEL_PIPE_BATCHES_MAX) of
  * PIPE_BYTES each per loom in flight: a reader with every batch full waits
  * for the replayer (backpressure). The replay is serial and the reader's
@@ -276,10 +280,10 @@ static inline void dispatch(model_loom *L, uint32_t ti, const mevent *e)
  * same order and the report is the same at any -j.
  *
  * The runner may run the two tasks side by side or one after the other (on
- * one thread): the first task that starts reads, the second replays, and
- * whoever finds a batch waiting and nobody replaying replays it (a reader
- * with every batch full, and the reader once it has read everything), so
- * the pipeline finishes on one thread too. */
+ * one thread): the first task that starts reads, the second replays; the
+ * reader replays a batch itself when every batch is full and the replayer
+ * has not started, and helps replay once it has read everything, so the
+ * pipeline finishes on one thread too. */
 #define PIPE_BYTES (64u * 1024u)
 #define PIPE_EVENT_MAX (16u + 256u) /* the most bytes an event takes in a batch */
 
@@ -304,7 +308,7 @@ typedef struct mpipe {
 	atomic_uint started;      /* tasks started: the first reads */
 	/* the reader's */
 	mbatch *cur;              /* the batch being filled */
-	uint32_t run_at, run_ti, max_ev;
+	uint32_t max_ev;
 	bool pstop, poom;
 	/* the replayer's: each stream's next offset and event index */
 	uint64_t *cpos, *cidx;
@@ -315,45 +319,39 @@ static void replay_batch(mpipe *P, const mbatch *b)
 {
 	model_loom *L = P->L;
 	const uint8_t *p = b->buf, *end = b->buf + b->len;
+	uint64_t *cpos = P->cpos, *cidx = P->cidx;
+	const int64_t *offs = P->offs;
 	mevent e;
-	while (p + 8 <= end && !L->stop) {
-		uint32_t ti = hv_le32(p), n = hv_le32(p + 4);
-		p += 8;
-		const uint8_t *re = p + n;
-		if (!HV_INVARIANT(L->r, ti < L->nth && n <= (size_t)(end - p))) {
+	while (end - p >= 2 + 12 && !L->stop) {
+		uint32_t ti = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+		p += 2;
+		size_t stored;
+		if (p[0] & 0x10) {
+			e.len = 16 + (uint64_t)hv_le32(p + 12);
+			stored = e.len > PIPE_EVENT_MAX ? PIPE_EVENT_MAX : (size_t)e.len;
+			e.jumbo = true;
+			e.payload = p + 16;
+			e.plen = (uint32_t)(stored - 16);
+		} else {
+			uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
+			e.len = 12 + plen;
+			stored = 12 + plen;
+			e.jumbo = false;
+			e.payload = p + 12;
+			e.plen = plen;
+		}
+		if (!HV_INVARIANT(L->r, ti < L->nth && stored <= (size_t)(end - p))) {
 			L->stop = true;
 			break;
 		}
-		uint64_t pos = P->cpos[ti], idx = P->cidx[ti];
-		int64_t off = P->offs[ti];
-		while (p < re && !L->stop) {
-			size_t stored;
-			if (p[0] & 0x10) {
-				e.len = 16 + (uint64_t)hv_le32(p + 12);
-				stored = e.len > PIPE_EVENT_MAX ? PIPE_EVENT_MAX : (size_t)e.len;
-				e.jumbo = true;
-				e.payload = p + 16;
-				e.plen = (uint32_t)(stored - 16);
-			} else {
-				uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
-				e.len = 12 + plen;
-				stored = 12 + plen;
-				e.jumbo = false;
-				e.payload = p + 12;
-				e.plen = plen;
-			}
-			e.p = p;
-			e.off = pos;
-			e.idx = idx;
-			e.clock = (int64_t)hv_le64(p + 4) + off;
-			dispatch(L, ti, &e);
-			pos += e.len;
-			idx++;
-			p += stored;
-		}
-		P->cpos[ti] = pos;
-		P->cidx[ti] = idx;
-		p = re;
+		e.p = p;
+		e.off = cpos[ti];
+		e.idx = cidx[ti];
+		e.clock = (int64_t)hv_le64(p + 4) + offs[ti];
+		dispatch(L, ti, &e);
+		cpos[ti] += e.len;
+		cidx[ti]++;
+		p += stored;
 	}
 }
 
@@ -388,22 +386,16 @@ static void drain(mpipe *P)
 	pthread_mutex_unlock(&P->mu);
 }
 
-static void close_run(mpipe *P)
-{
-	if (P->run_ti != UINT32_MAX) hv_put_le32(P->cur->buf + P->run_at + 4, P->cur->len - P->run_at - 8);
-	P->run_ti = UINT32_MAX;
-}
-
-/* The reader's batch is full: push it, and take the next once one is free
- * (replaying the oldest meanwhile if nobody does). */
+/* The reader's batch is full: push it, and take the next once one is free.
+ * While the replayer's task has not started (the runner may run the tasks
+ * one after the other), the reader replays the oldest batch itself. */
 static void push_batch(mpipe *P)
 {
-	close_run(P);
 	pthread_mutex_lock(&P->mu);
 	P->wr++;
 	pthread_cond_broadcast(&P->cv);
 	while (P->wr - P->rd >= P->nb && !atomic_load(&P->stop)) {
-		if (!P->replaying) take_batch(P);
+		if (!P->replaying && atomic_load(&P->started) < 2) take_batch(P);
 		else pthread_cond_wait(&P->cv, &P->mu);
 	}
 	P->pstop = atomic_load(&P->stop);
@@ -412,29 +404,43 @@ static void push_batch(mpipe *P)
 	P->cur->len = P->cur->nev = 0;
 }
 
+/* An event's n bytes (12 to 28, a normal event's) to d: two overlapping
+ * fixed-size copies, no call. */
+static inline void copy_small(uint8_t *d, const uint8_t *p, size_t n)
+{
+	if (n >= 16) {
+		memcpy(d, p, 16);
+		memcpy(d + n - 16, p + n - 16, 16);
+	} else {
+		memcpy(d, p, 8);
+		memcpy(d + n - 8, p + n - 8, 8);
+	}
+}
+
 __attribute__((noinline)) static void emit_slow(mpipe *P, uint32_t ti, const mevent *e, size_t n)
 {
-	if (P->cur->len + 8 + n > PIPE_BYTES || P->cur->nev >= P->max_ev) push_batch(P);
+	if (P->cur->len + 2 + n > PIPE_BYTES || P->cur->nev >= P->max_ev) push_batch(P);
 	if (P->pstop) return;
-	close_run(P);
 	mbatch *b = P->cur;
-	P->run_at = b->len;
-	P->run_ti = ti;
-	hv_put_le32(b->buf + b->len, ti);
-	b->len += 8;
-	memcpy(b->buf + b->len, e->p, n);
-	b->len += (uint32_t)n;
+	b->buf[b->len] = (uint8_t)ti;
+	b->buf[b->len + 1] = (uint8_t)(ti >> 8);
+	memcpy(b->buf + b->len + 2, e->p, n);
+	b->len += 2 + (uint32_t)n;
 	b->nev++;
 }
 
-/* An event the replay reads, into the reader's batch. */
+/* An event the replay reads, into the reader's batch: its thread's index
+ * (u16le) and its bytes. */
 static inline void emit(mpipe *P, uint32_t ti, const mevent *e)
 {
 	size_t n = (size_t)(e->payload - e->p) + e->plen;
 	mbatch *b = P->cur;
-	if (__builtin_expect(ti == P->run_ti && b->len + n <= PIPE_BYTES && b->nev < P->max_ev, 1)) {
-		memcpy(b->buf + b->len, e->p, n);
-		b->len += (uint32_t)n;
+	if (__builtin_expect(n <= 28 && b->len + 2 + n <= PIPE_BYTES && b->nev < P->max_ev, 1)) {
+		uint8_t *d = b->buf + b->len;
+		d[0] = (uint8_t)ti;
+		d[1] = (uint8_t)(ti >> 8);
+		copy_small(d + 2, e->p, n);
+		b->len += 2 + (uint32_t)n;
 		b->nev++;
 		return;
 	}
@@ -627,7 +633,6 @@ static void pipe_read(mpipe *P)
 	else if (L->nth <= SMALL_LOOM) merge_small_pipe(P, next);
 	else if (!merge_heap_pipe(P, next)) P->poom = true;
 	free(next);
-	close_run(P);
 	pthread_mutex_lock(&P->mu);
 	if (P->cur->len) P->wr++;
 	P->done = true;
@@ -655,11 +660,10 @@ static bool replay_pipe(model_loom *L, const int64_t *offs, const hv_options *op
 	P->nb = ovni_pipe_batches < 2 ? 2 : ovni_pipe_batches > MODEL_PIPE_BATCHES_MAX ? MODEL_PIPE_BATCHES_MAX
 											: ovni_pipe_batches;
 	P->max_ev = ovni_pipe_batch_events ? ovni_pipe_batch_events : UINT32_MAX;
-	P->run_ti = UINT32_MAX;
 	P->cpos = malloc(L->nth * sizeof *P->cpos);
 	P->cidx = calloc(L->nth, sizeof *P->cidx);
 	bool ok = P->cpos && P->cidx;
-	for (unsigned k = 0; ok && k < P->nb; k++) ok = (P->b[k].buf = malloc(PIPE_BYTES)) != NULL;
+	for (unsigned k = 0; ok && k < P->nb; k++) ok = (P->b[k].buf = malloc(PIPE_BYTES + PIPE_EVENT_MAX)) != NULL;
 	bool mu = ok && pthread_mutex_init(&P->mu, NULL) == 0;
 	bool cv = mu && pthread_cond_init(&P->cv, NULL) == 0;
 	if (cv) {
@@ -682,7 +686,7 @@ static bool replay_pipe(model_loom *L, const int64_t *offs, const hv_options *op
 
 static void replay(model_loom *L, const int64_t *offs, const hv_options *pipe)
 {
-	if (pipe && replay_pipe(L, offs, pipe)) return;
+	if (pipe && L->nth <= 65536 && replay_pipe(L, offs, pipe)) return;
 	if (L->nth == 1) { /* one stream: no merge */
 		replay_one(L, offs[0]);
 		return;
