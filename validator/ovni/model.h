@@ -43,6 +43,9 @@ void ovni_model_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *
  * check, never during one): events per batch at most (0: as many as fit),
  * and batches in flight per loom (2 to MODEL_PIPE_BATCHES_MAX). */
 extern unsigned ovni_pipe_batch_events, ovni_pipe_batches;
+/* Pipelines run, and batches the readers pushed, by this process so far
+ * (for tests and the fuzz differential). */
+extern _Atomic uint64_t ovni_pipe_runs, ovni_pipe_pushed;
 #define MODEL_PIPE_BATCHES_MAX 8u
 
 /* ---- shared by model_*.c ---- */
