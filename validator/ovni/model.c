@@ -494,13 +494,41 @@ static void sift_down(heap *h, size_t i)
 static inline __attribute__((always_inline)) bool run_stream(model_loom *L, mpipe *P, const bool *stop, uint32_t cur,
 							     mevent *e, int64_t off, int64_t lim, uint32_t lidx)
 {
+	/* The reader's position, index and pointer in locals (the handlers do
+	 * not read them), written back when the window runs out or the run
+	 * ends: an event costs no loads and stores of the reader state. */
 	mreader *rd = &L->rd[cur];
+	const uint8_t *p = rd->rp, *rlim = rd->rlim;
+	uint64_t pos = rd->pos, idx = rd->idx;
 	for (;;) {
 		if (P) emit(P, cur, e);
 		else dispatch(L, cur, e);
-		advance(rd, e);
-		if (!read_event(rd, off, e)) return false;
-		if (*stop || e->clock > lim || (e->clock == lim && cur > lidx)) return true;
+		pos += e->len;
+		idx++;
+		if (__builtin_expect(p && rlim - p >= 28 && !(p[0] & 0x10), 1)) {
+			uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
+			e->p = p;
+			e->jumbo = false;
+			e->payload = p + 12;
+			e->plen = plen;
+			e->off = pos;
+			e->len = 12 + plen;
+			e->idx = idx;
+			e->clock = (int64_t)hv_le64(p + 4) + off;
+			p += 12 + plen;
+		} else {
+			rd->pos = pos;
+			rd->idx = idx;
+			if (!read_event_slow(rd, off, e)) return false;
+			p = rd->rp;
+			rlim = rd->rlim;
+		}
+		if (*stop || e->clock > lim || (e->clock == lim && cur > lidx)) {
+			rd->pos = pos;
+			rd->idx = idx;
+			rd->rp = p;
+			return true;
+		}
 	}
 }
 
