@@ -273,9 +273,10 @@ static inline void dispatch(model_loom *L, uint32_t ti, const mevent *e)
  * jumbo event's first 16 + 256 at most); the replayer rebuilds each event's
  * offset, index and clock from its own count of each stream, so a normal
  * event costs the batch 14 to 30 bytes.
- * Memory: at most ovni_pipe_batches batches (MODEL_PIPE_BATCHES_MAX) of
- * PIPE_BYTES each per loom in flight: a reader with every batch full waits
- * for the replayer (backpressure). The replay is serial and the reader's
+ * Memory: ovni_pipe_batches batches (4; MODEL_PIPE_BATCHES_MAX at most) of
+ * PIPE_BYTES (64 KiB) per loom, whatever the trace's length, plus two
+ * counters per stream: a reader with every batch full waits for the
+ * replayer (backpressure). The replay is serial and the reader's
  * merge is the one-thread merge, so the model sees the same events in the
  * same order and the report is the same at any -j.
  *

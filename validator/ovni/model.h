@@ -6,7 +6,8 @@
  * one a create event present in the input); never by trace length.
  *
  * A whole loom is one unit here: the walk cannot be split into per-stream
- * work units, because threads of one loom share CPUs and tasks. */
+ * work units, because threads of one loom share CPUs and tasks. Under -j
+ * the reading and the replay of a loom run as two stages (model.c). */
 #ifndef HV_OVNI_MODEL_H
 #define HV_OVNI_MODEL_H
 
