@@ -296,6 +296,13 @@ typedef struct mbatch {
 	uint32_t len, nev;
 } mbatch;
 
+/* The replayer's count of one stream: its next event's offset and index,
+ * and its clock offset. */
+typedef struct mcount {
+	uint64_t pos, idx;
+	int64_t off;
+} mcount;
+
 typedef struct mpipe {
 	model_loom *L;
 	const int64_t *offs;
@@ -313,18 +320,20 @@ typedef struct mpipe {
 	uint32_t max_ev;
 	bool pstop, poom;
 	/* the replayer's: each stream's next offset and event index */
-	uint64_t *cpos, *cidx;
+	mcount *cs;
 } mpipe;
 
-/* Replay one batch's events (the thread holds the replay). */
+/* Replay one batch's events (the thread holds the replay). The reader
+ * wrote each record whole, with a thread index below L->nth; an event takes
+ * at most PIPE_EVENT_MAX bytes and the buffer has that much room past
+ * PIPE_BYTES, so a record is read whole before it is checked. */
 static void replay_batch(mpipe *P, const mbatch *b)
 {
 	model_loom *L = P->L;
 	const uint8_t *p = b->buf, *end = b->buf + b->len;
-	uint64_t *cpos = P->cpos, *cidx = P->cidx;
-	const int64_t *offs = P->offs;
+	mcount *cs = P->cs;
 	mevent e;
-	while (end - p >= 2 + 12 && !L->stop) {
+	while (p < end) {
 		uint32_t ti = (uint32_t)p[0] | (uint32_t)p[1] << 8;
 		p += 2;
 		size_t stored;
@@ -342,24 +351,24 @@ static void replay_batch(mpipe *P, const mbatch *b)
 			e.payload = p + 12;
 			e.plen = plen;
 		}
-		if (!HV_INVARIANT(L->r, ti < L->nth && stored <= (size_t)(end - p))) {
-			L->stop = true;
-			break;
-		}
+		if (__builtin_expect(ti >= L->nth || stored > (size_t)(end - p), 0)) break;
+		mcount *c = &cs[ti];
 		e.p = p;
-		e.off = cpos[ti];
-		e.idx = cidx[ti];
-		e.clock = (int64_t)hv_le64(p + 4) + offs[ti];
+		e.off = c->pos;
+		e.idx = c->idx;
+		e.clock = (int64_t)hv_le64(p + 4) + c->off;
+		c->pos += e.len;
+		c->idx++;
+		p += stored;
 #ifdef HV_FUZZ_PLANT_REPLAY_BUG
 		/* planted for fuzz/fuzz_diff_ovni_replay.c: from the second
 		 * batch on, each batch's first event is not replayed */
-		if (!(P->rd >= 1 && p == b->buf + 2))
+		if (!(P->rd >= 1 && e.p == b->buf + 2))
 #endif
 			dispatch(L, ti, &e);
-		cpos[ti] += e.len;
-		cidx[ti]++;
-		p += stored;
+		if (L->stop) return;
 	}
+	if (!HV_INVARIANT(L->r, p == end)) L->stop = true;
 }
 
 /* With P->mu held, a batch waiting and nobody replaying: replay it, the
@@ -699,15 +708,14 @@ static bool replay_pipe(model_loom *L, const int64_t *offs, const hv_options *op
 	P->nb = ovni_pipe_batches < 2 ? 2 : ovni_pipe_batches > MODEL_PIPE_BATCHES_MAX ? MODEL_PIPE_BATCHES_MAX
 											: ovni_pipe_batches;
 	P->max_ev = ovni_pipe_batch_events ? ovni_pipe_batch_events : UINT32_MAX;
-	P->cpos = malloc(L->nth * sizeof *P->cpos);
-	P->cidx = calloc(L->nth, sizeof *P->cidx);
-	bool ok = P->cpos && P->cidx;
+	P->cs = malloc(L->nth * sizeof *P->cs);
+	bool ok = P->cs != NULL;
 	for (unsigned k = 0; ok && k < P->nb; k++) ok = (P->b[k].buf = malloc(PIPE_BYTES + PIPE_EVENT_MAX)) != NULL;
 	bool mu = ok && pthread_mutex_init(&P->mu, NULL) == 0;
 	bool cv = mu && pthread_cond_init(&P->cv, NULL) == 0;
 	if (cv) {
 		/* every event starts where the replay's reader starts it */
-		for (size_t i = 0; i < L->nth; i++) P->cpos[i] = L->rd[i].pos;
+		for (size_t i = 0; i < L->nth; i++) P->cs[i] = (mcount){L->rd[i].pos, L->rd[i].idx, offs[i]};
 		atomic_init(&P->stop, false);
 		atomic_init(&P->started, 0);
 		P->cur = &P->b[0];
@@ -718,8 +726,7 @@ static bool replay_pipe(model_loom *L, const int64_t *offs, const hv_options *op
 	if (cv) pthread_cond_destroy(&P->cv);
 	if (mu) pthread_mutex_destroy(&P->mu);
 	for (unsigned k = 0; k < P->nb; k++) free(P->b[k].buf);
-	free(P->cpos);
-	free(P->cidx);
+	free(P->cs);
 	free(P);
 	return cv;
 }
