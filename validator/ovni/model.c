@@ -267,12 +267,12 @@ static inline void dispatch(model_loom *L, uint32_t ti, const mevent *e)
 
 /* Under -j, a loom's replay runs as two stages on two threads: the reader
  * (every stream's window and stream checks, and the merge in clock order)
- * copies the events it would replay into a batch, and the replayer hands the
- * batches' events to the handlers, in order. A batch holds runs of events of
- * one stream: a u32le thread index and u32le byte count, then the events'
- * bytes as the replay reads them (a jumbo event's first 16 + 256 at most),
- * a run copied at once; the replayer rebuilds each event's offset, index
- * and clock from its own count of each stream.
+ * copies each event it would replay into a batch, and the replayer hands the
+ * batches' events to the handlers, in order. A batch holds, per event, its
+ * thread's index (u16le) and the event's bytes as the replay reads them (a
+ * jumbo event's first 16 + 256 at most); the replayer rebuilds each event's
+ * offset, index and clock from its own count of each stream, so a normal
+ * event costs the batch 14 to 30 bytes.
  * Memory: ovni_pipe_batches batches (4; MODEL_PIPE_BATCHES_MAX at most) of
  * PIPE_BYTES (64 KiB) per loom, whatever the trace's length, plus two
  * counters per stream: a reader with every batch full waits for the
@@ -318,61 +318,56 @@ typedef struct mpipe {
 	/* the reader's */
 	mbatch *cur;              /* the batch being filled */
 	uint32_t max_ev;
-	uint32_t run_at, run_ti;  /* the open run's header offset and thread (UINT32_MAX: none) */
 	bool pstop, poom;
 	/* the replayer's: each stream's next offset and event index */
 	mcount *cs;
 } mpipe;
 
 /* Replay one batch's events (the thread holds the replay). The reader
- * wrote each run whole, with a thread index below L->nth; an event takes at
- * most PIPE_EVENT_MAX bytes and the buffer has that much room past
- * PIPE_BYTES, so an event is read whole before it is checked. */
+ * wrote each record whole, with a thread index below L->nth; an event takes
+ * at most PIPE_EVENT_MAX bytes and the buffer has that much room past
+ * PIPE_BYTES, so a record is read whole before it is checked. */
 static void replay_batch(mpipe *P, const mbatch *b)
 {
 	model_loom *L = P->L;
 	const uint8_t *p = b->buf, *end = b->buf + b->len;
+	mcount *cs = P->cs;
 	mevent e;
-	while (end - p >= 8) {
-		uint32_t ti = hv_le32(p), n = hv_le32(p + 4);
-		p += 8;
-		if (ti >= L->nth || n > (size_t)(end - p)) break;
-		const uint8_t *re = p + n;
-		mcount *c = &P->cs[ti];
-		while (p < re) {
-			size_t stored;
-			if (p[0] & 0x10) {
-				e.len = 16 + (uint64_t)hv_le32(p + 12);
-				stored = e.len > PIPE_EVENT_MAX ? PIPE_EVENT_MAX : (size_t)e.len;
-				e.jumbo = true;
-				e.payload = p + 16;
-				e.plen = (uint32_t)(stored - 16);
-			} else {
-				uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
-				e.len = 12 + plen;
-				stored = 12 + plen;
-				e.jumbo = false;
-				e.payload = p + 12;
-				e.plen = plen;
-			}
-			if (__builtin_expect(stored > (size_t)(re - p), 0)) goto bad;
-			e.p = p;
-			e.off = c->pos;
-			e.idx = c->idx;
-			e.clock = (int64_t)hv_le64(p + 4) + c->off;
-			c->pos += e.len;
-			c->idx++;
-			p += stored;
-#ifdef HV_FUZZ_PLANT_REPLAY_BUG
-			/* planted for fuzz/fuzz_diff_ovni_replay.c: from the second
-			 * batch on, each batch's first event is not replayed */
-			if (!(P->rd >= 1 && e.p == b->buf + 8))
-#endif
-				dispatch(L, ti, &e);
-			if (L->stop) return;
+	while (p < end) {
+		uint32_t ti = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+		p += 2;
+		size_t stored;
+		if (p[0] & 0x10) {
+			e.len = 16 + (uint64_t)hv_le32(p + 12);
+			stored = e.len > PIPE_EVENT_MAX ? PIPE_EVENT_MAX : (size_t)e.len;
+			e.jumbo = true;
+			e.payload = p + 16;
+			e.plen = (uint32_t)(stored - 16);
+		} else {
+			uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
+			e.len = 12 + plen;
+			stored = 12 + plen;
+			e.jumbo = false;
+			e.payload = p + 12;
+			e.plen = plen;
 		}
+		if (__builtin_expect(ti >= L->nth || stored > (size_t)(end - p), 0)) break;
+		mcount *c = &cs[ti];
+		e.p = p;
+		e.off = c->pos;
+		e.idx = c->idx;
+		e.clock = (int64_t)hv_le64(p + 4) + c->off;
+		c->pos += e.len;
+		c->idx++;
+		p += stored;
+#ifdef HV_FUZZ_PLANT_REPLAY_BUG
+		/* planted for fuzz/fuzz_diff_ovni_replay.c: from the second
+		 * batch on, each batch's first event is not replayed */
+		if (!(P->rd >= 1 && e.p == b->buf + 2))
+#endif
+			dispatch(L, ti, &e);
+		if (L->stop) return;
 	}
-bad:
 	if (!HV_INVARIANT(L->r, p == end)) L->stop = true;
 }
 
@@ -407,19 +402,11 @@ static void drain(mpipe *P)
 	pthread_mutex_unlock(&P->mu);
 }
 
-/* The open run's byte count into its header; no run open after. */
-static inline void close_run(mpipe *P)
-{
-	if (P->run_ti != UINT32_MAX) hv_put_le32(P->cur->buf + P->run_at + 4, P->cur->len - P->run_at - 8);
-	P->run_ti = UINT32_MAX;
-}
-
 /* The reader's batch is full: push it, and take the next once one is free.
  * While the replayer's task has not started (the runner may run the tasks
  * one after the other), the reader replays the oldest batch itself. */
 static void push_batch(mpipe *P)
 {
-	close_run(P);
 	atomic_fetch_add_explicit(&ovni_pipe_pushed, 1, memory_order_relaxed);
 	pthread_mutex_lock(&P->mu);
 	P->wr++;
@@ -434,104 +421,47 @@ static void push_batch(mpipe *P)
 	P->cur->len = P->cur->nev = 0;
 }
 
-/* Room in the batch for `n` more bytes of events of thread ti and one more
- * event: a run of ti open (a new batch, or a new run, as needed). False
- * when the replay stopped. */
-static bool run_room(mpipe *P, uint32_t ti, size_t n)
+/* An event's n bytes (12 to 28, a normal event's) to d: two overlapping
+ * fixed-size copies, no call. */
+static inline void copy_small(uint8_t *d, const uint8_t *p, size_t n)
 {
-	mbatch *b = P->cur;
-	bool same = P->run_ti == ti;
-	if (b->len + (same ? 0 : 8) + n > PIPE_BYTES || b->nev >= P->max_ev) {
-		push_batch(P);
-		if (P->pstop) return false;
-		b = P->cur;
-		same = false;
+	if (n >= 16) {
+		memcpy(d, p, 16);
+		memcpy(d + n - 16, p + n - 16, 16);
+	} else {
+		memcpy(d, p, 8);
+		memcpy(d + n - 8, p + n - 8, 8);
 	}
-	if (!same) {
-		close_run(P);
-		P->run_at = b->len;
-		P->run_ti = ti;
-		hv_put_le32(b->buf + b->len, ti);
-		b->len += 8;
-	}
-	return true;
 }
 
-/* One event the replay reads (its stored bytes), into the reader's batch. */
-static inline bool emit(mpipe *P, uint32_t ti, const mevent *e)
+__attribute__((noinline)) static void emit_slow(mpipe *P, uint32_t ti, const mevent *e, size_t n)
+{
+	if (P->cur->len + 2 + n > PIPE_BYTES || P->cur->nev >= P->max_ev) push_batch(P);
+	if (P->pstop) return;
+	mbatch *b = P->cur;
+	b->buf[b->len] = (uint8_t)ti;
+	b->buf[b->len + 1] = (uint8_t)(ti >> 8);
+	memcpy(b->buf + b->len + 2, e->p, n);
+	b->len += 2 + (uint32_t)n;
+	b->nev++;
+}
+
+/* An event the replay reads, into the reader's batch: its thread's index
+ * (u16le) and its bytes. */
+static inline void emit(mpipe *P, uint32_t ti, const mevent *e)
 {
 	size_t n = (size_t)(e->payload - e->p) + e->plen;
-	if (!run_room(P, ti, n)) return false;
 	mbatch *b = P->cur;
-	memcpy(b->buf + b->len, e->p, n);
-	b->len += (uint32_t)n;
-	b->nev++;
-	return true;
-}
-
-/* The reader's run of one stream (pipeline): as run_stream, but the normal
- * events that follow in the window are found by their headers alone (length
- * and clock) and copied into the batch at once, without an mevent each. */
-static bool pipe_stream(model_loom *L, mpipe *P, uint32_t cur, mevent *e, int64_t off, int64_t lim, uint32_t lidx)
-{
-	mreader *rd = &L->rd[cur];
-	const uint8_t *p = rd->rp, *rlim = rd->rlim;
-	uint64_t pos = rd->pos, idx = rd->idx;
-	for (;;) {
-		/* the pending event comes before the limit */
-		if (!emit(P, cur, e)) goto yield;
-		pos += e->len;
-		idx++;
-		/* the normal events after it that also come before the limit and
-		 * fit in the batch */
-		mbatch *b = P->cur;
-		size_t room = PIPE_BYTES - b->len;
-		uint32_t evleft = P->max_ev - b->nev;
-		const uint8_t *q = p;
-		while (q && rlim - q >= 28 && !(q[0] & 0x10)) {
-			int64_t c = (int64_t)hv_le64(q + 4) + off;
-			if (c > lim || (c == lim && cur > lidx)) break;
-			size_t len = 12 + ((q[0] & 0x0f) ? (size_t)(q[0] & 0x0f) + 1 : 0);
-			if (len > room || evleft == 0) break;
-			q += len;
-			room -= len;
-			evleft--;
-			pos += len;
-			idx++;
-		}
-		if (q != p) {
-			size_t n = (size_t)(q - p);
-			memcpy(b->buf + b->len, p, n);
-			b->len += (uint32_t)n;
-			b->nev = P->max_ev - evleft;
-			p = q;
-		}
-		/* the next event: read it as the one-thread replay does */
-		if (p && rlim - p >= 28 && !(p[0] & 0x10)) {
-			uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
-			e->p = p;
-			e->jumbo = false;
-			e->payload = p + 12;
-			e->plen = plen;
-			e->off = pos;
-			e->len = 12 + plen;
-			e->idx = idx;
-			e->clock = (int64_t)hv_le64(p + 4) + off;
-			p += 12 + plen;
-		} else {
-			rd->pos = pos;
-			rd->idx = idx;
-			if (!read_event_slow(rd, off, e)) return false;
-			p = rd->rp;
-			rlim = rd->rlim;
-		}
-		if (P->pstop || e->clock > lim || (e->clock == lim && cur > lidx)) break;
+	if (__builtin_expect(n <= 28 && b->len + 2 + n <= PIPE_BYTES && b->nev < P->max_ev, 1)) {
+		uint8_t *d = b->buf + b->len;
+		d[0] = (uint8_t)ti;
+		d[1] = (uint8_t)(ti >> 8);
+		copy_small(d + 2, e->p, n);
+		b->len += 2 + (uint32_t)n;
+		b->nev++;
+		return;
 	}
-yield:
-	rd->pos = pos;
-	rd->idx = idx;
-	rd->rp = p;
-	return true;
+	emit_slow(P, ti, e, n);
 }
 
 /* ---- the merge ---- */
@@ -577,12 +507,12 @@ static inline __attribute__((always_inline)) bool run_stream(model_loom *L, mpip
 	/* The reader's position, index and pointer in locals (the handlers do
 	 * not read them), written back when the window runs out or the run
 	 * ends: an event costs no loads and stores of the reader state. */
-	if (P) return pipe_stream(L, P, cur, e, off, lim, lidx);
 	mreader *rd = &L->rd[cur];
 	const uint8_t *p = rd->rp, *rlim = rd->rlim;
 	uint64_t pos = rd->pos, idx = rd->idx;
 	for (;;) {
-		dispatch(L, cur, e);
+		if (P) emit(P, cur, e);
+		else dispatch(L, cur, e);
 		pos += e->len;
 		idx++;
 		if (__builtin_expect(p && rlim - p >= 28 && !(p[0] & 0x10), 1)) {
@@ -748,7 +678,6 @@ static void pipe_read(mpipe *P)
 	else if (L->nth <= SMALL_LOOM) merge_small_pipe(P, next);
 	else if (!merge_heap_pipe(P, next)) P->poom = true;
 	free(next);
-	close_run(P);
 	pthread_mutex_lock(&P->mu);
 	if (P->cur->len) {
 		atomic_fetch_add_explicit(&ovni_pipe_pushed, 1, memory_order_relaxed);
@@ -779,7 +708,6 @@ static bool replay_pipe(model_loom *L, const int64_t *offs, const hv_options *op
 	P->nb = ovni_pipe_batches < 2 ? 2 : ovni_pipe_batches > MODEL_PIPE_BATCHES_MAX ? MODEL_PIPE_BATCHES_MAX
 											: ovni_pipe_batches;
 	P->max_ev = ovni_pipe_batch_events ? ovni_pipe_batch_events : UINT32_MAX;
-	P->run_ti = UINT32_MAX;
 	P->cs = malloc(L->nth * sizeof *P->cs);
 	bool ok = P->cs != NULL;
 	for (unsigned k = 0; ok && k < P->nb; k++) ok = (P->b[k].buf = malloc(PIPE_BYTES + PIPE_EVENT_MAX)) != NULL;
