@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_trace(data, size, &pipe, &piped);
 	uint64_t runs = atomic_load(&ovni_pipe_runs) - runs0, pushed = atomic_load(&ovni_pipe_pushed) - pushed0;
 	ovni_pipe_batch_events = 0;
-	ovni_pipe_batches = 4;
+	ovni_pipe_batches = 8;
 	if (fuzz_diff_stats())
 		fprintf(stderr, "diff_ovni_replay: %llu pipelines, %llu batches of %s%u events, %u in flight, on %u threads\n",
 			(unsigned long long)runs, (unsigned long long)pushed, batch_events[b0 & 7u] ? "" : "up to ",

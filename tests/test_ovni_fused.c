@@ -116,7 +116,7 @@ static bool agree(gen_output *out, const char *what)
 		ovni_pipe_batches = v == 5 ? 2 : 4;
 		run(out, true, windowed, jobs, md, &a);
 		ovni_pipe_batch_events = 0;
-		ovni_pipe_batches = 4;
+		ovni_pipe_batches = 8;
 		run(out, false, windowed, jobs, md, &b);
 		threads = false;
 		const char *diff = report_diff(&a, &b);

@@ -273,10 +273,12 @@ static inline void dispatch(model_loom *L, uint32_t ti, const mevent *e)
  * jumbo event's first 16 + 256 at most); the replayer rebuilds each event's
  * offset, index and clock from its own count of each stream, so a normal
  * event costs the batch 14 to 30 bytes.
- * Memory: ovni_pipe_batches batches (4; MODEL_PIPE_BATCHES_MAX at most) of
- * PIPE_BYTES (64 KiB) per loom, whatever the trace's length, plus two
+ * Memory: ovni_pipe_batches batches (8; MODEL_PIPE_BATCHES_MAX at most) of
+ * PIPE_BYTES (64 KiB) per loom, whatever the trace's length, plus three
  * counters per stream: a reader with every batch full waits for the
- * replayer (backpressure). The replay is serial and the reader's
+ * replayer (backpressure). A sleeping side is woken only once half the
+ * batches wait (or are free): each sleep and wake-up then covers several
+ * batches. The replay is serial and the reader's
  * merge is the one-thread merge, so the model sees the same events in the
  * same order and the report is the same at any -j.
  *
@@ -288,7 +290,7 @@ static inline void dispatch(model_loom *L, uint32_t ti, const mevent *e)
 #define PIPE_BYTES (64u * 1024u)
 #define PIPE_EVENT_MAX (16u + 256u) /* the most bytes an event takes in a batch */
 
-unsigned ovni_pipe_batch_events = 0, ovni_pipe_batches = 4;
+unsigned ovni_pipe_batch_events = 0, ovni_pipe_batches = 8;
 _Atomic uint64_t ovni_pipe_runs, ovni_pipe_pushed;
 
 typedef struct mbatch {
@@ -313,6 +315,9 @@ typedef struct mpipe {
 	uint64_t rd, wr;          /* filled batches: b[rd % nb] .. b[(wr - 1) % nb], in order */
 	bool replaying;           /* a thread replays b[rd % nb] */
 	bool done;                /* the reader has pushed its last batch */
+	unsigned wake;            /* batches that wake a sleeping replayer, or free ones a waiting reader */
+	unsigned rwait;           /* threads asleep in drain */
+	bool fwait;               /* the reader asleep for a free batch */
 	atomic_bool stop;         /* the replay stopped: reading on is wasted */
 	atomic_uint started;      /* tasks started: the first reads */
 	/* the reader's */
@@ -384,7 +389,9 @@ static void take_batch(mpipe *P)
 	P->rd++;
 	P->replaying = false;
 	if (stopped) atomic_store(&P->stop, true);
-	pthread_cond_broadcast(&P->cv);
+	/* a reader waiting for room wakes once `wake` batches are free, not at
+	 * each one: fewer sleeps and wake-ups (see push_batch) */
+	if (stopped || P->done || (P->fwait && P->nb - (P->wr - P->rd) >= P->wake)) pthread_cond_broadcast(&P->cv);
 }
 
 /* Replay batches until the reader is done and none is left. */
@@ -397,7 +404,9 @@ static void drain(mpipe *P)
 			continue;
 		}
 		if (P->done && P->rd == P->wr) break;
+		P->rwait++;
 		pthread_cond_wait(&P->cv, &P->mu);
+		P->rwait--;
 	}
 	pthread_mutex_unlock(&P->mu);
 }
@@ -410,10 +419,17 @@ static void push_batch(mpipe *P)
 	atomic_fetch_add_explicit(&ovni_pipe_pushed, 1, memory_order_relaxed);
 	pthread_mutex_lock(&P->mu);
 	P->wr++;
-	pthread_cond_broadcast(&P->cv);
+	/* a sleeping replayer wakes once `wake` batches wait, to replay them
+	 * all before it sleeps again */
+	if (P->rwait && P->wr - P->rd >= P->wake) pthread_cond_broadcast(&P->cv);
 	while (P->wr - P->rd >= P->nb && !atomic_load(&P->stop)) {
-		if (!P->replaying && atomic_load(&P->started) < 2) take_batch(P);
-		else pthread_cond_wait(&P->cv, &P->mu);
+		if (!P->replaying && atomic_load(&P->started) < 2) {
+			take_batch(P);
+		} else {
+			P->fwait = true;
+			pthread_cond_wait(&P->cv, &P->mu);
+			P->fwait = false;
+		}
 	}
 	P->pstop = atomic_load(&P->stop);
 	P->cur = &P->b[P->wr % P->nb];
@@ -708,6 +724,7 @@ static bool replay_pipe(model_loom *L, const int64_t *offs, const hv_options *op
 	P->nb = ovni_pipe_batches < 2 ? 2 : ovni_pipe_batches > MODEL_PIPE_BATCHES_MAX ? MODEL_PIPE_BATCHES_MAX
 											: ovni_pipe_batches;
 	P->max_ev = ovni_pipe_batch_events ? ovni_pipe_batch_events : UINT32_MAX;
+	P->wake = P->nb / 2;
 	P->cs = malloc(L->nth * sizeof *P->cs);
 	bool ok = P->cs != NULL;
 	for (unsigned k = 0; ok && k < P->nb; k++) ok = (P->b[k].buf = malloc(PIPE_BYTES + PIPE_EVENT_MAX)) != NULL;
