@@ -125,7 +125,7 @@ static inline uint64_t fuzz_unit_bytes(uint8_t pick)
 typedef struct fuzz_runner {
 	unsigned threads;     /* 1: on the calling thread */
 	uint32_t order;       /* seed of the order tasks are taken in (0: as given) */
-	size_t calls, tasks;  /* what it ran */
+	_Atomic size_t calls, tasks; /* what it ran (runs nest: a task may call the runner) */
 } fuzz_runner;
 
 typedef struct fuzz_run_job {

@@ -39,6 +39,34 @@ for f in $(sources ovni_obs); do
 	k=$((k + 1))
 done
 
+# diff_ovni_replay: events per batch | (threads - 1)<<3 | (batches - 2)<<5,
+# order; the trace trees of ovni_trace, and (with the generator and the
+# packer built) a longer trace and two model rules broken, so batches of one
+# event number in the thousands
+replay_ctl=('\x00\x00' '\x19\x01' '\x6e\x07' '\x4b\x02' '\x0a\x00' '\x30\x01' '\x08\x05' '\x21\x03')
+k=0
+for f in $(sources ovni_trace); do
+	seed diff_ovni_replay "${replay_ctl[k % ${#replay_ctl[@]}]}" "$f"
+	k=$((k + 1))
+done
+BUILD=${BUILD:-build}
+if [ -x "$BUILD/hpcvet-gen" ] && [ -x "$BUILD/fuzz/hpcvet-pack" ]; then
+	rt=$(mktemp -d)
+	gen_replay() { # name, control bytes, generator arguments...
+		local name=$1 ctl=$2
+		shift 2
+		rm -rf "$rt/t"
+		"$BUILD/hpcvet-gen" "$@" -o "$rt/t" >/dev/null 2>&1 && "$BUILD/fuzz/hpcvet-pack" "$rt/t" "$rt/p" >/dev/null 2>&1 &&
+			{ printf "$ctl"; cat "$rt/p"; } >"corpus/diff_ovni_replay/$name"
+	}
+	for v in 0 1 2 3; do
+		gen_replay "y_ovni-trace-len200_$v" "${replay_ctl[v]}" --what=ovni-trace --trace-len=200
+	done
+	gen_replay n_ovni.model.state-pop_ovni-trace '\x0a\x00' --what=ovni-trace --break=ovni.model.state-pop
+	gen_replay n_ovni.model.cpu-shared_ovni-trace '\x30\x01' --what=ovni-trace --break=ovni.model.cpu-shared
+	rm -rf "$rt"
+fi
+
 # diff_simd: the HPCToolkit database container as it is
 mkdir -p corpus/diff_simd
 for f in $(sources hpctk_db set); do

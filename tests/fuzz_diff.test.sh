@@ -4,13 +4,17 @@
 # Makefile's planted_* drivers: one library source rebuilt with the switch)
 # aborts on a seed that exercises the defect, naming the field that
 # differs, while the real driver passes the same seed and shows that it
-# compared something (FUZZ_DIFF_STATS: units loaded from bytes, chunks).
+# compared something (FUZZ_DIFF_STATS: units loaded from bytes, chunks,
+# the event model's batches).
 source "$(dirname "$0")/lib.sh"
+
+# a seed: a path under the repository, or an absolute one
+seed_path() { case $1 in /*) echo "$1" ;; *) echo "$ROOT/$1" ;; esac; }
 
 # planted DRIVER WHAT CONTROL SEED: the planted driver aborts on CONTROL+SEED
 planted() {
 	local drv=$1 what=$2 ctl=$3 seed=$4
-	{ printf "$ctl"; cat "$ROOT/$seed"; } >"$TMP/in"
+	{ printf "$ctl"; cat "$(seed_path "$seed")"; } >"$TMP/in"
 	if [ ! -x "$BUILD/fuzz/$drv" ]; then
 		not_ok "$drv was not built"
 		return
@@ -29,7 +33,7 @@ planted() {
 # its statistics match PATTERN (the comparison was not vacuous)
 real() {
 	local t=$1 ctl=$2 seed=$3 pat=$4
-	{ printf "$ctl"; cat "$ROOT/$seed"; } >"$TMP/in"
+	{ printf "$ctl"; cat "$(seed_path "$seed")"; } >"$TMP/in"
 	local out
 	out=$(FUZZ_DIFF_STATS=1 "$BUILD/fuzz/regress_$t" "$TMP/in" 2>&1)
 	check "$t passes $seed and compares ($pat)" grep -qE "$pat" <<<"$out"
@@ -54,6 +58,22 @@ for ctl in '\x08\x00' '\x00\x01' '\x88\x00'; do
 done
 real diff_ovni_split '\x00\x01' corpus/ovni_obs/n_ovni.obs.mark-value_ovni-stream '^diff_ovni_split: [0-9]{2,} chunks of 1 bytes'
 real diff_ovni_split '\x80\x00' corpus/ovni_obs/y_ovni-stream_draft '[1-9][0-9]* chunks loaded from bytes'
+
+# The pipeline's replayer skips the first event of each batch after the
+# first: batches of one event (the runner running the reader and the
+# replayer one after the other on one thread, and on four threads), of five,
+# and a trace whose model finds an error.
+"$GEN" --what=ovni-trace --trace-len=200 -o "$TMP/t200" >/dev/null 2>&1
+"$GEN" --what=ovni-trace --break=ovni.model.state-pop -o "$TMP/pop" >/dev/null 2>&1
+"$BUILD/fuzz/hpcvet-pack" "$TMP/t200" "$TMP/t200.pack" >/dev/null
+"$BUILD/fuzz/hpcvet-pack" "$TMP/pop" "$TMP/pop.pack" >/dev/null
+for ctl in '\x00\x00' '\x19\x01' '\x4b\x02'; do
+	planted planted_replay "the replayer skips an event" "$ctl" "$TMP/t200.pack"
+done
+planted planted_replay "the replayer skips an event" '\x0a\x00' "$TMP/pop.pack"
+real diff_ovni_replay '\x00\x00' "$TMP/t200.pack" '^diff_ovni_replay: 2 pipelines, [0-9]{4,} batches of 1 events, 2 in flight, on 1 threads'
+real diff_ovni_replay '\x19\x01' "$TMP/t200.pack" '^diff_ovni_replay: 2 pipelines, [0-9]{3,} batches of 2 events, 2 in flight, on 4 threads'
+real diff_ovni_replay '\x6e\x07' "$TMP/t200.pack" '^diff_ovni_replay: 2 pipelines, [0-9]+ batches of up to [0-9]+ events, 5 in flight'
 
 # The AVX-512 value kernel miscounts: only where the processor has AVX-512;
 # elsewhere the target must say that it compares nothing.

@@ -6,13 +6,19 @@
  * breaks, and traces with one stream damaged (clock going back, a random
  * byte, a cut), each through memory and through small windows (files read
  * by fetch, so the shared windows refill hundreds of times), with 1 and 2
- * jobs and a low diagnostics limit. */
+ * jobs and a low diagnostics limit. With 2 jobs the replay runs as the
+ * pipeline (ovni/model.c): on a runner that runs its two tasks one after
+ * the other (the reader replays too), and on two threads with batches of
+ * one and of seven events, which must report what one thread reports. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/hv_int.h"
 #include "gen.h"
+#include "ovni/model.h"
 #include "ovni/tree.h"
 #include "tap.h"
 #include "testlib.h"
@@ -24,12 +30,47 @@ static void reverse_runner(void *ctx, size_t n, hv_task_fn task, void *tctx)
 	for (size_t i = n; i-- > 0;) task(tctx, i);
 }
 
+/* A runner that runs each task on a thread of its own, side by side. */
+typedef struct th_job {
+	hv_task_fn task;
+	void *ctx;
+	size_t i;
+} th_job;
+
+static void *th_main(void *arg)
+{
+	th_job *j = arg;
+	j->task(j->ctx, j->i);
+	return NULL;
+}
+
+static void thread_runner(void *ctx, size_t n, hv_task_fn task, void *tctx)
+{
+	(void)ctx;
+	for (size_t i = 0; i < n; i += 4) {
+		th_job job[4];
+		pthread_t t[4];
+		bool started[4] = {false};
+		for (size_t k = 0; k < 4 && i + k < n; k++) {
+			job[k] = (th_job){task, tctx, i + k};
+			started[k] = pthread_create(&t[k], NULL, th_main, &job[k]) == 0;
+			if (!started[k]) task(tctx, i + k);
+		}
+		for (size_t k = 0; k < 4 && i + k < n; k++)
+			if (started[k]) pthread_join(t[k], NULL);
+	}
+}
+
+static bool threads; /* jobs on thread_runner rather than reverse_runner */
+
 static void run(gen_output *out, bool fused, bool windowed, bool jobs, size_t max_diags, hv_report *r)
 {
 	static hv_blob blobs[GEN_MAX_FILES];
 	static char names[GEN_MAX_FILES][160];
 	static tl_memio io[GEN_MAX_FILES];
-	hv_options opt = {.max_diags = max_diags, .runner = jobs ? reverse_runner : NULL, .jobs = jobs ? 2 : 0};
+	hv_options opt = {.max_diags = max_diags,
+			  .runner = !jobs ? NULL : threads ? thread_runner : reverse_runner,
+			  .jobs = jobs ? 2 : 0};
 	for (size_t i = 0; i < out->n; i++) {
 		snprintf(names[i], sizeof names[i], "gen/%s", out->files[i].name);
 		io[i] = (tl_memio){.d = out->files[i].data, .n = out->files[i].len};
@@ -66,16 +107,22 @@ static bool agree(gen_output *out, const char *what)
 {
 	bool ok = true;
 	n_inputs++;
-	for (int v = 0; v < 4 && ok; v++) {
-		bool windowed = v & 1, jobs = v & 2;
+	for (int v = 0; v < 6 && ok; v++) {
+		bool windowed = v & 1, jobs = v & 2 || v >= 4;
 		size_t md = v == 3 ? 2 : 100;
 		hv_report a, b;
+		threads = v >= 4;
+		ovni_pipe_batch_events = v == 4 ? 1 : v == 5 ? 7 : 0;
+		ovni_pipe_batches = v == 5 ? 2 : 4;
 		run(out, true, windowed, jobs, md, &a);
+		ovni_pipe_batch_events = 0;
+		ovni_pipe_batches = 8;
 		run(out, false, windowed, jobs, md, &b);
+		threads = false;
 		const char *diff = report_diff(&a, &b);
 		if (diff) {
 			printf("  %s (%s, %s): fused and two-read differ in %s\n", what, windowed ? "windows" : "memory",
-			       jobs ? "2 jobs" : "1 job", diff);
+			       v >= 4 ? "pipeline on threads" : jobs ? "2 jobs" : "1 job", diff);
 			tl_dump(&a);
 			tl_dump(&b);
 			ok = false;
@@ -160,5 +207,9 @@ int main(void)
 	CHECK(nbrk > 20 && bad == 0, "%u ovni.model/ovni.tree breaks: %u where the fused pass differs", nbrk, bad);
 	/* the comparison means something only if the model ran and fired */
 	CHECK(n_model_fired > 10, "the model reported on %u of %u inputs", n_model_fired, n_inputs);
+	/* and the pipeline ran, in batches of one event among others */
+	uint64_t runs = atomic_load(&ovni_pipe_runs), pushed = atomic_load(&ovni_pipe_pushed);
+	CHECK(runs >= 10 && pushed > 5000, "%" PRIu64 " pipelines (%u inputs) pushed %" PRIu64 " batches", runs, n_inputs,
+	      pushed);
 	TAP_DONE();
 }

@@ -8,9 +8,11 @@
  *     scratch report (the walk reads them again for the real one: they are
  *     small), and when they hold an error the pass does nothing (the model
  *     will not run, so the streams are checked as usual);
- *   - each loom is replayed (looms in parallel under -j), its streams'
- *     checks writing into one report and summary per stream, which the walk
- *     merges where it would have checked the stream (ovni_fused_take);
+ *   - each loom is replayed (looms in parallel under -j, and a loom's
+ *     reading beside its replay where threads are to spare: model.c's
+ *     pipeline), its streams' checks writing into one report and summary
+ *     per stream, which the walk merges where it would have checked the
+ *     stream (ovni_fused_take);
  *   - the replay's own report waits, and ovni_model_check merges it only
  *     when the finished report holds no error, exactly when the model would
  *     have run. A stream whose checks find an error ends the replay of that
@@ -50,6 +52,7 @@ struct ovni_fused {
 
 typedef struct fctx {
 	ovni_trace *pre;
+	const hv_options *pipe;   /* each loom's replay as a pipeline through it, or NULL */
 	const size_t *ord;
 	const int64_t *offs;
 	fjob *job;
@@ -64,7 +67,7 @@ static void loom_task(void *ctx, size_t i)
 	floom *l = &c->loom[i];
 	ovni_trace t = *c->pre; /* a copy per loom: its own report */
 	t.r = &l->rep;
-	ovni_model_loom(&t, c->ord + l->from, l->to - l->from, c->offs, c->reps + l->from, c->sums + l->from);
+	ovni_model_loom(&t, c->ord + l->from, l->to - l->from, c->offs, c->reps + l->from, c->sums + l->from, c->pipe);
 }
 
 void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, hv_blob *const *obs, size_t n,
@@ -114,7 +117,10 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 		i = j;
 	}
 	pre.pool = model_pool_new(); /* NULL: each loom allocates its own */
-	fctx c = {&pre, ord, offs, fx->job, loom, reps, sums};
+	/* A loom's replay is serial; under -j with two threads to spare per
+	 * loom, its reading and stream checks run beside it (model.c). */
+	const hv_options *pipe = opt->runner && opt->jobs >= 2 && opt->jobs / 2 >= nl ? opt : NULL;
+	fctx c = {&pre, pipe, ord, offs, fx->job, loom, reps, sums};
 	hv_for_each(opt, nl, loom_task, &c);
 	model_pool_free(pre.pool);
 	hv_report_init(&fx->model, t->r->input_path, t->r->max_diags);

@@ -27,7 +27,8 @@
  * (bench/RESULTS.md).
  *
  * A whole loom is one unit here: the walk cannot be split into per-stream
- * work units, because threads of one loom share CPUs and tasks. */
+ * work units, because threads of one loom share CPUs and tasks. Under -j
+ * the reading and the replay of a loom run as two stages (model.c). */
 #ifndef HV_OVNI_MODEL_H
 #define HV_OVNI_MODEL_H
 
@@ -55,8 +56,19 @@ void ovni_model_check(ovni_trace *t, const int64_t *offsets);
  * usable. ord has room for t->ns. */
 size_t ovni_model_order(const ovni_trace *t, size_t *ord, bool walked_only);
 
+/* `pipe`: run the replay as a pipeline through its runner (model.c), or
+ * NULL for one thread; the report is the same. */
 void ovni_model_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *all_offs, hv_report **reps,
-		     ovni_obs_summary **sums);
+		     ovni_obs_summary **sums, const hv_options *pipe);
+
+/* The pipeline's shape, for tests and the fuzz differential (set before a
+ * check, never during one): events per batch at most (0: as many as fit),
+ * and batches in flight per loom (2 to MODEL_PIPE_BATCHES_MAX). */
+extern unsigned ovni_pipe_batch_events, ovni_pipe_batches;
+/* Pipelines run, and batches the readers pushed, by this process so far
+ * (for tests and the fuzz differential). */
+extern _Atomic uint64_t ovni_pipe_runs, ovni_pipe_pushed;
+#define MODEL_PIPE_BATCHES_MAX 8u
 
 /* ---- shared by model_*.c ---- */
 
@@ -104,7 +116,11 @@ typedef struct mthread {
 	mwhere flush;
 	uint32_t *bodies;         /* body stack (indices into the loom's bodies), top last */
 	uint32_t nb, capb;
-	/* the reader */
+} mthread;
+
+/* The reader of one thread's stream, apart from the thread's model state:
+ * in the pipeline (model.c) the two live on different threads. */
+typedef struct mreader {
 	hv_window w;
 	uint64_t pos, end;        /* next event offset, end of the walkable (checked) bytes */
 	ovni_obs_walker *chk;     /* fused: the stream checks, moving `end` on as the window refills */
@@ -112,7 +128,7 @@ typedef struct mthread {
 	const uint8_t *rp, *rlim; /* fast path: the event after pos's, and the end of the window's bytes */
 	uint64_t idx;
 	bool done;
-} mthread;
+} mreader;
 
 /* The event being replayed. */
 typedef struct mevent {
@@ -252,6 +268,7 @@ struct model_loom {
 	ovni_trace *t;
 	hv_report *r;
 	mthread *th;
+	mreader *rd;              /* per thread: its stream's reader */
 	size_t nth;
 	mcpu_loom cpu;
 	mmap64 types, tasks, bodymap; /* bodymap: bodies other than body 1 */

@@ -428,7 +428,11 @@ typedef struct ovni_obs_fast_entry {
 #define FAST_SLOTS 1024u
 #define FAST_TAIL 28u /* the longest normal event (12 + 16): a normal event needs no length check */
 
+/* A key has two slots (two hashes), so two keys of a stream that share one
+ * (a direct-mapped table made them evict each other at every switch) each
+ * keep their entry. */
 static inline unsigned fast_slot(uint32_t key) { return (key * 2654435761u) >> 22; }
+static inline unsigned fast_slot2(uint32_t key) { return ((key ^ (key >> 13)) * 0x85ebca6bu) >> 22; }
 
 typedef ovni_obs_counts fast_counts;
 
@@ -437,8 +441,12 @@ typedef ovni_obs_counts fast_counts;
  * stream is the first of its key, so it always misses the table; when the
  * fast path then hands the event to check_event, that notes the same model
  * at the same offset. */
-__attribute__((noinline)) static const fast_entry *fast_fill(walk *w, fast_entry *e, const uint8_t *p, uint64_t off)
+__attribute__((noinline)) static const fast_entry *fast_fill(walk *w, fast_entry *fe, const uint8_t *p, uint64_t off)
 {
+	/* the first of the key's slots that holds no key (key 0), else the first */
+	uint32_t key = hv_le32(p);
+	fast_entry *e = &fe[fast_slot(key)];
+	if (e->key != 0 && fe[fast_slot2(key)].key == 0) e = &fe[fast_slot2(key)];
 	uint8_t kind = FAST_NO;
 	bool jumbo = p[0] & FLAG_JUMBO;
 	unsigned nibble = p[0] & 0x0fu;
@@ -489,7 +497,10 @@ static void fast_walk(walk *w, fast_entry *fe, fast_counts *fc, const uint8_t *b
 	while (p <= lim) {
 		uint32_t key = hv_le32(p);
 		const fast_entry *e = &fe[fast_slot(key)];
-		if (__builtin_expect(e->key != key, 0)) e = fast_fill(w, &fe[fast_slot(key)], p, buf_off + (uint64_t)(p - buf));
+		if (__builtin_expect(e->key != key, 0)) {
+			e = &fe[fast_slot2(key)];
+			if (e->key != key) e = fast_fill(w, fe, p, buf_off + (uint64_t)(p - buf));
+		}
 		/* The length from byte 0, not from the slot: the next event's
 		 * address then waits for one load, not for the key's hash and
 		 * the slot (the loop's critical path). */
