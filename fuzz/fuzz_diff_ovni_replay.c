@@ -50,10 +50,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_runner fr = {.threads = 1u + ((b0 >> 3) & 3u), .order = b1};
 	fuzz_use_runner(&pipe, &fr);
 	pipe.jobs = 8; /* two threads to spare for up to four looms, whatever runs them */
+	ovni_pipeline_on = true;
 	ovni_pipe_batch_events = batch_events[b0 & 7u];
 	ovni_pipe_batches = 2u + ((b0 >> 5) & 3u);
 	uint64_t runs0 = atomic_load(&ovni_pipe_runs), pushed0 = atomic_load(&ovni_pipe_pushed);
 	check_trace(data, size, &pipe, &piped);
+	ovni_pipeline_on = false;
 	uint64_t runs = atomic_load(&ovni_pipe_runs) - runs0, pushed = atomic_load(&ovni_pipe_pushed) - pushed0;
 	ovni_pipe_batch_events = 0;
 	ovni_pipe_batches = 8;

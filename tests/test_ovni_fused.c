@@ -79,8 +79,10 @@ static void run(gen_output *out, bool fused, bool windowed, bool jobs, size_t ma
 	}
 	hv_report_init(r, "gen", max_diags);
 	ovni_fused_on = fused;
+	ovni_pipeline_on = jobs; /* off by default: the jobs runs take it */
 	hv_validate_set(&opt, blobs, out->n, r);
 	ovni_fused_on = true;
+	ovni_pipeline_on = false;
 	for (size_t i = 0; i < out->n; i++) hv_blob_release(&blobs[i]);
 }
 

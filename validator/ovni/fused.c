@@ -31,6 +31,7 @@
 #define FUSED_MAX_STREAMS 4096u
 
 bool ovni_fused_on = true;
+bool ovni_pipeline_on = false;
 
 typedef struct fjob {
 	const hv_blob *obs;
@@ -117,9 +118,12 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 		i = j;
 	}
 	pre.pool = model_pool_new(); /* NULL: each loom allocates its own */
-	/* A loom's replay is serial; under -j with two threads to spare per
-	 * loom, its reading and stream checks run beside it (model.c). */
-	const hv_options *pipe = opt->runner && opt->jobs >= 2 && opt->jobs / 2 >= nl ? opt : NULL;
+	/* A loom's replay is serial; with the pipeline switched on, under -j
+	 * with two threads to spare per loom, its reading and stream checks run
+	 * beside it (model.c). Off by default: it costs about 40% more
+	 * instructions than it moves to the second thread, so on the runtime-
+	 * shaped trace -j2 ran slower than -j1 (bench/RESULTS.md). */
+	const hv_options *pipe = ovni_pipeline_on && opt->runner && opt->jobs >= 2 && opt->jobs / 2 >= nl ? opt : NULL;
 	fctx c = {&pre, pipe, ord, offs, fx->job, loom, reps, sums};
 	hv_for_each(opt, nl, loom_task, &c);
 	model_pool_free(pre.pool);
