@@ -295,6 +295,10 @@ static void dump_file(hv_dump_out *w, const hv_dump_opts *o, hv_blob *b, const h
 	d.hits = hits;
 	d.sub = sub;
 	d.nsub = nsub;
+	/* Value blocks that overlap each other would show the same bytes once
+	 * per block: the output stays within what the file can hold (10 bytes
+	 * a value at least), as it always is for blocks that do not overlap. */
+	d.values_left = b->size / 10;
 	if (!hv_window_init(&d.win, b, HV_WINDOW_DEFAULT)) {
 		hv_dump_stop(&d, 0, "out of memory");
 	} else if (tax) {

@@ -77,6 +77,7 @@ typedef struct hv_dump_ctx {
 	hv_dump_hits *hits;    /* what the selectors matched (never NULL) */
 	const uint64_t *sub;   /* --select=subtree: the subtree's ctxIds, sorted */
 	size_t nsub;
+	uint64_t values_left;  /* HPCToolkit: the values the file's bytes can hold, less those shown */
 } hv_dump_ctx;
 
 /* Bounds-checked big-/little-endian reads through the dumper's window:

@@ -99,8 +99,11 @@ static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t p
 		k0 = lo;
 		k1 = key == s->context ? lo + 1 : lo;
 	}
-	for (uint64_t k = k0; k < k1 && !dw_full(d->w); k++) {
+	uint64_t k = k0;
+	for (; k < k1 && !dw_full(d->w); k++) {
 		uint64_t key = 0, start = 0, next = nvals;
+		if (d->values_left == 0) break; /* index entries count too: see below */
+		d->values_left--;
 		hv_dump_le(d, pidx + k * isz, ik, &key);
 		/* subtree=: the entries of the subtree's contexts */
 		if (profile && !hv_dump_ctx_wanted(d, key)) continue;
@@ -111,8 +114,14 @@ static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t p
 		dw_u64(w, profile ? "ctxId" : "metricId", key);
 		dw_u64(w, "startIndex", start);
 		dw_arr_begin(w, "values");
-		for (uint64_t v = start > shown ? start : shown; v < next && !dw_full(d->w); v++, shown = v) {
+		uint64_t v = start > shown ? start : shown, cut = 0;
+		for (; v < next && !dw_full(d->w); v++, shown = v) {
 			uint64_t vkey = 0, bits = 0;
+			if (d->values_left == 0) { /* blocks overlap: shown already */
+				cut = next - v;
+				break;
+			}
+			d->values_left--;
 			hv_dump_le(d, pvals + v * vsz, vk, &vkey);
 			if (!profile && s->have_profile) {
 				if (vkey != s->profile) continue;
@@ -125,9 +134,14 @@ static void value_block(hv_dump_ctx *d, bool profile, uint64_t nvals, uint64_t p
 			dw_obj_end(w);
 		}
 		dw_arr_end(w);
+		if (cut) dw_u64(w, "values_not_shown", cut); /* more values than the file's bytes hold */
 		dw_obj_end(w);
 	}
 	dw_arr_end(w);
+	/* Entries and values shown stay within what the file's bytes hold (10
+	 * bytes each at least): blocks that overlap each other are not shown
+	 * again and again. */
+	if (k < k1 && !dw_full(d->w)) dw_u64(w, profile ? "contexts_not_shown" : "metrics_not_shown", k1 - k);
 }
 
 /* profile.db ProfileInfos / cct.db CtxInfos: {u64 pArray, u32 n, u8 sz}
