@@ -146,6 +146,15 @@ static inline bool hv_stores(const hv_report *r, int rule)
 	       r->ndiags < r->max_diags;
 }
 
+/* The rule has failed max_per_rule times already: its next failures are
+ * neither stored nor listed as suppressed (ghosts), only counted with
+ * their first and last place, so counting several rules' failures in any
+ * order gives the same report. */
+static inline bool hv_past_cap(const hv_report *r, int rule)
+{
+	return rule >= 0 && rule < HV_RULE_COUNT && r->max_per_rule && r->failed[rule] >= r->max_per_rule;
+}
+
 /* Count a failure that is not stored, keeping what the report needs of its
  * place (a rule's first and last failure beyond the per-rule cap). */
 void hv_count_failure(hv_report *r, int rule, int sev, const char *file, uint64_t offset); /* sev -1: the table's */
@@ -166,8 +175,8 @@ static inline void hv_count_quiet(hv_report *r, int rule, int sev, const char *f
 	hv_count_failure(r, rule, sev, file, offset);
 }
 
-/* n failures of `rule` (table severity), none of them stored (the caller
- * saw !hv_stores), at first, first + stride, ...: what n hv_count_quiet
+/* n failures of `rule` (table severity), none of them stored or listed
+ * (the caller saw hv_past_cap), at first, first + stride, ...: what n hv_count_quiet
  * calls would record, in one step once the rule is past its cap in the
  * file it last named (a long run of one damaged structure). */
 static inline void hv_count_quiet_n(hv_report *r, int rule, const char *file, uint64_t first, uint64_t stride,

@@ -392,8 +392,13 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 			const uint8_t *v = base + c * vs;
 			uint64_t off = off0 + c * vs;
 			uint64_t z = j > s ? zero_run(v, cnt - c, ks) : 0;
-			if (z > 1 && !hv_stores(r, d->r_val_increasing) && !hv_stores(r, d->r_value_nonzero) &&
-			    (ks == PROF_KS || !hv_stores(r, d->r_val_key_nonzero))) {
+			/* Past the rules' caps only: a failure that is not stored only
+			 * because the report is full is listed in order (a ghost), and
+			 * counting the rules one after the other would list them in
+			 * another order than record by record, so the place where a
+			 * unit starts would change the report. */
+			if (z > 1 && hv_past_cap(r, d->r_val_increasing) && hv_past_cap(r, d->r_value_nonzero) &&
+			    (ks == PROF_KS || hv_past_cap(r, d->r_val_key_nonzero))) {
 				/* a zeroed region: every record has key 0 after a key >= 0 (out of
 				 * order) and the value 0.0, none handed to the value checks */
 				if (ks == CCT_KS) hv_count_quiet_n(r, d->r_val_key_nonzero, e->b->name, off, vs, z);
