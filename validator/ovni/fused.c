@@ -117,7 +117,6 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 		hv_report_init(&loom[nl++].rep, t->r->input_path, t->r->max_diags);
 		i = j;
 	}
-	pre.pool = model_pool_new(); /* NULL: each loom allocates its own */
 	/* A loom's replay is serial; with the pipeline switched on, under -j
 	 * with two threads to spare per loom, its reading and stream checks run
 	 * beside it (model.c). Off by default: it costs about 40% more
@@ -126,7 +125,6 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 	const hv_options *pipe = ovni_pipeline_on && opt->runner && opt->jobs >= 2 && opt->jobs / 2 >= nl ? opt : NULL;
 	fctx c = {&pre, pipe, ord, offs, fx->job, loom, reps, sums};
 	hv_for_each(opt, nl, loom_task, &c);
-	model_pool_free(pre.pool);
 	hv_report_init(&fx->model, t->r->input_path, t->r->max_diags);
 	for (size_t i = 0; i < nl; i++) hv_report_merge(&fx->model, &loom[i].rep);
 	t->fx = fx;

@@ -911,14 +911,11 @@ void ovni_model_check(ovni_trace *t, const int64_t *offsets)
 	if (r->count[HV_SEV_ERROR] || r->internal_error || r->unreadable) return;
 	size_t *ord = malloc((t->ns ? t->ns : 1) * sizeof *ord);
 	size_t n = ord ? ovni_model_order(t, ord, true) : SIZE_MAX;
-	t->pool = model_pool_new(); /* NULL: each loom allocates its own */
 	for (size_t i = 0; n != SIZE_MAX && i < n;) {
 		size_t j = i + 1;
 		while (j < n && strcmp(t->s[ord[j]].loom, t->s[ord[i]].loom) == 0) j++;
 		ovni_model_loom(t, ord + i, j - i, offsets, NULL, NULL, NULL);
 		i = j;
 	}
-	model_pool_free(t->pool);
-	t->pool = NULL;
 	free(ord);
 }

@@ -227,7 +227,6 @@ typedef struct mtask {
 enum { ACT_NONE, ACT_ACTIVE, ACT_ON_CPU, ACT_RUNNING };
 
 typedef struct model_loom model_loom;
-typedef struct model_pool model_pool;
 typedef struct mop mop;
 typedef void (*model_handler)(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
 
@@ -385,10 +384,6 @@ static inline bool model_stack_pop_fast(model_loom *L, uint32_t ti, int ch, cons
 
 static inline mtask *model_task_at(const model_loom *L, uint32_t tix) { return &L->live[tix]; }
 
-/* Shared by the looms of one trace; today the task storage needs nothing
- * shared (model_task.c). */
-model_pool *model_pool_new(void);
-void model_pool_free(model_pool *p);
 /* A loom's live task records. */
 void model_tasks_free(model_loom *L);
 

@@ -162,16 +162,6 @@ void model_tasks_free(model_loom *L)
 	L->nlive = L->caplive = L->freelive = 0;
 }
 
-/* Nothing is shared between looms any more: the pool is kept for its
- * callers (model.c, fused.c), as a token. */
-struct model_pool {
-	int unused;
-};
-
-model_pool *model_pool_new(void) { return calloc(1, sizeof(model_pool)); }
-
-void model_pool_free(model_pool *p) { free(p); }
-
 /* The live record of the task with `slot`, made from the slot when it has
  * none (its history then lost: found again by task_history if a message
  * needs it); UINT32_MAX when memory fails. */

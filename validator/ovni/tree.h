@@ -36,7 +36,6 @@ typedef struct ovni_trace {
 	struct ovni_ahead *ahead; /* streams checked ahead in parallel (tree.c) */
 	struct ovni_fused *fx;  /* streams checked by the fused replay (fused.c) */
 	hv_report *fused;       /* that replay's model report, merged if the trace has no error */
-	struct model_pool *pool; /* the event model's task chunks, reused from loom to loom */
 	bool all_models;        /* hv_options.ovni_all_models: no model needs a thread to require it */
 } ovni_trace;
 
