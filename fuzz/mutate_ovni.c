@@ -11,23 +11,11 @@
 #define OBS_HDR 8u
 #define MAX_EVENTS 1024
 
-static size_t event_len(const uint8_t *p, size_t left)
-{
-	if (left < 12) return 0;
-	if (p[0] & 0x10) {
-		if (left < 16) return 0;
-		uint64_t n = 16 + (uint64_t)field_get(p + 12, 4, false);
-		return n <= left ? (size_t)n : 0;
-	}
-	size_t n = 12 + ((p[0] & 0x0f) ? (p[0] & 0x0f) + 1u : 0u);
-	return n <= left ? n : 0;
-}
-
 size_t mutate_ovni_obs(uint8_t *d, size_t size, size_t max, mrng *g)
 {
 	size_t off[MAX_EVENTS], len[MAX_EVENTS], n = 0;
 	for (size_t at = OBS_HDR; at < size && n < MAX_EVENTS;) {
-		size_t l = event_len(d + at, size - at);
+		size_t l = ovni_event_len(d + at, size - at);
 		if (!l) break;
 		off[n] = at;
 		len[n++] = l;

@@ -22,25 +22,13 @@ typedef struct stream_ev {
 	size_t off[MAX_EVENTS], len[MAX_EVENTS], n;
 } stream_ev;
 
-static size_t event_len(const uint8_t *p, size_t left)
-{
-	if (left < 12) return 0;
-	if (p[0] & 0x10) {
-		if (left < 16) return 0;
-		uint64_t n = 16 + (uint64_t)field_get(p + 12, 4, false);
-		return n <= left ? (size_t)n : 0;
-	}
-	size_t n = 12 + ((p[0] & 0x0f) ? (p[0] & 0x0f) + 1u : 0u);
-	return n <= left ? n : 0;
-}
-
 /* The events of file f (absolute offsets), up to MAX_EVENTS. */
 static void walk(const uint8_t *d, const mmember *f, stream_ev *s)
 {
 	s->n = 0;
 	size_t end = f->data_at + f->len;
 	for (size_t at = f->data_at + OBS_HDR; at < end && s->n < MAX_EVENTS;) {
-		size_t l = event_len(d + at, end - at);
+		size_t l = ovni_event_len(d + at, end - at);
 		if (!l) break;
 		s->off[s->n] = at;
 		s->len[s->n++] = l;

@@ -97,4 +97,19 @@ size_t sem_hpctk(uint8_t *d, size_t size, size_t max, mmember *m, size_t n, mrng
 bool mem_splice(uint8_t *d, size_t *size, size_t max, mmember *m, size_t n, size_t k, size_t at, size_t del,
 		const uint8_t *ins, size_t nins);
 
+/* The length of the ovni event at p (12-byte header, then a payload of
+ * nibble+1 bytes, or a jumbo event's u32 size and data), 0 when it does
+ * not fit in `left`. */
+static inline size_t ovni_event_len(const uint8_t *p, size_t left)
+{
+	if (left < 12) return 0;
+	if (p[0] & 0x10) {
+		if (left < 16) return 0;
+		uint64_t n = 16 + (uint64_t)field_get(p + 12, 4, false);
+		return n <= left ? (size_t)n : 0;
+	}
+	size_t n = 12 + ((p[0] & 0x0f) ? (p[0] & 0x0f) + 1u : 0u);
+	return n <= left ? n : 0;
+}
+
 #endif
