@@ -17,12 +17,6 @@
 #include "../core/invariant.h"
 #include "model.h"
 
-/* Per-stream window: the looms' windows share WINDOW_BUDGET bytes, each
- * between WINDOW_MIN (a loom may have thousands of streams) and WINDOW_MAX
- * (few streams read in few, large refills). */
-#define WINDOW_BUDGET (256u * 1024u)
-#define WINDOW_MIN 16384u
-#define WINDOW_MAX (64u * 1024u)
 
 void model_where(char *out, size_t n, const mwhere *w)
 {
@@ -73,59 +67,6 @@ void model_fail_since(model_loom *L, int rule, const mthread *th, const mevent *
 	model_where(w, sizeof w, then);
 	if (n >= 0 && (size_t)n < sizeof msg) snprintf(msg + n, sizeof msg - (size_t)n, " %s", w);
 	fail_msg(L, rule, th, e, msg);
-}
-
-/* ---- map ---- */
-
-static size_t mix(uint64_t k)
-{
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdull;
-	k ^= k >> 33;
-	return (size_t)k;
-}
-
-bool mmap64_get(const mmap64 *m, uint64_t key, uint32_t *val)
-{
-	if (!m->cap) return false;
-	for (size_t i = mix(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		const mslot *s = &m->v[i];
-		if (s->val == UINT32_MAX) return false;
-		if (s->key == key) {
-			*val = s->val;
-			return true;
-		}
-	}
-}
-
-bool mmap64_put(mmap64 *m, uint64_t key, uint32_t val)
-{
-	if ((m->n + 1) * 2 > m->cap) {
-		size_t nc = m->cap ? m->cap * 2 : 64;
-		mslot *nv = malloc(nc * sizeof *nv);
-		if (!nv) return false;
-		for (size_t i = 0; i < nc; i++) nv[i].val = UINT32_MAX;
-		for (size_t i = 0; i < m->cap; i++) {
-			if (m->v[i].val == UINT32_MAX) continue;
-			size_t j = mix(m->v[i].key) & (nc - 1);
-			while (nv[j].val != UINT32_MAX) j = (j + 1) & (nc - 1);
-			nv[j] = m->v[i];
-		}
-		free(m->v);
-		m->v = nv;
-		m->cap = nc;
-	}
-	size_t i = mix(key) & (m->cap - 1);
-	while (m->v[i].val != UINT32_MAX && m->v[i].key != key) i = (i + 1) & (m->cap - 1);
-	if (m->v[i].val == UINT32_MAX) m->n++;
-	m->v[i] = (mslot){key, val};
-	return true;
-}
-
-void mmap64_free(mmap64 *m)
-{
-	free(m->v);
-	memset(m, 0, sizeof *m);
 }
 
 /* ---- reading one stream ---- */
@@ -748,7 +689,7 @@ static bool replay_pipe(model_loom *L, const int64_t *offs, const hv_options *op
 	return cv;
 }
 
-static void replay(model_loom *L, const int64_t *offs, const hv_options *pipe)
+void model_replay(model_loom *L, const int64_t *offs, const hv_options *pipe)
 {
 	if (pipe && L->nth <= 65536 && replay_pipe(L, offs, pipe)) return;
 	if (L->nth == 1) { /* one stream: no merge */
@@ -762,160 +703,4 @@ static void replay(model_loom *L, const int64_t *offs, const hv_options *pipe)
 	else if (L->nth <= SMALL_LOOM) merge_small_direct(L, offs, next);
 	else if (!merge_heap_direct(L, offs, next)) L->oom = true;
 	free(next);
-}
-
-/* ---- per loom ---- */
-
-/* The loom's logical CPUs are 0..N-1 (ovni.tree.loom-cpus-index checks
- * that), so N is at most the number of loom_cpus entries its threads list:
- * an index beyond that count is a metadata error already reported, and must
- * not size the per-CPU tables (an index of 2^31-2 would ask for gigabytes). */
-static int32_t loom_ncpus(ovni_trace *t, const size_t *idx, size_t n)
-{
-	int64_t max = -1;
-	size_t entries = 0;
-	for (size_t i = 0; i < n; i++) entries += t->s[idx[i]].meta.ncpus;
-	for (size_t i = 0; i < n; i++) {
-		const ovni_meta *m = &t->s[idx[i]].meta;
-		for (size_t c = 0; c < m->ncpus; c++)
-			if (m->cpus[c].index > max && (uint64_t)m->cpus[c].index < entries &&
-			    m->cpus[c].index < INT32_MAX)
-				max = m->cpus[c].index;
-	}
-	return (int32_t)(max + 1);
-}
-
-void ovni_model_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *all_offs, hv_report **reps,
-		     ovni_obs_summary **sums, const hv_options *pipe)
-{
-	model_loom L = {.t = t, .r = t->r};
-	L.th = calloc(n, sizeof *L.th);
-	L.rd = calloc(n, sizeof *L.rd);
-	int64_t *offs = malloc(n * sizeof *offs);
-	L.cpu.ncpus = loom_ncpus(t, idx, n);
-	size_t nc = L.cpu.ncpus > 0 ? (size_t)L.cpu.ncpus : 1;
-	L.cpu.running = calloc(nc, sizeof *L.cpu.running);
-	L.cpu.owner = calloc(nc, sizeof *L.cpu.owner);
-	if (!L.th || !L.rd || !offs || !L.cpu.running || !L.cpu.owner) {
-		hv_report_internal(t->r, "out of memory");
-		goto out;
-	}
-	L.nth = n;
-	/* every slot holds key 0, which classifies as no model */
-	for (size_t i = 0; i < MODEL_OP_SLOTS; i++) L.ops[i] = (mop){.h = model_h_none};
-	size_t wcap = WINDOW_BUDGET / n;
-	wcap = wcap < WINDOW_MIN ? WINDOW_MIN : wcap > WINDOW_MAX ? WINDOW_MAX : wcap;
-	/* mark types are declared trace-wide; the tree checks made them agree */
-	memset(L.mark_kind, -1, sizeof L.mark_kind);
-	for (size_t i = 0; i < t->ns; i++)
-		for (size_t k = 0; k < t->s[i].meta.nmarks; k++) {
-			const ovni_mark *mk = &t->s[i].meta.marks[k];
-			if (!mk->is_label && mk->type >= 0 && mk->type < OVNI_MARK_TYPES) L.mark_kind[mk->type] = mk->stack;
-		}
-	for (size_t i = 0; i < n; i++) {
-		mthread *th = &L.th[i];
-		th->s = &t->s[idx[i]];
-		th->tid = th->s->tid;
-		th->cpu = MODEL_NO_CPU;
-		mreader *rd = &L.rd[i];
-		rd->pos = 8;
-		rd->end = th->s->obs->size;
-		offs[i] = all_offs[idx[i]];
-		uint32_t p = (uint32_t)i;
-		for (size_t j = 0; j < i; j++)
-			if (L.th[j].s->pid == th->s->pid) {
-				p = L.th[j].proc;
-				break;
-			}
-		th->proc = p;
-		if (!hv_window_init(&rd->w, th->s->obs, wcap)) {
-			rd->done = true;
-			L.oom = true;
-		} else if (reps) {
-			/* nothing is walkable before the checks pass over it */
-			rd->end = rd->pos;
-			rd->chk_rep = reps[i];
-			rd->chk = ovni_obs_start(th->s->obs, reps[i], false, sums[i], &rd->w);
-			if (!rd->chk) rd->done = true;
-		}
-	}
-	replay(&L, offs, pipe);
-	if (!L.stop && !L.oom) model_end_checks(&L);
-	if (L.oom) hv_report_internal(t->r, "out of memory in the ovni event model");
-out:
-	for (size_t i = 0; L.th && L.rd && i < L.nth; i++) {
-		mthread *th = &L.th[i];
-		mreader *rd = &L.rd[i];
-		ovni_obs_end(rd->chk); /* the checks of what the replay did not read */
-		hv_window_free(&rd->w);
-		if (reps && !rd->chk_rep) ovni_check_obs(th->s->obs, reps[i], false, sums[i]);
-		for (int c = 0; c < MODEL_NCH; c++) free(th->st[c].v);
-		for (int m = 0; th->marks && m < OVNI_MARK_TYPES; m++) free(th->marks[m].v);
-		free(th->marks);
-		free(th->bodies);
-	}
-	for (size_t i = 0; reps && L.nth == 0 && i < n; i++) ovni_check_obs(t->s[idx[i]].obs, reps[i], false, sums[i]);
-	free(L.th);
-	free(L.rd);
-	free(offs);
-	free(L.cpu.running);
-	free(L.cpu.owner);
-	mmap64_free(&L.types);
-	mmap64_free(&L.tasks);
-	mmap64_free(&L.bodymap);
-	model_tasks_free(&L);
-	for (size_t i = 0; L.dense && i < L.nth * 3; i++) free(L.dense[i].ix);
-	free(L.dense);
-	free(L.body);
-}
-
-typedef struct loom_key {
-	const char *loom, *rel;
-	size_t i;
-} loom_key;
-
-static int cmp_loom(const void *a, const void *b)
-{
-	const loom_key *x = a, *y = b;
-	int c = strcmp(x->loom, y->loom);
-	if (c) return c;
-	c = strcmp(x->rel, y->rel);
-	return c ? c : (x->i > y->i) - (x->i < y->i);
-}
-
-size_t ovni_model_order(const ovni_trace *t, size_t *ord, bool walked_only)
-{
-	loom_key *k = malloc((t->ns ? t->ns : 1) * sizeof *k);
-	size_t n = 0;
-	if (!k) return SIZE_MAX;
-	for (size_t i = 0; i < t->ns; i++) {
-		const ovni_stream *s = &t->s[i];
-		/* ovniemu 1.14 reads v3 streams of part "thread" only */
-		if (s->version == 3 && s->thread && s->obs && (s->sum.walked || !walked_only) && !s->meta.part_unknown)
-			k[n++] = (loom_key){s->loom, s->rel, i};
-	}
-	/* relative-path order within a loom: the emulator's stream order */
-	qsort(k, n, sizeof *k, cmp_loom);
-	for (size_t i = 0; i < n; i++) ord[i] = k[i].i;
-	free(k);
-	return n;
-}
-
-void ovni_model_check(ovni_trace *t, const int64_t *offsets)
-{
-	hv_report *r = t->r;
-	if (t->fused) { /* replayed already, with the stream checks */
-		if (!r->count[HV_SEV_ERROR] && !r->internal_error && !r->unreadable) hv_report_merge(r, t->fused);
-		return;
-	}
-	if (r->count[HV_SEV_ERROR] || r->internal_error || r->unreadable) return;
-	size_t *ord = malloc((t->ns ? t->ns : 1) * sizeof *ord);
-	size_t n = ord ? ovni_model_order(t, ord, true) : SIZE_MAX;
-	for (size_t i = 0; n != SIZE_MAX && i < n;) {
-		size_t j = i + 1;
-		while (j < n && strcmp(t->s[ord[j]].loom, t->s[ord[i]].loom) == 0) j++;
-		ovni_model_loom(t, ord + i, j - i, offsets, NULL, NULL, NULL);
-		i = j;
-	}
-	free(ord);
 }

@@ -33,6 +33,7 @@
 #define HV_OVNI_MODEL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "../core/blob.h"
 #include "../core/hv_int.h"
@@ -387,8 +388,13 @@ static inline mtask *model_task_at(const model_loom *L, uint32_t tix) { return &
 /* A loom's live task records. */
 void model_tasks_free(model_loom *L);
 
+/* model_map.c */
 bool mmap64_get(const mmap64 *m, uint64_t key, uint32_t *val);
 bool mmap64_put(mmap64 *m, uint64_t key, uint32_t val);
 void mmap64_free(mmap64 *m);
+
+/* model.c: replay the loom set up by model_loom.c (`pipe`: as the
+ * two-thread pipeline through its runner, or NULL). */
+void model_replay(model_loom *L, const int64_t *offs, const hv_options *pipe);
 
 #endif
