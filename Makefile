@@ -233,13 +233,13 @@ $(BUILD)/fuzz/mutator_test: fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpc
 #   planted_merge: diff_units, a unit loaded from bytes loses a diagnostic (core/units.c)
 #   planted_split: diff_ovni_split, the chunk merge drops a diagnostic (ovni/obs_split.c)
 #   planted_wide:  diff_simd, the AVX-512 value kernel miscounts (hpctoolkit/values_lanes.c)
-#   planted_replay: diff_ovni_replay, the pipeline's replayer skips an event (ovni/model.c)
+#   planted_replay: diff_ovni_replay, the split replay's chunks miscount a check (ovni/model_split.c)
 FUZZ_PLANTS := $(BUILD)/fuzz/planted_merge $(BUILD)/fuzz/planted_split $(BUILD)/fuzz/planted_wide \
 	$(BUILD)/fuzz/planted_replay
 $(BUILD)/fuzz/planted_merge: PLANT := diff_units validator/core/units.c HV_FUZZ_PLANT_MERGE_BUG
 $(BUILD)/fuzz/planted_split: PLANT := diff_ovni_split validator/ovni/obs_split.c HV_FUZZ_PLANT_SPLIT_BUG
 $(BUILD)/fuzz/planted_wide: PLANT := diff_simd validator/hpctoolkit/values_lanes.c HV_FUZZ_PLANT_WIDE_BUG
-$(BUILD)/fuzz/planted_replay: PLANT := diff_ovni_replay validator/ovni/model.c HV_FUZZ_PLANT_REPLAY_BUG
+$(BUILD)/fuzz/planted_replay: PLANT := diff_ovni_replay validator/ovni/model_split.c HV_FUZZ_PLANT_REPLAY_BUG
 $(FUZZ_PLANTS): fuzz/regress.c $(wildcard fuzz/fuzz_diff_*.c) validator/core/units.c validator/ovni/obs_split.c \
 		validator/hpctoolkit/values_lanes.c validator/ovni/model.c $(BUILD)/libhpcvet.a $(HEADERS) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)

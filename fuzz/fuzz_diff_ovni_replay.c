@@ -1,21 +1,22 @@
 /* Differential fuzz target: an ovni trace tree replayed by the event model
- * on one thread, and as the pipeline of -j (ovni/model.c: a reader that
- * walks the streams with their checks and merges them in clock order into
- * batches, a replayer that hands the batches' events to the handlers),
- * with batches as small as one event, two to five of them in flight, on 1-4
- * threads (one: the runner runs the pipeline's two tasks one after the
- * other, so the reader replays too), must give one report, byte for byte.
- * A difference aborts with the field that differs (diff.h).
+ * the one-thread way, and as the split replay of ovni/model_split.c (each
+ * stream's own checks in chunks, on any thread; the events the threads
+ * share merged by clock on one), with chunks as small as one byte (one
+ * event), on 1-4 threads (one: the runner runs the tasks one after the
+ * other, so the merger makes every chunk), must give one report, byte for
+ * byte, evaluation counts included. A difference aborts with the field
+ * that differs (diff.h).
  *
  * Input: two control bytes, then the container of container.h (names fixed
  * as in `ovni_trace`):
- *   byte 0: bits 0-2 events per batch (1, 2, 3, 5, 8, 64, as many as fit,
- *           1), bits 3-4 threads - 1, bits 5-6 batches in flight - 2;
+ *   byte 0: bits 0-2 stream bytes per chunk (1, 13, 100, 1000, 4096,
+ *           65536, the default, 1), bits 3-4 threads - 1;
  *   byte 1: the order the runner takes tasks in (0 as given, 1 reversed,
  *           else a shuffle seeded by it). */
 #include "container.h"
 #include "diff.h"
 #include "ovni/model.h"
+#include "ovni/tree.h"
 
 static void ovni_fix_name(char *name, size_t cap, size_t index)
 {
@@ -40,31 +41,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_ctl c = {data, size < 2 ? size : 2, 0};
 	uint8_t b0 = fuzz_ctl_byte(&c), b1 = fuzz_ctl_byte(&c);
 	data += c.n, size -= c.n;
-	static const unsigned batch_events[8] = {1, 2, 3, 5, 8, 64, 0, 1};
+	static const unsigned chunk_bytes[8] = {1, 13, 100, 1000, 4096, 65536, 0, 1};
 
 	hv_options one = {.edition = HV_EDITION_AUTO, .max_diags = FUZZ_MAX_DIAGS};
-	hv_report serial, piped;
+	hv_report serial, split;
+	ovni_split_on = false;
 	check_trace(data, size, &one, &serial);
+	ovni_split_on = true;
 
-	hv_options pipe = one;
+	hv_options par = one;
 	fuzz_runner fr = {.threads = 1u + ((b0 >> 3) & 3u), .order = b1};
-	fuzz_use_runner(&pipe, &fr);
-	pipe.jobs = 8; /* two threads to spare for up to four looms, whatever runs them */
-	ovni_pipeline_on = true;
-	ovni_pipe_batch_events = batch_events[b0 & 7u];
-	ovni_pipe_batches = 2u + ((b0 >> 5) & 3u);
-	uint64_t runs0 = atomic_load(&ovni_pipe_runs), pushed0 = atomic_load(&ovni_pipe_pushed);
-	check_trace(data, size, &pipe, &piped);
-	ovni_pipeline_on = false;
-	uint64_t runs = atomic_load(&ovni_pipe_runs) - runs0, pushed = atomic_load(&ovni_pipe_pushed) - pushed0;
-	ovni_pipe_batch_events = 0;
-	ovni_pipe_batches = 8;
-	if (fuzz_diff_stats())
-		fprintf(stderr, "diff_ovni_replay: %llu pipelines, %llu batches of %s%u events, %u in flight, on %u threads\n",
-			(unsigned long long)runs, (unsigned long long)pushed, batch_events[b0 & 7u] ? "" : "up to ",
-			batch_events[b0 & 7u] ? batch_events[b0 & 7u] : 65536u / 14u, 2u + ((b0 >> 5) & 3u), fr.threads);
-	fuzz_diff_reports(&serial, "the one-thread replay", &piped, "the pipeline");
+	fuzz_use_runner(&par, &fr);
+	par.jobs = 8; /* threads to spare for up to four looms, whatever runs them */
+	ovni_split_chunk = chunk_bytes[b0 & 7u];
+	uint64_t runs0 = atomic_load(&ovni_split_runs), chunks0 = atomic_load(&ovni_split_chunks),
+		 gave0 = atomic_load(&ovni_split_fallbacks);
+	check_trace(data, size, &par, &split);
+	ovni_split_chunk = 0;
+	uint64_t runs = atomic_load(&ovni_split_runs) - runs0, chunks = atomic_load(&ovni_split_chunks) - chunks0,
+		 gave = atomic_load(&ovni_split_fallbacks) - gave0;
+	if (fuzz_diff_stats()) {
+		char cb[24] = "the default";
+		if (chunk_bytes[b0 & 7u]) snprintf(cb, sizeof cb, "%u", chunk_bytes[b0 & 7u]);
+		fprintf(stderr, "diff_ovni_replay: %llu split replays (%llu gave up), %llu chunks of %s bytes, on %u threads\n",
+			(unsigned long long)runs, (unsigned long long)gave, (unsigned long long)chunks, cb, fr.threads);
+	}
+	fuzz_diff_reports(&serial, "the one-thread replay", &split, "the split replay");
 	hv_report_free(&serial);
-	hv_report_free(&piped);
+	hv_report_free(&split);
 	return 0;
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# ovni traces under -j: with HPCVET_OVNI_PIPELINE set (off by default), a
-# loom's event-model replay runs as a pipeline when threads are to spare (ovni/model.c: a reader walks the streams with their
-# checks and merges them into batches, a replayer runs the handlers), and
-# the report must not show it. Each trace tree is validated alone (several
-# inputs at once run side by side, without the pipeline), and its JSON
-# report (--strict, every diagnostic with its message) must be byte-identical
-# at -j1, -j2 and, pipeline on, -j2 and -j4 ("2p", "4p"), with the same exit code, for:
+# ovni traces under -j: a loom's event-model replay is the split replay
+# (ovni/model_split.c: each stream's own checks in chunks on any thread, the
+# events the threads share merged by clock on one; any failure replays the
+# loom the one-thread way), and the report must not show it. Each trace tree
+# is validated alone, and its JSON report (--strict, every diagnostic with
+# its message) must be byte-identical at -j1, -j2, -j4 and at -j2 with
+# HPCVET_OVNI_SPLIT=0 ("2s": the one-thread replay), with the same exit code, for:
 #   - every ovni trace tree of the golden corpus (golden/cases/ovni/*.d);
 #     single-file cases have no model and go in one call per -j;
 #   - every shared real ovni trace (skipped, and counted, without ../shared);
@@ -22,9 +22,9 @@ same_jobs() {
 	shift
 	"$HPCVET" -j1 --format=json --strict "$@" >"$TMP/j1" 2>&1
 	local rc1=$? j
-	# -j2 as it runs by default, and -j2, -j4 with the pipeline switched on
-	for j in 2 2p 4p; do
-		HPCVET_OVNI_PIPELINE=${j//[0-9]/} "$HPCVET" -j"${j%p}" --format=json --strict "$@" >"$TMP/jn" 2>&1
+	# -j2, -j4, and -j2 with the split replay switched off
+	for j in 2 4 2s; do
+		HPCVET_OVNI_SPLIT=$([ "$j" = 2s ] && echo 0 || echo 1) "$HPCVET" -j"${j%s}" --format=json --strict "$@" >"$TMP/jn" 2>&1
 		local rcn=$?
 		if [ "$rc1" -eq "$rcn" ] && cmp -s "$TMP/j1" "$TMP/jn"; then ok; else
 			not_ok "$desc: -j1 and -j$j differ (exit $rc1 vs $rcn)"

@@ -392,9 +392,9 @@ int main(int argc, char **argv)
 	if (unit_bytes && parse_size(unit_bytes, &ub)) opt.unit_bytes = ub;
 	/* the narrow vector paths only (core/simd.h; tests compare the reports) */
 	if (getenv("HPCVET_NO_AVX512")) hv_simd_allow_avx512(false);
-	/* the ovni replay's two-thread pipeline (ovni/tree.h: off by default) */
-	const char *pipeline = getenv("HPCVET_OVNI_PIPELINE");
-	if (pipeline && *pipeline && strcmp(pipeline, "0") != 0) ovni_pipeline_on = true;
+	/* the ovni replay the one-thread way only (ovni/tree.h) */
+	const char *split = getenv("HPCVET_OVNI_SPLIT");
+	if (split && strcmp(split, "0") == 0) ovni_split_on = false;
 	if (hv_cli_active_hooks) {
 		if (jobs > 1) {
 			opt.runner = hv_jobs_run;

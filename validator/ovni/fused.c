@@ -31,7 +31,6 @@
 #define FUSED_MAX_STREAMS 4096u
 
 bool ovni_fused_on = true;
-bool ovni_pipeline_on = false;
 
 typedef struct fjob {
 	const hv_blob *obs;
@@ -53,7 +52,8 @@ struct ovni_fused {
 
 typedef struct fctx {
 	ovni_trace *pre;
-	const hv_options *pipe;   /* each loom's replay as a pipeline through it, or NULL */
+	const hv_options *opt;    /* the runner of each loom's split replay */
+	unsigned threads;         /* threads per loom */
 	const size_t *ord;
 	const int64_t *offs;
 	fjob *job;
@@ -68,7 +68,7 @@ static void loom_task(void *ctx, size_t i)
 	floom *l = &c->loom[i];
 	ovni_trace t = *c->pre; /* a copy per loom: its own report */
 	t.r = &l->rep;
-	ovni_model_loom(&t, c->ord + l->from, l->to - l->from, c->offs, c->reps + l->from, c->sums + l->from, c->pipe);
+	ovni_model_loom(&t, c->ord + l->from, l->to - l->from, c->offs, c->reps + l->from, c->sums + l->from, c->opt, c->threads);
 }
 
 void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, hv_blob *const *obs, size_t n,
@@ -117,13 +117,10 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 		hv_report_init(&loom[nl++].rep, t->r->input_path, t->r->max_diags);
 		i = j;
 	}
-	/* A loom's replay is serial; with the pipeline switched on, under -j
-	 * with two threads to spare per loom, its reading and stream checks run
-	 * beside it (model.c). Off by default: it costs about 40% more
-	 * instructions than it moves to the second thread, so on the runtime-
-	 * shaped trace -j2 ran slower than -j1 (bench/RESULTS.md). */
-	const hv_options *pipe = ovni_pipeline_on && opt->runner && opt->jobs >= 2 && opt->jobs / 2 >= nl ? opt : NULL;
-	fctx c = {&pre, pipe, ord, offs, fx->job, loom, reps, sums};
+	/* Looms run side by side; a loom's split replay (model_split.c) gets
+	 * its share of the threads to spare. */
+	unsigned threads = opt->runner && opt->jobs > nl ? (unsigned)(opt->jobs / nl) : 1;
+	fctx c = {&pre, opt, threads, ord, offs, fx->job, loom, reps, sums};
 	hv_for_each(opt, nl, loom_task, &c);
 	hv_report_init(&fx->model, t->r->input_path, t->r->max_diags);
 	for (size_t i = 0; i < nl; i++) hv_report_merge(&fx->model, &loom[i].rep);

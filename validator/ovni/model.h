@@ -57,19 +57,10 @@ void ovni_model_check(ovni_trace *t, const int64_t *offsets);
  * usable. ord has room for t->ns. */
 size_t ovni_model_order(const ovni_trace *t, size_t *ord, bool walked_only);
 
-/* `pipe`: run the replay as a pipeline through its runner (model.c), or
- * NULL for one thread; the report is the same. */
+/* `opt`, `threads`: the split replay's runner and threads (model_split.c;
+ * NULL, 1: this thread only); the report is the same. */
 void ovni_model_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *all_offs, hv_report **reps,
-		     ovni_obs_summary **sums, const hv_options *pipe);
-
-/* The pipeline's shape, for tests and the fuzz differential (set before a
- * check, never during one): events per batch at most (0: as many as fit),
- * and batches in flight per loom (2 to MODEL_PIPE_BATCHES_MAX). */
-extern unsigned ovni_pipe_batch_events, ovni_pipe_batches;
-/* Pipelines run, and batches the readers pushed, by this process so far
- * (for tests and the fuzz differential). */
-extern _Atomic uint64_t ovni_pipe_runs, ovni_pipe_pushed;
-#define MODEL_PIPE_BATCHES_MAX 8u
+		     ovni_obs_summary **sums, const hv_options *opt, unsigned threads);
 
 /* ---- shared by model_*.c ---- */
 
@@ -240,8 +231,11 @@ struct mop {
 
 #define MODEL_OP_SLOTS 1024u
 
-/* Classify one key (model_state.c). */
+/* Classify one key (model_state.c); _shared: as the split replay's merge
+ * sees it, with the handlers of what the threads share and no thread
+ * checks (model_split.c). */
 void model_classify(const uint8_t p[4], mop *o);
+void model_classify_shared(const uint8_t p[4], mop *o);
 
 /* The handlers of model_classify's ops. */
 void model_h_none(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
@@ -262,6 +256,15 @@ void model_h_pop(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
 void model_h_task(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
 void model_h_task_x(model_loom *L, uint32_t ti, const mevent *e, const mop *o); /* VTx 6Tx */
 void model_h_task_e(model_loom *L, uint32_t ti, const mevent *e, const mop *o); /* VTe 6Te */
+/* The lifecycle and affinity events without their out-of-CPU check, which
+ * the split replay makes on the thread's own stream. */
+void model_hs_OHx(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_hs_OHe(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_hs_OHp(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_hs_OHr(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_hs_OHc(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_hs_OHw(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+void model_hs_OA(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
 
 struct model_loom {
 	mop ops[MODEL_OP_SLOTS];
@@ -278,6 +281,7 @@ struct model_loom {
 	mbody *body;
 	size_t nbody, capbody;
 	int8_t mark_kind[OVNI_MARK_TYPES]; /* -1 undeclared, 0 single, 1 stack (ovni.mark) */
+	bool split;               /* the split replay's merge: shared events only (model_split.c) */
 	bool stop;                /* an error stopped the replay, as it stops ovniemu */
 	bool oom;
 };
@@ -393,8 +397,82 @@ bool mmap64_get(const mmap64 *m, uint64_t key, uint32_t *val);
 bool mmap64_put(mmap64 *m, uint64_t key, uint32_t val);
 void mmap64_free(mmap64 *m);
 
-/* model.c: replay the loom set up by model_loom.c (`pipe`: as the
- * two-thread pipeline through its runner, or NULL). */
-void model_replay(model_loom *L, const int64_t *offs, const hv_options *pipe);
+/* model.c: replay the loom set up by model_loom.c, on this thread. */
+void model_replay(model_loom *L, const int64_t *offs);
+
+/* ---- reading and dispatching, shared by model.c and model_split.c ---- */
+
+/* The slow path of model_read: the event at rd->pos through the window
+ * (refilling it, or asking again for the data of a jumbo event, or moving
+ * the fused stream checks on), then the fast-path pointers set to what the
+ * window holds. False at the end of what can be replayed. */
+bool model_read_slow(mreader *rd, int64_t offset, mevent *e);
+
+/* The event at rd->pos into e; false at the end. The fast path: a normal
+ * event wholly inside the window's bytes, read through rd->rp. */
+static inline __attribute__((always_inline)) bool model_read(mreader *rd, int64_t offset, mevent *e)
+{
+	const uint8_t *p = rd->rp;
+	if (!p || rd->rlim - p < 28 || (p[0] & 0x10)) return model_read_slow(rd, offset, e);
+	uint8_t f = p[0];
+	uint32_t plen = (f & 0x0f) ? (uint32_t)(f & 0x0f) + 1 : 0;
+	e->p = p;
+	e->jumbo = false;
+	e->payload = p + 12;
+	e->plen = plen;
+	e->off = rd->pos;
+	e->len = 12 + plen;
+	e->idx = rd->idx;
+	e->clock = (int64_t)hv_le64(p + 4) + offset;
+	rd->rp = p + 12 + plen;
+	return true;
+}
+
+static inline void model_advance(mreader *rd, const mevent *e)
+{
+	rd->pos += e->len;
+	rd->idx++;
+}
+
+/* A key has two slots (two hashes): its op is in one of them, found inline.
+ * A loom uses a few dozen keys in MODEL_OP_SLOTS slots, so two keys that
+ * share one slot almost never share the other. */
+static inline unsigned model_op_slot(uint32_t key) { return (key * 2654435761u) >> 22; }
+static inline unsigned model_op_slot2(uint32_t key) { return ((key ^ (key >> 13)) * 0x85ebca6bu) >> 22; }
+
+/* A key met for the first time (or lost), classified into one of its slots. */
+const mop *model_op_fill(model_loom *L, const uint8_t *p);
+
+/* Each event to the handler of its kind, through the op of its key. */
+static inline void model_dispatch(model_loom *L, uint32_t ti, const mevent *e)
+{
+	uint32_t key = hv_le32(e->p);
+	const mop *o = &L->ops[model_op_slot(key)];
+	if (__builtin_expect(o->key != key, 0)) {
+		o = &L->ops[model_op_slot2(key)];
+		if (o->key != key) o = model_op_fill(L, e->p);
+	}
+	o->h(L, ti, e, o);
+}
+
+/* ---- the split replay (model_split.c) ---- */
+
+/* Replay the loom as the split replay: each stream's own checks (its
+ * thread's states, marks, flushes and the stream checks) run stream by
+ * stream, in chunks, on up to `threads` threads through opt's runner (NULL:
+ * on this one), and only the events the threads share (lifecycle,
+ * affinity, tasks) are merged by clock and replayed. It speculates that the
+ * loom is clean. 1: the replay is done (clean, its counts in L->r, or not
+ * to be reported because a stream check found an error: L->stop set); -1:
+ * something failed, and the caller replays the loom again the one-thread
+ * way from a fresh state, for the report's order and first error; 0: not
+ * tried (switched off, or too many streams), L untouched. */
+int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt, unsigned threads);
+/* Stream bytes a chunk covers (0: the default), for tests and the fuzz
+ * differential; set before a check, never during one. */
+extern unsigned ovni_split_chunk;
+/* Split replays run, chunks made, and replays that gave up, by this
+ * process so far. */
+extern _Atomic uint64_t ovni_split_runs, ovni_split_chunks, ovni_split_fallbacks;
 
 #endif

@@ -324,6 +324,25 @@ THREAD_HANDLER(r)
 THREAD_HANDLER(c)
 THREAD_HANDLER(w)
 
+#define THREAD_HANDLER_SHARED(V)                                                        \
+	void model_hs_OH##V(model_loom *L, uint32_t ti, const mevent *e, const mop *o) \
+	{                                                                               \
+		(void)o;                                                                \
+		thread_event(L, ti, e, #V[0]);                                          \
+	}
+THREAD_HANDLER_SHARED(x)
+THREAD_HANDLER_SHARED(e)
+THREAD_HANDLER_SHARED(p)
+THREAD_HANDLER_SHARED(r)
+THREAD_HANDLER_SHARED(c)
+THREAD_HANDLER_SHARED(w)
+
+void model_hs_OA(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
+{
+	(void)o;
+	affinity_event(L, ti, e);
+}
+
 void model_h_OA(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 {
 	(void)o;

@@ -34,52 +34,52 @@ static int32_t loom_ncpus(ovni_trace *t, const size_t *idx, size_t n)
 	return (int32_t)(max + 1);
 }
 
-void ovni_model_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *all_offs, hv_report **reps,
-		     ovni_obs_summary **sums, const hv_options *pipe)
+/* Set up the loom's threads and readers (the caller zeroed L and set its
+ * trace and report); false on out of memory (reported). `reps`: the fused
+ * stream checks' reports, or NULL (the streams were checked). */
+static bool loom_setup(model_loom *L, ovni_trace *t, const size_t *idx, size_t n, hv_report **reps,
+		       ovni_obs_summary **sums)
 {
-	model_loom L = {.t = t, .r = t->r};
-	L.th = calloc(n, sizeof *L.th);
-	L.rd = calloc(n, sizeof *L.rd);
-	int64_t *offs = malloc(n * sizeof *offs);
-	L.cpu.ncpus = loom_ncpus(t, idx, n);
-	size_t nc = L.cpu.ncpus > 0 ? (size_t)L.cpu.ncpus : 1;
-	L.cpu.running = calloc(nc, sizeof *L.cpu.running);
-	L.cpu.owner = calloc(nc, sizeof *L.cpu.owner);
-	if (!L.th || !L.rd || !offs || !L.cpu.running || !L.cpu.owner) {
+	L->th = calloc(n, sizeof *L->th);
+	L->rd = calloc(n, sizeof *L->rd);
+	L->cpu.ncpus = loom_ncpus(t, idx, n);
+	size_t nc = L->cpu.ncpus > 0 ? (size_t)L->cpu.ncpus : 1;
+	L->cpu.running = calloc(nc, sizeof *L->cpu.running);
+	L->cpu.owner = calloc(nc, sizeof *L->cpu.owner);
+	if (!L->th || !L->rd || !L->cpu.running || !L->cpu.owner) {
 		hv_report_internal(t->r, "out of memory");
-		goto out;
+		return false;
 	}
-	L.nth = n;
+	L->nth = n;
 	/* every slot holds key 0, which classifies as no model */
-	for (size_t i = 0; i < MODEL_OP_SLOTS; i++) L.ops[i] = (mop){.h = model_h_none};
+	for (size_t i = 0; i < MODEL_OP_SLOTS; i++) L->ops[i] = (mop){.h = model_h_none};
 	size_t wcap = WINDOW_BUDGET / n;
 	wcap = wcap < WINDOW_MIN ? WINDOW_MIN : wcap > WINDOW_MAX ? WINDOW_MAX : wcap;
 	/* mark types are declared trace-wide; the tree checks made them agree */
-	memset(L.mark_kind, -1, sizeof L.mark_kind);
+	memset(L->mark_kind, -1, sizeof L->mark_kind);
 	for (size_t i = 0; i < t->ns; i++)
 		for (size_t k = 0; k < t->s[i].meta.nmarks; k++) {
 			const ovni_mark *mk = &t->s[i].meta.marks[k];
-			if (!mk->is_label && mk->type >= 0 && mk->type < OVNI_MARK_TYPES) L.mark_kind[mk->type] = mk->stack;
+			if (!mk->is_label && mk->type >= 0 && mk->type < OVNI_MARK_TYPES) L->mark_kind[mk->type] = mk->stack;
 		}
 	for (size_t i = 0; i < n; i++) {
-		mthread *th = &L.th[i];
+		mthread *th = &L->th[i];
 		th->s = &t->s[idx[i]];
 		th->tid = th->s->tid;
 		th->cpu = MODEL_NO_CPU;
-		mreader *rd = &L.rd[i];
+		mreader *rd = &L->rd[i];
 		rd->pos = 8;
 		rd->end = th->s->obs->size;
-		offs[i] = all_offs[idx[i]];
 		uint32_t p = (uint32_t)i;
 		for (size_t j = 0; j < i; j++)
-			if (L.th[j].s->pid == th->s->pid) {
-				p = L.th[j].proc;
+			if (L->th[j].s->pid == th->s->pid) {
+				p = L->th[j].proc;
 				break;
 			}
 		th->proc = p;
 		if (!hv_window_init(&rd->w, th->s->obs, wcap)) {
 			rd->done = true;
-			L.oom = true;
+			L->oom = true;
 		} else if (reps) {
 			/* nothing is walkable before the checks pass over it */
 			rd->end = rd->pos;
@@ -88,13 +88,16 @@ void ovni_model_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *
 			if (!rd->chk) rd->done = true;
 		}
 	}
-	model_replay(&L, offs, pipe);
-	if (!L.stop && !L.oom) model_end_checks(&L);
-	if (L.oom) hv_report_internal(t->r, "out of memory in the ovni event model");
-out:
-	for (size_t i = 0; L.th && L.rd && i < L.nth; i++) {
-		mthread *th = &L.th[i];
-		mreader *rd = &L.rd[i];
+	return true;
+}
+
+/* Free the loom's state; with `reps`, the stream checks of what the replay
+ * did not read first. L is zeroed but for its trace and report. */
+static void loom_free(model_loom *L, const size_t *idx, size_t n, hv_report **reps, ovni_obs_summary **sums)
+{
+	for (size_t i = 0; L->th && L->rd && i < L->nth; i++) {
+		mthread *th = &L->th[i];
+		mreader *rd = &L->rd[i];
 		ovni_obs_end(rd->chk); /* the checks of what the replay did not read */
 		hv_window_free(&rd->w);
 		if (reps && !rd->chk_rep) ovni_check_obs(th->s->obs, reps[i], false, sums[i]);
@@ -103,19 +106,68 @@ out:
 		free(th->marks);
 		free(th->bodies);
 	}
-	for (size_t i = 0; reps && L.nth == 0 && i < n; i++) ovni_check_obs(t->s[idx[i]].obs, reps[i], false, sums[i]);
-	free(L.th);
-	free(L.rd);
+	for (size_t i = 0; reps && L->nth == 0 && i < n; i++) ovni_check_obs(L->t->s[idx[i]].obs, reps[i], false, sums[i]);
+	free(L->th);
+	free(L->rd);
+	free(L->cpu.running);
+	free(L->cpu.owner);
+	mmap64_free(&L->types);
+	mmap64_free(&L->tasks);
+	mmap64_free(&L->bodymap);
+	model_tasks_free(L);
+	for (size_t i = 0; L->dense && i < L->nth * 3; i++) free(L->dense[i].ix);
+	free(L->dense);
+	free(L->body);
+	ovni_trace *t = L->t;
+	hv_report *r = L->r;
+	memset(L, 0, sizeof *L);
+	L->t = t;
+	L->r = r;
+}
+
+static bool any_error(hv_report **reps, size_t n)
+{
+	for (size_t i = 0; reps && i < n; i++)
+		if (reps[i]->count[HV_SEV_ERROR] || reps[i]->internal_error) return true;
+	return false;
+}
+
+void ovni_model_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *all_offs, hv_report **reps,
+		     ovni_obs_summary **sums, const hv_options *opt, unsigned threads)
+{
+	model_loom *L = calloc(1, sizeof *L);
+	int64_t *offs = malloc(n * sizeof *offs);
+	if (!L || !offs) {
+		hv_report_internal(t->r, "out of memory");
+		free(L);
+		free(offs);
+		for (size_t i = 0; reps && i < n; i++) ovni_check_obs(t->s[idx[i]].obs, reps[i], false, sums[i]);
+		return;
+	}
+	L->t = t;
+	L->r = t->r;
+	for (size_t i = 0; i < n; i++) offs[i] = all_offs[idx[i]];
+	hv_report **left = reps; /* fused stream checks still to finish */
+	if (loom_setup(L, t, idx, n, reps, sums)) {
+		int split = L->oom ? 0 : model_replay_split(L, offs, opt, threads);
+		if (split == 0) {
+			model_replay(L, offs);
+		} else if (split < 0) {
+			/* the split replay gave up: the one-thread replay, from
+			 * the start, over streams whose checks are finished
+			 * first; if they found an error the model is not
+			 * reported */
+			loom_free(L, idx, n, left, sums);
+			left = NULL;
+			if (!any_error(reps, n) && loom_setup(L, t, idx, n, NULL, NULL)) model_replay(L, offs);
+			else L->stop = true;
+		}
+		if (!L->stop && !L->oom) model_end_checks(L);
+		if (L->oom) hv_report_internal(t->r, "out of memory in the ovni event model");
+	}
+	loom_free(L, idx, n, left, sums);
+	free(L);
 	free(offs);
-	free(L.cpu.running);
-	free(L.cpu.owner);
-	mmap64_free(&L.types);
-	mmap64_free(&L.tasks);
-	mmap64_free(&L.bodymap);
-	model_tasks_free(&L);
-	for (size_t i = 0; L.dense && i < L.nth * 3; i++) free(L.dense[i].ix);
-	free(L.dense);
-	free(L.body);
 }
 
 typedef struct loom_key {
@@ -163,7 +215,7 @@ void ovni_model_check(ovni_trace *t, const int64_t *offsets)
 	for (size_t i = 0; n != SIZE_MAX && i < n;) {
 		size_t j = i + 1;
 		while (j < n && strcmp(t->s[ord[j]].loom, t->s[ord[i]].loom) == 0) j++;
-		ovni_model_loom(t, ord + i, j - i, offsets, NULL, NULL, NULL);
+		ovni_model_loom(t, ord + i, j - i, offsets, NULL, NULL, NULL, 1);
 		i = j;
 	}
 	free(ord);

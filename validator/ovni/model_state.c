@@ -222,3 +222,16 @@ void model_classify(const uint8_t p[4], mop *o)
 	o->ch = (uint8_t)ch;
 	o->h = sop == SOP_PUSH ? model_h_push : sop == SOP_POP ? model_h_pop : o->act ? model_h_runtime : model_h_none;
 }
+
+void model_classify_shared(const uint8_t p[4], mop *o)
+{
+	model_classify(p, o);
+	model_handler h = o->h;
+	if (h == model_h_task || h == model_h_task_x || h == model_h_task_e) {
+		o->act = ACT_NONE; /* checked on the thread's stream */
+		return;
+	}
+	o->h = h == model_h_OHx ? model_hs_OHx : h == model_h_OHe ? model_hs_OHe : h == model_h_OHp ? model_hs_OHp
+	       : h == model_h_OHr ? model_hs_OHr : h == model_h_OHc ? model_hs_OHc : h == model_h_OHw ? model_hs_OHw
+	       : h == model_h_OA ? model_hs_OA : model_h_none;
+}

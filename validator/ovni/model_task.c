@@ -536,7 +536,7 @@ static void body_event_on(model_loom *L, uint32_t ti, const mevent *e, uint32_t 
 	uint8_t key[3] = {m, 'T', 'x'};
 	int ch = m == 'V' ? CH_NOSV_SS : CH_N6_SS;
 	if (v == 'x') {
-		if (execute(L, ti, e, tix, bid) && m != 'P') model_stack_push(L, ti, ch, key, e);
+		if (execute(L, ti, e, tix, bid) && m != 'P' && !L->split) model_stack_push(L, ti, ch, key, e);
 		return;
 	}
 	bool found = cached || (bid == 1 ? (b = MODEL_BODY1 | tix, t->b1.id == 1)
@@ -564,7 +564,7 @@ static void body_event_on(model_loom *L, uint32_t ti, const mevent *e, uint32_t 
 		bd->thread = -1;
 		th->nb--;
 		note(&bd->last, e);
-		if (m != 'P') model_stack_pop(L, ti, ch, key, e);
+		if (m != 'P' && !L->split) model_stack_pop(L, ti, ch, key, e);
 		return;
 	} else {
 		return;
@@ -606,7 +606,8 @@ void model_h_task_x(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	mthread *th = &L->th[ti];
 	uint8_t m = e->p[1];
 	bool nosv = m == 'V';
-	if (!o->act || !model_runtime_pass(th, o->act) || e->jumbo || e->plen < (nosv ? 8u : 4u) || th->nb == th->capb) goto slow;
+	if ((o->act && !model_runtime_pass(th, o->act)) || e->jumbo || e->plen < (nosv ? 8u : 4u) || th->nb == th->capb)
+		goto slow;
 	uint32_t id = hv_le32(e->payload);
 	if (nosv && hv_le32(e->payload + 4) != 0) goto slow; /* a parallel task's body, or a wrong one */
 	uint32_t *sp = dense_slot(dense_of(L, th, m), id);
@@ -621,7 +622,7 @@ void model_h_task_x(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	if (tix == UINT32_MAX) goto slow; /* reported there */
 	/* every check passed: count them as model_h_task does */
 	uint64_t *ev = L->r->evaluated;
-	model_runtime_count(L, o->act);
+	if (o->act) model_runtime_count(L, o->act);
 	ev[HV_R_OVNI_MODEL_TASK_UNKNOWN]++;
 	if (nosv) ev[HV_R_OVNI_MODEL_BODY_PARALLEL]++;
 	if (dead) ev[HV_R_OVNI_MODEL_BODY_RERUN]++;
@@ -634,7 +635,7 @@ void model_h_task_x(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	*sp = MODEL_TASK_LIVE | tix;
 	th->bodies[th->nb++] = MODEL_BODY1 | tix;
 	uint8_t key[3] = {m, 'T', 'x'};
-	model_stack_push_fast(L, ti, nosv ? CH_NOSV_SS : CH_N6_SS, key, e);
+	if (!L->split) model_stack_push_fast(L, ti, nosv ? CH_NOSV_SS : CH_N6_SS, key, e);
 	return;
 slow:
 	model_h_task(L, ti, e, o);
@@ -645,7 +646,7 @@ void model_h_task_e(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	mthread *th = &L->th[ti];
 	uint8_t m = e->p[1];
 	bool nosv = m == 'V';
-	if (!o->act || !model_runtime_pass(th, o->act) || e->jumbo || e->plen < (nosv ? 8u : 4u) || !th->nb) goto slow;
+	if ((o->act && !model_runtime_pass(th, o->act)) || e->jumbo || e->plen < (nosv ? 8u : 4u) || !th->nb) goto slow;
 	uint32_t id = hv_le32(e->payload);
 	if (nosv && hv_le32(e->payload + 4) != 0) goto slow;
 	uint32_t b = th->bodies[th->nb - 1];
@@ -659,7 +660,7 @@ void model_h_task_e(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	uint32_t *sp = t->slot;
 	if (!sp) goto slow;
 	uint64_t *ev = L->r->evaluated;
-	model_runtime_count(L, o->act);
+	if (o->act) model_runtime_count(L, o->act);
 	ev[HV_R_OVNI_MODEL_TASK_UNKNOWN] += 2;
 	if (nosv) ev[HV_R_OVNI_MODEL_BODY_PARALLEL]++;
 	ev[HV_R_OVNI_MODEL_BODY_STATE]++;
@@ -668,7 +669,7 @@ void model_h_task_e(model_loom *L, uint32_t ti, const mevent *e, const mop *o)
 	live_free(L, tix);
 	th->nb--;
 	uint8_t key[3] = {m, 'T', 'x'};
-	model_stack_pop_fast(L, ti, nosv ? CH_NOSV_SS : CH_N6_SS, key, e);
+	if (!L->split) model_stack_pop_fast(L, ti, nosv ? CH_NOSV_SS : CH_N6_SS, key, e);
 	return;
 slow:
 	model_h_task(L, ti, e, o);

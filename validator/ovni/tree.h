@@ -62,10 +62,10 @@ bool ovni_fused_has(const ovni_trace *t, const hv_blob *obs);
 void ovni_fused_free(ovni_trace *t);
 /* Tests: false turns the fused pass off (streams are then read twice). */
 extern bool ovni_fused_on;
-/* true: a loom's replay runs as the two-thread pipeline under -j (model.c);
- * off by default (slower than one thread today); HPCVET_OVNI_PIPELINE=1 in
- * the CLI, and the tests and diff_ovni_replay, switch it on. */
-extern bool ovni_pipeline_on;
+/* false: every loom replays the one-thread way (model.c), not the split
+ * replay (model_split.c); the report is the same. HPCVET_OVNI_SPLIT=0 in
+ * the CLI, for measurements and tests. */
+extern bool ovni_split_on;
 
 /* Fill a v3 stream's thread, process and loom ids from its stream.json. */
 void ovni_stream_ids_from_meta(ovni_stream *s);

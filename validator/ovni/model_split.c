@@ -1,0 +1,585 @@
+/* The ovni event model: the split replay. Most of a runtime's events
+ * concern one thread only: its subsystem states, marks, flushes, kernel
+ * context switches, and the check that it is active or on its CPU, which
+ * reads the lifecycle its own events set. Those checks need no merge: they
+ * run stream by stream, in chunks, on any thread (the producers), together
+ * with the stream checks when fused. Only what the threads share (the
+ * lifecycle and affinity events, which move CPUs, and the task events,
+ * whose tasks move between threads) is copied into the chunk as a record
+ * and merged by clock on one thread, the merger, which replays it with the
+ * one-thread handlers (model_classify_shared).
+ *
+ * Why the report is the one-thread replay's: every stream's clocks
+ * increase (a producer that sees a step back gives up), so the one-thread
+ * merge's order restricted to the shared events is the order of their
+ * (clock, stream) merge, and a thread's own checks see its own events in
+ * stream order either way. The split speculates that nothing fails: a
+ * thread's lifecycle as its own events set it is the one the merger keeps
+ * only while every lifecycle event succeeds. So the producers' checks only
+ * count (their failures are not reported), the merger reports into a
+ * report that stores nothing, and any failure anywhere (a diagnostic of
+ * either side, a step back, out of memory) stops all sides and has the
+ * loom replayed the one-thread way, which finds the first error and writes
+ * every message (model_loom.c). A clean loom, the common case, adds the
+ * sides' counts to the report, which are the one-thread replay's counts:
+ * each check is counted by the side that makes it, once.
+ *
+ * Threads: the first task to start merges and makes any chunk it needs
+ * that no one is making; the others make chunks ahead, for the stream the
+ * merger will need first, at most SPLIT_AHEAD chunks a stream. No task
+ * waits for one that has not started, so the runner may run the tasks one
+ * after the other. Memory: SPLIT_AHEAD buffers per stream, sized so that a
+ * loom's buffers stay within SPLIT_BUDGET; looms of more than
+ * SPLIT_MAX_LANES streams replay the one-thread way. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/hv_int.h"
+#include "model.h"
+
+#define SPLIT_CHUNK (256u * 1024u)  /* stream bytes a chunk covers at most */
+#define SPLIT_AHEAD 4u              /* chunks per stream made and not yet merged */
+#define SPLIT_BUDGET (16u << 20)    /* every chunk buffer of a loom */
+#define SPLIT_BUF_MAX (64u * 1024u) /* a chunk's records */
+#define SPLIT_BUF_MIN 4096u
+#define SPLIT_MAX_LANES 256u
+#define REC_HEAD 16u                /* a record: offset and index (u64 each), then the event's bytes */
+#define REC_EVENT_MAX (16u + 256u)  /* the most bytes of an event a record keeps (as the replay reads) */
+
+unsigned ovni_split_chunk = 0;
+bool ovni_split_on = true;
+_Atomic uint64_t ovni_split_runs, ovni_split_chunks, ovni_split_fallbacks;
+
+/* What a thread's own stream checks of an event (the producer's side). */
+enum { LK_NONE, LK_OVNI, LK_OH, LK_OF, LK_OM, LK_KERNEL, LK_ACTIVE, LK_PUSH, LK_POP };
+
+typedef struct lop {
+	uint32_t key;             /* flags byte and MCV; 0 marks an empty slot */
+	uint8_t kind, act, ch, shared;
+	uint8_t skey[3], v;       /* v: the lifecycle event's letter */
+} lop;
+
+#define LOP_SLOTS 512u
+
+typedef struct schunk {
+	uint8_t *buf;
+	uint32_t len;
+} schunk;
+
+/* One stream (one thread) of the loom. The producer fields are its
+ * producer's (one at a time: `busy`), the ring's counters the lock's, the
+ * cursor the merger's. */
+typedef struct slane {
+	model_loom L;             /* a shallow copy of the loom, whose report is `rep` */
+	hv_report rep;            /* the stream's own checks' counts (stores nothing) */
+	lop ops[LOP_SLOTS];
+	int state;                /* the thread's lifecycle as its own events set it */
+	int64_t prev;             /* the last event's clock */
+	bool bad;                 /* a check failed, or a clock stepped back */
+	/* under the lock */
+	bool end, busy, held;     /* held: the merger reads chunk rd */
+	uint64_t rd, wr;          /* chunks [rd, wr) made and not released */
+	int64_t front;            /* the clock the made chunks reach */
+	schunk c[SPLIT_AHEAD];
+	/* the merger's */
+	const uint8_t *p, *pend;
+} slane;
+
+typedef struct split {
+	model_loom *L;
+	const int64_t *offs;
+	slane *ln;
+	size_t n;
+	uint64_t inb;             /* stream bytes a chunk covers */
+	size_t bufb;              /* a chunk's records (plus one record's room) */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	atomic_bool abort;
+	atomic_uint started;
+	bool finished;            /* under the lock: the merger is done */
+} split;
+
+/* ---- the producer: a thread's own checks, and its shared events copied ---- */
+
+static void lane_classify(const uint8_t p[4], lop *lo)
+{
+	mop o;
+	model_classify(p, &o);
+	*lo = (lop){.key = o.key, .kind = LK_NONE, .act = o.act, .ch = o.ch, .v = p[3]};
+	memcpy(lo->skey, o.skey, 3);
+	model_handler h = o.h;
+	if (h == model_h_ovni) lo->kind = LK_OVNI;
+	else if (h == model_h_OHx || h == model_h_OHe || h == model_h_OHp || h == model_h_OHr || h == model_h_OHc ||
+		 h == model_h_OHw)
+		lo->kind = LK_OH, lo->shared = 1;
+	else if (h == model_h_OA) lo->kind = LK_OVNI, lo->shared = 1;
+	else if (h == model_h_OF) lo->kind = LK_OF;
+	else if (h == model_h_OM) lo->kind = LK_OM;
+	else if (h == model_h_kernel) lo->kind = LK_KERNEL;
+	else if (h == model_h_runtime) lo->kind = LK_ACTIVE;
+	else if (h == model_h_push) lo->kind = LK_PUSH;
+	else if (h == model_h_pop) lo->kind = LK_POP;
+	else if (h == model_h_task || h == model_h_task_x || h == model_h_task_e) {
+		/* the body of a nOS-V or Nanos6 task is a state of its
+		 * thread's subsystem stack, pushed by its execute, popped by
+		 * its end (model_task.c) */
+		lo->shared = 1;
+		lo->kind = h == model_h_task_x ? LK_PUSH : h == model_h_task_e ? LK_POP : LK_ACTIVE;
+		lo->ch = p[1] == 'V' ? CH_NOSV_SS : CH_N6_SS;
+		lo->skey[0] = p[1], lo->skey[1] = 'T', lo->skey[2] = 'x';
+	}
+}
+
+static inline unsigned lop_slot(uint32_t key) { return (key * 2654435761u) >> 23; }
+static inline unsigned lop_slot2(uint32_t key) { return ((key ^ (key >> 13)) * 0x85ebca6bu) >> 23; }
+
+__attribute__((noinline)) static const lop *lane_fill(slane *ln, const uint8_t *p)
+{
+	uint32_t key = hv_le32(p);
+	lop *a = &ln->ops[lop_slot(key)], *b = &ln->ops[lop_slot2(key)];
+	lop *o = a->key == 0 ? a : b->key == 0 ? b : a;
+	lane_classify(p, o);
+	return o;
+}
+
+static inline const lop *lane_op(slane *ln, const uint8_t *p)
+{
+	uint32_t key = hv_le32(p);
+	const lop *o = &ln->ops[lop_slot(key)];
+	if (__builtin_expect(o->key == key, 1)) return o;
+	o = &ln->ops[lop_slot2(key)];
+	return o->key == key ? o : lane_fill(ln, p);
+}
+
+/* The thread-active check of model_need_active on the lifecycle the
+ * thread's own events set, counted as it counts; a failure makes the lane
+ * give up (the one-thread replay reports it). */
+static inline bool lane_active(slane *ln, uint32_t ti, int act)
+{
+	int s = ln->state;
+	bool active = s == TH_RUNNING || (act != ACT_RUNNING && (s == TH_COOLING || s == TH_WARMING));
+	if (__builtin_expect(active && (act != ACT_ON_CPU || !ln->L.th[ti].out_of_cpu), 1)) {
+		model_runtime_count(&ln->L, act);
+		return true;
+	}
+	ln->bad = true;
+	return false;
+}
+
+static int life_after(uint8_t v, int s)
+{
+	switch (v) {
+	case 'x':
+	case 'r': return TH_RUNNING;
+	case 'e': return TH_DEAD;
+	case 'p': return TH_PAUSED;
+	case 'c': return TH_COOLING;
+	case 'w': return TH_WARMING;
+	default: return s;
+	}
+}
+
+static inline void lane_event(slane *ln, uint32_t ti, const mevent *e, const lop *o)
+{
+	model_loom *LL = &ln->L;
+	switch (o->kind) {
+	case LK_NONE: return;
+	case LK_OVNI: model_h_ovni(LL, ti, e, NULL); return;
+	case LK_OH:
+		model_h_ovni(LL, ti, e, NULL);
+		ln->state = life_after(o->v, ln->state);
+		return;
+	case LK_OF: model_h_OF(LL, ti, e, NULL); return;
+	case LK_OM: model_h_OM(LL, ti, e, NULL); return;
+	case LK_KERNEL: model_h_kernel(LL, ti, e, NULL); return;
+	case LK_ACTIVE: lane_active(ln, ti, o->act); return;
+	case LK_PUSH:
+		if (!o->act || lane_active(ln, ti, o->act)) model_stack_push_fast(LL, ti, o->ch, o->skey, e);
+		return;
+	case LK_POP:
+		if (!o->act || lane_active(ln, ti, o->act)) model_stack_pop_fast(LL, ti, o->ch, o->skey, e);
+		return;
+	}
+}
+
+static inline uint8_t *put_record(uint8_t *out, const mevent *e)
+{
+	size_t n = (size_t)(e->payload - e->p) + e->plen;
+	memcpy(out, &e->off, 8);
+	memcpy(out + 8, &e->idx, 8);
+	memcpy(out + REC_HEAD, e->p, n);
+	return out + REC_HEAD + n;
+}
+
+/* One event of lane i: its own checks, and its record when shared. False:
+ * the lane gives up (a check failed, or its clock stepped back). */
+static inline __attribute__((always_inline)) bool lane_step(slane *ln, uint32_t i, const mevent *e, uint8_t **out)
+{
+	if (__builtin_expect(e->clock < ln->prev, 0)) return false;
+	ln->prev = e->clock;
+	const lop *o = lane_op(ln, e->p);
+	lane_event(ln, i, e, o);
+	if (__builtin_expect(ln->bad | ln->L.stop, 0)) return false;
+	if (o->shared) *out = put_record(*out, e);
+	return true;
+}
+
+/* Lane i's next chunk into c: at most S->inb bytes of its stream, or as
+ * many records as fill the buffer. True: the stream has no more. The
+ * reader's position, index and pointer stay in locals while the window
+ * holds whole normal events (model.c's replay_one does the same). */
+static bool produce(split *S, uint32_t i, schunk *c)
+{
+	slane *ln = &S->ln[i];
+	mreader *rd = &S->L->rd[i];
+	int64_t off = S->offs[i];
+	uint8_t *out = c->buf, *olim = c->buf + S->bufb;
+	uint64_t stop = rd->pos + S->inb;
+	mevent e;
+	bool end = false;
+	while (rd->pos < stop && out < olim) {
+		if (!model_read_slow(rd, off, &e)) {
+			end = true;
+			break;
+		}
+		if (!lane_step(ln, i, &e, &out)) {
+			ln->bad = true;
+			break;
+		}
+#ifdef HV_FUZZ_PLANT_REPLAY_BUG
+		/* planted for fuzz/fuzz_diff_ovni_replay.c: each chunk but a
+		 * stream's first counts one out-of-CPU check too many */
+		if (rd->idx > 0) ln->rep.evaluated[HV_R_OVNI_MODEL_OUT_OF_CPU]++;
+#endif
+		model_advance(rd, &e);
+		const uint8_t *p = rd->rp, *lim = rd->rlim;
+		uint64_t pos = rd->pos, idx = rd->idx;
+		while (p && lim - p >= 28 && !(p[0] & 0x10) && pos < stop && out < olim) {
+			uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
+			e.p = p;
+			e.jumbo = false;
+			e.payload = p + 12;
+			e.plen = plen;
+			e.off = pos;
+			e.len = 12 + plen;
+			e.idx = idx;
+			e.clock = (int64_t)hv_le64(p + 4) + off;
+			if (!lane_step(ln, i, &e, &out)) {
+				ln->bad = true;
+				break;
+			}
+			pos += 12 + plen;
+			idx++;
+			p += 12 + plen;
+		}
+		rd->pos = pos;
+		rd->idx = idx;
+		rd->rp = p;
+		if (ln->bad) break;
+	}
+	c->len = (uint32_t)(out - c->buf);
+	atomic_fetch_add_explicit(&ovni_split_chunks, 1, memory_order_relaxed);
+	if (ln->bad) atomic_store(&S->abort, true);
+	return end || ln->bad;
+}
+
+/* With the lock held: make lane i's next chunk (the lock released meanwhile). */
+static void make_chunk(split *S, uint32_t i)
+{
+	slane *ln = &S->ln[i];
+	schunk *c = &ln->c[ln->wr % SPLIT_AHEAD];
+	ln->busy = true;
+	pthread_mutex_unlock(&S->mu);
+	bool end = produce(S, i, c);
+	pthread_mutex_lock(&S->mu);
+	ln->busy = false;
+	ln->front = ln->prev;
+	if (end) ln->end = true;
+	ln->wr++;
+	pthread_cond_broadcast(&S->cv);
+}
+
+/* ---- the merger ---- */
+
+/* The lane a producer makes next: one with room, not being made, the one
+ * the merger will need first (fewest chunks made ahead, then the earliest
+ * clock). UINT32_MAX: none. Under the lock. */
+static uint32_t pick(const split *S)
+{
+	uint32_t best = UINT32_MAX;
+	for (uint32_t i = 0; i < S->n; i++) {
+		const slane *ln = &S->ln[i];
+		if (ln->busy || ln->end || ln->wr - ln->rd >= SPLIT_AHEAD) continue;
+		if (best == UINT32_MAX) {
+			best = i;
+			continue;
+		}
+		const slane *b = &S->ln[best];
+		uint64_t ra = ln->wr - ln->rd, rb = b->wr - b->rd;
+		if (ra < rb || (ra == rb && ln->front < b->front)) best = i;
+	}
+	return best;
+}
+
+
+
+static inline const uint8_t *get_record(const uint8_t *p, mevent *e, int64_t off)
+{
+	memcpy(&e->off, p, 8);
+	memcpy(&e->idx, p + 8, 8);
+	const uint8_t *q = p + REC_HEAD;
+	size_t stored;
+	if (q[0] & 0x10) {
+		e->len = 16 + (uint64_t)hv_le32(q + 12);
+		stored = e->len > REC_EVENT_MAX ? REC_EVENT_MAX : (size_t)e->len;
+		e->jumbo = true;
+		e->payload = q + 16;
+		e->plen = (uint32_t)(stored - 16);
+	} else {
+		uint32_t plen = (q[0] & 0x0f) ? (uint32_t)(q[0] & 0x0f) + 1 : 0;
+		e->len = 12 + plen;
+		stored = 12 + plen;
+		e->jumbo = false;
+		e->payload = q + 12;
+		e->plen = plen;
+	}
+	e->p = q;
+	e->clock = (int64_t)hv_le64(q + 4) + off;
+	return q + stored;
+}
+
+/* Lane i's next chunk for the merger: the one it holds released, the next
+ * made one taken, made here when no one is making it. False: the lane has
+ * no more (or the split gave up). */
+static bool next_chunk(split *S, uint32_t i)
+{
+	slane *ln = &S->ln[i];
+	pthread_mutex_lock(&S->mu);
+	if (ln->held) {
+		ln->rd++;
+		ln->held = false;
+		pthread_cond_broadcast(&S->cv); /* room for a producer */
+	}
+	bool got = false;
+	for (;;) {
+		if (atomic_load(&S->abort)) break;
+		if (ln->wr > ln->rd) {
+			const schunk *c = &ln->c[ln->rd % SPLIT_AHEAD];
+			ln->held = got = true;
+			ln->p = c->buf;
+			ln->pend = c->buf + c->len;
+			break;
+		}
+		if (ln->end) break;
+		if (!ln->busy) {
+			make_chunk(S, i);
+			continue;
+		}
+		/* being made: make another lane's chunk meanwhile rather than
+		 * wait (the merger's share of the making) */
+		uint32_t k = pick(S);
+		if (k != UINT32_MAX) make_chunk(S, k);
+		else pthread_cond_wait(&S->cv, &S->mu);
+	}
+	pthread_mutex_unlock(&S->mu);
+	return got;
+}
+
+static inline bool lane_next(split *S, uint32_t i, mevent *e)
+{
+	slane *ln = &S->ln[i];
+	while (ln->p == ln->pend)
+		if (!next_chunk(S, i)) return false;
+	ln->p = get_record(ln->p, e, S->offs[i]);
+	return true;
+}
+
+static inline bool before(const int64_t *clock, uint32_t a, uint32_t b)
+{
+	return clock[a] < clock[b] || (clock[a] == clock[b] && a < b);
+}
+
+static void sift_down(uint32_t *v, size_t n, const int64_t *clock, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < n && before(clock, v[l], v[m])) m = l;
+		if (l + 1 < n && before(clock, v[l + 1], v[m])) m = l + 1;
+		if (m == i) return;
+		uint32_t x = v[i];
+		v[i] = v[m];
+		v[m] = x;
+		i = m;
+	}
+}
+
+/* The shared events of every lane in (clock, stream) order, to the
+ * handlers: a heap of the lanes that wait, the current lane held out while
+ * its next event still comes first. */
+static void merge(split *S)
+{
+	model_loom *L = S->L;
+	size_t n = S->n, k = 0;
+	uint32_t *v = malloc(n * sizeof *v);
+	int64_t *clock = malloc(n * sizeof *clock);
+	mevent *next = malloc(n * sizeof *next);
+	if (!v || !clock || !next) {
+		L->oom = true;
+		goto out;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (lane_next(S, i, &next[i])) {
+			clock[i] = next[i].clock;
+			v[k++] = i;
+		}
+	for (size_t i = k; i-- > 0;) sift_down(v, k, clock, i);
+	while (k && !L->stop && !atomic_load_explicit(&S->abort, memory_order_relaxed)) {
+		uint32_t cur = v[0];
+		v[0] = v[--k];
+		if (k) sift_down(v, k, clock, 0);
+		int64_t lim = k ? clock[v[0]] : INT64_MAX;
+		uint32_t lidx = k ? v[0] : UINT32_MAX;
+		mevent *e = &next[cur];
+		bool more;
+		for (;;) {
+			model_dispatch(L, cur, e);
+			more = lane_next(S, cur, e);
+			if (!more || L->stop || e->clock > lim || (e->clock == lim && cur > lidx)) break;
+		}
+		if (!more) continue;
+		clock[cur] = e->clock;
+		/* back into the heap: at the end, sifted up */
+		size_t j = k++;
+		v[j] = cur;
+		while (j > 0 && before(clock, v[j], v[(j - 1) / 2])) {
+			uint32_t x = v[j];
+			v[j] = v[(j - 1) / 2];
+			v[(j - 1) / 2] = x;
+			j = (j - 1) / 2;
+		}
+	}
+out:
+	free(v);
+	free(clock);
+	free(next);
+}
+
+/* ---- the tasks ---- */
+
+static void help(split *S)
+{
+	pthread_mutex_lock(&S->mu);
+	while (!S->finished && !atomic_load(&S->abort)) {
+		uint32_t i = pick(S);
+		if (i == UINT32_MAX) pthread_cond_wait(&S->cv, &S->mu);
+		else make_chunk(S, i);
+	}
+	pthread_mutex_unlock(&S->mu);
+}
+
+static void run_merge(split *S)
+{
+	merge(S);
+	pthread_mutex_lock(&S->mu);
+	S->finished = true;
+	pthread_cond_broadcast(&S->cv);
+	pthread_mutex_unlock(&S->mu);
+}
+
+static void split_task(void *ctx, size_t i)
+{
+	(void)i;
+	split *S = ctx;
+	/* the first task to start merges: a helper never waits for a task
+	 * that has not started */
+	if (atomic_fetch_add(&S->started, 1) == 0) run_merge(S);
+	else help(S);
+}
+
+/* A stream whose checks found an error: the model's report will be
+ * dropped (fused.c), whatever the replay did. */
+static bool stream_failed(const model_loom *L)
+{
+	for (size_t i = 0; i < L->nth; i++) {
+		const mreader *rd = &L->rd[i];
+		if (rd->chk_rep && (rd->chk_rep->count[HV_SEV_ERROR] || rd->chk_rep->internal_error)) return true;
+	}
+	return false;
+}
+
+static bool quiet(const hv_report *r)
+{
+	return !r->count[HV_SEV_ERROR] && !r->count[HV_SEV_WARNING] && !r->count[HV_SEV_NOTE] && !r->internal_error;
+}
+
+int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt, unsigned threads)
+{
+	size_t n = L->nth;
+	if (!ovni_split_on || n == 0 || n > SPLIT_MAX_LANES) return 0;
+	split *S = calloc(1, sizeof *S);
+	slane *ln = calloc(n, sizeof *ln);
+	hv_report scratch, *real = L->r;
+	if (!S || !ln) {
+		free(S);
+		free(ln);
+		return 0;
+	}
+	size_t bufb = SPLIT_BUDGET / SPLIT_AHEAD / n;
+	bufb = bufb > SPLIT_BUF_MAX ? SPLIT_BUF_MAX : bufb < SPLIT_BUF_MIN ? SPLIT_BUF_MIN : bufb;
+	*S = (split){.L = L, .offs = offs, .ln = ln, .n = n, .bufb = bufb,
+		     .inb = ovni_split_chunk ? ovni_split_chunk : SPLIT_CHUNK};
+	bool mu = pthread_mutex_init(&S->mu, NULL) == 0;
+	bool cv = mu && pthread_cond_init(&S->cv, NULL) == 0;
+	bool ok = cv;
+	hv_report_init(&scratch, real->input_path, 0);
+	size_t made = 0;
+	for (; ok && made < n; made++) {
+		slane *l = &ln[made];
+		l->L = *L;
+		l->L.r = &l->rep;
+		hv_report_init(&l->rep, real->input_path, 0);
+		l->state = TH_UNKNOWN;
+		l->prev = INT64_MIN;
+		l->front = INT64_MIN;
+		for (unsigned k = 0; ok && k < SPLIT_AHEAD; k++)
+			ok = (l->c[k].buf = malloc(bufb + REC_HEAD + REC_EVENT_MAX)) != NULL;
+	}
+	int done = ok ? -1 : 0;
+	if (ok) {
+		atomic_init(&S->abort, false);
+		atomic_init(&S->started, 0);
+		atomic_fetch_add_explicit(&ovni_split_runs, 1, memory_order_relaxed);
+		L->r = &scratch;
+		L->split = true;
+		unsigned tasks = threads < 1 ? 1 : threads;
+		if (tasks > n + 1) tasks = (unsigned)n + 1;
+		if (opt && opt->runner && tasks > 1) hv_for_each(opt, tasks, split_task, S);
+		else run_merge(S);
+		L->split = false;
+		L->r = real;
+		bool clean = !atomic_load(&S->abort) && !L->stop && !L->oom && quiet(&scratch);
+		for (size_t i = 0; clean && i < n; i++) clean = !ln[i].bad && !ln[i].L.stop && !ln[i].L.oom && quiet(&ln[i].rep);
+		if (stream_failed(L)) {
+			L->stop = true; /* not reported: no end checks */
+			done = 1;
+		} else if (clean) {
+			hv_report_merge(real, &scratch);
+			for (size_t i = 0; i < n; i++) hv_report_merge(real, &ln[i].rep);
+			done = 1;
+		} else {
+			atomic_fetch_add_explicit(&ovni_split_fallbacks, 1, memory_order_relaxed);
+		}
+	}
+	for (size_t i = 0; i < made; i++) {
+		hv_report_free(&ln[i].rep);
+		for (unsigned k = 0; k < SPLIT_AHEAD; k++) free(ln[i].c[k].buf);
+	}
+	hv_report_free(&scratch);
+	if (cv) pthread_cond_destroy(&S->cv);
+	if (mu) pthread_mutex_destroy(&S->mu);
+	free(ln);
+	free(S);
+	return done;
+}
