@@ -55,10 +55,15 @@ _Atomic uint64_t ovni_split_runs, ovni_split_chunks, ovni_split_fallbacks;
 /* What a thread's own stream checks of an event (the producer's side). */
 enum { LK_NONE, LK_OVNI, LK_OH, LK_OF, LK_OM, LK_KERNEL, LK_ACTIVE, LK_PUSH, LK_POP };
 
+/* An event kind as a producer sees it, and how many events of it passed
+ * its checks: the checks of a kind count the same evaluations each time
+ * they pass (lop_count), and a failure gives the split up, so a lane's
+ * counts are added up per kind at the end, not per event. */
 typedef struct lop {
 	uint32_t key;             /* flags byte and MCV; 0 marks an empty slot */
 	uint8_t kind, act, ch, shared;
 	uint8_t skey[3], v;       /* v: the lifecycle event's letter */
+	uint64_t n;               /* events of the kind that passed (LK_OVNI to LK_POP) */
 } lop;
 
 #define LOP_SLOTS 512u
@@ -135,37 +140,96 @@ static void lane_classify(const uint8_t p[4], lop *lo)
 static inline unsigned lop_slot(uint32_t key) { return (key * 2654435761u) >> 23; }
 static inline unsigned lop_slot2(uint32_t key) { return ((key ^ (key >> 13)) * 0x85ebca6bu) >> 23; }
 
-__attribute__((noinline)) static const lop *lane_fill(slane *ln, const uint8_t *p)
+/* The evaluations `n` passing events of kind o count (what
+ * model_need_active, ovni_ok and model_stack_push/pop_fast count when they
+ * pass), into r. */
+static void lop_count(const lop *o, hv_report *r)
+{
+	uint64_t n = o->n, *ev = r->evaluated;
+	if (!n) return;
+	switch (o->kind) {
+	case LK_OVNI:
+	case LK_OH: ev[HV_R_OVNI_MODEL_OUT_OF_CPU] += n; return;
+	case LK_ACTIVE:
+	case LK_PUSH:
+	case LK_POP:
+		if (o->act) {
+			ev[HV_R_OVNI_MODEL_THREAD_INACTIVE] += n;
+			if (o->act == ACT_ON_CPU) ev[HV_R_OVNI_MODEL_OUT_OF_CPU] += n;
+		}
+		if (o->kind == LK_PUSH) {
+			if (!model_repeat_ok(o->ch)) ev[HV_R_OVNI_MODEL_STATE_REPEATED] += n;
+			ev[HV_R_OVNI_MODEL_STATE_DEPTH] += n;
+		} else if (o->kind == LK_POP) {
+			ev[HV_R_OVNI_MODEL_STATE_POP] += 2 * n;
+		}
+		return;
+	default: return;
+	}
+}
+
+__attribute__((noinline)) static lop *lane_fill(slane *ln, const uint8_t *p)
 {
 	uint32_t key = hv_le32(p);
 	lop *a = &ln->ops[lop_slot(key)], *b = &ln->ops[lop_slot2(key)];
 	lop *o = a->key == 0 ? a : b->key == 0 ? b : a;
+	lop_count(o, &ln->rep); /* a kind pushed out keeps its counts */
 	lane_classify(p, o);
 	return o;
 }
 
-static inline const lop *lane_op(slane *ln, const uint8_t *p)
+static inline lop *lane_op(slane *ln, const uint8_t *p)
 {
 	uint32_t key = hv_le32(p);
-	const lop *o = &ln->ops[lop_slot(key)];
+	lop *o = &ln->ops[lop_slot(key)];
 	if (__builtin_expect(o->key == key, 1)) return o;
 	o = &ln->ops[lop_slot2(key)];
 	return o->key == key ? o : lane_fill(ln, p);
 }
 
 /* The thread-active check of model_need_active on the lifecycle the
- * thread's own events set, counted as it counts; a failure makes the lane
- * give up (the one-thread replay reports it). */
-static inline bool lane_active(slane *ln, uint32_t ti, int act)
+ * thread's own events set (counted per kind). */
+static inline bool lane_active(const slane *ln, const mthread *th, int act)
 {
 	int s = ln->state;
 	bool active = s == TH_RUNNING || (act != ACT_RUNNING && (s == TH_COOLING || s == TH_WARMING));
-	if (__builtin_expect(active && (act != ACT_ON_CPU || !ln->L.th[ti].out_of_cpu), 1)) {
-		model_runtime_count(&ln->L, act);
-		return true;
-	}
-	ln->bad = true;
-	return false;
+	return active && (act != ACT_ON_CPU || !th->out_of_cpu);
+}
+
+/* A state pushes on or pops off the thread's stack, as
+ * model_stack_push/pop_fast do when they pass (counted per kind); false
+ * when they would not pass. A stack grows here. */
+__attribute__((noinline)) static bool lane_grow(mstack *st)
+{
+	uint32_t nc = st->cap ? st->cap * 2 : 8;
+	mstate *nv = realloc(st->v, nc * sizeof *nv);
+	if (!nv) return false;
+	st->v = nv;
+	st->cap = nc;
+	return true;
+}
+
+static inline bool lane_push(mthread *th, int ch, const uint8_t key[3], const mevent *e)
+{
+	mstack *st = &th->st[ch];
+	uint32_t n = st->n;
+	if (n >= MODEL_STACK_MAX || (!model_repeat_ok(ch) && n && memcmp(st->v[n - 1].key, key, 3) == 0)) return false;
+	if (__builtin_expect(n == st->cap, 0) && !lane_grow(st)) return false;
+	mstate *s = &st->v[n];
+	memcpy(s->key, key, 3);
+	s->off = e->off;
+	s->clock = e->clock;
+	st->n = n + 1;
+	return true;
+}
+
+static inline bool lane_pop(mthread *th, int ch, const uint8_t key[3])
+{
+	mstack *st = &th->st[ch];
+	uint32_t n = st->n;
+	if (!n || memcmp(st->v[n - 1].key, key, 3) != 0) return false;
+	st->n = n - 1;
+	return true;
 }
 
 static int life_after(uint8_t v, int s)
@@ -181,27 +245,30 @@ static int life_after(uint8_t v, int s)
 	}
 }
 
-static inline void lane_event(slane *ln, uint32_t ti, const mevent *e, const lop *o)
+/* The thread's own checks of one event; false when one fails. */
+static inline __attribute__((always_inline)) bool lane_event(slane *ln, uint32_t ti, const mevent *e, lop *o)
 {
 	model_loom *LL = &ln->L;
+	mthread *th = &LL->th[ti];
+	bool ok;
 	switch (o->kind) {
-	case LK_NONE: return;
-	case LK_OVNI: model_h_ovni(LL, ti, e, NULL); return;
+	case LK_NONE: return true;
+	case LK_OVNI: ok = !th->out_of_cpu; break;
 	case LK_OH:
-		model_h_ovni(LL, ti, e, NULL);
+		ok = !th->out_of_cpu;
 		ln->state = life_after(o->v, ln->state);
-		return;
-	case LK_OF: model_h_OF(LL, ti, e, NULL); return;
-	case LK_OM: model_h_OM(LL, ti, e, NULL); return;
-	case LK_KERNEL: model_h_kernel(LL, ti, e, NULL); return;
-	case LK_ACTIVE: lane_active(ln, ti, o->act); return;
-	case LK_PUSH:
-		if (!o->act || lane_active(ln, ti, o->act)) model_stack_push_fast(LL, ti, o->ch, o->skey, e);
-		return;
-	case LK_POP:
-		if (!o->act || lane_active(ln, ti, o->act)) model_stack_pop_fast(LL, ti, o->ch, o->skey, e);
-		return;
+		break;
+	case LK_ACTIVE: ok = lane_active(ln, th, o->act); break;
+	case LK_PUSH: ok = (!o->act || lane_active(ln, th, o->act)) && lane_push(th, o->ch, o->skey, e); break;
+	case LK_POP: ok = (!o->act || lane_active(ln, th, o->act)) && lane_pop(th, o->ch, o->skey); break;
+	/* the rarer kinds through the one-thread handlers, which count */
+	case LK_OF: model_h_OF(LL, ti, e, NULL); return !LL->stop;
+	case LK_OM: model_h_OM(LL, ti, e, NULL); return !LL->stop;
+	case LK_KERNEL: model_h_kernel(LL, ti, e, NULL); return !LL->stop;
+	default: return true;
 	}
+	o->n++;
+	return ok;
 }
 
 static inline uint8_t *put_record(uint8_t *out, const mevent *e)
@@ -219,9 +286,8 @@ static inline __attribute__((always_inline)) bool lane_step(slane *ln, uint32_t 
 {
 	if (__builtin_expect(e->clock < ln->prev, 0)) return false;
 	ln->prev = e->clock;
-	const lop *o = lane_op(ln, e->p);
-	lane_event(ln, i, e, o);
-	if (__builtin_expect(ln->bad | ln->L.stop, 0)) return false;
+	lop *o = lane_op(ln, e->p);
+	if (__builtin_expect(!lane_event(ln, i, e, o), 0)) return false;
 	if (o->shared) *out = put_record(*out, e);
 	return true;
 }
@@ -387,7 +453,7 @@ static bool next_chunk(split *S, uint32_t i)
 	return got;
 }
 
-static inline bool lane_next(split *S, uint32_t i, mevent *e)
+static inline __attribute__((always_inline)) bool lane_next(split *S, uint32_t i, mevent *e)
 {
 	slane *ln = &S->ln[i];
 	while (ln->p == ln->pend)
@@ -396,51 +462,42 @@ static inline bool lane_next(split *S, uint32_t i, mevent *e)
 	return true;
 }
 
-static inline bool before(const int64_t *clock, uint32_t a, uint32_t b)
+/* The merge keeps the lanes that wait sorted by (clock of their next
+ * shared event, lane), the first last, in id/clk: a lane taken from the
+ * end goes back where it belongs, found scanning from the end (a lane just
+ * left usually comes again soon), and the lane being replayed is held out
+ * while its next event still comes first. A loom has at most
+ * SPLIT_MAX_LANES lanes. */
+static inline void put_back(uint32_t *id, int64_t *clk, size_t *k, uint32_t lane, int64_t c)
 {
-	return clock[a] < clock[b] || (clock[a] == clock[b] && a < b);
-}
-
-static void sift_down(uint32_t *v, size_t n, const int64_t *clock, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		if (l < n && before(clock, v[l], v[m])) m = l;
-		if (l + 1 < n && before(clock, v[l + 1], v[m])) m = l + 1;
-		if (m == i) return;
-		uint32_t x = v[i];
-		v[i] = v[m];
-		v[m] = x;
-		i = m;
+	size_t j = (*k)++;
+	for (; j > 0 && (clk[j - 1] < c || (clk[j - 1] == c && id[j - 1] < lane)); j--) {
+		clk[j] = clk[j - 1];
+		id[j] = id[j - 1];
 	}
+	clk[j] = c;
+	id[j] = lane;
 }
 
 /* The shared events of every lane in (clock, stream) order, to the
- * handlers: a heap of the lanes that wait, the current lane held out while
- * its next event still comes first. */
+ * handlers. */
 static void merge(split *S)
 {
 	model_loom *L = S->L;
 	size_t n = S->n, k = 0;
-	uint32_t *v = malloc(n * sizeof *v);
-	int64_t *clock = malloc(n * sizeof *clock);
+	uint32_t *id = malloc(n * sizeof *id);
+	int64_t *clk = malloc(n * sizeof *clk);
 	mevent *next = malloc(n * sizeof *next);
-	if (!v || !clock || !next) {
+	if (!id || !clk || !next) {
 		L->oom = true;
 		goto out;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		if (lane_next(S, i, &next[i])) {
-			clock[i] = next[i].clock;
-			v[k++] = i;
-		}
-	for (size_t i = k; i-- > 0;) sift_down(v, k, clock, i);
+		if (lane_next(S, i, &next[i])) put_back(id, clk, &k, i, next[i].clock);
 	while (k && !L->stop && !atomic_load_explicit(&S->abort, memory_order_relaxed)) {
-		uint32_t cur = v[0];
-		v[0] = v[--k];
-		if (k) sift_down(v, k, clock, 0);
-		int64_t lim = k ? clock[v[0]] : INT64_MAX;
-		uint32_t lidx = k ? v[0] : UINT32_MAX;
+		uint32_t cur = id[--k];
+		int64_t lim = k ? clk[k - 1] : INT64_MAX;
+		uint32_t lidx = k ? id[k - 1] : UINT32_MAX;
 		mevent *e = &next[cur];
 		bool more;
 		for (;;) {
@@ -448,21 +505,11 @@ static void merge(split *S)
 			more = lane_next(S, cur, e);
 			if (!more || L->stop || e->clock > lim || (e->clock == lim && cur > lidx)) break;
 		}
-		if (!more) continue;
-		clock[cur] = e->clock;
-		/* back into the heap: at the end, sifted up */
-		size_t j = k++;
-		v[j] = cur;
-		while (j > 0 && before(clock, v[j], v[(j - 1) / 2])) {
-			uint32_t x = v[j];
-			v[j] = v[(j - 1) / 2];
-			v[(j - 1) / 2] = x;
-			j = (j - 1) / 2;
-		}
+		if (more) put_back(id, clk, &k, cur, e->clock);
 	}
 out:
-	free(v);
-	free(clock);
+	free(id);
+	free(clk);
 	free(next);
 }
 
@@ -566,7 +613,10 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 			done = 1;
 		} else if (clean) {
 			hv_report_merge(real, &scratch);
-			for (size_t i = 0; i < n; i++) hv_report_merge(real, &ln[i].rep);
+			for (size_t i = 0; i < n; i++) {
+				for (unsigned k = 0; k < LOP_SLOTS; k++) lop_count(&ln[i].ops[k], &ln[i].rep);
+				hv_report_merge(real, &ln[i].rep);
+			}
 			done = 1;
 		} else {
 			atomic_fetch_add_explicit(&ovni_split_fallbacks, 1, memory_order_relaxed);
