@@ -8,9 +8,9 @@
  *     scratch report (the walk reads them again for the real one: they are
  *     small), and when they hold an error the pass does nothing (the model
  *     will not run, so the streams are checked as usual);
- *   - each loom is replayed (looms in parallel under -j, and a loom's
- *     reading beside its replay where threads are to spare: model.c's
- *     pipeline), its streams' checks writing into one report and summary
+ *   - each loom is replayed (looms in parallel under -j, and within a loom
+ *     its streams' own checks on the threads to spare: model_split.c),
+ *     its streams' checks writing into one report and summary
  *     per stream, which the walk merges where it would have checked the
  *     stream (ovni_fused_take);
  *   - the replay's own report waits, and ovni_model_check merges it only

@@ -1,4 +1,5 @@
-/* The ovni event model: the replay. Each loom's streams are merged in clock
+/* The ovni event model: the one-thread replay (the split replay's way back,
+ * model_split.c, and the replay of looms it does not take). Each loom's streams are merged in clock
  * order (clock + the loom's offset from clock-offsets.txt), as the emulator
  * merges them, with a binary heap keyed on (clock, stream order); a loom of
  * one stream is walked straight through without the heap. Each event goes to

@@ -26,9 +26,14 @@
  * all, about 5 bytes a task; 1.19 M tasks (256 MiB) at 10 MiB
  * (bench/RESULTS.md).
  *
- * A whole loom is one unit here: the walk cannot be split into per-stream
- * work units, because threads of one loom share CPUs and tasks. Under -j
- * the reading and the replay of a loom run as two stages (model.c). */
+ * The split replay (model_split.c) adds, per stream, SPLIT_AHEAD chunk
+ * buffers (a loom's within 16 MiB) and about 56 KiB: a copy of the loom's
+ * fixed part, a report of counts, a table of event kinds.
+ *
+ * A whole loom is one unit here (not split into per-stream units of
+ * core/units.h), because threads of one loom share CPUs and tasks; within
+ * it, each stream's own checks run on any thread and only the events the
+ * threads share are merged on one (model_split.c). */
 #ifndef HV_OVNI_MODEL_H
 #define HV_OVNI_MODEL_H
 
@@ -110,8 +115,8 @@ typedef struct mthread {
 	uint32_t nb, capb;
 } mthread;
 
-/* The reader of one thread's stream, apart from the thread's model state:
- * in the pipeline (model.c) the two live on different threads. */
+/* The reader of one thread's stream, apart from the thread's model state
+ * (in the split replay, its producers read, whatever thread they run on). */
 typedef struct mreader {
 	hv_window w;
 	uint64_t pos, end;        /* next event offset, end of the walkable (checked) bytes */
