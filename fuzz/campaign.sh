@@ -95,4 +95,18 @@ job() {
 	esac
 }
 export -f run_lf run_afl job
+# Linux autogroups: a process that starts a session of its own (setsid, as
+# afl-fuzz's fork server and `setsid campaign.sh` do) is scheduled as a group
+# whose share ignores nice, so the campaign would take half of every core
+# from the work it should yield to. Every few seconds each fuzzing process's
+# group is set to nice 19 too (where the kernel lets us).
+(
+	while sleep 5; do
+		for g in /proc/[0-9]*/autogroup; do
+			grep -qa 'build-fuzz/' "${g%autogroup}cmdline" 2>/dev/null && echo 19 >"$g" 2>/dev/null
+		done
+	done
+) &
+renicer=$!
+trap 'kill $renicer 2>/dev/null' EXIT
 printf '%s\n' "$@" | xargs -P "$par" -I{} bash -c 'job {}'
