@@ -471,7 +471,8 @@ static inline void model_dispatch(model_loom *L, uint32_t ti, const mevent *e)
  * to be reported because a stream check found an error: L->stop set); -1:
  * something failed, and the caller replays the loom again the one-thread
  * way from a fresh state, for the report's order and first error; 0: not
- * tried (switched off, or too many streams), L untouched. */
+ * tried (switched off, too many streams, or one stream on one thread), L
+ * untouched. */
 int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt, unsigned threads);
 /* Stream bytes a chunk covers (0: the default), for tests and the fuzz
  * differential; set before a check, never during one. */

@@ -564,7 +564,9 @@ static bool quiet(const hv_report *r)
 int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt, unsigned threads)
 {
 	size_t n = L->nth;
-	if (!ovni_split_on || n == 0 || n > SPLIT_MAX_LANES) return 0;
+	/* A lone stream on one thread has nothing to merge or share: the
+	 * one-thread replay walks it straight through, cheaper. */
+	if (!ovni_split_on || n == 0 || n > SPLIT_MAX_LANES || (n == 1 && threads <= 1)) return 0;
 	split *S = calloc(1, sizeof *S);
 	slane *ln = calloc(n, sizeof *ln);
 	hv_report scratch, *real = L->r;
