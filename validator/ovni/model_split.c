@@ -271,24 +271,30 @@ static inline __attribute__((always_inline)) bool lane_event(slane *ln, uint32_t
 	return ok;
 }
 
-static inline uint8_t *put_record(uint8_t *out, const mevent *e)
+/* A shared event's record: its offset, index and bytes. `room28`: 28
+ * bytes can be read at e->p (the fast path's window), so the bytes are
+ * copied in fixed-size moves, not a call (the buffer has a record's room
+ * past its end). */
+static inline __attribute__((always_inline)) uint8_t *put_record(uint8_t *out, const mevent *e, bool room28)
 {
 	size_t n = (size_t)(e->payload - e->p) + e->plen;
 	memcpy(out, &e->off, 8);
 	memcpy(out + 8, &e->idx, 8);
-	memcpy(out + REC_HEAD, e->p, n);
+	if (room28) memcpy(out + REC_HEAD, e->p, 28);
+	else memcpy(out + REC_HEAD, e->p, n);
 	return out + REC_HEAD + n;
 }
 
 /* One event of lane i: its own checks, and its record when shared. False:
  * the lane gives up (a check failed, or its clock stepped back). */
-static inline __attribute__((always_inline)) bool lane_step(slane *ln, uint32_t i, const mevent *e, uint8_t **out)
+static inline __attribute__((always_inline)) bool lane_step(slane *ln, uint32_t i, const mevent *e, uint8_t **out,
+							    bool room28)
 {
 	if (__builtin_expect(e->clock < ln->prev, 0)) return false;
 	ln->prev = e->clock;
 	lop *o = lane_op(ln, e->p);
 	if (__builtin_expect(!lane_event(ln, i, e, o), 0)) return false;
-	if (o->shared) *out = put_record(*out, e);
+	if (o->shared) *out = put_record(*out, e, room28);
 	return true;
 }
 
@@ -310,7 +316,7 @@ static bool produce(split *S, uint32_t i, schunk *c)
 			end = true;
 			break;
 		}
-		if (!lane_step(ln, i, &e, &out)) {
+		if (!lane_step(ln, i, &e, &out, false)) {
 			ln->bad = true;
 			break;
 		}
@@ -322,7 +328,14 @@ static bool produce(split *S, uint32_t i, schunk *c)
 		model_advance(rd, &e);
 		const uint8_t *p = rd->rp, *lim = rd->rlim;
 		uint64_t pos = rd->pos, idx = rd->idx;
-		while (p && lim - p >= 28 && !(p[0] & 0x10) && pos < stop && out < olim) {
+		/* the last event start the fast path takes: a whole normal event
+		 * (at most 28 bytes) in the window, before the chunk's end */
+		const uint8_t *last = NULL;
+		if (p && lim - p >= 28 && pos < stop && out < olim) {
+			last = lim - 28;
+			if ((uint64_t)(last - p) >= stop - pos) last = p + (stop - pos - 1);
+		}
+		while (last && p <= last && !(p[0] & 0x10)) {
 			uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
 			e.p = p;
 			e.jumbo = false;
@@ -332,13 +345,14 @@ static bool produce(split *S, uint32_t i, schunk *c)
 			e.len = 12 + plen;
 			e.idx = idx;
 			e.clock = (int64_t)hv_le64(p + 4) + off;
-			if (!lane_step(ln, i, &e, &out)) {
+			if (!lane_step(ln, i, &e, &out, true)) {
 				ln->bad = true;
 				break;
 			}
 			pos += 12 + plen;
 			idx++;
 			p += 12 + plen;
+			if (out >= olim) break;
 		}
 		rd->pos = pos;
 		rd->idx = idx;
