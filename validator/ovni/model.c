@@ -208,16 +208,7 @@ static inline __attribute__((always_inline)) bool run_stream(model_loom *L, uint
 		pos += e->len;
 		idx++;
 		if (__builtin_expect(p && rlim - p >= 28 && !(p[0] & 0x10), 1)) {
-			uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
-			e->p = p;
-			e->jumbo = false;
-			e->payload = p + 12;
-			e->plen = plen;
-			e->off = pos;
-			e->len = 12 + plen;
-			e->idx = idx;
-			e->clock = (int64_t)hv_le64(p + 4) + off;
-			p += 12 + plen;
+			p += model_decode(e, p, pos, idx, off);
 		} else {
 			rd->pos = pos;
 			rd->idx = idx;
@@ -325,19 +316,11 @@ static void replay_one(model_loom *L, int64_t off0)
 		const uint8_t *p = th->rp, *lim = th->rlim;
 		uint64_t pos = th->pos, idx = th->idx;
 		while (!L->stop && p && lim - p >= 28 && !(p[0] & 0x10)) {
-			uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
-			e.p = p;
-			e.jumbo = false;
-			e.payload = p + 12;
-			e.plen = plen;
-			e.off = pos;
-			e.len = 12 + plen;
-			e.idx = idx;
-			e.clock = (int64_t)hv_le64(p + 4) + off0;
+			uint32_t len = model_decode(&e, p, pos, idx, off0);
 			model_dispatch(L, 0, &e);
-			pos += 12 + plen;
+			pos += len;
 			idx++;
-			p += 12 + plen;
+			p += len;
 		}
 		th->pos = pos;
 		th->idx = idx;

@@ -225,7 +225,8 @@ enum { ACT_NONE, ACT_ACTIVE, ACT_ON_CPU, ACT_RUNNING };
 
 typedef struct model_loom model_loom;
 typedef struct mop mop;
-typedef void (*model_handler)(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+typedef void model_handler_fn(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+typedef model_handler_fn *model_handler;
 
 struct mop {
 	uint32_t key;             /* flags byte and MCV, little-endian */
@@ -242,34 +243,15 @@ struct mop {
 void model_classify(const uint8_t p[4], mop *o);
 void model_classify_shared(const uint8_t p[4], mop *o);
 
-/* The handlers of model_classify's ops. */
-void model_h_none(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_ovni(model_loom *L, uint32_t ti, const mevent *e, const mop *o); /* ovni events with no state */
-void model_h_OHx(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_OHe(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_OHp(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_OHr(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_OHc(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_OHw(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_OA(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_OF(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_OM(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_kernel(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_runtime(model_loom *L, uint32_t ti, const mevent *e, const mop *o); /* the thread check only */
-void model_h_push(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_pop(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_task(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_h_task_x(model_loom *L, uint32_t ti, const mevent *e, const mop *o); /* VTx 6Tx */
-void model_h_task_e(model_loom *L, uint32_t ti, const mevent *e, const mop *o); /* VTe 6Te */
+/* The handlers of model_classify's ops: model_h_ovni for ovni events with
+ * no state, model_h_runtime the thread check only, model_h_task_x/_e VTx
+ * 6Tx and VTe 6Te. */
+model_handler_fn model_h_none, model_h_ovni, model_h_OHx, model_h_OHe, model_h_OHp, model_h_OHr, model_h_OHc,
+	model_h_OHw, model_h_OA, model_h_OF, model_h_OM, model_h_kernel, model_h_runtime, model_h_push, model_h_pop,
+	model_h_task, model_h_task_x, model_h_task_e;
 /* The lifecycle and affinity events without their out-of-CPU check, which
  * the split replay makes on the thread's own stream. */
-void model_hs_OHx(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_hs_OHe(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_hs_OHp(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_hs_OHr(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_hs_OHc(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_hs_OHw(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
-void model_hs_OA(model_loom *L, uint32_t ti, const mevent *e, const mop *o);
+model_handler_fn model_hs_OHx, model_hs_OHe, model_hs_OHp, model_hs_OHr, model_hs_OHc, model_hs_OHw, model_hs_OA;
 
 struct model_loom {
 	mop ops[MODEL_OP_SLOTS];
@@ -353,6 +335,15 @@ static inline bool model_runtime_ok(model_loom *L, uint32_t ti, const mevent *e,
 /* nOS-V and OpenMP subsystems accept the same state twice in a row. */
 static inline bool model_repeat_ok(int ch) { return ch == CH_NOSV_SS || ch == CH_OMP_SS; }
 
+/* A state on top of the stack (which has room), pushed by event e. */
+static inline void model_state_put(mstack *st, const uint8_t key[3], const mevent *e)
+{
+	mstate *s = &st->v[st->n++];
+	memcpy(s->key, key, 3);
+	s->off = e->off;
+	s->clock = e->clock;
+}
+
 /* The push and pop of every state: the common case inline (what the full
  * checks of model_state.c's *_slow would count and do when they pass),
  * anything else out of line through them, so the hot path keeps no message
@@ -369,11 +360,7 @@ static inline bool model_stack_push_fast(model_loom *L, uint32_t ti, int ch, con
 		if (rep || n == 0 || memcmp(st->v[n - 1].key, key, 3) != 0) {
 			if (!rep) L->r->evaluated[HV_R_OVNI_MODEL_STATE_REPEATED]++;
 			L->r->evaluated[HV_R_OVNI_MODEL_STATE_DEPTH]++;
-			mstate *s = &st->v[n];
-			memcpy(s->key, key, 3);
-			s->off = e->off;
-			s->clock = e->clock;
-			st->n = n + 1;
+			model_state_put(st, key, e);
 			return true;
 		}
 	}
@@ -413,23 +400,30 @@ void model_replay(model_loom *L, const int64_t *offs);
  * window holds. False at the end of what can be replayed. */
 bool model_read_slow(mreader *rd, int64_t offset, mevent *e);
 
+/* A normal (not jumbo) event at p, the stream's byte pos and event idx,
+ * into e; returns its length. */
+static inline __attribute__((always_inline)) uint32_t model_decode(mevent *e, const uint8_t *p, uint64_t pos,
+								  uint64_t idx, int64_t offset)
+{
+	uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
+	e->p = p;
+	e->jumbo = false;
+	e->payload = p + 12;
+	e->plen = plen;
+	e->off = pos;
+	e->len = 12 + plen;
+	e->idx = idx;
+	e->clock = (int64_t)hv_le64(p + 4) + offset;
+	return 12 + plen;
+}
+
 /* The event at rd->pos into e; false at the end. The fast path: a normal
  * event wholly inside the window's bytes, read through rd->rp. */
 static inline __attribute__((always_inline)) bool model_read(mreader *rd, int64_t offset, mevent *e)
 {
 	const uint8_t *p = rd->rp;
 	if (!p || rd->rlim - p < 28 || (p[0] & 0x10)) return model_read_slow(rd, offset, e);
-	uint8_t f = p[0];
-	uint32_t plen = (f & 0x0f) ? (uint32_t)(f & 0x0f) + 1 : 0;
-	e->p = p;
-	e->jumbo = false;
-	e->payload = p + 12;
-	e->plen = plen;
-	e->off = rd->pos;
-	e->len = 12 + plen;
-	e->idx = rd->idx;
-	e->clock = (int64_t)hv_le64(p + 4) + offset;
-	rd->rp = p + 12 + plen;
+	rd->rp = p + model_decode(e, p, rd->pos, rd->idx, offset);
 	return true;
 }
 

@@ -215,11 +215,7 @@ static inline bool lane_push(mthread *th, int ch, const uint8_t key[3], const me
 	uint32_t n = st->n;
 	if (n >= MODEL_STACK_MAX || (!model_repeat_ok(ch) && n && memcmp(st->v[n - 1].key, key, 3) == 0)) return false;
 	if (__builtin_expect(n == st->cap, 0) && !lane_grow(st)) return false;
-	mstate *s = &st->v[n];
-	memcpy(s->key, key, 3);
-	s->off = e->off;
-	s->clock = e->clock;
-	st->n = n + 1;
+	model_state_put(st, key, e);
 	return true;
 }
 
@@ -336,22 +332,14 @@ static bool produce(split *S, uint32_t i, schunk *c)
 			if ((uint64_t)(last - p) >= stop - pos) last = p + (stop - pos - 1);
 		}
 		while (last && p <= last && !(p[0] & 0x10)) {
-			uint32_t plen = (p[0] & 0x0f) ? (uint32_t)(p[0] & 0x0f) + 1 : 0;
-			e.p = p;
-			e.jumbo = false;
-			e.payload = p + 12;
-			e.plen = plen;
-			e.off = pos;
-			e.len = 12 + plen;
-			e.idx = idx;
-			e.clock = (int64_t)hv_le64(p + 4) + off;
+			uint32_t len = model_decode(&e, p, pos, idx, off);
 			if (!lane_step(ln, i, &e, &out, true)) {
 				ln->bad = true;
 				break;
 			}
-			pos += 12 + plen;
+			pos += len;
 			idx++;
-			p += 12 + plen;
+			p += len;
 			if (out >= olim) break;
 		}
 		rd->pos = pos;

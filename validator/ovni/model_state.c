@@ -109,10 +109,7 @@ __attribute__((noinline, cold)) bool model_stack_push_slow(model_loom *L, uint32
 		st->v = nv;
 		st->cap = nc;
 	}
-	mstate *s = &st->v[st->n++];
-	memcpy(s->key, key, 3);
-	s->off = e->off;
-	s->clock = e->clock;
+	model_state_put(st, key, e);
 	return true;
 }
 
