@@ -147,8 +147,9 @@ fi
 # The ovni-runtime row: the users' usual trace (one loom, many threads, long,
 # tasks by the million at 1 GB) in one line, with BENCH_OLD's row on the same
 # input first when given: CPU time, events/s per core (events from the
-# certificate), hpcvet vs cat (wall and CPU), -j1 and -jN wall times (one
-# loom is one unit of the model) and the peak RSS, which grows with the
+# certificate), hpcvet vs cat (wall and CPU), -j1 and -jN wall times (the
+# split replay spreads a loom's per-stream checks over the threads and
+# merges the shared events on one) and the peak RSS, which grows with the
 # tasks the trace creates (model.h states the bound).
 if [ "${RUNTIME:-1}" != 0 ] && [[ " $formats " == *" ovni-runtime "* ]]; then
 	rsize=${RUNTIME_SIZE:-$size}
