@@ -33,6 +33,7 @@ typedef struct gen_params {
 	unsigned contexts, depth, metrics, modules, files, functions;
 	unsigned profiles, trace_len;
 	unsigned in_flight;   /* dumpi: nonblocking messages each rank keeps in flight at once */
+	unsigned request_calls; /* dumpi: rounds of the request calls the program's phases never make */
 	/* Live-state stress (tests/live_state_memory.test.sh): a trace whose
 	 * checks must hold this many unresolved things at once. */
 	unsigned unmatched;   /* dumpi-trace: rank 0 sends N messages (tags all different) nobody receives */

@@ -34,7 +34,7 @@ typedef struct plan {
 	bool all_functions;
 	unsigned rank, nranks;
 	uint64_t seed;
-	unsigned in_flight, unmatched;
+	unsigned in_flight, unmatched, request_calls;
 	gen_rng rng;
 } plan;
 
@@ -168,7 +168,7 @@ static void write_args(gen_buf *b, gen_rng *g, const dumpi_layout *L, uint8_t ma
 			for (unsigned j = 0; j < ov->alen[i]; j++) {
 				be32(b, (uint32_t)(j ? 0 : ov->bytes));
 				be32(b, (uint32_t)ov->arr[i][2 * j]);
-				gen_buf_append(b, (uint8_t[2]){0, 0}, 2);
+				gen_buf_append(b, (uint8_t[2]){ov->cancelled, 0}, 2);
 				if (dumpi_version_at_least(ver, 0, 6, 3)) be32(b, (uint32_t)ov->arr[i][2 * j + 1]);
 			}
 			continue;
@@ -262,6 +262,7 @@ static void write_stream(gen_buf *b, plan *pl, uint32_t *counts)
 	gen_mpi_init(&prog, pl->rank, world, pl->seed, pl->brk, pl->all_functions, pl->records);
 	prog.inflight = pl->in_flight;
 	prog.unmatched = pl->unmatched;
+	prog.request_calls = pl->request_calls;
 	gm_rec rec;
 	bool have = gen_mpi_next(&prog, &rec);
 	for (unsigned i = 0; have; i++) {
@@ -451,6 +452,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	pl.seed = p->seed;
 	pl.in_flight = p->in_flight;
 	pl.unmatched = p->unmatched;
+	pl.request_calls = p->request_calls;
 	pl.version[0] = DUMPI_KNOWN_MAJOR;
 	pl.version[1] = (uint8_t)(DUMPI_KNOWN_SUB + p->minor + (is(pl.brk, "dumpi.hdr.minor-newer") ? 1 : 0));
 	if (p->minor == 0 && !is(pl.brk, "dumpi.hdr.minor-newer")) pl.version[0] = 8, pl.version[1] = 1; /* like real 8.1.0 traces */

@@ -232,6 +232,44 @@ static void nonblocking(gen_mpi *g, int tag, int count, bool test_first)
 	set_status(r, "statuses", (int32_t[]){left, tag, 0, 0, 0, 0}, 3, 4 * count);
 }
 
+/* --request-calls: the calls the phases never make, on one ring step:
+ * MPI_Testany that finds nothing, MPI_Waitany and MPI_Testsome completing
+ * a receive and a send, MPI_Waitsome completing both of a second pair, a
+ * receive nobody sends to, cancelled and completed with a cancelled
+ * status, and one channel whose message sizes change five times. */
+static void request_calls(gen_mpi *g, unsigned round)
+{
+	int left = left_of(g), right = right_of(g), tag = 6000 + (int)(round % 8);
+	int32_t ra = (int32_t)g->next_req++, rb = (int32_t)g->next_req++;
+	set(p2p(g, 12, 2, left, tag, WORLD, false), "request", ra);
+	set(p2p(g, 8, 2, right, tag, WORLD, true), "request", rb);
+	gm_rec *r = REC(g, 17, {"count", 2}, {"index", -1}, {"flag", 0});
+	set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
+	r = REC(g, 16, {"count", 2}, {"index", 0});
+	set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
+	status1(r, left, tag, 8);
+	r = REC(g, 21, {"count", 1}, {"outcount", 1});
+	set_arr(r, "requests", (int32_t[]){rb}, 1);
+	set_arr(r, "indices", (int32_t[]){0}, 1);
+	set_status(r, "statuses", (int32_t[]){0, 0}, 1, 0);
+	int32_t rc = (int32_t)g->next_req++, rd = (int32_t)g->next_req++;
+	set(p2p(g, 12, 3, left, tag + 8, WORLD, false), "request", rc);
+	set(p2p(g, 8, 3, right, tag + 8, WORLD, true), "request", rd);
+	r = REC(g, 20, {"count", 2}, {"outcount", 2});
+	set_arr(r, "requests", (int32_t[]){rc, rd}, 2);
+	set_arr(r, "indices", (int32_t[]){0, 1}, 2);
+	set_status(r, "statuses", (int32_t[]){left, tag + 8, 0, 0}, 2, 12);
+	int32_t re = (int32_t)g->next_req++;
+	set(p2p(g, 12, 1, left, 6999, WORLD, false), "request", re);
+	REC(g, 24, {"request", re});
+	wait_req(g, re, left, 6999, 0)->cancelled = true;
+	for (int k = 0; k < 6; k++) {
+		int count = 1 + k % 3;
+		p2p(g, 0, count, right, 6998, WORLD, true);
+		status1(p2p(g, 1, count, left, 6998, WORLD, false), left, 6998, 4 * count);
+	}
+}
+
 static void collective(gen_mpi *g, int comm, unsigned size, unsigned myrank)
 {
 	static const unsigned fns[] = {52, 53, 65, 62, 58, 60, 54, 56};
@@ -489,6 +527,8 @@ bool gen_mpi_next(gen_mpi *g, gm_rec *out)
 					wait_req(g, (int32_t)(g->fl_first + 2 * g->fl_waited + (unsigned)k), k ? 0 : left, k ? 0 : 50, 16);
 				g->fl_waited++;
 			}
+		} else if (g->rc_done < g->request_calls) {
+			request_calls(g, g->rc_done++);
 		} else if (g->rank == 0 && g->n >= 2 && g->um_sent < g->unmatched) {
 			/* --unmatched: each its own tag, so every one is a channel of its own */
 			p2p(g, 0, 4, 1, (int)(100000 + g->um_sent), WORLD, true);

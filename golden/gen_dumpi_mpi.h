@@ -22,6 +22,7 @@ typedef struct gm_rec {
 	uint8_t alen[DUMPI_MAX_FIELDS];
 	int32_t arr[DUMPI_MAX_FIELDS][2 * GM_ARR];
 	int32_t bytes;     /* status byte count */
+	bool cancelled;    /* every status says cancelled */
 	const char *shape_break; /* a dumpi.rec.* shape rule this record bends (write_args), or NULL */
 } gm_rec;
 
@@ -41,6 +42,7 @@ typedef struct gen_mpi {
 	unsigned fl_posted, fl_waited;
 	uint32_t fl_first;
 	unsigned unmatched, um_sent; /* --unmatched: sends from rank 0 nobody receives */
+	unsigned request_calls, rc_done; /* --request-calls: rounds of the calls below, made */
 } gen_mpi;
 
 void gen_mpi_init(gen_mpi *g, unsigned rank, unsigned n, uint64_t seed, const char *brk, bool all, unsigned records);

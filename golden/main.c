@@ -23,6 +23,8 @@ static void usage(FILE *out)
 	      "                       (default), level by level from the deepest (children first), or in\n"
 	      "                       depth-first post-order, as hpcprof numbers them (`tree`: levels)\n"
 	      "  --in-flight=N        dumpi: each rank posts N Isend/Irecv pairs before waiting on any\n"
+	      "  --request-calls=N    dumpi: each rank also makes N rounds of MPI_Waitany/Testany,\n"
+	      "                       Waitsome/Testsome, a cancelled receive and one channel of changing sizes\n"
 	      "  --unmatched=N        dumpi-trace: rank 0 also sends N messages (each its own tag) that no\n"
 	      "                       rank receives (dumpi.mpi.send-unmatched)\n"
 	      "  --open-tasks=N       ovni-trace-runtime: a worker also creates N tasks that never run\n"
@@ -95,6 +97,7 @@ int main(int argc, char **argv)
 		else if (num_opt(a, "--trace-len", &v)) p.trace_len = (unsigned)v;
 		else if (num_opt(a, "--in-flight", &v)) p.in_flight = (unsigned)v;
 		else if (num_opt(a, "--unmatched", &v)) p.unmatched = (unsigned)v;
+		else if (num_opt(a, "--request-calls", &v)) p.request_calls = (unsigned)v;
 		else if (num_opt(a, "--open-tasks", &v)) p.open_tasks = (unsigned)v;
 		else if (strcmp(a, "--ctx-ids=levels") == 0 || strcmp(a, "--ctx-ids=tree") == 0) p.ctx_ids = GEN_IDS_LEVELS;
 		else if (strcmp(a, "--ctx-ids=postorder") == 0) p.ctx_ids = GEN_IDS_POSTORDER;

@@ -172,4 +172,17 @@ if [ -d "$dir" ]; then
 else
 	skip "real samples: $dir not present (set HV_SHARED)"
 fi
+# The request calls the generator's phases never make (--request-calls):
+# MPI_Testany that finds nothing, Waitany, Testsome and Waitsome completing
+# by index, a receive cancelled and completed with a cancelled status, a
+# channel whose sizes change. Any of them handled wrongly leaves a request
+# leaked or a receive unmatched, which --strict refuses.
+"$GEN" --what=dumpi-trace --request-calls=3 -o "$TMP/rq" >/dev/null
+expect_exit 0 "a trace with Wait/Testany, Wait/Testsome and a cancelled receive passes --strict" "$HPCVET" --strict "$TMP/rq"
+"$HPCVET" dump "$TMP/rq"/*-0001.bin >"$TMP/rq.dump" 2>&1
+for fn in MPI_Testany MPI_Waitany MPI_Testsome MPI_Waitsome MPI_Cancel; do
+	check "the trace has $fn records" grep -q "function=\"$fn\"" "$TMP/rq.dump"
+done
+check "a cancelled status" grep -q "cancelled=1" "$TMP/rq.dump"
+
 done_testing
