@@ -391,8 +391,7 @@ static uint32_t pick(const split *S)
 	return best;
 }
 
-
-
+/* A record back into an event (its clock with the lane's offset). */
 static inline const uint8_t *get_record(const uint8_t *p, mevent *e, int64_t off)
 {
 	memcpy(&e->off, p, 8);
