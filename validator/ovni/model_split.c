@@ -100,7 +100,8 @@ typedef struct split {
 	uint64_t inb;             /* stream bytes a chunk covers */
 	size_t bufb;              /* a chunk's records (plus one record's room) */
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	pthread_cond_t merger_cv; /* the merger waits for a chunk being made */
+	pthread_cond_t helper_cv; /* helpers wait for a lane with room */
 	atomic_bool abort;
 	atomic_uint started;
 	bool finished;            /* under the lock: the merger is done */
@@ -366,7 +367,10 @@ static void make_chunk(split *S, uint32_t i)
 	ln->front = ln->prev;
 	if (end) ln->end = true;
 	ln->wr++;
-	pthread_cond_broadcast(&S->cv);
+	/* one wake-up each, not every thread: the merger may wait for this
+	 * chunk, a helper for this lane, free again */
+	pthread_cond_signal(&S->merger_cv);
+	pthread_cond_signal(&S->helper_cv);
 }
 
 /* ---- the merger ---- */
@@ -427,7 +431,7 @@ static bool next_chunk(split *S, uint32_t i)
 	if (ln->held) {
 		ln->rd++;
 		ln->held = false;
-		pthread_cond_broadcast(&S->cv); /* room for a producer */
+		pthread_cond_signal(&S->helper_cv); /* room for a producer */
 	}
 	bool got = false;
 	for (;;) {
@@ -448,7 +452,7 @@ static bool next_chunk(split *S, uint32_t i)
 		 * wait (the merger's share of the making) */
 		uint32_t k = pick(S);
 		if (k != UINT32_MAX) make_chunk(S, k);
-		else pthread_cond_wait(&S->cv, &S->mu);
+		else pthread_cond_wait(&S->merger_cv, &S->mu);
 	}
 	pthread_mutex_unlock(&S->mu);
 	return got;
@@ -521,7 +525,7 @@ static void help(split *S)
 	pthread_mutex_lock(&S->mu);
 	while (!S->finished && !atomic_load(&S->abort)) {
 		uint32_t i = pick(S);
-		if (i == UINT32_MAX) pthread_cond_wait(&S->cv, &S->mu);
+		if (i == UINT32_MAX) pthread_cond_wait(&S->helper_cv, &S->mu);
 		else make_chunk(S, i);
 	}
 	pthread_mutex_unlock(&S->mu);
@@ -532,7 +536,7 @@ static void run_merge(split *S)
 	merge(S);
 	pthread_mutex_lock(&S->mu);
 	S->finished = true;
-	pthread_cond_broadcast(&S->cv);
+	pthread_cond_broadcast(&S->helper_cv);
 	pthread_mutex_unlock(&S->mu);
 }
 
@@ -581,8 +585,9 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 	*S = (split){.L = L, .offs = offs, .ln = ln, .n = n, .bufb = bufb,
 		     .inb = ovni_split_chunk ? ovni_split_chunk : SPLIT_CHUNK};
 	bool mu = pthread_mutex_init(&S->mu, NULL) == 0;
-	bool cv = mu && pthread_cond_init(&S->cv, NULL) == 0;
-	bool ok = cv;
+	bool cv = mu && pthread_cond_init(&S->merger_cv, NULL) == 0;
+	bool cv2 = cv && pthread_cond_init(&S->helper_cv, NULL) == 0;
+	bool ok = cv2;
 	hv_report_init(&scratch, real->input_path, 0);
 	size_t made = 0;
 	for (; ok && made < n; made++) {
@@ -630,7 +635,8 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 		for (unsigned k = 0; k < SPLIT_AHEAD; k++) free(ln[i].c[k].buf);
 	}
 	hv_report_free(&scratch);
-	if (cv) pthread_cond_destroy(&S->cv);
+	if (cv2) pthread_cond_destroy(&S->helper_cv);
+	if (cv) pthread_cond_destroy(&S->merger_cv);
 	if (mu) pthread_mutex_destroy(&S->mu);
 	free(ln);
 	free(S);
