@@ -7,10 +7,18 @@
 # the first and the last run; and the CPU-hours per engine of the runs on
 # today's code (dated CURRENT or later: the code with the semantic layers,
 # units, wide paths, dump and certify, which the earlier runs never saw).
-#   usage: [CURRENT=YYYY-MM-DD] fuzz/campaign-table.sh [campaigns.tsv]
+# CURRENT_FOR lists targets whose current code starts later, as
+# TARGET=TIMESTAMP (UTC, as the file writes it): diff_ovni_replay compared
+# the one-thread replay with the pipeline before 2026-11-27T02:25:00Z, with
+# the split replay since.
+#   usage: [CURRENT=YYYY-MM-DD] [CURRENT_FOR="T=TS ..."] fuzz/campaign-table.sh [campaigns.tsv]
 set -eu
 cd "$(dirname "$0")/.."
-awk -F'\t' -v current="${CURRENT:-2026-11-26}" '
+awk -F'\t' -v current="${CURRENT:-2026-11-26}" -v current_for="${CURRENT_FOR:-diff_ovni_replay=2026-11-27T02:25:00Z}" '
+BEGIN {
+	nf = split(current_for, cf, " ")
+	for (i = 1; i <= nf; i++) { split(cf[i], kv, "="); since[kv[1]] = kv[2] }
+}
 NR == 1 { next }
 {
 	t = $3; e = ($2 == "afl++") ? "a" : "l"
@@ -18,7 +26,7 @@ NR == 1 { next }
 	cpu[t, e] += $5; ex[t, e] += $6; runs[t, e]++
 	cr[t] += $12; hg[t] += $13
 	d = substr($1, 1, 10)
-	if (d >= current) cur[t, e] += $5
+	if (t in since ? $1 >= since[t] : d >= current) cur[t, e] += $5
 	if (!(t in first) || d < first[t]) first[t] = d
 	if (!(t in last) || d > last[t]) last[t] = d
 	if (all_first == "" || d < all_first) all_first = d
