@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "container.h"
 #include "core/units.h"
 #include "core/wire.h"
 #include "harness.h"
@@ -102,6 +103,19 @@ static inline void fuzz_diff_reports(const hv_report *a, const char *how_a, cons
 	if (!fuzz_report_differs(a, b, why, sizeof why)) return;
 	fprintf(stderr, "fuzz diff: %s and %s give different reports: %s\n", how_a, how_b, why);
 	abort();
+}
+
+/* The container validated as one set into r (the caller frees it): its
+ * names fixed by `fix`, or kept (NULL); r named `label`. */
+static inline void fuzz_check_container(const uint8_t *data, size_t size, fuzz_name_fixer fix, const char *label,
+					const hv_options *opt, hv_report *r)
+{
+	static fuzz_files ff;
+	fuzz_unpack_fixed(data, size, &ff, fix);
+	hv_report_init(r, label, opt->max_diags);
+	hv_validate_set(opt, ff.blobs, ff.n, r);
+	fuzz_check_report(r);
+	for (size_t i = 0; i < ff.n; i++) hv_blob_release(&ff.blobs[i]);
 }
 
 /* ---- control bytes: what the input chooses besides its files ---- */

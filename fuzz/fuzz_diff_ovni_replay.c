@@ -13,7 +13,6 @@
  *           65536, the default, 1), bits 3-4 threads - 1;
  *   byte 1: the order the runner takes tasks in (0 as given, 1 reversed,
  *           else a shuffle seeded by it). */
-#include "container.h"
 #include "diff.h"
 #include "ovni/model.h"
 #include "ovni/tree.h"
@@ -28,12 +27,7 @@ static void ovni_fix_name(char *name, size_t cap, size_t index)
 
 static void check_trace(const uint8_t *data, size_t size, const hv_options *opt, hv_report *r)
 {
-	static fuzz_files ff;
-	fuzz_unpack_fixed(data, size, &ff, ovni_fix_name);
-	hv_report_init(r, "trace", opt->max_diags);
-	hv_validate_set(opt, ff.blobs, ff.n, r);
-	fuzz_check_report(r);
-	for (size_t i = 0; i < ff.n; i++) hv_blob_release(&ff.blobs[i]);
+	fuzz_check_container(data, size, ovni_fix_name, "trace", opt, r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -16,17 +16,11 @@
  *   byte 1: the order units are taken in (0 as given, 1 reversed, else a
  *           shuffle seeded by it);
  *   byte 2: which units travel as bytes (unit i when bit i%8 is set; 0: all). */
-#include "container.h"
 #include "diff.h"
 
 static void check_set(const uint8_t *data, size_t size, const hv_options *opt, hv_report *r)
 {
-	static fuzz_files ff;
-	fuzz_unpack(data, size, &ff);
-	hv_report_init(r, "db", opt->max_diags);
-	hv_validate_set(opt, ff.blobs, ff.n, r);
-	fuzz_check_report(r);
-	for (size_t i = 0; i < ff.n; i++) hv_blob_release(&ff.blobs[i]);
+	fuzz_check_container(data, size, NULL, "db", opt, r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
