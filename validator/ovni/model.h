@@ -461,8 +461,7 @@ static inline void model_dispatch(model_loom *L, uint32_t ti, const mevent *e)
  * stream, in chunks, on up to `threads` threads through opt's runner (NULL:
  * on this one), and only the events the threads share (lifecycle,
  * affinity, tasks) are merged by clock and replayed. It speculates that the
- * loom is clean. 1: the replay is done (clean, its counts in L->r, or not
- * to be reported because a stream check found an error: L->stop set); -1:
+ * loom is clean. 1: the replay is done (clean, its counts in L->r); -1:
  * something failed, and the caller replays the loom again the one-thread
  * way from a fresh state, for the report's order and first error; 0: not
  * tried (switched off, too many streams, or one stream on one thread), L
