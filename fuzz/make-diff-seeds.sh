@@ -72,6 +72,11 @@ mkdir -p corpus/diff_simd
 for f in $(sources hpctk_db set); do
 	case $(basename "$f") in *hpctoolkit*) cp "$f" "corpus/diff_simd/$(basename "$(dirname "$f")")_$(basename "$f")" ;; esac
 done
+# and the value seeds (other ctxId numberings, negative values, ctxIds out
+# of order: the value walk's slow paths)
+for f in corpus/hpctk_db/s_values_*; do
+	[ -f "$f" ] && cp "$f" "corpus/diff_simd/hpctk_db_$(basename "$f")"
+done
 
 # diff_dump: one file (control bit 0 clear) or a directory (set)
 for f in $(sources single dump); do seed diff_dump '\x00' "$f"; done
