@@ -115,7 +115,7 @@ static void req_replaced(mpi_rank *m, const dumpi_record *rec, uint64_t id, cons
 	bool active = !q->cancelled && q->kind != REQ_PERSIST_IDLE;
 	if (hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_LEAKED, !active)) return;
 	char when[96];
-	snprintf(when, sizeof when, "record %llu (%s) creates it again", (unsigned long long)rec->index,
+	snprintf(when, sizeof when, "record %llu, where %s creates it again", (unsigned long long)rec->index,
 		 dumpi_function_name(rec->fn));
 	leaked(m, id, q, when);
 }
