@@ -164,7 +164,8 @@ bool hpctk_vmodel_index(hpctk_vmodel *vm);
 /* Parse a formula ("$$", "$$^2", ...). */
 hpctk_vformula hpctk_vformula_parse(const char *s);
 
-/* --- thread profiles: propagated values (values_check.c) -------------------
+/* --- thread profiles: propagated values (values_check.c, values_groups.c,
+ * values_negative.c) -------------------------------------------------------
  *
  * One checker per range of profiles (a unit of work). A profile's values
  * are folded as they stream in (ctxId order): a node's own run adds its
@@ -339,6 +340,31 @@ void hpctk_vcheck_finish(hpctk_vcheck *c);
 void hpctk_vcheck_keep_fail(hpctk_vcheck *c, const hpctk_vfail *f);
 void hpctk_vcheck_verdicts(hpctk_vcheck *c);
 void hpctk_vcheck_free(hpctk_vcheck *c);
+
+/* The checker's parts, for its own files. What a value of a propMetricId
+ * does in the group (hpctk_vact.type), and the same as one word for the
+ * fold (hpctk_vcheck.code): a point scope adds into slot bits 0-15 and,
+ * unless CODE_NOK, slot bits 16-31 (or into its act's list, with
+ * CODE_LIST); a derived scope is slot bits 0-15's found value and
+ * propagates on bit (bits 16-20) of the node's mask. */
+enum { VA_NONE, VA_POINT, VA_DERIVED };
+#define CODE_POINT (1ull << 62)
+#define CODE_DERIVED (2ull << 62)
+#define CODE_LIST (1ull << 32)
+#define CODE_NOK 0xffffu
+/* Fold a run of raw {Val} entries of node n (HPCTK_VNONE: an elided
+ * context) into the slots of the current group (values_check.c). */
+void hpctk_vcheck_fold(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t cnt, uint64_t off0);
+/* The slot groups (values_groups.c): set up the group starting at g0; keep
+ * a run for the groups after the first; fold the kept runs again. */
+void hpctk_vgroup_set(hpctk_vcheck *c);
+void hpctk_vgroup_keep(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t cnt, uint64_t off0);
+void hpctk_vgroup_replay(hpctk_vcheck *c);
+/* The negative terms (values_negative.c): the sum of the magnitudes of
+ * node n's negative terms in slot k (-1: none); a run's negative terms
+ * noted (pm: the node's propagation mask, as the fold has it). */
+double hpctk_vneg_get(hpctk_vcheck *c, uint32_t n, uint32_t k);
+void hpctk_vneg_terms(hpctk_vcheck *c, uint32_t n, uint32_t parent, uint32_t pm, const uint8_t *vals, uint64_t cnt);
 
 /* --- summary statistics (values_summary.c) -------------------------------
  *

@@ -30,7 +30,9 @@
  * unchecked. Nodes are ranks here (values.h, hpctk_vrank) and records are
  * lent from a pool: an eager node touched by its children but with no run
  * of its own (its values missing) is evaluated when another node needs its
- * place, not at the profile's end (evict). */
+ * place, not at the profile's end (evict). The slot groups after the
+ * first are folded again from kept runs (values_groups.c); the rare
+ * negative terms are kept aside (values_negative.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <stdatomic.h>
@@ -47,14 +49,6 @@
 #include "crossdb_ranges.h"
 #include "values.h"
 
-/* A kept run (replayed for slot groups after the first): header, then the
- * raw {Val} bytes. */
-typedef struct kept_run {
-	uint32_t node;   /* HPCTK_VNONE: elided */
-	uint32_t cnt;
-	uint64_t off0;
-} kept_run;
-
 /* Node (rank) n's records, at its place in the pool (hpctk_vrank.slot; a
  * leaf has none and never asks). */
 static inline hpctk_vrec *rec(const hpctk_vcheck *c, uint32_t n)
@@ -69,19 +63,6 @@ static inline hpctk_vown *own_rec(const hpctk_vcheck *c, uint32_t n)
 
 static inline double *expects(hpctk_vrec *r) { return (double *)(void *)(r + 1); }
 static inline double *founds(hpctk_vown *o) { return (double *)(void *)(o + 1); }
-
-static void set_group(hpctk_vcheck *c);
-
-enum { VA_NONE, VA_POINT, VA_DERIVED };
-
-/* What the fold does with a value of a propMetricId, in one word: a point
- * scope adds into slot bits 0-15 and, unless CODE_NOK, slot bits 16-31 (or
- * into its act's list, with CODE_LIST); a derived scope is slot bits 0-15's
- * found value and propagates on bit (bits 16-20) of the node's mask. */
-#define CODE_POINT (1ull << 62)
-#define CODE_DERIVED (2ull << 62)
-#define CODE_LIST (1ull << 32)
-#define CODE_NOK 0xffffu
 
 /* g slots in whole pairs (the evaluation takes two at a time; the spare
  * lane is always zero, so it always passes). */
@@ -147,7 +128,7 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	c->wide = hv_simd_avx512();
 #endif
 	c->lanes = (hpctk_vlanes){c->gp, c->pos, c->neg, c->elmag, c->pos + 3u * c->gw, c->pos + 4u * c->gw, c->isexec, c->execmask};
-	set_group(c);
+	hpctk_vgroup_set(c);
 }
 
 void hpctk_vspare_free(hpctk_vspare *sp, const hpctk_vmodel *vm)
@@ -198,116 +179,6 @@ void hpctk_vcheck_free(hpctk_vcheck *c)
 	free(c->owner);
 	if (c->w_ok) hv_window_free(&c->w);
 	memset(c, 0, sizeof *c);
-}
-
-/* A side table, open addressing on (node, slot), for what is rare: the
- * magnitudes of negative terms (for the tolerance). */
-static uint64_t side_hash(uint64_t key) { return (key * 0x9e3779b97f4a7c15ull) >> 20; }
-
-typedef struct side {
-	uint64_t **k;
-	double **v;      /* vals per entry */
-	size_t *n, *cap;
-	unsigned nv;
-} side;
-
-static double *side_get(hpctk_vcheck *c, side t, uint32_t node, uint32_t k, bool make)
-{
-	if (make && 2 * (*t.n + 1) > *t.cap) {
-		size_t cap = *t.cap ? *t.cap * 2 : 64;
-		uint64_t *nk = calloc(cap, sizeof *nk);
-		double *nv = calloc(cap * t.nv, sizeof *nv);
-		if (!nk || !nv) {
-			free(nk);
-			free(nv);
-			c->oom = c->cur_tainted = true;
-			return NULL;
-		}
-		for (size_t i = 0; i < *t.cap; i++) {
-			if (!(*t.k)[i]) continue;
-			size_t j = side_hash((*t.k)[i]) & (cap - 1);
-			while (nk[j]) j = (j + 1) & (cap - 1);
-			nk[j] = (*t.k)[i];
-			memcpy(nv + j * t.nv, *t.v + i * t.nv, t.nv * sizeof *nv);
-		}
-		free(*t.k);
-		free(*t.v);
-		*t.k = nk;
-		*t.v = nv;
-		*t.cap = cap;
-	}
-	if (!*t.n && !make) return NULL;
-	uint64_t key = ((uint64_t)node << 16 | k) + 1;
-	size_t j = side_hash(key) & (*t.cap - 1);
-	while ((*t.k)[j] && (*t.k)[j] != key) j = (j + 1) & (*t.cap - 1);
-	if (!(*t.k)[j]) {
-		if (!make) return NULL;
-		(*t.k)[j] = key;
-		memset(*t.v + j * t.nv, 0, t.nv * sizeof **t.v);
-		(*t.n)++;
-	}
-	return *t.v + j * t.nv;
-}
-
-static side negs(hpctk_vcheck *c) { return (side){&c->negk, &c->negv, &c->negn, &c->negcap, 1}; }
-
-static void neg_add(hpctk_vcheck *c, uint32_t node, uint32_t k, double a)
-{
-	double *v = side_get(c, negs(c), node, k, true);
-	if (v) *v += a;
-}
-
-/* -1: no negative term */
-static inline double neg_get(hpctk_vcheck *c, uint32_t node, uint32_t k)
-{
-	if (!c->negn) return -1.0;
-	const double *v = side_get(c, negs(c), node, k, false);
-	return v ? *v : -1.0;
-}
-
-/* Per slot of the group starting at g0: the bit of a node's propagation
- * mask (or'ed with 1 << 16) that says whether its value of the slot's
- * scope goes into its parent's: 16 for execution (always). */
-static void set_group(hpctk_vcheck *c)
-{
-	const hpctk_vmodel *vm = c->vm;
-	/* what each propMetricId's value does in this group */
-	uint32_t npk = 0;
-	for (uint32_t pid = 0; pid < vm->npid; pid++) {
-		hpctk_vact a = {0};
-		uint8_t kind = vm->kind[pid];
-		if (kind == HPCTK_VP_POINT) {
-			a.pa = npk;
-			for (uint32_t j = vm->pfirst[pid]; j < vm->pfirst[pid + 1]; j++) {
-				uint32_t k = vm->plist[j] - c->g0;
-				if (k < c->g) c->pk[npk++] = (uint16_t)k;
-			}
-			a.pb = npk;
-			a.type = a.pb > a.pa ? VA_POINT : VA_NONE;
-		} else if ((kind == HPCTK_VP_EXEC || kind == HPCTK_VP_TRANS) && (uint32_t)vm->dslot[pid] - c->g0 < c->g) {
-			a.type = VA_DERIVED;
-			a.k = (uint16_t)(vm->dslot[pid] - c->g0);
-			a.shift = kind == HPCTK_VP_EXEC ? 16 : (uint8_t)(vm->bit[pid] & 15);
-		}
-		c->act[pid] = a;
-		/* the fold's form of a (see fold_run) */
-		uint64_t code = 0;
-		if (a.type == VA_POINT && a.pb - a.pa <= 2)
-			code = CODE_POINT | c->pk[a.pa] | (uint64_t)(a.pb - a.pa == 2 ? c->pk[a.pa + 1] : CODE_NOK) << 16;
-		else if (a.type == VA_POINT)
-			code = CODE_POINT | CODE_LIST;
-		else if (a.type == VA_DERIVED)
-			code = CODE_DERIVED | a.k | (uint64_t)a.shift << 16;
-		c->code[pid] = code;
-	}
-	for (uint32_t k = 0; k < c->gp; k++) {
-		bool in = k < c->g && c->g0 + k < vm->nd;
-		uint16_t pid = in ? vm->dpid[c->g0 + k] : 0;
-		if (in) c->kshift[k] = vm->kind[pid] == HPCTK_VP_EXEC ? 16 : (uint8_t)(vm->bit[pid] & 15);
-		c->isexec[k] = in && vm->kind[pid] == HPCTK_VP_EXEC ? -1 : 0;
-		if (c->isexec[k]) c->execmask[k / 8] |= (uint8_t)(1u << k % 8);
-		else c->execmask[k / 8] &= (uint8_t)~(1u << k % 8);
-	}
 }
 
 
@@ -367,7 +238,7 @@ static void eval_node(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const do
 	if (c->negn) {
 		for (uint32_t k = 0; k < gn; k++) {
 			double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
-			double nm = neg_get(c, n, k);
+			double nm = hpctk_vneg_get(c, n, k);
 			if (x == 0 && f == 0 && nm < 0) continue; /* untouched */
 			eval_slot(c, n, r, o, k, f, x, x + 2 * (nm > 0 ? nm : 0), true);
 		}
@@ -451,24 +322,6 @@ static inline void prefetch_ahead(const hpctk_vcheck *c, uint32_t n)
 	if (p != HPCTK_VNONE) prefetch_rec(c, p);
 }
 
-/* The magnitudes of a run's negative terms (rare; for the tolerance):
- * its point values into its own slots', its propagating values into its
- * parent's, in the order the run gives them. */
-static void neg_terms(hpctk_vcheck *c, uint32_t n, uint32_t parent, uint32_t pm, const uint8_t *vals, uint64_t cnt)
-{
-	for (uint64_t i = 0; i < cnt; i++) {
-		const uint8_t *p = vals + 10 * i;
-		uint16_t pid = hv_le16(p);
-		double v = hv_lef64(p + 2);
-		if (pid >= c->vm->npid || !(v < 0)) continue;
-		const hpctk_vact a = c->act[pid];
-		if (a.type == VA_POINT)
-			for (uint32_t j = a.pa; j < a.pb; j++) neg_add(c, n, c->pk[j], -v);
-		else if (a.type == VA_DERIVED && (pm >> a.shift & 1))
-			neg_add(c, parent, a.k, -v);
-	}
-}
-
 /* A run's propagating values, summed in the scratch (each slot takes at
  * most one value of a run: 0 + v is v), into its parent's expected sums at
  * the run's end, one vector at a time, and the scratch cleared: the
@@ -531,7 +384,7 @@ static void fold_elided(hpctk_vcheck *c, const uint8_t *vals, uint64_t cnt)
 
 /* Fold a run of raw {Val} entries of node n (HPCTK_VNONE: an elided
  * context) into the slots of the current group (see the top). */
-static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t cnt, uint64_t off0)
+void hpctk_vcheck_fold(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t cnt, uint64_t off0)
 {
 	const hpctk_vmodel *vm = c->vm;
 	if (n == HPCTK_VNONE) {
@@ -605,64 +458,7 @@ static void fold_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t 
 		signs |= bits;
 	}
 	if (first_push != UINT64_MAX) push_up(c, parent, push, seq, off0 + 10 * first_push);
-	if (signs >> 63) neg_terms(c, n, parent, pm, vals, cnt);
-}
-
-/* A run for the later groups: with the file at hand, where it is (16
- * bytes, contiguous runs of a node merged), else its bytes too. */
-static void keep_run(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t cnt, uint64_t off0)
-{
-	if (c->w_ok && c->keep_n >= sizeof(kept_run)) {
-		kept_run *last = (kept_run *)(void *)(c->keep + c->keep_n - sizeof(kept_run));
-		if (last->node == n && last->off0 + 10ull * last->cnt == off0 && last->cnt + cnt <= UINT32_MAX) {
-			last->cnt += (uint32_t)cnt;
-			return;
-		}
-	}
-	size_t need = sizeof(kept_run) + (c->w_ok ? 0 : (size_t)cnt * 10);
-	if (c->keep_n + need > c->keep_cap) {
-		size_t cap = c->keep_cap ? c->keep_cap * 2 : 1u << 12;
-		while (cap < c->keep_n + need) cap *= 2;
-		uint8_t *nk = realloc(c->keep, cap);
-		if (!nk) {
-			c->oom = c->cur_tainted = true;
-			return;
-		}
-		c->keep = nk;
-		c->keep_cap = cap;
-	}
-	kept_run h = {n, (uint32_t)cnt, off0};
-	memcpy(c->keep + c->keep_n, &h, sizeof h);
-	if (!c->w_ok) memcpy(c->keep + c->keep_n + sizeof h, vals, (size_t)cnt * 10);
-	c->keep_n += need;
-}
-
-/* Fold the kept runs again (the next group of slots): read from the file
- * a window at a time, or from the kept bytes. */
-static void replay(hpctk_vcheck *c)
-{
-	c->seq = 0; /* the same touch order as the first group's */
-	for (size_t at = 0; at < c->keep_n;) {
-		kept_run h;
-		memcpy(&h, c->keep + at, sizeof h);
-		at += sizeof h;
-		if (!c->w_ok) {
-			fold_run(c, h.node, c->keep + at, h.cnt, h.off0);
-			at += (size_t)h.cnt * 10;
-			continue;
-		}
-		const uint64_t per = c->w.cap >= 20 ? c->w.cap / 10 : 1;
-		for (uint64_t done = 0; done < h.cnt;) {
-			uint64_t k = h.cnt - done < per ? h.cnt - done : per;
-			const uint8_t *p = hv_window_get(&c->w, h.off0 + 10 * done, (size_t)(10 * k));
-			if (!p) {
-				c->cur_tainted = true; /* read before, unreadable now: the profile is left unchecked */
-				return;
-			}
-			fold_run(c, h.node, p, k, h.off0 + 10 * done);
-			done += k;
-		}
-	}
+	if (signs >> 63) hpctk_vneg_terms(c, n, parent, pm, vals, cnt);
 }
 
 /* The end of a profile's group: the nodes still waiting are evaluated,
@@ -709,13 +505,13 @@ static void flush(hpctk_vcheck *c)
 	end_group(c, check);
 	for (c->g0 = c->g; check && c->g0 < c->vm->nd; c->g0 += c->g) {
 		c->cur_tainted = false;
-		set_group(c);
-		replay(c);
+		hpctk_vgroup_set(c);
+		hpctk_vgroup_replay(c);
 		end_group(c, true);
 	}
 	if (c->g0 != 0) {
 		c->g0 = 0;
-		set_group(c);
+		hpctk_vgroup_set(c);
 	}
 	c->keep_n = 0;
 	c->cur_tainted = false;
@@ -765,8 +561,8 @@ void hpctk_vcheck_run(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx
 	begin(c, prof, summary);
 	if (summary || c->cur_tainted) return;
 	uint32_t n = node_of(c, ctx);
-	if (c->g < c->vm->nd) keep_run(c, n, vals, cnt, off0);
-	fold_run(c, n, vals, cnt, off0);
+	if (c->g < c->vm->nd) hpctk_vgroup_keep(c, n, vals, cnt, off0);
+	hpctk_vcheck_fold(c, n, vals, cnt, off0);
 }
 
 void hpctk_vcheck_value(hpctk_vcheck *c, uint32_t prof, bool summary, uint32_t ctx, uint16_t pid, uint64_t bits,
