@@ -541,7 +541,8 @@ static bool can_break(const char *what, const char *rule_id, enum hv_edition edi
 {
 	(void)edition;
 	if (strncmp(rule_id, "dumpi.", 6) != 0) return false;
-	if (strchr(rule_id, '~')) return gen_mpi_trace_breaks(rule_id) && is(what, "dumpi-trace"); /* listed variants */
+	if (strchr(rule_id, '~')) /* listed variants */
+		return (gen_mpi_trace_breaks(rule_id) && is(what, "dumpi-trace")) || (gen_mpi_breaks(rule_id) && is(what, "dumpi-bin"));
 	if (hv_rule_find(rule_id) < 0) return false;
 	if (breaks_in_meta(rule_id)) return is(what, "dumpi-trace");
 	if (gen_mpi_breaks(rule_id)) return is(what, "dumpi-bin");

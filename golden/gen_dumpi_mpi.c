@@ -21,7 +21,9 @@ static const char *const mpi_breaks[] = {
 	"dumpi.mpi.count-negative", "dumpi.mpi.rank-range", "dumpi.mpi.tag-range",
 	"dumpi.mpi.handle-freed", "dumpi.mpi.request-unknown", "dumpi.mpi.request-leaked",
 	"dumpi.mpi.finalize-missing", "dumpi.mpi.request-unrecorded", "dumpi.mpi.comm-predefined-freed",
-	"dumpi.mpi.type-predefined-freed", NULL,
+	"dumpi.mpi.type-predefined-freed",
+	/* variant: more leaks than a rank lists (the list is by creating record) */
+	"dumpi.mpi.request-leaked~many", NULL,
 };
 /* Argument-shape rules: the program calls the function once more, and the
  * writer (gen_dumpi.c write_args) bends that record's arrays. */
@@ -462,6 +464,10 @@ static void break_phase(gen_mpi *g)
 		set(p2p(g, 12, 1, PROC_NULL, 5, WORLD, false), "request", id);
 		set(p2p(g, 12, 1, PROC_NULL, 6, WORLD, false), "request", id);
 		wait_req(g, id, PROC_NULL, -1, 0);
+	} else if (is(b, "dumpi.mpi.request-leaked~many")) {
+		/* 25 receives never waited for: 20 are listed, the rest counted */
+		for (int i = 0; i < 25; i++)
+			set(p2p(g, 12, 1, PROC_NULL, 5, WORLD, false), "request", (int)g->next_req++);
 	}
 }
 

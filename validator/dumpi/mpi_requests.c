@@ -266,30 +266,47 @@ static void leaked(mpi_rank *m, uint64_t id, const mpi_req *q, const char *when)
 			 (unsigned long long)id, when);
 }
 
+/* A leaked request, as listed: by the record that created it (ties, a call
+ * that created several: by id), whatever the map's order. */
+typedef struct leak {
+	uint64_t rec, id;
+	const mpi_req *q;
+} leak;
+
+static bool leak_before(const leak *a, const leak *b)
+{
+	return a->rec != b->rec ? a->rec < b->rec : a->id < b->id;
+}
+
 void mpi_report_leaks(mpi_rank *m)
 {
 	if (m->io_requests || (m->ignored & IGN_REQUESTS)) return;
-	size_t it = 0, shown = 0, more = 0;
+	/* the LEAKS_SHOWN earliest, by insertion into a short sorted list:
+	 * nothing is allocated for a rank that leaks millions */
+	leak first[LEAKS_SHOWN];
+	size_t it = 0, shown = 0, total = 0;
 	uint64_t key;
 	void *val;
 	while (mpi_map_next(&m->reqs, &it, &key, &val)) {
-		mpi_req *q = val;
+		const mpi_req *q = val;
 		bool ok = q->cancelled || q->kind == REQ_PERSIST_IDLE;
 		if (hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_LEAKED, ok)) continue;
-		if (shown++ >= LEAKS_SHOWN) {
-			more++;
-			continue;
-		}
-		char when[64];
-		snprintf(when, sizeof when, "%s (record %llu)", m->finalized ? "MPI_Finalize" : "the end of the stream",
-			 (unsigned long long)m->last_rec);
-		leaked(m, key, q, when);
+		total++;
+		const leak l = {q->rec, key, q};
+		if (shown == LEAKS_SHOWN && !leak_before(&l, &first[shown - 1])) continue;
+		size_t i = shown < LEAKS_SHOWN ? shown++ : shown - 1;
+		for (; i > 0 && leak_before(&l, &first[i - 1]); i--) first[i] = first[i - 1];
+		first[i] = l;
 	}
-	if (more) {
+	char when[64];
+	snprintf(when, sizeof when, "%s (record %llu)", m->finalized ? "MPI_Finalize" : "the end of the stream",
+		 (unsigned long long)m->last_rec);
+	for (size_t i = 0; i < shown; i++) leaked(m, first[i].id, first[i].q, when);
+	if (total > shown) {
 		dumpi_record at = {.index = m->last_rec, .offset = m->last_off, .fn = m->finalized ? 125 : 0};
 		mpi_emit(m, HV_R_DUMPI_MPI_REQUEST_LEAKED, &at, m->last_off, 0,
-			 "%zu more requests are still active at the end of %s (only the first %d are listed)", more,
-			 mpi_rank_label(m).s, LEAKS_SHOWN);
+			 "%zu more requests are still active at the end of %s (only the %d created first are listed)",
+			 total - shown, mpi_rank_label(m).s, LEAKS_SHOWN);
 	}
 }
 
