@@ -75,7 +75,8 @@ done
 # and the value seeds (other ctxId numberings, negative values, ctxIds out
 # of order: the value walk's slow paths)
 for f in corpus/hpctk_db/s_values_*; do
-	[ -f "$f" ] && cp "$f" "corpus/diff_simd/hpctk_db_$(basename "$f")"
+	[ -f "$f" ] || continue
+	cp "$f" "corpus/diff_simd/hpctk_db_$(basename "$f")"
 done
 
 # diff_dump: one file (control bit 0 clear) or a directory (set)
