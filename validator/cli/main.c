@@ -13,6 +13,7 @@
 #include "../output/certify.h"
 #include "../output/output.h"
 #include "../dumpi/mpi_check.h"
+#include "../hpctoolkit/values.h"
 #include "../ovni/tree.h"
 #include "cli_hooks.h"
 #include "corpus_cases.h"
@@ -390,6 +391,11 @@ int main(int argc, char **argv)
 	const char *unit_bytes = getenv("HPCVET_UNIT_BYTES");
 	size_t ub;
 	if (unit_bytes && parse_size(unit_bytes, &ub)) opt.unit_bytes = ub;
+	/* the propagated values' slots in groups of this many bytes
+	 * (hpctoolkit/values.h; tests force many groups) */
+	const char *value_budget = getenv("HPCVET_VALUE_BUDGET");
+	size_t vb;
+	if (value_budget && parse_size(value_budget, &vb)) hpctk_vbudget = vb;
 	/* the narrow vector paths only (core/simd.h; tests compare the reports) */
 	if (getenv("HPCVET_NO_AVX512")) hv_simd_allow_avx512(false);
 	/* the ovni replay the one-thread way only (ovni/tree.h) */

@@ -189,6 +189,9 @@ hpctk_vformula hpctk_vformula_parse(const char *s);
  * reading the profile's runs again from the file (kept as 16 bytes per
  * run: where each is). */
 #define HPCTK_VBUDGET (32u << 20)
+/* The budget in force: HPCTK_VBUDGET, or what the CLI's HPCVET_VALUE_BUDGET
+ * sets before a walk (tests force many groups and compare the reports). */
+extern size_t hpctk_vbudget;
 
 /* The slots hold doubles and no flags: values are non-zero (a stored 0.0
  * breaks its own rule), so a found value is there when non-zero, and a

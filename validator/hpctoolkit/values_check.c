@@ -49,6 +49,8 @@
 #include "crossdb_ranges.h"
 #include "values.h"
 
+size_t hpctk_vbudget = HPCTK_VBUDGET;
+
 /* Node (rank) n's records, at its place in the pool (hpctk_vrank.slot; a
  * leaf has none and never asks). */
 static inline hpctk_vrec *rec(const hpctk_vcheck *c, uint32_t n)
@@ -72,7 +74,7 @@ static inline uint32_t lanes(uint64_t g) { return (uint32_t)((g + 1) & ~(uint64_
  * doubles, g as hpctk_vcheck_init chooses it. */
 static size_t recs_len(const hpctk_vmodel *vm, size_t *stride, uint32_t *gout)
 {
-	uint64_t g = HPCTK_VBUDGET / ((uint64_t)vm->n * 2 * sizeof(double));
+	uint64_t g = hpctk_vbudget / ((uint64_t)vm->n * 2 * sizeof(double));
 	g = g < 1 ? 1 : g > vm->nd ? vm->nd : g;
 	if (gout) *gout = (uint32_t)g;
 	*stride = sizeof(hpctk_vrec) + (size_t)lanes(g) * sizeof(double);
