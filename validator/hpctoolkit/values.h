@@ -347,14 +347,14 @@ void hpctk_vcheck_free(hpctk_vcheck *c);
 /* The checker's parts, for its own files. What a value of a propMetricId
  * does in the group (hpctk_vact.type), and the same as one word for the
  * fold (hpctk_vcheck.code): a point scope adds into slot bits 0-15 and,
- * unless CODE_NOK, slot bits 16-31 (or into its act's list, with
- * CODE_LIST); a derived scope is slot bits 0-15's found value and
+ * unless HPCTK_VCODE_NOK, slot bits 16-31 (or into its act's list, with
+ * HPCTK_VCODE_LIST); a derived scope is slot bits 0-15's found value and
  * propagates on bit (bits 16-20) of the node's mask. */
-enum { VA_NONE, VA_POINT, VA_DERIVED };
-#define CODE_POINT (1ull << 62)
-#define CODE_DERIVED (2ull << 62)
-#define CODE_LIST (1ull << 32)
-#define CODE_NOK 0xffffu
+enum { HPCTK_VA_NONE, HPCTK_VA_POINT, HPCTK_VA_DERIVED };
+#define HPCTK_VCODE_POINT (1ull << 62)
+#define HPCTK_VCODE_DERIVED (2ull << 62)
+#define HPCTK_VCODE_LIST (1ull << 32)
+#define HPCTK_VCODE_NOK 0xffffu
 /* Fold a run of raw {Val} entries of node n (HPCTK_VNONE: an elided
  * context) into the slots of the current group (values_check.c). */
 void hpctk_vcheck_fold(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_t cnt, uint64_t off0);

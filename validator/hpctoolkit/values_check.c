@@ -373,14 +373,14 @@ static void fold_elided(hpctk_vcheck *c, const uint8_t *vals, uint64_t cnt)
 		uint16_t pid = hv_le16(p);
 		if (pid >= npid) continue;
 		const uint64_t cd = code[pid];
-		if (!(cd & CODE_POINT)) continue;
+		if (!(cd & HPCTK_VCODE_POINT)) continue;
 		double v = hv_lef64(p + 2);
-		if (cd & CODE_LIST) {
+		if (cd & HPCTK_VCODE_LIST) {
 			for (uint32_t j = c->act[pid].pa; j < c->act[pid].pb; j++) elided_add(c, c->pk[j], v);
 			continue;
 		}
 		elided_add(c, cd & 0xffff, v);
-		if ((cd >> 16 & 0xffff) != CODE_NOK) elided_add(c, cd >> 16 & 0xffff, v);
+		if ((cd >> 16 & 0xffff) != HPCTK_VCODE_NOK) elided_add(c, cd >> 16 & 0xffff, v);
 	}
 }
 
@@ -441,17 +441,17 @@ void hpctk_vcheck_fold(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_
 		const uint64_t bits = hv_le64(p + 2);
 		double v;
 		memcpy(&v, &bits, sizeof v);
-		if ((cd & CODE_POINT) != 0) {
-			if (cd & CODE_LIST) {
+		if ((cd & HPCTK_VCODE_POINT) != 0) {
+			if (cd & HPCTK_VCODE_LIST) {
 				for (uint32_t j = c->act[pid].pa; j < c->act[pid].pb; j++) ex[c->pk[j]] += v;
 			} else {
 				ex[cd & 0xffff] += v;
-				if ((cd >> 16 & 0xffff) != CODE_NOK) ex[cd >> 16 & 0xffff] += v;
+				if ((cd >> 16 & 0xffff) != HPCTK_VCODE_NOK) ex[cd >> 16 & 0xffff] += v;
 			}
 			signs |= bits;
 			continue;
 		}
-		if ((cd & CODE_DERIVED) == 0) continue; /* not a scope checked, or another group's */
+		if ((cd & HPCTK_VCODE_DERIVED) == 0) continue; /* not a scope checked, or another group's */
 		const uint32_t k = cd & 0xffff;
 		found[k] = v; /* given twice (a broken run): every copy propagates, the last is found */
 		if (!(pm >> (cd >> 16 & 31) & 1)) continue;

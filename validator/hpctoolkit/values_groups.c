@@ -26,21 +26,21 @@ void hpctk_vgroup_set(hpctk_vcheck *c)
 				if (k < c->g) c->pk[npk++] = (uint16_t)k;
 			}
 			a.pb = npk;
-			a.type = a.pb > a.pa ? VA_POINT : VA_NONE;
+			a.type = a.pb > a.pa ? HPCTK_VA_POINT : HPCTK_VA_NONE;
 		} else if ((kind == HPCTK_VP_EXEC || kind == HPCTK_VP_TRANS) && (uint32_t)vm->dslot[pid] - c->g0 < c->g) {
-			a.type = VA_DERIVED;
+			a.type = HPCTK_VA_DERIVED;
 			a.k = (uint16_t)(vm->dslot[pid] - c->g0);
 			a.shift = kind == HPCTK_VP_EXEC ? 16 : (uint8_t)(vm->bit[pid] & 15);
 		}
 		c->act[pid] = a;
 		/* the fold's form of a (see hpctk_vcheck_fold) */
 		uint64_t code = 0;
-		if (a.type == VA_POINT && a.pb - a.pa <= 2)
-			code = CODE_POINT | c->pk[a.pa] | (uint64_t)(a.pb - a.pa == 2 ? c->pk[a.pa + 1] : CODE_NOK) << 16;
-		else if (a.type == VA_POINT)
-			code = CODE_POINT | CODE_LIST;
-		else if (a.type == VA_DERIVED)
-			code = CODE_DERIVED | a.k | (uint64_t)a.shift << 16;
+		if (a.type == HPCTK_VA_POINT && a.pb - a.pa <= 2)
+			code = HPCTK_VCODE_POINT | c->pk[a.pa] | (uint64_t)(a.pb - a.pa == 2 ? c->pk[a.pa + 1] : HPCTK_VCODE_NOK) << 16;
+		else if (a.type == HPCTK_VA_POINT)
+			code = HPCTK_VCODE_POINT | HPCTK_VCODE_LIST;
+		else if (a.type == HPCTK_VA_DERIVED)
+			code = HPCTK_VCODE_DERIVED | a.k | (uint64_t)a.shift << 16;
 		c->code[pid] = code;
 	}
 	for (uint32_t k = 0; k < c->gp; k++) {

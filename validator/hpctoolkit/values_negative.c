@@ -80,9 +80,9 @@ void hpctk_vneg_terms(hpctk_vcheck *c, uint32_t n, uint32_t parent, uint32_t pm,
 		double v = hv_lef64(p + 2);
 		if (pid >= c->vm->npid || !(v < 0)) continue;
 		const hpctk_vact a = c->act[pid];
-		if (a.type == VA_POINT)
+		if (a.type == HPCTK_VA_POINT)
 			for (uint32_t j = a.pa; j < a.pb; j++) neg_add(c, n, c->pk[j], -v);
-		else if (a.type == VA_DERIVED && (pm >> a.shift & 1))
+		else if (a.type == HPCTK_VA_DERIVED && (pm >> a.shift & 1))
 			neg_add(c, parent, a.k, -v);
 	}
 }
