@@ -1,7 +1,8 @@
 /* The slot groups of the propagated-value checker (values_check.c): what a
  * value of each propMetricId does in the group being folded, and, when the
- * slots of every node do not fit HPCTK_VBUDGET at once, the profile's runs
- * kept during the stream and folded again for each group after the first. */
+ * slots of every node do not fit the budget (hpctk_vbudget) at once, the
+ * profile's runs kept during the stream and folded again for each group
+ * after the first. */
 #include <stdlib.h>
 #include <string.h>
 
