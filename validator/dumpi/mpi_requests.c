@@ -269,13 +269,13 @@ static void leaked(mpi_rank *m, uint64_t id, const mpi_req *q, const char *when)
 /* A leaked request, as listed: by the record that created it (ties, a call
  * that created several: by id), whatever the map's order. */
 typedef struct leak {
-	uint64_t rec, id;
+	uint64_t id;
 	const mpi_req *q;
 } leak;
 
 static bool leak_before(const leak *a, const leak *b)
 {
-	return a->rec != b->rec ? a->rec < b->rec : a->id < b->id;
+	return a->q->rec != b->q->rec ? a->q->rec < b->q->rec : a->id < b->id;
 }
 
 void mpi_report_leaks(mpi_rank *m)
@@ -292,7 +292,7 @@ void mpi_report_leaks(mpi_rank *m)
 		bool ok = q->cancelled || q->kind == REQ_PERSIST_IDLE;
 		if (hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_LEAKED, ok)) continue;
 		total++;
-		const leak l = {q->rec, key, q};
+		const leak l = {key, q};
 		if (shown == LEAKS_SHOWN && !leak_before(&l, &first[shown - 1])) continue;
 		size_t i = shown < LEAKS_SHOWN ? shown++ : shown - 1;
 		for (; i > 0 && leak_before(&l, &first[i - 1]); i--) first[i] = first[i - 1];
