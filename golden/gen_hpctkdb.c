@@ -104,6 +104,12 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		snprintf(err, errlen, "%zu propMetricIds do not fit cct.db's u16 nMetrics", c.d.n_prop);
 		goto done;
 	}
+	if (p->measured_bounds) {
+		/* The gaps of a real hpcprof database (research/hpctoolkit.md
+		 * §3.4): minTimestamp 64.6 ms before the first sample. */
+		c.d.k.tdb_min_below = 64600123u;
+		c.d.k.tdb_max_above = 1250000u;
+	}
 	if (br && br->pre) br->pre(&c);
 	/* hpcprof writes no trace.db when no thread has samples. */
 	if (db && !c.d.has_traces) c.want_trace = false;

@@ -115,12 +115,6 @@ static void bad_summary(hk_ctx *c) { scale_value(c, HPCTK_SCOPE_EXECUTION, true,
 /* Just inside the tolerance (1e-9 of found + terms, about 2e-9 here). */
 static void near_exec(hk_ctx *c) { scale_value(c, HPCTK_SCOPE_EXECUTION, false, 1.0 + 1.5e-9); }
 static void near_summary(hk_ctx *c) { scale_value(c, HPCTK_SCOPE_EXECUTION, true, 1.0 + 1.5e-9); }
-static void loose_bounds(hk_ctx *c)
-{
-	if (!c->d.has_traces) c->fail = "no trace.db (no thread has samples)";
-	c->d.k.tdb_min_below = 64600123u; /* issue-233's gap, research/hpctoolkit.md §3.4 */
-}
-
 #define DB "hpctoolkit-db"
 const hk_break hk_breaks_crossdb[] = {
 	{"hpctkdb.metadb.missing", DB, HK_BOTH, false, no_meta, NULL},
@@ -141,7 +135,6 @@ const hk_break hk_breaks_crossdb[] = {
 	{"hpctkdb.values.transitive", DB, HK_RELEASE, false, bad_trans, NULL},
 	{"hpctkdb.values.summary", DB, HK_RELEASE, false, bad_summary, NULL},
 	{"hpctkdb.values.unverifiable", DB, HK_RELEASE, false, NULL, NULL}, /* hpcprof's custom scope kept */
-	{"hpctkdb.values.trace-bounds", DB, HK_RELEASE, false, loose_bounds, NULL},
 	/* metrics/default.yaml: the taxonomy writer (gen_taxonomy.c) breaks the rule it is given */
 	{"hpctkdb.taxonomy.missing", DB, HK_BOTH, false, no_tax, NULL},
 	{"hpctkdb.taxonomy.yaml", DB, HK_BOTH, false, NULL, NULL},

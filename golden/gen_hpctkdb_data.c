@@ -202,7 +202,7 @@ uint64_t hdb_max_ts(const hdb *d)
 {
 	uint64_t lo, hi;
 	exact_bounds(d, &lo, &hi);
-	return hi;
+	return hi + d->k.tdb_max_above;
 }
 
 static int cmp_u32(const void *a, const void *b)

@@ -59,6 +59,7 @@ typedef struct hdb_knobs {
 	unsigned tdb_arr_shift;  /* pTraces this far past its aligned place */
 	unsigned tdb_line0_shift;/* header 0's line this far into its reservation */
 	uint64_t tdb_min_below;  /* minTimestamp this far below the first sample */
+	uint64_t tdb_max_above;  /* maxTimestamp this far above the last sample */
 	/* values: thread 1's value (or the summary's, vb_summary) of metric id
 	 * vb_id at the global context multiplied by vb_factor (0: off) */
 	double vb_factor;

@@ -249,6 +249,12 @@ for ed in release draft; do
 		"$ed edition, v4.0, one context" ""
 	make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.0.deep" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --contexts=200 --depth=12 --seed=2" "$ELIDED" \
 		"$ed edition, v4.0, 200 contexts 12 deep" ""
+	# trace.db bounds as hpcprof writes them (from its measurement source's
+	# time range: minTimestamp 64.6 ms before the first sample): legal.
+	[ "$ed" = release ] && CLAUSE="R §trace.db Context Trace Headers section (minTimestamp, maxTimestamp)" \
+		make_case y hpctoolkit "y_hpctoolkit-db.release.4.0.measured-bounds" hpctoolkit-db \
+		"--what=hpctoolkit-db --edition=release --trace-bounds=measurement" "$ELIDED" \
+		"release edition, v4.0, trace.db minTimestamp 64.6 ms before the first sample and maxTimestamp 1.25 ms after the last, as hpcprof writes them" ""
 	for m in 1 2 7; do
 		make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.$m" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --minor=$m --seed=$m" "$HK_NEWER $ELIDED" \
 			"$ed edition, newer minor 4.$m: larger strides, junk in gaps and reserved fields, unknown sections; read as 4.0 with a warning per file" ""

@@ -459,17 +459,10 @@ void hpctk_xdb_finish(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCT
 				"context",
 				maxid, x->cct->ci.n);
 	}
-	/* Declared against actual: the bounds, when no sample lies outside
-	 * them (that is tracedb.elem.within-bounds). */
-	const hpctk_tracedb *t = x->trace;
-	if (t && t->edition == HV_EDITION_RELEASE && t->seen && t->seen_min >= t->tmin && t->seen_max <= t->tmax &&
-	    !hv_eval(r, HV_R_HPCTKDB_VALUES_TRACE_BOUNDS, t->seen_min == t->tmin && t->seen_max == t->tmax))
-		hv_emit(r, HV_R_HPCTKDB_VALUES_TRACE_BOUNDS, t->b->name, t->h.p[0] + 0x10, 16, "trace.db/CtxTraces/minTimestamp",
-			"minTimestamp %llu and maxTimestamp %llu, but the samples span [%llu, %llu] (%llu ns before the "
-			"first, %llu ns after the last); the spec defines them as the smallest and largest timestamp",
-			(unsigned long long)t->tmin, (unsigned long long)t->tmax, (unsigned long long)t->seen_min,
-			(unsigned long long)t->seen_max, (unsigned long long)(t->seen_min - t->tmin),
-			(unsigned long long)(t->tmax - t->seen_max));
+	/* trace.db's bounds are not compared with the samples' own span:
+	 * hpcprof writes them from its measurement source's time range, so
+	 * looser bounds are how the writer always works; a sample outside them
+	 * is tracedb.elem.within-bounds. */
 	report_elided(x, r, &f[HPCTK_XPROF]);
 	report_elided(x, r, &f[HPCTK_XCCT]);
 	const hpctk_digest *dp = f[HPCTK_XPROF].dig, *dc = f[HPCTK_XCCT].dig;
