@@ -37,6 +37,12 @@ typedef struct gen_params {
 	/* Live-state stress (tests/live_state_memory.test.sh): a trace whose
 	 * checks must hold this many unresolved things at once. */
 	unsigned unmatched;   /* dumpi-trace: rank 0 sends N messages (tags all different) nobody receives */
+	/* dumpi: the MPI library whose habits the program shows (GEN_MPI_*:
+	 * its MPI_PROC_NULL, its shared and recycled request handles), and
+	 * whether the program also makes calls libdumpi does not record
+	 * (nonblocking collectives, matched probes, MPI-3 constructors). */
+	unsigned mpi_lib;
+	bool unrecorded;
 	unsigned open_tasks;  /* ovni-trace-runtime: a worker creates N tasks that never run */
 	/* HPCToolkit: how ctxIds fall over the tree (GEN_IDS_*). */
 	unsigned ctx_ids;
@@ -45,6 +51,10 @@ typedef struct gen_params {
 	 * metric that propagates (so no value is unverifiable); set for --break
 	 * outputs, whose only finding must be the broken rule. */
 	bool plain_metrics;
+	/* HPCToolkit: trace.db bounds as hpcprof writes them, from its
+	 * measurement source's time range (looser than the samples), not the
+	 * samples' own first and last timestamps. */
+	bool measured_bounds;
 } gen_params;
 
 /* ctxId orders: spread over the tree at random; reverse breadth-first (a
@@ -55,6 +65,10 @@ typedef struct gen_params {
  * come after all their children and 69-96% of the subtrees are such ranges
  * (bench/hpctk-ctxid-order.py). */
 enum { GEN_IDS_SPREAD, GEN_IDS_LEVELS, GEN_IDS_POSTORDER };
+/* MPI libraries a generated DUMPI program ran under: by default none shows
+ * (no MPI_PROC_NULL, whose value tells the library, so a valid output fires
+ * no rule at all). */
+enum { GEN_MPI_DEFAULT, GEN_MPI_MPICH, GEN_MPI_OPENMPI };
 
 void gen_params_default(gen_params *p);
 

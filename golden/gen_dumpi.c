@@ -34,7 +34,8 @@ typedef struct plan {
 	bool all_functions;
 	unsigned rank, nranks;
 	uint64_t seed;
-	unsigned in_flight, unmatched, request_calls;
+	unsigned in_flight, unmatched, request_calls, mpi_lib;
+	bool unrecorded;
 	gen_rng rng;
 } plan;
 
@@ -263,6 +264,7 @@ static void write_stream(gen_buf *b, plan *pl, uint32_t *counts)
 	prog.inflight = pl->in_flight;
 	prog.unmatched = pl->unmatched;
 	prog.request_calls = pl->request_calls;
+	gen_mpi_set_habits(&prog, pl->brk, pl->mpi_lib, pl->unrecorded);
 	gm_rec rec;
 	bool have = gen_mpi_next(&prog, &rec);
 	for (unsigned i = 0; have; i++) {
@@ -453,6 +455,8 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	pl.in_flight = p->in_flight;
 	pl.unmatched = p->unmatched;
 	pl.request_calls = p->request_calls;
+	pl.mpi_lib = p->mpi_lib;
+	pl.unrecorded = p->unrecorded;
 	pl.version[0] = DUMPI_KNOWN_MAJOR;
 	pl.version[1] = (uint8_t)(DUMPI_KNOWN_SUB + p->minor + (is(pl.brk, "dumpi.hdr.minor-newer") ? 1 : 0));
 	if (p->minor == 0 && !is(pl.brk, "dumpi.hdr.minor-newer")) pl.version[0] = 8, pl.version[1] = 1; /* like real 8.1.0 traces */

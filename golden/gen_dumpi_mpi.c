@@ -14,14 +14,17 @@ static bool is(const char *a, const char *b) { return a && strcmp(a, b) == 0; }
 enum { WORLD = MPI_D_COMM_WORLD, SELF = MPI_D_COMM_SELF, FIRST_COMM = MPI_D_FIRST_USER_COMM,
        REQ_NULL = MPI_D_REQUEST_NULL, FIRST_REQ = MPI_D_REQUEST_NULL + 1, T_INT = 9,
        FIRST_TYPE = MPI_D_FIRST_USER_DATATYPE };
-#define PROC_NULL MPI_D_ROOT /* Open MPI's MPI_PROC_NULL is -2 too, as libdumpi writes it */
+/* MPI_PROC_NULL as libdumpi writes it (the library's own value): Open MPI's
+ * is -2, MPICH's -1 (the value DUMPI gives MPI_ANY_SOURCE). */
+#define OMPI_PROC_NULL (-2)
+#define MPICH_PROC_NULL (-1)
 #define ANY_SOURCE MPI_D_ANY_SOURCE
 
 static const char *const mpi_breaks[] = {
 	"dumpi.mpi.count-negative", "dumpi.mpi.rank-range", "dumpi.mpi.tag-range",
 	"dumpi.mpi.handle-freed", "dumpi.mpi.request-unknown", "dumpi.mpi.request-leaked",
 	"dumpi.mpi.finalize-missing", "dumpi.mpi.request-unrecorded", "dumpi.mpi.comm-predefined-freed",
-	"dumpi.mpi.type-predefined-freed",
+	"dumpi.mpi.type-predefined-freed", "dumpi.trace.mpi-library",
 	/* variant: more leaks than a rank lists (the list is by creating record) */
 	"dumpi.mpi.request-leaked~many", NULL,
 };
@@ -80,7 +83,7 @@ int64_t gen_mpi_neutral(const dumpi_field *f, gen_rng *g)
 		if (name_has(f, "type")) return T_INT;
 		return (int64_t)gen_below(g, 40);
 	case 'i':
-		if (name_is(f, "dest") || name_is(f, "source")) return PROC_NULL;
+		if (name_is(f, "dest") || name_is(f, "source")) return OMPI_PROC_NULL;
 		if (name_has(f, "tag")) return (int64_t)gen_below(g, 100);
 		if (name_is(f, "root")) return 0;
 		if (name_is(f, "request")) return REQ_NULL;
@@ -106,6 +109,16 @@ void gen_mpi_init(gen_mpi *g, unsigned rank, unsigned n, uint64_t seed, const ch
 	g->next_req = FIRST_REQ;
 	g->next_comm = FIRST_COMM;
 	g->next_type = FIRST_TYPE;
+}
+
+void gen_mpi_set_habits(gen_mpi *g, const char *brk, unsigned lib, bool unrecorded)
+{
+	/* by default the program shows no library (a valid output fires no
+	 * rule, not even the library note), unless the break is about it */
+	if (is(brk, "dumpi.trace.mpi-library")) lib = GEN_MPI_MPICH;
+	g->proc_null = lib == GEN_MPI_MPICH ? MPICH_PROC_NULL : lib == GEN_MPI_OPENMPI ? OMPI_PROC_NULL : 0;
+	g->mpich = lib == GEN_MPI_MPICH;
+	g->unrecorded = unrecorded;
 }
 
 /* ---- building records ---- */
@@ -225,10 +238,28 @@ static void nonblocking(gen_mpi *g, int tag, int count, bool test_first)
 		wait_req(g, ra, left, tag, 4 * count);
 		return;
 	}
-	/* Open MPI hands every nonblocking send that completed at once one shared
-	 * request handle, and libdumpi records requests by handle value: a send
-	 * to MPI_PROC_NULL shares rb's id, and the Waitall names it twice. */
-	set(p2p(g, 8, count, PROC_NULL, tag, WORLD, true), "request", rb);
+	if (!g->proc_null) { /* no library habits */
+		gm_rec *r = REC(g, 18, {"count", 2});
+		set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
+		set_status(r, "statuses", (int32_t[]){left, tag, 0, 0}, 2, 4 * count);
+		return;
+	}
+	/* Open MPI and MPICH hand every nonblocking operation that completed at
+	 * once one shared request handle, and libdumpi records requests by
+	 * handle value: a send to MPI_PROC_NULL shares rb's id, and the Waitall
+	 * names it twice. */
+	set(p2p(g, 8, count, g->proc_null, tag, WORLD, true), "request", rb);
+	if (g->mpich) {
+		/* and a receive from MPICH's MPI_PROC_NULL (-1, DUMPI's MPI_ANY_SOURCE
+		 * too), which MPICH completes with an empty status (source 0, tag 0) */
+		int32_t rn = (int32_t)g->next_req++;
+		set(p2p(g, 12, count, g->proc_null, tag, WORLD, false), "request", rn);
+		gm_rec *r = REC(g, 18, {"count", 4});
+		set_arr(r, "requests", (int32_t[]){ra, rb, rb, rn}, 4);
+		/* the writer gives every status one byte count: 0, as the empty one says */
+		set_status(r, "statuses", (int32_t[]){left, tag, 0, 0, 0, 0, 0, 0}, 4, 0);
+		return;
+	}
 	gm_rec *r = REC(g, 18, {"count", 3});
 	set_arr(r, "requests", (int32_t[]){ra, rb, rb}, 3);
 	set_status(r, "statuses", (int32_t[]){left, tag, 0, 0, 0, 0}, 3, 4 * count);
@@ -413,18 +444,29 @@ static void break_phase(gen_mpi *g)
 	} else if (is(b, "dumpi.mpi.rank-range")) {
 		p2p(g, 0, 1, (int)g->n, 5, WORLD, true); /* a send to rank n of world */
 	} else if (is(b, "dumpi.mpi.tag-range")) {
-		p2p(g, 0, 1, PROC_NULL, -3, WORLD, true); /* a send with tag -3 to MPI_PROC_NULL */
+		/* a receive with tag -3, cancelled */
+		int id = (int)g->next_req++;
+		set(p2p(g, 12, 1, ANY_SOURCE, -3, WORLD, false), "request", id);
+		REC(g, 24, {"request", id});
+		wait_req(g, id, 0, 0, 0)->cancelled = true;
 	} else if (is(b, "dumpi.mpi.handle-freed")) {
+		/* MPI_Comm_size on a freed duplicate, whose index a recorded
+		 * MPI_Comm_dup returns again afterwards: nothing held it between */
 		int nc = (int)g->next_comm++;
 		REC(g, 84, {"oldcomm", SELF}, {"newcomm", nc});
 		REC(g, 87, {"comm", nc});
-		REC(g, 81, {"comm", nc}, {"size", 1}); /* MPI_Comm_size on the freed duplicate */
+		REC(g, 81, {"comm", nc}, {"size", 1});
+		REC(g, 84, {"oldcomm", SELF}, {"newcomm", nc});
+		REC(g, 87, {"comm", nc});
 	} else if (is(b, "dumpi.mpi.request-unknown")) {
-		/* an MPI_Irecv from MPI_PROC_NULL waited for twice */
+		/* a persistent receive started twice without a completion between */
 		int id = (int)g->next_req++;
-		set(p2p(g, 12, 1, PROC_NULL, 5, WORLD, false), "request", id);
-		wait_req(g, id, PROC_NULL, -1, 0);
-		wait_req(g, id, PROC_NULL, -1, 0);
+		set(p2p(g, 30, 1, ANY_SOURCE, 5, WORLD, false), "request", id);
+		REC(g, 31, {"request", id});
+		REC(g, 31, {"request", id});
+		REC(g, 24, {"request", id});
+		wait_req(g, id, 0, 0, 0)->cancelled = true;
+		REC(g, 15, {"request", id});
 	} else if (is(b, "dumpi.mpi.request-unrecorded")) {
 		/* a wait for a request no recorded call made (an MPI_Ibarrier, which libdumpi does not record) */
 		wait_req(g, 999, 0, 0, 0);
@@ -457,17 +499,80 @@ static void break_phase(gen_mpi *g)
 		REC(g, 85, {"oldcomm", WORLD}, {"group", 3}, {"newcomm", nc});
 		REC(g, 87, {"comm", nc});
 	} else if (is(b, "dumpi.mpi.request-leaked")) {
-		/* an MPI_Irecv from MPI_PROC_NULL never waited: its id is created
-		 * again and that second instance is waited for, so only a count of
-		 * live instances per id sees the first one leak */
+		/* an MPI_Irecv never waited: its id is created again (a shared
+		 * handle) and that second instance completes (cancelled), so only
+		 * a count of live instances per id sees the first one leak */
 		int id = (int)g->next_req++;
-		set(p2p(g, 12, 1, PROC_NULL, 5, WORLD, false), "request", id);
-		set(p2p(g, 12, 1, PROC_NULL, 6, WORLD, false), "request", id);
-		wait_req(g, id, PROC_NULL, -1, 0);
+		set(p2p(g, 12, 1, ANY_SOURCE, 5, WORLD, false), "request", id);
+		set(p2p(g, 12, 1, ANY_SOURCE, 6, WORLD, false), "request", id);
+		wait_req(g, id, 0, 0, 0)->cancelled = true;
 	} else if (is(b, "dumpi.mpi.request-leaked~many")) {
 		/* 25 receives never waited for: 20 are listed, the rest counted */
 		for (int i = 0; i < 25; i++)
-			set(p2p(g, 12, 1, PROC_NULL, 5, WORLD, false), "request", (int)g->next_req++);
+			set(p2p(g, 12, 1, ANY_SOURCE, 5, WORLD, false), "request", (int)g->next_req++);
+	}
+}
+
+/* --unrecorded: correct program steps whose calls libdumpi does not record
+ * (the record shows only what is around them), in turn:
+ *  0. a nonblocking collective (MPI_Ibarrier) waited for: its request gets
+ *     the handle the last completed request had under MPICH (one recycled
+ *     pool), a handle the trace never saw under Open MPI;
+ *  1. a matched probe and receive (MPI_Mprobe, MPI_Mrecv) of the left
+ *     neighbour's message: only MPI_Get_count on the probe's status is
+ *     recorded, so the neighbour's send looks unmatched;
+ *  2. a communicator made by MPI_Comm_split_type after a recorded one was
+ *     freed: it gets the freed index;
+ *  3. a datatype made by MPI_Type_create_hindexed_block, likewise. */
+static void unrecorded_phase(gen_mpi *g, unsigned which, int tag, int count)
+{
+	int left = left_of(g), right = right_of(g);
+	switch (which % 4) {
+	case 0: {
+		int32_t ra = (int32_t)g->next_req++, rb = (int32_t)g->next_req++;
+		set(p2p(g, 12, count, left, tag, WORLD, false), "request", ra);
+		set(p2p(g, 8, count, right, tag, WORLD, true), "request", rb);
+		gm_rec *r = REC(g, 18, {"count", 2});
+		set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
+		set_status(r, "statuses", (int32_t[]){left, tag, 0, 0}, 2, 4 * count);
+		/* MPI_Ibarrier(world, &req) */
+		wait_req(g, g->mpich ? rb : (int32_t)g->next_req++, 0, 0, 0);
+		break;
+	}
+	case 1:
+		for (int k = 0; k < 2; k++) {
+			int32_t rs = (int32_t)g->next_req++;
+			set(p2p(g, 8, count, right, tag, WORLD, true), "request", rs);
+			/* MPI_Mprobe(left, tag, world, &msg, &st) */
+			status1(REC(g, 2, {"datatype", T_INT}, {"count", count}), left, tag, 4 * count);
+			/* MPI_Mrecv(buf, count, MPI_INT, &msg, MPI_STATUS_IGNORE) */
+			wait_req(g, rs, 0, 0, 0);
+		}
+		break;
+	case 2: {
+		int nc = (int)g->next_comm++;
+		REC(g, 84, {"oldcomm", WORLD}, {"newcomm", nc});
+		REC(g, 52, {"comm", nc});
+		REC(g, 87, {"comm", nc});
+		/* MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, info, &nc) */
+		REC(g, 65, {"comm", nc}, {"datatype", T_INT}, {"count", 1});
+		REC(g, 52, {"comm", nc});
+		REC(g, 87, {"comm", nc});
+		break;
+	}
+	default: {
+		int nt = (int)g->next_type++;
+		REC(g, 35, {"count", 4}, {"oldtype", T_INT}, {"newtype", nt});
+		REC(g, 46, {"datatype", nt});
+		REC(g, 47, {"datatype", nt});
+		/* MPI_Type_create_hindexed_block(2, 2, disp, MPI_INT, &nt) */
+		REC(g, 46, {"datatype", nt});
+		gm_rec *r = REC(g, 33, {"sendcount", 1}, {"sendtype", nt}, {"dest", right}, {"sendtag", tag},
+				{"recvcount", 1}, {"recvtype", nt}, {"source", left}, {"recvtag", tag}, {"comm", WORLD});
+		status1(r, left, tag, 16);
+		REC(g, 47, {"datatype", nt});
+		break;
+	}
 	}
 }
 
@@ -475,6 +580,11 @@ static void next_phase(gen_mpi *g)
 {
 	int tag = 100 + (int)(g->phase % 16); /* few tags, as real programs use */
 	int count = 1 + (int)gen_below(&g->shared, 64);
+	if (g->unrecorded && g->phase % 4 == 1) {
+		unrecorded_phase(g, g->phase / 4, tag, count);
+		g->phase++;
+		return;
+	}
 	unsigned kind = (unsigned)gen_below(&g->shared, 10);
 	/* programs make their communicators early, not one per iteration */
 	if ((kind == 5 || kind == 6) && g->phase >= 256) kind = 2;

@@ -43,9 +43,15 @@ typedef struct gen_mpi {
 	uint32_t fl_first;
 	unsigned unmatched, um_sent; /* --unmatched: sends from rank 0 nobody receives */
 	unsigned request_calls, rc_done; /* --request-calls: rounds of the calls below, made */
+	int32_t proc_null;    /* the library's MPI_PROC_NULL as libdumpi writes it (0: no library habits) */
+	bool mpich;           /* MPICH's habits: one recycled request pool, empty PROC_NULL statuses */
+	bool unrecorded;      /* phases with calls libdumpi does not record */
 } gen_mpi;
 
 void gen_mpi_init(gen_mpi *g, unsigned rank, unsigned n, uint64_t seed, const char *brk, bool all, unsigned records);
+/* The MPI library's habits (GEN_MPI_*; a --break gets none unless it is
+ * about them) and the unrecorded calls (--unrecorded). */
+void gen_mpi_set_habits(gen_mpi *g, const char *brk, unsigned lib, bool unrecorded);
 /* The next record; false after the last one. */
 bool gen_mpi_next(gen_mpi *g, gm_rec *out);
 /* Neutral value of a field nobody set (by name and kind). */

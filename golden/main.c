@@ -22,11 +22,17 @@ static void usage(FILE *out)
 	      "  --ctx-ids=spread|levels|postorder  HPCToolkit ctxIds spread over the tree at random\n"
 	      "                       (default), level by level from the deepest (children first), or in\n"
 	      "                       depth-first post-order, as hpcprof numbers them (`tree`: levels)\n"
+	      "  --trace-bounds=samples|measurement  HPCToolkit trace.db bounds: the samples' first and last\n"
+	      "                       timestamps (default), or looser, as hpcprof writes them\n"
 	      "  --in-flight=N        dumpi: each rank posts N Isend/Irecv pairs before waiting on any\n"
 	      "  --request-calls=N    dumpi: each rank also makes N rounds of MPI_Waitany/Testany,\n"
 	      "                       Waitsome/Testsome, a cancelled receive and one channel of changing sizes\n"
 	      "  --unmatched=N        dumpi-trace: rank 0 also sends N messages (each its own tag) that no\n"
 	      "                       rank receives (dumpi.mpi.send-unmatched)\n"
+	      "  --mpi=mpich|openmpi  dumpi: the MPI library's habits (MPI_PROC_NULL -1 or -2, shared and\n"
+	      "                       recycled request handles; default: no MPI_PROC_NULL, no library shown)\n"
+	      "  --unrecorded         dumpi: the program also makes calls libdumpi does not record\n"
+	      "                       (MPI_Ibarrier, MPI_Mprobe/Mrecv, MPI_Comm_split_type, ...)\n"
 	      "  --open-tasks=N       ovni-trace-runtime: a worker also creates N tasks that never run\n"
 	      "  --break=RULE-ID      write an input that breaks exactly that rule\n"
 	      "  --break=RULE-ID~inside-tolerance  (hpctkdb.values.execution, .summary) a value off by just\n"
@@ -98,7 +104,12 @@ int main(int argc, char **argv)
 		else if (num_opt(a, "--in-flight", &v)) p.in_flight = (unsigned)v;
 		else if (num_opt(a, "--unmatched", &v)) p.unmatched = (unsigned)v;
 		else if (num_opt(a, "--request-calls", &v)) p.request_calls = (unsigned)v;
+		else if (strcmp(a, "--mpi=mpich") == 0) p.mpi_lib = GEN_MPI_MPICH;
+		else if (strcmp(a, "--mpi=openmpi") == 0) p.mpi_lib = GEN_MPI_OPENMPI;
+		else if (strcmp(a, "--unrecorded") == 0) p.unrecorded = true;
 		else if (num_opt(a, "--open-tasks", &v)) p.open_tasks = (unsigned)v;
+		else if (strcmp(a, "--trace-bounds=measurement") == 0) p.measured_bounds = true;
+		else if (strcmp(a, "--trace-bounds=samples") == 0) p.measured_bounds = false;
 		else if (strcmp(a, "--ctx-ids=levels") == 0 || strcmp(a, "--ctx-ids=tree") == 0) p.ctx_ids = GEN_IDS_LEVELS;
 		else if (strcmp(a, "--ctx-ids=postorder") == 0) p.ctx_ids = GEN_IDS_POSTORDER;
 		else if (strcmp(a, "--ctx-ids=spread") == 0) p.ctx_ids = GEN_IDS_SPREAD;

@@ -85,7 +85,7 @@ static void run(unsigned n, unsigned missing, bool expect_merged0, bool expect_m
 	CHECK(peak0 <= MPI_MAX_CHANS, "n=%u: rank 0 kept at most %u channels (peak %zu)", n, MPI_MAX_CHANS, peak0);
 	if (expect_merged0) CHECK(m[0]->chans.len <= 2, "n=%u: merged, one channel per peer (%zu)", n, m[0]->chans.len);
 	for (int k = 0; k < 3; k++) finalize(m[k], idx[k]);
-	mpi_trace_check(&rep, m, 3, 3);
+	mpi_trace_check(&(const hv_options){0}, &rep, m, 3, 3);
 	unsigned su = fired(&rep, HV_R_DUMPI_MPI_SEND_UNMATCHED), ru = fired(&rep, HV_R_DUMPI_MPI_RECV_UNMATCHED);
 	CHECK(ru == 0 && su == (missing ? 1u : 0u), "n=%u missing=%u: %u send-unmatched, %u recv-unmatched", n, missing,
 	      su, ru);

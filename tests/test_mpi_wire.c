@@ -100,8 +100,8 @@ static void check_travel(const char *brk, uint64_t seed)
 	hv_report ra, rb;
 	hv_report_init(&ra, "gen", 1000);
 	hv_report_init(&rb, "gen", 1000);
-	mpi_trace_check(&ra, t.ranks, t.n, t.n);
-	mpi_trace_check(&rb, back, t.n, t.n);
+	mpi_trace_check(&(const hv_options){0}, &ra, t.ranks, t.n, t.n);
+	mpi_trace_check(&(const hv_options){0}, &rb, back, t.n, t.n);
 	CHECK(same_reports(&ra, &rb), "the cross-rank stage over loaded summaries writes the same report (break %s)",
 	      brk ? brk : "none");
 	if (brk) {
@@ -170,7 +170,7 @@ static void check_damage(void)
 		if (m) { /* a summary that loads must be usable: the cross-rank stage over it alone */
 			hv_report rr;
 			hv_report_init(&rr, "gen", 100);
-			mpi_trace_check(&rr, &m, 1, 1);
+			mpi_trace_check(&(const hv_options){0}, &rr, &m, 1, 1);
 			hv_report_free(&rr);
 		}
 		mpi_rank_free(m);

@@ -56,6 +56,12 @@ static void usage(FILE *out)
 	      "  --strict                 warnings make the exit code 1\n"
 	      "  --ovni-all-models        every ovni model enabled, as `ovniemu -a` runs a\n"
 	      "                           trace (events of a model no thread requires pass)\n"
+	      "  --mpi=auto|mpich|openmpi the MPI library that ran a DUMPI-traced program (its\n"
+	      "                           MPI_PROC_NULL and MPI_ANY_SOURCE values differ; default:\n"
+	      "                           inferred from the records)\n"
+	      "  --mpi-replay             DUMPI: the trace must be replayable (SST-macro): findings\n"
+	      "                           that calls libdumpi does not record could explain are\n"
+	      "                           warnings, not notes\n"
 	      "  --max-diagnostics=N      diagnostics shown per input (default 100)\n"
 	      "  --max-per-rule=N         diagnostics shown per rule and input (default 10, 0: no\n"
 	      "                           limit); the rest are counted, with the first and last\n"
@@ -315,6 +321,14 @@ int main(int argc, char **argv)
 			oo.strict = true;
 		} else if (strcmp(a, "--ovni-all-models") == 0) {
 			opt.ovni_all_models = true;
+		} else if (strcmp(a, "--mpi=auto") == 0) {
+			opt.dumpi_mpi = HV_MPI_AUTO;
+		} else if (strcmp(a, "--mpi=mpich") == 0) {
+			opt.dumpi_mpi = HV_MPI_MPICH;
+		} else if (strcmp(a, "--mpi=openmpi") == 0) {
+			opt.dumpi_mpi = HV_MPI_OPENMPI;
+		} else if (strcmp(a, "--mpi-replay") == 0) {
+			opt.dumpi_replay = true;
 		} else if (strcmp(a, "--github-notes") == 0) {
 			oo.github_notes = true;
 		} else if (strncmp(a, "--max-per-rule=", 15) == 0 && parse_size(a + 15, &hv_max_per_rule)) {

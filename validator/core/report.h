@@ -49,6 +49,12 @@ typedef struct hv_options {
 	struct hv_units_runner *units;
 	uint64_t unit_bytes;      /* split inputs into units of about this many bytes (0: default) */
 	bool ovni_all_models;     /* every ovni model enabled, as `ovniemu -a` runs a trace */
+	/* DUMPI: the MPI library that ran the traced program (HV_MPI_*; AUTO:
+	 * inferred from the records), and whether findings that calls libdumpi
+	 * does not record could explain are warnings (a replayable trace
+	 * wanted) rather than notes. */
+	enum hv_mpi_lib { HV_MPI_AUTO = 0, HV_MPI_MPICH, HV_MPI_OPENMPI } dumpi_mpi;
+	bool dumpi_replay;
 } hv_options;
 
 /* Run task(ctx, i) for i in [0, n) through opt's runner, else in order. */

@@ -16,6 +16,7 @@ const char *const dumpi_sec_names[DS_COUNT] = {"sizelbl", "addrlbl", "perflbl", 
 #define DUMPI_MIN_SIZE (8u + 8u + 2u + 23u + DUMPI_FOOTER_SIZE + DUMPI_INDEX_MIN_SIZE)
 
 typedef struct bin_ctx {
+	const hv_options *opt;
 	hv_blob *b;
 	hv_report *r;
 	hv_window w;
@@ -374,6 +375,7 @@ static void check_stream(bin_ctx *x)
 	if (x->info.header_ok) memcpy(s.version, x->info.version, 3);
 	else memcpy(s.version, (uint8_t[3]){DUMPI_KNOWN_MAJOR, DUMPI_KNOWN_SUB, 0}, 3);
 	x->mpi = mpi_rank_new(x->b, x->r, s.version);
+	mpi_rank_set_options(x->mpi, x->opt);
 	if (x->footer_ok) mpi_rank_set_ignored(x->mpi, x->off[DS_FOOTER], x->called, x->ignored, DUMPI_ALL_FUNCTIONS);
 	s.mpi = x->mpi;
 	dumpi_check_stream(&s);
@@ -398,19 +400,19 @@ void dumpi_check_bin(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_
 {
 	mpi_rank *m = NULL;
 	dumpi_check_bin_mpi(opt, b, r, info, &m);
-	if (m) mpi_trace_check(r, &m, 1, 0);
+	if (m) mpi_trace_check(opt, r, &m, 1, 0);
 	mpi_rank_free(m);
 }
 
 void dumpi_check_bin_mpi(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_info *info, mpi_rank **mpi)
 {
 	*mpi = NULL;
-	(void)opt;
 	bin_ctx *x = calloc(1, sizeof *x);
 	if (!x) {
 		hv_report_internal(r, "out of memory");
 		return;
 	}
+	x->opt = opt;
 	x->b = b;
 	x->r = r;
 	if (info) memset(info, 0, sizeof *info);
@@ -459,7 +461,11 @@ void dumpi_check_bin_mpi(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_
 	free(x);
 }
 
-static void bin_check_file(const hv_options *opt, hv_blob *b, hv_report *r) { dumpi_check_bin(opt, b, r, NULL); }
+static void bin_check_file(const hv_options *opt, hv_blob *b, hv_report *r)
+{
+	if (opt && opt->dumpi_replay) snprintf(r->format, sizeof r->format, "dumpi .bin (--mpi-replay)");
+	dumpi_check_bin(opt, b, r, NULL);
+}
 
 const hv_format hv_format_dumpi_bin = {
 	.name = "dumpi .bin",

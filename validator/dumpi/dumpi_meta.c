@@ -199,6 +199,7 @@ static bool bin_load(void *ctx, size_t i, hv_rbuf *r)
 	bool ok;
 	if (!hv_get_bytes(r, &j->info, sizeof(dumpi_bin_info))) return false;
 	j->mpi = mpi_rank_load(r, j->b, &j->rep, &ok);
+	mpi_rank_set_options(j->mpi, j->opt);
 	return ok;
 }
 
@@ -279,7 +280,7 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 		}
 	}
 	free(jobs);
-	mpi_trace_check(r, mpis, nranks, nprocs);
+	mpi_trace_check(opt, r, mpis, nranks, nprocs);
 	for (size_t k = 0; k < nranks; k++) mpi_rank_free(mpis[k]);
 	free(mpis);
 	free(ranks);
@@ -303,7 +304,8 @@ static bool ends_with(const char *s, const char *suffix)
 
 static void dumpi_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
 {
-	snprintf(r->format, sizeof r->format, "dumpi trace");
+	/* the summary says when findings unrecorded calls may explain are warnings */
+	snprintf(r->format, sizeof r->format, "%s", opt && opt->dumpi_replay ? "dumpi trace (--mpi-replay)" : "dumpi trace");
 	bool *used = calloc(n ? n : 1, sizeof *used);
 	if (!used) {
 		hv_report_internal(r, "out of memory");
@@ -340,7 +342,7 @@ static void dumpi_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_
 			if (used[i] || !dumpi_sniff_bin(&files[i])) continue;
 			dumpi_check_bin_mpi(opt, &files[i], r, NULL, &mpis[alone++]);
 		}
-		mpi_trace_check(r, mpis, alone, 0);
+		mpi_trace_check(opt, r, mpis, alone, 0);
 		for (size_t k = 0; k < alone; k++) mpi_rank_free(mpis[k]);
 		free(mpis);
 		if (!hv_eval(r, HV_R_DUMPI_TRACE_META_MISSING, metas > 0 || alone == 0))

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../core/report.h"
 #include "../core/wire.h"
 #include "dumpi.h"
 
@@ -51,6 +52,9 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
  * stage needs stays. */
 void mpi_rank_end(mpi_rank *m, bool complete);
 void mpi_rank_free(mpi_rank *m);
+/* The user's options (hv_options.dumpi_mpi, .dumpi_replay): call after
+ * mpi_rank_new or mpi_rank_load. */
+void mpi_rank_set_options(mpi_rank *m, const hv_options *opt);
 /* The world rank of this file (from its -NNNN.bin name, else its
  * MPI_Comm_rank(MPI_COMM_WORLD) record), or -1. */
 long mpi_rank_world_rank(const mpi_rank *m);
@@ -66,7 +70,7 @@ mpi_rank *mpi_rank_load(hv_rbuf *r, hv_blob *b, hv_report *rep, bool *ok);
 /* Cross-rank checks of one trace: `ranks[i]` may be NULL (missing or
  * unreadable rank file); `world_size` is the .meta numprocs (0: unknown).
  * Diagnostics go to `r`. */
-void mpi_trace_check(hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t world_size);
+void mpi_trace_check(const hv_options *opt, hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t world_size);
 
 /* What the layer proves and what it cannot (hpcvet explain dumpi.mpi). */
 const char *mpi_layer_explain(void);

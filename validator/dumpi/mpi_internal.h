@@ -32,9 +32,24 @@ typedef struct mpi_rankref {
 	uint8_t role;
 } mpi_rankref;
 
+/* A handle (communicator or datatype index) used after the rank freed it,
+ * with no recorded constructor between: MPICH and Open MPI hand a freed
+ * handle to the next object, and libdumpi numbers handles by value, so an
+ * unrecorded constructor (MPI_Comm_split_type, ...) may have made it. The
+ * first such use waits here for what follows: a recorded constructor
+ * returning the index while it is held proves the use was of the freed
+ * handle (a warning); a free of it, or the end of the rank, is what an
+ * unrecorded constructor's object would see (counted for the rank's note). */
+typedef struct mpi_reuse {
+	uint64_t freed_rec, use_rec, use_off;
+	uint16_t use_fn;
+	uint8_t role;
+} mpi_reuse;
+
 /* A communicator index of this rank. */
 typedef struct mpi_comm {
-	uint8_t state;        /* 0 never seen, 1 live, 2 freed */
+	uint8_t state;        /* 0 never seen, 1 live, 2 freed, 3 used after its free (reuse) */
+	mpi_reuse reuse;
 	int64_t size;         /* -1: unknown */
 	uint64_t size_rec;    /* the MPI_Comm_size record it came from */
 	uint64_t freed_rec;
@@ -125,6 +140,13 @@ typedef struct mpi_chan { /* 144 bytes (static_assert in mpi_messages.c) */
 	struct { int32_t count; uint16_t dtype; uint32_t reps; uint64_t rec; } runs[CHAN_RUNS];
 } mpi_chan;
 
+/* A datatype index the rank freed (mpi_rank.types): the record that freed
+ * it, and a use after it (reused: reuse is set). */
+typedef struct mpi_type_free {
+	bool reused;
+	mpi_reuse reuse;
+} mpi_type_free;
+
 /* What a request will send or receive, for messages counted at start or completion. */
 typedef struct mpi_msg {
 	bool p2p, recv;
@@ -151,6 +173,16 @@ enum { REQ_ACTIVE = 1, REQ_PERSIST_IDLE, REQ_PERSIST_ACTIVE };
  * up as it meets new handle values); above it they alias, which can only
  * turn a note about an unrecorded request into the warning of a known one. */
 #define REQ_SEEN_BITS 65536u
+/* Evidence on one rank of calls libdumpi does not record (mpi_rank.unrec):
+ * a request no recorded call created, or one named after it ended (a
+ * recycled handle); a status read (MPI_Get_count, MPI_Get_elements) that no
+ * recorded receive or probe produced (a matched probe or receive); a
+ * communicator or datatype handle used after its free (a recycled handle)
+ * or never created. What these calls did is not in the trace, so findings
+ * they can explain are notes unless the replay option asks for warnings. */
+enum { UNREC_REQ = 1, UNREC_STATUS = 2, UNREC_CTOR = 4 };
+/* Which MPI library wrote the trace, as the records show it (mpi_rank.impl). */
+enum { IMPL_MPICH = 1, IMPL_OPENMPI = 2 };
 /* What ignored calls hide (mpi_rank.ignored). */
 enum { IGN_FINALIZE = 1, IGN_REQUESTS = 2, IGN_P2P = 4, IGN_COLL = 8 };
 
@@ -176,12 +208,28 @@ struct mpi_rank {
 	uint64_t unrecorded, unrecorded_rec, unrecorded_off;
 	uint32_t unrecorded_id;
 	uint16_t unrecorded_fn;
+	uint64_t recycled;    /* of those, the ones named after the trace showed them end */
 	uint64_t *req_seen;   /* bitmap of request ids (mod REQ_SEEN_BITS) ever created */
+	/* Options (hv_options): the MPI library named by the user (IMPL_*, 0:
+	 * infer it), and whether the replay-breaking notes are warnings. */
+	uint8_t impl_opt;
+	bool replay;
+	/* Evidence of unrecorded calls (UNREC_*), and of the MPI library
+	 * (IMPL_*: the first record showing each). */
+	uint8_t unrec, impl;
+	uint64_t impl_rec[2];
+	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
+	uint64_t status_rec;  /* the first status read no recorded call produced */
+	/* Handles used after their free that no recorded constructor proved
+	 * wrong (mpi_reuse): counted for one note at the end of the rank. */
+	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
+	uint16_t reused_fn;
+	bool reused_type;
 	uint64_t records;
 	uint64_t last_rec, last_off;
 	uint16_t last_fn;
 	mpi_map comms;        /* comm index -> mpi_comm */
-	mpi_map types;        /* freed datatype index -> record that freed it */
+	mpi_map types;        /* freed datatype index -> mpi_type_free */
 	mpi_map reqs;         /* request index -> mpi_req */
 	mpi_inst *inst;       /* communicator instances */
 	uint32_t ninst, inst_cap;
@@ -212,6 +260,13 @@ mpi_rank_name mpi_rank_label(const mpi_rank *m);
  * (~40 MiB) however many messages the rank sends (tests/live_state_memory.test.sh). */
 #define MPI_MAX_CHANS 65536u
 #define CHAN_ANY_TAG (-3)
+/* The peer of a channel of receives posted with source -1 that completed as
+ * MPICH completes a receive from its MPI_PROC_NULL (-1, the value DUMPI
+ * gives MPI_ANY_SOURCE too): no bytes, and a status naming no sender that
+ * sent with the posted tag. Each may be a receive from MPI_PROC_NULL or an
+ * empty message with the posted tag from anyone: it absorbs one unmatched
+ * send with that tag, without a note (mpi_match.c). */
+#define CHAN_NULLISH (-4)
 
 uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 /* A pseudo-random odd weight for comm rank k (the v-variants' third sums). */
@@ -255,6 +310,9 @@ static inline bool mpi_is_coll(unsigned fn)
  * offset when 0), prefixed with the rank, record and function. */
 void mpi_emit(mpi_rank *m, int rule, const dumpi_record *rec, uint64_t off, uint64_t len, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* The same at severity `sev` (a finding unrecorded calls may explain). */
+void mpi_emit_rank_sev(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
+		       const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
 /* Element i of a counted u32 array whose count is at `at`. */
 bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v);
@@ -264,7 +322,7 @@ static inline mpi_inst *mpi_inst_of(mpi_rank *m, uint32_t i) { return i < m->nin
 
 /* Messages (mpi_messages.c). A recorded status: bytes (i32), source (i32),
  * cancelled (u8), error (u8), and from 0.6.3 the tag (i32). */
-typedef struct mpi_status { bool ok, tag_ok, cancelled; int32_t src, tag; } mpi_status;
+typedef struct mpi_status { bool ok, tag_ok, cancelled; int32_t src, tag, bytes; } mpi_status;
 mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, uint64_t i);
 uint32_t mpi_inst_of_comm(mpi_rank *m, uint64_t comm);
 /* The message of a send or receive, from its count, peer, tag and datatype roles. */
@@ -283,6 +341,10 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_report_ignored(mpi_rank *m);
 void mpi_report_unrecorded(mpi_rank *m);
 void mpi_report_leaks(mpi_rank *m);
+void mpi_report_reused(mpi_rank *m);
+/* The severity of a finding that calls libdumpi does not record could
+ * explain: a note, or a warning when the user asked for a replayable trace. */
+static inline enum hv_sev mpi_unrec_sev(bool replay) { return replay ? HV_SEV_WARNING : HV_SEV_NOTE; }
 
 /* ---- the cross-rank stage, across its files ---- */
 
@@ -320,6 +382,8 @@ typedef struct trace_ctx {
 	gcomm *g;
 	uint32_t ng, gcap;
 	unsigned shown[HV_RULE_COUNT], hidden[HV_RULE_COUNT];
+	uint8_t hidden_sev[HV_RULE_COUNT]; /* the highest severity among the hidden ones, + 1 (0: none set) */
+	bool replay;          /* the replay option: findings unrecorded calls may explain stay warnings */
 } trace_ctx;
 
 /* Members vote with a value (a, b); the reference is the value most of them
@@ -334,6 +398,11 @@ bool mpi_room(trace_ctx *t, int rule);
 /* A cross-rank diagnostic at record `rec` of rank `m`, within DIAG_CAP. */
 void mpi_emit_at(trace_ctx *t, int rule, const mpi_rank *m, uint64_t rec, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+/* The same at severity `sev` (a finding unrecorded calls may explain). */
+void mpi_emit_sev(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
+		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* The unrecorded-call classes rank m's trace shows, as words for messages. */
+const char *mpi_unrec_words(uint8_t unrec);
 /* "comm 2 = world", "comm 4" as the rank names it. */
 const char *mpi_comm_name(char *buf, size_t len, const mpi_rank *m, uint32_t inst);
 /* Step 1 (mpi_comms.c): every rank's instances paired into t->g, t->ig

@@ -60,15 +60,61 @@ bool mpi_room(trace_ctx *t, int rule)
 	return false;
 }
 
+static void vemit_at(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
+		     const char *fmt, va_list ap)
+{
+	if (!mpi_room(t, rule)) {
+		if (sev + 1u > t->hidden_sev[rule]) t->hidden_sev[rule] = (uint8_t)(sev + 1u);
+		return;
+	}
+	char msg[768], path[48];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	hv_emit_sev(t->r, rule, sev, m->file, off, 0, dumpi_record_path(path, sizeof path, rec), "%s", msg);
+}
+
 void mpi_emit_at(trace_ctx *t, int rule, const mpi_rank *m, uint64_t rec, uint64_t off, const char *fmt, ...)
 {
-	if (!mpi_room(t, rule)) return;
-	char msg[640], path[48];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vemit_at(t, rule, hv_rules[rule].severity, m, rec, off, fmt, ap);
 	va_end(ap);
-	hv_emit(t->r, rule, m->file, off, 0, dumpi_record_path(path, sizeof path, rec), "%s", msg);
+}
+
+void mpi_emit_sev(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vemit_at(t, rule, sev, m, rec, off, fmt, ap);
+	va_end(ap);
+}
+
+const char *mpi_unrec_words(uint8_t unrec)
+{
+	switch (unrec & (UNREC_REQ | UNREC_STATUS)) {
+	case UNREC_REQ: return "unrecorded request calls";
+	case UNREC_STATUS: return "unrecorded matched probes";
+	case UNREC_REQ | UNREC_STATUS: return "unrecorded request calls and matched probes";
+	default: return "unrecorded constructors";
+	}
+}
+
+/* A finding about a message between `mine` and `other` that calls libdumpi
+ * does not record on `other` could explain: its severity (the rule's, or a
+ * note), and the words that say why. */
+static enum hv_sev unrec_sev(const trace_ctx *t, int rule, const mpi_rank *other, uint8_t classes)
+{
+	if (!(other->unrec & classes) || t->replay) return hv_rules[rule].severity;
+	return HV_SEV_NOTE;
+}
+static void unrec_tail(char *buf, size_t len, const trace_ctx *t, const mpi_rank *other, uint8_t classes)
+{
+	if (!(other->unrec & classes)) {
+		buf[0] = 0;
+		return;
+	}
+	snprintf(buf, len, "; %s shows %s%s", mpi_rank_label(other).s, mpi_unrec_words(other->unrec & classes),
+		 t->replay ? ": a replay sees it unmatched" : ", which may explain it");
 }
 
 /* "comm 2 = world", "comm 4" as the rank names it. */
@@ -116,14 +162,34 @@ static bool chan_put(trace_ctx *t, mpi_map *gm, uint32_t w, const mpi_chan *c)
 
 /* Wildcard receives of the destination on this communicator absorb sends
  * nobody received by name. */
-static uint64_t *wild_budget(trace_ctx *t, const gchan *x)
+static mpi_inst *wild_budget(trace_ctx *t, const gchan *x)
 {
 	mpi_rank *m = t->by[x->dst];
-	if (x->gid == GID_SELF) return m->ninst > INST_SELF ? &m->inst[INST_SELF].wild : NULL;
+	if (x->gid == GID_SELF) return m->ninst > INST_SELF ? &m->inst[INST_SELF] : NULL;
 	gcomm *g = &t->g[x->gid];
 	for (uint32_t k = 0; k < g->n; k++)
-		if (g->mem[k].world == x->dst) return &m->inst[g->mem[k].inst].wild;
+		if (g->mem[k].world == x->dst) return &m->inst[g->mem[k].inst];
 	return NULL;
+}
+
+/* Sends no named receive took, absorbed by the destination's wildcard
+ * receives without a status, then by its receives with the same tag that
+ * may have been from MPICH's MPI_PROC_NULL (CHAN_NULLISH). */
+static bool absorb(trace_ctx *t, const gchan *x, mpi_inst *in, uint64_t miss)
+{
+	if (!in) return false;
+	mpi_rank *m = t->by[x->dst];
+	uint32_t inst = (uint32_t)(in - m->inst);
+	int32_t tag = m->chans_merged ? CHAN_ANY_TAG : x->tag;
+	mpi_chan *c = tag == CHAN_ANY_TAG && !m->chans_merged
+			      ? NULL
+			      : mpi_map_get(&m->chans, mpi_hash(inst, (uint32_t)CHAN_NULLISH, (uint32_t)tag, 1));
+	uint64_t nullish = c ? c->n : 0;
+	if (in->wild > UINT64_MAX - nullish || in->wild + nullish < miss) return false;
+	uint64_t w = in->wild < miss ? in->wild : miss;
+	in->wild -= w;
+	if (c) c->n -= miss - w;
+	return true;
 }
 
 static void check_truncation(trace_ctx *t, const gchan *x, const char *cn)
@@ -190,27 +256,37 @@ static void match_messages(trace_ctx *t)
 		const mpi_rank *ms = t->by[x->src], *mr = t->by[x->dst];
 		mpi_comm_name(cn, sizeof cn, x->s ? ms : mr, x->s ? x->s->inst : x->r->inst);
 		if (S > R) {
-			uint64_t *budget = wild_budget(t, x);
 			uint64_t miss = S - R;
-			if (budget && *budget >= miss) {
-				*budget -= miss; /* received by MPI_ANY_SOURCE/ANY_TAG receives without a status */
+			if (absorb(t, x, wild_budget(t, x), miss)) {
+				/* received by MPI_ANY_SOURCE/ANY_TAG receives without a status */
 				hv_eval(t->r, HV_R_DUMPI_MPI_SEND_UNMATCHED, true);
 			} else {
+				/* the receiver may have taken them with calls libdumpi does not
+				 * record (MPI_Mrecv, MPI_Imrecv, MPI_Recv_c, MPI_Isendrecv, ...) */
+				char why[512];
+				unrec_tail(why, sizeof why, t, mr, UNREC_REQ | UNREC_STATUS);
 				hv_eval(t->r, HV_R_DUMPI_MPI_SEND_UNMATCHED, false);
-				mpi_emit_at(t, HV_R_DUMPI_MPI_SEND_UNMATCHED, ms, x->s->last_rec, x->s->last_off,
-					"rank %u record %llu (%s, dest %d, %s, %s) has no matching receive: rank %u sent %llu "
-					"message(s) with %s to rank %u, rank %u received %llu",
-					x->src, (unsigned long long)x->s->last_rec, dumpi_function_name(x->s->last_fn),
-					x->s->peer, tag_name(own, sizeof own, x->s->tag), cn, x->src, (unsigned long long)S, tg, x->dst, x->dst,
-					(unsigned long long)R);
+				mpi_emit_sev(t, HV_R_DUMPI_MPI_SEND_UNMATCHED,
+					     unrec_sev(t, HV_R_DUMPI_MPI_SEND_UNMATCHED, mr, UNREC_REQ | UNREC_STATUS), ms,
+					     x->s->last_rec, x->s->last_off,
+					     "rank %u record %llu (%s, dest %d, %s, %s) has no matching receive: rank %u sent %llu "
+					     "message(s) with %s to rank %u, rank %u received %llu%s",
+					     x->src, (unsigned long long)x->s->last_rec, dumpi_function_name(x->s->last_fn),
+					     x->s->peer, tag_name(own, sizeof own, x->s->tag), cn, x->src, (unsigned long long)S, tg,
+					     x->dst, x->dst, (unsigned long long)R, why);
 			}
 		} else if (R > S) {
+			/* the sender may have sent them with unrecorded nonblocking calls */
+			char why[512];
+			unrec_tail(why, sizeof why, t, ms, UNREC_REQ);
 			hv_eval(t->r, HV_R_DUMPI_MPI_RECV_UNMATCHED, false);
-			mpi_emit_at(t, HV_R_DUMPI_MPI_RECV_UNMATCHED, mr, x->r->last_rec, x->r->last_off,
-				"rank %u record %llu (%s, source %d, %s, %s) has no matching send: rank %u sent %llu "
-				"message(s) with %s to rank %u, rank %u received %llu",
-				x->dst, (unsigned long long)x->r->last_rec, dumpi_function_name(x->r->last_fn), x->r->peer,
-				tag_name(own, sizeof own, x->r->tag), cn, x->src, (unsigned long long)S, tg, x->dst, x->dst, (unsigned long long)R);
+			mpi_emit_sev(t, HV_R_DUMPI_MPI_RECV_UNMATCHED, unrec_sev(t, HV_R_DUMPI_MPI_RECV_UNMATCHED, ms, UNREC_REQ),
+				     mr, x->r->last_rec, x->r->last_off,
+				     "rank %u record %llu (%s, source %d, %s, %s) has no matching send: rank %u sent %llu "
+				     "message(s) with %s to rank %u, rank %u received %llu%s",
+				     x->dst, (unsigned long long)x->r->last_rec, dumpi_function_name(x->r->last_fn), x->r->peer,
+				     tag_name(own, sizeof own, x->r->tag), cn, x->src, (unsigned long long)S, tg, x->dst, x->dst,
+				     (unsigned long long)R, why);
 		} else {
 			hv_eval(t->r, HV_R_DUMPI_MPI_SEND_UNMATCHED, true);
 			hv_eval(t->r, HV_R_DUMPI_MPI_RECV_UNMATCHED, true);
@@ -266,13 +342,57 @@ static void summary_lines(trace_ctx *t)
 {
 	for (int rule = 0; rule < HV_RULE_COUNT; rule++) {
 		if (!t->hidden[rule]) continue;
-		hv_emit(t->r, rule, t->by[0]->file, 0, 0, "stream",
+		/* the highest severity among those not listed (hidden_sev: + 1, 0 unset) */
+		enum hv_sev sev = t->hidden_sev[rule] ? (enum hv_sev)(t->hidden_sev[rule] - 1u) : hv_rules[rule].severity;
+		hv_emit_sev(t->r, rule, sev, t->by[0]->file, 0, 0, "stream",
 			"%u more %s diagnostic(s) across ranks are not listed (only the first %d are)", t->hidden[rule],
 			hv_rules[rule].id, DIAG_CAP);
 	}
 }
 
-void mpi_trace_check(hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t world_size)
+/* Which MPI library wrote the trace: named by the user, or shown by the
+ * records (a send to -1 is MPICH's MPI_PROC_NULL; -2 as a peer is Open
+ * MPI's). One note per trace when something is known. */
+static void report_library(const hv_options *opt, hv_report *r, mpi_rank *const *ranks, size_t n)
+{
+	const mpi_rank *by[2] = {NULL, NULL};
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++)
+			if (ranks[i] && (ranks[i]->impl & (1u << k)) && !by[k]) by[k] = ranks[i];
+	static const char *const name[2] = {"MPICH", "Open MPI"};
+	static const char *const shows[2] = {"sends to -1, MPICH's MPI_PROC_NULL (Open MPI's is -2)",
+					     "names -2 as a peer, Open MPI's MPI_PROC_NULL (MPICH's is -1)"};
+	int named = opt && opt->dumpi_mpi == HV_MPI_MPICH ? 0 : opt && opt->dumpi_mpi == HV_MPI_OPENMPI ? 1 : -1;
+	if (!by[0] && !by[1] && named < 0) {
+		hv_eval(r, HV_R_DUMPI_TRACE_MPI_LIBRARY, true);
+		return;
+	}
+	hv_eval(r, HV_R_DUMPI_TRACE_MPI_LIBRARY, false);
+	const mpi_rank *m = by[0] ? by[0] : by[1] ? by[1] : NULL;
+	for (size_t i = 0; i < n && !m; i++) m = ranks[i];
+	if (!m) return;
+	char path[48], msg[800];
+	if (named >= 0)
+		snprintf(msg, sizeof msg, "the MPI library is %s, as --mpi names it%s%s", name[named],
+			 by[!named] ? "; but the records show the other: " : "", by[!named] ? shows[!named] : "");
+	else if (by[0] && by[1])
+		snprintf(msg, sizeof msg,
+			 "the records show both MPI libraries (%s record %llu %s; %s record %llu %s): -1 and -2 are "
+			 "read with both meanings; --mpi names the library",
+			 mpi_rank_label(by[0]).s, (unsigned long long)by[0]->impl_rec[0], shows[0], mpi_rank_label(by[1]).s,
+			 (unsigned long long)by[1]->impl_rec[1], shows[1]);
+	else {
+		int k = by[0] ? 0 : 1;
+		snprintf(msg, sizeof msg,
+			 "the MPI library is %s: %s record %llu %s; -1 and -2 as ranks are read as %s writes them",
+			 name[k], mpi_rank_label(by[k]).s, (unsigned long long)by[k]->impl_rec[k], shows[k], name[k]);
+	}
+	const mpi_rank *at = by[0] ? by[0] : by[1];
+	uint64_t rec = at ? at->impl_rec[at == by[0] ? 0 : 1] : 0;
+	hv_emit(r, HV_R_DUMPI_TRACE_MPI_LIBRARY, m->file, 0, 0, dumpi_record_path(path, sizeof path, rec), "%s", msg);
+}
+
+void mpi_trace_check(const hv_options *opt, hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t world_size)
 {
 	for (size_t i = 0; i < n; i++)
 		if (ranks[i]) ranks[i]->r = r;
@@ -296,7 +416,8 @@ void mpi_trace_check(hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t wo
 	/* The cross-rank stage needs every rank 0..n-1, each read to its end;
 	 * a damaged trace has its errors already, and only range checks run. */
 	bool whole = n > 0 && n <= UINT32_MAX / 2 && (!world || world == n);
-	trace_ctx t = {.r = r, .n = (uint32_t)n};
+	trace_ctx t = {.r = r, .n = (uint32_t)n, .replay = opt && opt->dumpi_replay};
+	report_library(opt, r, ranks, n);
 	t.by = calloc(n ? n : 1, sizeof *t.by);
 	t.ig = calloc(n ? n : 1, sizeof *t.ig);
 	if (!t.by || !t.ig) whole = false;

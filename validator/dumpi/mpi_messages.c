@@ -26,6 +26,7 @@ mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, 
 	const uint8_t *p = hv_window_get(&m->win, at, tagged ? 14 : 10);
 	if (!p) return st;
 	st.ok = true;
+	st.bytes = (int32_t)hv_be32(p);
 	st.src = (int32_t)hv_be32(p + 4);
 	st.cancelled = p[8] != 0;
 	if (tagged) st.tag_ok = true, st.tag = (int32_t)hv_be32(p + 10);
@@ -111,6 +112,14 @@ void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_st
 {
 	int32_t peer = g->peer, tag = g->tag;
 	if (peer == -2 || g->inst == INST_NONE) return; /* MPI_PROC_NULL (Open MPI) */
+	if (peer == MPI_D_ANY_SOURCE && m->impl_opt != IMPL_OPENMPI && st.ok && st.bytes == 0 &&
+	    (st.src < 0 || (st.src == 0 && (!st.tag_ok || st.tag == 0)) || (tag >= 0 && st.tag_ok && st.tag != tag))) {
+		/* MPICH's MPI_PROC_NULL is -1, DUMPI's MPI_ANY_SOURCE too, and
+		 * MPICH completes a receive from it with an empty status
+		 * (source 0, tag 0): maybe no message at all (CHAN_NULLISH) */
+		tally(m, rec, g->inst, CHAN_NULLISH, tag, true, g->count, g->dtype);
+		return;
+	}
 	if (peer == MPI_D_ANY_SOURCE) peer = st.ok && st.src >= 0 ? st.src : -1;
 	if (tag == MPI_D_ANY_TAG) tag = st.tag_ok && st.tag >= 0 ? st.tag : -1;
 	if (peer < 0 || tag < 0) {

@@ -58,16 +58,31 @@ static bool count_is_output(unsigned fn) { return fn == 2 || fn == 48 || fn == 1
 
 const char *mpi_role_label(int ro) { return role_names[ro]; }
 
+static void vemit(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
+		  const char *fmt, va_list ap)
+{
+	char msg[640], path[48];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	hv_emit_sev(m->r, rule, sev, m->file, off ? off : rec->offset, len, dumpi_record_path(path, sizeof path, rec->index),
+		    "%s record %llu (%s): %s", mpi_rank_label(m).s, (unsigned long long)rec->index,
+		    dumpi_function_name(rec->fn), msg);
+}
+
 void mpi_emit(mpi_rank *m, int rule, const dumpi_record *rec, uint64_t off, uint64_t len, const char *fmt, ...)
 {
-	char msg[512], path[48];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vemit(m, rule, hv_rules[rule].severity, rec, off, len, fmt, ap);
 	va_end(ap);
-	hv_emit(m->r, rule, m->file, off ? off : rec->offset, len, dumpi_record_path(path, sizeof path, rec->index),
-		"%s record %llu (%s): %s", mpi_rank_label(m).s, (unsigned long long)rec->index, dumpi_function_name(rec->fn),
-		msg);
+}
+
+void mpi_emit_rank_sev(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
+		       const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vemit(m, rule, sev, rec, off, len, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- lifetime ---- */
@@ -103,7 +118,7 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 	m->world_size = -1;
 	m->win_ok = hv_window_init(&m->win, b, 64u * 1024u);
 	mpi_map_init(&m->comms, sizeof(mpi_comm));
-	mpi_map_init(&m->types, sizeof(uint64_t));
+	mpi_map_init(&m->types, sizeof(mpi_type_free));
 	mpi_map_init(&m->reqs, sizeof(mpi_req));
 	mpi_map_init(&m->chans, sizeof(mpi_chan));
 	inst_new(m); /* INST_WORLD */
@@ -114,6 +129,13 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 		return NULL;
 	}
 	return m;
+}
+
+void mpi_rank_set_options(mpi_rank *m, const hv_options *opt)
+{
+	if (!m || !opt) return;
+	m->impl_opt = opt->dumpi_mpi == HV_MPI_MPICH ? IMPL_MPICH : opt->dumpi_mpi == HV_MPI_OPENMPI ? IMPL_OPENMPI : 0;
+	m->replay = opt->dumpi_replay;
 }
 
 long mpi_rank_world_rank(const mpi_rank *m) { return m->rank; }
@@ -218,7 +240,23 @@ static void check_rank_arg(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 	uint64_t v;
 	if (!mpi_arg(rec->fn, a, ro, &v)) return;
 	int32_t x = (int32_t)(uint32_t)v;
-	if (x == -1 || x == -2) return; /* ANY_SOURCE / ROOT / PROC_NULL, as DUMPI writes them */
+	bool dest = ro == RO_DEST;
+	if (x == -1 || x == -2) {
+		/* ANY_SOURCE (-1 in DUMPI), MPI_ROOT (-2), and MPI_PROC_NULL as
+		 * the library wrote it: -1 under MPICH, -2 under Open MPI. A send
+		 * to -1 is MPICH's; to -2 (or a receive from it), Open MPI's. */
+		if (ro == RO_ROOT) return;
+		unsigned lib = dest && x == -1 ? IMPL_MPICH : x == -2 ? IMPL_OPENMPI : 0;
+		if (!lib) return;
+		if (!(m->impl & lib)) m->impl |= (uint8_t)lib, m->impl_rec[lib - 1] = rec->index;
+		bool ok = !m->impl_opt || m->impl_opt == lib;
+		if (!hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, ok))
+			mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, mpi_arg_at(rec->fn, a, ro), 4,
+				 "%s %d is no rank: under %s (--mpi) MPI_PROC_NULL is %d, and %d is %s", mpi_role_label(ro), x,
+				 m->impl_opt == IMPL_MPICH ? "MPICH" : "Open MPI", m->impl_opt == IMPL_MPICH ? -1 : -2, x,
+				 x == -1 ? "MPI_ANY_SOURCE, which a send cannot name" : "MPI_ROOT, which only intercommunicator collectives name");
+		return;
+	}
 	mpi_comm *c = mpi_comm_of(m, comm);
 	if (!c) return;
 	int64_t size = c->size;
@@ -257,27 +295,101 @@ static void check_tag(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 			 receive ? " and not MPI_ANY_TAG (-1)" : "; send tags are >= 0");
 }
 
+/* A handle used after its free (see mpi_reuse): the first use waits for
+ * what follows; later uses of the same index are of that object. */
+static void reuse_begin(mpi_rank *m, mpi_reuse *u, uint64_t freed_rec, const dumpi_record *rec, const dumpi_args *a,
+			int ro)
+{
+	u->freed_rec = freed_rec;
+	u->use_rec = rec->index;
+	u->use_off = mpi_arg_at(rec->fn, a, ro);
+	u->use_fn = (uint16_t)rec->fn;
+	u->role = (uint8_t)ro;
+	(void)m;
+}
+
+/* A used-after-free handle the trace never proved wrong: freed again or
+ * still held at the end, as an unrecorded constructor's object would be. */
+static void reuse_settle(mpi_rank *m, const mpi_reuse *u, uint64_t id, bool type)
+{
+	m->unrec |= UNREC_CTOR;
+	if (m->reused++ == 0)
+		m->reused_rec = u->use_rec, m->reused_off = u->use_off, m->reused_fn = u->use_fn, m->reused_id = id,
+		m->reused_freed = u->freed_rec, m->reused_type = type;
+}
+
+/* A recorded constructor returned an index still held by a use after its
+ * free: no other object held it, so that use was of the freed handle. */
+static void reuse_refuted(mpi_rank *m, const mpi_reuse *u, uint64_t id, const dumpi_record *ctor, bool type)
+{
+	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, false);
+	dumpi_record at = {.index = u->use_rec, .offset = u->use_off, .fn = u->use_fn};
+	mpi_emit(m, HV_R_DUMPI_MPI_HANDLE_FREED, &at, u->use_off, 2,
+		 "%s %llu was freed by record %llu%s and is used here, and record %llu (%s) creates %s %llu again with "
+		 "no free of it between: no other object held the index, so this use is of the freed handle",
+		 mpi_role_label(u->role), (unsigned long long)id, (unsigned long long)u->freed_rec,
+		 type ? " (MPI_Type_free)" : "", (unsigned long long)ctor->index, dumpi_function_name(ctor->fn),
+		 type ? "datatype" : "comm", (unsigned long long)id);
+}
+
 static void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
 {
 	uint64_t id;
 	if (!mpi_arg(rec->fn, a, ro, &id) || id < MPI_D_FIRST_USER_COMM) return;
 	mpi_comm *c = mpi_map_get(&m->comms, id);
-	bool ok = !c || c->state != 2;
-	if (!hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, ok))
-		mpi_emit(m, HV_R_DUMPI_MPI_HANDLE_FREED, rec, mpi_arg_at(rec->fn, a, ro), 2,
-			 "%s %llu was freed by record %llu and not created again", mpi_role_label(ro), (unsigned long long)id,
-			 (unsigned long long)c->freed_rec);
+	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
+	if (!c || c->state != 2) return;
+	/* from here on an object of unknown origin: not matched, not compared */
+	c->state = 3;
+	c->size = -1;
+	c->inst = INST_NONE;
+	reuse_begin(m, &c->reuse, c->freed_rec, rec, a, ro);
 }
 
 static void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
 {
 	uint64_t id;
 	if (!mpi_arg(rec->fn, a, ro, &id) || id < MPI_D_FIRST_USER_DATATYPE) return;
-	uint64_t *freed = mpi_map_get(&m->types, id);
-	if (!hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, !freed))
-		mpi_emit(m, HV_R_DUMPI_MPI_HANDLE_FREED, rec, mpi_arg_at(rec->fn, a, ro), 2,
-			 "%s %llu was freed by record %llu (MPI_Type_free) and not created again", mpi_role_label(ro),
-			 (unsigned long long)id, (unsigned long long)*freed);
+	mpi_type_free *f = mpi_map_get(&m->types, id);
+	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
+	if (!f || f->reused) return;
+	f->reused = true;
+	reuse_begin(m, &f->reuse, f->reuse.freed_rec, rec, a, ro);
+}
+
+/* The end of the rank: handles still held after a use past their free. */
+static void settle_reuses(mpi_rank *m)
+{
+	size_t it = 0;
+	uint64_t key;
+	void *val;
+	while (mpi_map_next(&m->comms, &it, &key, &val)) {
+		mpi_comm *c = val;
+		if (c->state == 3) reuse_settle(m, &c->reuse, key, false), c->state = 1;
+	}
+	it = 0;
+	while (mpi_map_next(&m->types, &it, &key, &val)) {
+		mpi_type_free *f = val;
+		if (f->reused) reuse_settle(m, &f->reuse, key, true), f->reused = false;
+	}
+}
+
+/* The handles a record uses: a use after the free (see mpi_reuse) makes the
+ * communicator one of unknown origin before its collectives and messages
+ * are counted. */
+static void uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	if (fn != 134) { /* MPI_Comm_get_parent: comm is its output */
+		use_comm(m, rec, a, RO_COMM);
+		use_comm(m, rec, a, RO_OLDCOMM);
+	}
+	if (fn != 186) { /* MPI_Type_match_size: datatype is its output */
+		use_type(m, rec, a, RO_DATATYPE);
+		use_type(m, rec, a, RO_SENDTYPE);
+		use_type(m, rec, a, RO_RECVTYPE);
+		use_type(m, rec, a, RO_OLDTYPE);
+	}
 }
 
 static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -286,16 +398,6 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	uint64_t v, id;
 	/* outputs that happen to be named like inputs */
 	bool comm_out = fn == 134, type_out = fn == 186;
-	if (!comm_out) {
-		use_comm(m, rec, a, RO_COMM);
-		use_comm(m, rec, a, RO_OLDCOMM);
-	}
-	if (!type_out) {
-		use_type(m, rec, a, RO_DATATYPE);
-		use_type(m, rec, a, RO_SENDTYPE);
-		use_type(m, rec, a, RO_RECVTYPE);
-		use_type(m, rec, a, RO_OLDTYPE);
-	}
 	/* constructors: the index is live (again), as a new instance */
 	if (mpi_arg(fn, a, RO_NEWCOMM, &id) || (comm_out && mpi_arg(fn, a, RO_COMM, &id)) ||
 	    (fn == 133 && a->n > 0 && a->f[0].present && (id = a->f[0].v, true))) {
@@ -327,6 +429,7 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		}
 		if (id >= MPI_D_FIRST_USER_COMM) {
 			mpi_comm *c = mpi_comm_of(m, id);
+			if (c && c->state == 3) reuse_refuted(m, &c->reuse, id, rec, false);
 			if (c) {
 				c->state = 1;
 				c->size = -1;
@@ -335,8 +438,11 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 			}
 		}
 	}
-	if ((mpi_arg(fn, a, RO_NEWTYPE, &id) || (type_out && mpi_arg(fn, a, RO_DATATYPE, &id))) && id >= MPI_D_FIRST_USER_DATATYPE)
+	if ((mpi_arg(fn, a, RO_NEWTYPE, &id) || (type_out && mpi_arg(fn, a, RO_DATATYPE, &id))) && id >= MPI_D_FIRST_USER_DATATYPE) {
+		mpi_type_free *f = mpi_map_get(&m->types, id);
+		if (f && f->reused) reuse_refuted(m, &f->reuse, id, rec, true);
 		mpi_map_del(&m->types, id);
+	}
 	/* destructors; libdumpi records the handle before the call frees it */
 	if ((fn == 87 || fn == 132) && mpi_arg(fn, a, RO_COMM, &id)) {
 		bool ok = id != MPI_D_COMM_WORLD && id != MPI_D_COMM_SELF;
@@ -357,11 +463,14 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	}
 	if ((fn == 87 || fn == 132) && mpi_arg(fn, a, RO_COMM, &id) && id >= MPI_D_FIRST_USER_COMM) {
 		mpi_comm *c = mpi_comm_of(m, id);
+		if (c && c->state == 3) reuse_settle(m, &c->reuse, id, false);
 		if (c) c->state = 2, c->freed_rec = rec->index;
 	}
 	if (fn == 47 && mpi_arg(fn, a, RO_DATATYPE, &id) && id >= MPI_D_FIRST_USER_DATATYPE) {
-		uint64_t *f = mpi_map_put(&m->types, id, NULL);
-		if (f) *f = rec->index;
+		bool fresh;
+		mpi_type_free *f = mpi_map_put(&m->types, id, &fresh);
+		if (f && !fresh && f->reused) reuse_settle(m, &f->reuse, id, true);
+		if (f) f->reused = false, f->reuse.freed_rec = rec->index;
 	}
 	/* what the rank learnt about sizes and itself */
 	if (fn == 81 && mpi_arg(fn, a, RO_COMM, &id) && mpi_arg(fn, a, RO_SIZE, &v) && (int32_t)(uint32_t)v > 0) {
@@ -409,6 +518,20 @@ static void ranks_and_tags(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 	if (fn != 91) check_rank_arg(m, rec, a, comm, RO_ROOT);
 }
 
+/* A status read (MPI_Get_count, MPI_Get_elements) with no recorded receive
+ * or probe before it since the last read: the status came from a call
+ * libdumpi does not record (MPI_Mprobe, MPI_Improbe, MPI_Mrecv, ...). A
+ * wait or test that completes a receive request makes a status too
+ * (mpi_requests.c). */
+static void status_reads(mpi_rank *m, const dumpi_record *rec)
+{
+	unsigned fn = rec->fn;
+	if (fn == 1 || fn == 22 || fn == 23 || fn == 33 || fn == 34) m->status_fresh = true;
+	if (fn != 2 && fn != 48) return;
+	if (!m->status_fresh && !(m->unrec & UNREC_STATUS)) m->unrec |= UNREC_STATUS, m->status_rec = rec->index;
+	m->status_fresh = false;
+}
+
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	if (!m || m->finalized) return;
@@ -418,6 +541,8 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	m->last_fn = (uint16_t)rec->fn;
 	if (rec->fn >= DUMPI_NFUNCS) return;
 	check_counts(m, rec, a);
+	status_reads(m, rec);
+	uses(m, rec, a);
 	mpi_collectives(m, rec, a); /* before handles(): a constructor is a collective on its parent */
 	handles(m, rec, a);
 	mpi_messages(m, rec, a);
@@ -434,6 +559,8 @@ void mpi_rank_end(mpi_rank *m, bool complete)
 	if (complete) {
 		dumpi_record at = {.index = m->last_rec, .offset = m->last_off, .fn = 0};
 		mpi_report_ignored(m);
+		settle_reuses(m);
+		mpi_report_reused(m);
 		mpi_report_unrecorded(m);
 		if (!hv_eval(m->r, HV_R_DUMPI_MPI_FINALIZE_MISSING,
 			     m->finalized || m->records == 0 || (m->ignored & IGN_FINALIZE)))

@@ -76,25 +76,27 @@ static void req_unknown(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint
 	mpi_emit(m, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, rec, off, 4, "request %u %s", id, why);
 }
 
-/* A request named by a wait/test/free/cancel/start; NULL when unknown. */
+/* A request named by a wait/test/free/cancel/start; NULL when unknown.
+ * An id no recorded call created is a call libdumpi does not record; so is
+ * an id the trace showed end: libdumpi numbers requests by handle value,
+ * and MPICH (one recycled pool) and Open MPI (free lists) hand a completed
+ * request's handle to the next request, also to one an unrecorded call
+ * (MPI_Ibarrier, MPI_Imrecv, ...) creates. Both are counted for the rank's
+ * note (dumpi.mpi.request-unrecorded), not reported one by one. */
 static mpi_req *req_named(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id)
 {
 	if (id < 2) return NULL; /* MPI_REQUEST_NULL (and 0, DUMPI's error index) */
 	mpi_req *q = mpi_map_get(&m->reqs, id);
 	if (m->io_requests || (m->ignored & IGN_REQUESTS)) return q;
-	if (!q && !req_was_seen(m, id)) {
-		/* no recorded call ever created it: a call libdumpi does not record */
-		hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
-		if (m->unrecorded++ == 0)
-			m->unrecorded_rec = rec->index, m->unrecorded_off = off, m->unrecorded_id = id,
-			m->unrecorded_fn = (uint16_t)rec->fn;
-		return NULL;
-	}
-	if (!hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, q != NULL))
-		req_unknown(m, rec, off, id,
-			    "is no longer live on this rank: a wait, test or MPI_Request_free already ended every "
-			    "instance the rank's nonblocking or persistent calls created");
-	return q;
+	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+	if (q) return q;
+	m->unrec |= UNREC_REQ;
+	bool recycled = req_was_seen(m, id);
+	if (recycled) m->recycled++;
+	if (m->unrecorded++ == 0)
+		m->unrecorded_rec = rec->index, m->unrecorded_off = off, m->unrecorded_id = id,
+		m->unrecorded_fn = (uint16_t)rec->fn;
+	return NULL;
 }
 
 /* One instance of request `id` ends (completed or freed). */
@@ -129,6 +131,7 @@ static void req_finish(mpi_rank *m, const dumpi_record *rec, uint32_t id, mpi_re
 	if (q->kind != REQ_PERSIST_IDLE && q->msg.p2p && q->msg.recv && mpi_msg_wild(&q->msg) && !st.cancelled)
 		mpi_recv_msg(m, rec, &q->msg, st);
 	if (q->kind != REQ_PERSIST_IDLE && st.cancelled) mpi_untally(m, &q->msg);
+	if (q->msg.p2p && q->msg.recv) m->status_fresh = true;
 	if (q->kind == REQ_ACTIVE) req_drop(m, id, q);
 	else q->kind = REQ_PERSIST_IDLE;
 }
@@ -337,13 +340,33 @@ void mpi_report_unrecorded(mpi_rank *m)
 {
 	if (m->unrecorded && !hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, false)) {
 		dumpi_record u = {.index = m->unrecorded_rec, .offset = m->unrecorded_off, .fn = m->unrecorded_fn};
-		mpi_emit(m, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, &u, m->unrecorded_off, 4,
-			 "request %u, and %llu request reference(s) in all, name requests no recorded call created: "
-			 "libdumpi records no MPI-3 call (MPI_Ibarrier, MPI_Ibcast, MPI_Iallreduce, MPI_Mprobe/Mrecv, "
-			 "MPI_Reduce_scatter_block, ...), so a program using them leaves these holes; a replay cannot "
-			 "wait for them",
-			 m->unrecorded_id, (unsigned long long)m->unrecorded);
+		char recycled[96] = "";
+		if (m->recycled)
+			snprintf(recycled, sizeof recycled, " (%llu after its id's request ended)",
+				 (unsigned long long)m->recycled);
+		mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, m->replay ? HV_SEV_WARNING : HV_SEV_NOTE, &u,
+				  m->unrecorded_off, 4,
+				  "request %u and %llu reference(s) in all%s name requests no recorded call created: "
+				  "libdumpi records no MPI-3/4 request call (nonblocking and persistent collectives, "
+				  "MPI_Imrecv, MPI_Isendrecv, _c calls); a replay cannot wait for them",
+				  m->unrecorded_id, (unsigned long long)m->unrecorded, recycled);
 	} else {
 		hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, true);
 	}
+}
+
+/* Handles used after their free that nothing proved wrong: one note per
+ * rank (a warning with the replay option), at the first such use. */
+void mpi_report_reused(mpi_rank *m)
+{
+	if (!m->reused) return;
+	dumpi_record u = {.index = m->reused_rec, .offset = m->reused_off, .fn = m->reused_fn};
+	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, false);
+	mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_HANDLE_FREED, m->replay ? HV_SEV_WARNING : HV_SEV_NOTE, &u, m->reused_off, 2,
+			  "%s %llu, freed by record %llu, is used again with no recorded constructor (%llu such "
+			  "handle(s)): an unrecorded MPI-3 constructor (MPI_Comm_split_type, MPI_Comm_create_group, "
+			  "MPI_Comm_idup, MPI_Dist_graph_create_adjacent, ...) got the freed handle; a replay cannot "
+			  "create it",
+			  m->reused_type ? "datatype" : "comm", (unsigned long long)m->reused_id,
+			  (unsigned long long)m->reused_freed, (unsigned long long)m->reused);
 }

@@ -225,6 +225,10 @@ void mpi_rank_save(const mpi_rank *m, hv_wbuf *w)
 	hv_put_u64(w, m->last_rec);
 	hv_put_u64(w, m->last_off);
 	hv_put_u64(w, m->last_fn);
+	hv_put_u64(w, m->unrec);
+	hv_put_u64(w, m->impl);
+	hv_put_u64(w, m->impl_rec[0]);
+	hv_put_u64(w, m->impl_rec[1]);
 	hv_put_u64(w, m->ninst);
 	for (uint32_t i = 0; i < m->ninst; i++) save_inst(w, &m->inst[i]);
 	hv_put_u64(w, m->chans.cap);
@@ -254,6 +258,10 @@ static bool load_body(hv_rbuf *r, mpi_rank *m)
 	m->last_rec = hv_get_u64(r);
 	m->last_off = hv_get_u64(r);
 	m->last_fn = (uint16_t)get_max(r, DUMPI_NFUNCS - 1);
+	m->unrec = (uint8_t)get_max(r, UNREC_REQ | UNREC_STATUS | UNREC_CTOR);
+	m->impl = (uint8_t)get_max(r, IMPL_MPICH | IMPL_OPENMPI);
+	m->impl_rec[0] = hv_get_u64(r);
+	m->impl_rec[1] = hv_get_u64(r);
 	/* only ended ranks travel, and every rank has world and self */
 	uint64_t ninst = get_max(r, MPI_MAX_INST);
 	if (r->failed || !m->ended || ninst < 2 || ninst > (r->n - r->at) / INST_MIN_BYTES) return false;
@@ -303,7 +311,7 @@ mpi_rank *mpi_rank_load(hv_rbuf *r, hv_blob *b, hv_report *rep, bool *ok)
 	m->b = b;
 	m->file = b->name;
 	mpi_map_init(&m->comms, sizeof(mpi_comm));
-	mpi_map_init(&m->types, sizeof(uint64_t));
+	mpi_map_init(&m->types, sizeof(mpi_type_free));
 	mpi_map_init(&m->reqs, sizeof(mpi_req));
 	mpi_map_init(&m->chans, sizeof(mpi_chan));
 	if (!load_body(r, m)) {
