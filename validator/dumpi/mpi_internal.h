@@ -218,6 +218,7 @@ struct mpi_rank {
 	 * (IMPL_*: the first record showing each). */
 	uint8_t unrec, impl;
 	uint64_t impl_rec[2];
+	bool impl_by_status;  /* MPICH shown by a status (an empty one with another tag), not a send to -1 */
 	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
 	uint64_t status_rec;  /* the first status read no recorded call produced */
 	/* Handles used after their free that no recorded constructor proved

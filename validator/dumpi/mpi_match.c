@@ -360,8 +360,10 @@ static void report_library(const hv_options *opt, hv_report *r, mpi_rank *const 
 		for (int k = 0; k < 2; k++)
 			if (ranks[i] && (ranks[i]->impl & (1u << k)) && !by[k]) by[k] = ranks[i];
 	static const char *const name[2] = {"MPICH", "Open MPI"};
-	static const char *const shows[2] = {"sends to -1, MPICH's MPI_PROC_NULL (Open MPI's is -2)",
-					     "names -2 as a peer, Open MPI's MPI_PROC_NULL (MPICH's is -1)"};
+	static const char *const shows[3] = {"sends to -1, MPICH's MPI_PROC_NULL (Open MPI's is -2)",
+					     "names -2 as a peer, Open MPI's MPI_PROC_NULL (MPICH's is -1)",
+					     ("completes a receive from -1 with an empty status of another tag, as MPICH "
+					      "completes one from its MPI_PROC_NULL")};
 	int named = opt && opt->dumpi_mpi == HV_MPI_MPICH ? 0 : opt && opt->dumpi_mpi == HV_MPI_OPENMPI ? 1 : -1;
 	if (!by[0] && !by[1] && named < 0) {
 		hv_eval(r, HV_R_DUMPI_TRACE_MPI_LIBRARY, true);
@@ -374,18 +376,21 @@ static void report_library(const hv_options *opt, hv_report *r, mpi_rank *const 
 	char path[48], msg[800];
 	if (named >= 0)
 		snprintf(msg, sizeof msg, "the MPI library is %s, as --mpi names it%s%s", name[named],
-			 by[!named] ? "; but the records show the other: " : "", by[!named] ? shows[!named] : "");
+			 by[!named] ? "; but the records show the other: " : "",
+			 by[!named] ? shows[named == 1 && by[0]->impl_by_status ? 2 : !named] : "");
 	else if (by[0] && by[1])
 		snprintf(msg, sizeof msg,
 			 "the records show both MPI libraries (%s record %llu %s; %s record %llu %s): -1 and -2 are "
 			 "read with both meanings; --mpi names the library",
-			 mpi_rank_label(by[0]).s, (unsigned long long)by[0]->impl_rec[0], shows[0], mpi_rank_label(by[1]).s,
+			 mpi_rank_label(by[0]).s, (unsigned long long)by[0]->impl_rec[0], shows[by[0]->impl_by_status ? 2 : 0],
+			 mpi_rank_label(by[1]).s,
 			 (unsigned long long)by[1]->impl_rec[1], shows[1]);
 	else {
 		int k = by[0] ? 0 : 1;
 		snprintf(msg, sizeof msg,
 			 "the MPI library is %s: %s record %llu %s; -1 and -2 as ranks are read as %s writes them",
-			 name[k], mpi_rank_label(by[k]).s, (unsigned long long)by[k]->impl_rec[k], shows[k], name[k]);
+			 name[k], mpi_rank_label(by[k]).s, (unsigned long long)by[k]->impl_rec[k],
+			 shows[k == 0 && by[0]->impl_by_status ? 2 : k], name[k]);
 	}
 	const mpi_rank *at = by[0] ? by[0] : by[1];
 	uint64_t rec = at ? at->impl_rec[at == by[0] ? 0 : 1] : 0;

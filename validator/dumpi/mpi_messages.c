@@ -118,6 +118,10 @@ void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_st
 		 * MPICH completes a receive from it with an empty status
 		 * (source 0, tag 0): maybe no message at all (CHAN_NULLISH) */
 		tally(m, rec, g->inst, CHAN_NULLISH, tag, true, g->count, g->dtype);
+		/* a status with another tag than the posted one: no MPI_ANY_SOURCE
+		 * receive gives that, so -1 was MPICH's MPI_PROC_NULL */
+		if (tag >= 0 && st.tag_ok && st.tag != tag && !(m->impl & IMPL_MPICH))
+			m->impl |= IMPL_MPICH, m->impl_rec[0] = rec->index, m->impl_by_status = true;
 		return;
 	}
 	if (peer == MPI_D_ANY_SOURCE) peer = st.ok && st.src >= 0 ? st.src : -1;

@@ -229,6 +229,7 @@ void mpi_rank_save(const mpi_rank *m, hv_wbuf *w)
 	hv_put_u64(w, m->impl);
 	hv_put_u64(w, m->impl_rec[0]);
 	hv_put_u64(w, m->impl_rec[1]);
+	hv_put_u64(w, m->impl_by_status);
 	hv_put_u64(w, m->ninst);
 	for (uint32_t i = 0; i < m->ninst; i++) save_inst(w, &m->inst[i]);
 	hv_put_u64(w, m->chans.cap);
@@ -262,6 +263,7 @@ static bool load_body(hv_rbuf *r, mpi_rank *m)
 	m->impl = (uint8_t)get_max(r, IMPL_MPICH | IMPL_OPENMPI);
 	m->impl_rec[0] = hv_get_u64(r);
 	m->impl_rec[1] = hv_get_u64(r);
+	m->impl_by_status = hv_get_bool(r);
 	/* only ended ranks travel, and every rank has world and self */
 	uint64_t ninst = get_max(r, MPI_MAX_INST);
 	if (r->failed || !m->ended || ninst < 2 || ninst > (r->n - r->at) / INST_MIN_BYTES) return false;
