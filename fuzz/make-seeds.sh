@@ -65,6 +65,11 @@ for what in $("$BUILD/hpcvet-gen" --list); do
 		emit "$what" "n_${rule}_${what}" --break="$rule" $SMALL
 	done
 done
+# The MPI libraries' habits and calls libdumpi does not record.
+for h in "--mpi=mpich" "--mpi=openmpi" "--mpi=mpich --unrecorded" "--unrecorded"; do
+	# shellcheck disable=SC2086
+	emit dumpi-trace "y_dumpi-trace_$(echo $h | tr -d ' -=')" $h --contexts=60 --profiles=3
+done
 # Seeds over 200 KB slow every replay and exceed -max_len: drop them.
 find corpus -type f -size +200k ! -name "crash_*" -delete
 # Identical seeds add nothing: keep one of each content per target.
