@@ -201,14 +201,19 @@ static void check_truncation(trace_ctx *t, const gchan *x, const char *cn)
 		bool ok = s->runs[i].dtype != r->runs[j].dtype || r->runs[j].count >= s->runs[i].count;
 		hv_eval(t->r, HV_R_DUMPI_MPI_TRUNCATION, ok);
 		if (!ok) {
+			/* an unrecorded receive (MPI_Mrecv, ...) between would shift the pairing */
 			const mpi_rank *mr = t->by[x->dst];
-			mpi_emit_at(t, HV_R_DUMPI_MPI_TRUNCATION, mr, r->runs[j].rec, r->last_off,
-				"rank %u receives message #%llu from rank %u (tag %d, %s) into %d elements of datatype %u "
-				"(receives from record %llu on), but rank %u sent %d elements of the same datatype (sends from "
-				"record %llu on): the message is truncated",
-				x->dst, (unsigned long long)msg, x->src, x->tag, cn, r->runs[j].count, r->runs[j].dtype,
-				(unsigned long long)r->runs[j].rec, x->src, s->runs[i].count,
-				(unsigned long long)s->runs[i].rec);
+			char why[512];
+			unrec_tail(why, sizeof why, t, mr, UNREC_REQ | UNREC_STATUS);
+			mpi_emit_sev(t, HV_R_DUMPI_MPI_TRUNCATION,
+				     unrec_sev(t, HV_R_DUMPI_MPI_TRUNCATION, mr, UNREC_REQ | UNREC_STATUS), mr, r->runs[j].rec,
+				     r->last_off,
+				     "rank %u receives message #%llu from rank %u (tag %d, %s) into %d elements of datatype %u "
+				     "(receives from record %llu on), but rank %u sent %d elements of the same datatype (sends "
+				     "from record %llu on): the message is truncated%s",
+				     x->dst, (unsigned long long)msg, x->src, x->tag, cn, r->runs[j].count, r->runs[j].dtype,
+				     (unsigned long long)r->runs[j].rec, x->src, s->runs[i].count,
+				     (unsigned long long)s->runs[i].rec, why);
 			return;
 		}
 		uint64_t step = left_s < left_r ? left_s : left_r;
