@@ -307,10 +307,8 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 	}
 	if (govni_is(brk, "ovni.obs.model-unknown")) govni_put_event(b, "Zab", clock, NULL, 0, false);
 	if (govni_is(brk, "ovni.obs.mcv-minor-newer")) govni_put_event(b, "OX!", clock, NULL, 0, false);
-	if (govni_is(brk, "ovni.obs.payload-signature")) {
-		uint8_t d[8] = {0};
-		govni_put_event(b, "OHx", clock, d, 8, false); /* OHx wants 16 bytes */
-	}
+	if (govni_is(brk, "ovni.obs.payload-signature")) /* a jumbo OAs: its CPU index is the jumbo size, 0 */
+		govni_put_event(b, "OAs", clock, NULL, 0, true);
 	if (govni_is(brk, "ovni.obs.payload-size")) {
 		uint8_t d[8] = {0};
 		govni_put_event(b, "OAs", clock, d, 8, false); /* OAs takes exactly 4 bytes */

@@ -84,9 +84,11 @@ static bool state_ok(model_loom *L, mthread *th, const mevent *e, bool ok, const
 	return false;
 }
 
-/* A payload too short for what the handler reads: ovniemu stops, and the
- * stream checks already reported it (ovni.obs.payload-signature); the event
- * is skipped here. */
+/* A payload the handler refuses (ovniemu stops: the stream checks report it,
+ * ovni.obs.payload-size, and the model does not run), or the jumbo form of
+ * an event read as a normal payload (ovniemu takes the u32 jumbo size as
+ * the first argument: ovni.obs.payload-signature, a warning): the event is
+ * skipped here. */
 static bool payload_ok(model_loom *L, const mthread *th, const mevent *e, bool ok, const char *want)
 {
 	(void)L, (void)th, (void)e, (void)want;
@@ -221,7 +223,7 @@ static void flush_event(model_loom *L, uint32_t ti, const mevent *e)
 
 /* OM[ OM] OM=: a stack of values per stack mark type; OM= for single types.
  * A wrong payload size or an undeclared type is reported by the stream and
- * tree checks (ovni.obs.payload-signature, ovni.tree.mark-undeclared). */
+ * tree checks (ovni.obs.payload-size, ovni.tree.mark-undeclared). */
 static void mark_event(model_loom *L, uint32_t ti, const mevent *e)
 {
 	mthread *th = &L->th[ti];
