@@ -130,6 +130,11 @@ static uint64_t put_model_break(gen_buf *b, const govni_stream *s, uint64_t cloc
 		hv_put_le32(c + 4, 999999); /* no such thread */
 		govni_put_event(b, "OAr", ++clock, c, 8, false);
 	}
+	if (!strcmp(r, "remote-same-cpu")) { /* the thread moves itself to the CPU it runs on */
+		hv_put_le32(c, (uint32_t)s->cpu);
+		hv_put_le32(c + 4, (uint32_t)s->tid);
+		govni_put_event(b, "OAr", ++clock, c, 8, false);
+	}
 	if (!strcmp(r, "payload")) govni_put_event(b, "VYc", ++clock, c, 2, true); /* no room for the type id */
 	if (!strcmp(r, "state-pop")) govni_put_event(b, "VU]", ++clock, NULL, 0, false);
 	if (!strcmp(r, "state-repeated")) {

@@ -189,6 +189,18 @@ static void affinity_event(model_loom *L, uint32_t ti, const mevent *e)
 		return;
 	}
 	if (!cpu_check(L, th, e, c)) return;
+	/* ovniemu's OAr, unlike its OAs, moves the thread even to the CPU it is
+	 * on: the thread's CPU channel then refuses its own value and the
+	 * emulator stops (pre_affinity_remote) */
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_REMOTE_SAME_CPU, o->cpu != c)) {
+		char w[120];
+		model_where(w, sizeof w, &o->last);
+		model_fail(L, HV_R_OVNI_MODEL_REMOTE_SAME_CPU, th, e,
+			   "thread %" PRId64 " moves thread %" PRId64 " to CPU %" PRId32 ", the CPU it is already on (it is %s; "
+			   "its last lifecycle event: %s); the emulator refuses a same-CPU OAr (OAs allows it)",
+			   th->tid, tid, c, state_name[o->state], w);
+		return;
+	}
 	set_cpu(L, o, c);
 	shared_check(L, (uint32_t)(o - L->th), e);
 }
