@@ -77,7 +77,7 @@ static size_t mutate(uint8_t *d, size_t n, gen_rng *rng, const evref *ev, size_t
 		break;
 	case 8: p[0] = b0s[gen_below(rng, 8)]; break;
 	case 9:
-		if (!(p[0] & 0x10) && e->len >= 16 && e->len <= 28 && gen_below(rng, 2)) {
+		if (!(p[0] & 0x10) && e->len >= 16 && e->len <= 28) {
 			/* the jumbo form, as long, of an event with arguments */
 			static const char *const jmcvs[] = {"OAs", "OHx", "VTx", "6Tx", "OAr", "OM["};
 			p[0] = 0x13;
