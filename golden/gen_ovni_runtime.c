@@ -3,7 +3,8 @@
  * runtime-like program; users' traces are mostly this: one node, many
  * threads, long). Two processes, one with the nOS-V model and one with
  * Nanos6 (both with the kernel model): a main thread that creates the
- * workers and pauses, and RT_WORKERS (4) worker threads each, every worker looping
+ * workers and pauses (nOS-V's first counts the CPUs with an 8-byte OCn, as
+ * nOS-V 4.1 writes it), and RT_WORKERS (4) worker threads each, every worker looping
  * over iterations of the sample's habits: marks (OM[ OM]) around scheduler
  * and task phases, tasks created in pairs then run, nested tasks (the
  * parent paused while its child runs), blocking pauses that give the CPU up
@@ -336,7 +337,10 @@ int govni_gen_runtime(const gen_params *p, gen_output *out)
 		unsigned proc = i / (1 + RT_WORKERS), w = i % (1 + RT_WORKERS);
 		if (w == 0) { /* main: creates the workers, pauses until the end */
 			e4(s, "OHx", 4 * 2 * RT_WORKERS + proc, UINT32_MAX, 0, 0);
-			if (proc == 0) e0(s, "VAa"), e0(s, "VAA");
+			/* nOS-V 4.1 counts the CPUs at its start: OCn with 8 bytes (count,
+			 * highest CPU), where the 1.14 table declares OCn(i32 cpu); ovniemu
+			 * ignores the event */
+			if (proc == 0) e2(s, "OCn", ncpus, ncpus - 1), e0(s, "VAa"), e0(s, "VAA");
 			else e0(s, "6Hm");
 			for (unsigned c = 1; c <= RT_WORKERS; c++)
 				e3(s, "OHC", 4 * (proc * RT_WORKERS + c - 1), (uint32_t)tids[i + c], 0);

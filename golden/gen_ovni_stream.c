@@ -130,6 +130,11 @@ static uint64_t put_model_break(gen_buf *b, const govni_stream *s, uint64_t cloc
 		hv_put_le32(c + 4, 999999); /* no such thread */
 		govni_put_event(b, "OAr", ++clock, c, 8, false);
 	}
+	if (!strcmp(r, "remote-same-cpu")) { /* the thread moves itself to the CPU it runs on */
+		hv_put_le32(c, (uint32_t)s->cpu);
+		hv_put_le32(c + 4, (uint32_t)s->tid);
+		govni_put_event(b, "OAr", ++clock, c, 8, false);
+	}
 	if (!strcmp(r, "payload")) govni_put_event(b, "VYc", ++clock, c, 2, true); /* no room for the type id */
 	if (!strcmp(r, "state-pop")) govni_put_event(b, "VU]", ++clock, NULL, 0, false);
 	if (!strcmp(r, "state-repeated")) {
@@ -307,10 +312,8 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 	}
 	if (govni_is(brk, "ovni.obs.model-unknown")) govni_put_event(b, "Zab", clock, NULL, 0, false);
 	if (govni_is(brk, "ovni.obs.mcv-minor-newer")) govni_put_event(b, "OX!", clock, NULL, 0, false);
-	if (govni_is(brk, "ovni.obs.payload-signature")) {
-		uint8_t d[8] = {0};
-		govni_put_event(b, "OHx", clock, d, 8, false); /* OHx wants 16 bytes */
-	}
+	if (govni_is(brk, "ovni.obs.payload-signature")) /* a jumbo OAs: its CPU index is the jumbo size, 0 */
+		govni_put_event(b, "OAs", clock, NULL, 0, true);
 	if (govni_is(brk, "ovni.obs.payload-size")) {
 		uint8_t d[8] = {0};
 		govni_put_event(b, "OAs", clock, d, 8, false); /* OAs takes exactly 4 bytes */

@@ -76,7 +76,17 @@ static size_t mutate(uint8_t *d, size_t n, gen_rng *rng, const evref *ev, size_t
 		if (p[0] & 0x10) hv_put_le32(p + 12, jsizes[gen_below(rng, 6)]);
 		break;
 	case 8: p[0] = b0s[gen_below(rng, 8)]; break;
-	case 9: memcpy(p + 1, mcvs[gen_below(rng, 9)], 3); break;
+	case 9:
+		if (!(p[0] & 0x10) && e->len >= 16 && e->len <= 28) {
+			/* the jumbo form, as long, of an event with arguments */
+			static const char *const jmcvs[] = {"OAs", "OHx", "VTx", "6Tx", "OAr", "OM["};
+			p[0] = 0x13;
+			memcpy(p + 1, jmcvs[gen_below(rng, 6)], 3);
+			hv_put_le32(p + 12, (uint32_t)(e->len - 16));
+		} else {
+			memcpy(p + 1, mcvs[gen_below(rng, 9)], 3);
+		}
+		break;
 	case 10: return e->off + gen_below(rng, e->len + 1); /* cut inside or after this event */
 	default: hv_put_le64(p + 4, 0); break;
 	}

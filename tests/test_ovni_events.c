@@ -1,7 +1,8 @@
 /* The hand-written ovni 1.14 event table: complete (365 events, as
  * ovni-events-1.14.md lists), sorted and unique (the lookup is a binary
  * search), every MCV printable with a known model letter, and every
- * payload a size the signatures can produce. */
+ * payload a size the signatures can produce; and what ovniemu 1.14's
+ * handlers do with a payload, by which the payload rules judge it. */
 #include <string.h>
 
 #include "ovni/ovni_events.h"
@@ -64,6 +65,60 @@ int main(void)
 	}
 	CHECK(with_args == 28 && bad_args == 0, "28 events with arguments, all fitting their payload (%zu, %zu bad)",
 	      with_args, bad_args);
+	/* what ovniemu 1.14's handlers do with a payload (the `emu` column):
+	 * 26 events' handlers read one, a jumbo handler only for a '+' event,
+	 * and no handler reads past the signature */
+	size_t reads = 0, bad_emu = 0;
+	for (size_t i = 0; i < ovni_event_count(); i++) {
+		const ovni_evspec *x = ovni_event_at(i);
+		reads += x->emu != OVNI_EMU_ANY;
+		if ((x->emu == OVNI_EMU_JUMBO) != (x->payload == OVNI_EV_JUMBO_SIG && x->emu != OVNI_EMU_ANY)) bad_emu++;
+		if ((x->emu == OVNI_EMU_MIN || x->emu == OVNI_EMU_EXACT) && (x->emu_size == 0 || x->emu_size > x->payload))
+			bad_emu++;
+		if (x->emu == OVNI_EMU_ANY && x->emu_size) bad_emu++;
+	}
+	CHECK(reads == 26 && bad_emu == 0, "26 handlers read a payload, within their signatures (%zu, %zu bad)", reads,
+	      bad_emu);
+	static const struct {
+		const char *mcv;
+		bool jumbo;
+		unsigned bytes;
+		ovni_payload_verdict want;
+	} judge[] = {
+		{"OCn", false, 8, OVNI_PAYLOAD_OK},       /* nOS-V 4.1: "ignoring old event OCn" */
+		{"OCn", false, 4, OVNI_PAYLOAD_OK},       {"OCn", true, 8, OVNI_PAYLOAD_OK},
+		{"OHC", false, 0, OVNI_PAYLOAD_OK},       /* read by a debug message only */
+		{"VHa", false, 16, OVNI_PAYLOAD_OK},      {"OB.", true, 3, OVNI_PAYLOAD_OK},
+		{"OHx", false, 16, OVNI_PAYLOAD_OK},      {"OHx", false, 4, OVNI_PAYLOAD_OK}, /* its cpu only */
+		{"OHx", false, 2, OVNI_PAYLOAD_REFUSED},  {"OHx", false, 0, OVNI_PAYLOAD_REFUSED},
+		{"OHx", true, 0, OVNI_PAYLOAD_MISREAD},   /* the jumbo size is its cpu */
+		{"OAs", false, 4, OVNI_PAYLOAD_OK},       {"OAs", false, 8, OVNI_PAYLOAD_REFUSED},
+		{"OAs", true, 0, OVNI_PAYLOAD_MISREAD},   {"OAs", true, 4, OVNI_PAYLOAD_REFUSED},
+		{"OAr", false, 8, OVNI_PAYLOAD_OK},       {"OAr", false, 12, OVNI_PAYLOAD_REFUSED},
+		{"OAr", true, 4, OVNI_PAYLOAD_MISREAD},   {"OM[", false, 12, OVNI_PAYLOAD_OK},
+		{"OM=", false, 16, OVNI_PAYLOAD_REFUSED}, {"VTx", false, 8, OVNI_PAYLOAD_OK},
+		{"VTx", false, 12, OVNI_PAYLOAD_OK},      {"VTx", false, 4, OVNI_PAYLOAD_REFUSED}, /* no body id */
+		{"VTc", false, 16, OVNI_PAYLOAD_OK},      {"6Tx", false, 8, OVNI_PAYLOAD_OK},
+		{"6Tc", false, 12, OVNI_PAYLOAD_REFUSED}, {"PPc", false, 4, OVNI_PAYLOAD_REFUSED},
+		{"PQx", false, 2, OVNI_PAYLOAD_REFUSED},  {"VYc", false, 8, OVNI_PAYLOAD_REFUSED}, /* not jumbo */
+		{"VYc", true, 2, OVNI_PAYLOAD_OK},        /* short type id: ovni.model.payload */
+		{"VWC", true, 16, OVNI_PAYLOAD_OK},       {"POc", false, 0, OVNI_PAYLOAD_REFUSED},
+	};
+	size_t bad_judge = 0;
+	for (size_t i = 0; i < sizeof judge / sizeof *judge; i++) {
+		const ovni_evspec *x = ovni_event_find((const uint8_t *)judge[i].mcv);
+		if (!x || ovni_payload_judge(x, judge[i].jumbo, judge[i].bytes) != judge[i].want) {
+			bad_judge++;
+			printf("# %s %s of %u bytes: not judged %d\n", judge[i].mcv, judge[i].jumbo ? "jumbo" : "normal",
+			     judge[i].bytes, (int)judge[i].want);
+		}
+	}
+	CHECK(bad_judge == 0, "payloads judged as ovniemu 1.14's handlers judge them (%zu wrong)", bad_judge);
+	char need[96];
+	ovni_payload_need(ovni_event_find((const uint8_t *)"OHx"), need, sizeof need);
+	CHECK(strcmp(need, "at least 4 bytes (i32 cpu)") == 0, "OHx needs its cpu: \"%s\"", need);
+	ovni_payload_need(ovni_event_find((const uint8_t *)"OM]"), need, sizeof need);
+	CHECK(strcmp(need, "exactly 12 bytes (i64 value, i32 type)") == 0, "OM] needs value and type: \"%s\"", need);
 	const char *cur = ovni_event_find((const uint8_t *)"OHx")->args;
 	ovni_arg a1, a2, a3;
 	CHECK(ovni_arg_next(&cur, &a1) && ovni_arg_next(&cur, &a2) && ovni_arg_next(&cur, &a3) && !ovni_arg_next(&cur, &a1) &&

@@ -78,7 +78,7 @@ int main(void)
 	/* The mutants reach the fast path's exits (so the comparison means something). */
 	static const int want[] = {HV_R_OVNI_OBS_CLOCK_MONOTONIC, HV_R_OVNI_OBS_CLOCK_SIGNED, HV_R_OVNI_OBS_SORT_REGION,
 				   HV_R_OVNI_OBS_MARK_VALUE, HV_R_OVNI_OBS_RESERVED_FLAGS, HV_R_OVNI_OBS_JUMBO_NIBBLE,
-				   HV_R_OVNI_OBS_EVENT_TRUNCATED, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE,
+				   HV_R_OVNI_OBS_EVENT_TRUNCATED, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, HV_R_OVNI_OBS_PAYLOAD_SIZE,
 				   HV_R_OVNI_OBS_MCV_MINOR_NEWER};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		CHECK(fired[want[i]] >= 5, "%s fired in %u mutants", hv_rules[want[i]].id, fired[want[i]]);

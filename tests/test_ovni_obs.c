@@ -44,7 +44,7 @@ static void test_jumbo_sizes(void)
 	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
 		uint8_t d[64] = {0};
 		size_t off = header(d);
-		off = put_ev(d, off, 0x00, "OHx", 10) + 0; /* OHx without payload: a signature warning */
+		off = put_ev(d, off, 0x00, "OHx", 10) + 0; /* OHx without payload: a payload-size error */
 		size_t j = off;
 		off = put_ev(d, off, 0x13, "VYc", 20);
 		hv_put_le32(d + off, sizes[i]);

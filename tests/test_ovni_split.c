@@ -104,7 +104,8 @@ int main(void)
 	CHECK(ovni_obs_chunks_redone - redone0 > 10, "%" PRIu64 " chunks walked again",
 	      (uint64_t)(ovni_obs_chunks_redone - redone0));
 	static const int want[] = {HV_R_OVNI_OBS_CLOCK_MONOTONIC, HV_R_OVNI_OBS_CLOCK_SIGNED, HV_R_OVNI_OBS_SORT_REGION,
-				   HV_R_OVNI_OBS_MARK_VALUE, HV_R_OVNI_OBS_EVENT_TRUNCATED, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE};
+				   HV_R_OVNI_OBS_MARK_VALUE, HV_R_OVNI_OBS_EVENT_TRUNCATED, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE,
+				   HV_R_OVNI_OBS_PAYLOAD_SIZE};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
 		CHECK(fired[want[i]] >= (SMALL ? 1u : 5u), "%s fired in %u mutants", hv_rules[want[i]].id, fired[want[i]]);
 	TAP_DONE();

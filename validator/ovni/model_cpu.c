@@ -84,9 +84,11 @@ static bool state_ok(model_loom *L, mthread *th, const mevent *e, bool ok, const
 	return false;
 }
 
-/* A payload too short for what the handler reads: ovniemu stops, and the
- * stream checks already reported it (ovni.obs.payload-signature); the event
- * is skipped here. */
+/* A payload the handler refuses (ovniemu stops: the stream checks report it,
+ * ovni.obs.payload-size, and the model does not run), or the jumbo form of
+ * an event read as a normal payload (ovniemu takes the u32 jumbo size as
+ * the first argument: ovni.obs.payload-signature, a warning): the event is
+ * skipped here. */
 static bool payload_ok(model_loom *L, const mthread *th, const mevent *e, bool ok, const char *want)
 {
 	(void)L, (void)th, (void)e, (void)want;
@@ -187,6 +189,18 @@ static void affinity_event(model_loom *L, uint32_t ti, const mevent *e)
 		return;
 	}
 	if (!cpu_check(L, th, e, c)) return;
+	/* ovniemu's OAr, unlike its OAs, moves the thread even to the CPU it is
+	 * on: the thread's CPU channel then refuses its own value and the
+	 * emulator stops (pre_affinity_remote) */
+	if (!hv_eval(L->r, HV_R_OVNI_MODEL_REMOTE_SAME_CPU, o->cpu != c)) {
+		char w[120];
+		model_where(w, sizeof w, &o->last);
+		model_fail(L, HV_R_OVNI_MODEL_REMOTE_SAME_CPU, th, e,
+			   "thread %" PRId64 " moves thread %" PRId64 " to CPU %" PRId32 ", the CPU it is already on (it is %s; "
+			   "its last lifecycle event: %s); the emulator refuses a same-CPU OAr (OAs allows it)",
+			   th->tid, tid, c, state_name[o->state], w);
+		return;
+	}
 	set_cpu(L, o, c);
 	shared_check(L, (uint32_t)(o - L->th), e);
 }
@@ -221,7 +235,7 @@ static void flush_event(model_loom *L, uint32_t ti, const mevent *e)
 
 /* OM[ OM] OM=: a stack of values per stack mark type; OM= for single types.
  * A wrong payload size or an undeclared type is reported by the stream and
- * tree checks (ovni.obs.payload-signature, ovni.tree.mark-undeclared). */
+ * tree checks (ovni.obs.payload-size, ovni.tree.mark-undeclared). */
 static void mark_event(model_loom *L, uint32_t ti, const mevent *e)
 {
 	mthread *th = &L->th[ti];

@@ -112,19 +112,6 @@ static void note_mark_type(ovni_obs_summary *s, int64_t type, uint64_t off)
 	}
 }
 
-/* What ovniemu 1.14's handler needs of a normal event's payload size,
- * when it checks it and the event does not have it; NULL otherwise. */
-static const char *handler_refuses(const uint8_t *p, bool jumbo, uint64_t payload)
-{
-	if (jumbo || p[1] != 'O') return NULL;
-	if (p[2] == 'H' && p[3] == 'x') return payload < 4 ? "at least 4 (i32 cpu)" : NULL;
-	if (p[2] == 'A' && p[3] == 's') return payload != 4 ? "exactly 4 (i32 cpu)" : NULL;
-	if (p[2] == 'A' && p[3] == 'r') return payload != 8 ? "exactly 8 (i32 cpu, i32 tid)" : NULL;
-	if (p[2] == 'M' && (p[3] == '[' || p[3] == ']' || p[3] == '='))
-		return payload != 12 ? "exactly 12 (i64 value, i32 type)" : NULL;
-	return NULL;
-}
-
 /* Events ovniemu 1.14 takes whatever their value and payload: the ovni
  * model's burst category (OB*: the handler only records the clock) and its
  * sort category (OU*: ignored by the emulator; OU[ and OU] only tell
@@ -142,8 +129,11 @@ static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint6
 	bool printable = is_graph(p[1]) && is_graph(p[2]) && is_graph(p[3]);
 	int m = printable ? ovni_model_by_letter(p[1]) : -1;
 	const ovni_evspec *s = m >= 0 ? lookup(w, p + 1) : NULL;
-	bool sig_ok = (s && (s->payload == OVNI_EV_JUMBO_SIG ? jumbo : (!jumbo && payload == (uint64_t)s->payload))) ||
-		      (m >= 0 && handler_takes_any(p));
+	/* the payload judged as ovniemu 1.14's handler judges it (the table's
+	 * `emu` column), not against the signature: nOS-V 4.1 writes OCn with
+	 * 8 bytes, which the emulator ignores */
+	int verdict = s ? (int)ovni_payload_judge(s, jumbo, payload) : -1;
+	bool sig_ok = verdict == OVNI_PAYLOAD_OK || (m >= 0 && handler_takes_any(p));
 	if (m >= 0) note_model(w->sum, m, off);
 	if (sig_ok) {
 		hv_eval(r, HV_R_OVNI_OBS_MCV_PRINTABLE, true);
@@ -170,22 +160,26 @@ static void check_mcv(walk *w, uint64_t off, const uint8_t *p, bool jumbo, uint6
 			"event %s is not in the ovni 1.14 table of model %s", mcv, ovni_models[m].name);
 		return;
 	}
-	/* the sizes the emulator's handlers refuse: errors, not mere signature mismatches */
-	const char *need = handler_refuses(p, jumbo, payload);
-	if (!hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIZE, !need)) {
-		hv_emit(r, HV_R_OVNI_OBS_PAYLOAD_SIZE, f, off, 1, path,
-			"event %s has %" PRIu64 " payload bytes; the emulator needs %s and stops", mcv, payload, need);
+	/* the sizes the emulator's handlers refuse: errors */
+	char need[96]; /* formatted only for a stored diagnostic */
+#define NEED (ovni_payload_need(s, need, sizeof need), need)
+	if (!hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIZE, verdict != OVNI_PAYLOAD_REFUSED)) {
+		if (jumbo)
+			hv_emit(r, HV_R_OVNI_OBS_PAYLOAD_SIZE, f, off, 1, path,
+				"event %s is a jumbo event of %" PRIu64 " data bytes, %" PRIu64 " payload bytes to the emulator "
+				"(the u32 jumbo size counts); it needs %s and stops", mcv, payload, payload + 4, NEED);
+		else
+			hv_emit(r, HV_R_OVNI_OBS_PAYLOAD_SIZE, f, off, 1, path,
+				"event %s has %" PRIu64 " payload bytes; the emulator needs %s and stops", mcv, payload, NEED);
 		return;
 	}
-	if (!hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, sig_ok)) {
-		char want[40], have[48];
-		if (s->payload == OVNI_EV_JUMBO_SIG) snprintf(want, sizeof want, "a jumbo event");
-		else snprintf(want, sizeof want, "%d payload bytes", s->payload);
-		if (jumbo) snprintf(have, sizeof have, "a jumbo event of %" PRIu64 " data bytes", payload);
-		else snprintf(have, sizeof have, "%" PRIu64 " payload bytes", payload);
-		hv_emit(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, f, off, 1, path, "event %s has %s; its signature wants %s", mcv,
-			have, want);
-	}
+	/* taken, but its arguments read from other bytes than the signature's */
+	if (!hv_eval(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, false))
+		hv_emit(r, HV_R_OVNI_OBS_PAYLOAD_SIGNATURE, f, off, 1, path,
+			"event %s is a jumbo event of %" PRIu64 " data bytes; the emulator takes it, but its handler wants "
+			"%s of normal payload and takes the u32 jumbo size (%" PRIu64 ") for the first argument",
+			mcv, payload, NEED, payload);
+#undef NEED
 }
 
 void ovni_obs_sort_marker(walk *w, uint64_t off, bool open)
@@ -406,7 +400,7 @@ static uint64_t check_event(walk *w, hv_window *win, uint64_t off)
 }
 
 /* The fast path: an event that passes every per-event rule -- no reserved
- * flag, a known MCV whose payload matches its signature (a well-formed
+ * flag, a known MCV whose payload ovniemu 1.14 takes (a well-formed
  * jumbo event included), a sort marker that opens or closes as expected, a
  * mark event with a non-zero value -- is checked here with a table lookup
  * on its first four bytes, and its rule evaluations are counted in bulk
@@ -460,8 +454,10 @@ __attribute__((noinline)) static const fast_entry *fast_fill(walk *w, fast_entry
 		if (!sp) {
 			kind = FAST_NO;
 		} else if (jumbo) {
-			if (sp->payload == OVNI_EV_JUMBO_SIG && !sort) kind = FAST_JUMBO;
-		} else if (sp->payload != OVNI_EV_JUMBO_SIG && payload == (uint64_t)sp->payload) {
+			/* taken whatever its data size: a jumbo signature, or a
+			 * handler that reads no payload */
+			if ((sp->emu == OVNI_EMU_JUMBO || sp->emu == OVNI_EMU_ANY) && !sort) kind = FAST_JUMBO;
+		} else if (ovni_payload_judge(sp, false, payload) == OVNI_PAYLOAD_OK) {
 			kind = sort ? (p[3] == '[' ? FAST_SORT_OPEN : FAST_SORT_CLOSE) : mark && payload == 12 ? FAST_MARK
 											   : FAST_PLAIN;
 		}

@@ -7,7 +7,7 @@
  * Events carry no sync marker, so a chunk finds where its first event
  * starts by itself, speculatively: the first offset from its nominal start
  * at which SYNC_CHAIN events in a row parse as valid ones (flags, a known
- * MCV, the payload its signature wants). The chunk then walks the events
+ * MCV, a payload ovniemu takes: obs_sync.c). The chunk then walks the events
  * that start before the next chunk's nominal start, and records where it
  * stopped. At the merge, a chunk is taken only when it started exactly
  * where the one before it stopped (ovni_obs_absorb); otherwise (a guess

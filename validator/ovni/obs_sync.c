@@ -1,7 +1,8 @@
 /* Where events start again: a stream.obs carries no sync marker, so the
  * place where events parse again is the first offset at which SYNC_CHAIN
- * events in a row parse as valid ones (flags, a known MCV, the payload its
- * signature wants), or a shorter chain ends exactly at the stream's end.
+ * events in a row parse as valid ones (flags, a known MCV, a payload
+ * ovniemu 1.14 takes as the signature lays it out: ovni_payload_judge), or
+ * a shorter chain ends exactly at the stream's end.
  * Two walks need it: a chunk of a split stream looking for its first event
  * (obs_split.c), and the walk meeting a damaged region (obs.c), which
  * reports the region once and goes on from there. Both find the same
@@ -38,12 +39,13 @@ static uint64_t plausible_at(const uint8_t *p, uint64_t left)
 	unsigned nibble = p[0] & 0x0fu;
 	uint64_t len;
 	if (p[0] & 0x10u) {
-		if (nibble != 3 || left < 16 || s->payload != OVNI_EV_JUMBO_SIG || hv_le32(p + 12) > OVNI_JUMBO_MAX)
+		if (nibble != 3 || left < 16 || hv_le32(p + 12) > OVNI_JUMBO_MAX ||
+		    ovni_payload_judge(s, true, hv_le32(p + 12)) != OVNI_PAYLOAD_OK)
 			return 0;
 		len = 16u + hv_le32(p + 12);
 	} else {
 		uint64_t payload = nibble ? nibble + 1u : 0u;
-		if (s->payload == OVNI_EV_JUMBO_SIG || payload != (uint64_t)s->payload) return 0;
+		if (ovni_payload_judge(s, false, payload) != OVNI_PAYLOAD_OK) return 0;
 		len = 12u + payload;
 	}
 	return len <= left ? len : 0;
