@@ -77,6 +77,14 @@ check "DUMPI rank files spread over 3 ranks" grep -qE 'hpcvet-mpi: 16 units: ran
 "$GEN" --what=dumpi-trace --profiles=5 --break=dumpi.mpi.send-unmatched -o "$TMP/dumpi-brk" >/dev/null 2>&1
 same_as_j1 "DUMPI trace, unmatched send" 3 HPCVET_MPI_SPLIT=0 -- "${text[@]}" "$TMP/dumpi-brk"
 check "  (and it fires)" grep -q dumpi.mpi.send-unmatched "$TMP/mpi"
+# MPICH's habits and calls libdumpi does not record: the evidence of
+# unrecorded calls and the MPI library travel in the rank summaries, so the
+# notes, the library note and --mpi-replay's warnings are those of -j1.
+"$GEN" --what=dumpi-trace --profiles=4 --mpi=mpich --unrecorded --contexts=120 -o "$TMP/dumpi-unrec" >/dev/null 2>&1
+same_as_j1 "DUMPI trace, MPICH, unrecorded calls" 3 HPCVET_MPI_SPLIT=0 -- "${text[@]}" "$TMP/dumpi-unrec"
+check "  (the library is inferred)" grep -q "dumpi.trace.mpi-library\]: the MPI library is MPICH" "$TMP/mpi"
+same_as_j1 "DUMPI trace, MPICH, unrecorded calls, --mpi-replay" 3 HPCVET_MPI_SPLIT=0 -- "${text[@]}" --mpi-replay "$TMP/dumpi-unrec"
+check "  (and the unmatched sends are warnings)" grep -q "warning\[dumpi.mpi.send-unmatched\]" "$TMP/mpi"
 
 # Any rank's read error is reported, never a hang (HPCVET_MPI_FAULT=R:TEXT:
 # on rank R, reads of paths containing TEXT fail). A rank file only its
