@@ -220,7 +220,6 @@ struct mpi_rank {
 	uint64_t impl_rec[2];
 	bool impl_by_status;  /* MPICH shown by a status (an empty one with another tag), not a send to -1 */
 	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
-	uint64_t status_rec;  /* the first status read no recorded call produced */
 	/* Handles used after their free that no recorded constructor proved
 	 * wrong (mpi_reuse): counted for one note at the end of the rank. */
 	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
@@ -402,8 +401,6 @@ void mpi_emit_at(trace_ctx *t, int rule, const mpi_rank *m, uint64_t rec, uint64
 /* The same at severity `sev` (a finding unrecorded calls may explain). */
 void mpi_emit_sev(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
 		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-/* The unrecorded-call classes rank m's trace shows, as words for messages. */
-const char *mpi_unrec_words(uint8_t unrec);
 /* "comm 2 = world", "comm 4" as the rank names it. */
 const char *mpi_comm_name(char *buf, size_t len, const mpi_rank *m, uint32_t inst);
 /* Step 1 (mpi_comms.c): every rank's instances paired into t->g, t->ig

@@ -89,13 +89,14 @@ void mpi_emit_sev(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, ui
 	va_end(ap);
 }
 
-const char *mpi_unrec_words(uint8_t unrec)
+/* The message classes of unrecorded calls a rank shows (UNREC_REQ,
+ * UNREC_STATUS, not 0), as words for messages. */
+static const char *unrec_words(uint8_t unrec)
 {
 	switch (unrec & (UNREC_REQ | UNREC_STATUS)) {
 	case UNREC_REQ: return "unrecorded request calls";
 	case UNREC_STATUS: return "unrecorded matched probes";
-	case UNREC_REQ | UNREC_STATUS: return "unrecorded request calls and matched probes";
-	default: return "unrecorded constructors";
+	default: return "unrecorded request calls and matched probes";
 	}
 }
 
@@ -104,8 +105,7 @@ const char *mpi_unrec_words(uint8_t unrec)
  * note), and the words that say why. */
 static enum hv_sev unrec_sev(const trace_ctx *t, int rule, const mpi_rank *other, uint8_t classes)
 {
-	if (!(other->unrec & classes) || t->replay) return hv_rules[rule].severity;
-	return HV_SEV_NOTE;
+	return other->unrec & classes ? mpi_unrec_sev(t->replay) : hv_rules[rule].severity;
 }
 static void unrec_tail(char *buf, size_t len, const trace_ctx *t, const mpi_rank *other, uint8_t classes)
 {
@@ -113,7 +113,7 @@ static void unrec_tail(char *buf, size_t len, const trace_ctx *t, const mpi_rank
 		buf[0] = 0;
 		return;
 	}
-	snprintf(buf, len, "; %s shows %s%s", mpi_rank_label(other).s, mpi_unrec_words(other->unrec & classes),
+	snprintf(buf, len, "; %s shows %s%s", mpi_rank_label(other).s, unrec_words(other->unrec & classes),
 		 t->replay ? ": a replay sees it unmatched" : ", which may explain it");
 }
 
@@ -355,6 +355,15 @@ static void summary_lines(trace_ctx *t)
 	}
 }
 
+/* What the first rank showing library k (0 MPICH, 1 Open MPI) recorded. */
+static const char *library_shown(const mpi_rank *by, int k)
+{
+	if (k == 1) return "names -2 as a peer, Open MPI's MPI_PROC_NULL (MPICH's is -1)";
+	return by->impl_by_status ? "completes a receive from -1 with an empty status of another tag, as MPICH "
+				    "completes one from its MPI_PROC_NULL"
+				  : "sends to -1, MPICH's MPI_PROC_NULL (Open MPI's is -2)";
+}
+
 /* Which MPI library wrote the trace: named by the user, or shown by the
  * records (a send to -1 is MPICH's MPI_PROC_NULL; -2 as a peer is Open
  * MPI's). One note per trace when something is known. */
@@ -365,40 +374,34 @@ static void report_library(const hv_options *opt, hv_report *r, mpi_rank *const 
 		for (int k = 0; k < 2; k++)
 			if (ranks[i] && (ranks[i]->impl & (1u << k)) && !by[k]) by[k] = ranks[i];
 	static const char *const name[2] = {"MPICH", "Open MPI"};
-	static const char *const shows[3] = {"sends to -1, MPICH's MPI_PROC_NULL (Open MPI's is -2)",
-					     "names -2 as a peer, Open MPI's MPI_PROC_NULL (MPICH's is -1)",
-					     ("completes a receive from -1 with an empty status of another tag, as MPICH "
-					      "completes one from its MPI_PROC_NULL")};
 	int named = opt && opt->dumpi_mpi == HV_MPI_MPICH ? 0 : opt && opt->dumpi_mpi == HV_MPI_OPENMPI ? 1 : -1;
 	if (!by[0] && !by[1] && named < 0) {
 		hv_eval(r, HV_R_DUMPI_TRACE_MPI_LIBRARY, true);
 		return;
 	}
 	hv_eval(r, HV_R_DUMPI_TRACE_MPI_LIBRARY, false);
-	const mpi_rank *m = by[0] ? by[0] : by[1] ? by[1] : NULL;
+	/* the note stands at the first record showing a library, else in any rank's file */
+	int shown = by[0] ? 0 : by[1] ? 1 : -1;
+	const mpi_rank *m = shown >= 0 ? by[shown] : NULL;
 	for (size_t i = 0; i < n && !m; i++) m = ranks[i];
 	if (!m) return;
 	char path[48], msg[800];
 	if (named >= 0)
 		snprintf(msg, sizeof msg, "the MPI library is %s, as --mpi names it%s%s", name[named],
 			 by[!named] ? "; but the records show the other: " : "",
-			 by[!named] ? shows[named == 1 && by[0]->impl_by_status ? 2 : !named] : "");
+			 by[!named] ? library_shown(by[!named], !named) : "");
 	else if (by[0] && by[1])
 		snprintf(msg, sizeof msg,
 			 "the records show both MPI libraries (%s record %llu %s; %s record %llu %s): -1 and -2 are "
 			 "read with both meanings; --mpi names the library",
-			 mpi_rank_label(by[0]).s, (unsigned long long)by[0]->impl_rec[0], shows[by[0]->impl_by_status ? 2 : 0],
-			 mpi_rank_label(by[1]).s,
-			 (unsigned long long)by[1]->impl_rec[1], shows[1]);
-	else {
-		int k = by[0] ? 0 : 1;
+			 mpi_rank_label(by[0]).s, (unsigned long long)by[0]->impl_rec[0], library_shown(by[0], 0),
+			 mpi_rank_label(by[1]).s, (unsigned long long)by[1]->impl_rec[1], library_shown(by[1], 1));
+	else
 		snprintf(msg, sizeof msg,
 			 "the MPI library is %s: %s record %llu %s; -1 and -2 as ranks are read as %s writes them",
-			 name[k], mpi_rank_label(by[k]).s, (unsigned long long)by[k]->impl_rec[k],
-			 shows[k == 0 && by[0]->impl_by_status ? 2 : k], name[k]);
-	}
-	const mpi_rank *at = by[0] ? by[0] : by[1];
-	uint64_t rec = at ? at->impl_rec[at == by[0] ? 0 : 1] : 0;
+			 name[shown], mpi_rank_label(m).s, (unsigned long long)m->impl_rec[shown], library_shown(m, shown),
+			 name[shown]);
+	uint64_t rec = shown >= 0 ? by[shown]->impl_rec[shown] : 0;
 	hv_emit(r, HV_R_DUMPI_TRACE_MPI_LIBRARY, m->file, 0, 0, dumpi_record_path(path, sizeof path, rec), "%s", msg);
 }
 

@@ -297,15 +297,13 @@ static void check_tag(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 
 /* A handle used after its free (see mpi_reuse): the first use waits for
  * what follows; later uses of the same index are of that object. */
-static void reuse_begin(mpi_rank *m, mpi_reuse *u, uint64_t freed_rec, const dumpi_record *rec, const dumpi_args *a,
-			int ro)
+static void reuse_begin(mpi_reuse *u, uint64_t freed_rec, const dumpi_record *rec, const dumpi_args *a, int ro)
 {
 	u->freed_rec = freed_rec;
 	u->use_rec = rec->index;
 	u->use_off = mpi_arg_at(rec->fn, a, ro);
 	u->use_fn = (uint16_t)rec->fn;
 	u->role = (uint8_t)ro;
-	(void)m;
 }
 
 /* A used-after-free handle the trace never proved wrong: freed again or
@@ -343,7 +341,7 @@ static void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, 
 	c->state = 3;
 	c->size = -1;
 	c->inst = INST_NONE;
-	reuse_begin(m, &c->reuse, c->freed_rec, rec, a, ro);
+	reuse_begin(&c->reuse, c->freed_rec, rec, a, ro);
 }
 
 static void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
@@ -354,7 +352,7 @@ static void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, 
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
 	if (!f || f->reused) return;
 	f->reused = true;
-	reuse_begin(m, &f->reuse, f->reuse.freed_rec, rec, a, ro);
+	reuse_begin(&f->reuse, f->reuse.freed_rec, rec, a, ro);
 }
 
 /* The end of the rank: handles still held after a use past their free. */
@@ -528,7 +526,7 @@ static void status_reads(mpi_rank *m, const dumpi_record *rec)
 	unsigned fn = rec->fn;
 	if (fn == 1 || fn == 22 || fn == 23 || fn == 33 || fn == 34) m->status_fresh = true;
 	if (fn != 2 && fn != 48) return;
-	if (!m->status_fresh && !(m->unrec & UNREC_STATUS)) m->unrec |= UNREC_STATUS, m->status_rec = rec->index;
+	if (!m->status_fresh) m->unrec |= UNREC_STATUS;
 	m->status_fresh = false;
 }
 

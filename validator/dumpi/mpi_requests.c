@@ -91,8 +91,7 @@ static mpi_req *req_named(mpi_rank *m, const dumpi_record *rec, uint64_t off, ui
 	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
 	if (q) return q;
 	m->unrec |= UNREC_REQ;
-	bool recycled = req_was_seen(m, id);
-	if (recycled) m->recycled++;
+	if (req_was_seen(m, id)) m->recycled++;
 	if (m->unrecorded++ == 0)
 		m->unrecorded_rec = rec->index, m->unrecorded_off = off, m->unrecorded_id = id,
 		m->unrecorded_fn = (uint16_t)rec->fn;
@@ -344,8 +343,7 @@ void mpi_report_unrecorded(mpi_rank *m)
 		if (m->recycled)
 			snprintf(recycled, sizeof recycled, " (%llu after its id's request ended)",
 				 (unsigned long long)m->recycled);
-		mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, m->replay ? HV_SEV_WARNING : HV_SEV_NOTE, &u,
-				  m->unrecorded_off, 4,
+		mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, mpi_unrec_sev(m->replay), &u, m->unrecorded_off, 4,
 				  "request %u and %llu reference(s) in all%s name requests no recorded call created: "
 				  "libdumpi records no MPI-3/4 request call (nonblocking and persistent collectives, "
 				  "MPI_Imrecv, MPI_Isendrecv, _c calls); a replay cannot wait for them",
@@ -362,7 +360,7 @@ void mpi_report_reused(mpi_rank *m)
 	if (!m->reused) return;
 	dumpi_record u = {.index = m->reused_rec, .offset = m->reused_off, .fn = m->reused_fn};
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, false);
-	mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_HANDLE_FREED, m->replay ? HV_SEV_WARNING : HV_SEV_NOTE, &u, m->reused_off, 2,
+	mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_HANDLE_FREED, mpi_unrec_sev(m->replay), &u, m->reused_off, 2,
 			  "%s %llu, freed by record %llu, is used again with no recorded constructor (%llu such "
 			  "handle(s)): an unrecorded MPI-3 constructor (MPI_Comm_split_type, MPI_Comm_create_group, "
 			  "MPI_Comm_idup, MPI_Dist_graph_create_adjacent, ...) got the freed handle; a replay cannot "
