@@ -289,8 +289,7 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 	for (size_t i = 0; i < n; i++) {
 		int k = role_of(&files[i]);
 		if (k >= 0 && !role[k]) role[k] = &files[i];
-		if (k < 0 && hpctk_is_taxonomy_name(files[i].name))
-			has_default_taxonomy |= strcmp(hv_basename(files[i].name), "default.yaml") == 0;
+		if (k < 0) has_default_taxonomy |= hpctk_is_default_taxonomy(files[i].name);
 	}
 	snprintf(r->format, sizeof r->format, "hpctoolkit database");
 	snprintf(r->version, sizeof r->version, "4.0");
@@ -299,8 +298,13 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 	check_missing(r, role, has_default_taxonomy);
 	/* The taxonomies, each against meta.db's metrics, in name order. */
 	for (size_t i = 0; i < n; i++)
-		if (role_of(&files[i]) < 0 && hpctk_is_taxonomy_name(files[i].name))
-			hpctk_check_taxonomy(opt, &files[i], r, role[ROLE_META] ? &meta : NULL);
+		if (role_of(&files[i]) < 0 && hpctk_is_taxonomy_name(files[i].name)) {
+			/* the readers open metrics/default.yaml alone */
+			if (hpctk_is_default_taxonomy(files[i].name))
+				hpctk_check_taxonomy(opt, &files[i], r, role[ROLE_META] ? &meta : NULL);
+			else
+				hpctk_note_unread_taxonomy(&files[i], r);
+		}
 
 	enum hv_edition ev_prof, ev_trace;
 	enum hv_edition ed = decide_edition(opt, r, &meta, role, &ev_prof, &ev_trace);

@@ -46,6 +46,20 @@ bool hpctk_is_taxonomy_name(const char *path)
 	return (size_t)(slash - dir) == 7 && strncmp(dir, "metrics", 7) == 0;
 }
 
+bool hpctk_is_default_taxonomy(const char *path)
+{
+	return hpctk_is_taxonomy_name(path) && strcmp(tx_base_name(path), "default.yaml") == 0;
+}
+
+void hpctk_note_unread_taxonomy(hv_blob *b, hv_report *r)
+{
+	const char *file = b->name ? b->name : "metrics/other.yaml";
+	hv_eval(r, HV_R_HPCTKDB_TAXONOMY_UNREAD, false);
+	hv_emit(r, HV_R_HPCTKDB_TAXONOMY_UNREAD, file, 0, 0, tx_base_name(file),
+		"not metrics/default.yaml: hpcviewer 2025.01 and hatchet 1.4.0 open only that file, so this one is "
+		"not read, and not checked");
+}
+
 /* Paths are shortened silently (vsnprintf: no truncation warnings). */
 void tx_pathf(char *out, size_t cap, const char *fmt, ...)
 {
@@ -122,6 +136,56 @@ bool tx_step(tx *t)
 
 /* ---- the document ---- */
 
+/* Where an alias bomb is: from the top, the value (or element) that
+ * expands most, a few levels down; and which reader it stops. hpcviewer
+ * 2025.01 hashes each input map and each formula map it reads
+ * (LinkedHashMap.hashCode walks the expansion) and walks children:;
+ * neither it nor hatchet 1.4.0 walks other keys, and both keep aliases as
+ * references. Returns the node to point at. */
+static uint32_t bomb_where(tx *t, char *out, size_t cap)
+{
+	yd_doc *d = &t->d;
+	char path[HV_PATH_MAX] = "";
+	size_t len = 0;
+	bool hashed = false, top_key = true;
+	uint32_t n = d->root, at = YD_NONE;
+	for (int depth = 0; depth < 12 && len + 48 < sizeof path; depth++) {
+		const yd_node *x = yd_at(d, n);
+		if (!x || x->kind == YD_SCALAR || x->n == 0) break;
+		uint32_t best = YD_NONE, key = YD_NONE, idx = 0;
+		bool map = x->kind == YD_MAP;
+		/* into the lists of entries (inputs, metrics), not the bomb's own */
+		if (!map && depth > 0 && !(at != YD_NONE && (yd_is(d, at, "inputs") || yd_is(d, at, "roots") ||
+							      yd_is(d, at, "children"))))
+			break;
+		for (uint32_t i = map ? 1 : 0; i < x->n; i += map ? 2 : 1) {
+			uint32_t v = d->edge[x->first + i];
+			if (best == YD_NONE || d->node[v].expanded > d->node[best].expanded)
+				best = v, key = map ? d->edge[x->first + i - 1] : YD_NONE, idx = map ? i / 2 : i;
+		}
+		if (d->node[best].expanded <= YD_MAX_EXPANDED / 64 && depth > 0) break;
+		if (map) {
+			const yd_node *kx = &d->node[key];
+			int kl = kx->kind == YD_SCALAR ? (int)(kx->len > 32 ? 32 : kx->len) : 1;
+			len += (size_t)snprintf(path + len, sizeof path - len, "%s%.*s", len ? "/" : "", kl,
+						kx->kind == YD_SCALAR ? yd_str(d, kx) : "?");
+			if (top_key) hashed |= yd_is(d, key, "inputs");
+			hashed |= yd_is(d, key, "formula") || yd_is(d, key, "children");
+			top_key = false;
+			at = key;
+		} else
+			len += (size_t)snprintf(path + len, sizeof path - len, "[%u]", idx);
+		n = best;
+	}
+	if (!len) snprintf(out, cap, "which hpcvet does not check further");
+	else if (hashed)
+		snprintf(out, cap, "under %s: hpcviewer 2025.01 hashes or walks it and does not finish (hatchet 1.4.0 loads it)", path);
+	else
+		snprintf(out, cap, "under %s, which neither hpcviewer 2025.01 nor hatchet 1.4.0 walks (both load it at once); "
+			 "tools that expand aliases do not finish", path);
+	return at;
+}
+
 static bool build(tx *t)
 {
 	yd_doc *d = &t->d;
@@ -162,11 +226,14 @@ static bool build(tx *t)
 			d->bad_alias > 1 ? " (and more aliases like it)" : "");
 	uint64_t exp = d->root != YD_NONE ? d->node[d->root].expanded : 0;
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, exp <= YD_MAX_EXPANDED)) {
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->file, 0, t->b->size, bn,
+		char where[160];
+		uint32_t at = bomb_where(t, where, sizeof where);
+		const yd_node *ax = yd_at(d, at);
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->file, ax ? yd_byte_offset(d, ax->off) : 0, ax ? 1 : t->b->size, bn,
 			"the %u nodes of the taxonomy expand to %s%llu nodes with aliases resolved (limit %llu): an alias "
-			"bomb; a reader that expands it does not finish",
+			"bomb, %s",
 			d->n, exp == UINT64_MAX ? "more than " : "", (unsigned long long)exp,
-			(unsigned long long)YD_MAX_EXPANDED);
+			(unsigned long long)YD_MAX_EXPANDED, where);
 		return false;
 	}
 	return true;
@@ -175,7 +242,8 @@ static bool build(tx *t)
 void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const hpctk_metadb_summary *meta)
 {
 	(void)opt;
-	tx t = {.r = r, .b = b, .file = b->name ? b->name : "metrics/default.yaml"};
+	tx t = {.r = r, .b = b, .file = b->name ? b->name : "metrics/default.yaml", .cur_metric = YD_NONE};
+	uint64_t errors_before = r->count[HV_SEV_ERROR];
 	t.vm = meta && meta->valid && meta->metrics_ok ? meta->values : NULL;
 	if (!build(&t)) goto done;
 	yd_doc *d = &t.d;
@@ -224,12 +292,17 @@ void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const
 		goto done;
 	}
 	if (ok_in && ok_roots) tx_notes(&t);
-	/* hpcviewer's SnakeYAML loader: maxAliasesForCollections 1000 by default */
-	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_VIEWER_ALIASES, d->collection_aliases <= 1000))
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_VIEWER_ALIASES, t.file, 0, 0, bn,
-			"%llu aliases of maps or sequences; hpcviewer's SnakeYAML loader allows 1000 unless "
-			"HPCVIEWER_MAX_ALIASES is set higher",
+	/* hpcviewer's SnakeYAML loader: maxAliasesForCollections 10000 (since
+	 * 2023.01) unless HPCVIEWER_MAX_ALIASES says otherwise */
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_VIEWER_ALIAS_CAP, d->collection_aliases <= 10000))
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_VIEWER_ALIAS_CAP, t.file, 0, 0, bn,
+			"%llu aliases of maps or sequences; hpcviewer 2025.01 loads at most 10000 (YAMLException: Number of "
+			"aliases for non-scalar nodes exceeds the specified max=10000) unless HPCVIEWER_MAX_ALIASES is set "
+			"higher",
 			(unsigned long long)d->collection_aliases);
+	/* hatchet's reading, on a taxonomy without errors (a broken one is
+	 * reported for what it breaks, once) */
+	if (ok_in && ok_roots && r->count[HV_SEV_ERROR] == errors_before) tx_hatchet(&t, roots);
 done:
 	free(t.in);
 	free(t.input_of);

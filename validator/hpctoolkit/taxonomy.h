@@ -20,6 +20,11 @@ bool hpctk_is_taxonomy_name(const char *path);
  * model, when built (release edition), gives the cross-checks. */
 void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const hpctk_metadb_summary *meta);
 
+/* A taxonomy file of a database other than metrics/default.yaml: the
+ * readers open only that one, so it is noted, not checked. */
+bool hpctk_is_default_taxonomy(const char *path);
+void hpctk_note_unread_taxonomy(hv_blob *b, hv_report *r);
+
 /* ---- shared by the taxonomy's files (taxonomy*.c) only ---- */
 
 /* yd_node.seen bits */
@@ -33,6 +38,10 @@ typedef struct tx_input {
 	bool ok;            /* well-formed (its own rule passed) */
 	bool custom;        /* meta.db says its scope is custom */
 	int32_t mi;         /* meta.db metric index, -1 unknown */
+	uint32_t viewer_at; /* the key (inclusive:, standard:, ...) where hpcviewer first reads it as a
+			     * whole column's formula, YD_NONE */
+	uint32_t viewer_metric, viewer_variant; /* that column's metric and variant name */
+	uint32_t used_by;   /* the metric whose formula first uses it, YD_NONE */
 } tx_input;
 
 typedef struct tx {
@@ -49,9 +58,8 @@ typedef struct tx {
 	uint32_t *stack;
 	uint32_t nstack, stack_cap;
 	const struct hpctk_vmodel *vm; /* meta.db's value model (values.h), or NULL */
-	/* hatchet hazards, reported once each at the end */
-	uint32_t no_standard, no_standard_node;
-	char no_standard_path[HV_PATH_MAX];
+	uint32_t cur_metric; /* the metric whose formulas are being walked */
+	uint32_t cur_variant; /* and the variant's name (a key node) */
 } tx;
 
 /* Output helpers, the step budget and the walks' stack (taxonomy.c). */
@@ -74,5 +82,9 @@ void tx_cross_inputs(tx *t);                                            /* taxon
 void tx_check_metrics(tx *t, uint32_t roots);                           /* taxonomy_metrics.c */
 void tx_walk_formula(tx *t, uint32_t f, const char *path, bool standard); /* taxonomy_formulas.c */
 void tx_notes(tx *t);                                                   /* taxonomy_inputs.c */
+/* What the reference readers do with it (taxonomy_readers.c): hpcviewer
+ * 2025.01 with a variant's formula: map, hatchet 1.4.0 with roots:. */
+void tx_viewer_formula(tx *t, uint32_t vname, uint32_t formula, const char *path);
+void tx_hatchet(tx *t, uint32_t roots);
 
 #endif

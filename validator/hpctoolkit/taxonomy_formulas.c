@@ -100,6 +100,7 @@ void tx_walk_formula(tx *t, uint32_t f, const char *path, bool standard)
 		if (x->input) {
 			x->seen |= SEEN_USED;
 			uint32_t k = t->input_of[n];
+			if (k != YD_NONE && t->in[k].used_by == YD_NONE) t->in[k].used_by = t->cur_metric;
 			if (standard && k != YD_NONE && t->in[k].custom && !std_reported) {
 				std_reported = true;
 				tx_check(t, HV_R_HPCTKDB_TAXONOMY_INPUT_METADB, false, f, path,

@@ -1,9 +1,8 @@
 /* The taxonomy's inputs: (1) each entry of inputs: is a summary statistic
  * of meta.db named by metric, scope, a canonical unary formula and a
  * combine; (2) with meta.db's value model at hand, each names one that
- * meta.db declares; (3) after the metrics are walked, the notes on inputs
- * no formula uses (hatchet's hazard) and on meta.db metrics nothing
- * presents. A malformed input is not compared with meta.db. */
+ * meta.db declares; (3) after the metrics are walked, the note on meta.db
+ * metrics nothing presents. A malformed input is not compared with meta.db. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +64,7 @@ void tx_check_inputs(tx *t, uint32_t seq)
 		tx_input *in = &t->in[t->nin];
 		in->node = e;
 		in->mi = -1;
+		in->viewer_at = in->used_by = YD_NONE;
 		t->input_of[e] = t->nin++;
 		t->d.node[e].input = 1;
 		uint32_t m = yd_get(&t->d, e, "metric"), sc = yd_get(&t->d, e, "scope");
@@ -89,6 +89,15 @@ void tx_check_inputs(tx *t, uint32_t seq)
 		if (c != YD_NONE) comb = yd_is(d, c, "sum") ? 0 : yd_is(d, c, "min") ? 1 : yd_is(d, c, "max") ? 2 : -1;
 		ok &= tx_check(t, HV_R_HPCTKDB_TAXONOMY_INPUT, comb >= 0, c, path,
 			       "combine: must be sum, min or max (default sum); found %s", tx_text(t, c, buf, sizeof buf));
+		/* Defaults the spec gives but hpcviewer does not apply: it
+		 * matches String.valueOf(formula) and the combine: text. */
+		if (ok)
+			tx_check(t, HV_R_HPCTKDB_TAXONOMY_VIEWER_INPUT, f != YD_NONE && c != YD_NONE, e, path,
+				 "no %s: key; the spec defaults it (%s), but hpcviewer 2025.01 matches inputs with meta.db by "
+				 "the written text and refuses the database (IllegalStateException: %s/null: metric does not "
+				 "exist): write it, as hpcprof does",
+				 f == YD_NONE ? "formula" : "combine", f == YD_NONE ? "$$" : "sum",
+				 m != YD_NONE ? yd_str(d, &d->node[m]) : "?");
 		in->ok = ok;
 		if (!ok) continue;
 		in->metric = yd_str(d, &d->node[m]);
@@ -171,32 +180,12 @@ void tx_cross_inputs(tx *t)
 	free(ix);
 }
 
-/* ---- what is not presented ---- */
+/* ---- what is not presented (hatchet's reading: taxonomy_readers.c) ---- */
 
 void tx_notes(tx *t)
 {
 	char list[512];
 	size_t len = 0;
-	uint32_t unused = 0, first_unused = YD_NONE;
-	/* inputs no root uses (hatchet) */
-	for (uint32_t k = 0; k < t->nin; k++) {
-		if (t->d.node[t->in[k].node].seen & SEEN_USED || !t->in[k].ok) continue;
-		if (first_unused == YD_NONE) first_unused = t->in[k].node;
-		if (unused++ < 6 && len < sizeof list)
-			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s (%s)", unused > 1 ? ", " : "",
-						 t->in[k].metric, t->in[k].scope);
-	}
-	if (!hv_eval(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, unused == 0))
-		hv_emit(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, t->file, yd_byte_offset(&t->d, t->d.node[first_unused].off), 1,
-			tx_base_name(t->file), "%u input%s no root uses (the first here): %s%s; hatchet's v4 reader merges such inputs' point, function and "
-			"execution values into one column (hpcviewer ignores them)",
-			unused, unused == 1 ? "" : "s", list, unused > 6 ? ", ..." : "");
-	if (!hv_eval(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, t->no_standard == 0))
-		hv_emit(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, t->file, yd_byte_offset(&t->d, t->d.node[t->no_standard_node].off),
-			tx_node_len(t, t->no_standard_node), t->no_standard_path,
-			"%u inclusive:/exclusive: formula%s without standard: (first here): hpcviewer reads %s, hatchet's v4 "
-			"reader fails with KeyError: 'standard'",
-			t->no_standard, t->no_standard == 1 ? "" : "s", t->no_standard == 1 ? "it" : "them");
 	if (!t->vm) return;
 	/* meta.db metrics whose inputs no root uses, or that no input names */
 	const hpctk_vmodel *vm = t->vm;

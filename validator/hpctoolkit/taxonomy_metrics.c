@@ -27,19 +27,11 @@ static void check_side(tx *t, uint32_t side, const char *path, const char *which
 	if (side == YD_NONE || ty == YD_T_NULL) return;
 	if (!is_split(t, side)) {
 		/* a bare formula (the spec's own example; older hpcprof) */
-		if (!t->no_standard++) {
-			tx_pathf(t->no_standard_path, sizeof t->no_standard_path, "%s/%s", path, which);
-			t->no_standard_node = side;
-		}
 		tx_pathf(p, sizeof p, "%s/%s", path, which);
 		tx_walk_formula(t, side, p, false);
 		return;
 	}
 	uint32_t std = yd_get(&t->d, side, "standard"), cus = yd_get(&t->d, side, "custom");
-	if (std == YD_NONE && !t->no_standard++) {
-		tx_pathf(t->no_standard_path, sizeof t->no_standard_path, "%s/%s", path, which);
-		t->no_standard_node = side;
-	}
 	if (std != YD_NONE && yd_type(&t->d, std) != YD_T_NULL) {
 		tx_pathf(p, sizeof p, "%s/%s/standard", path, which);
 		tx_walk_formula(t, std, p, true);
@@ -135,6 +127,7 @@ static void check_variant(tx *t, uint32_t metric, uint32_t vname, uint32_t v, co
 			exc = yd_get(d, formula, "exclusive");
 			check_side(t, inc, path, "formula/inclusive");
 			check_side(t, exc, path, "formula/exclusive");
+			tx_viewer_formula(t, vname, formula, path);
 		}
 	}
 	if (render != YD_NONE && (render_has(t, render, "percent") || render_has(t, render, "percentage")))
@@ -224,6 +217,7 @@ void tx_check_metrics(tx *t, uint32_t roots)
 		uint32_t sdesc = yd_get(d, m, "short description"), vis = yd_get(d, m, "visible by default");
 		uint32_t pres = yd_get(d, m, "presentation"), ch = yd_get(d, m, "children");
 		uint32_t vars = yd_get(d, m, "variants"), fmt = yd_get(d, m, "format");
+		t->cur_metric = m;
 		tx_check(t, HV_R_HPCTKDB_TAXONOMY_METRIC, name != YD_NONE && yd_type(d, name) == YD_T_STR, name != YD_NONE ? name : m,
 			 path, "name: (a string) is required; found %s", name == YD_NONE ? "none" : tx_type_name(yd_type(d, name)));
 		tx_check(t, HV_R_HPCTKDB_TAXONOMY_METRIC, desc == YD_NONE || yd_type(d, desc) == YD_T_STR, desc, path,
@@ -238,6 +232,11 @@ void tx_check_metrics(tx *t, uint32_t roots)
 				      : "presentation: is allowed only on root metrics (found %s on a child)",
 				 tx_text(t, pres, buf, sizeof buf));
 		check_format(t, fmt, path);
+		/* The spec lets variants: be omitted; hpcviewer's parseMetric
+		 * throws without it (variants: {} loads). */
+		tx_check(t, HV_R_HPCTKDB_TAXONOMY_VIEWER_VARIANTS, vars != YD_NONE, m, path,
+			 "no variants: map; hpcviewer 2025.01 refuses the database (IllegalStateException: No list of children),"
+			 " hatchet 1.4.0 too (KeyError: 'variants'); write variants: {} for a metric without a column");
 		if (vars != YD_NONE &&
 		    tx_check(t, HV_R_HPCTKDB_TAXONOMY_METRIC, d->node[vars].kind == YD_MAP, vars, path,
 			     "variants: is a map of variant names to variants; found %s", tx_type_name(yd_type(d, vars)))) {
