@@ -147,6 +147,17 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	if (c.want_cct) take(out, "cct.db", &c.cct);
 	if (c.want_trace) take(out, "trace.db", &c.trace);
 	if (c.want_tax) take(out, "metrics/default.yaml", &c.tax);
+	if (br && strcmp(br->rule, "hpctkdb.taxonomy.unread") == 0) {
+		/* a taxonomy of other metrics beside default.yaml (as the spec's
+		 * example saved there would be): no reader opens it */
+		static const char example[] = "version: 0\ninputs:\n  - &a {metric: example, scope: execution, formula: $$, combine: sum}\n"
+					      "roots:\n  - name: example\n    variants:\n      Sum:\n        render: [number]\n"
+					      "        formula:\n          inclusive: {standard: [2, '*', *a]}\n";
+		uint8_t *copy = malloc(sizeof example - 1);
+		if (!copy) goto oom;
+		memcpy(copy, example, sizeof example - 1);
+		gen_add_file(out, "metrics/example.yaml", copy, sizeof example - 1);
+	}
 	out->is_set = db;
 	rc = 0;
 	goto done;

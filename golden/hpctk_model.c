@@ -104,8 +104,14 @@ static int build_metrics(hpctk_model *m, unsigned nmetrics, bool plain, gen_rng 
 		else snprintf(tmp, sizeof tmp, "%s.%u", metric_names[k % nnames], k);
 		md->name = strdup(tmp);
 		/* A random non-empty subset of the scopes, in scope order; most
-		 * metrics have all four like hpcprof's. */
+		 * metrics have all four like hpcprof's. Every one keeps the
+		 * execution scope and a function or point scope, and every scope
+		 * the statistic hpcprof always gives it, the sum of $$, first:
+		 * so its Sum variant has an inclusive and an exclusive formula,
+		 * the one hatchet's v4 reader needs of every metric. */
 		unsigned mask = gen_below(rng, 3) ? 0xf : (unsigned)(1 + gen_below(rng, 15));
+		mask |= 8u;
+		if (!(mask & 3u)) mask |= 2u;
 		if (plain) { /* bits: point, function, lex_aware (custom), execution */
 			mask &= ~4u;
 			if (mask & 0xau || mask == 0) mask |= 1u;
@@ -119,7 +125,8 @@ static int build_metrics(hpctk_model *m, unsigned nmetrics, bool plain, gen_rng 
 			md->insts[i].scope = (uint16_t)s;
 			md->insts[i].prop_metric_id = (uint16_t)(base + i);
 			unsigned nsum = 1 + (unsigned)gen_below(rng, 4);
-			unsigned first = (unsigned)gen_below(rng, 4);
+			(void)gen_below(rng, 4); /* the draw that chose the first statistic: kept, so the stream is */
+			unsigned first = 0;
 			for (unsigned j = 0; j < nsum; j++) {
 				hpctk_summary *su = &md->summaries[md->n_summaries];
 				su->scope = (uint16_t)s;

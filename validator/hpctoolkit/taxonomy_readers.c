@@ -87,6 +87,7 @@ static bool viewer_function(tx *t, uint32_t f, const char **why, uint32_t *bad)
 		if (x->mark == t->epoch) continue;
 		x->mark = t->epoch;
 		if (!tx_step(t)) break;
+		if (x->seen & SEEN_FORMULA_BAD) return true; /* hpctkdb.taxonomy.formula said it */
 		for (uint32_t i = 0; i + 1 < x->n; i += 2) {
 			uint32_t args = d->edge[x->first + i + 1];
 			const yd_node *a = &d->node[args];
@@ -139,6 +140,7 @@ static void viewer_side(tx *t, uint32_t key, uint32_t side, const char *vpath)
 	tx_pathf(fpath, sizeof fpath, "%s/%.*s", path, kk->kind == YD_SCALAR ? (int)(kk->len > 40 ? 40 : kk->len) : 1,
 		 kk->kind == YD_SCALAR ? yd_str(d, kk) : "?");
 	const yd_node *fx = &d->node[f];
+	if (fx->seen & SEEN_FORMULA_BAD) return; /* hpctkdb.taxonomy.formula said it */
 	if (fx->input) {
 		viewer_reads_input(t, f, k1, fpath);
 		return;
