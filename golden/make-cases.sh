@@ -303,6 +303,35 @@ for r in execution summary; do
 		"accept|hpcprof sums doubles in an order the file does not record, so a derived value may differ from the sum of its terms by rounding. hpcvet accepts a difference up to 1e-300 + 1e-9 * (|found| + sum of |terms|) and rejects a larger one (n_hpctkdb.values.${r}_01 is 50% off)."
 done
 
+# The metric taxonomy's one-change variants, as hpcviewer 2025.01 and hatchet
+# 1.4.0 were measured on them (taxonomy_rules.def): more ways to break a rule
+# than its own --break, and the near miss of hpcviewer's alias cap.
+TX="--what=hpctoolkit-db --edition=release --break=hpctkdb.taxonomy"
+TXC="METRICS inputs:, variants:; hpcviewer 2025.01 (hpcdata 8.4.4) MetricYamlParser"
+CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.viewer-input.no-formula" hpctoolkit-db "$TX.viewer-input~no-formula" \
+	"hpctkdb.taxonomy.viewer-input" "an input without formula: (the spec's default \$\$): hpcviewer refuses it (IllegalStateException: .../null: metric does not exist)" ""
+CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.viewer-formula.string" hpctoolkit-db "$TX.viewer-formula~string" \
+	"hpctkdb.taxonomy.viewer-formula" "a standard: formula given as text, '2 * 3' (the spec's scalar form): hpcviewer refuses it (ClassCastException)" ""
+CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.viewer-formula.three-args" hpctoolkit-db "$TX.viewer-formula~three-args" \
+	"hpctkdb.taxonomy.viewer-formula" "{+: [a, 0, 0]}: hpcviewer refuses a function of three arguments (IllegalStateException: Formula has 3 subs)" ""
+CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.bounds.input" hpctoolkit-db "$TX.bounds~input" \
+	"hpctkdb.taxonomy.bounds" "a billion laughs held by an input map: hpcviewer hashes it and does not finish (the break's own case holds it under a key no reader walks)" ""
+for v in render-number percentage not-sum renamed nested expression; do
+	case $v in
+	render-number) what="the Sum variant rendered [number] (no percent)" ;;
+	percentage) what="the Sum variant rendered [number, percentage] (the word in the spec's comment; hatchet and hpcviewer look for percent)" ;;
+	not-sum) what="the first metric's Sum variant named Total" ;;
+	renamed) what="the first root named otherwise than its meta.db metric" ;;
+	nested) what="the first metric under children: of a parent root" ;;
+	expression) what="the Sum variant's inclusive standard: an expression, {*: [1, a]}, as hpcprof writes for derived GPU metrics" ;;
+	esac
+	CLAUSE="$TXC; hatchet 1.4.0 hpctoolkit_v4_reader" make_case y hpctoolkit "y_hpctkdb.taxonomy.hatchet.$v" hpctoolkit-db "$TX.hatchet~$v" \
+		"hpctkdb.taxonomy.hatchet" "$what: hpcviewer reads it; hatchet 1.4.0 fails or misreads the metric (one note)" ""
+done
+CLAUSE="$TXC (SnakeYAML maxAliasesForCollections 10000)" make_case i hpctoolkit "i_hpctkdb.taxonomy.viewer-alias-cap.at-cap" hpctoolkit-db \
+	"$TX.viewer-alias-cap~at-cap" "" "exactly 10000 aliases of maps in all (n_hpctkdb.taxonomy.viewer-alias-cap_01 has 10001)" \
+	"accept|hpcviewer 2025.01 loads a taxonomy with at most 10000 aliases of maps or sequences (HPCVIEWER_MAX_ALIASES changes the cap) and refuses more; exactly 10000 loads, so hpcvet accepts it without a note."
+
 # i_: an OpenMP task nested over the running one without a pause: the OpenMP
 # model has no pause event, so this is how OpenMP runs included and
 # undeferred tasks (upstream's openmp-nested-task test trace does it).
