@@ -308,13 +308,13 @@ done
 # than its own --break, and the near miss of hpcviewer's alias cap.
 TX="--what=hpctoolkit-db --edition=release --break=hpctkdb.taxonomy"
 TXC="METRICS inputs:, variants:; hpcviewer 2025.01 (hpcdata 8.4.4) MetricYamlParser"
-CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.viewer-input.no-formula" hpctoolkit-db "$TX.viewer-input~no-formula" \
+CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.viewer-input_no-formula" hpctoolkit-db "$TX.viewer-input~no-formula" \
 	"hpctkdb.taxonomy.viewer-input" "an input without formula: (the spec's default \$\$): hpcviewer refuses it (IllegalStateException: .../null: metric does not exist)" ""
-CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.viewer-formula.string" hpctoolkit-db "$TX.viewer-formula~string" \
+CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.viewer-formula_string" hpctoolkit-db "$TX.viewer-formula~string" \
 	"hpctkdb.taxonomy.viewer-formula" "a standard: formula given as text, '2 * 3' (the spec's scalar form): hpcviewer refuses it (ClassCastException)" ""
-CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.viewer-formula.three-args" hpctoolkit-db "$TX.viewer-formula~three-args" \
+CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.viewer-formula_three-args" hpctoolkit-db "$TX.viewer-formula~three-args" \
 	"hpctkdb.taxonomy.viewer-formula" "{+: [a, 0, 0]}: hpcviewer refuses a function of three arguments (IllegalStateException: Formula has 3 subs)" ""
-CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.bounds.input" hpctoolkit-db "$TX.bounds~input" \
+CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.bounds_input" hpctoolkit-db "$TX.bounds~input" \
 	"hpctkdb.taxonomy.bounds" "a billion laughs held by an input map: hpcviewer hashes it and does not finish (the break's own case holds it under a key no reader walks)" ""
 for v in render-number percentage not-sum renamed nested expression; do
 	case $v in
@@ -354,10 +354,10 @@ CLAUSE="R §meta.db Context Tree section (szChildren, pChildren)" \
 # file, and the same id given twice (an entry point and the last context).
 CLAUSE="R §meta.db Context Tree section (ctxId)" \
 	make_case y hpctoolkit "y_metadb.release.ctxids-sparse" metadb "--what=metadb --edition=release --seed=1" "" \
-	"the last context's ctxId patched from 44 to 0xfffffff0: unique, but far from the others" "" ".:5368:2c000000:f0ffffff"
+	"the entry point's ctxId patched from 44 to 0xfffffff0: unique, but far from the others" "" ".:5392:2c000000:f0ffffff"
 make_case n hpctoolkit "n_metadb.ctx.ctxid-unique_sparse" metadb "--what=metadb --edition=release --seed=1" \
-	"metadb.ctx.ctxid-unique" "the first entry point's ctxId (33) and the last context's (44) both patched to 0xfffffff0" "" \
-	".:2776:21000000:f0ffffff" ".:5368:2c000000:f0ffffff"
+	"metadb.ctx.ctxid-unique" "a context's ctxId (33) and the entry point's (44) both patched to 0xfffffff0" "" \
+	".:2800:21000000:f0ffffff" ".:5392:2c000000:f0ffffff"
 
 # ovni: v3 trees (one or two looms, one or two processes, with and without
 # clock-offsets.txt), v2 and v1 trees (v1 with and without the 8-byte stream

@@ -2,7 +2,7 @@
 # Cross-file ctxId lookups take two roads: a bitmap of meta.db's ids when they
 # are dense (hpcprof numbers contexts 0..n) and a binary search of the sorted
 # ids when one id is far from the rest (metadb_ctxids.c, crossdb.c). Both
-# must give the same answers. Take one database, move meta.db's last ctxId
+# must give the same answers. Take one database, move meta.db's entry point's ctxId
 # (44) to 70000 (still dense) and to 0xfffffff0 (sparse): either way id 44
 # is gone, so exactly the trace elements naming 44 become unknown, and every
 # other id profile.db, cct.db and trace.db name is found just the same.
@@ -27,8 +27,8 @@ check "generate the database" "$GEN" --what=hpctoolkit-db --edition=release --se
 for form in dense sparse; do
 	cp -r "$TMP/db" "$TMP/$form"
 done
-check "move ctxId 44 to 70000" patch "$TMP/dense/meta.db" 5368 2c000000 70110100
-check "move ctxId 44 to 0xfffffff0" patch "$TMP/sparse/meta.db" 5368 2c000000 f0ffffff
+check "move ctxId 44 to 70000" patch "$TMP/dense/meta.db" 5392 2c000000 70110100
+check "move ctxId 44 to 0xfffffff0" patch "$TMP/sparse/meta.db" 5392 2c000000 f0ffffff
 
 expect_exit 0 "unpatched database is conforming" "$HPCVET" --format=json "$TMP/db"
 cp "$TMP/out" "$TMP/db.json"

@@ -205,12 +205,15 @@ static bool py_in(const tx *t, uint32_t n, const char *w)
 static const char *py_index(tx *t, uint32_t n, const char *key, uint32_t *out)
 {
 	int ty = yd_type(&t->d, n);
-	static char msg[96];
 	if (ty == YD_T_MAP) {
 		*out = yd_get(&t->d, n, key);
 		if (*out != YD_NONE) return NULL;
-		snprintf(msg, sizeof msg, "KeyError: '%s'", key);
-		return msg;
+		static const char *const errs[][2] = {{"variants", "KeyError: 'variants'"}, {"render", "KeyError: 'render'"},
+						       {"formula", "KeyError: 'formula'"}, {"standard", "KeyError: 'standard'"},
+						       {"scope", "KeyError: 'scope'"}};
+		for (size_t i = 0; i < sizeof errs / sizeof *errs; i++)
+			if (strcmp(errs[i][0], key) == 0) return errs[i][1];
+		return "KeyError";
 	}
 	return ty == YD_T_SEQ ? "TypeError: list indices must be integers or slices, not str"
 	       : ty == YD_T_STR ? "TypeError: string indices must be integers"
@@ -238,12 +241,36 @@ static uint32_t key_node(const tx *t, uint32_t m, const char *k)
 	return m;
 }
 
-static int find_root(const tx *t, const hroot *hr, uint32_t n, const char *name)
+/* Roots by name (then index), so a name is found in log time: the last
+ * root of a name wins, as in hatchet's dict. */
+typedef struct rname {
+	const char *s;
+	uint32_t len, i;
+} rname;
+
+static int cmp_name(const char *a, size_t al, const char *b, size_t bl)
 {
-	int hit = -1;
-	for (uint32_t i = 0; i < n; i++) /* the last root of a name wins (a dict) */
-		if (hr[i].name != YD_NONE && yd_is(&t->d, hr[i].name, name)) hit = (int)i;
-	return hit;
+	int c = memcmp(a, b, al < bl ? al : bl);
+	return c ? c : al < bl ? -1 : al > bl;
+}
+
+static int cmp_rname(const void *pa, const void *pb)
+{
+	const rname *a = pa, *b = pb;
+	int c = cmp_name(a->s, a->len, b->s, b->len);
+	return c ? c : a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int find_root(const rname *ix, uint32_t n, const char *name)
+{
+	size_t len = strlen(name);
+	uint32_t lo = 0, hi = n; /* first entry whose name is greater */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (cmp_name(ix[mid].s, ix[mid].len, name, len) <= 0) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo > 0 && cmp_name(ix[lo - 1].s, ix[lo - 1].len, name, len) == 0 ? (int)ix[lo - 1].i : -1;
 }
 
 void tx_hatchet(tx *t, uint32_t roots)
@@ -253,6 +280,8 @@ void tx_hatchet(tx *t, uint32_t roots)
 	char path[HV_PATH_MAX], buf[64];
 	const char *bn = tx_base_name(t->file);
 	hroot *hr = calloc(rx->n ? rx->n : 1, sizeof *hr);
+	rname *ix = NULL;
+	uint32_t nix = 0;
 	if (!hr) return;
 	/* DefaultReader: every root, in order */
 	for (uint32_t i = 0; i < rx->n; i++) {
@@ -329,8 +358,12 @@ void tx_hatchet(tx *t, uint32_t roots)
 	}
 	/* CCTReader: every metric of meta.db, by name (without meta.db: the
 	 * metrics the inputs name) */
+	ix = malloc((rx->n ? rx->n : 1) * sizeof *ix);
+	if (!ix) goto out;
+	for (uint32_t i = 0; i < rx->n; i++)
+		if (hr[i].name != YD_NONE) ix[nix++] = (rname){yd_str(d, &d->node[hr[i].name]), d->node[hr[i].name].len, i};
+	qsort(ix, nix, sizeof *ix, cmp_rname);
 	uint32_t nm = t->vm ? t->vm->nmetrics : t->nin;
-	int misread = -1;
 	for (uint32_t k = 0; k < nm; k++) {
 		const char *name;
 		if (t->vm) name = t->vm->pool + t->vm->metric_name[k];
@@ -338,7 +371,7 @@ void tx_hatchet(tx *t, uint32_t roots)
 			if (!t->in[k].ok) continue;
 			name = t->in[k].metric;
 		}
-		int ri = find_root(t, hr, rx->n, name);
+		int ri = find_root(ix, nix, name);
 		if (ri >= 0 && hr[ri].why) {
 			tx_pathf(path, sizeof path, "%s/roots[%d]", bn, ri);
 			hatchet_note(t, hr[ri].at, path,
@@ -347,16 +380,12 @@ void tx_hatchet(tx *t, uint32_t roots)
 				     name, hr[ri].why, hr[ri].missing_inc ? "inclusive" : "exclusive");
 			goto out;
 		}
-		if (ri >= 0 || misread >= 0) continue;
-		/* presented under another name? (else hpctkdb.taxonomy.unpresented) */
-		for (uint32_t j = 0; j < t->nin; j++)
-			if (t->in[j].ok && t->in[j].used_by != YD_NONE && strcmp(t->in[j].metric, name) == 0) {
-				misread = (int)j;
-				break;
-			}
 	}
-	if (misread >= 0) {
-		const tx_input *in = &t->in[misread];
+	/* a metric presented under another name (else, presented by nothing,
+	 * it is hpctkdb.taxonomy.unpresented) */
+	for (uint32_t j = 0; j < t->nin; j++) {
+		const tx_input *in = &t->in[j];
+		if (!in->ok || in->used_by == YD_NONE || find_root(ix, nix, in->metric) >= 0) continue;
 		uint32_t by = yd_get(d, in->used_by, "name");
 		tx_pathf(path, sizeof path, "%s/inputs/%s", bn, in->metric);
 		bool cpu = strcmp(in->metric, "CPUTIME (sec)") == 0;
@@ -371,5 +400,6 @@ void tx_hatchet(tx *t, uint32_t roots)
 	}
 	hv_eval(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, true);
 out:
+	free(ix);
 	free(hr);
 }
