@@ -108,7 +108,7 @@ check "meta.db: the string items tile the Strings section" \
 	and ([\$i[] | select(.kind == \"string\")][0].offset) == \$s.offset" "$TMP/h.json"
 check "meta.db: a context's function, file and module are those the pointed-to items hold" \
 	jqe "($M) as \$i | (reduce (\$i[] | select(.kind == \"function\" or .kind == \"source-file\" or .kind == \"module\")) as \$x ({};
-	.[\$x.offset | tostring] = (\$x.name // \$x.file // \$x.module))) as \$at
+	.[\$x.offset | tostring] = (if \$x.kind == \"function\" then \$x.name elif \$x.kind == \"source-file\" then \$x.file else \$x.module end))) as \$at
 	| [\$i[] | select(.kind == \"context\")] as \$c | (\$c | length) > 50
 	and all(\$c[] | select(.pFunction); .function == \$at[.pFunction | tostring])
 	and all(\$c[] | select(.pFile); .file == \$at[.pFile | tostring])
