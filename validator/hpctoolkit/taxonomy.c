@@ -146,6 +146,13 @@ static bool build(tx *t)
 			YD_MAX_NODES);
 		return false;
 	}
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, !d->too_deep)) {
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, t->file, yd_byte_offset(d, d->deep_off), 1, bn,
+			"line %u column %u: a collection at depth %u, past the limit of %u (hpcprof nests at most 16): "
+			"not parsed further",
+			d->deep_line, d->deep_col, YD_MAX_DEPTH + 1, YD_MAX_DEPTH);
+		return false;
+	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_YAML, !d->syntax)) {
 		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, yd_byte_offset(d, d->syntax_off), 1, bn,
 			"line %u column %u: not well-formed YAML: %s", d->syntax_line, d->syntax_col, d->syntax_msg);

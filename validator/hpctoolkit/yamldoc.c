@@ -245,6 +245,13 @@ static bool on_event(builder *bd, yaml_event_t *ev)
 		bool seq = ev->type == YAML_SEQUENCE_START_EVENT;
 		yaml_char_t *tag = seq ? ev->data.sequence_start.tag : ev->data.mapping_start.tag;
 		yaml_char_t *anchor = seq ? ev->data.sequence_start.anchor : ev->data.mapping_start.anchor;
+		if (bd->nst >= YD_MAX_DEPTH) {
+			d->too_deep = true;
+			d->deep_off = ev->start_mark.index;
+			d->deep_line = (uint32_t)(ev->start_mark.line + 1);
+			d->deep_col = (uint32_t)(ev->start_mark.column + 1);
+			return false;
+		}
 		uint32_t i = new_node(bd, seq ? YD_SEQ : YD_MAP, ev, tag);
 		if (i == YD_NONE || d->too_big) return false;
 		d->node[i].open = 1;
@@ -313,7 +320,7 @@ void yd_build(yd_doc *d, hv_blob *b)
 	yaml_parser_delete(&p);
 	d->blob = b;
 	index_chars(d, b);
-	if (!d->too_big && !d->extra_doc && !d->syntax && (bd.nst || bd.npend)) d->oom = true;
+	if (!d->too_big && !d->too_deep && !d->extra_doc && !d->syntax && (bd.nst || bd.npend)) d->oom = true;
 	free(bd.a.name);
 	free(bd.a.node);
 	free(bd.st);
