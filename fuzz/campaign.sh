@@ -21,7 +21,13 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=32}
 out=${CAMPAIGN_OUT:-fuzz}
 lfout=$out/out afout=$out/afl-out log=$out/campaigns.tsv
 mkdir -p "$out"
-export lfout afout
+# Slow inputs are findings too: libFuzzer writes each input that runs longer
+# than the target's report_slow_units (fuzz/options, 1 s) as slow-unit-*, and
+# AFL++ saves as a hang any input that runs past AFL_TIMEOUT_MS (900 ms: an
+# input of at most 1 MiB that takes longer in the sanitizer build is far off
+# the validator's linear cost).
+afl_timeout_ms=${AFL_TIMEOUT_MS:-900}
+export lfout afout afl_timeout_ms
 [ -f "$log" ] || printf 'date\tengine\ttarget\twall_s\tcpu_s\texecs\texec_per_s\tedges\tfeatures\tqueue\tpeak_rss_mb\tcrashes\thangs\tnote\n' >"$log"
 export log
 
@@ -29,6 +35,8 @@ run_lf() { # target seconds
 	t=$1 s=$2 d=$lfout/$1
 	mkdir -p "$d/queue"
 	opts=$(grep -v '^\[' "fuzz/options/$t.options" 2>/dev/null | sed 's/ *= */=/; s/^/-/' | tr '\n' ' ')
+	touch "$d/log.start"
+	slow_s=$(sed -n 's/^report_slow_units *= *//p' "fuzz/options/$t.options")
 	before=$(find "$d" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'leak-*' -o -maxdepth 1 -name 'oom-*' -o -maxdepth 1 -name 'timeout-*' | wc -l)
 	# shellcheck disable=SC2086
 	build-fuzz/cpu-account "$d/time" nice -n 19 build-fuzz/lf/fuzz_$t $opts -dict="fuzz/dict/$t.dict" \
@@ -42,7 +50,9 @@ run_lf() { # target seconds
 	ft=$(sed -nE 's/.*ft: ([0-9]+).*/\1/p' <<<"$l")
 	corp=$(sed -nE 's/.*corp: ([0-9]+).*/\1/p' <<<"$l")
 	after=$(find "$d" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'leak-*' -o -maxdepth 1 -name 'oom-*' -o -maxdepth 1 -name 'timeout-*' | wc -l)
+	slow=$(find "$d" -maxdepth 1 -name 'slow-unit-*' -newer "$d/log.start" | wc -l)
 	note=ok
+	[ "$slow" -eq 0 ] || note="ok; $slow slow units (over ${slow_s}s)"
 	[ $rc -eq 0 ] || note="exit $rc: $(grep -m1 -E 'ERROR|SUMMARY' "$d/log" | tr '\t' ' ' | cut -c1-120)"
 	cpu=$(awk -v a="$u" -v b="$sy" 'BEGIN{printf "%.0f", a + b}')
 	eps=$(awk -v e="${execs:-0}" -v c="$cpu" 'BEGIN{printf "%.0f", (c > 0 ? e / c : 0)}')
@@ -68,7 +78,7 @@ run_afl() { # target seconds
 		AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 AFL_AUTORESUME=1 \
 		AFL_CUSTOM_MUTATOR_LIBRARY="$PWD/build-fuzz/hv_mutator.so" \
 		ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=1:$ASAN_OPTIONS" \
-		nice -n 19 afl-fuzz -i "corpus/$t" -o "$o" -x "fuzz/dict/$t.dict" -V "$s" -t 2000 -m none \
+		nice -n 19 afl-fuzz -i "corpus/$t" -o "$o" -x "fuzz/dict/$t.dict" -V "$s" -t "$afl_timeout_ms" -m none \
 		-c "build-fuzz/cmplog/afl_$t" -- "build-fuzz/afl/afl_$t" >"$afout/$t.log" 2>&1
 	rc=$?
 	read -r wall u sy < <(tail -1 "$afout/$t.time")
