@@ -90,6 +90,8 @@ for size in $sizes; do
 	ref=$REF
 	gen_sized "$d/hk-chain" "$bytes" --what=hpctoolkit-db --contexts=@N@00 --depth=@N@00 --profiles=1 --trace-len=8
 	row hpctoolkit context-chain "$d/hk-chain" "$ref"
+	gen_sized "$d/hk-wide" "$bytes" --what=hpctoolkit-db --contexts=@N@00 --depth=1 --profiles=1 --trace-len=8
+	row hpctoolkit wide-context "$d/hk-wide" "$ref"
 	gen_sized "$d/hk-profiles" "$bytes" --what=hpctoolkit-db --contexts=8 --profiles=@N@ --trace-len=2
 	row hpctoolkit tiny-profiles "$d/hk-profiles" "$ref"
 	gen_sized "$d/hk-names" "$bytes" --what=hpctoolkit-db --contexts=@N@0 --functions=@N@0 --files=@N@0 --modules=@N@ --profiles=1 --trace-len=8
@@ -110,6 +112,9 @@ for size in $sizes; do
 	gen_sized "$d/ov-valid" "$bytes" --what=ovni-trace --trace-len=@N@0
 	row ovni valid-trace "$d/ov-valid"
 	ref=$REF
+	gen_sized "$d/ov-tasks" "$bytes" --what=ovni-trace-runtime --trace-len=1000 --open-tasks=@N@00
+	row ovni open-tasks "$d/ov-tasks" "$ref"
+	rm -rf "$d/ov-tasks"
 	for shape in obs-same-clock obs-clock-backwards; do
 		python3 bench/hostile.py "$shape" "$bytes" "$d/ov-valid" "$d/ov-$shape"
 		row ovni "$shape" "$d/ov-$shape" "$ref"

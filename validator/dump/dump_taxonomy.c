@@ -191,7 +191,7 @@ void hv_dump_taxonomy(hv_dump_ctx *d)
 		hv_dump_stop(d, y->syntax ? yd_byte_offset(y, y->syntax_off) : y->too_deep ? yd_byte_offset(y, y->deep_off) : 0,
 			     y->syntax ? "not well-formed YAML"
 			     : y->oom ? "out of memory"
-			     : y->too_deep ? "nested deeper than the taxonomy's bound (64)"
+			     : y->too_deep ? "nested past the taxonomy's bounds (64 deep, 32 in flow style)"
 			     : root == YD_NONE || y->node[root].kind != YD_MAP ? "not a map of version:, inputs:, roots:"
 									       : "past the taxonomy's bounds (size or alias expansion)");
 		yd_free(&t.y);

@@ -148,9 +148,11 @@ static bool build(tx *t)
 	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, !d->too_deep)) {
 		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, t->file, yd_byte_offset(d, d->deep_off), 1, bn,
-			"line %u column %u: a collection at depth %u, past the limit of %u (hpcprof nests at most 16): "
+			"line %u column %u: a %scollection at depth %u, past the limit of %u (hpcprof nests at most %u%s): "
 			"not parsed further",
-			d->deep_line, d->deep_col, YD_MAX_DEPTH + 1, YD_MAX_DEPTH);
+			d->deep_line, d->deep_col, d->deep_flow ? "flow " : "", d->deep_depth,
+			d->deep_flow ? YD_MAX_FLOW_DEPTH : YD_MAX_DEPTH, d->deep_flow ? 8 : 16,
+			d->deep_flow ? " in flow style" : "");
 		return false;
 	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_YAML, !d->syntax)) {
