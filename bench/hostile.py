@@ -125,6 +125,33 @@ def obs_shape(shape, n, data):
     raise SystemExit("unknown shape " + shape)
 
 
+def many_streams(out, n):
+    """One thread's first events (up to the first 256 bytes of them) copied
+    into as many threads of its process as n bytes hold, each with its own
+    tid: the loom's merge and the model's per-thread state at width."""
+    src = sorted(d for d, _, fs in os.walk(out) if "stream.obs" in fs)[0]
+    with open(os.path.join(src, "stream.obs"), "rb") as f:
+        data = f.read()
+    end = 8
+    for off, ln in obs_events(data):
+        if off + ln > 256:
+            break
+        end = off + ln
+    head = data[:end]
+    with open(os.path.join(src, "stream.json")) as f:
+        doc = f.read()
+    tid = int(os.path.basename(src).split(".")[1])
+    proc = os.path.dirname(src)
+    for i in range(1, max(2, n // (len(head) + len(doc)))):
+        t = 100000 + i
+        d = os.path.join(proc, "thread.%d" % t)
+        os.mkdir(d)
+        with open(os.path.join(d, "stream.obs"), "wb") as f:
+            f.write(head)
+        with open(os.path.join(d, "stream.json"), "w") as f:
+            f.write(doc.replace('"tid": %d' % tid, '"tid": %d' % t))
+
+
 def main():
     shape, n, base, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     shutil.rmtree(out, ignore_errors=True)
@@ -146,6 +173,8 @@ def main():
             doc = f.read()
         with open(path, "w") as f:
             f.write(json_shape(shape, n, doc))
+    elif shape == "obs-many-streams":  # thousands of tiny threads in one process
+        many_streams(out, n)
     elif shape.startswith("obs-"):
         paths = sorted(os.path.join(d, "stream.obs") for d, _, fs in os.walk(out) if "stream.obs" in fs)
         for p in paths if shape != "obs-unknown-events" else paths[:1]:
