@@ -33,8 +33,12 @@ else
 endif
 
 # The library links the CLI's file readers for hpcvet_validate_path
-# (validator/api/api_path.c); fileio.c stays the only code that opens files.
-LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' ! -path 'validator/mpi/*' | sort) validator/cli/fileio.c validator/cli/validate_path.c
+# (validator/api/api_path.c), its thread pool for the options' jobs
+# (validator/cli/jobs.c) and its certificate code for hpcvet_certify_json and
+# hpcvet_certificate_verify (digest.c, progress.c, verify.c:
+# validator/api/api_certify.c); fileio.c stays the only code that opens files.
+LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' ! -path 'validator/mpi/*' | sort) validator/cli/fileio.c validator/cli/validate_path.c validator/cli/jobs.c \
+	     validator/cli/digest.c validator/cli/progress.c validator/cli/verify.c
 CLI_SRCS  := $(wildcard validator/cli/*.c)
 GEN_SRCS  := $(filter-out golden/main.c,$(wildcard golden/*.c))
 TEST_SRCS := $(wildcard tests/test_*.c)
@@ -155,7 +159,7 @@ $(BUILD)/libhpcvet-gen.a: $(GEN_OBJS)
 	$(Q)ar rcs $@ $^
 
 # libcrypto: certificate digests, opened by validator/cli/digest.c at the first
-# certificate (not linked: loading it cost every run ~5 ms); the library does not need it.
+# certificate (not linked: loading it cost every run ~5 ms), in the program as in the library.
 $(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/obj/gen/rule_sources.o $(BUILD)/libhpcvet.a
 	@$(call say,CC,$@)
 	$(Q)$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@

@@ -368,7 +368,7 @@ int main(int argc, char **argv)
 		int vs = EXIT_USAGE;
 		if (npaths > 1 || (fmt != OUT_TEXT && fmt != OUT_JSON))
 			fprintf(stderr, "hpcvet certify --verify CERT.json [PATH]: one PATH at most, text or JSON\n");
-		else vs = hv_cmd_verify(verify_cert, npaths ? paths[0] : NULL, verify_base, &opt, fmt == OUT_JSON);
+		else vs = hv_cmd_verify(stdout, stderr, verify_cert, npaths ? paths[0] : NULL, verify_base, &opt, fmt == OUT_JSON);
 		free(paths);
 		return vs;
 	}
