@@ -356,8 +356,17 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# The Python package (python/hpcvet) goes beside the library; Debian's
+# python3 searches $(PREFIX)/lib/python3/dist-packages for /usr and /usr/local.
+# hpcvet/_install.py records LIBDIR, where the package looks for the library.
+PYTHONDIR  ?= $(PREFIX)/lib/python3/dist-packages
+PY_FILES   := $(wildcard python/hpcvet/*.py) python/hpcvet/py.typed
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR) \
+	  $(DESTDIR)$(PYTHONDIR)/hpcvet
+	install -m 644 $(filter-out %/_install.py,$(PY_FILES)) $(DESTDIR)$(PYTHONDIR)/hpcvet/
+	printf '# Where make install put libhpcvet (hpcvet._lib looks there).\nLIBDIR = "%s"\n' '$(LIBDIR)' \
+	  >$(DESTDIR)$(PYTHONDIR)/hpcvet/_install.py
 	install -m 755 $(BUILD)/hpcvet $(BUILD)/hpcvet-gen $(DESTDIR)$(BINDIR)/
 	if [ -x $(BUILD)/hpcvet-mpi ]; then install -m 755 $(BUILD)/hpcvet-mpi $(DESTDIR)$(BINDIR)/; fi
 	install -m 755 $(BUILD)/libhpcvet.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/
@@ -374,6 +383,9 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hpcvet $(DESTDIR)$(BINDIR)/hpcvet-gen $(DESTDIR)$(BINDIR)/hpcvet-mpi $(DESTDIR)$(LIBDIR)/libhpcvet.so* \
 	  $(DESTDIR)$(LIBDIR)/libhpcvet.a $(DESTDIR)$(INCLUDEDIR)/hpcvet.h $(DESTDIR)$(MANDIR)/man1/hpcvet.1 $(DESTDIR)$(MANDIR)/man1/hpcvet-mpi.1 \
 	  $(DESTDIR)$(PKGCONFIGDIR)/hpcvet.pc
+	rm -f $(addprefix $(DESTDIR)$(PYTHONDIR)/hpcvet/,$(notdir $(PY_FILES)) _install.py)
+	rm -rf $(DESTDIR)$(PYTHONDIR)/hpcvet/__pycache__
+	-rmdir $(DESTDIR)$(PYTHONDIR)/hpcvet $(DESTDIR)$(PYTHONDIR) 2>/dev/null
 
 # docs/RULES.md is generated from the rule table, and the example outputs in
 # README.md, CONTRIBUTING.md and the man page come from real runs
