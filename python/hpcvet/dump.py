@@ -21,7 +21,8 @@ from . import _lib, options
 from ._types import Verdict
 
 DEFAULT_MAX_ITEMS = 1_000_000
-_FILE_LINE = re.compile(r'^\{"name":("(?:[^"\\]|\\.)*")')
+# a file's entry opens on a line of its own, or after "files":[ on the first
+_FILE_LINE = re.compile(r'\{"name":("(?:[^"\\]|\\.)*"),"size":')
 _decoder = json.JSONDecoder()
 
 
@@ -134,12 +135,13 @@ def iter_dump(path, *, select=None, max_items: int = 0, edition: options.Edition
             if line is None:
                 break
             text = line.decode("utf-8", "backslashreplace")
-            m = _FILE_LINE.match(text)
-            if m:
-                current = json.loads(m.group(1))
-            elif text.startswith('{"kind":'):
+            if text.startswith('{"kind":'):
                 item, _ = _decoder.raw_decode(text)
                 yield current, item
+            else:
+                m = _FILE_LINE.search(text)
+                if m:
+                    current = json.loads(m.group(1))
     finally:
         stop.set()
         while t.is_alive():  # let the producer finish its puts
