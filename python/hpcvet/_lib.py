@@ -10,8 +10,8 @@ The library is looked for, in order:
    repository use the library they were built with.
 3. The folder ``make install`` recorded in ``_install.py`` (its LIBDIR).
 4. The dynamic loader's own search (``LD_LIBRARY_PATH``, the ld.so cache),
-   then ``ctypes.util.find_library("hpcvet")``, then ``lib/`` under
-   ``sys.prefix`` and ``/usr/local``.
+   then ``lib/`` under ``sys.prefix`` and ``/usr/local``, then
+   ``ctypes.util.find_library("hpcvet")``.
 
 The first that loads and has every function this package calls is used; if
 none does, :class:`LibraryNotFoundError` names each place tried and why it
@@ -21,10 +21,8 @@ was refused.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import sys
-from pathlib import Path
 from typing import List, Optional, Tuple
 
 from .errors import LibraryNotFoundError
@@ -184,50 +182,62 @@ def _refusal(lib: ctypes.CDLL) -> Optional[str]:
     return None
 
 
-def _repo_build() -> Optional[Path]:
+def _repo_build() -> Optional[str]:
     """build/libhpcvet.so.0 when this package is the checkout's python/hpcvet."""
-    here = Path(__file__).resolve().parent
-    root = here.parent.parent
-    if here.parent.name == "python" and (root / "validator" / "include" / "hpcvet.h").is_file():
-        return root / os.environ.get("HPCVET_BUILD", "build") / SONAME
+    here = os.path.dirname(os.path.realpath(__file__))
+    python = os.path.dirname(here)
+    root = os.path.dirname(python)
+    if os.path.basename(python) == "python" and os.path.isfile(os.path.join(root, "validator", "include", "hpcvet.h")):
+        return os.path.join(root, os.environ.get("HPCVET_BUILD", "build"), SONAME)
     return None
 
 
-def _installed() -> Optional[Path]:
+def _installed() -> Optional[str]:
     try:
         from . import _install  # written by `make install`
     except ImportError:
         return None
     libdir = getattr(_install, "LIBDIR", None)
-    return Path(libdir) / SONAME if libdir else None
+    return os.path.join(libdir, SONAME) if libdir else None
 
 
 def _candidates() -> List[Tuple[str, str]]:
     """(what to dlopen, where it came from), in the order tried."""
     env = os.environ.get(ENV_VAR)
     if env:
-        p = Path(env)
-        return [(str(p / SONAME) if p.is_dir() else env, ENV_VAR)]
+        return [(os.path.join(env, SONAME) if os.path.isdir(env) else env, ENV_VAR)]
     out: List[Tuple[str, str]] = []
     build = _repo_build()
     if build is not None:
-        out.append((str(build), "the checkout's build tree"))
+        out.append((build, "the checkout's build tree"))
     inst = _installed()
     if inst is not None:
-        out.append((str(inst), "the make install prefix"))
+        out.append((inst, "the make install prefix"))
     out.append((SONAME, "the dynamic loader's search path"))
-    found = ctypes.util.find_library("hpcvet")
-    if found:
-        out.append((found, "ctypes.util.find_library"))
     for prefix in dict.fromkeys([sys.prefix, "/usr/local"]):
-        out.append((str(Path(prefix) / "lib" / SONAME), f"{prefix}/lib"))
+        out.append((os.path.join(prefix, "lib", SONAME), f"{prefix}/lib"))
     return out
+
+
+def _found_by_find_library() -> List[Tuple[str, str]]:
+    # imported here: ctypes.util costs ~14 ms of start-up (it imports
+    # subprocess and shutil), paid only when the usual places failed
+    import ctypes.util
+
+    found = ctypes.util.find_library("hpcvet")
+    return [(found, "ctypes.util.find_library")] if found else []
+
+
+def _all_candidates():
+    yield from _candidates()
+    if not os.environ.get(ENV_VAR):
+        yield from _found_by_find_library()
 
 
 def load() -> Tuple[ctypes.CDLL, str]:
     """The library with every signature set, and the path it was loaded from."""
     tried: List[str] = []
-    for target, origin in _candidates():
+    for target, origin in _all_candidates():
         if os.sep in target and not os.path.exists(target):
             tried.append(f"{target} ({origin}): no such file")
             continue

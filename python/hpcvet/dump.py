@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import ctypes
 import json
-import queue
-import re
 import threading
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -22,8 +20,7 @@ from ._types import Verdict
 
 DEFAULT_MAX_ITEMS = 1_000_000
 # a file's entry opens on a line of its own, or after "files":[ on the first
-_FILE_LINE = re.compile(r'\{"name":("(?:[^"\\]|\\.)*"),"size":')
-_decoder = json.JSONDecoder()
+_FILE_LINE = r'\{"name":("(?:[^"\\]|\\.)*"),"size":'
 
 
 def _select(select) -> Optional[bytes]:
@@ -85,6 +82,11 @@ def iter_dump(path, *, select=None, max_items: int = 0, edition: options.Edition
     the order ``dump`` lists them; no limit on items by default. Stopping
     early (break, close) drops the rest of the output; the library still
     finishes its pass over the input on its thread."""
+    import queue
+    import re
+
+    file_line = re.compile(_FILE_LINE)
+    decoder = json.JSONDecoder()
     opt = options.make(edition=edition, strict=strict)
     lines: "queue.Queue[Optional[bytes]]" = queue.Queue(maxsize=4096)
     stop = threading.Event()
@@ -136,10 +138,10 @@ def iter_dump(path, *, select=None, max_items: int = 0, edition: options.Edition
                 break
             text = line.decode("utf-8", "backslashreplace")
             if text.startswith('{"kind":'):
-                item, _ = _decoder.raw_decode(text)
+                item, _ = decoder.raw_decode(text)
                 yield current, item
             else:
-                m = _FILE_LINE.search(text)
+                m = file_line.search(text)
                 if m:
                     current = json.loads(m.group(1))
     finally:

@@ -11,8 +11,6 @@ report is collected.
 from __future__ import annotations
 
 import ctypes
-import html
-import json
 import threading
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -192,6 +190,8 @@ class Report:
 
     def to_dict(self) -> Dict[str, Any]:
         """:meth:`to_json`, parsed."""
+        import json
+
         return json.loads(self.to_json())
 
     def to_dataframe(self):
@@ -219,6 +219,8 @@ class Report:
         ``limit`` diagnostics."""
         if self.closed:
             return "<p><b>hpcvet report</b>: closed</p>"
+        import html
+
         e = html.escape
         out = ["<div class='hpcvet-report'><table>", "<tr><th>input</th><th>format</th><th>verdict</th>"
                "<th>errors</th><th>warnings</th><th>notes</th></tr>"]

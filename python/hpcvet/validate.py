@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Iterable, List, Mapping, Tuple, Union
 
 from . import _lib, options
@@ -73,6 +72,8 @@ def validate(
     if len(raw) == 1 or jobs == 1:
         handles = [L.hpcvet_validate_path(p, ctypes.byref(opt)) for p in raw]
     else:
+        from concurrent.futures import ThreadPoolExecutor  # ~10 ms to import: only when used
+
         one = options.make(jobs=1, **kw)  # inputs side by side, each on one thread, as the CLI
         with ThreadPoolExecutor(max_workers=min(jobs, len(raw))) as pool:
             handles = list(pool.map(lambda p: L.hpcvet_validate_path(p, ctypes.byref(one)), raw))
