@@ -105,7 +105,10 @@ class Report:
     def __del__(self) -> None:
         # a half-made report (an exception in __init__) has no handles yet
         if getattr(self, "_handles", None):
-            self.close()
+            try:
+                self.close()
+            except Exception:  # interpreter shutdown: the library may be gone first
+                pass
 
     def _check(self) -> None:
         if self._handles is None:

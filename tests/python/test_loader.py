@@ -53,3 +53,34 @@ def test_outside_the_checkout(tmp_path):
     (tmp_path / "pkg" / "hpcvet" / "_install.py").write_text(f'LIBDIR = "{BUILD}"\n')
     p = run({}, tmp_path, tmp_path / "pkg")
     assert p.returncode == 0 and p.stdout.splitlines()[0] == str(BUILD / "libhpcvet.so.0")
+
+
+class _Fn:
+    def __init__(self, value):
+        self.value = value
+
+    def __call__(self):
+        return self.value
+
+
+class _FakeLib:
+    """A loaded library as _lib sees it: hpcvet_version and some functions."""
+
+    def __init__(self, version: bytes, names):
+        for n in names:
+            setattr(self, n, _Fn(None))
+        self.hpcvet_version = _Fn(version)
+
+
+def test_version_and_functions_are_checked():
+    from hpcvet import _lib
+
+    every = list(_lib._SIGNATURES)
+    assert _lib._refusal(_FakeLib(b"0.1.0", every)) is None
+    assert _lib._refusal(_FakeLib(b"0.7.3", every)) is None  # newer minor: functions are only added
+    assert "major version 0" in _lib._refusal(_FakeLib(b"1.0.0", every))
+    assert "older than 0.1.0" in _lib._refusal(_FakeLib(b"0.0.9", every))
+    assert "not a MAJOR.MINOR.PATCH" in _lib._refusal(_FakeLib(b"zero", every))
+    without = [n for n in every if n != "hpcvet_dump_path"]
+    assert "lacks hpcvet_dump_path" in _lib._refusal(_FakeLib(b"0.1.0", without))
+    assert "not libhpcvet" in _lib._refusal(object())
