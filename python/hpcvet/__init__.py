@@ -14,14 +14,38 @@ install prefix, or the dynamic loader (see hpcvet._lib).
 from ._lib import LIB_PATH as library_path
 from ._lib import LIB_VERSION as library_version
 from ._types import Diagnostic, Edition, InputResult, Mpi, Rule, Severity, Verdict
-from .certify import Certificate, Verification, certify, verify_certificate
-from .dump import dump, dump_text, iter_dump
 from .errors import HpcvetError, LibraryNotFoundError, ReportClosedError, ValidationError
 from .report import Report
-from .rules import explain, rule, rules
-from .validate import validate, validate_bytes
+from ._rules import explain, rule, rules
+from ._validate import validate, validate_bytes
 
 __version__ = "0.1.0"
+
+# Certificates and the dump are imported on first use (PEP 562): a script
+# that only validates does not pay for json and their modules at start-up.
+_LAZY = {
+    "Certificate": "_certify",
+    "Verification": "_certify",
+    "certify": "_certify",
+    "verify_certificate": "_certify",
+    "dump": "_dump",
+    "dump_text": "_dump",
+    "iter_dump": "_dump",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'hpcvet' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "Certificate",
@@ -38,8 +62,8 @@ __all__ = [
     "ValidationError",
     "Verdict",
     "Verification",
-    "certify",
-    "dump",
+    "_certify",
+    "_dump",
     "dump_text",
     "explain",
     "iter_dump",

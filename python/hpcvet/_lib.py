@@ -23,7 +23,9 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
-from typing import List, Optional, Tuple
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from typing import List, Optional, Tuple
 
 from .errors import LibraryNotFoundError
 

@@ -11,14 +11,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import List, Optional, Sequence
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from typing import List, Optional, Sequence
 
 from . import _lib
-from .certify import certify, verify_certificate
-from .dump import DEFAULT_MAX_ITEMS, dump_text, _run
+from ._certify import certify, verify_certificate
+from ._dump import DEFAULT_MAX_ITEMS, dump_text, _run
 from .options import make
-from .rules import explain, rules
-from .validate import validate
+from ._rules import explain, rules
+from ._validate import validate
 
 USAGE = """usage: python3 -m hpcvet [OPTIONS] PATH...
        python3 -m hpcvet rules [--format=text|json]

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Optional, Union
 
 from . import _lib
 from ._types import Edition, Mpi
 
-EditionArg = Union[None, str, Edition]
-MpiArg = Union[None, str, Mpi]
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from typing import Optional, Union
+
+    EditionArg = Union[None, str, Edition]
+    MpiArg = Union[None, str, Mpi]
 MAX_JOBS = 1024
 
 

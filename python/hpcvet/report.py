@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import _lib
 from ._types import Diagnostic, InputResult, Severity, Verdict
@@ -79,8 +81,8 @@ class Report:
         inputs = []
         for h, p in zip(handles, paths):
             r = _read_input(h)
-            diags = tuple(Diagnostic(**{**d.__dict__, "input": p}) for d in r.diagnostics)
-            inputs.append(InputResult(**{**r.__dict__, "path": p, "diagnostics": diags}))
+            diags = tuple(d._replace(input=p) for d in r.diagnostics)
+            inputs.append(r._replace(path=p, diagnostics=diags))
         self._inputs: Tuple[InputResult, ...] = tuple(inputs)
 
     # ---- lifetime ----

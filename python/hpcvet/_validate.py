@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Iterable, List, Mapping, Tuple, Union
+from collections.abc import Iterable, Mapping
 
 from . import _lib, options
 from .report import Report
 
-PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
-Buffer = Union[bytes, bytearray, memoryview]
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from typing import List, Tuple, Union
+
+    PathArg = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+    Buffer = Union[bytes, bytearray, memoryview]
 
 
 def _paths(path_or_paths) -> Tuple[List[bytes], List[str]]:

@@ -13,7 +13,9 @@ from __future__ import annotations
 import ctypes
 import json
 import threading
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from . import _lib, options
 from ._types import Verdict

@@ -9,22 +9,25 @@ from __future__ import annotations
 
 import ctypes
 import json
-import os
-from dataclasses import dataclass
-from typing import Any, Dict, Iterable, Optional, Union
+from collections import namedtuple
 
 from . import _lib, options
 from ._types import Verdict
-from .validate import PathArg, _paths
+from ._validate import _paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    import os
+    from typing import Any, Dict, Iterable, Optional, Union
+
+    from ._validate import PathArg
 
 
-@dataclass(frozen=True)
-class Certificate:
+class Certificate(namedtuple("Certificate", "text verdict")):
     """A JSON certificate: ``text`` is what ``hpcvet certify --format=json``
     prints, ``verdict`` the worst verdict of the inputs."""
 
-    text: str
-    verdict: Verdict
+    __slots__ = ()
 
     @property
     def data(self) -> Dict[str, Any]:
@@ -35,16 +38,13 @@ class Certificate:
             f.write(self.text)
 
 
-@dataclass(frozen=True)
-class Verification:
+class Verification(namedtuple("Verification", "status document problem")):
     """Whether a certificate still holds. ``status`` is the CLI's exit code
     (0 holds, 1 does not, 2 usage, 3 unreadable, 4 internal error),
     ``document`` the JSON verification (None when none was made) and
     ``problem`` what the CLI prints on stderr."""
 
-    status: int
-    document: Optional[Dict[str, Any]]
-    problem: str
+    __slots__ = ()
 
     @property
     def holds(self) -> bool:

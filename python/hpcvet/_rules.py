@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import ctypes
 import functools
-from typing import Tuple
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from typing import Tuple
 
 from . import _lib
 from ._types import Rule, Severity
