@@ -3,7 +3,8 @@
 # Python package (python/hpcvet, ctypes over libhpcvet.so.0) costs beside
 # the hpcvet program, on the same input in the same run.
 #
-#   1. Python's fixed cost: CPU time of `python3 -c 'import hpcvet'`.
+#   1. Python's fixed cost: CPU time of `python3 -c 'import hpcvet'`, beside
+#      the interpreter's own (`python3 -c pass`).
 #   2. Per input: CPU time (user + sys, whole process, start-up included) of
 #      `hpcvet -q -j1 INPUT` and of `python3 -c 'hpcvet.validate(INPUT)'`
 #      (jobs=1), run in turn A B A B ... RUNS times (paired: the ratio is the
@@ -52,11 +53,14 @@ PYEOF
 cpu_of() { tail -1 "$1" | awk '{ print $2 }'; }
 
 echo "# hpcvet through Python vs the hpcvet program; CPU: $cpu_src; $runs paired runs; load $(cut -d' ' -f1-3 /proc/loadavg)"
-log=$(mktemp)
-for _ in $(seq "$runs"); do timed "$log" "$py" -c 'import hpcvet'; done
-fixed=$(awk '{ print $2 }' "$log" | median)
-rm -f "$log"
-echo "python3 -c 'import hpcvet': $(awk -v c="$fixed" 'BEGIN { printf "%.1f", c * 1000 }') ms CPU (median)"
+bare=$(mktemp) log=$(mktemp)
+for _ in $(seq "$runs"); do
+	timed "$bare" "$py" -c pass
+	timed "$log" "$py" -c 'import hpcvet'
+done
+ms() { awk '{ print $2 }' "$1" | median | awk '{ printf "%.1f", $1 * 1000 }'; }
+echo "start-up, CPU ms (median): python3 -c pass $(ms "$bare"), python3 -c 'import hpcvet' $(ms "$log")"
+rm -f "$bare" "$log"
 echo
 echo "| input | MiB | hpcvet CPU s | Python CPU s | Python/hpcvet (paired median) | validate() in Python, CPU s |"
 echo "|---|---:|---:|---:|---:|---:|"
