@@ -51,7 +51,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-python afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -96,7 +96,8 @@ help:
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
 	@echo "make bench-hpctoolkit|bench-ovni|bench-dumpi|bench-damaged|bench-certify|bench-scaling|"
-	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-python   one series of bench/RESULTS.md"
+	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python"
+	@echo "              one series of bench/RESULTS.md"
 	@echo "make seeds    regenerate the fuzz seed corpora (corpus/) from hpcvet-gen"
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
 	@echo "make afl TARGET=metadb SECONDS=600    AFL++ campaign (cmplog + custom mutator)"
@@ -331,7 +332,7 @@ afl: deps build-fuzz/afl/afl_$(TARGET) build-fuzz/cmplog/afl_$(TARGET) build-fuz
 	@mkdir -p fuzz/afl-out
 	AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
 	AFL_CUSTOM_MUTATOR_LIBRARY=$(CURDIR)/build-fuzz/hv_mutator.so \
-	  afl-fuzz -i corpus/$(TARGET) -o fuzz/afl-out/$(TARGET) -x fuzz/dict/$(TARGET).dict -V $(SECONDS) -t 2000 \
+	  afl-fuzz -i corpus/$(TARGET) -o fuzz/afl-out/$(TARGET) -x fuzz/dict/$(TARGET).dict -V $(SECONDS) -t 900 \
 	  -m none -c build-fuzz/cmplog/afl_$(TARGET) -- build-fuzz/afl/afl_$(TARGET)
 SMOKE_TARGETS := $(FUZZ_TARGETS)
 fuzz-smoke: deps fuzz-build
@@ -440,6 +441,10 @@ bench-split: all
 	BENCH_SIZE=$(BENCH_SIZE) bash bench/split.sh $(BUILD)
 bench-memory: all
 	PROFILES=$(BENCH_PROFILES) bash bench/bigdb.sh $(BUILD)
+# Hostile shapes beside each family's valid input, at HOSTILE_SIZES MiB.
+HOSTILE_SIZES ?= 1 16
+bench-hostile: all
+	SIZES="$(HOSTILE_SIZES)" bash bench/hostile.sh $(BUILD)
 # The Python package beside the program (bench/python.sh): CPU time on
 # BENCH_SIZE MiB inputs, paired, and RSS over 10,000 small validations.
 bench-python: all
