@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
 import hpcvet
 from conftest import ROOT, cli_json, needs_samples, real_samples

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import hpcvet
-from conftest import FAMILIES, cli, cli_json
+from conftest import FAMILIES, cli
 
 
 @pytest.mark.parametrize("fam", [f[0] for f in FAMILIES])
