@@ -40,7 +40,7 @@ char *hpcvet_certify_json(const char *const *paths, size_t n, const hpcvet_optio
 			st = HPCVET_INTERNAL_ERROR;
 			goto out;
 		}
-		hv_validate_path_digest(paths[made], &hopt, &reps[made]->r, &dgs[made]);
+		hv_validate_path_digest(paths[made], &hopt, &reps[made]->r, &dgs[made], false);
 		rp[made] = &reps[made]->r;
 		cfs[made] = dgs[made].out;
 		strict = reps[made]->strict != 0;
@@ -81,7 +81,7 @@ int hpcvet_certificate_verify(const char *cert_path, const char *path, const cha
 	FILE *fo = holder ? open_memstream(&out, &olen) : NULL;
 	FILE *fe = fo ? open_memstream(&err, &elen) : NULL;
 	int st = HPCVET_INTERNAL_ERROR;
-	if (fe) st = hv_cmd_verify(fo, fe, cert_path, path, base, &hopt, true);
+	if (fe) st = hv_cmd_verify(fo, fe, false, cert_path, path, base, &hopt, true);
 	if (fo) out = close_text(fo, &out, true);
 	if (fe) err = close_text(fe, &err, true);
 	if ((!fo || !fe) && st != HPCVET_INTERNAL_ERROR) st = HPCVET_INTERNAL_ERROR;

@@ -20,7 +20,7 @@
 enum { V_HOLDS = 0, V_BROKEN = 1, V_USAGE = 2, V_UNREADABLE = 3, V_INTERNAL = 4 };
 
 /* One certified input against `path`: validate, compare, report. */
-static int verify_input(FILE *out, const cJSON *in, const char *path, const char *table_cert, const char *table_now,
+static int verify_input(FILE *out, bool progress, const cJSON *in, const char *path, const char *table_cert, const char *table_now,
 			const hv_options *opt, bool json, cJSON *jout)
 {
 	bool strict = hv_cert_input_strict(in);
@@ -28,7 +28,7 @@ static int verify_input(FILE *out, const cJSON *in, const char *path, const char
 	hv_report r;
 	hv_digest_set dg;
 	hv_report_init(&r, path, opt->max_diags);
-	hv_validate_path_digest(path, opt, &r, &dg);
+	hv_validate_path_digest(path, opt, &r, &dg, progress);
 	const char *verdict_now = hv_verdict(&r, strict);
 	hv_cert_reasons rs = {0};
 	hv_cert_check_input(in, table_cert, table_now, &dg.out, r.unreadable ? r.problem : NULL, path, verdict_now, &rs);
@@ -87,7 +87,7 @@ static const char *resolve(const char *rec, const char *cert_path, const char *b
 	return stat(buf, &st) == 0 ? buf : rec;
 }
 
-int hv_cmd_verify(FILE *out, FILE *err, const char *cert_path, const char *path, const char *base,
+int hv_cmd_verify(FILE *out, FILE *err, bool progress, const char *cert_path, const char *path, const char *base,
 		  const hv_options *opt, bool json)
 {
 	hv_file f;
@@ -145,7 +145,7 @@ int hv_cmd_verify(FILE *out, FILE *err, const char *cert_path, const char *path,
 			fprintf(err, "hpcvet certify --verify: %s: an input without a path\n", cert_path);
 			s = V_UNREADABLE;
 		} else {
-			s = verify_input(out, in, p, table_cert, table_now, opt, json, jin);
+			s = verify_input(out, progress, in, p, table_cert, table_now, opt, json, jin);
 		}
 		if (s > status) status = s;
 	}

@@ -10,10 +10,11 @@
 /* Verify the JSON certificate at `cert_path` against `path` (NULL: each
  * certified input at its recorded path; a relative one against `base` when
  * not NULL, else the current folder, else the certificate's folder). Prints the outcome (text, or JSON
- * when `json`) on `out`, why it could not verify on `err`, and returns an exit code like the validator's: 0 the
+ * when `json`) on `out`, why it could not verify on `err` (with `progress`,
+ * the progress line too), and returns an exit code like the validator's: 0 the
  * certificate holds, 1 it does not, 2 usage, 3 certificate or input
  * unreadable, 4 internal error. */
-int hv_cmd_verify(FILE *out, FILE *err, const char *cert_path, const char *path, const char *base,
+int hv_cmd_verify(FILE *out, FILE *err, bool progress, const char *cert_path, const char *path, const char *base,
 		  const hv_options *opt, bool json);
 
 #endif
