@@ -92,6 +92,7 @@ def test_validate_bytes_mapping_equals_the_folder(inputs):
         assert mem.verdict == disk.verdict, fam
         assert mem.inputs[0].format == disk.inputs[0].format
         assert [(d.rule, d.offset) for d in mem] == [(d.rule, d.offset) for d in disk]
+        assert hpcvet.validate_bytes(files, str(root), jobs=3).to_json() == mem.to_json()
 
 
 def test_report_renderings(inputs, bad_db):
