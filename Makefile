@@ -33,8 +33,12 @@ else
 endif
 
 # The library links the CLI's file readers for hpcvet_validate_path
-# (validator/api/api_path.c); fileio.c stays the only code that opens files.
-LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' ! -path 'validator/mpi/*' | sort) validator/cli/fileio.c validator/cli/validate_path.c
+# (validator/api/api_path.c), its thread pool for the options' jobs
+# (validator/cli/jobs.c) and its certificate code for hpcvet_certify_json and
+# hpcvet_certificate_verify (digest.c, progress.c, verify.c:
+# validator/api/api_certify.c); fileio.c stays the only code that opens files.
+LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' ! -path 'validator/mpi/*' | sort) validator/cli/fileio.c validator/cli/validate_path.c validator/cli/jobs.c \
+	     validator/cli/digest.c validator/cli/progress.c validator/cli/verify.c
 CLI_SRCS  := $(wildcard validator/cli/*.c)
 GEN_SRCS  := $(filter-out golden/main.c,$(wildcard golden/*.c))
 TEST_SRCS := $(wildcard tests/test_*.c)
@@ -47,7 +51,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -92,7 +96,8 @@ help:
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
 	@echo "make bench-hpctoolkit|bench-ovni|bench-dumpi|bench-damaged|bench-certify|bench-scaling|"
-	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime   one series of bench/RESULTS.md"
+	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python"
+	@echo "              one series of bench/RESULTS.md"
 	@echo "make seeds    regenerate the fuzz seed corpora (corpus/) from hpcvet-gen"
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
 	@echo "make afl TARGET=metadb SECONDS=600    AFL++ campaign (cmplog + custom mutator)"
@@ -103,10 +108,12 @@ help:
 
 # Debian packages the build needs. As root they are installed; otherwise the
 # exact command is printed.
-DEB_PKGS := libcjson-dev libyaml-dev clang libssl-dev
+# python3-pytest runs the Python package's tests (tests/python.test.sh).
+DEB_PKGS := libcjson-dev libyaml-dev clang libssl-dev python3-pytest
 deps:
 	@missing=""; \
 	[ -f /usr/include/cjson/cJSON.h ] || missing="$$missing libcjson-dev"; \
+	[ -d /usr/lib/python3/dist-packages/pytest ] || missing="$$missing python3-pytest"; \
 	[ -f /usr/include/yaml.h ] || missing="$$missing libyaml-dev"; \
 	[ -f /usr/include/openssl/evp.h ] || missing="$$missing libssl-dev"; \
 	command -v clang >/dev/null 2>&1 || missing="$$missing clang"; \
@@ -155,7 +162,7 @@ $(BUILD)/libhpcvet-gen.a: $(GEN_OBJS)
 	$(Q)ar rcs $@ $^
 
 # libcrypto: certificate digests, opened by validator/cli/digest.c at the first
-# certificate (not linked: loading it cost every run ~5 ms); the library does not need it.
+# certificate (not linked: loading it cost every run ~5 ms), in the program as in the library.
 $(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/obj/gen/rule_sources.o $(BUILD)/libhpcvet.a
 	@$(call say,CC,$@)
 	$(Q)$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@
@@ -325,7 +332,7 @@ afl: deps build-fuzz/afl/afl_$(TARGET) build-fuzz/cmplog/afl_$(TARGET) build-fuz
 	@mkdir -p fuzz/afl-out
 	AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
 	AFL_CUSTOM_MUTATOR_LIBRARY=$(CURDIR)/build-fuzz/hv_mutator.so \
-	  afl-fuzz -i corpus/$(TARGET) -o fuzz/afl-out/$(TARGET) -x fuzz/dict/$(TARGET).dict -V $(SECONDS) -t 2000 \
+	  afl-fuzz -i corpus/$(TARGET) -o fuzz/afl-out/$(TARGET) -x fuzz/dict/$(TARGET).dict -V $(SECONDS) -t 900 \
 	  -m none -c build-fuzz/cmplog/afl_$(TARGET) -- build-fuzz/afl/afl_$(TARGET)
 SMOKE_TARGETS := $(FUZZ_TARGETS)
 fuzz-smoke: deps fuzz-build
@@ -352,8 +359,17 @@ LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# The Python package (python/hpcvet) goes beside the library; Debian's
+# python3 searches $(PREFIX)/lib/python3/dist-packages for /usr and /usr/local.
+# hpcvet/_install.py records LIBDIR, where the package looks for the library.
+PYTHONDIR  ?= $(PREFIX)/lib/python3/dist-packages
+PY_FILES   := $(wildcard python/hpcvet/*.py) python/hpcvet/py.typed
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR) \
+	  $(DESTDIR)$(PYTHONDIR)/hpcvet
+	install -m 644 $(filter-out %/_install.py,$(PY_FILES)) $(DESTDIR)$(PYTHONDIR)/hpcvet/
+	printf '# Where make install put libhpcvet (hpcvet._lib looks there).\nLIBDIR = "%s"\n' '$(LIBDIR)' \
+	  >$(DESTDIR)$(PYTHONDIR)/hpcvet/_install.py
 	install -m 755 $(BUILD)/hpcvet $(BUILD)/hpcvet-gen $(DESTDIR)$(BINDIR)/
 	if [ -x $(BUILD)/hpcvet-mpi ]; then install -m 755 $(BUILD)/hpcvet-mpi $(DESTDIR)$(BINDIR)/; fi
 	install -m 755 $(BUILD)/libhpcvet.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/
@@ -370,6 +386,9 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/hpcvet $(DESTDIR)$(BINDIR)/hpcvet-gen $(DESTDIR)$(BINDIR)/hpcvet-mpi $(DESTDIR)$(LIBDIR)/libhpcvet.so* \
 	  $(DESTDIR)$(LIBDIR)/libhpcvet.a $(DESTDIR)$(INCLUDEDIR)/hpcvet.h $(DESTDIR)$(MANDIR)/man1/hpcvet.1 $(DESTDIR)$(MANDIR)/man1/hpcvet-mpi.1 \
 	  $(DESTDIR)$(PKGCONFIGDIR)/hpcvet.pc
+	rm -f $(addprefix $(DESTDIR)$(PYTHONDIR)/hpcvet/,$(notdir $(PY_FILES)) _install.py)
+	rm -rf $(DESTDIR)$(PYTHONDIR)/hpcvet/__pycache__
+	-rmdir $(DESTDIR)$(PYTHONDIR)/hpcvet $(DESTDIR)$(PYTHONDIR) 2>/dev/null
 
 # docs/RULES.md is generated from the rule table, and the example outputs in
 # README.md, CONTRIBUTING.md and the man page come from real runs
@@ -422,6 +441,14 @@ bench-split: all
 	BENCH_SIZE=$(BENCH_SIZE) bash bench/split.sh $(BUILD)
 bench-memory: all
 	PROFILES=$(BENCH_PROFILES) bash bench/bigdb.sh $(BUILD)
+# Hostile shapes beside each family's valid input, at HOSTILE_SIZES MiB.
+HOSTILE_SIZES ?= 1 16
+bench-hostile: all
+	SIZES="$(HOSTILE_SIZES)" bash bench/hostile.sh $(BUILD)
+# The Python package beside the program (bench/python.sh): CPU time on
+# BENCH_SIZE MiB inputs, paired, and RSS over 10,000 small validations.
+bench-python: all
+	BENCH_SIZE=$(BENCH_SIZE) bash bench/python.sh $(BUILD)
 
 demo: all
 	@bash tests/demo.sh $(BUILD)

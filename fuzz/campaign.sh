@@ -21,7 +21,34 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=32}
 out=${CAMPAIGN_OUT:-fuzz}
 lfout=$out/out afout=$out/afl-out log=$out/campaigns.tsv
 mkdir -p "$out"
-export lfout afout
+# Slow inputs are findings too: libFuzzer writes each input that runs longer
+# than the target's report_slow_units (fuzz/options, 1 s) as slow-unit-*, and
+# AFL++ saves as a hang any input that runs past AFL_TIMEOUT_MS (900 ms: an
+# input of at most 1 MiB that takes longer in the sanitizer build is far off
+# the validator's linear cost; "+": a seed over it is skipped, not fatal).
+# Both engines time the wall clock, and a campaign at nice 19 on a busy
+# machine waits for a core for seconds, so each reported input is replayed
+# by the sanitized regression driver and counts as slow only if it takes as
+# much CPU time (`confirmed`). libFuzzer's own timeout is raised to a hang
+# guard (LF_HANG_S, 30 s) so a starved run is not ended as a hang.
+afl_timeout_ms=${AFL_TIMEOUT_MS:-900}
+lf_hang_s=${LF_HANG_S:-30}
+export lfout afout afl_timeout_ms lf_hang_s
+
+# confirm_slow TARGET SECONDS FILE...: how many FILEs take at least SECONDS of
+# CPU time in the sanitized regression driver (the plain one if that is absent).
+confirm_slow() {
+	local t=$1 lim=$2 drv=build-san/fuzz/regress_$1 n=0 f cpu
+	shift 2
+	[ -x "$drv" ] || drv=build/fuzz/regress_$t
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		cpu=$( { /usr/bin/time -f '%U %S' "$drv" "$f" >/dev/null 2>/dev/null; } 2>&1 | tail -1 | awk '{ print $1 + $2 }')
+		awk -v c="${cpu:-0}" -v l="$lim" 'BEGIN { exit !(c >= l) }' && n=$((n + 1))
+	done
+	echo $n
+}
+export -f confirm_slow
 [ -f "$log" ] || printf 'date\tengine\ttarget\twall_s\tcpu_s\texecs\texec_per_s\tedges\tfeatures\tqueue\tpeak_rss_mb\tcrashes\thangs\tnote\n' >"$log"
 export log
 
@@ -29,9 +56,11 @@ run_lf() { # target seconds
 	t=$1 s=$2 d=$lfout/$1
 	mkdir -p "$d/queue"
 	opts=$(grep -v '^\[' "fuzz/options/$t.options" 2>/dev/null | sed 's/ *= */=/; s/^/-/' | tr '\n' ' ')
+	touch "$d/log.start"
+	slow_s=$(sed -n 's/^report_slow_units *= *//p' "fuzz/options/$t.options")
 	before=$(find "$d" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'leak-*' -o -maxdepth 1 -name 'oom-*' -o -maxdepth 1 -name 'timeout-*' | wc -l)
 	# shellcheck disable=SC2086
-	build-fuzz/cpu-account "$d/time" nice -n 19 build-fuzz/lf/fuzz_$t $opts -dict="fuzz/dict/$t.dict" \
+	build-fuzz/cpu-account "$d/time" nice -n 19 build-fuzz/lf/fuzz_$t $opts -timeout="$lf_hang_s" -dict="fuzz/dict/$t.dict" \
 		-max_total_time="$s" -print_final_stats=1 -artifact_prefix="$d/" "$d/queue" "corpus/$t" >"$d/log" 2>&1
 	rc=$?
 	read -r wall u sy < <(tail -1 "$d/time")
@@ -42,7 +71,10 @@ run_lf() { # target seconds
 	ft=$(sed -nE 's/.*ft: ([0-9]+).*/\1/p' <<<"$l")
 	corp=$(sed -nE 's/.*corp: ([0-9]+).*/\1/p' <<<"$l")
 	after=$(find "$d" -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'leak-*' -o -maxdepth 1 -name 'oom-*' -o -maxdepth 1 -name 'timeout-*' | wc -l)
+	mapfile -t slows < <(find "$d" -maxdepth 1 \( -name 'slow-unit-*' -o -name 'timeout-*' \) -newer "$d/log.start")
 	note=ok
+	[ ${#slows[@]} -eq 0 ] ||
+		note="ok; ${#slows[@]} slow units reported (over ${slow_s:-?} s wall), $(confirm_slow "$t" "${slow_s:-1}" "${slows[@]}") confirmed in CPU time"
 	[ $rc -eq 0 ] || note="exit $rc: $(grep -m1 -E 'ERROR|SUMMARY' "$d/log" | tr '\t' ' ' | cut -c1-120)"
 	cpu=$(awk -v a="$u" -v b="$sy" 'BEGIN{printf "%.0f", a + b}')
 	eps=$(awk -v e="${execs:-0}" -v c="$cpu" 'BEGIN{printf "%.0f", (c > 0 ? e / c : 0)}')
@@ -56,6 +88,8 @@ run_afl() { # target seconds
 	mkdir -p "$afout"
 	st=$o/default/fuzzer_stats
 	c0=0 h0=0 e0=0
+	mkdir -p "$o"
+	touch "$o/run.start"
 	if [ -f "$st" ]; then
 		c0=$(awk -F' *: *' '$1=="saved_crashes"{print $2}' "$st")
 		h0=$(awk -F' *: *' '$1=="saved_hangs"{print $2}' "$st")
@@ -68,7 +102,7 @@ run_afl() { # target seconds
 		AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 AFL_AUTORESUME=1 \
 		AFL_CUSTOM_MUTATOR_LIBRARY="$PWD/build-fuzz/hv_mutator.so" \
 		ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=1:$ASAN_OPTIONS" \
-		nice -n 19 afl-fuzz -i "corpus/$t" -o "$o" -x "fuzz/dict/$t.dict" -V "$s" -t 2000 -m none \
+		nice -n 19 afl-fuzz -i "corpus/$t" -o "$o" -x "fuzz/dict/$t.dict" -V "$s" -t "$afl_timeout_ms+" -m none \
 		-c "build-fuzz/cmplog/afl_$t" -- "build-fuzz/afl/afl_$t" >"$afout/$t.log" 2>&1
 	rc=$?
 	read -r wall u sy < <(tail -1 "$afout/$t.time")
@@ -78,6 +112,9 @@ run_afl() { # target seconds
 	rss=$(f peak_rss_mb)
 	stab=$(f stability)
 	note="ok; edges of ${tot:-?} instrumented; stability ${stab:-?}"
+	mapfile -t slows < <(find "$o"/default/hangs -name 'id:*' -newer "$o/run.start" 2>/dev/null)
+	[ ${#slows[@]} -eq 0 ] || note="$note; ${#slows[@]} hangs over ${afl_timeout_ms} ms wall, $(confirm_slow "$t" \
+		"$(awk -v m="$afl_timeout_ms" 'BEGIN { print m / 1000 }')" "${slows[@]}") confirmed in CPU time"
 	[ $rc -eq 0 ] || note="exit $rc: $(tail -3 "$afout/$t.log" | tr '\t\n' '  ' | cut -c1-120)"
 	execs=$((${execs:-0} - e0))
 	eps=$(awk -v e="$execs" -v c="$cpu" 'BEGIN{printf "%.0f", (c > 0 ? e / c : 0)}')

@@ -5,6 +5,7 @@
 #ifndef HV_FUZZ_HARNESS_H
 #define HV_FUZZ_HARNESS_H
 
+#include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +157,19 @@ static inline void fuzz_check_api_view(const hpcvet_report *rep)
 		fprintf(stderr, "fuzz: API counts %llu failures for %zu diagnostics\n", (unsigned long long)total, n);
 		abort();
 	}
+	/* the API's own renderings (what the Python package shows): a JSON
+	 * document a strict parser reads, and the text report */
+	const hpcvet_report *one[1] = {rep};
+	char *json = hpcvet_reports_json(one, 1), *text = hpcvet_reports_text(one, 1, 0);
+	cJSON *doc = json ? cJSON_Parse(json) : NULL;
+	if (!doc || !text) {
+		fprintf(stderr, "fuzz: the API's JSON report (%s) or text report (%s) failed\n", json ? "not JSON" : "NULL",
+			text ? "made" : "NULL");
+		abort();
+	}
+	cJSON_Delete(doc);
+	hpcvet_string_free(json);
+	hpcvet_string_free(text);
 	(void)hpcvet_verdict_name(hpcvet_report_verdict(rep));
 	(void)hpcvet_report_format(rep);
 	(void)hpcvet_report_edition(rep);

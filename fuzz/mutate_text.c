@@ -1,7 +1,11 @@
 /* Text inputs: ovni stream.json / metadata.json and the DUMPI .meta
  * (key=value lines). Mutations replace a number with a boundary value,
  * a quoted string or key with one the formats know, or a value with a
- * different JSON type / a deep nesting; the rest of the text stays. */
+ * different JSON type / a deep nesting; the rest of the text stays. A
+ * fourth kind grows the text by a shape repeated up to thousands of times
+ * (openers of deep nesting, items of a wide collection, keys, lines): the
+ * shapes whose cost per byte a parser may multiply, which byte-level
+ * mutation would need thousands of lucky steps to build. */
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +23,22 @@ static const char *const words[] = {
 	"hostname", "username", "startime", "starttime", "version", "subversion", "subsubversion", "pid",
 };
 
+static const char *const units[] = {
+	"[", "{", "{\"a\": ", "{a: ", "- ", "  ", "a, ", "[a], ", "\"k\": 1, ", "&a x, *a, ", "*a, ", "x=1\n", "#\n",
+};
+
+/* Insert `s` repeated 2..2^16 times at `at`, within `max`. */
+static size_t grow(uint8_t *d, size_t size, size_t max, size_t at, const char *s, mrng *g)
+{
+	size_t sl = strlen(s), reps = (size_t)2 << mrng_below(g, 16);
+	if (max <= size) return 0;
+	if (reps > (max - size) / sl) reps = (max - size) / sl;
+	if (reps == 0) return 0;
+	memmove(d + at + reps * sl, d + at, size - at);
+	for (size_t r = 0; r < reps; r++) memcpy(d + at + r * sl, s, sl);
+	return size + reps * sl;
+}
+
 /* Replace [at, at+n) with `s` when it fits in `max`. */
 static size_t splice(uint8_t *d, size_t size, size_t max, size_t at, size_t n, const char *s)
 {
@@ -35,7 +55,8 @@ size_t mutate_text(uint8_t *d, size_t size, size_t max, mrng *g)
 {
 	if (size == 0) return 0;
 	size_t start = mrng_below(g, size);
-	unsigned op = (unsigned)mrng_below(g, 3);
+	unsigned op = (unsigned)mrng_below(g, 4);
+	if (op == 3) return grow(d, size, max, start, units[mrng_below(g, sizeof units / sizeof units[0])], g);
 	for (size_t k = 0; k < size; k++) {
 		size_t i = (start + k) % size;
 		if (op == 0 && d[i] >= '0' && d[i] <= '9') { /* a number */

@@ -140,6 +140,7 @@ const hk_break hk_breaks_crossdb[] = {
 	{"hpctkdb.taxonomy.yaml", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.alias", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.bounds", DB, HK_BOTH, false, NULL, NULL},
+	{"hpctkdb.taxonomy.depth", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.top", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.version", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.input", DB, HK_BOTH, false, NULL, NULL},

@@ -251,6 +251,13 @@ int gen_taxonomy_write(const hpctk_model *m, const char *brk, gen_buf *b, const 
 			gen_buf_printf(b, "lol%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n", i, i, i - 1, i - 1, i - 1,
 			    i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
 	}
+	if (is(brk, "hpctkdb.taxonomy.depth")) {
+		/* one flow collection past the flow bound, beside roots: */
+		gen_buf_printf(b, "nested: ");
+		for (int i = 0; i < 33; i++) gen_buf_printf(b, "[");
+		for (int i = 0; i < 33; i++) gen_buf_printf(b, "]");
+		gen_buf_printf(b, "\n");
+	}
 	if (is(brk, "hpctkdb.taxonomy.yaml")) gen_buf_printf(b, "broken: [1, 2\n");
 	if (is(brk, "hpctkdb.taxonomy.viewer-alias-cap") || is(brk, "hpctkdb.taxonomy.viewer-alias-cap~at-cap")) {
 		/* 10001 (one past hpcviewer's cap) or exactly 10000 aliases of maps in all */

@@ -47,12 +47,33 @@ check "API smoke test builds (shared)" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$ROOT/
 (cd "$TMP/db" && "$TMP/smoke" "$TMP/good.db" "$TMP/bad.db" *.db metrics/default.yaml -- "$TMP"/dumpi/*) >"$TMP/smoke.out" 2>&1
 check "API smoke test passes (shared): $(tail -1 "$TMP/smoke.out")" grep -q '^[0-9]* passed, 0 failed$' "$TMP/smoke.out"
 grep FAIL "$TMP/smoke.out"
+
+# The text results, the dump and certificates: what the CLI prints for the same inputs.
+check "API results test builds (shared)" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$ROOT/tests/api/api_results.c" -L"$BUILD" -lhpcvet -o "$TMP/results"
+mkdir -p "$TMP/res"
+"$TMP/results" "$TMP/good.db" "$TMP/bad.db" "$TMP/db" "$TMP/res" >"$TMP/results.out" 2>&1
+check "API results test passes (shared): $(tail -1 "$TMP/results.out")" grep -q '^[0-9]* passed, 0 failed$' "$TMP/results.out"
+grep FAIL "$TMP/results.out"
+"$HPCVET" --format=json "$TMP/bad.db" "$TMP/good.db" >"$TMP/cli.json"
+check "hpcvet_reports_json is the CLI's JSON report" cmp -s "$TMP/cli.json" "$TMP/res/api.json"
+"$HPCVET" --color=never --no-context "$TMP/bad.db" "$TMP/good.db" >"$TMP/cli.txt"
+check "hpcvet_reports_text is the CLI's text report" cmp -s "$TMP/cli.txt" "$TMP/res/api.txt"
+"$HPCVET" dump --format=json --select=file=bad "$TMP/bad.db" >"$TMP/cli.dump"
+check "hpcvet_dump_path is the CLI's dump" cmp -s "$TMP/cli.dump" "$TMP/res/api.dump"
+"$HPCVET" certify --format=json "$TMP/good.db" "$TMP/bad.db" >"$TMP/cli.cert"
+check "hpcvet_certify_json is the CLI's certificate" cmp -s "$TMP/cli.cert" "$TMP/res/cert.json"
+expect_exit 0 "the API's certificate verifies with the CLI" "$HPCVET" certify --verify "$TMP/res/good.cert.json"
 unset LD_LIBRARY_PATH
 
 check "API smoke test builds (static)" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$ROOT/tests/api/api_smoke.c" \
 	"$BUILD/pub/libhpcvet.a" -lcjson -lyaml -lm -o "$TMP/smoke-static"
 (cd "$TMP/db" && "$TMP/smoke-static" "$TMP/good.db" "$TMP/bad.db" *.db metrics/default.yaml -- "$TMP"/dumpi/*) >"$TMP/smoke-static.out" 2>&1
 check "API smoke test passes (static)" grep -q '^[0-9]* passed, 0 failed$' "$TMP/smoke-static.out"
+check "API results test builds (static)" "$CCX" "${FLAGS[@]}" -I"$TMP/inc" "$ROOT/tests/api/api_results.c" \
+	"$BUILD/pub/libhpcvet.a" -lcjson -lyaml -lm -o "$TMP/results-static"
+mkdir -p "$TMP/res-static"
+"$TMP/results-static" "$TMP/good.db" "$TMP/bad.db" "$TMP/db" "$TMP/res-static" >"$TMP/results-static.out" 2>&1
+check "API results test passes (static)" grep -q '^[0-9]* passed, 0 failed$' "$TMP/results-static.out"
 check "static program has no hv_ symbols to clash with" bash -c "! nm '$TMP/smoke-static' | grep -q ' [TD] hv_'"
 # A program may define its own hv_report_init: the library's is hidden.
 cat >"$TMP/clash.c" <<'CEOF'

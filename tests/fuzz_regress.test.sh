@@ -25,6 +25,14 @@ for t in $targets; do
 	# Hostile inputs made here: empty, a bare header, random bytes.
 	check "$t survives hostile inputs" "$drv" "$TMP/empty" "$TMP/hdr-only" "$TMP/random" >/dev/null
 done
+# Slow inputs (slow_*: a shape whose cost once grew faster than its bytes)
+# replay under a hang guard: 200 KB of YAML nested 100,000 deep took libyaml
+# 16 s before the taxonomy's nesting bound, a report in milliseconds now.
+for f in "$ROOT"/corpus/*/slow_*; do
+	t=$(basename "$(dirname "$f")")
+	check "slow input $t/$(basename "$f") replays within the 10 s hang guard" \
+		timeout 10 "$BUILD/fuzz/regress_$t" "$f" >/dev/null
+done
 # A crash reproducer must stay in the corpus of the target that found it.
 check "the cct.db crash found in the first campaign is a regression input" \
 	test -f "$ROOT/corpus/hpctk_db/crash_4f537bf5_cctdb"

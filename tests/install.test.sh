@@ -21,10 +21,13 @@ fi
 check "make install DESTDIR" mk install PREFIX=/opt/hpcvet DESTDIR="$TMP/stage" >"$TMP/install.log" 2>&1 || cat "$TMP/install.log"
 S="$TMP/stage/opt/hpcvet"
 for f in bin/hpcvet bin/hpcvet-gen lib/libhpcvet.so lib/libhpcvet.so.0 lib/libhpcvet.a include/hpcvet.h \
-	share/man/man1/hpcvet.1 share/man/man1/hpcvet-mpi.1 lib/pkgconfig/hpcvet.pc; do
+	share/man/man1/hpcvet.1 share/man/man1/hpcvet-mpi.1 lib/pkgconfig/hpcvet.pc \
+	lib/python3/dist-packages/hpcvet/__init__.py lib/python3/dist-packages/hpcvet/_install.py; do
 	check "staged $f" test -e "$S/$f"
 done
 check "staged .pc names the final prefix" grep -qx 'prefix=/opt/hpcvet' "$S/lib/pkgconfig/hpcvet.pc"
+check "staged Python package names the final LIBDIR" grep -qx 'LIBDIR = "/opt/hpcvet/lib"' \
+	"$S/lib/python3/dist-packages/hpcvet/_install.py"
 check "nothing outside DESTDIR/PREFIX" test "$(cd "$TMP/stage" && ls)" = opt
 
 # 2. A real prefix: pkg-config finds it and the example builds and runs.
@@ -49,6 +52,21 @@ check "example builds statically with pkg-config --static" "$CCX" -std=c11 "${SA
 	-I"$P/include" "$P/lib/libhpcvet.a" $(pkg-config --static --libs-only-l hpcvet | sed 's/-lhpcvet//') -o "$TMP/validate-static"
 expect_exit 1 "static example: broken" "$TMP/validate-static" "$TMP/bad.db"
 expect_exit 1 "installed CLI runs" "$P/bin/hpcvet" "$TMP/bad.db"
+
+# The installed Python package, imported away from the checkout, loads the
+# installed library (the one make install recorded) and gives the CLI's report.
+if command -v python3 >/dev/null 2>&1; then
+	pyenv=(env -u HPCVET_LIBRARY -u LD_LIBRARY_PATH PYTHONPATH="$P/lib/python3/dist-packages" PYTHONDONTWRITEBYTECODE=1)
+	is_san_build && pyenv+=(LD_PRELOAD="$(clang -print-file-name=libclang_rt.asan-x86_64.so)" ASAN_OPTIONS=detect_leaks=0)
+	(cd "$TMP" && "${pyenv[@]}" python3 -c 'import hpcvet, sys; print(hpcvet.library_path); sys.stdout.write(hpcvet.validate(sys.argv[1]).to_json())' "$TMP/bad.db") >"$TMP/py.out" 2>"$TMP/py.err"
+	check "installed Python package loads the installed library" test "$(head -1 "$TMP/py.out")" = "$P/lib/libhpcvet.so.0"
+	"$P/bin/hpcvet" --format=json "$TMP/bad.db" >"$TMP/cli.json"
+	check "installed Python package reports as the CLI" cmp -s <(tail -n +2 "$TMP/py.out") "$TMP/cli.json"
+	(cd "$TMP" && "${pyenv[@]}" python3 -m hpcvet "$TMP/bad.db" >/dev/null 2>&1)
+	check "installed python3 -m hpcvet exits 1 on a broken file" test $? -eq 1
+else
+	skip "no python3: the installed Python package"
+fi
 
 # 3. The man page renders, installed and from the source tree.
 if command -v man >/dev/null 2>&1; then

@@ -2,7 +2,7 @@
 # The metric taxonomy metrics/default.yaml of an HPCToolkit database:
 # generated databases carry a valid one; hostile YAML (an alias bomb, a
 # recursive alias, a long merge chain, a file past the size limit, a syntax
-# error) is a report, quickly; merge keys are resolved; a standard: formula
+# error, nesting past the depth bound) is a report, quickly; merge keys are resolved; a standard: formula
 # may not use a custom scope's input (checked against the real small.d).
 source "$(dirname "$0")/lib.sh"
 
@@ -53,6 +53,54 @@ rm -rf "$TMP/big" && cp -r "$db" "$TMP/big"
 { echo 'version: 0'; head -c $((65 * 1024 * 1024)) /dev/zero | tr '\0' '#'; echo; } >"$TMP/big/metrics/default.yaml"
 expect_exit 1 "a 65 MiB taxonomy is refused unparsed" timeout 10 "$HPCVET" "$TMP/big"
 check "65 MiB: hpctkdb.taxonomy.bounds says not parsed" grep -q "error\[hpctkdb.taxonomy.bounds\].*not parsed" "$TMP/out"
+
+# Nesting: 64 levels in all (the top map and 63 block maps) and 32 in flow
+# style pass; one more of either is refused where it opens, before libyaml's
+# cost per token grows with the flow depth. The deep shapes (flow sequences,
+# flow maps, block maps, 100,000 deep) give one error each.
+nest() { printf '%*s' "$1" '' | tr ' ' "$2"; }
+block() { awk -v k="$1" 'BEGIN { for (i = 1; i < k; i++) printf "%*sa:\n", i, ""; printf "%*sa: x\n", k, "" }'; }
+variant block64 "version: 0
+inputs: []
+roots: []
+nested:
+$(block 63)"
+expect_exit 0 "a taxonomy nested 64 deep in block style passes --strict" "$HPCVET" --strict "$TMP/block64"
+variant block65 "version: 0
+inputs: []
+roots: []
+nested:
+$(block 64)"
+expect_exit 1 "a taxonomy nested 65 deep is refused" "$HPCVET" "$TMP/block65"
+check "65 deep: hpctkdb.taxonomy.depth at the 65th collection (line 68 column 65)" \
+	grep -q "error\[hpctkdb.taxonomy.depth\]: line 68 column 65: a collection at depth 65, past the limit of 64" "$TMP/out"
+variant flow32 "version: 0
+inputs: []
+roots: []
+nested: $(nest 32 '[')$(nest 32 ']')"
+expect_exit 0 "32 flow sequences nested pass --strict" "$HPCVET" --strict "$TMP/flow32"
+variant flow33 "version: 0
+inputs: []
+roots: []
+nested: $(nest 33 '[')$(nest 33 ']')"
+expect_exit 1 "33 flow sequences nested are refused" "$HPCVET" "$TMP/flow33"
+check "33 in flow: hpctkdb.taxonomy.depth at the 33rd '[' (line 4 column 41)" \
+	grep -q "error\[hpctkdb.taxonomy.depth\]: line 4 column 41: a flow collection at depth 33, past the limit of 32" "$TMP/out"
+variant deepseq "version: 0
+inputs: []
+roots: $(nest 100000 '[')$(nest 100000 ']')"
+variant deepmap "version: 0
+inputs: []
+roots: $(nest 100000 '{' | sed 's/{/{a: /g')x$(nest 100000 '}')"
+variant deepblock "version: 0
+inputs: []
+roots:
+$(awk 'BEGIN { for (i = 0; i < 2000; i++) printf "%*s- a:\n", i * 2, "" }')"
+for shape in deepseq deepmap deepblock; do
+	expect_exit 1 "$shape: refused" timeout 10 "$HPCVET" "$TMP/$shape"
+	check "$shape: one error, hpctkdb.taxonomy.depth, and no other taxonomy finding" \
+		sh -c "grep -c 'error\[' '$TMP/out' | grep -qx 1 && grep -c 'taxonomy\.' '$TMP/out' | grep -qx 1 && grep -q 'error\[hpctkdb.taxonomy.depth\]' '$TMP/out'"
+done
 
 # Offsets are bytes, not libyaml's characters: 5000 two-byte characters
 # before the fault (past the first step of the character table).

@@ -155,8 +155,9 @@ static void test_deep_positions(void)
 	CHECK(ovni_jdoc_init(&d, (const uint8_t *)text, n), "deep document: scanner starts");
 	ovni_jdoc_scan(&d);
 	CHECK(!d.oom && d.truncated, "deep document: positions stop being recorded (truncated=%d)", d.truncated);
-	CHECK(d.path_bytes <= OVNI_JSCAN_MAX_PATH_BYTES, "deep document: %zu bytes of paths, at most %u", d.path_bytes,
-	      OVNI_JSCAN_MAX_PATH_BYTES);
+	CHECK(d.path_bytes <= OVNI_JSCAN_MAX_PATH_BYTES && d.path_bytes <= OVNI_JSCAN_PATH_BYTES_PER_BYTE * n + OVNI_JSCAN_PATH_BYTES_MIN,
+	      "deep document: %zu bytes of paths, at most %u per byte of its %zu (and %u)", d.path_bytes,
+	      OVNI_JSCAN_PATH_BYTES_PER_BYTE, n, OVNI_JSCAN_PATH_BYTES_MIN);
 	uint64_t off, len;
 	CHECK(ovni_jdoc_find(&d, "version", 0, &off, &len) && off == 1, "deep document: early keys still found");
 	ovni_jdoc_free(&d);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cli/jobs.h"
 #include "../output/output.h"
 #include "api_internal.h"
 
@@ -18,6 +19,7 @@ void hpcvet_options_init(hpcvet_options *opt)
 	opt->edition = HPCVET_EDITION_AUTO;
 	opt->max_diagnostics = DEFAULT_MAX_DIAGS;
 	opt->strict = 0;
+	opt->jobs = 1;
 }
 
 /* Read the caller's options only as far as the caller's struct goes, so a
@@ -52,6 +54,18 @@ hpcvet_report *hv_api_report_new(const char *input_name, const hpcvet_options *o
 			: o.edition == HPCVET_EDITION_RELEASE ? HV_EDITION_RELEASE
 							      : HV_EDITION_AUTO;
 	hopt->max_diags = o.max_diagnostics;
+	hopt->ovni_all_models = o.ovni_all_models != 0;
+	hopt->dumpi_mpi = o.mpi == 1 ? HV_MPI_MPICH : o.mpi == 2 ? HV_MPI_OPENMPI : HV_MPI_AUTO;
+	hopt->dumpi_replay = o.mpi_replay != 0;
+	/* -j: the CLI's thread pool (cli/jobs.c) runs the input's independent
+	 * files; the report is the same for every count, as the CLI's is. */
+	rep->jobs = o.jobs ? o.jobs : 1;
+	if (rep->jobs > 1024) rep->jobs = 1024;
+	hopt->jobs = rep->jobs;
+	if (rep->jobs > 1) {
+		hopt->runner = hv_jobs_run;
+		hopt->runner_ctx = &rep->jobs;
+	}
 	rep->strict = o.strict;
 	hv_report_init(&rep->r, rep->input_name, o.max_diagnostics);
 	return rep;

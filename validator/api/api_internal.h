@@ -10,6 +10,7 @@ struct hpcvet_report {
 	hv_report r;
 	char *input_name; /* hv_report.input_path points here */
 	int strict;
+	unsigned jobs; /* the runner's thread count (hv_options.runner_ctx points here) */
 };
 
 /* A report for `input_name` with options applied; NULL when out of memory.

@@ -265,13 +265,14 @@ typedef struct digest_obs {
 	hv_progress pr;
 	hv_digest_set *dg;
 	unsigned jobs;
+	bool progress;
 } digest_obs;
 
 static void obs_begin(void *ctx, const char *label, hv_blob *blobs, size_t n)
 {
 	digest_obs *o = ctx;
 	hv_digest_begin(o->dg, label, blobs, n, o->jobs);
-	hv_progress_begin(&o->pr, label, blobs, n, true);
+	hv_progress_begin(&o->pr, label, blobs, n, o->progress);
 }
 
 static void obs_end(void *ctx)
@@ -281,12 +282,13 @@ static void obs_end(void *ctx)
 	hv_progress_end(&o->pr);
 }
 
-void hv_validate_path_digest(const char *path, const hv_options *opt, hv_report *r, hv_digest_set *dg)
+void hv_validate_path_digest(const char *path, const hv_options *opt, hv_report *r, hv_digest_set *dg,
+			     bool progress)
 {
 	/* -j's count when the checks of this input run on the pool too; when
 	 * inputs are validated side by side (no runner) each gets the minimum,
 	 * so N inputs at -jN do not start N x N hashing threads */
-	digest_obs o = {.dg = dg, .jobs = opt && opt->runner ? opt->jobs : 1};
+	digest_obs o = {.dg = dg, .jobs = opt && opt->runner ? opt->jobs : 1, .progress = progress};
 	memset(dg, 0, sizeof *dg);
 	hv_path_observer obs = {obs_begin, obs_end, &o};
 	hv_validate_path(path, opt, r, &obs);

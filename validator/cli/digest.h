@@ -54,8 +54,10 @@ void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t
 void hv_digest_end(hv_digest_set *s);
 void hv_digest_free(hv_digest_set *s);
 
-/* hv_validate_path with digests of every file read into `dg` (and the
- * progress line on a terminal). `dg` is freed with hv_digest_free. */
-void hv_validate_path_digest(const char *path, const hv_options *opt, hv_report *r, hv_digest_set *dg);
+/* hv_validate_path with digests of every file read into `dg` (and, with
+ * `progress`, the progress line on a terminal: the CLI's, never the
+ * library's). `dg` is freed with hv_digest_free. */
+void hv_validate_path_digest(const char *path, const hv_options *opt, hv_report *r, hv_digest_set *dg,
+			     bool progress);
 
 #endif

@@ -204,7 +204,7 @@ static void progress_end(void *ctx)
 static void validate_path(const char *path, const hv_options *opt, hv_report *r, hv_digest_set *dg)
 {
 	if (dg) {
-		hv_validate_path_digest(path, opt, r, dg);
+		hv_validate_path_digest(path, opt, r, dg, true);
 		return;
 	}
 	hv_progress pr;
@@ -368,7 +368,8 @@ int main(int argc, char **argv)
 		int vs = EXIT_USAGE;
 		if (npaths > 1 || (fmt != OUT_TEXT && fmt != OUT_JSON))
 			fprintf(stderr, "hpcvet certify --verify CERT.json [PATH]: one PATH at most, text or JSON\n");
-		else vs = hv_cmd_verify(verify_cert, npaths ? paths[0] : NULL, verify_base, &opt, fmt == OUT_JSON);
+		else vs = hv_cmd_verify(stdout, stderr, true, verify_cert, npaths ? paths[0] : NULL, verify_base, &opt,
+					   fmt == OUT_JSON);
 		free(paths);
 		return vs;
 	}

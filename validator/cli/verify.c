@@ -20,7 +20,7 @@
 enum { V_HOLDS = 0, V_BROKEN = 1, V_USAGE = 2, V_UNREADABLE = 3, V_INTERNAL = 4 };
 
 /* One certified input against `path`: validate, compare, report. */
-static int verify_input(const cJSON *in, const char *path, const char *table_cert, const char *table_now,
+static int verify_input(FILE *out, bool progress, const cJSON *in, const char *path, const char *table_cert, const char *table_now,
 			const hv_options *opt, bool json, cJSON *jout)
 {
 	bool strict = hv_cert_input_strict(in);
@@ -28,7 +28,7 @@ static int verify_input(const cJSON *in, const char *path, const char *table_cer
 	hv_report r;
 	hv_digest_set dg;
 	hv_report_init(&r, path, opt->max_diags);
-	hv_validate_path_digest(path, opt, &r, &dg);
+	hv_validate_path_digest(path, opt, &r, &dg, progress);
 	const char *verdict_now = hv_verdict(&r, strict);
 	hv_cert_reasons rs = {0};
 	hv_cert_check_input(in, table_cert, table_now, &dg.out, r.unreadable ? r.problem : NULL, path, verdict_now, &rs);
@@ -53,12 +53,12 @@ static int verify_input(const cJSON *in, const char *path, const char *table_cer
 		char shown[600];
 		hv_out_clean(path, shown, sizeof shown);
 		if (rs.n == 0)
-			printf("%s: certificate holds (%zu file%s, same SHA-256, rule table %s, verdict %s)\n", shown,
+			fprintf(out, "%s: certificate holds (%zu file%s, same SHA-256, rule table %s, verdict %s)\n", shown,
 			       dg.out.n, dg.out.n == 1 ? "" : "s", table_now, verdict_now);
-		else printf("%s: certificate does NOT hold\n", shown);
+		else fprintf(out, "%s: certificate does NOT hold\n", shown);
 		for (size_t i = 0; i < rs.n; i++) {
 			hv_out_clean(rs.v[i], shown, sizeof shown);
-			printf("  - %s\n", shown);
+			fprintf(out, "  - %s\n", shown);
 		}
 	}
 	hv_cert_reasons_free(&rs);
@@ -87,16 +87,17 @@ static const char *resolve(const char *rec, const char *cert_path, const char *b
 	return stat(buf, &st) == 0 ? buf : rec;
 }
 
-int hv_cmd_verify(const char *cert_path, const char *path, const char *base, const hv_options *opt, bool json)
+int hv_cmd_verify(FILE *out, FILE *err, bool progress, const char *cert_path, const char *path, const char *base,
+		  const hv_options *opt, bool json)
 {
 	hv_file f;
 	const char *why = NULL;
 	if (!hv_file_open(&f, cert_path, &why)) {
-		fprintf(stderr, "hpcvet certify --verify: %s: %s\n", cert_path, why);
+		fprintf(err, "hpcvet certify --verify: %s: %s\n", cert_path, why);
 		return V_UNREADABLE;
 	}
 	if (!f.blob.mem) { /* over HV_SLURP_MAX: no certificate is that big */
-		fprintf(stderr, "hpcvet certify --verify: %s: too large for a certificate\n", cert_path);
+		fprintf(err, "hpcvet certify --verify: %s: too large for a certificate\n", cert_path);
 		hv_file_close(&f);
 		return V_UNREADABLE;
 	}
@@ -104,7 +105,7 @@ int hv_cmd_verify(const char *cert_path, const char *path, const char *base, con
 	bool parsed = hv_cert_parse(f.blob.mem, (size_t)f.blob.size, &c);
 	hv_file_close(&f);
 	if (!parsed) {
-		fprintf(stderr, "hpcvet certify --verify: %s: not an hpcvet JSON certificate (certify --format=json)\n",
+		fprintf(err, "hpcvet certify --verify: %s: not an hpcvet JSON certificate (certify --format=json)\n",
 			cert_path);
 		return V_UNREADABLE;
 	}
@@ -112,7 +113,7 @@ int hv_cmd_verify(const char *cert_path, const char *path, const char *base, con
 	const char *table_cert = c.table;
 	int n = cJSON_GetArraySize(inputs);
 	if (path && n != 1) {
-		fprintf(stderr, "hpcvet certify --verify: %s certifies %d inputs; give no PATH to verify each at its "
+		fprintf(err, "hpcvet certify --verify: %s certifies %d inputs; give no PATH to verify each at its "
 				"recorded path\n",
 			cert_path, n);
 		hv_cert_free(&c);
@@ -141,16 +142,16 @@ int hv_cmd_verify(const char *cert_path, const char *path, const char *base, con
 		const char *p = path ? path : rec ? resolve(rec, cert_path, base, where, sizeof where) : NULL;
 		int s;
 		if (!p) {
-			fprintf(stderr, "hpcvet certify --verify: %s: an input without a path\n", cert_path);
+			fprintf(err, "hpcvet certify --verify: %s: an input without a path\n", cert_path);
 			s = V_UNREADABLE;
 		} else {
-			s = verify_input(in, p, table_cert, table_now, opt, json, jin);
+			s = verify_input(out, progress, in, p, table_cert, table_now, opt, json, jin);
 		}
 		if (s > status) status = s;
 	}
 	if (jv) {
 		cJSON_AddBoolToObject(jv, "holds", status == V_HOLDS);
-		if (!hv_json_print_and_free(stdout, jroot)) status = V_INTERNAL;
+		if (!hv_json_print_and_free(out, jroot)) status = V_INTERNAL;
 	}
 	hv_cert_free(&c);
 	return status;

@@ -186,11 +186,12 @@ void hv_dump_taxonomy(hv_dump_ctx *d)
 	yd_build(&t.y, d->b);
 	const yd_doc *y = &t.y;
 	uint32_t root = y->root;
-	if (y->oom || y->too_big || y->syntax || root == YD_NONE || y->node[root].expanded > YD_MAX_EXPANDED ||
+	if (y->oom || y->too_big || y->too_deep || y->syntax || root == YD_NONE || y->node[root].expanded > YD_MAX_EXPANDED ||
 	    y->node[root].kind != YD_MAP) {
-		hv_dump_stop(d, y->syntax ? yd_byte_offset(y, y->syntax_off) : 0,
+		hv_dump_stop(d, y->syntax ? yd_byte_offset(y, y->syntax_off) : y->too_deep ? yd_byte_offset(y, y->deep_off) : 0,
 			     y->syntax ? "not well-formed YAML"
 			     : y->oom ? "out of memory"
+			     : y->too_deep ? "nested past the taxonomy's bounds (64 deep, 32 in flow style)"
 			     : root == YD_NONE || y->node[root].kind != YD_MAP ? "not a map of version:, inputs:, roots:"
 									       : "past the taxonomy's bounds (size or alias expansion)");
 		yd_free(&t.y);

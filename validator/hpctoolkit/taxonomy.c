@@ -210,6 +210,15 @@ static bool build(tx *t)
 			YD_MAX_NODES);
 		return false;
 	}
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, !d->too_deep)) {
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, t->file, yd_byte_offset(d, d->deep_off), 1, bn,
+			"line %u column %u: a %scollection at depth %u, past the limit of %u (hpcprof nests at most %u%s): "
+			"not parsed further",
+			d->deep_line, d->deep_col, d->deep_flow ? "flow " : "", d->deep_depth,
+			d->deep_flow ? YD_MAX_FLOW_DEPTH : YD_MAX_DEPTH, d->deep_flow ? 8 : 16,
+			d->deep_flow ? " in flow style" : "");
+		return false;
+	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_YAML, !d->syntax)) {
 		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, yd_byte_offset(d, d->syntax_off), 1, bn,
 			"line %u column %u: not well-formed YAML: %s", d->syntax_line, d->syntax_col, d->syntax_msg);

@@ -134,6 +134,25 @@ void tx_cross_inputs(tx *t)
 	if (!ix) return;
 	for (uint32_t i = 0; i < vm->nmetrics; i++) ix[i] = (name_ix){vm->pool + vm->metric_name[i], i};
 	qsort(ix, vm->nmetrics, sizeof *ix, cmp_name_ix);
+	/* Each metric's summaries, in meta.db's order (a stable counting sort):
+	 * an input looks at its metric's few, not at all of them, so a large
+	 * taxonomy over a large meta.db costs inputs + summaries, not their
+	 * product (4,096 metrics took 0.4 s here before). */
+	uint32_t *at = calloc((size_t)vm->nmetrics + 1, sizeof *at);
+	uint32_t *by_metric = malloc((vm->nstats ? vm->nstats : 1) * sizeof *by_metric);
+	if (!at || !by_metric) {
+		free(ix);
+		free(at);
+		free(by_metric);
+		return;
+	}
+	for (size_t s = 0; s < vm->nstats; s++)
+		if (vm->stats[s].metric < vm->nmetrics) at[vm->stats[s].metric + 1]++;
+	for (uint32_t i = 0; i < vm->nmetrics; i++) at[i + 1] += at[i];
+	for (size_t s = 0; s < vm->nstats; s++)
+		if (vm->stats[s].metric < vm->nmetrics) by_metric[at[vm->stats[s].metric]++] = (uint32_t)s;
+	for (uint32_t i = vm->nmetrics; i > 0; i--) at[i] = at[i - 1]; /* back to each metric's first */
+	at[0] = 0;
 	char path[HV_PATH_MAX], mf[64];
 	static const char *const comb[] = {"sum", "min", "max"};
 	for (uint32_t k = 0; k < t->nin; k++) {
@@ -151,9 +170,9 @@ void tx_cross_inputs(tx *t)
 		bool scope_seen = false, found = false;
 		char seen_f[64] = "";
 		int seen_c = -1;
-		for (size_t s = 0; s < vm->nstats && !found; s++) {
-			const hpctk_vstat *st = &vm->stats[s];
-			if (st->metric != hit->mi || st->pid >= vm->npid) continue;
+		for (uint32_t j = at[hit->mi]; j < at[hit->mi + 1] && !found; j++) {
+			const hpctk_vstat *st = &vm->stats[by_metric[j]];
+			if (st->pid >= vm->npid) continue;
 			if (strcmp(vm->pool + vm->scope_name[st->pid], in->scope) != 0) continue;
 			scope_seen = true;
 			strip_ws(vm->pool + st->formula, mf, sizeof mf);
@@ -178,6 +197,8 @@ void tx_cross_inputs(tx *t)
 			 seen_c >= 0 && seen_c < 3 ? comb[seen_c] : "?");
 	}
 	free(ix);
+	free(at);
+	free(by_metric);
 }
 
 /* ---- what is not presented (hatchet's reading: taxonomy_readers.c) ---- */

@@ -18,6 +18,7 @@ typedef struct anchor_tab {
 
 typedef struct frame {
 	uint32_t node, base;
+	bool flow; /* [ ] or { }: what libyaml's scanner pays for per token */
 } frame;
 
 typedef struct builder {
@@ -25,6 +26,7 @@ typedef struct builder {
 	anchor_tab a;
 	frame *st;
 	uint32_t nst, st_cap;
+	uint32_t nflow; /* open flow collections */
 	uint32_t *pend;
 	uint32_t npend, pend_cap;
 	uint32_t events;
@@ -169,6 +171,7 @@ static bool close_node(builder *bd)
 {
 	yd_doc *d = bd->d;
 	frame f = bd->st[--bd->nst];
+	bd->nflow -= f.flow;
 	uint32_t k = bd->npend - f.base;
 	if (!grow((void **)&d->edge, &d->edge_cap, d->nedge + k, sizeof *d->edge)) return false;
 	yd_node *x = &d->node[f.node];
@@ -245,12 +248,24 @@ static bool on_event(builder *bd, yaml_event_t *ev)
 		bool seq = ev->type == YAML_SEQUENCE_START_EVENT;
 		yaml_char_t *tag = seq ? ev->data.sequence_start.tag : ev->data.mapping_start.tag;
 		yaml_char_t *anchor = seq ? ev->data.sequence_start.anchor : ev->data.mapping_start.anchor;
+		bool flow = seq ? ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+				: ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+		if (bd->nst >= YD_MAX_DEPTH || (flow && bd->nflow >= YD_MAX_FLOW_DEPTH)) {
+			d->deep_flow = bd->nst < YD_MAX_DEPTH;
+			d->deep_depth = d->deep_flow ? bd->nflow + 1 : bd->nst + 1;
+			d->too_deep = true;
+			d->deep_off = ev->start_mark.index;
+			d->deep_line = (uint32_t)(ev->start_mark.line + 1);
+			d->deep_col = (uint32_t)(ev->start_mark.column + 1);
+			return false;
+		}
 		uint32_t i = new_node(bd, seq ? YD_SEQ : YD_MAP, ev, tag);
 		if (i == YD_NONE || d->too_big) return false;
 		d->node[i].open = 1;
 		if (anchor && !anchor_put(bd, (const char *)anchor, i)) return false;
 		if (!grow((void **)&bd->st, &bd->st_cap, bd->nst + 1, sizeof *bd->st)) return false;
-		bd->st[bd->nst++] = (frame){i, bd->npend};
+		bd->st[bd->nst++] = (frame){i, bd->npend, flow};
+		bd->nflow += flow;
 		return true;
 	}
 	case YAML_SEQUENCE_END_EVENT:
@@ -313,7 +328,7 @@ void yd_build(yd_doc *d, hv_blob *b)
 	yaml_parser_delete(&p);
 	d->blob = b;
 	index_chars(d, b);
-	if (!d->too_big && !d->extra_doc && !d->syntax && (bd.nst || bd.npend)) d->oom = true;
+	if (!d->too_big && !d->too_deep && !d->extra_doc && !d->syntax && (bd.nst || bd.npend)) d->oom = true;
 	free(bd.a.name);
 	free(bd.a.node);
 	free(bd.st);

@@ -79,6 +79,13 @@ typedef struct hpcvet_options {
 	hpcvet_edition edition;   /* default HPCVET_EDITION_AUTO */
 	size_t max_diagnostics;   /* diagnostics stored per report (default 100); the rest are only counted */
 	int strict;               /* nonzero: warnings make the verdict nonconforming (default 0) */
+	/* Appended fields (an older, shorter struct gets their defaults): */
+	unsigned jobs;            /* threads for the independent files of one input, as the
+				     CLI's -j (default 1: the calling thread only) */
+	int ovni_all_models;      /* nonzero: every ovni model enabled, as `ovniemu -a` (default 0) */
+	int mpi;                  /* DUMPI: the traced program's MPI library, as --mpi:
+				     0 inferred (default), 1 MPICH, 2 Open MPI */
+	int mpi_replay;           /* DUMPI: nonzero as --mpi-replay (default 0) */
 } hpcvet_options;
 
 /* Fill `opt` with the defaults. Always call it before setting fields. */
@@ -155,6 +162,66 @@ typedef struct hpcvet_rule_info {
 	const char *summary;       /* one line */
 	const char *detail;        /* full explanation */
 } hpcvet_rule_info;
+
+/* Text the library allocates (hpcvet_reports_json, hpcvet_reports_text,
+ * hpcvet_rule_explain, hpcvet_certify_json, hpcvet_certificate_verify):
+ * free it with hpcvet_string_free, never with another allocator's free. */
+HPCVET_API void hpcvet_string_free(char *s);
+
+/* The reports as the CLI's `--format=json` prints them for the same inputs
+ * (docs/report.schema.json), one document for the n reports in order, with
+ * its closing newline. All n must have been made with the same `strict`.
+ * NULL when n is 0, a report is NULL, the reports differ in `strict`, or
+ * memory runs out. Free with hpcvet_string_free. */
+HPCVET_API char *hpcvet_reports_json(const hpcvet_report *const *reps, size_t n);
+
+/* The reports as the CLI's text report prints them (`hpcvet --color=never
+ * --no-context`, or `-q` when `quiet` is nonzero): diagnostics, then one
+ * summary line per input. NULL as for hpcvet_reports_json. */
+HPCVET_API char *hpcvet_reports_text(const hpcvet_report *const *reps, size_t n, int quiet);
+
+/* The explanation of a rule, as `hpcvet explain RULE-ID` begins it (ID,
+ * severity, format, clause, summary, then the full text); NULL when no
+ * rule has that ID or memory runs out. Free with hpcvet_string_free. */
+HPCVET_API char *hpcvet_rule_explain(const char *id);
+
+/* Receives the dump's text in pieces, in order; returns 0 to go on, nonzero
+ * to have the rest of the output dropped (decoding still ends normally). */
+typedef int (*hpcvet_write_fn)(void *ctx, const char *data, size_t len);
+
+/* `hpcvet dump` of a path: validate it (with `opt`), then write the decoded
+ * structure of its files with the validation's diagnostics through `write`:
+ * JSON (docs/dump.schema.json) when `json` is nonzero, else text. `select`
+ * is the CLI's --select value (NULL or "": everything), `max_items` its
+ * --max-items (0: no limit). The output is produced as it is decoded, so
+ * memory stays bounded whatever the input's size. Returns the verdict, or
+ * -1 when `select` is malformed (nothing written; `why`, when not NULL,
+ * receives the reason, up to `why_len` bytes) or an argument is NULL. */
+HPCVET_API int hpcvet_dump_path(const char *path, const char *select, uint64_t max_items, int json,
+				const hpcvet_options *opt, hpcvet_write_fn write, void *ctx, char *why,
+				size_t why_len);
+
+/* A certificate for the n paths, as `hpcvet certify --format=json PATH...`
+ * prints it (every rule with its result, the rule-table version, the
+ * verdict, each file's size and SHA-256). *status (when not NULL) receives
+ * the CLI's exit code: the highest verdict, or HPCVET_INTERNAL_ERROR. NULL
+ * when no document could be made (out of memory, no path). The digests
+ * need libcrypto (libssl3), opened at the first call; without it the
+ * certificate says why it has no digests. Free with hpcvet_string_free. */
+HPCVET_API char *hpcvet_certify_json(const char *const *paths, size_t n, const hpcvet_options *opt, int *status);
+
+/* Whether the JSON certificate at `cert_path` still holds, as `hpcvet
+ * certify --verify CERT.json --format=json [--base=BASE] [PATH]`: `path`
+ * NULL verifies each certified input at its recorded path (a relative one
+ * against `base` when not NULL, else the current folder, else the
+ * certificate's folder). Returns the CLI's exit code: 0 holds, 1 does not,
+ * 2 usage (a PATH for a certificate of several inputs), 3 certificate or
+ * input unreadable, 4 internal error. *json receives the verification
+ * document (NULL when none was written), *problem what the CLI would print
+ * on stderr ("" when nothing); both may be NULL, and are freed with
+ * hpcvet_string_free. */
+HPCVET_API int hpcvet_certificate_verify(const char *cert_path, const char *path, const char *base,
+					 const hpcvet_options *opt, char **json, char **problem);
 
 /* The rule catalogue (what `hpcvet rules` lists). */
 HPCVET_API size_t hpcvet_rule_count(void);

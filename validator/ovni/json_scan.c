@@ -73,6 +73,9 @@ bool ovni_jdoc_init(ovni_jdoc *d, const uint8_t *text, size_t len)
 	memset(d, 0, sizeof *d);
 	d->text = text;
 	d->len = len;
+	/* len is at most ovni's 16 MiB bound: the product cannot overflow */
+	size_t budget = (size_t)OVNI_JSCAN_PATH_BYTES_PER_BYTE * len + OVNI_JSCAN_PATH_BYTES_MIN;
+	d->path_budget = budget < OVNI_JSCAN_MAX_PATH_BYTES ? budget : OVNI_JSCAN_MAX_PATH_BYTES;
 	d->clean = malloc(len + 1);
 	if (!d->clean) return false;
 	memcpy(d->clean, text, len);
@@ -94,7 +97,7 @@ static void record(ovni_jdoc *d, const char *path, uint64_t off, uint64_t len)
 {
 	if (d->oom) return;
 	size_t plen = strlen(path) + 1;
-	if (d->npos >= OVNI_JSCAN_MAX_POS || plen > OVNI_JSCAN_MAX_PATH_BYTES - d->path_bytes) {
+	if (d->npos >= OVNI_JSCAN_MAX_POS || plen > d->path_budget - d->path_bytes) {
 		d->truncated = true;
 		return;
 	}

@@ -24,7 +24,8 @@ typedef struct ovni_jdoc {
 	uint64_t comment_off;
 	ovni_jpos *pos;
 	size_t npos, cap;
-	size_t path_bytes;        /* bytes of the recorded paths, bounded by OVNI_JSCAN_MAX_PATH_BYTES */
+	size_t path_bytes;        /* bytes of the recorded paths, at most path_budget */
+	size_t path_budget;       /* OVNI_JSCAN_MAX_PATH_BYTES, or less for a small document */
 	bool oom, truncated;      /* positions beyond OVNI_JSCAN_MAX_POS are not recorded */
 	uint64_t *nl;             /* offsets of every '\n', built on first use */
 	size_t nnl;
@@ -36,8 +37,13 @@ typedef struct ovni_jdoc {
 #define OVNI_JSCAN_MAX_POS 1000000u
 /* Paths are stored whole, and a path grows with the nesting: a 4 MB
  * document of a million elements 900 arrays deep would hold 2.7 GB of
- * paths. Past this many bytes of paths, positions are not recorded either. */
+ * paths. Past this many bytes of paths, or 4 per byte of the document
+ * (and 64 KiB), positions are not recorded either: libovni's documents hold
+ * about one byte of path per byte of text, and a 184 KB document nested
+ * 1,000 deep held 32 MB of paths. */
 #define OVNI_JSCAN_MAX_PATH_BYTES (32u << 20)
+#define OVNI_JSCAN_PATH_BYTES_PER_BYTE 4u
+#define OVNI_JSCAN_PATH_BYTES_MIN (64u << 10)
 
 /* False only when memory runs out. */
 bool ovni_jdoc_init(ovni_jdoc *d, const uint8_t *text, size_t len);

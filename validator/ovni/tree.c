@@ -410,14 +410,25 @@ static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_r
 		free(json);
 		free(obs);
 	}
-	/* Batches bound the memory of reports waiting to be merged. */
-	size_t batch = opt->units ? 1024u : opt->runner ? 8u * (opt->jobs ? opt->jobs : 1) : 0;
+	/* Batches bound the memory of reports waiting to be merged (at most
+	 * 1024 files), and with a runner hold 8 MiB of files per job, at
+	 * least 8 files per job: a batch of many tiny streams is one start of
+	 * the threads, not one per handful of streams (13,000 tiny threads
+	 * of one process started 3,300 threads). */
+	size_t batch = opt->units || opt->runner ? 1024u : 0;
+	unsigned jobs = opt->jobs ? opt->jobs : 1;
 	ovni_ahead ahead = {batch ? calloc(batch, sizeof *ahead.v) : NULL, 0};
 	if (ahead.v) t.ahead = &ahead;
+	size_t next = 0;
 	for (size_t i = 0; i < ix.n; i++) {
-		if (ahead.v && i % batch == 0) {
+		if (ahead.v && i == next) {
+			next = i;
+			for (uint64_t bytes = 0; next < ix.n && next - i < batch; next++) {
+				if (!opt->units && next - i >= 8u * jobs && bytes >= ((uint64_t)8 << 20) * jobs) break;
+				bytes += ix.by_name[next]->size;
+			}
 			ahead_clear(&ahead);
-			ahead_run(opt, &t, &ix, &ahead, i, i + batch < ix.n ? i + batch : ix.n);
+			ahead_run(opt, &t, &ix, &ahead, i, next);
 		}
 		hv_blob *b = ix.by_name[i];
 		const char *base = hv_basename(b->name);
