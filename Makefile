@@ -362,7 +362,11 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # The Python package (python/hpcvet) goes beside the library; Debian's
 # python3 searches $(PREFIX)/lib/python3/dist-packages for /usr and /usr/local.
 # hpcvet/_install.py records LIBDIR, where the package looks for the library.
-PYTHONDIR  ?= $(PREFIX)/lib/python3/dist-packages
+# The Python package goes where python3 looks under PREFIX: Debian's python3
+# reads /usr/local/lib/python3.N/dist-packages and /usr/lib/python3/dist-packages
+# (site.getsitepackages()); a prefix it does not read gets lib/python3/dist-packages,
+# for PYTHONPATH.
+PYTHONDIR  ?= $(shell python3 -c 'import site; d = [p for p in site.getsitepackages() if p.startswith("$(PREFIX)/lib/")]; print(d[0] if d else "$(PREFIX)/lib/python3/dist-packages")' 2>/dev/null || echo $(PREFIX)/lib/python3/dist-packages)
 PY_FILES   := $(wildcard python/hpcvet/*.py) python/hpcvet/py.typed
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(PKGCONFIGDIR) \

@@ -64,6 +64,15 @@ if command -v python3 >/dev/null 2>&1; then
 	check "installed Python package reports as the CLI" cmp -s <(tail -n +2 "$TMP/py.out") "$TMP/cli.json"
 	(cd "$TMP" && "${pyenv[@]}" python3 -m hpcvet "$TMP/bad.db" >/dev/null 2>&1)
 	check "installed python3 -m hpcvet exits 1 on a broken file" test $? -eq 1
+	# Where a plain `make install` puts the package, python3 imports it
+	# without PYTHONPATH (Debian's python3 reads /usr/local/lib/python3.N/dist-packages).
+	if python3 -c 'import site, sys; sys.exit(not any(p.startswith("/usr/local/lib/") for p in site.getsitepackages()))'; then
+		pydir=$(mk -n install PREFIX=/usr/local | grep -o '/usr/local/lib/[^ ]*-packages' | head -1)
+		check "make install PREFIX=/usr/local puts the package where python3 imports it ($pydir)" \
+			python3 -c 'import sys; sys.exit(sys.argv[1] not in sys.path)' "$pydir"
+	else
+		skip "python3 reads no site folder under /usr/local/lib (not Debian's python3): where the package goes by default"
+	fi
 else
 	skip "no python3: the installed Python package"
 fi
