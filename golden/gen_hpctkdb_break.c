@@ -165,6 +165,7 @@ const hk_break hk_breaks_crossdb[] = {
 	{"hpctkdb.taxonomy.viewer-formula~string", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.viewer-formula~three-args", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.viewer-alias-cap~at-cap", DB, HK_BOTH, false, NULL, NULL},
+	{"hpctkdb.taxonomy.variant~render-string", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.bounds~input", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.hatchet~render-number", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.hatchet~percentage", DB, HK_BOTH, false, NULL, NULL},

@@ -57,6 +57,8 @@ static void variant(gen_buf *b, unsigned k, const char *label, int exec, int std
 	if (first && is(brk, "hpctkdb.taxonomy.variant")) gen_buf_printf(b, "        render: [number, pie]\n");
 	else if (first && is(brk, HATCHET "~render-number")) gen_buf_printf(b, "        render: [number]\n");
 	else if (first && is(brk, HATCHET "~percentage")) gen_buf_printf(b, "        render: [number, percentage]\n");
+	else if (first && is(brk, "hpctkdb.taxonomy.variant~render-string") && exec >= 0)
+		gen_buf_printf(b, "        render: percent\n"); /* the spec's one-string form */
 	else gen_buf_printf(b, "        render: %s\n", exec >= 0 ? "[number, percent]" : "[number]");
 	gen_buf_printf(b, "        formula:\n");
 	if (exec >= 0) {
@@ -217,7 +219,8 @@ int gen_taxonomy_write(const hpctk_model *m, const char *brk, gen_buf *b, const 
 			group_label(&md->summaries[i], label, sizeof label);
 			bool need_inclusive = is(brk, "hpctkdb.taxonomy.formula") || (brk && strstr(brk, "taxonomy.hatchet")) ||
 					      is(brk, "hpctkdb.taxonomy.alias") || (brk && strstr(brk, "taxonomy.viewer-formula")) ||
-					      is(brk, "hpctkdb.taxonomy.viewer-input-reuse");
+					      is(brk, "hpctkdb.taxonomy.viewer-input-reuse") ||
+					      is(brk, "hpctkdb.taxonomy.variant~render-string");
 			bool first = !first_done && first_root && (!need_inclusive || exec >= 0);
 			variant(b, k, label, exec, std, cus, first, brk);
 			first_done |= first;

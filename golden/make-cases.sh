@@ -328,6 +328,9 @@ for v in render-number percentage not-sum renamed nested expression; do
 	CLAUSE="$TXC; hatchet 1.4.0 hpctoolkit_v4_reader" make_case y hpctoolkit "y_hpctkdb.taxonomy.hatchet.$v" hpctoolkit-db "$TX.hatchet~$v" \
 		"hpctkdb.taxonomy.hatchet" "$what: hpcviewer reads it; hatchet 1.4.0 fails or misreads the metric (one note)" ""
 done
+CLAUSE="$TXC" make_case i hpctoolkit "i_hpctkdb.taxonomy.variant.render-string" hpctoolkit-db "$TX.variant~render-string" "" \
+	"the Sum variant rendered 'percent', one string instead of a list" \
+	"accept|The spec allows render: as one string; hpcprof writes a list. hpcviewer 2025.01 loads render: number and render: percent alike, and hatchet 1.4.0 finds percent in the string, so hpcvet accepts it without a note."
 CLAUSE="$TXC (SnakeYAML maxAliasesForCollections 10000)" make_case i hpctoolkit "i_hpctkdb.taxonomy.viewer-alias-cap.at-cap" hpctoolkit-db \
 	"$TX.viewer-alias-cap~at-cap" "" "exactly 10000 aliases of maps in all (n_hpctkdb.taxonomy.viewer-alias-cap_01 has 10001)" \
 	"accept|hpcviewer 2025.01 loads a taxonomy with at most 10000 aliases of maps or sequences (HPCVIEWER_MAX_ALIASES changes the cap) and refuses more; exactly 10000 loads, so hpcvet accepts it without a note."
