@@ -387,12 +387,15 @@ void tx_hatchet(tx *t, uint32_t roots)
 		const tx_input *in = &t->in[j];
 		if (!in->ok || in->used_by == YD_NONE || find_root(ix, nix, in->metric) >= 0) continue;
 		uint32_t by = yd_get(d, in->used_by, "name");
+		bool is_root = false;
+		for (uint32_t i = 0; i < rx->n && !is_root; i++) is_root = d->edge[rx->first + i] == in->used_by;
 		tx_pathf(path, sizeof path, "%s/inputs/%s", bn, in->metric);
 		bool cpu = strcmp(in->metric, "CPUTIME (sec)") == 0;
 		hatchet_note(t, key_node(t, in->used_by, "name"), path,
-			     "meta.db's metric '%s' is presented by metric %s but no root has its name: hatchet 1.4.0's v4 reader "
-			     "keys metrics by roots[].name, %s",
-			     in->metric, tx_text(t, by, buf, sizeof buf),
+			     "meta.db's metric '%s' is presented by the %s %s, and no root is named '%s': hatchet 1.4.0's v4 "
+			     "reader keys metrics by roots[].name, %s",
+			     in->metric, is_root ? "root" : "child metric (under children:)", tx_text(t, by, buf, sizeof buf),
+			     in->metric,
 			     cpu ? "and fails with ValueError: list.remove(x): x not in list (CPUTIME (sec) must be found)"
 				 : "so any values of it, of every propagation scope, land in one column left out of its "
 				   "metric lists (a silent misread)");
