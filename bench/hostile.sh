@@ -102,7 +102,7 @@ for size in $sizes; do
 	gen_sized "$d/hk-names" "$bytes" --what=hpctoolkit-db --contexts=@N@0 --functions=@N@0 --files=@N@0 --modules=@N@ --profiles=1 --trace-len=8
 	row hpctoolkit many-names "$d/hk-names" "$ref"
 	gen_sized "$d/hk-tax" "$bytes" --what=hpctoolkit-db --metrics=@N@ --contexts=8 --profiles=1 --trace-len=8
-	row hpctoolkit valid-taxonomy "$d/hk-tax"
+	row hpctoolkit taxonomy-heavy "$d/hk-tax"
 	ref=$REF
 	"$gen" --what=hpctoolkit-db -o "$d/hk-base" >/dev/null
 	for shape in yaml-flow-seq-deep yaml-flow-map-deep yaml-block-deep yaml-at-bound yaml-flat-seq yaml-flat-map \
