@@ -51,7 +51,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-width afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -96,7 +96,7 @@ help:
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
 	@echo "make bench-hpctoolkit|bench-ovni|bench-dumpi|bench-damaged|bench-certify|bench-scaling|"
-	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python"
+	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python|bench-width"
 	@echo "              one series of bench/RESULTS.md"
 	@echo "make seeds    regenerate the fuzz seed corpora (corpus/) from hpcvet-gen"
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
@@ -449,6 +449,11 @@ bench-memory: all
 HOSTILE_SIZES ?= 1 16
 bench-hostile: all
 	SIZES="$(HOSTILE_SIZES)" bash bench/hostile.sh $(BUILD)
+# DUMPI traces of WIDTHS ranks (bench/width.sh): CPU per record and peak RSS
+# at -j1, -j2 and under mpirun, RECORDS records per rank at every width.
+WIDTHS ?= 64 1024 16384 65536
+bench-width: all
+	WIDTHS="$(WIDTHS)" bash bench/width.sh $(BUILD)
 # The Python package beside the program (bench/python.sh): CPU time on
 # BENCH_SIZE MiB inputs, paired, and RSS over 10,000 small validations.
 bench-python: all

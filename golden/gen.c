@@ -25,7 +25,14 @@ static const gen_family *family_for(const char *what)
 
 int gen_generate(const gen_params *p, gen_output *out, char *err, size_t errlen)
 {
+	return gen_generate_to(p, out, NULL, NULL, err, errlen);
+}
+
+int gen_generate_to(const gen_params *p, gen_output *out, gen_sink sink, void *ctx, char *err, size_t errlen)
+{
 	memset(out, 0, sizeof *out);
+	out->sink = sink;
+	out->sink_ctx = ctx;
 	const gen_family *f = family_for(p->what);
 	if (!f) {
 		snprintf(err, errlen, "unknown output kind '%s'", p->what);
@@ -49,6 +56,10 @@ int gen_generate(const gen_params *p, gen_output *out, char *err, size_t errlen)
 		}
 	}
 	int rc = f->generate(p, out, err, errlen);
+	if (rc == 0 && out->sink_failed) {
+		snprintf(err, errlen, "cannot store an output file");
+		rc = -1;
+	}
 	if (rc != 0) gen_output_free(out);
 	return rc;
 }
@@ -68,8 +79,22 @@ const char *gen_breaker_for(const char *rule_id, enum hv_edition edition)
 	return NULL;
 }
 
+/* With a sink the file leaves at once, and the returned slot (files[0],
+ * emptied) only says it was taken: no writer keeps data it has added. The
+ * data is freed even when the sink fails (writers free what gen_add_file
+ * refused), and gen_generate_to reports the failure at the end. */
 gen_file *gen_add_file(gen_output *out, const char *name, uint8_t *data, size_t len)
 {
+	if (out->sink) {
+		if (!out->sink_failed && out->sink(out->sink_ctx, name, data, len) != 0) out->sink_failed = true;
+		free(data);
+		out->sunk++;
+		gen_file *f = &out->files[0];
+		snprintf(f->name, sizeof f->name, "%s", name);
+		f->data = NULL;
+		f->len = 0;
+		return f;
+	}
 	if (out->n >= GEN_MAX_FILES) {
 		free(data);
 		return NULL;

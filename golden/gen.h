@@ -18,10 +18,21 @@ typedef struct gen_file {
 	size_t len;
 } gen_file;
 
+/* Where files go as a writer produces them, instead of files[]: a trace
+ * of thousands of rank files need not be held in memory (hpcvet-gen writes
+ * each to disk at once). Returns 0, or -1 when the file cannot be stored. */
+typedef int (*gen_sink)(void *ctx, const char *name, const uint8_t *data, size_t len);
+
 typedef struct gen_output {
 	gen_file files[GEN_MAX_FILES];
 	size_t n;
 	bool is_set;      /* a directory input (database, trace tree), not one file */
+	/* gen_generate_to only: files are handed to sink and freed, not kept;
+	 * `sunk` counts them, `sink_failed` says one could not be stored. */
+	gen_sink sink;
+	void *sink_ctx;
+	size_t sunk;
+	bool sink_failed;
 } gen_output;
 
 typedef struct gen_params {
@@ -43,6 +54,12 @@ typedef struct gen_params {
 	 * (nonblocking collectives, matched probes, MPI-3 constructors). */
 	unsigned mpi_lib;
 	bool unrecorded;
+	/* dumpi-trace: the program the ranks run (GEN_PATTERN_*): the default mix
+	 * of phases, or a 3-D stencil code (halo exchange with the six
+	 * neighbours of a Cartesian decomposition, all-to-all on row
+	 * communicators from MPI_Comm_split, an allreduce and a ring step per
+	 * iteration), the same number of records on every rank at any width. */
+	unsigned pattern;
 	unsigned open_tasks;  /* ovni-trace-runtime: a worker creates N tasks that never run */
 	/* HPCToolkit: how ctxIds fall over the tree (GEN_IDS_*). */
 	unsigned ctx_ids;
@@ -69,12 +86,20 @@ enum { GEN_IDS_SPREAD, GEN_IDS_LEVELS, GEN_IDS_POSTORDER };
  * (no MPI_PROC_NULL, whose value tells the library, so a valid output fires
  * no rule at all). */
 enum { GEN_MPI_DEFAULT, GEN_MPI_MPICH, GEN_MPI_OPENMPI };
+enum { GEN_PATTERN_MIX, GEN_PATTERN_STENCIL3D };
+/* Ranks a dumpi-trace may have: GEN_MAX_FILES - 1 when the files are kept
+ * in memory (gen_generate), this many when they go to a sink. */
+#define GEN_MAX_RANKS 1048576u
 
 void gen_params_default(gen_params *p);
 
 /* 0 on success. On failure writes a reason to err (unknown `what`, a rule
  * this `what` cannot break in this edition, impossible shape). */
 int gen_generate(const gen_params *p, gen_output *out, char *err, size_t errlen);
+/* The same, each file handed to `sink` as soon as it is complete and freed
+ * (out->files stays empty): outputs of any number of files, in memory one
+ * file at a time. */
+int gen_generate_to(const gen_params *p, gen_output *out, gen_sink sink, void *ctx, char *err, size_t errlen);
 void gen_output_free(gen_output *out);
 
 /* Which `what` can produce a file breaking `rule_id` in `edition`; NULL when

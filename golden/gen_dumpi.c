@@ -34,7 +34,7 @@ typedef struct plan {
 	bool all_functions;
 	unsigned rank, nranks;
 	uint64_t seed;
-	unsigned in_flight, unmatched, request_calls, mpi_lib;
+	unsigned in_flight, unmatched, request_calls, mpi_lib, pattern;
 	bool unrecorded;
 	gen_rng rng;
 } plan;
@@ -265,6 +265,7 @@ static void write_stream(gen_buf *b, plan *pl, uint32_t *counts)
 	prog.unmatched = pl->unmatched;
 	prog.request_calls = pl->request_calls;
 	gen_mpi_set_habits(&prog, pl->brk, pl->mpi_lib, pl->unrecorded);
+	if (pl->pattern == GEN_PATTERN_STENCIL3D) gen_mpi_stencil3d(&prog);
 	gm_rec rec;
 	bool have = gen_mpi_next(&prog, &rec);
 	for (unsigned i = 0; have; i++) {
@@ -457,6 +458,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	pl.request_calls = p->request_calls;
 	pl.mpi_lib = p->mpi_lib;
 	pl.unrecorded = p->unrecorded;
+	pl.pattern = p->pattern;
 	pl.version[0] = DUMPI_KNOWN_MAJOR;
 	pl.version[1] = (uint8_t)(DUMPI_KNOWN_SUB + p->minor + (is(pl.brk, "dumpi.hdr.minor-newer") ? 1 : 0));
 	if (p->minor == 0 && !is(pl.brk, "dumpi.hdr.minor-newer")) pl.version[0] = 8, pl.version[1] = 1; /* like real 8.1.0 traces */
@@ -502,9 +504,16 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		if (is(pl.brk, "dumpi.rec.perf-labels") || is(pl.brk, "dumpi.perf.label-length")) pl.perf = 2;
 		if (is(pl.brk, "dumpi.perf.count") || is(pl.brk, "dumpi.footer.records-match-rewritten")) pl.perf = 0;
 	}
+	if (pl.pattern == GEN_PATTERN_STENCIL3D && (!set || pl.brk || pl.all_functions || pl.unrecorded || pl.in_flight ||
+						       pl.unmatched || pl.request_calls)) {
+		snprintf(err, errlen, "--pattern=stencil3d writes a valid dumpi-trace of that program alone");
+		return -1;
+	}
 	pl.nranks = set ? (p->profiles ? p->profiles : 4) : 1;
-	if (pl.nranks + 1 > GEN_MAX_FILES) {
-		snprintf(err, errlen, "at most %d ranks", GEN_MAX_FILES - 1);
+	/* in memory the output holds GEN_MAX_FILES files; to a sink, any number */
+	unsigned max_ranks = out->sink ? GEN_MAX_RANKS : GEN_MAX_FILES - 1;
+	if (pl.nranks > max_ranks) {
+		snprintf(err, errlen, "at most %u ranks", max_ranks);
 		return -1;
 	}
 	const char *prefix = "dumpi-2019.05.22.11.54.43";

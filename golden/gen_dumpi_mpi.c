@@ -576,6 +576,82 @@ static void unrecorded_phase(gen_mpi *g, unsigned which, int tag, int count)
 	}
 }
 
+/* ---- --pattern=stencil3d ---- */
+
+/* The ranks as a px x py x pz grid, as MPI_Dims_create balances it: each
+ * prime factor of n, largest first, goes to the smallest dimension so far. */
+static void dims_of(unsigned n, unsigned d[3])
+{
+	d[0] = d[1] = d[2] = 1;
+	unsigned f[32], nf = 0;
+	for (unsigned p = 2; n > 1 && nf < 32; p++) {
+		if ((unsigned long long)p * p > n) p = n; /* n is prime now */
+		while (n % p == 0 && nf < 32) f[nf++] = p, n /= p;
+	}
+	for (unsigned i = nf; i-- > 0;) {
+		unsigned k = d[1] < d[0] ? 1 : 0;
+		if (d[2] < d[k]) k = 2;
+		d[k] *= f[i];
+	}
+	/* x fastest and longest, as the rows the program splits off */
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2 - i; j++)
+			if (d[j] < d[j + 1]) { unsigned t = d[j]; d[j] = d[j + 1]; d[j + 1] = t; }
+}
+
+void gen_mpi_stencil3d(gen_mpi *g)
+{
+	g->stencil = true;
+	dims_of(g->n, g->dims);
+	g->at[0] = g->rank % g->dims[0];
+	g->at[1] = g->rank / g->dims[0] % g->dims[1];
+	g->at[2] = g->rank / g->dims[0] / g->dims[1];
+	/* 8 records of set-up and end, 22 per iteration */
+	g->phases = g->records >= 30 ? (g->records - 8) / 22 : 1;
+}
+
+/* The neighbour in direction d (0 +x, 1 -x, 2 +y, ...), periodic. */
+static int neighbour(const gen_mpi *g, unsigned d)
+{
+	unsigned c[3] = {g->at[0], g->at[1], g->at[2]}, a = d / 2, n = g->dims[a];
+	c[a] = d % 2 ? (c[a] + n - 1) % n : (c[a] + 1) % n;
+	return (int)(c[0] + g->dims[0] * (c[1] + g->dims[1] * c[2]));
+}
+
+/* One iteration: the halo exchange (each face of a 16 x 12 x 8 block
+ * received from the neighbour behind it with the direction's tag, sent to
+ * the one ahead; requests recycled every iteration, as MPI libraries
+ * recycle their handles), MPI_Alltoall on the row, MPI_Allreduce of one
+ * value on world and one step of a ring. The row communicator is made
+ * before the first iteration and freed after the last. */
+static void stencil_phase(gen_mpi *g)
+{
+	static const int face[3] = {12 * 8, 16 * 8, 16 * 12};
+	if (g->phase == 0) {
+		unsigned color = g->at[1] + g->dims[1] * g->at[2];
+		g->row_comm = (int)g->next_comm++;
+		REC(g, 86, {"oldcomm", WORLD}, {"color", color}, {"key", g->at[0]}, {"newcomm", g->row_comm});
+		REC(g, 81, {"comm", g->row_comm}, {"size", g->dims[0]});
+		REC(g, 82, {"comm", g->row_comm}, {"rank", g->at[0]});
+	}
+	int32_t sends[6];
+	for (unsigned d = 0; d < 6; d++) {
+		set(p2p(g, 12, face[d / 2], neighbour(g, d ^ 1), 200 + (int)d, WORLD, false), "request", FIRST_REQ + (int)d);
+		sends[d] = FIRST_REQ + 6 + (int)d;
+	}
+	for (unsigned d = 0; d < 6; d++)
+		set(p2p(g, 8, face[d / 2], neighbour(g, d), 200 + (int)d, WORLD, true), "request", sends[d]);
+	for (unsigned d = 0; d < 6; d++)
+		wait_req(g, FIRST_REQ + (int)d, neighbour(g, d ^ 1), 200 + (int)d, 4 * face[d / 2]);
+	gm_rec *r = REC(g, 18, {"count", 6});
+	set_arr(r, "requests", sends, 6);
+	set_status(r, "statuses", (int32_t[12]){0}, 6, 0);
+	REC(g, 60, {"sendcount", 4}, {"sendtype", T_INT}, {"recvcount", 4}, {"recvtype", T_INT}, {"comm", g->row_comm});
+	REC(g, 65, {"count", 1}, {"datatype", T_INT}, {"op", 0}, {"comm", WORLD});
+	sendrecv(g, 300, 2);
+	if (g->phase + 1 == g->phases) REC(g, 87, {"comm", g->row_comm});
+}
+
 static void next_phase(gen_mpi *g)
 {
 	int tag = 100 + (int)(g->phase % 16); /* few tags, as real programs use */
@@ -655,6 +731,7 @@ bool gen_mpi_next(gen_mpi *g, gm_rec *out)
 				break_phase(g);
 			}
 			if (g->all) all_functions_next(g);
+			else if (g->stencil) stencil_phase(g), g->phase++;
 			else next_phase(g);
 		} else {
 			g->finished = true;

@@ -46,12 +46,19 @@ typedef struct gen_mpi {
 	int32_t proc_null;    /* the library's MPI_PROC_NULL as libdumpi writes it (0: no library habits) */
 	bool mpich;           /* MPICH's habits: one recycled request pool, empty PROC_NULL statuses */
 	bool unrecorded;      /* phases with calls libdumpi does not record */
+	/* --pattern=stencil3d: the rank's place in a px x py x pz grid (x
+	 * fastest), and its row communicator (ranks of equal y and z) */
+	bool stencil;
+	unsigned dims[3], at[3];
+	int row_comm;
 } gen_mpi;
 
 void gen_mpi_init(gen_mpi *g, unsigned rank, unsigned n, uint64_t seed, const char *brk, bool all, unsigned records);
 /* The MPI library's habits (GEN_MPI_*; a --break gets none unless it is
  * about them) and the unrecorded calls (--unrecorded). */
 void gen_mpi_set_habits(gen_mpi *g, const char *brk, unsigned lib, bool unrecorded);
+/* Make the program a 3-D stencil code (after gen_mpi_init). */
+void gen_mpi_stencil3d(gen_mpi *g);
 /* The next record; false after the last one. */
 bool gen_mpi_next(gen_mpi *g, gm_rec *out);
 /* Neutral value of a field nobody set (by name and kind). */

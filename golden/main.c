@@ -33,6 +33,12 @@ static void usage(FILE *out)
 	      "                       recycled request handles; default: no MPI_PROC_NULL, no library shown)\n"
 	      "  --unrecorded         dumpi: the program also makes calls libdumpi does not record\n"
 	      "                       (MPI_Ibarrier, MPI_Mprobe/Mrecv, MPI_Comm_split_type, ...)\n"
+	      "  --pattern=mix|stencil3d  dumpi-trace: the program the ranks run: a mix of phases (default),\n"
+	      "                       or a 3-D stencil code: per iteration a halo exchange with the six\n"
+	      "                       neighbours of a Cartesian decomposition, MPI_Alltoall on the row\n"
+	      "                       communicators of an MPI_Comm_split, MPI_Allreduce and a ring step;\n"
+	      "                       --contexts=N records per rank (about), --profiles=N ranks (up to\n"
+	      "                       1048576; rank files are written as they are made)\n"
 	      "  --open-tasks=N       ovni-trace-runtime: a worker also creates N tasks that never run\n"
 	      "  --break=RULE-ID      write an input that breaks exactly that rule\n"
 	      "  --break=RULE-ID~inside-tolerance  (hpctkdb.values.execution, .summary) a value off by just\n"
@@ -62,6 +68,62 @@ static int write_file(const char *path, const uint8_t *d, size_t n)
 	size_t w = n ? fwrite(d, 1, n, f) : 0;
 	int rc = fclose(f);
 	return (w == n && rc == 0) ? 0 : -1;
+}
+
+/* PATH/NAME, with NAME's directories made. */
+static int put_in_dir(const char *dir, const char *name, const uint8_t *d, size_t n)
+{
+	char full[4096];
+	if ((size_t)snprintf(full, sizeof full, "%s/%s", dir, name) >= sizeof full) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	char *slash = strrchr(full, '/');
+	*slash = '\0';
+	if (mkdirs(full) != 0) return -1;
+	*slash = '/';
+	return write_file(full, d, n);
+}
+
+/* The output as it comes: the first file is kept (a single-file output is
+ * written to PATH itself, known only at the end), the second makes PATH a
+ * directory and both go into it, and so on. */
+typedef struct out_sink {
+	const char *path;
+	uint8_t *first;
+	size_t first_len, count;
+	char first_name[128];
+	bool failed;
+	int err;
+} out_sink;
+
+static int sink_file(void *ctx, const char *name, const uint8_t *data, size_t len)
+{
+	out_sink *s = ctx;
+	int rc = 0;
+	if (s->count++ == 0) {
+		s->first = malloc(len ? len : 1);
+		if (!s->first) {
+			errno = ENOMEM;
+			rc = -1;
+		} else {
+			if (len) memcpy(s->first, data, len);
+			s->first_len = len;
+			snprintf(s->first_name, sizeof s->first_name, "%s", name);
+		}
+	} else {
+		if (s->first) {
+			rc = put_in_dir(s->path, s->first_name, s->first, s->first_len);
+			free(s->first);
+			s->first = NULL;
+		}
+		if (rc == 0) rc = put_in_dir(s->path, name, data, len);
+	}
+	if (rc) {
+		s->failed = true;
+		s->err = errno;
+	}
+	return rc;
 }
 
 static bool num_opt(const char *a, const char *name, unsigned long long *v)
@@ -107,6 +169,8 @@ int main(int argc, char **argv)
 		else if (strcmp(a, "--mpi=mpich") == 0) p.mpi_lib = GEN_MPI_MPICH;
 		else if (strcmp(a, "--mpi=openmpi") == 0) p.mpi_lib = GEN_MPI_OPENMPI;
 		else if (strcmp(a, "--unrecorded") == 0) p.unrecorded = true;
+		else if (strcmp(a, "--pattern=stencil3d") == 0) p.pattern = GEN_PATTERN_STENCIL3D;
+		else if (strcmp(a, "--pattern=mix") == 0) p.pattern = GEN_PATTERN_MIX;
 		else if (num_opt(a, "--open-tasks", &v)) p.open_tasks = (unsigned)v;
 		else if (strcmp(a, "--trace-bounds=measurement") == 0) p.measured_bounds = true;
 		else if (strcmp(a, "--trace-bounds=samples") == 0) p.measured_bounds = false;
@@ -131,28 +195,27 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	/* Files are written as the writer produces them (a trace of 65,536 rank
+	 * files is never in memory at once); the first is held until a second
+	 * one says the output is a directory. */
+	out_sink sk = {.path = outpath};
 	gen_output out;
 	char err[256] = "";
-	if (gen_generate(&p, &out, err, sizeof err) != 0) {
-		fprintf(stderr, "hpcvet-gen: %s\n", err[0] ? err : "generation failed");
+	if (gen_generate_to(&p, &out, sink_file, &sk, err, sizeof err) != 0) {
+		if (sk.failed) fprintf(stderr, "hpcvet-gen: cannot write %s: %s\n", outpath, strerror(sk.err));
+		else fprintf(stderr, "hpcvet-gen: %s\n", err[0] ? err : "generation failed");
+		free(sk.first);
 		return 1;
 	}
 	int rc = 0;
-	if (!out.is_set && out.n == 1) {
-		if (write_file(outpath, out.files[0].data, out.files[0].len) != 0) rc = 1;
-	} else {
-		if (mkdirs(outpath) != 0) rc = 1;
-		for (size_t i = 0; rc == 0 && i < out.n; i++) {
-			char full[4096];
-			snprintf(full, sizeof full, "%s/%s", outpath, out.files[i].name);
-			char *slash = strrchr(full, '/');
-			*slash = '\0';
-			if (mkdirs(full) != 0) rc = 1;
-			*slash = '/';
-			if (rc == 0 && write_file(full, out.files[i].data, out.files[i].len) != 0) rc = 1;
-		}
+	if (sk.count == 0 && mkdirs(outpath) != 0) rc = 1, sk.err = errno; /* an empty set */
+	if (sk.first) { /* one file: the output itself, or a directory holding it */
+		rc = out.is_set ? put_in_dir(outpath, sk.first_name, sk.first, sk.first_len)
+				: write_file(outpath, sk.first, sk.first_len);
+		if (rc) sk.err = errno;
 	}
-	if (rc) fprintf(stderr, "hpcvet-gen: cannot write %s: %s\n", outpath, strerror(errno));
+	if (rc) fprintf(stderr, "hpcvet-gen: cannot write %s: %s\n", outpath, strerror(sk.err));
+	free(sk.first);
 	gen_output_free(&out);
 	return rc;
 }

@@ -19,6 +19,20 @@ check "numprocs rule named" grep -q "error\[dumpi.meta.numprocs\]" "$TMP/out"
 expect_exit 1 "undecodable record" "$HPCVET" --format=json "$TMP/bad.bin"
 check "JSON names the rule" grep -q '"dumpi.rec.contained"' "$TMP/out"
 check "JSON names the function" grep -q 'MPI_Waitall record at 0x' "$TMP/out"
+# A wide trace (past the 63 ranks the generator holds in memory, written as
+# it is made): valid, and one report whatever the number of jobs, also when
+# rank 150's file is rank 151's, so that its neighbours' messages go
+# unmatched across batches.
+"$GEN" --what=dumpi-trace --pattern=stencil3d --profiles=300 -o "$TMP/wide" || not_ok "generate 300 ranks"
+check "300 rank files and a .meta" test "$(ls "$TMP/wide" | wc -l)" -eq 301
+expect_exit 0 "300-rank stencil trace" "$HPCVET" "$TMP/wide"
+check "wide trace conforming" grep -q "conforming (dumpi trace" "$TMP/out"
+r151=$(ls "$TMP"/wide/*-0151.bin)
+cp "$r151" "${r151%-0151.bin}-0150.bin"
+"$HPCVET" --format=json -j1 "$TMP/wide" >"$TMP/wide1.json"
+"$HPCVET" --format=json -j2 "$TMP/wide" >"$TMP/wide2.json"
+check "rank 150 replaced: unmatched messages" grep -q '"dumpi.mpi.recv-unmatched"' "$TMP/wide1.json"
+check "the same report at -j1 and -j2" cmp -s "$TMP/wide1.json" "$TMP/wide2.json"
 rm "$meta"
 expect_exit 0 "ranks without .meta: a warning" "$HPCVET" "$TMP/t"
 check "meta-missing warning" grep -q "warning\[dumpi.trace.meta-missing\]" "$TMP/out"

@@ -95,6 +95,50 @@ static void check_valid(const gen_params *p)
 	gen_output_free(&out);
 }
 
+/* A sink of file names and sizes: files arrive one at a time, in order. */
+typedef struct sink_count {
+	size_t files, bins, bytes;
+	bool ordered;
+	char last[128];
+} sink_count;
+
+static int count_file(void *ctx, const char *name, const uint8_t *data, size_t len)
+{
+	sink_count *c = ctx;
+	(void)data;
+	c->files++;
+	c->bytes += len;
+	if (strstr(name, ".bin")) {
+		if (c->bins && strcmp(c->last, name) >= 0) c->ordered = false;
+		snprintf(c->last, sizeof c->last, "%s", name);
+		c->bins++;
+	}
+	return 0;
+}
+
+/* Past GEN_MAX_FILES files a trace needs a sink: gen_generate refuses it,
+ * gen_generate_to hands every file over and keeps none. */
+static void check_wide(void)
+{
+	gen_params p;
+	gen_params_default(&p);
+	p.what = "dumpi-trace";
+	p.pattern = GEN_PATTERN_STENCIL3D;
+	p.profiles = 1000;
+	gen_output out;
+	char err[256] = "";
+	CHECK(gen_generate(&p, &out, err, sizeof err) != 0 && strstr(err, "at most 63"), "1000 ranks in memory: %s", err);
+	sink_count c = {.ordered = true};
+	int rc = gen_generate_to(&p, &out, count_file, &c, err, sizeof err);
+	CHECK(rc == 0 && c.files == 1001 && c.bins == 1000 && c.ordered && out.n == 0 && out.sunk == 1001 && out.is_set,
+	      "1000 ranks to a sink: rc %d, %zu files, %zu rank files, kept %zu (%s)", rc, c.files, c.bins, out.n, err);
+	gen_output_free(&out);
+	/* the program alone: no break, no other writer option */
+	p.profiles = 8;
+	p.in_flight = 2;
+	CHECK(gen_generate(&p, &out, err, sizeof err) != 0, "stencil3d with --in-flight refused");
+}
+
 int main(void)
 {
 	const enum hv_edition eds[] = {HV_EDITION_RELEASE, HV_EDITION_DRAFT};
@@ -119,6 +163,21 @@ int main(void)
 						check_valid(&p);
 					}
 	}
+	/* --pattern=stencil3d at widths with one, two and three dimensions
+	 * (prime, 2 x 2 x 3, 3 x 3 x 3, 4 x 4 x 4), one iteration and several. */
+	const unsigned widths[] = {1, 2, 7, 12, 27, 63};
+	for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+		for (unsigned records = 0; records <= 100; records += 100) {
+			gen_params q;
+			gen_params_default(&q);
+			q.what = "dumpi-trace";
+			q.pattern = GEN_PATTERN_STENCIL3D;
+			q.profiles = widths[w];
+			q.contexts = records;
+			q.seed = 1 + w;
+			check_valid(&q);
+		}
+	check_wide();
 	/* Writer options: tasks created and never run are still a valid ovni trace. */
 	gen_params p;
 	gen_params_default(&p);

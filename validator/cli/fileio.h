@@ -32,7 +32,11 @@ void hv_file_close(hv_file *f);
  * total stays within HV_DIR_SLURP_BUDGET; all others are read through
  * windows, opened lazily (one descriptor per thread at a time). */
 #define HV_DIR_MAX_DEPTH 64
-#define HV_DIR_MAX_FILES 100000u
+/* Files per directory input: a DUMPI trace is one file per rank, and
+ * production traces reach 100,000 ranks and more; what a file costs before
+ * its check (its path, its hv_file, ~160 bytes) keeps a tree at this bound
+ * within ~170 MB. */
+#define HV_DIR_MAX_FILES 1048576u
 #define HV_DIR_SLURP_MAX (1024u * 1024u)
 #define HV_DIR_SLURP_BUDGET (32u * 1024u * 1024u)
 

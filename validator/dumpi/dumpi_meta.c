@@ -230,8 +230,15 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 	for (size_t i = 0; i < n; i++)
 		if (!used[i] && same_dir(files[i].name, meta->name) && rank_of(files[i].name, m.value[K_FILEPREFIX]) >= 0)
 			ranks[nranks++] = i;
-	/* Over processes (hpcvet-mpi) batches are large: each is one exchange. */
-	size_t batch = opt->units ? 1024u : opt->runner ? 4u * (opt->jobs ? opt->jobs : 1) : 1;
+	/* Over processes (hpcvet-mpi) batches are large: each is one exchange.
+	 * With a runner (-j) a batch holds 8 MiB of rank files per job, at
+	 * least 8 files per job, at most 256 files: a wide trace of small rank
+	 * files starts the threads once per batch, not once per handful of
+	 * ranks (65,536 ranks at -j2 were 8,192 starts, now 256), and the
+	 * reports waiting to be merged (19 KB each) stay within 5 MB. Without
+	 * one, ranks are checked one at a time. */
+	size_t batch = opt->units ? 1024u : opt->runner ? 256u : 1;
+	unsigned njobs = opt->jobs ? opt->jobs : 1;
 	bin_job *jobs = calloc(batch, sizeof *jobs);
 	/* each rank's MPI summary, for the cross-rank stage (mpi_match.c) */
 	mpi_rank **mpis = calloc(nranks ? nranks : 1, sizeof *mpis);
@@ -242,8 +249,12 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 		hv_report_internal(r, "out of memory");
 		return;
 	}
-	for (size_t at = 0; at < nranks; at += batch) {
-		size_t nb = nranks - at < batch ? nranks - at : batch;
+	for (size_t at = 0, nb; at < nranks; at += nb) {
+		nb = 0;
+		for (uint64_t bytes = 0; at + nb < nranks && nb < batch; nb++) {
+			if (!opt->units && opt->runner && nb >= 8u * njobs && bytes >= ((uint64_t)8 << 20) * njobs) break;
+			bytes = hv_add_sat(bytes, files[ranks[at + nb]].size);
+		}
 		for (size_t k = 0; k < nb; k++) {
 			jobs[k].opt = opt;
 			jobs[k].b = &files[ranks[at + k]];

@@ -17,6 +17,7 @@ void mpi_map_free(mpi_map *m)
 	free(m->keys);
 	free(m->used);
 	free(m->vals);
+	free(m->pos);
 	size_t v = m->vsize;
 	memset(m, 0, sizeof *m);
 	m->vsize = v;
@@ -32,10 +33,61 @@ static size_t slot_of(uint64_t key, size_t cap)
 void *mpi_map_get(const mpi_map *m, uint64_t key)
 {
 	if (!m->cap) return NULL;
+	if (m->pos) {
+		for (size_t i = slot_of(key, m->cap); m->pos[i]; i = (i + 1) & (m->cap - 1))
+			if (m->keys[m->pos[i] - 1] == key) return m->vals + (size_t)(m->pos[i] - 1) * m->vsize;
+		return NULL;
+	}
 	for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
 		if (!m->used[i]) return NULL;
 		if (m->keys[i] == key) return m->vals + i * m->vsize;
 	}
+}
+
+bool mpi_map_freeze(mpi_map *m)
+{
+	if (m->pos || !m->cap) return true;
+	uint32_t *pos = calloc(m->cap, sizeof *pos);
+	uint64_t *k = malloc((m->len ? m->len : 1) * sizeof *k);
+	unsigned char *v = malloc((m->len ? m->len : 1) * (m->vsize ? m->vsize : 1));
+	if (!pos || !k || !v) {
+		free(pos), free(k), free(v);
+		return false;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < m->cap && n < m->len; i++) {
+		if (!m->used[i]) continue;
+		k[n] = m->keys[i];
+		memcpy(v + n * m->vsize, m->vals + i * m->vsize, m->vsize);
+		pos[i] = (uint32_t)++n;
+	}
+	free(m->keys), free(m->used), free(m->vals);
+	m->keys = k, m->used = NULL, m->vals = v, m->pos = pos;
+	return true;
+}
+
+/* A frozen map made writable again: its entries back in their slots. */
+static bool thaw(mpi_map *m)
+{
+	if (!m->pos) return true;
+	uint64_t *k = calloc(m->cap, sizeof *k);
+	uint8_t *u = calloc(m->cap, 1);
+	unsigned char *v = calloc(m->cap, m->vsize ? m->vsize : 1);
+	if (!k || !u || !v) {
+		free(k), free(u), free(v);
+		m->oom = true;
+		return false;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->pos[i]) continue;
+		size_t e = m->pos[i] - 1;
+		u[i] = 1;
+		k[i] = m->keys[e];
+		memcpy(v + i * m->vsize, m->vals + e * m->vsize, m->vsize);
+	}
+	free(m->keys), free(m->vals), free(m->pos);
+	m->keys = k, m->used = u, m->vals = v, m->pos = NULL;
+	return true;
 }
 
 static bool grow(mpi_map *m)
@@ -64,6 +116,8 @@ static bool grow(mpi_map *m)
 
 void *mpi_map_put(mpi_map *m, uint64_t key, bool *fresh)
 {
+	if (fresh) *fresh = false;
+	if (!thaw(m)) return NULL;
 	void *v = mpi_map_get(m, key);
 	if (fresh) *fresh = v == NULL;
 	if (v) return v;
@@ -79,7 +133,7 @@ void *mpi_map_put(mpi_map *m, uint64_t key, bool *fresh)
 
 void mpi_map_del(mpi_map *m, uint64_t key)
 {
-	if (!m->cap) return;
+	if (!m->cap || !thaw(m)) return;
 	size_t mask = m->cap - 1, i = slot_of(key, m->cap);
 	while (m->used[i] && m->keys[i] != key) i = (i + 1) & mask;
 	if (!m->used[i]) return;
@@ -101,9 +155,11 @@ void mpi_map_del(mpi_map *m, uint64_t key)
 bool mpi_map_next(const mpi_map *m, size_t *i, uint64_t *key, void **val)
 {
 	for (; *i < m->cap; (*i)++) {
-		if (!m->used[*i]) continue;
-		*key = m->keys[*i];
-		*val = m->vals + *i * m->vsize;
+		size_t e = *i;
+		if (m->pos ? !m->pos[e] : !m->used[e]) continue;
+		if (m->pos) e = m->pos[e] - 1;
+		*key = m->keys[e];
+		*val = m->vals + e * m->vsize;
 		(*i)++;
 		return true;
 	}
@@ -128,6 +184,7 @@ bool mpi_map_shape(mpi_map *m, size_t cap)
 
 void *mpi_map_place(mpi_map *m, size_t slot, uint64_t key)
 {
+	if (!thaw(m)) return NULL;
 	if (slot >= m->cap || m->used[slot] || (m->len + 1) * 4 > m->cap * 3 || mpi_map_get(m, key)) return NULL;
 	m->used[slot] = 1;
 	m->keys[slot] = key;

@@ -14,6 +14,9 @@ typedef struct mpi_map {
 	uint64_t *keys;
 	uint8_t *used;
 	unsigned char *vals;
+	/* Frozen (mpi_map_freeze): slot -> 1 + entry (0: empty), with keys and
+	 * vals packed, len entries each, and used NULL. */
+	uint32_t *pos;
 	bool oom;
 } mpi_map;
 
@@ -28,6 +31,14 @@ void *mpi_map_put(mpi_map *m, uint64_t key, bool *fresh);
 void mpi_map_del(mpi_map *m, uint64_t key);
 /* Iterate: i from 0 while mpi_map_next(m, &i, &key, &val). */
 bool mpi_map_next(const mpi_map *m, size_t *i, uint64_t *key, void **val);
+
+/* Keep the map as it is for reading at 4 bytes per slot plus its entries
+ * (a map at most 3/4 full holds 153-byte channels in slots of 153 bytes):
+ * get and next see the same entries in the same slot order. A later put or
+ * del thaws it first. The MPI layer freezes a rank's channels when the rank
+ * ends, as they wait, unchanged, for the cross-rank stage. False when out
+ * of memory (the map is then unchanged). */
+bool mpi_map_freeze(mpi_map *m);
 
 /* The slot layout, for a map that must iterate in the same order in another
  * process (mpi_wire.c): the slot of the entry mpi_map_next just returned is

@@ -549,6 +549,31 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	if (rec->fn == 125) m->finalized = true;
 }
 
+/* An ended rank waits for the cross-rank stage with what that stage reads
+ * (communicator instances with their first collectives, channels), and a
+ * trace of 65,536 ranks keeps 65,536 of them: what only the rank's own
+ * pass used goes (the 8 KiB bitmap of request ids seen), arrays grown by
+ * doubling shrink to their entries, and the channel map is frozen (4 bytes
+ * a slot instead of 153; same entries, same order). Out of memory here
+ * keeps the larger arrays, which are as valid. */
+static void compact(mpi_rank *m)
+{
+	free(m->req_seen);
+	m->req_seen = NULL;
+	if (m->ninst && m->ninst < m->inst_cap) {
+		mpi_inst *ni = realloc(m->inst, m->ninst * sizeof *ni);
+		if (ni) m->inst = ni, m->inst_cap = m->ninst;
+	}
+	for (uint32_t i = 0; i < m->ninst; i++) {
+		mpi_inst *in = &m->inst[i];
+		uint64_t kept = in->ncoll < in->ops_cap ? in->ncoll : in->ops_cap;
+		if (!in->ops || kept == 0 || kept == in->ops_cap) continue;
+		mpi_coll *no = realloc(in->ops, (size_t)kept * sizeof *no);
+		if (no) in->ops = no, in->ops_cap = (uint8_t)kept;
+	}
+	mpi_map_freeze(&m->chans);
+}
+
 void mpi_rank_end(mpi_rank *m, bool complete)
 {
 	if (!m || m->ended) return;
@@ -576,4 +601,5 @@ void mpi_rank_end(mpi_rank *m, bool complete)
 	mpi_map_free(&m->comms);
 	if (m->win_ok) hv_window_free(&m->win);
 	m->win_ok = false;
+	compact(m);
 }

@@ -295,7 +295,10 @@ static bool load_body(hv_rbuf *r, mpi_rank *m)
 	void *val;
 	while (mpi_map_next(&m->chans, &it, &key, &val))
 		if (mpi_map_get(&m->chans, key) != val) return false;
-	return !r->failed;
+	if (r->failed) return false;
+	/* kept for the cross-rank stage as an ended rank keeps them (mpi_rank_end) */
+	mpi_map_freeze(&m->chans);
+	return true;
 }
 
 mpi_rank *mpi_rank_load(hv_rbuf *r, hv_blob *b, hv_report *rep, bool *ok)
