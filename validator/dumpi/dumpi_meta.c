@@ -295,11 +295,12 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 	for (size_t k = 0; k < nranks; k++) mpi_rank_free(mpis[k]);
 	free(mpis);
 	free(ranks);
+	char beyond_text[64] = ""; /* the first rank file past numprocs, if any */
+	if (beyond) snprintf(beyond_text, sizeof beyond_text, ", and a file for rank %ld", first_beyond);
 	if (m.num_ok[K_NUMPROCS] && !hv_eval(r, HV_R_DUMPI_META_NUMPROCS, found == nprocs && beyond == 0))
 		hv_emit(r, HV_R_DUMPI_META_NUMPROCS, meta->name, 0, 0, "numprocs",
-			"numprocs=%llu but %llu of the rank files %s-0000.bin.. were found%s%ld", (unsigned long long)nprocs,
-			(unsigned long long)found, m.value[K_FILEPREFIX], beyond ? ", and a file for rank " : "",
-			beyond ? first_beyond : 0L);
+			"numprocs=%llu but %llu of the rank files %s-0000.bin.. were found%s", (unsigned long long)nprocs,
+			(unsigned long long)found, m.value[K_FILEPREFIX], beyond_text);
 	if (m.num_ok[K_STARTIME] && any_header && !hv_eval(r, HV_R_DUMPI_META_STARTIME, start_seen))
 		hv_emit(r, HV_R_DUMPI_META_STARTIME, meta->name, 0, 0, "startime",
 			"startime=%llu is the header starttime of no rank", (unsigned long long)m.num[K_STARTIME]);
