@@ -33,11 +33,11 @@ else
 endif
 
 # The library links the CLI's file readers for hpcvet_validate_path
-# (validator/api/api_path.c), its thread pool for the options' jobs
+# (validator/api/api_path.c) and hpcvet_dump_path (dump_path.c), its thread pool for the options' jobs
 # (validator/cli/jobs.c) and its certificate code for hpcvet_certify_json and
 # hpcvet_certificate_verify (digest.c, progress.c, verify.c:
 # validator/api/api_certify.c); fileio.c stays the only code that opens files.
-LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' ! -path 'validator/mpi/*' | sort) validator/cli/fileio.c validator/cli/validate_path.c validator/cli/jobs.c \
+LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' ! -path 'validator/mpi/*' | sort) validator/cli/fileio.c validator/cli/validate_path.c validator/cli/dump_path.c validator/cli/jobs.c \
 	     validator/cli/digest.c validator/cli/progress.c validator/cli/verify.c
 CLI_SRCS  := $(wildcard validator/cli/*.c)
 GEN_SRCS  := $(filter-out golden/main.c,$(wildcard golden/*.c))

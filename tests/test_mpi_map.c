@@ -14,29 +14,35 @@ typedef struct val {
 	uint64_t a, b;
 } val;
 
-/* The walk as (slot, key) pairs; returns how many. */
+/* The walk as (slot, key) pairs; returns how many. One check per walk
+ * (the first wrong value named), not one per entry. */
 static size_t walk(const mpi_map *m, size_t *slots, uint64_t *keys, size_t max)
 {
-	size_t it = 0, n = 0;
-	uint64_t key;
+	size_t it = 0, n = 0, bad = 0;
+	uint64_t key, first_bad = 0;
 	void *v;
 	while (n < max && mpi_map_next(m, &it, &key, &v)) {
 		slots[n] = it - 1;
 		keys[n] = key;
-		CHECK(((val *)v)->a == key * 3 && ((val *)v)->b == ~key, "value of key %llu walked", (unsigned long long)key);
+		if (!(((val *)v)->a == key * 3 && ((val *)v)->b == ~key) && !bad++) first_bad = key;
 		n++;
 	}
+	CHECK(bad == 0, "%zu entries walked with their values (%zu wrong, first key %llu)", n, bad,
+	      (unsigned long long)first_bad);
 	return n;
 }
 
 static void fill(mpi_map *m, uint64_t from, uint64_t n)
 {
+	uint64_t bad = 0, first_bad = 0;
 	for (uint64_t k = from; k < from + n; k++) {
 		bool fresh;
 		val *v = mpi_map_put(m, k * 7919, &fresh);
-		CHECK(v && fresh, "put %llu", (unsigned long long)k);
+		if (!(v && fresh) && !bad++) first_bad = k;
 		if (v) v->a = k * 7919 * 3, v->b = ~(k * 7919);
 	}
+	CHECK(bad == 0, "%llu fresh puts (%llu failed, first %llu)", (unsigned long long)n, (unsigned long long)bad,
+	      (unsigned long long)first_bad);
 }
 
 static void one_size(uint64_t n)
@@ -58,11 +64,14 @@ static void one_size(uint64_t n)
 	size_t n1 = walk(&m, s1, k1, MAX);
 	CHECK(n0 == n1 && memcmp(s0, s1, n0 * sizeof *s0) == 0 && memcmp(k0, k1, n0 * sizeof *k0) == 0,
 	      "%llu entries: the same walk frozen", (unsigned long long)n);
+	uint64_t bad = 0, first_bad = 0;
 	for (uint64_t k = 0; k < n + 10; k++) {
 		val *v = mpi_map_get(&m, k * 7919);
 		bool present = k < n && k % 5 != 0;
-		CHECK((v != NULL) == present && (!v || v->a == k * 7919 * 3), "get %llu frozen", (unsigned long long)k);
+		if (!((v != NULL) == present && (!v || v->a == k * 7919 * 3)) && !bad++) first_bad = k;
 	}
+	CHECK(bad == 0, "%llu gets on the frozen map (%llu wrong, first %llu)", (unsigned long long)(n + 10),
+	      (unsigned long long)bad, (unsigned long long)first_bad);
 	CHECK(mpi_map_freeze(&m), "freezing twice is harmless");
 	/* a change through get stays */
 	if (n > 1) {

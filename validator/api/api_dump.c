@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/validate_path.h"
+#include "../cli/dump_path.h"
 #include "../dump/dump.h"
 #include "api_internal.h"
 
@@ -23,31 +23,6 @@ static ssize_t sink_write(void *cookie, const char *data, size_t len)
 	sink *s = cookie;
 	if (!s->stopped && len && s->write(s->ctx, data, len) != 0) s->stopped = true;
 	return (ssize_t)len; /* dropped output is not an error of the stream */
-}
-
-typedef struct dump_run {
-	FILE *out;
-	const hv_dump_opts *o;
-	const char *path;
-	hv_report *r;
-	hv_blob *blobs;
-	size_t n;
-	bool dumped;
-} dump_run;
-
-static void on_begin(void *ctx, const char *label, hv_blob *blobs, size_t n)
-{
-	dump_run *d = ctx;
-	(void)label;
-	d->blobs = blobs;
-	d->n = n;
-}
-
-static void on_end(void *ctx)
-{
-	dump_run *d = ctx;
-	hv_dump(d->out, d->o, d->path, d->blobs, d->n, d->r, NULL);
-	d->dumped = true;
 }
 
 int hpcvet_dump_path(const char *path, const char *select, uint64_t max_items, int json, const hpcvet_options *opt,
@@ -77,10 +52,7 @@ int hpcvet_dump_path(const char *path, const char *select, uint64_t max_items, i
 	FILE *out = fopencookie(&s, "w", (cookie_io_functions_t){.write = sink_write});
 	int verdict = HPCVET_INTERNAL_ERROR;
 	if (out) {
-		dump_run d = {.out = out, .o = &o, .path = path, .r = &rep->r};
-		hv_path_observer obs = {on_begin, on_end, &d};
-		hv_validate_path(path, &hopt, &rep->r, &obs);
-		if (!d.dumped) hv_dump(out, &o, path, NULL, 0, &rep->r, NULL); /* unreadable: the report only */
+		hv_dump_validated(out, &o, path, &hopt, &rep->r, NULL);
 		verdict = (int)hpcvet_report_verdict(rep);
 		if (fclose(out) != 0) verdict = HPCVET_INTERNAL_ERROR;
 	} else {

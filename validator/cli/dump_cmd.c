@@ -10,33 +10,7 @@
 
 #include "../dump/dump.h"
 #include "../output/output.h"
-#include "validate_path.h"
-
-typedef struct dump_run {
-	const hv_dump_opts *o;
-	const char *path;
-	hv_report *r;
-	hv_blob *blobs;
-	size_t n;
-	bool dumped;
-	hv_dump_hits hits;
-} dump_run;
-
-static void on_begin(void *ctx, const char *label, hv_blob *blobs, size_t n)
-{
-	dump_run *d = ctx;
-	(void)label;
-	d->blobs = blobs;
-	d->n = n;
-}
-
-/* After validation, before the files are closed: the report is complete. */
-static void on_end(void *ctx)
-{
-	dump_run *d = ctx;
-	hv_dump(stdout, d->o, d->path, d->blobs, d->n, d->r, &d->hits);
-	d->dumped = true;
-}
+#include "dump_path.h"
 
 static void usage(FILE *f)
 {
@@ -141,14 +115,13 @@ int hv_cmd_dump(int argc, char **argv)
 	}
 	hv_report r;
 	hv_report_init(&r, path, opt.max_diags);
-	dump_run d = {.o = &o, .path = path, .r = &r};
-	hv_path_observer obs = {on_begin, on_end, &d};
-	hv_validate_path(path, &opt, &r, &obs);
-	if (!d.dumped) hv_dump(stdout, &o, path, NULL, 0, &r, NULL); /* unreadable: the report only */
+	hv_dump_hits hits;
+	memset(&hits, 0, sizeof hits);
+	bool dumped = hv_dump_validated(stdout, &o, path, &opt, &r, &hits);
 	status = hv_report_exit_code(&r, o.strict);
 	/* a selector that matched nothing: said, and exit 2 (unless the input
 	 * could not be read or the validator failed: 3 and 4 say more) */
-	if (d.dumped && status < 2 && report_misses(&o.sel, &d.hits)) status = 2;
+	if (dumped && status < 2 && report_misses(&o.sel, &hits)) status = 2;
 	if (fflush(stdout) != 0) status = 4;
 	hv_report_free(&r);
 out:

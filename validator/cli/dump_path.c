@@ -1,0 +1,42 @@
+/* Validation first, the dump after: the dump shows each file's diagnostics
+ * beside its structure, so it runs when the report is complete, from the
+ * path observer's end hook, before validate_path closes the files. */
+#include "dump_path.h"
+
+#include "validate_path.h"
+
+typedef struct dump_run {
+	FILE *out;
+	const hv_dump_opts *o;
+	const char *path;
+	hv_report *r;
+	hv_blob *blobs;
+	size_t n;
+	bool dumped;
+	hv_dump_hits *hits;
+} dump_run;
+
+static void on_begin(void *ctx, const char *label, hv_blob *blobs, size_t n)
+{
+	dump_run *d = ctx;
+	(void)label;
+	d->blobs = blobs;
+	d->n = n;
+}
+
+static void on_end(void *ctx)
+{
+	dump_run *d = ctx;
+	hv_dump(d->out, d->o, d->path, d->blobs, d->n, d->r, d->hits);
+	d->dumped = true;
+}
+
+bool hv_dump_validated(FILE *out, const hv_dump_opts *o, const char *path, const hv_options *opt, hv_report *r,
+		       hv_dump_hits *hits)
+{
+	dump_run d = {.out = out, .o = o, .path = path, .r = r, .hits = hits};
+	hv_path_observer obs = {on_begin, on_end, &d};
+	hv_validate_path(path, opt, r, &obs);
+	if (!d.dumped) hv_dump(out, o, path, NULL, 0, r, NULL); /* unreadable: the report only */
+	return d.dumped;
+}
