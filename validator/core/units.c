@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hv_int.h"
+
 void hv_run_units(const hv_options *opt, const hv_units *u)
 {
 	if (u->n == 0) return;
@@ -18,6 +20,18 @@ uint64_t hv_unit_bytes(const hv_options *opt, uint64_t total)
 	uint64_t per = opt && opt->unit_bytes ? opt->unit_bytes : HV_UNIT_BYTES_DEFAULT;
 	uint64_t floor = total / HV_UNITS_MAX + 1;
 	return per > floor ? per : floor;
+}
+
+size_t hv_batch_len(const hv_options *opt, size_t left, size_t max, uint64_t (*size_of)(const void *ctx, size_t k),
+		    const void *ctx)
+{
+	uint64_t jobs = opt->jobs ? opt->jobs : 1, bytes = 0;
+	size_t n = 0;
+	for (; n < left && n < max; n++) {
+		if (!opt->units && n >= 8u * jobs && bytes >= ((uint64_t)8 << 20) * jobs) break;
+		bytes = hv_add_sat(bytes, size_of(ctx, n));
+	}
+	return n;
 }
 
 void hv_unit_save(const hv_units *u, size_t i, hv_wbuf *w)

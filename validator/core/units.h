@@ -47,6 +47,15 @@ typedef struct hv_units {
 #define HV_UNITS_MAX 1024u
 uint64_t hv_unit_bytes(const hv_options *opt, uint64_t total);
 
+/* How many of the next `left` files (k-th size: size_of(ctx, k)) make one
+ * batch of checks run together, at most `max`. Over processes (opt->units:
+ * hpcvet-mpi, where a batch is one exchange) every batch is `max`; with
+ * threads a batch closes once it holds 8 files and 8 MiB per job, so many
+ * tiny files start the threads once per batch, not once per handful of
+ * files. At least 1 when left > 0. */
+size_t hv_batch_len(const hv_options *opt, size_t left, size_t max, uint64_t (*size_of)(const void *ctx, size_t k),
+		    const void *ctx);
+
 /* Something that checks units elsewhere (hpcvet-mpi's ranks). */
 typedef struct hv_units_runner {
 	void (*run)(struct hv_units_runner *self, const hv_options *opt, const hv_units *u);

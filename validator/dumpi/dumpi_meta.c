@@ -203,6 +203,17 @@ static bool bin_load(void *ctx, size_t i, hv_rbuf *r)
 	return ok;
 }
 
+/* The k-th rank file's size (hv_batch_len): files[ranks[k]]. */
+typedef struct rank_sizes {
+	const hv_blob *files;
+	const size_t *ranks;
+} rank_sizes;
+static uint64_t rank_size_at(const void *ctx, size_t k)
+{
+	const rank_sizes *rs = ctx;
+	return rs->files[rs->ranks[k]].size;
+}
+
 static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, size_t n, bool *used, hv_report *r)
 {
 	meta_info m;
@@ -231,14 +242,14 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 		if (!used[i] && same_dir(files[i].name, meta->name) && rank_of(files[i].name, m.value[K_FILEPREFIX]) >= 0)
 			ranks[nranks++] = i;
 	/* Over processes (hpcvet-mpi) batches are large: each is one exchange.
-	 * With a runner (-j) a batch holds 8 MiB of rank files per job, at
-	 * least 8 files per job, at most 256 files: a wide trace of small rank
-	 * files starts the threads once per batch, not once per handful of
-	 * ranks (65,536 ranks at -j2 were 8,192 starts, now 256), and the
-	 * reports waiting to be merged (19 KB each) stay within 5 MB. Without
-	 * one, ranks are checked one at a time. */
+	 * With a runner (-j) hv_batch_len closes a batch at 8 MiB of rank
+	 * files per job, at most 256 files: a wide trace of small rank files
+	 * starts the threads once per batch, not once per handful of ranks
+	 * (65,536 ranks at -j2 were 8,192 starts, now 256), and the reports
+	 * waiting to be merged (19 KB each) stay within 5 MB. Without one,
+	 * ranks are checked one at a time. */
 	size_t batch = opt->units ? 1024u : opt->runner ? 256u : 1;
-	unsigned njobs = opt->jobs ? opt->jobs : 1;
+	rank_sizes rs = {files, ranks};
 	bin_job *jobs = calloc(batch, sizeof *jobs);
 	/* each rank's MPI summary, for the cross-rank stage (mpi_match.c) */
 	mpi_rank **mpis = calloc(nranks ? nranks : 1, sizeof *mpis);
@@ -250,11 +261,8 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 		return;
 	}
 	for (size_t at = 0, nb; at < nranks; at += nb) {
-		nb = 0;
-		for (uint64_t bytes = 0; at + nb < nranks && nb < batch; nb++) {
-			if (!opt->units && opt->runner && nb >= 8u * njobs && bytes >= ((uint64_t)8 << 20) * njobs) break;
-			bytes = hv_add_sat(bytes, files[ranks[at + nb]].size);
-		}
+		rs.ranks = ranks + at;
+		nb = hv_batch_len(opt, nranks - at, batch, rank_size_at, &rs);
 		for (size_t k = 0; k < nb; k++) {
 			jobs[k].opt = opt;
 			jobs[k].b = &files[ranks[at + k]];

@@ -377,6 +377,9 @@ static void check_old_thread(ovni_trace *t, const name_index *ix, hv_blob *obs, 
 	s->thread = path_ok;
 }
 
+/* The k-th size of an array of blob pointers (hv_batch_len). */
+static uint64_t blob_size_at(const void *ctx, size_t k) { return ((hv_blob *const *)ctx)[k]->size; }
+
 static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
 {
 	snprintf(r->format, sizeof r->format, "ovni trace");
@@ -411,22 +414,16 @@ static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_r
 		free(obs);
 	}
 	/* Batches bound the memory of reports waiting to be merged (at most
-	 * 1024 files), and with a runner hold 8 MiB of files per job, at
-	 * least 8 files per job: a batch of many tiny streams is one start of
-	 * the threads, not one per handful of streams (13,000 tiny threads
-	 * of one process started 3,300 threads). */
+	 * 1024 files); with threads, hv_batch_len closes one at 8 MiB of
+	 * files per job, so 13,000 tiny threads of one process start the
+	 * threads once per batch (they started 3,300 threads). */
 	size_t batch = opt->units || opt->runner ? 1024u : 0;
-	unsigned jobs = opt->jobs ? opt->jobs : 1;
 	ovni_ahead ahead = {batch ? calloc(batch, sizeof *ahead.v) : NULL, 0};
 	if (ahead.v) t.ahead = &ahead;
 	size_t next = 0;
 	for (size_t i = 0; i < ix.n; i++) {
 		if (ahead.v && i == next) {
-			next = i;
-			for (uint64_t bytes = 0; next < ix.n && next - i < batch; next++) {
-				if (!opt->units && next - i >= 8u * jobs && bytes >= ((uint64_t)8 << 20) * jobs) break;
-				bytes += ix.by_name[next]->size;
-			}
+			next = i + hv_batch_len(opt, ix.n - i, batch, blob_size_at, ix.by_name + i);
 			ahead_clear(&ahead);
 			ahead_run(opt, &t, &ix, &ahead, i, next);
 		}
