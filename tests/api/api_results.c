@@ -9,17 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned passed, failed;
-#define CHECK(c, ...)                                              \
-	do {                                                       \
-		if (c) passed++;                                   \
-		else {                                             \
-			failed++;                                  \
-			printf("FAIL line %d: ", __LINE__);        \
-			printf(__VA_ARGS__);                       \
-			printf("\n");                              \
-		}                                                  \
-	} while (0)
+#include "../tap.h" /* CHECK, TAP_DONE: the suite's closing line */
 
 /* Writes `s` to path (for the script to compare with the CLI). */
 static int save(const char *dir, const char *name, const char *s)
@@ -140,6 +130,5 @@ int main(int argc, char **argv)
 	st = hpcvet_certificate_verify(good, NULL, NULL, NULL, &vj, &problem);
 	CHECK(st == 3 && !vj && problem && strstr(problem, "not an hpcvet JSON certificate"), "verify: not a certificate");
 	hpcvet_string_free(problem);
-	printf("%u passed, %u failed\n", passed, failed);
-	return failed ? 1 : 0;
+	TAP_DONE();
 }

@@ -7,17 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned passed, failed;
-#define CHECK(c, ...)                                              \
-	do {                                                       \
-		if (c) passed++;                                   \
-		else {                                             \
-			failed++;                                  \
-			printf("FAIL line %d: ", __LINE__);        \
-			printf(__VA_ARGS__);                       \
-			printf("\n");                              \
-		}                                                  \
-	} while (0)
+#include "../tap.h" /* CHECK, TAP_DONE: the suite's closing line */
 
 static unsigned char *slurp(const char *path, size_t *n)
 {
@@ -148,6 +138,5 @@ int main(int argc, char **argv)
 	hpcvet_report_free(NULL);
 	CHECK(strcmp(hpcvet_verdict_name(HPCVET_INTERNAL_ERROR), "internal-error") == 0, "verdict names");
 	free(good);
-	printf("%u passed, %u failed\n", passed, failed);
-	return failed ? 1 : 0;
+	TAP_DONE();
 }
