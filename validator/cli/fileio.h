@@ -42,8 +42,8 @@ void hv_file_close(hv_file *f);
 #define HV_DIR_MAX_DEPTH 64
 /* Files per directory input: a DUMPI trace is one file per rank, and
  * production traces reach 100,000 ranks and more; what a file costs before
- * its check (its path, its hv_file, ~160 bytes) keeps a tree at this bound
- * within ~170 MB. */
+ * its check (its path, its hv_file with its first bytes, ~185 bytes)
+ * keeps a tree at this bound within ~195 MB. */
 #define HV_DIR_MAX_FILES 1048576u
 #define HV_DIR_SLURP_MAX (1024u * 1024u)
 #define HV_DIR_SLURP_BUDGET (32u * 1024u * 1024u)
