@@ -11,6 +11,10 @@
 #     hpctoolkit, ovni, ovni-mix, dumpi, each DEVICE_SIZE MiB, default 512):
 #     wall and CPU time (median of RUNS, default 3), the speed-up in wall
 #     time over -j1, peak RSS.
+#  3. hpcvet-mpi at -np N for N in DEVICE_NP (default "8 16"), -j1 in each
+#     process, on the widest trace, where hpcvet-mpi was built and mpirun
+#     runs: what every process holds (peak RSS is the largest process's)
+#     and the CPU of all of them.
 # A budget (DEVICE_BUDGET seconds, default 420) is checked before each
 # measurement: past it the rest is skipped and the table says so, so the
 # script ends in time whatever the machine. The tables go to $OUT/device.md
@@ -18,7 +22,7 @@
 # raw outputs of width.sh beside it.
 #
 # A smoke run on a small machine: DEVICE_WIDTHS="64 256" DEVICE_SIZE=4 RUNS=1
-# DEVICE_JOBS="1 2" bash bench/device.sh
+# DEVICE_JOBS="1 2" DEVICE_NP="2 3" bash bench/device.sh
 #
 # usage: bench/device.sh [BUILD_DIR]
 set -euo pipefail
@@ -30,6 +34,7 @@ gen=$build/hpcvet-gen
 runs=${RUNS:-3}
 widths=${DEVICE_WIDTHS:-1024 16384 65536}
 jobs=${DEVICE_JOBS:-1 2 4 8 16}
+nps=${DEVICE_NP:-8 16}
 formats=${DEVICE_FORMATS:-hpctoolkit ovni ovni-mix dumpi}
 size=${DEVICE_SIZE:-512}
 budget=${DEVICE_BUDGET:-420}
@@ -127,5 +132,40 @@ for k in "${!inputs[@]}"; do
 			"$(awk -v a="$base" -v b="$wall" 'BEGIN { print (b > 0) ? a / b : 0 }')" "$rss" "$rc" >>"$md"
 	done
 done
+
+# 3. hpcvet-mpi, many processes on the widest trace.
+mpi=$build/hpcvet-mpi
+mpirun=(mpirun --oversubscribe)
+[ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
+{
+	echo
+	echo "## hpcvet-mpi (mpirun -np N hpcvet-mpi -q -j1, median of $runs runs)"
+	echo
+} >>"$md"
+if [ ! -x "$mpi" ] || ! command -v mpirun >/dev/null || ! "${mpirun[@]}" -np 2 true >/dev/null 2>&1; then
+	echo "hpcvet-mpi not built or mpirun does not run: no rows" >>"$md"
+elif [ ! -e "$dir/width-$widest" ]; then
+	echo "no trace of $widest ranks (the width series was skipped)" >>"$md"
+else
+	echo "| input | -np | wall s | CPU s (all processes) | peak RSS MiB (largest process) | exit |" >>"$md"
+	echo "|---|---:|---:|---:|---:|---:|" >>"$md"
+	for np in $nps; do
+		if over; then
+			echo "| dumpi, $widest ranks | $np | skipped: the time budget was spent | | | |" >>"$md"
+			continue
+		fi
+		log=$dir/log
+		rm -f "$log"
+		for ((i = 0; i < runs; i++)); do
+			set +e
+			timed "$log" "${mpirun[@]}" -np "$np" "$mpi" -q -j1 "$dir/width-$widest"
+			set -e
+		done
+		printf '| dumpi, %s ranks | %s | %.3f | %.3f | %s | %s |\n' "$widest" "$np" \
+			"$(awk '{ print $1 }' "$log" | median)" "$(awk '{ print $2 }' "$log" | median)" \
+			"$(awk '{ print $3 }' "$log" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')" \
+			"$(awk '{ print $4 }' "$log" | sort -n | tail -1)" >>"$md"
+	done
+fi
 echo >>"$md"
 echo "Total: $(elapsed) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)." >>"$md"
