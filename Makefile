@@ -51,7 +51,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-width afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -96,7 +96,7 @@ help:
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
 	@echo "make bench-hpctoolkit|bench-ovni|bench-dumpi|bench-damaged|bench-certify|bench-scaling|"
-	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python|bench-width"
+	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python|bench-width|bench-device"
 	@echo "              one series of bench/RESULTS.md"
 	@echo "make seeds    regenerate the fuzz seed corpora (corpus/) from hpcvet-gen"
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
@@ -454,6 +454,11 @@ bench-hostile: all
 WIDTHS ?= 64 1024 16384 65536
 bench-width: all
 	WIDTHS="$(WIDTHS)" bash bench/width.sh $(BUILD)
+# One prepared run for a lent 16-core machine (bench/device.sh): it builds,
+# generates its inputs and writes markdown tables (to $$OUT when set) of the
+# width series and of -j1 to -j16, in under 8 minutes.
+bench-device:
+	bash bench/device.sh $(BUILD)
 # The Python package beside the program (bench/python.sh): CPU time on
 # BENCH_SIZE MiB inputs, paired, and RSS over 10,000 small validations.
 bench-python: all

@@ -41,6 +41,14 @@ static bool read_text(hv_blob *b, char **out, size_t *len)
 bool dumpi_sniff_meta(hv_blob *b)
 {
 	if (b->size == 0 || b->size > META_MAX) return false;
+	/* A NUL among the first bytes is no text, whatever follows (the test
+	 * below, strlen(t) == n, says the same): a rank file (its magic holds
+	 * one) is refused from the bytes every file's sniffs read, without
+	 * reading all of it. */
+	uint8_t head[16];
+	size_t hn = b->size < sizeof head ? (size_t)b->size : sizeof head;
+	if (!hv_blob_read(b, 0, head, hn)) return false;
+	if (memchr(head, 0, hn)) return false;
 	char *t;
 	size_t n;
 	if (!read_text(b, &t, &n)) return false;

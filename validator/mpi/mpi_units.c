@@ -27,11 +27,15 @@ static void own_task(void *ctx, size_t k)
 
 /* HPCVET_MPI_STATS=1: rank 0 prints, per exchange of units, how many
  * units and bytes each rank was planned (the bench's imbalance figure, and
- * the tests' proof that units are spread, not replicated). */
+ * the tests' proof that units are spread, not replicated); =2 also lists
+ * every unit's rank, "unit I rank R" (tests/mpi_share.test.sh: the two ends
+ * of a cross-rank finding were checked by different processes). */
 static void print_plan(const hv_units *u, const unsigned *owner, int nranks)
 {
 	const char *e = getenv("HPCVET_MPI_STATS");
-	if (!e || strcmp(e, "1") != 0) return;
+	if (!e || (strcmp(e, "1") != 0 && strcmp(e, "2") != 0)) return;
+	if (e[0] == '2')
+		for (size_t i = 0; i < u->n; i++) fprintf(stderr, "hpcvet-mpi: unit %zu rank %u\n", i, owner[i]);
 	fprintf(stderr, "hpcvet-mpi: %zu units:", u->n);
 	for (int r = 0; r < nranks; r++) {
 		size_t k = 0;
