@@ -18,8 +18,8 @@
  * --trace-len is events per worker stream: any size.
  *
  * At width (--profiles=N streams a loom, --looms=L; by default one loom of
- * 10): a node runs 2 processes, or 4 from 32 streams on (a runtime per
- * socket), alternately nOS-V and Nanos6, each a main thread and the rest of
+ * 10): a node runs 2 processes (1 under 6 streams), or 4 from 32 streams on
+ * (a runtime per socket), alternately nOS-V and Nanos6, each a main thread and the rest of
  * its share of the N streams as workers (4 x (1 + 96) = 388 streams: the 4
  * processes of 96 workers of a 2-socket node). Every worker writes the same
  * --trace-len events at any width, so work per event compares across
@@ -310,8 +310,8 @@ typedef struct rt_shape {
 bool govni_runtime_shape(const gen_params *p, char *err, size_t errlen)
 {
 	unsigned s = p->profiles ? p->profiles : 2 * (1 + RT_WORKERS);
-	if (s < 6 || s > RT_MAX_STREAMS || p->looms > RT_MAX_LOOMS) {
-		snprintf(err, errlen, "ovni-trace-runtime: --profiles is 6 to %u streams a loom, --looms at most %u", RT_MAX_STREAMS,
+	if (s < 3 || s > RT_MAX_STREAMS || p->looms > RT_MAX_LOOMS) {
+		snprintf(err, errlen, "ovni-trace-runtime: --profiles is 3 to %u streams a loom, --looms at most %u", RT_MAX_STREAMS,
 			 RT_MAX_LOOMS);
 		return false;
 	}
@@ -323,7 +323,7 @@ static void shape_of(const gen_params *p, rt_shape *sh)
 	memset(sh, 0, sizeof *sh);
 	sh->looms = p->looms ? p->looms : 1;
 	sh->streams = p->profiles ? p->profiles : 2 * (1 + RT_WORKERS);
-	sh->procs = sh->streams >= 32 ? 4 : 2;
+	sh->procs = sh->streams >= 32 ? 4 : sh->streams >= 6 ? 2 : 1; /* each a main thread and 2 workers or more */
 	sh->n = p->trace_len ? p->trace_len : 2000;
 	for (unsigned k = 0; k < sh->procs; k++) {
 		unsigned share = sh->streams / sh->procs + (k < sh->streams % sh->procs);

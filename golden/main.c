@@ -41,7 +41,7 @@ static void usage(FILE *out)
 	      "                       1048576; rank files are written as they are made)\n"
 	      "  --open-tasks=N       ovni-trace-runtime: a worker also creates N tasks that never run\n"
 	      "  --looms=N            ovni-trace-runtime: N looms (nodes, default 1) of --profiles=N streams\n"
-	      "                       each (6 to 1024, default 10): 2 processes, 4 from 32 streams on, each a\n"
+	      "                       each (3 to 1024, default 10): 2 processes, 4 from 32 streams on, each a\n"
 	      "                       main thread and workers of --trace-len=N events (4 x (1 + 96): 388)\n"
 	      "  --break=RULE-ID      write an input that breaks exactly that rule\n"
 	      "  --break=RULE-ID~inside-tolerance  (hpctkdb.values.execution, .summary) a value off by just\n"
