@@ -204,6 +204,9 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 	/* Looms run side by side; a loom's split replay (model_split.c) gets
 	 * its share of the threads to spare. */
 	unsigned threads = opt->runner && opt->jobs > nl ? (unsigned)(opt->jobs / nl) : 1;
+	int8_t kinds[OVNI_MARK_TYPES];
+	ovni_model_mark_kinds(&pre, kinds);
+	pre.mark_kind = kinds;
 	fctx c = {.pre = &pre, .opt = opt, .threads = threads, .ord = ord, .offs = offs, .job = fx->job, .loom = loom,
 		  .reps = reps, .sums = sums, .like = t->r};
 	atomic_init(&c.noisy, 0);

@@ -62,6 +62,10 @@ void ovni_model_check(ovni_trace *t, const int64_t *offsets);
  * usable. ord has room for t->ns. */
 size_t ovni_model_order(const ovni_trace *t, size_t *ord, bool walked_only);
 
+/* The mark types declared trace-wide (-1 undeclared, 0 single, 1 stack):
+ * the tree checks made the threads' declarations agree. */
+void ovni_model_mark_kinds(const ovni_trace *t, int8_t kind[OVNI_MARK_TYPES]);
+
 /* `opt`, `threads`: the split replay's runner and threads (model_split.c;
  * NULL, 1: this thread only); the report is the same. */
 void ovni_model_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *all_offs, hv_report **reps,

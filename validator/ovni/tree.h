@@ -37,6 +37,9 @@ typedef struct ovni_trace {
 	struct ovni_fused *fx;  /* streams checked by the fused replay (fused.c) */
 	hv_report *fused;       /* that replay's model report, merged if the trace has no error */
 	bool all_models;        /* hv_options.ovni_all_models: no model needs a thread to require it */
+	/* the model's mark kinds (ovni_model_mark_kinds), found once for every
+	 * loom: NULL, each loom looks them up over every stream of the trace */
+	const int8_t *mark_kind;
 } ovni_trace;
 
 /* Cross-stream checks: duplicate threads, process and loom merging,
