@@ -22,9 +22,9 @@
  * report per stream of the looms being replayed; and per stream waiting to
  * be merged, its summary and either its counts alone (a clean stream's
  * report adds nothing else: a few hundred bytes, where a report is 19 KiB)
- * or, for a stream with a diagnostic, its report: more than
- * FUSED_MAX_NOISY of those and the pass gives up, the walk then reads the
- * streams twice. So a trace of 65,536 clean streams is read once, as one of
+ * or, for a stream with a diagnostic, its report, and the same for each
+ * loom's model report: more than FUSED_MAX_NOISY of those and the pass
+ * gives up, the walk then reads the streams twice. So a trace of 65,536 clean streams is read once, as one of
  * 16 is. */
 #include <stdatomic.h>
 #include <stdint.h>
@@ -39,24 +39,29 @@
 
 bool ovni_fused_on = true;
 
-/* A clean stream's report, as its nonzero evaluation counts. */
+/* A clean report, as its nonzero evaluation counts. */
 typedef struct fcount {
 	uint32_t rule;
 	uint64_t n;
 } fcount;
 
-typedef struct fjob {
-	const hv_blob *obs;
-	bool used;
+/* A report waiting to be merged: whole, or folded into its counts. */
+typedef struct fheld {
 	hv_report *rep;           /* NULL once folded into cnt (or never made) */
 	fcount *cnt;
 	uint32_t ncnt;
+} fheld;
+
+typedef struct fjob {
+	const hv_blob *obs;
+	bool used;
+	fheld h;                  /* the stream checks' report */
 	ovni_obs_summary sum;
 } fjob;
 
 typedef struct floom {
 	size_t from, to;          /* its streams: ord[from, to) */
-	hv_report rep;            /* the model's diagnostics for this loom */
+	fheld h;                  /* the model's report for this loom */
 } floom;
 
 struct ovni_fused {
@@ -91,10 +96,11 @@ static bool quiet(const hv_report *r)
 	return true;
 }
 
-/* After the loom's replay: a clean stream's report becomes its counts
- * (merging it adds them and nothing else); another is kept whole. */
-static void fold(fctx *c, fjob *j)
+/* After the loom's replay: a clean report becomes its counts (merging it
+ * adds them and nothing else); another is kept whole. */
+static void fold(fctx *c, fheld *j)
 {
+	if (!j->rep) return;
 	if (quiet(j->rep)) {
 		uint32_t n = 0;
 		for (int i = 0; i < HV_RULE_COUNT; i++) n += j->rep->evaluated[i] != 0;
@@ -111,36 +117,45 @@ static void fold(fctx *c, fjob *j)
 	if (atomic_fetch_add(&c->noisy, 1) >= FUSED_MAX_NOISY) atomic_store(&c->gave_up, true);
 }
 
+/* A held report into dst, as hv_report_merge would merge it. */
+static void held_merge(hv_report *dst, const fheld *j)
+{
+	if (j->rep) hv_report_merge(dst, j->rep);
+	for (uint32_t k = 0; k < j->ncnt; k++) dst->evaluated[j->cnt[k].rule] += j->cnt[k].n; /* a clean report's merge */
+}
+
+static void held_free(fheld *j)
+{
+	if (j->rep) hv_report_free(j->rep);
+	free(j->rep);
+	free(j->cnt);
+	*j = (fheld){0};
+}
+
+static hv_report *held_new(fheld *j, const hv_report *like)
+{
+	if ((j->rep = malloc(sizeof *j->rep))) hv_report_init(j->rep, like->input_path, like->max_diags);
+	return j->rep;
+}
+
 static void loom_task(void *ctx, size_t i)
 {
 	fctx *c = ctx;
 	floom *l = &c->loom[i];
 	if (atomic_load(&c->gave_up)) return;
 	size_t k = l->from;
-	for (; k < l->to; k++) { /* its streams' reports, for the replay's time */
-		fjob *j = &c->job[k];
-		if (!(j->rep = malloc(sizeof *j->rep))) break;
-		hv_report_init(j->rep, c->like->input_path, c->like->max_diags);
-		c->reps[k] = j->rep;
-	}
-	if (k < l->to) {
+	for (; k < l->to; k++) /* its streams' reports, for the replay's time */
+		if (!(c->reps[k] = held_new(&c->job[k].h, c->like))) break;
+	if (k < l->to || !held_new(&l->h, c->like)) {
 		atomic_store(&c->gave_up, true);
 	} else {
 		ovni_trace t = *c->pre; /* a copy per loom: its own report */
-		t.r = &l->rep;
+		t.r = l->h.rep;
 		ovni_model_loom(&t, c->ord + l->from, l->to - l->from, c->offs, c->reps + l->from, c->sums + l->from, c->opt,
 				c->threads);
 	}
-	for (size_t m = l->from; m < k; m++) fold(c, &c->job[m]);
-}
-
-static void job_free(fjob *j)
-{
-	if (j->rep) hv_report_free(j->rep);
-	free(j->rep);
-	free(j->cnt);
-	j->rep = NULL;
-	j->cnt = NULL;
+	for (size_t m = l->from; m < k; m++) fold(c, &c->job[m].h);
+	fold(c, &l->h);
 }
 
 /* qsort has no context argument; an input is validated on one thread (-j
@@ -197,8 +212,7 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 		size_t j = i + 1;
 		while (j < m && strcmp(pre.s[ord[j]].loom, pre.s[ord[i]].loom) == 0) j++;
 		loom[nl].from = i;
-		loom[nl].to = j;
-		hv_report_init(&loom[nl++].rep, t->r->input_path, t->r->max_diags);
+		loom[nl++].to = j;
 		i = j;
 	}
 	/* Looms run side by side; a loom's split replay (model_split.c) gets
@@ -216,14 +230,14 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 	g_sort_jobs = fx->job;
 	qsort(fx->byobs, m, sizeof *fx->byobs, by_obs);
 	hv_report_init(&fx->model, t->r->input_path, t->r->max_diags);
-	for (size_t i = 0; i < nl; i++) hv_report_merge(&fx->model, &loom[i].rep);
+	for (size_t i = 0; i < nl; i++) held_merge(&fx->model, &loom[i].h);
 	t->fx = fx;
 	t->fused = &fx->model;
 	fx = NULL;
 out:
-	for (size_t i = 0; i < nl; i++) hv_report_free(&loom[i].rep);
+	for (size_t i = 0; i < nl; i++) held_free(&loom[i].h);
 	if (fx) {
-		for (size_t k = 0; k < fx->njob; k++) job_free(&fx->job[k]);
+		for (size_t k = 0; k < fx->njob; k++) held_free(&fx->job[k].h);
 		free(fx->job);
 		free(fx->byobs);
 		free(fx);
@@ -260,10 +274,9 @@ bool ovni_fused_take(ovni_trace *t, const hv_blob *obs, ovni_obs_summary *sum)
 	fjob *j = find(t, obs);
 	if (!j) return false;
 	j->used = true;
-	if (j->rep) hv_report_merge(t->r, j->rep);
-	for (uint32_t k = 0; k < j->ncnt; k++) t->r->evaluated[j->cnt[k].rule] += j->cnt[k].n; /* a clean report's merge */
+	held_merge(t->r, &j->h);
 	*sum = j->sum;
-	job_free(j);
+	held_free(&j->h);
 	return true;
 }
 
@@ -272,7 +285,7 @@ bool ovni_fused_has(const ovni_trace *t, const hv_blob *obs) { return find(t, ob
 void ovni_fused_free(ovni_trace *t)
 {
 	if (!t->fx) return;
-	for (size_t k = 0; k < t->fx->njob; k++) job_free(&t->fx->job[k]);
+	for (size_t k = 0; k < t->fx->njob; k++) held_free(&t->fx->job[k].h);
 	free(t->fx->job);
 	free(t->fx->byobs);
 	hv_report_free(&t->fx->model);
