@@ -23,7 +23,7 @@
  * be merged, its summary and either its counts alone (a clean stream's
  * report adds nothing else: a few hundred bytes, where a report is 19 KiB)
  * or, for a stream with a diagnostic, its report, and the same for each
- * loom's model report: more than FUSED_MAX_NOISY of those and the pass
+ * loom's model report: more than ovni_fused_max_noisy of those and the pass
  * gives up, the walk then reads the streams twice. So a trace of 65,536 clean streams is read once, as one of
  * 16 is. */
 #include <stdatomic.h>
@@ -35,9 +35,9 @@
 #include "model.h"
 #include "tree.h"
 
-#define FUSED_MAX_NOISY 4096u /* reports kept whole: 19 KiB each */
 
 bool ovni_fused_on = true;
+unsigned ovni_fused_max_noisy = 4096; /* reports kept whole: 19 KiB each */
 
 /* A clean report, as its nonzero evaluation counts. */
 typedef struct fcount {
@@ -114,7 +114,7 @@ static void fold(fctx *c, fheld *j)
 			return;
 		}
 	}
-	if (atomic_fetch_add(&c->noisy, 1) >= FUSED_MAX_NOISY) atomic_store(&c->gave_up, true);
+	if (atomic_fetch_add(&c->noisy, 1) >= ovni_fused_max_noisy) atomic_store(&c->gave_up, true);
 }
 
 /* A held report into dst, as hv_report_merge would merge it. */

@@ -65,6 +65,9 @@ bool ovni_fused_has(const ovni_trace *t, const hv_blob *obs);
 void ovni_fused_free(ovni_trace *t);
 /* Tests: false turns the fused pass off (streams are then read twice). */
 extern bool ovni_fused_on;
+/* Reports the fused pass keeps whole (streams' and looms' with a
+ * diagnostic) before it gives up (4096); tests lower it. */
+extern unsigned ovni_fused_max_noisy;
 /* false: every loom replays the one-thread way (model.c), not the split
  * replay (model_split.c); the report is the same. HPCVET_OVNI_SPLIT=0 in
  * the CLI, for measurements and tests. */
