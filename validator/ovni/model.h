@@ -27,8 +27,9 @@
  * (bench/RESULTS.md).
  *
  * The split replay (model_split.c) adds, per stream, SPLIT_AHEAD chunk
- * buffers (a loom's within 16 MiB) and about 56 KiB: a copy of the loom's
- * fixed part, a report of counts, a table of event kinds.
+ * buffers (a loom's within 16 MiB) and about 32 KiB: a copy of the loom's
+ * fixed part less its table of ops (left untouched), a report of counts, a
+ * table of event kinds; looms of up to 1,024 streams.
  *
  * A whole loom is one unit here (not split into per-stream units of
  * core/units.h), because threads of one loom share CPUs and tasks; within
