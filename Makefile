@@ -450,10 +450,14 @@ HOSTILE_SIZES ?= 1 16
 bench-hostile: all
 	SIZES="$(HOSTILE_SIZES)" bash bench/hostile.sh $(BUILD)
 # DUMPI traces of WIDTHS ranks (bench/width.sh): CPU per record and peak RSS
-# at -j1, -j2 and under mpirun, RECORDS records per rank at every width.
+# at -j1, -j2 and under mpirun, RECORDS records per rank at every width;
+# then ovni traces of OVNI_WIDTHS (STREAMSxLOOMS, bench/width-ovni.sh), EVENTS
+# events per worker at every width. FAMILIES="ovni" runs one family.
 WIDTHS ?= 64 1024 16384 65536
+OVNI_WIDTHS ?= 16x1 256x1 1024x1 16x64 16x1024 16x4096
+FAMILIES ?= dumpi ovni
 bench-width: all
-	WIDTHS="$(WIDTHS)" bash bench/width.sh $(BUILD)
+	WIDTHS="$(WIDTHS)" OVNI_WIDTHS="$(OVNI_WIDTHS)" FAMILIES="$(FAMILIES)" bash bench/width.sh $(BUILD)
 # One prepared run for a lent 16-core machine (bench/device.sh): it builds,
 # generates its inputs and writes markdown tables (to $$OUT when set) of the
 # width series and of -j1 to -j16, in under 8 minutes.

@@ -75,7 +75,7 @@ make -j"$ncpu" all >"$raw/build.log" 2>&1 || {
 if over; then
 	echo "skipped: the time budget was spent" >>"$md"
 else
-	RUNS=$runs WIDTHS="$widths" BENCH_DIR="$dir" bash bench/width.sh "$build" >"$raw/width.txt" 2>"$raw/width.err" || true
+	RUNS=$runs FAMILIES=dumpi WIDTHS="$widths" BENCH_DIR="$dir" bash bench/width.sh "$build" >"$raw/width.txt" 2>"$raw/width.err" || true
 	awk 'NR == 1 { sub(/^# /, ""); print; print ""; next }
 		NR == 2 { print "| ranks | MiB | records | command | CPU s | ns/record | x cat | peak RSS MiB | exit |"; print "|---:|---:|---:|---|---:|---:|---:|---:|---:|"; next }
 		/^\(/ { print ""; print; next }
@@ -84,6 +84,21 @@ else
 		"$raw/width.txt" >>"$md"
 	echo >>"$md"
 	echo "(width series done at $(elapsed) s)" >>"$md"
+fi
+
+# 1b. ovni at width (bench/width-ovni.sh through width.sh): streams per loom
+# and looms, its own text table kept as it prints.
+{
+	echo
+	echo "## ovni width (bench/width.sh FAMILIES=ovni, OVNI_WIDTHS=\"${DEVICE_OVNI_WIDTHS:-16x1 388x1 1024x1 16x1024}\")"
+	echo
+} >>"$md"
+if over; then
+	echo "skipped: the time budget was spent" >>"$md"
+else
+	RUNS=$runs FAMILIES=ovni OVNI_WIDTHS="${DEVICE_OVNI_WIDTHS:-16x1 388x1 1024x1 16x1024}" BENCH_DIR="$dir" \
+		bash bench/width.sh "$build" >"$raw/width-ovni.txt" 2>"$raw/width-ovni.err" || true
+	{ echo '```'; cat "$raw/width-ovni.txt"; echo '```'; echo; echo "(ovni width done at $(elapsed) s)"; } >>"$md"
 fi
 
 # 2. -j: wall time is the point here (the machine is not shared).

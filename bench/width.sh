@@ -15,6 +15,9 @@
 # The traces are kept in BENCH_DIR (default: a temporary folder) and reused
 # when their parameters match: 65,536 ranks of 30 records are ~270 MB.
 #
+# Then the ovni rows (bench/width-ovni.sh: OVNI_WIDTHS, EVENTS). FAMILIES
+# (default "dumpi ovni") picks the families; a family left out is skipped.
+#
 # usage: bench/width.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +28,7 @@ mpi=$build/hpcvet-mpi
 runs=${RUNS:-3}
 widths=${WIDTHS:-64 1024 16384 65536}
 records=${RECORDS:-30}
+families=" ${FAMILIES:-dumpi ovni} "
 source bench/lib.sh
 dir=${BENCH_DIR:-$(mktemp -d)}
 [ -n "${BENCH_DIR:-}" ] || trap 'rm -rf "$dir"' EXIT
@@ -72,30 +76,36 @@ measure() {
 	rm -f "$log"
 }
 
-printf '# %s records per rank; CPU: median of %s runs; load %s\n' "$per_rank" "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-7s %9s %9s %-16s %8s %10s %7s %9s %4s\n' ranks MiB records command "CPU s" "ns/record" "x cat" "RSS MiB" exit
-for w in $widths; do
-	in=$(trace "$w")
-	bytes=$(bytes_of "$in")
-	nrec=$((w * per_rank))
-	find "$in" -type f -exec cat {} + >/dev/null
-	measure "$dir/log" find "$in" -type f -exec cat {} +
-	cat_cpu=$CPU
-	row() {
-		printf '%-7s %9s %9s %-16s %8.3f %10.0f %7s %9s %4s\n' "$w" "$(mib "$bytes")" "$nrec" "$1" "$CPU" \
-			"$(awk -v c="$CPU" -v n="$nrec" 'BEGIN { print c * 1e9 / n }')" \
-			"$(awk -v c="$CPU" -v k="$cat_cpu" 'BEGIN { if (k > 0) printf "%.1f", c / k; else print "-" }')" "$RSS" "$EXIT"
-	}
-	row cat
-	measure "$dir/log" "$hv" -q -j1 "$in"
-	row "hpcvet -j1"
-	measure "$dir/log" "$hv" -q -j2 "$in"
-	row "hpcvet -j2"
-	if [ "$have_mpi" = 1 ]; then
-		measure "$dir/log" "${mpirun[@]}" -np 2 "$mpi" -q -j1 "$in"
-		row "mpirun -np 2"
-		measure "$dir/log" "${mpirun[@]}" -np 4 "$mpi" -q -j1 "$in"
-		row "mpirun -np 4"
-	fi
-done
-[ "$have_mpi" = 1 ] || echo "(hpcvet-mpi not built or mpirun does not run: no mpirun rows)"
+if [[ $families == *" dumpi "* ]]; then
+	printf '# %s records per rank; CPU: median of %s runs; load %s\n' "$per_rank" "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	printf '%-7s %9s %9s %-16s %8s %10s %7s %9s %4s\n' ranks MiB records command "CPU s" "ns/record" "x cat" "RSS MiB" exit
+	for w in $widths; do
+		in=$(trace "$w")
+		bytes=$(bytes_of "$in")
+		nrec=$((w * per_rank))
+		find "$in" -type f -exec cat {} + >/dev/null
+		measure "$dir/log" find "$in" -type f -exec cat {} +
+		cat_cpu=$CPU
+		row() {
+			printf '%-7s %9s %9s %-16s %8.3f %10.0f %7s %9s %4s\n' "$w" "$(mib "$bytes")" "$nrec" "$1" "$CPU" \
+				"$(awk -v c="$CPU" -v n="$nrec" 'BEGIN { print c * 1e9 / n }')" \
+				"$(awk -v c="$CPU" -v k="$cat_cpu" 'BEGIN { if (k > 0) printf "%.1f", c / k; else print "-" }')" "$RSS" "$EXIT"
+		}
+		row cat
+		measure "$dir/log" "$hv" -q -j1 "$in"
+		row "hpcvet -j1"
+		measure "$dir/log" "$hv" -q -j2 "$in"
+		row "hpcvet -j2"
+		if [ "$have_mpi" = 1 ]; then
+			measure "$dir/log" "${mpirun[@]}" -np 2 "$mpi" -q -j1 "$in"
+			row "mpirun -np 2"
+			measure "$dir/log" "${mpirun[@]}" -np 4 "$mpi" -q -j1 "$in"
+			row "mpirun -np 4"
+		fi
+	done
+	[ "$have_mpi" = 1 ] || echo "(hpcvet-mpi not built or mpirun does not run: no mpirun rows)"
+fi
+if [[ $families == *" ovni "* ]]; then
+	[[ $families == *" dumpi "* ]] && echo
+	BENCH_DIR=${BENCH_DIR:-$dir} bash bench/width-ovni.sh "$build"
+fi

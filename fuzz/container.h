@@ -11,7 +11,7 @@
 #include "core/blob.h"
 #include "core/hv_int.h"
 
-#define FUZZ_MAX_FILES 256 /* a wide trace: a 3-D stencil of 64 ranks, a loom of 100 threads */
+#define FUZZ_MAX_FILES 2080 /* a wide trace: a 3-D stencil of 64 ranks, a loom of 1,024 threads (2 files each) */
 #define FUZZ_NAME_MAX 96
 
 typedef struct fuzz_files {

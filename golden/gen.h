@@ -61,6 +61,7 @@ typedef struct gen_params {
 	 * iteration), the same number of records on every rank at any width. */
 	unsigned pattern;
 	unsigned open_tasks;  /* ovni-trace-runtime: a worker creates N tasks that never run */
+	unsigned looms;       /* ovni-trace-runtime: looms (nodes), each of `profiles` streams */
 	/* HPCToolkit: how ctxIds fall over the tree (GEN_IDS_*). */
 	unsigned ctx_ids;
 	const char *break_rule;    /* NULL: a valid output */

@@ -204,6 +204,7 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		return add(out, "stream.json", &b) ? 0 : -1;
 	}
 	out->is_set = true;
+	if (govni_is(what, "ovni-trace-runtime") && !govni_runtime_shape(p, err, errlen)) return -1;
 	int rc = govni_is(what, "ovni-trace") ? gen_tree_v3(p, out)
 		 : govni_is(what, "ovni-trace-mix") ? govni_gen_mix(p, out)
 		 : govni_is(what, "ovni-trace-runtime") ? govni_gen_runtime(p, out)

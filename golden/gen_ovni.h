@@ -58,6 +58,9 @@ void govni_write_proc(int version, long long app_id, long long rank, long long n
 int govni_gen_mix(const gen_params *p, gen_output *out);
 /* --what=ovni-trace-runtime (gen_ovni_runtime.c): one loom shaped like a task runtime's trace. */
 int govni_gen_runtime(const gen_params *p, gen_output *out);
+/* Whether --profiles (streams a loom) and --looms give a runtime trace; else
+ * says why in err. */
+bool govni_runtime_shape(const gen_params *p, char *err, size_t errlen);
 
 bool govni_is(const char *a, const char *b);
 bool govni_prefix(const char *rule, const char *prefix);

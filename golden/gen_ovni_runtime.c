@@ -17,6 +17,16 @@
  * runs, one every 32 iterations once its clock is past their creation.
  * --trace-len is events per worker stream: any size.
  *
+ * At width (--profiles=N streams a loom, --looms=L; by default one loom of
+ * 10): a node runs 2 processes (1 under 6 streams), or 4 from 32 streams on
+ * (a runtime per socket), alternately nOS-V and Nanos6, each a main thread and the rest of
+ * its share of the N streams as workers (4 x (1 + 96) = 388 streams: the 4
+ * processes of 96 workers of a 2-socket node). Every worker writes the same
+ * --trace-len events at any width, so work per event compares across
+ * widths. Each stream is written on its own: its last events come after
+ * every other stream's last clock of the loom, so a loom is made twice,
+ * first for the clocks alone, and memory holds one stream, not a loom.
+ *
  * Target numbers (bench/ovni-runtime-stats.py on the sample; on the generated
  * trace at --trace-len=10000, seed 1, in brackets; tests/ovni_runtime.test.sh
  * keeps the rates per 1000 events and the merge runs within a factor 2):
@@ -45,8 +55,14 @@
 #include "core/hv_int.h"
 #include "gen_ovni.h"
 
-#define RT_WORKERS 4u
+#define RT_WORKERS 4u /* per process, by default */
 #define RT_CLOCK0 6474802000000ull
+#define RT_MAX_STREAMS 1024u /* a loom's */
+#define RT_MAX_LOOMS 4096u
+#define RT_MAX_PROCS 4u
+/* pids and tids of loom l start at 18821 + l * RT_LOOM_IDS: every loom's
+ * threads have ids of their own */
+#define RT_LOOM_IDS 1100u
 
 typedef struct rt_stream {
 	gen_buf b;
@@ -55,16 +71,18 @@ typedef struct rt_stream {
 	unsigned n;       /* events written */
 	uint32_t ntask;   /* tasks this worker created */
 	uint32_t wix;     /* the worker's index in its process, 0.. */
+	uint32_t nw;      /* workers in its process */
 	uint32_t type0;   /* the first of the 4 task types this worker declared */
 	uint32_t handed;  /* tasks of the previous worker's burst this one ran */
 	uint32_t nhand;   /* tasks in each worker's burst */
 	uint64_t hand0;   /* the previous worker's first clock */
+	bool dry;         /* clocks only, no bytes: the loom's last clock first */
 } rt_stream;
 
 /* Task ids come from one counter per process, as a runtime's atomic one:
- * the c-th task of worker x is c * RT_WORKERS + x + 1 (dense, interleaved). */
-static uint32_t task_id(uint32_t c, uint32_t x) { return c * RT_WORKERS + x + 1; }
-static uint32_t new_task(rt_stream *s) { return task_id(s->ntask++, s->wix); }
+ * the c-th task of worker x of nw is c * nw + x + 1 (dense, interleaved). */
+static uint32_t task_id(uint32_t c, uint32_t x, uint32_t nw) { return c * nw + x + 1; }
+static uint32_t new_task(rt_stream *s) { return task_id(s->ntask++, s->wix, s->nw); }
 
 /* A bound on the clock of the j-th creation of a worker's burst (three
  * events each, gaps under 150, after at most 10 start events). */
@@ -83,7 +101,8 @@ static void idle(rt_stream *s, uint64_t ns) { s->clock += ns / 2 + gen_below(&s-
 
 static void ev(rt_stream *s, const char *mcv, const uint8_t *pl, size_t n, bool jumbo)
 {
-	govni_put_event(&s->b, mcv, next(s), pl, n, jumbo);
+	uint64_t c = next(s);
+	if (!s->dry) govni_put_event(&s->b, mcv, c, pl, n, jumbo);
 	s->n++;
 }
 static void e0(rt_stream *s, const char *mcv) { ev(s, mcv, NULL, 0, false); }
@@ -201,7 +220,7 @@ static void nosv_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, uint
 	}
 	}
 	if (k % 32 == 7 && handed_ready(s)) { /* a task the previous worker created */
-		uint32_t t = task_id(s->handed++, (s->wix + RT_WORKERS - 1) % RT_WORKERS);
+		uint32_t t = task_id(s->handed++, (s->wix + s->nw - 1) % s->nw, s->nw);
 		e2(s, "VTx", t, 0), e0(s, "VMa"), e0(s, "VMA"), e2(s, "VTe", t, 0);
 	}
 	mark(s, false, v);
@@ -260,7 +279,7 @@ static void nanos6_iter(rt_stream *s, unsigned k, unsigned cpu, unsigned *on, ui
 	}
 	}
 	if (k % 32 == 7 && handed_ready(s)) {
-		uint32_t t = task_id(s->handed++, (s->wix + RT_WORKERS - 1) % RT_WORKERS);
+		uint32_t t = task_id(s->handed++, (s->wix + s->nw - 1) % s->nw, s->nw);
 		n6_body(s, t, "6Dr", "6DR");
 	}
 	mark(s, false, v);
@@ -280,29 +299,84 @@ static const char mark_json[] =
 	"            }\n"
 	"        },\n";
 
+/* The loom's layout: processes, and where each one's streams and workers
+ * start (a process's streams are its main thread, then its workers). */
+typedef struct rt_shape {
+	unsigned looms, streams, procs, workers, ncpus, n;
+	unsigned first[RT_MAX_PROCS + 1];  /* a process's first stream (its main thread) */
+	unsigned wfirst[RT_MAX_PROCS + 1]; /* its first worker, counted over the loom */
+} rt_shape;
+
+bool govni_runtime_shape(const gen_params *p, char *err, size_t errlen)
+{
+	unsigned s = p->profiles ? p->profiles : 2 * (1 + RT_WORKERS);
+	if (s < 3 || s > RT_MAX_STREAMS || p->looms > RT_MAX_LOOMS) {
+		snprintf(err, errlen, "ovni-trace-runtime: --profiles is 3 to %u streams a loom, --looms at most %u", RT_MAX_STREAMS,
+			 RT_MAX_LOOMS);
+		return false;
+	}
+	return true;
+}
+
+static void shape_of(const gen_params *p, rt_shape *sh)
+{
+	memset(sh, 0, sizeof *sh);
+	sh->looms = p->looms ? p->looms : 1;
+	sh->streams = p->profiles ? p->profiles : 2 * (1 + RT_WORKERS);
+	sh->procs = sh->streams >= 32 ? 4 : sh->streams >= 6 ? 2 : 1; /* each a main thread and 2 workers or more */
+	sh->n = p->trace_len ? p->trace_len : 2000;
+	for (unsigned k = 0; k < sh->procs; k++) {
+		unsigned share = sh->streams / sh->procs + (k < sh->streams % sh->procs);
+		sh->first[k + 1] = sh->first[k] + share;
+		sh->wfirst[k + 1] = sh->wfirst[k] + share - 1;
+	}
+	sh->workers = sh->wfirst[sh->procs];
+	sh->ncpus = 4 * sh->workers + sh->procs;
+}
+
+static unsigned proc_of(const rt_shape *sh, unsigned i)
+{
+	unsigned k = 0;
+	while (i >= sh->first[k + 1]) k++;
+	return k;
+}
+
+static long long pid_of(unsigned loom, unsigned proc) { return 18821 + (long long)loom * RT_LOOM_IDS + proc; }
+
+/* Thread w of process `proc` (0: its main thread, whose tid is the pid);
+ * the workers' tids interleave over the processes, as threads started
+ * side by side get them. */
+static long long tid_of(const rt_shape *sh, unsigned loom, unsigned proc, unsigned w)
+{
+	if (w == 0) return pid_of(loom, proc);
+	return 18821 + (long long)loom * RT_LOOM_IDS + sh->procs + proc + (long long)sh->procs * (w - 1);
+}
+
 /* `minor` > 0: a newer nOS-V model version than 1.14 knows (2.7). */
-static void meta(gen_buf *b, long long tid, long long pid, unsigned proc, bool main_thread, unsigned ncpus, unsigned minor)
+static void meta(gen_buf *b, const rt_shape *sh, unsigned loom, unsigned proc, unsigned w, unsigned minor)
 {
 	char t[512], req[40];
+	bool nosv = proc % 2 == 0;
 	snprintf(req, sizeof req, "\"nosv\": \"2.%u.0\"", 7 + minor);
 	snprintf(t, sizeof t,
 		 "{\n    \"version\": 3,\n    \"ovni\": {\n        \"lib\": { \"version\": \"1.14.0\", \"commit\": \"hpcvet-gen\" },\n"
-		 "        \"part\": \"thread\",\n        \"tid\": %lld,\n        \"pid\": %lld,\n        \"loom\": \"node0\",\n"
+		 "        \"part\": \"thread\",\n        \"tid\": %lld,\n        \"pid\": %lld,\n        \"loom\": \"node%u\",\n"
 		 "        \"app_id\": %u,\n        \"require\": { \"ovni\": \"1.1.0\", %s, \"kernel\": \"1.0.0\" },\n",
-		 tid, pid, proc + 1, proc == 0 ? req : "\"nanos6\": \"1.1.0\"");
+		 tid_of(sh, loom, proc, w), pid_of(loom, proc), loom, proc + 1, nosv ? req : "\"nanos6\": \"1.1.0\"");
 	gen_buf_append(b, t, strlen(t));
 	gen_buf_append(b, mark_json, sizeof mark_json - 1);
-	if (main_thread) {
-		snprintf(t, sizeof t, "        \"rank\": %u,\n        \"nranks\": 2,\n        \"loom_cpus\": [", proc);
+	if (w == 0) {
+		snprintf(t, sizeof t, "        \"rank\": %u,\n        \"nranks\": %u,\n        \"loom_cpus\": [", loom * sh->procs + proc,
+			 sh->looms * sh->procs);
 		gen_buf_append(b, t, strlen(t));
-		for (unsigned c = 0; c < ncpus; c++) {
+		for (unsigned c = 0; c < sh->ncpus; c++) {
 			snprintf(t, sizeof t, "%s\n            { \"index\": %u, \"phyid\": %u }", c ? "," : "", c, c);
 			gen_buf_append(b, t, strlen(t));
 		}
 		gen_buf_append(b, "\n        ],\n", 11);
 	}
 	gen_buf_append(b, "        \"finished\": 1\n    }", 27);
-	if (proc == 0) {
+	if (nosv) {
 		static const char hw[] = ",\n    \"nosv\": {\n        \"can_breakdown\": true,\n        \"hwc\": { \"0\": { \"name\": "
 					 "\"PAPI_TOT_INS\" }, \"1\": { \"name\": \"PAPI_TOT_CYC\" } }\n    }";
 		gen_buf_append(b, hw, sizeof hw - 1);
@@ -310,116 +384,128 @@ static void meta(gen_buf *b, long long tid, long long pid, unsigned proc, bool m
 	gen_buf_append(b, "\n}\n", 3);
 }
 
-int govni_gen_runtime(const gen_params *p, gen_output *out)
+/* Stream i of loom `loom` up to its last events (which wait for the loom's
+ * last clock): into s->b, or only its clocks when s->dry. False: a bug
+ * (the burst's clock bound is wrong). */
+static bool body(const gen_params *p, const rt_shape *sh, unsigned loom, unsigned i, rt_stream *s)
 {
-	unsigned n = p->trace_len ? p->trace_len : 2000;
-	unsigned ncpus = 4 * 2 * RT_WORKERS + 2;
-	enum { NS = 2 * (1 + RT_WORKERS) };
-	rt_stream st[NS];
-	long long tids[NS], pids[NS];
-	memset(st, 0, sizeof st);
+	unsigned proc = proc_of(sh, i), w = i - sh->first[proc], nw = sh->first[proc + 1] - sh->first[proc] - 1;
+	unsigned n = sh->n, wf = sh->wfirst[proc];
+	bool nosv = proc % 2 == 0;
+	s->rng.s = p->seed * 7919 + 17 * ((uint64_t)loom * sh->streams + i) + 1;
+	s->clock = RT_CLOCK0 + 1000 * (uint64_t)i;
+	s->nw = nw;
+	if (!s->dry) gen_buf_append(&s->b, "ovni\x01\x00\x00\x00", 8);
+	if (w == 0) { /* main: creates the workers, pauses until the end */
+		e4(s, "OHx", 4 * sh->workers + proc, UINT32_MAX, 0, 0);
+		/* nOS-V 4.1 counts the CPUs at its start: OCn with 8 bytes (count,
+		 * highest CPU), where the 1.14 table declares OCn(i32 cpu); ovniemu
+		 * ignores the event */
+		if (nosv) e2(s, "OCn", sh->ncpus, sh->ncpus - 1), e0(s, "VAa"), e0(s, "VAA");
+		else e0(s, "6Hm");
+		for (unsigned c = 1; c <= nw; c++) e3(s, "OHC", 4 * (wf + c - 1), (uint32_t)tid_of(sh, loom, proc, c), 0);
+		e0(s, "OHp");
+		return true;
+	}
+	unsigned cpu = 4 * (wf + w - 1), on = cpu;
+	unsigned pw = w % nw + 1; /* the next worker of the process */
+	uint32_t partner = (uint32_t)tid_of(sh, loom, proc, pw);
+	unsigned pcpu = 4 * (wf + pw - 1) + 2;
+	s->clock += 100000; /* after the main thread's OHC */
+	s->wix = w - 1;
+	s->type0 = 1 + 4 * (w - 1);
+	s->nhand = n / 1500 + 1;
+	s->hand0 = RT_CLOCK0 + 1000 * (uint64_t)(sh->first[proc] + (w + nw - 2) % nw + 1) + 100000;
+	uint64_t start = s->clock;
+	e4(s, "OHx", cpu, (uint32_t)pid_of(loom, proc), 0, 0);
+	if (nosv) {
+		e0(s, "VHw");
+		for (uint32_t t = 1; t <= 4; t++) {
+			char name[40];
+			snprintf(name, sizeof name, "nosv_r%u_w%u_type%u", proc, w - 1, t);
+			type_ev(s, "VYc", t + 4 * (w - 1), name);
+		}
+		hwc(s, 0, 0);
+		e0(s, "VAb"), e0(s, "VAB");
+		for (uint32_t j = 0; j < s->nhand; j++) /* the tasks the next worker runs */
+			e0(s, "VAr"), e2(s, "VTc", new_task(s), rt_type(s)), e0(s, "VAR");
+	} else {
+		e0(s, "6Hw"), e0(s, "6W[");
+		for (uint32_t t = 1; t <= 4; t++) {
+			char name[40];
+			snprintf(name, sizeof name, "nanos6_r%u_w%u_type%u", proc, w - 1, t);
+			type_ev(s, "6Yc", t + 4 * (w - 1), name);
+		}
+		for (uint32_t j = 0; j < s->nhand; j++) n6_create(s, new_task(s));
+	}
+	if (s->clock > burst_clock(start, s->nhand)) return false;
+	for (unsigned k = 0; s->n < n; k++) {
+		if (nosv) nosv_iter(s, k, cpu, &on, partner, pcpu);
+		else nanos6_iter(s, k, cpu, &on, partner, pcpu);
+	}
+	if (proc == 0 && w == 1) /* --open-tasks: created, never run (each one live until the end) */
+		for (unsigned j = 0; j < p->open_tasks; j++) e0(s, "VAr"), e2(s, "VTc", new_task(s), rt_type(s)), e0(s, "VAR");
+	if (nosv) e0(s, "VHW");
+	else e0(s, "6W]"), e0(s, "6HW");
+	return true;
+}
+
+/* Every stream ends after the last hand-off of any other: `end`, the
+ * loom's last clock. */
+static void tail(const rt_shape *sh, unsigned i, uint64_t end, rt_stream *s)
+{
+	unsigned proc = proc_of(sh, i), w = i - sh->first[proc];
+	s->clock = end + 1000 * ((uint64_t)i + 1);
+	if (w == 0) {
+		e0(s, "OHr");
+		if (proc % 2 == 0) e0(s, "VAd"), e0(s, "VAD");
+		else e0(s, "6HM");
+	} else {
+		e0(s, "OU["), e0(s, "OU]");
+	}
+	e0(s, "OHe");
+}
+
+static int loom_out(const gen_params *p, const rt_shape *sh, unsigned loom, gen_output *out)
+{
 	uint64_t end = 0;
-	int rc = 0;
-	for (unsigned proc = 0; proc < 2; proc++) {
-		long long pid = 18821 + proc;
-		for (unsigned w = 0; w <= RT_WORKERS; w++) {
-			unsigned i = proc * (1 + RT_WORKERS) + w;
-			rt_stream *s = &st[i];
-			s->rng.s = p->seed * 7919 + 17 * i + 1;
-			s->clock = RT_CLOCK0 + 1000 * i;
-			pids[i] = pid;
-			tids[i] = w == 0 ? pid : 18823 + proc + 2 * (w - 1);
-			gen_buf_append(&s->b, "ovni\x01\x00\x00\x00", 8);
-		}
+	for (unsigned i = 0; i < sh->streams; i++) { /* the clocks alone */
+		rt_stream s = {.dry = true};
+		if (!body(p, sh, loom, i, &s)) return -1; /* the bound is wrong: a bug */
+		if (s.clock > end) end = s.clock;
 	}
-	for (unsigned i = 0; i < NS; i++) {
-		rt_stream *s = &st[i];
-		unsigned proc = i / (1 + RT_WORKERS), w = i % (1 + RT_WORKERS);
-		if (w == 0) { /* main: creates the workers, pauses until the end */
-			e4(s, "OHx", 4 * 2 * RT_WORKERS + proc, UINT32_MAX, 0, 0);
-			/* nOS-V 4.1 counts the CPUs at its start: OCn with 8 bytes (count,
-			 * highest CPU), where the 1.14 table declares OCn(i32 cpu); ovniemu
-			 * ignores the event */
-			if (proc == 0) e2(s, "OCn", ncpus, ncpus - 1), e0(s, "VAa"), e0(s, "VAA");
-			else e0(s, "6Hm");
-			for (unsigned c = 1; c <= RT_WORKERS; c++)
-				e3(s, "OHC", 4 * (proc * RT_WORKERS + c - 1), (uint32_t)tids[i + c], 0);
-			e0(s, "OHp");
-			continue;
-		}
-		unsigned cpu = 4 * (proc * RT_WORKERS + w - 1), on = cpu;
-		unsigned pw = w % RT_WORKERS + 1; /* the next worker of the process */
-		uint32_t partner = (uint32_t)tids[proc * (1 + RT_WORKERS) + pw];
-		unsigned pcpu = 4 * (proc * RT_WORKERS + pw - 1) + 2;
-		s->clock += 100000; /* after the main thread's OHC */
-		s->wix = w - 1;
-		s->type0 = 1 + 4 * (w - 1);
-		s->nhand = n / 1500 + 1;
-		s->hand0 = RT_CLOCK0 + 1000 * (proc * (1 + RT_WORKERS) + (w + RT_WORKERS - 2) % RT_WORKERS + 1) + 100000;
-		uint64_t start = s->clock;
-		e4(s, "OHx", cpu, (uint32_t)pids[i], 0, 0);
-		if (proc == 0) {
-			e0(s, "VHw");
-			for (uint32_t t = 1; t <= 4; t++) {
-				char name[40];
-				snprintf(name, sizeof name, "nosv_r%u_w%u_type%u", proc, w - 1, t);
-				type_ev(s, "VYc", t + 4 * (w - 1), name);
-			}
-			hwc(s, 0, 0);
-			e0(s, "VAb"), e0(s, "VAB");
-			for (uint32_t j = 0; j < s->nhand; j++) /* the tasks the next worker runs */
-				e0(s, "VAr"), e2(s, "VTc", new_task(s), rt_type(s)), e0(s, "VAR");
-		} else {
-			e0(s, "6Hw"), e0(s, "6W[");
-			for (uint32_t t = 1; t <= 4; t++) {
-				char name[40];
-				snprintf(name, sizeof name, "nanos6_r%u_w%u_type%u", proc, w - 1, t);
-				type_ev(s, "6Yc", t + 4 * (w - 1), name);
-			}
-			for (uint32_t j = 0; j < s->nhand; j++) n6_create(s, new_task(s));
-		}
-		if (s->clock > burst_clock(start, s->nhand)) rc = -1; /* the bound is wrong: a bug */
-		for (unsigned k = 0; s->n < n; k++) {
-			if (proc == 0) nosv_iter(s, k, cpu, &on, partner, pcpu);
-			else nanos6_iter(s, k, cpu, &on, partner, pcpu);
-		}
-		if (proc == 0 && w == 1) /* --open-tasks: created, never run (each one live until the end) */
-			for (unsigned j = 0; j < p->open_tasks; j++) e0(s, "VAr"), e2(s, "VTc", new_task(s), rt_type(s)), e0(s, "VAR");
-		if (proc == 0) e0(s, "VHW");
-		else e0(s, "6W]"), e0(s, "6HW");
-		if (s->clock > end) end = s->clock;
-	}
-	/* Every stream ends after the last hand-off of any other. */
-	for (unsigned i = 0; i < NS; i++) {
-		rt_stream *s = &st[i];
-		unsigned proc = i / (1 + RT_WORKERS), w = i % (1 + RT_WORKERS);
-		s->clock = end + 1000 * (i + 1);
-		if (w == 0) {
-			e0(s, "OHr");
-			if (proc == 0) e0(s, "VAd"), e0(s, "VAD");
-			else e0(s, "6HM");
-		} else {
-			e0(s, "OU["), e0(s, "OU]");
-		}
-		e0(s, "OHe");
-	}
-	for (unsigned i = 0; i < NS; i++) {
+	for (unsigned i = 0; i < sh->streams; i++) {
+		rt_stream s = {0};
 		gen_buf jb = {0};
 		char name[160];
-		meta(&jb, tids[i], pids[i], i / (1 + RT_WORKERS), i % (1 + RT_WORKERS) == 0, ncpus, p->minor);
-		if (rc == 0 && (jb.oom || st[i].b.oom)) rc = -1;
+		unsigned proc = proc_of(sh, i), w = i - sh->first[proc];
+		long long pid = pid_of(loom, proc), tid = tid_of(sh, loom, proc, w);
+		body(p, sh, loom, i, &s);
+		tail(sh, i, end, &s);
+		meta(&jb, sh, loom, proc, w, p->minor);
+		int rc = jb.oom || s.b.oom ? -1 : 0;
 		if (rc == 0) {
-			snprintf(name, sizeof name, "loom.node0/proc.%lld/thread.%lld/stream.json", pids[i], tids[i]);
+			snprintf(name, sizeof name, "loom.node%u/proc.%lld/thread.%lld/stream.json", loom, pid, tid);
 			if (gen_add_file(out, name, jb.data, jb.len)) jb = (gen_buf){0}; /* the output owns it */
 			else rc = -1;
 		}
 		if (rc == 0) {
-			snprintf(name, sizeof name, "loom.node0/proc.%lld/thread.%lld/stream.obs", pids[i], tids[i]);
-			if (gen_add_file(out, name, st[i].b.data, st[i].b.len)) st[i].b = (gen_buf){0};
+			snprintf(name, sizeof name, "loom.node%u/proc.%lld/thread.%lld/stream.obs", loom, pid, tid);
+			if (gen_add_file(out, name, s.b.data, s.b.len)) s.b = (gen_buf){0};
 			else rc = -1;
 		}
 		gen_buf_free(&jb);
-		gen_buf_free(&st[i].b);
+		gen_buf_free(&s.b);
+		if (rc) return rc;
 	}
-	return rc;
+	return 0;
+}
+
+int govni_gen_runtime(const gen_params *p, gen_output *out)
+{
+	rt_shape sh;
+	shape_of(p, &sh);
+	for (unsigned l = 0; l < sh.looms; l++)
+		if (loom_out(p, &sh, l, out)) return -1;
+	return 0;
 }

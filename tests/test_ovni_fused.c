@@ -207,6 +207,27 @@ int main(void)
 		gen_output_free(&out);
 	}
 	CHECK(nbrk > 20 && bad == 0, "%u ovni.model/ovni.tree breaks: %u where the fused pass differs", nbrk, bad);
+	/* a fused pass that keeps too many reports with diagnostics whole
+	 * gives up, and the walk reads the streams twice: the same report */
+	for (unsigned keep = 0; keep < 2; keep++) {
+		ovni_fused_max_noisy = keep;
+		gen_rng rng = {4242};
+		for (unsigned k = 0; k < 3; k++) {
+			gen_output out;
+			CHECK(generate(&out, 1 + k, len, NULL), "generated");
+			damage(&out, k % 3, &rng);
+			char what[64];
+			snprintf(what, sizeof what, "seed %u damage %u, %u reports kept", 1 + k, k, keep);
+			CHECK(agree(&out, what), "%s: the fused pass gives up and reports what the two-read path reports", what);
+			gen_output_free(&out);
+		}
+		gen_output out;
+		if (generate(&out, 1, 60, "ovni.model.cpu-shared")) {
+			CHECK(agree(&out, "ovni.model.cpu-shared, few reports kept"), "a model break: the same report when the pass gives up");
+			gen_output_free(&out);
+		}
+	}
+	ovni_fused_max_noisy = 4096;
 	/* the comparison means something only if the model ran and fired */
 	CHECK(n_model_fired > 10, "the model reported on %u of %u inputs", n_model_fired, n_inputs);
 	/* and the split replay ran, in chunks of one event among others, and

@@ -184,5 +184,16 @@ int main(void)
 	p.what = "ovni-trace-runtime";
 	p.open_tasks = 3000;
 	check_valid(&p);
+	/* At width: two looms of 16 streams (64 files, all gen_generate holds),
+	 * and one of 32 streams, where a node runs 4 processes. */
+	gen_params_default(&p);
+	p.what = "ovni-trace-runtime";
+	p.profiles = 16;
+	p.looms = 2;
+	p.trace_len = 300;
+	check_valid(&p);
+	p.profiles = 32;
+	p.looms = 1;
+	check_valid(&p);
 	TAP_DONE();
 }

@@ -18,9 +18,16 @@
  *     have run. A stream whose checks find an error ends the replay of that
  *     stream (its events are not replayed), which is safe because the model
  *     report is then dropped.
- * Memory: one window per stream, shared by its checks and the replay, plus
- * a report per stream waiting to be merged (bounded by FUSED_MAX_STREAMS;
- * larger traces take the two-read path). */
+ * Memory: one window per stream, shared by its checks and the replay; a
+ * report per stream of the looms being replayed; and per stream waiting to
+ * be merged, its summary and either its counts alone (a clean stream's
+ * report adds nothing else: a few hundred bytes, where a report is 19 KiB)
+ * or, for a stream with a diagnostic, its report, and the same for each
+ * loom's model report: more than ovni_fused_max_noisy of those and the pass
+ * gives up, the walk then reads the streams twice. So a trace of 65,536 clean streams is read once, as one of
+ * 16 is. */
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,25 +35,39 @@
 #include "model.h"
 #include "tree.h"
 
-#define FUSED_MAX_STREAMS 4096u
 
 bool ovni_fused_on = true;
+unsigned ovni_fused_max_noisy = 4096; /* reports kept whole: 19 KiB each */
+
+/* A clean report, as its nonzero evaluation counts. */
+typedef struct fcount {
+	uint32_t rule;
+	uint64_t n;
+} fcount;
+
+/* A report waiting to be merged: whole, or folded into its counts. */
+typedef struct fheld {
+	hv_report *rep;           /* NULL once folded into cnt (or never made) */
+	fcount *cnt;
+	uint32_t ncnt;
+} fheld;
 
 typedef struct fjob {
 	const hv_blob *obs;
 	bool used;
-	hv_report rep;
+	fheld h;                  /* the stream checks' report */
 	ovni_obs_summary sum;
 } fjob;
 
 typedef struct floom {
 	size_t from, to;          /* its streams: ord[from, to) */
-	hv_report rep;            /* the model's diagnostics for this loom */
+	fheld h;                  /* the model's report for this loom */
 } floom;
 
 struct ovni_fused {
 	fjob *job;                /* per replayed stream, in replay order */
 	size_t njob;
+	size_t *byobs;            /* job indices by stream (the blob's address), for the walk's look-ups */
 	hv_report model;
 };
 
@@ -60,21 +81,98 @@ typedef struct fctx {
 	floom *loom;
 	hv_report **reps;
 	ovni_obs_summary **sums;
+	const hv_report *like;    /* the trace's report: path and caps for the streams' */
+	atomic_uint noisy;        /* reports kept whole */
+	atomic_bool gave_up;      /* too many of them, or out of memory */
 } fctx;
+
+static bool quiet(const hv_report *r)
+{
+	if (r->ndiags || r->nghosts || r->count[0] || r->count[1] || r->count[2] || r->unreadable || r->internal_error ||
+	    r->format[0] || r->edition[0] || r->version[0] || r->nparts)
+		return false;
+	for (int i = 0; i < HV_RULE_COUNT; i++)
+		if (r->failed[i]) return false;
+	return true;
+}
+
+/* After the loom's replay: a clean report becomes its counts (merging it
+ * adds them and nothing else); another is kept whole. */
+static void fold(fctx *c, fheld *j)
+{
+	if (!j->rep) return;
+	if (quiet(j->rep)) {
+		uint32_t n = 0;
+		for (int i = 0; i < HV_RULE_COUNT; i++) n += j->rep->evaluated[i] != 0;
+		j->cnt = n ? malloc(n * sizeof *j->cnt) : NULL;
+		if (!n || j->cnt) {
+			for (int i = 0; i < HV_RULE_COUNT; i++)
+				if (j->rep->evaluated[i]) j->cnt[j->ncnt++] = (fcount){(uint32_t)i, j->rep->evaluated[i]};
+			hv_report_free(j->rep);
+			free(j->rep);
+			j->rep = NULL;
+			return;
+		}
+	}
+	if (atomic_fetch_add(&c->noisy, 1) >= ovni_fused_max_noisy) atomic_store(&c->gave_up, true);
+}
+
+/* A held report into dst, as hv_report_merge would merge it. */
+static void held_merge(hv_report *dst, const fheld *j)
+{
+	if (j->rep) hv_report_merge(dst, j->rep);
+	for (uint32_t k = 0; k < j->ncnt; k++) dst->evaluated[j->cnt[k].rule] += j->cnt[k].n; /* a clean report's merge */
+}
+
+static void held_free(fheld *j)
+{
+	if (j->rep) hv_report_free(j->rep);
+	free(j->rep);
+	free(j->cnt);
+	*j = (fheld){0};
+}
+
+static hv_report *held_new(fheld *j, const hv_report *like)
+{
+	if ((j->rep = malloc(sizeof *j->rep))) hv_report_init(j->rep, like->input_path, like->max_diags);
+	return j->rep;
+}
 
 static void loom_task(void *ctx, size_t i)
 {
 	fctx *c = ctx;
 	floom *l = &c->loom[i];
-	ovni_trace t = *c->pre; /* a copy per loom: its own report */
-	t.r = &l->rep;
-	ovni_model_loom(&t, c->ord + l->from, l->to - l->from, c->offs, c->reps + l->from, c->sums + l->from, c->opt, c->threads);
+	if (atomic_load(&c->gave_up)) return;
+	size_t k = l->from;
+	for (; k < l->to; k++) /* its streams' reports, for the replay's time */
+		if (!(c->reps[k] = held_new(&c->job[k].h, c->like))) break;
+	if (k < l->to || !held_new(&l->h, c->like)) {
+		atomic_store(&c->gave_up, true);
+	} else {
+		ovni_trace t = *c->pre; /* a copy per loom: its own report */
+		t.r = l->h.rep;
+		ovni_model_loom(&t, c->ord + l->from, l->to - l->from, c->offs, c->reps + l->from, c->sums + l->from, c->opt,
+				c->threads);
+	}
+	for (size_t m = l->from; m < k; m++) fold(c, &c->job[m].h);
+	fold(c, &l->h);
+}
+
+/* qsort has no context argument; an input is validated on one thread (-j
+ * with several inputs runs them side by side) */
+static _Thread_local const fjob *g_sort_jobs;
+
+static int by_obs(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)g_sort_jobs[*(const size_t *)a].obs, y = (uintptr_t)g_sort_jobs[*(const size_t *)b].obs;
+	size_t i = *(const size_t *)a, k = *(const size_t *)b;
+	return x < y ? -1 : x > y ? 1 : i < k ? -1 : i > k;
 }
 
 void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, hv_blob *const *obs, size_t n,
 		    hv_blob *clkoff)
 {
-	if (!ovni_fused_on || opt->units || n == 0 || n > FUSED_MAX_STREAMS) return;
+	if (!ovni_fused_on || opt->units || n == 0) return;
 	hv_report scratch;
 	hv_report_init(&scratch, t->r->input_path, 0);
 	ovni_trace pre = {.r = &scratch, .clkoff = clkoff, .s = calloc(n, sizeof *pre.s), .ns = n};
@@ -102,36 +200,46 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 	fx->job = calloc(m, sizeof *fx->job);
 	if (!fx->job) goto out;
 	fx->njob = m;
+	fx->byobs = malloc(m * sizeof *fx->byobs);
+	if (!fx->byobs) goto out;
 	for (size_t k = 0; k < m; k++) {
 		fjob *j = &fx->job[k];
 		j->obs = pre.s[ord[k]].obs;
-		hv_report_init(&j->rep, t->r->input_path, t->r->max_diags);
-		reps[k] = &j->rep;
 		sums[k] = &j->sum;
+		fx->byobs[k] = k;
 	}
 	for (size_t i = 0; i < m;) {
 		size_t j = i + 1;
 		while (j < m && strcmp(pre.s[ord[j]].loom, pre.s[ord[i]].loom) == 0) j++;
 		loom[nl].from = i;
-		loom[nl].to = j;
-		hv_report_init(&loom[nl++].rep, t->r->input_path, t->r->max_diags);
+		loom[nl++].to = j;
 		i = j;
 	}
 	/* Looms run side by side; a loom's split replay (model_split.c) gets
 	 * its share of the threads to spare. */
 	unsigned threads = opt->runner && opt->jobs > nl ? (unsigned)(opt->jobs / nl) : 1;
-	fctx c = {&pre, opt, threads, ord, offs, fx->job, loom, reps, sums};
+	int8_t kinds[OVNI_MARK_TYPES];
+	ovni_model_mark_kinds(&pre, kinds);
+	pre.mark_kind = kinds;
+	fctx c = {.pre = &pre, .opt = opt, .threads = threads, .ord = ord, .offs = offs, .job = fx->job, .loom = loom,
+		  .reps = reps, .sums = sums, .like = t->r};
+	atomic_init(&c.noisy, 0);
+	atomic_init(&c.gave_up, false);
 	hv_for_each(opt, nl, loom_task, &c);
+	if (atomic_load(&c.gave_up)) goto out; /* the walk checks the streams, the model reads them again */
+	g_sort_jobs = fx->job;
+	qsort(fx->byobs, m, sizeof *fx->byobs, by_obs);
 	hv_report_init(&fx->model, t->r->input_path, t->r->max_diags);
-	for (size_t i = 0; i < nl; i++) hv_report_merge(&fx->model, &loom[i].rep);
+	for (size_t i = 0; i < nl; i++) held_merge(&fx->model, &loom[i].h);
 	t->fx = fx;
 	t->fused = &fx->model;
 	fx = NULL;
 out:
-	for (size_t i = 0; i < nl; i++) hv_report_free(&loom[i].rep);
+	for (size_t i = 0; i < nl; i++) held_free(&loom[i].h);
 	if (fx) {
-		for (size_t k = 0; k < fx->njob; k++) hv_report_free(&fx->job[k].rep);
+		for (size_t k = 0; k < fx->njob; k++) held_free(&fx->job[k].h);
 		free(fx->job);
+		free(fx->byobs);
 		free(fx);
 	}
 	for (size_t i = 0; pre.s && i < n; i++) ovni_meta_free(&pre.s[i].meta);
@@ -144,11 +252,20 @@ out:
 	hv_report_free(&scratch);
 }
 
+/* The first unused job of `obs`, found by halving: the walk looks up every
+ * stream, so a scan would cost the streams squared. */
 static fjob *find(const ovni_trace *t, const hv_blob *obs)
 {
-	/* in replay order, which is near the walk's name order: a short scan */
-	for (size_t k = 0; t->fx && k < t->fx->njob; k++)
-		if (t->fx->job[k].obs == obs && !t->fx->job[k].used) return &t->fx->job[k];
+	if (!t->fx) return NULL;
+	const struct ovni_fused *fx = t->fx;
+	size_t lo = 0, hi = fx->njob;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)fx->job[fx->byobs[mid]].obs < (uintptr_t)obs) lo = mid + 1;
+		else hi = mid;
+	}
+	for (; lo < fx->njob && fx->job[fx->byobs[lo]].obs == obs; lo++)
+		if (!fx->job[fx->byobs[lo]].used) return &fx->job[fx->byobs[lo]];
 	return NULL;
 }
 
@@ -157,9 +274,9 @@ bool ovni_fused_take(ovni_trace *t, const hv_blob *obs, ovni_obs_summary *sum)
 	fjob *j = find(t, obs);
 	if (!j) return false;
 	j->used = true;
-	hv_report_merge(t->r, &j->rep);
+	held_merge(t->r, &j->h);
 	*sum = j->sum;
-	hv_report_free(&j->rep);
+	held_free(&j->h);
 	return true;
 }
 
@@ -168,9 +285,9 @@ bool ovni_fused_has(const ovni_trace *t, const hv_blob *obs) { return find(t, ob
 void ovni_fused_free(ovni_trace *t)
 {
 	if (!t->fx) return;
-	for (size_t k = 0; k < t->fx->njob; k++)
-		if (!t->fx->job[k].used) hv_report_free(&t->fx->job[k].rep);
+	for (size_t k = 0; k < t->fx->njob; k++) held_free(&t->fx->job[k].h);
 	free(t->fx->job);
+	free(t->fx->byobs);
 	hv_report_free(&t->fx->model);
 	free(t->fx);
 	t->fx = NULL;

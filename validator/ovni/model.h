@@ -27,8 +27,9 @@
  * (bench/RESULTS.md).
  *
  * The split replay (model_split.c) adds, per stream, SPLIT_AHEAD chunk
- * buffers (a loom's within 16 MiB) and about 56 KiB: a copy of the loom's
- * fixed part, a report of counts, a table of event kinds.
+ * buffers (a loom's within 16 MiB) and about 32 KiB: a copy of the loom's
+ * fixed part less its table of ops (left untouched), a report of counts, a
+ * table of event kinds; looms of up to 1,024 streams.
  *
  * A whole loom is one unit here (not split into per-stream units of
  * core/units.h), because threads of one loom share CPUs and tasks; within
@@ -61,6 +62,10 @@ void ovni_model_check(ovni_trace *t, const int64_t *offsets);
  * number (SIZE_MAX: out of memory); `walked_only`: those whose header was
  * usable. ord has room for t->ns. */
 size_t ovni_model_order(const ovni_trace *t, size_t *ord, bool walked_only);
+
+/* The mark types declared trace-wide (-1 undeclared, 0 single, 1 stack):
+ * the tree checks made the threads' declarations agree. */
+void ovni_model_mark_kinds(const ovni_trace *t, int8_t kind[OVNI_MARK_TYPES]);
 
 /* `opt`, `threads`: the split replay's runner and threads (model_split.c;
  * NULL, 1: this thread only); the report is the same. */

@@ -55,13 +55,10 @@ static bool loom_setup(model_loom *L, ovni_trace *t, const size_t *idx, size_t n
 	for (size_t i = 0; i < MODEL_OP_SLOTS; i++) L->ops[i] = (mop){.h = model_h_none};
 	size_t wcap = WINDOW_BUDGET / n;
 	wcap = wcap < WINDOW_MIN ? WINDOW_MIN : wcap > WINDOW_MAX ? WINDOW_MAX : wcap;
-	/* mark types are declared trace-wide; the tree checks made them agree */
-	memset(L->mark_kind, -1, sizeof L->mark_kind);
-	for (size_t i = 0; i < t->ns; i++)
-		for (size_t k = 0; k < t->s[i].meta.nmarks; k++) {
-			const ovni_mark *mk = &t->s[i].meta.marks[k];
-			if (!mk->is_label && mk->type >= 0 && mk->type < OVNI_MARK_TYPES) L->mark_kind[mk->type] = mk->stack;
-		}
+	/* found once per trace: a walk over every stream of the trace per loom
+	 * costs the looms times the streams */
+	if (t->mark_kind) memcpy(L->mark_kind, t->mark_kind, sizeof L->mark_kind);
+	else ovni_model_mark_kinds(t, L->mark_kind);
 	for (size_t i = 0; i < n; i++) {
 		mthread *th = &L->th[i];
 		th->s = &t->s[idx[i]];
@@ -70,12 +67,19 @@ static bool loom_setup(model_loom *L, ovni_trace *t, const size_t *idx, size_t n
 		mreader *rd = &L->rd[i];
 		rd->pos = 8;
 		rd->end = th->s->obs->size;
+		/* the process of the first thread with its pid; threads of a
+		 * process come one after the other (by path), so the thread
+		 * before is asked first, not every thread before it */
 		uint32_t p = (uint32_t)i;
-		for (size_t j = 0; j < i; j++)
-			if (L->th[j].s->pid == th->s->pid) {
-				p = L->th[j].proc;
-				break;
-			}
+		if (i > 0 && L->th[i - 1].s->pid == th->s->pid) {
+			p = L->th[i - 1].proc;
+		} else {
+			for (size_t j = 0; j < i; j++)
+				if (L->th[j].s->pid == th->s->pid) {
+					p = L->th[j].proc;
+					break;
+				}
+		}
 		th->proc = p;
 		if (!hv_window_init(&rd->w, th->s->obs, wcap)) {
 			rd->done = true;
@@ -202,6 +206,16 @@ size_t ovni_model_order(const ovni_trace *t, size_t *ord, bool walked_only)
 	return n;
 }
 
+void ovni_model_mark_kinds(const ovni_trace *t, int8_t kind[OVNI_MARK_TYPES])
+{
+	memset(kind, -1, OVNI_MARK_TYPES);
+	for (size_t i = 0; i < t->ns; i++)
+		for (size_t k = 0; k < t->s[i].meta.nmarks; k++) {
+			const ovni_mark *mk = &t->s[i].meta.marks[k];
+			if (!mk->is_label && mk->type >= 0 && mk->type < OVNI_MARK_TYPES) kind[mk->type] = mk->stack;
+		}
+}
+
 void ovni_model_check(ovni_trace *t, const int64_t *offsets)
 {
 	hv_report *r = t->r;
@@ -212,11 +226,15 @@ void ovni_model_check(ovni_trace *t, const int64_t *offsets)
 	if (r->count[HV_SEV_ERROR] || r->internal_error || r->unreadable) return;
 	size_t *ord = malloc((t->ns ? t->ns : 1) * sizeof *ord);
 	size_t n = ord ? ovni_model_order(t, ord, true) : SIZE_MAX;
+	int8_t kinds[OVNI_MARK_TYPES];
+	ovni_model_mark_kinds(t, kinds);
+	t->mark_kind = kinds;
 	for (size_t i = 0; n != SIZE_MAX && i < n;) {
 		size_t j = i + 1;
 		while (j < n && strcmp(t->s[ord[j]].loom, t->s[ord[i]].loom) == 0) j++;
 		ovni_model_loom(t, ord + i, j - i, offsets, NULL, NULL, NULL, 1);
 		i = j;
 	}
+	t->mark_kind = NULL;
 	free(ord);
 }

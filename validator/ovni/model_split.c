@@ -29,9 +29,11 @@
  * merger will need first, at most SPLIT_AHEAD chunks a stream. No task
  * waits for one that has not started, so the runner may run the tasks one
  * after the other. Memory: SPLIT_AHEAD buffers per stream, sized so that a
- * loom's buffers stay within SPLIT_BUDGET; looms of more than
- * SPLIT_MAX_LANES streams replay the one-thread way. */
+ * loom's buffers stay within SPLIT_BUDGET (4 KiB each at SPLIT_MAX_LANES,
+ * 1,024 streams: a node's threads), and a lane's fixed part; looms of more
+ * than SPLIT_MAX_LANES streams replay the one-thread way. */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,9 +46,15 @@
 #define SPLIT_BUDGET (16u << 20)    /* every chunk buffer of a loom */
 #define SPLIT_BUF_MAX (64u * 1024u) /* a chunk's records */
 #define SPLIT_BUF_MIN 4096u
-#define SPLIT_MAX_LANES 256u
+#define SPLIT_MAX_LANES 1024u     /* SPLIT_BUDGET / SPLIT_AHEAD / SPLIT_BUF_MIN: the budget holds */
 #define REC_HEAD 16u                /* a record: offset and index (u64 each), then the event's bytes */
 #define REC_EVENT_MAX (16u + 256u)  /* the most bytes of an event a record keeps (as the replay reads) */
+
+/* Where a lane's copy of the loom starts: after the table of ops, the
+ * loom's first member. */
+#define LANE_COPY_FROM offsetof(model_loom, t)
+_Static_assert(offsetof(model_loom, ops) == 0 && offsetof(model_loom, t) >= sizeof(((model_loom *)0)->ops),
+	       "the table of ops comes first in model_loom");
 
 unsigned ovni_split_chunk = 0;
 bool ovni_split_on = true;
@@ -467,21 +475,32 @@ static inline __attribute__((always_inline)) bool lane_next(split *S, uint32_t i
 	return true;
 }
 
-/* The merge keeps the lanes that wait sorted by (clock of their next
- * shared event, lane), the first last, in id/clk: a lane taken from the
- * end goes back where it belongs, found scanning from the end (a lane just
- * left usually comes again soon), and the lane being replayed is held out
- * while its next event still comes first. A loom has at most
- * SPLIT_MAX_LANES lanes. */
-static inline void put_back(uint32_t *id, int64_t *clk, size_t *k, uint32_t lane, int64_t c)
+/* The merge keeps the lanes in a binary min-heap on (clock of their next
+ * shared event, lane): the lane being replayed stays at the root while its
+ * next event still comes before both of the root's children (the earliest
+ * of the others), then sinks to where its next clock belongs. A lane
+ * switch costs one sift of log2(lanes) levels, so the merge's cost per
+ * event stays flat however wide the loom (a sorted array, as the lanes
+ * went back in at their place, costs a scan of the lanes per switch). */
+typedef struct hkey {
+	int64_t clk;
+	uint32_t id;
+} hkey;
+
+static inline bool before(hkey a, hkey b) { return a.clk < b.clk || (a.clk == b.clk && a.id < b.id); }
+
+static inline void sift_down(hkey *h, size_t k, size_t i)
 {
-	size_t j = (*k)++;
-	for (; j > 0 && (clk[j - 1] < c || (clk[j - 1] == c && id[j - 1] < lane)); j--) {
-		clk[j] = clk[j - 1];
-		id[j] = id[j - 1];
+	hkey x = h[i];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= k) break;
+		if (c + 1 < k && before(h[c + 1], h[c])) c++;
+		if (!before(h[c], x)) break;
+		h[i] = h[c];
+		i = c;
 	}
-	clk[j] = c;
-	id[j] = lane;
+	h[i] = x;
 }
 
 /* The shared events of every lane in (clock, stream) order, to the
@@ -490,31 +509,34 @@ static void merge(split *S)
 {
 	model_loom *L = S->L;
 	size_t n = S->n, k = 0;
-	uint32_t *id = malloc(n * sizeof *id);
-	int64_t *clk = malloc(n * sizeof *clk);
+	hkey *h = malloc(n * sizeof *h);
 	mevent *next = malloc(n * sizeof *next);
-	if (!id || !clk || !next) {
+	if (!h || !next) {
 		L->oom = true;
 		goto out;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		if (lane_next(S, i, &next[i])) put_back(id, clk, &k, i, next[i].clock);
+		if (lane_next(S, i, &next[i])) h[k++] = (hkey){next[i].clock, i};
+	for (size_t i = k / 2; i-- > 0;) sift_down(h, k, i);
 	while (k && !L->stop && !atomic_load_explicit(&S->abort, memory_order_relaxed)) {
-		uint32_t cur = id[--k];
-		int64_t lim = k ? clk[k - 1] : INT64_MAX;
-		uint32_t lidx = k ? id[k - 1] : UINT32_MAX;
+		uint32_t cur = h[0].id;
+		/* the earliest of the other lanes: a child of the root */
+		hkey lim = {INT64_MAX, UINT32_MAX};
+		if (k > 1) lim = h[1];
+		if (k > 2 && before(h[2], lim)) lim = h[2];
 		mevent *e = &next[cur];
 		bool more;
 		for (;;) {
 			model_dispatch(L, cur, e);
 			more = lane_next(S, cur, e);
-			if (!more || L->stop || e->clock > lim || (e->clock == lim && cur > lidx)) break;
+			if (!more || L->stop || e->clock > lim.clk || (e->clock == lim.clk && cur > lim.id)) break;
 		}
-		if (more) put_back(id, clk, &k, cur, e->clock);
+		if (more) h[0].clk = e->clock;
+		else h[0] = h[--k];
+		sift_down(h, k, 0);
 	}
 out:
-	free(id);
-	free(clk);
+	free(h);
 	free(next);
 }
 
@@ -581,7 +603,11 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 	size_t made = 0;
 	for (; ok && made < n; made++) {
 		slane *l = &ln[made];
-		l->L = *L;
+		/* the loom's fixed part but its table of ops (24 KiB of the
+		 * 25): a producer runs handlers, never the dispatch through the
+		 * table, so the lane's stays as calloc left it, its pages never
+		 * touched (a loom of 1,024 streams copied 24 MiB of it) */
+		memcpy((char *)&l->L + LANE_COPY_FROM, (const char *)L + LANE_COPY_FROM, sizeof *L - LANE_COPY_FROM);
 		l->L.r = &l->rep;
 		hv_report_init(&l->rep, real->input_path, 0);
 		l->state = TH_UNKNOWN;

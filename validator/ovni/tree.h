@@ -37,6 +37,9 @@ typedef struct ovni_trace {
 	struct ovni_fused *fx;  /* streams checked by the fused replay (fused.c) */
 	hv_report *fused;       /* that replay's model report, merged if the trace has no error */
 	bool all_models;        /* hv_options.ovni_all_models: no model needs a thread to require it */
+	/* the model's mark kinds (ovni_model_mark_kinds), found once for every
+	 * loom: NULL, each loom looks them up over every stream of the trace */
+	const int8_t *mark_kind;
 } ovni_trace;
 
 /* Cross-stream checks: duplicate threads, process and loom merging,
@@ -62,6 +65,9 @@ bool ovni_fused_has(const ovni_trace *t, const hv_blob *obs);
 void ovni_fused_free(ovni_trace *t);
 /* Tests: false turns the fused pass off (streams are then read twice). */
 extern bool ovni_fused_on;
+/* Reports the fused pass keeps whole (streams' and looms' with a
+ * diagnostic) before it gives up (4096); tests lower it. */
+extern unsigned ovni_fused_max_noisy;
 /* false: every loom replays the one-thread way (model.c), not the split
  * replay (model_split.c); the report is the same. HPCVET_OVNI_SPLIT=0 in
  * the CLI, for measurements and tests. */
