@@ -93,6 +93,10 @@ typedef struct hdb {
 	/* Traces. */
 	bool has_traces;
 	hdb_knobs k;         /* some thread has samples (hpcprof writes no trace.db otherwise) */
+	/* The summary profile's values, folded over the threads on first use
+	 * (after a break's knobs are set): asked per (context, metric), a sum
+	 * over all threads would make the writers quadratic in the profiles. */
+	struct hdb_sums *sums;
 } hdb;
 
 /* Build the data from the generator parameters (and the meta.db model for
