@@ -349,10 +349,16 @@ void hpctk_vcheck_free(hpctk_vcheck *c);
  * fold (hpctk_vcheck.code): a point scope adds into slot bits 0-15 and,
  * unless HPCTK_VCODE_NOK, slot bits 16-31 (or into its act's list, with
  * HPCTK_VCODE_LIST); a derived scope is slot bits 0-15's found value and
- * propagates on bit (bits 16-20) of the node's mask. */
+ * propagates on bit (bits 16-20) of the node's mask. A derived scope of
+ * another group (HPCTK_VCODE_ELSEWHERE, its bit in bits 16-20) adds nothing
+ * here, but a run holding one touches its parent as it does in one group:
+ * which run touched a node first orders its diagnostics and gives the
+ * offset of one without a run of its own, so that must not depend on the
+ * group. */
 enum { HPCTK_VA_NONE, HPCTK_VA_POINT, HPCTK_VA_DERIVED };
 #define HPCTK_VCODE_POINT (1ull << 62)
 #define HPCTK_VCODE_DERIVED (2ull << 62)
+#define HPCTK_VCODE_ELSEWHERE (1ull << 61)
 #define HPCTK_VCODE_LIST (1ull << 32)
 #define HPCTK_VCODE_NOK 0xffffu
 /* Fold a run of raw {Val} entries of node n (HPCTK_VNONE: an elided

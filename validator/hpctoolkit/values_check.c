@@ -451,7 +451,12 @@ void hpctk_vcheck_fold(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_
 			signs |= bits;
 			continue;
 		}
-		if ((cd & HPCTK_VCODE_DERIVED) == 0) continue; /* not a scope checked, or another group's */
+		if ((cd & HPCTK_VCODE_DERIVED) == 0) {
+			/* not a scope checked, or another group's: that one still
+			 * touches the parent (HPCTK_VCODE_ELSEWHERE) */
+			if ((cd & HPCTK_VCODE_ELSEWHERE) && first_push == UINT64_MAX && (pm >> (cd >> 16 & 31) & 1)) first_push = i;
+			continue;
+		}
 		const uint32_t k = cd & 0xffff;
 		found[k] = v; /* given twice (a broken run): every copy propagates, the last is found */
 		if (!(pm >> (cd >> 16 & 31) & 1)) continue;
