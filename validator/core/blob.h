@@ -52,7 +52,7 @@ typedef struct hv_window {
 } hv_window;
 
 #define HV_WINDOW_DEFAULT (256u * 1024u)
-#define HV_WINDOW_JUMP (16u * 1024u)
+#define HV_WINDOW_JUMP (4u * 1024u)
 
 bool hv_window_init(hv_window *w, hv_blob *b, size_t cap);
 void hv_window_free(hv_window *w);
