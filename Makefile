@@ -449,11 +449,12 @@ bench-memory: all
 HOSTILE_SIZES ?= 1 16
 bench-hostile: all
 	SIZES="$(HOSTILE_SIZES)" bash bench/hostile.sh $(BUILD)
-# DUMPI traces of WIDTHS ranks (bench/width.sh): CPU per record and peak RSS
+# DUMPI traces of WIDTHS ranks (bench/width.sh; FAMILY=hpctoolkit: databases of
+# WIDTHS profiles, bench/width-hpctk.sh): CPU per record and peak RSS
 # at -j1, -j2 and under mpirun, RECORDS records per rank at every width.
 WIDTHS ?= 64 1024 16384 65536
 bench-width: all
-	WIDTHS="$(WIDTHS)" bash bench/width.sh $(BUILD)
+	WIDTHS="$(WIDTHS)" FAMILY="$(FAMILY)" bash bench/width.sh $(BUILD)
 # The Python package beside the program (bench/python.sh): CPU time on
 # BENCH_SIZE MiB inputs, paired, and RSS over 10,000 small validations.
 bench-python: all

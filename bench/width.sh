@@ -72,6 +72,12 @@ measure() {
 	rm -f "$log"
 }
 
+# FAMILY=hpctoolkit: HPCToolkit databases of as many profiles instead.
+if [ "${FAMILY:-dumpi}" = hpctoolkit ]; then
+	source bench/width-hpctk.sh
+	exit 0
+fi
+
 printf '# %s records per rank; CPU: median of %s runs; load %s\n' "$per_rank" "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-7s %9s %9s %-16s %8s %10s %7s %9s %4s\n' ranks MiB records command "CPU s" "ns/record" "x cat" "RSS MiB" exit
 for w in $widths; do
