@@ -267,6 +267,22 @@ typedef struct hpctk_vfail {
 	double found, expect, mag;
 } hpctk_vfail;
 
+/* A verdict decided in a slot group when there are several, held until the
+ * profile's last group: one group reports its failures in the order the
+ * nodes were first touched, slot by slot within a node, then the execution
+ * totals slot by slot, so many groups must report theirs in that order too,
+ * not group after group (the stored diagnostics, and which ones survive
+ * --max-diagnostics, would differ). */
+typedef struct hpctk_vpend {
+	uint64_t key;    /* the node's first touch; UINT64_MAX: an execution total */
+	uint32_t k;      /* the slot, counted over every group */
+	uint32_t node;
+	int rule;
+	uint16_t pid;
+	uint64_t off;
+	double found, expect, lo, hi;  /* a total: found, expect = tot, allowed */
+} hpctk_vpend;
+
 typedef struct hpctk_vcheck {
 	const hpctk_vmodel *vm;
 	hv_report *r;
@@ -309,6 +325,8 @@ typedef struct hpctk_vcheck {
 	size_t negn, negcap;
 	hpctk_vfail *fail;           /* equations out of tolerance so far, decided and reported at the end */
 	size_t nfail, fail_cap;
+	hpctk_vpend *pend;           /* verdicts of the groups so far, when there are several */
+	size_t npend, pend_cap;
 	uint32_t last_ctx, last_node; /* the last run's ctxId and its rank */
 	uint32_t cursor;             /* ranks below it have ctxIds below the last run's */
 	bool last_valid;
@@ -342,6 +360,8 @@ void hpctk_vcheck_finish(hpctk_vcheck *c);
  * values. The caller clears what they read. */
 void hpctk_vcheck_keep_fail(hpctk_vcheck *c, const hpctk_vfail *f);
 void hpctk_vcheck_verdicts(hpctk_vcheck *c);
+/* The verdicts held over a profile's groups, reported in one group's order. */
+void hpctk_vcheck_report_held(hpctk_vcheck *c);
 void hpctk_vcheck_free(hpctk_vcheck *c);
 
 /* The checker's parts, for its own files. What a value of a propMetricId

@@ -168,6 +168,7 @@ void hpctk_vcheck_free(hpctk_vcheck *c)
 	free(c->negk);
 	free(c->negv);
 	free(c->fail);
+	free(c->pend);
 	free(c->kshift);
 	free(c->isexec);
 	free(c->execmask);
@@ -520,6 +521,7 @@ static void flush(hpctk_vcheck *c)
 		c->g0 = 0;
 		hpctk_vgroup_set(c);
 	}
+	hpctk_vcheck_report_held(c);
 	c->keep_n = 0;
 	c->cur_tainted = false;
 }
