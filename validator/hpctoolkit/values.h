@@ -274,7 +274,7 @@ typedef struct hpctk_vfail {
  * not group after group (the stored diagnostics, and which ones survive
  * --max-diagnostics, would differ). */
 typedef struct hpctk_vpend {
-	uint64_t key;    /* the node's first touch; UINT64_MAX: an execution total */
+	uint64_t key;    /* the node's first touch in the first group; UINT64_MAX: an execution total */
 	uint32_t k;      /* the slot, counted over every group */
 	uint32_t node;
 	int rule;
@@ -327,6 +327,8 @@ typedef struct hpctk_vcheck {
 	size_t nfail, fail_cap;
 	hpctk_vpend *pend;           /* verdicts of the groups so far, when there are several */
 	size_t npend, pend_cap;
+	uint64_t *key0;              /* several groups: each node's first touch in the profile's first group */
+	uint32_t *stamp0, pseq;      /* the profile (counted by flush) each key0 is of */
 	uint32_t last_ctx, last_node; /* the last run's ctxId and its rank */
 	uint32_t cursor;             /* ranks below it have ctxIds below the last run's */
 	bool last_valid;

@@ -124,7 +124,10 @@ void hpctk_vcheck_verdicts(hpctk_vcheck *c)
 		uint16_t pid = vm->dpid[g0 + k];
 		int rule = vm->kind[pid] == HPCTK_VP_EXEC ? HV_R_HPCTKDB_VALUES_EXECUTION : HV_R_HPCTKDB_VALUES_TRANSITIVE;
 		uint64_t off = slot_off(c, &f[j], pid);
-		if (hold && held(c, &(hpctk_vpend){f[j].key, g0 + k, f[j].node, rule, pid, off, f[j].found, f[j].expect,
+		/* a later group's replay numbers runs its own way: the first group's touch */
+		const uint32_t nd = f[j].node;
+		uint64_t key = c->key0 && c->stamp0 && c->stamp0[nd] == c->pseq && c->key0[nd] ? c->key0[nd] : f[j].key;
+		if (hold && held(c, &(hpctk_vpend){key, g0 + k, f[j].node, rule, pid, off, f[j].found, f[j].expect,
 						      c->neg[k], c->pos[k]}))
 			continue;
 		emit_prop(c, rule, pid, f[j].node, off, f[j].found, f[j].expect, c->neg[k], c->pos[k]);
