@@ -452,12 +452,15 @@ bench-hostile: all
 # DUMPI traces of WIDTHS ranks (bench/width.sh): CPU per record and peak RSS
 # at -j1, -j2 and under mpirun, RECORDS records per rank at every width;
 # then ovni traces of OVNI_WIDTHS (STREAMSxLOOMS, bench/width-ovni.sh), EVENTS
-# events per worker at every width. FAMILIES="ovni" runs one family.
+# events per worker at every width; then HPCToolkit databases of HPCTK_WIDTHS
+# profiles (bench/width-hpctk.sh; 1048576 profiles are 7.5 GB).
+# FAMILIES="ovni" (or any of dumpi ovni hpctoolkit) runs those families.
 WIDTHS ?= 64 1024 16384 65536
 OVNI_WIDTHS ?= 16x1 256x1 1024x1 16x64 16x1024 16x4096
-FAMILIES ?= dumpi ovni
+HPCTK_WIDTHS ?= 64 1024 16384 65536
+FAMILIES ?= dumpi ovni hpctoolkit
 bench-width: all
-	WIDTHS="$(WIDTHS)" OVNI_WIDTHS="$(OVNI_WIDTHS)" FAMILIES="$(FAMILIES)" bash bench/width.sh $(BUILD)
+	WIDTHS="$(WIDTHS)" OVNI_WIDTHS="$(OVNI_WIDTHS)" HPCTK_WIDTHS="$(HPCTK_WIDTHS)" FAMILIES="$(FAMILIES)" bash bench/width.sh $(BUILD)
 # One prepared run for a lent 16-core machine (bench/device.sh): it builds,
 # generates its inputs and writes markdown tables (to $$OUT when set) of the
 # width series and of -j1 to -j16, in under 8 minutes.

@@ -28,7 +28,7 @@ mpi=$build/hpcvet-mpi
 runs=${RUNS:-3}
 widths=${WIDTHS:-64 1024 16384 65536}
 records=${RECORDS:-30}
-families=" ${FAMILIES:-dumpi ovni} "
+families=" ${FAMILIES:-dumpi ovni hpctoolkit} "
 source bench/lib.sh
 dir=${BENCH_DIR:-$(mktemp -d)}
 [ -n "${BENCH_DIR:-}" ] || trap 'rm -rf "$dir"' EXIT
@@ -108,4 +108,9 @@ fi
 if [[ $families == *" ovni "* ]]; then
 	[[ $families == *" dumpi "* ]] && echo
 	BENCH_DIR=${BENCH_DIR:-$dir} bash bench/width-ovni.sh "$build"
+fi
+if [[ $families == *" hpctoolkit "* ]]; then
+	[[ $families == *" dumpi "* || $families == *" ovni "* ]] && echo
+	widths=${HPCTK_WIDTHS:-64 1024 16384 65536}
+	source bench/width-hpctk.sh
 fi

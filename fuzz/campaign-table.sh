@@ -15,11 +15,12 @@
 # containers of up to 256 files from 2026-11-28T14:47:00Z;
 # ovni_json and dumpi_meta ran with 1 MiB inputs, the growing text mutation and
 # slow units reported from 2026-11-28T13:07:00Z, hpctk_db with the taxonomy
-# as hpcviewer and hatchet read it (and the nesting bound) from 2026-11-28T14:10:00Z.
+# as hpcviewer and hatchet read it (and the nesting bound) from 2026-11-28T14:10:00Z,
+# diff_simd comparing one-slot value groups too from 2026-11-28T15:45:00Z.
 #   usage: [CURRENT=YYYY-MM-DD] [CURRENT_FOR="T=TS ..."] fuzz/campaign-table.sh [campaigns.tsv]
 set -eu
 cd "$(dirname "$0")/.."
-awk -F'\t' -v current="${CURRENT:-2026-11-26}" -v current_for="${CURRENT_FOR:-diff_ovni_replay=2026-11-27T02:25:00Z dumpi_trace=2026-11-28T14:47:00Z ovni_trace=2026-11-28T14:47:00Z ovni_json=2026-11-28T13:07:00Z dumpi_meta=2026-11-28T13:07:00Z hpctk_db=2026-11-28T14:10:00Z}" '
+awk -F'\t' -v current="${CURRENT:-2026-11-26}" -v current_for="${CURRENT_FOR:-diff_ovni_replay=2026-11-27T02:25:00Z dumpi_trace=2026-11-28T14:47:00Z ovni_trace=2026-11-28T14:47:00Z ovni_json=2026-11-28T13:07:00Z dumpi_meta=2026-11-28T13:07:00Z hpctk_db=2026-11-28T14:10:00Z diff_simd=2026-11-28T15:45:00Z}" '
 BEGIN {
 	nf = split(current_for, cf, " ")
 	for (i = 1; i <= nf; i++) { split(cf[i], kv, "="); since[kv[1]] = kv[2] }

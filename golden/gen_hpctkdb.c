@@ -114,8 +114,27 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	/* hpcprof writes no trace.db when no thread has samples. */
 	if (db && !c.d.has_traces) c.want_trace = false;
 	if (c.want_meta && make_meta(&c, err, errlen) != 0) goto done;
+	/* Without a break nothing rewrites a file once written: each leaves
+	 * (to the sink, when there is one) before the next is made, so a wide
+	 * database holds one of its large files in memory at a time. */
+	bool early = !br;
+	if (early && c.want_meta) {
+		gen_add_file(out, "meta.db", c.meta, c.meta_len);
+		c.meta_out->n = 0; /* ownership moved */
+		c.want_meta = false;
+	}
 	if (c.want_prof && gen_profiledb_write(&c.d, &c.prof, &c.pl) != 0) goto oom;
+	if (early && c.want_prof) {
+		if (c.prof.oom) goto oom;
+		take(out, "profile.db", &c.prof);
+		c.want_prof = false;
+	}
 	if (c.want_cct && gen_cctdb_write(&c.d, &c.cct, &c.cl) != 0) goto oom;
+	if (early && c.want_cct) {
+		if (c.cct.oom) goto oom;
+		take(out, "cct.db", &c.cct);
+		c.want_cct = false;
+	}
 	if (c.want_trace) {
 		/* One break writes trace.db in the other edition's layout. */
 		enum hv_edition ed = c.d.edition;

@@ -132,41 +132,99 @@ static int cmp_u16(const void *a, const void *b)
 /* Summary statistic over the threads that really have data (the model's
  * own summary would also count the threads this layer empties): the
  * summary's formula applied to each thread's value of the summarised
- * propMetricId, combined as the summary says. */
+ * propMetricId, combined as the summary says. All of them are folded in
+ * one pass over the threads, each (context, statistic) in thread order, so
+ * every value is the same double as a fold per (context, statistic) and
+ * the cost is that of writing the thread values once. */
+struct hdb_sums {
+	double *acc;      /* [ci * n_stat + m] */
+	uint8_t *any;     /* [ci * n_stat + m]: some thread has a value */
+	uint8_t *visits;  /* [ci]: some thread visits the context */
+	size_t *pm;       /* [m]: index of the summarised propMetricId, or SIZE_MAX */
+};
+
+static const hpctk_summary *summary_of(const hpctk_model *md, size_t m)
+{
+	uint16_t sid = md->stat_metric_ids[m];
+	if (sid >= md->stat_lookup_len || md->stat_owner[sid] == HPCTK_NONE) return NULL;
+	const hpctk_metric *met = &md->metrics[md->stat_owner[sid]];
+	return &met->summaries[md->stat_summary[sid]];
+}
+
+static void sums_free(struct hdb_sums *s)
+{
+	if (!s) return;
+	free(s->acc);
+	free(s->any);
+	free(s->visits);
+	free(s->pm);
+	free(s);
+}
+
+/* The fold, or NULL when out of memory (the writers then see no summary
+ * values, and their own allocations fail next). */
+static struct hdb_sums *sums_of(const hdb *d)
+{
+	if (d->sums) return d->sums;
+	const hpctk_model *md = &d->m;
+	size_t ns = md->n_stat_metric_ids, nc = d->n_val_ctx;
+	struct hdb_sums *s = calloc(1, sizeof *s);
+	if (!s) return NULL;
+	s->acc = calloc(nc * ns + 1, sizeof *s->acc);
+	s->any = calloc(nc * ns + 1, 1);
+	s->visits = calloc(nc + 1, 1);
+	s->pm = malloc((ns + 1) * sizeof *s->pm);
+	if (!s->acc || !s->any || !s->visits || !s->pm) {
+		sums_free(s);
+		return NULL;
+	}
+	for (size_t m = 0; m < ns; m++) {
+		const hpctk_summary *su = summary_of(md, m);
+		s->pm[m] = SIZE_MAX;
+		if (!su) continue;
+		uint16_t pid = md->metrics[md->stat_owner[md->stat_metric_ids[m]]].insts[su->inst].prop_metric_id;
+		const uint16_t *at = bsearch(&pid, md->prop_metric_ids, md->n_prop_metric_ids, sizeof pid, cmp_u16);
+		if (at) s->pm[m] = (size_t)(at - md->prop_metric_ids);
+	}
+	for (unsigned t = 1; t < d->nprof; t++)
+		for (size_t ci = 0; ci < nc; ci++) {
+			/* thread_value has no value where the thread does not visit */
+			if (!thread_visits(d, t, ci)) continue;
+			s->visits[ci] = 1;
+			for (size_t m = 0; m < ns; m++) {
+				double x;
+				if (s->pm[m] == SIZE_MAX || !thread_value(d, t, ci, s->pm[m], &x)) continue;
+				const hpctk_summary *su = summary_of(md, m);
+				double *acc = &s->acc[ci * ns + m];
+				uint8_t *any = &s->any[ci * ns + m];
+				if (strcmp(su->formula, "$$^2") == 0) x *= x;
+				if (!*any) *acc = x;
+				else if (su->combine == HPCTK_COMBINE_MIN) *acc = x < *acc ? x : *acc;
+				else if (su->combine == HPCTK_COMBINE_MAX) *acc = x > *acc ? x : *acc;
+				else *acc += x;
+				*any = 1;
+			}
+		}
+	((hdb *)d)->sums = s; /* a cache: the data it folds does not change */
+	return s;
+}
+
 static bool summary_value(const hdb *d, size_t ci, size_t m, double *v)
 {
-	const hpctk_model *md = &d->m;
-	uint16_t sid = md->stat_metric_ids[m];
-	if (sid >= md->stat_lookup_len || md->stat_owner[sid] == HPCTK_NONE) return false;
-	const hpctk_metric *met = &md->metrics[md->stat_owner[sid]];
-	const hpctk_summary *su = &met->summaries[md->stat_summary[sid]];
-	uint16_t pid = met->insts[su->inst].prop_metric_id;
-	const uint16_t *at = bsearch(&pid, md->prop_metric_ids, md->n_prop_metric_ids, sizeof pid, cmp_u16);
-	if (!at) return false;
-	size_t pm = (size_t)(at - md->prop_metric_ids);
-	bool any = false;
-	double acc = 0;
-	for (unsigned t = 1; t < d->nprof; t++) {
-		double x;
-		if (!thread_value(d, t, ci, pm, &x)) continue;
-		if (strcmp(su->formula, "$$^2") == 0) x *= x;
-		if (!any) acc = x;
-		else if (su->combine == HPCTK_COMBINE_MIN) acc = x < acc ? x : acc;
-		else if (su->combine == HPCTK_COMBINE_MAX) acc = x > acc ? x : acc;
-		else acc += x;
-		any = true;
-	}
-	if (any && ci == 0 && d->k.vb_factor != 0.0 && d->k.vb_summary && sid == d->k.vb_id) acc *= d->k.vb_factor;
-	if (any) *v = acc;
-	return any;
+	const struct hdb_sums *s = sums_of(d);
+	size_t ns = d->m.n_stat_metric_ids;
+	if (!s || !s->any[ci * ns + m]) return false;
+	double acc = s->acc[ci * ns + m];
+	if (ci == 0 && d->k.vb_factor != 0.0 && d->k.vb_summary && d->m.stat_metric_ids[m] == d->k.vb_id) acc *= d->k.vb_factor;
+	*v = acc;
+	return true;
 }
 
 bool hdb_visits(const hdb *d, unsigned prof, size_t ci)
 {
 	if (prof != 0) return thread_visits(d, prof, ci);
-	for (unsigned t = 1; t < d->nprof; t++)
-		if (thread_visits(d, t, ci)) return true;
-	return false;
+	const struct hdb_sums *s = sums_of(d);
+	return s && s->visits[ci];
 }
 
 bool hdb_value(const hdb *d, unsigned prof, size_t ci, size_t m, double *v)
@@ -301,6 +359,7 @@ void hdb_free(hdb *d)
 	free(d->prof);
 	free(d->wx);
 	free(d->wf);
+	sums_free(d->sums);
 	hpctk_model_free(&d->m);
 	memset(d, 0, sizeof *d);
 }

@@ -93,6 +93,11 @@ typedef struct hdb {
 	/* Traces. */
 	bool has_traces;
 	hdb_knobs k;         /* some thread has samples (hpcprof writes no trace.db otherwise) */
+	/* The summary profile's values, folded over the threads on first use
+	 * (after a break's knobs are set): asked per (context, statistic), each
+	 * a sum over all threads, the writers walked every thread's values
+	 * again for every time they asked (counting, writing, visiting). */
+	struct hdb_sums *sums;
 } hdb;
 
 /* Build the data from the generator parameters (and the meta.db model for

@@ -78,8 +78,14 @@ const uint8_t *hv_window_fill(hv_window *w, uint64_t off, size_t len)
 	if (b->mem) return b->mem + off;
 	if (len > w->cap || !w->buf) return NULL;
 	if (off >= w->start && hv_range_in(off - w->start, len, w->len)) return w->buf + (off - w->start);
+	/* continuing: the request starts inside the window or at its end */
+	bool cont = w->len && off >= w->start && off - w->start <= w->len;
+	size_t ahead = !cont ? HV_WINDOW_JUMP : w->ahead > w->cap / 2 ? w->cap : 2 * w->ahead;
+	if (ahead < len) ahead = len;
+	if (ahead > w->cap) ahead = w->cap;
+	w->ahead = ahead;
 	uint64_t avail = b->size - off;
-	size_t fill = avail < w->cap ? (size_t)avail : w->cap;
+	size_t fill = avail < ahead ? (size_t)avail : ahead;
 	if (!b->fetch || !b->fetch(b->io, off, w->buf, fill)) {
 		b->io_failed = true;
 		w->len = 0;

@@ -35,16 +35,24 @@ void hv_blob_release(hv_blob *b);
 /* A sliding read-only view over a blob. hv_window_get returns a pointer to
  * `len` bytes at `off`, valid until the next call on the same window; NULL
  * when the range is outside the file, larger than the window, or I/O fails.
- * Sequential scans refill at most once per `cap` bytes. */
+ * A refill reads ahead as far as the accesses earn: after a jump it reads
+ * HV_WINDOW_JUMP bytes (or the request), and each refill that continues the
+ * window doubles that, up to `cap`. So a sequential scan refills once per
+ * `cap` bytes after a few short reads, and a walk over many small blocks
+ * scattered through a file (profile.db's blocks lie in the order hpcprof's
+ * threads finished them, not in profile order) reads about their bytes
+ * instead of `cap` bytes per block. */
 typedef struct hv_window {
 	hv_blob *blob;
 	uint8_t *buf;
 	size_t cap;
 	uint64_t start;
 	size_t len;
+	size_t ahead;   /* bytes the last refill asked for */
 } hv_window;
 
 #define HV_WINDOW_DEFAULT (256u * 1024u)
+#define HV_WINDOW_JUMP (4u * 1024u)
 
 bool hv_window_init(hv_window *w, hv_blob *b, size_t cap);
 void hv_window_free(hv_window *w);

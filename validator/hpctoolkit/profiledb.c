@@ -145,9 +145,11 @@ static void walk_idtuples(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 		uint64_t len = IDT_HDR + (uint64_t)nids * IDT_ELEM;
 		uint64_t slot = (at - s) / IDT_HDR;
 		hv_bit_set(t->starts, slot);
-		snprintf(path, sizeof path, "profile.db/IdTuples/tuple[%zu]", ti);
+		/* paths are formatted only for a diagnostic that is stored: a
+		 * database of a million profiles has as many tuples */
 		if (!hv_eval(r, HV_R_PROFILEDB_IDT_CONTAINED, len <= end - at)) {
-			hv_emit(r, HV_R_PROFILEDB_IDT_CONTAINED, b->name, at, 2, path,
+			hv_emit(r, HV_R_PROFILEDB_IDT_CONTAINED, b->name, at, 2,
+				(snprintf(path, sizeof path, "profile.db/IdTuples/tuple[%zu]", ti), path),
 				"tuple at 0x%llx has nIds = %u (%llu bytes) but only %llu bytes of the section remain",
 				(unsigned long long)at, nids, (unsigned long long)len, (unsigned long long)(end - at));
 			t->stop = at + 1;
@@ -161,17 +163,18 @@ static void walk_idtuples(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 			uint16_t flags = hv_le16(e + 2);
 			uint32_t lid = hv_le32(e + 4);
 			uint64_t pid = hv_le64(e + 8);
-			snprintf(path, sizeof path, "profile.db/IdTuples/tuple[%zu]/ids[%u]", ti, i);
+#define ID_PATH() (snprintf(path, sizeof path, "profile.db/IdTuples/tuple[%zu]/ids[%u]", ti, i), path)
 			if (!hv_eval(r, HV_R_PROFILEDB_IDT_FLAGS_RESERVED, (flags & ~1u) == 0))
 				hv_emit_sev(r, HV_R_PROFILEDB_IDT_FLAGS_RESERVED,
-					    p->h.newer_minor ? HV_SEV_WARNING : HV_SEV_ERROR, b->name, eo + 2, 2, path,
+					    p->h.newer_minor ? HV_SEV_WARNING : HV_SEV_ERROR, b->name, eo + 2, 2, ID_PATH(),
 					    "flags 0x%04x has reserved bits 0x%04x set (only bit 0, isPhysical, is defined%s)",
 					    flags, flags & ~1u, p->h.newer_minor ? "; a newer minor version may define more" : "");
 			if (!(flags & 1) && !hv_eval(r, HV_R_PROFILEDB_IDT_PHYSICAL, pid == lid))
-				hv_emit(r, HV_R_PROFILEDB_IDT_PHYSICAL, b->name, eo + 8, 8, path,
+				hv_emit(r, HV_R_PROFILEDB_IDT_PHYSICAL, b->name, eo + 8, 8, ID_PATH(),
 					"isPhysical is 0 but physicalId %llu differs from logicalId %u",
 					(unsigned long long)pid, lid);
 			if (v && v->kind) v->kind(v->arg, kind, eo);
+#undef ID_PATH
 		}
 		at += len;
 	}
@@ -192,9 +195,9 @@ static void check_pidtuple(hpctk_profiledb *p, hv_report *r, const idt_walk *t, 
 	if (!t->ok) return;                         /* section unusable: already reported */
 	uint64_t s = p->h.p[1];
 	if (pid >= t->stop && pid < s + p->h.sz[1]) return; /* behind a cut tuple: cannot tell */
-	snprintf(path, sizeof path, "profile.db/profile[%u]/pIdTuple", i);
 	if (!hv_eval(r, HV_R_PROFILEDB_PI_IDTUPLE_BOUNDARY, is_tuple_start(t, pid)))
-		hv_emit(r, HV_R_PROFILEDB_PI_IDTUPLE_BOUNDARY, p->b->name, at + 0x20, 8, path,
+		hv_emit(r, HV_R_PROFILEDB_PI_IDTUPLE_BOUNDARY, p->b->name, at + 0x20, 8,
+			(snprintf(path, sizeof path, "profile.db/profile[%u]/pIdTuple", i), path),
 			"pIdTuple = 0x%llx is not the start of an identifier tuple in the section [0x%llx, +0x%llx)%s",
 			(unsigned long long)pid, (unsigned long long)s, (unsigned long long)p->h.sz[1],
 			pid == 0 ? (release ? "; only the first (summary) profile may have 0"
@@ -224,17 +227,18 @@ static void fwd_value(void *arg, uint32_t owner, uint32_t idx_key, uint32_t val_
 static void check_flags(hpctk_profiledb *p, hv_report *r, uint32_t i, uint64_t at, uint32_t flags)
 {
 	char path[HV_PATH_MAX];
-	snprintf(path, sizeof path, "profile.db/profile[%u]/flags", i);
+#define FLAGS_PATH() (snprintf(path, sizeof path, "profile.db/profile[%u]/flags", i), path)
 	if (i == 0 && !hv_eval(r, HV_R_PROFILEDB_PI_SUMMARY_FIRST, (flags & 1) != 0))
-		hv_emit(r, HV_R_PROFILEDB_PI_SUMMARY_FIRST, p->b->name, at + 0x28, 4, path,
+		hv_emit(r, HV_R_PROFILEDB_PI_SUMMARY_FIRST, p->b->name, at + 0x28, 4, FLAGS_PATH(),
 			"the first profile has flags 0x%x without isSummary (bit 0); it must be the canonical summary "
 			"profile",
 			flags);
 	if (!hv_eval(r, HV_R_PROFILEDB_PI_FLAGS_RESERVED, (flags & ~1u) == 0))
 		hv_emit_sev(r, HV_R_PROFILEDB_PI_FLAGS_RESERVED, p->h.newer_minor ? HV_SEV_WARNING : HV_SEV_ERROR,
-			    p->b->name, at + 0x28, 4, path,
+			    p->b->name, at + 0x28, 4, FLAGS_PATH(),
 			    "flags 0x%x has undefined bits 0x%x set (only bit 0, isSummary, is defined in 4.0%s)", flags,
 			    flags & ~1u, p->h.newer_minor ? "; a newer minor version may define more" : "");
+#undef FLAGS_PATH
 }
 
 bool hpctk_profiledb_prepare(hpctk_profiledb *p, hv_report *r, const hpctk_prof_visitor *v, hpctk_prof_walk *pw)

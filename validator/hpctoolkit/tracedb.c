@@ -194,14 +194,15 @@ static bool check_line(hpctk_tracedb *t, hv_report *r, uint32_t i, uint64_t at, 
 {
 	char path[HV_PATH_MAX];
 	hv_blob *b = t->b;
-	snprintf(path, sizeof path, "trace.db/trace[%u]/pStart", i);
+	/* paths are formatted only for a diagnostic that is stored: a line per profile */
+#define START_PATH() (snprintf(path, sizeof path, "trace.db/trace[%u]/pStart", i), path)
+#define LINE_PATH() (snprintf(path, sizeof path, "trace.db/trace[%u]", i), path)
 	if (!hv_eval(r, HV_R_TRACEDB_LINE_START_ALIGNED, hv_aligned(ps, 8)))
-		hv_emit(r, HV_R_TRACEDB_LINE_START_ALIGNED, b->name, at + 8, 8, path, "pStart = 0x%llx is not 8-byte aligned",
+		hv_emit(r, HV_R_TRACEDB_LINE_START_ALIGNED, b->name, at + 8, 8, START_PATH(), "pStart = 0x%llx is not 8-byte aligned",
 			(unsigned long long)ps);
-	snprintf(path, sizeof path, "trace.db/trace[%u]", i);
 	bool inside = ps <= pe && pe <= t->h.body_end;
 	if (!hv_eval(r, HV_R_TRACEDB_LINE_CONTAINED, inside)) {
-		hv_emit(r, HV_R_TRACEDB_LINE_CONTAINED, b->name, at + 8, 16, path,
+		hv_emit(r, HV_R_TRACEDB_LINE_CONTAINED, b->name, at + 8, 16, LINE_PATH(),
 			"line [pStart 0x%llx, pEnd 0x%llx) is %s the file body, which ends at 0x%llx",
 			(unsigned long long)ps, (unsigned long long)pe, ps > pe ? "reversed: pEnd before pStart, in" : "not inside",
 			(unsigned long long)t->h.body_end);
@@ -209,17 +210,19 @@ static bool check_line(hpctk_tracedb *t, hv_report *r, uint32_t i, uint64_t at, 
 	}
 	uint64_t len = pe - ps;
 	if (!hv_eval(r, HV_R_TRACEDB_LINE_WHOLE_ELEMENTS, len % ELEM == 0))
-		hv_emit(r, HV_R_TRACEDB_LINE_WHOLE_ELEMENTS, b->name, at + 0x10, 8, path,
+		hv_emit(r, HV_R_TRACEDB_LINE_WHOLE_ELEMENTS, b->name, at + 0x10, 8, LINE_PATH(),
 			"pEnd - pStart = %llu bytes is not a whole number of 12-byte elements", (unsigned long long)len);
 	bool clear = !hv_ranges_overlap(ps, len, 0, hpctk_header_size(&tracedb_desc)) &&
 		     !hv_ranges_overlap(ps, len, t->h.p[0], t->h.sz[0]);
 	if (!hv_eval(r, HV_R_TRACEDB_LINE_OUTSIDE_SECTIONS, clear))
-		hv_emit(r, HV_R_TRACEDB_LINE_OUTSIDE_SECTIONS, b->name, at + 8, 16, path,
+		hv_emit(r, HV_R_TRACEDB_LINE_OUTSIDE_SECTIONS, b->name, at + 8, 16, LINE_PATH(),
 			"line [0x%llx, 0x%llx) overlaps the file header or the trace header section [0x%llx, +0x%llx)",
 			(unsigned long long)ps, (unsigned long long)pe, (unsigned long long)t->h.p[0],
 			(unsigned long long)t->h.sz[0]);
 	if (len > 0) hpctk_ranges_add(lines, ps, len, i, at);
 	return true;
+#undef START_PATH
+#undef LINE_PATH
 }
 
 typedef struct overlap_ctx {

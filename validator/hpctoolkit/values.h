@@ -267,6 +267,22 @@ typedef struct hpctk_vfail {
 	double found, expect, mag;
 } hpctk_vfail;
 
+/* A verdict decided in a slot group when there are several, held until the
+ * profile's last group: one group reports its failures in the order the
+ * nodes were first touched, slot by slot within a node, then the execution
+ * totals slot by slot, so many groups must report theirs in that order too,
+ * not group after group (the stored diagnostics, and which ones survive
+ * --max-diagnostics, would differ). */
+typedef struct hpctk_vpend {
+	uint64_t key;    /* the node's first touch in the first group; UINT64_MAX: an execution total */
+	uint32_t k;      /* the slot, counted over every group */
+	uint32_t node;
+	int rule;
+	uint16_t pid;
+	uint64_t off;
+	double found, expect, lo, hi;  /* a total: found, expect = tot, allowed */
+} hpctk_vpend;
+
 typedef struct hpctk_vcheck {
 	const hpctk_vmodel *vm;
 	hv_report *r;
@@ -309,6 +325,10 @@ typedef struct hpctk_vcheck {
 	size_t negn, negcap;
 	hpctk_vfail *fail;           /* equations out of tolerance so far, decided and reported at the end */
 	size_t nfail, fail_cap;
+	hpctk_vpend *pend;           /* verdicts of the groups so far, when there are several */
+	size_t npend, pend_cap;
+	uint64_t *key0;              /* several groups: each node's first touch in the profile's first group */
+	uint32_t *stamp0, pseq;      /* the profile (counted by flush) each key0 is of */
 	uint32_t last_ctx, last_node; /* the last run's ctxId and its rank */
 	uint32_t cursor;             /* ranks below it have ctxIds below the last run's */
 	bool last_valid;
@@ -342,6 +362,8 @@ void hpctk_vcheck_finish(hpctk_vcheck *c);
  * values. The caller clears what they read. */
 void hpctk_vcheck_keep_fail(hpctk_vcheck *c, const hpctk_vfail *f);
 void hpctk_vcheck_verdicts(hpctk_vcheck *c);
+/* The verdicts held over a profile's groups, reported in one group's order. */
+void hpctk_vcheck_report_held(hpctk_vcheck *c);
 void hpctk_vcheck_free(hpctk_vcheck *c);
 
 /* The checker's parts, for its own files. What a value of a propMetricId
@@ -349,10 +371,16 @@ void hpctk_vcheck_free(hpctk_vcheck *c);
  * fold (hpctk_vcheck.code): a point scope adds into slot bits 0-15 and,
  * unless HPCTK_VCODE_NOK, slot bits 16-31 (or into its act's list, with
  * HPCTK_VCODE_LIST); a derived scope is slot bits 0-15's found value and
- * propagates on bit (bits 16-20) of the node's mask. */
+ * propagates on bit (bits 16-20) of the node's mask. A derived scope of
+ * another group (HPCTK_VCODE_ELSEWHERE, its bit in bits 16-20) adds nothing
+ * here, but a run holding one touches its parent as it does in one group:
+ * which run touched a node first orders its diagnostics and gives the
+ * offset of one without a run of its own, so that must not depend on the
+ * group. */
 enum { HPCTK_VA_NONE, HPCTK_VA_POINT, HPCTK_VA_DERIVED };
 #define HPCTK_VCODE_POINT (1ull << 62)
 #define HPCTK_VCODE_DERIVED (2ull << 62)
+#define HPCTK_VCODE_ELSEWHERE (1ull << 61)
 #define HPCTK_VCODE_LIST (1ull << 32)
 #define HPCTK_VCODE_NOK 0xffffu
 /* Fold a run of raw {Val} entries of node n (HPCTK_VNONE: an elided

@@ -118,6 +118,12 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	c->hasrec = calloc(2 * (((size_t)vm->n + 7) / 8), 1);
 	c->done = c->hasrec ? c->hasrec + ((size_t)vm->n + 7) / 8 : NULL;
 	c->made = malloc((size_t)vm->n * sizeof *c->made);
+	/* several groups: each node's first touch in the first, which orders the
+	 * verdicts of every group (a replay numbers its runs its own way) */
+	if (c->g < vm->nd) {
+		c->key0 = calloc(vm->n, sizeof *c->key0);
+		c->stamp0 = calloc(vm->n, sizeof *c->stamp0);
+	}
 	c->owner = malloc(((size_t)vm->npool + 1) * sizeof *c->owner);
 	if (c->owner)
 		for (uint32_t i = 0; i < vm->npool; i++) c->owner[i] = HPCTK_VNONE;
@@ -168,6 +174,9 @@ void hpctk_vcheck_free(hpctk_vcheck *c)
 	free(c->negk);
 	free(c->negv);
 	free(c->fail);
+	free(c->pend);
+	free(c->key0);
+	free(c->stamp0);
 	free(c->kshift);
 	free(c->isexec);
 	free(c->execmask);
@@ -236,6 +245,10 @@ static void eval_node(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const do
 		      const double *found, const hpctk_vown *o)
 {
 	if (!r->key) return; /* untouched: all zero */
+	if (c->key0 && c->stamp0 && c->g0 == 0) {
+		c->key0[n] = r->key;
+		c->stamp0[n] = c->pseq; /* this profile's */
+	}
 	const uint32_t g = c->g, gn = c->g0 + g <= c->vm->nd ? g : c->vm->nd - c->g0;
 	if (c->negn) {
 		for (uint32_t k = 0; k < gn; k++) {
@@ -451,7 +464,12 @@ void hpctk_vcheck_fold(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_
 			signs |= bits;
 			continue;
 		}
-		if ((cd & HPCTK_VCODE_DERIVED) == 0) continue; /* not a scope checked, or another group's */
+		if ((cd & HPCTK_VCODE_DERIVED) == 0) {
+			/* not a scope checked, or another group's: that one still
+			 * touches the parent (HPCTK_VCODE_ELSEWHERE) */
+			if ((cd & HPCTK_VCODE_ELSEWHERE) && first_push == UINT64_MAX && (pm >> (cd >> 16 & 31) & 1)) first_push = i;
+			continue;
+		}
 		const uint32_t k = cd & 0xffff;
 		found[k] = v; /* given twice (a broken run): every copy propagates, the last is found */
 		if (!(pm >> (cd >> 16 & 31) & 1)) continue;
@@ -515,6 +533,8 @@ static void flush(hpctk_vcheck *c)
 		c->g0 = 0;
 		hpctk_vgroup_set(c);
 	}
+	hpctk_vcheck_report_held(c);
+	c->pseq++; /* the next profile's first group: this one's key0 are stale */
 	c->keep_n = 0;
 	c->cur_tainted = false;
 }

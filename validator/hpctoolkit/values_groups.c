@@ -42,6 +42,8 @@ void hpctk_vgroup_set(hpctk_vcheck *c)
 			code = HPCTK_VCODE_POINT | HPCTK_VCODE_LIST;
 		else if (a.type == HPCTK_VA_DERIVED)
 			code = HPCTK_VCODE_DERIVED | a.k | (uint64_t)a.shift << 16;
+		else if (kind == HPCTK_VP_EXEC || kind == HPCTK_VP_TRANS)
+			code = HPCTK_VCODE_ELSEWHERE | (uint64_t)(kind == HPCTK_VP_EXEC ? 16 : vm->bit[pid] & 15) << 16;
 		c->code[pid] = code;
 	}
 	for (uint32_t k = 0; k < c->gp; k++) {

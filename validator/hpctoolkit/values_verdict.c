@@ -75,10 +75,42 @@ static int by_touch(const void *a, const void *b)
 	return (x->k > y->k) - (x->k < y->k);
 }
 
+/* An execution total of slot pid that does not add up to the elided values. */
+static void emit_total(hpctk_vcheck *c, uint16_t pid, double tot, double allowed)
+{
+	const hpctk_vmodel *vm = c->vm;
+	char path[HV_PATH_MAX];
+	snprintf(path, sizeof path, "profile.db/profile[%u]/metric[%u]", c->cur, pid);
+	hv_emit(c->r, HV_R_HPCTKDB_VALUES_EXECUTION, c->file, 0, 0, path,
+		"metric \"%s\" %s: the contexts' execution values exceed point value + children's by %.9g in "
+		"all, but the raw values at contexts elided from meta.db add up to %.9g",
+		vm->pool + vm->metric_name[vm->metric_of[pid]], vm->pool + vm->scope_name[pid], tot, allowed);
+}
+
+/* Hold a verdict for the profile's end (hpctk_vpend); false when there is
+ * no memory for it: it is then reported at once. */
+static bool held(hpctk_vcheck *c, const hpctk_vpend *p)
+{
+	if (c->npend == c->pend_cap) {
+		size_t cap = c->pend_cap ? c->pend_cap * 2 : 16;
+		hpctk_vpend *np = realloc(c->pend, cap * sizeof *np);
+		if (!np) {
+			c->oom = true;
+			return false;
+		}
+		c->pend = np;
+		c->pend_cap = cap;
+	}
+	c->pend[c->npend++] = *p;
+	return true;
+}
+
 void hpctk_vcheck_verdicts(hpctk_vcheck *c)
 {
 	const hpctk_vmodel *vm = c->vm;
 	const uint32_t g = c->g, g0 = c->g0;
+	/* several groups: every verdict waits for the last (hpctk_vpend) */
+	const bool hold = g < vm->nd;
 	hv_eval_n(c->r, HV_R_HPCTKDB_VALUES_TRANSITIVE, c->nev[0]);
 	hv_eval_n(c->r, HV_R_HPCTKDB_VALUES_EXECUTION, c->nev[1]);
 	/* the failures in the order the nodes were first touched */
@@ -91,7 +123,14 @@ void hpctk_vcheck_verdicts(hpctk_vcheck *c)
 		if (diff >= c->neg[k] - tol && diff <= c->pos[k] + tol) continue; /* within what the elided values allow */
 		uint16_t pid = vm->dpid[g0 + k];
 		int rule = vm->kind[pid] == HPCTK_VP_EXEC ? HV_R_HPCTKDB_VALUES_EXECUTION : HV_R_HPCTKDB_VALUES_TRANSITIVE;
-		emit_prop(c, rule, pid, f[j].node, slot_off(c, &f[j], pid), f[j].found, f[j].expect, c->neg[k], c->pos[k]);
+		uint64_t off = slot_off(c, &f[j], pid);
+		/* a later group's replay numbers runs its own way: the first group's touch */
+		const uint32_t nd = f[j].node;
+		uint64_t key = c->key0 && c->stamp0 && c->stamp0[nd] == c->pseq && c->key0[nd] ? c->key0[nd] : f[j].key;
+		if (hold && held(c, &(hpctk_vpend){key, g0 + k, f[j].node, rule, pid, off, f[j].found, f[j].expect,
+						      c->neg[k], c->pos[k]}))
+			continue;
+		emit_prop(c, rule, pid, f[j].node, off, f[j].found, f[j].expect, c->neg[k], c->pos[k]);
 	}
 	/* Execution: every elided raw value lies below exactly one listed
 	 * context, so the excesses add up to all of them. */
@@ -101,12 +140,28 @@ void hpctk_vcheck_verdicts(hpctk_vcheck *c)
 		if (vm->kind[pid] != HPCTK_VP_EXEC || (c->pos[k] == 0 && c->neg[k] == 0)) continue;
 		double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (totmag[k] + c->elmag[k]);
 		if (hv_eval(c->r, HV_R_HPCTKDB_VALUES_EXECUTION, fabs(tot[k] - (c->pos[k] + c->neg[k])) <= tol)) continue;
-		char path[HV_PATH_MAX];
-		snprintf(path, sizeof path, "profile.db/profile[%u]/metric[%u]", c->cur, pid);
-		hv_emit(c->r, HV_R_HPCTKDB_VALUES_EXECUTION, c->file, 0, 0, path,
-			"metric \"%s\" %s: the contexts' execution values exceed point value + children's by %.9g in "
-			"all, but the raw values at contexts elided from meta.db add up to %.9g",
-			vm->pool + vm->metric_name[vm->metric_of[pid]], vm->pool + vm->scope_name[pid], tot[k],
-			c->pos[k] + c->neg[k]);
+		if (hold && held(c, &(hpctk_vpend){UINT64_MAX, g0 + k, 0, HV_R_HPCTKDB_VALUES_EXECUTION, pid, 0, tot[k],
+						      c->pos[k] + c->neg[k], 0, 0}))
+			continue;
+		emit_total(c, pid, tot[k], c->pos[k] + c->neg[k]);
 	}
+}
+
+static int by_key_slot(const void *a, const void *b)
+{
+	const hpctk_vpend *x = a, *y = b;
+	if (x->key != y->key) return x->key < y->key ? -1 : 1;
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+void hpctk_vcheck_report_held(hpctk_vcheck *c)
+{
+	if (!c->npend) return;
+	qsort(c->pend, c->npend, sizeof *c->pend, by_key_slot);
+	for (size_t j = 0; j < c->npend; j++) {
+		const hpctk_vpend *p = &c->pend[j];
+		if (p->key == UINT64_MAX) emit_total(c, p->pid, p->found, p->expect);
+		else emit_prop(c, p->rule, p->pid, p->node, p->off, p->found, p->expect, p->lo, p->hi);
+	}
+	c->npend = 0;
 }
