@@ -15,8 +15,9 @@
 # The traces are kept in BENCH_DIR (default: a temporary folder) and reused
 # when their parameters match: 65,536 ranks of 30 records are ~270 MB.
 #
-# Then the ovni rows (bench/width-ovni.sh: OVNI_WIDTHS, EVENTS). FAMILIES
-# (default "dumpi ovni") picks the families; a family left out is skipped.
+# Then the ovni rows (bench/width-ovni.sh: OVNI_WIDTHS, EVENTS) and the
+# HPCToolkit rows (bench/width-hpctk.sh: HPCTK_WIDTHS profiles). FAMILIES
+# (default "dumpi ovni hpctoolkit") picks the families; one left out is skipped.
 #
 # usage: bench/width.sh [BUILD_DIR]
 set -euo pipefail
