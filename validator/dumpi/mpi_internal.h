@@ -139,6 +139,13 @@ typedef struct mpi_chan { /* 144 bytes (static_assert in mpi_messages.c) */
 	uint64_t n, last_rec, last_off;
 	struct { int32_t count; uint16_t dtype; uint32_t reps; uint64_t rec; } runs[CHAN_RUNS];
 } mpi_chan;
+/* A skeleton's channel (mpi_rank.skeleton) is the head alone, with nruns 0:
+ * its key, tally and last record, enough to pair it and to name it in a
+ * finding, not to compare message sizes. */
+#define MPI_CHAN_SKEL offsetof(mpi_chan, runs)
+/* One channel as bytes (mpi_wire.c); load checks inst < ninst. */
+void mpi_chan_save(hv_wbuf *w, const mpi_chan *c);
+bool mpi_chan_load(hv_rbuf *r, mpi_chan *c, uint32_t ninst);
 
 /* A datatype index the rank freed (mpi_rank.types): the record that freed
  * it, and a use after it (reused: reuse is set). */
@@ -236,6 +243,9 @@ struct mpi_rank {
 	bool inst_overflow;
 	mpi_map chans;        /* hash of (inst, peer, tag, dir) -> mpi_chan */
 	bool chans_merged;    /* past MPI_MAX_CHANS: channels keyed without their tag (CHAN_ANY_TAG) */
+	/* Checked by another process of a partitioned cross-rank stage
+	 * (mpi_rank_load_as): channels hold MPI_CHAN_SKEL bytes each. */
+	bool skeleton;
 };
 
 /* How messages name a rank: "rank N", or "rank of file NAME" (its base
@@ -373,6 +383,41 @@ typedef struct gcomm {
 	uint32_t first_inst;
 } gcomm;
 
+/* One channel across ranks. When an end merged its channels over tags
+ * (MPI_MAX_CHANS), the channel is keyed with CHAN_ANY_TAG and gathers every
+ * channel of the other end between the same ranks: ns/nr add up, s/r are
+ * the latest for diagnostics, and `merged` drops the size comparison. */
+typedef struct gchan {
+	uint32_t gid, src, dst;
+	int32_t tag;
+	const mpi_chan *s, *r;
+	uint64_t ns, nr;
+	bool merged;
+} gchan;
+
+/* The cross-rank stage partitioned over the processes of a units runner
+ * (mpi_part.c): each process holds whole the ranks it checked (their
+ * owner), the others as skeletons; every process builds the map of matched
+ * pairs from the keys alone, in the same order, and matches the pairs
+ * whose destination it owns; their findings, kept with the pair's slot,
+ * are replayed in slot order on every process. */
+typedef struct mpi_part {
+	struct hv_units_runner *run;
+	int np, me;
+	uint32_t *owner;      /* world rank -> the process holding it whole */
+	bool failed;          /* out of memory here: every process reports it */
+	gchan *pairs;         /* the pairs whose destination this process owns */
+	uint32_t npairs, pcap;
+	mpi_chan *routed;     /* other processes' send channels to those pairs, whole */
+	/* the owned pairs' findings, in slot order, while `recording` */
+	bool recording;
+	uint64_t slot, nfound;
+	hv_wbuf found;
+	unsigned kept[HV_RULE_COUNT], unkept[HV_RULE_COUNT];
+	uint8_t unkept_sev[HV_RULE_COUNT];  /* + 1, 0: none */
+	uint64_t evaluated[HV_RULE_COUNT];  /* the report's counts before the pairs */
+} mpi_part;
+
 /* One trace's cross-rank stage: its ranks, communicators, diagnostic caps. */
 typedef struct trace_ctx {
 	hv_report *r;
@@ -384,6 +429,7 @@ typedef struct trace_ctx {
 	unsigned shown[HV_RULE_COUNT], hidden[HV_RULE_COUNT];
 	uint8_t hidden_sev[HV_RULE_COUNT]; /* the highest severity among the hidden ones, + 1 (0: none set) */
 	bool replay;          /* the replay option: findings unrecorded calls may explain stay warnings */
+	mpi_part *part;       /* NULL: every rank is here whole */
 } trace_ctx;
 
 /* Members vote with a value (a, b); the reference is the value most of them
@@ -403,6 +449,34 @@ void mpi_emit_sev(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, ui
 		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* "comm 2 = world", "comm 4" as the rank names it. */
 const char *mpi_comm_name(char *buf, size_t len, const mpi_rank *m, uint32_t inst);
+/* A listed cross-rank diagnostic whose text is made (after mpi_room). */
+void mpi_emit_text(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
+		   const char *msg);
+/* The matched pair channel `c` of world rank `w` belongs to: false when it
+ * has none (an unknown communicator, a peer out of range). */
+bool mpi_chan_pair(const trace_ctx *t, uint32_t w, const mpi_chan *c, uint64_t *key, uint32_t *gid, uint32_t *src,
+		   uint32_t *dst, int32_t *tag);
+
+/* The partition (mpi_part.c). Once the stage reaches the messages, every
+ * process calls owners, route and replay in this order, whatever failed. */
+#define PAIR_ELSEWHERE UINT32_MAX
+/* Which process holds each rank whole (t->part->owner). */
+void mpi_part_owners(trace_ctx *t);
+/* The pair at map value *ix, entered (zeroed) when `fresh`: NULL when its
+ * destination is another process's (*ix PAIR_ELSEWHERE) or memory ran out. */
+gchan *mpi_part_pair(trace_ctx *t, uint32_t *ix, bool fresh, uint32_t dst);
+/* Send channels of the ranks here to the owners of their destinations;
+ * the pairs here get those that arrive (gm: key -> pair index). */
+void mpi_part_route(trace_ctx *t, const mpi_map *gm);
+/* Findings of the pairs here are recorded from now on; the pair at `slot`. */
+void mpi_part_begin(trace_ctx *t);
+gchan *mpi_part_at(trace_ctx *t, const uint32_t *ix, uint64_t slot);
+void mpi_part_record(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
+		     const char *msg);
+/* Every process's findings and evaluation counts into the report, in slot order. */
+void mpi_part_replay(trace_ctx *t);
+void mpi_part_free(mpi_part *p);
+
 /* Step 1 (mpi_comms.c): every rank's instances paired into t->g, t->ig
  * filled; false when out of memory. */
 bool mpi_pair_instances(trace_ctx *t);
