@@ -139,10 +139,10 @@ typedef struct mpi_chan { /* 144 bytes (static_assert in mpi_messages.c) */
 	uint64_t n, last_rec, last_off;
 	struct { int32_t count; uint16_t dtype; uint32_t reps; uint64_t rec; } runs[CHAN_RUNS];
 } mpi_chan;
-/* A skeleton's channel (mpi_rank.skeleton) is the head alone, with nruns 0:
- * its key, tally and last record, enough to pair it and to name it in a
- * finding, not to compare message sizes. */
-#define MPI_CHAN_SKEL offsetof(mpi_chan, runs)
+/* A skeleton's channel (mpi_rank.skeleton) is its key alone (inst, peer,
+ * tag, dir: the first bytes of mpi_chan), enough to find its pair; the
+ * process owning the pair gets the channel whole from the rank's owner. */
+#define MPI_CHAN_SKEL 16u
 /* One channel as bytes (mpi_wire.c); load checks inst < ninst. */
 void mpi_chan_save(hv_wbuf *w, const mpi_chan *c);
 bool mpi_chan_load(hv_rbuf *r, mpi_chan *c, uint32_t ninst);
@@ -409,6 +409,7 @@ typedef struct mpi_part {
 	gchan *pairs;         /* the pairs whose destination this process owns */
 	uint32_t npairs, pcap;
 	mpi_chan *routed;     /* other processes' send channels to those pairs, whole */
+	size_t nwait;         /* how many: the skeletons' send channels into those pairs */
 	/* the owned pairs' findings, in slot order, while `recording` */
 	bool recording;
 	uint64_t slot, nfound;
@@ -456,6 +457,10 @@ void mpi_emit_text(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, u
  * has none (an unknown communicator, a peer out of range). */
 bool mpi_chan_pair(const trace_ctx *t, uint32_t w, const mpi_chan *c, uint64_t *key, uint32_t *gid, uint32_t *src,
 		   uint32_t *dst, int32_t *tag);
+
+/* Channel c, mapped to tag `tag`, as one end of pair x (ends merged over
+ * tags gather several). */
+void mpi_pair_end(gchan *x, const mpi_chan *c, int32_t tag);
 
 /* The partition (mpi_part.c). Once the stage reaches the messages, every
  * process calls owners, route and replay in this order, whatever failed. */

@@ -170,13 +170,23 @@ static bool chan_put(trace_ctx *t, mpi_map *gm, uint32_t w, const mpi_chan *c)
 		if (!x) return !t->part->failed;
 	}
 	if (fresh) x->gid = gid, x->src = src, x->dst = dst, x->tag = tag;
+	if (t->part && t->by[w]->skeleton) {
+		/* a send end held elsewhere: it comes whole from there (mpi_part_route) */
+		t->part->nwait++;
+		return true;
+	}
+	mpi_pair_end(x, c, tag);
+	return true;
+}
+
+void mpi_pair_end(gchan *x, const mpi_chan *c, int32_t tag)
+{
 	const mpi_chan **end = c->dir ? &x->r : &x->s;
 	uint64_t *n = c->dir ? &x->nr : &x->ns;
 	if (*end) x->merged = true;
 	if (!*end || c->last_rec > (*end)->last_rec) *end = c;
 	*n = *n > UINT64_MAX - c->n ? UINT64_MAX : *n + c->n;
 	if (tag == CHAN_ANY_TAG) x->merged = true;
-	return true;
 }
 
 /* Wildcard receives of the destination on this communicator absorb sends

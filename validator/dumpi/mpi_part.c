@@ -12,7 +12,9 @@
  *     pair has the same slot everywhere; the pairs whose destination a
  *     process owns get their values there (mpi_match.c, chan_put);
  *  3. route: each process sends its ranks' send channels, whole, to the
- *     owner of their destination (one all-to-all), for the size comparison;
+ *     owner of their destination (all-to-all, in rounds of ranks), where
+ *     they become the send ends of the pairs (skeletons keep only the
+ *     channels' keys);
  *  4. each process matches its pairs in slot order (the destination's
  *     wildcard budget is spent in that order, all of it on its owner) and
  *     keeps their evaluation counts and the first DIAG_CAP findings per
@@ -93,44 +95,44 @@ gchan *mpi_part_pair(trace_ctx *t, uint32_t *ix, bool fresh, uint32_t dst)
 	return *ix == PAIR_ELSEWHERE ? NULL : &p->pairs[*ix];
 }
 
-/* What step 3 sends for one channel: the pair's key, the sending rank and
- * the channel (mpi_wire.c); at least this many bytes. */
-#define ROUTED_MIN_BYTES (2u * 8u + 11u * 8u)
+/* Step 3 goes in rounds of this many sending ranks, so what is in flight
+ * at once stays small (about 1 MB a round for stencil ranks at -np 2). */
+#define ROUTE_RANKS 4096u
 
-/* The channels process r routed here, (key, rank, channel) records: n
- * counts those that are the send end of a pair here whose sizes are
- * compared, and with `into` they are kept there and become that end.
- * false: malformed. */
-static bool routed_read(trace_ctx *t, const hv_gathered *g, int r, const mpi_map *gm, mpi_chan *into, size_t *n)
+/* The channels process r routed here, (rank, channel) records, each the
+ * send end of a pair here that chan_put left waiting (p->nwait): kept in
+ * p->routed (*n of them so far), in the order chan_put would have taken
+ * them (world rank, then the rank's channel slots). false: malformed. */
+static bool routed_read(trace_ctx *t, const hv_gathered *g, int r, const mpi_map *gm, size_t *n)
 {
 	mpi_part *p = t->part;
 	hv_rbuf rb = hv_rbuf_of(g->buf + g->off[r], (size_t)g->len[r]);
 	while (rb.at < rb.n) {
-		uint64_t key = hv_get_u64(&rb), w = hv_get_u64(&rb);
-		if (rb.failed || w >= t->n || p->owner[w] != (uint32_t)r) return false;
-		mpi_chan c;
-		if (!mpi_chan_load(&rb, &c, t->by[w]->ninst) || c.dir != 0) return false;
+		uint64_t w = hv_get_u64(&rb);
+		if (rb.failed || w >= t->n || p->owner[w] != (uint32_t)r || *n >= p->nwait) return false;
+		mpi_chan *c = &p->routed[*n];
+		uint64_t key;
+		uint32_t gid, src, dst;
+		int32_t tag;
+		if (!mpi_chan_load(&rb, c, t->by[w]->ninst) || c->dir != 0 ||
+		    !mpi_chan_pair(t, (uint32_t)w, c, &key, &gid, &src, &dst, &tag) || p->owner[dst] != (uint32_t)p->me)
+			return false;
 		const uint32_t *ix = mpi_map_get(gm, key);
-		if (!ix || *ix == PAIR_ELSEWHERE) return false; /* the sender computed the same pair and owner */
-		gchan *x = &p->pairs[*ix];
-		if (x->src != w) return false;
-		/* the pair's send end is this channel unless several were merged into it */
-		if (x->merged || !x->s || x->s->last_rec != c.last_rec || x->s->inst != c.inst) continue;
-		if (into) {
-			into[*n] = c;
-			x->s = &into[*n];
-		}
+		if (!ix || *ix == PAIR_ELSEWHERE || p->pairs[*ix].src != w) return false;
+		mpi_pair_end(&p->pairs[*ix], c, tag);
 		++*n;
 	}
 	return true;
 }
 
-void mpi_part_route(trace_ctx *t, const mpi_map *gm)
+/* One round: the send channels of ranks [lo, hi) held here go to the
+ * owners of their destinations. */
+static void route_round(trace_ctx *t, const mpi_map *gm, uint32_t lo, uint32_t hi, uint64_t step, size_t *n)
 {
 	mpi_part *p = t->part;
 	hv_wbuf *to = calloc(p->np > 0 ? (size_t)p->np : 1, sizeof *to);
 	if (!to) p->failed = true;
-	for (uint32_t w = 0; w < t->n && to && p->owner; w++) {
+	for (uint32_t w = lo; w < hi && to && p->owner; w++) {
 		if (p->owner[w] != (uint32_t)p->me) continue;
 		size_t it = 0;
 		uint64_t k;
@@ -143,7 +145,6 @@ void mpi_part_route(trace_ctx *t, const mpi_map *gm)
 			if (c->dir != 0 || !mpi_chan_pair(t, w, c, &key, &gid, &src, &dst, &tag)) continue;
 			if (p->owner[dst] == (uint32_t)p->me) continue;
 			hv_wbuf *b = &to[p->owner[dst]];
-			hv_put_u64(b, key);
 			hv_put_u64(b, w);
 			mpi_chan_save(b, c);
 		}
@@ -151,30 +152,33 @@ void mpi_part_route(trace_ctx *t, const mpi_map *gm)
 	hv_gathered g;
 	/* out of memory here: nothing is sent (every process still takes part) */
 	hv_wbuf none = {0};
-	if (!p->run->route(p->run, STEP_ROUTE, to ? to : &none, &g)) p->failed = true;
+	if (!p->run->route(p->run, step, to ? to : &none, &g)) p->failed = true;
 	for (int r = 0; to && r < p->np; r++) {
 		p->failed |= to[r].failed;
 		hv_wbuf_free(&to[r]);
 	}
 	free(to);
-	/* twice over what arrived: count, then keep, so the channels never move */
-	size_t n = 0;
 	for (int r = 0; r < g.nranks && !p->failed && p->owner; r++)
-		if (r != p->me && (g.lost[r] || !routed_read(t, &g, r, gm, NULL, &n))) p->failed = true;
-	if (!p->failed && n) {
-		p->routed = calloc(n, sizeof *p->routed);
-		if (!p->routed) p->failed = true;
-		n = 0;
-		for (int r = 0; r < g.nranks && p->routed; r++)
-			if (r != p->me) routed_read(t, &g, r, gm, p->routed, &n);
-	}
-	/* every pair whose sizes are compared has its send end whole now */
-	for (uint32_t i = 0; i < p->npairs && !p->failed; i++) {
-		const gchan *x = &p->pairs[i];
-		bool routed = p->routed && x->s >= p->routed && x->s < p->routed + n;
-		if (x->s && x->r && !x->merged && t->by[x->src]->skeleton && !routed) p->failed = true;
-	}
+		if (r != p->me && (g.lost[r] || !routed_read(t, &g, r, gm, n))) p->failed = true;
 	hv_gathered_free(&g);
+}
+
+void mpi_part_route(trace_ctx *t, const mpi_map *gm)
+{
+	mpi_part *p = t->part;
+	/* room for every send end to come, so the channels never move */
+	size_t n = 0;
+	if (p->nwait && !p->failed) {
+		p->routed = calloc(p->nwait, sizeof *p->routed);
+		if (!p->routed) p->failed = true;
+	}
+	/* the same rounds on every process: they depend on the ranks alone */
+	for (uint64_t k = 0; k <= t->n / ROUTE_RANKS; k++) {
+		uint64_t hi = (k + 1) * ROUTE_RANKS;
+		route_round(t, gm, (uint32_t)(k * ROUTE_RANKS), (uint32_t)(hi < t->n ? hi : t->n), k << 8 | STEP_ROUTE, &n);
+	}
+	/* every send end held elsewhere arrived */
+	if (n != p->nwait) p->failed = true;
 }
 
 void mpi_part_begin(trace_ctx *t)

@@ -6,7 +6,7 @@
  * walks it in the same order everywhere and the report is byte-identical.
  *
  * A process that only needs the rank's skeleton (the partitioned
- * cross-rank stage, mpi_part.c) loads its channels without their sizes.
+ * cross-rank stage, mpi_part.c) keeps of each channel its key.
  *
  * The bytes come from another process, so they are input: every count is
  * bounded by the bytes present (and instances by MPI_MAX_INST), every
@@ -38,6 +38,8 @@ static int32_t get_i32(hv_rbuf *r)
  * count. */
 #define INST_MIN_BYTES (28u * 8u)
 #define CHAN_MIN_BYTES (11u * 8u)
+/* a skeleton keeps the channel's key fields alone */
+_Static_assert(offsetof(mpi_chan, dir) < MPI_CHAN_SKEL && MPI_CHAN_SKEL <= sizeof(mpi_chan), "skeleton channel");
 
 static void save_inst(hv_wbuf *w, const mpi_inst *x)
 {
@@ -287,11 +289,10 @@ static bool load_body(hv_rbuf *r, mpi_rank *m)
 		uint64_t slot = hv_get_u64(r);
 		mpi_chan c;
 		if (!mpi_chan_load(r, &c, m->ninst)) return false;
-		if (m->skeleton) c.nruns = 0, c.runs_full = false;
 		mpi_chan *p = mpi_map_place(&m->chans, (size_t)(slot < cap ? slot : cap),
 					    mpi_hash(c.inst, (uint32_t)c.peer, (uint32_t)c.tag, c.dir));
 		if (!p) return false;
-		memcpy(p, &c, m->chans.vsize); /* a skeleton's: the head alone (MPI_CHAN_SKEL) */
+		memcpy(p, &c, m->chans.vsize); /* a skeleton's: the key fields alone (MPI_CHAN_SKEL) */
 	}
 	/* every entry must be where a lookup finds it, as mpi_map_put leaves them */
 	size_t it = 0;
