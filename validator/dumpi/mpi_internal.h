@@ -193,22 +193,15 @@ enum { IMPL_MPICH = 1, IMPL_OPENMPI = 2 };
 /* What ignored calls hide (mpi_rank.ignored). */
 enum { IGN_FINALIZE = 1, IGN_REQUESTS = 2, IGN_P2P = 4, IGN_COLL = 8 };
 
-struct mpi_rank {
-	hv_report *r;
-	hv_blob *b;
-	const char *file;
-	uint8_t version[3];
-	long rank;
+/* What only the pass over a rank's records uses: allocated with the rank
+ * (mpi_rank_new) and freed when it ends (mpi_rank_end), so a rank waiting
+ * for the cross-rank stage, or loaded from another process, holds its
+ * summary alone. */
+typedef struct mpi_pass {
 	/* a private window for array arguments (the stream walk owns its own) */
 	hv_window win;
 	bool win_ok;
-	bool finalized, complete, ended, io_requests;
-	/* Calls the footer counts as ignored (libdumpi's tracing switched off,
-	 * e.g. MPI_Pcontrol(0)): what they did is not in the stream, so the
-	 * checks they would feed are not made (IGN_*; travels to the cross-rank stage). */
-	uint8_t ignored;
-	int64_t world_size;   /* from the rank's MPI_Comm_size(MPI_COMM_WORLD), -1: not recorded */
-	char ignored_names[160]; /* the functions, for the note */
+	char ignored_names[160]; /* the functions ignored (mpi_rank.ignored), for the note */
 	uint64_t ignored_off;  /* the footer */
 	/* Requests named by a wait, test, free or cancel that no recorded call
 	 * created: calls libdumpi does not record (MPI-3) leave such holes. */
@@ -217,6 +210,30 @@ struct mpi_rank {
 	uint16_t unrecorded_fn;
 	uint64_t recycled;    /* of those, the ones named after the trace showed them end */
 	uint64_t *req_seen;   /* bitmap of request ids (mod REQ_SEEN_BITS) ever created */
+	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
+	/* Handles used after their free that no recorded constructor proved
+	 * wrong (mpi_reuse): counted for one note at the end of the rank. */
+	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
+	uint16_t reused_fn;
+	bool reused_type;
+	mpi_map comms;        /* comm index -> mpi_comm */
+	mpi_map types;        /* freed datatype index -> mpi_type_free */
+	mpi_map reqs;         /* request index -> mpi_req */
+} mpi_pass;
+
+struct mpi_rank {
+	hv_report *r;
+	hv_blob *b;
+	const char *file;
+	uint8_t version[3];
+	long rank;
+	mpi_pass *pass;       /* NULL once the rank ended */
+	bool finalized, complete, ended, io_requests;
+	/* Calls the footer counts as ignored (libdumpi's tracing switched off,
+	 * e.g. MPI_Pcontrol(0)): what they did is not in the stream, so the
+	 * checks they would feed are not made (IGN_*; travels to the cross-rank stage). */
+	uint8_t ignored;
+	int64_t world_size;   /* from the rank's MPI_Comm_size(MPI_COMM_WORLD), -1: not recorded */
 	/* Options (hv_options): the MPI library named by the user (IMPL_*, 0:
 	 * infer it), and whether the replay-breaking notes are warnings. */
 	uint8_t impl_opt;
@@ -226,18 +243,9 @@ struct mpi_rank {
 	uint8_t unrec, impl;
 	uint64_t impl_rec[2];
 	bool impl_by_status;  /* MPICH shown by a status (an empty one with another tag), not a send to -1 */
-	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
-	/* Handles used after their free that no recorded constructor proved
-	 * wrong (mpi_reuse): counted for one note at the end of the rank. */
-	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
-	uint16_t reused_fn;
-	bool reused_type;
 	uint64_t records;
 	uint64_t last_rec, last_off;
 	uint16_t last_fn;
-	mpi_map comms;        /* comm index -> mpi_comm */
-	mpi_map types;        /* freed datatype index -> mpi_type_free */
-	mpi_map reqs;         /* request index -> mpi_req */
 	mpi_inst *inst;       /* communicator instances */
 	uint32_t ninst, inst_cap;
 	bool inst_overflow;

@@ -325,9 +325,6 @@ mpi_rank *mpi_rank_load_as(hv_rbuf *r, hv_blob *b, hv_report *rep, bool skeleton
 	m->r = rep;
 	m->b = b;
 	m->file = b->name;
-	mpi_map_init(&m->comms, sizeof(mpi_comm));
-	mpi_map_init(&m->types, sizeof(mpi_type_free));
-	mpi_map_init(&m->reqs, sizeof(mpi_req));
 	m->skeleton = skeleton;
 	mpi_map_init(&m->chans, skeleton ? MPI_CHAN_SKEL : sizeof(mpi_chan));
 	if (!load_body(r, m)) {
