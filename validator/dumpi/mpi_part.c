@@ -2,7 +2,7 @@
  * (hpcvet-mpi; README.md, "The cross-rank stage at scale"). Every process
  * holds whole the rank files it checked and a skeleton of every other rank
  * (mpi_rank_load_as: scalars, communicator instances with their first
- * collectives, channels without their message sizes), so it rebuilds the
+ * collectives, the channels' keys), so it rebuilds the
  * communicators and compares the collectives as a single process does.
  * The messages are what is shared out, by destination, in the order of
  * the single process's report:
@@ -13,8 +13,8 @@
  *     process owns get their values there (mpi_match.c, chan_put);
  *  3. route: each process sends its ranks' send channels, whole, to the
  *     owner of their destination (all-to-all, in rounds of ranks), where
- *     they become the send ends of the pairs (skeletons keep only the
- *     channels' keys);
+ *     they become the send ends of the pairs, in the order chan_put takes
+ *     them (a pair's send ends all come from one rank, in its slot order);
  *  4. each process matches its pairs in slot order (the destination's
  *     wildcard budget is spent in that order, all of it on its owner) and
  *     keeps their evaluation counts and the first DIAG_CAP findings per
@@ -25,7 +25,6 @@
  * Bytes from another process are input: every count is bounded by the
  * bytes present, every index checked; anything malformed or lost is an
  * internal error on every process alike. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
