@@ -75,8 +75,8 @@ void hv_gathered_free(hv_gathered *g);
  * `step`; false: out of memory on this process (what it should have
  * received is then lost).
  *  - gather: every process receives every process's `mine`;
- *  - route: to[p] (one buffer per process) goes to process p; g holds what
- *    each process sent this one. */
+ *  - route: to[p] (one buffer per process; to NULL: nothing) goes to
+ *    process p; g holds what each process sent this one. */
 typedef struct hv_units_runner {
 	void (*run)(struct hv_units_runner *self, const hv_options *opt, const hv_units *u);
 	bool (*gather)(struct hv_units_runner *self, uint64_t step, const hv_wbuf *mine, hv_gathered *g);

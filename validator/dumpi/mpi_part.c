@@ -150,8 +150,7 @@ static void route_round(trace_ctx *t, const mpi_map *gm, uint32_t lo, uint32_t h
 	}
 	hv_gathered g;
 	/* out of memory here: nothing is sent (every process still takes part) */
-	hv_wbuf none = {0};
-	if (!p->run->route(p->run, step, to ? to : &none, &g)) p->failed = true;
+	if (!p->run->route(p->run, step, to, &g)) p->failed = true;
 	for (int r = 0; to && r < p->np; r++) {
 		p->failed |= to[r].failed;
 		hv_wbuf_free(&to[r]);

@@ -139,7 +139,7 @@ bool hv_exchange_route(int kind, uint64_t n, const hv_wbuf *to, hv_gathered *g)
 	/* what this rank sends each rank, laid out as the receivers will see it */
 	uint64_t total = 0;
 	for (int r = 0; r < nr; r++) {
-		out[r] = bytes_of(&to[r]);
+		out[r] = to ? bytes_of(&to[r]) : 0;
 		if (out[r] != LOST && total + out[r] > INT_MAX) out[r] = LOST;
 		if (out[r] == LOST) continue;
 		scounts[r] = (int)out[r];

@@ -19,8 +19,9 @@ enum { HV_X_UNITS = 1, HV_X_INPUTS, HV_X_END, HV_X_STAGE };
  * rank. Returns false only when this rank is out of memory (the gathered
  * bytes of every rank are then lost). hv_gathered: core/units.h. */
 bool hv_exchange(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g);
-/* The same agreement on (kind, n), then to[r] (one buffer per rank) goes to
- * rank r (MPI_Alltoallv): g holds what each rank sent this one. */
+/* The same agreement on (kind, n), then to[r] (one buffer per rank; to
+ * NULL: nothing) goes to rank r (MPI_Alltoallv): g holds what each rank
+ * sent this one. */
 bool hv_exchange_route(int kind, uint64_t n, const hv_wbuf *to, hv_gathered *g);
 
 #endif
