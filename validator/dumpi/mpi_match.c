@@ -52,15 +52,25 @@ bool mpi_room(trace_ctx *t, int rule)
 	return false;
 }
 
+/* mpi_room, counting the severity of a finding it does not let through. */
+static bool room_for(trace_ctx *t, int rule, enum hv_sev sev)
+{
+	if (mpi_room(t, rule)) return true;
+	if (sev + 1u > t->hidden_sev[rule]) t->hidden_sev[rule] = (uint8_t)(sev + 1u);
+	return false;
+}
+
+static void emit_msg(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
+		     const char *msg)
+{
+	char path[48];
+	hv_emit_sev(t->r, rule, sev, m->file, off, 0, dumpi_record_path(path, sizeof path, rec), "%s", msg);
+}
+
 void mpi_emit_text(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
 		   const char *msg)
 {
-	if (!mpi_room(t, rule)) {
-		if (sev + 1u > t->hidden_sev[rule]) t->hidden_sev[rule] = (uint8_t)(sev + 1u);
-		return;
-	}
-	char path[48];
-	hv_emit_sev(t->r, rule, sev, m->file, off, 0, dumpi_record_path(path, sizeof path, rec), "%s", msg);
+	if (room_for(t, rule, sev)) emit_msg(t, rule, sev, m, rec, off, msg);
 }
 
 static void vemit_at(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
@@ -68,14 +78,11 @@ static void vemit_at(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m,
 {
 	/* a partitioned stage's pair findings wait for their place (mpi_part.c) */
 	bool recording = t->part && t->part->recording;
-	if (!recording && !mpi_room(t, rule)) {
-		if (sev + 1u > t->hidden_sev[rule]) t->hidden_sev[rule] = (uint8_t)(sev + 1u);
-		return;
-	}
-	char msg[768], path[48];
+	if (!recording && !room_for(t, rule, sev)) return;
+	char msg[768];
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	if (recording) mpi_part_record(t, rule, sev, m, rec, off, msg);
-	else hv_emit_sev(t->r, rule, sev, m->file, off, 0, dumpi_record_path(path, sizeof path, rec), "%s", msg);
+	else emit_msg(t, rule, sev, m, rec, off, msg);
 }
 
 void mpi_emit_at(trace_ctx *t, int rule, const mpi_rank *m, uint64_t rec, uint64_t off, const char *fmt, ...)
