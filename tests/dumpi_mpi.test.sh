@@ -139,6 +139,7 @@ done
 expect_exit 0 "hpcvet explain dumpi.mpi" "$HPCVET" explain dumpi.mpi
 check "explain: what cannot be paired" grep -q "MPI_ANY_SOURCE/MPI_ANY_TAG whose status was not recorded" "$TMP/out"
 check "explain: the cross-rank stage's memory per rank" grep -q "about 6 KB a rank in all" "$TMP/out"
+check "explain: hpcvet-mpi keeps skeletons of other processes' ranks" grep -q "of the others a skeleton" "$TMP/out"
 check "explain: lists every dumpi.mpi rule" test "$(grep -c '^  dumpi.mpi\.' "$TMP/out")" -eq "$("$HPCVET" rules | grep -c 'dumpi\.mpi\.')"
 
 dir="$SHARED/real-samples/dumpi"

@@ -22,12 +22,12 @@ MPIRUN=(mpirun --oversubscribe)
 [ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
 text=(--color=never --no-context)
 
-# splice OUT RANKS STEP: a trace of RANKS ranks (seed 1) whose rank files
-# 3, 3 + STEP, ... are those of seed 2.
+# splice OUT RANKS STEP [RECORDS]: a trace of RANKS ranks (seed 1) whose rank
+# files 3, 3 + STEP, ... are those of seed 2.
 splice() {
-	local out=$1 n=$2 step=$3 k f
-	"$GEN" --what=dumpi-trace --profiles="$n" --contexts=200 --seed=1 -o "$out" >/dev/null 2>&1 || return 1
-	"$GEN" --what=dumpi-trace --profiles="$n" --contexts=200 --seed=2 -o "$out.other" >/dev/null 2>&1 || return 1
+	local out=$1 n=$2 step=$3 c=${4:-200} k f
+	"$GEN" --what=dumpi-trace --profiles="$n" --contexts="$c" --seed=1 -o "$out" >/dev/null 2>&1 || return 1
+	"$GEN" --what=dumpi-trace --profiles="$n" --contexts="$c" --seed=2 -o "$out.other" >/dev/null 2>&1 || return 1
 	for ((k = 3; k < n; k += step)); do
 		f=$(printf '%s-%04d.bin' "$(basename "$(ls "$out"/*.meta)" .meta)" "$k")
 		cp "$out.other/$f" "$out/$f" || return 1
@@ -36,6 +36,9 @@ splice() {
 }
 check "spliced trace of 48 ranks" splice "$TMP/t48" 48 7
 check "spliced trace of 300 ranks" splice "$TMP/t300" 300 2
+check "spliced trace of 6 ranks" splice "$TMP/t6" 6 2
+# more ranks than one round of routed send channels (mpi_part.c, ROUTE_RANKS)
+check "spliced trace of 4,200 ranks" splice "$TMP/t4200" 4200 97 60
 
 # same DESC NP ARGS...: hpcvet-mpi at -np NP writes hpcvet -j1's report and exit code.
 same() {
@@ -70,6 +73,11 @@ for np in 2 4; do
 	same "300 ranks, JSON" $np --format=json "$TMP/t300"
 done
 same "300 ranks, SARIF, 40 diagnostics" 3 --format=sarif --max-diagnostics=40 "$TMP/t300"
+# more processes than ranks: some own none
+same "6 ranks, text" 8 "${text[@]}" "$TMP/t6"
+for np in 2 3; do
+	same "4,200 ranks, text, 100 per rule" $np "${text[@]}" --max-per-rule=100 --max-diagnostics=10000 "$TMP/t4200"
+done
 
 # The two ends of some finding were checked by different processes: unit i
 # is rank file i (a trace of fewer than 1024 ranks is one exchange), and

@@ -75,7 +75,7 @@ static void split_equals_whole_patched(const char *brk, unsigned profiles, unsig
 	hv_options whole = {.edition = HV_EDITION_AUTO, .max_diags = 1000};
 	hv_report a, b;
 	tl_validate(&out, &whole, &a);
-	reverse_runner rr = {{run_reverse}, 0};
+	reverse_runner rr = {{.run = run_reverse}, 0};
 	hv_options split = whole;
 	split.unit_bytes = 1;
 	split.units = &rr.base;

@@ -12,6 +12,7 @@
 
 #include "core/wire.h"
 #include "dumpi/mpi_check.h"
+#include "dumpi/mpi_internal.h"
 #include "tap.h"
 #include "testlib.h"
 
@@ -72,6 +73,35 @@ static bool same_reports(const hv_report *a, const hv_report *b)
 }
 
 /* Save, load, save again; the cross-rank stage over loaded summaries. */
+/* The summary `m` saved in `w`, loaded as a skeleton (mpi_rank_load_as):
+ * the same channels' keys in the same slots (the partitioned stage walks
+ * them in that order), key fields alone, the same instances. */
+static bool skeleton_matches(const mpi_rank *m, const hv_wbuf *w, hv_blob *b, hv_report *rep)
+{
+	hv_rbuf r = hv_rbuf_of(w->p, w->n);
+	bool ok;
+	mpi_rank *s = mpi_rank_load_as(&r, b, rep, true, &ok);
+	bool same = ok && r.at == r.n && (s != NULL) == (m != NULL);
+	if (s && m) {
+		same &= s->skeleton && s->chans.vsize == MPI_CHAN_SKEL && s->ninst == m->ninst &&
+			s->chans.len == m->chans.len;
+		for (uint32_t i = 0; i < m->ninst && same; i++)
+			same &= s->inst[i].ncoll == m->inst[i].ncoll && s->inst[i].digest == m->inst[i].digest &&
+				s->inst[i].wild == m->inst[i].wild;
+		size_t im = 0, is = 0;
+		uint64_t km, ks;
+		void *vm, *vs;
+		while (same && mpi_map_next(&m->chans, &im, &km, &vm)) {
+			same &= mpi_map_next(&s->chans, &is, &ks, &vs) && im == is && km == ks;
+			const mpi_chan *cm = vm, *cs = vs;
+			same &= same && cm->inst == cs->inst && cm->peer == cs->peer && cm->tag == cs->tag && cm->dir == cs->dir;
+		}
+		same &= !mpi_map_next(&s->chans, &is, &ks, &vs);
+	}
+	mpi_rank_free(s);
+	return same;
+}
+
 static void check_travel(const char *brk, uint64_t seed)
 {
 	trace t;
@@ -82,7 +112,7 @@ static void check_travel(const char *brk, uint64_t seed)
 		return;
 	}
 	mpi_rank *back[GEN_MAX_FILES] = {0};
-	bool all_same = true, all_loaded = true;
+	bool all_same = true, all_loaded = true, all_skel = true;
 	for (size_t k = 0; k < t.n; k++) {
 		hv_wbuf w = {0}, w2 = {0};
 		mpi_rank_save(t.ranks[k], &w);
@@ -92,11 +122,14 @@ static void check_travel(const char *brk, uint64_t seed)
 		all_loaded &= ok && !w.failed && r.at == r.n && (back[k] != NULL) == (t.ranks[k] != NULL);
 		mpi_rank_save(back[k], &w2);
 		all_same &= w.n == w2.n && memcmp(w.p, w2.p, w.n) == 0;
+		all_skel &= skeleton_matches(t.ranks[k], &w, &t.blobs[k], &t.reps[k]);
 		hv_wbuf_free(&w);
 		hv_wbuf_free(&w2);
 	}
 	CHECK(all_loaded, "every rank's summary loads back (break %s)", brk ? brk : "none");
 	CHECK(all_same, "a loaded summary saves to the same bytes (break %s)", brk ? brk : "none");
+	CHECK(all_skel, "a skeleton keeps every channel's key in its slot, and the instances (break %s)",
+	      brk ? brk : "none");
 	hv_report ra, rb;
 	hv_report_init(&ra, "gen", 1000);
 	hv_report_init(&rb, "gen", 1000);

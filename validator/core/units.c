@@ -111,3 +111,12 @@ bool hv_units_plan(const hv_units *u, unsigned nproc, unsigned *owner, uint64_t 
 	free(l);
 	return true;
 }
+
+void hv_gathered_free(hv_gathered *g)
+{
+	free(g->buf);
+	free(g->off);
+	free(g->len);
+	free(g->lost);
+	memset(g, 0, sizeof *g);
+}

@@ -56,9 +56,31 @@ uint64_t hv_unit_bytes(const hv_options *opt, uint64_t total);
 size_t hv_batch_len(const hv_options *opt, size_t left, size_t max, uint64_t (*size_of)(const void *ctx, size_t k),
 		    const void *ctx);
 
-/* Something that checks units elsewhere (hpcvet-mpi's ranks). */
+/* Bytes that came from every process of a runner, in process order:
+ * process p's are buf[off[p], off[p] + len[p]); lost[p]: they could not
+ * travel (out of memory, too large). */
+typedef struct hv_gathered {
+	int nranks, me;
+	uint8_t *buf;
+	uint64_t *off, *len;
+	bool *lost;
+} hv_gathered;
+void hv_gathered_free(hv_gathered *g);
+
+/* Something that checks units elsewhere (hpcvet-mpi's ranks). A unit's
+ * summary then lives whole only on the process that checked it; a check
+ * after the units may share its work out the same way (the DUMPI cross-rank
+ * stage, dumpi/mpi_part.c) with the two collectives below (NULL: not
+ * offered). Every process calls them in the same sequence with the same
+ * `step`; false: out of memory on this process (what it should have
+ * received is then lost).
+ *  - gather: every process receives every process's `mine`;
+ *  - route: to[p] (one buffer per process; to NULL: nothing) goes to
+ *    process p; g holds what each process sent this one. */
 typedef struct hv_units_runner {
 	void (*run)(struct hv_units_runner *self, const hv_options *opt, const hv_units *u);
+	bool (*gather)(struct hv_units_runner *self, uint64_t step, const hv_wbuf *mine, hv_gathered *g);
+	bool (*route)(struct hv_units_runner *self, uint64_t step, const hv_wbuf *to, hv_gathered *g);
 } hv_units_runner;
 
 /* Check every unit: through opt->units when set and the units can travel,

@@ -201,12 +201,20 @@ static void bin_save(void *ctx, size_t i, hv_wbuf *w)
 	mpi_rank_save(j->mpi, w);
 }
 
+/* The runner the cross-rank stage is partitioned over (NULL: every process
+ * holds every rank whole): one that offers the stage's collectives. */
+static hv_units_runner *stage_part(const hv_options *opt)
+{
+	return opt->units && opt->units->gather && opt->units->route ? opt->units : NULL;
+}
+
+/* A rank another process checked: a skeleton when the stage is partitioned. */
 static bool bin_load(void *ctx, size_t i, hv_rbuf *r)
 {
 	bin_job *j = &((bin_job *)ctx)[i];
 	bool ok;
 	if (!hv_get_bytes(r, &j->info, sizeof(dumpi_bin_info))) return false;
-	j->mpi = mpi_rank_load(r, j->b, &j->rep, &ok);
+	j->mpi = mpi_rank_load_as(r, j->b, &j->rep, stage_part(j->opt) != NULL, &ok);
 	mpi_rank_set_options(j->mpi, j->opt);
 	return ok;
 }
@@ -307,7 +315,7 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 		}
 	}
 	free(jobs);
-	mpi_trace_check(opt, r, mpis, nranks, nprocs);
+	mpi_trace_check_over(opt, r, mpis, nranks, nprocs, stage_part(opt));
 	for (size_t k = 0; k < nranks; k++) mpi_rank_free(mpis[k]);
 	free(mpis);
 	free(ranks);

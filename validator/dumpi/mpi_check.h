@@ -66,11 +66,24 @@ void mpi_rank_set_world_rank(mpi_rank *m, long rank);
  * that are input: *ok false when they are malformed or memory ran out. */
 void mpi_rank_save(const mpi_rank *m, hv_wbuf *w);
 mpi_rank *mpi_rank_load(hv_rbuf *r, hv_blob *b, hv_report *rep, bool *ok);
+/* The same, as a skeleton when `skeleton`: channels without their message
+ * sizes, for a cross-rank stage partitioned over processes (the process
+ * that checked the rank file holds it whole; mpi_trace_check_over). */
+mpi_rank *mpi_rank_load_as(hv_rbuf *r, hv_blob *b, hv_report *rep, bool skeleton, bool *ok);
 
 /* Cross-rank checks of one trace: `ranks[i]` may be NULL (missing or
  * unreadable rank file); `world_size` is the .meta numprocs (0: unknown).
  * Diagnostics go to `r`. */
 void mpi_trace_check(const hv_options *opt, hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t world_size);
+/* The same over the processes of `part` (hpcvet-mpi's units runner; NULL:
+ * mpi_trace_check), which every process calls with the same ranks: each
+ * holds whole the ranks it checked and the others as skeletons
+ * (mpi_rank_load_as), and matches the messages to the ranks it holds whole
+ * (mpi_part.c). The report is the same on every process, and the same as
+ * mpi_trace_check's with every rank whole. */
+struct hv_units_runner;
+void mpi_trace_check_over(const hv_options *opt, hv_report *r, mpi_rank *const *ranks, size_t n, uint64_t world_size,
+			  struct hv_units_runner *part);
 
 /* What the layer proves and what it cannot (hpcvet explain dumpi.mpi). */
 const char *mpi_layer_explain(void);

@@ -84,8 +84,8 @@ static uint16_t arr_type(mpi_rank *m, uint64_t at, uint64_t n)
 {
 	uint16_t t = 0;
 	for (uint64_t j = 0; j < n; j++) {
-		if (!m->win_ok) return 0;
-		const uint8_t *p = hv_window_get(&m->win, at + 4 + 2 * j, 2);
+		if (!m->pass->win_ok) return 0;
+		const uint8_t *p = hv_window_get(&m->pass->win, at + 4 + 2 * j, 2);
 		if (!p) return 0;
 		uint16_t x = hv_be16(p);
 		if (!builtin_type(x) || (j && x != t)) return 0;

@@ -139,6 +139,13 @@ typedef struct mpi_chan { /* 144 bytes (static_assert in mpi_messages.c) */
 	uint64_t n, last_rec, last_off;
 	struct { int32_t count; uint16_t dtype; uint32_t reps; uint64_t rec; } runs[CHAN_RUNS];
 } mpi_chan;
+/* A skeleton's channel (mpi_rank.skeleton) is its key alone (inst, peer,
+ * tag, dir: the first bytes of mpi_chan), enough to find its pair; the
+ * process owning the pair gets the channel whole from the rank's owner. */
+#define MPI_CHAN_SKEL 16u
+/* One channel as bytes (mpi_wire.c); load checks inst < ninst. */
+void mpi_chan_save(hv_wbuf *w, const mpi_chan *c);
+bool mpi_chan_load(hv_rbuf *r, mpi_chan *c, uint32_t ninst);
 
 /* A datatype index the rank freed (mpi_rank.types): the record that freed
  * it, and a use after it (reused: reuse is set). */
@@ -186,22 +193,15 @@ enum { IMPL_MPICH = 1, IMPL_OPENMPI = 2 };
 /* What ignored calls hide (mpi_rank.ignored). */
 enum { IGN_FINALIZE = 1, IGN_REQUESTS = 2, IGN_P2P = 4, IGN_COLL = 8 };
 
-struct mpi_rank {
-	hv_report *r;
-	hv_blob *b;
-	const char *file;
-	uint8_t version[3];
-	long rank;
+/* What only the pass over a rank's records uses: allocated with the rank
+ * (mpi_rank_new) and freed when it ends (mpi_rank_end), so a rank waiting
+ * for the cross-rank stage, or loaded from another process, holds its
+ * summary alone. */
+typedef struct mpi_pass {
 	/* a private window for array arguments (the stream walk owns its own) */
 	hv_window win;
 	bool win_ok;
-	bool finalized, complete, ended, io_requests;
-	/* Calls the footer counts as ignored (libdumpi's tracing switched off,
-	 * e.g. MPI_Pcontrol(0)): what they did is not in the stream, so the
-	 * checks they would feed are not made (IGN_*; travels to the cross-rank stage). */
-	uint8_t ignored;
-	int64_t world_size;   /* from the rank's MPI_Comm_size(MPI_COMM_WORLD), -1: not recorded */
-	char ignored_names[160]; /* the functions, for the note */
+	char ignored_names[160]; /* the functions ignored (mpi_rank.ignored), for the note */
 	uint64_t ignored_off;  /* the footer */
 	/* Requests named by a wait, test, free or cancel that no recorded call
 	 * created: calls libdumpi does not record (MPI-3) leave such holes. */
@@ -210,6 +210,30 @@ struct mpi_rank {
 	uint16_t unrecorded_fn;
 	uint64_t recycled;    /* of those, the ones named after the trace showed them end */
 	uint64_t *req_seen;   /* bitmap of request ids (mod REQ_SEEN_BITS) ever created */
+	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
+	/* Handles used after their free that no recorded constructor proved
+	 * wrong (mpi_reuse): counted for one note at the end of the rank. */
+	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
+	uint16_t reused_fn;
+	bool reused_type;
+	mpi_map comms;        /* comm index -> mpi_comm */
+	mpi_map types;        /* freed datatype index -> mpi_type_free */
+	mpi_map reqs;         /* request index -> mpi_req */
+} mpi_pass;
+
+struct mpi_rank {
+	hv_report *r;
+	hv_blob *b;
+	const char *file;
+	uint8_t version[3];
+	long rank;
+	mpi_pass *pass;       /* NULL once the rank ended */
+	bool finalized, complete, ended, io_requests;
+	/* Calls the footer counts as ignored (libdumpi's tracing switched off,
+	 * e.g. MPI_Pcontrol(0)): what they did is not in the stream, so the
+	 * checks they would feed are not made (IGN_*; travels to the cross-rank stage). */
+	uint8_t ignored;
+	int64_t world_size;   /* from the rank's MPI_Comm_size(MPI_COMM_WORLD), -1: not recorded */
 	/* Options (hv_options): the MPI library named by the user (IMPL_*, 0:
 	 * infer it), and whether the replay-breaking notes are warnings. */
 	uint8_t impl_opt;
@@ -219,23 +243,17 @@ struct mpi_rank {
 	uint8_t unrec, impl;
 	uint64_t impl_rec[2];
 	bool impl_by_status;  /* MPICH shown by a status (an empty one with another tag), not a send to -1 */
-	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
-	/* Handles used after their free that no recorded constructor proved
-	 * wrong (mpi_reuse): counted for one note at the end of the rank. */
-	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
-	uint16_t reused_fn;
-	bool reused_type;
 	uint64_t records;
 	uint64_t last_rec, last_off;
 	uint16_t last_fn;
-	mpi_map comms;        /* comm index -> mpi_comm */
-	mpi_map types;        /* freed datatype index -> mpi_type_free */
-	mpi_map reqs;         /* request index -> mpi_req */
 	mpi_inst *inst;       /* communicator instances */
 	uint32_t ninst, inst_cap;
 	bool inst_overflow;
 	mpi_map chans;        /* hash of (inst, peer, tag, dir) -> mpi_chan */
 	bool chans_merged;    /* past MPI_MAX_CHANS: channels keyed without their tag (CHAN_ANY_TAG) */
+	/* Checked by another process of a partitioned cross-rank stage
+	 * (mpi_rank_load_as): channels hold MPI_CHAN_SKEL bytes each. */
+	bool skeleton;
 };
 
 /* How messages name a rank: "rank N", or "rank of file NAME" (its base
@@ -373,6 +391,42 @@ typedef struct gcomm {
 	uint32_t first_inst;
 } gcomm;
 
+/* One channel across ranks. When an end merged its channels over tags
+ * (MPI_MAX_CHANS), the channel is keyed with CHAN_ANY_TAG and gathers every
+ * channel of the other end between the same ranks: ns/nr add up, s/r are
+ * the latest for diagnostics, and `merged` drops the size comparison. */
+typedef struct gchan {
+	uint32_t gid, src, dst;
+	int32_t tag;
+	const mpi_chan *s, *r;
+	uint64_t ns, nr;
+	bool merged;
+} gchan;
+
+/* The cross-rank stage partitioned over the processes of a units runner
+ * (mpi_part.c): each process holds whole the ranks it checked (their
+ * owner), the others as skeletons; every process builds the map of matched
+ * pairs from the keys alone, in the same order, and matches the pairs
+ * whose destination it owns; their findings, kept with the pair's slot,
+ * are replayed in slot order on every process. */
+typedef struct mpi_part {
+	struct hv_units_runner *run;
+	int np, me;
+	uint32_t *owner;      /* world rank -> the process holding it whole */
+	bool failed;          /* out of memory here: every process reports it */
+	gchan *pairs;         /* the pairs whose destination this process owns */
+	uint32_t npairs, pcap;
+	mpi_chan *routed;     /* other processes' send channels to those pairs, whole */
+	size_t nwait;         /* how many: the skeletons' send channels into those pairs */
+	/* the owned pairs' findings, in slot order, while `recording` */
+	bool recording;
+	uint64_t slot, nfound;
+	hv_wbuf found;
+	unsigned kept[HV_RULE_COUNT], unkept[HV_RULE_COUNT];
+	uint8_t unkept_sev[HV_RULE_COUNT];  /* + 1, 0: none */
+	uint64_t evaluated[HV_RULE_COUNT];  /* the report's counts before the pairs */
+} mpi_part;
+
 /* One trace's cross-rank stage: its ranks, communicators, diagnostic caps. */
 typedef struct trace_ctx {
 	hv_report *r;
@@ -384,6 +438,7 @@ typedef struct trace_ctx {
 	unsigned shown[HV_RULE_COUNT], hidden[HV_RULE_COUNT];
 	uint8_t hidden_sev[HV_RULE_COUNT]; /* the highest severity among the hidden ones, + 1 (0: none set) */
 	bool replay;          /* the replay option: findings unrecorded calls may explain stay warnings */
+	mpi_part *part;       /* NULL: every rank is here whole */
 } trace_ctx;
 
 /* Members vote with a value (a, b); the reference is the value most of them
@@ -403,6 +458,38 @@ void mpi_emit_sev(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, ui
 		  const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* "comm 2 = world", "comm 4" as the rank names it. */
 const char *mpi_comm_name(char *buf, size_t len, const mpi_rank *m, uint32_t inst);
+/* A listed cross-rank diagnostic whose text is made (after mpi_room). */
+void mpi_emit_text(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
+		   const char *msg);
+/* The matched pair channel `c` of world rank `w` belongs to: false when it
+ * has none (an unknown communicator, a peer out of range). */
+bool mpi_chan_pair(const trace_ctx *t, uint32_t w, const mpi_chan *c, uint64_t *key, uint32_t *gid, uint32_t *src,
+		   uint32_t *dst, int32_t *tag);
+
+/* Channel c, mapped to tag `tag`, as one end of pair x (ends merged over
+ * tags gather several). */
+void mpi_pair_end(gchan *x, const mpi_chan *c, int32_t tag);
+
+/* The partition (mpi_part.c). Once the stage reaches the messages, every
+ * process calls owners, route and replay in this order, whatever failed. */
+#define PAIR_ELSEWHERE UINT32_MAX
+/* Which process holds each rank whole (t->part->owner). */
+void mpi_part_owners(trace_ctx *t);
+/* The pair at map value *ix, entered (zeroed) when `fresh`: NULL when its
+ * destination is another process's (*ix PAIR_ELSEWHERE) or memory ran out. */
+gchan *mpi_part_pair(trace_ctx *t, uint32_t *ix, bool fresh, uint32_t dst);
+/* Send channels of the ranks here to the owners of their destinations;
+ * the pairs here get those that arrive (gm: key -> pair index). */
+void mpi_part_route(trace_ctx *t, const mpi_map *gm);
+/* Findings of the pairs here are recorded from now on; the pair at `slot`. */
+void mpi_part_begin(trace_ctx *t);
+gchan *mpi_part_at(trace_ctx *t, const uint32_t *ix, uint64_t slot);
+void mpi_part_record(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
+		     const char *msg);
+/* Every process's findings and evaluation counts into the report, in slot order. */
+void mpi_part_replay(trace_ctx *t);
+void mpi_part_free(mpi_part *p);
+
 /* Step 1 (mpi_comms.c): every rank's instances paired into t->g, t->ig
  * filled; false when out of memory. */
 bool mpi_pair_instances(trace_ctx *t);

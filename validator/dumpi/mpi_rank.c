@@ -106,20 +106,24 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 {
 	mpi_roles_init();
 	mpi_rank *m = calloc(1, sizeof *m);
-	if (!m) {
+	mpi_pass *pass = calloc(1, sizeof *pass);
+	if (!m || !pass) {
+		free(m);
+		free(pass);
 		hv_report_internal(r, "out of memory");
 		return NULL;
 	}
+	m->pass = pass;
 	m->r = r;
 	m->b = b;
 	m->file = b->name;
 	memcpy(m->version, version, 3);
 	m->rank = rank_from_name(b->name);
 	m->world_size = -1;
-	m->win_ok = hv_window_init(&m->win, b, 64u * 1024u);
-	mpi_map_init(&m->comms, sizeof(mpi_comm));
-	mpi_map_init(&m->types, sizeof(mpi_type_free));
-	mpi_map_init(&m->reqs, sizeof(mpi_req));
+	m->pass->win_ok = hv_window_init(&m->pass->win, b, 64u * 1024u);
+	mpi_map_init(&m->pass->comms, sizeof(mpi_comm));
+	mpi_map_init(&m->pass->types, sizeof(mpi_type_free));
+	mpi_map_init(&m->pass->reqs, sizeof(mpi_req));
 	mpi_map_init(&m->chans, sizeof(mpi_chan));
 	inst_new(m); /* INST_WORLD */
 	inst_new(m); /* INST_SELF */
@@ -149,15 +153,24 @@ mpi_rank_name mpi_rank_label(const mpi_rank *m)
 }
 void mpi_rank_set_world_rank(mpi_rank *m, long rank) { m->rank = rank; }
 
+static void pass_free(mpi_rank *m)
+{
+	mpi_pass *p = m->pass;
+	if (!p) return;
+	if (p->win_ok) hv_window_free(&p->win);
+	mpi_map_free(&p->comms);
+	mpi_map_free(&p->types);
+	mpi_map_free(&p->reqs);
+	free(p->req_seen);
+	free(p);
+	m->pass = NULL;
+}
+
 void mpi_rank_free(mpi_rank *m)
 {
 	if (!m) return;
-	if (m->win_ok) hv_window_free(&m->win);
-	mpi_map_free(&m->comms);
-	mpi_map_free(&m->types);
-	mpi_map_free(&m->reqs);
+	pass_free(m);
 	mpi_map_free(&m->chans);
-	free(m->req_seen);
 	for (uint32_t i = 0; i < m->ninst; i++) free(m->inst[i].ops);
 	free(m->inst);
 	free(m);
@@ -166,8 +179,8 @@ void mpi_rank_free(mpi_rank *m)
 /* Element i of a counted u32 array whose count is at `at`. */
 bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v)
 {
-	if (!m->win_ok) return false;
-	const uint8_t *p = hv_window_get(&m->win, at + 4 + 4 * i, 4);
+	if (!m->pass->win_ok) return false;
+	const uint8_t *p = hv_window_get(&m->pass->win, at + 4 + 4 * i, 4);
 	if (!p) return false;
 	*v = hv_be32(p);
 	return true;
@@ -176,7 +189,7 @@ bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v)
 mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id)
 {
 	bool fresh;
-	mpi_comm *c = mpi_map_put(&m->comms, id, &fresh);
+	mpi_comm *c = mpi_map_put(&m->pass->comms, id, &fresh);
 	if (c && fresh) {
 		c->size = id == MPI_D_COMM_SELF ? 1 : -1;
 		c->inst = id == MPI_D_COMM_WORLD ? INST_WORLD : id == MPI_D_COMM_SELF ? INST_SELF : INST_NONE;
@@ -311,9 +324,9 @@ static void reuse_begin(mpi_reuse *u, uint64_t freed_rec, const dumpi_record *re
 static void reuse_settle(mpi_rank *m, const mpi_reuse *u, uint64_t id, bool type)
 {
 	m->unrec |= UNREC_CTOR;
-	if (m->reused++ == 0)
-		m->reused_rec = u->use_rec, m->reused_off = u->use_off, m->reused_fn = u->use_fn, m->reused_id = id,
-		m->reused_freed = u->freed_rec, m->reused_type = type;
+	if (m->pass->reused++ == 0)
+		m->pass->reused_rec = u->use_rec, m->pass->reused_off = u->use_off, m->pass->reused_fn = u->use_fn, m->pass->reused_id = id,
+		m->pass->reused_freed = u->freed_rec, m->pass->reused_type = type;
 }
 
 /* A recorded constructor returned an index still held by a use after its
@@ -334,7 +347,7 @@ static void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, 
 {
 	uint64_t id;
 	if (!mpi_arg(rec->fn, a, ro, &id) || id < MPI_D_FIRST_USER_COMM) return;
-	mpi_comm *c = mpi_map_get(&m->comms, id);
+	mpi_comm *c = mpi_map_get(&m->pass->comms, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
 	if (!c || c->state != 2) return;
 	/* from here on an object of unknown origin: not matched, not compared */
@@ -348,7 +361,7 @@ static void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, 
 {
 	uint64_t id;
 	if (!mpi_arg(rec->fn, a, ro, &id) || id < MPI_D_FIRST_USER_DATATYPE) return;
-	mpi_type_free *f = mpi_map_get(&m->types, id);
+	mpi_type_free *f = mpi_map_get(&m->pass->types, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
 	if (!f || f->reused) return;
 	f->reused = true;
@@ -361,12 +374,12 @@ static void settle_reuses(mpi_rank *m)
 	size_t it = 0;
 	uint64_t key;
 	void *val;
-	while (mpi_map_next(&m->comms, &it, &key, &val)) {
+	while (mpi_map_next(&m->pass->comms, &it, &key, &val)) {
 		mpi_comm *c = val;
 		if (c->state == 3) reuse_settle(m, &c->reuse, key, false), c->state = 1;
 	}
 	it = 0;
-	while (mpi_map_next(&m->types, &it, &key, &val)) {
+	while (mpi_map_next(&m->pass->types, &it, &key, &val)) {
 		mpi_type_free *f = val;
 		if (f->reused) reuse_settle(m, &f->reuse, key, true), f->reused = false;
 	}
@@ -437,9 +450,9 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		}
 	}
 	if ((mpi_arg(fn, a, RO_NEWTYPE, &id) || (type_out && mpi_arg(fn, a, RO_DATATYPE, &id))) && id >= MPI_D_FIRST_USER_DATATYPE) {
-		mpi_type_free *f = mpi_map_get(&m->types, id);
+		mpi_type_free *f = mpi_map_get(&m->pass->types, id);
 		if (f && f->reused) reuse_refuted(m, &f->reuse, id, rec, true);
-		mpi_map_del(&m->types, id);
+		mpi_map_del(&m->pass->types, id);
 	}
 	/* destructors; libdumpi records the handle before the call frees it */
 	if ((fn == 87 || fn == 132) && mpi_arg(fn, a, RO_COMM, &id)) {
@@ -466,7 +479,7 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	}
 	if (fn == 47 && mpi_arg(fn, a, RO_DATATYPE, &id) && id >= MPI_D_FIRST_USER_DATATYPE) {
 		bool fresh;
-		mpi_type_free *f = mpi_map_put(&m->types, id, &fresh);
+		mpi_type_free *f = mpi_map_put(&m->pass->types, id, &fresh);
 		if (f && !fresh && f->reused) reuse_settle(m, &f->reuse, id, true);
 		if (f) f->reused = false, f->reuse.freed_rec = rec->index;
 	}
@@ -524,10 +537,10 @@ static void ranks_and_tags(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 static void status_reads(mpi_rank *m, const dumpi_record *rec)
 {
 	unsigned fn = rec->fn;
-	if (fn == 1 || fn == 22 || fn == 23 || fn == 33 || fn == 34) m->status_fresh = true;
+	if (fn == 1 || fn == 22 || fn == 23 || fn == 33 || fn == 34) m->pass->status_fresh = true;
 	if (fn != 2 && fn != 48) return;
-	if (!m->status_fresh) m->unrec |= UNREC_STATUS;
-	m->status_fresh = false;
+	if (!m->pass->status_fresh) m->unrec |= UNREC_STATUS;
+	m->pass->status_fresh = false;
 }
 
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -552,14 +565,13 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 /* An ended rank waits for the cross-rank stage with what that stage reads
  * (communicator instances with their first collectives, channels), and a
  * trace of 65,536 ranks keeps 65,536 of them: what only the rank's own
- * pass used goes (the 8 KiB bitmap of request ids seen), arrays grown by
+ * pass used has gone (mpi_pass, with the 8 KiB bitmap of request ids
+ * seen, freed by mpi_rank_end), arrays grown by
  * doubling shrink to their entries, and the channel map is frozen (4 bytes
  * a slot instead of 153; same entries, same order). Out of memory here
  * keeps the larger arrays, which are as valid. */
 static void compact(mpi_rank *m)
 {
-	free(m->req_seen);
-	m->req_seen = NULL;
 	if (m->ninst && m->ninst < m->inst_cap) {
 		mpi_inst *ni = realloc(m->inst, m->ninst * sizeof *ni);
 		if (ni) m->inst = ni, m->inst_cap = m->ninst;
@@ -594,12 +606,8 @@ void mpi_rank_end(mpi_rank *m, bool complete)
 				dumpi_function_name(m->last_fn));
 		mpi_report_leaks(m);
 	}
-	mpi_comm *w = mpi_map_get(&m->comms, MPI_D_COMM_WORLD);
+	mpi_comm *w = mpi_map_get(&m->pass->comms, MPI_D_COMM_WORLD);
 	m->world_size = w ? w->size : -1;
-	mpi_map_free(&m->reqs);
-	mpi_map_free(&m->types);
-	mpi_map_free(&m->comms);
-	if (m->win_ok) hv_window_free(&m->win);
-	m->win_ok = false;
+	pass_free(m);
 	compact(m);
 }

@@ -36,39 +36,39 @@ unsigned mpi_ignored_hides(unsigned f)
 void mpi_rank_set_ignored(mpi_rank *m, uint64_t footer_off, const uint32_t *called, const uint32_t *ignored, unsigned n)
 {
 	if (!m) return;
-	m->ignored_off = footer_off;
+	m->pass->ignored_off = footer_off;
 	size_t len = 0, more = 0;
 	for (unsigned f = 0; f < n && f < DUMPI_NFUNCS; f++) {
 		if (!ignored[f]) continue;
 		uint8_t hides = (uint8_t)mpi_ignored_hides(f);
 		if (!hides) continue;
 		m->ignored |= hides;
-		int k = len < sizeof m->ignored_names - 1
-				? snprintf(m->ignored_names + len, sizeof m->ignored_names - len, "%s%s %u of %u", len ? ", " : "",
+		int k = len < sizeof m->pass->ignored_names - 1
+				? snprintf(m->pass->ignored_names + len, sizeof m->pass->ignored_names - len, "%s%s %u of %u", len ? ", " : "",
 					   dumpi_function_name(f), ignored[f], called[f])
 				: -1;
-		if (k < 0 || len + (size_t)k >= sizeof m->ignored_names) {
-			m->ignored_names[len] = 0;
+		if (k < 0 || len + (size_t)k >= sizeof m->pass->ignored_names) {
+			m->pass->ignored_names[len] = 0;
 			more++;
 		} else {
 			len += (size_t)k;
 		}
 	}
-	if (more && len + 24 < sizeof m->ignored_names)
-		snprintf(m->ignored_names + len, sizeof m->ignored_names - len, " and %zu more", more);
+	if (more && len + 24 < sizeof m->pass->ignored_names)
+		snprintf(m->pass->ignored_names + len, sizeof m->pass->ignored_names - len, " and %zu more", more);
 }
 
 /* ---- requests ---- */
 
 static void req_mark_seen(mpi_rank *m, uint64_t id)
 {
-	if (!m->req_seen) m->req_seen = calloc(REQ_SEEN_BITS / 64, sizeof *m->req_seen);
-	if (m->req_seen) m->req_seen[(id % REQ_SEEN_BITS) / 64] |= 1ull << (id % 64);
+	if (!m->pass->req_seen) m->pass->req_seen = calloc(REQ_SEEN_BITS / 64, sizeof *m->pass->req_seen);
+	if (m->pass->req_seen) m->pass->req_seen[(id % REQ_SEEN_BITS) / 64] |= 1ull << (id % 64);
 }
 
 static bool req_was_seen(const mpi_rank *m, uint64_t id)
 {
-	return m->req_seen && (m->req_seen[(id % REQ_SEEN_BITS) / 64] >> (id % 64) & 1);
+	return m->pass->req_seen && (m->pass->req_seen[(id % REQ_SEEN_BITS) / 64] >> (id % 64) & 1);
 }
 
 static void req_unknown(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id, const char *why)
@@ -86,15 +86,15 @@ static void req_unknown(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint
 static mpi_req *req_named(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id)
 {
 	if (id < 2) return NULL; /* MPI_REQUEST_NULL (and 0, DUMPI's error index) */
-	mpi_req *q = mpi_map_get(&m->reqs, id);
+	mpi_req *q = mpi_map_get(&m->pass->reqs, id);
 	if (m->io_requests || (m->ignored & IGN_REQUESTS)) return q;
 	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
 	if (q) return q;
 	m->unrec |= UNREC_REQ;
-	if (req_was_seen(m, id)) m->recycled++;
-	if (m->unrecorded++ == 0)
-		m->unrecorded_rec = rec->index, m->unrecorded_off = off, m->unrecorded_id = id,
-		m->unrecorded_fn = (uint16_t)rec->fn;
+	if (req_was_seen(m, id)) m->pass->recycled++;
+	if (m->pass->unrecorded++ == 0)
+		m->pass->unrecorded_rec = rec->index, m->pass->unrecorded_off = off, m->pass->unrecorded_id = id,
+		m->pass->unrecorded_fn = (uint16_t)rec->fn;
 	return NULL;
 }
 
@@ -102,7 +102,7 @@ static mpi_req *req_named(mpi_rank *m, const dumpi_record *rec, uint64_t off, ui
 static void req_drop(mpi_rank *m, uint64_t id, mpi_req *q)
 {
 	if (q->kind == REQ_ACTIVE && q->live > 1) q->live--;
-	else mpi_map_del(&m->reqs, id);
+	else mpi_map_del(&m->pass->reqs, id);
 }
 
 static void leaked(mpi_rank *m, uint64_t id, const mpi_req *q, const char *when);
@@ -130,7 +130,7 @@ static void req_finish(mpi_rank *m, const dumpi_record *rec, uint32_t id, mpi_re
 	if (q->kind != REQ_PERSIST_IDLE && q->msg.p2p && q->msg.recv && mpi_msg_wild(&q->msg) && !st.cancelled)
 		mpi_recv_msg(m, rec, &q->msg, st);
 	if (q->kind != REQ_PERSIST_IDLE && st.cancelled) mpi_untally(m, &q->msg);
-	if (q->msg.p2p && q->msg.recv) m->status_fresh = true;
+	if (q->msg.p2p && q->msg.recv) m->pass->status_fresh = true;
 	if (q->kind == REQ_ACTIVE) req_drop(m, id, q);
 	else q->kind = REQ_PERSIST_IDLE;
 }
@@ -169,7 +169,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		if (fn != 170) g = mpi_msg_from(m, fn, a, recv, RO_COUNT, recv ? RO_SOURCE : RO_DEST, RO_TAG, RO_DATATYPE);
 		if (!is_persistent_init(fn) && fn != 170 && !recv) mpi_send_msg(m, rec, &g);
 		if (!is_persistent_init(fn) && fn != 170 && recv && !mpi_msg_wild(&g)) mpi_recv_msg(m, rec, &g, (mpi_status){0});
-		mpi_req *q = mpi_map_get(&m->reqs, v);
+		mpi_req *q = mpi_map_get(&m->pass->reqs, v);
 		if (q && q->kind == REQ_ACTIVE && !is_persistent_init(fn)) {
 			/* One more live instance of a shared id (see mpi_req); the
 			 * oldest instance keeps the record and the message. */
@@ -177,7 +177,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 			return;
 		}
 		if (q) req_replaced(m, rec, v, q);
-		q = mpi_map_put(&m->reqs, v, NULL);
+		q = mpi_map_put(&m->pass->reqs, v, NULL);
 		if (!q) return;
 		q->kind = is_persistent_init(fn) ? REQ_PERSIST_IDLE : REQ_ACTIVE;
 		q->live = 1;
@@ -233,7 +233,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 			uint64_t idx, n;
 			if ((fn == 16 || fn == 17) && flag && mpi_arg(fn, a, RO_INDEX, &idx) && idx < cnt &&
 			    mpi_arr_u32(m, arr, idx, &id)) {
-				mpi_req *q = id >= 2 ? mpi_map_get(&m->reqs, id) : NULL;
+				mpi_req *q = id >= 2 ? mpi_map_get(&m->pass->reqs, id) : NULL;
 				if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUS, 0));
 			}
 			if ((fn == 20 || fn == 21) && mpi_arg(fn, a, RO_INDICES, &n)) {
@@ -241,7 +241,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 				for (uint64_t k = 0; k < n; k++) {
 					uint32_t j;
 					if (!mpi_arr_u32(m, ind, k, &j) || j >= cnt || !mpi_arr_u32(m, arr, j, &id)) continue;
-					mpi_req *q = id >= 2 ? mpi_map_get(&m->reqs, id) : NULL;
+					mpi_req *q = id >= 2 ? mpi_map_get(&m->pass->reqs, id) : NULL;
 					if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUSES, k));
 				}
 			}
@@ -289,7 +289,7 @@ void mpi_report_leaks(mpi_rank *m)
 	size_t it = 0, shown = 0, total = 0;
 	uint64_t key;
 	void *val;
-	while (mpi_map_next(&m->reqs, &it, &key, &val)) {
+	while (mpi_map_next(&m->pass->reqs, &it, &key, &val)) {
 		const mpi_req *q = val;
 		bool ok = q->cancelled || q->kind == REQ_PERSIST_IDLE;
 		if (hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_LEAKED, ok)) continue;
@@ -326,10 +326,10 @@ void mpi_report_ignored(mpi_rank *m)
 		for (unsigned k = 0; k < 4; k++)
 			if (m->ignored & (1u << k) && len < sizeof hidden)
 				len += (size_t)snprintf(hidden + len, sizeof hidden - len, "%s%s", len ? ", " : "", what[k]);
-		hv_emit(m->r, HV_R_DUMPI_MPI_CALLS_IGNORED, m->file, m->ignored_off, 8u + 2u * 4u * DUMPI_FOOTER_SLOTS,
+		hv_emit(m->r, HV_R_DUMPI_MPI_CALLS_IGNORED, m->file, m->pass->ignored_off, 8u + 2u * 4u * DUMPI_FOOTER_SLOTS,
 			"footer", "%s: the footer counts calls made while tracing was off (ignored of called: %s); "
 			"what they did is not in the stream, so %s cannot be checked on this rank",
-			mpi_rank_label(m).s, m->ignored_names, hidden);
+			mpi_rank_label(m).s, m->pass->ignored_names, hidden);
 	} else
 		hv_eval(m->r, HV_R_DUMPI_MPI_CALLS_IGNORED, true);
 }
@@ -337,17 +337,17 @@ void mpi_report_ignored(mpi_rank *m)
 /* The unrecorded requests' note, at the end of a complete rank. */
 void mpi_report_unrecorded(mpi_rank *m)
 {
-	if (m->unrecorded && !hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, false)) {
-		dumpi_record u = {.index = m->unrecorded_rec, .offset = m->unrecorded_off, .fn = m->unrecorded_fn};
+	if (m->pass->unrecorded && !hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, false)) {
+		dumpi_record u = {.index = m->pass->unrecorded_rec, .offset = m->pass->unrecorded_off, .fn = m->pass->unrecorded_fn};
 		char recycled[96] = "";
-		if (m->recycled)
+		if (m->pass->recycled)
 			snprintf(recycled, sizeof recycled, " (%llu after its id's request ended)",
-				 (unsigned long long)m->recycled);
-		mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, mpi_unrec_sev(m->replay), &u, m->unrecorded_off, 4,
+				 (unsigned long long)m->pass->recycled);
+		mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, mpi_unrec_sev(m->replay), &u, m->pass->unrecorded_off, 4,
 				  "request %u and %llu reference(s) in all%s name requests no recorded call created: "
 				  "libdumpi records no MPI-3/4 request call (nonblocking and persistent collectives, "
 				  "MPI_Imrecv, MPI_Isendrecv, _c calls); a replay cannot wait for them",
-				  m->unrecorded_id, (unsigned long long)m->unrecorded, recycled);
+				  m->pass->unrecorded_id, (unsigned long long)m->pass->unrecorded, recycled);
 	} else {
 		hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, true);
 	}
@@ -357,14 +357,14 @@ void mpi_report_unrecorded(mpi_rank *m)
  * rank (a warning with the replay option), at the first such use. */
 void mpi_report_reused(mpi_rank *m)
 {
-	if (!m->reused) return;
-	dumpi_record u = {.index = m->reused_rec, .offset = m->reused_off, .fn = m->reused_fn};
+	if (!m->pass->reused) return;
+	dumpi_record u = {.index = m->pass->reused_rec, .offset = m->pass->reused_off, .fn = m->pass->reused_fn};
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, false);
-	mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_HANDLE_FREED, mpi_unrec_sev(m->replay), &u, m->reused_off, 2,
+	mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_HANDLE_FREED, mpi_unrec_sev(m->replay), &u, m->pass->reused_off, 2,
 			  "%s %llu, freed by record %llu, is used again with no recorded constructor (%llu such "
 			  "handle(s)): an unrecorded MPI-3 constructor (MPI_Comm_split_type, MPI_Comm_create_group, "
 			  "MPI_Comm_idup, MPI_Dist_graph_create_adjacent, ...) got the freed handle; a replay cannot "
 			  "create it",
-			  m->reused_type ? "datatype" : "comm", (unsigned long long)m->reused_id,
-			  (unsigned long long)m->reused_freed, (unsigned long long)m->reused);
+			  m->pass->reused_type ? "datatype" : "comm", (unsigned long long)m->pass->reused_id,
+			  (unsigned long long)m->pass->reused_freed, (unsigned long long)m->pass->reused);
 }

@@ -5,6 +5,9 @@
  * The channel map travels with its slot layout, so the cross-rank stage
  * walks it in the same order everywhere and the report is byte-identical.
  *
+ * A process that only needs the rank's skeleton (the partitioned
+ * cross-rank stage, mpi_part.c) keeps of each channel its key.
+ *
  * The bytes come from another process, so they are input: every count is
  * bounded by the bytes present (and instances by MPI_MAX_INST), every
  * index is range-checked, and a malformed summary is refused whole. */
@@ -35,6 +38,8 @@ static int32_t get_i32(hv_rbuf *r)
  * count. */
 #define INST_MIN_BYTES (28u * 8u)
 #define CHAN_MIN_BYTES (11u * 8u)
+/* a skeleton keeps the channel's key fields alone */
+_Static_assert(offsetof(mpi_chan, dir) < MPI_CHAN_SKEL && MPI_CHAN_SKEL <= sizeof(mpi_chan), "skeleton channel");
 
 static void save_inst(hv_wbuf *w, const mpi_inst *x)
 {
@@ -164,7 +169,7 @@ static bool load_inst(hv_rbuf *r, mpi_inst *x, uint32_t self)
 	return !r->failed;
 }
 
-static void save_chan(hv_wbuf *w, const mpi_chan *c)
+void mpi_chan_save(hv_wbuf *w, const mpi_chan *c)
 {
 	hv_put_u64(w, c->inst);
 	put_i64(w, c->peer);
@@ -184,7 +189,7 @@ static void save_chan(hv_wbuf *w, const mpi_chan *c)
 	}
 }
 
-static bool load_chan(hv_rbuf *r, mpi_chan *c, uint32_t ninst)
+bool mpi_chan_load(hv_rbuf *r, mpi_chan *c, uint32_t ninst)
 {
 	memset(c, 0, sizeof *c);
 	c->inst = (uint32_t)get_max(r, UINT32_MAX);
@@ -239,7 +244,7 @@ void mpi_rank_save(const mpi_rank *m, hv_wbuf *w)
 	void *val;
 	while (mpi_map_next(&m->chans, &it, &key, &val)) {
 		hv_put_u64(w, it - 1);
-		save_chan(w, val);
+		mpi_chan_save(w, val);
 	}
 }
 
@@ -283,11 +288,11 @@ static bool load_body(hv_rbuf *r, mpi_rank *m)
 	for (uint64_t k = 0; k < len; k++) {
 		uint64_t slot = hv_get_u64(r);
 		mpi_chan c;
-		if (!load_chan(r, &c, m->ninst)) return false;
+		if (!mpi_chan_load(r, &c, m->ninst)) return false;
 		mpi_chan *p = mpi_map_place(&m->chans, (size_t)(slot < cap ? slot : cap),
 					    mpi_hash(c.inst, (uint32_t)c.peer, (uint32_t)c.tag, c.dir));
 		if (!p) return false;
-		*p = c;
+		memcpy(p, &c, m->chans.vsize); /* a skeleton's: the key fields alone (MPI_CHAN_SKEL) */
 	}
 	/* every entry must be where a lookup finds it, as mpi_map_put leaves them */
 	size_t it = 0;
@@ -303,6 +308,11 @@ static bool load_body(hv_rbuf *r, mpi_rank *m)
 
 mpi_rank *mpi_rank_load(hv_rbuf *r, hv_blob *b, hv_report *rep, bool *ok)
 {
+	return mpi_rank_load_as(r, b, rep, false, ok);
+}
+
+mpi_rank *mpi_rank_load_as(hv_rbuf *r, hv_blob *b, hv_report *rep, bool skeleton, bool *ok)
+{
 	*ok = false;
 	bool present = hv_get_bool(r);
 	if (r->failed) return NULL;
@@ -315,10 +325,8 @@ mpi_rank *mpi_rank_load(hv_rbuf *r, hv_blob *b, hv_report *rep, bool *ok)
 	m->r = rep;
 	m->b = b;
 	m->file = b->name;
-	mpi_map_init(&m->comms, sizeof(mpi_comm));
-	mpi_map_init(&m->types, sizeof(mpi_type_free));
-	mpi_map_init(&m->reqs, sizeof(mpi_req));
-	mpi_map_init(&m->chans, sizeof(mpi_chan));
+	m->skeleton = skeleton;
+	mpi_map_init(&m->chans, skeleton ? MPI_CHAN_SKEL : sizeof(mpi_chan));
 	if (!load_body(r, m)) {
 		r->failed = true;
 		mpi_rank_free(m);

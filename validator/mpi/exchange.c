@@ -41,20 +41,21 @@ static void diverged(int me, const uint64_t *hdr, int r)
 	MPI_Abort(MPI_COMM_WORLD, 4);
 }
 
-bool hv_exchange(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g)
+/* Every rank's header agreed on (kind and n the same everywhere, else the
+ * job ends with a message); g's per-rank arrays allocated, hdr returned
+ * (the caller frees it). */
+static uint64_t *agree(int kind, uint64_t n, uint64_t bytes, hv_gathered *g)
 {
 	memset(g, 0, sizeof *g);
 	MPI_Comm_size(MPI_COMM_WORLD, &g->nranks);
 	MPI_Comm_rank(MPI_COMM_WORLD, &g->me);
 	int nr = g->nranks;
-	uint64_t my[H_WORDS] = {(uint64_t)kind, n, mine->failed || mine->n > INT_MAX ? LOST : mine->n,
-				hv_fileio_read_errors(NULL)};
+	uint64_t my[H_WORDS] = {(uint64_t)kind, n, bytes, hv_fileio_read_errors(NULL)};
 	uint64_t *hdr = malloc((size_t)nr * sizeof my);
 	g->off = calloc((size_t)nr, sizeof *g->off);
 	g->len = calloc((size_t)nr, sizeof *g->len);
 	g->lost = calloc((size_t)nr, sizeof *g->lost);
-	int *counts = calloc((size_t)nr, sizeof *counts), *displs = calloc((size_t)nr, sizeof *displs);
-	if (!hdr || !g->off || !g->len || !g->lost || !counts || !displs) {
+	if (!hdr || !g->off || !g->len || !g->lost) {
 		/* Without room for the headers this rank cannot even take part. */
 		fprintf(stderr, "hpcvet-mpi: rank %d: out of memory for the exchange\n", g->me);
 		MPI_Abort(MPI_COMM_WORLD, 4);
@@ -62,11 +63,19 @@ bool hv_exchange(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g)
 	MPI_Allgather(my, H_WORDS, MPI_UINT64_T, hdr, H_WORDS, MPI_UINT64_T, MPI_COMM_WORLD);
 	for (int r = 0; r < nr; r++)
 		if (hdr[r * H_WORDS + H_KIND] != my[H_KIND] || hdr[r * H_WORDS + H_N] != my[H_N]) diverged(g->me, hdr, r);
-	/* Every rank computes the same layout from the same headers; what does
-	 * not fit an int displacement is lost (and reported by the caller). */
+	return hdr;
+}
+
+/* The layout of what arrives from each rank (b(r): its byte count, LOST
+ * when it could not be sent) into counts and displs; what does not fit an
+ * int displacement is lost. Every rank's buffer allocated, and agreed on:
+ * false (everything lost, everywhere) when some rank had no room, so a
+ * rank out of memory loses the bytes instead of the job. */
+static bool layout(hv_gathered *g, const uint64_t *bytes, size_t stride, int *counts, int *displs, bool *mine_ok)
+{
 	uint64_t total = 0;
-	for (int r = 0; r < nr; r++) {
-		uint64_t b = hdr[r * H_WORDS + H_BYTES];
+	for (int r = 0; r < g->nranks; r++) {
+		uint64_t b = bytes[(size_t)r * stride];
 		if (b == LOST || total + b > INT_MAX) {
 			g->lost[r] = true;
 			continue;
@@ -78,15 +87,36 @@ bool hv_exchange(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g)
 		total += b;
 	}
 	g->buf = malloc(total ? (size_t)total : 1);
-	/* Every rank must have room before anyone sends: agreed first, so a
-	 * rank out of memory loses the bytes (everywhere) instead of the job. */
 	int ok = g->buf != NULL, all_ok = 0;
+	*mine_ok = ok;
 	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-	if (all_ok) {
+	if (!all_ok)
+		for (int r = 0; r < g->nranks; r++) g->lost[r] = true, g->len[r] = 0;
+	return all_ok;
+}
+
+static uint64_t bytes_of(const hv_wbuf *w) { return w->failed || w->n > INT_MAX ? LOST : w->n; }
+
+static void counts_alloc(int nr, int me, int **counts, int **displs)
+{
+	*counts = calloc((size_t)nr, sizeof **counts);
+	*displs = calloc((size_t)nr, sizeof **displs);
+	if (!*counts || !*displs) {
+		fprintf(stderr, "hpcvet-mpi: rank %d: out of memory for the exchange\n", me);
+		MPI_Abort(MPI_COMM_WORLD, 4);
+	}
+}
+
+bool hv_exchange(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g)
+{
+	uint64_t *hdr = agree(kind, n, bytes_of(mine), g);
+	int *counts, *displs;
+	counts_alloc(g->nranks, g->me, &counts, &displs);
+	/* Every rank computes the same layout from the same headers. */
+	bool ok;
+	if (layout(g, hdr + H_BYTES, H_WORDS, counts, displs, &ok)) {
 		int send = g->lost[g->me] ? 0 : counts[g->me];
 		MPI_Allgatherv(mine->p, send, MPI_BYTE, g->buf, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
-	} else {
-		for (int r = 0; r < nr; r++) g->lost[r] = true, g->len[r] = 0;
 	}
 	free(hdr);
 	free(counts);
@@ -94,11 +124,46 @@ bool hv_exchange(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g)
 	return ok;
 }
 
-void hv_gathered_free(hv_gathered *g)
+bool hv_exchange_route(int kind, uint64_t n, const hv_wbuf *to, hv_gathered *g)
 {
-	free(g->buf);
-	free(g->off);
-	free(g->len);
-	free(g->lost);
-	memset(g, 0, sizeof *g);
+	free(agree(kind, n, 0, g));
+	int nr = g->nranks;
+	uint64_t *out = malloc((size_t)nr * sizeof *out), *in = malloc((size_t)nr * sizeof *in);
+	int *scounts, *sdispls, *counts, *displs;
+	counts_alloc(nr, g->me, &scounts, &sdispls);
+	counts_alloc(nr, g->me, &counts, &displs);
+	if (!out || !in) {
+		fprintf(stderr, "hpcvet-mpi: rank %d: out of memory for the exchange\n", g->me);
+		MPI_Abort(MPI_COMM_WORLD, 4);
+	}
+	/* what this rank sends each rank, laid out as the receivers will see it */
+	uint64_t total = 0;
+	for (int r = 0; r < nr; r++) {
+		out[r] = to ? bytes_of(&to[r]) : 0;
+		if (out[r] != LOST && total + out[r] > INT_MAX) out[r] = LOST;
+		if (out[r] == LOST) continue;
+		scounts[r] = (int)out[r];
+		total += out[r];
+	}
+	uint8_t *send = malloc(total ? (size_t)total : 1);
+	bool sent = send != NULL;
+	if (!send)
+		for (int r = 0; r < nr; r++) out[r] = LOST, scounts[r] = 0;
+	for (int r = 0, at = 0; r < nr && send; r++) {
+		sdispls[r] = at;
+		if (scounts[r]) memcpy(send + at, to[r].p, (size_t)scounts[r]);
+		at += scounts[r];
+	}
+	MPI_Alltoall(out, 1, MPI_UINT64_T, in, 1, MPI_UINT64_T, MPI_COMM_WORLD);
+	bool ok;
+	if (layout(g, in, 1, counts, displs, &ok))
+		MPI_Alltoallv(send, scounts, sdispls, MPI_BYTE, g->buf, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+	free(send);
+	free(out);
+	free(in);
+	free(scounts);
+	free(sdispls);
+	free(counts);
+	free(displs);
+	return ok && sent;
 }

@@ -1,6 +1,7 @@
-/* hpcvet-mpi's one communication pattern: every rank contributes bytes and
- * receives every rank's bytes (MPI_Allgather of a header, then
- * MPI_Allgatherv). All collectives of the program go through it, so every
+/* hpcvet-mpi's communication: every rank contributes bytes and receives
+ * every rank's bytes (MPI_Allgather of a header, then MPI_Allgatherv), or,
+ * for the partitioned DUMPI cross-rank stage, bytes for each rank
+ * (MPI_Alltoallv) after the same header. All collectives of the program go through it, so every
  * rank always takes part in the same sequence; a rank that reaches another
  * exchange than rank 0 (the ranks diverged, e.g. one read different bytes)
  * is detected at once and the job ends with a message, never a hang. */
@@ -10,21 +11,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/wire.h"
+#include "../core/units.h"
 
-enum { HV_X_UNITS = 1, HV_X_INPUTS, HV_X_END };
-
-typedef struct hv_gathered {
-	int nranks, me;
-	uint8_t *buf;            /* every rank's bytes, in rank order */
-	uint64_t *off, *len;     /* per rank */
-	bool *lost;              /* per rank: its bytes could not be sent (out of memory, too large) */
-} hv_gathered;
+enum { HV_X_UNITS = 1, HV_X_INPUTS, HV_X_END, HV_X_STAGE };
 
 /* `kind` and `n` (the number of units or inputs) must be the same on every
  * rank. Returns false only when this rank is out of memory (the gathered
- * bytes of every rank are then lost). */
+ * bytes of every rank are then lost). hv_gathered: core/units.h. */
 bool hv_exchange(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g);
-void hv_gathered_free(hv_gathered *g);
+/* The same agreement on (kind, n), then to[r] (one buffer per rank; to
+ * NULL: nothing) goes to rank r (MPI_Alltoallv): g holds what each rank
+ * sent this one. */
+bool hv_exchange_route(int kind, uint64_t n, const hv_wbuf *to, hv_gathered *g);
 
 #endif

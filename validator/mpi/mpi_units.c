@@ -110,7 +110,20 @@ static void units_run(hv_units_runner *self, const hv_options *opt, const hv_uni
 	free(got);
 }
 
-hv_units_runner hv_mpi_units_runner = {units_run};
+/* The collectives of a partitioned stage after the units (core/units.h). */
+static bool stage_gather(hv_units_runner *self, uint64_t step, const hv_wbuf *mine, hv_gathered *g)
+{
+	(void)self;
+	return hv_exchange(HV_X_STAGE, step, mine, g);
+}
+
+static bool stage_route(hv_units_runner *self, uint64_t step, const hv_wbuf *to, hv_gathered *g)
+{
+	(void)self;
+	return hv_exchange_route(HV_X_STAGE, step, to, g);
+}
+
+hv_units_runner hv_mpi_units_runner = {units_run, stage_gather, stage_route};
 
 /* A report's bytes hashed, to check that every rank ended with the same. */
 static uint64_t report_hash(const hv_report *r)
