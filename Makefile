@@ -33,14 +33,14 @@ else
 endif
 
 # The library links the CLI's file readers for hpcvet_validate_path
-# (validator/api/api_path.c) and hpcvet_dump_path (dump_path.c), its thread pool for the options' jobs
+# (validator/api/path.c) and hpcvet_dump_path (dump_path.c), its thread pool for the options' jobs
 # (validator/cli/jobs.c) and its certificate code for hpcvet_certify_json and
 # hpcvet_certificate_verify (digest.c, progress.c, verify.c:
-# validator/api/api_certify.c); fileio.c stays the only code that opens files.
+# validator/api/certify.c); fileio.c stays the only code that opens files.
 LIB_SRCS  := $(shell find validator -name '*.c' ! -path 'validator/cli/*' ! -path 'validator/mpi/*' | sort) validator/cli/fileio.c validator/cli/validate_path.c validator/cli/dump_path.c validator/cli/jobs.c \
 	     validator/cli/digest.c validator/cli/progress.c validator/cli/verify.c
 CLI_SRCS  := $(wildcard validator/cli/*.c)
-GEN_SRCS  := $(filter-out golden/main.c,$(wildcard golden/*.c))
+GEN_SRCS  := $(filter-out golden/main.c,$(shell find golden -name '*.c' ! -path 'golden/tools/*' ! -path 'golden/cases/*' | sort))
 TEST_SRCS := $(wildcard tests/test_*.c)
 HEADERS   := $(shell find validator golden tests -name '*.h' -o -name '*.def')
 SOVERSION := 0
@@ -238,17 +238,17 @@ $(BUILD)/fuzz/mutator_test: fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpc
 # rebuilt with a HV_FUZZ_PLANT_* switch (its object takes the place of the
 # archive's), run by tests/fuzz_diff.test.sh, which expects it to abort.
 #   planted_merge: diff_units, a unit loaded from bytes loses a diagnostic (core/units.c)
-#   planted_split: diff_ovni_split, the chunk merge drops a diagnostic (ovni/obs_split.c)
-#   planted_wide:  diff_simd, the AVX-512 value kernel miscounts (hpctoolkit/values_lanes.c)
-#   planted_replay: diff_ovni_replay, the split replay's chunks miscount a check (ovni/model_split.c)
+#   planted_split: diff_ovni_split, the chunk merge drops a diagnostic (ovni/stream/split.c)
+#   planted_wide:  diff_simd, the AVX-512 value kernel miscounts (hpctoolkit/values/lanes.c)
+#   planted_replay: diff_ovni_replay, the split replay's chunks miscount a check (ovni/model/split.c)
 FUZZ_PLANTS := $(BUILD)/fuzz/planted_merge $(BUILD)/fuzz/planted_split $(BUILD)/fuzz/planted_wide \
 	$(BUILD)/fuzz/planted_replay
 $(BUILD)/fuzz/planted_merge: PLANT := diff_units validator/core/units.c HV_FUZZ_PLANT_MERGE_BUG
-$(BUILD)/fuzz/planted_split: PLANT := diff_ovni_split validator/ovni/obs_split.c HV_FUZZ_PLANT_SPLIT_BUG
-$(BUILD)/fuzz/planted_wide: PLANT := diff_simd validator/hpctoolkit/values_lanes.c HV_FUZZ_PLANT_WIDE_BUG
-$(BUILD)/fuzz/planted_replay: PLANT := diff_ovni_replay validator/ovni/model_split.c HV_FUZZ_PLANT_REPLAY_BUG
-$(FUZZ_PLANTS): fuzz/regress.c $(wildcard fuzz/fuzz_diff_*.c) validator/core/units.c validator/ovni/obs_split.c \
-		validator/hpctoolkit/values_lanes.c validator/ovni/model.c $(BUILD)/libhpcvet.a $(HEADERS) $(FUZZ_HDRS)
+$(BUILD)/fuzz/planted_split: PLANT := diff_ovni_split validator/ovni/stream/split.c HV_FUZZ_PLANT_SPLIT_BUG
+$(BUILD)/fuzz/planted_wide: PLANT := diff_simd validator/hpctoolkit/values/lanes.c HV_FUZZ_PLANT_WIDE_BUG
+$(BUILD)/fuzz/planted_replay: PLANT := diff_ovni_replay validator/ovni/model/split.c HV_FUZZ_PLANT_REPLAY_BUG
+$(FUZZ_PLANTS): fuzz/regress.c $(wildcard fuzz/fuzz_diff_*.c) validator/core/units.c validator/ovni/stream/split.c \
+		validator/hpctoolkit/values/lanes.c validator/ovni/model/model.c $(BUILD)/libhpcvet.a $(HEADERS) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	@$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) -D$(word 3,$(PLANT)) fuzz/fuzz_$(word 1,$(PLANT)).c fuzz/regress.c \

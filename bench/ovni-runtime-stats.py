@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The event statistics of a one-loom runtime ovni trace, the targets of
-`hpcvet-gen --what=ovni-trace-runtime` (golden/gen_ovni_runtime.c) and the
+`hpcvet-gen --what=ovni-trace-runtime` (golden/ovni/runtime.c) and the
 check that a generated trace keeps them: events per model and per MCV, per
 stream; tasks created per type; bodies (executions) per task; task nesting
 depth (tasks running in a stack on one thread); pauses per task; tasks run

@@ -43,7 +43,7 @@ if [ -x "$mpi" ] && command -v mpirun >/dev/null; then
 fi
 
 # The records per rank the generator writes for RECORDS (8 + 22 per
-# iteration, at least one iteration; golden/gen_dumpi_mpi.c).
+# iteration, at least one iteration; golden/dumpi/program.c).
 per_rank=$(awk -v r="$records" 'BEGIN { print ((r >= 30) ? 8 + 22 * int((r - 8) / 22) : 30) }')
 
 # trace W: the trace of W ranks (generated unless kept), printed.

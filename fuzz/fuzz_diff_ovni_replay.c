@@ -1,5 +1,5 @@
 /* Differential fuzz target: an ovni trace tree replayed by the event model
- * the one-thread way, and as the split replay of ovni/model_split.c (each
+ * the one-thread way, and as the split replay of ovni/model/split.c (each
  * stream's own checks in chunks, on any thread; the events the threads
  * share merged by clock on one), with chunks as small as one byte (one
  * event), on 1-4 threads (one: the runner runs the tasks one after the
@@ -14,8 +14,8 @@
  *   byte 1: the order the runner takes tasks in (0 as given, 1 reversed,
  *           else a shuffle seeded by it). */
 #include "diff.h"
-#include "ovni/model.h"
-#include "ovni/tree.h"
+#include "ovni/model/model.h"
+#include "ovni/tree/tree.h"
 
 static void ovni_fix_name(char *name, size_t cap, size_t index)
 {

@@ -1,5 +1,5 @@
 /* Differential fuzz target: one ovni stream.obs walked whole, and in
- * chunks (ovni/obs_split.c) of a size the input chooses (down to one byte,
+ * chunks (ovni/stream/split.c) of a size the input chooses (down to one byte,
  * so cuts fall inside every kind of event and sort region), the chunks
  * checked in an order and on a number of threads it chooses, or sent as
  * bytes (chunk_save/chunk_load, as hpcvet-mpi's ranks would) and merged,

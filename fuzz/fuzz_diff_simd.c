@@ -8,7 +8,7 @@
  * A third run checks the propagated values in one-slot groups (the value
  * budget, the CLI's HPCVET_VALUE_BUDGET, at 1 byte: every profile folded
  * once per derived metric, the groups after the first replayed from its
- * kept runs, values_groups.c) with the kernels the input's last byte picks
+ * kept runs, hpctoolkit/values/groups.c) with the kernels the input's last byte picks
  * (wide when even): it too must give the narrow path's report. No input of
  * fuzzing size outgrows the 32 MiB budget, so without this run the later
  * groups are never reached.
@@ -19,7 +19,7 @@
 #include "core/simd.h"
 #include "diff.h"
 #include "hpctk_names.h"
-#include "hpctoolkit/values.h"
+#include "hpctoolkit/values/values.h"
 
 
 static void check_db(const uint8_t *data, size_t size, bool wide, size_t budget, hv_report *r)

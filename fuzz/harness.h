@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api_internal.h"
+#include "api/internal.h"
 #include "core/hv_int.h"
 #include "core/validate.h"
 #include "output/certify.h"

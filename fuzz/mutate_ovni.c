@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "mutator_core.h"
-#include "ovni/ovni_events.h"
+#include "ovni/events/events.h"
 
 #define OBS_HDR 8u
 #define MAX_EVENTS 1024

@@ -17,8 +17,8 @@
 
 #include "core/blob.h"
 #include "core/report.h"
-#include "hpctoolkit/cctdb.h"
-#include "hpctoolkit/profiledb.h"
+#include "hpctoolkit/cctdb/cctdb.h"
+#include "hpctoolkit/profiledb/profiledb.h"
 #include "mutator_core.h"
 
 #define MAX_ENTRIES 4096

@@ -296,7 +296,7 @@ done
 # (1e-9 of |found| + sum of |terms|): thread 1's execution value at the global
 # context, and a summary statistic there, scaled by 1 + 1.5e-9.
 for r in execution summary; do
-	CLAUSE="R §meta.db Performance Metrics section; values_rules.def (tolerance)" \
+	CLAUSE="R §meta.db Performance Metrics section; hpctoolkit/values/rules.def (tolerance)" \
 		make_case i hpctoolkit "i_hpctkdb.values.$r.inside-tolerance" hpctoolkit-db \
 		"--what=hpctoolkit-db --break=hpctkdb.values.$r~inside-tolerance" "" \
 		"one $r-derived value at the global context scaled by 1 + 1.5e-9 (about 3/4 of the tolerance)" \
@@ -304,7 +304,7 @@ for r in execution summary; do
 done
 
 # The metric taxonomy's one-change variants, as hpcviewer 2025.01 and hatchet
-# 1.4.0 were measured on them (taxonomy_rules.def): more ways to break a rule
+# 1.4.0 were measured on them (hpctoolkit/taxonomy/rules.def): more ways to break a rule
 # than its own --break, and the near miss of hpcviewer's alias cap.
 TX="--what=hpctoolkit-db --edition=release --break=hpctkdb.taxonomy"
 TXC="METRICS inputs:, variants:; hpcviewer 2025.01 (hpcdata 8.4.4) MetricYamlParser"
@@ -338,7 +338,7 @@ CLAUSE="$TXC (SnakeYAML maxAliasesForCollections 10000)" make_case i hpctoolkit 
 # i_: an OpenMP task nested over the running one without a pause: the OpenMP
 # model has no pause event, so this is how OpenMP runs included and
 # undeferred tasks (upstream's openmp-nested-task test trace does it).
-CLAUSE="EV PPx; model_rules.def (ovni.model.body-nest)" \
+CLAUSE="EV PPx; ovni/model/rules.def (ovni.model.body-nest)" \
 	make_case i ovni "i_ovni.model.body-nest.openmp" ovni-trace \
 	"--what=ovni-trace --break=ovni.model.body-nest~openmp" "" \
 	"an OpenMP task body (PPx) starts over the running body of its parent" \
@@ -353,7 +353,7 @@ CLAUSE="R §meta.db Context Tree section (szChildren, pChildren)" \
 	"accept|An empty children array (szChildren 0) with a non-zero pChildren: the spec does not say what pChildren holds when there are no children, and hpcprof writes its cursor there for every leaf. hpcvet accepts it and never dereferences an empty array; only pChildren 0 with szChildren > 0 is an error (metadb.ctx.children-null)."
 
 # meta.db ctxIds far apart: one id near 2^32 makes the ids too sparse for
-# a bitmap, so uniqueness is decided by sorting (metadb_ctxids.c). A valid
+# a bitmap, so uniqueness is decided by sorting (hpctoolkit/metadb/ctxids.c). A valid
 # file, and the same id given twice (an entry point and the last context).
 CLAUSE="R §meta.db Context Tree section (ctxId)" \
 	make_case y hpctoolkit "y_metadb.release.ctxids-sparse" metadb "--what=metadb --edition=release --seed=1" "" \

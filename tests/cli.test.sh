@@ -49,7 +49,7 @@ check "rules json parses, ids unique" jq -e '(.rules|length) > 0 and ([.rules[].
 check "rule ids are well-formed" jq -e 'all(.rules[].id; test("^[a-z0-9]+(\\.[a-z0-9-]+)+$"))' "$TMP/out" >/dev/null
 expect_exit 0 "explain" "$HPCVET" explain metadb.hdr.magic
 check "explain shows the rule" grep -q "severity: error" "$TMP/out"
-check "explain says where the rule is checked" grep -qx "checked in:   validator/hpctoolkit/metadb.c" "$TMP/out"
+check "explain says where the rule is checked" grep -qx "checked in:   validator/hpctoolkit/metadb/metadb.c" "$TMP/out"
 check "explain lists the rule's corpus cases" grep -q "^golden cases: golden/cases/hpctoolkit/n_metadb.hdr.magic_01" "$TMP/out"
 # Every rule's "checked in" names files that exist (sanitizer build: every 20th rule).
 "$HPCVET" rules | awk '{print $1}' | san_sample 20 >"$TMP/ids"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The calls validator/dumpi/README.md lists as not recorded by libdumpi are
-# not in its function table (validator/dumpi/dumpi_funcs.def), and the
+# not in its function table (validator/dumpi/format/funcs.def), and the
 # functions that table has are recorded: the table is what the MPI layer's
 # notes about unrecorded calls rest on.
 source "$(dirname "$0")/lib.sh"
-table="$ROOT/validator/dumpi/dumpi_funcs.def"
+table="$ROOT/validator/dumpi/format/funcs.def"
 readme="$ROOT/validator/dumpi/README.md"
 check "the function table is there" test -s "$table"
 unrec=$(sed -n '/^## Calls libdumpi does not record/,/^## Reader hazards/p' "$readme" | grep -o 'MPI_[A-Za-z_]*' |

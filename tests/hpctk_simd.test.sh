@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The propagation checker evaluates a node's equations eight slots at a time
 # where the processor has AVX-512 and two at a time elsewhere (core/simd.h,
-# values_check.c), and the value walk checks profile.db's and cct.db's
+# hpctoolkit/values/check.c), and the value walk checks profile.db's and cct.db's
 # values eight at a time there and one at a time elsewhere
-# (profiledb_svb_wide.c). Both must give the same report, digit for digit:
+# (hpctoolkit/format/svb_wide.c). Both must give the same report, digit for digit:
 # every lane does the same arithmetic. HPCVET_NO_AVX512 makes the CLI take the
 # narrow path, so on an AVX-512 machine this compares the two; elsewhere
 # both runs are narrow and the comparison holds trivially (said below).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Cross-file ctxId lookups take two roads: a bitmap of meta.db's ids when they
 # are dense (hpcprof numbers contexts 0..n) and a binary search of the sorted
-# ids when one id is far from the rest (metadb_ctxids.c, crossdb.c). Both
+# ids when one id is far from the rest (hpctoolkit/metadb/ctxids.c, crossdb.c). Both
 # must give the same answers. Take one database, move meta.db's entry point's ctxId
 # (44) to 70000 (still dense) and to 0xfffffff0 (sparse): either way id 44
 # is gone, so exactly the trace elements naming 44 become unknown, and every

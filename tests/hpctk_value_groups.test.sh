@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The propagation checker holds one slot per derived metric and node, within
-# a budget (hpctoolkit/values.h, HPCTK_VBUDGET: 32 MiB). A tree whose slots
+# a budget (hpctoolkit/values/values.h, HPCTK_VBUDGET: 32 MiB). A tree whose slots
 # do not fit is checked in groups of slots: the first while profile.db
 # streams, the others by folding the profile's runs again from the file
-# (values_groups.c). No generated or real database of test size is that
+# (hpctoolkit/values/groups.c). No generated or real database of test size is that
 # large, so HPCVET_VALUE_BUDGET shrinks the budget: at 1 byte every group is
 # one slot and every profile is folded once per derived metric. The report
 # and every rule's count of evaluated checks must not change.

@@ -8,12 +8,12 @@
 #    rank receives (hpcvet-gen --unmatched). The MPI layer keeps message
 #    channels, not messages: at most MPI_MAX_CHANS = 65,536 per rank, then
 #    merged over tags; about 612 bytes per channel at a growth peak
-#    (validator/dumpi/mpi_internal.h). Bound: base + 65,536 x 640 B.
+#    (validator/dumpi/mpi/internal.h). Bound: base + 65,536 x 640 B.
 #  - ovni: a worker creates 1,000,000 nOS-V tasks that never run
 #    (--open-tasks), all live at the end. A task that never ran is one
 #    slot: 4 bytes in a dense page, or, as here (one worker's burst of ids
 #    spaced by the 8 workers' interleaving), a hashed-map slot of at most 64
-#    bytes, 96 while the map doubles (validator/ovni/model.h).
+#    bytes, 96 while the map doubles (validator/ovni/model/model.h).
 #    Bound: base + 1,000,000 x 96 B.
 # The base is the peak RSS of the same generator's trace without the extra
 # items, plus 8 MiB (read windows and thread stacks of a 43 MB input).

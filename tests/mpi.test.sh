@@ -70,7 +70,7 @@ expect_exit 2 "usage error: exit 2" "${MPIRUN[@]}" -np 2 "$MPI" --no-such-option
 expect_exit 0 "conforming trace: exit 0" "${MPIRUN[@]}" -np 2 "$MPI" "$TMP/dumpi"
 
 # A DUMPI trace's rank files are units too: each is checked by one rank and
-# its MPI summary (dumpi/mpi_wire.c) travels to the cross-rank stage; a
+# its MPI summary (dumpi/mpi/wire.c) travels to the cross-rank stage; a
 # trace with a cross-rank break reports as -j1 does.
 HPCVET_MPI_STATS=1 "${MPIRUN[@]}" -np 3 "$MPI" "$TMP/dumpi" >/dev/null 2>"$TMP/stats"
 check "DUMPI rank files spread over 3 ranks" grep -qE 'hpcvet-mpi: 16 units: rank 0 [1-9][0-9]* .* rank 1 [1-9][0-9]* .* rank 2 [1-9]' "$TMP/stats"
@@ -111,7 +111,7 @@ check "ovni streams spread over 2 ranks" grep -qE 'hpcvet-mpi: [0-9]+ units: ran
 HPCVET_UNIT_BYTES=1 HPCVET_MPI_STATS=1 "${MPIRUN[@]}" -np 2 "$MPI" "$TMP/db" >/dev/null 2>"$TMP/stats"
 check "trace.db lines are units (more than 3 units)" grep -qE 'hpcvet-mpi: ([4-9]|[1-9][0-9]+) units' "$TMP/stats"
 same_as_j1 "tiny units, corpus split" 3 "HPCVET_UNIT_BYTES=1 HPCVET_MPI_SPLIT=1" -- --format=json "${inputs[@]}"
-# One ovni stream is cut into chunks (ovni/obs_split.c), spread over the
+# One ovni stream is cut into chunks (ovni/stream/split.c), spread over the
 # ranks too (the corpus's lone streams above were split into tiny ones).
 "$GEN" --what=ovni-stream --trace-len=20000 --break=ovni.obs.clock-monotonic -o "$TMP/one.obs" >/dev/null 2>&1
 HPCVET_UNIT_BYTES=50000 HPCVET_MPI_STATS=1 "${MPIRUN[@]}" -np 2 "$MPI" "$TMP/one.obs" >/dev/null 2>"$TMP/stats"

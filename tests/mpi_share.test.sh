@@ -37,7 +37,7 @@ splice() {
 check "spliced trace of 48 ranks" splice "$TMP/t48" 48 7
 check "spliced trace of 300 ranks" splice "$TMP/t300" 300 2
 check "spliced trace of 6 ranks" splice "$TMP/t6" 6 2
-# more ranks than one round of routed send channels (mpi_part.c, ROUTE_RANKS)
+# more ranks than one round of routed send channels (dumpi/mpi/part.c, ROUTE_RANKS)
 check "spliced trace of 4,200 ranks" splice "$TMP/t4200" 4200 97 60
 
 # same DESC NP ARGS...: hpcvet-mpi at -np NP writes hpcvet -j1's report and exit code.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ovni traces under -j: a loom's event-model replay is the split replay
-# (ovni/model_split.c: each stream's own checks in chunks on any thread, the
+# (ovni/model/split.c: each stream's own checks in chunks on any thread, the
 # events the threads share merged by clock on one; any failure replays the
 # loom the one-thread way), and the report must not show it. Each trace tree
 # is validated alone, and its JSON report (--strict, every diagnostic with

@@ -54,7 +54,7 @@ if [ -d "$sample" ]; then
 else
 	skip "shape: $sample not present (set HV_SHARED)"
 fi
-# Memory per task (validator/ovni/model.h): the model keeps a 4-byte slot
+# Memory per task (validator/ovni/model/model.h): the model keeps a 4-byte slot
 # per task ever created and a record only while a task runs or is paused,
 # so peak RSS grows by a few bytes a task, not by a record (about 70 bytes
 # a task when every task kept one). ~190 k tasks against ~2 k: under 24

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One ovni stream checked in chunks (ovni/obs_split.c): every lone
+# One ovni stream checked in chunks (ovni/stream/split.c): every lone
 # stream.obs of the golden corpus (y_, n_ and i_ cases) and of the real
 # samples, and a generated stream of ~1 MB with a break near its end, at
 # -j1, -j2 and -j3 with chunks of a few bytes or kilobytes

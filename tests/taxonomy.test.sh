@@ -161,7 +161,7 @@ else
 fi
 
 # One-change variants of small.d's taxonomy, each judged as hpcviewer 2025.01
-# and hatchet 1.4.0 were seen to judge it (taxonomy_rules.def): an error where
+# and hatchet 1.4.0 were seen to judge it (hpctoolkit/taxonomy/rules.def): an error where
 # hpcviewer refuses or misreads, the hatchet note where only hatchet fails.
 if [ -d "$small" ]; then
 	base=$(cat "$small/metrics/default.yaml")

@@ -5,7 +5,7 @@
  * maxprocs and info of `count` entries, errcodes of totprocs entries, and
  * totprocs = the sum of maxprocs (0 off the root). The shapes are read here
  * from the raw bytes at each field's offset, apart from the validator's own
- * shape check (validator/dumpi/dumpi_shapes.c); each shape --break must
+ * shape check (validator/dumpi/format/shapes.c); each shape --break must
  * then be found by this reader too, so the check can fail. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* The shared HPCToolkit database model (golden/hpctk_model.h) keeps the
+/* The shared HPCToolkit database model (golden/hpctoolkit/model.h) keeps the
  * promises the four writers rely on: shape as asked, a real tree with
  * contiguous sibling groups, unique non-zero ctxIds, unique metric ids per
  * kind, sparse values that are finite and non-zero, summaries that are the
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpctk_model.h"
+#include "../golden/hpctoolkit/model.h"
 #include "tap.h"
 
 static bool build(hpctk_model *m, unsigned contexts, unsigned depth, uint64_t seed, enum hv_edition ed)

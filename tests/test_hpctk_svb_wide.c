@@ -1,4 +1,4 @@
-/* The value loop's chunk check (profiledb_svb.h) in its two widths
+/* The value loop's chunk check (hpctoolkit/format/svb.h) in its two widths
  * against a plain one-value-at-a-time statement of the same checks, on
  * crafted chunks of both layouts: every length from 0 to 40 (whole groups
  * of eight and every remainder), keys out of order at every position,
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "core/simd.h"
-#include "hpctoolkit/profiledb_svb.h"
+#include "hpctoolkit/format/svb.h"
 #include "tap.h"
 
 static uint64_t rng = 0x243f6a8885a308d3ull;

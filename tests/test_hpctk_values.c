@@ -8,7 +8,7 @@
 
 #include "core/hv_int.h"
 #include "core/simd.h"
-#include "hpctoolkit/values.h"
+#include "hpctoolkit/values/values.h"
 #include "tap.h"
 #include "testlib.h"
 

@@ -1,4 +1,4 @@
-/* The summary-statistics checker (values_summary.c) driven directly on a
+/* The summary-statistics checker (hpctoolkit/values/summary.c) driven directly on a
  * hand-made model, summary profile and cct.db: a context's statistics are
  * compared as its run is folded, sums from partial accumulators; when the
  * metric's values come in more than one piece (a run split by the window,
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/hv_int.h"
-#include "hpctoolkit/values.h"
+#include "hpctoolkit/values/values.h"
 #include "tap.h"
 #include "testlib.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "core/hv_int.h"
-#include "hpctoolkit/crossdb_ranges.h"
+#include "hpctoolkit/format/ranges.h"
 #include "tap.h"
 #include "testlib.h"
 

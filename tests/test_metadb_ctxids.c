@@ -1,4 +1,4 @@
-/* The ctxId set of meta.db (metadb_ctxids.c), driven directly: the context
+/* The ctxId set of meta.db (hpctoolkit/metadb/ctxids.c), driven directly: the context
  * walk only marks where contexts start, and this file reads the ids back,
  * finds repeats and builds the set the cross-file checks ask. Each of its
  * four paths (dense or sparse ids, with or without a repeat) must report
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "core/hv_int.h"
-#include "hpctoolkit/metadb_internal.h"
+#include "hpctoolkit/metadb/internal.h"
 #include "tap.h"
 #include "testlib.h"
 

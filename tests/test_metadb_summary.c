@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "core/hv_int.h"
-#include "hpctk_model.h"
+#include "../golden/hpctoolkit/model.h"
 #include "hpctoolkit/hpctoolkit.h"
 #include "tap.h"
 #include "testlib.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dumpi/mpi_map.h"
+#include "dumpi/mpi/map.h"
 #include "tap.h"
 
 typedef struct val {

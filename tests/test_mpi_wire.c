@@ -1,4 +1,4 @@
-/* The per-rank MPI summary of a DUMPI rank file as bytes (dumpi/mpi_wire.c),
+/* The per-rank MPI summary of a DUMPI rank file as bytes (dumpi/mpi/wire.c),
  * which is how hpcvet-mpi spreads a trace's rank files over its processes:
  *  - for the consistent trace and for every cross-rank --break, the
  *    cross-rank stage over summaries that went through bytes writes the same
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "core/wire.h"
-#include "dumpi/mpi_check.h"
-#include "dumpi/mpi_internal.h"
+#include "dumpi/mpi/layer.h"
+#include "dumpi/mpi/internal.h"
 #include "tap.h"
 #include "testlib.h"
 

@@ -5,7 +5,7 @@
  * handlers do with a payload, by which the payload rules judge it. */
 #include <string.h>
 
-#include "ovni/ovni_events.h"
+#include "ovni/events/events.h"
 #include "tap.h"
 
 static int count_model(char letter)

@@ -7,7 +7,7 @@
  * byte, a cut), each through memory and through small windows (files read
  * by fetch, so the shared windows refill hundreds of times), with 1 and 2
  * jobs and a low diagnostics limit. The fused pass replays each loom as
- * the split replay (ovni/model_split.c), the two-read path the one-thread
+ * the split replay (ovni/model/split.c), the two-read path the one-thread
  * way: with 2 jobs on a runner that runs the tasks one after the other
  * (the merger makes every chunk), and on threads with chunks of one event
  * and of 100 bytes, which must report what one thread reports. */
@@ -19,8 +19,8 @@
 
 #include "core/hv_int.h"
 #include "gen.h"
-#include "ovni/model.h"
-#include "ovni/tree.h"
+#include "ovni/model/model.h"
+#include "ovni/tree/tree.h"
 #include "tap.h"
 #include "testlib.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovni/json_scan.h"
+#include "ovni/metadata/scan.h"
 #include "ovni/ovni.h"
 #include "tap.h"
 #include "testlib.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "core/hv_int.h"
-#include "gen_ovni.h"
+#include "../golden/ovni/writer.h"
 #include "tap.h"
 #include "testlib.h"
 

@@ -1,4 +1,4 @@
-/* One stream checked in chunks (ovni/obs_split.c) reports exactly
+/* One stream checked in chunks (ovni/stream/split.c) reports exactly
  * what the one walk reports: every diagnostic in order (event indices and
  * all), every evaluation count, the cap on stored diagnostics, for chunks
  * of many sizes (down to 1 byte, so cuts fall inside every kind of event
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ovni/obs_walk.h"
+#include "ovni/stream/walk.h"
 #include "tap.h"
 #include "testlib.h"
 #include "ovni_mutants.h"

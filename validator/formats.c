@@ -2,10 +2,10 @@
  * signatures do not overlap, so it does not in practice. */
 #include "core/validate.h"
 #include "dumpi/dumpi.h"
-#include "hpctoolkit/cctdb.h"
+#include "hpctoolkit/cctdb/cctdb.h"
 #include "hpctoolkit/hpctoolkit.h"
-#include "hpctoolkit/profiledb.h"
-#include "hpctoolkit/tracedb.h"
+#include "hpctoolkit/profiledb/profiledb.h"
+#include "hpctoolkit/tracedb/tracedb.h"
 #include "ovni/ovni.h"
 
 const hv_format *const hv_formats[] = {

@@ -1,12 +1,12 @@
 /* The public C API (include/hpcvet.h) over the checking core: options,
  * validation of buffers, report accessors and the rule catalogue. This file
- * does no I/O; path validation is in api_path.c. */
+ * does no I/O; path validation is in path.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../cli/jobs.h"
 #include "../output/output.h"
-#include "api_internal.h"
+#include "internal.h"
 
 #define DEFAULT_MAX_DIAGS 100
 

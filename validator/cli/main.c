@@ -12,10 +12,10 @@
 #include "../core/validate.h"
 #include "../output/certify.h"
 #include "../output/output.h"
-#include "../dumpi/mpi_check.h"
-#include "../hpctoolkit/values.h"
-#include "../ovni/tree.h"
-#include "cli_hooks.h"
+#include "dumpi/mpi/layer.h"
+#include "hpctoolkit/values/values.h"
+#include "ovni/tree/tree.h"
+#include "hooks.h"
 #include "corpus_cases.h"
 #include "digest.h"
 #include "dump_cmd.h"
@@ -228,7 +228,7 @@ static void input_task(void *ctx, size_t i)
 	validate_path(it->paths[i], it->opt, &it->reps[i], it->dgs ? &it->dgs[i] : NULL);
 }
 
-/* hpcvet-mpi (cli_hooks.h): input i with the hook's options, with digests
+/* hpcvet-mpi (hooks.h): input i with the hook's options, with digests
  * only where the hook asks (rank 0). */
 static void input_one(void *ctx, size_t i, const hv_options *opt, bool digest)
 {
@@ -407,13 +407,13 @@ int main(int argc, char **argv)
 	size_t ub;
 	if (unit_bytes && parse_size(unit_bytes, &ub)) opt.unit_bytes = ub;
 	/* the propagated values' slots in groups of this many bytes
-	 * (hpctoolkit/values.h; tests force many groups) */
+	 * (hpctoolkit/values/values.h; tests force many groups) */
 	const char *value_budget = getenv("HPCVET_VALUE_BUDGET");
 	size_t vb;
 	if (value_budget && parse_size(value_budget, &vb)) hpctk_vbudget = vb;
 	/* the narrow vector paths only (core/simd.h; tests compare the reports) */
 	if (getenv("HPCVET_NO_AVX512")) hv_simd_allow_avx512(false);
-	/* the ovni replay the one-thread way only (ovni/tree.h) */
+	/* the ovni replay the one-thread way only (ovni/tree/tree.h) */
 	const char *split = getenv("HPCVET_OVNI_SPLIT");
 	if (split && strcmp(split, "0") == 0) ovni_split_on = false;
 	if (hv_cli_active_hooks) {

@@ -70,7 +70,7 @@ void hv_gathered_free(hv_gathered *g);
 /* Something that checks units elsewhere (hpcvet-mpi's ranks). A unit's
  * summary then lives whole only on the process that checked it; a check
  * after the units may share its work out the same way (the DUMPI cross-rank
- * stage, dumpi/mpi_part.c) with the two collectives below (NULL: not
+ * stage, dumpi/mpi/part.c) with the two collectives below (NULL: not
  * offered). Every process calls them in the same sequence with the same
  * `step`; false: out of memory on this process (what it should have
  * received is then lost).

@@ -18,7 +18,7 @@
 
 #include "../core/blob.h"
 #include "../core/report.h"
-#include "dump_out.h"
+#include "out.h"
 
 /* --select: what to dump. Unset parts select everything. */
 typedef struct hv_dump_select {

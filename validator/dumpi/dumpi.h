@@ -11,7 +11,7 @@
 
 #define DUMPI_NFUNCS 293          /* ids 0..292 can be records; 293 ends the stream */
 #define DUMPI_ALL_FUNCTIONS 290   /* footer totals slot, never a record */
-#define DUMPI_PCONTROL 128        /* a function id, but never a record (see dumpi_funcs.def) */
+#define DUMPI_PCONTROL 128        /* a function id, but never a record (see format/funcs.def) */
 #define DUMPI_END_OF_STREAM 293
 #define DUMPI_FOOTER_SLOTS 291
 #define DUMPI_FOOTER_SIZE (8u + 2u * 4u * DUMPI_FOOTER_SLOTS) /* 2336 */
@@ -43,11 +43,11 @@ enum {
 enum dumpi_sec { DS_SIZELBL, DS_ADDRLBL, DS_PERFLBL, DS_HEADER, DS_BODY, DS_FOOTER, DS_KEYVAL, DS_COUNT };
 extern const char *const dumpi_sec_names[DS_COUNT];
 
-/* ---- argument layouts (dumpi_layout.c, data in dumpi_funcs.def) ---- */
+/* ---- argument layouts (format/layout.c, data in format/funcs.def) ---- */
 
 #define DUMPI_MAX_FIELDS 16
 typedef struct dumpi_field {
-	char kind;         /* see dumpi_funcs.def */
+	char kind;         /* see format/funcs.def */
 	bool root_only;    /* present only when commrank == root */
 	const char *name;  /* not NUL-terminated: name_len bytes */
 	uint8_t name_len;
@@ -152,7 +152,7 @@ typedef struct dumpi_bin_info {
 
 /* Check one .bin; fills `info` (may be NULL). */
 void dumpi_check_bin(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_info *info);
-/* Same, handing the rank's MPI summary (mpi_check.h) to the caller in *mpi
+/* Same, handing the rank's MPI summary (mpi/layer.h) to the caller in *mpi
  * (NULL when the stream could not be walked); free it with mpi_rank_free.
  * dumpi_check_bin runs the single-rank part of the cross-rank stage itself. */
 struct mpi_rank;
@@ -161,7 +161,7 @@ void dumpi_check_bin_mpi(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_
 bool dumpi_sniff_bin(hv_blob *b);
 bool dumpi_sniff_meta(hv_blob *b);
 
-/* ---- the record stream (dumpi_stream.c) ---- */
+/* ---- the record stream (stream.c) ---- */
 
 typedef struct dumpi_clock { uint16_t sec; uint32_t nsec; } dumpi_clock;
 
@@ -215,7 +215,7 @@ bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, 
 bool dumpi_iter_next(dumpi_iter *it, dumpi_record *rec);
 void dumpi_iter_free(dumpi_iter *it);
 
-/* ---- argument shapes libundumpi relies on (dumpi_shapes.c) ---- */
+/* ---- argument shapes libundumpi relies on (format/shapes.c) ---- */
 
 typedef struct dumpi_shapes {
 	uint64_t spawn_roots;       /* MPI_Comm_spawn_multiple records with the root's arrays */
@@ -229,7 +229,7 @@ void dumpi_shapes_record(dumpi_shapes *st, hv_report *r, const char *file, const
 /* The once-per-file reader-hazard note, after the stream walk. */
 void dumpi_shapes_end(const dumpi_shapes *st, hv_report *r, const char *file);
 
-/* ---- timing (dumpi_time.c) ---- */
+/* ---- timing (format/time.c) ---- */
 
 typedef struct dumpi_timing dumpi_timing;
 /* Biases are only added back for messages (times as dumpi2ascii prints them). */

@@ -18,12 +18,12 @@
 #include "../core/hv_int.h"
 #include "../core/units.h"
 #include "../core/zmem.h"
-#include "cctdb.h"
-#include "crossdb.h"
+#include "hpctoolkit/cctdb/cctdb.h"
+#include "hpctoolkit/crossdb/crossdb.h"
 #include "hpctoolkit.h"
-#include "profiledb.h"
-#include "taxonomy.h"
-#include "tracedb.h"
+#include "hpctoolkit/profiledb/profiledb.h"
+#include "hpctoolkit/taxonomy/taxonomy.h"
+#include "hpctoolkit/tracedb/tracedb.h"
 
 enum { ROLE_META, ROLE_PROF, ROLE_CCT, ROLE_TRACE, ROLE_COUNT };
 

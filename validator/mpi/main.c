@@ -1,6 +1,6 @@
 /* hpcvet-mpi: hpcvet over MPI ranks. The program is hpcvet's own main
  * (validator/cli/main.c, built as hv_cli_main) with hooks that validate
- * over the ranks (mpi_units.c); only rank 0 writes the report and returns
+ * over the ranks (units.c); only rank 0 writes the report and returns
  * hpcvet's exit code. The other ranks hold the same reports but return 0:
  * mpirun and srun report the first non-zero code, and a rank ending early
  * with one makes mpirun abort the job, which must not race rank 0's
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../cli/cli_hooks.h"
+#include "cli/hooks.h"
 #include "../cli/fileio.h"
-#include "mpi_units.h"
+#include "units.h"
 
 int hv_cli_main(int argc, char **argv);
 

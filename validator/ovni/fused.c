@@ -2,14 +2,14 @@
  * for both its stream checks (obs.c) and the replay (model.c). The replay
  * needs every stream's metadata, the clock offsets and the looms before it
  * starts, and the report must read as if the stream checks ran where the
- * ordered walk (tree.c) reaches each stream, and the model after the tree
+ * ordered walk (trace.c) reaches each stream, and the model after the tree
  * checks. So, before the walk:
  *   - the stream.json documents and clock-offsets.txt are read into a
  *     scratch report (the walk reads them again for the real one: they are
  *     small), and when they hold an error the pass does nothing (the model
  *     will not run, so the streams are checked as usual);
  *   - each loom is replayed (looms in parallel under -j, and within a loom
- *     its streams' own checks on the threads to spare: model_split.c),
+ *     its streams' own checks on the threads to spare: model/split.c),
  *     its streams' checks writing into one report and summary
  *     per stream, which the walk merges where it would have checked the
  *     stream (ovni_fused_take);
@@ -32,8 +32,8 @@
 #include <string.h>
 
 #include "../core/units.h"
-#include "model.h"
-#include "tree.h"
+#include "ovni/model/model.h"
+#include "ovni/tree/tree.h"
 
 
 bool ovni_fused_on = true;
@@ -215,7 +215,7 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 		loom[nl++].to = j;
 		i = j;
 	}
-	/* Looms run side by side; a loom's split replay (model_split.c) gets
+	/* Looms run side by side; a loom's split replay (model/split.c) gets
 	 * its share of the threads to spare. */
 	unsigned threads = opt->runner && opt->jobs > nl ? (unsigned)(opt->jobs / nl) : 1;
 	int8_t kinds[OVNI_MARK_TYPES];

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "../core/validate.h"
-#include "ovni_events.h"
+#include "ovni/events/events.h"
 
 /* Mark types are numbers in [0, 100) (ovniemu's mark.c). */
 #define OVNI_MARK_TYPES 100

@@ -1,0 +1,252 @@
+/* The argument-layout table (funcs.def) and the small interpreter that
+ * walks a record's arguments with it. Records carry no length, so this is
+ * what lets the validator find where one record ends and the next begins. */
+#include <string.h>
+#include <pthread.h>
+
+#include "core/hv_int.h"
+#include "dumpi/dumpi.h"
+
+const uint8_t dumpi_head_magic[8] = {0xff, 0xaa, 0xdd, 'D', 'U', 'M', 'P', 'I'};
+
+typedef struct fn_spec {
+	unsigned id;
+	const char *name;
+	const char *fields;
+} fn_spec;
+
+static const fn_spec specs[] = {
+#define DUMPI_FN(id, name, fields) {id, name, fields},
+#include "funcs.def"
+#undef DUMPI_FN
+};
+
+static dumpi_layout layouts[DUMPI_NFUNCS];
+/* -j: ranks are checked on several threads. pthread_once rather than C11
+ * call_once: thread sanitizers model it. */
+static pthread_once_t compiled = PTHREAD_ONCE_INIT;
+
+/* Parse "k name, k? name, ..." once. The table is ours and fixed, so a
+ * malformed entry is a programming error caught by the layout test. */
+static void compile_one(const fn_spec *s)
+{
+	dumpi_layout *L = &layouts[s->id];
+	L->name = s->name;
+	L->decodable = strcmp(s->fields, "!") != 0;
+	if (!L->decodable) return;
+	const char *p = s->fields;
+	while (*p && L->nfields < DUMPI_MAX_FIELDS) {
+		while (*p == ' ' || *p == ',') p++;
+		if (!*p) break;
+		dumpi_field *f = &L->fields[L->nfields++];
+		f->kind = *p++;
+		if (*p == '?') {
+			f->root_only = true;
+			p++;
+		}
+		while (*p == ' ') p++;
+		f->name = p;
+		while (*p && *p != ',') p++;
+		f->name_len = (uint8_t)(p - f->name);
+	}
+}
+
+static void compile(void)
+{
+	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+		if (specs[i].id < DUMPI_NFUNCS) compile_one(&specs[i]);
+}
+
+const dumpi_layout *dumpi_layout_of(unsigned fn)
+{
+	pthread_once(&compiled, compile);
+	if (fn >= DUMPI_NFUNCS || !layouts[fn].name) return NULL;
+	return &layouts[fn];
+}
+
+const char *dumpi_function_name(unsigned fn)
+{
+	if (fn == DUMPI_ALL_FUNCTIONS) return "DUMPI_ALL_FUNCTIONS";
+	if (fn == DUMPI_END_OF_STREAM) return "DUMPI_END_OF_STREAM";
+	const dumpi_layout *L = dumpi_layout_of(fn);
+	return L ? L->name : "unknown";
+}
+
+bool dumpi_version_at_least(const uint8_t v[3], int major, int sub, int subsub)
+{
+	if (v[0] != major) return v[0] > major;
+	if (v[1] != sub) return v[1] > sub;
+	return v[2] >= subsub;
+}
+
+bool dumpi_get_slow(dumpi_cur *c, unsigned n, uint64_t *v)
+{
+	if (c->failed || c->pos > c->limit || c->limit - c->pos < n) {
+		c->failed = true;
+		return false;
+	}
+	const uint8_t *p;
+	if (c->view && c->pos >= c->view_at && c->pos - c->view_at <= c->view_len &&
+	    c->view_len - (c->pos - c->view_at) >= n) {
+		p = c->view + (c->pos - c->view_at);
+	} else {
+		/* Map as much of the rest as the window holds; a blob in memory maps it all. */
+		uint64_t want = c->limit - c->pos;
+		if (!c->w->blob->mem && want > c->w->cap) want = c->w->cap;
+		c->view = hv_window_get(c->w, c->pos, (size_t)want);
+		if (!c->view) {
+			c->failed = true;
+			return false;
+		}
+		c->view_at = c->pos;
+		c->view_len = want;
+		p = c->view;
+	}
+	uint64_t x = 0;
+	for (unsigned i = 0; i < n; i++) x = (x << 8) | p[i];
+	*v = x;
+	c->pos += n;
+	return true;
+}
+
+bool dumpi_skip(dumpi_cur *c, uint64_t n)
+{
+	if (c->failed || c->pos > c->limit || c->limit - c->pos < n) {
+		c->failed = true;
+		return false;
+	}
+	c->pos += n;
+	return true;
+}
+
+/* u32 count, then count items of `width` bytes. */
+static bool counted(dumpi_cur *c, uint64_t width, uint64_t *count)
+{
+	if (!dumpi_get(c, 4, count)) return false;
+	return dumpi_skip(c, hv_mul_sat(*count, width));
+}
+
+/* u32 count, then count char arrays (each u32 length + bytes). Every item
+ * costs at least 4 bytes, so the loop ends at the limit whatever the count. */
+static bool char_arrays(dumpi_cur *c, uint64_t *count)
+{
+	if (!dumpi_get(c, 4, count)) return false;
+	for (uint64_t i = 0; i < *count; i++) {
+		uint64_t len;
+		if (!counted(c, 1, &len)) return false;
+	}
+	return true;
+}
+
+static bool argv_list(dumpi_cur *c, bool duplicate_count, uint64_t *count)
+{
+	if (!dumpi_get(c, 4, count)) return false;
+	uint64_t again;
+	if (duplicate_count && !dumpi_get(c, 4, &again)) return false;
+	/* The reader reads the strings only for a positive int32 argc. */
+	if ((int32_t)(uint32_t)*count <= 0) return true;
+	for (uint64_t i = 0; i < *count; i++) {
+		uint64_t len;
+		if (!counted(c, 1, &len)) return false;
+	}
+	return true;
+}
+
+static bool one_field(const dumpi_field *f, uint8_t mask, const uint8_t ver[3], dumpi_cur *c, uint64_t *count,
+		      uint64_t *scalar, dumpi_args *out)
+{
+	uint64_t v = 0;
+	switch (f->kind) {
+	case 'b': return dumpi_get(c, 1, scalar);
+	case 'h': return dumpi_get(c, 2, scalar);
+	case 'i':
+	case 'r':
+	case 't': return dumpi_get(c, 4, scalar);
+	case 'q': return dumpi_get(c, 8, scalar);
+	case 'I': return counted(c, 4, count);
+	case 'H': return counted(c, 2, count);
+	case 'B': return counted(c, 1, count);
+	case 'C': return counted(c, 1, count);
+	case 'D': return char_arrays(c, count);
+	case 'E':
+		if (!dumpi_get(c, 4, count)) return false;
+		for (uint64_t i = 0; i < *count; i++) {
+			uint64_t inner;
+			if (!char_arrays(c, &inner)) return false;
+		}
+		return true;
+	case 'J':
+		if (!dumpi_get(c, 4, count)) return false;
+		for (uint64_t i = 0; i < *count; i++) {
+			uint64_t inner, at = c->pos;
+			if (!counted(c, 4, &inner)) return false;
+			/* libdumpi writes every range row as (first, last, stride) */
+			if (inner != 3 && out && !out->bad_row) {
+				out->bad_row = true;
+				out->bad_row_index = i;
+				out->bad_row_at = at;
+				out->bad_row_len = inner;
+			}
+		}
+		return true;
+	case 'S':
+		if (!(mask & DUMPI_MASK_STATUS)) return true;
+		return counted(c, dumpi_version_at_least(ver, 0, 6, 3) ? 14 : 10, count);
+	case 'x': return dumpi_version_at_least(ver, 0, 6, 9) ? counted(c, 4, count) : dumpi_get(c, 4, &v);
+	case 'y': return dumpi_version_at_least(ver, 0, 6, 8) ? counted(c, 4, count) : dumpi_get(c, 4, &v);
+	case 'A': return argv_list(c, !dumpi_version_at_least(ver, 0, 6, 2), count);
+	case 'a': return argv_list(c, false, count);
+	default: c->failed = true; return false;
+	}
+}
+
+bool dumpi_decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+		       dumpi_argfail *why)
+{
+	return dumpi_decode_args_into(L, mask, version, c, why, NULL);
+}
+
+static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			dumpi_argfail *why, dumpi_args *out, dumpi_field_fn on_field, void *ctx);
+
+bool dumpi_decode_args_into(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			    dumpi_argfail *why, dumpi_args *out)
+{
+	return decode_args(L, mask, version, c, why, out, NULL, NULL);
+}
+
+bool dumpi_decode_args_cb(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			  dumpi_argfail *why, dumpi_field_fn on_field, void *ctx)
+{
+	return decode_args(L, mask, version, c, why, NULL, on_field, ctx);
+}
+
+static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
+			dumpi_argfail *why, dumpi_args *out, dumpi_field_fn on_field, void *ctx)
+{
+	if (out) out->n = L->nfields, out->bad_row = false;
+	uint64_t rank = 0, root = 0;
+	bool have_rank = false, have_root = false;
+	for (unsigned i = 0; i < L->nfields; i++) {
+		const dumpi_field *f = &L->fields[i];
+		if (out) out->f[i].present = false;
+		if (f->root_only && !(have_rank && have_root && rank == root)) continue;
+		uint64_t at = c->pos, count = 0, scalar = 0;
+		if (!one_field(f, mask, version, c, &count, &scalar, out)) {
+			why->field = f->name;
+			why->field_len = f->name_len;
+			why->at = at;
+			why->count = count;
+			return false;
+		}
+		if (on_field) on_field(ctx, f, at, c->pos);
+		if (out) {
+			out->f[i].present = true;
+			out->f[i].at = at;
+			out->f[i].v = scalar | count;
+		}
+		if (f->kind == 'r') rank = scalar, have_rank = true;
+		if (f->kind == 't') root = scalar, have_root = true;
+	}
+	return true;
+}

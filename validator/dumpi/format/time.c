@@ -1,0 +1,165 @@
+/* Timing rules of one .bin, applied record by record in file order.
+ *
+ * Times are u16 seconds relative to a bias plus u32 nanoseconds. Ordering is
+ * checked per thread id only: records of different threads are written in
+ * completion order (research §3.3). A backward step of more than half the
+ * u16 range is taken as a wrap of the seconds and unwrapped from then on. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hv_int.h"
+#include "dumpi/dumpi.h"
+
+#define NS_PER_S 1000000000ll
+#define HALF_NS ((int64_t)DUMPI_WRAP_HALF * NS_PER_S)
+
+typedef struct clock_state {
+	bool have;
+	uint32_t wraps;    /* 65536 s added to raw seconds from here on */
+	int64_t last_ns;   /* unwrapped stop of the previous record */
+} clock_state;
+
+typedef struct thread_state { clock_state clk[2]; } thread_state;
+
+struct dumpi_timing {
+	uint32_t bias[2];  /* CPU, wall */
+	thread_state *threads;
+	size_t nthreads;
+};
+
+dumpi_timing *dumpi_timing_new(uint32_t cpu_bias, uint32_t wall_bias)
+{
+	dumpi_timing *t = calloc(1, sizeof *t);
+	if (t) t->bias[0] = cpu_bias, t->bias[1] = wall_bias;
+	return t;
+}
+
+void dumpi_timing_free(dumpi_timing *t)
+{
+	if (!t) return;
+	free(t->threads);
+	free(t);
+}
+
+/* Thread ids are u16, so the table never exceeds 65536 entries. */
+static thread_state *thread_of(dumpi_timing *t, uint16_t id)
+{
+	if (id >= t->nthreads) {
+		size_t n = t->nthreads ? t->nthreads : 8;
+		while (n <= id) n *= 2;
+		if (n > 65536) n = 65536;
+		thread_state *p = realloc(t->threads, n * sizeof *p);
+		if (!p) return NULL;
+		memset(p + t->nthreads, 0, (n - t->nthreads) * sizeof *p);
+		t->threads = p;
+		t->nthreads = n;
+	}
+	return &t->threads[id];
+}
+
+static int64_t ns_of(uint16_t sec, uint32_t wraps, uint32_t nsec)
+{
+	return ((int64_t)sec + 65536ll * wraps) * NS_PER_S + nsec;
+}
+
+typedef struct clk_ctx {
+	hv_report *r;
+	const char *file;
+	const dumpi_record *rec;
+	const char *clock;     /* "CPU" or "wall" */
+	uint32_t bias;
+	uint64_t block;        /* offset of this clock's 12-byte block */
+	char path[64];
+} clk_ctx;
+
+static const char *path_of(clk_ctx *x) { return dumpi_record_path(x->path, sizeof x->path, x->rec->index); }
+
+static double secs(int64_t ns) { return (double)ns / 1e9; }
+/* Absolute time, bias added back, as dumpi2ascii prints it (exact digits). */
+typedef struct tbuf { char s[32]; } tbuf;
+static tbuf abs_time(const clk_ctx *x, int64_t ns)
+{
+	tbuf t;
+	int64_t sec = ns / 1000000000ll, frac = ns % 1000000000ll;
+	if (frac < 0) frac += 1000000000ll, sec--;
+	snprintf(t.s, sizeof t.s, "%lld.%09lld", (long long)(sec + x->bias), (long long)frac);
+	return t;
+}
+
+/* A step `from` -> `to` (ns, both unwrapped with the same wrap count).
+ * Returns the adjusted `to` after a possible wrap. */
+static int64_t step(clk_ctx *x, clock_state *cs, int64_t from, int64_t to, int order_rule, const char *what,
+		    uint64_t at)
+{
+	int64_t d = to - from;
+	if (d < -HALF_NS) {
+		cs->wraps++;
+		to += 65536ll * NS_PER_S;
+		hv_eval(x->r, HV_R_DUMPI_TIME_WRAP, false);
+		hv_emit(x->r, HV_R_DUMPI_TIME_WRAP, x->file, at, 6, path_of(x),
+			"%s %s time %s goes back %.0f s (thread %u): taken as a wrap of the 16-bit seconds; add "
+			"65536*%u s to this and later %s times of the thread",
+			dumpi_function_name(x->rec->fn), x->clock, what, secs(-d), x->rec->thread, cs->wraps, x->clock);
+		return to;
+	}
+	hv_eval(x->r, HV_R_DUMPI_TIME_WRAP, true);
+	if (!hv_eval(x->r, order_rule, d >= 0)) {
+		if (order_rule == HV_R_DUMPI_TIME_START_STOP)
+			hv_emit(x->r, order_rule, x->file, at, 6, path_of(x),
+				"%s record at 0x%llx: %s stop %s s is before its start %s s",
+				dumpi_function_name(x->rec->fn), (unsigned long long)x->rec->offset, x->clock,
+				abs_time(x, to).s, abs_time(x, from).s);
+		else
+			hv_emit(x->r, order_rule, x->file, at, 6, path_of(x),
+				"%s record at 0x%llx (thread %u): %s start %s s is before the previous record of the "
+				"thread stopped (%s s)",
+				dumpi_function_name(x->rec->fn), (unsigned long long)x->rec->offset, x->rec->thread,
+				x->clock, abs_time(x, to).s, abs_time(x, from).s);
+	}
+	if (!hv_eval(x->r, HV_R_DUMPI_TIME_SPAN_AMBIGUOUS, d < HALF_NS))
+		hv_emit(x->r, HV_R_DUMPI_TIME_SPAN_AMBIGUOUS, x->file, at, 6, path_of(x),
+			"%s %s time %s steps forward %.0f s (thread %u): seconds are stored modulo 65536, so times "
+			"from here on are uncertain by 65536 s",
+			dumpi_function_name(x->rec->fn), x->clock, what, secs(d), x->rec->thread);
+	return to;
+}
+
+static void one_clock(clk_ctx *x, clock_state *cs, const dumpi_clock *start, const dumpi_clock *stop)
+{
+	bool ok = start->nsec < NS_PER_S && stop->nsec < NS_PER_S;
+	if (!hv_eval(x->r, HV_R_DUMPI_TIME_NSEC_RANGE, ok)) {
+		hv_emit(x->r, HV_R_DUMPI_TIME_NSEC_RANGE, x->file, x->block, 12, path_of(x),
+			"%s record at 0x%llx: %s nanoseconds start %u / stop %u; each must be < 1000000000",
+			dumpi_function_name(x->rec->fn), (unsigned long long)x->rec->offset, x->clock, start->nsec,
+			stop->nsec);
+		return; /* times of this clock are meaningless: do not order on them */
+	}
+	int64_t a = ns_of(start->sec, cs->wraps, start->nsec);
+	if (cs->have) a = step(x, cs, cs->last_ns, a, HV_R_DUMPI_TIME_THREAD_ORDER, "start", x->block);
+	int64_t b = ns_of(stop->sec, cs->wraps, stop->nsec);
+	b = step(x, cs, a, b, HV_R_DUMPI_TIME_START_STOP, "stop", x->block + 6);
+	cs->have = true;
+	cs->last_ns = b > a ? b : a;
+}
+
+void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const dumpi_record *rec)
+{
+	thread_state *ts = thread_of(t, rec->thread);
+	if (!ts) return;
+	clk_ctx x = {.r = r, .file = file, .rec = rec};
+	uint64_t at = rec->offset + 3 + ((rec->mask & DUMPI_MASK_THREAD) ? 2 : 0);
+	if (rec->mask & DUMPI_MASK_CPU) {
+		x.clock = "CPU";
+		x.bias = t->bias[0];
+		x.block = at;
+		one_clock(&x, &ts->clk[0], &rec->cpu_start, &rec->cpu_stop);
+		at += 12;
+	}
+	if (rec->mask & DUMPI_MASK_WALL) {
+		x.clock = "wall";
+		x.bias = t->bias[1];
+		x.block = at;
+		one_clock(&x, &ts->clk[1], &rec->wall_start, &rec->wall_stop);
+	}
+}

@@ -1,0 +1,613 @@
+/* The per-rank pass of the MPI consistency layer, fed one decoded record at
+ * a time by the stream walk (stream.c): the rank's life cycle, argument
+ * roles, argument validity (counts, ranks, tags), and communicator and
+ * datatype handles with the communicator instances the cross-rank stage
+ * pairs. The rest of the pass has its own files: messages.c (channels),
+ * colls.c (collective digests), requests.c (request life cycles). */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hv_int.h"
+#include "internal.h"
+
+/* ---- argument roles, by field name, computed once ---- */
+
+int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
+static pthread_once_t roles_once = PTHREAD_ONCE_INIT;
+
+static const char *const role_names[RO_COUNT_ROLES] = {
+	[RO_COUNT] = "count", [RO_SENDCOUNT] = "sendcount", [RO_RECVCOUNT] = "recvcount",
+	[RO_DATATYPE] = "datatype", [RO_SENDTYPE] = "sendtype", [RO_RECVTYPE] = "recvtype",
+	[RO_OLDTYPE] = "oldtype", [RO_NEWTYPE] = "newtype", [RO_DEST] = "dest", [RO_SOURCE] = "source",
+	[RO_ROOT] = "root", [RO_TAG] = "tag", [RO_SENDTAG] = "sendtag", [RO_RECVTAG] = "recvtag",
+	[RO_COMM] = "comm", [RO_OLDCOMM] = "oldcomm", [RO_NEWCOMM] = "newcomm", [RO_REQUEST] = "request",
+	[RO_REQUESTS] = "requests", [RO_INDEX] = "index", [RO_FLAG] = "flag", [RO_OUTCOUNT] = "outcount",
+	[RO_INDICES] = "indices", [RO_STATUS] = "status", [RO_STATUSES] = "statuses", [RO_COLOR] = "color",
+	[RO_REORDER] = "reorder", [RO_KEY] = "key", [RO_SIZE] = "size", [RO_RANK] = "rank",
+	[RO_SENDCOUNTS] = "sendcounts", [RO_RECVCOUNTS] = "recvcounts", [RO_SENDTYPES] = "sendtypes",
+	[RO_RECVTYPES] = "recvtypes", [RO_COMMRANK] = "commrank",
+};
+
+static void compute_roles(void)
+{
+	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
+		memset(mpi_roles[fn], -1, sizeof mpi_roles[fn]);
+		const dumpi_layout *L = dumpi_layout_of(fn);
+		if (!L) continue;
+		for (unsigned i = 0; i < L->nfields; i++)
+			for (int ro = 0; ro < RO_COUNT_ROLES; ro++)
+				if (strlen(role_names[ro]) == L->fields[i].name_len &&
+				    memcmp(role_names[ro], L->fields[i].name, L->fields[i].name_len) == 0 && mpi_roles[fn][ro] < 0)
+					mpi_roles[fn][ro] = (int8_t)i;
+	}
+}
+
+void mpi_roles_init(void) { pthread_once(&roles_once, compute_roles); }
+
+/* Function classes (dumpi/common/funclabels.h ids). */
+static bool is_send(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 11) || (fn >= 26 && fn <= 29); }
+static bool is_recv(unsigned fn) { return fn == 1 || fn == 12 || fn == 30 || fn == 22 || fn == 23; }
+static bool is_sendrecv(unsigned fn) { return fn == 33 || fn == 34; }
+/* Outputs named like a count (MPI_UNDEFINED is legal there). */
+static bool count_is_output(unsigned fn) { return fn == 2 || fn == 48 || fn == 175; }
+
+/* ---- diagnostics ---- */
+
+const char *mpi_role_label(int ro) { return role_names[ro]; }
+
+static void vemit(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
+		  const char *fmt, va_list ap)
+{
+	char msg[640], path[48];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	hv_emit_sev(m->r, rule, sev, m->file, off ? off : rec->offset, len, dumpi_record_path(path, sizeof path, rec->index),
+		    "%s record %llu (%s): %s", mpi_rank_label(m).s, (unsigned long long)rec->index,
+		    dumpi_function_name(rec->fn), msg);
+}
+
+void mpi_emit(mpi_rank *m, int rule, const dumpi_record *rec, uint64_t off, uint64_t len, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vemit(m, rule, hv_rules[rule].severity, rec, off, len, fmt, ap);
+	va_end(ap);
+}
+
+void mpi_emit_rank_sev(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
+		       const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vemit(m, rule, sev, rec, off, len, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- lifetime ---- */
+
+static long rank_from_name(const char *name)
+{
+	const char *base = hv_basename(name);
+	const char *dot = strrchr(base, '.');
+	if (!dot || strcmp(dot, ".bin") != 0) return -1;
+	const char *d = dot;
+	while (d > base && d[-1] >= '0' && d[-1] <= '9') d--;
+	if (d == dot || d == base || d[-1] != '-' || dot - d > 9) return -1;
+	long v = 0;
+	for (const char *p = d; p < dot; p++) v = v * 10 + (*p - '0');
+	return v;
+}
+
+static uint32_t inst_new(mpi_rank *m);
+
+mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
+{
+	mpi_roles_init();
+	mpi_rank *m = calloc(1, sizeof *m);
+	mpi_pass *pass = calloc(1, sizeof *pass);
+	if (!m || !pass) {
+		free(m);
+		free(pass);
+		hv_report_internal(r, "out of memory");
+		return NULL;
+	}
+	m->pass = pass;
+	m->r = r;
+	m->b = b;
+	m->file = b->name;
+	memcpy(m->version, version, 3);
+	m->rank = rank_from_name(b->name);
+	m->world_size = -1;
+	m->pass->win_ok = hv_window_init(&m->pass->win, b, 64u * 1024u);
+	mpi_map_init(&m->pass->comms, sizeof(mpi_comm));
+	mpi_map_init(&m->pass->types, sizeof(mpi_type_free));
+	mpi_map_init(&m->pass->reqs, sizeof(mpi_req));
+	mpi_map_init(&m->chans, sizeof(mpi_chan));
+	inst_new(m); /* INST_WORLD */
+	inst_new(m); /* INST_SELF */
+	if (m->ninst != 2) {
+		hv_report_internal(r, "out of memory");
+		mpi_rank_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void mpi_rank_set_options(mpi_rank *m, const hv_options *opt)
+{
+	if (!m || !opt) return;
+	m->impl_opt = opt->dumpi_mpi == HV_MPI_MPICH ? IMPL_MPICH : opt->dumpi_mpi == HV_MPI_OPENMPI ? IMPL_OPENMPI : 0;
+	m->replay = opt->dumpi_replay;
+}
+
+long mpi_rank_world_rank(const mpi_rank *m) { return m->rank; }
+
+mpi_rank_name mpi_rank_label(const mpi_rank *m)
+{
+	mpi_rank_name n;
+	if (m->rank >= 0) snprintf(n.s, sizeof n.s, "rank %ld", m->rank);
+	else snprintf(n.s, sizeof n.s, "rank of file %.80s", hv_basename(m->file ? m->file : ""));
+	return n;
+}
+void mpi_rank_set_world_rank(mpi_rank *m, long rank) { m->rank = rank; }
+
+static void pass_free(mpi_rank *m)
+{
+	mpi_pass *p = m->pass;
+	if (!p) return;
+	if (p->win_ok) hv_window_free(&p->win);
+	mpi_map_free(&p->comms);
+	mpi_map_free(&p->types);
+	mpi_map_free(&p->reqs);
+	free(p->req_seen);
+	free(p);
+	m->pass = NULL;
+}
+
+void mpi_rank_free(mpi_rank *m)
+{
+	if (!m) return;
+	pass_free(m);
+	mpi_map_free(&m->chans);
+	for (uint32_t i = 0; i < m->ninst; i++) free(m->inst[i].ops);
+	free(m->inst);
+	free(m);
+}
+
+/* Element i of a counted u32 array whose count is at `at`. */
+bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v)
+{
+	if (!m->pass->win_ok) return false;
+	const uint8_t *p = hv_window_get(&m->pass->win, at + 4 + 4 * i, 4);
+	if (!p) return false;
+	*v = hv_be32(p);
+	return true;
+}
+
+mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id)
+{
+	bool fresh;
+	mpi_comm *c = mpi_map_put(&m->pass->comms, id, &fresh);
+	if (c && fresh) {
+		c->size = id == MPI_D_COMM_SELF ? 1 : -1;
+		c->inst = id == MPI_D_COMM_WORLD ? INST_WORLD : id == MPI_D_COMM_SELF ? INST_SELF : INST_NONE;
+	}
+	return c;
+}
+
+/* A new communicator instance (INST_NONE past MPI_MAX_INST or out of memory). */
+static uint32_t inst_new(mpi_rank *m)
+{
+	if (m->ninst >= MPI_MAX_INST) {
+		m->inst_overflow = true;
+		return INST_NONE;
+	}
+	if (m->ninst == m->inst_cap) {
+		uint32_t nc = m->inst_cap ? 2 * m->inst_cap : 8;
+		mpi_inst *ni = realloc(m->inst, nc * sizeof *ni);
+		if (!ni) return INST_NONE;
+		m->inst = ni;
+		m->inst_cap = nc;
+	}
+	mpi_inst *x = &m->inst[m->ninst];
+	memset(x, 0, sizeof *x);
+	x->parent = INST_NONE;
+	x->myrank = -1;
+	x->ref.max = -1;
+	x->color = -1;
+	return m->ninst++;
+}
+
+uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+	uint64_t h = 0x243f6a8885a308d3ull;
+	uint64_t v[4] = {a, b, c, d};
+	for (int i = 0; i < 4; i++) {
+		h ^= v[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+		h *= 0xff51afd7ed558ccdull;
+		h ^= h >> 33;
+	}
+	return h;
+}
+
+/* ---- per-record checks ---- */
+
+static void check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	static const int cr[] = {RO_COUNT, RO_SENDCOUNT, RO_RECVCOUNT};
+	if (count_is_output(rec->fn)) return;
+	for (size_t k = 0; k < 3; k++) {
+		uint64_t v;
+		if (!mpi_arg(rec->fn, a, cr[k], &v)) continue;
+		int32_t c = (int32_t)(uint32_t)v;
+		if (!hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, c >= 0))
+			mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, mpi_arg_at(rec->fn, a, cr[k]), 4,
+				 "%s is %d; counts are >= 0", mpi_role_label(cr[k]), c);
+	}
+}
+
+static void check_rank_arg(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, uint64_t comm, int ro)
+{
+	uint64_t v;
+	if (!mpi_arg(rec->fn, a, ro, &v)) return;
+	int32_t x = (int32_t)(uint32_t)v;
+	bool dest = ro == RO_DEST;
+	if (x == -1 || x == -2) {
+		/* ANY_SOURCE (-1 in DUMPI), MPI_ROOT (-2), and MPI_PROC_NULL as
+		 * the library wrote it: -1 under MPICH, -2 under Open MPI. A send
+		 * to -1 is MPICH's; to -2 (or a receive from it), Open MPI's. */
+		if (ro == RO_ROOT) return;
+		unsigned lib = dest && x == -1 ? IMPL_MPICH : x == -2 ? IMPL_OPENMPI : 0;
+		if (!lib) return;
+		if (!(m->impl & lib)) m->impl |= (uint8_t)lib, m->impl_rec[lib - 1] = rec->index;
+		bool ok = !m->impl_opt || m->impl_opt == lib;
+		if (!hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, ok))
+			mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, mpi_arg_at(rec->fn, a, ro), 4,
+				 "%s %d is no rank: under %s (--mpi) MPI_PROC_NULL is %d, and %d is %s", mpi_role_label(ro), x,
+				 m->impl_opt == IMPL_MPICH ? "MPICH" : "Open MPI", m->impl_opt == IMPL_MPICH ? -1 : -2, x,
+				 x == -1 ? "MPI_ANY_SOURCE, which a send cannot name" : "MPI_ROOT, which only intercommunicator collectives name");
+		return;
+	}
+	mpi_comm *c = mpi_comm_of(m, comm);
+	if (!c) return;
+	int64_t size = c->size;
+	if (x < 0 || size >= 0) {
+		bool ok = x >= 0 && x < size;
+		if (hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, ok)) return;
+		char tail[96] = "";
+		if (size >= 0 && comm == MPI_D_COMM_SELF) snprintf(tail, sizeof tail, "; MPI_COMM_SELF has 1 rank");
+		else if (size >= 0)
+			snprintf(tail, sizeof tail, "; it has %lld rank(s) (MPI_Comm_size record %llu)", (long long)size,
+				 (unsigned long long)c->size_rec);
+		mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, mpi_arg_at(rec->fn, a, ro), 4,
+			 "%s %d is outside communicator %llu%s and no constant DUMPI writes (-1, -2)%s", mpi_role_label(ro),
+			 x, (unsigned long long)comm, comm == MPI_D_COMM_WORLD ? " (world)" : "", tail);
+		return;
+	}
+	/* size not known yet: keep the largest reference for the cross-rank stage */
+	mpi_inst *in = mpi_inst_of(m, c->inst);
+	if (in && x > in->ref.max) {
+		in->ref.max = x;
+		in->ref.rec = rec->index;
+		in->ref.off = mpi_arg_at(rec->fn, a, ro);
+		in->ref.fn = (uint16_t)rec->fn;
+		in->ref.role = (uint8_t)ro;
+	}
+}
+
+static void check_tag(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, bool receive)
+{
+	uint64_t v;
+	if (!mpi_arg(rec->fn, a, ro, &v)) return;
+	int32_t t = (int32_t)(uint32_t)v;
+	bool ok = t >= 0 || (receive && t == MPI_D_ANY_TAG);
+	if (!hv_eval(m->r, HV_R_DUMPI_MPI_TAG_RANGE, ok))
+		mpi_emit(m, HV_R_DUMPI_MPI_TAG_RANGE, rec, mpi_arg_at(rec->fn, a, ro), 4, "%s %d is negative%s", mpi_role_label(ro), t,
+			 receive ? " and not MPI_ANY_TAG (-1)" : "; send tags are >= 0");
+}
+
+/* A handle used after its free (see mpi_reuse): the first use waits for
+ * what follows; later uses of the same index are of that object. */
+static void reuse_begin(mpi_reuse *u, uint64_t freed_rec, const dumpi_record *rec, const dumpi_args *a, int ro)
+{
+	u->freed_rec = freed_rec;
+	u->use_rec = rec->index;
+	u->use_off = mpi_arg_at(rec->fn, a, ro);
+	u->use_fn = (uint16_t)rec->fn;
+	u->role = (uint8_t)ro;
+}
+
+/* A used-after-free handle the trace never proved wrong: freed again or
+ * still held at the end, as an unrecorded constructor's object would be. */
+static void reuse_settle(mpi_rank *m, const mpi_reuse *u, uint64_t id, bool type)
+{
+	m->unrec |= UNREC_CTOR;
+	if (m->pass->reused++ == 0)
+		m->pass->reused_rec = u->use_rec, m->pass->reused_off = u->use_off, m->pass->reused_fn = u->use_fn, m->pass->reused_id = id,
+		m->pass->reused_freed = u->freed_rec, m->pass->reused_type = type;
+}
+
+/* A recorded constructor returned an index still held by a use after its
+ * free: no other object held it, so that use was of the freed handle. */
+static void reuse_refuted(mpi_rank *m, const mpi_reuse *u, uint64_t id, const dumpi_record *ctor, bool type)
+{
+	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, false);
+	dumpi_record at = {.index = u->use_rec, .offset = u->use_off, .fn = u->use_fn};
+	mpi_emit(m, HV_R_DUMPI_MPI_HANDLE_FREED, &at, u->use_off, 2,
+		 "%s %llu was freed by record %llu%s and is used here, and record %llu (%s) creates %s %llu again with "
+		 "no free of it between: no other object held the index, so this use is of the freed handle",
+		 mpi_role_label(u->role), (unsigned long long)id, (unsigned long long)u->freed_rec,
+		 type ? " (MPI_Type_free)" : "", (unsigned long long)ctor->index, dumpi_function_name(ctor->fn),
+		 type ? "datatype" : "comm", (unsigned long long)id);
+}
+
+static void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
+{
+	uint64_t id;
+	if (!mpi_arg(rec->fn, a, ro, &id) || id < MPI_D_FIRST_USER_COMM) return;
+	mpi_comm *c = mpi_map_get(&m->pass->comms, id);
+	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
+	if (!c || c->state != 2) return;
+	/* from here on an object of unknown origin: not matched, not compared */
+	c->state = 3;
+	c->size = -1;
+	c->inst = INST_NONE;
+	reuse_begin(&c->reuse, c->freed_rec, rec, a, ro);
+}
+
+static void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
+{
+	uint64_t id;
+	if (!mpi_arg(rec->fn, a, ro, &id) || id < MPI_D_FIRST_USER_DATATYPE) return;
+	mpi_type_free *f = mpi_map_get(&m->pass->types, id);
+	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
+	if (!f || f->reused) return;
+	f->reused = true;
+	reuse_begin(&f->reuse, f->reuse.freed_rec, rec, a, ro);
+}
+
+/* The end of the rank: handles still held after a use past their free. */
+static void settle_reuses(mpi_rank *m)
+{
+	size_t it = 0;
+	uint64_t key;
+	void *val;
+	while (mpi_map_next(&m->pass->comms, &it, &key, &val)) {
+		mpi_comm *c = val;
+		if (c->state == 3) reuse_settle(m, &c->reuse, key, false), c->state = 1;
+	}
+	it = 0;
+	while (mpi_map_next(&m->pass->types, &it, &key, &val)) {
+		mpi_type_free *f = val;
+		if (f->reused) reuse_settle(m, &f->reuse, key, true), f->reused = false;
+	}
+}
+
+/* The handles a record uses: a use after the free (see mpi_reuse) makes the
+ * communicator one of unknown origin before its collectives and messages
+ * are counted. */
+static void uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	if (fn != 134) { /* MPI_Comm_get_parent: comm is its output */
+		use_comm(m, rec, a, RO_COMM);
+		use_comm(m, rec, a, RO_OLDCOMM);
+	}
+	if (fn != 186) { /* MPI_Type_match_size: datatype is its output */
+		use_type(m, rec, a, RO_DATATYPE);
+		use_type(m, rec, a, RO_SENDTYPE);
+		use_type(m, rec, a, RO_RECVTYPE);
+		use_type(m, rec, a, RO_OLDTYPE);
+	}
+}
+
+static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	uint64_t v, id;
+	/* outputs that happen to be named like inputs */
+	bool comm_out = fn == 134, type_out = fn == 186;
+	/* constructors: the index is live (again), as a new instance */
+	if (mpi_arg(fn, a, RO_NEWCOMM, &id) || (comm_out && mpi_arg(fn, a, RO_COMM, &id)) ||
+	    (fn == 133 && a->n > 0 && a->f[0].present && (id = a->f[0].v, true))) {
+		uint64_t old = 0;
+		bool has_old = mpi_arg(fn, a, RO_OLDCOMM, &old);
+		mpi_comm *p = has_old ? mpi_comm_of(m, old) : NULL;
+		uint32_t pi = p ? p->inst : INST_NONE;
+		int64_t psize = p ? p->size : -1; /* copied: p moves when the map grows */
+		uint64_t psize_rec = p ? p->size_rec : 0;
+		/* collective constructors over the parent: their order on it names the result */
+		bool derived = fn == 84 || fn == 85 || fn == 86 || fn == 99 || fn == 101 || fn == 111;
+		uint32_t ni = inst_new(m);
+		mpi_inst *x = mpi_inst_of(m, ni);
+		mpi_inst *px = mpi_inst_of(m, pi);
+		if (x) {
+			x->fn = (uint16_t)fn;
+			x->rec = rec->index;
+			x->off = rec->offset;
+			x->local_id = id;
+			x->null = id < MPI_D_FIRST_USER_COMM;
+			if (derived && px) {
+				x->parent = pi;
+				x->seq = px->ncreated++;
+			}
+			uint64_t v2;
+			if (fn == 86 && mpi_arg(fn, a, RO_COLOR, &v2)) x->color = (int32_t)(uint32_t)v2;
+			if (fn == 86 && mpi_arg(fn, a, RO_KEY, &v2)) x->key = (int32_t)(uint32_t)v2;
+			if ((fn == 99 || fn == 101) && mpi_arg(fn, a, RO_REORDER, &v2)) x->key = v2 != 0;
+		}
+		if (id >= MPI_D_FIRST_USER_COMM) {
+			mpi_comm *c = mpi_comm_of(m, id);
+			if (c && c->state == 3) reuse_refuted(m, &c->reuse, id, rec, false);
+			if (c) {
+				c->state = 1;
+				c->size = -1;
+				c->inst = ni;
+				if (fn == 84) c->size = psize, c->size_rec = psize_rec; /* a duplicate has its parent's size */
+			}
+		}
+	}
+	if ((mpi_arg(fn, a, RO_NEWTYPE, &id) || (type_out && mpi_arg(fn, a, RO_DATATYPE, &id))) && id >= MPI_D_FIRST_USER_DATATYPE) {
+		mpi_type_free *f = mpi_map_get(&m->pass->types, id);
+		if (f && f->reused) reuse_refuted(m, &f->reuse, id, rec, true);
+		mpi_map_del(&m->pass->types, id);
+	}
+	/* destructors; libdumpi records the handle before the call frees it */
+	if ((fn == 87 || fn == 132) && mpi_arg(fn, a, RO_COMM, &id)) {
+		bool ok = id != MPI_D_COMM_WORLD && id != MPI_D_COMM_SELF;
+		if (!hv_eval(m->r, HV_R_DUMPI_MPI_COMM_PREDEFINED_FREED, ok))
+			mpi_emit(m, HV_R_DUMPI_MPI_COMM_PREDEFINED_FREED, rec, mpi_arg_at(fn, a, RO_COMM), 2,
+				 "comm %llu is %s, a predefined communicator: MPI libraries refuse to free it "
+				 "(expected a communicator index >= %d that a constructor returned)",
+				 (unsigned long long)id, id == MPI_D_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF",
+				 MPI_D_FIRST_USER_COMM);
+	}
+	if (fn == 47 && mpi_arg(fn, a, RO_DATATYPE, &id)) {
+		bool ok = id < 2 || id >= MPI_D_FIRST_USER_DATATYPE;
+		if (!hv_eval(m->r, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, ok))
+			mpi_emit(m, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, rec, mpi_arg_at(fn, a, RO_DATATYPE), 2,
+				 "datatype %llu is a predefined datatype (DUMPI indices 2..%d): MPI libraries refuse to free it "
+				 "(expected a datatype index >= %d that a type constructor returned)",
+				 (unsigned long long)id, MPI_D_FIRST_USER_DATATYPE - 1, MPI_D_FIRST_USER_DATATYPE);
+	}
+	if ((fn == 87 || fn == 132) && mpi_arg(fn, a, RO_COMM, &id) && id >= MPI_D_FIRST_USER_COMM) {
+		mpi_comm *c = mpi_comm_of(m, id);
+		if (c && c->state == 3) reuse_settle(m, &c->reuse, id, false);
+		if (c) c->state = 2, c->freed_rec = rec->index;
+	}
+	if (fn == 47 && mpi_arg(fn, a, RO_DATATYPE, &id) && id >= MPI_D_FIRST_USER_DATATYPE) {
+		bool fresh;
+		mpi_type_free *f = mpi_map_put(&m->pass->types, id, &fresh);
+		if (f && !fresh && f->reused) reuse_settle(m, &f->reuse, id, true);
+		if (f) f->reused = false, f->reuse.freed_rec = rec->index;
+	}
+	/* what the rank learnt about sizes and itself */
+	if (fn == 81 && mpi_arg(fn, a, RO_COMM, &id) && mpi_arg(fn, a, RO_SIZE, &v) && (int32_t)(uint32_t)v > 0) {
+		mpi_comm *c = mpi_comm_of(m, id);
+		if (c && c->size < 0) {
+			c->size = (int32_t)(uint32_t)v;
+			c->size_rec = rec->index;
+			/* a reference made before the size was known */
+			mpi_inst *in = mpi_inst_of(m, c->inst);
+			if (in && in->ref.max >= 0 && !hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, in->ref.max < c->size)) {
+				dumpi_record at = {.index = in->ref.rec, .offset = in->ref.off, .fn = in->ref.fn};
+				mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, &at, in->ref.off, 4,
+					 "%s %lld is outside communicator %llu (%lld ranks, from MPI_Comm_size record %llu)",
+					 mpi_role_label(in->ref.role), (long long)in->ref.max, (unsigned long long)id,
+					 (long long)c->size, (unsigned long long)rec->index);
+			}
+			if (in) in->ref.max = -1;
+		}
+	}
+	if (fn == 82 && mpi_arg(fn, a, RO_COMM, &id) && mpi_arg(fn, a, RO_RANK, &v)) {
+		if (m->rank < 0 && id == MPI_D_COMM_WORLD) m->rank = (int32_t)(uint32_t)v;
+		mpi_comm *c = mpi_comm_of(m, id);
+		mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
+		if (in) in->myrank = (int32_t)(uint32_t)v;
+	}
+}
+
+static void ranks_and_tags(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	uint64_t comm;
+	if (!mpi_arg(fn, a, RO_COMM, &comm) && !mpi_arg(fn, a, RO_OLDCOMM, &comm)) return;
+	if (is_send(fn)) {
+		check_rank_arg(m, rec, a, comm, RO_DEST);
+		check_tag(m, rec, a, RO_TAG, false);
+	} else if (is_recv(fn)) {
+		check_rank_arg(m, rec, a, comm, RO_SOURCE);
+		check_tag(m, rec, a, RO_TAG, true);
+	} else if (is_sendrecv(fn)) {
+		check_rank_arg(m, rec, a, comm, RO_DEST);
+		check_rank_arg(m, rec, a, comm, RO_SOURCE);
+		check_tag(m, rec, a, RO_SENDTAG, false);
+		check_tag(m, rec, a, RO_RECVTAG, true);
+	}
+	if (fn != 91) check_rank_arg(m, rec, a, comm, RO_ROOT);
+}
+
+/* A status read (MPI_Get_count, MPI_Get_elements) with no recorded receive
+ * or probe before it since the last read: the status came from a call
+ * libdumpi does not record (MPI_Mprobe, MPI_Improbe, MPI_Mrecv, ...). A
+ * wait or test that completes a receive request makes a status too
+ * (requests.c). */
+static void status_reads(mpi_rank *m, const dumpi_record *rec)
+{
+	unsigned fn = rec->fn;
+	if (fn == 1 || fn == 22 || fn == 23 || fn == 33 || fn == 34) m->pass->status_fresh = true;
+	if (fn != 2 && fn != 48) return;
+	if (!m->pass->status_fresh) m->unrec |= UNREC_STATUS;
+	m->pass->status_fresh = false;
+}
+
+void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	if (!m || m->finalized) return;
+	m->records++;
+	m->last_rec = rec->index;
+	m->last_off = rec->offset;
+	m->last_fn = (uint16_t)rec->fn;
+	if (rec->fn >= DUMPI_NFUNCS) return;
+	check_counts(m, rec, a);
+	status_reads(m, rec);
+	uses(m, rec, a);
+	mpi_collectives(m, rec, a); /* before handles(): a constructor is a collective on its parent */
+	handles(m, rec, a);
+	mpi_messages(m, rec, a);
+	ranks_and_tags(m, rec, a);
+	mpi_requests(m, rec, a);
+	if (rec->fn == 125) m->finalized = true;
+}
+
+/* An ended rank waits for the cross-rank stage with what that stage reads
+ * (communicator instances with their first collectives, channels), and a
+ * trace of 65,536 ranks keeps 65,536 of them: what only the rank's own
+ * pass used has gone (mpi_pass, with the 8 KiB bitmap of request ids
+ * seen, freed by mpi_rank_end), arrays grown by
+ * doubling shrink to their entries, and the channel map is frozen (4 bytes
+ * a slot instead of 153; same entries, same order). Out of memory here
+ * keeps the larger arrays, which are as valid. */
+static void compact(mpi_rank *m)
+{
+	if (m->ninst && m->ninst < m->inst_cap) {
+		mpi_inst *ni = realloc(m->inst, m->ninst * sizeof *ni);
+		if (ni) m->inst = ni, m->inst_cap = m->ninst;
+	}
+	for (uint32_t i = 0; i < m->ninst; i++) {
+		mpi_inst *in = &m->inst[i];
+		uint64_t kept = in->ncoll < in->ops_cap ? in->ncoll : in->ops_cap;
+		if (!in->ops || kept == 0 || kept == in->ops_cap) continue;
+		mpi_coll *no = realloc(in->ops, (size_t)kept * sizeof *no);
+		if (no) in->ops = no, in->ops_cap = (uint8_t)kept;
+	}
+	mpi_map_freeze(&m->chans);
+}
+
+void mpi_rank_end(mpi_rank *m, bool complete)
+{
+	if (!m || m->ended) return;
+	m->ended = true;
+	m->complete = complete;
+	if (complete) {
+		dumpi_record at = {.index = m->last_rec, .offset = m->last_off, .fn = 0};
+		mpi_report_ignored(m);
+		settle_reuses(m);
+		mpi_report_reused(m);
+		mpi_report_unrecorded(m);
+		if (!hv_eval(m->r, HV_R_DUMPI_MPI_FINALIZE_MISSING,
+			     m->finalized || m->records == 0 || (m->ignored & IGN_FINALIZE)))
+			hv_emit(m->r, HV_R_DUMPI_MPI_FINALIZE_MISSING, m->file, m->last_off, 0, "stream",
+				"%s: the stream ends cleanly after %llu records without an MPI_Finalize record (last "
+				"record %llu is %s)",
+				mpi_rank_label(m).s, (unsigned long long)m->records, (unsigned long long)at.index,
+				dumpi_function_name(m->last_fn));
+		mpi_report_leaks(m);
+	}
+	mpi_comm *w = mpi_map_get(&m->pass->comms, MPI_D_COMM_WORLD);
+	m->world_size = w ? w->size : -1;
+	pass_free(m);
+	compact(m);
+}

@@ -1,0 +1,370 @@
+/* Requests of the per-rank pass: every request from the call that creates
+ * it to the wait, test, free or cancel that ends it (shared ids, persistent
+ * requests, leaks at the end of the rank), request ids no recorded call
+ * created (calls libdumpi does not record), and the calls the footer counts
+ * as ignored, which hide whole checks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Function classes (dumpi/common/funclabels.h ids). */
+static bool creates_request(unsigned fn) { return (fn >= 8 && fn <= 12) || (fn >= 26 && fn <= 30) || fn == 170; }
+static bool is_persistent_init(unsigned fn) { return fn >= 26 && fn <= 30; }
+static bool is_io_request(unsigned fn)
+{
+	return fn == 246 || fn == 247 || fn == 252 || fn == 253 || fn == 259 || fn == 260;
+}
+
+/* ---- calls the footer counts as ignored ---- */
+
+static bool is_p2p(unsigned fn)
+{
+	return fn <= 1 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 24) || (fn >= 26 && fn <= 34);
+}
+
+unsigned mpi_ignored_hides(unsigned f)
+{
+	unsigned hides = f == 125 ? IGN_FINALIZE : 0;
+	if (creates_request(f) || (f >= 13 && f <= 21) || f == 24 || f == 31 || f == 32) hides |= IGN_REQUESTS;
+	if (is_p2p(f)) hides |= IGN_P2P;
+	if (mpi_is_coll(f)) hides |= IGN_COLL;
+	return hides;
+}
+
+void mpi_rank_set_ignored(mpi_rank *m, uint64_t footer_off, const uint32_t *called, const uint32_t *ignored, unsigned n)
+{
+	if (!m) return;
+	m->pass->ignored_off = footer_off;
+	size_t len = 0, more = 0;
+	for (unsigned f = 0; f < n && f < DUMPI_NFUNCS; f++) {
+		if (!ignored[f]) continue;
+		uint8_t hides = (uint8_t)mpi_ignored_hides(f);
+		if (!hides) continue;
+		m->ignored |= hides;
+		int k = len < sizeof m->pass->ignored_names - 1
+				? snprintf(m->pass->ignored_names + len, sizeof m->pass->ignored_names - len, "%s%s %u of %u", len ? ", " : "",
+					   dumpi_function_name(f), ignored[f], called[f])
+				: -1;
+		if (k < 0 || len + (size_t)k >= sizeof m->pass->ignored_names) {
+			m->pass->ignored_names[len] = 0;
+			more++;
+		} else {
+			len += (size_t)k;
+		}
+	}
+	if (more && len + 24 < sizeof m->pass->ignored_names)
+		snprintf(m->pass->ignored_names + len, sizeof m->pass->ignored_names - len, " and %zu more", more);
+}
+
+/* ---- requests ---- */
+
+static void req_mark_seen(mpi_rank *m, uint64_t id)
+{
+	if (!m->pass->req_seen) m->pass->req_seen = calloc(REQ_SEEN_BITS / 64, sizeof *m->pass->req_seen);
+	if (m->pass->req_seen) m->pass->req_seen[(id % REQ_SEEN_BITS) / 64] |= 1ull << (id % 64);
+}
+
+static bool req_was_seen(const mpi_rank *m, uint64_t id)
+{
+	return m->pass->req_seen && (m->pass->req_seen[(id % REQ_SEEN_BITS) / 64] >> (id % 64) & 1);
+}
+
+static void req_unknown(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id, const char *why)
+{
+	mpi_emit(m, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, rec, off, 4, "request %u %s", id, why);
+}
+
+/* A request named by a wait/test/free/cancel/start; NULL when unknown.
+ * An id no recorded call created is a call libdumpi does not record; so is
+ * an id the trace showed end: libdumpi numbers requests by handle value,
+ * and MPICH (one recycled pool) and Open MPI (free lists) hand a completed
+ * request's handle to the next request, also to one an unrecorded call
+ * (MPI_Ibarrier, MPI_Imrecv, ...) creates. Both are counted for the rank's
+ * note (dumpi.mpi.request-unrecorded), not reported one by one. */
+static mpi_req *req_named(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id)
+{
+	if (id < 2) return NULL; /* MPI_REQUEST_NULL (and 0, DUMPI's error index) */
+	mpi_req *q = mpi_map_get(&m->pass->reqs, id);
+	if (m->io_requests || (m->ignored & IGN_REQUESTS)) return q;
+	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+	if (q) return q;
+	m->unrec |= UNREC_REQ;
+	if (req_was_seen(m, id)) m->pass->recycled++;
+	if (m->pass->unrecorded++ == 0)
+		m->pass->unrecorded_rec = rec->index, m->pass->unrecorded_off = off, m->pass->unrecorded_id = id,
+		m->pass->unrecorded_fn = (uint16_t)rec->fn;
+	return NULL;
+}
+
+/* One instance of request `id` ends (completed or freed). */
+static void req_drop(mpi_rank *m, uint64_t id, mpi_req *q)
+{
+	if (q->kind == REQ_ACTIVE && q->live > 1) q->live--;
+	else mpi_map_del(&m->pass->reqs, id);
+}
+
+static void leaked(mpi_rank *m, uint64_t id, const mpi_req *q, const char *when);
+
+/* A call creates request `id` of another kind while an instance is still
+ * active (a persistent request over a nonblocking one, or the other way):
+ * the MPI library cannot hand out a live handle again, so the old
+ * instances were never completed. */
+static void req_replaced(mpi_rank *m, const dumpi_record *rec, uint64_t id, const mpi_req *q)
+{
+	bool active = !q->cancelled && q->kind != REQ_PERSIST_IDLE;
+	if (hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_LEAKED, !active)) return;
+	char when[96];
+	snprintf(when, sizeof when, "record %llu, where %s creates it again", (unsigned long long)rec->index,
+		 dumpi_function_name(rec->fn));
+	leaked(m, id, q, when);
+}
+
+/* A request completed by a wait or test: a wildcard receive is counted now,
+ * with the source and tag its status recorded. */
+static void req_finish(mpi_rank *m, const dumpi_record *rec, uint32_t id, mpi_req *q, mpi_status st)
+{
+	/* A receive its status says was cancelled received nothing (a cancelled
+	 * MPI_ANY_SOURCE receive completes with {cancelled=1, source=-1}). */
+	if (q->kind != REQ_PERSIST_IDLE && q->msg.p2p && q->msg.recv && mpi_msg_wild(&q->msg) && !st.cancelled)
+		mpi_recv_msg(m, rec, &q->msg, st);
+	if (q->kind != REQ_PERSIST_IDLE && st.cancelled) mpi_untally(m, &q->msg);
+	if (q->msg.p2p && q->msg.recv) m->pass->status_fresh = true;
+	if (q->kind == REQ_ACTIVE) req_drop(m, id, q);
+	else q->kind = REQ_PERSIST_IDLE;
+}
+
+static void req_complete(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id, mpi_status st)
+{
+	mpi_req *q = req_named(m, rec, off, id);
+	if (q) req_finish(m, rec, id, q, st);
+}
+
+static void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id)
+{
+	mpi_req *q = req_named(m, rec, off, id);
+	if (!q) return;
+	bool ok = q->kind == REQ_PERSIST_IDLE || m->io_requests || (m->ignored & IGN_REQUESTS);
+	if (!hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, ok))
+		req_unknown(m, rec, off, id,
+			    q->kind == REQ_ACTIVE ? "is a nonblocking request, not a persistent one: "
+						    "MPI_Start needs an inactive persistent request"
+						  : "is already active: MPI_Start needs an inactive persistent request");
+	bool was_idle = q->kind == REQ_PERSIST_IDLE;
+	q->kind = REQ_PERSIST_ACTIVE;
+	if (was_idle && q->msg.p2p && !q->msg.recv) mpi_send_msg(m, rec, &q->msg);
+	if (was_idle && q->msg.p2p && q->msg.recv && !mpi_msg_wild(&q->msg)) mpi_recv_msg(m, rec, &q->msg, (mpi_status){0});
+}
+
+void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	uint64_t v, cnt, flag = 1;
+	if (is_io_request(fn)) m->io_requests = true;
+	if (creates_request(fn) && mpi_arg(fn, a, RO_REQUEST, &v) && v >= 2) {
+		req_mark_seen(m, v);
+		bool recv = fn == 12 || fn == 30;
+		mpi_msg g = {0};
+		if (fn != 170) g = mpi_msg_from(m, fn, a, recv, RO_COUNT, recv ? RO_SOURCE : RO_DEST, RO_TAG, RO_DATATYPE);
+		if (!is_persistent_init(fn) && fn != 170 && !recv) mpi_send_msg(m, rec, &g);
+		if (!is_persistent_init(fn) && fn != 170 && recv && !mpi_msg_wild(&g)) mpi_recv_msg(m, rec, &g, (mpi_status){0});
+		mpi_req *q = mpi_map_get(&m->pass->reqs, v);
+		if (q && q->kind == REQ_ACTIVE && !is_persistent_init(fn)) {
+			/* One more live instance of a shared id (see mpi_req); the
+			 * oldest instance keeps the record and the message. */
+			if (q->live < UINT32_MAX) q->live++;
+			return;
+		}
+		if (q) req_replaced(m, rec, v, q);
+		q = mpi_map_put(&m->pass->reqs, v, NULL);
+		if (!q) return;
+		q->kind = is_persistent_init(fn) ? REQ_PERSIST_IDLE : REQ_ACTIVE;
+		q->live = 1;
+		q->cancelled = false;
+		q->fn = (uint16_t)fn;
+		q->rec = rec->index;
+		q->off = rec->offset;
+		q->msg = g;
+		return;
+	}
+	uint64_t at = mpi_arg_at(fn, a, RO_REQUEST);
+	switch (fn) {
+	case 13: /* MPI_Wait */
+		if (mpi_arg(fn, a, RO_REQUEST, &v)) req_complete(m, rec, at, (uint32_t)v, mpi_status_of(m, fn, a, RO_STATUS, 0));
+		break;
+	case 14: /* MPI_Test */
+		if (!mpi_arg(fn, a, RO_REQUEST, &v)) break;
+		mpi_arg(fn, a, RO_FLAG, &flag);
+		if (flag) req_complete(m, rec, at, (uint32_t)v, mpi_status_of(m, fn, a, RO_STATUS, 0));
+		else req_named(m, rec, at, (uint32_t)v);
+		break;
+	case 15: { /* MPI_Request_free */
+		mpi_req *q = mpi_arg(fn, a, RO_REQUEST, &v) ? req_named(m, rec, at, (uint32_t)v) : NULL;
+		if (q) req_drop(m, v, q);
+		break;
+	}
+	case 24: { /* MPI_Cancel */
+		mpi_req *q = mpi_arg(fn, a, RO_REQUEST, &v) ? req_named(m, rec, at, (uint32_t)v) : NULL;
+		if (q) q->cancelled = true;
+		break;
+	}
+	case 31: /* MPI_Start */
+		if (mpi_arg(fn, a, RO_REQUEST, &v)) req_start(m, rec, at, (uint32_t)v);
+		break;
+	case 16: case 17: case 18: case 19: case 20: case 21: case 32: {
+		if (!mpi_arg(fn, a, RO_REQUESTS, &cnt)) break;
+		uint64_t arr = mpi_arg_at(fn, a, RO_REQUESTS);
+		mpi_arg(fn, a, RO_FLAG, &flag);
+		uint32_t id;
+		if (fn == 32) {
+			for (uint64_t i = 0; i < cnt; i++)
+				if (mpi_arr_u32(m, arr, i, &id)) req_start(m, rec, arr + 4 + 4 * i, id);
+		} else if (fn == 18 || fn == 19) { /* Waitall, Testall */
+			for (uint64_t i = 0; i < cnt; i++) {
+				if (!mpi_arr_u32(m, arr, i, &id)) break;
+				if (flag) req_complete(m, rec, arr + 4 + 4 * i, id, mpi_status_of(m, fn, a, RO_STATUSES, i));
+				else req_named(m, rec, arr + 4 + 4 * i, id);
+			}
+		} else {
+			/* Waitany/Testany complete requests[index]; Waitsome/Testsome requests[indices[k]] */
+			for (uint64_t i = 0; i < cnt; i++)
+				if (mpi_arr_u32(m, arr, i, &id)) req_named(m, rec, arr + 4 + 4 * i, id);
+			uint64_t idx, n;
+			if ((fn == 16 || fn == 17) && flag && mpi_arg(fn, a, RO_INDEX, &idx) && idx < cnt &&
+			    mpi_arr_u32(m, arr, idx, &id)) {
+				mpi_req *q = id >= 2 ? mpi_map_get(&m->pass->reqs, id) : NULL;
+				if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUS, 0));
+			}
+			if ((fn == 20 || fn == 21) && mpi_arg(fn, a, RO_INDICES, &n)) {
+				uint64_t ind = mpi_arg_at(fn, a, RO_INDICES);
+				for (uint64_t k = 0; k < n; k++) {
+					uint32_t j;
+					if (!mpi_arr_u32(m, ind, k, &j) || j >= cnt || !mpi_arr_u32(m, arr, j, &id)) continue;
+					mpi_req *q = id >= 2 ? mpi_map_get(&m->pass->reqs, id) : NULL;
+					if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUSES, k));
+				}
+			}
+		}
+		break;
+	}
+	default: break;
+	}
+}
+
+#define LEAKS_SHOWN 20
+
+static void leaked(mpi_rank *m, uint64_t id, const mpi_req *q, const char *when)
+{
+	dumpi_record at = {.index = q->rec, .offset = q->off, .fn = q->fn};
+	if (q->kind == REQ_ACTIVE && q->live > 1)
+		mpi_emit(m, HV_R_DUMPI_MPI_REQUEST_LEAKED, &at, q->off, 0,
+			 "request %llu is still active at %s: %u instances of it (this one the oldest) were never completed "
+			 "by a wait or test, freed or cancelled",
+			 (unsigned long long)id, when, q->live);
+	else
+		mpi_emit(m, HV_R_DUMPI_MPI_REQUEST_LEAKED, &at, q->off, 0,
+			 "request %llu is still active at %s: never completed by a wait or test, freed or cancelled",
+			 (unsigned long long)id, when);
+}
+
+/* A leaked request, as listed: by the record that created it (ties, a call
+ * that created several: by id), whatever the map's order. */
+typedef struct leak {
+	uint64_t id;
+	const mpi_req *q;
+} leak;
+
+static bool leak_before(const leak *a, const leak *b)
+{
+	return a->q->rec != b->q->rec ? a->q->rec < b->q->rec : a->id < b->id;
+}
+
+void mpi_report_leaks(mpi_rank *m)
+{
+	if (m->io_requests || (m->ignored & IGN_REQUESTS)) return;
+	/* the LEAKS_SHOWN earliest, by insertion into a short sorted list:
+	 * nothing is allocated for a rank that leaks millions */
+	leak first[LEAKS_SHOWN];
+	size_t it = 0, shown = 0, total = 0;
+	uint64_t key;
+	void *val;
+	while (mpi_map_next(&m->pass->reqs, &it, &key, &val)) {
+		const mpi_req *q = val;
+		bool ok = q->cancelled || q->kind == REQ_PERSIST_IDLE;
+		if (hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_LEAKED, ok)) continue;
+		total++;
+		const leak l = {key, q};
+		if (shown == LEAKS_SHOWN && !leak_before(&l, &first[shown - 1])) continue;
+		size_t i = shown < LEAKS_SHOWN ? shown++ : shown - 1;
+		for (; i > 0 && leak_before(&l, &first[i - 1]); i--) first[i] = first[i - 1];
+		first[i] = l;
+	}
+	char when[64];
+	snprintf(when, sizeof when, "%s (record %llu)", m->finalized ? "MPI_Finalize" : "the end of the stream",
+		 (unsigned long long)m->last_rec);
+	for (size_t i = 0; i < shown; i++) leaked(m, first[i].id, first[i].q, when);
+	if (total > shown) {
+		dumpi_record at = {.index = m->last_rec, .offset = m->last_off, .fn = m->finalized ? 125 : 0};
+		mpi_emit(m, HV_R_DUMPI_MPI_REQUEST_LEAKED, &at, m->last_off, 0,
+			 "%zu more requests are still active at the end of %s (only the %d created first are listed)",
+			 total - shown, mpi_rank_label(m).s, LEAKS_SHOWN);
+	}
+}
+
+/* The ignored calls' note, at the end of a complete rank. */
+void mpi_report_ignored(mpi_rank *m)
+{
+	/* libdumpi also ignores calls made inside another MPI call (call depth
+	 * above 1); those hide nothing of the program, so only functions
+	 * whose records feed a check are named */
+	if (m->ignored && !hv_eval(m->r, HV_R_DUMPI_MPI_CALLS_IGNORED, false)) {
+		static const char *const what[] = {"a missing MPI_Finalize", "request life cycles",
+						   "point-to-point matching", "collective sequences"};
+		char hidden[128] = "";
+		size_t len = 0;
+		for (unsigned k = 0; k < 4; k++)
+			if (m->ignored & (1u << k) && len < sizeof hidden)
+				len += (size_t)snprintf(hidden + len, sizeof hidden - len, "%s%s", len ? ", " : "", what[k]);
+		hv_emit(m->r, HV_R_DUMPI_MPI_CALLS_IGNORED, m->file, m->pass->ignored_off, 8u + 2u * 4u * DUMPI_FOOTER_SLOTS,
+			"footer", "%s: the footer counts calls made while tracing was off (ignored of called: %s); "
+			"what they did is not in the stream, so %s cannot be checked on this rank",
+			mpi_rank_label(m).s, m->pass->ignored_names, hidden);
+	} else
+		hv_eval(m->r, HV_R_DUMPI_MPI_CALLS_IGNORED, true);
+}
+
+/* The unrecorded requests' note, at the end of a complete rank. */
+void mpi_report_unrecorded(mpi_rank *m)
+{
+	if (m->pass->unrecorded && !hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, false)) {
+		dumpi_record u = {.index = m->pass->unrecorded_rec, .offset = m->pass->unrecorded_off, .fn = m->pass->unrecorded_fn};
+		char recycled[96] = "";
+		if (m->pass->recycled)
+			snprintf(recycled, sizeof recycled, " (%llu after its id's request ended)",
+				 (unsigned long long)m->pass->recycled);
+		mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, mpi_unrec_sev(m->replay), &u, m->pass->unrecorded_off, 4,
+				  "request %u and %llu reference(s) in all%s name requests no recorded call created: "
+				  "libdumpi records no MPI-3/4 request call (nonblocking and persistent collectives, "
+				  "MPI_Imrecv, MPI_Isendrecv, _c calls); a replay cannot wait for them",
+				  m->pass->unrecorded_id, (unsigned long long)m->pass->unrecorded, recycled);
+	} else {
+		hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNRECORDED, true);
+	}
+}
+
+/* Handles used after their free that nothing proved wrong: one note per
+ * rank (a warning with the replay option), at the first such use. */
+void mpi_report_reused(mpi_rank *m)
+{
+	if (!m->pass->reused) return;
+	dumpi_record u = {.index = m->pass->reused_rec, .offset = m->pass->reused_off, .fn = m->pass->reused_fn};
+	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, false);
+	mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_HANDLE_FREED, mpi_unrec_sev(m->replay), &u, m->pass->reused_off, 2,
+			  "%s %llu, freed by record %llu, is used again with no recorded constructor (%llu such "
+			  "handle(s)): an unrecorded MPI-3 constructor (MPI_Comm_split_type, MPI_Comm_create_group, "
+			  "MPI_Comm_idup, MPI_Dist_graph_create_adjacent, ...) got the freed handle; a replay cannot "
+			  "create it",
+			  m->pass->reused_type ? "datatype" : "comm", (unsigned long long)m->pass->reused_id,
+			  (unsigned long long)m->pass->reused_freed, (unsigned long long)m->pass->reused);
+}

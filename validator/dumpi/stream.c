@@ -1,0 +1,201 @@
+/* The record stream of a .bin: two bias words at `body`, then records until
+ * the DUMPI_END_OF_STREAM label, which must sit just before the header.
+ * Streamed through a window, so a trace of any size needs bounded memory. */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/hv_int.h"
+#include "dumpi.h"
+#include "dumpi/mpi/layer.h"
+
+const char *dumpi_record_path(char *buf, size_t len, uint64_t index)
+{
+	snprintf(buf, len, "stream/record[%llu]", (unsigned long long)index);
+	return buf;
+}
+
+bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, const uint8_t version[3])
+{
+	memset(it, 0, sizeof *it);
+	if (!hv_window_init(&it->win, b, HV_WINDOW_DEFAULT)) return false;
+	it->cur.w = &it->win;
+	it->cur.pos = body;
+	it->cur.limit = limit;
+	memcpy(it->version, version, 3);
+	return true;
+}
+
+void dumpi_iter_free(dumpi_iter *it) { hv_window_free(&it->win); }
+
+static void get_clock(dumpi_cur *c, dumpi_clock *k)
+{
+	uint64_t s = 0, n = 0;
+	dumpi_get(c, 2, &s);
+	dumpi_get(c, 4, &n);
+	k->sec = (uint16_t)s;
+	k->nsec = (uint32_t)n;
+}
+
+bool dumpi_iter_next(dumpi_iter *it, dumpi_record *rec)
+{
+	dumpi_cur *c = &it->cur;
+	memset(rec, 0, sizeof *rec);
+	rec->index = it->next_index;
+	rec->offset = c->pos;
+	uint64_t v;
+	if (c->pos >= c->limit || !dumpi_get(c, 2, &v)) {
+		it->failure = HV_R_DUMPI_STREAM_END_LABEL;
+		return false;
+	}
+	rec->fn = (unsigned)v;
+	if (rec->fn == DUMPI_END_OF_STREAM) {
+		it->at_end = true;
+		return false;
+	}
+	const dumpi_layout *L = dumpi_layout_of(rec->fn);
+	if (!L || !L->decodable) {
+		it->failure = HV_R_DUMPI_REC_FUNCTION_KNOWN;
+		return false;
+	}
+	memset(&it->why, 0, sizeof it->why);
+	if (dumpi_get(c, 1, &v)) rec->mask = (uint8_t)v;
+	if ((rec->mask & DUMPI_MASK_THREAD) && dumpi_get(c, 2, &v)) rec->thread = (uint16_t)v;
+	if (rec->mask & DUMPI_MASK_CPU) {
+		get_clock(c, &rec->cpu_start);
+		get_clock(c, &rec->cpu_stop);
+	}
+	if (rec->mask & DUMPI_MASK_WALL) {
+		get_clock(c, &rec->wall_start);
+		get_clock(c, &rec->wall_stop);
+	}
+	if ((rec->mask & DUMPI_MASK_PERF) && dumpi_get(c, 1, &v)) {
+		rec->perf_count = (uint8_t)v;
+		dumpi_skip(c, 16u * rec->perf_count);
+	}
+	if (c->failed) {
+		it->why.field = "record prefix";
+		it->why.field_len = 13;
+		it->why.at = rec->offset;
+		it->failure = HV_R_DUMPI_REC_CONTAINED;
+		return false;
+	}
+	if (!dumpi_decode_args_into(L, rec->mask, it->version, c, &it->why, &it->args)) {
+		it->failure = HV_R_DUMPI_REC_CONTAINED;
+		return false;
+	}
+	rec->length = c->pos - rec->offset;
+	it->next_index++;
+	return true;
+}
+
+static void report_failure(dumpi_stream_ctx *s, dumpi_iter *it, const dumpi_record *rec)
+{
+	char path[48];
+	dumpi_record_path(path, sizeof path, rec->index);
+	hv_report *r = s->r;
+	const char *file = s->b->name;
+	int rule = it->failure;
+	hv_eval(r, rule, false);
+	if (rule == HV_R_DUMPI_STREAM_END_LABEL) {
+		hv_emit(r, rule, file, rec->offset, 0, "stream",
+			"the stream reaches the header at 0x%llx without the DUMPI_END_OF_STREAM label (293)",
+			(unsigned long long)s->limit);
+	} else if (rule == HV_R_DUMPI_REC_FUNCTION_KNOWN && rec->fn == DUMPI_PCONTROL) {
+		hv_emit(r, rule, file, rec->offset, 2, path,
+			"function id 128 (MPI_Pcontrol) has no record layout: libdumpi never writes one (it records "
+			"MPI_Pcontrol(2/3) annotations as Function_enter/Function_exit records, ids 291/292) and libundumpi "
+			"has no reader for it (it asserts); the rest of the stream is not checked");
+	} else if (rule == HV_R_DUMPI_REC_FUNCTION_KNOWN) {
+		hv_emit(r, rule, file, rec->offset, 2, path,
+			"function id %u (%s) is no record DUMPI can decode (ids 0-289 except 128 and 291-292; 293 ends "
+			"the stream); the rest of the stream is not checked",
+			rec->fn, dumpi_function_name(rec->fn));
+	} else {
+		hv_emit(r, rule, file, it->why.at, 0, path,
+			"%s record at 0x%llx: field '%.*s' (count/length %llu) runs past the end of the stream at "
+			"0x%llx (the header); the rest of the stream is not checked",
+			dumpi_function_name(rec->fn), (unsigned long long)rec->offset, (int)it->why.field_len,
+			it->why.field, (unsigned long long)it->why.count, (unsigned long long)s->limit);
+	}
+}
+
+static void check_record(dumpi_stream_ctx *s, const dumpi_record *rec)
+{
+	char path[48];
+	hv_report *r = s->r;
+	const char *file = s->b->name;
+	if (!hv_eval(r, HV_R_DUMPI_REC_MASK_RESERVED, !(rec->mask & DUMPI_MASK_RESERVED)))
+		hv_emit(r, HV_R_DUMPI_REC_MASK_RESERVED, file, rec->offset + 2, 1,
+			dumpi_record_path(path, sizeof path, rec->index),
+			"%s record: config mask 0x%02x has reserved bits 4-5 set", dumpi_function_name(rec->fn),
+			rec->mask);
+	if (rec->mask & DUMPI_MASK_PERF) {
+		bool ok = s->perf_labels > 0 && rec->perf_count == (uint32_t)s->perf_labels;
+		if (!hv_eval(r, HV_R_DUMPI_REC_PERF_LABELS, ok))
+			hv_emit(r, HV_R_DUMPI_REC_PERF_LABELS, file, rec->offset, rec->length,
+				dumpi_record_path(path, sizeof path, rec->index),
+				"%s record: %u perf counters, but the perflbl section has %d label(s) (want equal, "
+				"and > 0)",
+				dumpi_function_name(rec->fn), rec->perf_count, s->perf_labels < 0 ? 0 : s->perf_labels);
+	}
+}
+
+void dumpi_check_stream(dumpi_stream_ctx *s)
+{
+	hv_report *r = s->r;
+	const char *file = s->b->name;
+	s->walked = false;
+	s->end = s->body;
+	memset(s->records, 0, sizeof s->records);
+	dumpi_iter it;
+	if (!dumpi_iter_init(&it, s->b, s->body, s->limit, s->version)) {
+		hv_report_internal(r, "out of memory");
+		return;
+	}
+	uint64_t bias;
+	if (!dumpi_get(&it.cur, 4, &bias)) {
+		hv_eval(r, HV_R_DUMPI_REC_CONTAINED, false);
+		hv_emit(r, HV_R_DUMPI_REC_CONTAINED, file, s->body, 8, "stream/bias",
+			"the stream at 0x%llx has no room for its two 4-byte time biases before the header at 0x%llx",
+			(unsigned long long)s->body, (unsigned long long)s->limit);
+		dumpi_iter_free(&it);
+		return;
+	}
+	s->cpu_bias = (uint32_t)bias;
+	if (dumpi_get(&it.cur, 4, &bias)) s->wall_bias = (uint32_t)bias;
+
+	dumpi_timing *t = dumpi_timing_new(s->cpu_bias, s->wall_bias);
+	if (!t) {
+		hv_report_internal(r, "out of memory");
+		dumpi_iter_free(&it);
+		return;
+	}
+	dumpi_record rec;
+	char path[48];
+	dumpi_shapes shapes;
+	memset(&shapes, 0, sizeof shapes);
+	for (;;) {
+		if (!dumpi_iter_next(&it, &rec)) break;
+		s->records[rec.fn]++;
+		check_record(s, &rec);
+		dumpi_shapes_record(&shapes, r, file, &rec, &it.args);
+		dumpi_timing_record(t, r, file, &rec);
+		if (s->mpi) mpi_rank_record(s->mpi, &rec, &it.args);
+	}
+	s->end = it.cur.pos;
+	dumpi_shapes_end(&shapes, r, file);
+	if (it.at_end) {
+		bool ok = it.cur.pos == s->limit;
+		if (!hv_eval(r, HV_R_DUMPI_STREAM_END_LABEL, ok))
+			hv_emit(r, HV_R_DUMPI_STREAM_END_LABEL, file, rec.offset, 2,
+				dumpi_record_path(path, sizeof path, rec.index),
+				"DUMPI_END_OF_STREAM at 0x%llx is not just before the header at 0x%llx", 
+				(unsigned long long)rec.offset, (unsigned long long)s->limit);
+		s->walked = ok;
+		mpi_rank_end(s->mpi, ok);
+	} else if (!it.win.blob->io_failed) {
+		report_failure(s, &it, &rec);
+	}
+	dumpi_timing_free(t);
+	dumpi_iter_free(&it);
+}

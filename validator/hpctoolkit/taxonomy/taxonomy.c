@@ -1,0 +1,321 @@
+/* metrics/NAME.yaml, the metric taxonomy (specs/hpctoolkit-METRICS.yaml).
+ *
+ * The YAML is parsed by libyaml into a node graph (yamldoc.c); aliases are
+ * references, so the walks here mark what they visit: each metric is
+ * checked once however many times it is aliased, each formula walk visits a
+ * node once (an epoch per walk), and all walks together are bounded by a
+ * step budget. Nothing recurses: metrics and formulas are walked with
+ * explicit stacks.
+ *
+ * This file reads the document and checks its top level; the inputs (and
+ * what meta.db says of them) are in inputs.c, formulas in
+ * formulas.c, metrics and their variants in metrics.c.
+ * What these files share (tx, the step budget, check) is in taxonomy.h.
+ *
+ * One break = one rule: what a structural rule rejected is not looked at
+ * again by a later rule (a malformed input is not compared with meta.db, a
+ * formula's unresolved alias is an operand). */
+#include "taxonomy.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hv_int.h"
+
+#define TX_MAX_STEPS (64ull << 20)
+
+const char *tx_base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+bool hpctk_is_taxonomy_name(const char *path)
+{
+	if (!path) return false;
+	size_t n = strlen(path);
+	if (n < 5 || strcmp(path + n - 5, ".yaml") != 0) return false;
+	const char *slash = strrchr(path, '/');
+	if (!slash) return false;
+	size_t dir_end = (size_t)(slash - path);
+	const char *dir = path;
+	for (size_t i = 0; i < dir_end; i++)
+		if (path[i] == '/') dir = path + i + 1;
+	return (size_t)(slash - dir) == 7 && strncmp(dir, "metrics", 7) == 0;
+}
+
+bool hpctk_is_default_taxonomy(const char *path)
+{
+	return hpctk_is_taxonomy_name(path) && strcmp(tx_base_name(path), "default.yaml") == 0;
+}
+
+void hpctk_note_unread_taxonomy(hv_blob *b, hv_report *r)
+{
+	const char *file = b->name ? b->name : "metrics/other.yaml";
+	hv_eval(r, HV_R_HPCTKDB_TAXONOMY_UNREAD, false);
+	hv_emit(r, HV_R_HPCTKDB_TAXONOMY_UNREAD, file, 0, 0, tx_base_name(file),
+		"not metrics/default.yaml: hpcviewer 2025.01 and hatchet 1.4.0 open only that file, so this one is "
+		"not read, and not checked");
+}
+
+/* Paths are shortened silently (vsnprintf: no truncation warnings). */
+void tx_pathf(char *out, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(out, cap, fmt, ap);
+	va_end(ap);
+}
+
+uint64_t tx_node_len(const tx *t, uint32_t n)
+{
+	const yd_node *x = yd_at(&t->d, n);
+	if (!x) return 0;
+	return x->kind == YD_SCALAR ? (x->len ? x->len : 1) : 1;
+}
+
+void tx_emitv(tx *t, int rule, uint32_t n, const char *path, const char *fmt, va_list ap)
+{
+	char msg[768];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	const yd_node *x = yd_at(&t->d, n);
+	if (x)
+		hv_emit(t->r, rule, t->file, yd_byte_offset(&t->d, x->off), tx_node_len(t, n), path, "line %u column %u: %s",
+			x->line, x->col, msg);
+	else
+		hv_emit(t->r, rule, t->file, 0, 0, path, "%s", msg);
+}
+
+bool tx_check(tx *t, int rule, bool ok, uint32_t n, const char *path, const char *fmt, ...)
+{
+	if (hv_eval(t->r, rule, ok)) return true;
+	va_list ap;
+	va_start(ap, fmt);
+	tx_emitv(t, rule, n, path, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+const char *tx_type_name(int ty)
+{
+	static const char *const names[] = {"null", "boolean", "integer", "float", "string", "sequence", "map"};
+	return ty >= 0 && ty <= YD_T_MAP ? names[ty] : "?";
+}
+
+/* A scalar's text, shortened for messages. */
+const char *tx_text(const tx *t, uint32_t n, char *buf, size_t cap)
+{
+	const yd_node *x = yd_at(&t->d, n);
+	if (!x) return "(absent)";
+	if (x->kind != YD_SCALAR) return x->kind == YD_SEQ ? "(a sequence)" : "(a map)";
+	snprintf(buf, cap, "'%.*s%s'", x->len > 48 ? 48 : (int)x->len, yd_str(&t->d, x), x->len > 48 ? "..." : "");
+	return buf;
+}
+
+bool tx_push(tx *t, uint32_t n)
+{
+	if (t->nstack == t->stack_cap) {
+		uint32_t cap = t->stack_cap ? t->stack_cap * 2 : 256;
+		uint32_t *s = realloc(t->stack, (size_t)cap * sizeof *s);
+		if (!s) return false;
+		t->stack = s;
+		t->stack_cap = cap;
+	}
+	t->stack[t->nstack++] = n;
+	return true;
+}
+
+bool tx_step(tx *t)
+{
+	if (++t->steps <= TX_MAX_STEPS) return true;
+	t->over = true;
+	return false;
+}
+
+/* ---- the document ---- */
+
+/* Where an alias bomb is: from the top, the value (or element) that
+ * expands most, a few levels down; and which reader it stops. hpcviewer
+ * 2025.01 hashes each input map and each formula map it reads
+ * (LinkedHashMap.hashCode walks the expansion) and walks children:;
+ * neither it nor hatchet 1.4.0 walks other keys, and both keep aliases as
+ * references. Returns the node to point at. */
+static uint32_t bomb_where(tx *t, char *out, size_t cap)
+{
+	yd_doc *d = &t->d;
+	char path[HV_PATH_MAX] = "";
+	size_t len = 0;
+	bool hashed = false, top_key = true;
+	uint32_t n = d->root, at = YD_NONE;
+	for (int depth = 0; depth < 12 && len + 48 < sizeof path; depth++) {
+		const yd_node *x = yd_at(d, n);
+		if (!x || x->kind == YD_SCALAR || x->n == 0) break;
+		uint32_t best = YD_NONE, key = YD_NONE, idx = 0;
+		bool map = x->kind == YD_MAP;
+		/* into the lists of entries (inputs, metrics), not the bomb's own */
+		if (!map && depth > 0 && !(at != YD_NONE && (yd_is(d, at, "inputs") || yd_is(d, at, "roots") ||
+							      yd_is(d, at, "children"))))
+			break;
+		for (uint32_t i = map ? 1 : 0; i < x->n; i += map ? 2 : 1) {
+			uint32_t v = d->edge[x->first + i];
+			if (best == YD_NONE || d->node[v].expanded > d->node[best].expanded)
+				best = v, key = map ? d->edge[x->first + i - 1] : YD_NONE, idx = map ? i / 2 : i;
+		}
+		if (d->node[best].expanded <= YD_MAX_EXPANDED / 64 && depth > 0) break;
+		if (map) {
+			const yd_node *kx = &d->node[key];
+			int kl = kx->kind == YD_SCALAR ? (int)(kx->len > 32 ? 32 : kx->len) : 1;
+			len += (size_t)snprintf(path + len, sizeof path - len, "%s%.*s", len ? "/" : "", kl,
+						kx->kind == YD_SCALAR ? yd_str(d, kx) : "?");
+			if (top_key) hashed |= yd_is(d, key, "inputs");
+			hashed |= yd_is(d, key, "formula") || yd_is(d, key, "children");
+			top_key = false;
+			at = key;
+		} else
+			len += (size_t)snprintf(path + len, sizeof path - len, "[%u]", idx);
+		n = best;
+	}
+	if (!len) snprintf(out, cap, "which hpcvet does not check further");
+	else if (hashed)
+		snprintf(out, cap, "under %s: hpcviewer 2025.01 hashes or walks it and does not finish (hatchet 1.4.0 loads it)", path);
+	else
+		snprintf(out, cap, "under %s, which neither hpcviewer 2025.01 nor hatchet 1.4.0 walks (both load it at once); "
+			 "tools that expand aliases do not finish", path);
+	return at;
+}
+
+static bool build(tx *t)
+{
+	yd_doc *d = &t->d;
+	hv_report *r = t->r;
+	const char *bn = tx_base_name(t->file);
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->b->size <= YD_MAX_BYTES)) {
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->file, 0, t->b->size, bn,
+			"the taxonomy has %llu bytes, more than any taxonomy of a meta.db can need (limit %llu; hpcprof's "
+			"largest real one has 67 KB): not parsed",
+			(unsigned long long)t->b->size, (unsigned long long)YD_MAX_BYTES);
+		return false;
+	}
+	yd_build(d, t->b);
+	if (d->oom) {
+		hv_report_internal(r, "%s: out of memory while reading the taxonomy", t->file);
+		return false;
+	}
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, !d->too_big)) {
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->file, 0, t->b->size, bn,
+			"the taxonomy has more than %u nodes (or 64 MiB of scalars); hpcprof's largest has about 10^4: not "
+			"checked further",
+			YD_MAX_NODES);
+		return false;
+	}
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, !d->too_deep)) {
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, t->file, yd_byte_offset(d, d->deep_off), 1, bn,
+			"line %u column %u: a %scollection at depth %u, past the limit of %u (hpcprof nests at most %u%s): "
+			"not parsed further",
+			d->deep_line, d->deep_col, d->deep_flow ? "flow " : "", d->deep_depth,
+			d->deep_flow ? YD_MAX_FLOW_DEPTH : YD_MAX_DEPTH, d->deep_flow ? 8 : 16,
+			d->deep_flow ? " in flow style" : "");
+		return false;
+	}
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_YAML, !d->syntax)) {
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, yd_byte_offset(d, d->syntax_off), 1, bn,
+			"line %u column %u: not well-formed YAML: %s", d->syntax_line, d->syntax_col, d->syntax_msg);
+		return false;
+	}
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_YAML, !d->extra_doc))
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, yd_byte_offset(d, d->extra_off), 3, bn,
+			"line %u: a second YAML document; the taxonomy is one document (readers load one)", d->extra_line);
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_ALIAS, d->bad_alias == 0))
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_ALIAS, t->file, yd_byte_offset(d, d->bad_alias_off), strlen(d->bad_alias_name) + 1, bn,
+			"line %u column %u: alias *%s %s%s", d->bad_alias_line, d->bad_alias_col, d->bad_alias_name,
+			d->bad_alias_recursive ? "is inside the node it names (a recursive node)"
+					       : "names no anchor defined before it",
+			d->bad_alias > 1 ? " (and more aliases like it)" : "");
+	uint64_t exp = d->root != YD_NONE ? d->node[d->root].expanded : 0;
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, exp <= YD_MAX_EXPANDED)) {
+		char where[160];
+		uint32_t at = bomb_where(t, where, sizeof where);
+		const yd_node *ax = yd_at(d, at);
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->file, ax ? yd_byte_offset(d, ax->off) : 0, ax ? 1 : t->b->size, bn,
+			"the %u nodes of the taxonomy expand to %s%llu nodes with aliases resolved (limit %llu): an alias "
+			"bomb, %s",
+			d->n, exp == UINT64_MAX ? "more than " : "", (unsigned long long)exp,
+			(unsigned long long)YD_MAX_EXPANDED, where);
+		return false;
+	}
+	return true;
+}
+
+void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const hpctk_metadb_summary *meta)
+{
+	(void)opt;
+	tx t = {.r = r, .b = b, .file = b->name ? b->name : "metrics/default.yaml", .cur_metric = YD_NONE};
+	uint64_t errors_before = r->count[HV_SEV_ERROR];
+	t.vm = meta && meta->valid && meta->metrics_ok ? meta->values : NULL;
+	if (!build(&t)) goto done;
+	yd_doc *d = &t.d;
+	const char *bn = tx_base_name(t.file);
+	char path[HV_PATH_MAX], buf[64];
+	uint32_t root = d->root;
+	if (!tx_check(&t, HV_R_HPCTKDB_TAXONOMY_TOP, root != YD_NONE && d->node[root].kind == YD_MAP, root, bn,
+		      "the taxonomy is a map of version:, inputs:, roots:; found %s",
+		      root == YD_NONE ? "an empty document" : tx_type_name(yd_type(d, root))))
+		goto done;
+	t.input_of = malloc((size_t)d->n * sizeof *t.input_of);
+	if (!t.input_of) {
+		hv_report_internal(r, "%s: out of memory while checking the taxonomy", t.file);
+		goto done;
+	}
+	memset(t.input_of, 0xff, (size_t)d->n * sizeof *t.input_of);
+	uint32_t ver = yd_get(d, root, "version"), inputs = yd_get(d, root, "inputs"), roots = yd_get(d, root, "roots");
+	tx_pathf(path, sizeof path, "%s/version", bn);
+	/* The spec lets version: be omitted, but hpcviewer's parser unboxes it
+	 * as an int (a NullPointerException without it) and hpcprof always
+	 * writes it: required, as the reference reader requires it. */
+	tx_check(&t, HV_R_HPCTKDB_TAXONOMY_VERSION, yd_type(d, ver) == YD_T_INT && yd_is(d, ver, "0"), ver != YD_NONE ? ver : root,
+		 path, "version: is 0, the only taxonomy version defined (hpcviewer reads it as an int and fails without "
+		 "it); found %s", ver == YD_NONE ? "no version: key" : tx_text(&t, ver, buf, sizeof buf));
+	bool ok_in = tx_check(&t, HV_R_HPCTKDB_TAXONOMY_TOP, inputs != YD_NONE && d->node[inputs].kind == YD_SEQ,
+			      inputs != YD_NONE ? inputs : root, bn,
+			      "inputs: (a sequence of the summary statistics used, each with an anchor) is required: "
+			      "hpcviewer's loader needs it; found %s",
+			      inputs == YD_NONE ? "none" : tx_type_name(yd_type(d, inputs)));
+	bool ok_roots = tx_check(&t, HV_R_HPCTKDB_TAXONOMY_TOP, roots != YD_NONE && d->node[roots].kind == YD_SEQ,
+				 roots != YD_NONE ? roots : root, bn,
+				 "roots: (a sequence of root metrics) is required; found %s",
+				 roots == YD_NONE ? "none" : tx_type_name(yd_type(d, roots)));
+	if (ok_in) tx_check_inputs(&t, inputs);
+	if (ok_in && !t.in) {
+		hv_report_internal(r, "%s: out of memory while checking the taxonomy", t.file);
+		goto done;
+	}
+	if (t.vm) tx_cross_inputs(&t);
+	if (ok_roots) tx_check_metrics(&t, roots);
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, !t.over && !d->merge_overflow)) {
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t.file, 0, b->size, bn,
+			"%s: the rest of the taxonomy was not checked",
+			t.over ? "the walk of metrics and formulas took more than 64 Mi steps (aliases used many times over)"
+			       : "a merge key (<<) chain takes more than 4096 steps to resolve");
+		goto done;
+	}
+	if (ok_in && ok_roots) tx_notes(&t);
+	/* hpcviewer's SnakeYAML loader: maxAliasesForCollections 10000 (since
+	 * 2023.01) unless HPCVIEWER_MAX_ALIASES says otherwise */
+	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_VIEWER_ALIAS_CAP, d->collection_aliases <= 10000))
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_VIEWER_ALIAS_CAP, t.file, 0, 0, bn,
+			"%llu aliases of maps or sequences; hpcviewer 2025.01 loads at most 10000 (YAMLException: Number of "
+			"aliases for non-scalar nodes exceeds the specified max=10000) unless HPCVIEWER_MAX_ALIASES is set "
+			"higher",
+			(unsigned long long)d->collection_aliases);
+	/* hatchet's reading, on a taxonomy without errors (a broken one is
+	 * reported for what it breaks, once) */
+	if (ok_in && ok_roots && r->count[HV_SEV_ERROR] == errors_before) tx_hatchet(&t, roots);
+done:
+	free(t.in);
+	free(t.input_of);
+	free(t.stack);
+	yd_free(&t.d);
+}
+

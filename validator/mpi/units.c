@@ -1,0 +1,241 @@
+#include "units.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "exchange.h"
+
+static void out_of_memory(void)
+{
+	fputs("hpcvet-mpi: out of memory planning the units\n", stderr);
+	MPI_Abort(MPI_COMM_WORLD, 4);
+}
+
+typedef struct own_units {
+	const hv_units *u;
+	size_t *idx;
+} own_units;
+
+static void own_task(void *ctx, size_t k)
+{
+	own_units *o = ctx;
+	o->u->check(o->u->ctx, o->idx[k]);
+}
+
+/* HPCVET_MPI_STATS=1: rank 0 prints, per exchange of units, how many
+ * units and bytes each rank was planned (the bench's imbalance figure, and
+ * the tests' proof that units are spread, not replicated); =2 also lists
+ * every unit's rank, "unit I rank R" (tests/mpi_share.test.sh: the two ends
+ * of a cross-rank finding were checked by different processes). */
+static void print_plan(const hv_units *u, const unsigned *owner, int nranks)
+{
+	const char *e = getenv("HPCVET_MPI_STATS");
+	if (!e || (strcmp(e, "1") != 0 && strcmp(e, "2") != 0)) return;
+	if (e[0] == '2')
+		for (size_t i = 0; i < u->n; i++) fprintf(stderr, "hpcvet-mpi: unit %zu rank %u\n", i, owner[i]);
+	fprintf(stderr, "hpcvet-mpi: %zu units:", u->n);
+	for (int r = 0; r < nranks; r++) {
+		size_t k = 0;
+		uint64_t bytes = 0;
+		for (size_t i = 0; i < u->n; i++)
+			if (owner[i] == (unsigned)r) k++, bytes += u->size ? u->size(u->ctx, i) : 0;
+		fprintf(stderr, " rank %d %zu (%llu B)", r, k, (unsigned long long)bytes);
+	}
+	fputc('\n', stderr);
+}
+
+/* What the other ranks sent back, after an exchange: a sequence of
+ * (index, payload) per rank. Each index must be one that rank owns and that
+ * has not arrived yet, and `load` reads its payload (false: malformed, the
+ * rest of that rank's bytes are dropped); got[i] marks what arrived. Every
+ * rank sees the same bytes, so every rank marks the same items. */
+typedef bool (*item_load)(void *ctx, size_t i, int from, hv_rbuf *rb);
+
+static void read_back(const hv_gathered *g, size_t n, const unsigned *owner, bool *got, item_load load, void *ctx)
+{
+	for (int r = 0; r < g->nranks; r++) {
+		if (r == g->me || g->lost[r]) continue;
+		hv_rbuf rb = hv_rbuf_of(g->buf + g->off[r], (size_t)g->len[r]);
+		while (rb.at < rb.n) {
+			uint64_t i = hv_get_u64(&rb);
+			if (rb.failed || i >= n || owner[i] != (unsigned)r || got[i]) break;
+			got[i] = true;
+			if (!load(ctx, (size_t)i, r, &rb)) break;
+		}
+	}
+}
+
+static bool load_unit(void *ctx, size_t i, int from, hv_rbuf *rb)
+{
+	(void)from;
+	return hv_unit_load(ctx, i, rb);
+}
+
+static void units_run(hv_units_runner *self, const hv_options *opt, const hv_units *u)
+{
+	(void)self;
+	int nranks, me;
+	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+	MPI_Comm_rank(MPI_COMM_WORLD, &me);
+	unsigned *owner = malloc(u->n * sizeof *owner);
+	size_t *idx = malloc(u->n * sizeof *idx);
+	bool *got = calloc(u->n, sizeof *got);
+	if (!owner || !idx || !got || !hv_units_plan(u, (unsigned)nranks, owner, NULL)) out_of_memory();
+	if (me == 0) print_plan(u, owner, nranks);
+	size_t nown = 0;
+	for (size_t i = 0; i < u->n; i++)
+		if (owner[i] == (unsigned)me) idx[nown++] = i, got[i] = true;
+	own_units o = {u, idx};
+	hv_for_each(opt, nown, own_task, &o);
+
+	hv_wbuf w = {0};
+	for (size_t k = 0; k < nown; k++) {
+		hv_put_u64(&w, idx[k]);
+		hv_unit_save(u, idx[k], &w);
+	}
+	hv_gathered g;
+	hv_exchange(HV_X_UNITS, u->n, &w, &g);
+	hv_wbuf_free(&w);
+	read_back(&g, u->n, owner, got, load_unit, (void *)u);
+	for (size_t i = 0; i < u->n; i++)
+		if (!got[i])
+			hv_report_internal(u->report(u->ctx, i), "the report of a unit checked by rank %u was lost (out of memory)",
+					   owner[i]);
+	hv_gathered_free(&g);
+	free(owner);
+	free(idx);
+	free(got);
+}
+
+/* The collectives of a partitioned stage after the units (core/units.h). */
+static bool stage_gather(hv_units_runner *self, uint64_t step, const hv_wbuf *mine, hv_gathered *g)
+{
+	(void)self;
+	return hv_exchange(HV_X_STAGE, step, mine, g);
+}
+
+static bool stage_route(hv_units_runner *self, uint64_t step, const hv_wbuf *to, hv_gathered *g)
+{
+	(void)self;
+	return hv_exchange_route(HV_X_STAGE, step, to, g);
+}
+
+hv_units_runner hv_mpi_units_runner = {units_run, stage_gather, stage_route};
+
+/* A report's bytes hashed, to check that every rank ended with the same. */
+static uint64_t report_hash(const hv_report *r)
+{
+	hv_wbuf w = {0};
+	hv_report_save(r, &w);
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < w.n; i++) h = (h ^ w.p[i]) * 1099511628211ull;
+	if (w.failed) h = 0;
+	hv_wbuf_free(&w);
+	return h;
+}
+
+/* After one input checked by all ranks: a read error or internal error that
+ * happened on one rank only (outside a unit) reaches every rank's report;
+ * reports that differ otherwise are a bug in a summary's travel, reported
+ * as an internal error rather than a silently wrong report. */
+static void end_input(hv_report *rep)
+{
+	hv_wbuf w = {0};
+	hv_put_u64(&w, rep->unreadable);
+	hv_put_u64(&w, rep->internal_error);
+	hv_put_str(&w, rep->problem);
+	hv_put_u64(&w, report_hash(rep));
+	hv_gathered g;
+	hv_exchange(HV_X_END, 1, &w, &g);
+	hv_wbuf_free(&w);
+	bool fault = false;
+	uint64_t h0 = 0;
+	for (int r = 0; r < g.nranks; r++) {
+		if (g.lost[r]) continue;
+		hv_rbuf rb = hv_rbuf_of(g.buf + g.off[r], (size_t)g.len[r]);
+		bool unreadable = hv_get_bool(&rb), internal = hv_get_bool(&rb);
+		char problem[sizeof rep->problem];
+		hv_get_str(&rb, problem, sizeof problem);
+		uint64_t h = hv_get_u64(&rb);
+		fault |= unreadable || internal;
+		if (r == 0) h0 = h;
+		if (unreadable && !rep->unreadable) hv_report_unreadable(rep, "%s (rank %d)", problem, r);
+		if (internal && !rep->internal_error) hv_report_internal(rep, "%s (rank %d)", problem, r);
+	}
+	for (int r = 1; r < g.nranks && !fault; r++) {
+		if (g.lost[r]) continue;
+		hv_rbuf rb = hv_rbuf_of(g.buf + g.off[r] + g.len[r] - 8, 8);
+		if (hv_get_u64(&rb) != h0) {
+			hv_report_internal(rep, "rank %d ended with another report than rank 0", r);
+			break;
+		}
+	}
+	hv_gathered_free(&g);
+}
+
+static uint64_t input_size(const char *path)
+{
+	struct stat st;
+	return path && stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
+typedef struct inputs {
+	const char **paths;
+} inputs;
+
+static uint64_t inputs_size(void *ctx, size_t i) { return input_size(((inputs *)ctx)->paths[i]); }
+
+static bool load_report(void *ctx, size_t i, int from, hv_rbuf *rb)
+{
+	hv_report *rep = &((hv_report *)ctx)[i];
+	if (hv_report_load(rep, rb)) return true;
+	hv_report_internal(rep, "the report from rank %d arrived malformed", from);
+	return false;
+}
+
+void hv_mpi_validate(const char **paths, size_t n, hv_report *reps, hv_options *opt, bool digests,
+		     hv_cli_validate_one one, void *ctx)
+{
+	int nranks, me;
+	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+	MPI_Comm_rank(MPI_COMM_WORLD, &me);
+	/* HPCVET_MPI_SPLIT=1: every input is split over all ranks, one after
+	 * the other, even when there are several (the tests use it to run the
+	 * whole corpus through the units path in one job). */
+	const char *split = getenv("HPCVET_MPI_SPLIT");
+	if (n == 1 || digests || (split && strcmp(split, "1") == 0)) {
+		opt->units = &hv_mpi_units_runner;
+		for (size_t i = 0; i < n; i++) {
+			one(ctx, i, opt, digests && me == 0);
+			end_input(&reps[i]);
+		}
+		return;
+	}
+	/* Several inputs: each checked whole by one rank (its own units on
+	 * its threads), the reports exchanged once. */
+	inputs in = {paths};
+	hv_units plan = {.n = n, .ctx = &in, .size = inputs_size};
+	unsigned *owner = malloc(n * sizeof *owner);
+	bool *got = calloc(n, sizeof *got);
+	if (!owner || !got || !hv_units_plan(&plan, (unsigned)nranks, owner, NULL)) out_of_memory();
+	hv_wbuf w = {0};
+	for (size_t i = 0; i < n; i++) {
+		if (owner[i] != (unsigned)me) continue;
+		one(ctx, i, opt, false);
+		got[i] = true;
+		hv_put_u64(&w, i);
+		hv_report_save(&reps[i], &w);
+	}
+	hv_gathered g;
+	hv_exchange(HV_X_INPUTS, n, &w, &g);
+	hv_wbuf_free(&w);
+	read_back(&g, n, owner, got, load_report, reps);
+	for (size_t i = 0; i < n; i++)
+		if (!got[i]) hv_report_internal(&reps[i], "the report checked by rank %u was lost (out of memory)", owner[i]);
+	hv_gathered_free(&g);
+	free(owner);
+	free(got);
+}
