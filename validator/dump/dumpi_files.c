@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "dumpi/dumpi.h"
-#include "dump.h"
+#include "dumpers.h"
 
 typedef struct dumpi_dump {
 	hv_dump_ctx *d;

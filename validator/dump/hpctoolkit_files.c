@@ -16,7 +16,7 @@
 
 #include "core/hv_int.h"
 #include "hpctoolkit/profiledb/profiledb.h"
-#include "dump.h"
+#include "dumpers.h"
 
 static const char *const sec_names[4][8] = {
 	{"General", "IdNames", "Metrics", "Context", "Strings", "Modules", "Files", "Functions"},

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "core/hv_int.h"
-#include "dump.h"
+#include "dumpers.h"
 
 enum { S_GENERAL, S_IDNAMES, S_METRICS, S_CONTEXT, S_STRINGS, S_MODULES, S_FILES, S_FUNCTIONS };
 

@@ -17,7 +17,7 @@
 #include "core/hv_int.h"
 #include "core/validate.h"
 #include "ovni/metadata/scan.h"
-#include "dump.h"
+#include "dumpers.h"
 
 /* As the validator: a bigger document is not metadata and is not read. */
 #define DOC_MAX (16u * 1024u * 1024u)

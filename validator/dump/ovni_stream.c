@@ -9,7 +9,7 @@
 
 #include "core/hv_int.h"
 #include "ovni/ovni.h"
-#include "dump.h"
+#include "dumpers.h"
 
 #define OBS_HDR 8u
 #define EV_HDR 12u

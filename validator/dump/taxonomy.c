@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "hpctoolkit/taxonomy/yamldoc.h"
-#include "dump.h"
+#include "dumpers.h"
 
 typedef struct tx_dump {
 	hv_dump_ctx *d;
