@@ -20,7 +20,7 @@
 #include "core/hv_int.h"
 #include "gen.h"
 #include "ovni/model/model.h"
-#include "ovni/tree/tree.h"
+#include "ovni/trace.h"
 #include "tap.h"
 #include "testlib.h"
 

@@ -14,7 +14,7 @@
 #include "../output/output.h"
 #include "dumpi/mpi/layer.h"
 #include "hpctoolkit/values/values.h"
-#include "ovni/tree/tree.h"
+#include "ovni/model/model.h"
 #include "hooks.h"
 #include "corpus_cases.h"
 #include "digest.h"
@@ -413,7 +413,7 @@ int main(int argc, char **argv)
 	if (value_budget && parse_size(value_budget, &vb)) hpctk_vbudget = vb;
 	/* the narrow vector paths only (core/simd.h; tests compare the reports) */
 	if (getenv("HPCVET_NO_AVX512")) hv_simd_allow_avx512(false);
-	/* the ovni replay the one-thread way only (ovni/tree/tree.h) */
+	/* the ovni replay the one-thread way only (ovni/model/model.h) */
 	const char *split = getenv("HPCVET_OVNI_SPLIT");
 	if (split && strcmp(split, "0") == 0) ovni_split_on = false;
 	if (hv_cli_active_hooks) {

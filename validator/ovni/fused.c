@@ -33,7 +33,7 @@
 
 #include "../core/units.h"
 #include "ovni/model/model.h"
-#include "ovni/tree/tree.h"
+#include "trace.h"
 
 
 bool ovni_fused_on = true;

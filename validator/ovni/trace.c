@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "ovni/tree/tree.h"
+#include "trace.h"
 
 const char *ovni_relpath(const hv_report *r, const char *name)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ovni/model/model.h"
-#include "ovni/tree/tree.h"
+#include "trace.h"
 
 #define CLOCK_GATE_NS 3600000000000.0 /* 1 hour */
 

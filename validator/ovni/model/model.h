@@ -479,4 +479,9 @@ extern unsigned ovni_split_chunk;
  * process so far. */
 extern _Atomic uint64_t ovni_split_runs, ovni_split_chunks, ovni_split_fallbacks;
 
+/* false: every loom replays the one-thread way (model.c), not the split
+ * replay (ovni/model/split.c); the report is the same. HPCVET_OVNI_SPLIT=0 in
+ * the CLI, for measurements and tests. */
+extern bool ovni_split_on;
+
 #endif

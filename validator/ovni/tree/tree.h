@@ -1,5 +1,6 @@
-/* A trace tree: the streams found in a directory input, and the checks
- * that need all of them (trace_checks.c, clkoff.c). */
+/* A trace tree as data: the streams, processes and clock offsets found in
+ * a directory input, which the event model (model/) replays and the
+ * trace's checks (trace.h) walk. The tree's own checks: marks.c, clkoff.c. */
 #ifndef HV_OVNI_TREE_H
 #define HV_OVNI_TREE_H
 
@@ -33,7 +34,7 @@ typedef struct ovni_trace {
 	ovni_proc *p;
 	size_t np;
 	hv_blob *clkoff;        /* clock-offsets.txt at the top, or NULL */
-	struct ovni_ahead *ahead; /* streams checked ahead in parallel (trace.c) */
+	struct ovni_ahead *ahead; /* streams checked ahead in parallel (ovni/trace.c) */
 	struct ovni_fused *fx;  /* streams checked by the fused replay (fused.c) */
 	hv_report *fused;       /* that replay's model report, merged if the trace has no error */
 	bool all_models;        /* hv_options.ovni_all_models: no model needs a thread to require it */
@@ -42,36 +43,11 @@ typedef struct ovni_trace {
 	const int8_t *mark_kind;
 } ovni_trace;
 
-/* Cross-stream checks: duplicate threads, process and loom merging,
- * required models, clock offsets and the clock gate. */
-void ovni_tree_checks(ovni_trace *t);
-
 /* ovni.mark declarations merged over threads, and mark events against them. */
 void ovni_tree_marks(ovni_trace *t);
 
 /* Parse clock-offsets.txt; fills per-stream offsets (0 when none). */
 void ovni_clock_offsets(ovni_trace *t, int64_t *offsets);
-
-/* The fused pass (fused.c): before the ordered walk, the v3 streams the
- * event model would replay are checked and replayed in one read. json/obs:
- * every stream.json of the trace in name order and its stream.obs (or
- * NULL). Does nothing when the model could not run on this trace. */
-void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, hv_blob *const *obs, size_t n,
-		    hv_blob *clkoff);
-/* The fused checks of `obs`, merged into t->r as the ordered walk reaches
- * it, and its summary; false when the pass did not check it. */
-bool ovni_fused_take(ovni_trace *t, const hv_blob *obs, ovni_obs_summary *sum);
-bool ovni_fused_has(const ovni_trace *t, const hv_blob *obs);
-void ovni_fused_free(ovni_trace *t);
-/* Tests: false turns the fused pass off (streams are then read twice). */
-extern bool ovni_fused_on;
-/* Reports the fused pass keeps whole (streams' and looms' with a
- * diagnostic) before it gives up (4096); tests lower it. */
-extern unsigned ovni_fused_max_noisy;
-/* false: every loom replays the one-thread way (model.c), not the split
- * replay (model/split.c); the report is the same. HPCVET_OVNI_SPLIT=0 in
- * the CLI, for measurements and tests. */
-extern bool ovni_split_on;
 
 /* Fill a v3 stream's thread, process and loom ids from its stream.json. */
 void ovni_stream_ids_from_meta(ovni_stream *s);
