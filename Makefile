@@ -51,7 +51,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -91,6 +91,7 @@ help:
 	@echo "make          build $(BUILD)/hpcvet, $(BUILD)/hpcvet-gen, $(BUILD)/libhpcvet.a"
 	@echo "make demo     generate a database, validate it, validate a broken one"
 	@echo "make test     run the whole suite (plain build and ASan+UBSan build)"
+	@echo "make check-layers  includes and calls go down the layers of validator/LAYERS"
 	@echo "make docs     regenerate docs/RULES.md and the example outputs in README, CONTRIBUTING, man page"
 	@echo "make install  install into PREFIX (default /usr/local), staged under DESTDIR"
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
@@ -397,6 +398,11 @@ uninstall:
 # docs/RULES.md is generated from the rule table, and the example outputs in
 # README.md, CONTRIBUTING.md and the man page come from real runs
 # (tests/examples.sh); tests/docs.test.sh and tests/examples.test.sh check both are current.
+# The layers of validator/LAYERS against the includes and, in the objects,
+# the calls (tests/check_layers.py; tests/layers.test.sh runs it in make test).
+check-layers: all
+	python3 tests/check_layers.py --objects $(BUILD)/obj
+
 docs: all
 	$(BUILD)/hpcvet rules --format=markdown > docs/RULES.md
 	bash tests/examples.sh update $(BUILD)
