@@ -76,6 +76,8 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	w.m = &m;
 	w.p = p;
 	w.draft = p->edition == HV_EDITION_DRAFT;
+	w.write_metrics = w.draft ? mdb_write_metrics_draft : mdb_write_metrics_release;
+	w.write_context = w.draft ? mdb_write_context_draft : mdb_write_context_release;
 	w.minor = (uint8_t)p->minor;
 	w.junk_rng.s = hpctk_mix(p->seed, 0x6a756e6bull);
 	choose_layout(&w);

@@ -202,8 +202,8 @@ static void write_section(mdb_writer *w, int s)
 	switch (s) {
 	case MDB_GENERAL: write_general(w); break;
 	case MDB_IDNAMES: write_idnames(w); break;
-	case MDB_METRICS: w->draft ? mdb_write_metrics_draft(w) : mdb_write_metrics_release(w); break;
-	case MDB_CONTEXT: w->draft ? mdb_write_context_draft(w) : mdb_write_context_release(w); break;
+	case MDB_METRICS: w->write_metrics(w); break;
+	case MDB_CONTEXT: w->write_context(w); break;
 	case MDB_STRINGS: write_strings(w); break;
 	case MDB_MODULES: write_modules(w); break;
 	case MDB_FILES: write_files(w); break;

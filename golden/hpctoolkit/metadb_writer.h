@@ -38,6 +38,11 @@ typedef struct mdb_writer {
 	hpctk_model *m;           /* owned by the family; breaks may edit it before writing */
 	const gen_params *p;
 	bool draft;
+	/* The edition's writers of the two sections the editions lay out
+	 * differently (metadb_release.c, metadb_draft.c), chosen by metadb.c so
+	 * that the common parts never call an edition. */
+	void (*write_metrics)(struct mdb_writer *w);
+	void (*write_context)(struct mdb_writer *w);
 	uint8_t minor;
 	mdb_layout lay;
 	gen_rng junk_rng;
