@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/jobs.h"
-#include "../output/output.h"
+#include "cli/jobs.h"
+#include "output/output.h"
 #include "internal.h"
 
 #define DEFAULT_MAX_DIAGS 100

@@ -22,9 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/blob.h"
-#include "../core/validate.h"
-#include "../output/certify.h"
+#include "core/blob.h"
+#include "core/validate.h"
+#include "output/certify.h"
 
 typedef struct hv_digest_file hv_digest_file;
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../dump/dump.h"
-#include "../output/output.h"
+#include "dump/dump.h"
+#include "output/output.h"
 #include "dump_path.h"
 
 static void usage(FILE *f)

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../core/report.h"
-#include "../dump/dump.h"
+#include "core/report.h"
+#include "dump/dump.h"
 
 /* Validate `path` into r, and while its files are still open (the report
  * complete) dump them to out with the report; an input that cannot be read

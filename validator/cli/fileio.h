@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "../core/blob.h"
+#include "core/blob.h"
 
 /* Files up to this size are read into memory whole; larger ones are read
  * through windows with pread, so memory stays bounded. */

@@ -6,7 +6,7 @@
 #ifndef HV_JOBS_H
 #define HV_JOBS_H
 
-#include "../core/report.h"
+#include "core/report.h"
 
 /* The number of online processors (at least 1). */
 unsigned hv_jobs_default(void);

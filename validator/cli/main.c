@@ -8,10 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../core/simd.h"
-#include "../core/validate.h"
-#include "../output/certify.h"
-#include "../output/output.h"
+#include "core/simd.h"
+#include "core/validate.h"
+#include "output/certify.h"
+#include "output/output.h"
 #include "dumpi/mpi/layer.h"
 #include "hpctoolkit/values/values.h"
 #include "ovni/model/model.h"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../core/blob.h"
+#include "core/blob.h"
 
 #define HV_PROGRESS_MIN (256ull * 1024u * 1024u)
 

@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-#include "../core/blob.h"
-#include "../core/validate.h"
+#include "core/blob.h"
+#include "core/validate.h"
 
 /* Called with the blobs just before they are validated and once after
  * (the CLI draws its progress line through these; the API passes NULL). */

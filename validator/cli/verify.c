@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../output/cert_check.h"
-#include "../output/certify.h"
-#include "../output/output.h"
+#include "output/cert_check.h"
+#include "output/certify.h"
+#include "output/output.h"
 #include "digest.h"
 #include "fileio.h"
 

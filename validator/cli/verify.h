@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../core/validate.h"
+#include "core/validate.h"
 
 /* Verify the JSON certificate at `cert_path` against `path` (NULL: each
  * certified input at its recorded path; a relative one against `base` when

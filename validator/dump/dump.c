@@ -7,16 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/validate.h"
-#include "../dumpi/dumpi.h"
-#include "../core/hv_int.h"
+#include "core/validate.h"
+#include "dumpi/dumpi.h"
+#include "core/hv_int.h"
 #include "hpctoolkit/cctdb/cctdb.h"
-#include "../hpctoolkit/hpctoolkit.h"
+#include "hpctoolkit/hpctoolkit.h"
 #include "hpctoolkit/taxonomy/taxonomy.h"
 #include "hpctoolkit/profiledb/profiledb.h"
 #include "hpctoolkit/tracedb/tracedb.h"
-#include "../ovni/ovni.h"
-#include "../output/output.h"
+#include "ovni/ovni.h"
+#include "output/output.h"
 
 static bool parse_u64(const char *s, size_t len, uint64_t *v)
 {

@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../core/blob.h"
-#include "../core/report.h"
+#include "core/blob.h"
+#include "core/report.h"
 #include "out.h"
 
 /* --select: what to dump. Unset parts select everything. */

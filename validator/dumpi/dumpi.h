@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/hv_int.h"
-#include "../core/validate.h"
+#include "core/hv_int.h"
+#include "core/validate.h"
 
 #define DUMPI_NFUNCS 293          /* ids 0..292 can be records; 293 ends the stream */
 #define DUMPI_ALL_FUNCTIONS 290   /* footer totals slot, never a record */

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/hv_int.h"
-#include "../core/units.h"
-#include "../core/zmem.h"
+#include "core/hv_int.h"
+#include "core/units.h"
+#include "core/zmem.h"
 #include "hpctoolkit/cctdb/cctdb.h"
 #include "hpctoolkit/crossdb/crossdb.h"
 #include "hpctoolkit.h"

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/validate.h"
+#include "core/validate.h"
 
 /* A set of 32-bit ids (meta.db's ctxIds): a bitmap when the ids are dense
  * enough for one (its size bounded by the number of ids), else a sorted

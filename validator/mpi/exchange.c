@@ -1,6 +1,6 @@
 #include "exchange.h"
 
-#include "../cli/fileio.h"
+#include "cli/fileio.h"
 
 #include <limits.h>
 #include <mpi.h>

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/units.h"
+#include "core/units.h"
 
 enum { HV_X_UNITS = 1, HV_X_INPUTS, HV_X_END, HV_X_STAGE };
 

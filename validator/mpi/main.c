@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/hooks.h"
-#include "../cli/fileio.h"
+#include "cli/fileio.h"
 #include "units.h"
 
 int hv_cli_main(int argc, char **argv);

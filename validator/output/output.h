@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../core/report.h"
+#include "core/report.h"
 
 #define HV_VERSION "0.1.0"
 

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/units.h"
+#include "core/units.h"
 #include "ovni/model/model.h"
 #include "trace.h"
 

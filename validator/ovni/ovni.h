@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/validate.h"
+#include "core/validate.h"
 #include "ovni/events/events.h"
 
 /* Mark types are numbers in [0, 100) (ovniemu's mark.c). */
