@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The layers of validator/LAYERS, held against the code.
 
-Includes: a file may include files of its own entry and of the entries
+Folders: at most 25 source files each, no file name starting with its
+folder's name and '_'. Includes: a file may include files of its own entry and of the entries
 above it, never of one below, and no family includes another. Calls (with
 --objects DIR, the build's obj/ folder): no function or variable a file
 uses may be defined by a file of a higher entry, except the hooks LAYERS
@@ -82,6 +83,20 @@ def check_edge(src, dst, what):
     elif es is not None and ed is not None and rank[ed] > rank[es]:
         violation(f'{src} ({es[10:] if es.startswith("validator/") else es}): {what} {dst}, a layer above it')
 
+
+# A folder is one concept: about 25 source files at most, and no file name
+# that repeats the folder's (metadb/context.c, not metadb/metadb_context.c).
+MAX_FILES = 25
+by_dir = {}
+for f in files:
+    by_dir.setdefault(os.path.dirname(f), []).append(os.path.basename(f))
+for d, names in sorted(by_dir.items()):
+    if len(names) > MAX_FILES:
+        violation(f'{d}/: {len(names)} source files, more than {MAX_FILES}: split it by concept')
+    folder = os.path.basename(d)
+    for n in sorted(names):
+        if n.startswith(folder + '_'):
+            violation(f'{d}/{n}: its name repeats its folder')
 
 inc_re = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 nincs = 0

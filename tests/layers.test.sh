@@ -35,4 +35,14 @@ cc -c "$copy/validator/ovni/planted_up.c" -o "$TMP/obj/validator/ovni/planted_up
 python3 "$ROOT/tests/check_layers.py" --objects "$TMP/obj" "$copy" >"$TMP/call.out" && call=0 || call=$?
 check "a call that goes up fails" test "$call" = 1
 check "it is named" grep -q '^validator/ovni/stream/planted.c (ovni/stream/): uses planted_up of validator/ovni/planted_up.c, a layer above it$' "$TMP/call.out"
+# A name that repeats its folder, and a folder grown past 25 files.
+touch "$copy/validator/ovni/model/model_extra.c"
+python3 "$ROOT/tests/check_layers.py" "$copy" >"$TMP/name.out" && name=0 || name=$?
+check "a name repeating its folder fails" test "$name" = 1
+check "it is named" grep -q '^validator/ovni/model/model_extra.c: its name repeats its folder$' "$TMP/name.out"
+rm "$copy/validator/ovni/model/model_extra.c"
+for i in $(seq 1 30); do touch "$copy/validator/dumpi/format/part$i.c"; done
+python3 "$ROOT/tests/check_layers.py" "$copy" >"$TMP/wide.out" && wide=0 || wide=$?
+check "a folder of more than 25 files fails" test "$wide" = 1
+check "it is named" grep -q '^validator/dumpi/format/: 3[0-9] source files, more than 25' "$TMP/wide.out"
 done_testing
