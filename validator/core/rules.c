@@ -1,5 +1,7 @@
 #include "rules.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 const hv_rule_info hv_rules[HV_RULE_COUNT] = {
@@ -23,4 +25,18 @@ int hv_rule_find(const char *id)
 	for (int i = 0; i < HV_RULE_COUNT; i++)
 		if (strcmp(hv_rules[i].id, id) == 0) return i;
 	return -1;
+}
+
+const char *hv_rule_table_version(char *buf, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		const char *parts[2] = {hv_rules[i].id, hv_sev_name(hv_rules[i].severity)};
+		for (int k = 0; k < 2; k++) {
+			for (const char *s = parts[k]; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+			h = (h ^ (unsigned char)(k == 0 ? '\t' : '\n')) * 0x100000001b3ull;
+		}
+	}
+	snprintf(buf, len, "%d-%016" PRIx64, (int)HV_RULE_COUNT, h);
+	return buf;
 }

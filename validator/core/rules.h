@@ -33,6 +33,12 @@ typedef struct hv_rule_info {
 extern const hv_rule_info hv_rules[HV_RULE_COUNT];
 
 const char *hv_sev_name(enum hv_sev s);
+
+/* The rule-table version: "<number of rules>-<16 hex digits>", the digits
+ * being the FNV-1a 64 hash of every rule's ID and severity in table order.
+ * It changes whenever a rule is added, retired or changes severity, without
+ * anyone having to remember to bump it. `buf` holds at least 32 bytes. */
+const char *hv_rule_table_version(char *buf, size_t len);
 /* Look a rule up by its stable ID; -1 when unknown. */
 int hv_rule_find(const char *id);
 

@@ -73,20 +73,6 @@ static totals totals_of(const hv_report *r)
 	return t;
 }
 
-const char *hv_rule_table_version(char *buf, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (int i = 0; i < HV_RULE_COUNT; i++) {
-		const char *parts[2] = {hv_rules[i].id, hv_sev_name(hv_rules[i].severity)};
-		for (int k = 0; k < 2; k++) {
-			for (const char *s = parts[k]; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-			h = (h ^ (unsigned char)(k == 0 ? '\t' : '\n')) * 0x100000001b3ull;
-		}
-	}
-	snprintf(buf, len, "%d-%016" PRIx64, (int)HV_RULE_COUNT, h);
-	return buf;
-}
-
 /* The first stored diagnostic of a rule, to show where it failed. */
 static const hv_diag *first_diag(const hv_report *r, int rule)
 {

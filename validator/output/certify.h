@@ -11,12 +11,6 @@
 
 #include "output.h"
 
-/* The rule-table version: "<number of rules>-<16 hex digits>", the digits
- * being the FNV-1a 64 hash of every rule's ID and severity in table order.
- * It changes whenever a rule is added, retired or changes severity, without
- * anyone having to remember to bump it. `buf` holds at least 32 bytes. */
-const char *hv_rule_table_version(char *buf, size_t len);
-
 /* What a certificate binds its verdict to: every file of an input, by name
  * relative to the input path, with its size and SHA-256 (computed by the
  * CLI while it validates, validator/cli/digest.c). */
