@@ -9,14 +9,6 @@
 #include "core/units.h"
 #include "trace.h"
 
-const char *ovni_relpath(const hv_report *r, const char *name)
-{
-	const char *root = r->input_path;
-	size_t n = root ? strlen(root) : 0;
-	if (n && strncmp(name, root, n) == 0 && name[n] == '/') return name + n + 1;
-	return name;
-}
-
 static const char *relpath(const hv_report *r, const char *name) { return ovni_relpath(r, name); }
 
 static bool ends_with(const char *s, const char *suf)
@@ -274,18 +266,6 @@ static void ahead_clear(ovni_ahead *a)
 {
 	for (size_t i = 0; i < a->n; i++) hv_report_free(&a->v[i].rep);
 	a->n = 0;
-}
-
-/* A v3 stream's identity is what its stream.json says. */
-void ovni_stream_ids_from_meta(ovni_stream *s)
-{
-	s->tid_ok = s->meta.has_tid;
-	s->pid_ok = s->meta.has_pid;
-	s->loom_ok = s->meta.has_loom;
-	s->tid = s->meta.tid;
-	s->pid = s->meta.pid;
-	memcpy(s->loom, s->meta.loom, sizeof s->loom);
-	s->thread = s->tid_ok && s->pid_ok && s->loom_ok;
 }
 
 static void check_v3(ovni_trace *t, const name_index *ix, hv_blob *json, size_t cap)
