@@ -122,6 +122,24 @@ timed() {
 have_perf=0
 [ -n "${BENCH_NO_PERF:-}" ] || { perf stat -x, -e task-clock -o /dev/null -- true >/dev/null 2>&1 && have_perf=1; }
 
+# measure_runs LOG CMD...: RUNS timed runs of CMD into LOG; sets WALL and CPU
+# (median s), RSS (MiB, the largest) and EXIT (the largest).
+measure_runs() {
+	local log=$1 i
+	shift
+	rm -f "$log"
+	for ((i = 0; i < runs; i++)); do
+		set +e
+		timed "$log" "$@"
+		set -e
+	done
+	WALL=$(awk '{ print $1 }' "$log" | median)
+	CPU=$(awk '{ print $2 }' "$log" | median)
+	RSS=$(awk '{ print $3 }' "$log" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
+	EXIT=$(awk '{ print $4 }' "$log" | sort -n | tail -1)
+	rm -f "$log"
+}
+
 # bench_measure LABEL JFLAG INPUT...: hpcvet -q and cat over the same files
 # (page cache warmed first), RUNS times each. Sets M_TIME and M_CAT (median
 # wall s), M_CPU and M_CAT_CPU (median user+sys s), M_BYTES, M_RSS (MiB, max

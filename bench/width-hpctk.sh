@@ -1,5 +1,5 @@
 # HPCToolkit databases as wide as hpcprof writes them (`make bench-width
-# FAMILIES=hpctoolkit`): sourced by bench/width.sh, whose measure(), $gen, $hv,
+# FAMILIES=hpctoolkit`): sourced by bench/width.sh, whose measure_runs() (bench/lib.sh), $gen, $hv,
 # $runs, $widths and $dir it uses. One database per width in HPCTK_WIDTHS profiles
 # (default "64 1024 16384 65536"), each thread profile of the same shape: the
 # same CONTEXTS contexts (default 40), METRICS metrics (default 3: a few
@@ -53,7 +53,7 @@ for w in $widths; do
 	bytes=$(bytes_of "$in")
 	nval=$(cat "$in.values")
 	find "$in" -type f -exec cat {} + >/dev/null
-	measure "$dir/log" find "$in" -type f -exec cat {} +
+	measure_runs "$dir/log" find "$in" -type f -exec cat {} +
 	cat_cpu=$CPU
 	row() {
 		printf '%-8s %9s %11s %-12s %8.3f %11.0f %9.1f %7s %9s %4s\n' "$w" "$(mib "$bytes")" "$nval" "$1" "$CPU" \
@@ -62,8 +62,8 @@ for w in $widths; do
 			"$(awk -v c="$CPU" -v k="$cat_cpu" 'BEGIN { if (k > 0) printf "%.1f", c / k; else print "-" }')" "$RSS" "$EXIT"
 	}
 	row cat
-	measure "$dir/log" "$hv" -q -j1 "$in"
+	measure_runs "$dir/log" "$hv" -q -j1 "$in"
 	row "hpcvet -j1"
-	measure "$dir/log" "$hv" -q -j2 "$in"
+	measure_runs "$dir/log" "$hv" -q -j2 "$in"
 	row "hpcvet -j2"
 done

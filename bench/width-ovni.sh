@@ -66,27 +66,9 @@ PY
 	echo "$out"
 }
 
-# measure LOG CMD...: RUNS timed runs of CMD into LOG; sets CPU (median s),
-# WALL (median s), RSS (MiB, max), EXIT (max).
-measure() {
-	local log=$1 i
-	shift
-	rm -f "$log"
-	for ((i = 0; i < runs; i++)); do
-		set +e
-		timed "$log" "$@"
-		set -e
-	done
-	WALL=$(awk '{ print $1 }' "$log" | median)
-	CPU=$(awk '{ print $2 }' "$log" | median)
-	RSS=$(awk '{ print $3 }' "$log" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
-	EXIT=$(awk '{ print $4 }' "$log" | sort -n | tail -1)
-	rm -f "$log"
-}
-
 # start-up: hpcvet on the smallest trace the generator writes
 base_in=$(trace 6 1 1)
-measure "$dir/log" "$hv" -q -j1 "$base_in"
+measure_runs "$dir/log" "$hv" -q -j1 "$base_in"
 base=$CPU
 
 printf '# %s events per worker; CPU: median of %s runs; start-up %.1f ms CPU; load %s\n' "$events" "$runs" \
@@ -98,7 +80,7 @@ for wl in $widths; do
 	bytes=$(bytes_of "$in")
 	nev=$(cat "$in.events")
 	find "$in" -type f -exec cat {} + >/dev/null
-	measure "$dir/log" find "$in" -type f -exec cat {} +
+	measure_runs "$dir/log" find "$in" -type f -exec cat {} +
 	cat_cpu=$CPU
 	row() {
 		printf '%-10s %8s %10s %-12s %8.3f %9.1f %9s %7s %8s %4s\n' "$wl" "$(mib "$bytes")" "$nev" "$1" "$CPU" \
@@ -107,9 +89,9 @@ for wl in $widths; do
 			"$(awk -v c="$CPU" -v k="$cat_cpu" 'BEGIN { if (k > 0) printf "%.1f", c / k; else print "-" }')" "$RSS" "$EXIT"
 	}
 	row cat
-	measure "$dir/log" "$hv" -q -j1 "$in"
+	measure_runs "$dir/log" "$hv" -q -j1 "$in"
 	row "hpcvet -j1"
-	measure "$dir/log" "$hv" -q -j2 "$in"
+	measure_runs "$dir/log" "$hv" -q -j2 "$in"
 	row "hpcvet -j2"
 done
 
@@ -120,7 +102,7 @@ printf '\n# one loom of 388 streams (4 processes x (1 + 96)), %s events per work
 printf '%-12s %8s %8s %8s %4s\n' command "wall s" "CPU s" "RSS MiB" exit
 find "$in" -type f -exec cat {} + >/dev/null
 for j in 1 2; do
-	measure "$dir/log" "$hv" -q -j$j "$in"
+	measure_runs "$dir/log" "$hv" -q -j$j "$in"
 	printf '%-12s %8.3f %8.3f %8s %4s\n' "hpcvet -j$j" "$WALL" "$CPU" "$RSS" "$EXIT"
 	"$hv" -j$j --format=json --strict "$in" >"$dir/388.j$j.json" || true
 done

@@ -60,23 +60,6 @@ trace() {
 	echo "$out"
 }
 
-# measure LOG CMD...: RUNS timed runs of CMD into LOG; sets CPU (median s),
-# RSS (MiB, max), EXIT (max).
-measure() {
-	local log=$1 i
-	shift
-	rm -f "$log"
-	for ((i = 0; i < runs; i++)); do
-		set +e
-		timed "$log" "$@"
-		set -e
-	done
-	CPU=$(awk '{ print $2 }' "$log" | median)
-	RSS=$(awk '{ print $3 }' "$log" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
-	EXIT=$(awk '{ print $4 }' "$log" | sort -n | tail -1)
-	rm -f "$log"
-}
-
 if [[ $families == *" dumpi "* ]]; then
 	printf '# %s records per rank; CPU: median of %s runs; load %s\n' "$per_rank" "$runs" "$(cut -d' ' -f1-3 /proc/loadavg)"
 	printf '%-7s %9s %9s %-16s %8s %10s %7s %9s %4s\n' ranks MiB records command "CPU s" "ns/record" "x cat" "RSS MiB" exit
@@ -85,7 +68,7 @@ if [[ $families == *" dumpi "* ]]; then
 		bytes=$(bytes_of "$in")
 		nrec=$((w * per_rank))
 		find "$in" -type f -exec cat {} + >/dev/null
-		measure "$dir/log" find "$in" -type f -exec cat {} +
+		measure_runs "$dir/log" find "$in" -type f -exec cat {} +
 		cat_cpu=$CPU
 		row() {
 			printf '%-7s %9s %9s %-16s %8.3f %10.0f %7s %9s %4s\n' "$w" "$(mib "$bytes")" "$nrec" "$1" "$CPU" \
@@ -93,14 +76,14 @@ if [[ $families == *" dumpi "* ]]; then
 				"$(awk -v c="$CPU" -v k="$cat_cpu" 'BEGIN { if (k > 0) printf "%.1f", c / k; else print "-" }')" "$RSS" "$EXIT"
 		}
 		row cat
-		measure "$dir/log" "$hv" -q -j1 "$in"
+		measure_runs "$dir/log" "$hv" -q -j1 "$in"
 		row "hpcvet -j1"
-		measure "$dir/log" "$hv" -q -j2 "$in"
+		measure_runs "$dir/log" "$hv" -q -j2 "$in"
 		row "hpcvet -j2"
 		if [ "$have_mpi" = 1 ]; then
-			measure "$dir/log" "${mpirun[@]}" -np 2 "$mpi" -q -j1 "$in"
+			measure_runs "$dir/log" "${mpirun[@]}" -np 2 "$mpi" -q -j1 "$in"
 			row "mpirun -np 2"
-			measure "$dir/log" "${mpirun[@]}" -np 4 "$mpi" -q -j1 "$in"
+			measure_runs "$dir/log" "${mpirun[@]}" -np 4 "$mpi" -q -j1 "$in"
 			row "mpirun -np 4"
 		fi
 	done
