@@ -37,6 +37,20 @@ need_samples() { # dir
 		exit 0
 	fi
 }
+# hpcvet-mpi under mpirun, oversubscribed (more processes than cores), as
+# root when root. have_mpi: it was built (not in the sanitizer build, nor
+# without mpicc) and mpirun is found; need_mpi: the whole test skips without.
+MPI="$BUILD/hpcvet-mpi"
+MPIRUN=(mpirun --oversubscribe)
+[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+have_mpi() { [ -x "$MPI" ] && command -v mpirun >/dev/null 2>&1; }
+need_mpi() {
+	if ! have_mpi; then
+		echo "skipping: $MPI not built or no mpirun"
+		echo "0 passed, 0 failed, 1 skipped"
+		exit 0
+	fi
+}
 # skip REASON: a part of the test that cannot run here; tests/run.sh counts it
 # and lists the reason under the closing line.
 skip() {

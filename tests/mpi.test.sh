@@ -10,14 +10,7 @@
 # (not failed) when hpcvet-mpi was not built (no mpicc, or the sanitizer
 # build) or mpirun is missing.
 source "$(dirname "$0")/lib.sh"
-MPI="$BUILD/hpcvet-mpi"
-if [ ! -x "$MPI" ] || ! command -v mpirun >/dev/null 2>&1; then
-	echo "skipping: $MPI not built or no mpirun"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 0
-fi
-MPIRUN=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+need_mpi
 
 mapfile -t inputs < <(ls -d "$ROOT"/golden/cases/*/* | grep -v -e '\.expect\.json$' -e '/MANIFEST\.json$')
 check "golden corpus present (${#inputs[@]} inputs)" test "${#inputs[@]}" -gt 100

@@ -12,14 +12,7 @@
 # line) and, with --max-diagnostics, the report's. Also: each trace under
 # `ulimit -n 64` in every process. Skipped when hpcvet-mpi was not built.
 source "$(dirname "$0")/lib.sh"
-MPI="$BUILD/hpcvet-mpi"
-if [ ! -x "$MPI" ] || ! command -v mpirun >/dev/null 2>&1; then
-	echo "skipping: $MPI not built or no mpirun"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 0
-fi
-MPIRUN=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+need_mpi
 text=(--color=never --no-context)
 
 # splice OUT RANKS STEP [RECORDS]: a trace of RANKS ranks (seed 1) whose rank

@@ -67,10 +67,7 @@ same_jobs "runtime-shaped trace with a stream cut short" "$TMP/cut"
 check "the cut trace is nonconforming" test $? -eq 1
 all+=("$TMP/cut")
 
-MPI="$BUILD/hpcvet-mpi"
-if [ -x "$MPI" ] && command -v mpirun >/dev/null 2>&1; then
-	MPIRUN=(mpirun --oversubscribe)
-	[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+if have_mpi; then
 	"$HPCVET" -j1 --format=json --strict "${all[@]}" >"$TMP/ref" 2>/dev/null
 	rc1=$?
 	"${MPIRUN[@]}" -np 2 "$MPI" --format=json --strict "${all[@]}" >"$TMP/mpi" 2>"$TMP/mpi.err"
