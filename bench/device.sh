@@ -150,8 +150,6 @@ done
 
 # 3. hpcvet-mpi, many processes on the widest trace.
 mpi=$build/hpcvet-mpi
-mpirun=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
 {
 	echo
 	echo "## hpcvet-mpi (mpirun -np N hpcvet-mpi -q -j1, median of $runs runs)"

@@ -122,6 +122,11 @@ timed() {
 have_perf=0
 [ -n "${BENCH_NO_PERF:-}" ] || { perf stat -x, -e task-clock -o /dev/null -- true >/dev/null 2>&1 && have_perf=1; }
 
+# mpirun for hpcvet-mpi here: oversubscribed (more processes than cores),
+# as root when root.
+mpirun=(mpirun --oversubscribe)
+[ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
+
 # measure_runs LOG CMD...: RUNS timed runs of CMD into LOG; sets WALL and CPU
 # (median s), RSS (MiB, the largest) and EXIT (the largest).
 measure_runs() {
@@ -139,6 +144,18 @@ measure_runs() {
 	EXIT=$(awk '{ print $4 }' "$log" | sort -n | tail -1)
 	rm -f "$log"
 }
+
+# measure_cat LOG DIR: `cat` of every file of DIR (page cache warmed first)
+# as measure_runs measures it; CAT_CPU: its CPU (median s).
+measure_cat() {
+	find "$2" -type f -exec cat {} + >/dev/null
+	measure_runs "$1" find "$2" -type f -exec cat {} +
+	CAT_CPU=$CPU
+}
+# ns_per CPU N: nanoseconds of CPU a unit; x_cat CPU: CPU in multiples of
+# the last measure_cat ("-" without one).
+ns_per() { awk -v c="$1" -v n="$2" 'BEGIN { print c * 1e9 / n }'; }
+x_cat() { awk -v c="$1" -v k="${CAT_CPU:-0}" 'BEGIN { if (k > 0) printf "%.1f", c / k; else print "-" }'; }
 
 # bench_measure LABEL JFLAG INPUT...: hpcvet -q and cat over the same files
 # (page cache warmed first), RUNS times each. Sets M_TIME and M_CAT (median

@@ -25,8 +25,6 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/hpcvet-split.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 source bench/lib.sh
 [ -n "${SPLIT_UNIT:-}" ] && export HPCVET_UNIT_BYTES=$SPLIT_UNIT
-mpirun=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
 have_mpi=0
 [ -x "$mpi" ] && command -v mpirun >/dev/null && have_mpi=1
 

@@ -52,14 +52,12 @@ for w in $widths; do
 	in=$(database "$w")
 	bytes=$(bytes_of "$in")
 	nval=$(cat "$in.values")
-	find "$in" -type f -exec cat {} + >/dev/null
-	measure_runs "$dir/log" find "$in" -type f -exec cat {} +
-	cat_cpu=$CPU
+	measure_cat "$dir/log" "$in"
 	row() {
 		printf '%-8s %9s %11s %-12s %8.3f %11.0f %9.1f %7s %9s %4s\n' "$w" "$(mib "$bytes")" "$nval" "$1" "$CPU" \
-			"$(awk -v c="$CPU" -v n="$w" 'BEGIN { print c * 1e9 / n }')" \
-			"$(awk -v c="$CPU" -v n="$nval" 'BEGIN { print c * 1e9 / n }')" \
-			"$(awk -v c="$CPU" -v k="$cat_cpu" 'BEGIN { if (k > 0) printf "%.1f", c / k; else print "-" }')" "$RSS" "$EXIT"
+			"$(ns_per "$CPU" "$w")" \
+			"$(ns_per "$CPU" "$nval")" \
+			"$(x_cat "$CPU")" "$RSS" "$EXIT"
 	}
 	row cat
 	measure_runs "$dir/log" "$hv" -q -j1 "$in"

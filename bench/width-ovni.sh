@@ -79,14 +79,12 @@ for wl in $widths; do
 	in=$(trace "$s" "$l" "$events")
 	bytes=$(bytes_of "$in")
 	nev=$(cat "$in.events")
-	find "$in" -type f -exec cat {} + >/dev/null
-	measure_runs "$dir/log" find "$in" -type f -exec cat {} +
-	cat_cpu=$CPU
+	measure_cat "$dir/log" "$in"
 	row() {
 		printf '%-10s %8s %10s %-12s %8.3f %9.1f %9s %7s %8s %4s\n' "$wl" "$(mib "$bytes")" "$nev" "$1" "$CPU" \
-			"$(awk -v c="$CPU" -v n="$nev" 'BEGIN { print c * 1e9 / n }')" \
+			"$(ns_per "$CPU" "$nev")" \
 			"$(awk -v c="$CPU" -v b="$base" -v n="$nev" -v k="$1" 'BEGIN { if (k == "cat") print "-"; else printf "%.1f", (c - b) * 1e9 / n }')" \
-			"$(awk -v c="$CPU" -v k="$cat_cpu" 'BEGIN { if (k > 0) printf "%.1f", c / k; else print "-" }')" "$RSS" "$EXIT"
+			"$(x_cat "$CPU")" "$RSS" "$EXIT"
 	}
 	row cat
 	measure_runs "$dir/log" "$hv" -q -j1 "$in"

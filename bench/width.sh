@@ -35,8 +35,6 @@ dir=${BENCH_DIR:-$(mktemp -d)}
 [ -n "${BENCH_DIR:-}" ] || trap 'rm -rf "$dir"' EXIT
 mkdir -p "$dir"
 
-mpirun=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && mpirun+=(--allow-run-as-root)
 have_mpi=0
 if [ -x "$mpi" ] && command -v mpirun >/dev/null; then
 	"${mpirun[@]}" -np 2 true >/dev/null 2>&1 && have_mpi=1
@@ -67,13 +65,11 @@ if [[ $families == *" dumpi "* ]]; then
 		in=$(trace "$w")
 		bytes=$(bytes_of "$in")
 		nrec=$((w * per_rank))
-		find "$in" -type f -exec cat {} + >/dev/null
-		measure_runs "$dir/log" find "$in" -type f -exec cat {} +
-		cat_cpu=$CPU
+		measure_cat "$dir/log" "$in"
 		row() {
 			printf '%-7s %9s %9s %-16s %8.3f %10.0f %7s %9s %4s\n' "$w" "$(mib "$bytes")" "$nrec" "$1" "$CPU" \
-				"$(awk -v c="$CPU" -v n="$nrec" 'BEGIN { print c * 1e9 / n }')" \
-				"$(awk -v c="$CPU" -v k="$cat_cpu" 'BEGIN { if (k > 0) printf "%.1f", c / k; else print "-" }')" "$RSS" "$EXIT"
+				"$(ns_per "$CPU" "$nrec")" \
+				"$(x_cat "$CPU")" "$RSS" "$EXIT"
 		}
 		row cat
 		measure_runs "$dir/log" "$hv" -q -j1 "$in"
