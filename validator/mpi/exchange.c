@@ -41,6 +41,14 @@ static void diverged(int me, const uint64_t *hdr, int r)
 	MPI_Abort(MPI_COMM_WORLD, 4);
 }
 
+/* Without room for its bookkeeping a rank cannot take part in a
+ * collective at all: the job ends, saying which rank. */
+static void no_room(int me)
+{
+	fprintf(stderr, "hpcvet-mpi: rank %d: out of memory for the exchange\n", me);
+	MPI_Abort(MPI_COMM_WORLD, 4);
+}
+
 /* Every rank's header agreed on (kind and n the same everywhere, else the
  * job ends with a message); g's per-rank arrays allocated, hdr returned
  * (the caller frees it). */
@@ -57,8 +65,7 @@ static uint64_t *agree(int kind, uint64_t n, uint64_t bytes, hv_gathered *g)
 	g->lost = calloc((size_t)nr, sizeof *g->lost);
 	if (!hdr || !g->off || !g->len || !g->lost) {
 		/* Without room for the headers this rank cannot even take part. */
-		fprintf(stderr, "hpcvet-mpi: rank %d: out of memory for the exchange\n", g->me);
-		MPI_Abort(MPI_COMM_WORLD, 4);
+		no_room(g->me);
 	}
 	MPI_Allgather(my, H_WORDS, MPI_UINT64_T, hdr, H_WORDS, MPI_UINT64_T, MPI_COMM_WORLD);
 	for (int r = 0; r < nr; r++)
@@ -101,10 +108,7 @@ static void counts_alloc(int nr, int me, int **counts, int **displs)
 {
 	*counts = calloc((size_t)nr, sizeof **counts);
 	*displs = calloc((size_t)nr, sizeof **displs);
-	if (!*counts || !*displs) {
-		fprintf(stderr, "hpcvet-mpi: rank %d: out of memory for the exchange\n", me);
-		MPI_Abort(MPI_COMM_WORLD, 4);
-	}
+	if (!*counts || !*displs) no_room(me);
 }
 
 bool hv_exchange(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g)
@@ -132,10 +136,7 @@ bool hv_exchange_route(int kind, uint64_t n, const hv_wbuf *to, hv_gathered *g)
 	int *scounts, *sdispls, *counts, *displs;
 	counts_alloc(nr, g->me, &scounts, &sdispls);
 	counts_alloc(nr, g->me, &counts, &displs);
-	if (!out || !in) {
-		fprintf(stderr, "hpcvet-mpi: rank %d: out of memory for the exchange\n", g->me);
-		MPI_Abort(MPI_COMM_WORLD, 4);
-	}
+	if (!out || !in) no_room(g->me);
 	/* what this rank sends each rank, laid out as the receivers will see it */
 	uint64_t total = 0;
 	for (int r = 0; r < nr; r++) {
