@@ -287,6 +287,16 @@ void hv_report_merge(hv_report *dst, const hv_report *src)
 	hv_report_merge_rest(dst, src);
 }
 
+bool hv_report_only_counts(const hv_report *r)
+{
+	if (r->ndiags || r->nghosts || r->count[0] || r->count[1] || r->count[2] || r->unreadable || r->internal_error ||
+	    r->format[0] || r->edition[0] || r->version[0] || r->nparts)
+		return false;
+	for (int i = 0; i < HV_RULE_COUNT; i++)
+		if (r->failed[i]) return false;
+	return true;
+}
+
 size_t hv_report_rules_checked(const hv_report *r)
 {
 	size_t n = 0;

@@ -239,6 +239,10 @@ static inline uint64_t hv_report_hidden(const hv_report *r, int rule)
  * their own reports in parallel and merged in a fixed order, so the output
  * does not depend on scheduling. */
 void hv_report_merge(hv_report *dst, const hv_report *src);
+/* Whether merging r would add its evaluation counts and nothing else (no
+ * diagnostic, failure, severity count, name, part or problem): such a
+ * report may be kept as its counts alone until it is merged. */
+bool hv_report_only_counts(const hv_report *r);
 
 
 /* A note stored once on each of two or more files of the input becomes

@@ -86,22 +86,12 @@ typedef struct fctx {
 	atomic_bool gave_up;      /* too many of them, or out of memory */
 } fctx;
 
-static bool quiet(const hv_report *r)
-{
-	if (r->ndiags || r->nghosts || r->count[0] || r->count[1] || r->count[2] || r->unreadable || r->internal_error ||
-	    r->format[0] || r->edition[0] || r->version[0] || r->nparts)
-		return false;
-	for (int i = 0; i < HV_RULE_COUNT; i++)
-		if (r->failed[i]) return false;
-	return true;
-}
-
 /* After the loom's replay: a clean report becomes its counts (merging it
  * adds them and nothing else); another is kept whole. */
 static void fold(fctx *c, fheld *j)
 {
 	if (!j->rep) return;
-	if (quiet(j->rep)) {
+	if (hv_report_only_counts(j->rep)) {
 		uint32_t n = 0;
 		for (int i = 0; i < HV_RULE_COUNT; i++) n += j->rep->evaluated[i] != 0;
 		j->cnt = n ? malloc(n * sizeof *j->cnt) : NULL;
