@@ -103,6 +103,8 @@ help:
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
 	@echo "make afl TARGET=metadb SECONDS=600    AFL++ campaign (cmplog + custom mutator)"
 	@echo "make fuzz-smoke   every libFuzzer target for SMOKE_SECONDS (CI)"
+	@echo "make web      the web page, built to WebAssembly, in $(BUILD)/web (README \"In the browser\")"
+	@echo "make serve-web  serve it on http://127.0.0.1:$(WEB_PORT)/"
 	@echo "make clean    remove build directories"
 	@echo "V=1           print compiler command lines (quiet by default)"
 	@echo "HV_SHARED=DIR the shared folder with real-samples/ (default ../shared); without it those tests skip"
@@ -482,3 +484,5 @@ demo: all
 
 clean:
 	rm -rf build build-san build-fuzz demo-out fuzz/out fuzz/afl-out
+
+include web/web.mk

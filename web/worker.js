@@ -1,0 +1,153 @@
+// The validation, off the page's thread: the WebAssembly module (the
+// checking core and the report writers of hpcvet, web/wasm/entry.c) runs
+// here, and reads the user's files through FileReaderSync, one slice at a
+// time, when the core asks for bytes (web/wasm/reader.c). Nothing is sent
+// anywhere: the only request this worker makes is for hpcvet.wasm itself.
+'use strict';
+
+let wasm = null;        // the module's exports
+let files = [];         // File objects of the current run, by index
+let progress = null;    // {done, total, last}
+const reader = new FileReaderSync();
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+const bytes = () => new Uint8Array(wasm.memory.buffer);
+
+// A NUL-terminated copy of `s` in the module's memory; free with hvw_free.
+function cstring(s) {
+	const b = encoder.encode(s);
+	const p = wasm.hvw_alloc(b.length + 1);
+	bytes().set(b, p);
+	bytes()[p + b.length] = 0;
+	return p;
+}
+
+function readCString(p) {
+	if (!p) return null;
+	const m = bytes();
+	let e = p;
+	while (m[e]) e++;
+	return decoder.decode(m.subarray(p, e));
+}
+
+function withStrings(strings, fn) {
+	const ps = strings.map(cstring);
+	try {
+		return fn(...ps);
+	} finally {
+		ps.forEach((p) => wasm.hvw_free(p));
+	}
+}
+
+// hpcvet.read: `len` bytes of file `id` at `off` into memory at `dst`.
+function read(id, off, dst, len) {
+	const f = files[id];
+	if (!f || off + len > f.size) return 0;
+	let buf;
+	try {
+		buf = reader.readAsArrayBuffer(f.slice(off, off + len));
+	} catch (e) {
+		return 0; // the file changed or went away: the core reports it unreadable
+	}
+	if (buf.byteLength !== len) return 0;
+	bytes().set(new Uint8Array(buf), dst);
+	if (progress) {
+		progress.done += len;
+		const now = performance.now();
+		if (now - progress.last > 100) {
+			progress.last = now;
+			postMessage({type: 'progress', done: Math.min(progress.done, progress.total), total: progress.total});
+		}
+	}
+	return 1;
+}
+
+// The three WASI calls wasi-libc's stdio makes: the writers write to
+// memory streams, so only stray prints to stdout or stderr arrive here.
+const ERRNO_BADF = 8, ERRNO_SPIPE = 70;
+const wasi = {
+	fd_write(fd, iovs, iovsLen, nwritten) {
+		const view = new DataView(wasm.memory.buffer);
+		let text = '', n = 0;
+		for (let i = 0; i < iovsLen; i++) {
+			const p = view.getUint32(iovs + 8 * i, true), l = view.getUint32(iovs + 8 * i + 4, true);
+			text += decoder.decode(bytes().subarray(p, p + l));
+			n += l;
+		}
+		if (fd !== 1 && fd !== 2) return ERRNO_BADF;
+		console.log(text);
+		view.setUint32(nwritten, n, true);
+		return 0;
+	},
+	fd_close: () => ERRNO_BADF,
+	fd_seek: () => ERRNO_SPIPE,
+};
+
+async function load() {
+	const response = await fetch('hpcvet.wasm');
+	const {instance} = await WebAssembly.instantiate(await response.arrayBuffer(), {
+		hpcvet: {read},
+		wasi_snapshot_preview1: wasi,
+	});
+	wasm = instance.exports;
+	wasm._initialize();
+	const formats = ['json', 'sarif', 'text', 'html'].filter((f) => withStrings([f], (p) => wasm.hvw_has_format(p)));
+	postMessage({
+		type: 'ready',
+		version: readCString(wasm.hvw_version()),
+		rules: readCString(wasm.hvw_rule_table_version()),
+		formats,
+	});
+	return formats;
+}
+
+function write(format) {
+	const p = withStrings([format], (f) => wasm.hvw_write(f));
+	if (!p) return null;
+	return decoder.decode(bytes().subarray(p, p + wasm.hvw_written_len()));
+}
+
+// inputs: [{label, set, files: [{name, file}]}]; options: {name: value}.
+function validate(inputs, options) {
+	wasm.hvw_reset();
+	files = [];
+	for (const [name, value] of Object.entries(options))
+		withStrings([name, String(value)], (n, v) => wasm.hvw_set_option(n, v));
+	let total = 0;
+	for (const input of inputs) for (const f of input.files) total += f.file.size;
+	progress = {done: 0, total, last: 0};
+	for (const input of inputs) {
+		postMessage({type: 'progress', done: Math.min(progress.done, total), total, label: input.label});
+		if (!withStrings([input.label], (l) => wasm.hvw_input_begin(l, input.set ? 1 : 0)))
+			throw new Error('out of memory');
+		for (const f of input.files) {
+			files.push(f.file);
+			if (!withStrings([f.name], (n) => wasm.hvw_input_file(n, f.file.size, files.length - 1)))
+				throw new Error('out of memory');
+		}
+		wasm.hvw_input_validate();
+	}
+	progress = null;
+	postMessage({type: 'progress', done: total, total});
+	const result = {type: 'result', exit: wasm.hvw_exit_code()};
+	for (const format of formats) result[format] = write(format);
+	postMessage(result);
+}
+
+let formats = [];
+const ready = load().then((f) => (formats = f)).catch((e) => postMessage({type: 'error', message: 'could not load hpcvet.wasm: ' + e}));
+
+onmessage = async (event) => {
+	await ready;
+	const msg = event.data;
+	if (msg.type !== 'validate') return;
+	try {
+		validate(msg.inputs, msg.options || {});
+	} catch (e) {
+		// a trap in the module (out of memory beyond 4 GiB, a bug): the
+		// instance may be inconsistent, so the next run starts afresh
+		postMessage({type: 'error', message: String(e)});
+		await load().then((f) => (formats = f));
+	}
+};
