@@ -72,6 +72,7 @@ def wait_state(states, timeout=120):
 
 
 def page_report(kind, cwd, name):
+    cwd = os.path.realpath(cwd)  # the driver takes canonical paths only
     driver.execute_script('document.body.dataset.state = "sent"; window.hpcvetResult = null;')
     if kind == 'dir':
         driver.find_element(By.ID, 'pick-folder').send_keys(os.path.join(cwd, name))
