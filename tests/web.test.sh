@@ -2,7 +2,8 @@
 # The web page (make web) in a real browser: headless Chromium, driven by
 # Selenium (tests/web_page.py), is given golden cases of every family and
 # kind (y_, n_, i_) and the real samples through the page's file inputs,
-# and each JSON report the page makes must equal `hpcvet --format=json` on
+# and each JSON report the page makes must equal `hpcvet --format=json` (and
+# its certificate, with WebCrypto's digests, `hpcvet certify --format=json`) on
 # the same input. Skipped, visibly, without Chromium, its driver, Python's
 # Selenium or the wasm toolchain, and in the sanitizer build (the page runs
 # the wasm build, which the sanitizers do not instrument).
@@ -83,6 +84,6 @@ fi
 "$PY" "$ROOT/tests/web_page.py" "$BUILD/web" "$HPCVET" "$TMP/cases.tsv" "${shot[@]}" >"$TMP/page.log" 2>&1
 rc=$?
 cat "$TMP/page.log"
-check "the page's JSON report equals the CLI's on $ncases inputs ($ngolden golden cases), no console error" test "$rc" -eq 0
+check "the page's JSON report and certificate equal the CLI's on $ncases inputs ($ngolden golden cases), no console error" test "$rc" -eq 0
 check "every case was compared" grep -qx "compared $ncases" "$TMP/page.log"
 done_testing

@@ -5,7 +5,9 @@ Serves the built page from a local http server on 127.0.0.1, loads it in
 one browser session, and gives it each case through its file inputs, as a
 user picks them: a folder through the folder picker (<input webkitdirectory>),
 a file or a DUMPI trace's loose files through the file picker. The page's
-JSON report must equal `hpcvet --format=json NAME`, run in the folder the
+JSON report must equal `hpcvet --format=json NAME`, and its certificate
+(file digests from the browser's WebCrypto) `hpcvet certify --format=json
+NAME`, each run in the folder the
 page's names are relative to, so the two name every input and file alike
 and no field is normalised. The page must log no console error.
 
@@ -100,6 +102,8 @@ try:
     want = 'hpcvet %s, rule table %s' % (cli_version, rules.get('rule_table_version', ''))
     if not version.startswith(want):
         fail('the page says "%s", the CLI "%s"' % (version, want))
+    # every run makes a certificate too (the file digests from WebCrypto)
+    driver.execute_script('document.getElementById("opt-certify").checked = true')
     compared = 0
     with open(cases_file) as f:
         cases = [line.rstrip('\n').split('\t') for line in f if line.strip()]
@@ -116,6 +120,11 @@ try:
             print('  cli:  ' + cli.stdout[:600].replace('\n', ' '))
         elif got['exit'] != cli.returncode:
             fail('%s/%s: the page says exit %s, the CLI %d' % (cwd, name, got['exit'], cli.returncode))
+        cert = subprocess.run([hpcvet, 'certify', '--format=json', name], cwd=cwd, capture_output=True, text=True)
+        if not got.get('certificate') or json.loads(got['certificate']) != json.loads(cert.stdout):
+            fail('%s/%s: the page\'s certificate differs from the CLI\'s' % (cwd, name))
+            print('  page: ' + (got.get('certificate') or 'none')[-600:].replace('\n', ' '))
+            print('  cli:  ' + cert.stdout[-600:].replace('\n', ' '))
     print('compared %d' % compared)
     errors = [e for e in driver.get_log('browser') if e.get('level') == 'SEVERE']
     for e in errors:

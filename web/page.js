@@ -80,7 +80,7 @@ function run(inputs) {
 	$('progress').value = 0;
 	const n = inputs.reduce((s, i) => s + i.files.length, 0);
 	setState('running', `validating ${inputs.length} input${inputs.length > 1 ? 's' : ''} (${n} file${n > 1 ? 's' : ''})…`);
-	worker.postMessage({type: 'validate', inputs, options: options()});
+	worker.postMessage({type: 'validate', inputs, options: options(), certify: $('opt-certify').checked});
 }
 
 $('pick-files').addEventListener('change', (e) => {
@@ -125,6 +125,27 @@ function cell(tr, text, cls) {
 	tr.appendChild(td);
 }
 
+function diagnosticsTable(diagnostics) {
+	const table = document.createElement('table');
+	const head = table.createTHead().insertRow();
+	for (const t of ['severity', 'rule', 'file', 'offset', 'where', 'message']) {
+		const th = document.createElement('th');
+		th.textContent = t;
+		head.appendChild(th);
+	}
+	const body = table.createTBody();
+	for (const d of diagnostics) {
+		const tr = body.insertRow();
+		cell(tr, d.severity, 'sev-' + d.severity);
+		cell(tr, d.rule);
+		cell(tr, d.file);
+		cell(tr, d.offset === undefined || d.offset === null ? '' : '0x' + d.offset.toString(16));
+		cell(tr, d.struct_path);
+		cell(tr, d.message);
+	}
+	return table;
+}
+
 // The JSON report as a table: one summary per input, then its diagnostics.
 function renderJson(report) {
 	const root = document.createElement('div');
@@ -139,25 +160,13 @@ function renderJson(report) {
 			`${input.errors} errors, ${input.warnings} warnings, ${input.notes} notes` +
 			(input.suppressed ? `, ${input.suppressed} more not shown` : '');
 		root.appendChild(p);
-		if (!input.diagnostics.length) continue;
-		const table = document.createElement('table');
-		const head = table.createTHead().insertRow();
-		for (const t of ['severity', 'rule', 'file', 'offset', 'where', 'message']) {
-			const th = document.createElement('th');
-			th.textContent = t;
-			head.appendChild(th);
+		if (input.diagnostics.length) root.appendChild(diagnosticsTable(input.diagnostics));
+		for (const m of input.not_shown || []) {
+			const more = document.createElement('p');
+			more.textContent = `${m.count} more ${m.rule} diagnostics not shown (first at ${m.first_file}:0x` +
+				`${m.first_offset.toString(16)}, last at ${m.last_file}:0x${m.last_offset.toString(16)})`;
+			root.appendChild(more);
 		}
-		const body = table.createTBody();
-		for (const d of input.diagnostics) {
-			const tr = body.insertRow();
-			cell(tr, d.severity, 'sev-' + d.severity);
-			cell(tr, d.rule);
-			cell(tr, d.file);
-			cell(tr, d.offset === undefined || d.offset === null ? '' : '0x' + d.offset.toString(16));
-			cell(tr, d.struct_path);
-			cell(tr, d.message);
-		}
-		root.appendChild(table);
 	}
 	return root;
 }
@@ -186,6 +195,10 @@ function renderReport(msg) {
 		links.append(' ');
 		links.appendChild(download('hpcvet-report.html', msg.html, 'text/html'));
 	}
+	if (msg.certificate) {
+		links.append(' ');
+		links.appendChild(download('hpcvet-certificate.json', msg.certificate, 'application/json'));
+	}
 }
 
 const exitWords = ['conforming', 'nonconforming', 'usage error', 'unreadable', 'internal error'];
@@ -205,7 +218,8 @@ worker.onmessage = (event) => {
 		renderReport(msg);
 		$('result').hidden = false;
 		// for tests and scripts: the last reports, by format
-		window.hpcvetResult = {exit: msg.exit, json: msg.json, sarif: msg.sarif, html: msg.html || null};
+		window.hpcvetResult = {exit: msg.exit, json: msg.json, sarif: msg.sarif, html: msg.html || null,
+			certificate: msg.certificate || null};
 		setState('done', `done: ${exitWords[msg.exit] || 'exit ' + msg.exit} (exit code ${msg.exit})`);
 	} else if (msg.type === 'error') {
 		busy = false;

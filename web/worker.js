@@ -130,9 +130,28 @@ function validate(inputs, options) {
 	}
 	progress = null;
 	postMessage({type: 'progress', done: total, total});
-	const result = {type: 'result', exit: wasm.hvw_exit_code()};
-	for (const format of formats) result[format] = write(format);
-	postMessage(result);
+}
+
+// Certificates: each file's SHA-256 from WebCrypto, which digests a whole
+// buffer (it has no streaming digest), so a file is read whole, one at a
+// time, and only files up to CERT_MAX are digested; the certificate says
+// when one was not.
+const CERT_MAX = 1024 * 1024 * 1024;
+
+async function digests() {
+	for (let id = 0; id < files.length; id++) {
+		if (files[id].size > CERT_MAX) continue;
+		const md = new Uint8Array(await crypto.subtle.digest('SHA-256', await files[id].arrayBuffer()));
+		const hex = Array.from(md, (b) => b.toString(16).padStart(2, '0')).join('');
+		withStrings([hex], (h) => wasm.hvw_cert_digest(id, h));
+	}
+}
+
+function result(certify) {
+	const out = {type: 'result', exit: wasm.hvw_exit_code()};
+	for (const format of formats) out[format] = write(format);
+	if (certify) out.certificate = write('certificate');
+	return out;
 }
 
 let formats = [];
@@ -144,6 +163,8 @@ onmessage = async (event) => {
 	if (msg.type !== 'validate') return;
 	try {
 		validate(msg.inputs, msg.options || {});
+		if (msg.certify) await digests();
+		postMessage(result(msg.certify));
 	} catch (e) {
 		// a trap in the module (out of memory beyond 4 GiB, a bug): the
 		// instance may be inconsistent, so the next run starts afresh

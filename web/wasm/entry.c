@@ -9,6 +9,7 @@
 
 #include "core/rules.h"
 #include "core/validate.h"
+#include "output/certify.h"
 #include "output/output.h"
 #include "reader.h"
 
@@ -27,6 +28,11 @@ static bool write_junit(FILE *out, hv_report *const *reps, size_t n, const hv_ou
 	return true;
 }
 
+/* A certificate binds the verdict to each file's SHA-256: libcrypto is no
+ * part of the wasm build, so the page computes the digests with the
+ * browser's WebCrypto and hands them over (hvw_cert_digest). */
+static bool write_certificate(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
+
 static const struct {
 	const char *name;
 	bool (*write)(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
@@ -35,6 +41,7 @@ static const struct {
 	{"sarif", hv_write_sarif},
 	{"text", write_text},
 	{"junit", write_junit},
+	{"certificate", write_certificate},
 };
 
 /* The inputs validated since the last hvw_reset, with their reports. */
@@ -184,6 +191,55 @@ EXPORT("hvw_write") const char *hvw_write(const char *name)
 		return S.out;
 	}
 	return NULL;
+}
+
+/* The SHA-256 (64 hex digits) of the file the worker holds as `js_id`. */
+EXPORT("hvw_cert_digest") int hvw_cert_digest(uint32_t js_id, const char *hex)
+{
+	if (strlen(hex) != 64) return 0;
+	for (size_t i = 0; i < S.n; i++)
+		for (size_t k = 0; k < S.inputs[i].n; k++)
+			if (S.inputs[i].files[k].js_id == js_id) {
+				memcpy(S.inputs[i].files[k].sha256, hex, 65);
+				return 1;
+			}
+	return 0;
+}
+
+/* Each input's files, in the order they were validated, named relative to
+ * the input as the CLI's certificates name them; a file without a digest
+ * makes its input's list incomplete. */
+static bool write_certificate(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o)
+{
+	hv_cert_files *cfs = calloc(n ? n : 1, sizeof *cfs);
+	bool ok = cfs != NULL;
+	for (size_t i = 0; ok && i < n; i++) {
+		hvw_input *in = &S.inputs[i];
+		cfs[i].files = calloc(in->n ? in->n : 1, sizeof *cfs[i].files);
+		if (!cfs[i].files) {
+			ok = false;
+			break;
+		}
+		cfs[i].complete = true;
+		for (size_t k = 0; k < in->n; k++) {
+			hv_cert_file *f = &cfs[i].files[cfs[i].n++];
+			f->name = (char *)hv_cert_relative_name(in->label, in->files[k].name);
+			f->size = in->files[k].size;
+			memcpy(f->sha256, in->files[k].sha256, sizeof f->sha256);
+			if (!f->sha256[0] && cfs[i].complete) {
+				cfs[i].complete = false;
+				cfs[i].problem = "a file's SHA-256 was not computed (the page digests files up to 1 GiB)";
+			}
+		}
+	}
+	if (ok) {
+		hv_output_opts oc = *o;
+		oc.cert_files = cfs;
+		ok = hv_write_certify_json(out, reps, n, &oc);
+	}
+	for (size_t i = 0; cfs && i < n; i++) free(cfs[i].files);
+	free(cfs);
+	return ok;
 }
 
 EXPORT("hvw_written_len") size_t hvw_written_len(void) { return S.out_len; }

@@ -21,6 +21,7 @@ typedef struct hvw_file {
 	uint64_t size;
 	uint32_t js_id;
 	uint8_t *data; /* the whole content, when it was read at once */
+	char sha256[65]; /* for a certificate: lowercase hex from the page's WebCrypto, or "" */
 } hvw_file;
 
 typedef struct hvw_input {
