@@ -126,6 +126,12 @@ try:
             print('  page: ' + (got.get('certificate') or 'none')[-600:].replace('\n', ' '))
             print('  cli:  ' + cert.stdout[-600:].replace('\n', ' '))
     print('compared %d' % compared)
+    # nothing leaves the machine: the page loaded only its own files
+    origin = url.rsplit('/', 1)[0] + '/'
+    names = driver.execute_script('return performance.getEntriesByType("resource").map(e => e.name)')
+    for n in names:
+        if not n.startswith(origin):
+            fail('the page loaded %s' % n)
     errors = [e for e in driver.get_log('browser') if e.get('level') == 'SEVERE']
     for e in errors:
         fail('console: %s' % e.get('message'))

@@ -38,7 +38,7 @@ WEB_DEP_OBJS := $(WEB_DIR)/obj/deps/cJSON.o $(WEB_YAML_SRCS:%=$(WEB_DIR)/obj/dep
 WEB_PAGE := index.html page.js worker.js page.css
 WEB_INC  := -Iweb/wasm -Ivalidator -I$(WEB_DIR)/include -I$(WEB_SRC)/libyaml/include
 
-.PHONY: web serve-web web-deps
+.PHONY: web serve-web web-deps bench-web
 web: web-deps $(WEB_DIR)/hpcvet.wasm $(WEB_PAGE:%=$(WEB_DIR)/%)
 
 web-deps:
@@ -103,3 +103,9 @@ $(WEB_DIR)/%: web/%
 serve-web: web
 	@echo "serving $(WEB_DIR) on http://127.0.0.1:$(WEB_PORT)/ (Ctrl-C stops)"
 	cd $(WEB_DIR) && python3 -m http.server --bind 127.0.0.1 $(WEB_PORT)
+
+# The page beside hpcvet -j1 on a generated database and ovni trace
+# (bench/web.sh; WEB_SIZE MiB each, default 256; bench/RESULTS.md "Web page").
+bench-web: all web
+	WEB_SIZE=$(WEB_SIZE) bash bench/web.sh $(BUILD)
+WEB_SIZE ?= 256
