@@ -13,7 +13,8 @@
 #   the wall seconds spent in them.
 #
 # usage: bench/web.sh [BUILD_DIR]
-# environment: WEB_SIZE (MiB per input, default 256), RUNS (default 3),
+# environment: WEB_SIZE (MiB per input, default 256), RUNS (default 3), FORMATS
+# (default "hpctoolkit ovni-trace", bench/lib.sh's generators),
 # BENCH_DIR (kept and reused when given), PYTHON (a python3 with selenium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +38,7 @@ source bench/lib.sh
 echo "# the web page vs hpcvet -q -j1; $runs runs each (median wall); load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| input | MiB | hpcvet -j1 wall s | CPU s | peak RSS MiB | page wall s | CPU s | page / CLI wall | CPU | wasm memory MiB | renderer peak RSS MiB | file reads (wall s) | exit (CLI, page) |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
-for fmt in hpctoolkit ovni-trace; do
+for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 	in=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/$fmt")
 	mb=$(mib "$(bytes_of "$in")")
 	measure_runs "$dir/cli.log" "$hv" -q -j1 "$in"

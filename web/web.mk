@@ -35,6 +35,9 @@ WEB_OBJS := $(patsubst %.c,$(WEB_DIR)/obj/%.o,$(WEB_CORE_SRCS) $(WEB_GLUE_SRCS))
 WEB_SRC  := $(WEB_DIR)/src
 WEB_YAML_SRCS := api dumper emitter loader parser reader scanner writer
 WEB_DEP_OBJS := $(WEB_DIR)/obj/deps/cJSON.o $(WEB_YAML_SRCS:%=$(WEB_DIR)/obj/deps/yaml_%.o)
+# Sources the Makefile generates into $(BUILD)/gen for the library's writers
+# (the HTML report's style sheet and script, when it has them), compiled again.
+WEB_GEN_OBJS := $(if $(HTML_ASSETS),$(WEB_DIR)/obj/gen/html_assets.o)
 WEB_PAGE := index.html page.js worker.js page.css
 WEB_INC  := -Iweb/wasm -Ivalidator -I$(WEB_DIR)/include -I$(WEB_SRC)/libyaml/include
 
@@ -83,6 +86,11 @@ $(WEB_DIR)/obj/deps/yaml_%.o: $(WEB_SRC)/.fetched
 	  -DYAML_VERSION_PATCH=$$(echo $$v | cut -d. -f3) -I$(WEB_SRC)/libyaml/include -I$(WEB_SRC)/libyaml/src \
 	  -c $(WEB_SRC)/libyaml/src/$*.c -o $@
 
+$(WEB_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	@$(call say,WASM,$@)
+	$(Q)$(WASI_CC) $(WASI_FLAGS) $(WEB_CFLAGS) $(WEB_INC) -c $< -o $@
+
 $(WEB_DIR)/obj/%.o: %.c $(HEADERS) $(wildcard web/wasm/*.h) $(WEB_SRC)/.fetched
 	@mkdir -p $(dir $@)
 	@$(call say,WASM,$@)
@@ -91,7 +99,7 @@ $(WEB_DIR)/obj/%.o: %.c $(HEADERS) $(wildcard web/wasm/*.h) $(WEB_SRC)/.fetched
 # A reactor: no main; worker.js calls the exports of web/wasm/entry.c.
 # 8 MiB of stack, as a thread of the CLI has at least; memory grows up to
 # the 4 GiB a wasm32 module can address.
-$(WEB_DIR)/hpcvet.wasm: $(WEB_OBJS) $(WEB_DEP_OBJS)
+$(WEB_DIR)/hpcvet.wasm: $(WEB_OBJS) $(WEB_GEN_OBJS) $(WEB_DEP_OBJS)
 	@$(call say,LD,$@)
 	$(Q)$(WASI_CC) $(WASI_LINK) -mexec-model=reactor -Wl,-z,stack-size=8388608 -Wl,--max-memory=4294967296 \
 	  -Wl,--strip-all $^ -lm -o $@
