@@ -51,7 +51,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-web bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -479,6 +479,12 @@ bench-device:
 # BENCH_SIZE MiB inputs, paired, and RSS over 10,000 small validations.
 bench-python: all
 	BENCH_SIZE=$(BENCH_SIZE) bash bench/python.sh $(BUILD)
+
+# The web page (make web) beside hpcvet -j1 on a generated database and ovni
+# trace of WEB_SIZE MiB each (bench/web.sh; Chromium and python3-selenium).
+WEB_SIZE ?= 256
+bench-web: all web
+	WEB_SIZE=$(WEB_SIZE) bash bench/web.sh $(BUILD)
 
 demo: all
 	@bash tests/demo.sh $(BUILD)
