@@ -33,6 +33,9 @@ static bool write_junit(FILE *out, hv_report *const *reps, size_t n, const hv_ou
  * browser's WebCrypto and hands them over (hvw_cert_digest). */
 static bool write_certificate(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
 
+/* worker.js writes every format of this table that it knows after each
+ * run; the page shows the report of the "html" writer when the table has
+ * one (in a sandboxed frame), else the "json" report as a table. */
 static const struct {
 	const char *name;
 	bool (*write)(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
