@@ -51,7 +51,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-web bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -103,6 +103,9 @@ help:
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
 	@echo "make afl TARGET=metadb SECONDS=600    AFL++ campaign (cmplog + custom mutator)"
 	@echo "make fuzz-smoke   every libFuzzer target for SMOKE_SECONDS (CI)"
+	@echo "make web      the web page, built to WebAssembly, in $(BUILD)/web (README \"In the browser\")"
+	@echo "make serve-web  serve it on http://127.0.0.1:$(WEB_PORT)/"
+	@echo "make bench-web  the page beside hpcvet -j1 on generated inputs (WEB_SIZE=MiB, default 256)"
 	@echo "make clean    remove build directories"
 	@echo "V=1           print compiler command lines (quiet by default)"
 	@echo "HV_SHARED=DIR the shared folder with real-samples/ (default ../shared); without it those tests skip"
@@ -477,8 +480,16 @@ bench-device:
 bench-python: all
 	BENCH_SIZE=$(BENCH_SIZE) bash bench/python.sh $(BUILD)
 
+# The web page (make web) beside hpcvet -j1 on a generated database and ovni
+# trace of WEB_SIZE MiB each (bench/web.sh; Chromium and python3-selenium).
+WEB_SIZE ?= 256
+bench-web: all web
+	WEB_SIZE=$(WEB_SIZE) bash bench/web.sh $(BUILD)
+
 demo: all
 	@bash tests/demo.sh $(BUILD)
 
 clean:
 	rm -rf build build-san build-fuzz demo-out fuzz/out fuzz/afl-out
+
+include web/web.mk

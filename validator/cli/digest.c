@@ -169,30 +169,6 @@ void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t
 		s->nhashers++;
 }
 
-static const char *strip_dir(const char *name, const char *dir, size_t l)
-{
-	while (l > 1 && dir[l - 1] == '/') l--;
-	if (l > 0 && strncmp(name, dir, l) == 0 && name[l] == '/') {
-		name += l;
-		while (*name == '/') name++;
-	}
-	return name;
-}
-
-/* A name relative to the input, so a certificate holds for a copy of the
- * input elsewhere: "meta.db" for "db/meta.db" when the input is "db" or
- * "db/"; the base name for a single file; for a DUMPI .meta (whose folder
- * is read), the name within that folder. */
-static const char *relative_name(const char *label, const char *name)
-{
-	const char *slash = strrchr(label, '/');
-	if (strcmp(name, label) == 0) return slash ? slash + 1 : name;
-	const char *r = strip_dir(name, label, strlen(label));
-	if (r != name) return r;
-	if (slash) return strip_dir(name, label, (size_t)(slash - label) + (slash == label));
-	return strncmp(name, "./", 2) == 0 ? name + 2 : name;
-}
-
 static void finish_one(hv_digest_file *d, hv_cert_file *out, char *problem, size_t plen)
 {
 	uint8_t md[EVP_MAX_MD_SIZE];
@@ -237,7 +213,7 @@ void hv_digest_end(hv_digest_set *s)
 	}
 	for (size_t i = 0; i < s->nwork; i++) {
 		hv_cert_file *f = &s->out.files[s->out.n];
-		f->name = strdup(relative_name(s->label ? s->label : "", s->work[i].name ? s->work[i].name : ""));
+		f->name = strdup(hv_cert_relative_name(s->label ? s->label : "", s->work[i].name ? s->work[i].name : ""));
 		if (!f->name) {
 			snprintf(s->problem, sizeof s->problem, "out of memory");
 			break;

@@ -2,18 +2,22 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+/* WebAssembly has no mmap (wasi-libc only emulates it over malloc, where
+ * unmapping part of a mapping would free what it must not): calloc there. */
+#ifndef __wasi__
 #include <sys/mman.h>
+#endif
 
 #define HUGE_2M ((size_t)2 << 20)
 #define BIG (4u << 20)
 
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS) && !defined(__wasi__)
 static size_t huge_len(size_t len) { return (len + HUGE_2M - 1) / HUGE_2M * HUGE_2M; }
 #endif
 
 void *hv_zalloc_big(size_t len)
 {
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS) && !defined(__wasi__)
 	if (len >= BIG && len <= SIZE_MAX - 2 * HUGE_2M) {
 		/* whole 2 MiB pages: an unaligned head or a partial tail would
 		 * have 4 KiB pages */
@@ -33,7 +37,7 @@ void *hv_zalloc_big(size_t len)
 void hv_zfree_big(void *p, size_t len)
 {
 	if (!p) return;
-#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
+#if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS) && !defined(__wasi__)
 	if (len >= BIG && len <= SIZE_MAX - 2 * HUGE_2M) {
 		munmap(p, huge_len(len));
 		return;

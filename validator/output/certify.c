@@ -81,6 +81,26 @@ static const hv_diag *first_diag(const hv_report *r, int rule)
 	return NULL;
 }
 
+static const char *strip_dir(const char *name, const char *dir, size_t l)
+{
+	while (l > 1 && dir[l - 1] == '/') l--;
+	if (l > 0 && strncmp(name, dir, l) == 0 && name[l] == '/') {
+		name += l;
+		while (*name == '/') name++;
+	}
+	return name;
+}
+
+const char *hv_cert_relative_name(const char *label, const char *name)
+{
+	const char *slash = strrchr(label, '/');
+	if (strcmp(name, label) == 0) return slash ? slash + 1 : name;
+	const char *r = strip_dir(name, label, strlen(label));
+	if (r != name) return r;
+	if (slash) return strip_dir(name, label, (size_t)(slash - label) + (slash == label));
+	return strncmp(name, "./", 2) == 0 ? name + 2 : name;
+}
+
 static void text_files(FILE *out, const hv_cert_files *cf)
 {
 	if (!cf) return;

@@ -27,6 +27,12 @@ typedef struct hv_cert_files {
 	const char *problem;
 } hv_cert_files;
 
+/* A file's name relative to its input, so a certificate holds for a copy of
+ * the input elsewhere: "meta.db" for "db/meta.db" when the input is "db" or
+ * "db/"; the base name for a single file; for a DUMPI .meta (whose folder
+ * is read), the name within that folder. Points into `name`. */
+const char *hv_cert_relative_name(const char *label, const char *name);
+
 void hv_write_certify_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
 /* False when the JSON document could not be built (out of memory). */
 bool hv_write_certify_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);

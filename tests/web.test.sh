@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The web page (make web) in a real browser: headless Chromium, driven by
+# Selenium (tests/web_page.py), is given golden cases of every family and
+# kind (y_, n_, i_) and the real samples through the page's file inputs,
+# and each JSON report the page makes must equal `hpcvet --format=json` (and
+# its certificate, with WebCrypto's digests, `hpcvet certify --format=json`) on
+# the same input. Skipped, visibly, without Chromium, its driver, Python's
+# Selenium or the wasm toolchain, and in the sanitizer build (the page runs
+# the wasm build, which the sanitizers do not instrument).
+# WEB_SCREENSHOT=PNG: also save a screenshot of the page (docs/web-page.png
+# is made so).
+source "$(dirname "$0")/lib.sh"
+
+if is_san_build; then
+	skip "web page: tested once, with the plain build"
+	done_testing
+	exit
+fi
+PY=
+for p in python3 /usr/bin/python3; do
+	if command -v "$p" >/dev/null && "$p" -c 'import selenium' 2>/dev/null; then PY=$p && break; fi
+done
+missing=""
+command -v chromium >/dev/null || missing="$missing chromium"
+[ -x /usr/bin/chromedriver ] || missing="$missing chromium-driver"
+[ -n "$PY" ] || missing="$missing python3-selenium"
+if [ -n "$missing" ]; then
+	skip "web page: no$missing (Debian packages)"
+	done_testing
+	exit
+fi
+if ! make --no-print-directory -C "$ROOT" BUILD="$BUILD" WEB_DEPS_INSTALL=0 web-deps >"$TMP/deps.log" 2>&1; then
+	skip "web page: $(tail -n 1 "$TMP/deps.log")"
+	done_testing
+	exit
+fi
+# cJSON and libyaml come from Debian's source packages, downloaded at the
+# first build: without a network that build cannot be made.
+if ! make --no-print-directory -C "$ROOT" BUILD="$BUILD" web >"$TMP/web.log" 2>&1; then
+	if [ -f "$BUILD/web/src/.fetched" ]; then
+		not_ok "make web failed"
+		tail -n 20 "$TMP/web.log"
+	else
+		skip "web page: make web could not download cJSON's and libyaml's Debian source packages"
+	fi
+	done_testing
+	exit
+fi
+
+# The cases: up to 8 of each family and kind, in the manifest's order.
+CASES="$ROOT/golden/cases"
+: >"$TMP/cases.tsv"
+jq -r '.cases | group_by(.family + .kind)[] | .[:8][] | .path' "$CASES/MANIFEST.json" | while read -r p; do
+	full="$CASES/$p"
+	if [ -d "$full" ]; then kind=dir; else kind=file; fi
+	printf '%s\t%s\t%s\n' "$kind" "$(dirname "$full")" "$(basename "$full")" >>"$TMP/cases.tsv"
+done
+ngolden=$(wc -l <"$TMP/cases.tsv")
+check "golden cases of every kind chosen" test "$(jq -r '.cases | group_by(.kind) | length' "$CASES/MANIFEST.json")" -eq 3
+
+# The real samples: databases, ovni traces and DUMPI traces as folders; each
+# DUMPI .meta with its loose files, as `hpcvet X.meta` in the trace's folder.
+R="$SHARED/real-samples"
+if [ -d "$R" ]; then
+	for d in "$R"/hpctoolkit/*.d/ "$R"/ovni/*/ "$R"/dumpi/*/; do
+		[ -d "$d" ] && printf 'dir\t%s\t%s\n' "$(dirname "$d")" "$(basename "$d")" >>"$TMP/cases.tsv"
+	done
+	for m in "$R"/dumpi/*/*.meta; do
+		[ -f "$m" ] && printf 'loose\t%s\t%s\n' "$(dirname "$m")" "$(basename "$m")" >>"$TMP/cases.tsv"
+	done
+else
+	skip "web page: $R not present (set HV_SHARED to the shared folder): golden cases only"
+fi
+ncases=$(wc -l <"$TMP/cases.tsv")
+
+# The screenshot shows a report with findings: a golden case of each family's.
+shot=()
+if [ -n "${WEB_SCREENSHOT:-}" ]; then
+	printf 'dir\t%s\t%s\n' "$CASES/hpctoolkit" n_hpctkdb.ctx.unknown_01.d >>"$TMP/cases.tsv"
+	ncases=$((ncases + 1))
+	shot=(--screenshot "$WEB_SCREENSHOT")
+fi
+
+"$PY" "$ROOT/tests/web_page.py" "$BUILD/web" "$HPCVET" "$TMP/cases.tsv" "${shot[@]}" >"$TMP/page.log" 2>&1
+rc=$?
+cat "$TMP/page.log"
+check "the page's JSON report and certificate equal the CLI's on $ncases inputs ($ngolden golden cases), no console error" test "$rc" -eq 0
+check "every case was compared" grep -qx "compared $ncases" "$TMP/page.log"
+done_testing

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""The web page (web/, make web) in headless Chromium, against the CLI.
+
+Serves the built page from a local http server on 127.0.0.1, loads it in
+one browser session, and gives it each case through its file inputs, as a
+user picks them: a folder through the folder picker (<input webkitdirectory>),
+a file or a DUMPI trace's loose files through the file picker. The page's
+JSON report must equal `hpcvet --format=json NAME`, and its certificate
+(file digests from the browser's WebCrypto) `hpcvet certify --format=json
+NAME`, each run in the folder the
+page's names are relative to, so the two name every input and file alike
+and no field is normalised. The page must log no console error.
+
+usage: web_page.py WEBDIR HPCVET CASES [--screenshot PNG]
+CASES: one case a line, "KIND<TAB>CWD<TAB>NAME": KIND dir (NAME a folder
+of CWD, picked as a folder), file (NAME a file of CWD) or loose (every
+file of CWD picked at once; NAME the .meta the CLI is given).
+Prints "compared N" and a line per case that differs; exits 1 when any
+differs or the page fails."""
+import functools
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+args = sys.argv[1:]
+shot = None
+if '--screenshot' in args:
+    i = args.index('--screenshot')
+    shot = args[i + 1]
+    del args[i:i + 2]
+webdir, hpcvet, cases_file = args
+hpcvet = os.path.abspath(hpcvet)
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *a):
+        pass
+
+
+server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(Quiet, directory=webdir))
+threading.Thread(target=server.serve_forever, daemon=True).start()
+url = 'http://127.0.0.1:%d/index.html' % server.server_address[1]
+
+opts = webdriver.ChromeOptions()
+for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1200,900'):
+    opts.add_argument(a)
+opts.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
+driver = webdriver.Chrome(service=Service('/usr/bin/chromedriver'), options=opts)
+failures = 0
+
+
+def fail(msg):
+    global failures
+    failures += 1
+    print('FAIL: ' + msg)
+
+
+def wait_state(states, timeout=120):
+    end = time.time() + timeout
+    while time.time() < end:
+        s = driver.execute_script('return document.body.dataset.state')
+        if s in states:
+            return s
+        time.sleep(0.05)
+    return None
+
+
+def page_report(kind, cwd, name):
+    cwd = os.path.realpath(cwd)  # the driver takes canonical paths only
+    driver.execute_script('document.body.dataset.state = "sent"; window.hpcvetResult = null;')
+    if kind == 'dir':
+        driver.find_element(By.ID, 'pick-folder').send_keys(os.path.join(cwd, name))
+    elif kind == 'file':
+        driver.find_element(By.ID, 'pick-files').send_keys(os.path.join(cwd, name))
+    else:
+        paths = sorted(os.path.join(cwd, f) for f in os.listdir(cwd)
+                       if not f.startswith('.') and os.path.isfile(os.path.join(cwd, f)))
+        driver.find_element(By.ID, 'pick-files').send_keys('\n'.join(paths))
+    state = wait_state(('done', 'error'))
+    result = driver.execute_script('return window.hpcvetResult')
+    if state != 'done' or not result or 'json' not in result:
+        return None, 'page state %s: %s' % (state, result)
+    return result, None
+
+
+try:
+    driver.get(url)
+    if wait_state(('ready',), 60) != 'ready':
+        fail('the page did not load hpcvet.wasm: %s' % driver.find_element(By.ID, 'message').text)
+        sys.exit(1)
+    version = driver.find_element(By.ID, 'version').text
+    cli_version = subprocess.run([hpcvet, '--version'], capture_output=True, text=True).stdout.split()[-1]
+    rules = json.loads(subprocess.run([hpcvet, 'rules', '--format=json'], capture_output=True, text=True).stdout)
+    want = 'hpcvet %s, rule table %s' % (cli_version, rules.get('rule_table_version', ''))
+    if not version.startswith(want):
+        fail('the page says "%s", the CLI "%s"' % (version, want))
+    # every run makes a certificate too (the file digests from WebCrypto)
+    driver.execute_script('document.getElementById("opt-certify").checked = true')
+    compared = 0
+    with open(cases_file) as f:
+        cases = [line.rstrip('\n').split('\t') for line in f if line.strip()]
+    for kind, cwd, name in cases:
+        got, err = page_report(kind, cwd, name)
+        if err:
+            fail('%s/%s: %s' % (cwd, name, err))
+            continue
+        cli = subprocess.run([hpcvet, '--format=json', name], cwd=cwd, capture_output=True, text=True)
+        compared += 1
+        if json.loads(got['json']) != json.loads(cli.stdout):
+            fail('%s/%s: the page\'s JSON report differs from the CLI\'s' % (cwd, name))
+            print('  page: ' + got['json'][:600].replace('\n', ' '))
+            print('  cli:  ' + cli.stdout[:600].replace('\n', ' '))
+        elif got['exit'] != cli.returncode:
+            fail('%s/%s: the page says exit %s, the CLI %d' % (cwd, name, got['exit'], cli.returncode))
+        cert = subprocess.run([hpcvet, 'certify', '--format=json', name], cwd=cwd, capture_output=True, text=True)
+        if not got.get('certificate') or json.loads(got['certificate']) != json.loads(cert.stdout):
+            fail('%s/%s: the page\'s certificate differs from the CLI\'s' % (cwd, name))
+            print('  page: ' + (got.get('certificate') or 'none')[-600:].replace('\n', ' '))
+            print('  cli:  ' + cert.stdout[-600:].replace('\n', ' '))
+    print('compared %d' % compared)
+    # nothing leaves the machine: the page loaded only its own files
+    origin = url.rsplit('/', 1)[0] + '/'
+    names = driver.execute_script('return performance.getEntriesByType("resource").map(e => e.name)')
+    for n in names:
+        if not n.startswith(origin):
+            fail('the page loaded %s' % n)
+    errors = [e for e in driver.get_log('browser') if e.get('level') == 'SEVERE']
+    for e in errors:
+        fail('console: %s' % e.get('message'))
+    if shot:
+        driver.save_screenshot(shot)
+finally:
+    driver.quit()
+    server.shutdown()
+sys.exit(1 if failures else 0)
