@@ -14,6 +14,10 @@
  * file's modification and change times before it writes (README, "Files
  * that change while they are read").
  *
+ * HV_REWRITE_MODE=replace: instead, a copy of the same bytes is renamed over
+ * the file (another inode, same times or not); =read: the file is only
+ * read through, as another reader would (its access time may move, its
+ * identity does not: hpcvet must not call that a change).
  * HV_REWRITE_RANK=R: only in the process whose OMPI_COMM_WORLD_RANK is R
  * (under mpirun each rank counts its own openings).
  * HV_KILL_PATH, HV_KILL_AT, HV_KILL_RANK: at that opening in that rank, the
@@ -54,8 +58,54 @@ static bool ts_after(struct timespec a, struct timespec b)
 	return a.tv_sec > b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec > b.tv_nsec);
 }
 
+static void note(const char *what, const char *path, long n)
+{
+	open_fn real_open = (open_fn)dlsym(RTLD_NEXT, "open");
+	const char *mark = getenv("HV_REWRITE_MARK");
+	int m = mark ? real_open(mark, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+	if (m >= 0) {
+		dprintf(m, "%s %s at open %ld\n", what, path, n);
+		close(m);
+	}
+}
+
+/* mode "read": read the whole file; "replace": rename a copy over it */
+static void other_mode(const char *mode, const char *path, long n)
+{
+	open_fn real_open = (open_fn)dlsym(RTLD_NEXT, "open");
+	int fd = real_open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) return;
+	char tmp[4096];
+	int out = -1;
+	if (strcmp(mode, "replace") == 0) {
+		snprintf(tmp, sizeof tmp, "%s.rewrite", path);
+		out = real_open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (out < 0) {
+			close(fd);
+			return;
+		}
+	}
+	char buf[65536];
+	ssize_t got;
+	bool ok = true;
+	while ((got = read(fd, buf, sizeof buf)) > 0)
+		if (out >= 0 && write(out, buf, (size_t)got) != got) ok = false;
+	close(fd);
+	if (out >= 0) {
+		ok = close(out) == 0 && ok && rename(tmp, path) == 0;
+		if (ok) note("replaced", path, n);
+	} else if (got == 0) {
+		note("read", path, n);
+	}
+}
+
 static void rewrite(const char *path, long n)
 {
+	const char *mode = getenv("HV_REWRITE_MODE");
+	if (mode && *mode) {
+		other_mode(mode, path, n);
+		return;
+	}
 	open_fn real_open = (open_fn)dlsym(RTLD_NEXT, "open");
 	int fd = real_open(path, O_RDWR | O_CLOEXEC);
 	struct stat st;
@@ -76,14 +126,7 @@ static void rewrite(const char *path, long n)
 	unsigned char b;
 	bool done = pread(fd, &b, 1, off) == 1 && (b ^= 0x01, pwrite(fd, &b, 1, off) == 1);
 	close(fd);
-	const char *mark = getenv("HV_REWRITE_MARK");
-	if (done && mark) {
-		int m = real_open(mark, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-		if (m >= 0) {
-			dprintf(m, "rewrote %s at open %ld\n", path, n);
-			close(m);
-		}
-	}
+	if (done) note("rewrote", path, n);
 }
 
 static void before_open(const char *path)
