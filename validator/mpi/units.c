@@ -196,7 +196,9 @@ static void idents_differ(hv_report *rep, const idents *mine)
 	hv_exchange(HV_X_END, 2, &w, &g);
 	hv_wbuf_free(&w);
 	char p0[4096], pr[4096];
-	for (int r = 1; r < g.nranks && !g.lost[0]; r++) {
+	/* a rank that could not read the input at all opened fewer files:
+	 * its own reason (already merged) says more than this */
+	for (int r = 1; r < g.nranks && !g.lost[0] && !rep->unreadable; r++) {
 		if (g.lost[r]) continue;
 		hv_rbuf a = hv_rbuf_of(g.buf + g.off[0], (size_t)g.len[0]);
 		hv_rbuf b = hv_rbuf_of(g.buf + g.off[r], (size_t)g.len[r]);
@@ -215,6 +217,10 @@ static void idents_differ(hv_report *rep, const idents *mine)
 		}
 	}
 	/* the hashes differed but the lists did not arrive: still not one set of bytes */
+	if (rep->unreadable) {
+		hv_gathered_free(&g);
+		return;
+	}
 	rep->internal_error = false;
 	hv_report_unreadable(rep, "%s: changed while it was read (the ranks opened its files with different identities)",
 			     rep->input_path ? rep->input_path : "the input");
