@@ -12,8 +12,9 @@
 # is found too. No false positives: the same inputs read by another reader
 # meanwhile (access times move), the unchanged inputs and the real samples
 # on the shared read-only folder give the report of a run without the
-# interposer, byte for byte. hpcvet-mpi: a rank killed mid-run (SIGKILL)
-# fails the run with no report. The writer waits past the coarse clock's
+# interposer, byte for byte. hpcvet-mpi: a file rewritten after rank 0
+# read it and before rank 1 opened it is found by comparing the ranks'
+# identities; a rank killed mid-run (SIGKILL) fails the run with no report. The writer waits past the coarse clock's
 # tick before it writes, as a real writer still writing is (README, "Files
 # that change while they are read"). Plain build only (a sanitizer build
 # interposes open itself); the MPI part skips without mpirun.
@@ -167,6 +168,19 @@ for c in "${cases[@]}"; do
 		head -3 "$TMP/err"
 	fi
 done
+
+# A late writer: rank 1 opens a file only after rank 0 has read it and
+# finished (an input no family claims: no exchange holds rank 0 back), and
+# after the file was rewritten. Each rank read one consistent version, not
+# the same one; the identities compared across the ranks say so.
+mkdir -p "$TMP/g" && head -c 3000 /dev/urandom >"$TMP/g/junk.bin"
+in=g file=junk.bin
+at 1 HV_REWRITE_RANK=1 HV_REWRITE_DELAY_MS=1500 -- "${MPIRUN[@]}" -np 2 -x HV_REWRITE_PATH -x HV_REWRITE_AT \
+	-x HV_REWRITE_MARK -x HV_REWRITE_RANK -x HV_REWRITE_DELAY_MS -x LD_PRELOAD "$MPI" "$W"
+if [ "$rc" -eq 3 ] && [ -s "$TMP/mark" ] && grep -qF "$W/$file: changed while it was read" "$TMP/out"; then ok; else
+	not_ok "a file rewritten between rank 0's reading and rank 1's opening: exit $rc, want 3 and the message"
+	head -3 "$TMP/out" "$TMP/err"
+fi
 
 # A rank killed mid-run (at an opening of profile.db, while the ranks
 # check their units): the run fails, and no report is written.

@@ -18,6 +18,8 @@
  * the file (another inode, same times or not); =read: the file is only
  * read through, as another reader would (its access time may move, its
  * identity does not: hpcvet must not call that a change).
+ * HV_REWRITE_DELAY_MS=N: wait N ms first (a writer that comes late, after
+ * another process read the file).
  * HV_REWRITE_RANK=R: only in the process whose OMPI_COMM_WORLD_RANK is R
  * (under mpirun each rank counts its own openings).
  * HV_KILL_PATH, HV_KILL_AT, HV_KILL_RANK: at that opening in that rank, the
@@ -101,6 +103,11 @@ static void other_mode(const char *mode, const char *path, long n)
 
 static void rewrite(const char *path, long n)
 {
+	const char *delay = getenv("HV_REWRITE_DELAY_MS");
+	if (delay) {
+		long ms = atol(delay);
+		nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000}, NULL);
+	}
 	const char *mode = getenv("HV_REWRITE_MODE");
 	if (mode && *mode) {
 		other_mode(mode, path, n);
