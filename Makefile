@@ -260,6 +260,17 @@ $(FUZZ_PLANTS): fuzz/regress.c $(wildcard fuzz/fuzz_diff_*.c) validator/core/uni
 
 tests-bin: all $(TEST_BINS) $(FUZZ_REGRESS) $(FUZZ_PLANTS) $(BUILD)/fuzz/hpcvet-pack $(BUILD)/fuzz/mutator_test
 
+# tests/changed.test.sh's writer that rewrites a file while it is read (an
+# LD_PRELOAD interposer of open): the plain build only, a sanitizer build
+# links its runtime statically and interposes open itself.
+ifneq ($(SAN),1)
+tests-bin: $(BUILD)/tests/preload_rewrite.so
+endif
+$(BUILD)/tests/preload_rewrite.so: tests/preload_rewrite.c | deps
+	@mkdir -p $(dir $@)
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CSTD) -O1 -g $(WARN) -fPIC -shared -fvisibility=hidden $< -ldl -o $@
+
 # The fuzzing builds of the library are sub-makes of the rules above with
 # another BUILD; HV_SUBMAKE keeps these outer rules out of them.
 ifndef HV_SUBMAKE

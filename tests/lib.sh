@@ -43,6 +43,12 @@ need_samples() { # dir
 MPI="$BUILD/hpcvet-mpi"
 MPIRUN=(mpirun --oversubscribe)
 [ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+# A private Open MPI temporary folder per test: each job's session folder
+# lies under orte_tmpdir_base (Open MPI 4.1; prte_tmpdir_base in 5), else
+# TMPDIR, else /tmp, and two jobs on one machine sharing it can collide
+# ("File exists"). Inside $TMP, so it goes with the test.
+mkdir -p "$TMP/ompi"
+export OMPI_MCA_orte_tmpdir_base="$TMP/ompi" PRTE_MCA_prte_tmpdir_base="$TMP/ompi"
 have_mpi() { [ -x "$MPI" ] && command -v mpirun >/dev/null 2>&1; }
 need_mpi() {
 	if ! have_mpi; then

@@ -225,6 +225,18 @@ void hv_digest_end(hv_digest_set *s)
 	s->out.problem = s->problem[0] ? s->problem : NULL;
 }
 
+void hv_digest_withhold(hv_digest_set *s, const hv_report *r)
+{
+	if (!r->unreadable && !r->internal_error) return;
+	for (size_t i = 0; i < s->out.n; i++) free(s->out.files[i].name);
+	free(s->out.files);
+	s->out.files = NULL;
+	s->out.n = 0;
+	snprintf(s->problem, sizeof s->problem, "no digest: the input has no verdict");
+	s->out.complete = false;
+	s->out.problem = s->problem;
+}
+
 void hv_digest_free(hv_digest_set *s)
 {
 	join_hashers(s);
@@ -268,6 +280,7 @@ void hv_validate_path_digest(const char *path, const hv_options *opt, hv_report 
 	memset(dg, 0, sizeof *dg);
 	hv_path_observer obs = {obs_begin, obs_end, &o};
 	hv_validate_path(path, opt, r, &obs);
+	hv_digest_withhold(dg, r);
 	if (!dg->work && !dg->problem[0]) {
 		/* never read (unreadable input): no digests, and the reason */
 		snprintf(dg->problem, sizeof dg->problem, "input not read");

@@ -53,6 +53,11 @@ void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t
  * has taken yet, wait for the hashing threads and fill s->out. */
 void hv_digest_end(hv_digest_set *s);
 void hv_digest_free(hv_digest_set *s);
+/* A certificate binds digests to a verdict: an input without one
+ * (unreadable, among others because a file changed while it was read
+ * and hashed, or an internal error) gets no digest at all, so no
+ * certificate of it names bytes. Called once its report is final. */
+void hv_digest_withhold(hv_digest_set *s, const hv_report *r);
 
 /* hv_validate_path with digests of every file read into `dg` (and, with
  * `progress`, the progress line on a terminal: the CLI's, never the

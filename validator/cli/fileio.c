@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -30,6 +31,85 @@ uint64_t hv_fileio_read_errors(const char **first)
 	uint64_t n = g_read_errors;
 	if (first) *first = n && g_first_taken ? g_first_path : NULL;
 	return n;
+}
+
+static hv_file_id id_of(const struct stat *st)
+{
+	return (hv_file_id){(uint64_t)st->st_dev,        (uint64_t)st->st_ino,  (uint64_t)st->st_size,
+			    (int64_t)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,   (int64_t)st->st_ctim.tv_sec,
+			    st->st_ctim.tv_nsec};
+}
+
+bool hv_file_id_equal(const hv_file_id *a, const hv_file_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime_s == b->mtime_s &&
+	       a->mtime_ns == b->mtime_ns && a->ctime_s == b->ctime_s && a->ctime_ns == b->ctime_ns;
+}
+
+static _Atomic int g_changed_taken;
+static char g_changed_path[512];
+
+static void mark_changed(hv_file *f)
+{
+	atomic_store(&f->changed, true);
+	int no = 0;
+	if (atomic_compare_exchange_strong(&g_changed_taken, &no, 1))
+		snprintf(g_changed_path, sizeof g_changed_path, "%s", f->path);
+}
+
+const char *hv_fileio_first_changed(void) { return atomic_load(&g_changed_taken) ? g_changed_path : NULL; }
+
+bool hv_file_unchanged(hv_file *f)
+{
+	if (atomic_load(&f->changed)) return false;
+	struct stat st;
+	hv_file_id now;
+	if (f->path && stat(f->path, &st) == 0 && (now = id_of(&st), hv_file_id_equal(&now, &f->id))) return true;
+	mark_changed(f);
+	return false;
+}
+
+/* The identities log of hpcvet-mpi (fileio.h). */
+static struct {
+	bool on, failed;
+	pthread_mutex_t lock;
+	hv_file_ident *v;
+	size_t n, cap;
+} g_log = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void hv_fileio_log_identities(bool on) { g_log.on = on; }
+
+static void log_identity(const char *path, const hv_file_id *id)
+{
+	pthread_mutex_lock(&g_log.lock);
+	if (g_log.n == g_log.cap) {
+		size_t cap = g_log.cap ? 2 * g_log.cap : 64;
+		hv_file_ident *nv = realloc(g_log.v, cap * sizeof *nv);
+		if (nv) g_log.v = nv, g_log.cap = cap;
+	}
+	char *p = g_log.n < g_log.cap ? strdup(path) : NULL;
+	if (p) g_log.v[g_log.n++] = (hv_file_ident){p, *id};
+	else g_log.failed = true;
+	pthread_mutex_unlock(&g_log.lock);
+}
+
+bool hv_fileio_take_identities(hv_file_ident **out, size_t *n)
+{
+	pthread_mutex_lock(&g_log.lock);
+	*out = g_log.v;
+	*n = g_log.n;
+	bool ok = !g_log.failed;
+	g_log.v = NULL;
+	g_log.n = g_log.cap = 0;
+	g_log.failed = false;
+	pthread_mutex_unlock(&g_log.lock);
+	return ok;
+}
+
+void hv_fileio_free_identities(hv_file_ident *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) free(v[i].path);
+	free(v);
 }
 
 static bool pread_fetch(void *io, uint64_t off, void *dst, size_t len)
@@ -91,9 +171,17 @@ static bool lazy_fetch(void *io, uint64_t off, void *dst, size_t len)
 			return false;
 		}
 		struct stat st;
-		/* the same regular file of the same size, or a read error */
-		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != f->blob.size) {
+		/* the same file as at its first opening (device, inode, size,
+		 * times), or the bytes read now are not the ones judged so far */
+		if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 			close(fd);
+			read_failed(f->path);
+			return false;
+		}
+		hv_file_id now = id_of(&st);
+		if (!hv_file_id_equal(&now, &f->id)) {
+			close(fd);
+			mark_changed(f);
 			read_failed(f->path);
 			return false;
 		}
@@ -140,6 +228,8 @@ static bool file_open(hv_file *f, const char *path, uint64_t slurp_max, bool laz
 		return false;
 	}
 	f->fd = fd;
+	f->id = id_of(&st);
+	if (g_log.on) log_identity(path, &f->id);
 	f->blob.name = f->path;
 	f->blob.size = (uint64_t)st.st_size;
 	f->blob.fetch = pread_fetch;

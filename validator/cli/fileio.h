@@ -3,7 +3,9 @@
 #ifndef HV_FILEIO_H
 #define HV_FILEIO_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core/blob.h"
 
@@ -14,8 +16,24 @@
 /* Bytes of a lazily read file kept from its opening (hv_file.head). */
 #define HV_FILE_HEAD 16
 
+/* A file's identity: what says the bytes are the ones read before. Taken
+ * at the first opening; every later opening (a lazily read file is opened
+ * again by each pass and thread that reads it, and by certify's hashing)
+ * and the end of the input compare it. A writer that rewrites the file in
+ * place moves its modification and change times; one that replaces it
+ * changes its inode. The times come from the kernel's coarse clock (a
+ * tick of 1-10 ms): a rewrite of the same size within the tick of the
+ * first opening keeps them, and that is what this cannot see (README,
+ * "Files that change while they are read"). */
+typedef struct hv_file_id {
+	uint64_t dev, ino, size;
+	int64_t mtime_s, mtime_ns, ctime_s, ctime_ns;
+} hv_file_id;
+
 typedef struct hv_file {
 	hv_blob blob;
+	hv_file_id id;         /* at the first opening */
+	atomic_bool changed;   /* an opening or the end saw another identity */
 	char *path;
 	int fd;
 	uint8_t *data;
@@ -29,6 +47,10 @@ typedef struct hv_file {
 /* Open a regular file. On failure returns false and sets *why. */
 bool hv_file_open(hv_file *f, const char *path, const char **why);
 void hv_file_close(hv_file *f);
+/* Whether the file still has the identity of its first opening (and no
+ * opening since saw another): false when it changed, was replaced or
+ * removed. Marks it changed. */
+bool hv_file_unchanged(hv_file *f);
 
 /* The regular files of a directory tree, walked recursively without
  * recursion, sorted by path so reports are deterministic. Blob names keep
@@ -72,6 +94,26 @@ void hv_fileio_set_fault(const char *substring);
 /* How many lazy reads failed in this process so far, and the path of the
  * first (*first NULL when none). */
 uint64_t hv_fileio_read_errors(const char **first);
+
+/* The path of the first file this process found changed while it was
+ * read (NULL when none): hpcvet-mpi names it when the ranks diverge. */
+const char *hv_fileio_first_changed(void);
+
+/* hpcvet-mpi: every file opened is also logged with its identity at its
+ * first opening, so the ranks can compare what each opened (a file
+ * rewritten between two ranks' openings gives each rank consistent bytes,
+ * but not the same). Off by default. */
+typedef struct hv_file_ident {
+	char *path;
+	hv_file_id id;
+} hv_file_ident;
+void hv_fileio_log_identities(bool on);
+/* Move the log out (this process's openings since the last take) and
+ * start a new one; false when an entry could not be kept (out of memory).
+ * Free with hv_fileio_free_identities. */
+bool hv_fileio_take_identities(hv_file_ident **out, size_t *n);
+void hv_fileio_free_identities(hv_file_ident *v, size_t n);
+bool hv_file_id_equal(const hv_file_id *a, const hv_file_id *b);
 
 /* Copy up to `len` bytes of the regular file `path` at `off`; returns the
  * count copied (0 on any failure). For the text report's hex view. */

@@ -440,7 +440,10 @@ int main(int argc, char **argv)
 	setup_text_look(&oo, color, context);
 	char cwd[4096];
 	oo.base_dir = getcwd(cwd, sizeof cwd) ? cwd : NULL;
-	for (size_t i = 0; cfs && i < npaths; i++) cfs[i] = dgs[i].out;
+	for (size_t i = 0; cfs && i < npaths; i++) {
+		hv_digest_withhold(&dgs[i], &reps[i]); /* hpcvet-mpi: another rank's finding may have come since */
+		cfs[i] = dgs[i].out;
+	}
 	oo.cert_files = cfs;
 	if (hv_cli_active_hooks && hv_cli_active_hooks->silent) {
 		/* another process writes the report */

@@ -11,24 +11,49 @@
 
 #include "fileio.h"
 
-static void validate_blobs(const char *label, hv_blob *blobs, size_t n, bool set, const hv_options *opt,
-			   hv_report *r, const hv_path_observer *obs)
+/* The files of the input this thread validates, for hv_path_unchanged. */
+static _Thread_local struct {
+	hv_file *files;
+	size_t n;
+} t_input;
+
+bool hv_path_unchanged(hv_report *r)
 {
+	for (size_t i = 0; i < t_input.n; i++)
+		if (!hv_file_unchanged(&t_input.files[i])) {
+			/* nothing found in bytes that are not one consistent set
+			 * stands, an internal error included */
+			r->internal_error = false;
+			hv_report_unreadable(r, "%s: changed while it was read", t_input.files[i].path);
+			return false;
+		}
+	return true;
+}
+
+static bool validate_blobs(const char *label, hv_file *files, hv_blob *blobs, size_t n, bool set,
+			   const hv_options *opt, hv_report *r, const hv_path_observer *obs)
+{
+	t_input.files = files;
+	t_input.n = n;
 	if (obs && obs->begin) obs->begin(obs->ctx, label, blobs, n);
 	if (set)
 		hv_validate_set(opt, blobs, n, r);
 	else
 		hv_validate_blob(opt, blobs, r);
 	if (obs && obs->end) obs->end(obs->ctx);
+	bool same = hv_path_unchanged(r);
+	t_input.files = NULL;
+	t_input.n = 0;
+	return same;
 }
 
-void hv_validate_path(const char *path, const hv_options *opt, hv_report *r, const hv_path_observer *obs)
+bool hv_validate_path(const char *path, const hv_options *opt, hv_report *r, const hv_path_observer *obs)
 {
 	struct stat st;
 	const char *why = NULL;
 	if (!path || stat(path, &st) != 0) {
 		hv_report_unreadable(r, "%s", path ? strerror(errno) : "no path");
-		return;
+		return true;
 	}
 	size_t plen = strlen(path);
 	bool dumpi_meta = S_ISREG(st.st_mode) && plen > 5 && strcmp(path + plen - 5, ".meta") == 0;
@@ -42,25 +67,27 @@ void hv_validate_path(const char *path, const hv_options *opt, hv_report *r, con
 		hv_dir d;
 		if (!hv_dir_open(&d, dumpi_meta ? dir_of_meta : path, &why)) {
 			hv_report_unreadable(r, "%s", why);
-			return;
+			return true;
 		}
+		bool same = true;
 		hv_blob *blobs = calloc(d.n ? d.n : 1, sizeof *blobs);
 		if (!blobs) {
 			hv_report_internal(r, "out of memory");
 		} else {
 			for (size_t i = 0; i < d.n; i++) blobs[i] = d.files[i].blob;
-			validate_blobs(path, blobs, d.n, true, opt, r, obs);
+			same = validate_blobs(path, d.files, blobs, d.n, true, opt, r, obs);
 			for (size_t i = 0; i < d.n; i++) hv_blob_release(&blobs[i]);
 			free(blobs);
 		}
 		hv_dir_close(&d);
-		return;
+		return same;
 	}
 	hv_file f;
 	if (!hv_file_open(&f, path, &why)) {
 		hv_report_unreadable(r, "%s", why);
-		return;
+		return true;
 	}
-	validate_blobs(path, &f.blob, 1, false, opt, r, obs);
+	bool same = validate_blobs(path, &f, &f.blob, 1, false, opt, r, obs);
 	hv_file_close(&f);
+	return same;
 }

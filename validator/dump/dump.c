@@ -329,6 +329,7 @@ void hv_dump(FILE *out, const hv_dump_opts *o, const char *input, hv_blob *blobs
 		}
 	dw_arr_end(&w);
 	hits->cut = dw_full(&w);
+	if (o->before_report) o->before_report(o->before_report_ctx);
 	dump_report(&w, r, o->strict);
 	dw_obj_end(&w);
 	if (w.json) fputc('\n', out);

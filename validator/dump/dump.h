@@ -53,6 +53,11 @@ typedef struct hv_dump_opts {
 	hv_dump_select sel;
 	bool strict;
 	uint64_t max_items;      /* the output budget in items (0: none; the CLI's default: HV_DUMP_MAX_ITEMS_DEFAULT) */
+	/* Called after the files are dumped, before the report is written:
+	 * the reader compares the files' identities there (a file changed
+	 * while it was dumped makes the report unreadable). NULL: none. */
+	void (*before_report)(void *ctx);
+	void *before_report_ctx;
 } hv_dump_opts;
 
 /* Parse one --select=... value: KEY=VALUE or KEY:VALUE, several joined by

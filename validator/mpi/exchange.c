@@ -28,6 +28,8 @@ static void diverged(int me, const uint64_t *hdr, int r)
 		if (n)
 			fprintf(stderr, "hpcvet-mpi: rank %d: %llu read error(s) (first: %s); the ranks no longer read the "
 				"same data\n", me, (unsigned long long)n, first ? first : "?");
+		const char *changed = hv_fileio_first_changed();
+		if (changed) fprintf(stderr, "hpcvet-mpi: rank %d: %s: changed while it was read\n", me, changed);
 		fflush(stderr);
 		/* every rank is here (a mismatch is seen by all): let them print before the abort */
 		MPI_Barrier(MPI_COMM_WORLD);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli/fileio.h"
 #include "exchange.h"
 
 static void out_of_memory(void)
@@ -137,13 +138,108 @@ static uint64_t report_hash(const hv_report *r)
 	return h;
 }
 
-/* After one input checked by all ranks: a read error or internal error that
- * happened on one rank only (outside a unit) reaches every rank's report;
- * reports that differ otherwise are a bug in a summary's travel, reported
- * as an internal error rather than a silently wrong report. */
-static void end_input(hv_report *rep)
+/* The identities of the files this rank opened for the input (each at its
+ * first opening, fileio.h), sorted by path, so every rank lists them alike. */
+typedef struct idents {
+	hv_file_ident *v;
+	size_t n;
+	bool ok;
+} idents;
+
+static int cmp_ident(const void *a, const void *b)
+{
+	return strcmp(((const hv_file_ident *)a)->path, ((const hv_file_ident *)b)->path);
+}
+
+static void put_ident(hv_wbuf *w, const hv_file_ident *e)
+{
+	const hv_file_id *d = &e->id;
+	hv_put_str(w, e->path);
+	uint64_t f[7] = {d->dev, d->ino, d->size, (uint64_t)d->mtime_s, (uint64_t)d->mtime_ns, (uint64_t)d->ctime_s,
+			 (uint64_t)d->ctime_ns};
+	for (int k = 0; k < 7; k++) hv_put_u64(w, f[k]);
+}
+
+static bool get_ident(hv_rbuf *rb, char *path, size_t cap, hv_file_id *d)
+{
+	if (!hv_get_str(rb, path, cap)) return false;
+	uint64_t f[7];
+	for (int k = 0; k < 7; k++) f[k] = hv_get_u64(rb);
+	*d = (hv_file_id){f[0], f[1], f[2], (int64_t)f[3], (int64_t)f[4], (int64_t)f[5], (int64_t)f[6]};
+	return !rb->failed;
+}
+
+static uint64_t idents_hash(const idents *ids)
 {
 	hv_wbuf w = {0};
+	for (size_t i = 0; i < ids->n; i++) put_ident(&w, &ids->v[i]);
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < w.n; i++) h = (h ^ w.p[i]) * 1099511628211ull;
+	if (w.failed || !ids->ok) h = 0; /* a rank that could not keep them agrees with no one */
+	hv_wbuf_free(&w);
+	return h;
+}
+
+/* The ranks' identities differ (their hashes did): every rank sends its
+ * list, and every rank finds the first file some rank opened with another
+ * identity than rank 0 (or not at all), the same one everywhere. Each
+ * rank's own openings compared their identity with its first one; this
+ * compares the first ones across ranks: a file rewritten after one rank
+ * read it and before another opened it gave each consistent bytes, but
+ * not the same. */
+static void idents_differ(hv_report *rep, const idents *mine)
+{
+	hv_wbuf w = {0};
+	hv_put_u64(&w, mine->n);
+	for (size_t i = 0; i < mine->n; i++) put_ident(&w, &mine->v[i]);
+	hv_gathered g;
+	hv_exchange(HV_X_END, 2, &w, &g);
+	hv_wbuf_free(&w);
+	char p0[4096], pr[4096];
+	/* a rank that could not read the input at all opened fewer files:
+	 * its own reason (already merged) says more than this */
+	for (int r = 1; r < g.nranks && !g.lost[0] && !rep->unreadable; r++) {
+		if (g.lost[r]) continue;
+		hv_rbuf a = hv_rbuf_of(g.buf + g.off[0], (size_t)g.len[0]);
+		hv_rbuf b = hv_rbuf_of(g.buf + g.off[r], (size_t)g.len[r]);
+		uint64_t na = hv_get_u64(&a), nb = hv_get_u64(&b);
+		for (uint64_t k = 0; k < na || k < nb; k++) {
+			hv_file_id ia, ib;
+			bool ha = k < na && get_ident(&a, p0, sizeof p0, &ia);
+			bool hb = k < nb && get_ident(&b, pr, sizeof pr, &ib);
+			if (ha && hb && strcmp(p0, pr) == 0 && hv_file_id_equal(&ia, &ib)) continue;
+			const char *path = ha ? p0 : hb ? pr : "a file of the input";
+			rep->internal_error = false;
+			hv_report_unreadable(rep, "%s: changed while it was read (rank %d opened it as another file than rank 0)",
+					     path, r);
+			hv_gathered_free(&g);
+			return;
+		}
+	}
+	/* the hashes differed but the lists did not arrive: still not one set of bytes */
+	if (rep->unreadable) {
+		hv_gathered_free(&g);
+		return;
+	}
+	rep->internal_error = false;
+	hv_report_unreadable(rep, "%s: changed while it was read (the ranks opened its files with different identities)",
+			     rep->input_path ? rep->input_path : "the input");
+	hv_gathered_free(&g);
+}
+
+/* After one input checked by all ranks: a read error or internal error that
+ * happened on one rank only (outside a unit) reaches every rank's report;
+ * a file that any rank found changed, or that two ranks opened with
+ * different identities, makes the input unreadable everywhere; reports
+ * that differ otherwise are a bug in a summary's travel, reported as an
+ * internal error rather than a silently wrong report. */
+static void end_input(hv_report *rep)
+{
+	idents ids;
+	ids.ok = hv_fileio_take_identities(&ids.v, &ids.n);
+	if (ids.n > 1) qsort(ids.v, ids.n, sizeof *ids.v, cmp_ident);
+	hv_wbuf w = {0};
+	hv_put_u64(&w, idents_hash(&ids));
 	hv_put_u64(&w, rep->unreadable);
 	hv_put_u64(&w, rep->internal_error);
 	hv_put_str(&w, rep->problem);
@@ -151,11 +247,14 @@ static void end_input(hv_report *rep)
 	hv_gathered g;
 	hv_exchange(HV_X_END, 1, &w, &g);
 	hv_wbuf_free(&w);
-	bool fault = false;
-	uint64_t h0 = 0;
+	bool fault = false, same_files = true;
+	uint64_t h0 = 0, ih0 = 0;
 	for (int r = 0; r < g.nranks; r++) {
 		if (g.lost[r]) continue;
 		hv_rbuf rb = hv_rbuf_of(g.buf + g.off[r], (size_t)g.len[r]);
+		uint64_t ih = hv_get_u64(&rb);
+		if (r == 0) ih0 = ih;
+		if (ih != ih0 || ih == 0) same_files = false;
 		bool unreadable = hv_get_bool(&rb), internal = hv_get_bool(&rb);
 		char problem[sizeof rep->problem];
 		hv_get_str(&rb, problem, sizeof problem);
@@ -165,6 +264,12 @@ static void end_input(hv_report *rep)
 		if (unreadable && !rep->unreadable) hv_report_unreadable(rep, "%s (rank %d)", problem, r);
 		if (internal && !rep->internal_error) hv_report_internal(rep, "%s (rank %d)", problem, r);
 	}
+	/* every rank saw the same hashes: all take this exchange or none */
+	if (!same_files) {
+		idents_differ(rep, &ids);
+		fault = true;
+	}
+	hv_fileio_free_identities(ids.v, ids.n);
 	for (int r = 1; r < g.nranks && !fault; r++) {
 		if (g.lost[r]) continue;
 		hv_rbuf rb = hv_rbuf_of(g.buf + g.off[r] + g.len[r] - 8, 8);
@@ -208,10 +313,18 @@ void hv_mpi_validate(const char **paths, size_t n, hv_report *reps, hv_options *
 	const char *split = getenv("HPCVET_MPI_SPLIT");
 	if (n == 1 || digests || (split && strcmp(split, "1") == 0)) {
 		opt->units = &hv_mpi_units_runner;
+		/* every rank opens the input's files: their identities are
+		 * compared across the ranks after each input (end_input) */
+		hv_fileio_log_identities(true);
 		for (size_t i = 0; i < n; i++) {
+			hv_file_ident *old;
+			size_t nold;
+			hv_fileio_take_identities(&old, &nold); /* not this input's */
+			hv_fileio_free_identities(old, nold);
 			one(ctx, i, opt, digests && me == 0);
 			end_input(&reps[i]);
 		}
+		hv_fileio_log_identities(false);
 		return;
 	}
 	/* Several inputs: each checked whole by one rank (its own units on
