@@ -46,7 +46,9 @@ HEADERS   := $(shell find validator golden tests -name '*.h' -o -name '*.def')
 SOVERSION := 0
 LIBVERSION := 0.1.0
 
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+# The HTML report's style sheet and script, made C strings (html/embed.sh).
+HTML_ASSETS := validator/output/html/report.css validator/output/html/report.js
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/html_assets.o
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -184,6 +186,15 @@ $(BUILD)/obj/gen/corpus_cases.o: $(BUILD)/gen/corpus_cases.c $(HEADERS)
 	@$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
 
+$(BUILD)/gen/html_assets.c: validator/output/html/embed.sh $(HTML_ASSETS)
+	@mkdir -p $(dir $@)
+	$(Q)sh validator/output/html/embed.sh $@ $(HTML_ASSETS)
+
+$(BUILD)/obj/gen/html_assets.o: $(BUILD)/gen/html_assets.c
+	@mkdir -p $(dir $@)
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
+
 # Where each rule is checked, for `hpcvet explain`: derived from the sources
 # (every use of HV_R_<SYMBOL>), so it follows the code by itself.
 $(BUILD)/gen/rule_sources.c: validator/cli/rule-sources.sh $(LIB_SRCS) $(CLI_SRCS) $(HEADERS)
@@ -263,7 +274,7 @@ ifndef HV_SUBMAKE
 # ---- libFuzzer ----
 LF := build-fuzz/lf
 LF_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(FUZZ_DEF)
-$(LF)/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
+$(LF)/libhpcvet.a: $(LIB_SRCS) $(HTML_ASSETS) $(HEADERS)
 	@$(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=$(LF) CC=clang OPT=-O1 CFLAGS="$(LF_FLAGS)" $(LF)/libhpcvet.a
 # The custom mutator's sources are compiled once for all targets (as objects,
 # not an archive: libFuzzer finds LLVMFuzzerCustomMutator only if it is linked in).
@@ -285,9 +296,9 @@ AFL_CC := afl-clang-fast
 # segfault is still a finding); the cmplog build only guides comparisons and
 # stays plain, as AFL++ recommends.
 AFL_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-build-fuzz/afl/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
+build-fuzz/afl/libhpcvet.a: $(LIB_SRCS) $(HTML_ASSETS) $(HEADERS)
 	@$(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=build-fuzz/afl CC=$(AFL_CC) CFLAGS="$(FUZZ_DEF) $(AFL_SAN)" build-fuzz/afl/libhpcvet.a
-build-fuzz/cmplog/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
+build-fuzz/cmplog/libhpcvet.a: $(LIB_SRCS) $(HTML_ASSETS) $(HEADERS)
 	@AFL_LLVM_CMPLOG=1 $(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=build-fuzz/cmplog CC=$(AFL_CC) CFLAGS="$(FUZZ_DEF)" build-fuzz/cmplog/libhpcvet.a
 # The persistent-mode driver is compiled once per build, not once per target.
 build-fuzz/afl/afl_driver.o: fuzz/afl_driver.c $(FUZZ_HDRS)
