@@ -11,6 +11,7 @@
 	var SEV = H.severities; /* by number: 0 note, 1 warning, 2 error */
 	var SHAPE = ["circle", "triangle", "square"];
 	var ROW_H = 26, MAX_MARK_LANES = 64;
+	var W = 760, LEFT = 150, RIGHT = 10, TOP = 18; /* the pictures' geometry */
 
 	function el(tag, attrs, kids) {
 		var e = document.createElement(tag);
@@ -189,8 +190,6 @@
 	}
 
 	/* ---------------- pictures ---------------- */
-	var W = 760, LEFT = 150, RIGHT = 10, TOP = 18;
-	var markIndex = {}; /* data-i -> svg elements, to light up the selected row's marks */
 
 	function markSvg(i, x, y) {
 		var s = ROWS[i][I_SEV], a = ' class="mk s' + s + '" data-i="' + i + '"';
@@ -510,6 +509,8 @@
 	}
 	function drawList() {
 		spacer.style.height = items.length * ROW_H + "px";
+		/* a short list takes the room it needs, a long one scrolls */
+		list.style.height = "min(60vh, " + (Math.max(items.length, 3) * ROW_H + 2) + "px)";
 		var first = Math.max(0, Math.floor(list.scrollTop / ROW_H) - 10);
 		var last = Math.min(items.length, Math.ceil((list.scrollTop + (list.clientHeight || 600)) / ROW_H) + 10);
 		var frag = document.createDocumentFragment();
