@@ -53,7 +53,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -99,7 +99,7 @@ help:
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
 	@echo "make bench-hpctoolkit|bench-ovni|bench-dumpi|bench-damaged|bench-certify|bench-scaling|"
-	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python|bench-width|bench-device"
+	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python|bench-html|bench-width|bench-device"
 	@echo "              one series of bench/RESULTS.md"
 	@echo "make seeds    regenerate the fuzz seed corpora (corpus/) from hpcvet-gen"
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
@@ -485,6 +485,9 @@ bench-device:
 	bash bench/device.sh $(BUILD)
 # The Python package beside the program (bench/python.sh): CPU time on
 # BENCH_SIZE MiB inputs, paired, and RSS over 10,000 small validations.
+# The HTML report of a wide DUMPI trace, ~100,000 diagnostics (bench/html_report.sh).
+bench-html: all
+	bash bench/html_report.sh $(BUILD)
 bench-python: all
 	BENCH_SIZE=$(BENCH_SIZE) bash bench/python.sh $(BUILD)
 

@@ -54,7 +54,7 @@ for fam in any dumpi hpctoolkit ovni; do
 		done
 	done
 done
-check "golden cases of every family sampled ($ncase)" test "$ncase" -ge 30
+check "golden cases of every family sampled ($ncase)" test "$ncase" -ge $((9 * PER_KIND))
 
 # several inputs in one report, and a certificate's digests
 report "$CASES" "dumpi/i_dumpi.mpi.coll-count.alltoall.d" multi hpctoolkit/n_hpctkdb.ctx.unknown_01.d ovni/n_ovni.model.state-pop_01.d

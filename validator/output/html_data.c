@@ -9,11 +9,20 @@
  * "</script>" or "<!--", whatever the input's file names or messages say.
  *
  * A diagnostic is [input, rule, severity, file, offset, length,
- * struct_path, message, hex_first, hex]: rule and file index the head's
- * "rules" and "files" (a wide trace's 65,536 rank files are named once,
- * not once per finding), severity is hv_sev's number, hex the bytes the
- * text report's hex view shows, starting at offset hex_first. */
+ * path_shape, path_values, message_shape, message_values, hex]: rule and
+ * file index the head's "rules" and "files" (a wide trace's 65,536 rank
+ * files are named once, not once per finding), severity is hv_sev's number,
+ * hex the bytes the text report's hex view shows (from offset & ~15).
+ *
+ * Messages and paths are stored as a shape and values: every number
+ * ("0x1b9", "737856") becomes \u0001 in the shape, which the head's
+ * "shapes" list names once, and the numbers, space-separated, are the
+ * values. 100,000 findings of one kind then cost their numbers, not
+ * 100,000 sentences (a wide DUMPI trace's report: 24 MB as sentences,
+ * about 11 MB as shapes). Cleaned strings hold no control character, so
+ * \u0001 cannot be part of one; the page puts the numbers back in. */
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,15 +52,15 @@ static bool embed_item(FILE *out, cJSON *item)
 	return true;
 }
 
-/* The files the diagnostics name, each once: an open-addressing table of
- * their names (a report interns its own names, but two inputs may name the
- * same file). */
-typedef struct file_table {
-	const char **names; /* in first-seen order */
+/* Strings named by index, each once: the files the diagnostics name (a
+ * report interns its own names, but two inputs may name the same file) and
+ * the shapes of messages and paths. An open-addressing table of copies. */
+typedef struct str_table {
+	char **names;  /* in first-seen order */
 	size_t n;
-	size_t *slots;      /* index + 1 into names, 0 empty */
-	size_t cap;         /* a power of two above 2n */
-} file_table;
+	size_t *slots; /* index + 1 into names, 0 empty */
+	size_t cap;    /* a power of two above 2n */
+} str_table;
 
 static uint64_t name_hash(const char *s)
 {
@@ -60,14 +69,13 @@ static uint64_t name_hash(const char *s)
 	return h;
 }
 
-static bool table_grow(file_table *t)
+static bool table_grow(str_table *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 64;
 	size_t *slots = calloc(cap, sizeof *slots);
-	const char **names = realloc(t->names, cap / 2 * sizeof *names);
-	if (!slots || !names) {
+	char **names = slots ? realloc(t->names, cap / 2 * sizeof *names) : NULL;
+	if (!names) {
 		free(slots);
-		if (names) t->names = names;
 		return false;
 	}
 	t->names = names;
@@ -82,8 +90,8 @@ static bool table_grow(file_table *t)
 	return true;
 }
 
-/* The index of `name`, added when new; -1 when out of memory. */
-static long table_index(file_table *t, const char *name)
+/* The index of `name`, added (copied) when new; -1 when out of memory. */
+static long table_index(str_table *t, const char *name)
 {
 	if (2 * (t->n + 1) > t->cap && !table_grow(t)) return -1;
 	size_t h = (size_t)name_hash(name) & (t->cap - 1);
@@ -91,14 +99,64 @@ static long table_index(file_table *t, const char *name)
 		if (strcmp(t->names[t->slots[h] - 1], name) == 0) return (long)(t->slots[h] - 1);
 		h = (h + 1) & (t->cap - 1);
 	}
-	t->names[t->n] = name;
+	char *copy = strdup(name);
+	if (!copy) return -1;
+	t->names[t->n] = copy;
 	t->slots[h] = ++t->n;
 	return (long)(t->n - 1);
 }
 
+static void table_free(str_table *t)
+{
+	for (size_t i = 0; i < t->n; i++) free(t->names[i]);
+	free(t->names);
+	free(t->slots);
+}
+
+#define CLEAN_CAP (4 * (HV_MSG_MAX > 4096 ? HV_MSG_MAX : 4096))
+
+/* A cleaned string split into its shape (each number replaced by \x01) and
+ * its numbers, space-separated: "0x" and hex digits, or decimal digits. */
+static void split_shape(const char *in, char *shape, char *values)
+{
+	size_t ns = 0, nv = 0;
+	while (*in) {
+		size_t len = 0;
+		if (in[0] == '0' && in[1] == 'x' && isxdigit((unsigned char)in[2])) {
+			len = 2;
+			while (isxdigit((unsigned char)in[len])) len++;
+		} else {
+			while (isdigit((unsigned char)in[len])) len++;
+		}
+		if (len) {
+			shape[ns++] = '\x01';
+			if (nv) values[nv++] = ' ';
+			memcpy(values + nv, in, len);
+			nv += len;
+			in += len;
+		} else {
+			shape[ns++] = *in++;
+		}
+	}
+	shape[ns] = values[nv] = '\0';
+}
+
+/* Adds the shape's index and the values of `s` (cleaned first) to `arr`. */
+static bool add_shaped(cJSON *arr, str_table *shapes, const char *s)
+{
+	char clean[CLEAN_CAP], shape[CLEAN_CAP], values[CLEAN_CAP];
+	hv_out_clean(s, clean, sizeof clean);
+	split_shape(clean, shape, values);
+	long k = table_index(shapes, shape);
+	if (k < 0) return false;
+	cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)k));
+	cJSON_AddItemToArray(arr, cJSON_CreateString(values));
+	return true;
+}
+
 static void add_clean_string(cJSON *arr, const char *s)
 {
-	char buf[4 * (HV_MSG_MAX > 4096 ? HV_MSG_MAX : 4096)];
+	char buf[CLEAN_CAP];
 	hv_out_clean(s, buf, sizeof buf);
 	cJSON_AddItemToArray(arr, cJSON_CreateString(buf));
 }
@@ -180,8 +238,8 @@ static cJSON *input_head(const hv_report *r, const hv_output_opts *o, size_t i)
 
 /* The head: everything but the diagnostics. Rules are listed when some
  * diagnostic names them, with the text `hpcvet explain` prints. */
-static cJSON *head_json(hv_report *const *reps, size_t n, const hv_output_opts *o, const file_table *files,
-			const long *rule_slot)
+static cJSON *head_json(hv_report *const *reps, size_t n, const hv_output_opts *o, const str_table *files,
+			const str_table *shapes, const long *rule_slot)
 {
 	cJSON *root = cJSON_CreateObject();
 	if (!root) return NULL;
@@ -227,14 +285,17 @@ static cJSON *head_json(hv_report *const *reps, size_t n, const hv_output_opts *
 	}
 	cJSON *fa = cJSON_AddArrayToObject(root, "files");
 	for (size_t f = 0; fa && f < files->n; f++) add_clean_string(fa, files->names[f]);
-	if (!sev || !inputs || !rules || !fa) {
+	cJSON *sa = cJSON_AddArrayToObject(root, "shapes");
+	for (size_t f = 0; sa && f < shapes->n; f++) cJSON_AddItemToArray(sa, cJSON_CreateString(shapes->names[f]));
+	if (!sev || !inputs || !rules || !fa || !sa) {
 		cJSON_Delete(root);
 		return NULL;
 	}
 	return root;
 }
 
-static cJSON *diag_row(const hv_diag *d, size_t input, long rule, long file, const hv_output_opts *o)
+static cJSON *diag_row(const hv_diag *d, size_t input, long rule, long file, str_table *shapes,
+		       const hv_output_opts *o)
 {
 	cJSON *a = cJSON_CreateArray();
 	if (!a) return NULL;
@@ -244,8 +305,10 @@ static cJSON *diag_row(const hv_diag *d, size_t input, long rule, long file, con
 	cJSON_AddItemToArray(a, cJSON_CreateNumber((double)file));
 	cJSON_AddItemToArray(a, cJSON_CreateNumber((double)d->offset));
 	cJSON_AddItemToArray(a, cJSON_CreateNumber((double)d->length));
-	add_clean_string(a, d->path);
-	add_clean_string(a, d->msg);
+	if (!add_shaped(a, shapes, d->path) || !add_shaped(a, shapes, d->msg)) {
+		cJSON_Delete(a);
+		return NULL;
+	}
 	uint64_t first = 0;
 	uint8_t buf[HV_HEX_BYTES];
 	size_t got = hv_diag_whole(d) ? 0 : hv_hex_window(d, o, &first, buf);
@@ -257,42 +320,49 @@ static cJSON *diag_row(const hv_diag *d, size_t input, long rule, long file, con
 		hex[2 * k + 1] = digits[buf[k] & 15];
 	}
 	hex[2 * got] = '\0';
-	cJSON_AddItemToArray(a, cJSON_CreateNumber((double)first));
 	cJSON_AddItemToArray(a, cJSON_CreateString(hex));
 	return a;
 }
 
+/* The rows first, into memory, since the head names the shapes they use;
+ * then the head and the rows. */
 bool hv_html_write_data(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o)
 {
-	file_table files = {0};
+	str_table files = {0}, shapes = {0};
 	long rule_slot[HV_RULE_COUNT];
 	long nrules = 0;
 	bool ok = true;
 	for (int k = 0; k < HV_RULE_COUNT; k++) rule_slot[k] = -1;
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++) total += reps[i]->ndiags;
+	char **rows = calloc(total ? total : 1, sizeof *rows);
+	ok = rows != NULL;
 	/* the rules and files in first-seen order, so the page's lists start
 	 * where the report starts */
+	size_t r = 0;
 	for (size_t i = 0; ok && i < n; i++)
-		for (size_t k = 0; ok && k < reps[i]->ndiags; k++) {
+		for (size_t k = 0; ok && k < reps[i]->ndiags; k++, r++) {
 			const hv_diag *d = &reps[i]->diags[k];
 			if (d->rule >= 0 && d->rule < HV_RULE_COUNT && rule_slot[d->rule] < 0) rule_slot[d->rule] = nrules++;
-			ok = table_index(&files, d->file ? d->file : "") >= 0;
+			long rule = d->rule >= 0 && d->rule < HV_RULE_COUNT ? rule_slot[d->rule] : -1;
+			long file = table_index(&files, d->file ? d->file : "");
+			cJSON *row = file >= 0 ? diag_row(d, i, rule, file, &shapes, o) : NULL;
+			rows[r] = row ? cJSON_PrintUnformatted(row) : NULL;
+			cJSON_Delete(row);
+			ok = rows[r] != NULL;
 		}
-	cJSON *head = ok ? head_json(reps, n, o, &files, rule_slot) : NULL;
+	cJSON *head = ok ? head_json(reps, n, o, &files, &shapes, rule_slot) : NULL;
 	fputs("{\"head\":", out);
 	ok = embed_item(out, head);
 	fputs(",\n\"diags\":[", out);
-	bool comma = false;
-	for (size_t i = 0; ok && i < n; i++)
-		for (size_t k = 0; ok && k < reps[i]->ndiags; k++) {
-			const hv_diag *d = &reps[i]->diags[k];
-			long rule = d->rule >= 0 && d->rule < HV_RULE_COUNT ? rule_slot[d->rule] : -1;
-			long file = table_index(&files, d->file ? d->file : "");
-			if (comma) fputs(",\n", out);
-			comma = true;
-			ok = file >= 0 && embed_item(out, diag_row(d, i, rule, file, o));
-		}
+	for (size_t k = 0; ok && k < total; k++) {
+		if (k) fputs(",\n", out);
+		embed_json(out, rows[k]);
+	}
 	fputs("]}", out);
-	free(files.names);
-	free(files.slots);
+	for (size_t k = 0; rows && k < total; k++) free(rows[k]);
+	free(rows);
+	table_free(&files);
+	table_free(&shapes);
 	return ok;
 }

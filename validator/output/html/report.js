@@ -6,7 +6,23 @@
 (function () {
 	var D = JSON.parse(document.getElementById("hv-data").textContent);
 	var H = D.head, ROWS = D.diags;
-	/* a diagnostic: [input, rule, severity, file, offset, length, struct_path, message, hex_first, hex] */
+	/* Stored: [input, rule, severity, file, offset, length, path_shape, path_values,
+	 * message_shape, message_values, hex], a shape's \u0001 standing for each of
+	 * the values in turn (html_data.c). Read once into
+	 * [input, rule, severity, file, offset, length, struct_path, message, hex_first, hex]. */
+	function unshape(k, values) {
+		var parts = H.shapes[k].split("\u0001"), v = values ? values.split(" ") : [], out = parts[0];
+		for (var j = 1; j < parts.length; j++) out += (v[j - 1] || "") + parts[j];
+		return out;
+	}
+	ROWS.forEach(function (d) {
+		var hx = d[10];
+		d[6] = unshape(d[6], d[7]);
+		d[7] = unshape(d[8], d[9]);
+		d[8] = d[4] - d[4] % 16;
+		d[9] = hx;
+		d.length = 10;
+	});
 	var I_IN = 0, I_RULE = 1, I_SEV = 2, I_FILE = 3, I_OFF = 4, I_LEN = 5, I_PATH = 6, I_MSG = 7, I_HX0 = 8, I_HEX = 9;
 	var SEV = H.severities; /* by number: 0 note, 1 warning, 2 error */
 	var SHAPE = ["circle", "triangle", "square"];
@@ -194,9 +210,9 @@
 	function markSvg(i, x, y) {
 		var s = ROWS[i][I_SEV], a = ' class="mk s' + s + '" data-i="' + i + '"';
 		x = Math.round(x * 10) / 10; y = Math.round(y * 10) / 10;
-		if (s === 2) return "<rect" + a + ' x="' + (x - 4) + '" y="' + (y - 4) + '" width="8" height="8"><title>' + esc(tip(i)) + "</title></rect>";
-		if (s === 1) return "<path" + a + ' d="M' + x + " " + (y - 5) + "L" + (x + 5) + " " + (y + 4) + "L" + (x - 5) + " " + (y + 4) + 'Z"><title>' + esc(tip(i)) + "</title></path>";
-		return "<circle" + a + ' cx="' + x + '" cy="' + y + '" r="4"><title>' + esc(tip(i)) + "</title></circle>";
+		if (s === 2) return "<rect" + a + ' x="' + (x - 4) + '" y="' + (y - 4) + '" width="8" height="8">/>';
+		if (s === 1) return "<path" + a + ' d="M' + x + " " + (y - 5) + "L" + (x + 5) + " " + (y + 4) + "L" + (x - 5) + " " + (y + 4) + 'Z"/>';
+		return "<circle" + a + ' cx="' + x + '" cy="' + y + '" r="4"/>';
 	}
 	function tip(i) { var d = ROWS[i]; return SEV[d[I_SEV]] + " " + ruleId(d) + " at " + place(d); }
 	function legendSev() {
@@ -276,7 +292,7 @@
 	function lanesFrom(m, keys, name, x) {
 		return binLanes(keys, name).map(function (b) {
 			var rs = [];
-			b.keys.forEach(function (kk) { rs = rs.concat(m.get(kk)); });
+			b.keys.forEach(function (kk) { Array.prototype.push.apply(rs, m.get(kk)); });
 			return { label: b.label, rows: rs, x: x };
 		});
 	}
@@ -285,7 +301,7 @@
 		if (!m.size) return null;
 		var ranks = Array.from(m.keys()).sort(function (a, b) { return a - b; });
 		var inRank = [];
-		m.forEach(function (v) { inRank = inRank.concat(v); });
+		m.forEach(function (v) { Array.prototype.push.apply(inRank, v); });
 		var ext = extentOf(inRank);
 		var lanes = lanesFrom(m, ranks, function (r) { return "rank " + r; }, function (i) { return ROWS[i][I_OFF] / ext; });
 		return lanePicture("dumpi-ranks", "DUMPI ranks by time", lanes, ["start of the run", "end (byte " + hex(ext) + ")", "ranks \u2193, time \u2192"],
@@ -351,6 +367,14 @@
 			" Findings about a file or folder as a whole have no byte and no mark.");
 	}
 	function wireSvg(svg) {
+		/* one tooltip for the picture, set from the mark under the pointer
+		 * (a <title> in each of 100,000 marks doubles the drawing time) */
+		var tipEl = svg.querySelector("title");
+		var title0 = tipEl ? tipEl.textContent : "";
+		svg.addEventListener("mouseover", function (e) {
+			var t = e.target.closest(".mk");
+			if (tipEl) tipEl.textContent = t ? tip(+t.getAttribute("data-i")) : title0;
+		});
 		svg.addEventListener("click", function (e) {
 			var t = e.target.closest(".mk");
 			if (t) pickMarks([+t.getAttribute("data-i")]);
