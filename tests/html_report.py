@@ -153,6 +153,10 @@ def check_rows(b, html, rep, name):
             "const o = {}; for (const s of arguments[0].querySelectorAll('svg.map')) o[s.dataset.picture] = s.querySelectorAll('.mk').length; return o;",
             box)
         ok(got_marks == expected_marks(inp), f"{name}: input {k} pictures' marks {got_marks}, want {expected_marks(inp)}")
+        hidden = b.execute_script(
+            "return Array.from(arguments[0].querySelectorAll('svg.map .mk')).filter(m => m.parentNode.tagName !== 'svg' || !m.getBoundingClientRect().width).length",
+            box)
+        ok(hidden == 0, f"{name}: input {k}: every mark is drawn at the top of its picture ({hidden} are not)")
     # a click on a mark shows its row
     mk = b.find_elements(By.CSS_SELECTOR, "svg.map .mk")
     if mk:

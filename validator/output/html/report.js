@@ -210,7 +210,7 @@
 	function markSvg(i, x, y) {
 		var s = ROWS[i][I_SEV], a = ' class="mk s' + s + '" data-i="' + i + '"';
 		x = Math.round(x * 10) / 10; y = Math.round(y * 10) / 10;
-		if (s === 2) return "<rect" + a + ' x="' + (x - 4) + '" y="' + (y - 4) + '" width="8" height="8">/>';
+		if (s === 2) return "<rect" + a + ' x="' + (x - 4) + '" y="' + (y - 4) + '" width="8" height="8"/>';
 		if (s === 1) return "<path" + a + ' d="M' + x + " " + (y - 5) + "L" + (x + 5) + " " + (y + 4) + "L" + (x - 5) + " " + (y + 4) + 'Z"/>';
 		return "<circle" + a + ' cx="' + x + '" cy="' + y + '" r="4"/>';
 	}
