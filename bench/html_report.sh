@@ -29,8 +29,8 @@ n=$(jq '[.inputs[].diagnostics[]] | length' "$dir/wide.json")
 echo "| ranks | diagnostics | JSON MB | HTML MB | HTML bytes a diagnostic | hpcvet --format=html s, peak MiB | load |"
 echo "|---:|---:|---:|---:|---:|---:|---|"
 read -r hs hk < <(tail -n 1 "$dir/html.time")
-printf '| %s | %s | %.1f | %.1f | %.0f | %s s, %.0f MiB | %s |\n' "$ranks" "$n" \
-	"$(echo "$(stat -c %s "$dir/wide.json") / 1000000" | bc -l)" "$(echo "$(stat -c %s "$dir/wide.html") / 1000000" | bc -l)" \
-	"$(echo "$(stat -c %s "$dir/wide.html") / $n" | bc -l)" "$hs" "$(echo "$hk / 1024" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
+awk -v r="$ranks" -v n="$n" -v j="$(stat -c %s "$dir/wide.json")" -v h="$(stat -c %s "$dir/wide.html")" \
+	-v s="$hs" -v k="$hk" -v l="$(cut -d' ' -f1 /proc/loadavg)" \
+	'BEGIN { printf "| %s | %s | %.1f | %.1f | %.0f | %s s, %.0f MiB | %s |\n", r, n, j / 1e6, h / 1e6, h / n, s, k / 1024, l }'
 printf '%s\t%s\tbig\n' "$dir/wide.html" "$dir/wide.json" >"$dir/list.tsv"
 /usr/bin/python3 tests/html_report.py "$dir/list.tsv"
