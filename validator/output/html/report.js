@@ -265,6 +265,8 @@
 			m[full] = f.size;
 			m[full.replace(/^\.\//, "")] = f.size;
 		});
+		/* a file given by itself: the certificate names it by its base name */
+		if (inp.certificate.files.length === 1 && m[inp.path] == null) m[inp.path] = inp.certificate.files[0].size;
 		return m;
 	}
 
@@ -569,7 +571,6 @@
 		else return;
 		e.preventDefault();
 		k = Math.max(0, Math.min(view.length - 1, k));
-		if (state.group) { /* move in display order */ }
 		select(view[k], true);
 	});
 	document.addEventListener("keydown", function (e) {
@@ -626,6 +627,10 @@
 
 	/* printing: the filtered rows as a plain table (at most 5,000) instead of the scrolling list */
 	window.addEventListener("beforeprint", function () {
+		/* every input's facts and pictures on paper (closed <details> print closed) */
+		document.querySelectorAll("details.input").forEach(function (box, k) {
+			if ((byInput[k] || []).length <= 20000 && !box.open) { box.open = true; box.dispatchEvent(new Event("toggle")); }
+		});
 		var t = el("table", null, [el("tr", null, ["severity", "rule", "file", "offset", "message"].map(function (h) { return el("th", { text: h }); }))]);
 		view.slice(0, 5000).forEach(function (i) {
 			var d = ROWS[i];
