@@ -498,8 +498,9 @@
 		}
 		var t = el("table");
 		t.appendChild(el("tr", { "class": state.rule < 0 ? "on" : "" }, [el("td", { text: "every rule" }), el("td", { "class": "n", text: String(Array.from(n.values()).reduce(function (a, b) { return a + b; }, 0)) })]));
-		Array.from(n.keys()).sort(function (a, b) { return n.get(b) - n.get(a) || (H.rules[a].id < H.rules[b].id ? -1 : 1); }).forEach(function (r) {
-			var ru = H.rules[r];
+		var NO_RULE = { id: "?", severity: "error", summary: "" };
+		Array.from(n.keys()).sort(function (a, b) { return n.get(b) - n.get(a) || ((H.rules[a] || NO_RULE).id < (H.rules[b] || NO_RULE).id ? -1 : 1); }).forEach(function (r) {
+			var ru = H.rules[r] || NO_RULE;
 			var tr = el("tr", { "class": (state.rule === r ? "on" : ""), "data-rule": ru.id, title: ru.summary }, [
 				el("td", null, [el("span", { "class": "sev sev-" + SEV.indexOf(ru.severity) }), el("span", { "class": "mono", text: ru.id })]),
 				el("td", { "class": "n", text: n.get(r).toLocaleString("en-US") })]);
