@@ -91,6 +91,23 @@ for (let y = 0; ; y += Math.max(1, list.clientHeight - 26)) {
 return Array.from(seen.values()).sort((a, b) => a.top - b.top);
 """
 
+# The list grouped by rule: its headers and rows in display order.
+COLLECT_GROUPED = r"""
+const list = document.getElementById('list');
+const seen = new Map();
+for (let y = 0; ; y += Math.max(1, list.clientHeight - 26)) {
+  list.scrollTop = y;
+  list.dispatchEvent(new Event('scroll'));
+  for (const r of list.querySelectorAll('.row')) {
+    const top = parseFloat(r.style.top);
+    if (!seen.has(top)) seen.set(top, r.dataset.group ? 'G ' + r.dataset.group + ' ' + r.textContent.match(/ — ([0-9,]+) diagnostic/)[1]
+                                          : r.querySelector('.c-rule').textContent);
+  }
+  if (y + list.clientHeight >= list.scrollHeight) break;
+}
+return Array.from(seen.entries()).sort((a, b) => a[0] - b[0]).map(e => e[1]);
+"""
+
 KEYS = ("rule", "severity", "file", "offset", "message")
 
 
@@ -145,6 +162,16 @@ def check_rows(b, html, rep, name):
         ok([{k: s[k] for k in KEYS} for s in shown] == [d for d in want if d["rule"] == rule],
            f"{name}: the rule filter {rule} shows exactly its {sum(1 for d in want if d['rule'] == rule)} rows")
     Select(b.find_element(By.ID, "f-rule")).select_by_value("-1")
+    # grouped by rule: a header per rule with its count, then its rows
+    if len(rules) > 1:
+        b.find_element(By.ID, "f-group").click()
+        got = b.execute_script(COLLECT_GROUPED)
+        exp = []
+        for rule in sorted(rules):
+            n = sum(1 for d in want if d["rule"] == rule)
+            exp += [f"G {rule} {n:,}"] + [rule] * n
+        ok(got == exp, f"{name}: grouped by rule, {len(rules)} groups with their counts")
+        b.find_element(By.ID, "f-group").click()
     # the pictures: one mark per located diagnostic
     for k, inp in enumerate(rep["inputs"]):
         box = b.find_element(By.ID, f"input-{k}")
