@@ -46,12 +46,14 @@ HEADERS   := $(shell find validator golden tests -name '*.h' -o -name '*.def')
 SOVERSION := 0
 LIBVERSION := 0.1.0
 
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+# The HTML report's style sheet and script, made C strings (html/embed.sh).
+HTML_ASSETS := validator/output/html/report.css validator/output/html/report.js
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/html_assets.o
 CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-web bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-web bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -97,7 +99,7 @@ help:
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
 	@echo "make bench-hpctoolkit|bench-ovni|bench-dumpi|bench-damaged|bench-certify|bench-scaling|"
-	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python|bench-width|bench-device"
+	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python|bench-html|bench-width|bench-device"
 	@echo "              one series of bench/RESULTS.md"
 	@echo "make seeds    regenerate the fuzz seed corpora (corpus/) from hpcvet-gen"
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
@@ -183,6 +185,15 @@ $(BUILD)/gen/corpus_cases.c: $(BUILD)/tools/manifest2c $(wildcard golden/cases/M
 	$(BUILD)/tools/manifest2c golden/cases/MANIFEST.json $@
 
 $(BUILD)/obj/gen/corpus_cases.o: $(BUILD)/gen/corpus_cases.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
+
+$(BUILD)/gen/html_assets.c: validator/output/html/embed.sh $(HTML_ASSETS)
+	@mkdir -p $(dir $@)
+	$(Q)sh validator/output/html/embed.sh $@ $(HTML_ASSETS)
+
+$(BUILD)/obj/gen/html_assets.o: $(BUILD)/gen/html_assets.c
 	@mkdir -p $(dir $@)
 	@$(call say,CC,$@)
 	$(Q)$(CC) $(CPPFLAGS_HV) $(CFLAGS_HV) -c $< -o $@
@@ -277,7 +288,7 @@ ifndef HV_SUBMAKE
 # ---- libFuzzer ----
 LF := build-fuzz/lf
 LF_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(FUZZ_DEF)
-$(LF)/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
+$(LF)/libhpcvet.a: $(LIB_SRCS) $(HTML_ASSETS) $(HEADERS)
 	@$(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=$(LF) CC=clang OPT=-O1 CFLAGS="$(LF_FLAGS)" $(LF)/libhpcvet.a
 # The custom mutator's sources are compiled once for all targets (as objects,
 # not an archive: libFuzzer finds LLVMFuzzerCustomMutator only if it is linked in).
@@ -299,9 +310,9 @@ AFL_CC := afl-clang-fast
 # segfault is still a finding); the cmplog build only guides comparisons and
 # stays plain, as AFL++ recommends.
 AFL_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-build-fuzz/afl/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
+build-fuzz/afl/libhpcvet.a: $(LIB_SRCS) $(HTML_ASSETS) $(HEADERS)
 	@$(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=build-fuzz/afl CC=$(AFL_CC) CFLAGS="$(FUZZ_DEF) $(AFL_SAN)" build-fuzz/afl/libhpcvet.a
-build-fuzz/cmplog/libhpcvet.a: $(LIB_SRCS) $(HEADERS)
+build-fuzz/cmplog/libhpcvet.a: $(LIB_SRCS) $(HTML_ASSETS) $(HEADERS)
 	@AFL_LLVM_CMPLOG=1 $(MAKE) --no-print-directory HV_SUBMAKE=1 BUILD=build-fuzz/cmplog CC=$(AFL_CC) CFLAGS="$(FUZZ_DEF)" build-fuzz/cmplog/libhpcvet.a
 # The persistent-mode driver is compiled once per build, not once per target.
 build-fuzz/afl/afl_driver.o: fuzz/afl_driver.c $(FUZZ_HDRS)
@@ -488,6 +499,9 @@ bench-device:
 	bash bench/device.sh $(BUILD)
 # The Python package beside the program (bench/python.sh): CPU time on
 # BENCH_SIZE MiB inputs, paired, and RSS over 10,000 small validations.
+# The HTML report of a wide DUMPI trace, ~100,000 diagnostics (bench/html_report.sh).
+bench-html: all
+	bash bench/html_report.sh $(BUILD)
 bench-python: all
 	BENCH_SIZE=$(BENCH_SIZE) bash bench/python.sh $(BUILD)
 

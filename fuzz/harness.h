@@ -79,8 +79,8 @@ static inline void fuzz_check_report(const hv_report *r)
 
 /* The `single` and `set` targets also render the report with every writer
  * the CLI has (text plain and with colour and the hex view of the offending
- * bytes, JSON, SARIF, JUnit XML, GitHub annotations, the certificate as text
- * and JSON): diagnostics quote bytes of the input (names, keys, strings), so
+ * bytes, JSON, SARIF, JUnit XML, GitHub annotations, the HTML page with
+ * each row's bytes, the certificate as text and JSON): diagnostics quote bytes of the input (names, keys, strings), so
  * the writers' escaping is attack surface too. The hex view reads the
  * offending bytes from the input's blobs in memory (never from a file).
  * Output goes to /dev/null, opened once (no file system work per input). */
@@ -125,7 +125,8 @@ static inline void fuzz_render(hv_report *r, hv_blob *blobs, size_t n, bool full
 	if (full) {
 		hv_write_junit(sink, reps, 1, &plain);
 		hv_write_certify_text(sink, reps, 1, &plain);
-		built = built && hv_write_sarif(sink, reps, 1, &rich) && hv_write_certify_json(sink, reps, 1, &rich);
+		built = built && hv_write_sarif(sink, reps, 1, &rich) && hv_write_certify_json(sink, reps, 1, &rich) &&
+			hv_write_html(sink, reps, 1, &rich);
 	}
 	if (!built) {
 		fprintf(stderr, "fuzz: a JSON report could not be built\n");

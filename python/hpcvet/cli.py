@@ -3,7 +3,7 @@ API, with the program's exit codes (0 conforming, 1 nonconforming, 2 usage
 error, 3 input unreadable, 4 internal error; the highest input wins).
 
 The text report is the program's with colour and the hex context off
-(``--color=never --no-context``). SARIF, JUnit and GitHub reports,
+(``--color=never --no-context``). SARIF, JUnit, GitHub and HTML reports,
 ``--max-per-rule`` and the text certificate are the program's alone."""
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ exit: 0 conforming, 1 nonconforming, 2 usage error, 3 input unreadable,
 """
 
 EXIT_USAGE = 2
-PROGRAM_ONLY = ("--format=sarif", "--format=junit", "--format=github", "--github-notes", "--color", "--context",
+PROGRAM_ONLY = ("--format=sarif", "--format=junit", "--format=github", "--format=html", "--github-notes", "--color", "--context",
                 "--no-context", "--max-per-rule")
 
 

@@ -45,7 +45,8 @@ static void usage(FILE *out)
 	      "\n"
 	      "  --format=FORMAT          report format: text (default), json, sarif (SARIF 2.1.0),\n"
 	      "                           junit (JUnit XML), github (GitHub Actions annotations\n"
-	      "                           of errors and warnings)\n"
+	      "                           of errors and warnings), html (one self-contained page:\n"
+	      "                           filters, pictures of where the findings are, the bytes)\n"
 	      "  --github-notes           github: notes become ::notice annotations too\n"
 	      "  --color=auto|always|never  colour in text reports (auto: on a terminal,\n"
 	      "                           unless NO_COLOR is set)\n"
@@ -138,7 +139,7 @@ static int cmd_explain(int argc, char **argv)
 
 /* Report formats and the text report's look, chosen by options; kept
  * together so main() only parses. */
-enum out_format { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_JUNIT, OUT_GITHUB };
+enum out_format { OUT_TEXT, OUT_JSON, OUT_SARIF, OUT_JUNIT, OUT_GITHUB, OUT_HTML };
 enum tristate { TRI_AUTO, TRI_ON, TRI_OFF };
 
 static bool parse_output_option(const char *a, enum out_format *fmt, enum tristate *color, enum tristate *context)
@@ -148,7 +149,7 @@ static bool parse_output_option(const char *a, enum out_format *fmt, enum trista
 		enum out_format f;
 	} formats[] = {{"--format=text", OUT_TEXT},	{"--format=json", OUT_JSON},
 		       {"--format=sarif", OUT_SARIF},	{"--format=junit", OUT_JUNIT},
-		       {"--format=github", OUT_GITHUB}};
+		       {"--format=github", OUT_GITHUB},	{"--format=html", OUT_HTML}};
 	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
 		if (strcmp(a, formats[i].opt) == 0) {
 			*fmt = formats[i].f;
@@ -182,6 +183,7 @@ static bool write_reports(enum out_format fmt, hv_report **rp, size_t n, const h
 	case OUT_SARIF: return hv_write_sarif(stdout, rp, n, oo);
 	case OUT_JUNIT: hv_write_junit(stdout, rp, n, oo); return true;
 	case OUT_GITHUB: hv_write_github(stdout, rp, n, oo); return true;
+	case OUT_HTML: return hv_write_html(stdout, rp, n, oo);
 	case OUT_TEXT: break;
 	}
 	hv_write_text(stdout, rp, n, oo);
@@ -250,7 +252,7 @@ static const char *why_bad_option(const char *a, bool certify, const char *next)
 	const char *v = eq ? eq + 1 : "";
 #define IS(name) (nl == strlen(name) && strncmp(a, name, nl) == 0)
 	if (IS("--edition")) snprintf(buf, sizeof buf, "--edition=%s: the edition is auto, draft or release", v);
-	else if (IS("--format")) snprintf(buf, sizeof buf, "--format=%s: the report format is text, json, sarif, junit or github", v);
+	else if (IS("--format")) snprintf(buf, sizeof buf, "--format=%s: the report format is text, json, sarif, junit, github or html", v);
 	else if (IS("--color")) snprintf(buf, sizeof buf, "--color=%s: colour is auto, always or never", v);
 	else if (IS("--jobs") || (strncmp(a, "-j", 2) == 0 && !eq))
 		snprintf(buf, sizeof buf, "%s%s%s: -j and --jobs take a number of threads from 1 to 1024 (-j 4, -j4, --jobs=4)", a,
@@ -378,8 +380,8 @@ int main(int argc, char **argv)
 		free(paths);
 		return EXIT_USAGE;
 	}
-	if (certify && fmt != OUT_TEXT && fmt != OUT_JSON) {
-		fprintf(stderr, "hpcvet: a certificate is written as text or JSON only\n");
+	if (certify && fmt != OUT_TEXT && fmt != OUT_JSON && fmt != OUT_HTML) {
+		fprintf(stderr, "hpcvet: a certificate is written as text, JSON or HTML only\n");
 		free(paths);
 		return EXIT_USAGE;
 	}
@@ -449,6 +451,9 @@ int main(int argc, char **argv)
 		/* another process writes the report */
 	} else if (certify && fmt == OUT_JSON) {
 		if (!hv_write_certify_json(stdout, rp, npaths, &oo)) status = EXIT_INTERNAL;
+	} else if (certify && fmt == OUT_HTML) {
+		/* the report with each input's digests (oo.cert_files) */
+		if (!hv_write_html(stdout, rp, npaths, &oo)) status = EXIT_INTERNAL;
 	} else if (certify) {
 		hv_write_certify_text(stdout, rp, npaths, &oo);
 	} else if (!write_reports(fmt, rp, npaths, &oo)) {

@@ -14,7 +14,6 @@
 
 #include "output.h"
 
-#define HV_HEX_ROWS 2
 #define ANSI_HI "\033[1;31m"
 #define ANSI_DIM "\033[2m"
 #define ANSI_OFF "\033[0m"
@@ -60,9 +59,10 @@ static void hex_row(FILE *out, uint64_t row, const uint8_t *bytes, size_t have, 
 	fprintf(out, "              %s%s%s\n", color ? ANSI_HI : "", line, color ? ANSI_OFF : "");
 }
 
-void hv_write_hex_context(FILE *out, const hv_diag *d, const hv_output_opts *o)
+size_t hv_hex_window(const hv_diag *d, const hv_output_opts *o, uint64_t *first_out, uint8_t buf[HV_HEX_BYTES])
 {
-	if (!o->read_bytes || !d->file) return;
+	*first_out = 0;
+	if (!o->read_bytes || !d->file) return 0;
 	uint64_t lo = d->offset;
 	/* A zero-length field (a missing structure, the end of a file) is marked
 	 * as one position. */
@@ -72,9 +72,22 @@ void hv_write_hex_context(FILE *out, const hv_diag *d, const hv_output_opts *o)
 	uint64_t last_needed = hi - 1;
 	uint64_t last = first + (HV_HEX_ROWS - 1) * 16;
 	if ((last_needed & ~(uint64_t)15) < last) last = last_needed & ~(uint64_t)15;
-	uint8_t buf[HV_HEX_ROWS * 16];
 	size_t want = (size_t)(last - first) + 16;
-	size_t got = o->read_bytes(o->read_ctx, d->file, first, buf, want);
+	*first_out = first;
+	return o->read_bytes(o->read_ctx, d->file, first, buf, want);
+}
+
+void hv_write_hex_context(FILE *out, const hv_diag *d, const hv_output_opts *o)
+{
+	if (!o->read_bytes || !d->file) return;
+	uint64_t lo = d->offset;
+	uint64_t len = d->length ? d->length : 1;
+	uint64_t hi = lo + len < lo ? UINT64_MAX : lo + len;
+	uint64_t first;
+	uint8_t buf[HV_HEX_BYTES];
+	size_t got = hv_hex_window(d, o, &first, buf);
+	uint64_t last = first + (HV_HEX_ROWS - 1) * 16;
+	if (((hi - 1) & ~(uint64_t)15) < last) last = (hi - 1) & ~(uint64_t)15;
 	if (got == 0 || first + got <= lo) {
 		fprintf(out, "    (offset 0x%" PRIx64 " is past the end of the file)\n", lo);
 		return;

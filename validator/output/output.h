@@ -71,6 +71,20 @@ void hv_write_github(FILE *out, hv_report *const *reps, size_t n, const hv_outpu
 
 /* The hex view of a diagnostic's bytes (text report with context on). */
 void hv_write_hex_context(FILE *out, const hv_diag *d, const hv_output_opts *o);
+/* The bytes that view shows: whole rows of 16 from the one holding the
+ * diagnostic's offset, at most HV_HEX_ROWS of them, read through
+ * o->read_bytes into buf; returns how many were read (0: none, no reader)
+ * and sets *first to the offset of buf[0]. */
+#define HV_HEX_ROWS 2
+#define HV_HEX_BYTES (HV_HEX_ROWS * 16)
+size_t hv_hex_window(const hv_diag *d, const hv_output_opts *o, uint64_t *first, uint8_t buf[HV_HEX_BYTES]);
+
+/* The HTML report (html.c): one self-contained page (inline style, script
+ * and SVG) holding the reports as data, with filters, pictures of where the
+ * findings are and each diagnostic's bytes and rule. Like every writer it
+ * only formats finished reports; the bytes come from o->read_bytes. Returns
+ * false when out of memory. */
+bool hv_write_html(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
 
 /* One summary line per input ("PATH: conforming (...)"), as the text report ends. */
 void hv_write_summary_line(FILE *out, const hv_report *r, bool strict);
@@ -103,5 +117,8 @@ bool hv_write_rules_json(FILE *out, const hv_rule_case *cases);
 void hv_write_rules_markdown(FILE *out);
 /* False when `id` names no rule. */
 bool hv_write_rule_explain(FILE *out, const char *id);
+/* What hv_write_rule_explain prints for rule index k, as a string (malloc'd;
+ * NULL when out of memory or k is no rule). */
+char *hv_rule_explain_text(int k);
 
 #endif

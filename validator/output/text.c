@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output.h"
@@ -153,12 +154,25 @@ void hv_write_rules_text(FILE *out)
 	}
 }
 
+char *hv_rule_explain_text(int k)
+{
+	if (k < 0 || k >= HV_RULE_COUNT) return NULL;
+	const hv_rule_info *ri = &hv_rules[k];
+#define EXPLAIN_FMT "%s\n  severity: %s\n  format:   %s\n  clause:   %s\n  summary:  %s\n\n%s\n"
+#define EXPLAIN_ARGS ri->id, hv_sev_name(ri->severity), ri->format, ri->clause, ri->summary, ri->detail
+	int len = snprintf(NULL, 0, EXPLAIN_FMT, EXPLAIN_ARGS);
+	char *s = len < 0 ? NULL : malloc((size_t)len + 1);
+	if (s) snprintf(s, (size_t)len + 1, EXPLAIN_FMT, EXPLAIN_ARGS);
+#undef EXPLAIN_FMT
+#undef EXPLAIN_ARGS
+	return s;
+}
+
 bool hv_write_rule_explain(FILE *out, const char *id)
 {
-	int k = hv_rule_find(id);
-	if (k < 0) return false;
-	const hv_rule_info *ri = &hv_rules[k];
-	fprintf(out, "%s\n  severity: %s\n  format:   %s\n  clause:   %s\n  summary:  %s\n\n%s\n", ri->id,
-		hv_sev_name(ri->severity), ri->format, ri->clause, ri->summary, ri->detail);
+	char *s = hv_rule_explain_text(hv_rule_find(id));
+	if (!s) return false;
+	fputs(s, out);
+	free(s);
 	return true;
 }

@@ -41,6 +41,7 @@ static const struct {
 	bool (*write)(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
 } writers[] = {
 	{"json", hv_write_json},
+	{"html", hv_write_html},
 	{"sarif", hv_write_sarif},
 	{"text", write_text},
 	{"junit", write_junit},
