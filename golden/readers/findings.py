@@ -83,11 +83,31 @@ SEVERITY = {
              "printing the inconsistent values as they are (a stop time before its start, nanoseconds "
              "past 10^9, footer counts that disagree with the records): errors under specs/README.md "
              "only as misreads of what the trace says. Kept; listed for review.",
-    "hpctoolkit": "",
+    "hpctoolkit": "All but three cite FORMATS.md (R, D) or METRICS.yaml. hpctkdb.taxonomy.bounds and "
+                  "hpctkdb.taxonomy.depth cite hpcvet's own limits (an alias bomb, a nesting deeper than "
+                  "any taxonomy): hpcviewer 2025.01 loads the _01 cases, and hangs on the bounds~input one; "
+                  "under specs/README.md (\"something the validator cannot check\" is a warning) the cases "
+                  "a reader loads would be warnings, the ones it hangs on errors. hpctkdb.edition.agree "
+                  "cites the project's reading of the two editions (files of one database from two "
+                  "writers); hpcviewer reads the release files of the _01 case without a word. Proposed "
+                  "for review, not changed here.",
 }
 
 PAGE_NOTES = """## Reader bugs
 
-Each reader bug the matrix found on a conforming input, written up as one would file it
-upstream (reader, version, reproducer, what happens, what the spec says):
-[docs/reader-findings/](reader-findings/)."""
+Each reader bug the matrix found, written up as one would file it upstream (reader, version,
+reproducer, what happens, what the spec says), in [docs/reader-findings/](reader-findings/):
+
+- [hatchet-1.4.0-unnamed-function.md](reader-findings/hatchet-1.4.0-unnamed-function.md),
+  [pipit-0.1.0-unnamed-function.md](reader-findings/pipit-0.1.0-unnamed-function.md): a function
+  without a name (legal) stops both readers with a TypeError;
+- [ovni-1.14.0-no-stream.md](reader-findings/ovni-1.14.0-no-stream.md): ovniemu and ovnidump
+  succeed on a trace in which they find no stream (every v1/v2 tree);
+- [hpcviewer-2025.01-malformed-databases.md](reader-findings/hpcviewer-2025.01-malformed-databases.md),
+  [hatchet-pipit-malformed-databases.md](reader-findings/hatchet-pipit-malformed-databases.md),
+  [sst-dumpi-13.0.0-malformed-files.md](reader-findings/sst-dumpi-13.0.0-malformed-files.md):
+  crashes and hangs instead of an error on nonconforming files.
+
+Already named by hpcvet notes and seen again here: libundumpi's SIGSEGV on `MPI_ARGVS_NULL`
+(`dumpi.rec.reader-hazard-argvs-null`) and hatchet's `KeyError: 'scope'` on the GPU
+databases' taxonomies (`hpctkdb.taxonomy.hatchet`)."""
