@@ -61,6 +61,20 @@ check "exec: abort() after the reader's own FATAL message is a refusal" \
 	test "$(jq -r '.results["stub-exec"]["ovni/y_ovni-trace.v3_s2.d"].outcome' "$TMP/d/results.json")" = refused
 check "exec: SIGSEGV in place of an exception is a crash" test "$(jq -r '.results["stub-exec"]["ovni/n_ovni.model.body-parallel_01.d"].outcome' "$TMP/d/results.json")" = crash
 
+# hpcviewer's adapter (its root values against the summary profile's at the root
+# context) agrees with a y_ case's content file, and flags one value changed.
+viewer_roots() { # root-value-of-statistic-8
+	(cd "$ROOT/golden/readers" && python3 -c '
+import json, sys, content
+class Case: embedded = None
+want = json.load(open("../cases/hpctoolkit/y_hpctoolkit-db.release.4.0_s2.content.json"))
+m = [{"index": 8, "type": "INCLUSIVE", "root": sys.argv[1], "class": "HierarchicalMetric", "name": "cpu-time: Sum (I)"},
+     {"index": 5, "type": "LEXICAL_AWARE", "root": "1", "class": "HierarchicalMetric", "name": "cpu-time: Sum (E)"}]
+print(content.viewer_roots(Case(), {"metrics": m}, want))' "$1")
+}
+check "viewer adapter: the content file's root value agrees" test "$(viewer_roots 91302.49124999998)" = "[]"
+check "viewer adapter: a changed root value is a misread" grep -q 'MISMATCH root value of cpu-time: Sum (I) (statistic 8)' <(viewer_roots 91302.5)
+
 # The committed page: every reader column names its version (or says it was not
 # installed), and its picture is beside it.
 P="$ROOT/docs/READERS.md"

@@ -20,7 +20,7 @@ import edu.rice.cs.hpcdata.util.IProgressReport;
  *  4 MiB stack (hpcviewer's launcher gives -Xss4m), and answers one JSON line:
  *  outcome accepted / refused / crash / hang, the reader's message, and with CONTENT
  *  1 the metric list and the root's values. A thread past TIMEOUT CPU seconds (or
- *  four times that on the wall clock) cannot be stopped: the answer is a hang and the
+ *  ten times that on the wall clock) cannot be stopped: the answer is a hang and the
  *  JVM exits, and the matrix starts another for the next case. */
 public class ViewerBatch {
     static volatile String answer;
@@ -81,7 +81,11 @@ public class ViewerBatch {
             BaseMetric m = metrics.get(i);
             if (i > 0) b.append(',');
             b.append("{\"index\":").append(m.getIndex()).append(",\"name\":").append(q(m.getDisplayName()))
-             .append(",\"type\":").append(q(String.valueOf(m.getMetricType())));
+             .append(",\"type\":").append(q(String.valueOf(m.getMetricType())))
+             .append(",\"partner\":").append(m.getPartner())
+             .append(",\"class\":").append(q(m.getClass().getSimpleName()));
+            if (m instanceof edu.rice.cs.hpcdata.experiment.metric.HierarchicalMetric)
+                b.append(",\"variant\":").append(q(((edu.rice.cs.hpcdata.experiment.metric.HierarchicalMetric) m).getVariantLabel()));
             if (root != null) {
                 MetricValue v = root.getMetricValue(m);
                 b.append(",\"root\":");
@@ -128,13 +132,13 @@ public class ViewerBatch {
                 t.join(50);
                 long cpu = mx.isThreadCpuTimeSupported() ? mx.getThreadCpuTime(t.getId()) : -1;
                 long wall = System.nanoTime() - start;
-                if (t.isAlive() && (cpu > timeout * 1_000_000_000L || wall > 4 * timeout * 1_000_000_000L)) {
+                if (t.isAlive() && (cpu > timeout * 1_000_000_000L || wall > 10 * timeout * 1_000_000_000L)) {
                     hung = true;
                     break;
                 }
             }
             if (hung) {
-                out.println("{\"outcome\":\"hang\",\"message\":\"no answer within " + timeout + " s of CPU\"}");
+                out.println("{\"outcome\":\"hang\",\"message\":\"no answer within " + timeout + " s of CPU time\"}");
                 out.flush();
                 System.exit(3);
             }

@@ -29,12 +29,48 @@ def _rename(doc, case):
     return {"files": files, "adapter_kinds": doc.get("adapter_kinds", [])}
 
 
+def viewer_roots(case, decoded, want):
+    """hpcviewer's root values against the summary profile (profIndex 0) of
+    profile.db's content at the root context (ctxId 0): hpcdata numbers each metric
+    by the meta.db statistic it shows, and the root of its tree holds that
+    statistic's value. Compared: the inclusive (I) and point (X) metrics. Left out:
+    the exclusive ones (at its aggregate root hpcdata shows some of them as their
+    inclusive partner's value, a display convention) and the taxonomy's formulas
+    (HierarchicalMetricDerivedFormula: their index is no statistic of meta.db)."""
+    files = [f for f in want["files"] if f["name"].endswith("profile.db")]
+    if case.embedded is not None and case.embedded != "profile.db":
+        return None
+    if not files:
+        return None
+    p0 = [it for it in files[0]["items"] if it["kind"] == "profile" and it.get("profIndex") == 0]
+    if not p0:
+        return None
+    vals = {v["metricId"]: v["value"] for c in p0[0].get("contexts", []) if c["ctxId"] == 0 for v in c["values"]}
+    lines = []
+    for m in decoded.get("metrics", []):
+        if m.get("root") is None:
+            continue
+        got = float(m["root"])
+        if m["type"] not in ("INCLUSIVE", "XCLUSIVE") or m.get("class") == "HierarchicalMetricDerivedFormula":
+            continue
+        exp = vals.get(m["index"], 0.0)
+        if got != exp:
+            lines.append("MISMATCH root value of %s (statistic %d): reader %r, expected %r"
+                         % (m["name"], m["index"], got, exp))
+    return lines
+
+
 def misread(case, decoded, load_json):
     """The first differences (a message) when the reader's decoded content differs
     from the case's content file; None when they agree or nothing was compared."""
     if case.content is None or decoded is None:
         return None
     want = load_json(case.content)
+    if "metrics" in decoded:  # hpcviewer's metric list and root values
+        lines = viewer_roots(case, decoded, want)
+        if not lines:
+            return None
+        return lines[0] + (" (and %d more)" % (len(lines) - 1) if len(lines) > 1 else "")
     got = _rename(decoded, case)
     try:
         lines, compared = content_diff.compare(want, got, case.id, case.id)

@@ -57,9 +57,6 @@ def verdict(reader, case, result):
 
 
 NO_ADAPTER = {
-    "hpcviewer": "its metric tree and root values are keyed by the taxonomy's metric names and "
-                 "variants, where the content files key items by byte offset; an adapter must first "
-                 "map hpcdata's metrics onto the taxonomy and meta.db's summary statistics (not done yet).",
     "hatchet": "its frames are keyed by context paths and rank/thread, the content files' values by "
                "byte offset and ctxId, which hatchet does not keep (not done yet).",
     "pipit": "its events are Enter/Leave pairs it derives from trace.db's samples, not the samples "

@@ -76,7 +76,7 @@ def write(data, out_md, out_svg):
     w("- **crash** (C): a signal, an assertion, or an exception the reader did not mean (IndexError,")
     w("  KeyError, struct.error, RecursionError, a null pointer, an index out of bounds, a stack")
     w("  overflow, out of memory);")
-    w("- **hang** (H): over the CPU-time limit (or four times it on the wall clock);")
+    w("- **hang** (H): over the CPU-time limit (or ten times it on the wall clock);")
     w("- **misread** (M): a y_ case the reader accepted whose decoded content differs from the")
     w("  case's content file (golden/content_diff.py's rules), for the readers with a content adapter.")
     w("")
