@@ -17,7 +17,7 @@ DRAFT = ("a draft-edition database (the early text of FORMATS.md, hpcvet's --edi
          "hpcprof writes that layout and none of the three readers reads it (hpcviewer 2025.01, hatchet "
          "1.4.0 and pipit read the release layout and fail on the draft's). hpcvet names the edition in "
          "its verdict line (\"draft edition\"); a note naming the readers would join the report of every "
-         "draft case, left to the lead")
+         "draft case, so it is proposed, not added")
 
 # (reader, case-id pattern, outcome or None for any, what hpcvet does about it)
 VERDICTS = [
@@ -73,7 +73,7 @@ SEVERITY = {
             "ovni.obs.reserved-flags on libovni's header alone (S3 gives \"4 bits of flags\" and defines "
             "only the jumbo bit). ovniemu 1.14 reads both, and specs/README.md's ovni line says what "
             "ovniemu accepts passes --strict: the two errors go against that line (the first has the "
-            "spec's text for it, the second has not). Left to the lead, not changed here.",
+            "spec's text for it, the second has not). Proposed for review, not changed here.",
     "dumpi": "DUMPI has no spec text beyond sst-dumpi's notes, which defer to its code (specs/README.md), "
              "so these rules cite libdumpi's writer. dumpi2ascii reads no .meta file (SST-macro's trace "
              "reader does; it is not in the matrix), so the dumpi.meta rules have no reader here. The "
