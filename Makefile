@@ -53,7 +53,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-web bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden reader-matrix bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-web bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -97,6 +97,7 @@ help:
 	@echo "make docs     regenerate docs/RULES.md and the example outputs in README, CONTRIBUTING, man page"
 	@echo "make install  install into PREFIX (default /usr/local), staged under DESTDIR"
 	@echo "make golden   regenerate the conformance corpus golden/cases/ (deterministic)"
+	@echo "make reader-matrix  every installed reference reader on every case: docs/READERS.md (READERS=DIR)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
 	@echo "make bench-hpctoolkit|bench-ovni|bench-dumpi|bench-damaged|bench-certify|bench-scaling|"
 	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python|bench-html|bench-width|bench-device"
@@ -439,6 +440,15 @@ golden: all
 	bash golden/make-cases.sh $(BUILD) golden/cases.new
 	rm -rf golden/cases
 	mv golden/cases.new golden/cases
+
+# The reader conformance matrix (golden/readers/): every reference reader that
+# ../shared/tools/readers/setup.sh installed under READERS (its default OUT) on
+# every case of its family, corpus and real samples, with hpcvet beside them;
+# writes docs/READERS.md and docs/readers-matrix.svg. A reader not installed is
+# skipped, and the page says so.
+READERS ?= $(or $(TMPDIR),/tmp)/readers
+reader-matrix: all
+	python3 golden/readers/matrix.py --readers=$(READERS) --build=$(BUILD)
 
 # Benchmarks (not part of make test): bench/run.sh, sizes in MiB. Each
 # bench-* target is one series of bench/RESULTS.md: bench/run.sh with the

@@ -9,8 +9,11 @@ shape, with as few or as many item kinds and keys as it decodes. Files are
 matched by name below the case path. For each file and each item kind the
 reader printed at all, every expected item of that kind must be there (same
 kind and offset) with equal values for every key the reader gave; items the
-expected content lacks are extra. Prints one line per difference and, last,
-"items N compared, M differ"; exits 1 when any differ, 2 on unusable output."""
+expected content lacks are extra. A reader that cannot say where an item lies
+leaves "offset" out of all items of that kind: they are then matched in order,
+the reader's n-th item of the kind with the n-th expected one. Prints one line
+per difference and, last, "items N compared, M differ"; exits 1 when any
+differ, 2 on unusable output."""
 import json
 import sys
 
@@ -24,6 +27,48 @@ def rel(name, case):
     return name.rsplit("/", 1)[-1]
 
 
+def compare(want, got, case, reader_case):
+    """The differences between an expected content document and a reader's, as
+    lines, and the number of items compared. Raises ValueError, KeyError or
+    TypeError when the reader's document is not in the dump's shape."""
+    gfiles = {rel(f["name"], reader_case): f for f in got["files"]}
+    wfiles = {rel(f["name"], case): f for f in want["files"]}
+    lines = []
+    compared = 0
+    for name, gf in sorted(gfiles.items()):
+        wf = wfiles.get(name)
+        if wf is None:
+            lines.append(f"EXTRA-FILE {name}")
+            continue
+        gitems = gf.get("items", [])
+        for kind in sorted({it.get("kind") for it in gitems}):
+            gk = [it for it in gitems if it.get("kind") == kind]
+            wk = [it for it in wf["items"] if it["kind"] == kind]
+            if all("offset" not in it for it in gk):  # matched in order
+                wby = {i: it for i, it in enumerate(wk)}
+                gby = {i: it for i, it in enumerate(gk)}
+                where = lambda k: f"{kind}#{k}"  # noqa: E731
+            else:
+                wby = {it["offset"]: it for it in wk}
+                gby = {it.get("offset"): it for it in gk}
+                where = lambda k: f"{kind}@{k}"  # noqa: E731
+            for key in sorted(wby):
+                wit = wby[key]
+                compared += 1
+                git = gby.get(key)
+                if git is None:
+                    lines.append(f"MISSING {name} {where(key)} ({wit.get('path', '')})")
+                    continue
+                bad = [k for k in git if k != "kind" and (k not in wit or git[k] != wit[k])]
+                if bad:
+                    k = bad[0]
+                    lines.append(f"MISMATCH {name} {where(key)} {k}: reader {git[k]!r}, "
+                                 f"expected {wit.get(k, '<no such key>')!r}")
+            for key in sorted(k for k in gby if k not in wby):
+                lines.append(f"EXTRA {name} {where(key)}")
+    return lines, compared
+
+
 def main(argv):
     if len(argv) != 5:
         print(__doc__)
@@ -31,39 +76,14 @@ def main(argv):
     want = json.load(open(argv[1]))
     try:
         got = json.load(open(argv[3]))
-        gfiles = {rel(f["name"], argv[4]): f for f in got["files"]}
-    except (ValueError, KeyError, TypeError) as e:
+        lines, compared = compare(want, got, argv[2], argv[4])
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
         print(f"UNUSABLE reader output: {e}")
         return 2
-    wfiles = {rel(f["name"], argv[2]): f for f in want["files"]}
-    compared = differ = 0
-    for name, gf in sorted(gfiles.items()):
-        wf = wfiles.get(name)
-        if wf is None:
-            print(f"EXTRA-FILE {name}")
-            differ += 1
-            continue
-        kinds = {it.get("kind") for it in gf.get("items", [])}
-        wby = {(it["kind"], it["offset"]): it for it in wf["items"] if it["kind"] in kinds}
-        gby = {(it.get("kind"), it.get("offset")): it for it in gf.get("items", [])}
-        for key, wit in sorted(wby.items(), key=lambda kv: kv[0][1]):
-            compared += 1
-            git = gby.get(key)
-            if git is None:
-                print(f"MISSING {name} {key[0]}@{key[1]} ({wit.get('path', '')})")
-                differ += 1
-                continue
-            bad = [k for k in git if k not in wit or git[k] != wit[k]]
-            if bad:
-                k = bad[0]
-                print(f"MISMATCH {name} {key[0]}@{key[1]} {k}: reader {git[k]!r}, expected {wit.get(k, '<no such key>')!r}")
-                differ += 1
-        for key in gby:
-            if key not in wby:
-                print(f"EXTRA {name} {key[0]}@{key[1]}")
-                differ += 1
-    print(f"items {compared} compared, {differ} differ")
-    return 1 if differ else 0
+    for line in lines:
+        print(line)
+    print(f"items {compared} compared, {len(lines)} differ")
+    return 1 if lines else 0
 
 
 if __name__ == "__main__":

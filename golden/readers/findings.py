@@ -1,0 +1,111 @@
+"""What the project says about each reader failure on a conforming input: the hpcvet
+note that names it, or why no note can. The matrix finds the failures; these words
+are the project's judgement of them, kept beside the generator so the page stays
+generated. A failure no entry covers is shown as "not yet assessed"."""
+import re
+
+UNNAMED = ("a function without a name (meta.db `pName` 0, which the spec allows) under a context: "
+           "TypeError indexing the string table with None (docs/reader-findings/%s). Recognisable "
+           "(a context whose function has pName 0), but no note yet: hpcvet-gen writes unnamed "
+           "functions into every database it makes, so the note would join the report of nearly every "
+           "HPCToolkit case; left to a change of the generator")
+V1V2 = ("ovni 1.14 reads v3 trees only: on a v1/v2 tree it loads no stream and exits 0 "
+        "(docs/reader-findings/ovni-1.14.0-no-stream.md). Recognisable (the tree's version), but no "
+        "note yet: it would join the report of every v1/v2 case")
+
+DRAFT = ("a draft-edition database (the early text of FORMATS.md, hpcvet's --edition=draft): no released "
+         "hpcprof writes that layout and none of the three readers reads it (hpcviewer 2025.01, hatchet "
+         "1.4.0 and pipit read the release layout and fail on the draft's). hpcvet names the edition in "
+         "its verdict line (\"draft edition\"); a note naming the readers would join the report of every "
+         "draft case, so it is proposed, not added")
+
+# (reader, case-id pattern, outcome or None for any, what hpcvet does about it)
+VERDICTS = [
+    ("dumpi2ascii", r"y_dumpi\.rec\.reader-hazard-argvs-null", "crash",
+     "named by hpcvet's note dumpi.rec.reader-hazard-argvs-null (libundumpi, sst-dumpi 13.0.0)"),
+    ("ovniemu", r"require-newer|require-minor-newer", "refused",
+     "a model version newer than ovni 1.14's: hpcvet warns (ovni.json.require-minor-newer), which "
+     "--strict fails; forward compatibility (specs/README.md) keeps it conforming"),
+    ("ovniemu", r"mcv-minor-newer", "refused",
+     "an event of a newer model minor version: hpcvet warns (ovni.obs.mcv-minor-newer)"),
+    ("ovnidump", r"y_ovni-trace\.v[12]", "misread", V1V2),
+    ("pipit", r"^real/hpctoolkit/loops-perf", "refused",
+     "pipit reads a database's trace; this one has no trace.db (hpcprof writes none when no thread "
+     "took trace samples): a clean refusal, no hazard"),
+    ("hatchet", r"^real/hpctoolkit/.*nvidiapc", "crash",
+     "named by hpcvet's note hpctkdb.taxonomy.hatchet (hatchet 1.4.0 reads inclusive.standard.scope)"),
+]
+
+
+def verdict(reader, case, result):
+    if case["kind"] == "n":
+        return "nonconforming: " + (", ".join(case.get("rules", [])) or "hpcvet's verdict")
+    msg = result.get("message", "")
+    if case.get("input_verdict") == "nonconforming":
+        return ("read inside a database or trace that hpcvet finds nonconforming (this file and the "
+                "other files hpcvet-gen writes with the same arguments disagree): no hazard of the case")
+    if case["family"] == "hpctoolkit" and "--edition=draft" in case.get("reproducer", "") \
+            and reader in ("hpcviewer", "hatchet", "pipit"):
+        return DRAFT
+    if reader in ("hatchet", "pipit") and "list indices must be integers or slices, not NoneType" in msg:
+        return UNNAMED % ("hatchet-1.4.0-unnamed-function.md" if reader == "hatchet"
+                          else "pipit-0.1.0-unnamed-function.md")
+    for r, pat, outcome, text in VERDICTS:
+        if text and r == reader and re.search(pat, case["id"]) and outcome in (None, result["outcome"]):
+            return text
+    return "not yet assessed"
+
+
+NO_ADAPTER = {
+    "hatchet": "its frames are keyed by context paths and rank/thread, the content files' values by "
+               "byte offset and ctxId, which hatchet does not keep (not done yet).",
+    "pipit": "its events are Enter/Leave pairs it derives from trace.db's samples, not the samples "
+             "themselves (not done yet).",
+    "ovniemu": "it writes a Paraver trace, not the events it read; ovnidump reads the streams with "
+               "the same code (ovni's player) and has the adapter.",
+}
+
+SEVERITY = {
+    "ovni": "The v1/v2 tree rules (ovni.json.model-version, ovni.tree.v2-path, cpus-repeated, "
+            "metadata-missing, mixed-versions) cannot be backed by a reader here: ovni 1.14 reads no "
+            "v1/v2 tree at all; they rest on the v1 spec's text (S1) and ovni 1.10, the last emulator "
+            "that read such trees. ovni.obs.jumbo-nibble rests on S3 (\"always 4 with value 0x3\"), "
+            "ovni.obs.reserved-flags on libovni's header alone (S3 gives \"4 bits of flags\" and defines "
+            "only the jumbo bit). ovniemu 1.14 reads both, and specs/README.md's ovni line says what "
+            "ovniemu accepts passes --strict: the two errors go against that line (the first has the "
+            "spec's text for it, the second has not). Proposed for review, not changed here.",
+    "dumpi": "DUMPI has no spec text beyond sst-dumpi's notes, which defer to its code (specs/README.md), "
+             "so these rules cite libdumpi's writer. dumpi2ascii reads no .meta file (SST-macro's trace "
+             "reader does; it is not in the matrix), so the dumpi.meta rules have no reader here. The "
+             "others are files libdumpi cannot write that libundumpi 13.0.0 reads without a word, "
+             "printing the inconsistent values as they are (a stop time before its start, nanoseconds "
+             "past 10^9, footer counts that disagree with the records): errors under specs/README.md "
+             "only as misreads of what the trace says. Kept; listed for review.",
+    "hpctoolkit": "All but three cite FORMATS.md (R, D) or METRICS.yaml. hpctkdb.taxonomy.bounds and "
+                  "hpctkdb.taxonomy.depth cite hpcvet's own limits (an alias bomb, a nesting deeper than "
+                  "any taxonomy): hpcviewer 2025.01 loads the _01 cases, and hangs on the bounds~input one; "
+                  "under specs/README.md (\"something the validator cannot check\" is a warning) the cases "
+                  "a reader loads would be warnings, the ones it hangs on errors. hpctkdb.edition.agree "
+                  "cites the project's reading of the two editions (files of one database from two "
+                  "writers); hpcviewer reads the release files of the _01 case without a word. Proposed "
+                  "for review, not changed here.",
+}
+
+PAGE_NOTES = """## Reader bugs
+
+Each reader bug the matrix found, written up as one would file it upstream (reader, version,
+reproducer, what happens, what the spec says), in [docs/reader-findings/](reader-findings/):
+
+- [hatchet-1.4.0-unnamed-function.md](reader-findings/hatchet-1.4.0-unnamed-function.md),
+  [pipit-0.1.0-unnamed-function.md](reader-findings/pipit-0.1.0-unnamed-function.md): a function
+  without a name (legal) stops both readers with a TypeError;
+- [ovni-1.14.0-no-stream.md](reader-findings/ovni-1.14.0-no-stream.md): ovniemu and ovnidump
+  succeed on a trace in which they find no stream (every v1/v2 tree);
+- [hpcviewer-2025.01-malformed-databases.md](reader-findings/hpcviewer-2025.01-malformed-databases.md),
+  [hatchet-pipit-malformed-databases.md](reader-findings/hatchet-pipit-malformed-databases.md),
+  [sst-dumpi-13.0.0-malformed-files.md](reader-findings/sst-dumpi-13.0.0-malformed-files.md):
+  crashes and hangs instead of an error on nonconforming files.
+
+Already named by hpcvet notes and seen again here: libundumpi's SIGSEGV on `MPI_ARGVS_NULL`
+(`dumpi.rec.reader-hazard-argvs-null`) and hatchet's `KeyError: 'scope'` on the GPU
+databases' taxonomies (`hpctkdb.taxonomy.hatchet`)."""
