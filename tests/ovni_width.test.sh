@@ -67,11 +67,11 @@ is_san_build && blen=1200
 check "4 x (1 + 96) streams, 4 busy workers a process, pass --strict with no diagnostic" clean "$TMP/b388.json"
 same_jobs "4 x (1 + 96) streams, 4 busy workers a process" "$TMP/b388"
 sizes=$(find "$TMP/b388" -name stream.obs -printf '%s\n' | sort -n)
-check "16 busy streams, each over 10x the largest of the 368 idle ones and the 4 main threads" python3 -c '
+check "16 busy streams, each over 5x the largest of the 368 idle ones and the 4 main threads" python3 -c '
 import sys
 s = [int(x) for x in sys.argv[1].split()]
 busy, idle = s[-16:], s[:-16]
-sys.exit(0 if len(idle) == 372 and min(busy) > 10 * max(idle) else 1)' "$sizes"
+sys.exit(0 if len(idle) == 372 and min(busy) > 5 * max(idle) else 1)' "$sizes"
 "$GEN" --what=ovni-trace-runtime --profiles=40 --busy-workers=9 --trace-len=200 -o "$TMP/b40"
 check "--busy-workers at or over the workers: the default shape, byte for byte" diff -r "$TMP/b40" "$(
 	"$GEN" --what=ovni-trace-runtime --profiles=40 --trace-len=200 -o "$TMP/d40" >/dev/null && echo "$TMP/d40")"
