@@ -88,7 +88,9 @@ typedef struct schunk {
  * cursor the merger's. */
 typedef struct slane {
 	model_loom L;             /* a shallow copy of the loom, whose report is `rep` */
-	hv_report rep;            /* the stream's own checks' counts (stores nothing) */
+	hv_report rep;            /* the stream's own checks' counts (stores nothing), once rep_on */
+	const char *path;         /* the input's, for rep */
+	bool rep_on;
 	lop ops[LOP_SLOTS];
 	int state;                /* the thread's lifecycle as its own events set it */
 	int64_t prev;             /* the last event's clock */
@@ -163,6 +165,21 @@ static void lane_classify(const uint8_t p[4], lop *lo)
 	}
 }
 
+/* The lane's report, set up at its first use: most of a runtime's lanes
+ * never need one (their checks are counted per kind, lop_count, into the
+ * loom's report at the end), and setting up 19 KiB for each of 388 lanes,
+ * with their merges at the end, was serial work before and after the
+ * threads (1-2% of a node's CPU). The lanes are zeroed, so one never set up
+ * reads as a report with nothing in it. */
+static hv_report *lane_rep(slane *ln)
+{
+	if (!ln->rep_on) {
+		hv_report_init(&ln->rep, ln->path, 0);
+		ln->rep_on = true;
+	}
+	return &ln->rep;
+}
+
 static inline unsigned lop_slot(uint32_t key) { return (key * 2654435761u) >> 23; }
 static inline unsigned lop_slot2(uint32_t key) { return ((key ^ (key >> 13)) * 0x85ebca6bu) >> 23; }
 
@@ -199,7 +216,7 @@ __attribute__((noinline)) static lop *lane_fill(slane *ln, const uint8_t *p)
 	uint32_t key = hv_le32(p);
 	lop *a = &ln->ops[lop_slot(key)], *b = &ln->ops[lop_slot2(key)];
 	lop *o = a->key == 0 ? a : b->key == 0 ? b : a;
-	lop_count(o, &ln->rep); /* a kind pushed out keeps its counts */
+	if (o->n) lop_count(o, lane_rep(ln)); /* a kind pushed out keeps its counts */
 	lane_classify(p, o);
 	return o;
 }
@@ -284,9 +301,9 @@ static inline __attribute__((always_inline)) bool lane_event(slane *ln, uint32_t
 	case LK_PUSH: ok = (!o->act || lane_active(ln, th, o->act)) && lane_push(th, o->ch, o->skey, e); break;
 	case LK_POP: ok = (!o->act || lane_active(ln, th, o->act)) && lane_pop(th, o->ch, o->skey); break;
 	/* the rarer kinds through the one-thread handlers, which count */
-	case LK_OF: model_h_OF(LL, ti, e, NULL); return !LL->stop;
-	case LK_OM: model_h_OM(LL, ti, e, NULL); return !LL->stop;
-	case LK_KERNEL: model_h_kernel(LL, ti, e, NULL); return !LL->stop;
+	case LK_OF: lane_rep(ln), model_h_OF(LL, ti, e, NULL); return !LL->stop;
+	case LK_OM: lane_rep(ln), model_h_OM(LL, ti, e, NULL); return !LL->stop;
+	case LK_KERNEL: lane_rep(ln), model_h_kernel(LL, ti, e, NULL); return !LL->stop;
 	default: return true;
 	}
 	o->n++;
@@ -345,7 +362,7 @@ static bool produce(split *S, uint32_t i, schunk *c)
 #ifdef HV_FUZZ_PLANT_REPLAY_BUG
 		/* planted for fuzz/fuzz_diff_ovni_replay.c: each chunk but a
 		 * stream's first counts one out-of-CPU check too many */
-		if (rd->idx > 0) ln->rep.evaluated[HV_R_OVNI_MODEL_OUT_OF_CPU]++;
+		if (rd->idx > 0) lane_rep(ln)->evaluated[HV_R_OVNI_MODEL_OUT_OF_CPU]++;
 #endif
 		model_advance(rd, &e);
 		const uint8_t *p = rd->rp, *lim = rd->rlim;
@@ -666,8 +683,8 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 		 * table, so the lane's stays as calloc left it, its pages never
 		 * touched (a loom of 1,024 streams copied 24 MiB of it) */
 		memcpy((char *)&l->L + LANE_COPY_FROM, (const char *)L + LANE_COPY_FROM, sizeof *L - LANE_COPY_FROM);
-		l->L.r = &l->rep;
-		hv_report_init(&l->rep, real->input_path, 0);
+		l->L.r = &l->rep; /* set up at its first use (lane_rep) */
+		l->path = real->input_path;
 		l->state = TH_UNKNOWN;
 		l->prev = INT64_MIN;
 		l->front = INT64_MIN;
@@ -696,8 +713,8 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 		if (clean) {
 			hv_report_merge(real, &scratch);
 			for (size_t i = 0; i < n; i++) {
-				for (unsigned k = 0; k < LOP_SLOTS; k++) lop_count(&ln[i].ops[k], &ln[i].rep);
-				hv_report_merge(real, &ln[i].rep);
+				for (unsigned k = 0; k < LOP_SLOTS; k++) lop_count(&ln[i].ops[k], real);
+				if (ln[i].rep_on) hv_report_merge(real, &ln[i].rep);
 			}
 			done = 1;
 		} else {
