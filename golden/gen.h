@@ -62,6 +62,7 @@ typedef struct gen_params {
 	unsigned pattern;
 	unsigned open_tasks;  /* ovni-trace-runtime: a worker creates N tasks that never run */
 	unsigned looms;       /* ovni-trace-runtime: looms (nodes), each of `profiles` streams */
+	unsigned busy;        /* ovni-trace-runtime: workers per process that run the loop, the rest nearly idle (0: all) */
 	/* HPCToolkit: how ctxIds fall over the tree (GEN_IDS_*). */
 	unsigned ctx_ids;
 	const char *break_rule;    /* NULL: a valid output */

@@ -43,6 +43,8 @@ static void usage(FILE *out)
 	      "  --looms=N            ovni-trace-runtime: N looms (nodes, default 1) of --profiles=N streams\n"
 	      "                       each (3 to 1024, default 10): 2 processes, 4 from 32 streams on, each a\n"
 	      "                       main thread and workers of --trace-len=N events (4 x (1 + 96): 388)\n"
+	      "  --busy-workers=N     ovni-trace-runtime: N workers of each process run the loop, the others\n"
+	      "                       are nearly idle (a scheduler poll, then asleep, every ~1000 busy events)\n"
 	      "  --break=RULE-ID      write an input that breaks exactly that rule\n"
 	      "  --break=RULE-ID~inside-tolerance  (hpctkdb.values.execution, .summary) a value off by just\n"
 	      "                       less than the rule's tolerance: an input that must be accepted\n"
@@ -176,6 +178,7 @@ int main(int argc, char **argv)
 		else if (strcmp(a, "--pattern=mix") == 0) p.pattern = GEN_PATTERN_MIX;
 		else if (num_opt(a, "--open-tasks", &v)) p.open_tasks = (unsigned)v;
 		else if (num_opt(a, "--looms", &v)) p.looms = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
+		else if (num_opt(a, "--busy-workers", &v)) p.busy = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
 		else if (strcmp(a, "--trace-bounds=measurement") == 0) p.measured_bounds = true;
 		else if (strcmp(a, "--trace-bounds=samples") == 0) p.measured_bounds = false;
 		else if (strcmp(a, "--ctx-ids=levels") == 0 || strcmp(a, "--ctx-ids=tree") == 0) p.ctx_ids = GEN_IDS_LEVELS;

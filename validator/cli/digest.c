@@ -77,7 +77,11 @@ struct hv_digest_file {
 	const char *name;
 };
 
-enum { CHUNK = 1u << 20 };
+/* A file is read and hashed in pieces that stay in the core's cache: the
+ * kernel's copy into a 1 MiB buffer (the size of the L2) ran at ~1.5 GB/s,
+ * more CPU than the SHA-256 itself (an 800 MiB stream: the hashing thread
+ * 1.14 s, `openssl dgst -sha256` 0.82 s); in 128 KiB pieces, 0.70 s. */
+enum { CHUNK = 1u << 17 };
 
 /* Hash what is left of one file, from memory or through its reader. */
 static void hash_rest(hv_digest_file *d, uint8_t *buf)
