@@ -49,6 +49,9 @@ static void compile_one(const fn_spec *s)
 		while (*p && *p != ',') p++;
 		f->name_len = (uint8_t)(p - f->name);
 	}
+	L->direct = true;
+	for (unsigned i = 0; i < L->nfields; i++)
+		if (!strchr("bhirtqIHBCS", L->fields[i].kind)) L->direct = false;
 }
 
 static void compile(void)
@@ -62,6 +65,12 @@ const dumpi_layout *dumpi_layout_of(unsigned fn)
 	pthread_once(&compiled, compile);
 	if (fn >= DUMPI_NFUNCS || !layouts[fn].name) return NULL;
 	return &layouts[fn];
+}
+
+const dumpi_layout *dumpi_layout_table(void)
+{
+	pthread_once(&compiled, compile);
+	return layouts;
 }
 
 const char *dumpi_function_name(unsigned fn)
@@ -248,5 +257,72 @@ static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t versi
 		if (f->kind == 'r') rank = scalar, have_rank = true;
 		if (f->kind == 't') root = scalar, have_root = true;
 	}
+	return true;
+}
+
+bool dumpi_decode_direct(const dumpi_layout *L, uint8_t mask, unsigned status_len, const uint8_t *p, size_t avail,
+			 uint64_t at, dumpi_args *out, size_t *used)
+{
+	/* widths of the fixed kinds; counted kinds: their element width */
+	size_t k = 0;
+	uint64_t rank = 0, root = 0;
+	bool have_rank = false, have_root = false;
+	out->n = L->nfields;
+	out->bad_row = false;
+	for (unsigned i = 0; i < L->nfields; i++) {
+		const dumpi_field *f = &L->fields[i];
+		out->f[i].present = false;
+		if (f->root_only && !(have_rank && have_root && rank == root)) continue;
+		uint64_t v, width;
+		size_t left = avail - k;
+		const uint8_t *q = p + k;
+		switch (f->kind) {
+		case 'b':
+			if (left < 1) return false;
+			v = q[0], k += 1;
+			break;
+		case 'h':
+			if (left < 2) return false;
+			v = hv_be16(q), k += 2;
+			break;
+		case 'i':
+		case 'r':
+		case 't':
+			if (left < 4) return false;
+			v = hv_be32(q), k += 4;
+			if (f->kind == 'r') rank = v, have_rank = true;
+			if (f->kind == 't') root = v, have_root = true;
+			break;
+		case 'q':
+			if (left < 8) return false;
+			v = hv_be64(q), k += 8;
+			break;
+		case 'S':
+			if (!(mask & DUMPI_MASK_STATUS)) {
+				/* absent, as the decoder leaves it: present, count 0 */
+				out->f[i].present = true;
+				out->f[i].at = at + k;
+				out->f[i].v = 0;
+				continue;
+			}
+			width = status_len;
+			goto counted;
+		case 'I': width = 4; goto counted;
+		case 'H': width = 2; goto counted;
+		default: /* B, C */
+			width = 1;
+		counted:
+			if (left < 4) return false;
+			v = hv_be32(q);
+			/* v < 2^32 and width <= 14: no overflow */
+			if (left - 4 < v * width) return false;
+			k += 4 + (size_t)(v * width);
+			break;
+		}
+		out->f[i].present = true;
+		out->f[i].at = at + (uint64_t)(q - p);
+		out->f[i].v = v;
+	}
+	*used = k;
 	return true;
 }

@@ -216,7 +216,13 @@ typedef struct mpi_pass {
 	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
 	uint16_t reused_fn;
 	bool reused_type;
+	/* The record being checked, as the walk holds it in memory (NULL: read
+	 * from the file through win): statuses and request arrays come from it. */
+	const uint8_t *bytes;
+	uint64_t bytes_at, bytes_len;
 	mpi_map comms;        /* comm index -> mpi_comm */
+	mpi_comm *comm_last;  /* mpi_comm_of's last answer (valid until its next insertion) */
+	uint64_t comm_last_id;
 	mpi_map types;        /* freed datatype index -> mpi_type_free */
 	mpi_map reqs;         /* request index -> mpi_req */
 } mpi_pass;
@@ -332,6 +338,15 @@ void mpi_emit(mpi_rank *m, int rule, const dumpi_record *rec, uint64_t off, uint
 void mpi_emit_rank_sev(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
 		       const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
+/* `len` bytes of the file at `at`: from the record in memory when they lie
+ * in it, else through the pass's window (NULL when unreadable). */
+static inline const uint8_t *mpi_bytes(mpi_rank *m, uint64_t at, size_t len)
+{
+	mpi_pass *p = m->pass;
+	if (p->bytes && at >= p->bytes_at && at - p->bytes_at <= p->bytes_len && len <= p->bytes_len - (at - p->bytes_at))
+		return p->bytes + (at - p->bytes_at);
+	return p->win_ok ? hv_window_get(&p->win, at, len) : NULL;
+}
 /* Element i of a counted u32 array whose count is at `at`. */
 bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v);
 /* Communicator index `id` of this rank, entered on first use. */

@@ -13,10 +13,28 @@
 #include "core/hv_int.h"
 #include "internal.h"
 
+/* Function classes (dumpi/common/funclabels.h ids). */
+static bool is_send(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 11) || (fn >= 26 && fn <= 29); }
+static bool is_recv(unsigned fn) { return fn == 1 || fn == 12 || fn == 30 || fn == 22 || fn == 23; }
+static bool is_sendrecv(unsigned fn) { return fn == 33 || fn == 34; }
+/* Outputs named like a count (MPI_UNDEFINED is legal there). */
+static bool count_is_output(unsigned fn) { return fn == 2 || fn == 48 || fn == 175; }
+
 /* ---- argument roles, by field name, computed once ---- */
 
 int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
 static pthread_once_t roles_once = PTHREAD_ONCE_INIT;
+
+/* Which per-record checks a function's arguments can feed, from its roles
+ * (compute_roles): a record skips the checks that would look up roles its
+ * function has none of, and find nothing. */
+enum {
+	PLAN_COUNTS = 1,   /* a count role checked for sign (check_counts) */
+	PLAN_USES = 2,     /* a communicator or datatype input (uses) */
+	PLAN_HANDLES = 4,  /* creates, frees or sizes a handle (handles) */
+	PLAN_RANKS = 8,    /* names a communicator: ranks and tags (ranks_and_tags) */
+};
+static uint8_t plans[DUMPI_NFUNCS];
 
 static const char *const role_names[RO_COUNT_ROLES] = {
 	[RO_COUNT] = "count", [RO_SENDCOUNT] = "sendcount", [RO_RECVCOUNT] = "recvcount",
@@ -42,17 +60,22 @@ static void compute_roles(void)
 				if (strlen(role_names[ro]) == L->fields[i].name_len &&
 				    memcmp(role_names[ro], L->fields[i].name, L->fields[i].name_len) == 0 && mpi_roles[fn][ro] < 0)
 					mpi_roles[fn][ro] = (int8_t)i;
+		const int8_t *ro = mpi_roles[fn];
+		uint8_t p = 0;
+		if (!count_is_output(fn) && (ro[RO_COUNT] >= 0 || ro[RO_SENDCOUNT] >= 0 || ro[RO_RECVCOUNT] >= 0))
+			p |= PLAN_COUNTS;
+		if ((fn != 134 && (ro[RO_COMM] >= 0 || ro[RO_OLDCOMM] >= 0)) ||
+		    (fn != 186 && (ro[RO_DATATYPE] >= 0 || ro[RO_SENDTYPE] >= 0 || ro[RO_RECVTYPE] >= 0 || ro[RO_OLDTYPE] >= 0)))
+			p |= PLAN_USES;
+		if (ro[RO_NEWCOMM] >= 0 || ro[RO_NEWTYPE] >= 0 || fn == 133 || fn == 134 || fn == 186 || fn == 87 ||
+		    fn == 132 || fn == 47 || fn == 81 || fn == 82)
+			p |= PLAN_HANDLES;
+		if (ro[RO_COMM] >= 0 || ro[RO_OLDCOMM] >= 0) p |= PLAN_RANKS;
+		plans[fn] = p;
 	}
 }
 
 void mpi_roles_init(void) { pthread_once(&roles_once, compute_roles); }
-
-/* Function classes (dumpi/common/funclabels.h ids). */
-static bool is_send(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 11) || (fn >= 26 && fn <= 29); }
-static bool is_recv(unsigned fn) { return fn == 1 || fn == 12 || fn == 30 || fn == 22 || fn == 23; }
-static bool is_sendrecv(unsigned fn) { return fn == 33 || fn == 34; }
-/* Outputs named like a count (MPI_UNDEFINED is legal there). */
-static bool count_is_output(unsigned fn) { return fn == 2 || fn == 48 || fn == 175; }
 
 /* ---- diagnostics ---- */
 
@@ -179,8 +202,7 @@ void mpi_rank_free(mpi_rank *m)
 /* Element i of a counted u32 array whose count is at `at`. */
 bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v)
 {
-	if (!m->pass->win_ok) return false;
-	const uint8_t *p = hv_window_get(&m->pass->win, at + 4 + 4 * i, 4);
+	const uint8_t *p = mpi_bytes(m, at + 4 + 4 * i, 4);
 	if (!p) return false;
 	*v = hv_be32(p);
 	return true;
@@ -188,12 +210,18 @@ bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v)
 
 mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id)
 {
+	/* Most records name the communicator the previous one named. Only this
+	 * function inserts into comms, so the last answer stays valid until
+	 * the next call that inserts, which replaces it. */
+	mpi_pass *p = m->pass;
+	if (p->comm_last && p->comm_last_id == id) return p->comm_last;
 	bool fresh;
-	mpi_comm *c = mpi_map_put(&m->pass->comms, id, &fresh);
+	mpi_comm *c = mpi_map_put(&p->comms, id, &fresh);
 	if (c && fresh) {
 		c->size = id == MPI_D_COMM_SELF ? 1 : -1;
 		c->inst = id == MPI_D_COMM_WORLD ? INST_WORLD : id == MPI_D_COMM_SELF ? INST_SELF : INST_NONE;
 	}
+	p->comm_last = c, p->comm_last_id = id;
 	return c;
 }
 
@@ -551,13 +579,15 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	m->last_off = rec->offset;
 	m->last_fn = (uint16_t)rec->fn;
 	if (rec->fn >= DUMPI_NFUNCS) return;
-	check_counts(m, rec, a);
+	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
+	uint8_t plan = plans[rec->fn];
+	if (plan & PLAN_COUNTS) check_counts(m, rec, a);
 	status_reads(m, rec);
-	uses(m, rec, a);
+	if (plan & PLAN_USES) uses(m, rec, a);
 	mpi_collectives(m, rec, a); /* before handles(): a constructor is a collective on its parent */
-	handles(m, rec, a);
+	if (plan & PLAN_HANDLES) handles(m, rec, a);
 	mpi_messages(m, rec, a);
-	ranks_and_tags(m, rec, a);
+	if (plan & PLAN_RANKS) ranks_and_tags(m, rec, a);
 	mpi_requests(m, rec, a);
 	if (rec->fn == 125) m->finalized = true;
 }

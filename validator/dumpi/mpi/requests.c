@@ -169,16 +169,16 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		if (fn != 170) g = mpi_msg_from(m, fn, a, recv, RO_COUNT, recv ? RO_SOURCE : RO_DEST, RO_TAG, RO_DATATYPE);
 		if (!is_persistent_init(fn) && fn != 170 && !recv) mpi_send_msg(m, rec, &g);
 		if (!is_persistent_init(fn) && fn != 170 && recv && !mpi_msg_wild(&g)) mpi_recv_msg(m, rec, &g, (mpi_status){0});
-		mpi_req *q = mpi_map_get(&m->pass->reqs, v);
-		if (q && q->kind == REQ_ACTIVE && !is_persistent_init(fn)) {
+		bool fresh;
+		mpi_req *q = mpi_map_put(&m->pass->reqs, v, &fresh);
+		if (!q) return;
+		if (!fresh && q->kind == REQ_ACTIVE && !is_persistent_init(fn)) {
 			/* One more live instance of a shared id (see mpi_req); the
 			 * oldest instance keeps the record and the message. */
 			if (q->live < UINT32_MAX) q->live++;
 			return;
 		}
-		if (q) req_replaced(m, rec, v, q);
-		q = mpi_map_put(&m->pass->reqs, v, NULL);
-		if (!q) return;
+		if (!fresh) req_replaced(m, rec, v, q);
 		q->kind = is_persistent_init(fn) ? REQ_PERSIST_IDLE : REQ_ACTIVE;
 		q->live = 1;
 		q->cancelled = false;
