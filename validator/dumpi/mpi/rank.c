@@ -371,10 +371,24 @@ static void reuse_refuted(mpi_rank *m, const mpi_reuse *u, uint64_t id, const du
 		 type ? "datatype" : "comm", (unsigned long long)id);
 }
 
-static void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
+static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
+static void use_type_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
+
+/* Only a user handle (most records name predefined ones) is looked up. */
+static inline void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
 {
 	uint64_t id;
-	if (!mpi_arg(rec->fn, a, ro, &id) || id < MPI_D_FIRST_USER_COMM) return;
+	if (mpi_arg(rec->fn, a, ro, &id) && id >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, ro, id);
+}
+
+static inline void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
+{
+	uint64_t id;
+	if (mpi_arg(rec->fn, a, ro, &id) && id >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, ro, id);
+}
+
+static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id)
+{
 	mpi_comm *c = mpi_map_get(&m->pass->comms, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
 	if (!c || c->state != 2) return;
@@ -385,10 +399,8 @@ static void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, 
 	reuse_begin(&c->reuse, c->freed_rec, rec, a, ro);
 }
 
-static void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
+static void use_type_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id)
 {
-	uint64_t id;
-	if (!mpi_arg(rec->fn, a, ro, &id) || id < MPI_D_FIRST_USER_DATATYPE) return;
 	mpi_type_free *f = mpi_map_get(&m->pass->types, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
 	if (!f || f->reused) return;
@@ -554,7 +566,7 @@ static void ranks_and_tags(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 		check_tag(m, rec, a, RO_SENDTAG, false);
 		check_tag(m, rec, a, RO_RECVTAG, true);
 	}
-	if (fn != 91) check_rank_arg(m, rec, a, comm, RO_ROOT);
+	if (fn != 91 && mpi_roles[fn][RO_ROOT] >= 0) check_rank_arg(m, rec, a, comm, RO_ROOT);
 }
 
 /* A status read (MPI_Get_count, MPI_Get_elements) with no recorded receive
