@@ -51,6 +51,7 @@ typedef struct dumpi_field {
 	bool root_only;    /* present only when commrank == root */
 	const char *name;  /* not NUL-terminated: name_len bytes */
 	uint8_t name_len;
+	uint8_t op;        /* the kind as dumpi_decode_direct walks it (layout.c) */
 } dumpi_field;
 
 typedef struct dumpi_layout {
@@ -58,6 +59,7 @@ typedef struct dumpi_layout {
 	bool decodable;    /* false for MPI_Pcontrol (no reader) */
 	bool direct;       /* every field fixed-width or counted (no strings, rows, version forks):
 	                      dumpi_decode_direct can walk it */
+	bool rooted;       /* some field is root-only */
 	uint8_t nfields;
 	dumpi_field fields[DUMPI_MAX_FIELDS];
 } dumpi_layout;

@@ -221,6 +221,11 @@ typedef struct mpi_pass {
 	const uint8_t *bytes;
 	uint64_t bytes_at, bytes_len;
 	mpi_map comms;        /* comm index -> mpi_comm */
+	/* Channels met lately (messages.c tally), by a guess from their key;
+	 * valid while the channel map keeps chan_near_cap slots. */
+#define CHAN_NEAR 64u
+	mpi_chan *chan_near[CHAN_NEAR];
+	size_t chan_near_cap;
 	mpi_comm *comm_last;  /* mpi_comm_of's last answer (valid until its next insertion) */
 	uint64_t comm_last_id;
 	mpi_map types;        /* freed datatype index -> mpi_type_free */

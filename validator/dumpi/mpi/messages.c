@@ -46,6 +46,7 @@ static void merge_chans(mpi_rank *m)
 	mpi_map old = m->chans;
 	mpi_map_init(&m->chans, sizeof(mpi_chan));
 	m->chans_merged = true;
+	memset(m->pass->chan_near, 0, sizeof m->pass->chan_near);
 	size_t it = 0;
 	uint64_t key;
 	void *val;
@@ -68,14 +69,33 @@ static void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t p
 		  int32_t count, uint16_t dtype)
 {
 	if (inst == INST_NONE) return;
-	if (!m->chans_merged && m->chans.len >= MPI_MAX_CHANS &&
-	    !mpi_map_get(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv)))
-		merge_chans(m);
-	if (m->chans_merged) tag = CHAN_ANY_TAG;
-	bool fresh;
-	mpi_chan *c = mpi_map_put(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv), &fresh);
-	if (!c) return;
-	if (fresh) c->inst = inst, c->peer = peer, c->tag = tag, c->dir = recv, c->runs_full = m->chans_merged;
+	mpi_pass *p = m->pass;
+	/* A channel met lately is found without hashing its key: the slot is a
+	 * guess, checked against the key the channel holds. Channels move
+	 * only when the map grows (its cap changes) or merges (which clears
+	 * the slots). */
+	if (p->chan_near_cap != m->chans.cap) {
+		memset(p->chan_near, 0, sizeof p->chan_near);
+		p->chan_near_cap = m->chans.cap;
+	}
+	int32_t key_tag = m->chans_merged ? CHAN_ANY_TAG : tag;
+	mpi_chan **near = &p->chan_near[((uint32_t)peer * 31u + (uint32_t)key_tag * 7u + inst * 3u + recv) % CHAN_NEAR];
+	mpi_chan *c = *near;
+	if (!c || c->inst != inst || c->peer != peer || c->tag != key_tag || c->dir != recv) {
+		if (!m->chans_merged && m->chans.len >= MPI_MAX_CHANS &&
+		    !mpi_map_get(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv)))
+			merge_chans(m);
+		if (m->chans_merged) tag = CHAN_ANY_TAG;
+		bool fresh;
+		c = mpi_map_put(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv), &fresh);
+		if (!c) return;
+		if (fresh) c->inst = inst, c->peer = peer, c->tag = tag, c->dir = recv, c->runs_full = m->chans_merged;
+		if (p->chan_near_cap != m->chans.cap) {
+			memset(p->chan_near, 0, sizeof p->chan_near);
+			p->chan_near_cap = m->chans.cap;
+		}
+		p->chan_near[((uint32_t)peer * 31u + (uint32_t)tag * 7u + inst * 3u + recv) % CHAN_NEAR] = c;
+	}
 	c->n++;
 	c->last_rec = rec->index;
 	c->last_off = rec->offset;
