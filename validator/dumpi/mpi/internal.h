@@ -180,6 +180,8 @@ enum { REQ_ACTIVE = 1, REQ_PERSIST_IDLE, REQ_PERSIST_ACTIVE };
  * up as it meets new handle values); above it they alias, which can only
  * turn a note about an unrecorded request into the warning of a known one. */
 #define REQ_SEEN_BITS 65536u
+/* Ids below this are kept in a table indexed by id (requests.c). */
+#define REQ_DIRECT 512u
 /* Evidence on one rank of calls libdumpi does not record (mpi_rank.unrec):
  * a request no recorded call created, or one named after it ended (a
  * recycled handle); a status read (MPI_Get_count, MPI_Get_elements) that no
@@ -229,7 +231,8 @@ typedef struct mpi_pass {
 	mpi_comm *comm_last;  /* mpi_comm_of's last answer (valid until its next insertion) */
 	uint64_t comm_last_id;
 	mpi_map types;        /* freed datatype index -> mpi_type_free */
-	mpi_map reqs;         /* request index -> mpi_req */
+	mpi_map reqs;         /* request index -> mpi_req, from REQ_DIRECT up */
+	mpi_req *req_direct;  /* request index -> mpi_req below REQ_DIRECT (kind 0: none), or NULL */
 } mpi_pass;
 
 struct mpi_rank {
@@ -355,14 +358,24 @@ static inline const uint8_t *mpi_bytes(mpi_rank *m, uint64_t at, size_t len)
 /* Element i of a counted u32 array whose count is at `at`. */
 bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v);
 /* Communicator index `id` of this rank, entered on first use. */
-mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id);
+mpi_comm *mpi_comm_find(mpi_rank *m, uint64_t id);
+static inline mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id)
+{
+	/* most records name the communicator the previous one named (see mpi_comm_find) */
+	mpi_pass *p = m->pass;
+	return p->comm_last && p->comm_last_id == id ? p->comm_last : mpi_comm_find(m, id);
+}
 static inline mpi_inst *mpi_inst_of(mpi_rank *m, uint32_t i) { return i < m->ninst ? &m->inst[i] : NULL; }
 
 /* Messages (messages.c). A recorded status: bytes (i32), source (i32),
  * cancelled (u8), error (u8), and from 0.6.3 the tag (i32). */
 typedef struct mpi_status { bool ok, tag_ok, cancelled; int32_t src, tag, bytes; } mpi_status;
 mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, uint64_t i);
-uint32_t mpi_inst_of_comm(mpi_rank *m, uint64_t comm);
+static inline uint32_t mpi_inst_of_comm(mpi_rank *m, uint64_t comm)
+{
+	mpi_comm *c = mpi_comm_of(m, comm);
+	return c ? c->inst : INST_NONE;
+}
 /* The message of a send or receive, from its count, peer, tag and datatype roles. */
 mpi_msg mpi_msg_from(mpi_rank *m, unsigned fn, const dumpi_args *a, bool recv, int cro, int pro, int gro, int dro);
 static inline bool mpi_msg_wild(const mpi_msg *g) { return g->peer == MPI_D_ANY_SOURCE || g->tag == MPI_D_ANY_TAG; }

@@ -33,11 +33,6 @@ mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, 
 	return st;
 }
 
-uint32_t mpi_inst_of_comm(mpi_rank *m, uint64_t comm)
-{
-	mpi_comm *c = mpi_comm_of(m, comm);
-	return c ? c->inst : INST_NONE;
-}
 
 /* Past MPI_MAX_CHANS: every channel of the rank folded into one per
  * (instance, peer, direction), tag CHAN_ANY_TAG, sizes dropped. */

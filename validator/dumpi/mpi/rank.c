@@ -185,6 +185,7 @@ static void pass_free(mpi_rank *m)
 	mpi_map_free(&p->types);
 	mpi_map_free(&p->reqs);
 	free(p->req_seen);
+	free(p->req_direct);
 	free(p);
 	m->pass = NULL;
 }
@@ -208,13 +209,13 @@ bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v)
 	return true;
 }
 
-mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id)
+mpi_comm *mpi_comm_find(mpi_rank *m, uint64_t id)
 {
-	/* Most records name the communicator the previous one named. Only this
-	 * function inserts into comms, so the last answer stays valid until
-	 * the next call that inserts, which replaces it. */
+	/* Most records name the communicator the previous one named
+	 * (mpi_comm_of keeps it). Only this function inserts into comms, so
+	 * the last answer stays valid until the next call that inserts, which
+	 * replaces it. */
 	mpi_pass *p = m->pass;
-	if (p->comm_last && p->comm_last_id == id) return p->comm_last;
 	bool fresh;
 	mpi_comm *c = mpi_map_put(&p->comms, id, &fresh);
 	if (c && fresh) {
