@@ -317,7 +317,7 @@ void mpi_roles_init(void);
 static inline bool mpi_arg(unsigned fn, const dumpi_args *a, int ro, uint64_t *v)
 {
 	int i = mpi_roles[fn][ro];
-	if (i < 0 || i >= a->n || !a->f[i].present) return false;
+	if ((unsigned)i >= a->n || !a->f[i].present) return false; /* -1: no such role */
 	*v = a->f[i].v;
 	return true;
 }

@@ -35,6 +35,9 @@ enum {
 	PLAN_RANKS = 8,    /* names a communicator: ranks and tags (ranks_and_tags) */
 };
 static uint8_t plans[DUMPI_NFUNCS];
+/* The count roles a function has, and the handle inputs (communicators,
+ * then datatypes) uses() looks at, in role order; RO_COUNT_ROLES ends each. */
+static uint8_t count_roles[DUMPI_NFUNCS][4], use_roles[DUMPI_NFUNCS][7];
 
 static const char *const role_names[RO_COUNT_ROLES] = {
 	[RO_COUNT] = "count", [RO_SENDCOUNT] = "sendcount", [RO_RECVCOUNT] = "recvcount",
@@ -61,6 +64,15 @@ static void compute_roles(void)
 				    memcmp(role_names[ro], L->fields[i].name, L->fields[i].name_len) == 0 && mpi_roles[fn][ro] < 0)
 					mpi_roles[fn][ro] = (int8_t)i;
 		const int8_t *ro = mpi_roles[fn];
+		static const uint8_t counts[] = {RO_COUNT, RO_SENDCOUNT, RO_RECVCOUNT};
+		static const uint8_t handles[] = {RO_COMM, RO_OLDCOMM, RO_DATATYPE, RO_SENDTYPE, RO_RECVTYPE, RO_OLDTYPE};
+		unsigned nc = 0, nu = 0;
+		for (unsigned k = 0; k < sizeof counts; k++)
+			if (ro[counts[k]] >= 0) count_roles[fn][nc++] = counts[k];
+		for (unsigned k = 0; k < sizeof handles; k++)
+			if (ro[handles[k]] >= 0 && (k >= 2 ? fn != 186 : fn != 134)) use_roles[fn][nu++] = handles[k];
+		count_roles[fn][nc] = RO_COUNT_ROLES;
+		use_roles[fn][nu] = RO_COUNT_ROLES;
 		uint8_t p = 0;
 		if (!count_is_output(fn) && (ro[RO_COUNT] >= 0 || ro[RO_SENDCOUNT] >= 0 || ro[RO_RECVCOUNT] >= 0))
 			p |= PLAN_COUNTS;
@@ -265,15 +277,14 @@ uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 
 static void check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	static const int cr[] = {RO_COUNT, RO_SENDCOUNT, RO_RECVCOUNT};
 	if (count_is_output(rec->fn)) return;
-	for (size_t k = 0; k < 3; k++) {
+	for (const uint8_t *ro = count_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++) {
 		uint64_t v;
-		if (!mpi_arg(rec->fn, a, cr[k], &v)) continue;
+		if (!mpi_arg(rec->fn, a, *ro, &v)) continue;
 		int32_t c = (int32_t)(uint32_t)v;
 		if (!hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, c >= 0))
-			mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, mpi_arg_at(rec->fn, a, cr[k]), 4,
-				 "%s is %d; counts are >= 0", mpi_role_label(cr[k]), c);
+			mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, mpi_arg_at(rec->fn, a, *ro), 4,
+				 "%s is %d; counts are >= 0", mpi_role_label(*ro), c);
 	}
 }
 
@@ -431,17 +442,12 @@ static void settle_reuses(mpi_rank *m)
  * are counted. */
 static void uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	unsigned fn = rec->fn;
-	if (fn != 134) { /* MPI_Comm_get_parent: comm is its output */
-		use_comm(m, rec, a, RO_COMM);
-		use_comm(m, rec, a, RO_OLDCOMM);
-	}
-	if (fn != 186) { /* MPI_Type_match_size: datatype is its output */
-		use_type(m, rec, a, RO_DATATYPE);
-		use_type(m, rec, a, RO_SENDTYPE);
-		use_type(m, rec, a, RO_RECVTYPE);
-		use_type(m, rec, a, RO_OLDTYPE);
-	}
+	/* the function's communicator inputs, then its datatype inputs (not
+	 * MPI_Comm_get_parent's comm nor MPI_Type_match_size's datatype:
+	 * outputs; compute_roles leaves them out) */
+	for (const uint8_t *ro = use_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++)
+		if (*ro == RO_COMM || *ro == RO_OLDCOMM) use_comm(m, rec, a, *ro);
+		else use_type(m, rec, a, *ro);
 }
 
 static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
