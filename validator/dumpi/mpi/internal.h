@@ -383,6 +383,10 @@ void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g);
 void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_status st);
 void mpi_untally(mpi_rank *m, const mpi_msg *g);
 
+/* Whether mpi_messages / mpi_requests do anything with records of `fn`
+ * (mpi_rank_record calls them only then). */
+bool mpi_messages_of(unsigned fn);
+bool mpi_requests_of(unsigned fn);
 /* Each file's share of one record (mpi_rank_record calls them in order). */
 void mpi_messages(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);

@@ -167,6 +167,8 @@ mpi_msg mpi_msg_from(mpi_rank *m, unsigned fn, const dumpi_args *a, bool recv, i
 	return g;
 }
 
+bool mpi_messages_of(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || fn == 1 || fn == 33 || fn == 34; }
+
 void mpi_messages(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	unsigned fn = rec->fn;

@@ -33,6 +33,10 @@ enum {
 	PLAN_USES = 2,     /* a communicator or datatype input (uses) */
 	PLAN_HANDLES = 4,  /* creates, frees or sizes a handle (handles) */
 	PLAN_RANKS = 8,    /* names a communicator: ranks and tags (ranks_and_tags) */
+	PLAN_COLL = 16,    /* a collective (mpi_collectives) */
+	PLAN_MSG = 32,     /* a blocking message (mpi_messages) */
+	PLAN_REQ = 64,     /* creates, completes or names requests (mpi_requests) */
+	PLAN_STATUS = 128, /* makes or reads a status (status_reads) */
 };
 static uint8_t plans[DUMPI_NFUNCS];
 /* The count roles a function has, and the handle inputs (communicators,
@@ -83,6 +87,10 @@ static void compute_roles(void)
 		    fn == 132 || fn == 47 || fn == 81 || fn == 82)
 			p |= PLAN_HANDLES;
 		if (ro[RO_COMM] >= 0 || ro[RO_OLDCOMM] >= 0) p |= PLAN_RANKS;
+		if (mpi_is_coll(fn)) p |= PLAN_COLL;
+		if (mpi_messages_of(fn)) p |= PLAN_MSG;
+		if (mpi_requests_of(fn)) p |= PLAN_REQ;
+		if (fn == 1 || fn == 22 || fn == 23 || fn == 33 || fn == 34 || fn == 2 || fn == 48) p |= PLAN_STATUS;
 		plans[fn] = p;
 	}
 }
@@ -601,13 +609,13 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
 	uint8_t plan = plans[rec->fn];
 	if (plan & PLAN_COUNTS) check_counts(m, rec, a);
-	status_reads(m, rec);
+	if (plan & PLAN_STATUS) status_reads(m, rec);
 	if (plan & PLAN_USES) uses(m, rec, a);
-	mpi_collectives(m, rec, a); /* before handles(): a constructor is a collective on its parent */
+	if (plan & PLAN_COLL) mpi_collectives(m, rec, a); /* before handles(): a constructor is a collective on its parent */
 	if (plan & PLAN_HANDLES) handles(m, rec, a);
-	mpi_messages(m, rec, a);
+	if (plan & PLAN_MSG) mpi_messages(m, rec, a);
 	if (plan & PLAN_RANKS) ranks_and_tags(m, rec, a);
-	mpi_requests(m, rec, a);
+	if (plan & PLAN_REQ) mpi_requests(m, rec, a);
 	if (rec->fn == 125) m->finalized = true;
 }
 

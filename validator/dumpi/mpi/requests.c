@@ -190,6 +190,11 @@ static void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32
 	if (was_idle && q->msg.p2p && q->msg.recv && !mpi_msg_wild(&q->msg)) mpi_recv_msg(m, rec, &q->msg, (mpi_status){0});
 }
 
+bool mpi_requests_of(unsigned fn)
+{
+	return is_io_request(fn) || creates_request(fn) || (fn >= 13 && fn <= 21) || fn == 24 || fn == 31 || fn == 32;
+}
+
 void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	unsigned fn = rec->fn;
