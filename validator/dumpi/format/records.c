@@ -45,12 +45,12 @@ static inline void clock_at(const uint8_t *p, dumpi_clock *k)
 	k->nsec = hv_be32(p + 2);
 }
 
-/* The longest record prefix without perf counters: id, mask, thread, two
- * clock pairs. */
-#define PREFIX_MAX (2u + 1u + 2u + 24u + 24u)
+/* The longest record prefix before perf counters: id, mask, thread, two
+ * clock pairs, the counters' count. */
+#define PREFIX_MAX (2u + 1u + 2u + 24u + 24u + 1u)
 
-/* The common record -- its bytes all in the cursor's view, no perf counters,
- * a `direct` layout -- decoded straight from memory. False (nothing
+/* The common record -- its bytes all in the cursor's view, a `direct`
+ * layout -- decoded straight from memory. False (nothing
  * consumed) sends it through the field-by-field walk below, which also
  * finds out why a record does not fit. */
 static bool next_direct(dumpi_iter *it, dumpi_record *rec)
@@ -67,7 +67,7 @@ static bool next_direct(dumpi_iter *it, dumpi_record *rec)
 	if (fn >= DUMPI_NFUNCS) return false;
 	const dumpi_layout *L = &it->layouts[fn];
 	uint8_t mask = p[2];
-	if (!L->name || !L->direct || (mask & DUMPI_MASK_PERF)) return false;
+	if (!L->name || !L->direct) return false;
 	size_t k = 3;
 	rec->index = it->next_index;
 	rec->offset = c->pos;
@@ -89,6 +89,12 @@ static bool next_direct(dumpi_iter *it, dumpi_record *rec)
 		k += 12;
 	} else {
 		rec->wall_start = rec->wall_stop = (dumpi_clock){0, 0};
+	}
+	if (mask & DUMPI_MASK_PERF) {
+		/* a count, then 16 bytes a counter (skipped, as the walk below skips them) */
+		rec->perf_count = p[k++];
+		if (avail - k < 16u * rec->perf_count) return false;
+		k += 16u * rec->perf_count;
 	}
 	size_t used;
 	if (!dumpi_decode_direct(L, mask, it->status_len, p + k, (size_t)(avail - k), c->pos + k, &it->args, &used))
