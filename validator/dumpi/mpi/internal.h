@@ -1,6 +1,7 @@
 /* State shared by the files of the MPI consistency layer: the per-rank pass
- * (rank.c, with messages.c, colls.c and requests.c) and the
- * cross-rank stage (match.c). Not part of any API: layer.h is the
+ * (rank.c, its driver, calling its parts messages.c, colls.c and
+ * requests.c, which share pass.c's and chans.c's helpers declared here) and
+ * the cross-rank stage (match.c). Not part of any API: layer.h is the
  * layer's interface to the rest of the validator. */
 #ifndef HV_DUMPI_MPI_INTERNAL_H
 #define HV_DUMPI_MPI_INTERNAL_H
@@ -129,7 +130,7 @@ typedef struct mpi_inst {
  * receives from it, on one instance with one tag. Sizes are kept as up to
  * CHAN_RUNS runs of equal (count, datatype); after that only the tally. */
 #define CHAN_RUNS 4
-typedef struct mpi_chan { /* 144 bytes (static_assert in messages.c) */
+typedef struct mpi_chan { /* 144 bytes (static_assert in chans.c) */
 	uint32_t inst;
 	int32_t peer, tag;
 	uint8_t dir;           /* 0 send, 1 receive */
@@ -223,7 +224,7 @@ typedef struct mpi_pass {
 	const uint8_t *bytes;
 	uint64_t bytes_at, bytes_len;
 	mpi_map comms;        /* comm index -> mpi_comm */
-	/* Channels met lately (messages.c tally), by a guess from their key;
+	/* Channels met lately (chans.c tally), by a guess from their key;
 	 * valid while the channel map keeps chan_near_cap slots. */
 #define CHAN_NEAR 64u
 	mpi_chan *chan_near[CHAN_NEAR];
@@ -307,7 +308,7 @@ static inline uint64_t mpi_weight(uint64_t k) { return mpi_hash(k, 0x77e1947u, 0
 /* ---- the per-rank pass, across its files ---- */
 
 /* Argument roles: the field index of each role in each function's layout
- * (-1: none), found by field name once (rank.c). */
+ * (-1: none), found by field name once (pass.c). */
 extern int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
 /* Fill mpi_roles (once; thread-safe). mpi_rank_new calls it; other readers
  * of the roles (the fuzzer's semantic mutator) call it first. */
@@ -367,7 +368,7 @@ static inline mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id)
 }
 static inline mpi_inst *mpi_inst_of(mpi_rank *m, uint32_t i) { return i < m->ninst ? &m->inst[i] : NULL; }
 
-/* Messages (messages.c). A recorded status: bytes (i32), source (i32),
+/* Messages on their channels (chans.c). A recorded status: bytes (i32), source (i32),
  * cancelled (u8), error (u8), and from 0.6.3 the tag (i32). */
 typedef struct mpi_status { bool ok, tag_ok, cancelled; int32_t src, tag, bytes; } mpi_status;
 mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, uint64_t i);

@@ -1,11 +1,14 @@
 /* The per-rank pass of the MPI consistency layer, fed one decoded record at
- * a time by the stream walk (stream.c): the rank's life cycle, argument
- * roles, argument validity (counts, ranks, tags), and communicator and
+ * a time by the stream walk (stream.c): the driver of the pass. It owns
+ * the rank's life cycle, the argument roles and each function's plan, and
+ * checks argument validity (counts, ranks, tags) and communicator and
  * datatype handles with the communicator instances the cross-rank stage
- * pairs. The rest of the pass has its own files: messages.c (channels),
- * colls.c (collective digests), requests.c (request life cycles). */
+ * pairs; it calls the pass's other parts for the rest of a record:
+ * messages.c (blocking messages), colls.c (collective digests), requests.c
+ * (request life cycles). The parts never call one another nor this file:
+ * what they share (diagnostics, communicator lookup, arrays, channel
+ * tallies) is pass.c's and chans.c's, declared in internal.h. */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,10 +23,10 @@ static bool is_sendrecv(unsigned fn) { return fn == 33 || fn == 34; }
 /* Outputs named like a count (MPI_UNDEFINED is legal there). */
 static bool count_is_output(unsigned fn) { return fn == 2 || fn == 48 || fn == 175; }
 
-/* ---- argument roles, by field name, computed once ---- */
+/* ---- each function's plan, from its roles, computed once ---- */
 
-int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
-static pthread_once_t roles_once = PTHREAD_ONCE_INIT;
+static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
+
 
 /* Which per-record checks a function's arguments can feed, from its roles
  * (compute_roles): a record skips the checks that would look up roles its
@@ -43,30 +46,10 @@ static uint8_t plans[DUMPI_NFUNCS];
  * then datatypes) uses() looks at, in role order; RO_COUNT_ROLES ends each. */
 static uint8_t count_roles[DUMPI_NFUNCS][4], use_roles[DUMPI_NFUNCS][7];
 
-static const char *const role_names[RO_COUNT_ROLES] = {
-	[RO_COUNT] = "count", [RO_SENDCOUNT] = "sendcount", [RO_RECVCOUNT] = "recvcount",
-	[RO_DATATYPE] = "datatype", [RO_SENDTYPE] = "sendtype", [RO_RECVTYPE] = "recvtype",
-	[RO_OLDTYPE] = "oldtype", [RO_NEWTYPE] = "newtype", [RO_DEST] = "dest", [RO_SOURCE] = "source",
-	[RO_ROOT] = "root", [RO_TAG] = "tag", [RO_SENDTAG] = "sendtag", [RO_RECVTAG] = "recvtag",
-	[RO_COMM] = "comm", [RO_OLDCOMM] = "oldcomm", [RO_NEWCOMM] = "newcomm", [RO_REQUEST] = "request",
-	[RO_REQUESTS] = "requests", [RO_INDEX] = "index", [RO_FLAG] = "flag", [RO_OUTCOUNT] = "outcount",
-	[RO_INDICES] = "indices", [RO_STATUS] = "status", [RO_STATUSES] = "statuses", [RO_COLOR] = "color",
-	[RO_REORDER] = "reorder", [RO_KEY] = "key", [RO_SIZE] = "size", [RO_RANK] = "rank",
-	[RO_SENDCOUNTS] = "sendcounts", [RO_RECVCOUNTS] = "recvcounts", [RO_SENDTYPES] = "sendtypes",
-	[RO_RECVTYPES] = "recvtypes", [RO_COMMRANK] = "commrank",
-};
-
-static void compute_roles(void)
+static void compute_plans(void)
 {
+	mpi_roles_init();
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
-		memset(mpi_roles[fn], -1, sizeof mpi_roles[fn]);
-		const dumpi_layout *L = dumpi_layout_of(fn);
-		if (!L) continue;
-		for (unsigned i = 0; i < L->nfields; i++)
-			for (int ro = 0; ro < RO_COUNT_ROLES; ro++)
-				if (strlen(role_names[ro]) == L->fields[i].name_len &&
-				    memcmp(role_names[ro], L->fields[i].name, L->fields[i].name_len) == 0 && mpi_roles[fn][ro] < 0)
-					mpi_roles[fn][ro] = (int8_t)i;
 		const int8_t *ro = mpi_roles[fn];
 		static const uint8_t counts[] = {RO_COUNT, RO_SENDCOUNT, RO_RECVCOUNT};
 		static const uint8_t handles[] = {RO_COMM, RO_OLDCOMM, RO_DATATYPE, RO_SENDTYPE, RO_RECVTYPE, RO_OLDTYPE};
@@ -95,38 +78,6 @@ static void compute_roles(void)
 	}
 }
 
-void mpi_roles_init(void) { pthread_once(&roles_once, compute_roles); }
-
-/* ---- diagnostics ---- */
-
-const char *mpi_role_label(int ro) { return role_names[ro]; }
-
-static void vemit(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
-		  const char *fmt, va_list ap)
-{
-	char msg[640], path[48];
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	hv_emit_sev(m->r, rule, sev, m->file, off ? off : rec->offset, len, dumpi_record_path(path, sizeof path, rec->index),
-		    "%s record %llu (%s): %s", mpi_rank_label(m).s, (unsigned long long)rec->index,
-		    dumpi_function_name(rec->fn), msg);
-}
-
-void mpi_emit(mpi_rank *m, int rule, const dumpi_record *rec, uint64_t off, uint64_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vemit(m, rule, hv_rules[rule].severity, rec, off, len, fmt, ap);
-	va_end(ap);
-}
-
-void mpi_emit_rank_sev(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
-		       const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vemit(m, rule, sev, rec, off, len, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- lifetime ---- */
 
@@ -147,7 +98,7 @@ static uint32_t inst_new(mpi_rank *m);
 
 mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 {
-	mpi_roles_init();
+	pthread_once(&plans_once, compute_plans);
 	mpi_rank *m = calloc(1, sizeof *m);
 	mpi_pass *pass = calloc(1, sizeof *pass);
 	if (!m || !pass) {
@@ -187,13 +138,6 @@ void mpi_rank_set_options(mpi_rank *m, const hv_options *opt)
 
 long mpi_rank_world_rank(const mpi_rank *m) { return m->rank; }
 
-mpi_rank_name mpi_rank_label(const mpi_rank *m)
-{
-	mpi_rank_name n;
-	if (m->rank >= 0) snprintf(n.s, sizeof n.s, "rank %ld", m->rank);
-	else snprintf(n.s, sizeof n.s, "rank of file %.80s", hv_basename(m->file ? m->file : ""));
-	return n;
-}
 void mpi_rank_set_world_rank(mpi_rank *m, long rank) { m->rank = rank; }
 
 static void pass_free(mpi_rank *m)
@@ -220,32 +164,6 @@ void mpi_rank_free(mpi_rank *m)
 	free(m);
 }
 
-/* Element i of a counted u32 array whose count is at `at`. */
-bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v)
-{
-	const uint8_t *p = mpi_bytes(m, at + 4 + 4 * i, 4);
-	if (!p) return false;
-	*v = hv_be32(p);
-	return true;
-}
-
-mpi_comm *mpi_comm_find(mpi_rank *m, uint64_t id)
-{
-	/* Most records name the communicator the previous one named
-	 * (mpi_comm_of keeps it). Only this function inserts into comms, so
-	 * the last answer stays valid until the next call that inserts, which
-	 * replaces it. */
-	mpi_pass *p = m->pass;
-	bool fresh;
-	mpi_comm *c = mpi_map_put(&p->comms, id, &fresh);
-	if (c && fresh) {
-		c->size = id == MPI_D_COMM_SELF ? 1 : -1;
-		c->inst = id == MPI_D_COMM_WORLD ? INST_WORLD : id == MPI_D_COMM_SELF ? INST_SELF : INST_NONE;
-	}
-	p->comm_last = c, p->comm_last_id = id;
-	return c;
-}
-
 /* A new communicator instance (INST_NONE past MPI_MAX_INST or out of memory). */
 static uint32_t inst_new(mpi_rank *m)
 {
@@ -267,18 +185,6 @@ static uint32_t inst_new(mpi_rank *m)
 	x->ref.max = -1;
 	x->color = -1;
 	return m->ninst++;
-}
-
-uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
-{
-	uint64_t h = 0x243f6a8885a308d3ull;
-	uint64_t v[4] = {a, b, c, d};
-	for (int i = 0; i < 4; i++) {
-		h ^= v[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-		h *= 0xff51afd7ed558ccdull;
-		h ^= h >> 33;
-	}
-	return h;
 }
 
 /* ---- per-record checks ---- */
