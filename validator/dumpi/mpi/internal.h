@@ -1,7 +1,8 @@
 /* State shared by the files of the MPI consistency layer: the per-rank pass
  * (rank.c, its driver, calling its parts messages.c, colls.c and
  * requests.c, which share pass.c's and chans.c's helpers declared here) and
- * the cross-rank stage (match.c). Not part of any API: layer.h is the
+ * the cross-rank stage (match.c, its driver, calling comms.c, collmatch.c
+ * and part.c, which share stage.c's helpers declared here). Not part of any API: layer.h is the
  * layer's interface to the rest of the validator. */
 #ifndef HV_DUMPI_MPI_INTERNAL_H
 #define HV_DUMPI_MPI_INTERNAL_H
