@@ -466,7 +466,7 @@ bench-hpctoolkit: all
 bench-ovni: all
 	FORMATS="ovni ovni-trace ovni-mix ovni-runtime" $(BENCH_ONLY) $(BENCH_RUN)
 bench-dumpi: all
-	FORMATS=dumpi SCALING=0 PARALLEL=0 DAMAGED=0 CERTIFY=0 $(BENCH_RUN)
+	FORMATS="dumpi dumpi-stencil dumpi-lammps" SCALING=0 PARALLEL=0 DAMAGED=0 CERTIFY=0 $(BENCH_RUN)
 bench-damaged: all
 	FORMATS="hpctoolkit ovni dumpi" $(BENCH_ONLY) DAMAGED=1 $(BENCH_RUN)
 bench-certify: all

@@ -13,6 +13,8 @@ bench_param() {
 	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 42) }' ;;                         # generator steps, ~42 bytes each (2.7 events)
 	ovni-trace) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 168); print p < 1 ? 1 : p }' ;; # trace steps, ~168 bytes each (8 streams)
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
+	dumpi-stencil) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 52.5)) }' ;;       # records per rank, ~52.5 bytes each
+	dumpi-lammps) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 41.5)) }' ;;        # records per rank, ~41.5 bytes each
 	ovni-mix) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 14.5)); print p < 1 ? 1 : p }' ;; # events per stream, ~14.5 bytes each (8 streams)
 	ovni-runtime) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 14.2)); print p < 1 ? 1 : p }' ;; # events per worker stream, ~14.2 bytes each (8 workers)
 	ovni-node) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 245.5); print p < 1000 ? 1000 : p }' ;; # events per busy worker; 245.5 bytes per unit (16 busy workers, the idle ones' wake-ups)
@@ -95,13 +97,25 @@ bench_generate() {
 		"$gen" --what=ovni-trace-runtime --profiles=388 --busy-workers=4 --trace-len="$p" -o "$out" >&2
 		"$hv" --certify --format=json "$out" |
 			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
-	dumpi)
-		"$gen" --what=dumpi-trace --contexts="$p" --profiles=4 -o "$out" >&2
-		echo $((p * 4)) >"$out.events" ;;
+	dumpi | dumpi-stencil | dumpi-lammps)
+		# dumpi: the generator's mix of phases; dumpi-stencil: a 3-D stencil
+		# code; dumpi-lammps: shaped like a LAMMPS run (the real trace's
+		# Irecv/Send/Wait swaps, timers and Allreduce; bench/RESULTS.md).
+		# Records, not the parameter: dumpi.rec.mask-reserved is evaluated
+		# once per record.
+		local pat=mix
+		case $fmt in dumpi-stencil) pat=stencil3d ;; dumpi-lammps) pat=lammps ;; esac
+		"$gen" --what=dumpi-trace --pattern="$pat" --contexts="$p" --profiles=4 -o "$out" >&2
+		"$hv" --certify --format=json "$out" | dumpi_records >"$out.events" ;;
 	esac
 	echo "$key" >"$out.param"
 	sync "$out" 2>/dev/null || sync  # written back now, not while hpcvet is timed
 	echo "$out"
+}
+
+# The records a certificate (JSON on stdin) says the DUMPI input holds.
+dumpi_records() {
+	awk '/"dumpi\.rec\.mask-reserved"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }'
 }
 
 bytes_of() { find "$@" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }

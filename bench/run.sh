@@ -13,7 +13,9 @@
 #   RUNS         timed runs per measurement, median reported (default 3)
 #   BENCH_DIR    where inputs go (default a fresh mktemp dir, removed at exit;
 #                a given BENCH_DIR is kept and reused)
-#   FORMATS      subset of "hpctoolkit hpctk-levels hpctk-rand ovni dumpi ovni-trace ovni-mix ovni-runtime" (default all; ovni-trace
+#   FORMATS      subset of "hpctoolkit hpctk-levels hpctk-rand ovni dumpi dumpi-stencil dumpi-lammps ovni-trace ovni-mix
+#                ovni-runtime" (default all; dumpi-stencil and dumpi-lammps are DUMPI traces of a 3-D stencil
+#                code and of a program shaped like a LAMMPS run, hpcvet-gen --pattern; ovni-trace
 #                is a multi-stream trace, so the ovni event model runs on it; ovni-mix is
 #                a trace shaped like the real ones, one thread per loom; hpctk-levels and hpctk-rand
 #                are the HPCToolkit database with ctxIds level by level and at random over the tree,
@@ -42,7 +44,7 @@ build=${1:-build}
 size=${BENCH_SIZE:-1024}
 base=${BENCH_BASE:-48}
 runs=${RUNS:-3}
-formats=${FORMATS:-hpctoolkit hpctk-levels hpctk-rand ovni dumpi ovni-trace ovni-mix ovni-runtime}
+formats=${FORMATS:-hpctoolkit hpctk-levels hpctk-rand ovni dumpi dumpi-stencil dumpi-lammps ovni-trace ovni-mix ovni-runtime}
 hv=$build/hpcvet
 gen=$build/hpcvet-gen
 [ -x "$hv" ] && [ -x "$gen" ] || { echo "build $hv and $gen first (make)" >&2; exit 2; }
@@ -176,6 +178,36 @@ if [ "${RUNTIME:-1}" != 0 ] && [[ " $formats " == *" ovni-runtime "* ]]; then
 	done
 	hv=$hv_cur
 	[ -n "${BENCH_DIR:-}" ] || [ "$rsize" = "$size" ] || rm -rf "$input" "$input".*
+fi
+
+# DUMPI per record (-j1, CPU): the table's DUMPI inputs and the shared real
+# LAMMPS traces (DUMPI_REAL, default ../shared/real-samples/dumpi/libdumpi-lammps-*).
+# A real trace is small (~14,000 records), so it is given DUMPI_REAL_REPEAT
+# times (default 40) on one command line: the process start-up, which
+# would otherwise be most of its time, is paid once. x cat: CPU over cat's
+# CPU on the same files (cat reads each file once per appearance too).
+if [ "${TABLE:-1}" != 0 ] && [[ " $formats " == *" dumpi"* ]]; then
+	echo
+	echo "DUMPI per record: -j1, CPU time (median of $runs) per record, every layer on (the MPI layer included)"
+	printf '%-30s %9s %10s %8s %10s %8s\n' input MiB records 'cpu s' ns/record 'x catcpu'
+	for fmt in $formats; do
+		case $fmt in dumpi | dumpi-*) ;; *) continue ;; esac
+		input=$dir/big-$fmt
+		[ -e "$input" ] || continue
+		ev=$(cat "$input.events")
+		bench_measure "$fmt" -j1 "$input"
+		printf '%-30s %9.1f %10d %8.3f %10.1f %8.2f\n' "$fmt" "$(mib "$M_BYTES")" "$ev" "$M_CPU" "$(ns_per "$M_CPU" "$ev")" \
+			"$(awk -v a="$M_CPU" -v b="$M_CAT_CPU" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+	done
+	rep=${DUMPI_REAL_REPEAT:-40}
+	for real in ${DUMPI_REAL:-../shared/real-samples/dumpi/libdumpi-lammps-*}; do
+		[ -d "$real" ] || continue
+		ev=$("$hv" --certify --format=json "$real" | dumpi_records)
+		set -- $(for ((i = 0; i < rep; i++)); do echo "$real"; done)
+		bench_measure real -j1 "$@"
+		printf '%-30s %9.1f %10d %8.3f %10.1f %8.2f\n' "$(basename "$real") x$rep" "$(mib "$M_BYTES")" "$((ev * rep))" "$M_CPU" \
+			"$(ns_per "$M_CPU" "$((ev * rep))")" "$(awk -v a="$M_CPU" -v b="$M_CAT_CPU" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+	done
 fi
 
 # Certificates bind the verdict to the bytes: `certify` also hashes every

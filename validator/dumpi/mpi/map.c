@@ -117,7 +117,7 @@ static bool grow(mpi_map *m)
 void *mpi_map_put(mpi_map *m, uint64_t key, bool *fresh)
 {
 	if (fresh) *fresh = false;
-	if (!thaw(m)) return NULL;
+	if (m->pos && !thaw(m)) return NULL;
 	void *v = mpi_map_get(m, key);
 	if (fresh) *fresh = v == NULL;
 	if (v) return v;
@@ -133,7 +133,7 @@ void *mpi_map_put(mpi_map *m, uint64_t key, bool *fresh)
 
 void mpi_map_del(mpi_map *m, uint64_t key)
 {
-	if (!m->cap || !thaw(m)) return;
+	if (!m->cap || (m->pos && !thaw(m))) return;
 	size_t mask = m->cap - 1, i = slot_of(key, m->cap);
 	while (m->used[i] && m->keys[i] != key) i = (i + 1) & mask;
 	if (!m->used[i]) return;

@@ -194,28 +194,6 @@ gchan *mpi_part_at(trace_ctx *t, const uint32_t *ix, uint64_t slot)
 	return &p->pairs[*ix];
 }
 
-void mpi_part_record(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
-		     const char *msg)
-{
-	mpi_part *p = t->part;
-	if (p->kept[rule] >= DIAG_CAP) {
-		/* past this process's first DIAG_CAP, past the trace's too */
-		if (p->unkept[rule] < UINT32_MAX) p->unkept[rule]++;
-		if (sev + 1u > p->unkept_sev[rule]) p->unkept_sev[rule] = (uint8_t)(sev + 1u);
-		return;
-	}
-	p->kept[rule]++;
-	p->nfound++;
-	hv_wbuf *w = &p->found;
-	hv_put_u64(w, p->slot);
-	hv_put_u64(w, (uint64_t)rule);
-	hv_put_u64(w, sev);
-	hv_put_u64(w, (uint64_t)m->rank);
-	hv_put_u64(w, rec);
-	hv_put_u64(w, off);
-	hv_put_str(w, msg);
-}
-
 /* One process's part of step 5 as it arrived: its counts applied to the
  * report and the stage's caps, its findings left for the merge. */
 typedef struct found_at {
