@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "output/output.h"
 #include "internal.h"
 
@@ -54,7 +55,7 @@ static char *reports_to(bool (*write)(FILE *f, const void *arg), const hpcvet_re
 		       bool quiet)
 {
 	if (!reps || n == 0) return NULL;
-	hv_report **rp = calloc(n, sizeof *rp);
+	hv_report **rp = hv_calloc(n, sizeof *rp);
 	if (!rp) return NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (!reps[i] || (reps[i]->strict != 0) != (reps[0]->strict != 0)) {

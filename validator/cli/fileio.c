@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
+
 /* Read failures of this process, for hpcvet-mpi: a rank that could not
  * read a file others read diverges from them, and must say why. */
 static _Atomic uint64_t g_read_errors;
@@ -133,7 +135,7 @@ static bool file_open(hv_file *f, const char *path, uint64_t slurp_max, bool laz
 		close(fd);
 		return false;
 	}
-	f->path = strdup(path);
+	f->path = hv_strdup(path);
 	if (!f->path) {
 		*why = "out of memory";
 		close(fd);
@@ -146,7 +148,7 @@ static bool file_open(hv_file *f, const char *path, uint64_t slurp_max, bool laz
 	f->blob.io = &f->fd;
 	if (slurp_max > g_slurp_limit) slurp_max = g_slurp_limit;
 	if (f->blob.size <= slurp_max) {
-		f->data = malloc(f->blob.size ? (size_t)f->blob.size : 1);
+		f->data = hv_malloc(f->blob.size ? (size_t)f->blob.size : 1);
 		if (f->data && pread_fetch(&f->fd, 0, f->data, (size_t)f->blob.size)) {
 			f->blob.mem = f->data;
 			f->blob.fetch = NULL;
@@ -202,7 +204,7 @@ static bool sl_push(strlist *l, char *s)
 	if (!s) return false;
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 16;
-		char **nv = realloc(l->v, cap * sizeof *nv);
+		char **nv = hv_realloc(l->v, cap * sizeof *nv);
 		if (!nv) {
 			free(s);
 			return false;
@@ -247,8 +249,8 @@ static bool dir_set_add(dir_set *s, dir_id id, bool *dup)
 	*dup = false;
 	if (2 * (s->n + 1) > s->cap) {
 		size_t nc = s->cap ? 2 * s->cap : 64;
-		dir_id *ns = calloc(nc, sizeof *ns);
-		bool *nu = calloc(nc, sizeof *nu);
+		dir_id *ns = hv_calloc(nc, sizeof *ns);
+		bool *nu = hv_calloc(nc, sizeof *nu);
 		if (!ns || !nu) {
 			free(ns);
 			free(nu);
@@ -291,9 +293,9 @@ static bool walk(const char *root, strlist *files, char *failed, size_t flen)
 		snprintf(failed, flen, "%s: %s", root, strerror(errno));
 		return false;
 	}
-	ok = sl_push(&stack, strdup(root));
+	ok = sl_push(&stack, hv_strdup(root));
 	dcap = 16;
-	depths = malloc(dcap * sizeof *depths);
+	depths = hv_malloc(dcap * sizeof *depths);
 	if (!ok || !depths || !dir_set_add(&seen, (dir_id){st.st_dev, st.st_ino}, &dup)) {
 		ok = false;
 		snprintf(failed, flen, "out of memory");
@@ -333,7 +335,7 @@ static bool walk(const char *root, strlist *files, char *failed, size_t flen)
 					ok = false;
 				}
 				if (ok && stack.n == dcap) {
-					size_t *nd = realloc(depths, 2 * dcap * sizeof *nd);
+					size_t *nd = hv_realloc(depths, 2 * dcap * sizeof *nd);
 					if (!nd) ok = false;
 					else depths = nd, dcap *= 2;
 				}
@@ -378,7 +380,7 @@ bool hv_dir_open(hv_dir *d, const char *path, const char **why)
 	bool ok = walk(path, &names, failed, sizeof failed);
 	if (ok && names.n > 0) qsort(names.v, names.n, sizeof *names.v, cmp_names);
 	if (ok) {
-		d->files = calloc(names.n ? names.n : 1, sizeof *d->files);
+		d->files = hv_calloc(names.n ? names.n : 1, sizeof *d->files);
 		ok = d->files != NULL;
 	}
 	uint64_t slurped = 0;

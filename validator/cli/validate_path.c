@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "fileio.h"
 
 static void validate_blobs(const char *label, hv_blob *blobs, size_t n, bool set, const hv_options *opt,
@@ -44,7 +45,7 @@ void hv_validate_path(const char *path, const hv_options *opt, hv_report *r, con
 			hv_report_unreadable(r, "%s", why);
 			return;
 		}
-		hv_blob *blobs = calloc(d.n ? d.n : 1, sizeof *blobs);
+		hv_blob *blobs = hv_calloc(d.n ? d.n : 1, sizeof *blobs);
 		if (!blobs) {
 			hv_report_internal(r, "out of memory");
 		} else {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
 #include "exchange.h"
 
 static void out_of_memory(void)
@@ -80,9 +81,9 @@ static void units_run(hv_units_runner *self, const hv_options *opt, const hv_uni
 	int nranks, me;
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	MPI_Comm_rank(MPI_COMM_WORLD, &me);
-	unsigned *owner = malloc(u->n * sizeof *owner);
-	size_t *idx = malloc(u->n * sizeof *idx);
-	bool *got = calloc(u->n, sizeof *got);
+	unsigned *owner = hv_malloc(u->n * sizeof *owner);
+	size_t *idx = hv_malloc(u->n * sizeof *idx);
+	bool *got = hv_calloc(u->n, sizeof *got);
 	if (!owner || !idx || !got || !hv_units_plan(u, (unsigned)nranks, owner, NULL)) out_of_memory();
 	if (me == 0) print_plan(u, owner, nranks);
 	size_t nown = 0;
@@ -218,8 +219,8 @@ void hv_mpi_validate(const char **paths, size_t n, hv_report *reps, hv_options *
 	 * its threads), the reports exchanged once. */
 	inputs in = {paths};
 	hv_units plan = {.n = n, .ctx = &in, .size = inputs_size};
-	unsigned *owner = malloc(n * sizeof *owner);
-	bool *got = calloc(n, sizeof *got);
+	unsigned *owner = hv_malloc(n * sizeof *owner);
+	bool *got = hv_calloc(n, sizeof *got);
 	if (!owner || !got || !hv_units_plan(&plan, (unsigned)nranks, owner, NULL)) out_of_memory();
 	hv_wbuf w = {0};
 	for (size_t i = 0; i < n; i++) {

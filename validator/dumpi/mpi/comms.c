@@ -10,13 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 
 static uint32_t gcomm_new(trace_ctx *t)
 {
 	if (t->ng == t->gcap) {
 		uint32_t nc = t->gcap ? 2 * t->gcap : 8;
-		gcomm *ng = realloc(t->g, nc * sizeof *ng);
+		gcomm *ng = hv_realloc(t->g, nc * sizeof *ng);
 		if (!ng) return GID_NONE;
 		t->g = ng;
 		t->gcap = nc;
@@ -29,7 +30,7 @@ static bool add_member(gcomm *g, gmember mb)
 {
 	if (g->n == g->cap) {
 		uint32_t nc = g->cap ? 2 * g->cap : 4;
-		gmember *nm = realloc(g->mem, nc * sizeof *nm);
+		gmember *nm = hv_realloc(g->mem, nc * sizeof *nm);
 		if (!nm) return false;
 		g->mem = nm;
 		g->cap = nc;
@@ -69,7 +70,7 @@ bool mpi_pair_instances(trace_ctx *t)
 		if (!add_member(&t->g[0], (gmember){.world = w, .inst = INST_WORLD, .pidx = w, .myrank = w})) return false;
 	for (uint32_t w = 0; w < t->n; w++) {
 		mpi_rank *m = t->by[w];
-		uint32_t *ig = t->ig[w] = calloc(m->ninst ? m->ninst : 1, sizeof *ig);
+		uint32_t *ig = t->ig[w] = hv_calloc(m->ninst ? m->ninst : 1, sizeof *ig);
 		if (!ig) return false;
 		ig[INST_WORLD] = 0;
 		if (m->ninst > INST_SELF) ig[INST_SELF] = GID_SELF;
@@ -119,7 +120,7 @@ bool mpi_pair_instances(trace_ctx *t)
 	}
 	mpi_map_free(&keys);
 	/* order members, parents first (a parent's id is always lower) */
-	int64_t *pos = malloc((t->n ? t->n : 1) * sizeof *pos);
+	int64_t *pos = hv_malloc((t->n ? t->n : 1) * sizeof *pos);
 	if (!pos) return false;
 	for (uint32_t gi = 1; gi < t->ng; gi++) {
 		gcomm *g = &t->g[gi];

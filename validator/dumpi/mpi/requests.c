@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
@@ -62,7 +63,7 @@ void mpi_rank_set_ignored(mpi_rank *m, uint64_t footer_off, const uint32_t *call
 
 static void req_mark_seen(mpi_rank *m, uint64_t id)
 {
-	if (!m->pass->req_seen) m->pass->req_seen = calloc(REQ_SEEN_BITS / 64, sizeof *m->pass->req_seen);
+	if (!m->pass->req_seen) m->pass->req_seen = hv_calloc(REQ_SEEN_BITS / 64, sizeof *m->pass->req_seen);
 	if (m->pass->req_seen) m->pass->req_seen[(id % REQ_SEEN_BITS) / 64] |= 1ull << (id % 64);
 }
 

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "model.h"
 
@@ -211,7 +212,7 @@ static inline bool lane_active(const slane *ln, const mthread *th, int act)
 __attribute__((noinline)) static bool lane_grow(mstack *st)
 {
 	uint32_t nc = st->cap ? st->cap * 2 : 8;
-	mstate *nv = realloc(st->v, nc * sizeof *nv);
+	mstate *nv = hv_realloc(st->v, nc * sizeof *nv);
 	if (!nv) return false;
 	st->v = nv;
 	st->cap = nc;
@@ -509,8 +510,8 @@ static void merge(split *S)
 {
 	model_loom *L = S->L;
 	size_t n = S->n, k = 0;
-	hkey *h = malloc(n * sizeof *h);
-	mevent *next = malloc(n * sizeof *next);
+	hkey *h = hv_malloc(n * sizeof *h);
+	mevent *next = hv_malloc(n * sizeof *next);
 	if (!h || !next) {
 		L->oom = true;
 		goto out;
@@ -583,8 +584,8 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 	/* A lone stream on one thread has nothing to merge or share: the
 	 * one-thread replay walks it straight through, cheaper. */
 	if (!ovni_split_on || n == 0 || n > SPLIT_MAX_LANES || (n == 1 && threads <= 1)) return 0;
-	split *S = calloc(1, sizeof *S);
-	slane *ln = calloc(n, sizeof *ln);
+	split *S = hv_calloc(1, sizeof *S);
+	slane *ln = hv_calloc(n, sizeof *ln);
 	hv_report scratch, *real = L->r;
 	if (!S || !ln) {
 		free(S);
@@ -614,7 +615,7 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 		l->prev = INT64_MIN;
 		l->front = INT64_MIN;
 		for (unsigned k = 0; ok && k < SPLIT_AHEAD; k++)
-			ok = (l->c[k].buf = malloc(bufb + REC_HEAD + REC_EVENT_MAX)) != NULL;
+			ok = (l->c[k].buf = hv_malloc(bufb + REC_HEAD + REC_EVENT_MAX)) != NULL;
 	}
 	int done = ok ? -1 : 0;
 	if (ok) {
