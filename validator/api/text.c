@@ -13,14 +13,19 @@
 void hpcvet_string_free(char *s) { free(s); }
 
 /* Run `write` on a memory stream; its text, or NULL when it failed or
- * memory ran out. */
+ * memory ran out -- also where a writer's allocation failed quietly (a
+ * cJSON adder), which would leave a field out of the text. */
 static char *capture(bool (*write)(FILE *f, const void *arg), const void *arg)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f) return NULL;
+	hv_fault_scope s;
+	hv_fault_scope_enter(&s);
 	bool ok = write(f, arg);
+	hv_fault_scope_leave(&s);
+	if (atomic_load(&s.failed)) ok = false;
 	if (fclose(f) != 0) ok = false;
 	if (!ok) {
 		free(buf);

@@ -3,6 +3,7 @@
 #include <cjson/cJSON.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,9 +13,20 @@ static atomic_size_t outside;
 #ifdef HV_ALLOC_TEST_HOOK
 /* The k-th hv_ allocation fails (tests and fuzzing only: see alloc.h).
  * HPCVET_TEST_FAIL_ALLOC=k in the environment sets it at the first
- * allocation, for the sanitizer build's torture. */
+ * allocation, for the sanitizer build's torture, and
+ * HPCVET_TEST_ALLOC_COUNT=FILE receives the number of hv_ allocations at
+ * exit. */
 static atomic_ullong test_count, test_fail_at;
 static atomic_bool test_env_read;
+static const char *count_file;
+
+static void write_count(void)
+{
+	FILE *f = fopen(count_file, "w");
+	if (!f) return;
+	fprintf(f, "%llu\n", (unsigned long long)atomic_load(&test_count));
+	fclose(f);
+}
 
 void hv_alloc_test_fail_at(unsigned long long k)
 {
@@ -29,6 +41,8 @@ static bool test_fails(void)
 	if (!atomic_load(&test_env_read) && !atomic_exchange(&test_env_read, true)) {
 		const char *e = getenv("HPCVET_TEST_FAIL_ALLOC");
 		if (e) atomic_store(&test_fail_at, strtoull(e, NULL, 10));
+		count_file = getenv("HPCVET_TEST_ALLOC_COUNT");
+		if (count_file) atexit(write_count);
 	}
 	unsigned long long n = atomic_fetch_add(&test_count, 1) + 1;
 	unsigned long long at = atomic_load(&test_fail_at);
@@ -119,3 +133,4 @@ void *hv_aligned_alloc(size_t align, size_t n)
 
 void *hv_malloc_optional(size_t n) { return malloc(n); }
 void *hv_calloc_optional(size_t n, size_t size) { return calloc(n, size); }
+void *hv_realloc_optional(void *p, size_t n) { return realloc(p, n); }

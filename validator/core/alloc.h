@@ -33,6 +33,7 @@ char *hv_strndup(const char *s, size_t n);
 void *hv_aligned_alloc(size_t align, size_t n);
 void *hv_malloc_optional(size_t n);
 void *hv_calloc_optional(size_t n, size_t size);
+void *hv_realloc_optional(void *p, size_t n);
 
 /* An allocation made some other way (mmap, a library's own allocator)
  * failed: recorded as hv_malloc's failures are. */

@@ -20,10 +20,21 @@ typedef struct own_units {
 	size_t *idx;
 } own_units;
 
+/* A unit checked here travels to the other ranks as its report: a fault
+ * in its check (core/alloc.h) goes with it as the report's internal error,
+ * so the rank that prints does not take the unit for complete. */
 static void own_task(void *ctx, size_t k)
 {
 	own_units *o = ctx;
+	hv_fault_scope s;
+	hv_fault_scope_enter(&s);
 	o->u->check(o->u->ctx, o->idx[k]);
+	hv_fault_scope_leave(&s);
+	if (atomic_load(&s.failed))
+		hv_report_internal(o->u->report(o->u->ctx, o->idx[k]),
+				   "out of memory: an allocation of %zu bytes failed while checking a unit of this input "
+				   "on another rank, so not every rule was checked and there is no verdict",
+				   atomic_load(&s.bytes));
 }
 
 /* HPCVET_MPI_STATS=1: rank 0 prints, per exchange of units, how many
