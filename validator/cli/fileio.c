@@ -19,6 +19,16 @@ static _Atomic uint64_t g_read_errors;
 static _Atomic int g_first_taken;
 static char g_first_path[512];
 
+/* strerror(errno) for a failed open, stat or opendir; ENOMEM (the kernel or
+ * libc could not allocate) is the validator's fault, not the input's: it is
+ * recorded as an allocation failure (core/alloc.h), so the input becomes
+ * an internal error rather than unreadable. */
+static const char *errno_text(void)
+{
+	if (errno == ENOMEM) hv_alloc_fault(0);
+	return strerror(errno);
+}
+
 static void read_failed(const char *path)
 {
 	g_read_errors++;
@@ -121,12 +131,12 @@ static bool file_open(hv_file *f, const char *path, uint64_t slurp_max, bool laz
 	f->fd = -1;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
-		*why = strerror(errno);
+		*why = errno_text();
 		return false;
 	}
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
-		*why = strerror(errno);
+		*why = errno_text();
 		close(fd);
 		return false;
 	}
@@ -290,7 +300,7 @@ static bool walk(const char *root, strlist *files, char *failed, size_t flen)
 	bool ok = true, dup;
 	struct stat st;
 	if (stat(root, &st) != 0) {
-		snprintf(failed, flen, "%s: %s", root, strerror(errno));
+		snprintf(failed, flen, "%s: %s", root, errno_text());
 		return false;
 	}
 	ok = sl_push(&stack, hv_strdup(root));
@@ -307,7 +317,7 @@ static bool walk(const char *root, strlist *files, char *failed, size_t flen)
 		size_t depth = depths[stack.n];
 		DIR *dir = opendir(dpath);
 		if (!dir) {
-			snprintf(failed, flen, "%s: %s", dpath, strerror(errno));
+			snprintf(failed, flen, "%s: %s", dpath, errno_text());
 			free(dpath);
 			ok = false;
 			break;
@@ -317,12 +327,13 @@ static bool walk(const char *root, strlist *files, char *failed, size_t flen)
 			if (e->d_name[0] == '.') continue;
 			char *full = NULL;
 			if (asprintf(&full, "%s/%s", dpath, e->d_name) < 0) {
+				hv_alloc_fault(strlen(dpath) + strlen(e->d_name) + 2);
 				snprintf(failed, flen, "out of memory");
 				ok = false;
 				break;
 			}
 			if (stat(full, &st) != 0) {
-				snprintf(failed, flen, "%s: %s", full, strerror(errno));
+				snprintf(failed, flen, "%s: %s", full, errno_text());
 				ok = false;
 			} else if (S_ISDIR(st.st_mode)) {
 				if (!dir_set_add(&seen, (dir_id){st.st_dev, st.st_ino}, &dup)) {

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/alloc.h"
+#include "core/validate.h"
 #include "fileio.h"
 
 static void validate_blobs(const char *label, hv_blob *blobs, size_t n, bool set, const hv_options *opt,
@@ -23,7 +24,19 @@ static void validate_blobs(const char *label, hv_blob *blobs, size_t n, bool set
 	if (obs && obs->end) obs->end(obs->ctx);
 }
 
+static void validate_path(const char *path, const hv_options *opt, hv_report *r, const hv_path_observer *obs);
+
+/* An allocation that fails while the input's files are opened is the
+ * validator's failure, not the input's: internal error, not unreadable. */
 void hv_validate_path(const char *path, const hv_options *opt, hv_report *r, const hv_path_observer *obs)
+{
+	hv_fault_scope s;
+	hv_fault_scope_enter(&s);
+	validate_path(path, opt, r, obs);
+	hv_validate_scope_end(&s, r);
+}
+
+static void validate_path(const char *path, const hv_options *opt, hv_report *r, const hv_path_observer *obs)
 {
 	struct stat st;
 	const char *why = NULL;

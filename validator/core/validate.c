@@ -33,9 +33,7 @@ static void report_unrecognized(hv_report *r, hv_blob *b)
 		"no supported format recognised (not an HPCToolkit .db, ovni stream or DUMPI trace)");
 }
 
-/* A check that could not allocate what it needed was not made: whatever
- * it reported, the input gets no verdict (core/alloc.h). */
-static void end_scope(hv_fault_scope *s, hv_report *r)
+void hv_validate_scope_end(hv_fault_scope *s, hv_report *r)
 {
 	hv_fault_scope_leave(s);
 	if (!atomic_load(&s->failed)) return;
@@ -55,7 +53,7 @@ void hv_validate_blob(const hv_options *opt, hv_blob *b, hv_report *r)
 	hv_fault_scope s;
 	hv_fault_scope_enter(&s);
 	validate_blob(opt, b, r);
-	end_scope(&s, r);
+	hv_validate_scope_end(&s, r);
 }
 
 static void validate_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r);
@@ -65,7 +63,7 @@ void hv_validate_set(const hv_options *opt, hv_blob *files, size_t n, hv_report 
 	hv_fault_scope s;
 	hv_fault_scope_enter(&s);
 	validate_set(opt, files, n, r);
-	end_scope(&s, r);
+	hv_validate_scope_end(&s, r);
 }
 
 static void validate_blob(const hv_options *opt, hv_blob *b, hv_report *r)
