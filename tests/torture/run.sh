@@ -99,7 +99,11 @@ for input in "${inputs[@]}"; do
 		for ((k = 1; k <= calls; k += stride)); do
 			rc=$(run_once "$kind" "$k" "$jobs" "$input" "$TMP/out")
 			tried=$((tried + 1))
-			if [ "$rc" -eq "$base_rc" ] && cmp -s "$TMP/base" "$TMP/out"; then
+			if grep -qE 'ERROR: (Leak|Address)Sanitizer|runtime error:' "$TMP/out.err"; then
+				crash=$((crash + 1)) # a leak on the fault path, or worse
+				echo "CRASH: $name $kind k=$k: the sanitizer reports" >&2
+				grep -m1 -A12 'Sanitizer\|runtime error' "$TMP/out.err" >&2
+			elif [ "$rc" -eq "$base_rc" ] && cmp -s "$TMP/base" "$TMP/out"; then
 				same=$((same + 1))
 			elif [ "$rc" -eq 3 ] || [ "$rc" -eq 4 ]; then
 				honest=$((honest + 1))

@@ -63,15 +63,15 @@ bool mpi_pair_instances(trace_ctx *t)
 	mpi_map keys;
 	mpi_map_init(&keys, sizeof(uint32_t));
 	uint32_t w0 = gcomm_new(t);
-	if (w0 != 0) return false;
+	if (w0 != 0) goto fail;
 	t->g[0].ok = true;
 	t->g[0].fn = 0;
 	for (uint32_t w = 0; w < t->n; w++)
-		if (!add_member(&t->g[0], (gmember){.world = w, .inst = INST_WORLD, .pidx = w, .myrank = w})) return false;
+		if (!add_member(&t->g[0], (gmember){.world = w, .inst = INST_WORLD, .pidx = w, .myrank = w})) goto fail;
 	for (uint32_t w = 0; w < t->n; w++) {
 		mpi_rank *m = t->by[w];
 		uint32_t *ig = t->ig[w] = hv_calloc(m->ninst ? m->ninst : 1, sizeof *ig);
-		if (!ig) return false;
+		if (!ig) goto fail;
 		ig[INST_WORLD] = 0;
 		if (m->ninst > INST_SELF) ig[INST_SELF] = GID_SELF;
 		for (uint32_t i = 2; i < m->ninst; i++) {
@@ -86,7 +86,7 @@ bool mpi_pair_instances(trace_ctx *t)
 				if (x->null) continue;
 				/* from a call DUMPI cannot pair across ranks (or a private parent) */
 				uint32_t g = gcomm_new(t);
-				if (g == GID_NONE) return false;
+				if (g == GID_NONE) goto fail;
 				t->g[g].fn = x->fn;
 				t->g[g].parent = pg;
 				t->g[g].first_world = w;
@@ -99,10 +99,10 @@ bool mpi_pair_instances(trace_ctx *t)
 			uint64_t k = mpi_hash(pg, x->seq, x->fn == 86 ? (uint32_t)x->color : 0, 0x5eedu);
 			bool fresh;
 			uint32_t *gp = mpi_map_put(&keys, k, &fresh);
-			if (!gp) return false;
+			if (!gp) goto fail;
 			if (fresh) {
 				uint32_t g = gcomm_new(t);
-				if (g == GID_NONE) return false;
+				if (g == GID_NONE) goto fail;
 				*gp = g;
 				t->g[g].parent = pg;
 				t->g[g].seq = x->seq;
@@ -115,7 +115,7 @@ bool mpi_pair_instances(trace_ctx *t)
 			gcomm *g = &t->g[*gp];
 			if (g->fn != x->fn) g->ok = false; /* ranks disagree on the call: a collective mismatch on the parent */
 			ig[i] = *gp;
-			if (!add_member(g, (gmember){.world = w, .inst = i, .key = x->key, .myrank = x->myrank})) return false;
+			if (!add_member(g, (gmember){.world = w, .inst = i, .key = x->key, .myrank = x->myrank})) goto fail;
 		}
 	}
 	mpi_map_free(&keys);
@@ -174,4 +174,7 @@ bool mpi_pair_instances(trace_ctx *t)
 	}
 	free(pos);
 	return true;
+fail: /* out of memory (core/alloc.h): the input is an internal error */
+	mpi_map_free(&keys);
+	return false;
 }
