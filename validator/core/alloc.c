@@ -10,7 +10,7 @@
 static _Thread_local hv_fault_scope *t_scope;
 static atomic_size_t outside;
 
-#ifdef HV_ALLOC_TEST_HOOK
+#if defined(HV_ALLOC_TEST_HOOK) || defined(FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION)
 /* The k-th hv_ allocation fails (tests and fuzzing only: see alloc.h).
  * HPCVET_TEST_FAIL_ALLOC=k in the environment sets it at the first
  * allocation, for the sanitizer build's torture, and

@@ -60,8 +60,8 @@ hv_fault_scope *hv_fault_scope_adopt(hv_fault_scope *s);
  * reading arguments, writing reports). */
 size_t hv_alloc_faults_outside(void);
 
-/* Test builds only (HV_ALLOC_TEST_HOOK, set in the sanitizer and fuzzing
- * builds): make the k-th hv_ allocation from now on fail (0: none), and the
+/* Test builds only (HV_ALLOC_TEST_HOOK, set in the sanitizer build, and
+ * the fuzzing builds' FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION): make the k-th hv_ allocation from now on fail (0: none), and the
  * count of hv_ allocations so far. The sanitizer's allocator cannot be
  * interposed with LD_PRELOAD; this hook can fail allocations there, where a
  * leak on the fault path is reported. Release builds ignore it. */
