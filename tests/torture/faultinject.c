@@ -13,6 +13,9 @@
  *   HV_FAULT_COUNT a file that receives, at exit, the number of calls counted
  *   HV_FAULT_ARMED 0: count nothing until hv_fault_arm() is called (a Python
  *                  test arms it around one call into the library)
+ * A program that loads it may also call hv_fault_reset(k) (count from 0
+ * again, fail the k-th: 0 none, and arm), hv_fault_disarm() and
+ * hv_fault_calls() (the calls counted), to try many k in one process.
  *
  * Only the k-th call fails: the program then goes on with a working
  * allocator, so what is tested is what it makes of one failure. A test
@@ -75,6 +78,17 @@ static void __attribute__((destructor)) write_count(void)
 
 void hv_fault_arm(void);
 void hv_fault_arm(void) { atomic_store(&armed, true); }
+void hv_fault_disarm(void);
+void hv_fault_disarm(void) { atomic_store(&armed, false); }
+void hv_fault_reset(unsigned long long k);
+void hv_fault_reset(unsigned long long k)
+{
+	atomic_store(&calls, 0);
+	fail_at = k;
+	atomic_store(&armed, true);
+}
+unsigned long long hv_fault_calls(void);
+unsigned long long hv_fault_calls(void) { return atomic_load(&calls); }
 
 /* This call of kind `k` is the one to fail. */
 static int fails(enum kind k)
