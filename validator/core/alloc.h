@@ -41,8 +41,8 @@ void hv_alloc_fault(size_t bytes);
 
 /* Where faults are recorded: one per input being checked (and one per unit
  * checked on another process). Scopes nest; a fault is recorded in the
- * innermost scope of the calling thread (none: it is only counted by
- * hv_alloc_faults_outside). */
+ * innermost scope of the calling thread (none: only the NULL tells; the
+ * command line opens a scope around writing its reports too). */
 typedef struct hv_fault_scope {
 	atomic_bool failed;
 	atomic_size_t bytes; /* of the first failure */
@@ -56,12 +56,9 @@ hv_fault_scope *hv_fault_scope_current(void);
  * thread's scope); returns the scope it replaces, to restore. */
 hv_fault_scope *hv_fault_scope_adopt(hv_fault_scope *s);
 
-/* Failures recorded outside any scope (the command line's own work:
- * reading arguments, writing reports). */
-size_t hv_alloc_faults_outside(void);
-
 /* Test builds only (HV_ALLOC_TEST_HOOK, set in the sanitizer build, and
- * the fuzzing builds' FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION): make the k-th hv_ allocation from now on fail (0: none), and the
+ * the fuzzing builds' FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION): make the
+ * k-th hv_ allocation from now on fail (0: none), and the
  * count of hv_ allocations so far. The sanitizer's allocator cannot be
  * interposed with LD_PRELOAD; this hook can fail allocations there, where a
  * leak on the fault path is reported. Release builds ignore it. */

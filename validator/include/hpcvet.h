@@ -73,8 +73,11 @@ typedef enum hpcvet_verdict {
 	HPCVET_UNREADABLE = 3,     /* the input could not be read (missing, permission, I/O error) */
 	/* The validator failed, not the input: a check could not allocate the
 	 * memory it needed (the report's problem says how much, and for what),
-	 * so not every rule was checked and there is no verdict. Never
-	 * conforming or nonconforming from fewer rules. */
+	 * so not every rule was checked and there is no verdict -- never
+	 * conforming or nonconforming from fewer rules. (To see cJSON's
+	 * allocations fail too, the first validation sets cJSON's hooks,
+	 * cJSON_InitHooks, to malloc and free: a program that sets its own
+	 * should set them after it.) */
 	HPCVET_INTERNAL_ERROR = 4
 } hpcvet_verdict;
 
