@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "dumpi/dumpi.h"
 
@@ -30,7 +31,7 @@ struct dumpi_timing {
 
 dumpi_timing *dumpi_timing_new(uint32_t cpu_bias, uint32_t wall_bias)
 {
-	dumpi_timing *t = calloc(1, sizeof *t);
+	dumpi_timing *t = hv_calloc(1, sizeof *t);
 	if (t) t->bias[0] = cpu_bias, t->bias[1] = wall_bias;
 	return t;
 }
@@ -49,7 +50,7 @@ static thread_state *thread_of(dumpi_timing *t, uint16_t id)
 		size_t n = t->nthreads ? t->nthreads : 8;
 		while (n <= id) n *= 2;
 		if (n > 65536) n = 65536;
-		thread_state *p = realloc(t->threads, n * sizeof *p);
+		thread_state *p = hv_realloc(t->threads, n * sizeof *p);
 		if (!p) return NULL;
 		memset(p + t->nthreads, 0, (n - t->nthreads) * sizeof *p);
 		t->threads = p;

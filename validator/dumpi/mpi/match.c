@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 
 /* The message classes of unrecorded calls a rank shows (UNREC_REQ,
@@ -389,8 +390,8 @@ void mpi_trace_check_over(const hv_options *opt, hv_report *r, mpi_rank *const *
 	mpi_part part = {.run = run};
 	if (run) t.part = &part;
 	report_library(opt, r, ranks, n);
-	t.by = calloc(n ? n : 1, sizeof *t.by);
-	t.ig = calloc(n ? n : 1, sizeof *t.ig);
+	t.by = hv_calloc(n ? n : 1, sizeof *t.by);
+	t.ig = hv_calloc(n ? n : 1, sizeof *t.ig);
 	if (!t.by || !t.ig) whole = false;
 	for (size_t i = 0; i < n && whole; i++) {
 		mpi_rank *m = ranks[i];
@@ -408,8 +409,8 @@ void mpi_trace_check_over(const hv_options *opt, hv_report *r, mpi_rank *const *
 		}
 		uint32_t most = 1;
 		for (uint32_t gi = 0; gi < t.ng; gi++) most = t.g[gi].n > most ? t.g[gi].n : most;
-		vote *v = malloc(most * sizeof *v);
-		bool *told = malloc(most * sizeof *told);
+		vote *v = hv_malloc(most * sizeof *v);
+		bool *told = hv_malloc(most * sizeof *told);
 		if (v && told)
 			for (uint32_t gi = 0; gi < t.ng; gi++) mpi_compare_collectives(&t, gi, v, told);
 		else hv_report_internal(r, "out of memory");

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "internal.h"
 
@@ -99,8 +100,8 @@ static uint32_t inst_new(mpi_rank *m);
 mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 {
 	pthread_once(&plans_once, compute_plans);
-	mpi_rank *m = calloc(1, sizeof *m);
-	mpi_pass *pass = calloc(1, sizeof *pass);
+	mpi_rank *m = hv_calloc(1, sizeof *m);
+	mpi_pass *pass = hv_calloc(1, sizeof *pass);
 	if (!m || !pass) {
 		free(m);
 		free(pass);
@@ -173,7 +174,7 @@ static uint32_t inst_new(mpi_rank *m)
 	}
 	if (m->ninst == m->inst_cap) {
 		uint32_t nc = m->inst_cap ? 2 * m->inst_cap : 8;
-		mpi_inst *ni = realloc(m->inst, nc * sizeof *ni);
+		mpi_inst *ni = hv_realloc(m->inst, nc * sizeof *ni);
 		if (!ni) return INST_NONE;
 		m->inst = ni;
 		m->inst_cap = nc;
@@ -536,14 +537,14 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 static void compact(mpi_rank *m)
 {
 	if (m->ninst && m->ninst < m->inst_cap) {
-		mpi_inst *ni = realloc(m->inst, m->ninst * sizeof *ni);
+		mpi_inst *ni = hv_realloc(m->inst, m->ninst * sizeof *ni);
 		if (ni) m->inst = ni, m->inst_cap = m->ninst;
 	}
 	for (uint32_t i = 0; i < m->ninst; i++) {
 		mpi_inst *in = &m->inst[i];
 		uint64_t kept = in->ncoll < in->ops_cap ? in->ncoll : in->ops_cap;
 		if (!in->ops || kept == 0 || kept == in->ops_cap) continue;
-		mpi_coll *no = realloc(in->ops, (size_t)kept * sizeof *no);
+		mpi_coll *no = hv_realloc(in->ops, (size_t)kept * sizeof *no);
 		if (no) in->ops = no, in->ops_cap = (uint8_t)kept;
 	}
 	mpi_map_freeze(&m->chans);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
@@ -77,7 +78,7 @@ static mpi_req *req_put(mpi_rank *m, uint64_t id, bool *fresh)
 	mpi_pass *p = m->pass;
 	if (id >= REQ_DIRECT) return mpi_map_put(&p->reqs, id, fresh);
 	*fresh = false;
-	if (!p->req_direct && !(p->req_direct = calloc(REQ_DIRECT, sizeof *p->req_direct))) {
+	if (!p->req_direct && !(p->req_direct = hv_calloc(REQ_DIRECT, sizeof *p->req_direct))) {
 		p->reqs.oom = true; /* as the map says it ran out */
 		return NULL;
 	}
@@ -95,7 +96,7 @@ static void req_del(mpi_rank *m, uint64_t id)
 
 static void req_mark_seen(mpi_rank *m, uint64_t id)
 {
-	if (!m->pass->req_seen) m->pass->req_seen = calloc(REQ_SEEN_BITS / 64, sizeof *m->pass->req_seen);
+	if (!m->pass->req_seen) m->pass->req_seen = hv_calloc(REQ_SEEN_BITS / 64, sizeof *m->pass->req_seen);
 	if (m->pass->req_seen) m->pass->req_seen[(id % REQ_SEEN_BITS) / 64] |= 1ull << (id % 64);
 }
 

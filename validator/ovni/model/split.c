@@ -20,7 +20,8 @@
  * report that stores nothing, and any failure anywhere (a diagnostic of
  * either side, a step back, out of memory) stops all sides and has the
  * loom replayed the one-thread way, which finds the first error and writes
- * every message (loom.c). A clean loom, the common case, adds the
+ * every message (loom.c). So the split's own allocations are optional
+ * (core/alloc.h): one that fails costs the speed, not a check. A clean loom, the common case, adds the
  * sides' counts to the report, which are the one-thread replay's counts:
  * each check is counted by the side that makes it, once.
  *
@@ -39,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "model.h"
 
@@ -245,7 +247,7 @@ static inline bool lane_active(const slane *ln, const mthread *th, int act)
 __attribute__((noinline)) static bool lane_grow(mstack *st)
 {
 	uint32_t nc = st->cap ? st->cap * 2 : 8;
-	mstate *nv = realloc(st->v, nc * sizeof *nv);
+	mstate *nv = hv_realloc_optional(st->v, nc * sizeof *nv);
 	if (!nv) return false;
 	st->v = nv;
 	st->cap = nc;
@@ -548,8 +550,8 @@ static void merge(split *S)
 {
 	model_loom *L = S->L;
 	size_t n = S->n, k = 0;
-	hkey *h = malloc(n * sizeof *h);
-	mevent *next = malloc(n * sizeof *next);
+	hkey *h = hv_malloc_optional(n * sizeof *h);
+	mevent *next = hv_malloc_optional(n * sizeof *next);
 	if (!h || !next) {
 		L->oom = true;
 		goto out;
@@ -659,8 +661,8 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 	/* A lone stream on one thread has nothing to merge or share: the
 	 * one-thread replay walks it straight through, cheaper. */
 	if (!ovni_split_on || n == 0 || n > SPLIT_MAX_LANES || (n == 1 && threads <= 1)) return 0;
-	split *S = calloc(1, sizeof *S);
-	slane *ln = calloc(n, sizeof *ln);
+	split *S = hv_calloc_optional(1, sizeof *S);
+	slane *ln = hv_calloc_optional(n, sizeof *ln);
 	hv_report scratch, *real = L->r;
 	if (!S || !ln) {
 		free(S);
@@ -668,7 +670,7 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 		return 0;
 	}
 	*S = (split){.L = L, .offs = offs, .ln = ln, .n = n, .inb = ovni_split_chunk ? ovni_split_chunk : SPLIT_CHUNK,
-		     .live = malloc(n * sizeof *S->live), .nlive = n, .cur = calloc(n, sizeof *S->cur)};
+		     .live = hv_malloc_optional(n * sizeof *S->live), .nlive = n, .cur = hv_calloc_optional(n, sizeof *S->cur)};
 	lane_sizes(S);
 	bool mu = pthread_mutex_init(&S->mu, NULL) == 0;
 	bool cv = mu && pthread_cond_init(&S->merger_cv, NULL) == 0;
@@ -691,7 +693,7 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 		l->live_at = (uint32_t)made;
 		S->live[made] = (uint32_t)made;
 		for (unsigned k = 0; ok && k < SPLIT_AHEAD; k++)
-			ok = (l->c[k].buf = malloc(l->bufb + REC_HEAD + REC_EVENT_MAX)) != NULL;
+			ok = (l->c[k].buf = hv_malloc_optional(l->bufb + REC_HEAD + REC_EVENT_MAX)) != NULL;
 	}
 	int done = ok ? -1 : 0;
 	if (ok) {
