@@ -371,10 +371,10 @@ CLAUSE="R §meta.db Context Tree section (szChildren, pChildren)" \
 # file, and the same id given twice (an entry point and the last context).
 CLAUSE="R §meta.db Context Tree section (ctxId)" \
 	make_case y hpctoolkit "y_metadb.release.ctxids-sparse" metadb "--what=metadb --edition=release --seed=1" "" \
-	"the entry point's ctxId patched from 44 to 0xfffffff0: unique, but far from the others" "" ".:5392:2c000000:f0ffffff"
+	"the entry point's ctxId patched from 44 to 0xfffffff0: unique, but far from the others" "" ".:5408:2c000000:f0ffffff"
 make_case n hpctoolkit "n_metadb.ctx.ctxid-unique_sparse" metadb "--what=metadb --edition=release --seed=1" \
 	"metadb.ctx.ctxid-unique" "a context's ctxId (33) and the entry point's (44) both patched to 0xfffffff0" "" \
-	".:2800:21000000:f0ffffff" ".:5392:2c000000:f0ffffff"
+	".:2816:21000000:f0ffffff" ".:5408:2c000000:f0ffffff"
 
 # ovni: v3 trees (one or two looms, one or two processes, with and without
 # clock-offsets.txt), v2 and v1 trees (v1 with and without the 8-byte stream

@@ -4,11 +4,9 @@ are the project's judgement of them, kept beside the generator so the page stays
 generated. A failure no entry covers is shown as "not yet assessed"."""
 import re
 
-UNNAMED = ("a function without a name (meta.db `pName` 0, which the spec allows) under a context: "
-           "TypeError indexing the string table with None (docs/reader-findings/%s). Recognisable "
-           "(a context whose function has pName 0), but no note yet: hpcvet-gen writes unnamed "
-           "functions into every database it makes, so the note would join the report of nearly every "
-           "HPCToolkit case; left to a change of the generator")
+UNNAMED = ("named by hpcvet's note metadb.functions.reader-hazard-unnamed: a context names a function "
+           "without a name (meta.db `pName` 0, which the spec allows), and the reader indexes the string "
+           "table with None: TypeError (docs/reader-findings/%s)")
 V1V2 = ("named by hpcvet's note ovni.tree.reader-hazard-legacy: ovni 1.14 reads v3 trees only; on a "
         "v1/v2 tree it loads no stream and exits 0 (docs/reader-findings/ovni-1.14.0-no-stream.md)")
 
@@ -96,7 +94,8 @@ reproducer, what happens, what the spec says), in [docs/reader-findings/](reader
 
 - [hatchet-1.4.0-unnamed-function.md](reader-findings/hatchet-1.4.0-unnamed-function.md),
   [pipit-0.1.0-unnamed-function.md](reader-findings/pipit-0.1.0-unnamed-function.md): a function
-  without a name (legal) stops both readers with a TypeError;
+  without a name (legal) stops both readers with a TypeError (hpcvet's note
+  `metadb.functions.reader-hazard-unnamed`);
 - [ovni-1.14.0-no-stream.md](reader-findings/ovni-1.14.0-no-stream.md): ovniemu and ovnidump
   succeed on a trace in which they find no stream (every v1/v2 tree; hpcvet's note
   `ovni.tree.reader-hazard-legacy`);
