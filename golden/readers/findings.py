@@ -28,6 +28,9 @@ VERDICTS = [
     ("pipit", r"^real/hpctoolkit/loops-perf", "refused",
      "pipit reads a database's trace; this one has no trace.db (hpcprof writes none when no thread "
      "took trace samples): a clean refusal, no hazard"),
+    ("hatchet", r"y_hpctkdb\.taxonomy\.hatchet", None,
+     "named by hpcvet's note hpctkdb.taxonomy.hatchet (hatchet 1.4.0 reads only the Sum variant's "
+     "standard scopes of each root)"),
     ("hatchet", r"^real/hpctoolkit/.*nvidiapc", "crash",
      "named by hpcvet's note hpctkdb.taxonomy.hatchet (hatchet 1.4.0 reads inclusive.standard.scope)"),
 ]
