@@ -12,6 +12,10 @@ WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
 CPPFLAGS_HV := -D_DEFAULT_SOURCE -Ivalidator
 ifeq ($(SAN),1)
   SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+  # core/alloc.c's test hook: HPCVET_TEST_FAIL_ALLOC=k fails the k-th
+  # allocation (the torture test's leak check, where LD_PRELOAD cannot reach
+  # the sanitizer's allocator)
+  CPPFLAGS_HV += -DHV_ALLOC_TEST_HOOK
   OPT := -O1
 endif
 # -fPIC: the same objects make the shared library. -fvisibility=hidden: only
@@ -53,7 +57,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden reader-matrix bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-web bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test torture demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden reader-matrix bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-web bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -93,6 +97,7 @@ help:
 	@echo "make          build $(BUILD)/hpcvet, $(BUILD)/hpcvet-gen, $(BUILD)/libhpcvet.a"
 	@echo "make demo     generate a database, validate it, validate a broken one"
 	@echo "make test     run the whole suite (plain build and ASan+UBSan build)"
+	@echo "make torture  hpcvet with each allocation, read and thread start failing in turn (tests/torture/run.sh)"
 	@echo "make check-layers  includes and calls go down the layers of validator/LAYERS"
 	@echo "make docs     regenerate docs/RULES.md and the example outputs in README, CONTRIBUTING, man page"
 	@echo "make install  install into PREFIX (default /usr/local), staged under DESTDIR"
@@ -270,7 +275,7 @@ $(FUZZ_PLANTS): fuzz/regress.c $(wildcard fuzz/fuzz_diff_*.c) validator/core/uni
 	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) -D$(word 3,$(PLANT)) fuzz/fuzz_$(word 1,$(PLANT)).c fuzz/regress.c \
 		$(word 2,$(PLANT)) $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
-tests-bin: all $(TEST_BINS) $(FUZZ_REGRESS) $(FUZZ_PLANTS) $(BUILD)/fuzz/hpcvet-pack $(BUILD)/fuzz/mutator_test
+tests-bin: all $(BUILD)/torture/faultinject.so $(TEST_BINS) $(FUZZ_REGRESS) $(FUZZ_PLANTS) $(BUILD)/fuzz/hpcvet-pack $(BUILD)/fuzz/mutator_test
 
 # tests/changed.test.sh's writer that rewrites a file while it is read (an
 # LD_PRELOAD interposer of open): the plain build only, a sanitizer build
@@ -367,6 +372,17 @@ fuzz-smoke: deps fuzz-build
 afl-smoke: deps afl-build
 	bash fuzz/afl-smoke.sh $(AFL_SMOKE_SECONDS) $(SMOKE_TARGETS)
 endif
+
+# The torture test (tests/torture/run.sh): hpcvet with one allocation, read
+# or thread start failing at a time, for every fault point of a set of
+# inputs of each family; the table goes to stdout (bench/RESULTS.md,
+# "Faults"). tests/torture.test.sh runs a shortened form in make test.
+$(BUILD)/torture/faultinject.so: tests/torture/faultinject.c
+	@mkdir -p $(dir $@)
+	@$(call say,CC,$@)
+	$(Q)$(CC) $(CSTD) -O2 -g $(WARN) -fPIC -shared $< -o $@ -ldl
+torture: all $(BUILD)/torture/faultinject.so
+	bash tests/torture/run.sh $(BUILD) full
 
 # Seed corpora made from the golden generator: every kind valid, every rule broken.
 seeds: all $(BUILD)/fuzz/hpcvet-pack
@@ -466,7 +482,7 @@ bench-hpctoolkit: all
 bench-ovni: all
 	FORMATS="ovni ovni-trace ovni-mix ovni-runtime" $(BENCH_ONLY) $(BENCH_RUN)
 bench-dumpi: all
-	FORMATS=dumpi SCALING=0 PARALLEL=0 DAMAGED=0 CERTIFY=0 $(BENCH_RUN)
+	FORMATS="dumpi dumpi-stencil dumpi-lammps" SCALING=0 PARALLEL=0 DAMAGED=0 CERTIFY=0 $(BENCH_RUN)
 bench-damaged: all
 	FORMATS="hpctoolkit ovni dumpi" $(BENCH_ONLY) DAMAGED=1 $(BENCH_RUN)
 bench-certify: all

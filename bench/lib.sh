@@ -13,8 +13,11 @@ bench_param() {
 	ovni) awk -v m="$2" 'BEGIN { print int(m * 1048576 / 42) }' ;;                         # generator steps, ~42 bytes each (2.7 events)
 	ovni-trace) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 168); print p < 1 ? 1 : p }' ;; # trace steps, ~168 bytes each (8 streams)
 	dumpi) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 46)) }' ;;                 # records per rank (4 ranks)
+	dumpi-stencil) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 52.5)) }' ;;       # records per rank, ~52.5 bytes each
+	dumpi-lammps) awk -v m="$2" 'BEGIN { print int(m * 1048576 / (4 * 41.5)) }' ;;        # records per rank, ~41.5 bytes each
 	ovni-mix) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 14.5)); print p < 1 ? 1 : p }' ;; # events per stream, ~14.5 bytes each (8 streams)
 	ovni-runtime) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / (8 * 14.2)); print p < 1 ? 1 : p }' ;; # events per worker stream, ~14.2 bytes each (8 workers)
+	ovni-node) awk -v m="$2" 'BEGIN { p = int(m * 1048576 / 245.5); print p < 1000 ? 1000 : p }' ;; # events per busy worker; 245.5 bytes per unit (16 busy workers, the idle ones' wake-ups)
 	esac
 }
 
@@ -85,13 +88,34 @@ bench_generate() {
 		"$gen" --what=ovni-trace-runtime --trace-len="$p" -o "$out" >&2
 		"$hv" --certify --format=json "$out" |
 			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
-	dumpi)
-		"$gen" --what=dumpi-trace --contexts="$p" --profiles=4 -o "$out" >&2
-		echo $((p * 4)) >"$out.events" ;;
+	ovni-node)
+		# The 388-stream loom of a 2-socket node (4 processes x (1 + 96
+		# threads)) as a runtime with more cores than work writes it, as
+		# the real libovni loom of that width is: 4 busy workers a process,
+		# the 92 others nearly idle (a scheduler poll and a pause every
+		# 1000 busy events).
+		"$gen" --what=ovni-trace-runtime --profiles=388 --busy-workers=4 --trace-len="$p" -o "$out" >&2
+		"$hv" --certify --format=json "$out" |
+			awk '/"ovni\.obs\.clock-monotonic"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }' >"$out.events" ;;
+	dumpi | dumpi-stencil | dumpi-lammps)
+		# dumpi: the generator's mix of phases; dumpi-stencil: a 3-D stencil
+		# code; dumpi-lammps: shaped like a LAMMPS run (the real trace's
+		# Irecv/Send/Wait swaps, timers and Allreduce; bench/RESULTS.md).
+		# Records, not the parameter: dumpi.rec.mask-reserved is evaluated
+		# once per record.
+		local pat=mix
+		case $fmt in dumpi-stencil) pat=stencil3d ;; dumpi-lammps) pat=lammps ;; esac
+		"$gen" --what=dumpi-trace --pattern="$pat" --contexts="$p" --profiles=4 -o "$out" >&2
+		"$hv" --certify --format=json "$out" | dumpi_records >"$out.events" ;;
 	esac
 	echo "$key" >"$out.param"
 	sync "$out" 2>/dev/null || sync  # written back now, not while hpcvet is timed
 	echo "$out"
+}
+
+# The records a certificate (JSON on stdin) says the DUMPI input holds.
+dumpi_records() {
+	awk '/"dumpi\.rec\.mask-reserved"/ { f = 1 } f && /"evaluated"/ { gsub(/[^0-9]/, ""); print; exit }'
 }
 
 bytes_of() { find "$@" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
@@ -143,6 +167,52 @@ measure_runs() {
 	RSS=$(awk '{ print $3 }' "$log" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
 	EXIT=$(awk '{ print $4 }' "$log" | sort -n | tail -1)
 	rm -f "$log"
+}
+
+# measure_jobs LOG INPUT: `hpcvet -q -j1` and `-j2` on INPUT in turn (-j1
+# -j2 -j1 -j2 ..., RUNS pairs), so that a drift in the machine's speed
+# under other users' load hits both alike. Sets WALL1, WALL2, CPU1, CPU2
+# (medians, s), SPEEDUP (the median of the pairs' -j1/-j2 wall ratios), RSS
+# (MiB, the largest) and EXIT (the largest).
+measure_jobs() {
+	local log=$1 in=$2 i
+	rm -f "$log.1" "$log.2"
+	for ((i = 0; i < runs; i++)); do
+		set +e
+		timed "$log.1" "$hv" -q -j1 "$in"
+		timed "$log.2" "$hv" -q -j2 "$in"
+		set -e
+	done
+	WALL1=$(awk '{ print $1 }' "$log.1" | median)
+	WALL2=$(awk '{ print $1 }' "$log.2" | median)
+	CPU1=$(awk '{ print $2 }' "$log.1" | median)
+	CPU2=$(awk '{ print $2 }' "$log.2" | median)
+	SPEEDUP=$(paste "$log.1" "$log.2" | awk '{ print ($5 > 0) ? $1 / $5 : 0 }' | median)
+	RSS=$(cat "$log.1" "$log.2" | awk '{ print $3 }' | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
+	EXIT=$(cat "$log.1" "$log.2" | awk '{ print $4 }' | sort -n | tail -1)
+	rm -f "$log.1" "$log.2"
+}
+
+# thread_path INPUT: where `hpcvet -q -j2 INPUT`'s CPU goes by thread
+# (`perf record` samples, one run): MAIN_PCT, the first thread's share (the
+# tree walk, metadata and report before and after a loom's replay), and
+# BUSY_PCT, the busiest other thread's (the split replay's merger, which
+# never waits: it makes the chunks it needs itself). With a core per
+# thread the run's wall time is about their sum, so PATH_SPEEDUP = -j1's
+# CPU (CPU1 of the last measure_jobs) over that sum of -j2's CPU (CPU2):
+# the -j2 speedup a quiet machine gives, from a loaded one. "-" without perf.
+thread_path() {
+	MAIN_PCT=- BUSY_PCT=- PATH_SPEEDUP=-
+	[ "$have_perf" = 1 ] || return 0
+	local data
+	data=$(mktemp)
+	perf record -q -F 2000 -o "$data" -- "$hv" -q -j2 "$1" >/dev/null 2>&1 || { rm -f "$data"; return 0; }
+	read -r MAIN_PCT BUSY_PCT < <(perf script -i "$data" -F tid 2>/dev/null | sort -n | uniq -c | sort -k2n |
+		awk 'NR == 1 { m = $1 } NR > 1 { if ($1 > b) b = $1 } { t += $1 } END { if (t) printf "%.1f %.1f\n", 100 * m / t, 100 * b / t }')
+	rm -f "$data"
+	[ -n "${BUSY_PCT:-}" ] || { MAIN_PCT=- BUSY_PCT=-; return 0; }
+	PATH_SPEEDUP=$(awk -v a="${CPU1:-0}" -v b="${CPU2:-0}" -v p="$MAIN_PCT" -v q="$BUSY_PCT" \
+		'BEGIN { d = b * (p + q) / 100; if (a > 0 && d > 0) printf "%.2f", a / d; else print "-" }')
 }
 
 # measure_cat LOG DIR: `cat` of every file of DIR (page cache warmed first)

@@ -14,8 +14,12 @@
 # leaves out the CPU of a start-up (hpcvet -q -j1 on a trace of 6 streams
 # of one event each, printed first), which weighs on the narrowest rows.
 # Then the 388-stream loom of a 2-socket node (4 processes x (1 + 96
-# threads)) at WIDE_EVENTS events per worker (default 20000): -j1 and -j2,
-# wall and CPU (median of RUNS), and whether the JSON reports are the same.
+# threads)) at WIDE_EVENTS events per worker (default 20000), and the same
+# node with 4 busy workers a process and the others nearly idle (NODE_SIZE
+# MiB, default 100): -j1 and -j2 in turn, wall and CPU (medians of RUNS
+# pairs), the -j2 run's CPU by thread and the speedup a core per thread
+# gives (bench/lib.sh thread_path), and whether the JSON reports are the
+# same.
 #
 # The traces are kept in BENCH_DIR (default: a temporary folder) and reused
 # when their parameters match: 65,536 streams of 5000 events are ~4.6 GB.
@@ -93,15 +97,31 @@ for wl in $widths; do
 	row "hpcvet -j2"
 done
 
-# The 2-socket node: 4 processes x (1 + 96 threads), one loom of 388 streams.
-in=$(trace 388 1 "$wide_events")
-printf '\n# one loom of 388 streams (4 processes x (1 + 96)), %s events per worker, %s MiB, %s events\n' \
-	"$wide_events" "$(mib "$(bytes_of "$in")")" "$(cat "$in.events")"
-printf '%-12s %8s %8s %8s %4s\n' command "wall s" "CPU s" "RSS MiB" exit
-find "$in" -type f -exec cat {} + >/dev/null
-for j in 1 2; do
-	measure_runs "$dir/log" "$hv" -q -j$j "$in"
-	printf '%-12s %8.3f %8.3f %8s %4s\n' "hpcvet -j$j" "$WALL" "$CPU" "$RSS" "$EXIT"
-	"$hv" -j$j --format=json --strict "$in" >"$dir/388.j$j.json" || true
-done
-cmp -s "$dir/388.j1.json" "$dir/388.j2.json" && echo "reports at -j1 and -j2: the same bytes" || echo "reports at -j1 and -j2 DIFFER"
+# node_rows INPUT LABEL: -j1 and -j2 on one loom, paired (measure_jobs),
+# where the -j2 run's CPU goes by thread (thread_path), and whether the JSON
+# reports are the same bytes.
+node_rows() {
+	local in=$1
+	printf '\n# %s, %s MiB, %s events; load %s\n' "$2" "$(mib "$(bytes_of "$in")")" "$(cat "$in.events")" \
+		"$(cut -d' ' -f1-3 /proc/loadavg)"
+	find "$in" -type f -exec cat {} + >/dev/null
+	measure_jobs "$dir/log" "$in"
+	thread_path "$in"
+	printf '%-14s %8s %8s %8s %8s %9s %9s %9s %9s %8s %4s\n' "" "-j1 wall" "-j2 wall" "-j1 CPU" "-j2 CPU" "-j2/-j1" \
+		"main %" "merger %" "quiet -j2" "RSS MiB" exit
+	printf '%-14s %8.3f %8.3f %8.3f %8.3f %8.2fx %9s %9s %9s %8s %4s\n' "hpcvet" "$WALL1" "$WALL2" "$CPU1" "$CPU2" \
+		"$SPEEDUP" "$MAIN_PCT" "$BUSY_PCT" "${PATH_SPEEDUP}x" "$RSS" "$EXIT"
+	for j in 1 2; do "$hv" -j$j --format=json --strict "$in" >"$dir/node.j$j.json" || true; done
+	cmp -s "$dir/node.j1.json" "$dir/node.j2.json" && echo "reports at -j1 and -j2: the same bytes" ||
+		echo "reports at -j1 and -j2 DIFFER"
+}
+
+# The 2-socket node: 4 processes x (1 + 96 threads), one loom of 388
+# streams, every worker busy.
+node_rows "$(trace 388 1 "$wide_events")" "one loom of 388 streams (4 processes x (1 + 96)), $wide_events events per worker"
+
+# The same node as a runtime with more cores than work writes it, as the
+# real 388-stream libovni loom is (most workers nearly idle): 4 busy workers
+# a process (bench/lib.sh bench_generate ovni-node), NODE_SIZE MiB.
+node=$(bench_generate ovni-node "$(bench_param ovni-node "${NODE_SIZE:-100}")" "$dir/ovni-node")
+node_rows "$node" "the node with 4 busy workers a process and 92 nearly idle ($(bench_param ovni-node "${NODE_SIZE:-100}") events per busy worker)"

@@ -112,3 +112,19 @@ if command -v jq >/dev/null && [ -x "$BUILD/hpcvet" ] && [ -x "$BUILD/hpcvet-gen
 	cert y_cert_two-inputs meta.db dumpi
 	cert y_cert_nonconforming broken.db
 fi
+
+# fault_*: two bytes picking the allocation to fail (target_family.h,
+# FUZZ_FAULTS), over the family's valid and rule-breaking seeds of at most
+# 64 KiB (a fault target checks each input twice), at most 8 of each a target.
+fault_ctl=('\x00\x00' '\x01\x00' '\x07\x00' '\x2a\x00' '\xff\x00' '\x00\x01' '\x99\x03' '\xff\xff')
+for fam in hpctk_db ovni_trace dumpi_trace; do
+	for kind in y n; do
+		k=0
+		for f in $(ls corpus/"$fam"/"$kind"_* 2>/dev/null | grep -v '_big$' || true); do
+			[ "$(wc -c <"$f")" -le 65536 ] || continue
+			seed "fault_$fam" "${fault_ctl[k % ${#fault_ctl[@]}]}" "$f"
+			k=$((k + 1))
+			[ "$k" -lt 8 ] || break
+		done
+	done
+done

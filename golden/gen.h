@@ -62,6 +62,7 @@ typedef struct gen_params {
 	unsigned pattern;
 	unsigned open_tasks;  /* ovni-trace-runtime: a worker creates N tasks that never run */
 	unsigned looms;       /* ovni-trace-runtime: looms (nodes), each of `profiles` streams */
+	unsigned busy;        /* ovni-trace-runtime: workers per process that run the loop, the rest nearly idle (0: all) */
 	/* HPCToolkit: how ctxIds fall over the tree (GEN_IDS_*). */
 	unsigned ctx_ids;
 	const char *break_rule;    /* NULL: a valid output */
@@ -87,7 +88,7 @@ enum { GEN_IDS_SPREAD, GEN_IDS_LEVELS, GEN_IDS_POSTORDER };
  * (no MPI_PROC_NULL, whose value tells the library, so a valid output fires
  * no rule at all). */
 enum { GEN_MPI_DEFAULT, GEN_MPI_MPICH, GEN_MPI_OPENMPI };
-enum { GEN_PATTERN_MIX, GEN_PATTERN_STENCIL3D };
+enum { GEN_PATTERN_MIX, GEN_PATTERN_STENCIL3D, GEN_PATTERN_LAMMPS };
 /* Ranks a dumpi-trace may have: GEN_MAX_FILES - 1 when the files are kept
  * in memory (gen_generate), this many when they go to a sink. */
 #define GEN_MAX_RANKS 1048576u

@@ -33,16 +33,21 @@ static void usage(FILE *out)
 	      "                       recycled request handles; default: no MPI_PROC_NULL, no library shown)\n"
 	      "  --unrecorded         dumpi: the program also makes calls libdumpi does not record\n"
 	      "                       (MPI_Ibarrier, MPI_Mprobe/Mrecv, MPI_Comm_split_type, ...)\n"
-	      "  --pattern=mix|stencil3d  dumpi-trace: the program the ranks run: a mix of phases (default),\n"
-	      "                       or a 3-D stencil code: per iteration a halo exchange with the six\n"
-	      "                       neighbours of a Cartesian decomposition, MPI_Alltoall on the row\n"
-	      "                       communicators of an MPI_Comm_split, MPI_Allreduce and a ring step;\n"
+	      "  --pattern=mix|stencil3d|lammps  dumpi-trace: the program the ranks run: a mix of phases\n"
+	      "                       (default), a 3-D stencil code (per iteration a halo exchange with\n"
+	      "                       the six neighbours of a Cartesian decomposition, MPI_Alltoall on\n"
+	      "                       the row communicators of an MPI_Comm_split, MPI_Allreduce and a\n"
+	      "                       ring step), or a LAMMPS run (per step the ghost-atom swaps as\n"
+	      "                       MPI_Irecv/MPI_Send/MPI_Wait with counts that vary by step, MPI_Wtime\n"
+	      "                       timers, an MPI_Allreduce; MPI_Bcast every tenth step);\n"
 	      "                       --contexts=N records per rank (about), --profiles=N ranks (up to\n"
 	      "                       1048576; rank files are written as they are made)\n"
 	      "  --open-tasks=N       ovni-trace-runtime: a worker also creates N tasks that never run\n"
 	      "  --looms=N            ovni-trace-runtime: N looms (nodes, default 1) of --profiles=N streams\n"
 	      "                       each (3 to 1024, default 10): 2 processes, 4 from 32 streams on, each a\n"
 	      "                       main thread and workers of --trace-len=N events (4 x (1 + 96): 388)\n"
+	      "  --busy-workers=N     ovni-trace-runtime: N workers of each process run the loop, the others\n"
+	      "                       are nearly idle (a scheduler poll, then asleep, every ~1000 busy events)\n"
 	      "  --break=RULE-ID      write an input that breaks exactly that rule\n"
 	      "  --break=RULE-ID~inside-tolerance  (hpctkdb.values.execution, .summary) a value off by just\n"
 	      "                       less than the rule's tolerance: an input that must be accepted\n"
@@ -174,8 +179,10 @@ int main(int argc, char **argv)
 		else if (strcmp(a, "--unrecorded") == 0) p.unrecorded = true;
 		else if (strcmp(a, "--pattern=stencil3d") == 0) p.pattern = GEN_PATTERN_STENCIL3D;
 		else if (strcmp(a, "--pattern=mix") == 0) p.pattern = GEN_PATTERN_MIX;
+		else if (strcmp(a, "--pattern=lammps") == 0) p.pattern = GEN_PATTERN_LAMMPS;
 		else if (num_opt(a, "--open-tasks", &v)) p.open_tasks = (unsigned)v;
 		else if (num_opt(a, "--looms", &v)) p.looms = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
+		else if (num_opt(a, "--busy-workers", &v)) p.busy = v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
 		else if (strcmp(a, "--trace-bounds=measurement") == 0) p.measured_bounds = true;
 		else if (strcmp(a, "--trace-bounds=samples") == 0) p.measured_bounds = false;
 		else if (strcmp(a, "--ctx-ids=levels") == 0 || strcmp(a, "--ctx-ids=tree") == 0) p.ctx_ids = GEN_IDS_LEVELS;

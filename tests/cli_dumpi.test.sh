@@ -33,6 +33,20 @@ cp "$r151" "${r151%-0151.bin}-0150.bin"
 "$HPCVET" --format=json -j2 "$TMP/wide" >"$TMP/wide2.json"
 check "rank 150 replaced: unmatched messages" grep -q '"dumpi.mpi.recv-unmatched"' "$TMP/wide1.json"
 check "the same report at -j1 and -j2" cmp -s "$TMP/wide1.json" "$TMP/wide2.json"
+# The LAMMPS-shaped program (bench's DUMPI input shaped like a real run):
+# valid under --strict, about the records asked for, the ghost-atom swaps
+# with counts that change from step to step, and the same bytes every time.
+"$GEN" --what=dumpi-trace --pattern=lammps --contexts=2000 --profiles=8 -o "$TMP/lmp" || not_ok "generate lammps"
+expect_exit 0 "LAMMPS-shaped trace: strict" "$HPCVET" --strict "$TMP/lmp"
+"$HPCVET" dump --format=json --select=rank=3 --max-items=100000 "$TMP/lmp" | grep '"kind":"record"' >"$TMP/lmp.rec"
+check "about 2000 records a rank" test "$(wc -l <"$TMP/lmp.rec")" -ge 1900 -a "$(wc -l <"$TMP/lmp.rec")" -le 2100
+check "MPI_Irecv, MPI_Send and MPI_Wait alike" test "$(grep -c '"MPI_Irecv"' "$TMP/lmp.rec")" -eq "$(grep -c '"MPI_Wait"' "$TMP/lmp.rec")" \
+	-a "$(grep -c '"MPI_Send"' "$TMP/lmp.rec")" -eq "$(grep -c '"MPI_Wait"' "$TMP/lmp.rec")"
+check "MPI_Allreduce" grep -q '"MPI_Allreduce"' "$TMP/lmp.rec"
+check "MPI_Bcast" grep -q '"MPI_Bcast"' "$TMP/lmp.rec"
+check "send counts vary by step" test "$(grep '"MPI_Send"' "$TMP/lmp.rec" | grep -o '"count":[0-9]*' | sort -u | wc -l)" -gt 100
+"$GEN" --what=dumpi-trace --pattern=lammps --contexts=2000 --profiles=8 -o "$TMP/lmp2" || not_ok "generate lammps again"
+check "deterministic" diff -r "$TMP/lmp" "$TMP/lmp2"
 rm "$meta"
 expect_exit 0 "ranks without .meta: a warning" "$HPCVET" "$TMP/t"
 check "meta-missing warning" grep -q "warning\[dumpi.trace.meta-missing\]" "$TMP/out"

@@ -5,8 +5,9 @@
 # same report at -j1, -j2, -j4 and with the split replay off
 # (HPCVET_OVNI_SPLIT=0: the one-thread replay), and so does one with a
 # clock going backwards in its 300th stream, which reports that clock at
-# every -j. Descriptors do not grow with the streams: 600 streams check
-# under `ulimit -n 32`.
+# every -j. The node with most workers nearly idle (--busy-workers) is
+# valid and reports alike at every -j too. Descriptors do not grow with the
+# streams: 600 streams check under `ulimit -n 32`.
 source "$(dirname "$0")/lib.sh"
 
 # clean JSON-REPORT: exit 0, conforming, no diagnostic of any severity
@@ -53,6 +54,27 @@ check "100 looms of 6 streams pass --strict with no diagnostic" clean "$TMP/l100
 check "a loom of 4 x (1 + 96) streams passes --strict with no diagnostic" clean "$TMP/w388.json"
 check "its 4 processes have 97 threads each" test "$(ls -d "$TMP"/w388/loom.node0/proc.*/thread.* | wc -l)" -eq 388 -a \
 	"$(ls -d "$TMP"/w388/loom.node0/proc.* | wc -l)" -eq 4
+
+# the node as a runtime with more cores than work writes it
+# (--busy-workers=4): 4 workers of each process busy, the 92 others nearly
+# idle (a scheduler poll and a pause every 1000 busy events); valid, the
+# same report at every -j and the one-thread way; the idle workers' streams
+# a few dozen events; with every worker busy, the default shape's bytes
+blen=3000
+is_san_build && blen=1200
+"$GEN" --what=ovni-trace-runtime --profiles=388 --busy-workers=4 --trace-len=$blen -o "$TMP/b388"
+"$HPCVET" -j2 --format=json --strict "$TMP/b388" >"$TMP/b388.json"
+check "4 x (1 + 96) streams, 4 busy workers a process, pass --strict with no diagnostic" clean "$TMP/b388.json"
+same_jobs "4 x (1 + 96) streams, 4 busy workers a process" "$TMP/b388"
+sizes=$(find "$TMP/b388" -name stream.obs -printf '%s\n' | sort -n)
+check "16 busy streams, each over 5x the largest of the 368 idle ones and the 4 main threads" python3 -c '
+import sys
+s = [int(x) for x in sys.argv[1].split()]
+busy, idle = s[-16:], s[:-16]
+sys.exit(0 if len(idle) == 372 and min(busy) > 5 * max(idle) else 1)' "$sizes"
+"$GEN" --what=ovni-trace-runtime --profiles=40 --busy-workers=9 --trace-len=200 -o "$TMP/b40"
+check "--busy-workers at or over the workers: the default shape, byte for byte" diff -r "$TMP/b40" "$(
+	"$GEN" --what=ovni-trace-runtime --profiles=40 --trace-len=200 -o "$TMP/d40" >/dev/null && echo "$TMP/d40")"
 
 # a clock going backwards in the 300th stream (in path order): its 10th
 # event's clock below its 9th's

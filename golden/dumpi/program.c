@@ -652,6 +652,66 @@ static void stencil_phase(gen_mpi *g)
 	if (g->phase + 1 == g->phases) REC(g, 87, {"comm", g->row_comm});
 }
 
+/* ---- --pattern=lammps ---- */
+
+/* DUMPI's datatype indices (its table of named types) that LAMMPS uses. */
+enum { T_CHAR = 2, T_DOUBLE = 14, T_LONG_LONG = 18 };
+
+void gen_mpi_lammps(gen_mpi *g)
+{
+	gen_mpi_stencil3d(g); /* the same processor grid */
+	g->stencil = false;
+	g->lammps = true;
+	/* 8 records of set-up and end; a step is 3 records per active swap
+	 * (up to 6) and 4 more, a tenth of the steps 2 more */
+	unsigned swaps = 0;
+	for (unsigned d = 0; d < 6; d++) swaps += g->dims[d / 2] > 1;
+	unsigned per = 3 * swaps + 4;
+	g->phases = g->records >= 8 + per ? (g->records - 8) / per : 1;
+}
+
+/* Atoms a rank sends in swap d of step `step`: a few thousand doubles that
+ * drift from step to step as atoms move, the same on both ends. */
+static int lammps_atoms(unsigned step, unsigned d, int sender)
+{
+	uint32_t h = (uint32_t)step * 2654435761u ^ (uint32_t)(d + 1) * 40503u ^ (uint32_t)sender * 2246822519u;
+	h ^= h >> 15;
+	h *= 2246822507u;
+	h ^= h >> 13;
+	return 3 * (1400 + (int)(d / 2) * 300 + (int)(h % 200)); /* x, y, z of each atom */
+}
+
+/* One timestep of a LAMMPS run as libdumpi records it under Open MPI or
+ * MPICH: the forward communication of ghost atoms, one swap per face of
+ * the rank's box whose dimension has more than one rank (MPI_Irecv from
+ * the neighbour behind, MPI_Send to the one ahead, MPI_Wait; one request
+ * handle recycled for every swap, statuses ignored), MPI_Wtime calls of
+ * the timers, the thermo MPI_Allreduce, and every tenth step the two
+ * MPI_Bcast of a settings change from rank 0. */
+static void lammps_phase(gen_mpi *g)
+{
+	static const int32_t none[2] = {0, 0};
+	unsigned step = g->phase;
+	for (unsigned d = 0; d < 6; d++) {
+		if (g->dims[d / 2] < 2) continue;
+		int from = neighbour(g, d ^ 1), to = neighbour(g, d);
+		set(REC(g, 12, {"count", lammps_atoms(step, d, from)}, {"datatype", T_DOUBLE}, {"source", from}, {"tag", 0},
+			{"comm", WORLD}),
+		    "request", FIRST_REQ);
+		REC(g, 0, {"count", lammps_atoms(step, d, (int)g->rank)}, {"datatype", T_DOUBLE}, {"dest", to}, {"tag", 0},
+		    {"comm", WORLD});
+		set_status(REC(g, 13, {"request", FIRST_REQ}), "status", none, 0, 0);
+	}
+	push(g, 122);
+	push(g, 122);
+	push(g, 122);
+	REC(g, 65, {"count", 1}, {"datatype", T_LONG_LONG}, {"op", 3}, {"comm", WORLD});
+	if (step % 10 == 9) {
+		REC(g, 53, {"count", 1}, {"datatype", T_INT}, {"root", 0}, {"comm", WORLD});
+		REC(g, 53, {"count", 24 + (int)(step / 10 % 8)}, {"datatype", T_CHAR}, {"root", 0}, {"comm", WORLD});
+	}
+}
+
 static void next_phase(gen_mpi *g)
 {
 	int tag = 100 + (int)(g->phase % 16); /* few tags, as real programs use */
@@ -732,6 +792,7 @@ bool gen_mpi_next(gen_mpi *g, gm_rec *out)
 			}
 			if (g->all) all_functions_next(g);
 			else if (g->stencil) stencil_phase(g), g->phase++;
+			else if (g->lammps) lammps_phase(g), g->phase++;
 			else next_phase(g);
 		} else {
 			g->finished = true;

@@ -51,6 +51,8 @@ typedef struct gen_mpi {
 	bool stencil;
 	unsigned dims[3], at[3];
 	int row_comm;
+	/* --pattern=lammps: the same grid, LAMMPS's timestep (program.c) */
+	bool lammps;
 } gen_mpi;
 
 void gen_mpi_init(gen_mpi *g, unsigned rank, unsigned n, uint64_t seed, const char *brk, bool all, unsigned records);
@@ -59,6 +61,8 @@ void gen_mpi_init(gen_mpi *g, unsigned rank, unsigned n, uint64_t seed, const ch
 void gen_mpi_set_habits(gen_mpi *g, const char *brk, unsigned lib, bool unrecorded);
 /* Make the program a 3-D stencil code (after gen_mpi_init). */
 void gen_mpi_stencil3d(gen_mpi *g);
+/* Make the program a molecular-dynamics run shaped like LAMMPS's (after gen_mpi_init). */
+void gen_mpi_lammps(gen_mpi *g);
 /* The next record; false after the last one. */
 bool gen_mpi_next(gen_mpi *g, gm_rec *out);
 /* Neutral value of a field nobody set (by name and kind). */

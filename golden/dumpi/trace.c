@@ -266,6 +266,7 @@ static void write_stream(gen_buf *b, plan *pl, uint32_t *counts)
 	prog.request_calls = pl->request_calls;
 	gen_mpi_set_habits(&prog, pl->brk, pl->mpi_lib, pl->unrecorded);
 	if (pl->pattern == GEN_PATTERN_STENCIL3D) gen_mpi_stencil3d(&prog);
+	if (pl->pattern == GEN_PATTERN_LAMMPS) gen_mpi_lammps(&prog);
 	gm_rec rec;
 	bool have = gen_mpi_next(&prog, &rec);
 	for (unsigned i = 0; have; i++) {
@@ -504,9 +505,10 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 		if (is(pl.brk, "dumpi.rec.perf-labels") || is(pl.brk, "dumpi.perf.label-length")) pl.perf = 2;
 		if (is(pl.brk, "dumpi.perf.count") || is(pl.brk, "dumpi.footer.records-match-rewritten")) pl.perf = 0;
 	}
-	if (pl.pattern == GEN_PATTERN_STENCIL3D && (!set || pl.brk || pl.all_functions || pl.unrecorded || pl.in_flight ||
-						       pl.unmatched || pl.request_calls)) {
-		snprintf(err, errlen, "--pattern=stencil3d writes a valid dumpi-trace of that program alone");
+	if (pl.pattern != GEN_PATTERN_MIX && (!set || pl.brk || pl.all_functions || pl.unrecorded || pl.in_flight ||
+					      pl.unmatched || pl.request_calls)) {
+		snprintf(err, errlen, "--pattern=%s writes a valid dumpi-trace of that program alone",
+			 pl.pattern == GEN_PATTERN_LAMMPS ? "lammps" : "stencil3d");
 		return -1;
 	}
 	pl.nranks = set ? (p->profiles ? p->profiles : 4) : 1;

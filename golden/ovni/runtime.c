@@ -63,6 +63,11 @@
 /* pids and tids of loom l start at 18821 + l * RT_LOOM_IDS: every loom's
  * threads have ids of their own */
 #define RT_LOOM_IDS 1100u
+/* --busy-workers: an idle worker wakes once per RT_IDLE_EVENTS events of a
+ * busy one, which take about RT_IDLE_NS of its clock (~1 us an event, its
+ * pauses and kernel switches included) */
+#define RT_IDLE_EVENTS 1000u
+#define RT_IDLE_NS 1300000u
 
 typedef struct rt_stream {
 	gen_buf b;
@@ -71,7 +76,7 @@ typedef struct rt_stream {
 	unsigned n;       /* events written */
 	uint32_t ntask;   /* tasks this worker created */
 	uint32_t wix;     /* the worker's index in its process, 0.. */
-	uint32_t nw;      /* workers in its process */
+	uint32_t nw;      /* the busy workers of its process, which create tasks and hand them round */
 	uint32_t type0;   /* the first of the 4 task types this worker declared */
 	uint32_t handed;  /* tasks of the previous worker's burst this one ran */
 	uint32_t nhand;   /* tasks in each worker's burst */
@@ -80,7 +85,8 @@ typedef struct rt_stream {
 } rt_stream;
 
 /* Task ids come from one counter per process, as a runtime's atomic one:
- * the c-th task of worker x of nw is c * nw + x + 1 (dense, interleaved). */
+ * the c-th task of worker x of the nw that create tasks (the busy ones) is
+ * c * nw + x + 1 (dense, interleaved). */
 static uint32_t task_id(uint32_t c, uint32_t x, uint32_t nw) { return c * nw + x + 1; }
 static uint32_t new_task(rt_stream *s) { return task_id(s->ntask++, s->wix, s->nw); }
 
@@ -384,6 +390,23 @@ static void meta(gen_buf *b, const rt_shape *sh, unsigned loom, unsigned proc, u
 	gen_buf_append(b, "\n}\n", 3);
 }
 
+/* A nearly idle worker (--busy-workers): asleep but for a scheduler poll
+ * that finds nothing, `wakes` times over the loom's span, as the workers
+ * of a node's runtime that has more cores than work: it warms, resumes,
+ * polls the scheduler, cools and pauses again (the real samples' idle
+ * workers: OHx VHw VS[ VS@ VS] OHc OHp OHr ...). */
+static void idle_worker(rt_stream *s, bool nosv, unsigned wakes)
+{
+	for (unsigned k = 0; k < wakes; k++) {
+		if (k) e0(s, "OHw"), e0(s, "OHr");
+		if (nosv) e0(s, "VS["), e0(s, "VS@"), e0(s, "VS]");
+		else e0(s, "6S["), e0(s, "6S@"), e0(s, "6S]");
+		e0(s, "OHc"), e0(s, "OHp");
+		idle(s, RT_IDLE_NS);
+	}
+	e0(s, "OHw"), e0(s, "OHr");
+}
+
 /* Stream i of loom `loom` up to its last events (which wait for the loom's
  * last clock): into s->b, or only its clocks when s->dry. False: a bug
  * (the burst's clock bound is wrong). */
@@ -391,10 +414,11 @@ static bool body(const gen_params *p, const rt_shape *sh, unsigned loom, unsigne
 {
 	unsigned proc = proc_of(sh, i), w = i - sh->first[proc], nw = sh->first[proc + 1] - sh->first[proc] - 1;
 	unsigned n = sh->n, wf = sh->wfirst[proc];
+	unsigned nb = p->busy && p->busy < nw ? p->busy : nw; /* the busy workers: the first nb */
 	bool nosv = proc % 2 == 0;
 	s->rng.s = p->seed * 7919 + 17 * ((uint64_t)loom * sh->streams + i) + 1;
 	s->clock = RT_CLOCK0 + 1000 * (uint64_t)i;
-	s->nw = nw;
+	s->nw = nb; /* task ids: one counter per process, over the workers that create tasks */
 	if (!s->dry) gen_buf_append(&s->b, "ovni\x01\x00\x00\x00", 8);
 	if (w == 0) { /* main: creates the workers, pauses until the end */
 		e4(s, "OHx", 4 * sh->workers + proc, UINT32_MAX, 0, 0);
@@ -408,16 +432,24 @@ static bool body(const gen_params *p, const rt_shape *sh, unsigned loom, unsigne
 		return true;
 	}
 	unsigned cpu = 4 * (wf + w - 1), on = cpu;
-	unsigned pw = w % nw + 1; /* the next worker of the process */
+	unsigned pw = w % nb + 1; /* the next busy worker of the process */
 	uint32_t partner = (uint32_t)tid_of(sh, loom, proc, pw);
 	unsigned pcpu = 4 * (wf + pw - 1) + 2;
 	s->clock += 100000; /* after the main thread's OHC */
 	s->wix = w - 1;
 	s->type0 = 1 + 4 * (w - 1);
 	s->nhand = n / 1500 + 1;
-	s->hand0 = RT_CLOCK0 + 1000 * (uint64_t)(sh->first[proc] + (w + nw - 2) % nw + 1) + 100000;
+	s->hand0 = RT_CLOCK0 + 1000 * (uint64_t)(sh->first[proc] + (w + nb - 2) % nb + 1) + 100000;
 	uint64_t start = s->clock;
 	e4(s, "OHx", cpu, (uint32_t)pid_of(loom, proc), 0, 0);
+	if (w > nb) {
+		if (nosv) e0(s, "VHw");
+		else e0(s, "6Hw"), e0(s, "6W[");
+		idle_worker(s, nosv, n / RT_IDLE_EVENTS + 1);
+		if (nosv) e0(s, "VHW");
+		else e0(s, "6W]"), e0(s, "6HW");
+		return true;
+	}
 	if (nosv) {
 		e0(s, "VHw");
 		for (uint32_t t = 1; t <= 4; t++) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "cli/jobs.h"
 #include "output/output.h"
 #include "internal.h"
@@ -43,9 +44,9 @@ hpcvet_report *hv_api_report_new(const char *input_name, const hpcvet_options *o
 	 * be zero: a stack-garbage runner pointer was called on DUMPI traces
 	 * (found when the `set` fuzz target moved onto this API). */
 	*hopt = (hv_options){0};
-	hpcvet_report *rep = calloc(1, sizeof *rep);
+	hpcvet_report *rep = hv_calloc(1, sizeof *rep);
 	if (!rep) return NULL;
-	rep->input_name = strdup(input_name ? input_name : "");
+	rep->input_name = hv_strdup(input_name ? input_name : "");
 	if (!rep->input_name) {
 		free(rep);
 		return NULL;
@@ -96,7 +97,7 @@ hpcvet_report *hpcvet_validate_buffers(const char *input_name, size_t n, const c
 		hv_report_internal(&rep->r, "hpcvet_validate_buffers: names, data and sizes are required");
 		return rep;
 	}
-	hv_blob *blobs = calloc(n ? n : 1, sizeof *blobs);
+	hv_blob *blobs = hv_calloc(n ? n : 1, sizeof *blobs);
 	if (!blobs) {
 		hv_report_internal(&rep->r, "out of memory");
 		return rep;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "cli/digest.h"
 #include "cli/verify.h"
 #include "output/certify.h"
@@ -26,10 +27,10 @@ char *hpcvet_certify_json(const char *const *paths, size_t n, const hpcvet_optio
 {
 	int st = HPCVET_INTERNAL_ERROR;
 	char *text = NULL;
-	hpcvet_report **reps = paths && n ? calloc(n, sizeof *reps) : NULL;
-	hv_report **rp = reps ? calloc(n, sizeof *rp) : NULL;
-	hv_digest_set *dgs = rp ? calloc(n, sizeof *dgs) : NULL;
-	hv_cert_files *cfs = dgs ? calloc(n, sizeof *cfs) : NULL;
+	hpcvet_report **reps = paths && n ? hv_calloc(n, sizeof *reps) : NULL;
+	hv_report **rp = reps ? hv_calloc(n, sizeof *rp) : NULL;
+	hv_digest_set *dgs = rp ? hv_calloc(n, sizeof *dgs) : NULL;
+	hv_cert_files *cfs = dgs ? hv_calloc(n, sizeof *cfs) : NULL;
 	size_t made = 0;
 	bool strict = false;
 	if (!cfs) goto out;

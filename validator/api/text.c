@@ -6,20 +6,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "output/output.h"
 #include "internal.h"
 
 void hpcvet_string_free(char *s) { free(s); }
 
 /* Run `write` on a memory stream; its text, or NULL when it failed or
- * memory ran out. */
+ * memory ran out -- also where a writer's allocation failed quietly (a
+ * cJSON adder), which would leave a field out of the text. */
 static char *capture(bool (*write)(FILE *f, const void *arg), const void *arg)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f) return NULL;
+	hv_fault_scope s;
+	hv_fault_scope_enter(&s);
 	bool ok = write(f, arg);
+	hv_fault_scope_leave(&s);
+	if (atomic_load(&s.failed)) ok = false;
 	if (fclose(f) != 0) ok = false;
 	if (!ok) {
 		free(buf);
@@ -54,7 +60,7 @@ static char *reports_to(bool (*write)(FILE *f, const void *arg), const hpcvet_re
 		       bool quiet)
 {
 	if (!reps || n == 0) return NULL;
-	hv_report **rp = calloc(n, sizeof *rp);
+	hv_report **rp = hv_calloc(n, sizeof *rp);
 	if (!rp) return NULL;
 	for (size_t i = 0; i < n; i++) {
 		if (!reps[i] || (reps[i]->strict != 0) != (reps[0]->strict != 0)) {

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 /* libcrypto is opened at the first certificate, not linked: mapping and
  * relocating it cost every hpcvet process ~5 ms of CPU (measured on the
  * 2-vCPU VM: 2.5 ms for an empty program, 8-10 ms with libcrypto linked),
@@ -77,7 +79,11 @@ struct hv_digest_file {
 	const char *name;
 };
 
-enum { CHUNK = 1u << 20 };
+/* A file is read and hashed in pieces that stay in the core's cache: the
+ * kernel's copy into a 1 MiB buffer (the size of the L2) ran at ~1.5 GB/s,
+ * more CPU than the SHA-256 itself (an 800 MiB stream: the hashing thread
+ * 1.14 s, `openssl dgst -sha256` 0.82 s); in 128 KiB pieces, 0.70 s. */
+enum { CHUNK = 1u << 17 };
 
 /* Hash what is left of one file, from memory or through its reader. */
 static void hash_rest(hv_digest_file *d, uint8_t *buf)
@@ -101,7 +107,7 @@ static void hash_all(hv_digest_set *s)
 		size_t k = atomic_fetch_add(&s->next, 1);
 		if (k >= s->nwork) break;
 		hv_digest_file *d = &s->work[s->order[k]];
-		if (!d->mem && !buf) buf = malloc(CHUNK);
+		if (!d->mem && !buf) buf = hv_malloc(CHUNK);
 		hash_rest(d, buf);
 	}
 	free(buf);
@@ -131,8 +137,8 @@ void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t
 {
 	memset(s, 0, sizeof *s);
 	s->label = label;
-	s->work = calloc(n ? n : 1, sizeof *s->work);
-	s->order = calloc(n ? n : 1, sizeof *s->order);
+	s->work = hv_calloc(n ? n : 1, sizeof *s->work);
+	s->order = hv_calloc(n ? n : 1, sizeof *s->order);
 	if (!s->work || !s->order) {
 		free(s->work);
 		free(s->order);
@@ -156,7 +162,7 @@ void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t
 	}
 	/* largest first: the longest SHA-256 streams start at once, and the
 	 * small files fill in beside them */
-	hv_sized *by = malloc((s->nwork ? s->nwork : 1) * sizeof *by);
+	hv_sized *by = hv_malloc((s->nwork ? s->nwork : 1) * sizeof *by);
 	if (by) { /* else: in input order */
 		for (size_t i = 0; i < s->nwork; i++) by[i] = (hv_sized){s->work[i].size, i};
 		hv_sort_largest_first(by, s->nwork);
@@ -204,7 +210,7 @@ void hv_digest_end(hv_digest_set *s)
 		s->out.problem = s->problem;
 		return;
 	}
-	s->out.files = calloc(s->nwork ? s->nwork : 1, sizeof *s->out.files);
+	s->out.files = hv_calloc(s->nwork ? s->nwork : 1, sizeof *s->out.files);
 	if (!s->out.files) {
 		snprintf(s->problem, sizeof s->problem, "out of memory");
 		s->out.complete = false;
@@ -213,7 +219,7 @@ void hv_digest_end(hv_digest_set *s)
 	}
 	for (size_t i = 0; i < s->nwork; i++) {
 		hv_cert_file *f = &s->out.files[s->out.n];
-		f->name = strdup(hv_cert_relative_name(s->label ? s->label : "", s->work[i].name ? s->work[i].name : ""));
+		f->name = hv_strdup(hv_cert_relative_name(s->label ? s->label : "", s->work[i].name ? s->work[i].name : ""));
 		if (!f->name) {
 			snprintf(s->problem, sizeof s->problem, "out of memory");
 			break;

@@ -12,11 +12,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
+
 /* Read failures of this process, for hpcvet-mpi: a rank that could not
  * read a file others read diverges from them, and must say why. */
 static _Atomic uint64_t g_read_errors;
 static _Atomic int g_first_taken;
 static char g_first_path[512];
+
+/* strerror(errno) for a failed open, stat or opendir; ENOMEM (the kernel or
+ * libc could not allocate) is the validator's fault, not the input's: it is
+ * recorded as an allocation failure (core/alloc.h), so the input becomes
+ * an internal error rather than unreadable. */
+static const char *errno_text(void)
+{
+	if (errno == ENOMEM) hv_alloc_fault(0);
+	return strerror(errno);
+}
 
 static void read_failed(const char *path)
 {
@@ -84,10 +96,10 @@ static void log_identity(const char *path, const hv_file_id *id)
 	pthread_mutex_lock(&g_log.lock);
 	if (g_log.n == g_log.cap) {
 		size_t cap = g_log.cap ? 2 * g_log.cap : 64;
-		hv_file_ident *nv = realloc(g_log.v, cap * sizeof *nv);
+		hv_file_ident *nv = hv_realloc(g_log.v, cap * sizeof *nv);
 		if (nv) g_log.v = nv, g_log.cap = cap;
 	}
-	char *p = g_log.n < g_log.cap ? strdup(path) : NULL;
+	char *p = g_log.n < g_log.cap ? hv_strdup(path) : NULL;
 	if (p) g_log.v[g_log.n++] = (hv_file_ident){p, *id};
 	else g_log.failed = true;
 	pthread_mutex_unlock(&g_log.lock);
@@ -207,12 +219,12 @@ static bool file_open(hv_file *f, const char *path, uint64_t slurp_max, bool laz
 	f->fd = -1;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
-		*why = strerror(errno);
+		*why = errno_text();
 		return false;
 	}
 	struct stat st;
 	if (fstat(fd, &st) != 0) {
-		*why = strerror(errno);
+		*why = errno_text();
 		close(fd);
 		return false;
 	}
@@ -221,7 +233,7 @@ static bool file_open(hv_file *f, const char *path, uint64_t slurp_max, bool laz
 		close(fd);
 		return false;
 	}
-	f->path = strdup(path);
+	f->path = hv_strdup(path);
 	if (!f->path) {
 		*why = "out of memory";
 		close(fd);
@@ -236,7 +248,7 @@ static bool file_open(hv_file *f, const char *path, uint64_t slurp_max, bool laz
 	f->blob.io = &f->fd;
 	if (slurp_max > g_slurp_limit) slurp_max = g_slurp_limit;
 	if (f->blob.size <= slurp_max) {
-		f->data = malloc(f->blob.size ? (size_t)f->blob.size : 1);
+		f->data = hv_malloc(f->blob.size ? (size_t)f->blob.size : 1);
 		if (f->data && pread_fetch(&f->fd, 0, f->data, (size_t)f->blob.size)) {
 			f->blob.mem = f->data;
 			f->blob.fetch = NULL;
@@ -292,7 +304,7 @@ static bool sl_push(strlist *l, char *s)
 	if (!s) return false;
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 16;
-		char **nv = realloc(l->v, cap * sizeof *nv);
+		char **nv = hv_realloc(l->v, cap * sizeof *nv);
 		if (!nv) {
 			free(s);
 			return false;
@@ -337,8 +349,8 @@ static bool dir_set_add(dir_set *s, dir_id id, bool *dup)
 	*dup = false;
 	if (2 * (s->n + 1) > s->cap) {
 		size_t nc = s->cap ? 2 * s->cap : 64;
-		dir_id *ns = calloc(nc, sizeof *ns);
-		bool *nu = calloc(nc, sizeof *nu);
+		dir_id *ns = hv_calloc(nc, sizeof *ns);
+		bool *nu = hv_calloc(nc, sizeof *nu);
 		if (!ns || !nu) {
 			free(ns);
 			free(nu);
@@ -378,12 +390,12 @@ static bool walk(const char *root, strlist *files, char *failed, size_t flen)
 	bool ok = true, dup;
 	struct stat st;
 	if (stat(root, &st) != 0) {
-		snprintf(failed, flen, "%s: %s", root, strerror(errno));
+		snprintf(failed, flen, "%s: %s", root, errno_text());
 		return false;
 	}
-	ok = sl_push(&stack, strdup(root));
+	ok = sl_push(&stack, hv_strdup(root));
 	dcap = 16;
-	depths = malloc(dcap * sizeof *depths);
+	depths = hv_malloc(dcap * sizeof *depths);
 	if (!ok || !depths || !dir_set_add(&seen, (dir_id){st.st_dev, st.st_ino}, &dup)) {
 		ok = false;
 		snprintf(failed, flen, "out of memory");
@@ -395,7 +407,7 @@ static bool walk(const char *root, strlist *files, char *failed, size_t flen)
 		size_t depth = depths[stack.n];
 		DIR *dir = opendir(dpath);
 		if (!dir) {
-			snprintf(failed, flen, "%s: %s", dpath, strerror(errno));
+			snprintf(failed, flen, "%s: %s", dpath, errno_text());
 			free(dpath);
 			ok = false;
 			break;
@@ -405,12 +417,13 @@ static bool walk(const char *root, strlist *files, char *failed, size_t flen)
 			if (e->d_name[0] == '.') continue;
 			char *full = NULL;
 			if (asprintf(&full, "%s/%s", dpath, e->d_name) < 0) {
+				hv_alloc_fault(strlen(dpath) + strlen(e->d_name) + 2);
 				snprintf(failed, flen, "out of memory");
 				ok = false;
 				break;
 			}
 			if (stat(full, &st) != 0) {
-				snprintf(failed, flen, "%s: %s", full, strerror(errno));
+				snprintf(failed, flen, "%s: %s", full, errno_text());
 				ok = false;
 			} else if (S_ISDIR(st.st_mode)) {
 				if (!dir_set_add(&seen, (dir_id){st.st_dev, st.st_ino}, &dup)) {
@@ -423,7 +436,7 @@ static bool walk(const char *root, strlist *files, char *failed, size_t flen)
 					ok = false;
 				}
 				if (ok && stack.n == dcap) {
-					size_t *nd = realloc(depths, 2 * dcap * sizeof *nd);
+					size_t *nd = hv_realloc(depths, 2 * dcap * sizeof *nd);
 					if (!nd) ok = false;
 					else depths = nd, dcap *= 2;
 				}
@@ -468,7 +481,7 @@ bool hv_dir_open(hv_dir *d, const char *path, const char **why)
 	bool ok = walk(path, &names, failed, sizeof failed);
 	if (ok && names.n > 0) qsort(names.v, names.n, sizeof *names.v, cmp_names);
 	if (ok) {
-		d->files = calloc(names.n ? names.n : 1, sizeof *d->files);
+		d->files = hv_calloc(names.n ? names.n : 1, sizeof *d->files);
 		ok = d->files != NULL;
 	}
 	uint64_t slurped = 0;

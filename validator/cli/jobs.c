@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "fileio.h"
 
 unsigned hv_jobs_default(void)
@@ -46,7 +47,11 @@ void hv_jobs_run(void *runner_ctx, size_t n, hv_task_fn task, void *ctx)
 	}
 	/* The caller's lazily opened file is closed first: a worker may read it. */
 	hv_file_release_lazy();
-	pthread_t *t = calloc(jobs, sizeof *t);
+	/* Without the handles, or with fewer threads than asked (a thread that
+	 * could not start), the threads that did start -- or the caller alone --
+	 * take every task: the same tasks run, only with less parallelism, and
+	 * the report does not depend on how tasks were scheduled. */
+	pthread_t *t = hv_calloc_optional(jobs, sizeof *t);
 	unsigned started = 0;
 	while (t && started < jobs && pthread_create(&t[started], NULL, worker, &p) == 0) started++;
 	if (started == 0) worker(&p); /* no threads: run everything here */

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
 #include "core/simd.h"
 #include "core/validate.h"
 #include "output/certify.h"
@@ -293,7 +294,7 @@ int main(int argc, char **argv)
 	/* `hpcvet certify PATH...` is `hpcvet --certify PATH...`. */
 	int first = 1;
 	if (argc >= 2 && strcmp(argv[1], "certify") == 0) certify = true, first = 2;
-	const char **paths = calloc((size_t)argc, sizeof *paths);
+	const char **paths = hv_calloc((size_t)argc, sizeof *paths);
 	size_t npaths = 0;
 	if (!paths) return EXIT_INTERNAL;
 
@@ -386,10 +387,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	hv_report *reps = calloc(npaths, sizeof *reps);
-	hv_report **rp = calloc(npaths, sizeof *rp);
-	hv_digest_set *dgs = certify ? calloc(npaths, sizeof *dgs) : NULL;
-	hv_cert_files *cfs = certify ? calloc(npaths, sizeof *cfs) : NULL;
+	hv_report *reps = hv_calloc(npaths, sizeof *reps);
+	hv_report **rp = hv_calloc(npaths, sizeof *rp);
+	hv_digest_set *dgs = certify ? hv_calloc(npaths, sizeof *dgs) : NULL;
+	hv_cert_files *cfs = certify ? hv_calloc(npaths, sizeof *cfs) : NULL;
 	if (!reps || !rp || (certify && (!dgs || !cfs))) {
 		free(dgs);
 		free(cfs);
@@ -447,6 +448,11 @@ int main(int argc, char **argv)
 		cfs[i] = dgs[i].out;
 	}
 	oo.cert_files = cfs;
+	/* A writer that could not allocate leaves a field or a diagnostic out
+	 * of what it prints (cJSON's adders fail quietly): the report is then
+	 * not the report, and the exit code says so. */
+	hv_fault_scope writing;
+	hv_fault_scope_enter(&writing);
 	if (hv_cli_active_hooks && hv_cli_active_hooks->silent) {
 		/* another process writes the report */
 	} else if (certify && fmt == OUT_JSON) {
@@ -457,6 +463,12 @@ int main(int argc, char **argv)
 	} else if (certify) {
 		hv_write_certify_text(stdout, rp, npaths, &oo);
 	} else if (!write_reports(fmt, rp, npaths, &oo)) {
+		status = EXIT_INTERNAL;
+	}
+	hv_fault_scope_leave(&writing);
+	if (atomic_load(&writing.failed)) {
+		fprintf(stderr, "hpcvet: out of memory writing the report (an allocation of %zu bytes failed): it is incomplete\n",
+			atomic_load(&writing.bytes));
 		status = EXIT_INTERNAL;
 	}
 	if (fflush(stdout) != 0) status = EXIT_INTERNAL;

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/alloc.h"
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -58,7 +60,7 @@ void hv_progress_begin(hv_progress *p, const char *label, hv_blob *blobs, size_t
 	p->nwrapped = 0;
 	for (size_t i = 0; i < n; i++) p->total += blobs[i].size;
 	if (!enabled || p->total < HV_PROGRESS_MIN || !isatty(STDERR_FILENO)) return;
-	p->wrapped = calloc(n, sizeof *p->wrapped);
+	p->wrapped = hv_calloc(n, sizeof *p->wrapped);
 	if (!p->wrapped) return;
 	p->nwrapped = n;
 	for (size_t i = 0; i < n; i++) {

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/alloc.h"
+#include "core/validate.h"
 #include "fileio.h"
 
 /* The files of the input this thread validates, for hv_path_unchanged. */
@@ -47,7 +49,25 @@ static bool validate_blobs(const char *label, hv_file *files, hv_blob *blobs, si
 	return same;
 }
 
+static bool validate_path(const char *path, const hv_options *opt, hv_report *r, const hv_path_observer *obs);
+
+/* An allocation that fails while the input's files are opened is the
+ * validator's failure, not the input's: internal error, not unreadable. A
+ * file that changed while it was read stands over a lost allocation: no
+ * check of bytes that are not one consistent set means anything. */
 bool hv_validate_path(const char *path, const hv_options *opt, hv_report *r, const hv_path_observer *obs)
+{
+	hv_fault_scope s;
+	hv_fault_scope_enter(&s);
+	bool same = validate_path(path, opt, r, obs);
+	if (same)
+		hv_validate_scope_end(&s, r);
+	else
+		hv_fault_scope_leave(&s);
+	return same;
+}
+
+static bool validate_path(const char *path, const hv_options *opt, hv_report *r, const hv_path_observer *obs)
 {
 	struct stat st;
 	const char *why = NULL;
@@ -70,7 +90,7 @@ bool hv_validate_path(const char *path, const hv_options *opt, hv_report *r, con
 			return true;
 		}
 		bool same = true;
-		hv_blob *blobs = calloc(d.n ? d.n : 1, sizeof *blobs);
+		hv_blob *blobs = hv_calloc(d.n ? d.n : 1, sizeof *blobs);
 		if (!blobs) {
 			hv_report_internal(r, "out of memory");
 		} else {

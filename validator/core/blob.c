@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "hv_int.h"
 #include "invariant.h"
 
@@ -35,7 +36,7 @@ bool hv_blob_materialize(hv_blob *b)
 {
 	if (b->mem) return true;
 	if (b->size > SIZE_MAX) return false;
-	uint8_t *p = malloc(b->size ? (size_t)b->size : 1);
+	uint8_t *p = hv_malloc(b->size ? (size_t)b->size : 1);
 	if (!p) return false;
 	if (!hv_blob_read(b, 0, p, (size_t)b->size)) {
 		free(p);
@@ -61,7 +62,7 @@ bool hv_window_init(hv_window *w, hv_blob *b, size_t cap)
 	w->blob = b;
 	w->cap = cap;
 	if (b->mem) return true; /* zero-copy: no buffer needed */
-	w->buf = malloc(cap);
+	w->buf = hv_malloc(cap);
 	return w->buf != NULL;
 }
 

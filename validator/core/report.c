@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+
 size_t hv_max_per_rule = HV_MAX_PER_RULE_DEFAULT;
 
 void hv_report_init(hv_report *r, const char *input_path, size_t max_diags)
@@ -36,10 +38,10 @@ static const char *intern_file(hv_report *r, const char *file)
 	if (!file) file = r->input_path ? r->input_path : "";
 	for (size_t i = 0; i < r->nfiles; i++)
 		if (r->files[i] == file || strcmp(r->files[i], file) == 0) return r->files[i];
-	char **nf = realloc(r->files, (r->nfiles + 1) * sizeof *nf);
+	char **nf = hv_realloc(r->files, (r->nfiles + 1) * sizeof *nf);
 	if (!nf) return NULL;
 	r->files = nf;
-	char *copy = strdup(file);
+	char *copy = hv_strdup(file);
 	if (!copy) return NULL;
 	r->files[r->nfiles++] = copy;
 	return copy;
@@ -77,7 +79,7 @@ static void add_ghost(hv_report *r, int rule, enum hv_sev sev, const char *file,
 	r->suppressed++;
 	if (r->nghosts == r->ghost_cap) {
 		size_t cap = r->ghost_cap ? r->ghost_cap * 2 : 16;
-		hv_ghost *ng = realloc(r->ghosts, cap * sizeof *ng);
+		hv_ghost *ng = hv_realloc(r->ghosts, cap * sizeof *ng);
 		if (!ng) return; /* its place is lost, not its count */
 		r->ghosts = ng;
 		r->ghost_cap = cap;
@@ -116,7 +118,7 @@ static hv_diag *new_diag(hv_report *r)
 	if (r->ndiags == r->diag_cap) {
 		size_t cap = r->diag_cap ? r->diag_cap * 2 : 16;
 		if (cap > r->max_diags) cap = r->max_diags;
-		hv_diag *nd = realloc(r->diags, cap * sizeof *nd);
+		hv_diag *nd = hv_realloc(r->diags, cap * sizeof *nd);
 		if (!nd) return NULL;
 		r->diags = nd;
 		r->diag_cap = cap;
@@ -165,10 +167,28 @@ void (hv_emit_sev)(hv_report *r, int rule, enum hv_sev sev, const char *file, ui
 	va_end(ap);
 }
 
+/* A task run on the runner's threads works for the caller's fault scope
+ * (core/alloc.h): an allocation that fails there is charged to the input
+ * the caller checks. */
+typedef struct scoped_task {
+	hv_task_fn task;
+	void *ctx;
+	hv_fault_scope *scope;
+} scoped_task;
+
+static void run_scoped(void *arg, size_t i)
+{
+	const scoped_task *st = arg;
+	hv_fault_scope *was = hv_fault_scope_adopt(st->scope);
+	st->task(st->ctx, i);
+	hv_fault_scope_adopt(was);
+}
+
 void hv_for_each(const hv_options *opt, size_t n, hv_task_fn task, void *ctx)
 {
 	if (opt && opt->runner && n > 1) {
-		opt->runner(opt->runner_ctx, n, task, ctx);
+		scoped_task st = {task, ctx, hv_fault_scope_current()};
+		opt->runner(opt->runner_ctx, n, run_scoped, &st);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) task(ctx, i);
@@ -365,7 +385,7 @@ void hv_report_fold_file_notes(hv_report *r)
 					once = false;
 		}
 		if (!once || n < 2 || n != r->failed[rule]) continue;
-		if (!drop && !(drop = calloc(r->ndiags, sizeof *drop))) return;
+		if (!drop && !(drop = hv_calloc(r->ndiags, sizeof *drop))) return;
 		for (size_t j = k + 1; j < r->ndiags; j++)
 			if (r->diags[j].rule == rule && r->diags[j].sev == HV_SEV_NOTE) drop[j] = true;
 		size_t len = strlen(d->msg);

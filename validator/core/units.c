@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "hv_int.h"
 
 void hv_run_units(const hv_options *opt, const hv_units *u)
@@ -85,8 +86,8 @@ void hv_sort_largest_first(hv_sized *v, size_t n) { qsort(v, n, sizeof *v, cmp_s
 bool hv_units_plan(const hv_units *u, unsigned nproc, unsigned *owner, uint64_t *load)
 {
 	if (nproc == 0) return false;
-	hv_sized *s = malloc((u->n ? u->n : 1) * sizeof *s);
-	uint64_t *l = calloc(nproc, sizeof *l);
+	hv_sized *s = hv_malloc((u->n ? u->n : 1) * sizeof *s);
+	uint64_t *l = hv_calloc(nproc, sizeof *l);
 	if (!s || !l) {
 		free(s);
 		free(l);

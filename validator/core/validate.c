@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "alloc.h"
+
 const char *hv_basename(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -31,7 +33,40 @@ static void report_unrecognized(hv_report *r, hv_blob *b)
 		"no supported format recognised (not an HPCToolkit .db, ovni stream or DUMPI trace)");
 }
 
+void hv_validate_scope_end(hv_fault_scope *s, hv_report *r)
+{
+	hv_fault_scope_leave(s);
+	if (!atomic_load(&s->failed)) return;
+	size_t bytes = atomic_load(&s->bytes);
+	char want[48] = "";
+	if (bytes) snprintf(want, sizeof want, " of %zu bytes", bytes);
+	hv_report_internal(r,
+			   "out of memory: an allocation%s failed while checking this %s, so not every rule was "
+			   "checked and there is no verdict",
+			   want, r->format[0] ? r->format : "input");
+}
+
+static void validate_blob(const hv_options *opt, hv_blob *b, hv_report *r);
+
 void hv_validate_blob(const hv_options *opt, hv_blob *b, hv_report *r)
+{
+	hv_fault_scope s;
+	hv_fault_scope_enter(&s);
+	validate_blob(opt, b, r);
+	hv_validate_scope_end(&s, r);
+}
+
+static void validate_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r);
+
+void hv_validate_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
+{
+	hv_fault_scope s;
+	hv_fault_scope_enter(&s);
+	validate_set(opt, files, n, r);
+	hv_validate_scope_end(&s, r);
+}
+
+static void validate_blob(const hv_options *opt, hv_blob *b, hv_report *r)
 {
 	bool by_name;
 	const hv_format *f = hv_detect(b, &by_name);
@@ -47,7 +82,7 @@ void hv_validate_blob(const hv_options *opt, hv_blob *b, hv_report *r)
 	if (b->io_failed && !r->unreadable) hv_report_unreadable(r, "%s: read error while checking", b->name);
 }
 
-void hv_validate_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
+static void validate_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r)
 {
 	for (size_t i = 0; hv_families[i]; i++) {
 		for (size_t k = 0; k < n; k++) {

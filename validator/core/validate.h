@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "alloc.h"
 #include "blob.h"
 #include "report.h"
 
@@ -42,6 +43,13 @@ void hv_validate_blob(const hv_options *opt, hv_blob *b, hv_report *r);
 
 /* Validate a set of files forming one input (a directory). */
 void hv_validate_set(const hv_options *opt, hv_blob *files, size_t n, hv_report *r);
+
+/* Leave fault scope `s` (core/alloc.h) opened for checking into `r`: a
+ * check that could not allocate what it needed was not made, so whatever
+ * it reported, `r` becomes an internal error naming the bytes it wanted.
+ * hv_validate_blob and hv_validate_set do it; a reader wraps its own work
+ * for the input (opening its files) the same way. */
+void hv_validate_scope_end(hv_fault_scope *s, hv_report *r);
 
 /* Last path component of a display name. */
 const char *hv_basename(const char *path);

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
+
 void hv_wbuf_free(hv_wbuf *w)
 {
 	free(w->p);
@@ -19,7 +21,7 @@ void hv_put_bytes(hv_wbuf *w, const void *src, size_t n)
 	if (w->n + n > w->cap) {
 		size_t cap = w->cap ? w->cap : 256;
 		while (cap < w->n + n) cap *= 2;
-		uint8_t *np = realloc(w->p, cap);
+		uint8_t *np = hv_realloc(w->p, cap);
 		if (!np) {
 			w->failed = true;
 			return;

@@ -8,6 +8,8 @@
 #include <sys/mman.h>
 #endif
 
+#include "alloc.h"
+
 #define HUGE_2M ((size_t)2 << 20)
 #define BIG (4u << 20)
 
@@ -23,7 +25,10 @@ void *hv_zalloc_big(size_t len)
 		 * have 4 KiB pages */
 		size_t maplen = huge_len(len);
 		uint8_t *p = mmap(NULL, maplen + HUGE_2M, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p == MAP_FAILED) return NULL;
+		if (p == MAP_FAILED) {
+			hv_alloc_fault(maplen + HUGE_2M);
+			return NULL;
+		}
 		size_t head = (HUGE_2M - (uintptr_t)p % HUGE_2M) % HUGE_2M;
 		if (head) munmap(p, head);
 		munmap(p + head + maplen, HUGE_2M - head);
@@ -31,7 +36,7 @@ void *hv_zalloc_big(size_t len)
 		return p + head;
 	}
 #endif
-	return calloc(1, len ? len : 1);
+	return hv_calloc(1, len ? len : 1);
 }
 
 void hv_zfree_big(void *p, size_t len)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/validate.h"
 #include "dumpi/dumpi.h"
 #include "core/hv_int.h"
@@ -49,7 +50,7 @@ bool hv_dump_parse_select(const char *s, hv_dump_select *sel, char *why, size_t 
 		const char *v = s + klen + 1;
 		bool ok = true;
 		if (klen == 4 && strncmp(s, "file", 4) == 0) {
-			char *f = malloc(vlen + 1);
+			char *f = hv_malloc(vlen + 1);
 			if (!f) {
 				snprintf(why, wlen, "out of memory");
 				return false;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "dumpers.h"
 
@@ -393,7 +394,7 @@ static void push(ctx_walk *c, uint64_t p, uint64_t sz, uint64_t parent, uint32_t
 {
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 64;
-		ctx_frame *ns = realloc(c->st, cap * sizeof *ns);
+		ctx_frame *ns = hv_realloc(c->st, cap * sizeof *ns);
 		if (!ns) {
 			c->oom = true;
 			return;
@@ -422,7 +423,7 @@ static void keep_id(ctx_walk *c, uint64_t id)
 	if (!c->quiet || !c->inside || c->oom) return;
 	if (c->nids == c->idcap) {
 		size_t cap = c->idcap ? c->idcap * 2 : 64;
-		uint64_t *ni = realloc(c->ids, cap * sizeof *ni);
+		uint64_t *ni = hv_realloc(c->ids, cap * sizeof *ni);
 		if (!ni) {
 			c->oom = true;
 			return;
@@ -559,7 +560,7 @@ static void context_tree(md_dump *m, ctx_walk *out)
 	c.single = !s->have_subtree;
 	c.want = s->have_subtree ? s->subtree : s->context;
 	c.quiet = out != NULL;
-	c.claimed = calloc((sz + 8 * 64 - 1) / (8 * 64), sizeof *c.claimed);
+	c.claimed = hv_calloc((sz + 8 * 64 - 1) / (8 * 64), sizeof *c.claimed);
 	if (!c.claimed) {
 		if (!c.quiet) hv_dump_stop(d, lo, "out of memory for the context tree walk");
 		return;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "core/validate.h"
 #include "ovni/metadata/scan.h"
@@ -94,8 +95,8 @@ static bool same_pos(const ovni_jdoc *doc, size_t at, bool element, const char *
 static void walk(hv_dump_ctx *d, const cJSON *root, const ovni_jdoc *doc, const char *base)
 {
 	hv_dump_out *w = d->w;
-	jframe *st = malloc(STACK_MAX * sizeof *st);
-	char *path = malloc(JPATH_MAX + 1);
+	jframe *st = hv_malloc(STACK_MAX * sizeof *st);
+	char *path = hv_malloc(JPATH_MAX + 1);
 	if (!st || !path) {
 		hv_dump_stop(d, 0, "out of memory");
 		free(st);

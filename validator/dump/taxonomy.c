@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "hpctoolkit/taxonomy/yamldoc.h"
 #include "dumpers.h"
 
@@ -113,13 +114,13 @@ static void metrics(tx_dump *t, uint32_t roots)
 	for (uint32_t i = rx->n; i-- > 0;) {
 		if (nit == cap) {
 			cap = cap ? cap * 2 : 64;
-			ditem *ni = realloc(it, cap * sizeof *ni);
+			ditem *ni = hv_realloc(it, cap * sizeof *ni);
 			if (!ni) goto out;
 			it = ni;
 		}
 		if (nst == scap) {
 			scap = scap ? scap * 2 : 64;
-			uint32_t *ns = realloc(st, scap * sizeof *ns);
+			uint32_t *ns = hv_realloc(st, scap * sizeof *ns);
 			if (!ns) goto out;
 			st = ns;
 		}
@@ -155,13 +156,13 @@ static void metrics(tx_dump *t, uint32_t roots)
 		for (uint32_t i = cx->n; i-- > 0;) {
 			if (nit == cap) {
 				cap *= 2;
-				ditem *ni = realloc(it, cap * sizeof *ni);
+				ditem *ni = hv_realloc(it, cap * sizeof *ni);
 				if (!ni) goto out;
 				it = ni;
 			}
 			if (nst == scap) {
 				scap *= 2;
-				uint32_t *ns = realloc(st, scap * sizeof *ns);
+				uint32_t *ns = hv_realloc(st, scap * sizeof *ns);
 				if (!ns) goto out;
 				st = ns;
 			}
@@ -197,7 +198,7 @@ void hv_dump_taxonomy(hv_dump_ctx *d)
 		yd_free(&t.y);
 		return;
 	}
-	t.input_of = malloc((size_t)y->n * sizeof *t.input_of);
+	t.input_of = hv_malloc((size_t)y->n * sizeof *t.input_of);
 	if (!t.input_of) {
 		hv_dump_stop(d, 0, "out of memory");
 		yd_free(&t.y);

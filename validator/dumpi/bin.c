@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "dumpi.h"
 #include "dumpi/mpi/layer.h"
@@ -409,7 +410,7 @@ void dumpi_check_bin(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_
 void dumpi_check_bin_mpi(const hv_options *opt, hv_blob *b, hv_report *r, dumpi_bin_info *info, mpi_rank **mpi)
 {
 	*mpi = NULL;
-	bin_ctx *x = calloc(1, sizeof *x);
+	bin_ctx *x = hv_calloc(1, sizeof *x);
 	if (!x) {
 		hv_report_internal(r, "out of memory");
 		return;

@@ -51,17 +51,24 @@ typedef struct dumpi_field {
 	bool root_only;    /* present only when commrank == root */
 	const char *name;  /* not NUL-terminated: name_len bytes */
 	uint8_t name_len;
+	uint8_t op;        /* the kind as dumpi_decode_direct walks it (layout.c) */
 } dumpi_field;
 
 typedef struct dumpi_layout {
 	const char *name;  /* "MPI_Send"; NULL for ids that are no function */
 	bool decodable;    /* false for MPI_Pcontrol (no reader) */
+	bool direct;       /* every field fixed-width or counted (no strings, rows, version forks):
+	                      dumpi_decode_direct can walk it */
+	bool rooted;       /* some field is root-only */
 	uint8_t nfields;
 	dumpi_field fields[DUMPI_MAX_FIELDS];
 } dumpi_layout;
 
 /* The layout of function id `fn`, or NULL when fn is not a record id. */
 const dumpi_layout *dumpi_layout_of(unsigned fn);
+/* The whole table, DUMPI_NFUNCS entries by id (name NULL: no record id):
+ * for loops that look up every record. */
+const dumpi_layout *dumpi_layout_table(void);
 /* "MPI_Send", "Function_enter", "DUMPI_ALL_FUNCTIONS", "END_OF_STREAM", or "unknown". */
 const char *dumpi_function_name(unsigned fn);
 /* Version a >= b, compared as libundumpi's dumpi_have_version does. */
@@ -122,6 +129,11 @@ typedef struct dumpi_args {
 	 * u32 length, that length. bad_row is false when every row has 3. */
 	bool bad_row;
 	uint64_t bad_row_index, bad_row_at, bad_row_len;
+	/* The record's bytes [bytes_at, bytes_at + bytes_len) in memory, valid
+	 * until the next record (NULL when the walk read it piecewise): the MPI
+	 * layer reads statuses and request arrays from them, not the file. */
+	const uint8_t *bytes;
+	uint64_t bytes_at, bytes_len;
 } dumpi_args;
 
 /* Walk the arguments of `fn` from c->pos. False (with `why`) when they do
@@ -137,6 +149,13 @@ bool dumpi_decode_args_cb(const dumpi_layout *L, uint8_t mask, const uint8_t ver
 /* Same, filling `out` (may be NULL). */
 bool dumpi_decode_args_into(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
 			    dumpi_argfail *why, dumpi_args *out);
+/* The hot path of the record walk: the arguments of a `direct` layout
+ * decoded from bytes in memory, p[0..avail) lying at file offset `at`, with
+ * one bounds check per field. The bytes they span go to *used; false when
+ * they do not fit in `avail` (the caller then takes dumpi_decode_args_into,
+ * which says why). status_len: 14 from version 0.6.3 on, else 10. */
+bool dumpi_decode_direct(const dumpi_layout *L, uint8_t mask, unsigned status_len, const uint8_t *p, size_t avail,
+			 uint64_t at, dumpi_args *out, size_t *used);
 
 /* ---- one .bin ---- */
 
@@ -208,6 +227,8 @@ typedef struct dumpi_iter {
 	bool at_end;                /* the end label was read */
 	uint64_t next_index;
 	dumpi_args args;            /* the last record's decoded arguments */
+	const dumpi_layout *layouts; /* dumpi_layout_of's table, by function id */
+	unsigned status_len;        /* bytes of one status in this version: 14, or 10 before 0.6.3 */
 } dumpi_iter;
 
 bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, const uint8_t version[3]);

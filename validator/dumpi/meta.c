@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "core/units.h"
 #include "dumpi.h"
@@ -26,7 +27,7 @@ typedef struct meta_info {
 static bool read_text(hv_blob *b, char **out, size_t *len)
 {
 	size_t n = b->size < META_MAX ? (size_t)b->size : META_MAX;
-	char *t = malloc(n + 1);
+	char *t = hv_malloc(n + 1);
 	if (!t) return false;
 	if (!hv_blob_read(b, 0, t, n)) {
 		free(t);
@@ -249,7 +250,7 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 	/* The rank files, in order. With a runner (-j) a batch of them is checked
 	 * ahead in parallel, each into its own report, and the reports are merged
 	 * in rank-file order: the output does not depend on the number of jobs. */
-	size_t *ranks = malloc((n ? n : 1) * sizeof *ranks), nranks = 0;
+	size_t *ranks = hv_malloc((n ? n : 1) * sizeof *ranks), nranks = 0;
 	if (!ranks) {
 		hv_report_internal(r, "out of memory");
 		return;
@@ -266,9 +267,9 @@ static void check_trace(const hv_options *opt, hv_blob *meta, hv_blob *files, si
 	 * ranks are checked one at a time. */
 	size_t batch = opt->units ? 1024u : opt->runner ? 256u : 1;
 	rank_sizes rs = {files, ranks};
-	bin_job *jobs = calloc(batch, sizeof *jobs);
+	bin_job *jobs = hv_calloc(batch, sizeof *jobs);
 	/* each rank's MPI summary, for the cross-rank stage (mpi/match.c) */
-	mpi_rank **mpis = calloc(nranks ? nranks : 1, sizeof *mpis);
+	mpi_rank **mpis = hv_calloc(nranks ? nranks : 1, sizeof *mpis);
 	if (!jobs || !mpis) {
 		free(jobs);
 		free(mpis);
@@ -342,7 +343,7 @@ static void dumpi_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_
 {
 	/* the summary says when findings unrecorded calls may explain are warnings */
 	snprintf(r->format, sizeof r->format, "%s", opt && opt->dumpi_replay ? "dumpi trace (--mpi-replay)" : "dumpi trace");
-	bool *used = calloc(n ? n : 1, sizeof *used);
+	bool *used = hv_calloc(n ? n : 1, sizeof *used);
 	if (!used) {
 		hv_report_internal(r, "out of memory");
 		return;
@@ -368,7 +369,7 @@ static void dumpi_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_
 		size_t alone = 0;
 		uint64_t before[3];
 		memcpy(before, r->count, sizeof before);
-		mpi_rank **mpis = calloc(n ? n : 1, sizeof *mpis);
+		mpi_rank **mpis = hv_calloc(n ? n : 1, sizeof *mpis);
 		if (!mpis) {
 			hv_report_internal(r, "out of memory");
 			free(used);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "core/units.h"
 #include "core/zmem.h"
@@ -227,7 +228,7 @@ static bool plan_ranges(walk_set *w, int which, uint32_t n, uint64_t per, uint64
 		if ((acc < per || i + 1 == n) && i + 1 < n) continue;
 		if (w->nu == w->cap) {
 			size_t cap = w->cap ? w->cap * 2 : 16;
-			range_unit *nu = realloc(w->u, cap * sizeof *nu);
+			range_unit *nu = hv_realloc(w->u, cap * sizeof *nu);
 			if (!nu) return false;
 			w->u = nu;
 			w->cap = cap;

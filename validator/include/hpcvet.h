@@ -71,7 +71,14 @@ typedef enum hpcvet_verdict {
 	HPCVET_CONFORMING = 0,     /* no error (and no warning when strict) */
 	HPCVET_NONCONFORMING = 1,  /* at least one error (or warning when strict) */
 	HPCVET_UNREADABLE = 3,     /* the input could not be read (missing, permission, I/O error) */
-	HPCVET_INTERNAL_ERROR = 4  /* the validator failed, not the input (e.g. out of memory) */
+	/* The validator failed, not the input: a check could not allocate the
+	 * memory it needed (the report's problem says how much, and for what),
+	 * so not every rule was checked and there is no verdict -- never
+	 * conforming or nonconforming from fewer rules. (To see cJSON's
+	 * allocations fail too, the first validation sets cJSON's hooks,
+	 * cJSON_InitHooks, to malloc and free: a program that sets its own
+	 * should set them after it.) */
+	HPCVET_INTERNAL_ERROR = 4
 } hpcvet_verdict;
 
 typedef struct hpcvet_options {

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
+
 /* The per-rank header: what it is at, how many bytes it sends, and how
  * many reads failed on it so far (a rank that could not read what the
  * others read takes another path through the input: that is the cause to
@@ -61,10 +63,10 @@ static uint64_t *agree(int kind, uint64_t n, uint64_t bytes, hv_gathered *g)
 	MPI_Comm_rank(MPI_COMM_WORLD, &g->me);
 	int nr = g->nranks;
 	uint64_t my[H_WORDS] = {(uint64_t)kind, n, bytes, hv_fileio_read_errors(NULL)};
-	uint64_t *hdr = malloc((size_t)nr * sizeof my);
-	g->off = calloc((size_t)nr, sizeof *g->off);
-	g->len = calloc((size_t)nr, sizeof *g->len);
-	g->lost = calloc((size_t)nr, sizeof *g->lost);
+	uint64_t *hdr = hv_malloc((size_t)nr * sizeof my);
+	g->off = hv_calloc((size_t)nr, sizeof *g->off);
+	g->len = hv_calloc((size_t)nr, sizeof *g->len);
+	g->lost = hv_calloc((size_t)nr, sizeof *g->lost);
 	if (!hdr || !g->off || !g->len || !g->lost) {
 		/* Without room for the headers this rank cannot even take part. */
 		no_room(g->me);
@@ -95,7 +97,7 @@ static bool layout(hv_gathered *g, const uint64_t *bytes, size_t stride, int *co
 		displs[r] = (int)total;
 		total += b;
 	}
-	g->buf = malloc(total ? (size_t)total : 1);
+	g->buf = hv_malloc(total ? (size_t)total : 1);
 	int ok = g->buf != NULL, all_ok = 0;
 	*mine_ok = ok;
 	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
@@ -108,8 +110,8 @@ static uint64_t bytes_of(const hv_wbuf *w) { return w->failed || w->n > INT_MAX 
 
 static void counts_alloc(int nr, int me, int **counts, int **displs)
 {
-	*counts = calloc((size_t)nr, sizeof **counts);
-	*displs = calloc((size_t)nr, sizeof **displs);
+	*counts = hv_calloc((size_t)nr, sizeof **counts);
+	*displs = hv_calloc((size_t)nr, sizeof **displs);
 	if (!*counts || !*displs) no_room(me);
 }
 
@@ -134,7 +136,7 @@ bool hv_exchange_route(int kind, uint64_t n, const hv_wbuf *to, hv_gathered *g)
 {
 	free(agree(kind, n, 0, g));
 	int nr = g->nranks;
-	uint64_t *out = malloc((size_t)nr * sizeof *out), *in = malloc((size_t)nr * sizeof *in);
+	uint64_t *out = hv_malloc((size_t)nr * sizeof *out), *in = hv_malloc((size_t)nr * sizeof *in);
 	int *scounts, *sdispls, *counts, *displs;
 	counts_alloc(nr, g->me, &scounts, &sdispls);
 	counts_alloc(nr, g->me, &counts, &displs);
@@ -148,7 +150,7 @@ bool hv_exchange_route(int kind, uint64_t n, const hv_wbuf *to, hv_gathered *g)
 		scounts[r] = (int)out[r];
 		total += out[r];
 	}
-	uint8_t *send = malloc(total ? (size_t)total : 1);
+	uint8_t *send = hv_malloc(total ? (size_t)total : 1);
 	bool sent = send != NULL;
 	if (!send)
 		for (int r = 0; r < nr; r++) out[r] = LOST, scounts[r] = 0;

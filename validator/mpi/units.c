@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli/fileio.h"
+#include "core/alloc.h"
 #include "exchange.h"
 
 static void out_of_memory(void)
@@ -20,10 +21,21 @@ typedef struct own_units {
 	size_t *idx;
 } own_units;
 
+/* A unit checked here travels to the other ranks as its report: a fault
+ * in its check (core/alloc.h) goes with it as the report's internal error,
+ * so the rank that prints does not take the unit for complete. */
 static void own_task(void *ctx, size_t k)
 {
 	own_units *o = ctx;
+	hv_fault_scope s;
+	hv_fault_scope_enter(&s);
 	o->u->check(o->u->ctx, o->idx[k]);
+	hv_fault_scope_leave(&s);
+	if (atomic_load(&s.failed))
+		hv_report_internal(o->u->report(o->u->ctx, o->idx[k]),
+				   "out of memory: an allocation of %zu bytes failed while checking a unit of this input "
+				   "on another rank, so not every rule was checked and there is no verdict",
+				   atomic_load(&s.bytes));
 }
 
 /* HPCVET_MPI_STATS=1: rank 0 prints, per exchange of units, how many
@@ -81,9 +93,9 @@ static void units_run(hv_units_runner *self, const hv_options *opt, const hv_uni
 	int nranks, me;
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	MPI_Comm_rank(MPI_COMM_WORLD, &me);
-	unsigned *owner = malloc(u->n * sizeof *owner);
-	size_t *idx = malloc(u->n * sizeof *idx);
-	bool *got = calloc(u->n, sizeof *got);
+	unsigned *owner = hv_malloc(u->n * sizeof *owner);
+	size_t *idx = hv_malloc(u->n * sizeof *idx);
+	bool *got = hv_calloc(u->n, sizeof *got);
 	if (!owner || !idx || !got || !hv_units_plan(u, (unsigned)nranks, owner, NULL)) out_of_memory();
 	if (me == 0) print_plan(u, owner, nranks);
 	size_t nown = 0;
@@ -331,8 +343,8 @@ void hv_mpi_validate(const char **paths, size_t n, hv_report *reps, hv_options *
 	 * its threads), the reports exchanged once. */
 	inputs in = {paths};
 	hv_units plan = {.n = n, .ctx = &in, .size = inputs_size};
-	unsigned *owner = malloc(n * sizeof *owner);
-	bool *got = calloc(n, sizeof *got);
+	unsigned *owner = hv_malloc(n * sizeof *owner);
+	bool *got = hv_calloc(n, sizeof *got);
 	if (!owner || !got || !hv_units_plan(&plan, (unsigned)nranks, owner, NULL)) out_of_memory();
 	hv_wbuf w = {0};
 	for (size_t i = 0; i < n; i++) {

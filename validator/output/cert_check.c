@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "output.h"
 
 static void __attribute__((format(printf, 2, 3))) add_reason(hv_cert_reasons *rs, const char *fmt, ...)
@@ -15,10 +16,10 @@ static void __attribute__((format(printf, 2, 3))) add_reason(hv_cert_reasons *rs
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	char **nv = realloc(rs->v, (rs->n + 1) * sizeof *nv);
+	char **nv = hv_realloc(rs->v, (rs->n + 1) * sizeof *nv);
 	if (!nv) return;
 	rs->v = nv;
-	char *s = strdup(buf);
+	char *s = hv_strdup(buf);
 	if (s) rs->v[rs->n++] = s;
 }
 

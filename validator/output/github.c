@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "output.h"
 
 static void escape(FILE *out, const char *s, bool property)
 {
 	size_t cap = 4 * strlen(s) + 1;
-	char *clean = malloc(cap);
+	char *clean = hv_malloc(cap);
 	if (!clean) return;
 	hv_out_clean(s, clean, cap);
 	for (const char *p = clean; *p; p++) {

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "certify.h"
 #include "html.h"
 
@@ -72,8 +73,8 @@ static uint64_t name_hash(const char *s)
 static bool table_grow(str_table *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 64;
-	size_t *slots = calloc(cap, sizeof *slots);
-	char **names = slots ? realloc(t->names, cap / 2 * sizeof *names) : NULL;
+	size_t *slots = hv_calloc(cap, sizeof *slots);
+	char **names = slots ? hv_realloc(t->names, cap / 2 * sizeof *names) : NULL;
 	if (!names) {
 		free(slots);
 		return false;
@@ -99,7 +100,7 @@ static long table_index(str_table *t, const char *name)
 		if (strcmp(t->names[t->slots[h] - 1], name) == 0) return (long)(t->slots[h] - 1);
 		h = (h + 1) & (t->cap - 1);
 	}
-	char *copy = strdup(name);
+	char *copy = hv_strdup(name);
 	if (!copy) return -1;
 	t->names[t->n] = copy;
 	t->slots[h] = ++t->n;
@@ -335,7 +336,7 @@ bool hv_html_write_data(FILE *out, hv_report *const *reps, size_t n, const hv_ou
 	for (int k = 0; k < HV_RULE_COUNT; k++) rule_slot[k] = -1;
 	size_t total = 0;
 	for (size_t i = 0; i < n; i++) total += reps[i]->ndiags;
-	char **rows = calloc(total ? total : 1, sizeof *rows);
+	char **rows = hv_calloc(total ? total : 1, sizeof *rows);
 	ok = rows != NULL;
 	/* the rules and files in first-seen order, so the page's lists start
 	 * where the report starts */

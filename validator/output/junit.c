@@ -11,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "output.h"
 
 static void xml_text(FILE *out, const char *s)
 {
 	size_t cap = 4 * strlen(s ? s : "") + 1;
-	char *clean = malloc(cap);
+	char *clean = hv_malloc(cap);
 	if (!clean) return;
 	hv_out_clean(s, clean, cap);
 	for (const char *p = clean; *p; p++) {

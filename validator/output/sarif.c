@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "output.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
@@ -26,7 +27,7 @@ static void add_clean(cJSON *o, const char *key, const char *s)
 {
 	/* Cleaning at most quadruples the length (one byte becomes \xNN). */
 	size_t cap = 4 * strlen(s) + 1;
-	char *buf = malloc(cap);
+	char *buf = hv_malloc(cap);
 	if (!buf) return;
 	hv_out_clean(s, buf, cap);
 	cJSON_AddStringToObject(o, key, buf);
@@ -48,7 +49,7 @@ static cJSON *rule_descriptor(int i)
 	add_text(d, "shortDescription", ri->summary);
 	add_text(d, "fullDescription", ri->detail);
 	size_t n = strlen(ri->summary) + strlen(ri->detail) + strlen(ri->clause) + strlen(ri->id) + 64;
-	char *help = malloc(n);
+	char *help = hv_malloc(n);
 	if (help) {
 		snprintf(help, n, "%s\n\n%s\n\nSpec: %s. Run `hpcvet explain %s`.", ri->summary, ri->detail, ri->clause,
 			 ri->id);
@@ -186,7 +187,7 @@ static bool build_run(cJSON *run, hv_report *const *reps, size_t n, const hv_out
 	if (o->base_dir && o->base_dir[0] == '/') {
 		char uri[4096 * 3 + 16];
 		size_t bl = strlen(o->base_dir);
-		char *dir = malloc(bl + 2);
+		char *dir = hv_malloc(bl + 2);
 		if (dir) {
 			snprintf(dir, bl + 2, "%s%s", o->base_dir, bl && o->base_dir[bl - 1] == '/' ? "" : "/");
 			if (hv_out_uri(dir, uri, sizeof uri)) {

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "output.h"
 
 const char *hv_verdict(const hv_report *r, bool strict)
@@ -161,7 +162,7 @@ char *hv_rule_explain_text(int k)
 #define EXPLAIN_FMT "%s\n  severity: %s\n  format:   %s\n  clause:   %s\n  summary:  %s\n\n%s\n"
 #define EXPLAIN_ARGS ri->id, hv_sev_name(ri->severity), ri->format, ri->clause, ri->summary, ri->detail
 	int len = snprintf(NULL, 0, EXPLAIN_FMT, EXPLAIN_ARGS);
-	char *s = len < 0 ? NULL : malloc((size_t)len + 1);
+	char *s = len < 0 ? NULL : hv_malloc((size_t)len + 1);
 	if (s) snprintf(s, (size_t)len + 1, EXPLAIN_FMT, EXPLAIN_ARGS);
 #undef EXPLAIN_FMT
 #undef EXPLAIN_ARGS

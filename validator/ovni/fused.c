@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/units.h"
 #include "ovni/model/model.h"
 #include "trace.h"
@@ -94,7 +95,7 @@ static void fold(fctx *c, fheld *j)
 	if (hv_report_only_counts(j->rep)) {
 		uint32_t n = 0;
 		for (int i = 0; i < HV_RULE_COUNT; i++) n += j->rep->evaluated[i] != 0;
-		j->cnt = n ? malloc(n * sizeof *j->cnt) : NULL;
+		j->cnt = n ? hv_malloc(n * sizeof *j->cnt) : NULL;
 		if (!n || j->cnt) {
 			for (int i = 0; i < HV_RULE_COUNT; i++)
 				if (j->rep->evaluated[i]) j->cnt[j->ncnt++] = (fcount){(uint32_t)i, j->rep->evaluated[i]};
@@ -124,7 +125,7 @@ static void held_free(fheld *j)
 
 static hv_report *held_new(fheld *j, const hv_report *like)
 {
-	if ((j->rep = malloc(sizeof *j->rep))) hv_report_init(j->rep, like->input_path, like->max_diags);
+	if ((j->rep = hv_malloc(sizeof *j->rep))) hv_report_init(j->rep, like->input_path, like->max_diags);
 	return j->rep;
 }
 
@@ -165,13 +166,13 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 	if (!ovni_fused_on || opt->units || n == 0) return;
 	hv_report scratch;
 	hv_report_init(&scratch, t->r->input_path, 0);
-	ovni_trace pre = {.r = &scratch, .clkoff = clkoff, .s = calloc(n, sizeof *pre.s), .ns = n};
-	size_t *ord = malloc(n * sizeof *ord), nl = 0, m = 0;
-	int64_t *offs = calloc(n, sizeof *offs);
-	struct ovni_fused *fx = calloc(1, sizeof *fx);
-	floom *loom = calloc(n, sizeof *loom);
-	hv_report **reps = calloc(n, sizeof *reps);
-	ovni_obs_summary **sums = calloc(n, sizeof *sums);
+	ovni_trace pre = {.r = &scratch, .clkoff = clkoff, .s = hv_calloc(n, sizeof *pre.s), .ns = n};
+	size_t *ord = hv_malloc(n * sizeof *ord), nl = 0, m = 0;
+	int64_t *offs = hv_calloc(n, sizeof *offs);
+	struct ovni_fused *fx = hv_calloc(1, sizeof *fx);
+	floom *loom = hv_calloc(n, sizeof *loom);
+	hv_report **reps = hv_calloc(n, sizeof *reps);
+	ovni_obs_summary **sums = hv_calloc(n, sizeof *sums);
 	if (!pre.s || !ord || !offs || !fx || !loom || !reps || !sums) goto out;
 	for (size_t i = 0; i < n; i++) { /* as the walk's check_v3 sets them */
 		ovni_stream *s = &pre.s[i];
@@ -187,10 +188,10 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 	if (scratch.count[HV_SEV_ERROR] || scratch.internal_error) goto out; /* the model will not run */
 	m = ovni_model_order(&pre, ord, false);
 	if (m == SIZE_MAX || m == 0) goto out;
-	fx->job = calloc(m, sizeof *fx->job);
+	fx->job = hv_calloc(m, sizeof *fx->job);
 	if (!fx->job) goto out;
 	fx->njob = m;
-	fx->byobs = malloc(m * sizeof *fx->byobs);
+	fx->byobs = hv_malloc(m * sizeof *fx->byobs);
 	if (!fx->byobs) goto out;
 	for (size_t k = 0; k < m; k++) {
 		fjob *j = &fx->job[k];

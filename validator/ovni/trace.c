@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/units.h"
 #include "trace.h"
 
@@ -364,9 +365,9 @@ static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_r
 {
 	snprintf(r->format, sizeof r->format, "ovni trace");
 	ovni_trace t = {.r = r, .all_models = opt->ovni_all_models};
-	name_index ix = {calloc(n ? n : 1, sizeof(hv_blob *)), 0};
-	t.s = calloc(n ? n : 1, sizeof *t.s);
-	t.p = calloc(n ? n : 1, sizeof *t.p);
+	name_index ix = {hv_calloc(n ? n : 1, sizeof(hv_blob *)), 0};
+	t.s = hv_calloc(n ? n : 1, sizeof *t.s);
+	t.p = hv_calloc(n ? n : 1, sizeof *t.p);
 	if (!ix.by_name || !t.s || !t.p) {
 		hv_report_internal(r, "out of memory");
 		goto out;
@@ -378,7 +379,7 @@ static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_r
 	for (size_t i = 0; i < ix.n; i++)
 		if (strcmp(hv_basename(ix.by_name[i]->name), "metadata.json") == 0) check_proc(&t, ix.by_name[i], n);
 	if (!t.np) { /* v3 streams only: the event model may run, so check its streams as it replays them */
-		hv_blob **json = malloc(ix.n * sizeof *json), **obs = malloc(ix.n * sizeof *obs), *clk = NULL;
+		hv_blob **json = hv_malloc(ix.n * sizeof *json), **obs = hv_malloc(ix.n * sizeof *obs), *clk = NULL;
 		size_t nj = 0;
 		for (size_t i = 0; json && obs && i < ix.n; i++) {
 			hv_blob *b = ix.by_name[i];
@@ -398,7 +399,7 @@ static void ovni_check_set(const hv_options *opt, hv_blob *files, size_t n, hv_r
 	 * files per job, so 13,000 tiny threads of one process start the
 	 * threads once per batch (they started 3,300 threads). */
 	size_t batch = opt->units || opt->runner ? 1024u : 0;
-	ovni_ahead ahead = {batch ? calloc(batch, sizeof *ahead.v) : NULL, 0};
+	ovni_ahead ahead = {batch ? hv_calloc(batch, sizeof *ahead.v) : NULL, 0};
 	if (ahead.v) t.ahead = &ahead;
 	size_t next = 0;
 	for (size_t i = 0; i < ix.n; i++) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "ovni/model/model.h"
 #include "trace.h"
 
@@ -153,7 +154,7 @@ static void check_loom_cpus(ovni_trace *t, const char *loom, ovni_cpu *cpus, siz
 		}
 		cpus[u++] = cpus[i];
 	}
-	int64_t *idx = malloc((u ? u : 1) * sizeof *idx);
+	int64_t *idx = hv_malloc((u ? u : 1) * sizeof *idx);
 	if (!idx) return;
 	for (size_t i = 0; i < u; i++) idx[i] = cpus[i].index;
 	qsort(idx, u, sizeof *idx, cmp_i64);
@@ -201,7 +202,7 @@ static void check_looms(ovni_trace *t, const size_t *ord, size_t n)
 		if (!hv_eval(t->r, HV_R_OVNI_TREE_LOOM_CPUS_MISSING, present))
 			hv_emit(t->r, HV_R_OVNI_TREE_LOOM_CPUS_MISSING, sfile(first), 0, 0, first->rel,
 				"no thread of loom \"%.60s\" lists loom_cpus (the loom has no physical CPUs)", first->loom);
-		ovni_cpu *all = malloc((total ? total : 1) * sizeof *all);
+		ovni_cpu *all = hv_malloc((total ? total : 1) * sizeof *all);
 		if (all) {
 			size_t a = 0;
 			for (size_t k = i; k < j; k++) {
@@ -255,8 +256,8 @@ static int cmp_stream_dir(const void *a, const void *b)
 
 static void check_clock_gate(ovni_trace *t)
 {
-	int64_t *off = calloc(t->ns ? t->ns : 1, sizeof *off);
-	size_t *order = malloc((t->ns ? t->ns : 1) * sizeof *order);
+	int64_t *off = hv_calloc(t->ns ? t->ns : 1, sizeof *off);
+	size_t *order = hv_malloc((t->ns ? t->ns : 1) * sizeof *order);
 	if (!off || !order) {
 		free(off);
 		free(order);
@@ -293,7 +294,7 @@ static void check_clock_gate(ovni_trace *t)
 
 void ovni_tree_checks(ovni_trace *t)
 {
-	size_t *ord = malloc((t->ns ? t->ns : 1) * sizeof *ord);
+	size_t *ord = hv_malloc((t->ns ? t->ns : 1) * sizeof *ord);
 	if (!ord) return;
 	size_t n = 0, v3 = 0;
 	bool v1 = false, v2 = false;
@@ -317,13 +318,13 @@ void ovni_tree_checks(ovni_trace *t)
 			t->np, v3 ? "they skip these processes" : "they load no stream from this trace, process no event");
 	g_sort_streams = t->s;
 	qsort(ord, n, sizeof *ord, cmp_thread);
-	proc_ranks pr = {malloc((n + t->np + 1) * sizeof *pr.v), 0};
+	proc_ranks pr = {hv_malloc((n + t->np + 1) * sizeof *pr.v), 0};
 	check_threads(t, ord, n);
 	if (pr.v) {
 		/* v3 processes merge their threads' metadata; v1/v2 ones have one
 		 * metadata.json (check_processes_old) */
 		size_t n3 = 0;
-		size_t *ord3 = malloc((n ? n : 1) * sizeof *ord3);
+		size_t *ord3 = hv_malloc((n ? n : 1) * sizeof *ord3);
 		for (size_t i = 0; ord3 && i < n; i++)
 			if (t->s[ord[i]].proc < 0) ord3[n3++] = ord[i];
 		if (ord3 && v3) check_processes_v3(t, ord3, n3, &pr);

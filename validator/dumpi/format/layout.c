@@ -26,6 +26,11 @@ static dumpi_layout layouts[DUMPI_NFUNCS];
  * call_once: thread sanitizers model it. */
 static pthread_once_t compiled = PTHREAD_ONCE_INIT;
 
+/* The kinds dumpi_decode_direct walks, and what it does with each. */
+enum { OP_U8, OP_U16, OP_U32, OP_U64, OP_RANK, OP_ROOT, OP_ARR4, OP_ARR2, OP_ARR1, OP_STATUS };
+static const char direct_kinds[] = "bhiqrtIHBCS";
+static const uint8_t direct_ops[] = {OP_U8, OP_U16, OP_U32, OP_U64, OP_RANK, OP_ROOT, OP_ARR4, OP_ARR2, OP_ARR1, OP_ARR1, OP_STATUS};
+
 /* Parse "k name, k? name, ..." once. The table is ours and fixed, so a
  * malformed entry is a programming error caught by the layout test. */
 static void compile_one(const fn_spec *s)
@@ -49,6 +54,14 @@ static void compile_one(const fn_spec *s)
 		while (*p && *p != ',') p++;
 		f->name_len = (uint8_t)(p - f->name);
 	}
+	L->direct = true;
+	for (unsigned i = 0; i < L->nfields; i++) {
+		dumpi_field *f = &L->fields[i];
+		const char *k = strchr(direct_kinds, f->kind);
+		if (!k) L->direct = false;
+		else f->op = direct_ops[k - direct_kinds];
+		if (f->root_only) L->rooted = true;
+	}
 }
 
 static void compile(void)
@@ -62,6 +75,12 @@ const dumpi_layout *dumpi_layout_of(unsigned fn)
 	pthread_once(&compiled, compile);
 	if (fn >= DUMPI_NFUNCS || !layouts[fn].name) return NULL;
 	return &layouts[fn];
+}
+
+const dumpi_layout *dumpi_layout_table(void)
+{
+	pthread_once(&compiled, compile);
+	return layouts;
 }
 
 const char *dumpi_function_name(unsigned fn)
@@ -248,5 +267,78 @@ static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t versi
 		if (f->kind == 'r') rank = scalar, have_rank = true;
 		if (f->kind == 't') root = scalar, have_root = true;
 	}
+	return true;
+}
+
+bool dumpi_decode_direct(const dumpi_layout *L, uint8_t mask, unsigned status_len, const uint8_t *p, size_t avail,
+			 uint64_t at, dumpi_args *out, size_t *used)
+{
+	size_t k = 0;
+	uint64_t rank = 0, root = 0;
+	bool have_rank = false, have_root = false;
+	unsigned n = L->nfields;
+	out->n = (uint8_t)n;
+	out->bad_row = false;
+	for (unsigned i = 0; i < n; i++) {
+		const dumpi_field *f = &L->fields[i];
+		if (L->rooted && f->root_only && !(have_rank && have_root && rank == root)) {
+			out->f[i].present = false;
+			continue;
+		}
+		uint64_t v, width;
+		size_t left = avail - k, fk = k;
+		const uint8_t *q = p + k;
+		switch (f->op) {
+		case OP_U8:
+			if (left < 1) return false;
+			v = q[0], k += 1;
+			break;
+		case OP_U16:
+			if (left < 2) return false;
+			v = hv_be16(q), k += 2;
+			break;
+		case OP_U32:
+			if (left < 4) return false;
+			v = hv_be32(q), k += 4;
+			break;
+		case OP_RANK:
+			if (left < 4) return false;
+			v = hv_be32(q), k += 4;
+			rank = v, have_rank = true;
+			break;
+		case OP_ROOT:
+			if (left < 4) return false;
+			v = hv_be32(q), k += 4;
+			root = v, have_root = true;
+			break;
+		case OP_U64:
+			if (left < 8) return false;
+			v = hv_be64(q), k += 8;
+			break;
+		case OP_STATUS:
+			/* absent without the status bits: present, count 0, as the walk leaves it */
+			if (!(mask & DUMPI_MASK_STATUS)) {
+				v = 0;
+				break;
+			}
+			width = status_len;
+			goto counted;
+		case OP_ARR4: width = 4; goto counted;
+		case OP_ARR2: width = 2; goto counted;
+		default: /* OP_ARR1 */
+			width = 1;
+		counted:
+			if (left < 4) return false;
+			v = hv_be32(q);
+			/* v < 2^32 and width <= 14: no overflow */
+			if (left - 4 < v * width) return false;
+			k += 4 + (size_t)(v * width);
+			break;
+		}
+		out->f[i].present = true;
+		out->f[i].at = at + fk;
+		out->f[i].v = v;
+	}
+	*used = k;
 	return true;
 }

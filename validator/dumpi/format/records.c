@@ -23,6 +23,8 @@ bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, 
 	it->cur.pos = body;
 	it->cur.limit = limit;
 	memcpy(it->version, version, 3);
+	it->layouts = dumpi_layout_table();
+	it->status_len = dumpi_version_at_least(version, 0, 6, 3) ? 14 : 10;
 	return true;
 }
 
@@ -37,9 +39,80 @@ static void get_clock(dumpi_cur *c, dumpi_clock *k)
 	k->nsec = (uint32_t)n;
 }
 
-bool dumpi_iter_next(dumpi_iter *it, dumpi_record *rec)
+static inline void clock_at(const uint8_t *p, dumpi_clock *k)
+{
+	k->sec = hv_be16(p);
+	k->nsec = hv_be32(p + 2);
+}
+
+/* The longest record prefix before perf counters: id, mask, thread, two
+ * clock pairs, the counters' count. */
+#define PREFIX_MAX (2u + 1u + 2u + 24u + 24u + 1u)
+
+/* The common record -- its bytes all in the cursor's view, a `direct`
+ * layout -- decoded straight from memory. False (nothing
+ * consumed) sends it through the field-by-field walk below, which also
+ * finds out why a record does not fit. */
+static bool next_direct(dumpi_iter *it, dumpi_record *rec)
 {
 	dumpi_cur *c = &it->cur;
+	if (!c->view || c->failed || c->pos < c->view_at || c->pos > c->limit) return false;
+	uint64_t rel = c->pos - c->view_at;
+	if (rel > c->view_len) return false;
+	uint64_t avail = c->view_len - rel;
+	if (avail > c->limit - c->pos) avail = c->limit - c->pos;
+	if (avail < PREFIX_MAX) return false;
+	const uint8_t *p = c->view + rel;
+	unsigned fn = hv_be16(p);
+	if (fn >= DUMPI_NFUNCS) return false;
+	const dumpi_layout *L = &it->layouts[fn];
+	uint8_t mask = p[2];
+	if (!L->name || !L->direct) return false;
+	size_t k = 3;
+	rec->index = it->next_index;
+	rec->offset = c->pos;
+	rec->fn = fn;
+	rec->mask = mask;
+	rec->thread = 0;
+	rec->perf_count = 0;
+	if (mask & DUMPI_MASK_THREAD) rec->thread = hv_be16(p + 3), k += 2;
+	if (mask & DUMPI_MASK_CPU) {
+		clock_at(p + k, &rec->cpu_start);
+		clock_at(p + k + 6, &rec->cpu_stop);
+		k += 12;
+	} else {
+		rec->cpu_start = rec->cpu_stop = (dumpi_clock){0, 0};
+	}
+	if (mask & DUMPI_MASK_WALL) {
+		clock_at(p + k, &rec->wall_start);
+		clock_at(p + k + 6, &rec->wall_stop);
+		k += 12;
+	} else {
+		rec->wall_start = rec->wall_stop = (dumpi_clock){0, 0};
+	}
+	if (mask & DUMPI_MASK_PERF) {
+		/* a count, then 16 bytes a counter (skipped, as the walk below skips them) */
+		rec->perf_count = p[k++];
+		if (avail - k < 16u * rec->perf_count) return false;
+		k += 16u * rec->perf_count;
+	}
+	size_t used;
+	if (!dumpi_decode_direct(L, mask, it->status_len, p + k, (size_t)(avail - k), c->pos + k, &it->args, &used))
+		return false;
+	rec->length = k + used;
+	it->args.bytes = p;
+	it->args.bytes_at = c->pos;
+	it->args.bytes_len = rec->length;
+	c->pos += rec->length;
+	it->next_index++;
+	return true;
+}
+
+bool dumpi_iter_next(dumpi_iter *it, dumpi_record *rec)
+{
+	if (next_direct(it, rec)) return true;
+	dumpi_cur *c = &it->cur;
+	it->args.bytes = NULL;
 	memset(rec, 0, sizeof *rec);
 	rec->index = it->next_index;
 	rec->offset = c->pos;

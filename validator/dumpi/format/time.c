@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "dumpi/dumpi.h"
 
@@ -30,7 +31,7 @@ struct dumpi_timing {
 
 dumpi_timing *dumpi_timing_new(uint32_t cpu_bias, uint32_t wall_bias)
 {
-	dumpi_timing *t = calloc(1, sizeof *t);
+	dumpi_timing *t = hv_calloc(1, sizeof *t);
 	if (t) t->bias[0] = cpu_bias, t->bias[1] = wall_bias;
 	return t;
 }
@@ -49,7 +50,7 @@ static thread_state *thread_of(dumpi_timing *t, uint16_t id)
 		size_t n = t->nthreads ? t->nthreads : 8;
 		while (n <= id) n *= 2;
 		if (n > 65536) n = 65536;
-		thread_state *p = realloc(t->threads, n * sizeof *p);
+		thread_state *p = hv_realloc(t->threads, n * sizeof *p);
 		if (!p) return NULL;
 		memset(p + t->nthreads, 0, (n - t->nthreads) * sizeof *p);
 		t->threads = p;
@@ -125,6 +126,29 @@ static int64_t step(clk_ctx *x, clock_state *cs, int64_t from, int64_t to, int o
 	return to;
 }
 
+/* The common case: a thread's clock that moves forward by less than the
+ * ambiguous span, from the previous record to this start and on to its
+ * stop. True when it did (the caller counts the evaluations one_clock
+ * would have made: quick_counts); false leaves the clock to one_clock. */
+static inline bool quick_clock(clock_state *cs, const dumpi_clock *start, const dumpi_clock *stop)
+{
+	if (!cs->have || start->nsec >= NS_PER_S || stop->nsec >= NS_PER_S) return false;
+	int64_t a = ns_of(start->sec, cs->wraps, start->nsec), b = ns_of(stop->sec, cs->wraps, stop->nsec);
+	int64_t d1 = a - cs->last_ns, d2 = b - a;
+	if (!(d1 >= 0 && d1 < HALF_NS && d2 >= 0 && d2 < HALF_NS)) return false;
+	cs->last_ns = b;
+	return true;
+}
+
+static inline void quick_counts(hv_report *r, uint64_t n)
+{
+	hv_eval_n(r, HV_R_DUMPI_TIME_NSEC_RANGE, n);
+	hv_eval_n(r, HV_R_DUMPI_TIME_WRAP, 2 * n);
+	hv_eval_n(r, HV_R_DUMPI_TIME_THREAD_ORDER, n);
+	hv_eval_n(r, HV_R_DUMPI_TIME_START_STOP, n);
+	hv_eval_n(r, HV_R_DUMPI_TIME_SPAN_AMBIGUOUS, 2 * n);
+}
+
 static void one_clock(clk_ctx *x, clock_state *cs, const dumpi_clock *start, const dumpi_clock *stop)
 {
 	bool ok = start->nsec < NS_PER_S && stop->nsec < NS_PER_S;
@@ -145,18 +169,33 @@ static void one_clock(clk_ctx *x, clock_state *cs, const dumpi_clock *start, con
 
 void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const dumpi_record *rec)
 {
-	thread_state *ts = thread_of(t, rec->thread);
+	thread_state *ts = rec->thread < t->nthreads ? &t->threads[rec->thread] : thread_of(t, rec->thread);
 	if (!ts) return;
-	clk_ctx x = {.r = r, .file = file, .rec = rec};
+	bool cpu = rec->mask & DUMPI_MASK_CPU, wall = rec->mask & DUMPI_MASK_WALL;
+	/* both clocks (or the one recorded) quick: counted at once. A clock
+	 * quick_clock took is not handed to one_clock again. */
+	bool cq = cpu && quick_clock(&ts->clk[0], &rec->cpu_start, &rec->cpu_stop);
+	bool wq = wall && (cpu ? cq : true) && quick_clock(&ts->clk[1], &rec->wall_start, &rec->wall_stop);
+	if ((cq || !cpu) && (wq || !wall)) {
+		quick_counts(r, (uint64_t)cq + wq);
+		return;
+	}
+	if (cq) {
+		quick_counts(r, 1);
+		cpu = false;
+	}
+	/* not zeroed: path is built only for a diagnostic (path_of) */
+	clk_ctx x;
+	x.r = r, x.file = file, x.rec = rec;
 	uint64_t at = rec->offset + 3 + ((rec->mask & DUMPI_MASK_THREAD) ? 2 : 0);
-	if (rec->mask & DUMPI_MASK_CPU) {
+	if (cpu) {
 		x.clock = "CPU";
 		x.bias = t->bias[0];
 		x.block = at;
 		one_clock(&x, &ts->clk[0], &rec->cpu_start, &rec->cpu_stop);
-		at += 12;
 	}
-	if (rec->mask & DUMPI_MASK_WALL) {
+	if (rec->mask & DUMPI_MASK_CPU) at += 12;
+	if (wall) {
 		x.clock = "wall";
 		x.bias = t->bias[1];
 		x.block = at;

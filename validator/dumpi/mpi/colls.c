@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 
 /* A named built-in datatype (DUMPI 2..27; 0 is DUMPI's error index, 1 MPI_DATATYPE_NULL). */
@@ -173,7 +174,7 @@ void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		/* most communicators see a few collectives: grow by doubling up to COLL_KEEP */
 		if (!in->ops_lost && in->ncoll == in->ops_cap) {
 			uint8_t nc = in->ops_cap ? (uint8_t)(2 * in->ops_cap < COLL_KEEP ? 2 * in->ops_cap : COLL_KEEP) : 2;
-			mpi_coll *no = realloc(in->ops, nc * sizeof *no);
+			mpi_coll *no = hv_realloc(in->ops, nc * sizeof *no);
 			if (no) in->ops = no, in->ops_cap = nc;
 			else free(in->ops), in->ops = NULL, in->ops_lost = true; /* all or none of the calls are kept */
 		}

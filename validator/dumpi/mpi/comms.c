@@ -10,13 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 
 static uint32_t gcomm_new(trace_ctx *t)
 {
 	if (t->ng == t->gcap) {
 		uint32_t nc = t->gcap ? 2 * t->gcap : 8;
-		gcomm *ng = realloc(t->g, nc * sizeof *ng);
+		gcomm *ng = hv_realloc(t->g, nc * sizeof *ng);
 		if (!ng) return GID_NONE;
 		t->g = ng;
 		t->gcap = nc;
@@ -29,7 +30,7 @@ static bool add_member(gcomm *g, gmember mb)
 {
 	if (g->n == g->cap) {
 		uint32_t nc = g->cap ? 2 * g->cap : 4;
-		gmember *nm = realloc(g->mem, nc * sizeof *nm);
+		gmember *nm = hv_realloc(g->mem, nc * sizeof *nm);
 		if (!nm) return false;
 		g->mem = nm;
 		g->cap = nc;
@@ -62,15 +63,15 @@ bool mpi_pair_instances(trace_ctx *t)
 	mpi_map keys;
 	mpi_map_init(&keys, sizeof(uint32_t));
 	uint32_t w0 = gcomm_new(t);
-	if (w0 != 0) return false;
+	if (w0 != 0) goto fail;
 	t->g[0].ok = true;
 	t->g[0].fn = 0;
 	for (uint32_t w = 0; w < t->n; w++)
-		if (!add_member(&t->g[0], (gmember){.world = w, .inst = INST_WORLD, .pidx = w, .myrank = w})) return false;
+		if (!add_member(&t->g[0], (gmember){.world = w, .inst = INST_WORLD, .pidx = w, .myrank = w})) goto fail;
 	for (uint32_t w = 0; w < t->n; w++) {
 		mpi_rank *m = t->by[w];
-		uint32_t *ig = t->ig[w] = calloc(m->ninst ? m->ninst : 1, sizeof *ig);
-		if (!ig) return false;
+		uint32_t *ig = t->ig[w] = hv_calloc(m->ninst ? m->ninst : 1, sizeof *ig);
+		if (!ig) goto fail;
 		ig[INST_WORLD] = 0;
 		if (m->ninst > INST_SELF) ig[INST_SELF] = GID_SELF;
 		for (uint32_t i = 2; i < m->ninst; i++) {
@@ -85,7 +86,7 @@ bool mpi_pair_instances(trace_ctx *t)
 				if (x->null) continue;
 				/* from a call DUMPI cannot pair across ranks (or a private parent) */
 				uint32_t g = gcomm_new(t);
-				if (g == GID_NONE) return false;
+				if (g == GID_NONE) goto fail;
 				t->g[g].fn = x->fn;
 				t->g[g].parent = pg;
 				t->g[g].first_world = w;
@@ -98,10 +99,10 @@ bool mpi_pair_instances(trace_ctx *t)
 			uint64_t k = mpi_hash(pg, x->seq, x->fn == 86 ? (uint32_t)x->color : 0, 0x5eedu);
 			bool fresh;
 			uint32_t *gp = mpi_map_put(&keys, k, &fresh);
-			if (!gp) return false;
+			if (!gp) goto fail;
 			if (fresh) {
 				uint32_t g = gcomm_new(t);
-				if (g == GID_NONE) return false;
+				if (g == GID_NONE) goto fail;
 				*gp = g;
 				t->g[g].parent = pg;
 				t->g[g].seq = x->seq;
@@ -114,12 +115,12 @@ bool mpi_pair_instances(trace_ctx *t)
 			gcomm *g = &t->g[*gp];
 			if (g->fn != x->fn) g->ok = false; /* ranks disagree on the call: a collective mismatch on the parent */
 			ig[i] = *gp;
-			if (!add_member(g, (gmember){.world = w, .inst = i, .key = x->key, .myrank = x->myrank})) return false;
+			if (!add_member(g, (gmember){.world = w, .inst = i, .key = x->key, .myrank = x->myrank})) goto fail;
 		}
 	}
 	mpi_map_free(&keys);
 	/* order members, parents first (a parent's id is always lower) */
-	int64_t *pos = malloc((t->n ? t->n : 1) * sizeof *pos);
+	int64_t *pos = hv_malloc((t->n ? t->n : 1) * sizeof *pos);
 	if (!pos) return false;
 	for (uint32_t gi = 1; gi < t->ng; gi++) {
 		gcomm *g = &t->g[gi];
@@ -173,4 +174,7 @@ bool mpi_pair_instances(trace_ctx *t)
 	}
 	free(pos);
 	return true;
+fail: /* out of memory (core/alloc.h): the input is an internal error */
+	mpi_map_free(&keys);
+	return false;
 }

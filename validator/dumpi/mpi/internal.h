@@ -1,6 +1,8 @@
 /* State shared by the files of the MPI consistency layer: the per-rank pass
- * (rank.c, with messages.c, colls.c and requests.c) and the
- * cross-rank stage (match.c). Not part of any API: layer.h is the
+ * (rank.c, its driver, calling its parts messages.c, colls.c and
+ * requests.c, which share pass.c's and chans.c's helpers declared here) and
+ * the cross-rank stage (match.c, its driver, calling comms.c, collmatch.c
+ * and part.c, which share stage.c's helpers declared here). Not part of any API: layer.h is the
  * layer's interface to the rest of the validator. */
 #ifndef HV_DUMPI_MPI_INTERNAL_H
 #define HV_DUMPI_MPI_INTERNAL_H
@@ -129,7 +131,7 @@ typedef struct mpi_inst {
  * receives from it, on one instance with one tag. Sizes are kept as up to
  * CHAN_RUNS runs of equal (count, datatype); after that only the tally. */
 #define CHAN_RUNS 4
-typedef struct mpi_chan { /* 144 bytes (static_assert in messages.c) */
+typedef struct mpi_chan { /* 144 bytes (static_assert in chans.c) */
 	uint32_t inst;
 	int32_t peer, tag;
 	uint8_t dir;           /* 0 send, 1 receive */
@@ -180,6 +182,8 @@ enum { REQ_ACTIVE = 1, REQ_PERSIST_IDLE, REQ_PERSIST_ACTIVE };
  * up as it meets new handle values); above it they alias, which can only
  * turn a note about an unrecorded request into the warning of a known one. */
 #define REQ_SEEN_BITS 65536u
+/* Ids below this are kept in a table indexed by id (requests.c). */
+#define REQ_DIRECT 512u
 /* Evidence on one rank of calls libdumpi does not record (mpi_rank.unrec):
  * a request no recorded call created, or one named after it ended (a
  * recycled handle); a status read (MPI_Get_count, MPI_Get_elements) that no
@@ -216,9 +220,21 @@ typedef struct mpi_pass {
 	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
 	uint16_t reused_fn;
 	bool reused_type;
+	/* The record being checked, as the walk holds it in memory (NULL: read
+	 * from the file through win): statuses and request arrays come from it. */
+	const uint8_t *bytes;
+	uint64_t bytes_at, bytes_len;
 	mpi_map comms;        /* comm index -> mpi_comm */
+	/* Channels met lately (chans.c tally), by a guess from their key;
+	 * valid while the channel map keeps chan_near_cap slots. */
+#define CHAN_NEAR 64u
+	mpi_chan *chan_near[CHAN_NEAR];
+	size_t chan_near_cap;
+	mpi_comm *comm_last;  /* mpi_comm_of's last answer (valid until its next insertion) */
+	uint64_t comm_last_id;
 	mpi_map types;        /* freed datatype index -> mpi_type_free */
-	mpi_map reqs;         /* request index -> mpi_req */
+	mpi_map reqs;         /* request index -> mpi_req, from REQ_DIRECT up */
+	mpi_req *req_direct;  /* request index -> mpi_req below REQ_DIRECT (kind 0: none), or NULL */
 } mpi_pass;
 
 struct mpi_rank {
@@ -293,7 +309,7 @@ static inline uint64_t mpi_weight(uint64_t k) { return mpi_hash(k, 0x77e1947u, 0
 /* ---- the per-rank pass, across its files ---- */
 
 /* Argument roles: the field index of each role in each function's layout
- * (-1: none), found by field name once (rank.c). */
+ * (-1: none), found by field name once (pass.c). */
 extern int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
 /* Fill mpi_roles (once; thread-safe). mpi_rank_new calls it; other readers
  * of the roles (the fuzzer's semantic mutator) call it first. */
@@ -303,7 +319,7 @@ void mpi_roles_init(void);
 static inline bool mpi_arg(unsigned fn, const dumpi_args *a, int ro, uint64_t *v)
 {
 	int i = mpi_roles[fn][ro];
-	if (i < 0 || i >= a->n || !a->f[i].present) return false;
+	if ((unsigned)i >= a->n || !a->f[i].present) return false; /* -1: no such role */
 	*v = a->f[i].v;
 	return true;
 }
@@ -332,17 +348,36 @@ void mpi_emit(mpi_rank *m, int rule, const dumpi_record *rec, uint64_t off, uint
 void mpi_emit_rank_sev(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
 		       const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 
+/* `len` bytes of the file at `at`: from the record in memory when they lie
+ * in it, else through the pass's window (NULL when unreadable). */
+static inline const uint8_t *mpi_bytes(mpi_rank *m, uint64_t at, size_t len)
+{
+	mpi_pass *p = m->pass;
+	if (p->bytes && at >= p->bytes_at && at - p->bytes_at <= p->bytes_len && len <= p->bytes_len - (at - p->bytes_at))
+		return p->bytes + (at - p->bytes_at);
+	return p->win_ok ? hv_window_get(&p->win, at, len) : NULL;
+}
 /* Element i of a counted u32 array whose count is at `at`. */
 bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v);
 /* Communicator index `id` of this rank, entered on first use. */
-mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id);
+mpi_comm *mpi_comm_find(mpi_rank *m, uint64_t id);
+static inline mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id)
+{
+	/* most records name the communicator the previous one named (see mpi_comm_find) */
+	mpi_pass *p = m->pass;
+	return p->comm_last && p->comm_last_id == id ? p->comm_last : mpi_comm_find(m, id);
+}
 static inline mpi_inst *mpi_inst_of(mpi_rank *m, uint32_t i) { return i < m->ninst ? &m->inst[i] : NULL; }
 
-/* Messages (messages.c). A recorded status: bytes (i32), source (i32),
+/* Messages on their channels (chans.c). A recorded status: bytes (i32), source (i32),
  * cancelled (u8), error (u8), and from 0.6.3 the tag (i32). */
 typedef struct mpi_status { bool ok, tag_ok, cancelled; int32_t src, tag, bytes; } mpi_status;
 mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, uint64_t i);
-uint32_t mpi_inst_of_comm(mpi_rank *m, uint64_t comm);
+static inline uint32_t mpi_inst_of_comm(mpi_rank *m, uint64_t comm)
+{
+	mpi_comm *c = mpi_comm_of(m, comm);
+	return c ? c->inst : INST_NONE;
+}
 /* The message of a send or receive, from its count, peer, tag and datatype roles. */
 mpi_msg mpi_msg_from(mpi_rank *m, unsigned fn, const dumpi_args *a, bool recv, int cro, int pro, int gro, int dro);
 static inline bool mpi_msg_wild(const mpi_msg *g) { return g->peer == MPI_D_ANY_SOURCE || g->tag == MPI_D_ANY_TAG; }
@@ -350,6 +385,10 @@ void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g);
 void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_status st);
 void mpi_untally(mpi_rank *m, const mpi_msg *g);
 
+/* Whether mpi_messages / mpi_requests do anything with records of `fn`
+ * (mpi_rank_record calls them only then). */
+bool mpi_messages_of(unsigned fn);
+bool mpi_requests_of(unsigned fn);
 /* Each file's share of one record (mpi_rank_record calls them in order). */
 void mpi_messages(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "map.h"
 
 void mpi_map_init(mpi_map *m, size_t vsize)
@@ -47,9 +48,9 @@ void *mpi_map_get(const mpi_map *m, uint64_t key)
 bool mpi_map_freeze(mpi_map *m)
 {
 	if (m->pos || !m->cap) return true;
-	uint32_t *pos = calloc(m->cap, sizeof *pos);
-	uint64_t *k = malloc((m->len ? m->len : 1) * sizeof *k);
-	unsigned char *v = malloc((m->len ? m->len : 1) * (m->vsize ? m->vsize : 1));
+	uint32_t *pos = hv_calloc(m->cap, sizeof *pos);
+	uint64_t *k = hv_malloc((m->len ? m->len : 1) * sizeof *k);
+	unsigned char *v = hv_malloc((m->len ? m->len : 1) * (m->vsize ? m->vsize : 1));
 	if (!pos || !k || !v) {
 		free(pos), free(k), free(v);
 		return false;
@@ -70,9 +71,9 @@ bool mpi_map_freeze(mpi_map *m)
 static bool thaw(mpi_map *m)
 {
 	if (!m->pos) return true;
-	uint64_t *k = calloc(m->cap, sizeof *k);
-	uint8_t *u = calloc(m->cap, 1);
-	unsigned char *v = calloc(m->cap, m->vsize ? m->vsize : 1);
+	uint64_t *k = hv_calloc(m->cap, sizeof *k);
+	uint8_t *u = hv_calloc(m->cap, 1);
+	unsigned char *v = hv_calloc(m->cap, m->vsize ? m->vsize : 1);
 	if (!k || !u || !v) {
 		free(k), free(u), free(v);
 		m->oom = true;
@@ -93,9 +94,9 @@ static bool thaw(mpi_map *m)
 static bool grow(mpi_map *m)
 {
 	size_t ncap = m->cap ? m->cap * 2 : 16;
-	uint64_t *k = calloc(ncap, sizeof *k);
-	uint8_t *u = calloc(ncap, 1);
-	unsigned char *v = calloc(ncap, m->vsize ? m->vsize : 1);
+	uint64_t *k = hv_calloc(ncap, sizeof *k);
+	uint8_t *u = hv_calloc(ncap, 1);
+	unsigned char *v = hv_calloc(ncap, m->vsize ? m->vsize : 1);
 	if (!k || !u || !v) {
 		free(k), free(u), free(v);
 		m->oom = true;
@@ -117,7 +118,7 @@ static bool grow(mpi_map *m)
 void *mpi_map_put(mpi_map *m, uint64_t key, bool *fresh)
 {
 	if (fresh) *fresh = false;
-	if (!thaw(m)) return NULL;
+	if (m->pos && !thaw(m)) return NULL;
 	void *v = mpi_map_get(m, key);
 	if (fresh) *fresh = v == NULL;
 	if (v) return v;
@@ -133,7 +134,7 @@ void *mpi_map_put(mpi_map *m, uint64_t key, bool *fresh)
 
 void mpi_map_del(mpi_map *m, uint64_t key)
 {
-	if (!m->cap || !thaw(m)) return;
+	if (!m->cap || (m->pos && !thaw(m))) return;
 	size_t mask = m->cap - 1, i = slot_of(key, m->cap);
 	while (m->used[i] && m->keys[i] != key) i = (i + 1) & mask;
 	if (!m->used[i]) return;
@@ -170,9 +171,9 @@ bool mpi_map_shape(mpi_map *m, size_t cap)
 {
 	mpi_map_free(m);
 	if (cap < 16 || (cap & (cap - 1))) return false;
-	m->keys = calloc(cap, sizeof *m->keys);
-	m->used = calloc(cap, 1);
-	m->vals = calloc(cap, m->vsize ? m->vsize : 1);
+	m->keys = hv_calloc(cap, sizeof *m->keys);
+	m->used = hv_calloc(cap, 1);
+	m->vals = hv_calloc(cap, m->vsize ? m->vsize : 1);
 	if (!m->keys || !m->used || !m->vals) {
 		mpi_map_free(m);
 		m->oom = true;

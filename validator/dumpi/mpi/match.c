@@ -33,74 +33,18 @@
  * Over hpcvet-mpi's processes the messages' part is shared out by
  * destination in the same order (t->part, part.c): steps 1 and 2 run
  * everywhere on skeletons, step 3 on each process for the pairs whose
- * destination it checked, and the findings are replayed in slot order. */
+ * destination it checked, and the findings are replayed in slot order.
+ * This file is the stage's driver: it calls comms.c, collmatch.c and
+ * part.c, which call neither one another nor this file; what they share
+ * (diagnostics within the caps, communicator names, a channel's pair) is
+ * stage.c's. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
-
-/* Whether rule `rule` may list one more diagnostic in this trace (DIAG_CAP). */
-bool mpi_room(trace_ctx *t, int rule)
-{
-	if (t->shown[rule] < DIAG_CAP) {
-		t->shown[rule]++;
-		return true;
-	}
-	t->hidden[rule]++;
-	return false;
-}
-
-/* mpi_room, counting the severity of a finding it does not let through. */
-static bool room_for(trace_ctx *t, int rule, enum hv_sev sev)
-{
-	if (mpi_room(t, rule)) return true;
-	if (sev + 1u > t->hidden_sev[rule]) t->hidden_sev[rule] = (uint8_t)(sev + 1u);
-	return false;
-}
-
-static void emit_msg(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
-		     const char *msg)
-{
-	char path[48];
-	hv_emit_sev(t->r, rule, sev, m->file, off, 0, dumpi_record_path(path, sizeof path, rec), "%s", msg);
-}
-
-void mpi_emit_text(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
-		   const char *msg)
-{
-	if (room_for(t, rule, sev)) emit_msg(t, rule, sev, m, rec, off, msg);
-}
-
-static void vemit_at(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
-		     const char *fmt, va_list ap)
-{
-	/* a partitioned stage's pair findings wait for their place (part.c) */
-	bool recording = t->part && t->part->recording;
-	if (!recording && !room_for(t, rule, sev)) return;
-	char msg[768];
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	if (recording) mpi_part_record(t, rule, sev, m, rec, off, msg);
-	else emit_msg(t, rule, sev, m, rec, off, msg);
-}
-
-void mpi_emit_at(trace_ctx *t, int rule, const mpi_rank *m, uint64_t rec, uint64_t off, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vemit_at(t, rule, hv_rules[rule].severity, m, rec, off, fmt, ap);
-	va_end(ap);
-}
-
-void mpi_emit_sev(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
-		  const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vemit_at(t, rule, sev, m, rec, off, fmt, ap);
-	va_end(ap);
-}
 
 /* The message classes of unrecorded calls a rank shows (UNREC_REQ,
  * UNREC_STATUS, not 0), as words for messages. */
@@ -130,40 +74,7 @@ static void unrec_tail(char *buf, size_t len, const trace_ctx *t, const mpi_rank
 		 t->replay ? ": a replay sees it unmatched" : ", which may explain it");
 }
 
-/* "comm 2 = world", "comm 4" as the rank names it. */
-const char *mpi_comm_name(char *buf, size_t len, const mpi_rank *m, uint32_t inst)
-{
-	if (inst == INST_WORLD) snprintf(buf, len, "comm 2 = world");
-	else if (inst == INST_SELF) snprintf(buf, len, "comm 3 = self");
-	else if (inst < m->ninst)
-		snprintf(buf, len, "comm %llu (made by %s, record %llu)", (unsigned long long)m->inst[inst].local_id,
-			 dumpi_function_name(m->inst[inst].fn), (unsigned long long)m->inst[inst].rec);
-	else snprintf(buf, len, "comm ?");
-	return buf;
-}
-
 /* ---- 3. point-to-point ---- */
-
-bool mpi_chan_pair(const trace_ctx *t, uint32_t w, const mpi_chan *c, uint64_t *key, uint32_t *gid, uint32_t *src,
-		   uint32_t *dst, int32_t *tag)
-{
-	uint32_t g = c->inst < t->by[w]->ninst ? t->ig[w][c->inst] : GID_NONE;
-	uint32_t me = w, peer;
-	if (g == GID_SELF) {
-		if (c->peer != 0) return false;
-		peer = w;
-	} else {
-		if (g == GID_NONE || !t->g[g].ok) return false;
-		if (c->peer < 0 || (uint32_t)c->peer >= t->g[g].n) return false; /* reported as dumpi.mpi.rank-range */
-		peer = t->g[g].mem[c->peer].world;
-		/* this rank's own position must be where the order puts it */
-	}
-	*gid = g;
-	*src = c->dir ? peer : me, *dst = c->dir ? me : peer;
-	*tag = t->by[*src]->chans_merged || t->by[*dst]->chans_merged ? CHAN_ANY_TAG : c->tag;
-	*key = mpi_hash(g == GID_SELF ? ((uint64_t)1 << 40) | w : g, *src, *dst, (uint32_t)*tag);
-	return true;
-}
 
 /* Channel c of rank w into its pair: false when out of memory. Partitioned,
  * the map holds keys alone (and the index of a pair owned here). */
@@ -188,16 +99,6 @@ static bool chan_put(trace_ctx *t, mpi_map *gm, uint32_t w, const mpi_chan *c)
 	}
 	mpi_pair_end(x, c, tag);
 	return true;
-}
-
-void mpi_pair_end(gchan *x, const mpi_chan *c, int32_t tag)
-{
-	const mpi_chan **end = c->dir ? &x->r : &x->s;
-	uint64_t *n = c->dir ? &x->nr : &x->ns;
-	if (*end) x->merged = true;
-	if (!*end || c->last_rec > (*end)->last_rec) *end = c;
-	*n = *n > UINT64_MAX - c->n ? UINT64_MAX : *n + c->n;
-	if (tag == CHAN_ANY_TAG) x->merged = true;
 }
 
 /* Wildcard receives of the destination on this communicator absorb sends
@@ -489,8 +390,8 @@ void mpi_trace_check_over(const hv_options *opt, hv_report *r, mpi_rank *const *
 	mpi_part part = {.run = run};
 	if (run) t.part = &part;
 	report_library(opt, r, ranks, n);
-	t.by = calloc(n ? n : 1, sizeof *t.by);
-	t.ig = calloc(n ? n : 1, sizeof *t.ig);
+	t.by = hv_calloc(n ? n : 1, sizeof *t.by);
+	t.ig = hv_calloc(n ? n : 1, sizeof *t.ig);
 	if (!t.by || !t.ig) whole = false;
 	for (size_t i = 0; i < n && whole; i++) {
 		mpi_rank *m = ranks[i];
@@ -508,8 +409,8 @@ void mpi_trace_check_over(const hv_options *opt, hv_report *r, mpi_rank *const *
 		}
 		uint32_t most = 1;
 		for (uint32_t gi = 0; gi < t.ng; gi++) most = t.g[gi].n > most ? t.g[gi].n : most;
-		vote *v = malloc(most * sizeof *v);
-		bool *told = malloc(most * sizeof *told);
+		vote *v = hv_malloc(most * sizeof *v);
+		bool *told = hv_malloc(most * sizeof *told);
 		if (v && told)
 			for (uint32_t gi = 0; gi < t.ng; gi++) mpi_compare_collectives(&t, gi, v, told);
 		else hv_report_internal(r, "out of memory");

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/units.h"
 #include "internal.h"
 
@@ -44,7 +45,7 @@ void mpi_part_owners(trace_ctx *t)
 	hv_wbuf_free(&w);
 	p->np = g.nranks;
 	p->me = g.me;
-	p->owner = malloc((t->n ? t->n : 1) * sizeof *p->owner);
+	p->owner = hv_malloc((t->n ? t->n : 1) * sizeof *p->owner);
 	if (!p->owner) p->failed = true;
 	for (uint32_t k = 0; k < t->n && p->owner; k++) p->owner[k] = UINT32_MAX;
 	for (int r = 0; r < g.nranks && p->owner; r++) {
@@ -80,7 +81,7 @@ gchan *mpi_part_pair(trace_ctx *t, uint32_t *ix, bool fresh, uint32_t dst)
 		if (!p->owner || p->owner[dst] != (uint32_t)p->me) return NULL;
 		if (p->npairs == p->pcap) {
 			uint32_t cap = p->pcap ? p->pcap * 2 : 1024;
-			gchan *n = cap > p->pcap ? realloc(p->pairs, (size_t)cap * sizeof *n) : NULL;
+			gchan *n = cap > p->pcap ? hv_realloc(p->pairs, (size_t)cap * sizeof *n) : NULL;
 			if (!n) {
 				p->failed = true;
 				return NULL;
@@ -129,7 +130,7 @@ static bool routed_read(trace_ctx *t, const hv_gathered *g, int r, const mpi_map
 static void route_round(trace_ctx *t, const mpi_map *gm, uint32_t lo, uint32_t hi, uint64_t step, size_t *n)
 {
 	mpi_part *p = t->part;
-	hv_wbuf *to = calloc(p->np > 0 ? (size_t)p->np : 1, sizeof *to);
+	hv_wbuf *to = hv_calloc(p->np > 0 ? (size_t)p->np : 1, sizeof *to);
 	if (!to) p->failed = true;
 	for (uint32_t w = lo; w < hi && to && p->owner; w++) {
 		if (p->owner[w] != (uint32_t)p->me) continue;
@@ -167,7 +168,7 @@ void mpi_part_route(trace_ctx *t, const mpi_map *gm)
 	/* room for every send end to come, so the channels never move */
 	size_t n = 0;
 	if (p->nwait && !p->failed) {
-		p->routed = calloc(p->nwait, sizeof *p->routed);
+		p->routed = hv_calloc(p->nwait, sizeof *p->routed);
 		if (!p->routed) p->failed = true;
 	}
 	/* the same rounds on every process: they depend on the ranks alone */
@@ -192,28 +193,6 @@ gchan *mpi_part_at(trace_ctx *t, const uint32_t *ix, uint64_t slot)
 	if (*ix == PAIR_ELSEWHERE || p->failed) return NULL;
 	p->slot = slot;
 	return &p->pairs[*ix];
-}
-
-void mpi_part_record(trace_ctx *t, int rule, enum hv_sev sev, const mpi_rank *m, uint64_t rec, uint64_t off,
-		     const char *msg)
-{
-	mpi_part *p = t->part;
-	if (p->kept[rule] >= DIAG_CAP) {
-		/* past this process's first DIAG_CAP, past the trace's too */
-		if (p->unkept[rule] < UINT32_MAX) p->unkept[rule]++;
-		if (sev + 1u > p->unkept_sev[rule]) p->unkept_sev[rule] = (uint8_t)(sev + 1u);
-		return;
-	}
-	p->kept[rule]++;
-	p->nfound++;
-	hv_wbuf *w = &p->found;
-	hv_put_u64(w, p->slot);
-	hv_put_u64(w, (uint64_t)rule);
-	hv_put_u64(w, sev);
-	hv_put_u64(w, (uint64_t)m->rank);
-	hv_put_u64(w, rec);
-	hv_put_u64(w, off);
-	hv_put_str(w, msg);
 }
 
 /* One process's part of step 5 as it arrived: its counts applied to the
@@ -304,7 +283,7 @@ void mpi_part_replay(trace_ctx *t)
 	hv_wbuf_free(&w);
 	/* every process's counts, this one's included, from what every process received alike */
 	memcpy(t->r->evaluated, p->evaluated, sizeof p->evaluated);
-	found_at *f = calloc(g.nranks > 0 ? (size_t)g.nranks : 1, sizeof *f);
+	found_at *f = hv_calloc(g.nranks > 0 ? (size_t)g.nranks : 1, sizeof *f);
 	ok = ok && f;
 	for (int r = 0; r < g.nranks && ok; r++) {
 		hv_rbuf rb = hv_rbuf_of(g.buf + g.off[r], (size_t)g.len[r]);

@@ -1,51 +1,21 @@
 /* The per-rank pass of the MPI consistency layer, fed one decoded record at
- * a time by the stream walk (stream.c): the rank's life cycle, argument
- * roles, argument validity (counts, ranks, tags), and communicator and
+ * a time by the stream walk (stream.c): the driver of the pass. It owns
+ * the rank's life cycle, the argument roles and each function's plan, and
+ * checks argument validity (counts, ranks, tags) and communicator and
  * datatype handles with the communicator instances the cross-rank stage
- * pairs. The rest of the pass has its own files: messages.c (channels),
- * colls.c (collective digests), requests.c (request life cycles). */
+ * pairs; it calls the pass's other parts for the rest of a record:
+ * messages.c (blocking messages), colls.c (collective digests), requests.c
+ * (request life cycles). The parts never call one another nor this file:
+ * what they share (diagnostics, communicator lookup, arrays, channel
+ * tallies) is pass.c's and chans.c's, declared in internal.h. */
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "internal.h"
-
-/* ---- argument roles, by field name, computed once ---- */
-
-int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
-static pthread_once_t roles_once = PTHREAD_ONCE_INIT;
-
-static const char *const role_names[RO_COUNT_ROLES] = {
-	[RO_COUNT] = "count", [RO_SENDCOUNT] = "sendcount", [RO_RECVCOUNT] = "recvcount",
-	[RO_DATATYPE] = "datatype", [RO_SENDTYPE] = "sendtype", [RO_RECVTYPE] = "recvtype",
-	[RO_OLDTYPE] = "oldtype", [RO_NEWTYPE] = "newtype", [RO_DEST] = "dest", [RO_SOURCE] = "source",
-	[RO_ROOT] = "root", [RO_TAG] = "tag", [RO_SENDTAG] = "sendtag", [RO_RECVTAG] = "recvtag",
-	[RO_COMM] = "comm", [RO_OLDCOMM] = "oldcomm", [RO_NEWCOMM] = "newcomm", [RO_REQUEST] = "request",
-	[RO_REQUESTS] = "requests", [RO_INDEX] = "index", [RO_FLAG] = "flag", [RO_OUTCOUNT] = "outcount",
-	[RO_INDICES] = "indices", [RO_STATUS] = "status", [RO_STATUSES] = "statuses", [RO_COLOR] = "color",
-	[RO_REORDER] = "reorder", [RO_KEY] = "key", [RO_SIZE] = "size", [RO_RANK] = "rank",
-	[RO_SENDCOUNTS] = "sendcounts", [RO_RECVCOUNTS] = "recvcounts", [RO_SENDTYPES] = "sendtypes",
-	[RO_RECVTYPES] = "recvtypes", [RO_COMMRANK] = "commrank",
-};
-
-static void compute_roles(void)
-{
-	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
-		memset(mpi_roles[fn], -1, sizeof mpi_roles[fn]);
-		const dumpi_layout *L = dumpi_layout_of(fn);
-		if (!L) continue;
-		for (unsigned i = 0; i < L->nfields; i++)
-			for (int ro = 0; ro < RO_COUNT_ROLES; ro++)
-				if (strlen(role_names[ro]) == L->fields[i].name_len &&
-				    memcmp(role_names[ro], L->fields[i].name, L->fields[i].name_len) == 0 && mpi_roles[fn][ro] < 0)
-					mpi_roles[fn][ro] = (int8_t)i;
-	}
-}
-
-void mpi_roles_init(void) { pthread_once(&roles_once, compute_roles); }
 
 /* Function classes (dumpi/common/funclabels.h ids). */
 static bool is_send(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 11) || (fn >= 26 && fn <= 29); }
@@ -54,36 +24,61 @@ static bool is_sendrecv(unsigned fn) { return fn == 33 || fn == 34; }
 /* Outputs named like a count (MPI_UNDEFINED is legal there). */
 static bool count_is_output(unsigned fn) { return fn == 2 || fn == 48 || fn == 175; }
 
-/* ---- diagnostics ---- */
+/* ---- each function's plan, from its roles, computed once ---- */
 
-const char *mpi_role_label(int ro) { return role_names[ro]; }
+static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
 
-static void vemit(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
-		  const char *fmt, va_list ap)
+
+/* Which per-record checks a function's arguments can feed, from its roles
+ * (compute_roles): a record skips the checks that would look up roles its
+ * function has none of, and find nothing. */
+enum {
+	PLAN_COUNTS = 1,   /* a count role checked for sign (check_counts) */
+	PLAN_USES = 2,     /* a communicator or datatype input (uses) */
+	PLAN_HANDLES = 4,  /* creates, frees or sizes a handle (handles) */
+	PLAN_RANKS = 8,    /* names a communicator: ranks and tags (ranks_and_tags) */
+	PLAN_COLL = 16,    /* a collective (mpi_collectives) */
+	PLAN_MSG = 32,     /* a blocking message (mpi_messages) */
+	PLAN_REQ = 64,     /* creates, completes or names requests (mpi_requests) */
+	PLAN_STATUS = 128, /* makes or reads a status (status_reads) */
+};
+static uint8_t plans[DUMPI_NFUNCS];
+/* The count roles a function has, and the handle inputs (communicators,
+ * then datatypes) uses() looks at, in role order; RO_COUNT_ROLES ends each. */
+static uint8_t count_roles[DUMPI_NFUNCS][4], use_roles[DUMPI_NFUNCS][7];
+
+static void compute_plans(void)
 {
-	char msg[640], path[48];
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	hv_emit_sev(m->r, rule, sev, m->file, off ? off : rec->offset, len, dumpi_record_path(path, sizeof path, rec->index),
-		    "%s record %llu (%s): %s", mpi_rank_label(m).s, (unsigned long long)rec->index,
-		    dumpi_function_name(rec->fn), msg);
+	mpi_roles_init();
+	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
+		const int8_t *ro = mpi_roles[fn];
+		static const uint8_t counts[] = {RO_COUNT, RO_SENDCOUNT, RO_RECVCOUNT};
+		static const uint8_t handles[] = {RO_COMM, RO_OLDCOMM, RO_DATATYPE, RO_SENDTYPE, RO_RECVTYPE, RO_OLDTYPE};
+		unsigned nc = 0, nu = 0;
+		for (unsigned k = 0; k < sizeof counts; k++)
+			if (ro[counts[k]] >= 0) count_roles[fn][nc++] = counts[k];
+		for (unsigned k = 0; k < sizeof handles; k++)
+			if (ro[handles[k]] >= 0 && (k >= 2 ? fn != 186 : fn != 134)) use_roles[fn][nu++] = handles[k];
+		count_roles[fn][nc] = RO_COUNT_ROLES;
+		use_roles[fn][nu] = RO_COUNT_ROLES;
+		uint8_t p = 0;
+		if (!count_is_output(fn) && (ro[RO_COUNT] >= 0 || ro[RO_SENDCOUNT] >= 0 || ro[RO_RECVCOUNT] >= 0))
+			p |= PLAN_COUNTS;
+		if ((fn != 134 && (ro[RO_COMM] >= 0 || ro[RO_OLDCOMM] >= 0)) ||
+		    (fn != 186 && (ro[RO_DATATYPE] >= 0 || ro[RO_SENDTYPE] >= 0 || ro[RO_RECVTYPE] >= 0 || ro[RO_OLDTYPE] >= 0)))
+			p |= PLAN_USES;
+		if (ro[RO_NEWCOMM] >= 0 || ro[RO_NEWTYPE] >= 0 || fn == 133 || fn == 134 || fn == 186 || fn == 87 ||
+		    fn == 132 || fn == 47 || fn == 81 || fn == 82)
+			p |= PLAN_HANDLES;
+		if (ro[RO_COMM] >= 0 || ro[RO_OLDCOMM] >= 0) p |= PLAN_RANKS;
+		if (mpi_is_coll(fn)) p |= PLAN_COLL;
+		if (mpi_messages_of(fn)) p |= PLAN_MSG;
+		if (mpi_requests_of(fn)) p |= PLAN_REQ;
+		if (fn == 1 || fn == 22 || fn == 23 || fn == 33 || fn == 34 || fn == 2 || fn == 48) p |= PLAN_STATUS;
+		plans[fn] = p;
+	}
 }
 
-void mpi_emit(mpi_rank *m, int rule, const dumpi_record *rec, uint64_t off, uint64_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vemit(m, rule, hv_rules[rule].severity, rec, off, len, fmt, ap);
-	va_end(ap);
-}
-
-void mpi_emit_rank_sev(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
-		       const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vemit(m, rule, sev, rec, off, len, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- lifetime ---- */
 
@@ -104,9 +99,9 @@ static uint32_t inst_new(mpi_rank *m);
 
 mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 {
-	mpi_roles_init();
-	mpi_rank *m = calloc(1, sizeof *m);
-	mpi_pass *pass = calloc(1, sizeof *pass);
+	pthread_once(&plans_once, compute_plans);
+	mpi_rank *m = hv_calloc(1, sizeof *m);
+	mpi_pass *pass = hv_calloc(1, sizeof *pass);
 	if (!m || !pass) {
 		free(m);
 		free(pass);
@@ -144,13 +139,6 @@ void mpi_rank_set_options(mpi_rank *m, const hv_options *opt)
 
 long mpi_rank_world_rank(const mpi_rank *m) { return m->rank; }
 
-mpi_rank_name mpi_rank_label(const mpi_rank *m)
-{
-	mpi_rank_name n;
-	if (m->rank >= 0) snprintf(n.s, sizeof n.s, "rank %ld", m->rank);
-	else snprintf(n.s, sizeof n.s, "rank of file %.80s", hv_basename(m->file ? m->file : ""));
-	return n;
-}
 void mpi_rank_set_world_rank(mpi_rank *m, long rank) { m->rank = rank; }
 
 static void pass_free(mpi_rank *m)
@@ -162,6 +150,7 @@ static void pass_free(mpi_rank *m)
 	mpi_map_free(&p->types);
 	mpi_map_free(&p->reqs);
 	free(p->req_seen);
+	free(p->req_direct);
 	free(p);
 	m->pass = NULL;
 }
@@ -176,27 +165,6 @@ void mpi_rank_free(mpi_rank *m)
 	free(m);
 }
 
-/* Element i of a counted u32 array whose count is at `at`. */
-bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v)
-{
-	if (!m->pass->win_ok) return false;
-	const uint8_t *p = hv_window_get(&m->pass->win, at + 4 + 4 * i, 4);
-	if (!p) return false;
-	*v = hv_be32(p);
-	return true;
-}
-
-mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id)
-{
-	bool fresh;
-	mpi_comm *c = mpi_map_put(&m->pass->comms, id, &fresh);
-	if (c && fresh) {
-		c->size = id == MPI_D_COMM_SELF ? 1 : -1;
-		c->inst = id == MPI_D_COMM_WORLD ? INST_WORLD : id == MPI_D_COMM_SELF ? INST_SELF : INST_NONE;
-	}
-	return c;
-}
-
 /* A new communicator instance (INST_NONE past MPI_MAX_INST or out of memory). */
 static uint32_t inst_new(mpi_rank *m)
 {
@@ -206,7 +174,7 @@ static uint32_t inst_new(mpi_rank *m)
 	}
 	if (m->ninst == m->inst_cap) {
 		uint32_t nc = m->inst_cap ? 2 * m->inst_cap : 8;
-		mpi_inst *ni = realloc(m->inst, nc * sizeof *ni);
+		mpi_inst *ni = hv_realloc(m->inst, nc * sizeof *ni);
 		if (!ni) return INST_NONE;
 		m->inst = ni;
 		m->inst_cap = nc;
@@ -220,31 +188,18 @@ static uint32_t inst_new(mpi_rank *m)
 	return m->ninst++;
 }
 
-uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
-{
-	uint64_t h = 0x243f6a8885a308d3ull;
-	uint64_t v[4] = {a, b, c, d};
-	for (int i = 0; i < 4; i++) {
-		h ^= v[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-		h *= 0xff51afd7ed558ccdull;
-		h ^= h >> 33;
-	}
-	return h;
-}
-
 /* ---- per-record checks ---- */
 
 static void check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	static const int cr[] = {RO_COUNT, RO_SENDCOUNT, RO_RECVCOUNT};
 	if (count_is_output(rec->fn)) return;
-	for (size_t k = 0; k < 3; k++) {
+	for (const uint8_t *ro = count_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++) {
 		uint64_t v;
-		if (!mpi_arg(rec->fn, a, cr[k], &v)) continue;
+		if (!mpi_arg(rec->fn, a, *ro, &v)) continue;
 		int32_t c = (int32_t)(uint32_t)v;
 		if (!hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, c >= 0))
-			mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, mpi_arg_at(rec->fn, a, cr[k]), 4,
-				 "%s is %d; counts are >= 0", mpi_role_label(cr[k]), c);
+			mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, mpi_arg_at(rec->fn, a, *ro), 4,
+				 "%s is %d; counts are >= 0", mpi_role_label(*ro), c);
 	}
 }
 
@@ -343,10 +298,24 @@ static void reuse_refuted(mpi_rank *m, const mpi_reuse *u, uint64_t id, const du
 		 type ? "datatype" : "comm", (unsigned long long)id);
 }
 
-static void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
+static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
+static void use_type_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
+
+/* Only a user handle (most records name predefined ones) is looked up. */
+static inline void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
 {
 	uint64_t id;
-	if (!mpi_arg(rec->fn, a, ro, &id) || id < MPI_D_FIRST_USER_COMM) return;
+	if (mpi_arg(rec->fn, a, ro, &id) && id >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, ro, id);
+}
+
+static inline void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
+{
+	uint64_t id;
+	if (mpi_arg(rec->fn, a, ro, &id) && id >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, ro, id);
+}
+
+static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id)
+{
 	mpi_comm *c = mpi_map_get(&m->pass->comms, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
 	if (!c || c->state != 2) return;
@@ -357,10 +326,8 @@ static void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, 
 	reuse_begin(&c->reuse, c->freed_rec, rec, a, ro);
 }
 
-static void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
+static void use_type_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id)
 {
-	uint64_t id;
-	if (!mpi_arg(rec->fn, a, ro, &id) || id < MPI_D_FIRST_USER_DATATYPE) return;
 	mpi_type_free *f = mpi_map_get(&m->pass->types, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
 	if (!f || f->reused) return;
@@ -390,17 +357,12 @@ static void settle_reuses(mpi_rank *m)
  * are counted. */
 static void uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	unsigned fn = rec->fn;
-	if (fn != 134) { /* MPI_Comm_get_parent: comm is its output */
-		use_comm(m, rec, a, RO_COMM);
-		use_comm(m, rec, a, RO_OLDCOMM);
-	}
-	if (fn != 186) { /* MPI_Type_match_size: datatype is its output */
-		use_type(m, rec, a, RO_DATATYPE);
-		use_type(m, rec, a, RO_SENDTYPE);
-		use_type(m, rec, a, RO_RECVTYPE);
-		use_type(m, rec, a, RO_OLDTYPE);
-	}
+	/* the function's communicator inputs, then its datatype inputs (not
+	 * MPI_Comm_get_parent's comm nor MPI_Type_match_size's datatype:
+	 * outputs; compute_roles leaves them out) */
+	for (const uint8_t *ro = use_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++)
+		if (*ro == RO_COMM || *ro == RO_OLDCOMM) use_comm(m, rec, a, *ro);
+		else use_type(m, rec, a, *ro);
 }
 
 static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -526,7 +488,7 @@ static void ranks_and_tags(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 		check_tag(m, rec, a, RO_SENDTAG, false);
 		check_tag(m, rec, a, RO_RECVTAG, true);
 	}
-	if (fn != 91) check_rank_arg(m, rec, a, comm, RO_ROOT);
+	if (fn != 91 && mpi_roles[fn][RO_ROOT] >= 0) check_rank_arg(m, rec, a, comm, RO_ROOT);
 }
 
 /* A status read (MPI_Get_count, MPI_Get_elements) with no recorded receive
@@ -551,14 +513,16 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	m->last_off = rec->offset;
 	m->last_fn = (uint16_t)rec->fn;
 	if (rec->fn >= DUMPI_NFUNCS) return;
-	check_counts(m, rec, a);
-	status_reads(m, rec);
-	uses(m, rec, a);
-	mpi_collectives(m, rec, a); /* before handles(): a constructor is a collective on its parent */
-	handles(m, rec, a);
-	mpi_messages(m, rec, a);
-	ranks_and_tags(m, rec, a);
-	mpi_requests(m, rec, a);
+	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
+	uint8_t plan = plans[rec->fn];
+	if (plan & PLAN_COUNTS) check_counts(m, rec, a);
+	if (plan & PLAN_STATUS) status_reads(m, rec);
+	if (plan & PLAN_USES) uses(m, rec, a);
+	if (plan & PLAN_COLL) mpi_collectives(m, rec, a); /* before handles(): a constructor is a collective on its parent */
+	if (plan & PLAN_HANDLES) handles(m, rec, a);
+	if (plan & PLAN_MSG) mpi_messages(m, rec, a);
+	if (plan & PLAN_RANKS) ranks_and_tags(m, rec, a);
+	if (plan & PLAN_REQ) mpi_requests(m, rec, a);
 	if (rec->fn == 125) m->finalized = true;
 }
 
@@ -573,14 +537,14 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 static void compact(mpi_rank *m)
 {
 	if (m->ninst && m->ninst < m->inst_cap) {
-		mpi_inst *ni = realloc(m->inst, m->ninst * sizeof *ni);
+		mpi_inst *ni = hv_realloc(m->inst, m->ninst * sizeof *ni);
 		if (ni) m->inst = ni, m->inst_cap = m->ninst;
 	}
 	for (uint32_t i = 0; i < m->ninst; i++) {
 		mpi_inst *in = &m->inst[i];
 		uint64_t kept = in->ncoll < in->ops_cap ? in->ncoll : in->ops_cap;
 		if (!in->ops || kept == 0 || kept == in->ops_cap) continue;
-		mpi_coll *no = realloc(in->ops, (size_t)kept * sizeof *no);
+		mpi_coll *no = hv_realloc(in->ops, (size_t)kept * sizeof *no);
 		if (no) in->ops = no, in->ops_cap = (uint8_t)kept;
 	}
 	mpi_map_freeze(&m->chans);

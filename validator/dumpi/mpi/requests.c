@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
@@ -60,9 +61,42 @@ void mpi_rank_set_ignored(mpi_rank *m, uint64_t footer_off, const uint32_t *call
 
 /* ---- requests ---- */
 
+/* Request ids below REQ_DIRECT live in a table indexed by id (kind 0: none),
+ * the rest in the map: libdumpi numbers requests from 2 up as it meets new
+ * handle values, so a program's ids are small, and a wait or test finds
+ * its request without hashing. Leaks are listed in the order of the
+ * records that created them, whichever holds them. */
+static mpi_req *req_get(mpi_rank *m, uint64_t id)
+{
+	mpi_pass *p = m->pass;
+	if (id < REQ_DIRECT) return p->req_direct && p->req_direct[id].kind ? &p->req_direct[id] : NULL;
+	return mpi_map_get(&p->reqs, id);
+}
+
+static mpi_req *req_put(mpi_rank *m, uint64_t id, bool *fresh)
+{
+	mpi_pass *p = m->pass;
+	if (id >= REQ_DIRECT) return mpi_map_put(&p->reqs, id, fresh);
+	*fresh = false;
+	if (!p->req_direct && !(p->req_direct = hv_calloc(REQ_DIRECT, sizeof *p->req_direct))) {
+		p->reqs.oom = true; /* as the map says it ran out */
+		return NULL;
+	}
+	mpi_req *q = &p->req_direct[id];
+	if (!q->kind) memset(q, 0, sizeof *q), *fresh = true;
+	return q;
+}
+
+static void req_del(mpi_rank *m, uint64_t id)
+{
+	mpi_pass *p = m->pass;
+	if (id >= REQ_DIRECT) mpi_map_del(&p->reqs, id);
+	else if (p->req_direct) p->req_direct[id].kind = 0;
+}
+
 static void req_mark_seen(mpi_rank *m, uint64_t id)
 {
-	if (!m->pass->req_seen) m->pass->req_seen = calloc(REQ_SEEN_BITS / 64, sizeof *m->pass->req_seen);
+	if (!m->pass->req_seen) m->pass->req_seen = hv_calloc(REQ_SEEN_BITS / 64, sizeof *m->pass->req_seen);
 	if (m->pass->req_seen) m->pass->req_seen[(id % REQ_SEEN_BITS) / 64] |= 1ull << (id % 64);
 }
 
@@ -86,7 +120,7 @@ static void req_unknown(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint
 static mpi_req *req_named(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id)
 {
 	if (id < 2) return NULL; /* MPI_REQUEST_NULL (and 0, DUMPI's error index) */
-	mpi_req *q = mpi_map_get(&m->pass->reqs, id);
+	mpi_req *q = req_get(m, id);
 	if (m->io_requests || (m->ignored & IGN_REQUESTS)) return q;
 	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
 	if (q) return q;
@@ -102,7 +136,7 @@ static mpi_req *req_named(mpi_rank *m, const dumpi_record *rec, uint64_t off, ui
 static void req_drop(mpi_rank *m, uint64_t id, mpi_req *q)
 {
 	if (q->kind == REQ_ACTIVE && q->live > 1) q->live--;
-	else mpi_map_del(&m->pass->reqs, id);
+	else req_del(m, id);
 }
 
 static void leaked(mpi_rank *m, uint64_t id, const mpi_req *q, const char *when);
@@ -157,6 +191,11 @@ static void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32
 	if (was_idle && q->msg.p2p && q->msg.recv && !mpi_msg_wild(&q->msg)) mpi_recv_msg(m, rec, &q->msg, (mpi_status){0});
 }
 
+bool mpi_requests_of(unsigned fn)
+{
+	return is_io_request(fn) || creates_request(fn) || (fn >= 13 && fn <= 21) || fn == 24 || fn == 31 || fn == 32;
+}
+
 void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	unsigned fn = rec->fn;
@@ -169,16 +208,16 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		if (fn != 170) g = mpi_msg_from(m, fn, a, recv, RO_COUNT, recv ? RO_SOURCE : RO_DEST, RO_TAG, RO_DATATYPE);
 		if (!is_persistent_init(fn) && fn != 170 && !recv) mpi_send_msg(m, rec, &g);
 		if (!is_persistent_init(fn) && fn != 170 && recv && !mpi_msg_wild(&g)) mpi_recv_msg(m, rec, &g, (mpi_status){0});
-		mpi_req *q = mpi_map_get(&m->pass->reqs, v);
-		if (q && q->kind == REQ_ACTIVE && !is_persistent_init(fn)) {
+		bool fresh;
+		mpi_req *q = req_put(m, v, &fresh);
+		if (!q) return;
+		if (!fresh && q->kind == REQ_ACTIVE && !is_persistent_init(fn)) {
 			/* One more live instance of a shared id (see mpi_req); the
 			 * oldest instance keeps the record and the message. */
 			if (q->live < UINT32_MAX) q->live++;
 			return;
 		}
-		if (q) req_replaced(m, rec, v, q);
-		q = mpi_map_put(&m->pass->reqs, v, NULL);
-		if (!q) return;
+		if (!fresh) req_replaced(m, rec, v, q);
 		q->kind = is_persistent_init(fn) ? REQ_PERSIST_IDLE : REQ_ACTIVE;
 		q->live = 1;
 		q->cancelled = false;
@@ -233,7 +272,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 			uint64_t idx, n;
 			if ((fn == 16 || fn == 17) && flag && mpi_arg(fn, a, RO_INDEX, &idx) && idx < cnt &&
 			    mpi_arr_u32(m, arr, idx, &id)) {
-				mpi_req *q = id >= 2 ? mpi_map_get(&m->pass->reqs, id) : NULL;
+				mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
 				if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUS, 0));
 			}
 			if ((fn == 20 || fn == 21) && mpi_arg(fn, a, RO_INDICES, &n)) {
@@ -241,7 +280,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 				for (uint64_t k = 0; k < n; k++) {
 					uint32_t j;
 					if (!mpi_arr_u32(m, ind, k, &j) || j >= cnt || !mpi_arr_u32(m, arr, j, &id)) continue;
-					mpi_req *q = id >= 2 ? mpi_map_get(&m->pass->reqs, id) : NULL;
+					mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
 					if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUSES, k));
 				}
 			}
@@ -280,6 +319,20 @@ static bool leak_before(const leak *a, const leak *b)
 	return a->q->rec != b->q->rec ? a->q->rec < b->q->rec : a->id < b->id;
 }
 
+/* Request `id` at the end of the rank: a leak is counted, and kept in
+ * first[] (sorted, *shown of LEAKS_SHOWN) when it is among the earliest. */
+static void leak_consider(mpi_rank *m, leak *first, size_t *shown, size_t *total, uint64_t id, const mpi_req *q)
+{
+	bool ok = q->cancelled || q->kind == REQ_PERSIST_IDLE;
+	if (hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_LEAKED, ok)) return;
+	(*total)++;
+	const leak l = {id, q};
+	if (*shown == LEAKS_SHOWN && !leak_before(&l, &first[*shown - 1])) return;
+	size_t i = *shown < LEAKS_SHOWN ? (*shown)++ : *shown - 1;
+	for (; i > 0 && leak_before(&l, &first[i - 1]); i--) first[i] = first[i - 1];
+	first[i] = l;
+}
+
 void mpi_report_leaks(mpi_rank *m)
 {
 	if (m->io_requests || (m->ignored & IGN_REQUESTS)) return;
@@ -289,17 +342,9 @@ void mpi_report_leaks(mpi_rank *m)
 	size_t it = 0, shown = 0, total = 0;
 	uint64_t key;
 	void *val;
-	while (mpi_map_next(&m->pass->reqs, &it, &key, &val)) {
-		const mpi_req *q = val;
-		bool ok = q->cancelled || q->kind == REQ_PERSIST_IDLE;
-		if (hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_LEAKED, ok)) continue;
-		total++;
-		const leak l = {key, q};
-		if (shown == LEAKS_SHOWN && !leak_before(&l, &first[shown - 1])) continue;
-		size_t i = shown < LEAKS_SHOWN ? shown++ : shown - 1;
-		for (; i > 0 && leak_before(&l, &first[i - 1]); i--) first[i] = first[i - 1];
-		first[i] = l;
-	}
+	for (uint64_t id = 0; m->pass->req_direct && id < REQ_DIRECT; id++)
+		if (m->pass->req_direct[id].kind) leak_consider(m, first, &shown, &total, id, &m->pass->req_direct[id]);
+	while (mpi_map_next(&m->pass->reqs, &it, &key, &val)) leak_consider(m, first, &shown, &total, key, val);
 	char when[64];
 	snprintf(when, sizeof when, "%s (record %llu)", m->finalized ? "MPI_Finalize" : "the end of the stream",
 		 (unsigned long long)m->last_rec);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 
 static void put_i64(hv_wbuf *w, int64_t v) { hv_put_u64(w, (uint64_t)v); }
@@ -136,7 +137,7 @@ static bool load_inst(hv_rbuf *r, mpi_inst *x, uint32_t self)
 	uint64_t want = x->ncoll < COLL_KEEP ? x->ncoll : COLL_KEEP;
 	if (r->failed || (has_ops ? nops != want || nops == 0 : nops != 0)) return false;
 	if (!has_ops) return true;
-	x->ops = calloc(nops, sizeof *x->ops);
+	x->ops = hv_calloc(nops, sizeof *x->ops);
 	if (!x->ops) return false;
 	x->ops_cap = (uint8_t)nops;
 	for (uint64_t k = 0; k < nops; k++) {
@@ -272,7 +273,7 @@ static bool load_body(hv_rbuf *r, mpi_rank *m)
 	/* only ended ranks travel, and every rank has world and self */
 	uint64_t ninst = get_max(r, MPI_MAX_INST);
 	if (r->failed || !m->ended || ninst < 2 || ninst > (r->n - r->at) / INST_MIN_BYTES) return false;
-	m->inst = calloc((size_t)ninst, sizeof *m->inst);
+	m->inst = hv_calloc((size_t)ninst, sizeof *m->inst);
 	if (!m->inst) return false;
 	m->inst_cap = (uint32_t)ninst;
 	for (uint32_t i = 0; i < ninst; i++) {
@@ -320,7 +321,7 @@ mpi_rank *mpi_rank_load_as(hv_rbuf *r, hv_blob *b, hv_report *rep, bool skeleton
 		*ok = true;
 		return NULL;
 	}
-	mpi_rank *m = calloc(1, sizeof *m);
+	mpi_rank *m = hv_calloc(1, sizeof *m);
 	if (!m) return NULL;
 	m->r = rep;
 	m->b = b;

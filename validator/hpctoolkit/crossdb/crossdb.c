@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/bitmap.h"
 #include "core/hv_int.h"
 #include "hpctoolkit/values/values.h"
@@ -26,7 +27,7 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 		for (size_t i = 0; i < x->meta->n_prop_metric_ids; i++) hv_bit_set(x->prop, x->meta->prop_metric_ids[i]);
 		for (size_t i = 0; i < x->meta->n_stat_metric_ids; i++) hv_bit_set(x->stat, x->meta->stat_metric_ids[i]);
 		/* The value loop's form of the two bitmaps: 1 where an id is not listed. */
-		if ((x->reject = malloc(2 * sizeof *x->reject + HPCTK_REJECT_PAD)) != NULL) {
+		if ((x->reject = hv_malloc(2 * sizeof *x->reject + HPCTK_REJECT_PAD)) != NULL) {
 			for (uint32_t i = 0; i < 65536; i++) {
 				x->reject[0][i] = !hv_bit_get(x->prop, i);
 				x->reject[1][i] = !hv_bit_get(x->stat, i);
@@ -46,7 +47,7 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 	/* Summary statistics: checked from cct.db against profile.db's
 	 * summary profile (release edition: the model is release only). */
 	if (x->prof && x->cct && x->meta && x->meta->values && x->prof->edition == HV_EDITION_RELEASE &&
-	    (x->sumview = malloc(sizeof *x->sumview)) != NULL)
+	    (x->sumview = hv_malloc(sizeof *x->sumview)) != NULL)
 		hpctk_vsumview_make(x->sumview, x->prof->b, x->prof->h.body_end, x->prof->pi.p, x->prof->pi.sz,
 				    x->prof->pi.n, x->meta->values);
 }
@@ -100,8 +101,8 @@ void hpctk_xfile_init_range_in(hpctk_xfile *f, const hpctk_xdb *x, int which, hv
 	f->ndig = n;
 	if (x->transpose && which != HPCTK_XTRACE) {
 		f->dig_lent = dig != NULL;
-		f->dig = dig ? dig : calloc(n ? n : 1, sizeof *f->dig);
-		if (which == HPCTK_XCCT) f->taint = calloc((n + 7u) / 8u + 1, 1);
+		f->dig = dig ? dig : hv_calloc(n ? n : 1, sizeof *f->dig);
+		if (which == HPCTK_XCCT) f->taint = hv_calloc((n + 7u) / 8u + 1, 1);
 		if (!f->dig || (which == HPCTK_XCCT && !f->taint)) {
 			hpctk_xfile_free(f);
 			f->alloc_failed = true;
@@ -141,7 +142,7 @@ void hpctk_xfile_init_range_in(hpctk_xfile *f, const hpctk_xdb *x, int which, hv
 		f->fast[0].idx_allow = metrics ? x->prop : NULL;
 		f->fast[0].idx_allow_n = 65536;
 		/* the summary checker's kept differences; it starts with the unit */
-		if (x->sumview && x->sumview->ok && !(f->vs = calloc(1, sizeof *f->vs))) f->alloc_failed = true;
+		if (x->sumview && x->sumview->ok && !(f->vs = hv_calloc(1, sizeof *f->vs))) f->alloc_failed = true;
 	}
 }
 
@@ -149,7 +150,7 @@ void hpctk_xfile_unit_begin(hpctk_xfile *f)
 {
 	const hpctk_xdb *x = f->x;
 	if (f->which == HPCTK_XPROF && x->prof && x->meta && x->meta->values && !f->vc &&
-	    (f->vc = malloc(sizeof *f->vc)) != NULL) {
+	    (f->vc = hv_malloc(sizeof *f->vc)) != NULL) {
 		/* Value semantics: release meta.db with a readable tree and metrics. */
 		hpctk_vcheck_init(f->vc, x->meta->values, f->r, x->prof->b, x->prof->b->name);
 		f->vc->spare = (hpctk_vspare *)&x->vspare; /* x is read-only to the walks but for this */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "crossdb.h"
 
@@ -33,7 +34,7 @@ typedef struct loc {
 static hpctk_digest *metric_digest(loc *l, uint16_t m)
 {
 	hpctk_digest **pg = &l->page[m >> 8];
-	if (!*pg && !(*pg = calloc(256, sizeof **pg))) {
+	if (!*pg && !(*pg = hv_calloc(256, sizeof **pg))) {
 		l->oom = true;
 		return NULL;
 	}
@@ -51,7 +52,7 @@ static void collect(loc *l, int s, uint32_t prof, uint64_t bits)
 {
 	if (l->n[s] == l->cap[s]) {
 		size_t nc = l->cap[s] ? l->cap[s] * 2 : 256;
-		pv *nv = nc > MAX_COLLECT ? NULL : realloc(l->side[s], nc * sizeof *nv);
+		pv *nv = nc > MAX_COLLECT ? NULL : hv_realloc(l->side[s], nc * sizeof *nv);
 		if (!nv) {
 			l->overflow = true;
 			return;

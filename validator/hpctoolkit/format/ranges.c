@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "core/blob.h"
 
 size_t hpctk_window_cap = HV_WINDOW_DEFAULT;
@@ -11,7 +12,7 @@ void hpctk_ranges_add(hpctk_ranges *rs, uint64_t start, uint64_t len, uint32_t o
 	if (rs->alloc_failed) return;
 	if (rs->n == rs->cap) {
 		size_t ncap = rs->cap ? rs->cap * 2 : 64;
-		hpctk_range *nv = ncap > SIZE_MAX / sizeof *nv ? NULL : realloc(rs->v, ncap * sizeof *nv);
+		hpctk_range *nv = ncap > SIZE_MAX / sizeof *nv ? NULL : hv_realloc(rs->v, ncap * sizeof *nv);
 		if (!nv) {
 			rs->alloc_failed = true;
 			return;

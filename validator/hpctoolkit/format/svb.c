@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/bitmap.h"
 #include "core/hv_int.h"
 #include "core/simd.h"
@@ -29,7 +30,7 @@ bool hpctk_svb_env_init(hpctk_svb_env *e, const hpctk_svb_desc *d, hv_blob *b, h
 	memset(e, 0, sizeof *e);
 	e->first_owner = first_owner;
 	e->n_owners = n_owners;
-	e->skip = calloc(((size_t)n_owners + 7) / 8 + 1, 1);
+	e->skip = hv_calloc(((size_t)n_owners + 7) / 8 + 1, 1);
 	e->d = d;
 	e->b = b;
 	e->r = r;

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 
 #define SZ_ENTRY 0x20u
@@ -57,7 +58,7 @@ static void push(ctx_walk *w, uint64_t p, uint64_t sz)
 {
 	if (w->n == w->cap) {
 		size_t cap = w->cap ? w->cap * 2 : 256;
-		ctx_job *ns = realloc(w->stack, cap * sizeof *ns);
+		ctx_job *ns = hv_realloc(w->stack, cap * sizeof *ns);
 		if (!ns) {
 			w->m->oom = true;
 			return;
@@ -300,8 +301,8 @@ void md_check_context(md_state *m)
 	if (!md_check_section_size(m, MD_CONTEXT, m->release ? MD_SZ_CONTEXT_HDR_R : MD_SZ_CONTEXT_HDR_D)) return;
 	ctx_walk w = {.m = m, .lo = m->lo[MD_CONTEXT], .hdrsz = m->release ? 0x20u : 0x18u, .ok = true};
 	w.ngran = (m->len[MD_CONTEXT] + 7) / 8;
-	w.claimed = calloc((size_t)(w.ngran / 64 + 1), sizeof *w.claimed);
-	w.starts = calloc((size_t)(w.ngran / 64 + 1), sizeof *w.starts);
+	w.claimed = hv_calloc((size_t)(w.ngran / 64 + 1), sizeof *w.claimed);
+	w.starts = hv_calloc((size_t)(w.ngran / 64 + 1), sizeof *w.starts);
 	if (!w.claimed || !w.starts) {
 		free(w.claimed);
 		free(w.starts);

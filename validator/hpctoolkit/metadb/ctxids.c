@@ -10,6 +10,7 @@
  * is what names the first holder of each repeated id. */
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "core/bitmap.h"
 #include "internal.h"
 
@@ -54,7 +55,7 @@ static bool next_field(id_cursor *c, uint64_t *field)
  * set when the ids are sparse). */
 static bool collect(md_state *m, const md_ctx_starts *s, size_t n, md_idvec *v)
 {
-	v->v = malloc((n ? n : 1) * sizeof *v->v);
+	v->v = hv_malloc((n ? n : 1) * sizeof *v->v);
 	if (!v->v) return false;
 	v->cap = n;
 	id_cursor c = cursor(s);
@@ -81,7 +82,7 @@ void md_ctxids_check(md_state *m, const md_ctx_starts *s)
 	set->max = max;
 	bool repeats = true; /* until the bitmap says otherwise */
 	if (dense(max, n)) {
-		set->map = calloc((size_t)max / 8 + 1, 1);
+		set->map = hv_calloc((size_t)max / 8 + 1, 1);
 		if (!set->map) goto oom;
 		repeats = false;
 		c = cursor(s);
@@ -102,7 +103,7 @@ void md_ctxids_check(md_state *m, const md_ctx_starts *s)
 	if (!set->map) {
 		/* Sparse: the set is the sorted ids without their repeats (reusing
 		 * the vector's memory would save little; it is freed next). */
-		set->sorted = malloc(n * sizeof *set->sorted);
+		set->sorted = hv_malloc(n * sizeof *set->sorted);
 		if (!set->sorted) {
 			md_idvec_free(&v);
 			goto oom;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "hpctoolkit/format/fileheader.h"
 #include "hpctoolkit/hpctoolkit.h"
@@ -83,7 +84,7 @@ typedef struct md_fit {
 static md_fit fit_as(md_state *m, bool release)
 {
 	md_fit f = {0, 0, 0};
-	hv_report *scratch = malloc(sizeof *scratch);
+	hv_report *scratch = hv_malloc(sizeof *scratch);
 	if (!scratch) {
 		m->oom = true;
 		return f;
@@ -156,7 +157,7 @@ static bool detect_release(md_state *m, const hv_options *opt)
 static bool fill_ids16(const md_idvec *v, uint16_t **out, size_t *n)
 {
 	*n = 0;
-	*out = malloc((v->n ? v->n : 1) * sizeof **out);
+	*out = hv_malloc((v->n ? v->n : 1) * sizeof **out);
 	if (!*out) return false;
 	for (size_t i = 0; i < v->n; i++)
 		if (*n == 0 || (*out)[*n - 1] != v->v[i].id) (*out)[(*n)++] = (uint16_t)v->v[i].id;
@@ -181,7 +182,7 @@ void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_m
 	uint8_t *held = NULL;
 	const uint8_t *mem = b->mem;
 	if (!mem) {
-		held = end <= SIZE_MAX ? malloc((size_t)end) : NULL;
+		held = end <= SIZE_MAX ? hv_malloc((size_t)end) : NULL;
 		if (!held || !hv_blob_read(b, 0, held, (size_t)end)) {
 			free(held);
 			if (!b->io_failed)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 
 #define SZ_MD 0x20u
@@ -87,7 +88,7 @@ static void check_psis(md_state *m, uint64_t base, uint64_t n, uint64_t stride, 
 	set->n = 0;
 	set->known = m->scopes.ok;
 	if (n > set->cap) {
-		uint64_t *nv = realloc(set->v, (size_t)n * sizeof *nv);
+		uint64_t *nv = hv_realloc(set->v, (size_t)n * sizeof *nv);
 		if (!nv) {
 			m->oom = true;
 			set->known = false;

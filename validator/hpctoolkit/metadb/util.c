@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 
 const char *const md_sec_name[MD_NSEC] = {"General", "IdNames", "Metrics", "Context",
@@ -52,7 +53,7 @@ static void check_utf8(md_state *m, enum md_sec s, uint64_t ptr, const char *pat
 {
 	if (m->detecting) return;
 	if (!m->utf8_seen[s]) {
-		m->utf8_seen[s] = calloc((size_t)(m->len[s] / 8 + 1), 1);
+		m->utf8_seen[s] = hv_calloc((size_t)(m->len[s] / 8 + 1), 1);
 		if (!m->utf8_seen[s]) {
 			m->oom = true;
 			return;
@@ -184,7 +185,7 @@ void md_idvec_push(md_state *m, md_idvec *v, uint32_t id, uint64_t off)
 {
 	if (v->n == v->cap) {
 		size_t cap = v->cap ? v->cap * 2 : 64;
-		md_idref *nv = realloc(v->v, cap * sizeof *nv);
+		md_idref *nv = hv_realloc(v->v, cap * sizeof *nv);
 		if (!nv) {
 			m->oom = true;
 			return;
@@ -222,9 +223,9 @@ static bool sort_distinct_ids(md_idvec *v)
 		if (v->v[i].id > max) max = v->v[i].id;
 	size_t words = (size_t)(max / 64) + 1;
 	if (v->n > UINT32_MAX || words / 4 > v->n + 256) return false; /* sparse: over 32 bytes of bitmap per id */
-	uint64_t *seen = calloc(words, sizeof *seen);
-	uint32_t *below = malloc(words * sizeof *below);
-	md_idref *out = malloc(v->n * sizeof *out);
+	uint64_t *seen = hv_calloc(words, sizeof *seen);
+	uint32_t *below = hv_malloc(words * sizeof *below);
+	md_idref *out = hv_malloc(v->n * sizeof *out);
 	bool distinct = seen && below && out;
 	for (size_t i = 0; i < v->n && distinct; i++) {
 		uint32_t id = v->v[i].id;

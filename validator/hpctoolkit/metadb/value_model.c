@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "internal.h"
 #include "hpctoolkit/values/values.h"
 
@@ -26,7 +27,7 @@ static uint32_t pool_add(hpctk_vmodel *vm, const char *s, size_t len, bool *ok)
 	if (vm->pool_len + len + 1 > vm->pool_cap) {
 		size_t cap = vm->pool_cap ? vm->pool_cap * 2 : 4096;
 		while (cap < vm->pool_len + len + 1) cap *= 2;
-		char *np = cap <= UINT32_MAX ? realloc(vm->pool, cap) : NULL;
+		char *np = cap <= UINT32_MAX ? hv_realloc(vm->pool, cap) : NULL;
 		if (!np) {
 			*ok = false;
 			return 0;
@@ -58,9 +59,9 @@ static uint32_t pool_str(vbuild *b, enum md_sec s, uint64_t ptr)
 static bool reserve(vbuild *b, size_t cap)
 {
 	hpctk_vmodel *vm = b->vm;
-	hpctk_vnode *nn = realloc(vm->node, cap * sizeof *nn);
+	hpctk_vnode *nn = hv_realloc(vm->node, cap * sizeof *nn);
 	if (nn) vm->node = nn;
-	uint64_t *na = nn ? realloc(b->at, cap * sizeof *na) : NULL;
+	uint64_t *na = nn ? hv_realloc(b->at, cap * sizeof *na) : NULL;
 	if (!na) return b->ok = false;
 	b->at = na;
 	b->cap = cap;
@@ -155,8 +156,8 @@ static void build_tree(vbuild *b)
  * out of memory (the caller sorts with qsort). */
 static bool sort_by_ctx(uint64_t *keys, uint32_t n)
 {
-	uint64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-	uint32_t *count = calloc(4 * 256, sizeof *count);
+	uint64_t *tmp = hv_malloc((n ? n : 1) * sizeof *tmp);
+	uint32_t *count = hv_calloc(4 * 256, sizeof *count);
 	if (!tmp || !count) {
 		free(tmp);
 		free(count);
@@ -240,7 +241,7 @@ static void build_metrics(vbuild *b)
 			nsid = sid + 1 > nsid ? sid + 1 : nsid;
 		}
 	}
-	vm->metric_name = malloc((n ? n : 1) * sizeof *vm->metric_name);
+	vm->metric_name = hv_malloc((n ? n : 1) * sizeof *vm->metric_name);
 	if (!vm->metric_name || !hpctk_vmodel_tables(vm, npid, nsid)) {
 		b->ok = false;
 		return;
@@ -294,7 +295,7 @@ static void build_metrics(vbuild *b)
 			if (pid < 0) continue; /* metadb.metrics.summary-scope */
 			if (vm->nstats == scap) {
 				scap = scap ? scap * 2 : 64;
-				hpctk_vstat *ns = realloc(vm->stats, scap * sizeof *ns);
+				hpctk_vstat *ns = hv_realloc(vm->stats, scap * sizeof *ns);
 				if (!ns) {
 					b->ok = false;
 					return;
@@ -324,19 +325,19 @@ hpctk_vmodel *md_values_build(md_state *m)
 {
 	if (!m->release || !m->ctx_ok || !m->metrics_ok || !m->usable[MD_CONTEXT] || !m->usable[MD_METRICS])
 		return NULL;
-	hpctk_vmodel *vm = calloc(1, sizeof *vm);
+	hpctk_vmodel *vm = hv_calloc(1, sizeof *vm);
 	if (!vm) return NULL;
 	vbuild b = {.m = m, .vm = vm, .ok = true};
 	vm->meta_name = m->b->name;
 	pool_add(vm, "<unknown function>", 18, &b.ok); /* label 0 */
-	b.fn_label = calloc(m->functions.ok && m->functions.count ? (size_t)m->functions.count : 1, sizeof *b.fn_label);
+	b.fn_label = hv_calloc(m->functions.ok && m->functions.count ? (size_t)m->functions.count : 1, sizeof *b.fn_label);
 	if (!b.fn_label) b.ok = false;
 	if (b.ok) build_tree(&b);
 	if (b.ok) build_metrics(&b);
 	if (b.ok) {
 		/* (ctxId, node) pairs sorted as one u64 key */
-		uint64_t *keys = malloc((vm->n ? vm->n : 1) * sizeof *keys);
-		vm->by_ctx = malloc((vm->n ? vm->n : 1) * sizeof *vm->by_ctx);
+		uint64_t *keys = hv_malloc((vm->n ? vm->n : 1) * sizeof *keys);
+		vm->by_ctx = hv_malloc((vm->n ? vm->n : 1) * sizeof *vm->by_ctx);
 		if (keys && vm->by_ctx) {
 			for (uint32_t i = 0; i < vm->n; i++) keys[i] = (uint64_t)vm->node[i].ctx << 32 | i;
 			if (!sort_by_ctx(keys, vm->n)) qsort(keys, vm->n, sizeof *keys, cmp_u64);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/bitmap.h"
 #include "core/hv_int.h"
 #include "hpctoolkit/format/array.h"
@@ -132,7 +133,7 @@ static void walk_idtuples(hpctk_profiledb *p, hv_report *r, const hpctk_prof_vis
 	uint64_t s = p->h.p[1], end = s + p->h.sz[1];
 	/* Tuples are multiples of 8 bytes, so every start is an 8-byte slot of
 	 * the section: 1 bit per slot, 1/64 of the section's size. */
-	t->starts = calloc((size_t)(p->h.sz[1] / 64) + 1, 1);
+	t->starts = hv_calloc((size_t)(p->h.sz[1] / 64) + 1, 1);
 	if (!t->starts) return;
 	t->base = s;
 	t->ok = true;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "taxonomy.h"
 #include "hpctoolkit/values/values.h"
@@ -51,7 +52,7 @@ void tx_check_inputs(tx *t, uint32_t seq)
 {
 	const yd_doc *d = &t->d;
 	const yd_node *s = &d->node[seq];
-	t->in = calloc(s->n ? s->n : 1, sizeof *t->in);
+	t->in = hv_calloc(s->n ? s->n : 1, sizeof *t->in);
 	if (!t->in) return;
 	char path[HV_PATH_MAX], buf[64];
 	for (uint32_t i = 0; i < s->n; i++) {
@@ -130,7 +131,7 @@ static int cmp_name_ix(const void *a, const void *b)
 void tx_cross_inputs(tx *t)
 {
 	const hpctk_vmodel *vm = t->vm;
-	name_ix *ix = malloc((vm->nmetrics ? vm->nmetrics : 1) * sizeof *ix);
+	name_ix *ix = hv_malloc((vm->nmetrics ? vm->nmetrics : 1) * sizeof *ix);
 	if (!ix) return;
 	for (uint32_t i = 0; i < vm->nmetrics; i++) ix[i] = (name_ix){vm->pool + vm->metric_name[i], i};
 	qsort(ix, vm->nmetrics, sizeof *ix, cmp_name_ix);
@@ -138,8 +139,8 @@ void tx_cross_inputs(tx *t)
 	 * an input looks at its metric's few, not at all of them, so a large
 	 * taxonomy over a large meta.db costs inputs + summaries, not their
 	 * product (4,096 metrics took 0.4 s here before). */
-	uint32_t *at = calloc((size_t)vm->nmetrics + 1, sizeof *at);
-	uint32_t *by_metric = malloc((vm->nstats ? vm->nstats : 1) * sizeof *by_metric);
+	uint32_t *at = hv_calloc((size_t)vm->nmetrics + 1, sizeof *at);
+	uint32_t *by_metric = hv_malloc((vm->nstats ? vm->nstats : 1) * sizeof *by_metric);
 	if (!at || !by_metric) {
 		free(ix);
 		free(at);
@@ -210,7 +211,7 @@ void tx_notes(tx *t)
 	if (!t->vm) return;
 	/* meta.db metrics whose inputs no root uses, or that no input names */
 	const hpctk_vmodel *vm = t->vm;
-	uint8_t *shown = calloc(vm->nmetrics ? vm->nmetrics : 1, 1);
+	uint8_t *shown = hv_calloc(vm->nmetrics ? vm->nmetrics : 1, 1);
 	if (!shown) return;
 	for (uint32_t k = 0; k < t->nin; k++)
 		if (t->in[k].mi >= 0 && (t->d.node[t->in[k].node].seen & SEEN_USED)) shown[t->in[k].mi] = 1;

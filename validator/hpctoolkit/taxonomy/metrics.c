@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "taxonomy.h"
 
@@ -187,14 +188,14 @@ void tx_check_metrics(tx *t, uint32_t roots)
 	for (uint32_t i = rx->n; i-- > 0;) {
 		if (nitems == cap) {
 			cap = cap ? cap * 2 : 64;
-			mitem *ni = realloc(items, cap * sizeof *ni);
+			mitem *ni = hv_realloc(items, cap * sizeof *ni);
 			if (!ni) goto out;
 			items = ni;
 		}
 		items[nitems] = (mitem){d->edge[rx->first + i], YD_NONE, i};
 		if (nst == stcap) {
 			stcap = stcap ? stcap * 2 : 64;
-			uint32_t *ns = realloc(st, stcap * sizeof *ns);
+			uint32_t *ns = hv_realloc(st, stcap * sizeof *ns);
 			if (!ns) goto out;
 			st = ns;
 		}
@@ -255,14 +256,14 @@ void tx_check_metrics(tx *t, uint32_t roots)
 		for (uint32_t i = cx->n; i-- > 0;) {
 			if (nitems == cap) {
 				cap *= 2;
-				mitem *ni = realloc(items, cap * sizeof *ni);
+				mitem *ni = hv_realloc(items, cap * sizeof *ni);
 				if (!ni) goto out;
 				items = ni;
 			}
 			items[nitems] = (mitem){d->edge[cx->first + i], k, i};
 			if (nst == stcap) {
 				stcap *= 2;
-				uint32_t *ns = realloc(st, stcap * sizeof *ns);
+				uint32_t *ns = hv_realloc(st, stcap * sizeof *ns);
 				if (!ns) goto out;
 				st = ns;
 			}

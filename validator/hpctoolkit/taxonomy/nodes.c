@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 
 #define TX_MAX_STEPS (64ull << 20)
@@ -105,7 +106,7 @@ bool tx_push(tx *t, uint32_t n)
 {
 	if (t->nstack == t->stack_cap) {
 		uint32_t cap = t->stack_cap ? t->stack_cap * 2 : 256;
-		uint32_t *s = realloc(t->stack, (size_t)cap * sizeof *s);
+		uint32_t *s = hv_realloc(t->stack, (size_t)cap * sizeof *s);
 		if (!s) return false;
 		t->stack = s;
 		t->stack_cap = cap;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "taxonomy.h"
 #include "hpctoolkit/values/values.h"
@@ -279,7 +280,7 @@ void tx_hatchet(tx *t, uint32_t roots)
 	const yd_node *rx = &d->node[roots];
 	char path[HV_PATH_MAX], buf[64];
 	const char *bn = tx_base_name(t->file);
-	hroot *hr = calloc(rx->n ? rx->n : 1, sizeof *hr);
+	hroot *hr = hv_calloc(rx->n ? rx->n : 1, sizeof *hr);
 	rname *ix = NULL;
 	uint32_t nix = 0;
 	if (!hr) return;
@@ -358,7 +359,7 @@ void tx_hatchet(tx *t, uint32_t roots)
 	}
 	/* CCTReader: every metric of meta.db, by name (without meta.db: the
 	 * metrics the inputs name) */
-	ix = malloc((rx->n ? rx->n : 1) * sizeof *ix);
+	ix = hv_malloc((rx->n ? rx->n : 1) * sizeof *ix);
 	if (!ix) goto out;
 	for (uint32_t i = 0; i < rx->n; i++)
 		if (hr[i].name != YD_NONE) ix[nix++] = (rname){yd_str(d, &d->node[hr[i].name]), d->node[hr[i].name].len, i};

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 
 static uint32_t bomb_where(tx *t, char *out, size_t cap)
@@ -146,7 +147,7 @@ void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const
 		      "the taxonomy is a map of version:, inputs:, roots:; found %s",
 		      root == YD_NONE ? "an empty document" : tx_type_name(yd_type(d, root))))
 		goto done;
-	t.input_of = malloc((size_t)d->n * sizeof *t.input_of);
+	t.input_of = hv_malloc((size_t)d->n * sizeof *t.input_of);
 	if (!t.input_of) {
 		hv_report_internal(r, "%s: out of memory while checking the taxonomy", t.file);
 		goto done;

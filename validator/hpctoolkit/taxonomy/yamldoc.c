@@ -6,6 +6,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 
 #define YD_MAX_POOL (64u << 20)
@@ -48,7 +49,7 @@ static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
 		if (nc > UINT32_MAX / 2) return false;
 		nc *= 2;
 	}
-	void *np = realloc(*p, (size_t)nc * elem);
+	void *np = hv_realloc(*p, (size_t)nc * elem);
 	if (!np) return false;
 	*p = np;
 	*cap = nc;
@@ -64,7 +65,7 @@ static uint32_t pool_add(yd_doc *d, const char *s, size_t len)
 	if (d->pool_len + len + 1 > d->pool_cap) {
 		size_t nc = d->pool_cap ? d->pool_cap : 4096;
 		while (nc < d->pool_len + len + 1) nc *= 2;
-		char *np = realloc(d->pool, nc);
+		char *np = hv_realloc(d->pool, nc);
 		if (!np) {
 			d->oom = true;
 			return 0;
@@ -84,7 +85,7 @@ static bool anchor_put(builder *bd, const char *name, uint32_t node)
 	anchor_tab *a = &bd->a;
 	if ((a->n + 1) * 2 > a->cap) {
 		uint32_t nc = a->cap ? a->cap * 2 : 64;
-		uint32_t *nn = calloc(nc, sizeof *nn), *nv = calloc(nc, sizeof *nv);
+		uint32_t *nn = hv_calloc(nc, sizeof *nn), *nv = hv_calloc(nc, sizeof *nv);
 		if (!nn || !nv) {
 			free(nn);
 			free(nv);
@@ -354,7 +355,7 @@ static void index_chars(yd_doc *d, hv_blob *b)
 			if (chars % YD_OFF_STEP == 0) {
 				if (d->nchar_at == cap) {
 					size_t nc = cap ? cap * 2 : 64;
-					uint64_t *na = realloc(d->char_at, nc * sizeof *na);
+					uint64_t *na = hv_realloc(d->char_at, nc * sizeof *na);
 					if (!na) {
 						free(d->char_at);
 						d->char_at = NULL;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/bitmap.h"
 #include "core/hv_int.h"
 #include "hpctoolkit/format/ranges.h"
@@ -275,9 +276,9 @@ bool hpctk_tracedb_prepare(hpctk_tracedb *t, hv_report *r, const hpctk_trace_vis
 	bool wh_ok = hv_window_init(&wh, t->b, hpctk_window_cap);
 	/* One pair, one bit and one length per trace header that exists in
 	 * the section: bounded by its size. */
-	p->pairs = malloc(((size_t)t->th.n + 1) * sizeof *p->pairs);
-	p->walk = calloc((size_t)t->th.n / 8 + 1, 1);
-	p->bytes = calloc((size_t)t->th.n + 1, sizeof *p->bytes);
+	p->pairs = hv_malloc(((size_t)t->th.n + 1) * sizeof *p->pairs);
+	p->walk = hv_calloc((size_t)t->th.n / 8 + 1, 1);
+	p->bytes = hv_calloc((size_t)t->th.n + 1, sizeof *p->bytes);
 	hpctk_ranges lines = {0};
 	char path[HV_PATH_MAX];
 	bool ok = wh_ok && p->pairs && p->walk && p->bytes;

@@ -42,6 +42,7 @@
 #include <immintrin.h>
 #endif
 
+#include "core/alloc.h"
 #include "core/bitmap.h"
 #include "core/hv_int.h"
 #include "core/simd.h"
@@ -103,28 +104,28 @@ void hpctk_vcheck_init(hpctk_vcheck *c, const hpctk_vmodel *vm, hv_report *r, hv
 	 * time, unmasked (the spare lanes stay zero): a masked store is not
 	 * forwarded to the next node's load of the same totals */
 	c->gw = (c->gp + 7u) & ~7u;
-	c->pos = aligned_alloc(64, 5u * c->gw * sizeof *c->pos);
+	c->pos = hv_aligned_alloc(64, 5u * c->gw * sizeof *c->pos);
 	if (c->pos) memset(c->pos, 0, 5u * c->gw * sizeof *c->pos);
 	c->neg = c->pos ? c->pos + c->gw : NULL;
 	c->elmag = c->pos ? c->pos + 2u * c->gw : NULL;
-	c->kshift = malloc(c->g);
-	c->isexec = calloc(c->gp, sizeof *c->isexec);
-	c->execmask = calloc((c->gp + 7) / 8, 1);
-	c->zero = calloc(c->gp, sizeof *c->zero);
-	c->act = malloc((vm->npid ? vm->npid : 1) * sizeof *c->act);
-	c->code = malloc((vm->npid ? vm->npid : 1) * sizeof *c->code);
-	c->pk = malloc(((size_t)vm->nd + 1) * sizeof *c->pk); /* each derived slot is fed by one point pid */
-	c->scratch = calloc(3, c->stride); /* an eager node's hpctk_vrec and hpctk_vown, then the sums a run pushes */
-	c->hasrec = calloc(2 * (((size_t)vm->n + 7) / 8), 1);
+	c->kshift = hv_malloc(c->g);
+	c->isexec = hv_calloc(c->gp, sizeof *c->isexec);
+	c->execmask = hv_calloc((c->gp + 7) / 8, 1);
+	c->zero = hv_calloc(c->gp, sizeof *c->zero);
+	c->act = hv_malloc((vm->npid ? vm->npid : 1) * sizeof *c->act);
+	c->code = hv_malloc((vm->npid ? vm->npid : 1) * sizeof *c->code);
+	c->pk = hv_malloc(((size_t)vm->nd + 1) * sizeof *c->pk); /* each derived slot is fed by one point pid */
+	c->scratch = hv_calloc(3, c->stride); /* an eager node's hpctk_vrec and hpctk_vown, then the sums a run pushes */
+	c->hasrec = hv_calloc(2 * (((size_t)vm->n + 7) / 8), 1);
 	c->done = c->hasrec ? c->hasrec + ((size_t)vm->n + 7) / 8 : NULL;
-	c->made = malloc((size_t)vm->n * sizeof *c->made);
+	c->made = hv_malloc((size_t)vm->n * sizeof *c->made);
 	/* several groups: each node's first touch in the first, which orders the
 	 * verdicts of every group (a replay numbers its runs its own way) */
 	if (c->g < vm->nd) {
-		c->key0 = calloc(vm->n, sizeof *c->key0);
-		c->stamp0 = calloc(vm->n, sizeof *c->stamp0);
+		c->key0 = hv_calloc(vm->n, sizeof *c->key0);
+		c->stamp0 = hv_calloc(vm->n, sizeof *c->stamp0);
 	}
-	c->owner = malloc(((size_t)vm->npool + 1) * sizeof *c->owner);
+	c->owner = hv_malloc(((size_t)vm->npool + 1) * sizeof *c->owner);
 	if (c->owner)
 		for (uint32_t i = 0; i < vm->npool; i++) c->owner[i] = HPCTK_VNONE;
 	c->on = c->pos && c->kshift && c->isexec && c->execmask && c->zero && c->act && c->code && c->pk && c->scratch && c->hasrec && c->made && c->owner;

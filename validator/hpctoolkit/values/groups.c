@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "hpctoolkit/format/ranges.h"
 #include "values.h"
 
@@ -79,7 +80,7 @@ void hpctk_vgroup_keep(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_
 	if (c->keep_n + need > c->keep_cap) {
 		size_t cap = c->keep_cap ? c->keep_cap * 2 : 1u << 12;
 		while (cap < c->keep_n + need) cap *= 2;
-		uint8_t *nk = realloc(c->keep, cap);
+		uint8_t *nk = hv_realloc(c->keep, cap);
 		if (!nk) {
 			c->oom = c->cur_tainted = true;
 			return;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "values.h"
 
@@ -28,7 +29,7 @@ bool hpctk_vmodel_tables(hpctk_vmodel *vm, uint32_t npid, uint32_t nsid)
 	size_t n4 = 2 * (size_t)npid + 2 * ((size_t)npid + 1) + nsid;
 	size_t n2 = 4 * (size_t)npid;
 	size_t n1 = 2 * (size_t)npid + sizeof(bool) * npid + ((size_t)nsid + 7) / 8;
-	uint8_t *t = calloc(1, 4 * n4 + 2 * n2 + n1);
+	uint8_t *t = hv_calloc(1, 4 * n4 + 2 * n2 + n1);
 	if (!t) return false;
 	free(vm->tables);
 	vm->tables = t;
@@ -86,7 +87,7 @@ bool hpctk_vmodel_index(hpctk_vmodel *vm)
 	for (uint32_t p = 1; p <= np; p++) vm->pfirst[p] += vm->pfirst[p - 1];
 	/* each point pid's slots, in slot order: a cursor per point pid (plist
 	 * is filled from pfirst's starts, kept in a scratch copy) */
-	uint32_t *cur = malloc(((size_t)np + 1) * sizeof *cur);
+	uint32_t *cur = hv_malloc(((size_t)np + 1) * sizeof *cur);
 	if (!cur) return false;
 	memcpy(cur, vm->pfirst, ((size_t)np + 1) * sizeof *cur);
 	for (uint32_t k = 0; k < vm->nd; k++) {
@@ -103,7 +104,7 @@ bool hpctk_vmodel_index(hpctk_vmodel *vm)
 	 * breadth first), so kid[] is a prefix sum; a tree not so numbered is
 	 * refused (the checkers rely on it). */
 	free(vm->kid);
-	vm->kid = malloc(((size_t)vm->n + 1) * sizeof *vm->kid);
+	vm->kid = hv_malloc(((size_t)vm->n + 1) * sizeof *vm->kid);
 	if (!vm->kid) return false;
 	uint32_t q = 0;
 	for (uint32_t i = 1; i < vm->n; i++) {
@@ -122,8 +123,8 @@ bool hpctk_vmodel_index(hpctk_vmodel *vm)
 	/* the nodes in ctxId order, parents by rank (the propagation checker's
 	 * view: a profile's runs come in that order) */
 	free(vm->byrank);
-	vm->byrank = malloc(((size_t)vm->n + 1) * sizeof *vm->byrank);
-	uint32_t *rank = malloc(((size_t)vm->n + 1) * sizeof *rank);
+	vm->byrank = hv_malloc(((size_t)vm->n + 1) * sizeof *vm->byrank);
+	uint32_t *rank = hv_malloc(((size_t)vm->n + 1) * sizeof *rank);
 	if (!vm->byrank || !rank) {
 		free(rank);
 		return false;
@@ -140,7 +141,7 @@ bool hpctk_vmodel_index(hpctk_vmodel *vm)
 	 * comes before r's own evaluation), a node that is not eager takes one
 	 * at its own rank for good, and an eager node gives its place back
 	 * once evaluated. */
-	uint32_t *spare = malloc(((size_t)vm->n + 1) * sizeof *spare), nspare = 0;
+	uint32_t *spare = hv_malloc(((size_t)vm->n + 1) * sizeof *spare), nspare = 0;
 	if (!spare) return false;
 	vm->npool = 0;
 	for (uint32_t i = 0; i < vm->n; i++) vm->byrank[i].slot = HPCTK_VNONE;
@@ -160,7 +161,7 @@ bool hpctk_vmodel_index(hpctk_vmodel *vm)
 	vm->dense = NULL;
 	vm->ndense = 0;
 	if (vm->n && (uint64_t)max < 4ull * vm->n + 1024) {
-		vm->dense = malloc(((size_t)max + 1) * sizeof *vm->dense);
+		vm->dense = hv_malloc(((size_t)max + 1) * sizeof *vm->dense);
 		if (!vm->dense) return false;
 		for (uint32_t i = 0; i <= max; i++) vm->dense[i] = HPCTK_VNONE;
 		/* a ctxId listed twice (its rule fired): the first node, as the search finds one */

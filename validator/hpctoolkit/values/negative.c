@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "values.h"
 
@@ -20,8 +21,8 @@ static double *side_get(hpctk_vcheck *c, side t, uint32_t node, uint32_t k, bool
 {
 	if (make && 2 * (*t.n + 1) > *t.cap) {
 		size_t cap = *t.cap ? *t.cap * 2 : 64;
-		uint64_t *nk = calloc(cap, sizeof *nk);
-		double *nv = calloc(cap * t.nv, sizeof *nv);
+		uint64_t *nk = hv_calloc(cap, sizeof *nk);
+		double *nv = hv_calloc(cap * t.nv, sizeof *nv);
 		if (!nk || !nv) {
 			free(nk);
 			free(nv);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/bitmap.h"
 #include "core/hv_int.h"
 #include "hpctoolkit/format/ranges.h"
@@ -84,7 +85,7 @@ void hpctk_vsumview_make(hpctk_vsumview *sv, hv_blob *b, uint64_t body_end, uint
 		p = hv_window_get(&w, pi_p + (uint64_t)i * pi_sz, PI_NEED);
 		if (!p) ok = false;
 		else if (hv_le32(p + 0x28) & 1) {
-			if (!sv->is_summary && !(sv->is_summary = calloc(((size_t)nprof + 7) / 8, 1))) ok = false;
+			if (!sv->is_summary && !(sv->is_summary = hv_calloc(((size_t)nprof + 7) / 8, 1))) ok = false;
 			if (sv->is_summary) hv_bit_set(sv->is_summary, i);
 			nsum++;
 		}
@@ -153,12 +154,12 @@ void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview
 	s->cct = cct;
 	s->ctx = UINT32_MAX;
 	if (!vm || !sv || !sv->ok || !vm->nstats) return;
-	s->acc = calloc(vm->nstats, sizeof *s->acc);
-	s->touched = malloc(vm->nstats * sizeof *s->touched);
-	s->mode = malloc(vm->nstats);
-	s->fuse = calloc(vm->npid ? vm->npid : 1, 1);
-	s->fval = malloc(vm->nstats * sizeof *s->fval);
-	s->fstamp = calloc(vm->nstats, sizeof *s->fstamp);
+	s->acc = hv_calloc(vm->nstats, sizeof *s->acc);
+	s->touched = hv_malloc(vm->nstats * sizeof *s->touched);
+	s->mode = hv_malloc(vm->nstats);
+	s->fuse = hv_calloc(vm->npid ? vm->npid : 1, 1);
+	s->fval = hv_malloc(vm->nstats * sizeof *s->fval);
+	s->fstamp = hv_calloc(vm->nstats, sizeof *s->fstamp);
 	if (s->mode && s->fuse)
 		for (size_t k = 0; k < vm->nstats; k++) {
 			uint8_t m = s->mode[k] = stat_mode(vm, (uint32_t)k);
@@ -560,7 +561,7 @@ void hpctk_vsum_keep(hpctk_vsum *s, const hpctk_vsum_miss *m)
 		 * cct.db's contexts times meta.db's statistics, and only as many as
 		 * there are wrong values */
 		size_t cap = s->miss_cap ? s->miss_cap * 2 : 16;
-		hpctk_vsum_miss *nm = realloc(s->miss, cap * sizeof *nm);
+		hpctk_vsum_miss *nm = hv_realloc(s->miss, cap * sizeof *nm);
 		if (!nm) {
 			s->oom = true;
 			return;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "values.h"
 
@@ -16,7 +17,7 @@ void hpctk_vcheck_keep_fail(hpctk_vcheck *c, const hpctk_vfail *f)
 {
 	if (c->nfail == c->fail_cap) {
 		size_t cap = c->fail_cap ? c->fail_cap * 2 : 16;
-		hpctk_vfail *nf = realloc(c->fail, cap * sizeof *nf);
+		hpctk_vfail *nf = hv_realloc(c->fail, cap * sizeof *nf);
 		if (!nf) {
 			c->oom = true; /* reported as far as kept */
 			return;
@@ -93,7 +94,7 @@ static bool held(hpctk_vcheck *c, const hpctk_vpend *p)
 {
 	if (c->npend == c->pend_cap) {
 		size_t cap = c->pend_cap ? c->pend_cap * 2 : 16;
-		hpctk_vpend *np = realloc(c->pend, cap * sizeof *np);
+		hpctk_vpend *np = hv_realloc(c->pend, cap * sizeof *np);
 		if (!np) {
 			c->oom = true;
 			return false;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "doc.h"
 
 #define LOOM_MAX 511
@@ -186,7 +187,7 @@ void ovni_json_check_cpus(jctx *c, const cJSON *arr, const char *jpath)
 		      jpath, cJSON_IsArray(arr) ? "empty" : "not an array");
 		return;
 	}
-	ovni_cpu *cpus = calloc(n, sizeof *cpus);
+	ovni_cpu *cpus = hv_calloc(n, sizeof *cpus);
 	if (!cpus) return;
 	size_t k = 0, i = 0, from = 0;
 	bool all_ok = true, positions = true;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "doc.h"
 
 /* A whole decimal integer string, as ovniemu's strtoll/strtol checks. */
@@ -33,7 +34,7 @@ static bool push(jctx *c, size_t *cap, ovni_mark m)
 	ovni_meta *meta = c->m;
 	if (meta->nmarks == *cap) {
 		size_t nc = *cap ? *cap * 2 : 8;
-		ovni_mark *nm = realloc(meta->marks, nc * sizeof *nm);
+		ovni_mark *nm = hv_realloc(meta->marks, nc * sizeof *nm);
 		if (!nm) return false;
 		meta->marks = nm;
 		*cap = nc;

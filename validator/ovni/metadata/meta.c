@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "doc.h"
 
@@ -82,9 +83,9 @@ static void check_duplicates(jctx *c, const cJSON *root)
 		char *path;
 	} item;
 	size_t cap = 64, n = 0;
-	item *st = malloc(cap * sizeof *st);
+	item *st = hv_malloc(cap * sizeof *st);
 	if (!st) return;
-	st[n++] = (item){root, strdup("")};
+	st[n++] = (item){root, hv_strdup("")};
 	while (n > 0) {
 		item it = st[--n];
 		if (!it.path) continue;
@@ -92,7 +93,7 @@ static void check_duplicates(jctx *c, const cJSON *root)
 		size_t nkids = 0;
 		for (const cJSON *k = node->child; k; k = k->next) nkids++;
 		if (cJSON_IsObject(node) && nkids > 1) {
-			const char **names = malloc(nkids * sizeof *names);
+			const char **names = hv_malloc(nkids * sizeof *names);
 			if (names) {
 				size_t i = 0;
 				for (const cJSON *k = node->child; k; k = k->next) names[i++] = k->string;
@@ -121,14 +122,14 @@ static void check_duplicates(jctx *c, const cJSON *root)
 		for (const cJSON *k = node->child; k; k = k->next, idx++) {
 			if (!k->child) continue;
 			if (n == cap) {
-				item *ns = realloc(st, cap * 2 * sizeof *ns);
+				item *ns = hv_realloc(st, cap * 2 * sizeof *ns);
 				if (!ns) break;
 				st = ns;
 				cap *= 2;
 			}
 			char *p = NULL;
 			size_t plen = strlen(it.path) + (k->string ? strlen(k->string) : 0) + 32;
-			p = malloc(plen);
+			p = hv_malloc(plen);
 			if (p) {
 				if (cJSON_IsObject(node))
 					snprintf(p, plen, "%s%s%s", it.path, it.path[0] ? "." : "", k->string ? k->string : "");

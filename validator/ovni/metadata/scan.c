@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "ovni/ovni.h"
 
 /* Nesting deeper than this is not recorded (cJSON itself stops at 1000). */
@@ -76,7 +77,7 @@ bool ovni_jdoc_init(ovni_jdoc *d, const uint8_t *text, size_t len)
 	/* len is at most ovni's 16 MiB bound: the product cannot overflow */
 	size_t budget = (size_t)OVNI_JSCAN_PATH_BYTES_PER_BYTE * len + OVNI_JSCAN_PATH_BYTES_MIN;
 	d->path_budget = budget < OVNI_JSCAN_MAX_PATH_BYTES ? budget : OVNI_JSCAN_MAX_PATH_BYTES;
-	d->clean = malloc(len + 1);
+	d->clean = hv_malloc(len + 1);
 	if (!d->clean) return false;
 	memcpy(d->clean, text, len);
 	d->clean[len] = '\0';
@@ -103,7 +104,7 @@ static void record(ovni_jdoc *d, const char *path, uint64_t off, uint64_t len)
 	}
 	if (d->npos == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 64;
-		ovni_jpos *np = realloc(d->pos, cap * sizeof *np);
+		ovni_jpos *np = hv_realloc(d->pos, cap * sizeof *np);
 		if (!np) {
 			d->oom = true;
 			return;
@@ -111,7 +112,7 @@ static void record(ovni_jdoc *d, const char *path, uint64_t off, uint64_t len)
 		d->pos = np;
 		d->cap = cap;
 	}
-	char *p = malloc(plen);
+	char *p = hv_malloc(plen);
 	if (!p) {
 		d->oom = true;
 		return;
@@ -140,7 +141,7 @@ static void pb_add(pbuf *p, const char *s, size_t n)
 	if (p->len + n + 1 > p->cap) {
 		size_t cap = p->cap ? p->cap : 128;
 		while (cap < p->len + n + 1) cap *= 2;
-		char *ns = realloc(p->s, cap);
+		char *ns = hv_realloc(p->s, cap);
 		if (!ns) {
 			p->oom = true;
 			return;
@@ -165,7 +166,7 @@ void ovni_jdoc_scan(ovni_jdoc *d)
 {
 	const char *s = d->clean;
 	size_t n = d->len;
-	frame *st = malloc(SCAN_MAX_DEPTH * sizeof *st);
+	frame *st = hv_malloc(SCAN_MAX_DEPTH * sizeof *st);
 	pbuf p = {0};
 	if (!st) {
 		d->oom = true;
@@ -250,7 +251,7 @@ void ovni_jdoc_linecol(ovni_jdoc *d, uint64_t off, unsigned long *line, unsigned
 		d->nl_built = true;
 		size_t n = 0;
 		for (size_t i = 0; i < d->len; i++) n += d->text[i] == '\n';
-		d->nl = malloc((n ? n : 1) * sizeof *d->nl);
+		d->nl = hv_malloc((n ? n : 1) * sizeof *d->nl);
 		if (d->nl)
 			for (size_t i = 0; i < d->len; i++)
 				if (d->text[i] == '\n') d->nl[d->nnl++] = i;

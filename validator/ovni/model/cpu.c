@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "model.h"
 
@@ -252,7 +253,7 @@ static void mark_event(model_loom *L, uint32_t ti, const mevent *e)
 		return;
 	}
 	if (!stack || (v != '[' && v != ']')) return;
-	if (!th->marks && !(th->marks = calloc(OVNI_MARK_TYPES, sizeof *th->marks))) {
+	if (!th->marks && !(th->marks = hv_calloc(OVNI_MARK_TYPES, sizeof *th->marks))) {
 		L->oom = L->stop = true;
 		return;
 	}
@@ -281,7 +282,7 @@ static void mark_event(model_loom *L, uint32_t ti, const mevent *e)
 	}
 	if (st->n == st->cap) {
 		uint32_t nc = st->cap ? st->cap * 2 : 4;
-		mstate *nv = realloc(st->v, nc * sizeof *nv);
+		mstate *nv = hv_realloc(st->v, nc * sizeof *nv);
 		if (!nv) {
 			L->oom = L->stop = true;
 			return;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "model.h"
 
@@ -40,12 +41,12 @@ static int32_t loom_ncpus(ovni_trace *t, const size_t *idx, size_t n)
 static bool loom_setup(model_loom *L, ovni_trace *t, const size_t *idx, size_t n, hv_report **reps,
 		       ovni_obs_summary **sums)
 {
-	L->th = calloc(n, sizeof *L->th);
-	L->rd = calloc(n, sizeof *L->rd);
+	L->th = hv_calloc(n, sizeof *L->th);
+	L->rd = hv_calloc(n, sizeof *L->rd);
 	L->cpu.ncpus = loom_ncpus(t, idx, n);
 	size_t nc = L->cpu.ncpus > 0 ? (size_t)L->cpu.ncpus : 1;
-	L->cpu.running = calloc(nc, sizeof *L->cpu.running);
-	L->cpu.owner = calloc(nc, sizeof *L->cpu.owner);
+	L->cpu.running = hv_calloc(nc, sizeof *L->cpu.running);
+	L->cpu.owner = hv_calloc(nc, sizeof *L->cpu.owner);
 	if (!L->th || !L->rd || !L->cpu.running || !L->cpu.owner) {
 		hv_report_internal(t->r, "out of memory");
 		return false;
@@ -139,8 +140,8 @@ static bool any_error(hv_report **reps, size_t n)
 void ovni_model_loom(ovni_trace *t, const size_t *idx, size_t n, const int64_t *all_offs, hv_report **reps,
 		     ovni_obs_summary **sums, const hv_options *opt, unsigned threads)
 {
-	model_loom *L = calloc(1, sizeof *L);
-	int64_t *offs = malloc(n * sizeof *offs);
+	model_loom *L = hv_calloc(1, sizeof *L);
+	int64_t *offs = hv_malloc(n * sizeof *offs);
 	if (!L || !offs) {
 		hv_report_internal(t->r, "out of memory");
 		free(L);
@@ -190,7 +191,7 @@ static int cmp_loom(const void *a, const void *b)
 
 size_t ovni_model_order(const ovni_trace *t, size_t *ord, bool walked_only)
 {
-	loom_key *k = malloc((t->ns ? t->ns : 1) * sizeof *k);
+	loom_key *k = hv_malloc((t->ns ? t->ns : 1) * sizeof *k);
 	size_t n = 0;
 	if (!k) return SIZE_MAX;
 	for (size_t i = 0; i < t->ns; i++) {
@@ -224,7 +225,7 @@ void ovni_model_check(ovni_trace *t, const int64_t *offsets)
 		return;
 	}
 	if (r->count[HV_SEV_ERROR] || r->internal_error || r->unreadable) return;
-	size_t *ord = malloc((t->ns ? t->ns : 1) * sizeof *ord);
+	size_t *ord = hv_malloc((t->ns ? t->ns : 1) * sizeof *ord);
 	size_t n = ord ? ovni_model_order(t, ord, true) : SIZE_MAX;
 	int8_t kinds[OVNI_MARK_TYPES];
 	ovni_model_mark_kinds(t, kinds);

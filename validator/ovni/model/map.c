@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "model.h"
 
 static size_t mix(uint64_t k)
@@ -32,7 +33,7 @@ bool mmap64_put(mmap64 *m, uint64_t key, uint32_t val)
 {
 	if ((m->n + 1) * 2 > m->cap) {
 		size_t nc = m->cap ? m->cap * 2 : 64;
-		mslot *nv = malloc(nc * sizeof *nv);
+		mslot *nv = hv_malloc(nc * sizeof *nv);
 		if (!nv) return false;
 		for (size_t i = 0; i < nc; i++) nv[i].val = UINT32_MAX;
 		for (size_t i = 0; i < m->cap; i++) {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "core/invariant.h"
 #include "model.h"
@@ -267,7 +268,7 @@ static void merge_small(model_loom *L, const int64_t *offs, mevent *next)
 /* False: out of memory. */
 static bool merge_heap(model_loom *L, const int64_t *offs, mevent *next)
 {
-	heap h = {malloc(L->nth * sizeof *h.v), 0, malloc(L->nth * sizeof *h.clock)};
+	heap h = {hv_malloc(L->nth * sizeof *h.v), 0, hv_malloc(L->nth * sizeof *h.clock)};
 	bool ok = h.v && h.clock;
 	if (!ok) goto out;
 	for (uint32_t i = 0; i < L->nth; i++)
@@ -336,7 +337,7 @@ void model_replay(model_loom *L, const int64_t *offs)
 	}
 	/* Each stream's next event stays read: its bytes live in the stream's
 	 * own window until that stream is read again. */
-	mevent *next = malloc(L->nth * sizeof *next);
+	mevent *next = hv_malloc(L->nth * sizeof *next);
 	if (!next) L->oom = true;
 	else if (L->nth <= SMALL_LOOM) merge_small(L, offs, next);
 	else if (!merge_heap(L, offs, next)) L->oom = true;

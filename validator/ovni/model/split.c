@@ -20,7 +20,8 @@
  * report that stores nothing, and any failure anywhere (a diagnostic of
  * either side, a step back, out of memory) stops all sides and has the
  * loom replayed the one-thread way, which finds the first error and writes
- * every message (loom.c). A clean loom, the common case, adds the
+ * every message (loom.c). So the split's own allocations are optional
+ * (core/alloc.h): one that fails costs the speed, not a check. A clean loom, the common case, adds the
  * sides' counts to the report, which are the one-thread replay's counts:
  * each check is counted by the side that makes it, once.
  *
@@ -28,9 +29,10 @@
  * that no one is making; the others make chunks ahead, for the stream the
  * merger will need first, at most SPLIT_AHEAD chunks a stream. No task
  * waits for one that has not started, so the runner may run the tasks one
- * after the other. Memory: SPLIT_AHEAD buffers per stream, sized so that a
- * loom's buffers stay within SPLIT_BUDGET (4 KiB each at SPLIT_MAX_LANES,
- * 1,024 streams: a node's threads), and a lane's fixed part; looms of more
+ * after the other. Memory: SPLIT_AHEAD buffers per stream, each what its
+ * stream can fill, capped so that a loom's buffers stay within SPLIT_BUDGET
+ * (4 KiB at most at SPLIT_MAX_LANES busy streams, 1,024: a node's
+ * threads; lane_sizes), and a lane's fixed part; looms of more
  * than SPLIT_MAX_LANES streams replay the one-thread way. */
 #include <pthread.h>
 #include <stddef.h>
@@ -38,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "model.h"
 
@@ -46,6 +49,7 @@
 #define SPLIT_BUDGET (16u << 20)    /* every chunk buffer of a loom */
 #define SPLIT_BUF_MAX (64u * 1024u) /* a chunk's records */
 #define SPLIT_BUF_MIN 4096u
+#define SPLIT_BUF_FLOOR 1024u       /* a lane's buffers, however short its stream */
 #define SPLIT_MAX_LANES 1024u     /* SPLIT_BUDGET / SPLIT_AHEAD / SPLIT_BUF_MIN: the budget holds */
 #define REC_HEAD 16u                /* a record: offset and index (u64 each), then the event's bytes */
 #define REC_EVENT_MAX (16u + 256u)  /* the most bytes of an event a record keeps (as the replay reads) */
@@ -86,19 +90,29 @@ typedef struct schunk {
  * cursor the merger's. */
 typedef struct slane {
 	model_loom L;             /* a shallow copy of the loom, whose report is `rep` */
-	hv_report rep;            /* the stream's own checks' counts (stores nothing) */
+	hv_report rep;            /* the stream's own checks' counts (stores nothing), once rep_on */
+	const char *path;         /* the input's, for rep */
+	bool rep_on;
 	lop ops[LOP_SLOTS];
 	int state;                /* the thread's lifecycle as its own events set it */
 	int64_t prev;             /* the last event's clock */
 	bool bad;                 /* a check failed, or a clock stepped back */
+	uint32_t bufb;            /* a chunk's records (its buffers have one record's room more) */
 	/* under the lock */
+	uint32_t live_at;         /* its place in split.live while not ended */
 	bool end, busy, held;     /* held: the merger reads chunk rd */
 	uint64_t rd, wr;          /* chunks [rd, wr) made and not released */
 	int64_t front;            /* the clock the made chunks reach */
 	schunk c[SPLIT_AHEAD];
-	/* the merger's */
-	const uint8_t *p, *pend;
 } slane;
+
+/* The merger's place in a lane's chunk. Apart from the lanes, one array:
+ * the merge changes lanes every few events, and a lane is tens of KiB (a
+ * copy of the loom, a report, a table of event kinds), so a cursor in it
+ * was a cache and TLB miss at every change. */
+typedef struct mcur {
+	const uint8_t *p, *pend;
+} mcur;
 
 typedef struct split {
 	model_loom *L;
@@ -106,7 +120,14 @@ typedef struct split {
 	slane *ln;
 	size_t n;
 	uint64_t inb;             /* stream bytes a chunk covers */
-	size_t bufb;              /* a chunk's records (plus one record's room) */
+	/* under the lock: the lanes not ended, which a producer picks from:
+	 * in a runtime's loom most threads are nearly idle and end with their
+	 * first chunk, and a scan of every lane per chunk made (under the
+	 * lock, each lane's fields on a page of their own) cost more than a
+	 * busy lane's chunk */
+	uint32_t *live;
+	size_t nlive;
+	mcur *cur;                /* the merger's, per lane */
 	pthread_mutex_t mu;
 	pthread_cond_t merger_cv; /* the merger waits for a chunk being made */
 	pthread_cond_t helper_cv; /* helpers wait for a lane with room */
@@ -146,6 +167,21 @@ static void lane_classify(const uint8_t p[4], lop *lo)
 	}
 }
 
+/* The lane's report, set up at its first use: most of a runtime's lanes
+ * never need one (their checks are counted per kind, lop_count, into the
+ * loom's report at the end), and setting up 19 KiB for each of 388 lanes,
+ * with their merges at the end, was serial work before and after the
+ * threads (1-2% of a node's CPU). The lanes are zeroed, so one never set up
+ * reads as a report with nothing in it. */
+static hv_report *lane_rep(slane *ln)
+{
+	if (!ln->rep_on) {
+		hv_report_init(&ln->rep, ln->path, 0);
+		ln->rep_on = true;
+	}
+	return &ln->rep;
+}
+
 static inline unsigned lop_slot(uint32_t key) { return (key * 2654435761u) >> 23; }
 static inline unsigned lop_slot2(uint32_t key) { return ((key ^ (key >> 13)) * 0x85ebca6bu) >> 23; }
 
@@ -182,7 +218,7 @@ __attribute__((noinline)) static lop *lane_fill(slane *ln, const uint8_t *p)
 	uint32_t key = hv_le32(p);
 	lop *a = &ln->ops[lop_slot(key)], *b = &ln->ops[lop_slot2(key)];
 	lop *o = a->key == 0 ? a : b->key == 0 ? b : a;
-	lop_count(o, &ln->rep); /* a kind pushed out keeps its counts */
+	if (o->n) lop_count(o, lane_rep(ln)); /* a kind pushed out keeps its counts */
 	lane_classify(p, o);
 	return o;
 }
@@ -211,7 +247,7 @@ static inline bool lane_active(const slane *ln, const mthread *th, int act)
 __attribute__((noinline)) static bool lane_grow(mstack *st)
 {
 	uint32_t nc = st->cap ? st->cap * 2 : 8;
-	mstate *nv = realloc(st->v, nc * sizeof *nv);
+	mstate *nv = hv_realloc_optional(st->v, nc * sizeof *nv);
 	if (!nv) return false;
 	st->v = nv;
 	st->cap = nc;
@@ -267,9 +303,9 @@ static inline __attribute__((always_inline)) bool lane_event(slane *ln, uint32_t
 	case LK_PUSH: ok = (!o->act || lane_active(ln, th, o->act)) && lane_push(th, o->ch, o->skey, e); break;
 	case LK_POP: ok = (!o->act || lane_active(ln, th, o->act)) && lane_pop(th, o->ch, o->skey); break;
 	/* the rarer kinds through the one-thread handlers, which count */
-	case LK_OF: model_h_OF(LL, ti, e, NULL); return !LL->stop;
-	case LK_OM: model_h_OM(LL, ti, e, NULL); return !LL->stop;
-	case LK_KERNEL: model_h_kernel(LL, ti, e, NULL); return !LL->stop;
+	case LK_OF: lane_rep(ln), model_h_OF(LL, ti, e, NULL); return !LL->stop;
+	case LK_OM: lane_rep(ln), model_h_OM(LL, ti, e, NULL); return !LL->stop;
+	case LK_KERNEL: lane_rep(ln), model_h_kernel(LL, ti, e, NULL); return !LL->stop;
 	default: return true;
 	}
 	o->n++;
@@ -312,7 +348,7 @@ static bool produce(split *S, uint32_t i, schunk *c)
 	slane *ln = &S->ln[i];
 	mreader *rd = &S->L->rd[i];
 	int64_t off = S->offs[i];
-	uint8_t *out = c->buf, *olim = c->buf + S->bufb;
+	uint8_t *out = c->buf, *olim = c->buf + ln->bufb;
 	uint64_t stop = rd->pos + S->inb;
 	mevent e;
 	bool end = false;
@@ -328,7 +364,7 @@ static bool produce(split *S, uint32_t i, schunk *c)
 #ifdef HV_FUZZ_PLANT_REPLAY_BUG
 		/* planted for fuzz/fuzz_diff_ovni_replay.c: each chunk but a
 		 * stream's first counts one out-of-CPU check too many */
-		if (rd->idx > 0) ln->rep.evaluated[HV_R_OVNI_MODEL_OUT_OF_CPU]++;
+		if (rd->idx > 0) lane_rep(ln)->evaluated[HV_R_OVNI_MODEL_OUT_OF_CPU]++;
 #endif
 		model_advance(rd, &e);
 		const uint8_t *p = rd->rp, *lim = rd->rlim;
@@ -373,7 +409,12 @@ static void make_chunk(split *S, uint32_t i)
 	pthread_mutex_lock(&S->mu);
 	ln->busy = false;
 	ln->front = ln->prev;
-	if (end) ln->end = true;
+	if (end && !ln->end) {
+		ln->end = true;
+		uint32_t last = S->live[--S->nlive]; /* out of the live lanes */
+		S->live[ln->live_at] = last;
+		S->ln[last].live_at = ln->live_at;
+	}
 	ln->wr++;
 	/* one wake-up each, not every thread: the merger may wait for this
 	 * chunk, a helper for this lane, free again */
@@ -389,7 +430,8 @@ static void make_chunk(split *S, uint32_t i)
 static uint32_t pick(const split *S)
 {
 	uint32_t best = UINT32_MAX;
-	for (uint32_t i = 0; i < S->n; i++) {
+	for (size_t k = 0; k < S->nlive; k++) {
+		uint32_t i = S->live[k];
 		const slane *ln = &S->ln[i];
 		if (ln->busy || ln->end || ln->wr - ln->rd >= SPLIT_AHEAD) continue;
 		if (best == UINT32_MAX) {
@@ -447,8 +489,7 @@ static bool next_chunk(split *S, uint32_t i)
 		if (ln->wr > ln->rd) {
 			const schunk *c = &ln->c[ln->rd % SPLIT_AHEAD];
 			ln->held = got = true;
-			ln->p = c->buf;
-			ln->pend = c->buf + c->len;
+			S->cur[i] = (mcur){c->buf, c->buf + c->len};
 			break;
 		}
 		if (ln->end) break;
@@ -468,10 +509,10 @@ static bool next_chunk(split *S, uint32_t i)
 
 static inline __attribute__((always_inline)) bool lane_next(split *S, uint32_t i, mevent *e)
 {
-	slane *ln = &S->ln[i];
-	while (ln->p == ln->pend)
+	mcur *c = &S->cur[i];
+	while (c->p == c->pend)
 		if (!next_chunk(S, i)) return false;
-	ln->p = get_record(ln->p, e, S->offs[i]);
+	c->p = get_record(c->p, e, S->offs[i]);
 	return true;
 }
 
@@ -509,8 +550,8 @@ static void merge(split *S)
 {
 	model_loom *L = S->L;
 	size_t n = S->n, k = 0;
-	hkey *h = malloc(n * sizeof *h);
-	mevent *next = malloc(n * sizeof *next);
+	hkey *h = hv_malloc_optional(n * sizeof *h);
+	mevent *next = hv_malloc_optional(n * sizeof *next);
 	if (!h || !next) {
 		L->oom = true;
 		goto out;
@@ -572,6 +613,43 @@ static void split_task(void *ctx, size_t i)
 	else help(S);
 }
 
+/* The records one chunk of a stream of `size` bytes can make at most: each
+ * event (12 bytes or more) a record of REC_HEAD bytes more, over a
+ * chunk's stream bytes at most (the buffer's room past its end takes the
+ * event that crosses them). */
+static uint64_t lane_need(uint64_t size, uint64_t inb)
+{
+	uint64_t s = size < inb ? size : inb;
+	uint64_t need = s + s / 12 * REC_HEAD;
+	return need < SPLIT_BUF_FLOOR ? SPLIT_BUF_FLOOR : need;
+}
+
+/* Each lane's chunk buffers: what its stream can fill, and the largest cap
+ * (from SPLIT_BUF_MIN to SPLIT_BUF_MAX) over those under which the loom's
+ * buffers stay within SPLIT_BUDGET. A runtime's loom is a few busy threads
+ * and many nearly idle ones: a share of the budget per lane gave the busy
+ * ones 10 KiB chunks at 388 streams (a chunk's hand-over, under the lock,
+ * per 400 records), where the idle ones need a few hundred bytes once. */
+static void lane_sizes(split *S)
+{
+	const uint64_t room = SPLIT_BUDGET / SPLIT_AHEAD;
+	uint32_t lo = SPLIT_BUF_MIN, hi = SPLIT_BUF_MAX; /* lo fits: SPLIT_MAX_LANES lanes of SPLIT_BUF_MIN do */
+	while (lo < hi) {
+		uint32_t c = lo + (hi - lo + 1) / 2;
+		uint64_t sum = 0;
+		for (size_t i = 0; i < S->n && sum <= room; i++) {
+			uint64_t need = lane_need(S->L->th[i].s->obs->size, S->inb);
+			sum += need < c ? need : c;
+		}
+		if (sum <= room) lo = c;
+		else hi = c - 1;
+	}
+	for (size_t i = 0; i < S->n; i++) {
+		uint64_t need = lane_need(S->L->th[i].s->obs->size, S->inb);
+		S->ln[i].bufb = (uint32_t)(need < lo ? need : lo);
+	}
+}
+
 static bool quiet(const hv_report *r)
 {
 	return !r->count[HV_SEV_ERROR] && !r->count[HV_SEV_WARNING] && !r->count[HV_SEV_NOTE] && !r->internal_error;
@@ -583,22 +661,21 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 	/* A lone stream on one thread has nothing to merge or share: the
 	 * one-thread replay walks it straight through, cheaper. */
 	if (!ovni_split_on || n == 0 || n > SPLIT_MAX_LANES || (n == 1 && threads <= 1)) return 0;
-	split *S = calloc(1, sizeof *S);
-	slane *ln = calloc(n, sizeof *ln);
+	split *S = hv_calloc_optional(1, sizeof *S);
+	slane *ln = hv_calloc_optional(n, sizeof *ln);
 	hv_report scratch, *real = L->r;
 	if (!S || !ln) {
 		free(S);
 		free(ln);
 		return 0;
 	}
-	size_t bufb = SPLIT_BUDGET / SPLIT_AHEAD / n;
-	bufb = bufb > SPLIT_BUF_MAX ? SPLIT_BUF_MAX : bufb < SPLIT_BUF_MIN ? SPLIT_BUF_MIN : bufb;
-	*S = (split){.L = L, .offs = offs, .ln = ln, .n = n, .bufb = bufb,
-		     .inb = ovni_split_chunk ? ovni_split_chunk : SPLIT_CHUNK};
+	*S = (split){.L = L, .offs = offs, .ln = ln, .n = n, .inb = ovni_split_chunk ? ovni_split_chunk : SPLIT_CHUNK,
+		     .live = hv_malloc_optional(n * sizeof *S->live), .nlive = n, .cur = hv_calloc_optional(n, sizeof *S->cur)};
+	lane_sizes(S);
 	bool mu = pthread_mutex_init(&S->mu, NULL) == 0;
 	bool cv = mu && pthread_cond_init(&S->merger_cv, NULL) == 0;
 	bool cv2 = cv && pthread_cond_init(&S->helper_cv, NULL) == 0;
-	bool ok = cv2;
+	bool ok = cv2 && S->live && S->cur;
 	hv_report_init(&scratch, real->input_path, 0);
 	size_t made = 0;
 	for (; ok && made < n; made++) {
@@ -608,13 +685,15 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 		 * table, so the lane's stays as calloc left it, its pages never
 		 * touched (a loom of 1,024 streams copied 24 MiB of it) */
 		memcpy((char *)&l->L + LANE_COPY_FROM, (const char *)L + LANE_COPY_FROM, sizeof *L - LANE_COPY_FROM);
-		l->L.r = &l->rep;
-		hv_report_init(&l->rep, real->input_path, 0);
+		l->L.r = &l->rep; /* set up at its first use (lane_rep) */
+		l->path = real->input_path;
 		l->state = TH_UNKNOWN;
 		l->prev = INT64_MIN;
 		l->front = INT64_MIN;
+		l->live_at = (uint32_t)made;
+		S->live[made] = (uint32_t)made;
 		for (unsigned k = 0; ok && k < SPLIT_AHEAD; k++)
-			ok = (l->c[k].buf = malloc(bufb + REC_HEAD + REC_EVENT_MAX)) != NULL;
+			ok = (l->c[k].buf = hv_malloc_optional(l->bufb + REC_HEAD + REC_EVENT_MAX)) != NULL;
 	}
 	int done = ok ? -1 : 0;
 	if (ok) {
@@ -636,8 +715,8 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 		if (clean) {
 			hv_report_merge(real, &scratch);
 			for (size_t i = 0; i < n; i++) {
-				for (unsigned k = 0; k < LOP_SLOTS; k++) lop_count(&ln[i].ops[k], &ln[i].rep);
-				hv_report_merge(real, &ln[i].rep);
+				for (unsigned k = 0; k < LOP_SLOTS; k++) lop_count(&ln[i].ops[k], real);
+				if (ln[i].rep_on) hv_report_merge(real, &ln[i].rep);
 			}
 			done = 1;
 		} else {
@@ -652,6 +731,8 @@ int model_replay_split(model_loom *L, const int64_t *offs, const hv_options *opt
 	if (cv2) pthread_cond_destroy(&S->helper_cv);
 	if (cv) pthread_cond_destroy(&S->merger_cv);
 	if (mu) pthread_mutex_destroy(&S->mu);
+	free(S->live);
+	free(S->cur);
 	free(ln);
 	free(S);
 	return done;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "model.h"
 
@@ -101,7 +102,7 @@ __attribute__((noinline, cold)) bool model_stack_push_slow(model_loom *L, uint32
 	}
 	if (st->n == st->cap) {
 		uint32_t nc = st->cap ? st->cap * 2 : 8;
-		mstate *nv = realloc(st->v, nc * sizeof *nv);
+		mstate *nv = hv_realloc(st->v, nc * sizeof *nv);
 		if (!nv) {
 			L->oom = L->stop = true;
 			return false;

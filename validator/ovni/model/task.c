@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "model.h"
 
@@ -81,7 +82,7 @@ static inline bool find_task(const model_loom *L, const mthread *th, uint8_t mod
 /* Record a new task's slot; false when memory fails. */
 static bool add_task(model_loom *L, const mthread *th, uint8_t model, uint32_t id, uint32_t slot)
 {
-	if (!L->dense && !(L->dense = calloc(L->nth * 3, sizeof *L->dense))) return false;
+	if (!L->dense && !(L->dense = hv_calloc(L->nth * 3, sizeof *L->dense))) return false;
 	mdense *d = dense_of(L, th, model);
 	if (!d->cap) d->base = id > 64 ? id - 64 : 0;
 	uint64_t limit = 2 * (uint64_t)d->n + 1024;
@@ -92,14 +93,14 @@ static bool add_task(model_loom *L, const mthread *th, uint8_t model, uint32_t i
 	if (want > np) {
 		uint32_t nc = np ? 2 * np : 1;
 		if (nc < want) nc = want;
-		uint32_t **nv = realloc(d->ix, (size_t)nc * sizeof *nv);
+		uint32_t **nv = hv_realloc(d->ix, (size_t)nc * sizeof *nv);
 		if (!nv) return false;
 		memset(nv + np, 0, (size_t)(nc - np) * sizeof *nv);
 		d->ix = nv;
 		d->cap = nc;
 	}
 	uint32_t **pg = &d->ix[i >> DENSE_SHIFT];
-	if (!*pg && !(*pg = calloc(DENSE_PAGE, sizeof **pg))) return false;
+	if (!*pg && !(*pg = hv_calloc(DENSE_PAGE, sizeof **pg))) return false;
 	(*pg)[i & (DENSE_PAGE - 1)] = slot;
 	d->n++;
 	return true;
@@ -133,7 +134,7 @@ __attribute__((noinline)) static uint32_t live_grow(model_loom *L)
 	if (L->nlive == L->caplive) {
 		uint32_t nc = L->caplive ? L->caplive * 2 : 64;
 		if (nc > MODEL_BODY1 - 1) return UINT32_MAX;
-		mtask *nv = realloc(L->live, (size_t)nc * sizeof *nv);
+		mtask *nv = hv_realloc(L->live, (size_t)nc * sizeof *nv);
 		if (!nv) return UINT32_MAX;
 		L->live = nv;
 		L->caplive = nc;
@@ -403,7 +404,7 @@ static bool push_body(model_loom *L, mthread *th, uint32_t b)
 {
 	if (th->nb == th->capb) {
 		uint32_t nc = th->capb ? th->capb * 2 : 4;
-		uint32_t *nv = realloc(th->bodies, nc * sizeof *nv);
+		uint32_t *nv = hv_realloc(th->bodies, nc * sizeof *nv);
 		if (!nv) {
 			L->oom = L->stop = true;
 			return false;
@@ -428,7 +429,7 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 	} else if (!known) {
 		if (L->nbody == L->capbody || L->nbody >= MODEL_BODY1) {
 			size_t nc = L->capbody ? L->capbody * 2 : 64;
-			mbody *nv = nc <= MODEL_BODY1 ? realloc(L->body, nc * sizeof *nv) : NULL;
+			mbody *nv = nc <= MODEL_BODY1 ? hv_realloc(L->body, nc * sizeof *nv) : NULL;
 			if (!nv) {
 				L->oom = L->stop = true;
 				return false;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "walk.h"
 #include "ovni/ovni.h"
@@ -569,7 +570,7 @@ bool ovni_obs_fast_path = true;
 static ovni_obs_walker *walker_new(hv_blob *b, hv_report *r, ovni_obs_summary *sum, hv_window *win, size_t wincap,
 				   uint64_t off)
 {
-	ovni_obs_walker *ow = calloc(1, sizeof *ow);
+	ovni_obs_walker *ow = hv_calloc(1, sizeof *ow);
 	if (!ow || (!win && !hv_window_init(&ow->own, b, wincap))) {
 		free(ow);
 		hv_report_internal(r, "out of memory for a stream window");
@@ -580,7 +581,7 @@ static ovni_obs_walker *walker_new(hv_blob *b, hv_report *r, ovni_obs_summary *s
 	ow->w.b = b;
 	ow->w.r = r;
 	ow->w.sum = sum;
-	ow->fe = ovni_obs_fast_path ? calloc(FAST_SLOTS, sizeof *ow->fe) : NULL;
+	ow->fe = ovni_obs_fast_path ? hv_calloc(FAST_SLOTS, sizeof *ow->fe) : NULL;
 	ow->off = off;
 	ow->stop = b->size;
 	return ow;

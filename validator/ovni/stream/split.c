@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/hv_int.h"
 #include "core/units.h"
 #include "walk.h"
@@ -235,7 +236,8 @@ void ovni_check_obs_split(const hv_options *opt, hv_blob *b, hv_report *r)
 	uint64_t per = hv_unit_bytes(&o, len);
 	uint64_t n = len / per + (len % per != 0);
 	split s = {.b = b, .n = (size_t)n};
-	if (n > 1) s.v = calloc(s.n, sizeof *s.v);
+	/* optional: without the chunks' table the one walk checks the same */
+	if (n > 1) s.v = hv_calloc_optional(s.n, sizeof *s.v);
 	if (!s.v) { /* one chunk (or no memory for more): the one walk */
 		ovni_obs_end(ow);
 		return;

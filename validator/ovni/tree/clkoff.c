@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "tree.h"
 
 #define LINE_MAX_BYTES 4096
@@ -107,7 +108,7 @@ void ovni_clock_offsets(ovni_trace *t, int64_t *offsets)
 			if (!ok) break;
 			if (nent == cap) {
 				cap = cap ? cap * 2 : 16;
-				entry *ne = realloc(ents, cap * sizeof *ne);
+				entry *ne = hv_realloc(ents, cap * sizeof *ne);
 				if (!ne) {
 					ok = false;
 					break;

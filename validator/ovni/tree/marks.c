@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "tree.h"
 
 static int cmp_mark(const void *a, const void *b)
@@ -26,7 +27,7 @@ void ovni_tree_marks(ovni_trace *t)
 	size_t n = 0;
 	for (size_t i = 0; i < t->ns; i++) n += t->s[i].meta.nmarks;
 	uint64_t declared[2] = {0, 0};
-	const ovni_mark **all = malloc((n ? n : 1) * sizeof *all);
+	const ovni_mark **all = hv_malloc((n ? n : 1) * sizeof *all);
 	if (!all) return;
 	size_t k = 0;
 	for (size_t i = 0; i < t->ns; i++)

@@ -1,0 +1,168 @@
+/* Channels of the per-rank pass: point-to-point messages tallied per
+ * channel (communicator instance, peer, tag, direction) with their sizes
+ * in order, wildcard receives resolved by their recorded status, and the
+ * channel bound past which a rank's channels merge over tags. Shared by
+ * the parts that see messages: messages.c (blocking calls) and requests.c
+ * (nonblocking and persistent ones, when they start or complete). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The per-channel memory figure in internal.h (and the live-state test's
+ * bound) assumes this size: change both together. */
+_Static_assert(sizeof(mpi_chan) == 144, "mpi_chan is documented as 144 bytes");
+
+/* Status i of the statuses field `ro` (count, then 14-byte entries from 0.6.3
+ * on: bytes, source, cancelled, error, tag; 10 bytes, without the tag, before). */
+mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, uint64_t i)
+{
+	mpi_status st = {0};
+	uint64_t n;
+	if (!mpi_arg(fn, a, ro, &n) || i >= n) return st;
+	bool tagged = dumpi_version_at_least(m->version, 0, 6, 3);
+	uint64_t at = mpi_arg_at(fn, a, ro) + 4 + i * (tagged ? 14u : 10u);
+	const uint8_t *p = mpi_bytes(m, at, tagged ? 14 : 10);
+	if (!p) return st;
+	st.ok = true;
+	st.bytes = (int32_t)hv_be32(p);
+	st.src = (int32_t)hv_be32(p + 4);
+	st.cancelled = p[8] != 0;
+	if (tagged) st.tag_ok = true, st.tag = (int32_t)hv_be32(p + 10);
+	return st;
+}
+
+
+/* Past MPI_MAX_CHANS: every channel of the rank folded into one per
+ * (instance, peer, direction), tag CHAN_ANY_TAG, sizes dropped. */
+static void merge_chans(mpi_rank *m)
+{
+	mpi_map old = m->chans;
+	mpi_map_init(&m->chans, sizeof(mpi_chan));
+	m->chans_merged = true;
+	memset(m->pass->chan_near, 0, sizeof m->pass->chan_near);
+	size_t it = 0;
+	uint64_t key;
+	void *val;
+	while (mpi_map_next(&old, &it, &key, &val)) {
+		const mpi_chan *o = val;
+		bool fresh;
+		mpi_chan *c = mpi_map_put(&m->chans, mpi_hash(o->inst, (uint32_t)o->peer, (uint32_t)CHAN_ANY_TAG, o->dir), &fresh);
+		if (!c) break;
+		if (fresh) *c = *o, c->tag = CHAN_ANY_TAG, c->n = 0;
+		c->n += o->n;
+		c->nruns = 0;
+		c->runs_full = true;
+		if (o->last_rec >= c->last_rec)
+			c->last_rec = o->last_rec, c->last_off = o->last_off, c->last_fn = o->last_fn;
+	}
+	mpi_map_free(&old);
+}
+
+static void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag, bool recv,
+		  int32_t count, uint16_t dtype)
+{
+	if (inst == INST_NONE) return;
+	mpi_pass *p = m->pass;
+	/* A channel met lately is found without hashing its key: the slot is a
+	 * guess, checked against the key the channel holds. Channels move
+	 * only when the map grows (its cap changes) or merges (which clears
+	 * the slots). */
+	if (p->chan_near_cap != m->chans.cap) {
+		memset(p->chan_near, 0, sizeof p->chan_near);
+		p->chan_near_cap = m->chans.cap;
+	}
+	int32_t key_tag = m->chans_merged ? CHAN_ANY_TAG : tag;
+	mpi_chan **near = &p->chan_near[((uint32_t)peer * 31u + (uint32_t)key_tag * 7u + inst * 3u + recv) % CHAN_NEAR];
+	mpi_chan *c = *near;
+	if (!c || c->inst != inst || c->peer != peer || c->tag != key_tag || c->dir != recv) {
+		if (!m->chans_merged && m->chans.len >= MPI_MAX_CHANS &&
+		    !mpi_map_get(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv)))
+			merge_chans(m);
+		if (m->chans_merged) tag = CHAN_ANY_TAG;
+		bool fresh;
+		c = mpi_map_put(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv), &fresh);
+		if (!c) return;
+		if (fresh) c->inst = inst, c->peer = peer, c->tag = tag, c->dir = recv, c->runs_full = m->chans_merged;
+		if (p->chan_near_cap != m->chans.cap) {
+			memset(p->chan_near, 0, sizeof p->chan_near);
+			p->chan_near_cap = m->chans.cap;
+		}
+		p->chan_near[((uint32_t)peer * 31u + (uint32_t)tag * 7u + inst * 3u + recv) % CHAN_NEAR] = c;
+	}
+	c->n++;
+	c->last_rec = rec->index;
+	c->last_off = rec->offset;
+	c->last_fn = (uint16_t)rec->fn;
+	if (c->runs_full) return;
+	if (c->nruns && c->runs[c->nruns - 1].count == count && c->runs[c->nruns - 1].dtype == dtype &&
+	    c->runs[c->nruns - 1].reps < UINT32_MAX) {
+		c->runs[c->nruns - 1].reps++;
+	} else if (c->nruns < CHAN_RUNS) {
+		c->runs[c->nruns].count = count;
+		c->runs[c->nruns].dtype = dtype;
+		c->runs[c->nruns].reps = 1;
+		c->runs[c->nruns].rec = rec->index;
+		c->nruns++;
+	} else {
+		c->runs_full = true;
+	}
+}
+
+/* A message counted when its request started, which its status says was
+ * cancelled: taken off its channel, whose sizes are no longer in order. */
+void mpi_untally(mpi_rank *m, const mpi_msg *g)
+{
+	if (!g->p2p || g->inst == INST_NONE || g->peer < 0 || mpi_msg_wild(g)) return;
+	int32_t tag = m->chans_merged ? CHAN_ANY_TAG : g->tag;
+	mpi_chan *c = mpi_map_get(&m->chans, mpi_hash(g->inst, (uint32_t)g->peer, (uint32_t)tag, g->recv));
+	if (!c || !c->n) return;
+	c->n--;
+	c->runs_full = true;
+}
+
+/* A receive, its wildcards resolved by the status where one was recorded. */
+void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_status st)
+{
+	int32_t peer = g->peer, tag = g->tag;
+	if (peer == -2 || g->inst == INST_NONE) return; /* MPI_PROC_NULL (Open MPI) */
+	if (peer == MPI_D_ANY_SOURCE && m->impl_opt != IMPL_OPENMPI && st.ok && st.bytes == 0 &&
+	    (st.src < 0 || (st.src == 0 && (!st.tag_ok || st.tag == 0)) || (tag >= 0 && st.tag_ok && st.tag != tag))) {
+		/* MPICH's MPI_PROC_NULL is -1, DUMPI's MPI_ANY_SOURCE too, and
+		 * MPICH completes a receive from it with an empty status
+		 * (source 0, tag 0): maybe no message at all (CHAN_NULLISH) */
+		tally(m, rec, g->inst, CHAN_NULLISH, tag, true, g->count, g->dtype);
+		/* a status with another tag than the posted one: no MPI_ANY_SOURCE
+		 * receive gives that, so -1 was MPICH's MPI_PROC_NULL */
+		if (tag >= 0 && st.tag_ok && st.tag != tag && !(m->impl & IMPL_MPICH))
+			m->impl |= IMPL_MPICH, m->impl_rec[0] = rec->index, m->impl_by_status = true;
+		return;
+	}
+	if (peer == MPI_D_ANY_SOURCE) peer = st.ok && st.src >= 0 ? st.src : -1;
+	if (tag == MPI_D_ANY_TAG) tag = st.tag_ok && st.tag >= 0 ? st.tag : -1;
+	if (peer < 0 || tag < 0) {
+		mpi_inst *in = mpi_inst_of(m, g->inst);
+		if (in && in->wild++ == 0) in->wild_rec = rec->index, in->wild_off = rec->offset, in->wild_fn = (uint16_t)rec->fn;
+		return;
+	}
+	tally(m, rec, g->inst, peer, tag, true, g->count, g->dtype);
+}
+
+void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g)
+{
+	if (g->peer < 0) return; /* MPI_PROC_NULL */
+	tally(m, rec, g->inst, g->peer, g->tag, false, g->count, g->dtype);
+}
+
+mpi_msg mpi_msg_from(mpi_rank *m, unsigned fn, const dumpi_args *a, bool recv, int cro, int pro, int gro, int dro)
+{
+	mpi_msg g = {.p2p = true, .recv = recv};
+	uint64_t v;
+	g.inst = mpi_arg(fn, a, RO_COMM, &v) ? mpi_inst_of_comm(m, v) : INST_NONE;
+	g.count = mpi_arg(fn, a, cro, &v) ? (int32_t)(uint32_t)v : 0;
+	g.dtype = mpi_arg(fn, a, dro, &v) ? (uint16_t)v : 0;
+	g.peer = mpi_arg(fn, a, pro, &v) ? (int32_t)(uint32_t)v : -2;
+	g.tag = mpi_arg(fn, a, gro, &v) ? (int32_t)(uint32_t)v : 0;
+	return g;
+}
