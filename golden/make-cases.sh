@@ -164,6 +164,16 @@ kinds_for() {
 family_of() {
 	case $1 in hpctoolkit*) echo hpctoolkit ;; ovni*) echo ovni ;; dumpi*) echo dumpi ;; *) echo any ;; esac
 }
+# The reader-hazard note every input of a kind gets, whatever else it holds
+# (the hazard is the layout itself): draft-edition databases, v1/v2 ovni trees.
+DRAFT_DB="hpctkdb.edition.reader-hazard-draft"
+LEGACY_TREE="ovni.tree.reader-hazard-legacy"
+ambient_for() { # KIND EDITION
+	case $1/$2 in
+	hpctoolkit-db/draft) echo "$DRAFT_DB" ;;
+	ovni-trace-v1/* | ovni-trace-v2/*) echo "$LEGACY_TREE" ;;
+	esac
+}
 # Rules whose case the spec leaves open although hpcvet only notes it.
 i_decision_for() {
 	case $1 in
@@ -199,8 +209,10 @@ while IFS=$'\t' read -r id sev fmt summary; do
 				n=$((n + 1))
 				note=""
 				[ -n "$ed" ] && note="$ed edition"
+				amb=$(ambient_for "$kind" "$ed")
+				[ "$amb" = "$id" ] && amb=""
 				make_case "$prefix" "$family" "${prefix}_${id}_$(printf %02d $n)" "$kind" \
-					"--what=$kind${edarg:+ $edarg} --break=$id" "$id" "$note" "$decision"
+					"--what=$kind${edarg:+ $edarg} --break=$id" "$id${amb:+ $amb}" "$note" "$decision"
 				break
 			elif ! grep -q 'cannot break' "$WORK/probe.err"; then
 				echo "make-cases: hpcvet-gen --what=$kind --break=$id: $(cat "$WORK/probe.err")" >&2
@@ -241,6 +253,8 @@ for ed in release draft; do
 	# ... and keep hpcprof's custom "lex_aware" scope, whose values cannot be
 	# checked (hpctkdb.values.unverifiable, a note, as on every real database).
 	[ "$ed" = release ] && ELIDED="hpctkdb.ctx.elided hpctkdb.values.unverifiable"
+	# ... and a draft database gets the readers' hazard note (none reads the draft).
+	[ "$ed" = draft ] && ELIDED="$DRAFT_DB"
 	for seed in 1 2 3 4 5 6; do
 		make_case y hpctoolkit "y_hpctoolkit-db.$ed.4.0_s$seed" hpctoolkit-db "--what=hpctoolkit-db --edition=$ed --seed=$seed" "$ELIDED" \
 			"$ed edition, v4.0; $(hk_seed_note "$seed" "$ed")" ""
@@ -264,7 +278,7 @@ for ed in release draft; do
 		# (room for 0x20 bytes) are as wide as the release edition's, with junk
 		# where release keeps flags and min/maxTimestamp: no file may be taken
 		# for the release edition (only meta.db, or a footer, tells).
-		make_case y hpctoolkit "y_hpctoolkit-db.draft.4.3.wide-strides" hpctoolkit-db "--what=hpctoolkit-db --edition=draft --minor=3 --seed=4" "$HK_NEWER" \
+		make_case y hpctoolkit "y_hpctoolkit-db.draft.4.3.wide-strides" hpctoolkit-db "--what=hpctoolkit-db --edition=draft --minor=3 --seed=4" "$HK_NEWER $DRAFT_DB" \
 			"draft edition, newer minor 4.3: szProfile 0x38 and a 0x25-byte trace section header (both release-sized), junk in the gaps; read in meta.db's draft edition" ""
 		for k in profiledb tracedb; do
 			make_case y hpctoolkit "y_$k.draft.4.3.wide-strides" "$k" "--what=$k --edition=draft --minor=3 --seed=4" "$k.hdr.minor-newer" \
@@ -357,10 +371,10 @@ CLAUSE="R §meta.db Context Tree section (szChildren, pChildren)" \
 # file, and the same id given twice (an entry point and the last context).
 CLAUSE="R §meta.db Context Tree section (ctxId)" \
 	make_case y hpctoolkit "y_metadb.release.ctxids-sparse" metadb "--what=metadb --edition=release --seed=1" "" \
-	"the entry point's ctxId patched from 44 to 0xfffffff0: unique, but far from the others" "" ".:5392:2c000000:f0ffffff"
+	"the entry point's ctxId patched from 44 to 0xfffffff0: unique, but far from the others" "" ".:5408:2c000000:f0ffffff"
 make_case n hpctoolkit "n_metadb.ctx.ctxid-unique_sparse" metadb "--what=metadb --edition=release --seed=1" \
 	"metadb.ctx.ctxid-unique" "a context's ctxId (33) and the entry point's (44) both patched to 0xfffffff0" "" \
-	".:2800:21000000:f0ffffff" ".:5392:2c000000:f0ffffff"
+	".:2816:21000000:f0ffffff" ".:5408:2c000000:f0ffffff"
 
 # ovni: v3 trees (one or two looms, one or two processes, with and without
 # clock-offsets.txt), v2 and v1 trees (v1 with and without the 8-byte stream
@@ -376,13 +390,13 @@ make_case y ovni "y_ovni-trace.v3.runtime" ovni-trace-runtime "--what=ovni-trace
 make_case y ovni "y_ovni-trace.v3.require-newer" ovni-trace "--what=ovni-trace --minor=1" "ovni.json.require-minor-newer" \
 	"v3 tree requiring a newer nOS-V model minor" ""
 for seed in 1 2; do
-	make_case y ovni "y_ovni-trace.v2_s$seed" ovni-trace-v2 "--what=ovni-trace-v2 --seed=$seed" "" "v2 tree" ""
+	make_case y ovni "y_ovni-trace.v2_s$seed" ovni-trace-v2 "--what=ovni-trace-v2 --seed=$seed" "$LEGACY_TREE" "v2 tree" ""
 done
-make_case y ovni "y_ovni-trace.v1.no-header" ovni-trace-v1 "--what=ovni-trace-v1 --seed=1" "" \
+make_case y ovni "y_ovni-trace.v1.no-header" ovni-trace-v1 "--what=ovni-trace-v1 --seed=1" "$LEGACY_TREE" \
 	"v1 tree, thread.TID files without the 8-byte ovni header (the v1 text shows none)" ""
-make_case y ovni "y_ovni-trace.v1.header" ovni-trace-v1 "--what=ovni-trace-v1 --seed=2" "" \
+make_case y ovni "y_ovni-trace.v1.header" ovni-trace-v1 "--what=ovni-trace-v1 --seed=2" "$LEGACY_TREE" \
 	"v1 tree, thread.TID.obs files with the 8-byte header (libovni >= 1.0 writes it)" ""
-make_case y ovni "y_ovni-trace.v1.newer-event" ovni-trace-v1 "--what=ovni-trace-v1 --minor=1" "ovni.obs.mcv-minor-newer" \
+make_case y ovni "y_ovni-trace.v1.newer-event" ovni-trace-v1 "--what=ovni-trace-v1 --minor=1" "ovni.obs.mcv-minor-newer $LEGACY_TREE" \
 	"v1 tree with an event of a newer model version" ""
 for seed in 1 2; do
 	make_case y ovni "y_ovni-stream_s$seed" ovni-stream "--what=ovni-stream --seed=$seed" "" "a stream.obs alone" ""

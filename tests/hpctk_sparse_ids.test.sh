@@ -27,8 +27,8 @@ check "generate the database" "$GEN" --what=hpctoolkit-db --edition=release --se
 for form in dense sparse; do
 	cp -r "$TMP/db" "$TMP/$form"
 done
-check "move ctxId 44 to 70000" patch "$TMP/dense/meta.db" 5392 2c000000 70110100
-check "move ctxId 44 to 0xfffffff0" patch "$TMP/sparse/meta.db" 5392 2c000000 f0ffffff
+check "move ctxId 44 to 70000" patch "$TMP/dense/meta.db" 5408 2c000000 70110100
+check "move ctxId 44 to 0xfffffff0" patch "$TMP/sparse/meta.db" 5408 2c000000 f0ffffff
 
 expect_exit 0 "unpatched database is conforming" "$HPCVET" --format=json "$TMP/db"
 cp "$TMP/out" "$TMP/db.json"

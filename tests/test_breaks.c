@@ -4,6 +4,17 @@
 #include "tap.h"
 #include "testlib.h"
 
+/* The reader-hazard note every input of this kind gets, whatever it breaks
+ * (the hazard is the layout itself), or -1: a draft-edition database, a
+ * v1/v2 ovni tree. It may fire beside the broken rule, and no other may. */
+static int ambient_note(enum hv_edition ed, const char *what)
+{
+	if (ed == HV_EDITION_DRAFT && strcmp(what, "hpctoolkit-db") == 0) return HV_R_HPCTKDB_EDITION_READER_HAZARD_DRAFT;
+	if (strcmp(what, "ovni-trace-v1") == 0 || strcmp(what, "ovni-trace-v2") == 0)
+		return HV_R_OVNI_TREE_READER_HAZARD_LEGACY;
+	return -1;
+}
+
 static void check_break(int rule, enum hv_edition ed, const char *what)
 {
 	const char *id = hv_rules[rule].id;
@@ -22,7 +33,7 @@ static void check_break(int rule, enum hv_edition ed, const char *what)
 	      tl_edition_name(ed), what);
 	int others = 0;
 	for (int j = 0; j < HV_RULE_COUNT; j++)
-		if (j != rule && r.failed[j] > 0) {
+		if (j != rule && j != ambient_note(ed, what) && r.failed[j] > 0) {
 			others++;
 			if (others <= 5) printf("    also fired: %s (%llu)\n", hv_rules[j].id, (unsigned long long)r.failed[j]);
 		}

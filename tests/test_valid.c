@@ -6,7 +6,9 @@
  * add one. Notes are information, never a fault (specs/README.md
  * §Severity), and real files carry some: every release database from
  * hpcprof elides ctxIds (hpctkdb.ctx.elided), a pre-0.6.6 DUMPI writer wrote
- * a shorter index (dumpi.index.legacy-layout). So notes may fire, but only
+ * a shorter index (dumpi.index.legacy-layout); the layouts the readers
+ * cannot read get their hazard notes (hpctkdb.edition.reader-hazard-draft,
+ * ovni.tree.reader-hazard-legacy). So notes may fire, but only
  * the ones listed below, and the realistic ones must: a valid release
  * database that does not elide, or a legacy rank file read as modern, fails. */
 #include "tap.h"
@@ -22,6 +24,8 @@ static const char *const allowed_notes[] = {
 	"hpctkdb.ctx.elided",        /* every valid release database */
 	"hpctkdb.values.unverifiable", /* hpcprof's custom "lex_aware" scope (every real database) */
 	"dumpi.index.legacy-layout", /* every dumpi-bin-X.Y.Z (pre-0.6.6) rank file */
+	"hpctkdb.edition.reader-hazard-draft", /* every draft database: the readers read the release layout */
+	"ovni.tree.reader-hazard-legacy", /* every v1/v2 tree: ovni 1.14 reads v3 only */
 	NULL,
 };
 
@@ -81,6 +85,20 @@ static void check_valid(const gen_params *p)
 			CHECK((r.failed[k] > 0) == release, "%s (%s, seed %llu): elided ctxIds %s", p->what,
 			      tl_edition_name(p->edition), (unsigned long long)p->seed,
 			      release ? "missing (hpcprof always elides some)" : "noted in the draft edition");
+		}
+		/* The readers' hazard notes on the layouts they cannot read, and
+		 * only there (a draft database read as the draft). */
+		if (strcmp(p->what, "hpctoolkit-db") == 0) {
+			bool draft = r.edition[0] && strcmp(r.edition, "draft") == 0;
+			int k = rule_index("hpctkdb.edition.reader-hazard-draft");
+			CHECK((r.failed[k] > 0) == draft, "%s (%s, seed %llu): draft reader-hazard note %s", p->what,
+			      tl_edition_name(p->edition), (unsigned long long)p->seed, draft ? "missing" : "on a release database");
+		}
+		if (strncmp(p->what, "ovni-trace", 10) == 0) {
+			bool legacy = strcmp(p->what, "ovni-trace-v1") == 0 || strcmp(p->what, "ovni-trace-v2") == 0;
+			int k = rule_index("ovni.tree.reader-hazard-legacy");
+			CHECK((r.failed[k] > 0) == legacy, "%s: legacy-tree reader-hazard note %s", p->what,
+			      legacy ? "missing" : "on a v3 tree");
 		}
 		if (strncmp(p->what, "dumpi-bin", 9) == 0) {
 			int k = rule_index("dumpi.index.legacy-layout");

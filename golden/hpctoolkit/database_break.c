@@ -121,6 +121,7 @@ const hk_break hk_breaks_crossdb[] = {
 	{"hpctkdb.profiledb.missing", DB, HK_BOTH, false, no_prof, NULL},
 	{"hpctkdb.cctdb.missing", DB, HK_BOTH, false, no_cct, NULL},
 	{"hpctkdb.edition.agree", DB, HK_BOTH, false, trace_other_edition, NULL},
+	{"hpctkdb.edition.reader-hazard-draft", DB, HK_DRAFT, false, NULL, NULL}, /* every draft database */
 	{"hpctkdb.ctx.elided", DB, HK_RELEASE, true, NULL, NULL},
 	{"hpctkdb.ctx.unknown", DB, HK_DRAFT, true, NULL, NULL},
 	{"hpctkdb.trace.ctx-known", DB, HK_BOTH, false, NULL, trace_ctx},

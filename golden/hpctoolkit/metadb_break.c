@@ -237,6 +237,20 @@ BREAK(b_no_identity)
 	put64(d, f + 0x08, 0);
 	put64(d, f + 0x18, 0);
 }
+/* The function of the first context that names one loses its name (real
+ * hpcprof names every function; the spec allows none). */
+static void p_unnamed(mdb_writer *w)
+{
+	hpctk_model *m = w->m;
+	for (uint32_t i = 0; i < m->n_ctx; i++)
+		if (m->ctx[i].flags & HPCTK_CTX_HAS_FUNCTION) {
+			hpctk_function *f = &m->functions[m->ctx[i].function];
+			free(f->name);
+			f->name = NULL;
+			if (f->module == HPCTK_NONE && f->file == HPCTK_NONE && m->n_files) f->file = 0;
+			return;
+		}
+}
 
 /* ---- Context tree ---- */
 static uint64_t ctx_hdr(const mdb_writer *w) { return w->base[MDB_CONTEXT]; }
@@ -349,6 +363,7 @@ static const mdb_break breaks[] = {
 	{"metadb.functions.module-ref", ED_BOTH, NULL, b_function_module},
 	{"metadb.functions.file-ref", ED_BOTH, NULL, b_function_file},
 	{"metadb.functions.no-identity", ED_BOTH, NULL, b_no_identity},
+	{"metadb.functions.reader-hazard-unnamed", ED_RELEASE, p_unnamed, NULL},
 	{"metadb.ctx.szentrypoint", ED_RELEASE, NULL, b_szentrypoint},
 	{"metadb.ctx.entries-contained", ED_RELEASE, NULL, b_entries_contained},
 	{"metadb.ctx.aligned", ED_BOTH, NULL, b_ctx_aligned},

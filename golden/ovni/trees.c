@@ -12,6 +12,7 @@ static const char *const whats[] = {"ovni-stream", "ovni-json", "ovni-trace", "o
 
 /* Tree rules that need a v1/v2 tree to break. */
 static const char *const old_tree_rules[] = {"ovni.tree.v2-path", "ovni.tree.metadata-missing", "ovni.tree.cpus-repeated",
+					     "ovni.tree.reader-hazard-legacy",
 					     "ovni.tree.mixed-versions", NULL};
 
 static bool in_list(const char *const *l, const char *s)

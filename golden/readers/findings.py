@@ -4,20 +4,16 @@ are the project's judgement of them, kept beside the generator so the page stays
 generated. A failure no entry covers is shown as "not yet assessed"."""
 import re
 
-UNNAMED = ("a function without a name (meta.db `pName` 0, which the spec allows) under a context: "
-           "TypeError indexing the string table with None (docs/reader-findings/%s). Recognisable "
-           "(a context whose function has pName 0), but no note yet: hpcvet-gen writes unnamed "
-           "functions into every database it makes, so the note would join the report of nearly every "
-           "HPCToolkit case; left to a change of the generator")
-V1V2 = ("ovni 1.14 reads v3 trees only: on a v1/v2 tree it loads no stream and exits 0 "
-        "(docs/reader-findings/ovni-1.14.0-no-stream.md). Recognisable (the tree's version), but no "
-        "note yet: it would join the report of every v1/v2 case")
+UNNAMED = ("named by hpcvet's note metadb.functions.reader-hazard-unnamed: a context names a function "
+           "without a name (meta.db `pName` 0, which the spec allows), and the reader indexes the string "
+           "table with None: TypeError (docs/reader-findings/%s)")
+V1V2 = ("named by hpcvet's note ovni.tree.reader-hazard-legacy: ovni 1.14 reads v3 trees only; on a "
+        "v1/v2 tree it loads no stream and exits 0 (docs/reader-findings/ovni-1.14.0-no-stream.md)")
 
-DRAFT = ("a draft-edition database (the early text of FORMATS.md, hpcvet's --edition=draft): no released "
-         "hpcprof writes that layout and none of the three readers reads it (hpcviewer 2025.01, hatchet "
-         "1.4.0 and pipit read the release layout and fail on the draft's). hpcvet names the edition in "
-         "its verdict line (\"draft edition\"); a note naming the readers would join the report of every "
-         "draft case, so it is proposed, not added")
+DRAFT = ("named by hpcvet's note hpctkdb.edition.reader-hazard-draft, given on every draft-edition "
+         "database (a lone file is read here inside one): no released hpcprof writes the draft layout "
+         "(the early text of FORMATS.md, hpcvet's --edition=draft) and hpcviewer 2025.01, hatchet 1.4.0 "
+         "and pipit read the release layout and fail on the draft's")
 
 # (reader, case-id pattern, outcome or None for any, what hpcvet does about it)
 VERDICTS = [
@@ -28,10 +24,13 @@ VERDICTS = [
      "--strict fails; forward compatibility (specs/README.md) keeps it conforming"),
     ("ovniemu", r"mcv-minor-newer", "refused",
      "an event of a newer model minor version: hpcvet warns (ovni.obs.mcv-minor-newer)"),
-    ("ovnidump", r"y_ovni-trace\.v[12]", "misread", V1V2),
+    ("ovnidump", r"y_ovni-trace\.v[12]|y_ovni\.tree\.reader-hazard-legacy", "misread", V1V2),
     ("pipit", r"^real/hpctoolkit/loops-perf", "refused",
      "pipit reads a database's trace; this one has no trace.db (hpcprof writes none when no thread "
      "took trace samples): a clean refusal, no hazard"),
+    ("hatchet", r"y_hpctkdb\.taxonomy\.hatchet", None,
+     "named by hpcvet's note hpctkdb.taxonomy.hatchet (hatchet 1.4.0 reads only the Sum variant's "
+     "standard scopes of each root)"),
     ("hatchet", r"^real/hpctoolkit/.*nvidiapc", "crash",
      "named by hpcvet's note hpctkdb.taxonomy.hatchet (hatchet 1.4.0 reads inclusive.standard.scope)"),
 ]
@@ -98,9 +97,11 @@ reproducer, what happens, what the spec says), in [docs/reader-findings/](reader
 
 - [hatchet-1.4.0-unnamed-function.md](reader-findings/hatchet-1.4.0-unnamed-function.md),
   [pipit-0.1.0-unnamed-function.md](reader-findings/pipit-0.1.0-unnamed-function.md): a function
-  without a name (legal) stops both readers with a TypeError;
+  without a name (legal) stops both readers with a TypeError (hpcvet's note
+  `metadb.functions.reader-hazard-unnamed`);
 - [ovni-1.14.0-no-stream.md](reader-findings/ovni-1.14.0-no-stream.md): ovniemu and ovnidump
-  succeed on a trace in which they find no stream (every v1/v2 tree);
+  succeed on a trace in which they find no stream (every v1/v2 tree; hpcvet's note
+  `ovni.tree.reader-hazard-legacy`);
 - [hpcviewer-2025.01-malformed-databases.md](reader-findings/hpcviewer-2025.01-malformed-databases.md),
   [hatchet-pipit-malformed-databases.md](reader-findings/hatchet-pipit-malformed-databases.md),
   [sst-dumpi-13.0.0-malformed-files.md](reader-findings/sst-dumpi-13.0.0-malformed-files.md):
@@ -108,4 +109,5 @@ reproducer, what happens, what the spec says), in [docs/reader-findings/](reader
 
 Already named by hpcvet notes and seen again here: libundumpi's SIGSEGV on `MPI_ARGVS_NULL`
 (`dumpi.rec.reader-hazard-argvs-null`) and hatchet's `KeyError: 'scope'` on the GPU
-databases' taxonomies (`hpctkdb.taxonomy.hatchet`)."""
+databases' taxonomies (`hpctkdb.taxonomy.hatchet`). The readers' failures on every draft-edition
+database are named by `hpctkdb.edition.reader-hazard-draft`."""

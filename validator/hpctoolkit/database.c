@@ -310,6 +310,14 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 	enum hv_edition ev_prof, ev_trace;
 	enum hv_edition ed = decide_edition(opt, r, &meta, role, &ev_prof, &ev_trace);
 	snprintf(r->edition, sizeof r->edition, "%s", edition_name(ed));
+	/* once per database: the readers read the release layout only */
+	if (!hv_eval(r, HV_R_HPCTKDB_EDITION_READER_HAZARD_DRAFT, ed != HV_EDITION_DRAFT)) {
+		hv_blob *at = role[ROLE_META] ? role[ROLE_META] : role[ROLE_PROF] ? role[ROLE_PROF] : role[ROLE_TRACE] ? role[ROLE_TRACE] : role[ROLE_CCT];
+		hv_emit(r, HV_R_HPCTKDB_EDITION_READER_HAZARD_DRAFT, at ? at->name : "", 0, 0, at ? hv_basename(at->name) : "",
+			"the database is in the draft edition: hpcviewer 2025.01 (IndexOutOfBoundsException), hatchet 1.4.0 "
+			"and pipit 0.1.0 (KeyError) read only the release layout and fail on it; write the release edition "
+			"for them");
+	}
 
 	/* Each file is checked in the edition its own structure shows, else the
 	 * database's: a disagreement is reported once (above), not as a cascade. */

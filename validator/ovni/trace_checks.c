@@ -309,6 +309,13 @@ void ovni_tree_checks(ovni_trace *t)
 	if (!hv_eval(t->r, HV_R_OVNI_TREE_MIXED_VERSIONS, (v3 == 0 || t->np == 0) && !(v1 && v2)))
 		hv_emit(t->r, HV_R_OVNI_TREE_MIXED_VERSIONS, t->np ? t->p[0].json->name : "", 0, 0, "",
 			"the trace mixes %s", v1 && v2 ? "v1 and v2 process metadata" : "v3 streams with v1/v2 process metadata");
+	/* once per trace: ovni 1.11+ reads no v1/v2 process (ovni 1.14.0 measured) */
+	if (!hv_eval(t->r, HV_R_OVNI_TREE_READER_HAZARD_LEGACY, t->np == 0))
+		hv_emit(t->r, HV_R_OVNI_TREE_READER_HAZARD_LEGACY, t->p[0].json->name, 0, 0,
+			ovni_relpath(t->r, t->p[0].json->name),
+			"%zu v1/v2 process(es): ovni 1.14.0's ovniemu and ovnidump read v3 streams only; %s and exit 0 "
+			"(ovni <= 1.10 reads v1/v2 trees)",
+			t->np, v3 ? "they skip these processes" : "they load no stream from this trace, process no event");
 	g_sort_streams = t->s;
 	qsort(ord, n, sizeof *ord, cmp_thread);
 	proc_ranks pr = {hv_malloc((n + t->np + 1) * sizeof *pr.v), 0};

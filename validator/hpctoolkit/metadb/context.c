@@ -39,6 +39,8 @@ typedef struct ctx_walk {
 	ctx_job *stack;
 	size_t n, cap;
 	bool ok;
+	uint64_t unnamed, unnamed_at; /* contexts whose function has pName 0; the first one's pFunction word */
+	char unnamed_path[HV_PATH_MAX];
 } ctx_walk;
 
 /* Claim [off, off+len) (inside the section). False when any granule is
@@ -197,6 +199,12 @@ static void check_ctx(ctx_walk *w, uint64_t e, uint8_t nflex)
 		uint64_t word = e + w->hdrsz;
 		if (has_fn) {
 			check_ref(w, HV_R_METADB_CTX_FUNCTION_REF, &m->functions, word, &own, "pFunction", "pFunctions");
+			uint64_t fn = md_u64(m, word);
+			if (m->functions.ok && md_ref_fits(&m->functions, fn) && md_u64(m, fn) == 0 &&
+			    (md_u64(m, fn + 8) || md_u64(m, fn + 0x18)) && !w->unnamed++) { /* else no-identity */
+				w->unnamed_at = word;
+				field_path(w->unnamed_path, sizeof w->unnamed_path, &own, "pFunction");
+			}
 			word += 8;
 		}
 		if (has_src) {
@@ -311,6 +319,13 @@ void md_check_context(md_state *m)
 	}
 	md_ctxids_check(m, &(md_ctx_starts){w.starts, w.lo, w.ngran, w.ent_p, w.ent_stride, w.ent_n});
 	m->ctx_ok = w.ok && !m->oom;
+	/* once per meta.db: hatchet's and pipit's readers index the string table with the missing name */
+	if (m->functions.ok && !m->oom && !hv_eval(m->r, HV_R_METADB_FUNCTIONS_READER_HAZARD_UNNAMED, w.unnamed == 0))
+		hv_emit(m->r, HV_R_METADB_FUNCTIONS_READER_HAZARD_UNNAMED, m->b->name, w.unnamed_at, 8, w.unnamed_path,
+			"%llu context(s) name a function whose pName is 0 (valid: the function has no name), the first "
+			"here: hatchet 1.4.0 and pipit 0.1.0 stop on it with TypeError (list indices must be integers or "
+			"slices, not NoneType); hpcviewer 2025.01 reads it",
+			(unsigned long long)w.unnamed);
 	free(w.claimed);
 	free(w.starts);
 	free(w.stack);
