@@ -68,11 +68,13 @@ SEVERITY = {
     "ovni": "The v1/v2 tree rules (ovni.json.model-version, ovni.tree.v2-path, cpus-repeated, "
             "metadata-missing, mixed-versions) cannot be backed by a reader here: ovni 1.14 reads no "
             "v1/v2 tree at all; they rest on the v1 spec's text (S1) and ovni 1.10, the last emulator "
-            "that read such trees. ovni.obs.jumbo-nibble rests on S3 (\"always 4 with value 0x3\"), "
-            "ovni.obs.reserved-flags on libovni's header alone (S3 gives \"4 bits of flags\" and defines "
-            "only the jumbo bit). ovniemu 1.14 reads both, and specs/README.md's ovni line says what "
-            "ovniemu accepts passes --strict: the two errors go against that line (the first has the "
-            "spec's text for it, the second has not). Proposed for review, not changed here.",
+            "that read such trees. ovni.obs.jumbo-nibble rests on S3 (\"always 4 with value 0x3\"); "
+            "ovniemu 1.14 reads it, and specs/README.md's ovni line says what ovniemu accepts passes "
+            "--strict: the error goes against that line, with the spec's text for it. Proposed for "
+            "review, not changed here. (ovni.obs.reserved-flags, once an error on libovni's header "
+            "alone, is a note: S3 defines no flag bit but jumbo, and ovniemu 1.14 and ovnidump size "
+            "each event from the jumbo bit and the low nibble only, so they read an event with 0x20, "
+            "0x40 or 0x80 set exactly as without them.)",
     "dumpi": "DUMPI has no spec text beyond sst-dumpi's notes, which defer to its code (specs/README.md), "
              "so these rules cite libdumpi's writer. dumpi2ascii reads no .meta file (SST-macro's trace "
              "reader does; it is not in the matrix), so the dumpi.meta rules have no reader here. The "
