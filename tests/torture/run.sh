@@ -40,6 +40,9 @@ SAMPLES="$SHARED/real-samples"
 G="$ROOT/golden/cases"
 if [ "$MODE" = short ]; then CAP=${TORTURE_CAP:-24}; else CAP=${TORTURE_CAP:-100}; fi
 KINDS=${TORTURE_KINDS:-alloc eio short eintr thread}
+# TORTURE_ARGS: more options for every run, e.g. --certify (the certificate,
+# whose SHA-256 libcrypto computes, must be the unfaulted one or absent).
+read -r -a ARGS <<<"${TORTURE_ARGS:-}"
 [ -x "$HPCVET" ] && { [ "$KINDS" = hook ] || [ -f "$INJECT" ]; } || { echo "torture: build $HPCVET and $INJECT first (make torture)" >&2; exit 2; }
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -71,14 +74,14 @@ run_once() {
 	local kind=$1 at=$2 jobs=$3 input=$4 out=$5 mode=eio
 	if [ "$kind" = hook ]; then
 		HPCVET_TEST_FAIL_ALLOC=$at HPCVET_TEST_ALLOC_COUNT="$TMP/count" \
-			timeout 120 "$HPCVET" -j"$jobs" --format=json "$input" >"$out" 2>"$out.err"
+			timeout 120 "$HPCVET" -j"$jobs" "${ARGS[@]}" --format=json "$input" >"$out" 2>"$out.err"
 		echo $?
 		return
 	fi
 	case "$kind" in eio | short | eintr) mode=$kind kind=read ;; esac
 	# env, not the shell, loads the injector: timeout itself runs without it
 	HV_FAULT_KIND=$kind HV_FAULT_AT=$at HV_FAULT_READ=$mode HV_FAULT_COUNT="$TMP/count" \
-		timeout 60 env LD_PRELOAD="$INJECT" "$HPCVET" -j"$jobs" --format=json "$input" >"$out" 2>"$out.err"
+		timeout 60 env LD_PRELOAD="$INJECT" "$HPCVET" -j"$jobs" "${ARGS[@]}" --format=json "$input" >"$out" 2>"$out.err"
 	echo $?
 }
 

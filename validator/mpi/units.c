@@ -245,6 +245,15 @@ static void idents_differ(hv_report *rep, const idents *mine)
  * different identities, makes the input unreadable everywhere; reports
  * that differ otherwise are a bug in a summary's travel, reported as an
  * internal error rather than a silently wrong report. */
+/* Whether the input is unreadable because a file changed while it was read
+ * (validate_path.c's message). A rank whose unit read a rewritten file
+ * reports a read error; the rank that saw the change names it, and that
+ * name is the one a producer can act on, so it wins over the read error. */
+static bool changed_problem(const hv_report *rep)
+{
+	return rep->unreadable && strstr(rep->problem, ": changed while it was read") != NULL;
+}
+
 static void end_input(hv_report *rep)
 {
 	idents ids;
@@ -254,6 +263,7 @@ static void end_input(hv_report *rep)
 	hv_put_u64(&w, idents_hash(&ids));
 	hv_put_u64(&w, rep->unreadable);
 	hv_put_u64(&w, rep->internal_error);
+	hv_put_u64(&w, changed_problem(rep));
 	hv_put_str(&w, rep->problem);
 	hv_put_u64(&w, report_hash(rep));
 	hv_gathered g;
@@ -267,13 +277,16 @@ static void end_input(hv_report *rep)
 		uint64_t ih = hv_get_u64(&rb);
 		if (r == 0) ih0 = ih;
 		if (ih != ih0 || ih == 0) same_files = false;
-		bool unreadable = hv_get_bool(&rb), internal = hv_get_bool(&rb);
+		bool unreadable = hv_get_bool(&rb), internal = hv_get_bool(&rb), changed = hv_get_bool(&rb);
 		char problem[sizeof rep->problem];
 		hv_get_str(&rb, problem, sizeof problem);
 		uint64_t h = hv_get_u64(&rb);
 		fault |= unreadable || internal;
 		if (r == 0) h0 = h;
-		if (unreadable && !rep->unreadable) hv_report_unreadable(rep, "%s (rank %d)", problem, r);
+		if (unreadable && (!rep->unreadable || (changed && !changed_problem(rep)))) {
+			rep->internal_error = false;
+			hv_report_unreadable(rep, "%s (rank %d)", problem, r);
+		}
 		if (internal && !rep->internal_error) hv_report_internal(rep, "%s (rank %d)", problem, r);
 	}
 	/* every rank saw the same hashes: all take this exchange or none */
