@@ -286,6 +286,12 @@ void hv_validate_path_digest(const char *path, const hv_options *opt, hv_report 
 	memset(dg, 0, sizeof *dg);
 	hv_path_observer obs = {obs_begin, obs_end, &o};
 	hv_validate_path(path, opt, r, &obs);
+	/* A certificate binds a verdict to every file's SHA-256: a verdict whose
+	 * digests could not all be computed (an allocation or a read libcrypto's
+	 * hashing lost) is no verdict to certify, for the CLI, hpcvet-mpi and the
+	 * library's certify alike. */
+	if (dg->problem[0] && !r->unreadable && !r->internal_error)
+		hv_report_internal(r, "no certificate: %s", dg->problem);
 	hv_digest_withhold(dg, r);
 	if (!dg->work && !dg->problem[0]) {
 		/* never read (unreadable input): no digests, and the reason */
