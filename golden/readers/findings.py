@@ -55,14 +55,7 @@ def verdict(reader, case, result):
     return "not yet assessed"
 
 
-NO_ADAPTER = {
-    "hatchet": "its frames are keyed by context paths and rank/thread, the content files' values by "
-               "byte offset and ctxId, which hatchet does not keep (not done yet).",
-    "pipit": "its events are Enter/Leave pairs it derives from trace.db's samples, not the samples "
-             "themselves (not done yet).",
-    "ovniemu": "it writes a Paraver trace, not the events it read; ovnidump reads the streams with "
-               "the same code (ovni's player) and has the adapter.",
-}
+NO_ADAPTER = {}
 
 SEVERITY = {
     "ovni": "The v1/v2 tree rules (ovni.json.model-version, ovni.tree.v2-path, cpus-repeated, "
