@@ -95,9 +95,11 @@ H=hpctoolkit/y_hpctoolkit-db.release.4.0_s2.d
 stub_adapter() { python3 "$ROOT/golden/readers/stub_hpctk.py" "$@"; }
 check "hatchet adapter: a frame read right agrees" test "$(stub_adapter hatchet $H right)" = None
 check "hatchet adapter: one cell wrong is a misread" \
-	grep -q "^MISMATCH cct.db ctx 91, profile 1 {'node_pid': 2130706689, 'rank': 0, 'thread': 0}, cpu-time (statistic 1): reader 416.5825, expected 415.5825$" <(stub_adapter hatchet $H wrong)
+	grep -q "^MISMATCH cct.db ctx 91, profile 1 {'node_pid': 2130706689, 'rank': 0, 'thread': 0}, instructions (inc) (statistic 21): reader 20444.925, expected 20444.425$" <(stub_adapter hatchet $H wrong)
 check "hatchet adapter: an exclusive column holding the next statistic is a misread that says so" \
-	grep -q 'expected 664.932 (the value of statistic 2)' <(stub_adapter hatchet $H collide)
+	grep -q 'expected 664.932 (the value of statistic 2, scope lex_aware, which hatchet writes into the same column)' <(stub_adapter hatchet $H collide)
+check "hatchet adapter: a wrong cell is named before the column's known mix-up" \
+	grep -q '^MISMATCH .*instructions (inc) (statistic 21): reader 20444.925, expected 20444.425 (and 391 more)$' <(stub_adapter hatchet $H collide+wrong)
 check "pipit adapter: events read right agree" test "$(stub_adapter pipit $H right)" = None
 check "pipit adapter: one event's time wrong is a misread" \
 	grep -q '^MISMATCH trace of profile 1 .*change 0 of 56: reader (1, 91), expected (0, 18)' <(stub_adapter pipit $H wrong)

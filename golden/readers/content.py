@@ -91,7 +91,9 @@ def misread(case, decoded, load_json, dump=None):
             return None
         return lines[0] + (" (and %d more)" % (len(lines) - 1) if len(lines) > 1 else "")
     if "ovniemu" in decoded:
-        lines = ovniemu_counts(want, decoded["ovniemu"])
+        # A lone stream.json or stream.obs is read in a made-up trace: count that.
+        whole = dump(case) if case.embedded is not None and dump is not None else want
+        lines = ovniemu_counts(whole or want, decoded["ovniemu"])
         return lines[0] if lines else None
     if "metrics" in decoded:  # hpcviewer's metric list and root values
         lines = viewer_roots(case, decoded, want)

@@ -3,7 +3,7 @@ made from a y_ case's content file, and the same with one value wrong: the stubs
 that show the adapters (hpctk_adapters.py) detect a misread without the readers
 (tests/reader_matrix.test.sh).
 
-  stub_hpctk.py hatchet|pipit|ovniemu CASE_ID [right|wrong|collide]
+  stub_hpctk.py hatchet|pipit|ovniemu CASE_ID [right|wrong|collide|collide+wrong]
 
 prints the misread message the matrix would give (or "None"). collide is hatchet
 1.4.0's way: a metric's column holding the last statistic of that metric it read
@@ -44,16 +44,16 @@ def hatchet(case, files, how):
                 n = names[kind]
                 attrs["node_pid" if n == "NODE" else n.lower()] = physical if flags & 1 else logical
             vals = {col: values.get((c, mid, prof), 0.0) for col, mid in cols.items()}
-            if how == "collide":  # the statistic after the exclusive one, when it has a value
+            if "collide" in how:  # the statistic after the exclusive one, when it has a value
                 for col, mid in cols.items():
                     if not col.endswith(" (inc)") and (c, mid + 1, prof) in values:
                         vals[col] = values[(c, mid + 1, prof)]
             rows.append({"node": len(nodes) - 1, "attrs": attrs, "values": vals})
         stack.extend((k, path + [i]) for i, k in reversed(list(enumerate(children.get(c, [])))))
-    if how == "wrong":
+    if "wrong" in how:  # a value no statistic has
         r = next(r for r in rows if any(r["values"].values()))
-        col = sorted(k for k, v in r["values"].items() if v)[0]
-        r["values"][col] += 1.0
+        col = sorted(k for k, v in r["values"].items() if v)[-1]
+        r["values"][col] += 0.5
     exc = [c for c in cols if not c.endswith(" (inc)")]
     return {"hatchet": {"exc_metrics": exc, "inc_metrics": [c for c in cols if c.endswith(" (inc)")],
                         "nodes": nodes, "rows": rows}}
