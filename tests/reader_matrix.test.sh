@@ -88,4 +88,48 @@ print(content.viewer_roots(Case(), {"metrics": m}, want))' "$1")
 check "viewer adapter: the content file's root value agrees" test "$(viewer_roots 91302.49124999998)" = "[]"
 check "viewer adapter: a changed root value is a misread" grep -q 'MISMATCH root value of cpu-time: Sum (I) (statistic 8)' <(viewer_roots 91302.5)
 
+# The adapters that key the readers' data their own way (hpctk_adapters.py), on
+# stubs made from a y_ case's content file (stub_hpctk.py): read right, they agree;
+# with one value wrong, each is a misread that names it.
+H=hpctoolkit/y_hpctoolkit-db.release.4.0_s2.d
+stub_adapter() { python3 "$ROOT/golden/readers/stub_hpctk.py" "$@"; }
+check "hatchet adapter: a frame read right agrees" test "$(stub_adapter hatchet $H right)" = None
+check "hatchet adapter: one cell wrong is a misread" \
+	grep -q "^MISMATCH cct.db ctx 91, profile 1 {'node_pid': 2130706689, 'rank': 0, 'thread': 0}, instructions (inc) (statistic 21): reader 20444.925, expected 20444.425$" <(stub_adapter hatchet $H wrong)
+check "hatchet adapter: an exclusive column holding the next statistic is a misread that says so" \
+	grep -q 'expected 664.932 (the value of statistic 2, scope lex_aware, which hatchet writes into the same column)' <(stub_adapter hatchet $H collide)
+check "hatchet adapter: a wrong cell is named before the column's known mix-up" \
+	grep -q '^MISMATCH .*instructions (inc) (statistic 21): reader 20444.925, expected 20444.425 (and 391 more)$' <(stub_adapter hatchet $H collide+wrong)
+check "pipit adapter: events read right agree" test "$(stub_adapter pipit $H right)" = None
+check "pipit adapter: one event's time wrong is a misread" \
+	grep -q '^MISMATCH trace of profile 1 .*change 0 of 56: reader (1, 91), expected (0, 18)' <(stub_adapter pipit $H wrong)
+check "ovniemu adapter: the event count and span agree" test "$(stub_adapter ovniemu ovni/y_ovni-trace.v3_s1.d right)" = None
+check "ovniemu adapter: one event short is a misread" \
+	test "$(stub_adapter ovniemu ovni/y_ovni-trace.v3_s1.d wrong)" = "MISMATCH input events: reader 679, expected 680"
+
+# hpcviewer's driver (ViewerBatch.java) over stand-ins of the hpcdata classes it
+# calls (golden/readers/stub_hpcdata): each outcome class of the Java side, without
+# hpcviewer.
+if ! command -v javac >/dev/null || ! command -v java >/dev/null; then
+	skip "no javac: the Java driver's outcome classes are not tried (Debian: default-jdk-headless)"
+else
+	jonly='^hpctoolkit/(y_hpctoolkit-db\.release\.4\.0_s[12]|n_hpctkdb\.(cct\.(ctx-covered|prof-in-range|transpose)_0[12]|ctx\.unknown_01|edition\.agree_01))\.d$'
+	jplan='java:s2\.d$=misread,ctx-covered_01=refuse,ctx-covered_02=io,prof-in-range_01=raise,prof-in-range_02=index,transpose_01=stack,transpose_02=die,unknown_01=hang'
+	mkdir -p "$TMP/j"
+	expect_exit 0 "the matrix runs on the Java stub" \
+		python3 "$M" --build="$BUILD" --real="$TMP/no-real-samples" --only="$jonly" --timeout=1 --stub="$jplan" \
+		--results="$TMP/j/results.json" --out="$TMP/j/READERS.md" --svg="$TMP/j/matrix.svg" 2>"$TMP/j/log"
+	jout() { jq -r --arg c "hpctoolkit/$1.d" '.results["stub-viewer"][$c] | .outcome + " | " + .message' "$TMP/j/results.json"; }
+	check "java: a database it reads is accepted" grep -q '^accepted | $' <(jout y_hpctoolkit-db.release.4.0_s1)
+	check "java: a wrong root value is a misread" grep -q '^misread | MISMATCH root value of cpu-time: Sum (I) (statistic 8): reader 1.5' <(jout y_hpctoolkit-db.release.4.0_s2)
+	check "java: an exception thrown by hpcdata's own code is a refusal" grep -q '^refused | java.lang.IllegalStateException: stub: not a database I read (at edu.rice.cs.hpcdata' <(jout n_hpctkdb.cct.ctx-covered_01)
+	check "java: an IOException is a refusal" grep -q '^refused | java.io.IOException' <(jout n_hpctkdb.cct.ctx-covered_02)
+	check "java: a null pointer is a crash" grep -q '^crash | java.lang.NullPointerException' <(jout n_hpctkdb.cct.prof-in-range_01)
+	check "java: an index out of bounds is a crash" grep -q '^crash | java.lang.ArrayIndexOutOfBoundsException' <(jout n_hpctkdb.cct.prof-in-range_02)
+	check "java: a stack overflow is a crash" grep -q '^crash | java.lang.StackOverflowError' <(jout n_hpctkdb.cct.transpose_01)
+	check "java: a JVM that dies is a crash, not a hang" grep -q "^crash | the reader's process died (exit 134)" <(jout n_hpctkdb.cct.transpose_02)
+	check "java: a busy loop is a hang" grep -q '^hang | no answer within 1 s of CPU time' <(jout n_hpctkdb.ctx.unknown_01)
+	check "java: the case after a hang gets a new JVM" grep -q '^accepted' <(jout n_hpctkdb.edition.agree_01)
+fi
+
 done_testing

@@ -11,6 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import content_diff  # noqa: E402
+from hpctk_adapters import hatchet_values, hpctk_members, pipit_lines  # noqa: E402,F401
 
 
 def _rename(doc, case):
@@ -60,12 +61,40 @@ def viewer_roots(case, decoded, want):
     return lines
 
 
-def misread(case, decoded, load_json):
+def ovniemu_counts(want, got):
+    """ovniemu's event count and its Paraver trace's span against the content's
+    events (every stream's, whatever the model makes of them)."""
+    clocks = [it["clock"] for f in want["files"] for it in f["items"] if it["kind"] == "event"]
+    lines = []
+    if got.get("events") != len(clocks):
+        lines.append("MISMATCH input events: reader %r, expected %d" % (got.get("events"), len(clocks)))
+    span = max(clocks) - min(clocks) if clocks else 0
+    if got.get("span") != span:
+        lines.append("MISMATCH Paraver span (ns): reader %r, expected %d (last clock less first)"
+                     % (got.get("span"), span))
+    return lines
+
+
+def misread(case, decoded, load_json, dump=None):
     """The first differences (a message) when the reader's decoded content differs
-    from the case's content file; None when they agree or nothing was compared."""
+    from the case's content file; None when they agree or nothing was compared.
+    dump(case) gives hpcvet's dump of the whole the reader read (for a lone file
+    read inside a made-up database, the other files' content)."""
     if case.content is None or decoded is None:
         return None
     want = load_json(case.content)
+    if "hatchet" in decoded or "pipit" in decoded:
+        files = hpctk_members(case, want, dump)
+        lines = (hatchet_values(case, decoded["hatchet"], files) if "hatchet" in decoded
+                 else pipit_lines(case, decoded["pipit"], files))
+        if not lines:
+            return None
+        return lines[0] + (" (and %d more)" % (len(lines) - 1) if len(lines) > 1 else "")
+    if "ovniemu" in decoded:
+        # A lone stream.json or stream.obs is read in a made-up trace: count that.
+        whole = dump(case) if case.embedded is not None and dump is not None else want
+        lines = ovniemu_counts(whole or want, decoded["ovniemu"])
+        return lines[0] if lines else None
     if "metrics" in decoded:  # hpcviewer's metric list and root values
         lines = viewer_roots(case, decoded, want)
         if not lines:

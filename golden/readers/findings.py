@@ -15,6 +15,13 @@ DRAFT = ("named by hpcvet's note hpctkdb.edition.reader-hazard-draft, given on e
          "(the early text of FORMATS.md, hpcvet's --edition=draft) and hpcviewer 2025.01, hatchet 1.4.0 "
          "and pipit read the release layout and fail on the draft's")
 
+HATCHET_COLUMN = ("not named by an hpcvet note yet; one can recognise it: a metric with a scope instance "
+                  "other than metrics/default.yaml's Sum inclusive standard scope, ordered (propMetricId) "
+                  "after its exclusive standard scope, whose cct.db value at a context and profile differs "
+                  "from the exclusive one's: hatchet 1.4.0 writes every such scope into the metric's one "
+                  "exclusive column, the last one cct.db lists winning "
+                  "(docs/reader-findings/hatchet-1.4.0-exclusive-column.md)")
+
 # (reader, case-id pattern, outcome or None for any, what hpcvet does about it)
 VERDICTS = [
     ("dumpi2ascii", r"y_dumpi\.rec\.reader-hazard-argvs-null", "crash",
@@ -25,6 +32,7 @@ VERDICTS = [
     ("ovniemu", r"mcv-minor-newer", "refused",
      "an event of a newer model minor version: hpcvet warns (ovni.obs.mcv-minor-newer)"),
     ("ovnidump", r"y_ovni-trace\.v[12]|y_ovni\.tree\.reader-hazard-legacy", "misread", V1V2),
+    ("ovniemu", r"y_ovni-trace\.v[12]|y_ovni\.tree\.reader-hazard-legacy", "misread", V1V2),
     ("pipit", r"^real/hpctoolkit/loops-perf", "refused",
      "pipit reads a database's trace; this one has no trace.db (hpcprof writes none when no thread "
      "took trace samples): a clean refusal, no hazard"),
@@ -49,20 +57,15 @@ def verdict(reader, case, result):
     if reader in ("hatchet", "pipit") and "list indices must be integers or slices, not NoneType" in msg:
         return UNNAMED % ("hatchet-1.4.0-unnamed-function.md" if reader == "hatchet"
                           else "pipit-0.1.0-unnamed-function.md")
+    if reader == "hatchet" and result["outcome"] == "misread" and "which hatchet writes into the same column" in msg:
+        return HATCHET_COLUMN  # every difference is that one (others are listed first)
     for r, pat, outcome, text in VERDICTS:
         if text and r == reader and re.search(pat, case["id"]) and outcome in (None, result["outcome"]):
             return text
     return "not yet assessed"
 
 
-NO_ADAPTER = {
-    "hatchet": "its frames are keyed by context paths and rank/thread, the content files' values by "
-               "byte offset and ctxId, which hatchet does not keep (not done yet).",
-    "pipit": "its events are Enter/Leave pairs it derives from trace.db's samples, not the samples "
-             "themselves (not done yet).",
-    "ovniemu": "it writes a Paraver trace, not the events it read; ovnidump reads the streams with "
-               "the same code (ovni's player) and has the adapter.",
-}
+NO_ADAPTER = {}
 
 SEVERITY = {
     "ovni": "The v1/v2 tree rules (ovni.json.model-version, ovni.tree.v2-path, cpus-repeated, "
@@ -104,6 +107,10 @@ reproducer, what happens, what the spec says), in [docs/reader-findings/](reader
 - [ovni-1.14.0-no-stream.md](reader-findings/ovni-1.14.0-no-stream.md): ovniemu and ovnidump
   succeed on a trace in which they find no stream (every v1/v2 tree; hpcvet's note
   `ovni.tree.reader-hazard-legacy`);
+- [hatchet-1.4.0-exclusive-column.md](reader-findings/hatchet-1.4.0-exclusive-column.md): a
+  metric's exclusive column holds the value of another of its scopes (`lex_aware`, `point`)
+  wherever cct.db lists one after the exclusive scope's (no hpcvet note yet; one could
+  recognise it);
 - [hpcviewer-2025.01-malformed-databases.md](reader-findings/hpcviewer-2025.01-malformed-databases.md),
   [hatchet-pipit-malformed-databases.md](reader-findings/hatchet-pipit-malformed-databases.md),
   [sst-dumpi-13.0.0-malformed-files.md](reader-findings/sst-dumpi-13.0.0-malformed-files.md):

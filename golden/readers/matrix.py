@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -81,7 +82,7 @@ def run(a):
         cases_mod.judge_inputs(cases, hpcvet)
         if a.stub:
             import stub
-            readers = stub.readers(a.stub)
+            readers = stub.readers(a.stub, a.build)
         else:
             readers = readers_mod.all_readers(a.readers, a.build)
         if a.readers_only:
@@ -95,6 +96,19 @@ def run(a):
                 with open(p) as f:
                     json_cache[p] = json.load(f)
             return json_cache[p]
+
+        dumps = {}
+
+        def dump(c):
+            """hpcvet's dump of the whole a lone file was read in (the other files'
+            content, for the adapters that key values through them)."""
+            if c.input not in dumps:
+                p = subprocess.run([hpcvet, "dump", "--format=json", c.input], capture_output=True)
+                try:
+                    dumps[c.input] = json.loads(p.stdout)
+                except ValueError:
+                    dumps[c.input] = None
+            return dumps[c.input]
 
         results = {}
         out_readers = []
@@ -113,7 +127,7 @@ def run(a):
             for c in mine:
                 res = got[c.id]
                 if res["outcome"] == "accepted" and want(c):
-                    m = content.misread(c, res.get("content"), load_json)
+                    m = content.misread(c, res.get("content"), load_json, dump)
                     if m:
                         res = {"outcome": "misread", "message": m}
                 res.pop("content", None)

@@ -54,7 +54,12 @@ class Reader:
 
 # ---------------------------------------------------------------- batch readers
 
+EOF = "EOF"
+
+
 class BatchReader(Reader):
+    exits_after_hang = False  # a driver that exits after answering hang (ViewerBatch)
+
     def command(self):
         raise NotImplementedError
 
@@ -66,7 +71,7 @@ class BatchReader(Reader):
                              stderr=subprocess.DEVNULL, env=self.env(), text=True, bufsize=1)
         p.pending = b""
         line = self._readline(p, 300)
-        if line is None:
+        if line is None or line is EOF:
             p.kill()
             p.wait()
             raise RuntimeError("%s: the batch driver did not start" % self.name)
@@ -77,7 +82,9 @@ class BatchReader(Reader):
     def _readline(p, timeout):
         """The driver's next answer (a JSON object on a line of its own; a reader
         may print other lines to stdout too), read from the pipe itself: a
-        buffered file object would hide what it has read ahead from select()."""
+        buffered file object would hide what it has read ahead from select().
+        None when none came in time, EOF when the driver closed its output (it
+        died: whether it has been reaped yet is a race, so not asked)."""
         import json
         deadline = time.monotonic() + timeout
         fd = p.stdout.fileno()
@@ -97,7 +104,7 @@ class BatchReader(Reader):
             if r:
                 b = os.read(fd, 1 << 16)
                 if not b:
-                    return None
+                    return EOF
                 p.pending += b
 
     def probe_version(self):
@@ -120,14 +127,17 @@ class BatchReader(Reader):
                 p.stdin.write("%d\t%d\t%s\n" % (timeout, 1 if want_content(c) else 0, c.input))
                 p.stdin.flush()
             res = self._readline(p, 12 * timeout + 30)
-            if res is None:
-                alive = p.poll() is None
-                if alive:
-                    p.kill()
+            if res is None:  # no answer in time: the driver itself is stuck
+                p.kill()
                 p.wait()
-                res = {"outcome": "hang" if alive else "crash",
-                       "message": HANG % timeout if alive
-                       else "the reader's process died (exit %s)" % p.returncode}
+                res = {"outcome": "hang", "message": HANG % timeout}
+                p = None
+            elif res is EOF:
+                p.wait()
+                res = {"outcome": "crash", "message": "the reader's process died (exit %s)" % p.returncode}
+                p = None
+            elif res["outcome"] == "hang" and self.exits_after_hang:
+                p.wait()  # it cannot stop the stuck case, so it exits: the next case gets a new one
                 p = None
             results[c.id] = res
         if p is not None:
@@ -139,7 +149,12 @@ class BatchReader(Reader):
 class Hatchet(BatchReader):
     name, family = "hatchet", "hpctoolkit"
     how = "GraphFrame.from_hpctoolkit(DB) (its v4 reader: meta.db, profile.db, cct.db, metrics/default.yaml)"
-    adapter = ""
+    adapter = ("every cell of its frame: each node (a context, by its place among meta.db's entry points and "
+               "children arrays) and row (a profile, by its identifier tuple), in each column it names for a "
+               "statistic (M, M (inc): the exclusive and inclusive standard scopes of metrics/default.yaml's Sum "
+               "variant), against cct.db's value of that statistic (0 where cct.db has none); not compared, as "
+               "hatchet shows none of them: the root context (no node), the summary profile (no row), metrics "
+               "with no percent-rendered Sum variant (no column), profiles sharing one identifier tuple (one row)")
 
     def __init__(self, d):
         super().__init__(d)
@@ -159,6 +174,12 @@ class Hatchet(BatchReader):
 class Pipit(BatchReader):
     name, family = "pipit", "hpctoolkit"
     how = "pipit.Trace.from_hpctoolkit(DB) (its own v4 reader: meta.db and trace.db)"
+    adapter = ("per trace line (Process, Thread, Host, Core: the physical ids of its profile's identifier "
+               "tuple), the context changes its Enter/Leave events give (time from trace.db's minTimestamp, "
+               "innermost context entered), against trace.db's samples (a line or instruction context as its "
+               "nearest other ancestor, as pipit makes no node of them; ctxId 0 and maxTimestamp as idle); not "
+               "compared: its events' names and source lines (meta.db's) and traces whose four ids coincide "
+               "(one line of its frame)")
 
     def __init__(self, d):
         super().__init__(d)
@@ -183,6 +204,7 @@ def pipit_version(src):
 
 class Viewer(BatchReader):
     name, family = "hpcviewer", "hpctoolkit"
+    exits_after_hang = True  # a JVM cannot stop a stuck thread (ViewerBatch.java)
     how = ("hpcviewer 2025.01's data layer: new Experiment().open(new LocalDatabaseRepresentation(DB)), "
            "as its DatabaseLocal opens a database, in one JVM (ViewerBatch.java)")
     adapter = ("the root's value of every inclusive (I) and point (X) metric of its tree, against the "
@@ -305,15 +327,16 @@ class Ovni(ExecReader):
             else:
                 shutil.copy(c.input, t)
             rc, out, err = execute(self.argv(t, content), timeout, env=env, cwd=s)
+            decoded = self.decode(out, err, t) if rc == 0 and content else None
         # ovni's first ERROR (or FATAL) line is the cause; the later ones say
         # which step gave up.
         outcome, msg = native_outcome(rc, err, timeout, self.refusal_abort, r"ERROR|FATAL")
         res = {"outcome": outcome, "message": msg.replace(s, "TRACE")}
         if outcome == "accepted" and content:
-            res["content"] = self.decode(out)
+            res["content"] = decoded
         return res
 
-    def decode(self, out):
+    def decode(self, out, err, trace):
         return None
 
 
@@ -324,8 +347,25 @@ class OvniEmu(Ovni):
     name = "ovniemu"
     how = "ovniemu -l TRACE (the linter mode of ovni's own tests), on a scratch copy"
 
+    adapter = ("the number of input events it says it processed, against the events of the content file; "
+               "the time span of its Paraver trace (cpu.prv's header), against the last event's clock less "
+               "the first's (it writes states, not the events it read: their values are ovnidump's to compare)")
+
     def argv(self, t, content):
         return [self.bin, "-l", t]
+
+    def decode(self, out, err, trace):
+        """ovniemu says `processed N input events` on stderr, and heads cpu.prv with
+        `#Paraver (...):SPAN_ns:...`, SPAN the last event's clock less the first's."""
+        m = re.search(rb"processed (\d+) input events", err)
+        head = b""
+        try:
+            with open(os.path.join(trace, "cpu.prv"), "rb") as f:
+                head = f.readline()
+        except OSError:
+            pass
+        h = re.match(rb"#Paraver \([^)]*\):(\d+)_ns:", head)
+        return {"ovniemu": {"events": int(m.group(1)) if m else None, "span": int(h.group(1)) if h else None}}
 
 
 class OvniDump(Ovni):
@@ -336,7 +376,7 @@ class OvniDump(Ovni):
     def argv(self, t, content):
         return [self.bin, "-x", t]
 
-    def decode(self, out):
+    def decode(self, out, err=b"", trace=None):
         """ovnidump -x prints `CLOCK  MCV  STREAM  :xx:xx...` per event, streams
         interleaved in clock order; per stream the events keep their order."""
         streams = {}

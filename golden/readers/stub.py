@@ -14,8 +14,10 @@ case's input path deciding (else accept). Behaviours:
   misread     load it, but decode one value wrong (the content file's first event
               clock, plus one)
 Two stubs run: stub-batch (the batch protocol, batch.py, as hatchet's driver) and
-stub-exec (a native reader: a shell script run per case), both of family ovni."""
+stub-exec (a native reader: a shell script run per case), both of family ovni;
+with a plan "java:PLAN", stub-viewer (hpcviewer's Java driver, StubViewer below)."""
 import os
+import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -58,6 +60,37 @@ class StubExec(R.ExecReader):
         return {"outcome": outcome, "message": msg}
 
 
+class StubViewer(R.Viewer):
+    """hpcviewer's batch driver (ViewerBatch.java, unchanged) over stand-ins of the
+    hpcdata classes it calls (stub_hpcdata/): their open() does what the plan says
+    (behaviours of their own: io, an IOException; index, an index out of bounds;
+    stack, a StackOverflowError; die, the JVM halted), so the Java side's
+    classification is tried without hpcviewer. Family hpctoolkit, as the adapter's
+    root values need a profile.db."""
+    name = "stub-viewer"
+    how = "ViewerBatch.java over golden/readers/stub_hpcdata"
+
+    def __init__(self, plan, build):
+        R.Reader.__init__(self, None)
+        self.plan = plan
+        self.build = os.path.join(build, "readers-stub")
+        self.cp = os.path.join(self.build, "hpcdata")
+        self.jar_version = "stub"
+        if not shutil.which("javac") or not shutil.which("java"):
+            self.missing = "no javac"
+
+    def _compile(self):
+        import glob
+        import subprocess
+        src = sorted(glob.glob(os.path.join(HERE, "stub_hpcdata", "**", "*.java"), recursive=True))
+        os.makedirs(self.cp, exist_ok=True)
+        subprocess.run(["javac", "-nowarn", "-d", self.cp] + src, check=True)
+        super()._compile()
+
+    def env(self):
+        return dict(os.environ, HV_STUB_PLAN=self.plan)
+
+
 class Missing(R.Reader):
     name, family = "stub-missing", "ovni"
     how = "never installed"
@@ -77,5 +110,9 @@ def behaviour(plan, path):
     return "accept"
 
 
-def readers(plan):
+def readers(plan, build):
+    """PLAN for the Python and native stubs (family ovni); "java:PLAN" for the
+    Java one alone (family hpctoolkit)."""
+    if plan.startswith("java:"):
+        return [StubViewer(plan[5:], build)]
     return [StubBatch(plan), StubExec(plan), Missing()]

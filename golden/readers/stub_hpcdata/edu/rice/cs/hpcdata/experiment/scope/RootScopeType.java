@@ -1,0 +1,4 @@
+package edu.rice.cs.hpcdata.experiment.scope;
+
+/** Stand-in (tests only). */
+public enum RootScopeType { CallingContextTree }
