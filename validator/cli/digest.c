@@ -127,11 +127,12 @@ static void *hasher_main(void *arg)
  * costs more than its checks, an ovni trace's streams, hashes on both).
  * Never a third thread on two cores: a database's checks and two hashers
  * shared the two cores, the hashers took 2/3 of them while they ran, and the
- * checks, the longer part, finished alone on one core (by thread: checks
- * 0.53-0.60 s, hashers 0.29-0.32 s each: ~0.71 s on two quiet cores, where
- * one hasher beside the checks needs ~0.60 s). When the checks end first,
- * their thread hashes the files no hasher has taken yet (hv_digest_end), so
- * the second core is not lost to an input of many files either. Never more
+ * checks, the longer part, finished alone on one core (a 654 MiB database
+ * by thread: the checks plus half a hasher, ~0.84 s on two quiet cores,
+ * where one hasher beside the checks needs ~0.61 s; bench/RESULTS.md, the
+ * HPCToolkit database's certify rows). When the checks end first, their
+ * thread hashes the files no hasher has taken yet (hv_digest_end), so the
+ * second core is not lost to an input of many files either. Never more
  * hashers than files, nor than HV_DIGEST_MAX_THREADS. */
 static unsigned hasher_count(unsigned jobs, size_t nfiles, unsigned cores)
 {
