@@ -4,11 +4,11 @@
  * double the time to a certificate; beside them it overlaps. The files of
  * an input (an ovni trace's streams, a DUMPI trace's ranks, a database's
  * four files) are handed out largest first to a small pool (at -j1 one
- * thread beside the checks on a 2-core machine, two on a larger one; at -jN
- * N); each file stays one plain SHA-256 stream, hashed by one thread. A file the
- * reader holds in memory is hashed from that memory (no copy); a file read
- * through windows is read by its hashing thread through its own reader
- * (1 MiB at a time, from the page cache the checks warm). The checking
+ * thread beside the checks on a 2-core machine, two on a larger one; at
+ * -jN N); each file stays one plain SHA-256 stream, hashed by one thread.
+ * A file the reader holds in memory is hashed from that memory (no copy);
+ * a file read through windows is read by its hashing thread through its
+ * own reader (128 KiB at a time, from the page cache the checks warm). The checking
  * core is not involved and does no I/O. When validation ends first, its
  * thread hashes the files no hasher has taken yet; when no thread can be
  * started that is all of them. The digests are libcrypto's
