@@ -146,6 +146,26 @@ timed() {
 have_perf=0
 [ -n "${BENCH_NO_PERF:-}" ] || { perf stat -x, -e task-clock -o /dev/null -- true >/dev/null 2>&1 && have_perf=1; }
 
+# thread_cpu CMD...: one run of CMD under `perf record` (a task-clock sample
+# every 0.1 ms of CPU, each with its thread), printing "LONGEST ALL": the
+# CPU seconds of its busiest thread and of all its threads. Under load a
+# process's threads share its cores' time with everyone else's, so wall
+# time follows the CPU of all threads; on a machine with a free core per
+# thread it follows the busiest thread's. Fails where perf cannot record.
+thread_cpu() {
+	local data rc
+	data=$(mktemp)
+	perf record -q -e task-clock -c 100000 -o "$data" -- "$@" >/dev/null 2>&1
+	rc=$?
+	[ "$rc" = 0 ] && perf script -i "$data" -F tid 2>/dev/null | sort | uniq -c |
+		awk '{ if ($1 > m) m = $1; t += $1 } END { if (t > 0) printf "%.4f %.4f\n", m / 10000, t / 10000; else exit 1 }'
+	rc=$?
+	rm -f "$data" "$data.old"
+	return $rc
+}
+have_perf_record=0
+[ -n "${BENCH_NO_PERF:-}" ] || { perf record -q -e task-clock -c 100000 -o /dev/null -- true >/dev/null 2>&1 && have_perf_record=1; }
+
 # mpirun for hpcvet-mpi here: oversubscribed (more processes than cores),
 # as root when root.
 mpirun=(mpirun --oversubscribe)

@@ -221,8 +221,10 @@ fi
 if [ "${CERTIFY:-1}" != 0 ]; then
 	echo
 	echo "certify (validation + SHA-256 of every file) vs validation alone and SHA-256 alone, -j1, wall and CPU time; load now: $(cut -d' ' -f1-3 /proc/loadavg)"
-	printf '%-11s %9s %10s %10s %10s %8s %8s %10s %10s %8s\n' format MiB 'plain s' 'sha256 s' 'certify s' 'x plain' 'x larger' \
-		'plain cpu' 'cert cpu' 'cpu ratio'
+	[ "$have_perf_record" = 1 ] &&
+		echo "busiest thr: certify's busiest thread's CPU (a further run under perf record); x thr: it over the larger of plain and sha256 CPU, what a machine with a free core per thread waits"
+	printf '%-11s %9s %10s %10s %10s %8s %8s %10s %10s %10s %8s %11s %6s\n' format MiB 'plain s' 'sha256 s' 'certify s' 'x plain' 'x larger' \
+		'plain cpu' 'sha cpu' 'cert cpu' 'cpu ratio' 'busiest thr' 'x thr'
 	for fmt in $formats; do
 		input=$dir/big-$fmt
 		[ -e "$input" ] || continue
@@ -234,19 +236,26 @@ if [ "${CERTIFY:-1}" != 0 ]; then
 			timed "$log.plain" "$hv" -q -j1 "$input"
 			timed "$log.sha" openssl dgst -sha256 "${files[@]}"
 			timed "$log.cert" "$hv" certify --format=json -j1 "$input"
+			if [ "$have_perf_record" = 1 ]; then thread_cpu "$hv" certify --format=json -j1 "$input" >>"$log.thr" || echo "0 0" >>"$log.thr"; fi
 			set -e
 		done
 		tp=$(awk '{ print $2 }' "$log.plain" | median)
+		ts=$(awk '{ print $2 }' "$log.sha" | median)
 		tc=$(awk '{ print $2 }' "$log.cert" | median)
 		wp=$(awk '{ print $1 }' "$log.plain" | median)
 		ws=$(awk '{ print $1 }' "$log.sha" | median)
 		wc=$(awk '{ print $1 }' "$log.cert" | median)
 		# the run's ratios to the larger of plain and SHA-256, median over the runs
 		xl=$(paste "$log.plain" "$log.sha" "$log.cert" | awk '{ m = ($1 > $5) ? $1 : $5; print (m > 0) ? $9 / m : 0 }' | median)
-		printf '%-11s %9.1f %10.3f %10.3f %10.3f %8.2f %8.2f %10.3f %10.3f %8.2f\n' "$fmt" "$(mib "$(bytes_of "$input")")" "$wp" "$ws" \
-			"$wc" "$(awk -v a="$wc" -v b="$wp" 'BEGIN { print (b > 0) ? a / b : 0 }')" "$xl" "$tp" "$tc" \
-			"$(awk -v a="$tc" -v b="$tp" 'BEGIN { print (b > 0) ? a / b : 0 }')"
-		rm -f "$log" "$log.plain" "$log.sha" "$log.cert"
+		bt=- xt=-
+		if [ -s "$log.thr" ]; then
+			bt=$(awk '{ print $1 }' "$log.thr" | median)
+			xt=$(paste "$log.plain" "$log.sha" "$log.thr" | awk '{ m = ($2 > $6) ? $2 : $6; print (m > 0) ? $9 / m : 0 }' | median)
+		fi
+		printf '%-11s %9.1f %10.3f %10.3f %10.3f %8.2f %8.2f %10.3f %10.3f %10.3f %8.2f %11s %6s\n' "$fmt" "$(mib "$(bytes_of "$input")")" "$wp" "$ws" \
+			"$wc" "$(awk -v a="$wc" -v b="$wp" 'BEGIN { print (b > 0) ? a / b : 0 }')" "$xl" "$tp" "$ts" "$tc" \
+			"$(awk -v a="$tc" -v b="$tp" 'BEGIN { print (b > 0) ? a / b : 0 }')" "$bt" "$xt"
+		rm -f "$log" "$log.plain" "$log.sha" "$log.cert" "$log.thr"
 	done
 fi
 

@@ -3,6 +3,7 @@
 
 #include "core/units.h"
 #include "fileio.h"
+#include "jobs.h"
 #include "progress.h"
 #include "validate_path.h"
 
@@ -120,14 +121,23 @@ static void *hasher_main(void *arg)
 	return NULL;
 }
 
-/* How many hashing threads: -j's count (the CPU count by default) but at
- * least two when there are two files (SHA-256 is slower than the checks
- * of an ovni stream, so one hasher would be the critical path), never more
- * than files, nor more than HV_DIGEST_MAX_THREADS. */
-static unsigned hasher_count(unsigned jobs, size_t nfiles)
+/* How many hashing threads. At -jN (N > 1) N, the checks' own count. At
+ * -j1 the checks take one core: one hasher beside them when the machine has
+ * two cores, two when it has a third (an input of many files whose SHA-256
+ * costs more than its checks, an ovni trace's streams, hashes on both).
+ * Never a third thread on two cores: a database's checks and two hashers
+ * shared the two cores, the hashers took 2/3 of them while they ran, and the
+ * checks, the longer part, finished alone on one core (a 654 MiB database
+ * by thread: the checks plus half a hasher, ~0.84 s on two quiet cores,
+ * where one hasher beside the checks needs ~0.61 s; bench/RESULTS.md, the
+ * HPCToolkit database's certify rows). When the checks end first, their
+ * thread hashes the files no hasher has taken yet (hv_digest_end), so the
+ * second core is not lost to an input of many files either. Never more
+ * hashers than files, nor than HV_DIGEST_MAX_THREADS. */
+static unsigned hasher_count(unsigned jobs, size_t nfiles, unsigned cores)
 {
 	unsigned n = jobs ? jobs : 1;
-	if (n < 2) n = 2;
+	if (n == 1 && cores >= 3) n = 2;
 	if (n > HV_DIGEST_MAX_THREADS) n = HV_DIGEST_MAX_THREADS;
 	if (n > nfiles) n = nfiles ? (unsigned)nfiles : 1;
 	return n;
@@ -170,7 +180,7 @@ void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t
 		free(by);
 	}
 	atomic_init(&s->next, 0);
-	unsigned want = hasher_count(jobs, s->nwork);
+	unsigned want = hasher_count(jobs, s->nwork, hv_jobs_default());
 	while (s->nhashers < want && pthread_create(&s->hashers[s->nhashers], NULL, hasher_main, s) == 0)
 		s->nhashers++;
 }

@@ -3,11 +3,12 @@
  * validating an ovni stream, so hashing in the checks' pass would almost
  * double the time to a certificate; beside them it overlaps. The files of
  * an input (an ovni trace's streams, a DUMPI trace's ranks, a database's
- * four files) are handed out largest first to a small pool; each file
- * stays one plain SHA-256 stream, hashed by one thread. A file the
- * reader holds in memory is hashed from that memory (no copy); a file read
- * through windows is read by its hashing thread through its own reader
- * (1 MiB at a time, from the page cache the checks warm). The checking
+ * four files) are handed out largest first to a small pool (at -j1 one
+ * thread beside the checks on a 2-core machine, two on a larger one; at
+ * -jN N); each file stays one plain SHA-256 stream, hashed by one thread.
+ * A file the reader holds in memory is hashed from that memory (no copy);
+ * a file read through windows is read by its hashing thread through its
+ * own reader (128 KiB at a time, from the page cache the checks warm). The checking
  * core is not involved and does no I/O. When validation ends first, its
  * thread hashes the files no hasher has taken yet; when no thread can be
  * started that is all of them. The digests are libcrypto's
@@ -45,8 +46,8 @@ typedef struct hv_digest_set {
 } hv_digest_set;
 
 /* Before validation: start a digest per blob and the hashing threads
- * (`jobs` of them, at least 2 when there are 2 files or more, at most one
- * per file). `label` is the path the user gave: names are made relative
+ * (`jobs` of them; at -j1 one, or two where a third core exists; at most
+ * one per file). `label` is the path the user gave: names are made relative
  * to it. */
 void hv_digest_begin(hv_digest_set *s, const char *label, hv_blob *blobs, size_t n, unsigned jobs);
 /* After validation, while the files are still open: hash what no thread
