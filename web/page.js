@@ -243,7 +243,7 @@ worker.onmessage = (event) => {
 		$('mode').textContent = msg.mode === 'read-ahead'
 			? 'Files are read ahead by a second worker while the first checks them (the page is cross-origin isolated).'
 			: 'Files are read one block at a time with FileReaderSync (the page is not cross-origin isolated; ' +
-			  'served with the headers of `make serve-web`, it reads ahead, about three times as fast on large files).';
+			  'served with the headers `make serve-web` sends, it reads ahead, while the core checks).';
 		setState('ready', '');
 	} else if (msg.type === 'progress') {
 		$('progress').value = msg.total ? msg.done / msg.total : 0;

@@ -9,7 +9,7 @@
 //   and ahead of where the core reads, into a SharedArrayBuffer; this
 //   worker waits for a block with Atomics.wait only when it is not there;
 // - otherwise FileReaderSync, one block at a time, the core waiting for
-//   each (about a third of the speed on large files).
+//   each.
 // Nothing is sent anywhere: the only requests these workers make are for
 // hpcvet.wasm and reader.js.
 'use strict';
@@ -92,7 +92,7 @@ function syncBlock(id, k) {
 // pass for a current one.
 let ahead = null; // {worker, data: Uint8Array, done: Int32Array, slots: [{key, ticket, len}], byKey: Map}
 let ticket = 0;
-let lastBlock = new Map(); // file id -> the block the core read last
+let current = null;        // "id:block" the core read last
 let recent = [];           // the files of the last blocks the core moved to
 
 async function startReader() {
@@ -142,7 +142,13 @@ function request(id, k) {
 		ahead.byKey.delete(oldest);
 	}
 	const slot = ahead.slots[s];
-	if (slot.ticket) settle(s, slot.ticket); // the reader must be done with it
+	// the reader must be done with the slot: one that gave no answer may
+	// still write into it, so it is not reused
+	if (slot.ticket && !settle(s, slot.ticket) && Math.abs(Atomics.load(ahead.done, s)) !== slot.ticket) {
+		slot.key = 'stuck:' + s;
+		ahead.byKey.set(slot.key, s);
+		throw new Error('the reader gave no answer');
+	}
 	const off = k * BLOCK, len = Math.min(BLOCK, files[id].size - off);
 	slot.key = key;
 	slot.ticket = ++ticket;
@@ -161,11 +167,12 @@ function depth() {
 
 function aheadBlock(id, k) {
 	const key = id + ':' + k;
-	if (lastBlock.get(id) !== k) {
+	if (key !== current) {
 		// the core moved to another block: read on from there when it
-		// reads the file in order (or starts it)
-		const sequential = k === 0 || lastBlock.get(id) === k - 1;
-		lastBlock.set(id, k);
+		// reads in order (the block before was read lately, or this is the
+		// file's first); a file may be read at several places in turn
+		current = key;
+		const sequential = k === 0 || ahead.byKey.has(id + ':' + (k - 1));
 		recent.push(id);
 		if (recent.length > 2 * SLOTS) recent.shift();
 		if (!ahead.byKey.has(key)) request(id, k);
@@ -271,7 +278,7 @@ function validate(inputs, options) {
 	files = inputs.flatMap((input) => (input.problem ? [] : input.files.map((f) => f.file)));
 	cache = new Map();
 	reads = {n: 0, ms: 0};
-	lastBlock = new Map();
+	current = null;
 	recent = [];
 	for (const [name, value] of Object.entries(options))
 		withStrings([name, String(value)], (n, v) => wasm.hvw_set_option(n, v));
