@@ -17,7 +17,7 @@
 let wasm = null;        // the module's exports
 let files = [];         // File objects of the current run, by index
 let progress = null;    // {done, total, last}
-let reads = {n: 0, ms: 0}; // the reads the core waited for in the last run, and the wait
+let reads = {n: 0, ms: 0, bytes: 0}; // the reads the core waited for in the last run, the wait, and the bytes asked of the browser
 const reader = new FileReaderSync();
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -54,7 +54,11 @@ function withStrings(strings, fn) {
 // for (4 KiB to 256 KiB) is copied from them: a browser read costs
 // milliseconds whatever its size. Memory stays bounded, whatever the
 // files' sizes: SLOTS blocks read ahead, or CACHED read by FileReaderSync.
-const BLOCK = 4 * 1024 * 1024, CACHED = 8, SLOTS = 16;
+// Read ahead takes smaller blocks, more of them and several at a time:
+// a database is read at many places (a block read ahead there and never
+// used is a read wasted), and the browser's reads overlap.
+const BLOCK = 4 * 1024 * 1024, CACHED = 8;
+const AHEAD_BLOCK = 1024 * 1024, SLOTS = 64, DEPTH = 8;
 
 // FileReaderSync: the last CACHED blocks, "id:block" -> Uint8Array, oldest first.
 let cache = new Map();
@@ -62,6 +66,7 @@ let cache = new Map();
 function sliceOf(id, off, len) {
 	const t0 = performance.now();
 	const buf = reader.readAsArrayBuffer(files[id].slice(off, off + len));
+	reads.bytes += len;
 	reads.n++;
 	reads.ms += performance.now() - t0;
 	if (buf.byteLength !== len) throw new Error('short read');
@@ -82,7 +87,7 @@ function syncBlock(id, k) {
 	return b;
 }
 
-// Read ahead: SLOTS slots of BLOCK bytes in `shared`, filled by reader.js.
+// Read ahead: SLOTS slots of AHEAD_BLOCK bytes in `shared`, filled by reader.js.
 // This worker alone decides which block goes to which slot: it posts
 // {slot, ticket, id, off, len}, and reader.js, once the bytes are in the
 // slot, stores the ticket (its negation when the read failed) in
@@ -90,7 +95,7 @@ function syncBlock(id, k) {
 // its last read is done, so the reader never writes into a slot in use.
 // Tickets only grow, across runs: a late read of an earlier run cannot
 // pass for a current one.
-let ahead = null; // {worker, data: Uint8Array, done: Int32Array, slots: [{key, ticket, len}], byKey: Map}
+let ahead = null; // {worker, data: Uint8Array, done: Int32Array, slots: [{key, ticket, len, run}], byKey: Map}
 let ticket = 0;
 let current = null;        // "id:block" the core read last
 let recent = [];           // the files of the last blocks the core moved to
@@ -99,15 +104,15 @@ async function startReader() {
 	if (!self.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined' || typeof Atomics.wait !== 'function')
 		return null;
 	const w = new Worker('reader.js');
-	const data = new SharedArrayBuffer(SLOTS * BLOCK), done = new SharedArrayBuffer(4 * SLOTS);
+	const data = new SharedArrayBuffer(SLOTS * AHEAD_BLOCK), done = new SharedArrayBuffer(4 * SLOTS);
 	await new Promise((resolve, reject) => {
 		w.onmessage = resolve;
 		w.onerror = reject;
-		w.postMessage({type: 'init', data, done, block: BLOCK});
+		w.postMessage({type: 'init', data, done, block: AHEAD_BLOCK});
 	});
 	w.onmessage = null;
 	w.onerror = null;
-	const slots = Array.from({length: SLOTS}, () => ({key: null, ticket: 0, len: 0}));
+	const slots = Array.from({length: SLOTS}, () => ({key: null, ticket: 0, len: 0, run: 0}));
 	return {worker: w, data: new Uint8Array(data), done: new Int32Array(done), slots, byKey: new Map()};
 }
 
@@ -149,20 +154,23 @@ function request(id, k) {
 		ahead.byKey.set(slot.key, s);
 		throw new Error('the reader gave no answer');
 	}
-	const off = k * BLOCK, len = Math.min(BLOCK, files[id].size - off);
+	const off = k * AHEAD_BLOCK, len = Math.min(AHEAD_BLOCK, files[id].size - off);
 	slot.key = key;
+	slot.run = 0;
 	slot.ticket = ++ticket;
 	slot.len = len;
 	ahead.byKey.set(key, s);
 	ahead.worker.postMessage({type: 'read', slot: s, ticket: slot.ticket, id, off, len});
+	reads.bytes += len;
 }
 
-// How many blocks ahead of the core to read: the slots shared among the
-// files it reads in turn (an ovni trace's streams are read side by side),
-// one each for the block in use.
-function depth() {
+// How many blocks ahead of the core to read: as many as the blocks it
+// read in order before this one (so a short run wastes few reads), at most
+// DEPTH, and the slots shared among the files it reads in turn (an ovni
+// trace's streams are read side by side), one each for the block in use.
+function depth(run) {
 	const streams = new Set(recent).size;
-	return Math.max(1, Math.min(4, Math.floor(SLOTS / streams) - 1));
+	return Math.max(1, Math.min(DEPTH, run, Math.floor(SLOTS / streams) - 1));
 }
 
 function aheadBlock(id, k) {
@@ -172,13 +180,18 @@ function aheadBlock(id, k) {
 		// reads in order (the block before was read lately, or this is the
 		// file's first); a file may be read at several places in turn
 		current = key;
-		const sequential = k === 0 || ahead.byKey.has(id + ':' + (k - 1));
+		const before = ahead.byKey.get(id + ':' + (k - 1));
+		const run = k === 0 ? 1 : before === undefined ? 0 : ahead.slots[before].run + 1;
 		recent.push(id);
 		if (recent.length > 2 * SLOTS) recent.shift();
 		if (!ahead.byKey.has(key)) request(id, k);
-		if (sequential) {
-			const last = Math.ceil(files[id].size / BLOCK) - 1;
-			for (let j = k + 1, n = depth(); j <= Math.min(last, k + n); j++)
+		const s = ahead.byKey.get(key);
+		ahead.slots[s].run = run;
+		ahead.byKey.delete(key); // the most recently used, before the blocks after it
+		ahead.byKey.set(key, s);
+		if (run) {
+			const last = Math.ceil(files[id].size / AHEAD_BLOCK) - 1;
+			for (let j = k + 1, n = depth(run); j <= Math.min(last, k + n); j++)
 				if (!ahead.byKey.has(id + ':' + j)) request(id, j);
 		}
 	}
@@ -191,7 +204,7 @@ function aheadBlock(id, k) {
 	ahead.byKey.set(key, s);
 	const slot = ahead.slots[s];
 	if (!settle(s, slot.ticket)) throw new Error('read failed');
-	return ahead.data.subarray(s * BLOCK, s * BLOCK + slot.len);
+	return ahead.data.subarray(s * AHEAD_BLOCK, s * AHEAD_BLOCK + slot.len);
 }
 
 // hpcvet.read: `len` bytes of file `id` at `off` into memory at `dst`.
@@ -203,9 +216,9 @@ function read(id, off, dst, len) {
 			bytes().set(sliceOf(id, off, len), dst);
 		} else {
 			for (let done = 0; done < len;) {
-				const at = off + done, k = Math.floor(at / BLOCK);
+				const size = ahead ? AHEAD_BLOCK : BLOCK, at = off + done, k = Math.floor(at / size);
 				const b = ahead ? aheadBlock(id, k) : syncBlock(id, k);
-				const from = at - k * BLOCK, n = Math.min(len - done, b.length - from);
+				const from = at - k * size, n = Math.min(len - done, b.length - from);
 				bytes().set(b.subarray(from, from + n), dst + done);
 				done += n;
 			}
@@ -277,7 +290,7 @@ function validate(inputs, options) {
 	// the File objects by id, in the order of the inputs and their files
 	files = inputs.flatMap((input) => (input.problem ? [] : input.files.map((f) => f.file)));
 	cache = new Map();
-	reads = {n: 0, ms: 0};
+	reads = {n: 0, ms: 0, bytes: 0};
 	current = null;
 	recent = [];
 	for (const [name, value] of Object.entries(options))
@@ -328,7 +341,7 @@ async function digests() {
 function result(certify) {
 	// memory: the module's linear memory, which only grows: its peak
 	const out = {type: 'result', exit: wasm.hvw_exit_code(), memory: wasm.memory.buffer.byteLength,
-		shared: ahead ? ahead.data.byteLength : 0, reads: reads.n, readMs: Math.round(reads.ms)};
+		shared: ahead ? ahead.data.byteLength : 0, reads: reads.n, readMs: Math.round(reads.ms), readBytes: reads.bytes};
 	for (const format of formats) out[format] = write(format);
 	if (certify) out.certificate = write('certificate');
 	return out;
