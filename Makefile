@@ -113,7 +113,7 @@ help:
 	@echo "make fuzz-smoke   every libFuzzer target for SMOKE_SECONDS (CI)"
 	@echo "make web      the web page, built to WebAssembly, in $(BUILD)/web (README \"In the browser\")"
 	@echo "make serve-web  serve it on http://127.0.0.1:$(WEB_PORT)/"
-	@echo "make bench-web  the page beside hpcvet -j1 on generated inputs (WEB_SIZE=MiB, default 256)"
+	@echo "make bench-web  the page beside hpcvet -j1 on generated inputs (WEB_SIZE=MiB, default 256; WEB_MODES)"
 	@echo "make clean    remove build directories"
 	@echo "V=1           print compiler command lines (quiet by default)"
 	@echo "HV_SHARED=DIR the shared folder with real-samples/ (default ../shared); without it those tests skip"

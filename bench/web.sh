@@ -5,17 +5,25 @@
 #
 #   hpcvet -q -j1 INPUT: wall and CPU time (median of RUNS) and peak RSS.
 #   The page in headless Chromium (bench/web_page.py), a fresh browser per
-#   run: wall time from picking the folder to the report and the CPU time
-#   of all of Chromium's processes in it (medians of RUNS), the module's
-#   linear memory at the end (its peak: it only grows), the largest peak
-#   RSS of Chromium's renderer processes (the page's and its worker's,
-#   Chromium's own included), and the worker's FileReaderSync reads with
-#   the wall seconds spent in them.
+#   run, served by web/serve.py: cross-origin isolated ("read-ahead": a
+#   second worker reads the files ahead into shared memory) and, with
+#   WEB_MODES="read-ahead FileReaderSync", also plainly (FileReaderSync,
+#   as from a static server without the isolation headers). Wall time from
+#   picking the folder to the report and the CPU time of all of Chromium's
+#   processes in it (medians of RUNS); the page's peak memory: the largest
+#   peak RSS (VmHWM) of Chromium's renderer processes (the page's and its
+#   workers', Chromium's own included); the module's linear memory at the
+#   end (its peak: it only grows) and the read-ahead buffer; the reads the
+#   validating worker waited for, with the wall seconds it waited, and the
+#   bytes it asked the browser for (blocks read ahead and never used, or
+#   read again, included).
 #
 # usage: bench/web.sh [BUILD_DIR]
-# environment: WEB_SIZE (MiB per input, default 256), RUNS (default 3), FORMATS
-# (default "hpctoolkit ovni-trace", bench/lib.sh's generators),
-# BENCH_DIR (kept and reused when given), PYTHON (a python3 with selenium).
+# environment: WEB_SIZE (MiB per input, default 256; 1024 for the 1 GiB row),
+# RUNS (default 3), FORMATS (default "hpctoolkit ovni-trace", bench/lib.sh's
+# generators), WEB_MODES (default "read-ahead"), BENCH_DIR (kept and reused
+# when given), PYTHON (a python3 with selenium), WEB_THREADS=1 (also print,
+# for the last run of each, the CPU seconds by thread: where the time goes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -35,25 +43,36 @@ fi
 mkdir -p "$dir"
 source bench/lib.sh
 
-echo "# the web page vs hpcvet -q -j1; $runs runs each (median wall); load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "| input | MiB | hpcvet -j1 wall s | CPU s | peak RSS MiB | page wall s | CPU s | page / CLI wall | CPU | wasm memory MiB | renderer peak RSS MiB | file reads (wall s) | exit (CLI, page) |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "# the web page vs hpcvet -q -j1; $runs runs each (median wall); load $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
+echo "| input | MiB | hpcvet -j1 wall s | CPU s | peak RSS MiB | page reads by | page wall s | CPU s | page / CLI wall | CPU | page peak memory MiB | wasm memory MiB | read-ahead buffer MiB | waits for reads (s) | MiB read | exit (CLI, page) |"
+echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 	in=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/$fmt")
 	mb=$(mib "$(bytes_of "$in")")
 	measure_runs "$dir/cli.log" "$hv" -q -j1 "$in"
 	cli_wall=$WALL CLI_CPU=$CPU cli_rss=$RSS cli_exit=$EXIT
-	: >"$dir/page.log"
-	for ((i = 0; i < runs; i++)); do "$py" bench/web_page.py "$build/web" "$in" >>"$dir/page.log"; done
-	page_wall=$(awk '{ print $1 }' "$dir/page.log" | median)
-	page_cpu=$(awk '{ print $7 }' "$dir/page.log" | median)
-	page_reads=$(awk '{ print $5 }' "$dir/page.log" | median)
-	page_read_s=$(awk '{ print $6 }' "$dir/page.log" | median)
-	page_exit=$(awk '{ print $2 }' "$dir/page.log" | sort -u | tr '\n' ' ')
-	wasm=$(awk '{ print $3 }' "$dir/page.log" | sort -g | tail -n 1)
-	rend=$(awk '{ print $4 }' "$dir/page.log" | sort -g | tail -n 1)
-	ratio=$(awk -v a="$page_wall" -v b="$cli_wall" 'BEGIN { printf "%.1f", a / b }')
-	cratio=$(awk -v a="$page_cpu" -v b="$CLI_CPU" 'BEGIN { printf "%.1f", a / b }')
-	echo "| $fmt | $mb | $(printf %.2f "$cli_wall") | $(printf %.2f "$CLI_CPU") | $cli_rss | $page_wall | $page_cpu | ${ratio}x |" \
-		"${cratio}x | $wasm | $rend | $page_reads ($page_read_s) | $cli_exit, ${page_exit% } |"
+	for mode in ${WEB_MODES:-read-ahead}; do
+		flags=()
+		[ "$mode" = FileReaderSync ] && flags=(--plain)
+		: >"$dir/page.log"
+		for ((i = 0; i < runs; i++)); do
+			[ "${WEB_THREADS:-0}" = 1 ] && [ "$i" = $((runs - 1)) ] && flags+=(--threads)
+			"$py" bench/web_page.py "$build/web" "$in" "${flags[@]}" >>"$dir/page.log"
+		done
+		got=$(awk '{ print $8 }' "$dir/page.log" | sort -u | tr '\n' ' ')
+		[ "${got% }" = "$mode" ] || echo "warning: the page read by ${got% }, $mode expected" >&2
+		page_wall=$(awk '{ print $1 }' "$dir/page.log" | median)
+		page_cpu=$(awk '{ print $7 }' "$dir/page.log" | median)
+		page_reads=$(awk '{ print $5 }' "$dir/page.log" | median)
+		page_read_s=$(awk '{ print $6 }' "$dir/page.log" | median)
+		page_exit=$(awk '{ print $2 }' "$dir/page.log" | sort -u | tr '\n' ' ')
+		wasm=$(awk '{ print $3 }' "$dir/page.log" | sort -g | tail -n 1)
+		rend=$(awk '{ print $4 }' "$dir/page.log" | sort -g | tail -n 1)
+		shared=$(awk '{ print $9 }' "$dir/page.log" | sort -g | tail -n 1)
+		readmib=$(awk '{ print $10 }' "$dir/page.log" | median)
+		ratio=$(awk -v a="$page_wall" -v b="$cli_wall" 'BEGIN { printf "%.1f", a / b }')
+		cratio=$(awk -v a="$page_cpu" -v b="$CLI_CPU" 'BEGIN { printf "%.1f", a / b }')
+		echo "| $fmt | $mb | $(printf %.2f "$cli_wall") | $(printf %.2f "$CLI_CPU") | $cli_rss | ${got% } | $page_wall | $page_cpu |" \
+			"${ratio}x | ${cratio}x | $rend | $wasm | $shared | $page_reads ($page_read_s) | $readmib | $cli_exit, ${page_exit% } |"
+	done
 done

@@ -2,35 +2,36 @@
 """Time the web page (build/web) on one folder, in headless Chromium.
 
 A fresh browser per run: the page is loaded from a local http server on
-127.0.0.1, the folder is picked through the page's folder input, and the
-time from the pick to the report is measured. Prints one line:
-"WALL_S EXIT WASM_MIB RENDERER_PEAK_MIB READS READ_S CPU_S", where WASM_MIB
-is the module's linear memory at the end (it only grows: its peak),
-RENDERER_PEAK_MIB the largest peak RSS (VmHWM) of Chromium's renderer
-processes (the one that runs the page and its worker), READS and READ_S
-the worker's FileReaderSync reads and the wall seconds in them, and CPU_S
-the user + system CPU seconds of all of Chromium's processes (the
-browser's, which serves the file reads, included) from the pick to the
-report.
+127.0.0.1 (web/serve.py: cross-origin isolated, so the page reads ahead;
+--plain: without those headers, so it reads with FileReaderSync), the
+folder is picked through the page's folder input, and the time from the
+pick to the report is measured. Prints one line:
+"WALL_S EXIT WASM_MIB RENDERER_PEAK_MIB READS READ_S CPU_S MODE SHARED_MIB READ_MIB",
+where WASM_MIB is the module's linear memory at the end (it only grows:
+its peak), RENDERER_PEAK_MIB the largest peak RSS (VmHWM) of Chromium's
+renderer processes (the one that runs the page and its workers: the
+page's peak memory), READS and READ_S the reads the validating worker
+waited for and the wall seconds it waited, CPU_S the user + system CPU
+seconds of all of Chromium's processes (the browser's, which serves the
+file reads, included) from the pick to the report, MODE the page's way of
+reading (read-ahead or FileReaderSync), SHARED_MIB its read-ahead
+buffer and READ_MIB the bytes it asked the browser for (blocks read ahead
+and never used included). --threads: also the CPU seconds of each kind of thread (by
+process type and thread name) on stderr: where the time goes.
 
-usage: bench/web_page.py WEBDIR FOLDER"""
-import functools
-import http.server
+usage: bench/web_page.py WEBDIR FOLDER [--plain] [--threads]"""
 import os
 import sys
-import threading
 import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-webdir, folder = sys.argv[1], os.path.realpath(sys.argv[2])
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
+args = [a for a in sys.argv[1:] if not a.startswith('--')]
+webdir, folder = args[0], os.path.realpath(args[1])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'web'))
+import serve  # noqa: E402 (web/serve.py)
 
 
 def descendants(pid):
@@ -67,6 +68,32 @@ def cpu_seconds(root):
     return total / tick
 
 
+def process_type(pid):
+    with open('/proc/%d/cmdline' % pid, 'rb') as f:
+        for a in f.read().split(b'\0'):
+            if a.startswith(b'--type='):
+                return a[7:].decode()
+    return 'browser'
+
+
+def thread_cpu(root):
+    """CPU ticks by (process type, thread name) of every process below root."""
+    out = {}
+    for pid in descendants(root):
+        try:
+            kind = process_type(pid)
+            for tid in os.listdir('/proc/%d/task' % pid):
+                with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
+                    st = f.read()
+                name = st[st.index('(') + 1:st.rindex(')')]
+                fields = st.rsplit(')', 1)[1].split()
+                key = (pid, tid, kind, name)
+                out[key] = int(fields[11]) + int(fields[12])
+        except (OSError, ValueError):
+            pass
+    return out
+
+
 def renderer_peak_kib(root):
     peak = 0
     for pid in descendants(root):
@@ -83,8 +110,7 @@ def renderer_peak_kib(root):
     return peak
 
 
-server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(Quiet, directory=webdir))
-threading.Thread(target=server.serve_forever, daemon=True).start()
+server = serve.start(webdir, isolate='--plain' not in sys.argv)
 opts = webdriver.ChromeOptions()
 for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'):
     opts.add_argument(a)
@@ -95,16 +121,32 @@ try:
     while driver.execute_script('return document.body.dataset.state') != 'ready':
         time.sleep(0.05)
     c0 = cpu_seconds(service.process.pid)
+    th0 = thread_cpu(service.process.pid)
     t0 = time.time()
+    # one call that returns when the page is done: no polling, whose
+    # calls would cost the browser CPU in the span measured
+    driver.set_script_timeout(3600)
+    driver.execute_script('''window.benchDone = new Promise((resolve) => {
+        new MutationObserver((_, obs) => {
+            if (['done', 'error'].includes(document.body.dataset.state)) { obs.disconnect(); resolve(); }
+        }).observe(document.body, {attributes: true, attributeFilter: ['data-state']});
+    });''')
     driver.find_element(By.ID, 'pick-folder').send_keys(folder)
-    while driver.execute_script('return document.body.dataset.state') not in ('done', 'error'):
-        time.sleep(0.02)
+    driver.execute_async_script('window.benchDone.then(arguments[arguments.length - 1])')
     wall = time.time() - t0
     cpu = cpu_seconds(service.process.pid) - c0
+    if '--threads' in sys.argv:
+        by = {}
+        for key, ticks in thread_cpu(service.process.pid).items():
+            by[key[2:]] = by.get(key[2:], 0) + ticks - th0.get(key, 0)
+        for (kind, name), ticks in sorted(by.items(), key=lambda x: -x[1])[:10]:
+            print('  %-9s %-16s %.2f s' % (kind, name, ticks / os.sysconf('SC_CLK_TCK')), file=sys.stderr)
     r = driver.execute_script('return window.hpcvetResult')
     peak = renderer_peak_kib(service.process.pid)
-    print('%.2f %s %.0f %.0f %s %.2f %.2f' % (wall, r.get('exit', 'error'), (r.get('memory') or 0) / 1048576, peak / 1024,
-                                           r.get('reads'), (r.get('readMs') or 0) / 1000, cpu))
+    mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
+    print('%.2f %s %.0f %.0f %s %.2f %.2f %s %.0f %.0f' % (wall, r.get('exit', 'error'), (r.get('memory') or 0) / 1048576,
+                                                     peak / 1024, r.get('reads'), (r.get('readMs') or 0) / 1000, cpu, mode,
+                                                     (r.get('shared') or 0) / 1048576, (r.get('readBytes') or 0) / 1048576))
 finally:
     driver.quit()
     server.shutdown()

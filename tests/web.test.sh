@@ -2,9 +2,12 @@
 # The web page (make web) in a real browser: headless Chromium, driven by
 # Selenium (tests/web_page.py), is given golden cases of every family and
 # kind (y_, n_, i_) and the real samples through the page's file inputs,
-# and each JSON report the page makes must equal `hpcvet --format=json` (and
-# its certificate, with WebCrypto's digests, `hpcvet certify --format=json`) on
-# the same input. Skipped, visibly, without Chromium, its driver, Python's
+# some dropped on its drop zone, and a folder deeper than the command line
+# walks, and each JSON report the page makes must equal `hpcvet
+# --format=json` (and its certificate, with WebCrypto's digests, `hpcvet
+# certify --format=json`) on the same input. All of them with the page
+# served cross-origin isolated (it reads files ahead in a second worker),
+# and the golden cases again served plainly (it reads with FileReaderSync). Skipped, visibly, without Chromium, its driver, Python's
 # Selenium or the wasm toolchain, and in the sanitizer build (the page runs
 # the wasm build, which the sanitizers do not instrument).
 # WEB_SCREENSHOT=PNG: also save a screenshot of the page (docs/web-page.png
@@ -56,6 +59,8 @@ jq -r '.cases | group_by(.family + .kind)[] | .[:8][] | .path' "$CASES/MANIFEST.
 	printf '%s\t%s\t%s\n' "$kind" "$(dirname "$full")" "$(basename "$full")" >>"$TMP/cases.tsv"
 done
 ngolden=$(wc -l <"$TMP/cases.tsv")
+# Served plainly, the page is given these, the drops and the deep folder.
+cp "$TMP/cases.tsv" "$TMP/plain.tsv"
 check "golden cases of every kind chosen" test "$(jq -r '.cases | group_by(.kind) | length' "$CASES/MANIFEST.json")" -eq 3
 
 # The real samples: databases, ovni traces and DUMPI traces as folders; each
@@ -68,9 +73,26 @@ if [ -d "$R" ]; then
 	for m in "$R"/dumpi/*/*.meta; do
 		[ -f "$m" ] && printf 'loose\t%s\t%s\n' "$(dirname "$m")" "$(basename "$m")" >>"$TMP/cases.tsv"
 	done
+	m=$(ls "$R"/dumpi/*/*.meta 2>/dev/null | head -n 1)
+	[ -n "$m" ] && printf 'drop-loose\t%s\t%s\n' "$(dirname "$m")" "$(basename "$m")" | tee -a "$TMP/plain.tsv" >>"$TMP/cases.tsv"
 else
 	skip "web page: $R not present (set HV_SHARED to the shared folder): golden cases only"
 fi
+# Dropped on the page (a DataTransfer the test makes: tests/web_page.py):
+# the first file case of each kind, and a DUMPI trace's loose files.
+for k in y n i; do
+	jq -r --arg k "$k" '[.cases[] | select(.kind == $k) | .path] | .[]' "$CASES/MANIFEST.json" | while read -r p; do
+		[ -f "$CASES/$p" ] && printf 'drop-file\t%s\t%s\n' "$(dirname "$CASES/$p")" "$(basename "$CASES/$p")" && break
+	done
+done | tee -a "$TMP/plain.tsv" >>"$TMP/cases.tsv"
+ndrop=$(grep -c '^drop-' "$TMP/cases.tsv")
+# A folder 65 levels deep: the command line walks 64 (fileio.h), and the
+# page must call the input unreadable with its words.
+deep="$TMP/deep/tree"
+for _ in $(seq 1 65); do deep="$deep/d"; done
+mkdir -p "$deep" && echo x >"$deep/f" && echo x >"$TMP/deep/tree/top"
+printf 'dir\t%s\t%s\n' "$TMP/deep" tree | tee -a "$TMP/plain.tsv" >>"$TMP/cases.tsv"
+
 ncases=$(wc -l <"$TMP/cases.tsv")
 
 # The screenshot shows a report with findings: a golden case of each family's.
@@ -84,6 +106,18 @@ fi
 "$PY" "$ROOT/tests/web_page.py" "$BUILD/web" "$HPCVET" "$TMP/cases.tsv" "${shot[@]}" >"$TMP/page.log" 2>&1
 rc=$?
 cat "$TMP/page.log"
-check "the page's JSON report and certificate equal the CLI's on $ncases inputs ($ngolden golden cases), no console error" test "$rc" -eq 0
-check "every case was compared" grep -qx "compared $ncases" "$TMP/page.log"
+check "read ahead (cross-origin isolated): the page's JSON report and certificate equal the CLI's on $ncases inputs ($ngolden golden cases, $ndrop dropped), no console error" test "$rc" -eq 0
+check "read ahead: every case was compared" grep -qx "compared $ncases" "$TMP/page.log"
+check "read ahead: the page says it reads ahead" grep -qx "mode read-ahead" "$TMP/page.log"
+
+# Served without cross-origin isolation (as by any static server): the
+# page falls back to FileReaderSync; the golden cases, the drops and the
+# deep folder again.
+nplain=$(wc -l <"$TMP/plain.tsv")
+"$PY" "$ROOT/tests/web_page.py" --plain "$BUILD/web" "$HPCVET" "$TMP/plain.tsv" >"$TMP/plain.log" 2>&1
+rc=$?
+cat "$TMP/plain.log"
+check "FileReaderSync (served plainly): the page's JSON report and certificate equal the CLI's on $nplain inputs, no console error" test "$rc" -eq 0
+check "FileReaderSync: every case was compared" grep -qx "compared $nplain" "$TMP/plain.log"
+check "FileReaderSync: the page says it reads with FileReaderSync" grep -qx "mode FileReaderSync" "$TMP/plain.log"
 done_testing

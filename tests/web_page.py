@@ -11,19 +11,23 @@ NAME`, each run in the folder the
 page's names are relative to, so the two name every input and file alike
 and no field is normalised. The page must log no console error.
 
-usage: web_page.py WEBDIR HPCVET CASES [--screenshot PNG]
+The page is served cross-origin isolated (web/serve.py), so it reads
+files ahead in a second worker, and must say so; with --plain it is
+served without those headers and must say it reads with FileReaderSync.
+
+usage: web_page.py WEBDIR HPCVET CASES [--plain] [--screenshot PNG]
 CASES: one case a line, "KIND<TAB>CWD<TAB>NAME": KIND dir (NAME a folder
-of CWD, picked as a folder), file (NAME a file of CWD) or loose (every
-file of CWD picked at once; NAME the .meta the CLI is given).
+of CWD, picked as a folder), file (NAME a file of CWD), loose (every
+file of CWD picked at once; NAME the .meta the CLI is given), or
+drop-file and drop-loose (the same files dropped on the page's drop zone:
+a DataTransfer made in the page holding them, dispatched as dragenter,
+dragover and drop).
 Prints "compared N" and a line per case that differs; exits 1 when any
 differs or the page fails."""
-import functools
-import http.server
 import json
 import os
 import subprocess
 import sys
-import threading
 import time
 
 from selenium import webdriver
@@ -36,17 +40,15 @@ if '--screenshot' in args:
     i = args.index('--screenshot')
     shot = args[i + 1]
     del args[i:i + 2]
+plain = '--plain' in args
+if plain:
+    args.remove('--plain')
 webdir, hpcvet, cases_file = args
 hpcvet = os.path.abspath(hpcvet)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'web'))
+import serve  # noqa: E402 (web/serve.py)
 
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *a):
-        pass
-
-
-server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), functools.partial(Quiet, directory=webdir))
-threading.Thread(target=server.serve_forever, daemon=True).start()
+server = serve.start(webdir, isolate=not plain)
 url = 'http://127.0.0.1:%d/index.html' % server.server_address[1]
 
 opts = webdriver.ChromeOptions()
@@ -73,17 +75,52 @@ def wait_state(states, timeout=120):
     return None
 
 
+# A drop: the files are picked through an input of the test's own (no
+# handler), put in a DataTransfer and dropped on the drop zone, which must
+# show it is a target meanwhile. (A script cannot make the file-system
+# entries of a real drag: folders dropped from the desktop are not tested.)
+DROP = """
+const input = document.getElementById('test-drop-input'), zone = document.getElementById('drop');
+const dt = new DataTransfer();
+for (const f of input.files) dt.items.add(f);
+zone.dispatchEvent(new DragEvent('dragenter', {dataTransfer: dt, bubbles: true, cancelable: true}));
+zone.dispatchEvent(new DragEvent('dragover', {dataTransfer: dt, bubbles: true, cancelable: true}));
+const over = zone.classList.contains('over');
+zone.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+return over;
+"""
+
+
+def drop_files(paths):
+    driver.execute_script('''if (!document.getElementById('test-drop-input')) {
+        const i = document.createElement('input');
+        i.type = 'file'; i.multiple = true; i.id = 'test-drop-input'; i.hidden = true;
+        document.body.appendChild(i);
+    }''')
+    box = driver.find_element(By.ID, 'test-drop-input')
+    driver.execute_script('arguments[0].value = ""', box)
+    box.send_keys('\n'.join(paths))
+    if not driver.execute_script(DROP):
+        fail('the drop zone did not show it was a drop target')
+
+
 def page_report(kind, cwd, name):
     cwd = os.path.realpath(cwd)  # the driver takes canonical paths only
     driver.execute_script('document.body.dataset.state = "sent"; window.hpcvetResult = null;')
+    loose = sorted(os.path.join(cwd, f) for f in os.listdir(cwd)
+                   if not f.startswith('.') and os.path.isfile(os.path.join(cwd, f))) if kind.endswith('loose') else []
     if kind == 'dir':
         driver.find_element(By.ID, 'pick-folder').send_keys(os.path.join(cwd, name))
     elif kind == 'file':
         driver.find_element(By.ID, 'pick-files').send_keys(os.path.join(cwd, name))
+    elif kind == 'loose':
+        driver.find_element(By.ID, 'pick-files').send_keys('\n'.join(loose))
+    elif kind == 'drop-file':
+        drop_files([os.path.join(cwd, name)])
+    elif kind == 'drop-loose':
+        drop_files(loose)
     else:
-        paths = sorted(os.path.join(cwd, f) for f in os.listdir(cwd)
-                       if not f.startswith('.') and os.path.isfile(os.path.join(cwd, f)))
-        driver.find_element(By.ID, 'pick-files').send_keys('\n'.join(paths))
+        return None, 'unknown kind %s' % kind
     state = wait_state(('done', 'error'))
     result = driver.execute_script('return window.hpcvetResult')
     if state != 'done' or not result or 'json' not in result:
@@ -96,6 +133,11 @@ try:
     if wait_state(('ready',), 60) != 'ready':
         fail('the page did not load hpcvet.wasm: %s' % driver.find_element(By.ID, 'message').text)
         sys.exit(1)
+    mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
+    want_mode = 'FileReaderSync' if plain else 'read-ahead'
+    if mode != want_mode:
+        fail('the page reads by %s, served %s: %s expected' % (mode, 'plain' if plain else 'cross-origin isolated', want_mode))
+    print('mode %s' % mode)
     version = driver.find_element(By.ID, 'version').text
     cli_version = subprocess.run([hpcvet, '--version'], capture_output=True, text=True).stdout.split()[-1]
     rules = json.loads(subprocess.run([hpcvet, 'rules', '--format=json'], capture_output=True, text=True).stdout)

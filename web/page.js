@@ -21,16 +21,33 @@ function setState(state, message) {
 	if (message !== undefined) $('message').textContent = message;
 }
 
-// [{path, file}] of a folder, from the folder picker or a drop.
-function folderInputs(entries) {
+// The command line walks a folder down to this depth (fileio.h's
+// HV_DIR_MAX_DEPTH): a folder below it makes the input unreadable, with
+// the command line's words.
+const MAX_DEPTH = 64;
+const tooDeep = (path) => `${path}: deeper than ${MAX_DEPTH} directories`;
+
+// [{path, file}] of a folder, from the folder picker or a drop; `deep`:
+// the folders a drop's walk found below MAX_DEPTH (walkEntry).
+function folderInputs(entries, deep = []) {
 	const byTop = new Map();
+	const top = (name) => {
+		if (!byTop.has(name)) byTop.set(name, {label: name, set: true, files: []});
+		return byTop.get(name);
+	};
 	for (const {path, file} of entries) {
 		const parts = path.split('/');
 		if (parts.slice(1).some((p) => p.startsWith('.'))) continue;
-		if (!byTop.has(parts[0])) byTop.set(parts[0], []);
-		byTop.get(parts[0]).push({name: path, file});
+		const input = top(parts[0]);
+		input.files.push({name: path, file});
+		// the picker lists files only: their folders' depth is in their path
+		if (parts.length - 2 > MAX_DEPTH) deep.push(parts.slice(0, MAX_DEPTH + 2).join('/'));
 	}
-	return [...byTop].map(([label, files]) => ({label, set: true, files}));
+	for (const path of deep.sort()) {
+		const input = top(path.split('/')[0]);
+		if (!input.problem) input.problem = tooDeep(path);
+	}
+	return [...byTop.values()];
 }
 
 function looseInputs(list) {
@@ -41,21 +58,28 @@ function looseInputs(list) {
 }
 
 // A dropped folder, walked without recursion (readEntries hands out a
-// folder's entries in batches until it returns none).
-async function walkEntry(root) {
+// folder's entries in batches until it returns none), as the command
+// line walks one: entries named with a leading '.' left out, and no
+// further than MAX_DEPTH folders down (the deeper ones in `deep`).
+async function walkEntry(root, deep) {
 	const out = [];
-	const stack = [root];
+	const stack = [[root, 0]];
 	while (stack.length) {
-		const entry = stack.pop();
+		const [entry, depth] = stack.pop();
+		if (entry !== root && entry.name.startsWith('.')) continue;
 		if (entry.isFile) {
 			const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
 			out.push({path: entry.fullPath.replace(/^\//, ''), file});
 		} else if (entry.isDirectory) {
+			if (depth > MAX_DEPTH) {
+				deep.push(entry.fullPath.replace(/^\//, ''));
+				continue;
+			}
 			const r = entry.createReader();
 			for (;;) {
 				const batch = await new Promise((resolve, reject) => r.readEntries(resolve, reject));
 				if (!batch.length) break;
-				stack.push(...batch);
+				stack.push(...batch.map((e) => [e, depth + 1]));
 			}
 		}
 	}
@@ -93,19 +117,26 @@ $('pick-folder').addEventListener('change', (e) => {
 });
 
 const drop = $('drop');
-drop.addEventListener('dragover', (e) => {
-	e.preventDefault();
-	drop.classList.add('over');
-});
+for (const type of ['dragenter', 'dragover'])
+	drop.addEventListener(type, (e) => {
+		e.preventDefault();
+		drop.classList.add('over');
+	});
 drop.addEventListener('dragleave', () => drop.classList.remove('over'));
 drop.addEventListener('drop', async (e) => {
 	e.preventDefault();
 	drop.classList.remove('over');
-	const entries = [...e.dataTransfer.items].map((i) => i.webkitGetAsEntry && i.webkitGetAsEntry()).filter(Boolean);
+	// taken before the first await: the drop's items are readable only
+	// while the event is dispatched. An item with no file-system entry (a
+	// file a script put in the DataTransfer) is taken as a file.
+	const items = [...e.dataTransfer.items].filter((i) => i.kind === 'file');
+	const entries = items.map((i) => (i.webkitGetAsEntry && i.webkitGetAsEntry()) || i.getAsFile()).filter(Boolean);
 	const loose = [], inputs = [];
 	for (const entry of entries) {
-		if (entry.isDirectory) inputs.push(...folderInputs(await walkEntry(entry)));
-		else loose.push(...(await walkEntry(entry)).map((x) => x.file));
+		const deep = [];
+		if (entry instanceof File) loose.push(entry);
+		else if (entry.isDirectory) inputs.push(...folderInputs(await walkEntry(entry, deep), deep));
+		else loose.push(...(await walkEntry(entry, deep)).map((x) => x.file));
 	}
 	run([...inputs, ...looseInputs(loose)]);
 });
@@ -208,6 +239,11 @@ worker.onmessage = (event) => {
 	if (msg.type === 'ready') {
 		formats = msg.formats;
 		$('version').textContent = `hpcvet ${msg.version}, rule table ${msg.rules}, running in this browser (WebAssembly)`;
+		$('mode').dataset.mode = msg.mode;
+		$('mode').textContent = msg.mode === 'read-ahead'
+			? 'Files are read ahead by a second worker while the first checks them (the page is cross-origin isolated).'
+			: 'Files are read one block at a time with FileReaderSync (the page is not cross-origin isolated; ' +
+			  'served with the headers `make serve-web` sends, it reads ahead, while the core checks).';
 		setState('ready', '');
 	} else if (msg.type === 'progress') {
 		$('progress').value = msg.total ? msg.done / msg.total : 0;
@@ -218,7 +254,7 @@ worker.onmessage = (event) => {
 		renderReport(msg);
 		$('result').hidden = false;
 		// for tests and scripts: the last reports, by format
-		window.hpcvetResult = {exit: msg.exit, memory: msg.memory, reads: msg.reads, readMs: msg.readMs, json: msg.json, sarif: msg.sarif, html: msg.html || null,
+		window.hpcvetResult = {exit: msg.exit, memory: msg.memory, shared: msg.shared, reads: msg.reads, readMs: msg.readMs, readBytes: msg.readBytes, json: msg.json, sarif: msg.sarif, html: msg.html || null,
 			certificate: msg.certificate || null};
 		setState('done', `done: ${exitWords[msg.exit] || 'exit ' + msg.exit} (exit code ${msg.exit})`);
 	} else if (msg.type === 'error') {

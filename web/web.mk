@@ -2,8 +2,9 @@
 # report writers built to WebAssembly with Debian's toolchain, and the page
 # that runs them in a Web Worker. Included by the Makefile.
 #
-#   make web        build $(BUILD)/web: index.html, page.js, worker.js, page.css, hpcvet.wasm
-#   make serve-web  serve it on http://127.0.0.1:$(WEB_PORT)/ (python3 -m http.server)
+#   make web        build $(BUILD)/web: index.html, page.js, worker.js, reader.js, page.css, hpcvet.wasm
+#   make serve-web  serve it on http://127.0.0.1:$(WEB_PORT)/ (web/serve.py: cross-origin
+#                   isolated, so that the page reads files ahead; WEB_SERVE_FLAGS=--plain: not)
 #
 # Toolchain (Debian 12): clang-14 (--target=wasm32-wasi), lld (wasm-ld),
 # wasi-libc (the C library and its headers under /usr/*/wasm32-wasi),
@@ -38,7 +39,7 @@ WEB_DEP_OBJS := $(WEB_DIR)/obj/deps/cJSON.o $(WEB_YAML_SRCS:%=$(WEB_DIR)/obj/dep
 # Sources the Makefile generates into $(BUILD)/gen for the library's writers
 # (the HTML report's style sheet and script, when it has them), compiled again.
 WEB_GEN_OBJS := $(if $(HTML_ASSETS),$(WEB_DIR)/obj/gen/html_assets.o)
-WEB_PAGE := index.html page.js worker.js page.css
+WEB_PAGE := index.html page.js worker.js reader.js page.css
 WEB_INC  := -Iweb/wasm -Ivalidator -I$(WEB_DIR)/include -I$(WEB_SRC)/libyaml/include
 
 .PHONY: web serve-web web-deps
@@ -115,7 +116,7 @@ $(WEB_DIR)/%: web/%
 	@mkdir -p $(dir $@)
 	$(Q)cp $< $@
 
+WEB_SERVE_FLAGS ?=
 serve-web: web
-	@echo "serving $(WEB_DIR) on http://127.0.0.1:$(WEB_PORT)/ (Ctrl-C stops)"
-	cd $(WEB_DIR) && python3 -m http.server --bind 127.0.0.1 $(WEB_PORT)
+	python3 web/serve.py $(WEB_DIR) $(WEB_PORT) $(WEB_SERVE_FLAGS)
 

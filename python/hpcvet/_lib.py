@@ -123,6 +123,7 @@ _SIGNATURES = {
     "hpcvet_string_free": (None, [_S]),
     "hpcvet_reports_json": (_S, [ctypes.POINTER(_R), ctypes.c_size_t]),
     "hpcvet_reports_text": (_S, [ctypes.POINTER(_R), ctypes.c_size_t, ctypes.c_int]),
+    "hpcvet_reports_html": (_S, [ctypes.POINTER(_R), ctypes.c_size_t]),
     "hpcvet_rule_explain": (_S, [ctypes.c_char_p]),
     "hpcvet_dump_path": (
         ctypes.c_int,

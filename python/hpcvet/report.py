@@ -219,33 +219,18 @@ class Report:
             f"warnings={self.warnings} notes={self.notes}>"
         )
 
-    def _repr_html_(self, limit: int = 50) -> str:
-        """A compact table for notebooks: one line per input, then the first
-        ``limit`` diagnostics."""
+    def to_html(self) -> str:
+        """The report as ``hpcvet --format=html`` shows it (one self-contained
+        page: filters, the pictures of where the findings are), made by the
+        same writer, without each finding's bytes."""
+        return self._render("hpcvet_reports_html")
+
+    def _repr_html_(self) -> str:
+        """For notebooks: the HTML report (:meth:`to_html`) in a frame of its
+        own, so that its style and script stay apart from the notebook's."""
         if self.closed:
             return "<p><b>hpcvet report</b>: closed</p>"
         import html
 
-        e = html.escape
-        out = ["<div class='hpcvet-report'><table>", "<tr><th>input</th><th>format</th><th>verdict</th>"
-               "<th>errors</th><th>warnings</th><th>notes</th></tr>"]
-        for i in self._inputs:
-            colour = "green" if i.ok else "firebrick"
-            out.append(
-                f"<tr><td>{e(i.path)}</td><td>{e(i.format)}</td><td style='color:{colour}'><b>{i.verdict}</b></td>"
-                f"<td>{i.errors}</td><td>{i.warnings}</td><td>{i.notes}</td></tr>"
-            )
-        out.append("</table>")
-        diags = self.diagnostics
-        if diags:
-            out.append("<table><tr><th>severity</th><th>rule</th><th>file</th><th>offset</th><th>message</th></tr>")
-            for d in diags[:limit]:
-                out.append(
-                    f"<tr><td>{d.severity}</td><td><code>{e(d.rule)}</code></td><td>{e(d.file)}</td>"
-                    f"<td>{d.offset:#x}</td><td>{e(d.message)}</td></tr>"
-                )
-            out.append("</table>")
-            if len(diags) > limit:
-                out.append(f"<p>{len(diags) - limit} more diagnostics (iterate the report for all)</p>")
-        out.append("</div>")
-        return "".join(out)
+        return ("<iframe class='hpcvet-report' style='width:100%;height:36em;border:1px solid #ccc' "
+                f"title='hpcvet report' srcdoc=\"{html.escape(self.to_html(), quote=True)}\"></iframe>")

@@ -60,6 +60,9 @@ int main(int argc, char **argv)
 	text = hpcvet_reports_text((const hpcvet_report *const *)r, 2, 1);
 	CHECK(text && !strstr(text, "error[metadb.hdr.footer]") && strstr(text, ": nonconforming"), "quiet text report");
 	hpcvet_string_free(text);
+	char *page = hpcvet_reports_html((const hpcvet_report *const *)r, 2);
+	CHECK(page && strncmp(page, "<!DOCTYPE html>", 15) == 0 && strstr(page, "metadb.hdr.footer"), "HTML report");
+	hpcvet_string_free(page);
 	CHECK(hpcvet_reports_json(NULL, 1) == NULL && hpcvet_reports_json((const hpcvet_report *const *)r, 0) == NULL,
 	      "no reports: NULL");
 	opt.strict = 1;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as htmlmod
 import json
 import os
 from pathlib import Path
@@ -102,8 +103,12 @@ def test_report_renderings(inputs, bad_db):
     assert doc["inputs"][1]["diagnostics"][0]["rule"] == "metadb.hdr.footer"
     assert "error[metadb.hdr.footer]" in r.to_text()
     assert "error[metadb.hdr.footer]" not in r.to_text(quiet=True)
+    page = r.to_html()
+    assert page.startswith("<!DOCTYPE html>") and "metadb.hdr.footer" in page and "nonconforming" in page
+    # the notebook view is that page, in a frame of its own
     html = r._repr_html_()
-    assert "<table>" in html and "metadb.hdr.footer" in html and "nonconforming" in html
+    assert html.startswith("<iframe") and ' srcdoc="' in html
+    assert htmlmod.unescape(html.split(' srcdoc="', 1)[1].rsplit('"', 1)[0]) == page
     assert "nonconforming" in repr(r)
     assert str(next(iter(r))).startswith(f"{bad_db}:0x")
 

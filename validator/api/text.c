@@ -1,7 +1,8 @@
-/* The API's text results: the JSON and text reports and a rule's
+/* The API's text results: the JSON, text and HTML reports and a rule's
  * explanation, made by the CLI's own writers (validator/output) into memory,
  * so a program gets byte for byte what `hpcvet --format=json`, `hpcvet
- * --color=never --no-context` and `hpcvet explain` print.
+ * --color=never --no-context` and `hpcvet explain` print, and the page of
+ * `hpcvet --format=html` without the findings' bytes.
  * open_memstream writes to memory only: no file is touched. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,16 @@ static bool write_text(FILE *f, const void *arg)
 	return true;
 }
 
+/* No read_bytes: a report made from memory names files that need not
+ * exist, so the page shows no finding's bytes rather than a file's that
+ * happens to have the name. */
+static bool write_html(FILE *f, const void *arg)
+{
+	const report_args *a = arg;
+	hv_output_opts oo = {.strict = a->strict};
+	return hv_write_html(f, a->reps, a->n, &oo);
+}
+
 /* The reports as the writers take them, when all share one `strict`. */
 static char *reports_to(bool (*write)(FILE *f, const void *arg), const hpcvet_report *const *reps, size_t n,
 		       bool quiet)
@@ -82,6 +93,8 @@ char *hpcvet_reports_text(const hpcvet_report *const *reps, size_t n, int quiet)
 {
 	return reports_to(write_text, reps, n, quiet != 0);
 }
+
+char *hpcvet_reports_html(const hpcvet_report *const *reps, size_t n) { return reports_to(write_html, reps, n, false); }
 
 static bool write_explain(FILE *f, const void *arg) { return hv_write_rule_explain(f, arg); }
 

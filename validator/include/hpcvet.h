@@ -170,7 +170,7 @@ typedef struct hpcvet_rule_info {
 	const char *detail;        /* full explanation */
 } hpcvet_rule_info;
 
-/* Text the library allocates (hpcvet_reports_json, hpcvet_reports_text,
+/* Text the library allocates (hpcvet_reports_json, hpcvet_reports_text, hpcvet_reports_html,
  * hpcvet_rule_explain, hpcvet_certify_json, hpcvet_certificate_verify):
  * free it with hpcvet_string_free, never with another allocator's free. */
 HPCVET_API void hpcvet_string_free(char *s);
@@ -186,6 +186,12 @@ HPCVET_API char *hpcvet_reports_json(const hpcvet_report *const *reps, size_t n)
  * --no-context`, or `-q` when `quiet` is nonzero): diagnostics, then one
  * summary line per input. NULL as for hpcvet_reports_json. */
 HPCVET_API char *hpcvet_reports_text(const hpcvet_report *const *reps, size_t n, int quiet);
+
+/* The reports as the CLI's HTML report shows them (`hpcvet --format=html`:
+ * one self-contained page with the filters and the pictures), without
+ * each finding's bytes (the CLI reads them from the files; the library's
+ * reports may come from memory). NULL as for hpcvet_reports_json. */
+HPCVET_API char *hpcvet_reports_html(const hpcvet_report *const *reps, size_t n);
 
 /* The explanation of a rule, as `hpcvet explain RULE-ID` begins it (ID,
  * severity, format, clause, summary, then the full text); NULL when no

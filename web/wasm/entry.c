@@ -147,6 +147,18 @@ EXPORT("hvw_input_file") int hvw_input_file(const char *name, double size, uint3
 	return hvw_input_add(&S.inputs[S.n - 1], name, (uint64_t)size, js_id);
 }
 
+/* The current input could not be gathered (page.js found a folder deeper
+ * than the command line walks): it is unreadable with this problem, as the
+ * CLI's walk reports it. */
+EXPORT("hvw_input_fail") int hvw_input_fail(const char *why)
+{
+	if (!S.n) return 0;
+	hvw_input *in = &S.inputs[S.n - 1];
+	free(in->problem);
+	in->problem = strdup(why);
+	return in->problem != NULL;
+}
+
 /* Validate the current input; its exit code as the CLI's (0 conforming,
  * 1 nonconforming, 3 unreadable, 4 internal error). */
 EXPORT("hvw_input_validate") int hvw_input_validate(void)
@@ -155,7 +167,8 @@ EXPORT("hvw_input_validate") int hvw_input_validate(void)
 	hvw_input *in = &S.inputs[S.n - 1];
 	hv_report *r = &S.reports[S.n - 1];
 	char why[512];
-	if (!hvw_input_open(in, why, sizeof why)) hv_report_unreadable(r, "%s", why);
+	if (in->problem) hv_report_unreadable(r, "%s", in->problem);
+	else if (!hvw_input_open(in, why, sizeof why)) hv_report_unreadable(r, "%s", why);
 	else if (in->set) hv_validate_set(&S.opt, in->blobs, in->n, r);
 	else if (in->n == 1) hv_validate_blob(&S.opt, &in->blobs[0], r);
 	else hv_report_internal(r, "one file expected, %zu given", in->n);
@@ -225,6 +238,12 @@ static bool write_certificate(FILE *out, hv_report *const *reps, size_t n, const
 			break;
 		}
 		cfs[i].complete = true;
+		if (reps[i]->unreadable || reps[i]->internal_error) {
+			/* as the CLI's hv_digest_withhold: a verdict's digests only */
+			cfs[i].complete = false;
+			cfs[i].problem = "no digest: the input has no verdict";
+			continue;
+		}
 		for (size_t k = 0; k < in->n; k++) {
 			hv_cert_file *f = &cfs[i].files[cfs[i].n++];
 			f->name = (char *)hv_cert_relative_name(in->label, in->files[k].name);

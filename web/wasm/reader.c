@@ -100,6 +100,7 @@ void hvw_input_free(hvw_input *in)
 	free(in->files);
 	free(in->blobs);
 	free(in->label);
+	free(in->problem);
 	memset(in, 0, sizeof *in);
 }
 

@@ -30,6 +30,7 @@ typedef struct hvw_input {
 	hvw_file *files;
 	size_t n, cap;
 	hv_blob *blobs;  /* made by hvw_input_open */
+	char *problem;   /* why the page could not gather its files (a folder too deep), or NULL */
 } hvw_input;
 
 bool hvw_input_add(hvw_input *in, const char *name, uint64_t size, uint32_t js_id);
