@@ -130,7 +130,10 @@ typedef struct dumpi_argfail {
  * absent have present == false. Used by the MPI consistency layer. */
 typedef struct dumpi_args {
 	uint8_t n;
-	struct { bool present; uint64_t at, v; } f[DUMPI_MAX_FIELDS];
+	/* f[DUMPI_MAX_FIELDS] is never written (absent, at 0, once the args are
+	 * zeroed): the MPI layer looks a role a function lacks up there, with
+	 * no test of its own. */
+	struct { bool present; uint64_t at, v; } f[DUMPI_MAX_FIELDS + 1];
 	/* The first row of a 'J' field (Group_range_incl/excl ranges) whose
 	 * length is not 3, as libdumpi always writes: row index, offset of its
 	 * u32 length, that length. bad_row is false when every row has 3. */
