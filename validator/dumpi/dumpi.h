@@ -239,6 +239,10 @@ typedef struct dumpi_iter {
 	dumpi_args args;            /* the last record's decoded arguments */
 	const dumpi_layout *layouts; /* dumpi_layout_of's table, by function id */
 	unsigned status_len;        /* bytes of one status in this version: 14, or 10 before 0.6.3 */
+	/* The cursor's view from ahead_pos on, up to the limit: [ahead,
+	 * ahead_end), valid while cur.pos is ahead_pos (NULL: work it out). */
+	const uint8_t *ahead, *ahead_end;
+	uint64_t ahead_pos;
 } dumpi_iter;
 
 bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, const uint8_t version[3]);

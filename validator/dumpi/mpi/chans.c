@@ -21,7 +21,7 @@ mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, 
 	mpi_status st = {0};
 	uint64_t n;
 	if (!mpi_arg(fn, a, ro, &n) || i >= n) return st;
-	bool tagged = dumpi_version_at_least(m->version, 0, 6, 3);
+	bool tagged = m->pass->status_tagged;
 	uint64_t at = mpi_arg_at(fn, a, ro) + 4 + i * (tagged ? 14u : 10u);
 	const uint8_t *p = mpi_bytes(m, at, tagged ? 14 : 10);
 	if (!p) return st;

@@ -215,6 +215,7 @@ typedef struct mpi_pass {
 	uint64_t recycled;    /* of those, the ones named after the trace showed them end */
 	uint64_t *req_seen;   /* bitmap of request ids (mod REQ_SEEN_BITS) ever created */
 	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
+	bool status_tagged;   /* statuses carry the tag (14 bytes, version 0.6.3 on; else 10) */
 	/* Handles used after their free that no recorded constructor proved
 	 * wrong (mpi_reuse): counted for one note at the end of the rank. */
 	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
