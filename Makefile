@@ -57,7 +57,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test torture demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden reader-matrix bench bench-hpctoolkit bench-ovni bench-dumpi bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-web bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test torture demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden reader-matrix bench bench-hpctoolkit bench-ovni bench-dumpi bench-dumpi-records bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-web bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -105,7 +105,8 @@ help:
 	@echo "make reader-matrix  every installed reference reader on every case: docs/READERS.md (READERS=DIR)"
 	@echo "make bench    throughput, RSS, scaling and -j speedup (BENCH_SIZE=MiB per format)"
 	@echo "make bench-hpctoolkit|bench-ovni|bench-dumpi|bench-damaged|bench-certify|bench-scaling|"
-	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python|bench-html|bench-width|bench-device"
+	@echo "     bench-parallel|bench-split|bench-memory|bench-ovni-runtime|bench-hostile|bench-python|bench-html|bench-width|bench-device|"
+	@echo "     bench-dumpi-records (BENCH_OLD=older hpcvet)"
 	@echo "              one series of bench/RESULTS.md"
 	@echo "make seeds    regenerate the fuzz seed corpora (corpus/) from hpcvet-gen"
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
@@ -483,6 +484,11 @@ bench-ovni: all
 	FORMATS="ovni ovni-trace ovni-mix ovni-runtime" $(BENCH_ONLY) $(BENCH_RUN)
 bench-dumpi: all
 	FORMATS="dumpi dumpi-stencil dumpi-lammps" SCALING=0 PARALLEL=0 DAMAGED=0 CERTIFY=0 $(BENCH_RUN)
+# What a DUMPI record costs against an older build (bench/dumpi-records.sh):
+# callgrind's instructions a record, then CPU paired A B A B with BENCH_OLD
+# (and with `cat`) on BENCH_SIZE MiB inputs.
+bench-dumpi-records: all
+	BENCH_OLD=$(BENCH_OLD) BENCH_SIZE=$(BENCH_SIZE) bash bench/dumpi-records.sh $(BUILD)
 bench-damaged: all
 	FORMATS="hpctoolkit ovni dumpi" $(BENCH_ONLY) DAMAGED=1 $(BENCH_RUN)
 bench-certify: all

@@ -52,6 +52,8 @@ typedef struct dumpi_field {
 	const char *name;  /* not NUL-terminated: name_len bytes */
 	uint8_t name_len;
 	uint8_t op;        /* the kind as dumpi_decode_direct walks it (layout.c) */
+	uint8_t off;       /* in the layout's fixed prefix: its offset from the first argument */
+	uint8_t shift;     /* in the fixed prefix: 64 - 8 * its width (a 64-bit load, shifted) */
 } dumpi_field;
 
 typedef struct dumpi_layout {
@@ -61,6 +63,11 @@ typedef struct dumpi_layout {
 	                      dumpi_decode_direct can walk it */
 	bool rooted;       /* some field is root-only */
 	uint8_t nfields;
+	/* The leading fields of fixed width (scalars present in every record):
+	 * how many, and their bytes; dumpi_decode_direct reads them with no
+	 * check of their own once the prefix and 8 bytes past it are there. */
+	uint8_t fixed, fixed_len;
+	uint8_t fixed_rank, fixed_root; /* the rank and root fields when in the prefix (else 0xff) */
 	dumpi_field fields[DUMPI_MAX_FIELDS];
 } dumpi_layout;
 
@@ -123,7 +130,10 @@ typedef struct dumpi_argfail {
  * absent have present == false. Used by the MPI consistency layer. */
 typedef struct dumpi_args {
 	uint8_t n;
-	struct { bool present; uint64_t at, v; } f[DUMPI_MAX_FIELDS];
+	/* f[DUMPI_MAX_FIELDS] is never written (absent, at 0, once the args are
+	 * zeroed): the MPI layer looks a role a function lacks up there, with
+	 * no test of its own. */
+	struct { bool present; uint64_t at, v; } f[DUMPI_MAX_FIELDS + 1];
 	/* The first row of a 'J' field (Group_range_incl/excl ranges) whose
 	 * length is not 3, as libdumpi always writes: row index, offset of its
 	 * u32 length, that length. bad_row is false when every row has 3. */
@@ -229,6 +239,10 @@ typedef struct dumpi_iter {
 	dumpi_args args;            /* the last record's decoded arguments */
 	const dumpi_layout *layouts; /* dumpi_layout_of's table, by function id */
 	unsigned status_len;        /* bytes of one status in this version: 14, or 10 before 0.6.3 */
+	/* The cursor's view from ahead_pos on, up to the limit: [ahead,
+	 * ahead_end), valid while cur.pos is ahead_pos (NULL: work it out). */
+	const uint8_t *ahead, *ahead_end;
+	uint64_t ahead_pos;
 } dumpi_iter;
 
 bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, const uint8_t version[3]);
@@ -244,7 +258,9 @@ typedef struct dumpi_shapes {
 	uint64_t first_index, first_at, first_len;
 } dumpi_shapes;
 
-/* Check one decoded record (range rows, spawn array lengths). */
+/* Check one decoded record (range rows, spawn array lengths): only
+ * MPI_Group_range_incl/excl and MPI_Comm_spawn_multiple have such shapes. */
+static inline bool dumpi_shapes_of(unsigned fn) { return fn == 78 || fn == 79 || fn == 136; }
 void dumpi_shapes_record(dumpi_shapes *st, hv_report *r, const char *file, const dumpi_record *rec,
 			 const dumpi_args *a);
 /* The once-per-file reader-hazard note, after the stream walk. */
@@ -256,6 +272,9 @@ typedef struct dumpi_timing dumpi_timing;
 /* Biases are only added back for messages (times as dumpi2ascii prints them). */
 dumpi_timing *dumpi_timing_new(uint32_t cpu_bias, uint32_t wall_bias);
 void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const dumpi_record *rec);
+/* The evaluations of the clocks that moved forward as expected, counted
+ * once at the end of the walk rather than record by record. */
+void dumpi_timing_end(dumpi_timing *t, hv_report *r);
 void dumpi_timing_free(dumpi_timing *t);
 
 extern const hv_format hv_format_dumpi_bin;

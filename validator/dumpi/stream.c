@@ -98,11 +98,12 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 		if (!dumpi_iter_next(&it, &rec)) break;
 		s->records[rec.fn]++;
 		check_record(s, &rec);
-		dumpi_shapes_record(&shapes, r, file, &rec, &it.args);
+		if (dumpi_shapes_of(rec.fn)) dumpi_shapes_record(&shapes, r, file, &rec, &it.args);
 		dumpi_timing_record(t, r, file, &rec);
 		if (s->mpi) mpi_rank_record(s->mpi, &rec, &it.args);
 	}
 	s->end = it.cur.pos;
+	dumpi_timing_end(t, r);
 	dumpi_shapes_end(&shapes, r, file);
 	if (it.at_end) {
 		bool ok = it.cur.pos == s->limit;

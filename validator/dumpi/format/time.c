@@ -15,16 +15,30 @@
 #define NS_PER_S 1000000000ll
 #define HALF_NS ((int64_t)DUMPI_WRAP_HALF * NS_PER_S)
 
+/* A time as one ordered key: unwrapped seconds above bit 30, nanoseconds
+ * (< 10^9 < 2^30) below, so that the forward check of the common record
+ * is two compares and a subtraction, with no multiplication. */
+#define KEY_SHIFT 30
+#define KEY_NSEC ((1ull << KEY_SHIFT) - 1)
 typedef struct clock_state {
 	bool have;
+	bool quick;        /* have, and wraps small enough for quick_clock's keys */
 	uint32_t wraps;    /* 65536 s added to raw seconds from here on */
-	int64_t last_ns;   /* unwrapped stop of the previous record */
+	uint64_t base;     /* the key of 65536 * wraps seconds */
+	uint64_t last;     /* unwrapped stop of the previous record, as a key */
 } clock_state;
+
+static inline uint64_t key_of_ns(int64_t ns)
+{
+	return ((uint64_t)(ns / NS_PER_S) << KEY_SHIFT) | (uint64_t)(ns % NS_PER_S);
+}
+static inline int64_t ns_of_key(uint64_t k) { return (int64_t)(k >> KEY_SHIFT) * NS_PER_S + (int64_t)(k & KEY_NSEC); }
 
 typedef struct thread_state { clock_state clk[2]; } thread_state;
 
 struct dumpi_timing {
 	uint32_t bias[2];  /* CPU, wall */
+	uint64_t quick;    /* clocks quick_clock took: their evaluations, counted at the end (dumpi_timing_end) */
 	thread_state *threads;
 	size_t nthreads;
 };
@@ -128,15 +142,19 @@ static int64_t step(clk_ctx *x, clock_state *cs, int64_t from, int64_t to, int o
 
 /* The common case: a thread's clock that moves forward by less than the
  * ambiguous span, from the previous record to this start and on to its
- * stop. True when it did (the caller counts the evaluations one_clock
- * would have made: quick_counts); false leaves the clock to one_clock. */
+ * stop. True when it did (the evaluations one_clock would have made are
+ * counted at the end: dumpi_timing_end); false leaves the clock to
+ * one_clock. A step of 32768 s or more by the keys' seconds goes to
+ * one_clock too, which finds the same when it is under the span. */
 static inline bool quick_clock(clock_state *cs, const dumpi_clock *start, const dumpi_clock *stop)
 {
-	if (!cs->have || start->nsec >= NS_PER_S || stop->nsec >= NS_PER_S) return false;
-	int64_t a = ns_of(start->sec, cs->wraps, start->nsec), b = ns_of(stop->sec, cs->wraps, stop->nsec);
-	int64_t d1 = a - cs->last_ns, d2 = b - a;
-	if (!(d1 >= 0 && d1 < HALF_NS && d2 >= 0 && d2 < HALF_NS)) return false;
-	cs->last_ns = b;
+	const uint64_t span = (uint64_t)DUMPI_WRAP_HALF << KEY_SHIFT;
+	if (!cs->quick || start->nsec >= NS_PER_S || stop->nsec >= NS_PER_S) return false;
+	uint64_t a = cs->base + (((uint64_t)start->sec << KEY_SHIFT) | start->nsec);
+	uint64_t b = cs->base + (((uint64_t)stop->sec << KEY_SHIFT) | stop->nsec);
+	/* unsigned: a step back wraps round to far more than the span */
+	if (a - cs->last >= span || b - a >= span) return false;
+	cs->last = b;
 	return true;
 }
 
@@ -147,6 +165,13 @@ static inline void quick_counts(hv_report *r, uint64_t n)
 	hv_eval_n(r, HV_R_DUMPI_TIME_THREAD_ORDER, n);
 	hv_eval_n(r, HV_R_DUMPI_TIME_START_STOP, n);
 	hv_eval_n(r, HV_R_DUMPI_TIME_SPAN_AMBIGUOUS, 2 * n);
+}
+
+void dumpi_timing_end(dumpi_timing *t, hv_report *r)
+{
+	if (!t) return;
+	quick_counts(r, t->quick);
+	t->quick = 0;
 }
 
 static void one_clock(clk_ctx *x, clock_state *cs, const dumpi_clock *start, const dumpi_clock *stop)
@@ -160,45 +185,66 @@ static void one_clock(clk_ctx *x, clock_state *cs, const dumpi_clock *start, con
 		return; /* times of this clock are meaningless: do not order on them */
 	}
 	int64_t a = ns_of(start->sec, cs->wraps, start->nsec);
-	if (cs->have) a = step(x, cs, cs->last_ns, a, HV_R_DUMPI_TIME_THREAD_ORDER, "start", x->block);
+	if (cs->have) a = step(x, cs, ns_of_key(cs->last), a, HV_R_DUMPI_TIME_THREAD_ORDER, "start", x->block);
 	int64_t b = ns_of(stop->sec, cs->wraps, stop->nsec);
 	b = step(x, cs, a, b, HV_R_DUMPI_TIME_START_STOP, "stop", x->block + 6);
 	cs->have = true;
-	cs->last_ns = b > a ? b : a;
+	cs->last = key_of_ns(b > a ? b : a);
+	/* wraps past 2^17 put times near int64's end: left to this arithmetic */
+	cs->quick = cs->wraps < (1u << 17);
+	cs->base = ((uint64_t)cs->wraps << 16) << KEY_SHIFT;
 }
 
-void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const dumpi_record *rec)
+/* What quick_clock did not take: a thread met for the first time, or a
+ * clock to step through one_clock (cpu_done: the CPU clock was quick). */
+static __attribute__((noinline)) void timing_slow(dumpi_timing *t, hv_report *r, const char *file,
+						  const dumpi_record *rec, bool cpu_done)
 {
 	thread_state *ts = rec->thread < t->nthreads ? &t->threads[rec->thread] : thread_of(t, rec->thread);
 	if (!ts) return;
-	bool cpu = rec->mask & DUMPI_MASK_CPU, wall = rec->mask & DUMPI_MASK_WALL;
-	/* both clocks (or the one recorded) quick: counted at once. A clock
-	 * quick_clock took is not handed to one_clock again. */
-	bool cq = cpu && quick_clock(&ts->clk[0], &rec->cpu_start, &rec->cpu_stop);
-	bool wq = wall && (cpu ? cq : true) && quick_clock(&ts->clk[1], &rec->wall_start, &rec->wall_stop);
-	if ((cq || !cpu) && (wq || !wall)) {
-		quick_counts(r, (uint64_t)cq + wq);
-		return;
-	}
-	if (cq) {
-		quick_counts(r, 1);
-		cpu = false;
-	}
 	/* not zeroed: path is built only for a diagnostic (path_of) */
 	clk_ctx x;
 	x.r = r, x.file = file, x.rec = rec;
 	uint64_t at = rec->offset + 3 + ((rec->mask & DUMPI_MASK_THREAD) ? 2 : 0);
-	if (cpu) {
+	if ((rec->mask & DUMPI_MASK_CPU) && !cpu_done) {
 		x.clock = "CPU";
 		x.bias = t->bias[0];
 		x.block = at;
 		one_clock(&x, &ts->clk[0], &rec->cpu_start, &rec->cpu_stop);
 	}
 	if (rec->mask & DUMPI_MASK_CPU) at += 12;
-	if (wall) {
+	if (rec->mask & DUMPI_MASK_WALL) {
 		x.clock = "wall";
 		x.bias = t->bias[1];
 		x.block = at;
 		one_clock(&x, &ts->clk[1], &rec->wall_start, &rec->wall_stop);
+	}
+}
+
+/* The CPU clock first, then the wall clock: a clock quick_clock takes is
+ * counted (dumpi_timing_end) and not handed to one_clock again; when the
+ * CPU clock is not quick, neither clock is tried. */
+void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const dumpi_record *rec)
+{
+	if (rec->thread >= t->nthreads) {
+		timing_slow(t, r, file, rec, false);
+		return;
+	}
+	thread_state *ts = &t->threads[rec->thread];
+	bool cpu_done = false;
+	if (rec->mask & DUMPI_MASK_CPU) {
+		if (!quick_clock(&ts->clk[0], &rec->cpu_start, &rec->cpu_stop)) {
+			timing_slow(t, r, file, rec, false);
+			return;
+		}
+		t->quick++;
+		cpu_done = true;
+	}
+	if (rec->mask & DUMPI_MASK_WALL) {
+		if (!quick_clock(&ts->clk[1], &rec->wall_start, &rec->wall_stop)) {
+			timing_slow(t, r, file, rec, cpu_done);
+			return;
+		}
+		t->quick++;
 	}
 }

@@ -21,7 +21,7 @@ mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, 
 	mpi_status st = {0};
 	uint64_t n;
 	if (!mpi_arg(fn, a, ro, &n) || i >= n) return st;
-	bool tagged = dumpi_version_at_least(m->version, 0, 6, 3);
+	bool tagged = m->pass->status_tagged;
 	uint64_t at = mpi_arg_at(fn, a, ro) + 4 + i * (tagged ? 14u : 10u);
 	const uint8_t *p = mpi_bytes(m, at, tagged ? 14 : 10);
 	if (!p) return st;
@@ -157,12 +157,18 @@ void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g)
 
 mpi_msg mpi_msg_from(mpi_rank *m, unsigned fn, const dumpi_args *a, bool recv, int cro, int pro, int gro, int dro)
 {
+	/* mpi_arg's lookups, with the function's row of roles found once */
+	const uint8_t *ix = mpi_role_ix[fn];
 	mpi_msg g = {.p2p = true, .recv = recv};
-	uint64_t v;
-	g.inst = mpi_arg(fn, a, RO_COMM, &v) ? mpi_inst_of_comm(m, v) : INST_NONE;
-	g.count = mpi_arg(fn, a, cro, &v) ? (int32_t)(uint32_t)v : 0;
-	g.dtype = mpi_arg(fn, a, dro, &v) ? (uint16_t)v : 0;
-	g.peer = mpi_arg(fn, a, pro, &v) ? (int32_t)(uint32_t)v : -2;
-	g.tag = mpi_arg(fn, a, gro, &v) ? (int32_t)(uint32_t)v : 0;
+	unsigned i = ix[RO_COMM];
+	g.inst = a->f[i].present ? mpi_inst_of_comm(m, a->f[i].v) : INST_NONE;
+	i = ix[cro];
+	g.count = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : 0;
+	i = ix[dro];
+	g.dtype = a->f[i].present ? (uint16_t)a->f[i].v : 0;
+	i = ix[pro];
+	g.peer = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : -2;
+	i = ix[gro];
+	g.tag = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : 0;
 	return g;
 }

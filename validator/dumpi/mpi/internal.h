@@ -215,6 +215,7 @@ typedef struct mpi_pass {
 	uint64_t recycled;    /* of those, the ones named after the trace showed them end */
 	uint64_t *req_seen;   /* bitmap of request ids (mod REQ_SEEN_BITS) ever created */
 	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
+	bool status_tagged;   /* statuses carry the tag (14 bytes, version 0.6.3 on; else 10) */
 	/* Handles used after their free that no recorded constructor proved
 	 * wrong (mpi_reuse): counted for one note at the end of the rank. */
 	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
@@ -311,6 +312,9 @@ static inline uint64_t mpi_weight(uint64_t k) { return mpi_hash(k, 0x77e1947u, 0
 /* Argument roles: the field index of each role in each function's layout
  * (-1: none), found by field name once (pass.c). */
 extern int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
+/* The same as an index into dumpi_args.f, DUMPI_MAX_FIELDS (the slot that
+ * is never present) for none: what mpi_arg reads. */
+extern uint8_t mpi_role_ix[DUMPI_NFUNCS][RO_COUNT_ROLES];
 /* Fill mpi_roles (once; thread-safe). mpi_rank_new calls it; other readers
  * of the roles (the fuzzer's semantic mutator) call it first. */
 void mpi_roles_init(void);
@@ -318,16 +322,17 @@ void mpi_roles_init(void);
  * such argument or it is absent (root-only). */
 static inline bool mpi_arg(unsigned fn, const dumpi_args *a, int ro, uint64_t *v)
 {
-	int i = mpi_roles[fn][ro];
-	if ((unsigned)i >= a->n || !a->f[i].present) return false; /* -1: no such role */
+	/* a record's args hold its function's fields, so an index below
+	 * DUMPI_MAX_FIELDS is below a->n */
+	unsigned i = mpi_role_ix[fn][ro];
+	if (!a->f[i].present) return false;
 	*v = a->f[i].v;
 	return true;
 }
 /* Where role `ro`'s value lies in the file (0: nowhere). */
 static inline uint64_t mpi_arg_at(unsigned fn, const dumpi_args *a, int ro)
 {
-	int i = mpi_roles[fn][ro];
-	return i >= 0 && i < a->n ? a->f[i].at : 0;
+	return a->f[mpi_role_ix[fn][ro]].at;
 }
 const char *mpi_role_label(int ro);
 

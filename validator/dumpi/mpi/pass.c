@@ -13,6 +13,7 @@
 /* ---- argument roles, by field name, computed once ---- */
 
 int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
+uint8_t mpi_role_ix[DUMPI_NFUNCS][RO_COUNT_ROLES];
 static pthread_once_t roles_once = PTHREAD_ONCE_INIT;
 
 static const char *const role_names[RO_COUNT_ROLES] = {
@@ -40,6 +41,9 @@ static void compute_roles(void)
 				    memcmp(role_names[ro], L->fields[i].name, L->fields[i].name_len) == 0 && mpi_roles[fn][ro] < 0)
 					mpi_roles[fn][ro] = (int8_t)i;
 	}
+	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
+		for (int ro = 0; ro < RO_COUNT_ROLES; ro++)
+			mpi_role_ix[fn][ro] = mpi_roles[fn][ro] < 0 ? DUMPI_MAX_FIELDS : (uint8_t)mpi_roles[fn][ro];
 }
 
 void mpi_roles_init(void) { pthread_once(&roles_once, compute_roles); }

@@ -113,6 +113,7 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 	m->b = b;
 	m->file = b->name;
 	memcpy(m->version, version, 3);
+	m->pass->status_tagged = dumpi_version_at_least(version, 0, 6, 3);
 	m->rank = rank_from_name(b->name);
 	m->world_size = -1;
 	m->pass->win_ok = hv_window_init(&m->pass->win, b, 64u * 1024u);
