@@ -55,14 +55,14 @@ start=$SECONDS
 # HPCVET_TEST_TIMES=1; the browser tests also wait on Chromium), then the
 # shell tests, the last build's (the sanitizer build, the slow one) first,
 # then the test programs, which take a second or two each.
-slow_first="web html_report mpi dump changed golden_reader"
-rank_of() { # name (BUILD/NAME): 0-5 for the slow ones in their order, else 10
+slow_first="web mpi dump html_report changed fuzz_regress python mpi_share jobs golden_reader"
+rank_of() { # name (BUILD/NAME): its place in slow_first, else 99
 	local k=0 t
 	for t in $slow_first; do
 		[ "${1##*/}" = "$t.test.sh" ] && { echo "$k"; return; }
 		k=$((k + 1))
 	done
-	echo 10
+	echo 99
 }
 while IFS=$'\t' read -r i name _ b; do
 	case $name in *.test.sh) kind=0 ;; *) kind=1 ;; esac
