@@ -4,6 +4,19 @@ mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 mbps() { awk -v b="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.0f", b / 1e6 / t; else print "inf" }'; }
 now() { date +%s.%N; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# column_median LOG N: the median of column N of LOG (a timed log: 1 wall, 2 CPU).
+column_median() { awk -v n="$2" '{ print $n }' "$1" | median; }
+
+# bench_workdir: sets dir to BENCH_DIR (kept and reused) or to a fresh
+# temporary folder removed at exit.
+bench_workdir() {
+	dir=${BENCH_DIR:-}
+	if [ -z "$dir" ]; then
+		dir=$(mktemp -d "${TMPDIR:-/tmp}/hpcvet-bench.XXXXXX")
+		trap 'rm -rf "$dir"' EXIT
+	fi
+	mkdir -p "$dir"
+}
 
 # The generator parameter that makes about $2 MiB of format $1. Inputs scale
 # in the parameter alone, so 4x the parameter is 4x the work.
@@ -203,10 +216,10 @@ measure_jobs() {
 		timed "$log.2" "$hv" -q -j2 "$in"
 		set -e
 	done
-	WALL1=$(awk '{ print $1 }' "$log.1" | median)
-	WALL2=$(awk '{ print $1 }' "$log.2" | median)
-	CPU1=$(awk '{ print $2 }' "$log.1" | median)
-	CPU2=$(awk '{ print $2 }' "$log.2" | median)
+	WALL1=$(column_median "$log.1" 1)
+	WALL2=$(column_median "$log.2" 1)
+	CPU1=$(column_median "$log.1" 2)
+	CPU2=$(column_median "$log.2" 2)
 	SPEEDUP=$(paste "$log.1" "$log.2" | awk '{ print ($5 > 0) ? $1 / $5 : 0 }' | median)
 	RSS=$(cat "$log.1" "$log.2" | awk '{ print $3 }' | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
 	EXIT=$(cat "$log.1" "$log.2" | awk '{ print $4 }' | sort -n | tail -1)

@@ -30,13 +30,8 @@ gen=$build/hpcvet-gen
 [ -x "$hv" ] && [ -x "$gen" ] && [ -e "$build/libhpcvet.so.0" ] || { echo "build $build first (make)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) is needed" >&2; exit 2; }
 export HPCVET_LIBRARY=$PWD/$build/libhpcvet.so.0 PYTHONPATH=$PWD/python PYTHONDONTWRITEBYTECODE=1
-dir=${BENCH_DIR:-}
-if [ -z "$dir" ]; then
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/hpcvet-bench.XXXXXX")
-	trap 'rm -rf "$dir"' EXIT
-fi
-mkdir -p "$dir"
 source bench/lib.sh
+bench_workdir
 [ "$have_perf" = 1 ] && cpu_src="perf stat task-clock" || cpu_src="GNU time (1/100 s)"
 
 # The Python side: validate once (jobs=1), print the validation's own CPU

@@ -50,13 +50,8 @@ gen=$build/hpcvet-gen
 [ -x "$hv" ] && [ -x "$gen" ] || { echo "build $hv and $gen first (make)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "/usr/bin/time (GNU time) is needed" >&2; exit 2; }
 
-dir=${BENCH_DIR:-}
-if [ -z "$dir" ]; then
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/hpcvet-bench.XXXXXX")
-	trap 'rm -rf "$dir"' EXIT
-fi
-mkdir -p "$dir"
 source bench/lib.sh
+bench_workdir
 declare -A valid_cpu valid_wall
 [ "$have_perf" = 1 ] && cpu_src="perf stat task-clock" || cpu_src="GNU time (1/100 s)"
 
@@ -239,17 +234,17 @@ if [ "${CERTIFY:-1}" != 0 ]; then
 			if [ "$have_perf_record" = 1 ]; then thread_cpu "$hv" certify --format=json -j1 "$input" >>"$log.thr" || echo "0 0" >>"$log.thr"; fi
 			set -e
 		done
-		tp=$(awk '{ print $2 }' "$log.plain" | median)
-		ts=$(awk '{ print $2 }' "$log.sha" | median)
-		tc=$(awk '{ print $2 }' "$log.cert" | median)
-		wp=$(awk '{ print $1 }' "$log.plain" | median)
-		ws=$(awk '{ print $1 }' "$log.sha" | median)
-		wc=$(awk '{ print $1 }' "$log.cert" | median)
+		tp=$(column_median "$log.plain" 2)
+		ts=$(column_median "$log.sha" 2)
+		tc=$(column_median "$log.cert" 2)
+		wp=$(column_median "$log.plain" 1)
+		ws=$(column_median "$log.sha" 1)
+		wc=$(column_median "$log.cert" 1)
 		# the run's ratios to the larger of plain and SHA-256, median over the runs
 		xl=$(paste "$log.plain" "$log.sha" "$log.cert" | awk '{ m = ($1 > $5) ? $1 : $5; print (m > 0) ? $9 / m : 0 }' | median)
 		bt=- xt=-
 		if [ -s "$log.thr" ]; then
-			bt=$(awk '{ print $1 }' "$log.thr" | median)
+			bt=$(column_median "$log.thr" 1)
 			xt=$(paste "$log.plain" "$log.sha" "$log.thr" | awk '{ m = ($2 > $6) ? $2 : $6; print (m > 0) ? $9 / m : 0 }' | median)
 		fi
 		printf '%-11s %9.1f %10.3f %10.3f %10.3f %8.2f %8.2f %10.3f %10.3f %10.3f %8.2f %11s %6s\n' "$fmt" "$(mib "$(bytes_of "$input")")" "$wp" "$ws" \

@@ -35,13 +35,8 @@ gen=$build/hpcvet-gen
 [ -x "$hv" ] && [ -x "$gen" ] || { echo "build $build first (make)" >&2; exit 2; }
 [ -f "$build/web/hpcvet.wasm" ] || { echo "build the page first (make web)" >&2; exit 2; }
 "$py" -c 'import selenium' 2>/dev/null || { echo "$py has no selenium (Debian: python3-selenium)" >&2; exit 2; }
-dir=${BENCH_DIR:-}
-if [ -z "$dir" ]; then
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/hpcvet-bench.XXXXXX")
-	trap 'rm -rf "$dir"' EXIT
-fi
-mkdir -p "$dir"
 source bench/lib.sh
+bench_workdir
 
 echo "# the web page vs hpcvet -q -j1; $runs runs each (median wall); load $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
 echo "| input | MiB | hpcvet -j1 wall s | CPU s | peak RSS MiB | page reads by | page wall s | CPU s | page / CLI wall | CPU | page peak memory MiB | wasm memory MiB | read-ahead buffer MiB | waits for reads (s) | MiB read | exit (CLI, page) |"

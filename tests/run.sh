@@ -5,7 +5,8 @@
 # not run a part (real samples absent: HV_SHARED names the shared folder).
 # Tests run TEST_JOBS at a time (default: the number of cores, at most 4);
 # each writes its own log and the results are printed in a fixed order, so
-# the output is the same whatever the parallelism.
+# the output is the same whatever the parallelism. HPCVET_TEST_TIMES=1: also
+# the 15 tests that took the most CPU time (.ci/run asks for them).
 set -u
 cd "$(dirname "$0")/.."
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -23,7 +24,10 @@ run_index() {
 	# shellcheck disable=SC2086
 	{ time $cmd >"$logs/$i.log" 2>&1; } 2>"$logs/$i.cpu"
 	echo $? >"$logs/$i.rc"
-	echo "$((SECONDS - t0))s, cpu $(tail -n 1 "$logs/$i.cpu" | awk '{printf "%.0fs", $1 + $2}')" >"$logs/$i.secs"
+	local cpu
+	cpu=$(tail -n 1 "$logs/$i.cpu" | awk '{printf "%.1f", $1 + $2}')
+	echo "$((SECONDS - t0))s, cpu $(printf '%.0f' "$cpu")s" >"$logs/$i.secs"
+	echo "$cpu $((SECONDS - t0))" >"$logs/$i.cost"
 }
 export -f run_index
 export logs
@@ -46,9 +50,25 @@ for build in "$@"; do
 done
 ntests=$i
 start=$SECONDS
-# The last build given (the sanitizer build, the slow one) starts first, so
-# that the run does not end on one long test while the other cores idle.
-sort -t "$(printf '\t')" -k4,4r -k1,1n "$logs/list" | cut -f1 | xargs -P "$jobs" -I{} bash -c 'run_index {}'
+# Longest first, so that the run does not end on one long test while the
+# other cores idle: the tests that cost the most CPU (measured with
+# HPCVET_TEST_TIMES=1; the browser tests also wait on Chromium), then the
+# shell tests, the last build's (the sanitizer build, the slow one) first,
+# then the test programs, which take a second or two each.
+slow_first="web mpi dump html_report changed fuzz_regress python mpi_share jobs golden_reader"
+rank_of() { # name (BUILD/NAME): its place in slow_first, else 99
+	local k=0 t
+	for t in $slow_first; do
+		[ "${1##*/}" = "$t.test.sh" ] && { echo "$k"; return; }
+		k=$((k + 1))
+	done
+	echo 99
+}
+while IFS=$'\t' read -r i name _ b; do
+	case $name in *.test.sh) kind=0 ;; *) kind=1 ;; esac
+	printf '%s\t%s\t%s\t%s\n' "$(rank_of "$name")" "$kind" "$b" "$i"
+done <"$logs/list" | sort -t "$(printf '\t')" -k1,1n -k2,2n -k3,3nr -k4,4n | cut -f4 |
+	xargs -P "$jobs" -I{} bash -c 'run_index {}'
 
 total_pass=0
 total_fail=0
@@ -81,6 +101,13 @@ while IFS=$'\t' read -r i name _ _; do
 	fi
 done <"$logs/list"
 echo "# $ntests tests, $jobs at a time, $((SECONDS - start))s wall"
+if [ "${HPCVET_TEST_TIMES:-0}" = 1 ]; then
+	echo "# the 15 tests that took the most CPU time (cpu s, wall s):"
+	while IFS=$'\t' read -r i name _ _; do
+		read -r cpu wall <"$logs/$i.cost" 2>/dev/null && printf '%s\t%s\t%s\n' "$cpu" "$wall" "$name"
+	done <"$logs/list" | sort -t "$(printf '\t')" -k1,1gr -k2,2nr | head -n 15 |
+		awk -F'\t' '{ printf "#   %7.1f %5d  %s\n", $1, $2, $3 }'
+fi
 if [ "$total_skip" -gt 0 ]; then
 	echo "# skipped ($total_skip):"
 	cat "$logs/skips"

@@ -9,11 +9,6 @@
 
 static bool is(const char *a, const char *b) { return a && strcmp(a, b) == 0; }
 
-/* DUMPI's encodings: the validator's own (dumpi/mpi/layer.h), so the two
- * cannot drift apart; T_INT is MPI_INT's index in DUMPI's datatype table. */
-enum { WORLD = MPI_D_COMM_WORLD, SELF = MPI_D_COMM_SELF, FIRST_COMM = MPI_D_FIRST_USER_COMM,
-       REQ_NULL = MPI_D_REQUEST_NULL, FIRST_REQ = MPI_D_REQUEST_NULL + 1, T_INT = 9,
-       FIRST_TYPE = MPI_D_FIRST_USER_DATATYPE };
 /* MPI_PROC_NULL as libdumpi writes it (the library's own value): Open MPI's
  * is -2, MPICH's -1 (the value DUMPI gives MPI_ANY_SOURCE). */
 #define OMPI_PROC_NULL (-2)
@@ -123,7 +118,7 @@ void gen_mpi_set_habits(gen_mpi *g, const char *brk, unsigned lib, bool unrecord
 
 /* ---- building records ---- */
 
-static gm_rec *push(gen_mpi *g, unsigned fn)
+gm_rec *gm_push(gen_mpi *g, unsigned fn)
 {
 	if (g->qn >= sizeof g->q / sizeof g->q[0]) return NULL;
 	gm_rec *r = &g->q[(g->qh + g->qn++) % (sizeof g->q / sizeof g->q[0])];
@@ -141,7 +136,7 @@ static int field(unsigned fn, const char *name)
 	return -1;
 }
 
-static void set(gm_rec *r, const char *name, int64_t v)
+void gm_set(gm_rec *r, const char *name, int64_t v)
 {
 	int i = r ? field(r->fn, name) : -1;
 	if (i < 0) return;
@@ -149,7 +144,7 @@ static void set(gm_rec *r, const char *name, int64_t v)
 	r->v[i] = v;
 }
 
-static void set_arr(gm_rec *r, const char *name, const int32_t *v, unsigned n)
+void gm_set_arr(gm_rec *r, const char *name, const int32_t *v, unsigned n)
 {
 	int i = r ? field(r->fn, name) : -1;
 	if (i < 0) return;
@@ -160,7 +155,7 @@ static void set_arr(gm_rec *r, const char *name, const int32_t *v, unsigned n)
 }
 
 /* Statuses: (source, tag) pairs. */
-static void set_status(gm_rec *r, const char *name, const int32_t *src_tag, unsigned n, int32_t bytes)
+void gm_set_status(gm_rec *r, const char *name, const int32_t *src_tag, unsigned n, int32_t bytes)
 {
 	int i = r ? field(r->fn, name) : -1;
 	if (i < 0) return;
@@ -171,24 +166,16 @@ static void set_status(gm_rec *r, const char *name, const int32_t *src_tag, unsi
 	r->bytes = bytes;
 }
 
-/* One record as a table row: its function and (field, value) pairs, NULL-
- * terminated; fields the function lacks are skipped, the rest get neutral
- * values from the writer. Arrays and statuses are added to the result. */
-typedef struct gm_arg {
-	const char *name;
-	int64_t v;
-} gm_arg;
-
-static gm_rec *rec(gen_mpi *g, unsigned fn, const gm_arg *a)
+/* One record as a table row (program.h REC). */
+gm_rec *gm_rec_args(gen_mpi *g, unsigned fn, const gm_arg *a)
 {
-	gm_rec *r = push(g, fn);
-	for (; r && a->name; a++) set(r, a->name, a->v);
+	gm_rec *r = gm_push(g, fn);
+	for (; r && a->name; a++) gm_set(r, a->name, a->v);
 	return r;
 }
-#define REC(g, fn, ...) rec((g), (fn), (const gm_arg[]){__VA_ARGS__, {NULL, 0}})
 
 /* A point-to-point call (send: dest; receive: source) on `comm`. */
-static gm_rec *p2p(gen_mpi *g, unsigned fn, int count, int peer, int tag, int comm, bool send)
+gm_rec *gm_p2p(gen_mpi *g, unsigned fn, int count, int peer, int tag, int comm, bool send)
 {
 	return REC(g, fn, {"count", count}, {"datatype", T_INT}, {send ? "dest" : "source", peer}, {"tag", tag},
 		   {"comm", comm});
@@ -197,10 +184,10 @@ static gm_rec *p2p(gen_mpi *g, unsigned fn, int count, int peer, int tag, int co
 /* One status (source, tag) of `bytes` bytes. */
 static void status1(gm_rec *r, int32_t src, int32_t tag, int32_t bytes)
 {
-	set_status(r, "status", (int32_t[]){src, tag}, 1, bytes);
+	gm_set_status(r, "status", (int32_t[]){src, tag}, 1, bytes);
 }
 
-static gm_rec *wait_req(gen_mpi *g, int32_t req, int32_t src, int32_t tag, int32_t bytes)
+gm_rec *gm_wait_req(gen_mpi *g, int32_t req, int32_t src, int32_t tag, int32_t bytes)
 {
 	gm_rec *r = REC(g, 13, {"request", req});
 	status1(r, src, tag, bytes);
@@ -211,7 +198,7 @@ static gm_rec *wait_req(gen_mpi *g, int32_t req, int32_t src, int32_t tag, int32
 static gm_rec *all2(gen_mpi *g, unsigned fn, int32_t a, int32_t b)
 {
 	gm_rec *r = REC(g, fn, {"count", 2});
-	set_arr(r, "requests", (int32_t[]){a, b}, 2);
+	gm_set_arr(r, "requests", (int32_t[]){a, b}, 2);
 	return r;
 }
 
@@ -222,47 +209,47 @@ static int left_of(const gen_mpi *g) { return (int)((g->rank + g->n - 1) % g->n)
 
 static void ring(gen_mpi *g, int tag, int count)
 {
-	p2p(g, 0, count, right_of(g), tag, WORLD, true);
-	status1(p2p(g, 1, count, left_of(g), tag, WORLD, false), left_of(g), tag, 4 * count);
+	gm_p2p(g, 0, count, right_of(g), tag, WORLD, true);
+	status1(gm_p2p(g, 1, count, left_of(g), tag, WORLD, false), left_of(g), tag, 4 * count);
 }
 
 static void nonblocking(gen_mpi *g, int tag, int count, bool test_first)
 {
 	int left = left_of(g);
 	int32_t ra = (int32_t)g->next_req++, rb = (int32_t)g->next_req++;
-	set(p2p(g, 12, count, left, tag, WORLD, false), "request", ra);
-	set(p2p(g, 8, count, right_of(g), tag, WORLD, true), "request", rb);
+	gm_set(gm_p2p(g, 12, count, left, tag, WORLD, false), "request", ra);
+	gm_set(gm_p2p(g, 8, count, right_of(g), tag, WORLD, true), "request", rb);
 	if (test_first) {
 		status1(REC(g, 14, {"request", ra}, {"flag", 0}), 0, 0, 0); /* MPI_Test, not yet complete */
-		wait_req(g, rb, 0, 0, 0);
-		wait_req(g, ra, left, tag, 4 * count);
+		gm_wait_req(g, rb, 0, 0, 0);
+		gm_wait_req(g, ra, left, tag, 4 * count);
 		return;
 	}
 	if (!g->proc_null) { /* no library habits */
 		gm_rec *r = REC(g, 18, {"count", 2});
-		set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
-		set_status(r, "statuses", (int32_t[]){left, tag, 0, 0}, 2, 4 * count);
+		gm_set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
+		gm_set_status(r, "statuses", (int32_t[]){left, tag, 0, 0}, 2, 4 * count);
 		return;
 	}
 	/* Open MPI and MPICH hand every nonblocking operation that completed at
 	 * once one shared request handle, and libdumpi records requests by
 	 * handle value: a send to MPI_PROC_NULL shares rb's id, and the Waitall
 	 * names it twice. */
-	set(p2p(g, 8, count, g->proc_null, tag, WORLD, true), "request", rb);
+	gm_set(gm_p2p(g, 8, count, g->proc_null, tag, WORLD, true), "request", rb);
 	if (g->mpich) {
 		/* and a receive from MPICH's MPI_PROC_NULL (-1, DUMPI's MPI_ANY_SOURCE
 		 * too), which MPICH completes with an empty status (source 0, tag 0) */
 		int32_t rn = (int32_t)g->next_req++;
-		set(p2p(g, 12, count, g->proc_null, tag, WORLD, false), "request", rn);
+		gm_set(gm_p2p(g, 12, count, g->proc_null, tag, WORLD, false), "request", rn);
 		gm_rec *r = REC(g, 18, {"count", 4});
-		set_arr(r, "requests", (int32_t[]){ra, rb, rb, rn}, 4);
+		gm_set_arr(r, "requests", (int32_t[]){ra, rb, rb, rn}, 4);
 		/* the writer gives every status one byte count: 0, as the empty one says */
-		set_status(r, "statuses", (int32_t[]){left, tag, 0, 0, 0, 0, 0, 0}, 4, 0);
+		gm_set_status(r, "statuses", (int32_t[]){left, tag, 0, 0, 0, 0, 0, 0}, 4, 0);
 		return;
 	}
 	gm_rec *r = REC(g, 18, {"count", 3});
-	set_arr(r, "requests", (int32_t[]){ra, rb, rb}, 3);
-	set_status(r, "statuses", (int32_t[]){left, tag, 0, 0, 0, 0}, 3, 4 * count);
+	gm_set_arr(r, "requests", (int32_t[]){ra, rb, rb}, 3);
+	gm_set_status(r, "statuses", (int32_t[]){left, tag, 0, 0, 0, 0}, 3, 4 * count);
 }
 
 /* --request-calls: the calls the phases never make, on one ring step:
@@ -274,32 +261,32 @@ static void request_calls(gen_mpi *g, unsigned round)
 {
 	int left = left_of(g), right = right_of(g), tag = 6000 + (int)(round % 8);
 	int32_t ra = (int32_t)g->next_req++, rb = (int32_t)g->next_req++;
-	set(p2p(g, 12, 2, left, tag, WORLD, false), "request", ra);
-	set(p2p(g, 8, 2, right, tag, WORLD, true), "request", rb);
+	gm_set(gm_p2p(g, 12, 2, left, tag, WORLD, false), "request", ra);
+	gm_set(gm_p2p(g, 8, 2, right, tag, WORLD, true), "request", rb);
 	gm_rec *r = REC(g, 17, {"count", 2}, {"index", -1}, {"flag", 0});
-	set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
+	gm_set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
 	r = REC(g, 16, {"count", 2}, {"index", 0});
-	set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
+	gm_set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
 	status1(r, left, tag, 8);
 	r = REC(g, 21, {"count", 1}, {"outcount", 1});
-	set_arr(r, "requests", (int32_t[]){rb}, 1);
-	set_arr(r, "indices", (int32_t[]){0}, 1);
-	set_status(r, "statuses", (int32_t[]){0, 0}, 1, 0);
+	gm_set_arr(r, "requests", (int32_t[]){rb}, 1);
+	gm_set_arr(r, "indices", (int32_t[]){0}, 1);
+	gm_set_status(r, "statuses", (int32_t[]){0, 0}, 1, 0);
 	int32_t rc = (int32_t)g->next_req++, rd = (int32_t)g->next_req++;
-	set(p2p(g, 12, 3, left, tag + 8, WORLD, false), "request", rc);
-	set(p2p(g, 8, 3, right, tag + 8, WORLD, true), "request", rd);
+	gm_set(gm_p2p(g, 12, 3, left, tag + 8, WORLD, false), "request", rc);
+	gm_set(gm_p2p(g, 8, 3, right, tag + 8, WORLD, true), "request", rd);
 	r = REC(g, 20, {"count", 2}, {"outcount", 2});
-	set_arr(r, "requests", (int32_t[]){rc, rd}, 2);
-	set_arr(r, "indices", (int32_t[]){0, 1}, 2);
-	set_status(r, "statuses", (int32_t[]){left, tag + 8, 0, 0}, 2, 12);
+	gm_set_arr(r, "requests", (int32_t[]){rc, rd}, 2);
+	gm_set_arr(r, "indices", (int32_t[]){0, 1}, 2);
+	gm_set_status(r, "statuses", (int32_t[]){left, tag + 8, 0, 0}, 2, 12);
 	int32_t re = (int32_t)g->next_req++;
-	set(p2p(g, 12, 1, left, 6999, WORLD, false), "request", re);
+	gm_set(gm_p2p(g, 12, 1, left, 6999, WORLD, false), "request", re);
 	REC(g, 24, {"request", re});
-	wait_req(g, re, left, 6999, 0)->cancelled = true;
+	gm_wait_req(g, re, left, 6999, 0)->cancelled = true;
 	for (int k = 0; k < 6; k++) {
 		int count = 1 + k % 3;
-		p2p(g, 0, count, right, 6998, WORLD, true);
-		status1(p2p(g, 1, count, left, 6998, WORLD, false), left, 6998, 4 * count);
+		gm_p2p(g, 0, count, right, 6998, WORLD, true);
+		status1(gm_p2p(g, 1, count, left, 6998, WORLD, false), left, 6998, 4 * count);
 	}
 }
 
@@ -313,7 +300,7 @@ static void collective(gen_mpi *g, int comm, unsigned size, unsigned myrank)
 	    {"sendtype", T_INT}, {"recvtype", T_INT}, {"root", root}, {"commrank", myrank});
 }
 
-static void sendrecv(gen_mpi *g, int tag, int count)
+void gm_sendrecv(gen_mpi *g, int tag, int count)
 {
 	int left = left_of(g);
 	gm_rec *r = REC(g, 33, {"sendcount", count}, {"sendtype", T_INT}, {"dest", right_of(g)}, {"sendtag", tag},
@@ -324,11 +311,11 @@ static void sendrecv(gen_mpi *g, int tag, int count)
 static void persistent(gen_mpi *g, int tag, int count)
 {
 	int32_t rs = (int32_t)g->next_req++, rr = (int32_t)g->next_req++;
-	set(p2p(g, 26, count, right_of(g), tag, WORLD, true), "request", rs);
-	set(p2p(g, 30, count, left_of(g), tag, WORLD, false), "request", rr);
+	gm_set(gm_p2p(g, 26, count, right_of(g), tag, WORLD, true), "request", rs);
+	gm_set(gm_p2p(g, 30, count, left_of(g), tag, WORLD, false), "request", rr);
 	for (int round = 0; round < 2; round++) {
 		all2(g, 32, rs, rr);
-		set_status(all2(g, 18, rs, rr), "statuses", (int32_t[]){0, 0, left_of(g), tag}, 2, 4 * count);
+		gm_set_status(all2(g, 18, rs, rr), "statuses", (int32_t[]){0, 0, left_of(g), tag}, 2, 4 * count);
 	}
 	REC(g, 15, {"request", rs});
 	REC(g, 15, {"request", rr});
@@ -344,8 +331,8 @@ static void subcomm(gen_mpi *g, int tag)
 	REC(g, 82, {"comm", nc}, {"rank", me});
 	collective(g, nc, size, me);
 	int right = (int)((me + 1) % size), left = (int)((me + size - 1) % size);
-	p2p(g, 0, 3, right, tag, nc, true);
-	status1(p2p(g, 1, 3, left, tag, nc, false), left, tag, 12);
+	gm_p2p(g, 0, 3, right, tag, nc, true);
+	status1(gm_p2p(g, 1, 3, left, tag, nc, false), left, tag, 12);
 	REC(g, 87, {"comm", nc});
 }
 
@@ -386,46 +373,46 @@ static void counted_phase(gen_mpi *g, const char *bend)
 			{"sendtype", in_place && me == 1 ? 1 : T_INT}, {"root", 1}, {"comm", WORLD}, {"recvtype", T_INT});
 	int32_t expect[GM_ARR];
 	for (unsigned j = 0; j < n; j++) expect[j] = (int32_t)j + 2;
-	set_arr(r, "recvcounts", expect, n);
-	set_arr(r, "displs", disp, n);
+	gm_set_arr(r, "recvcounts", expect, n);
+	gm_set_arr(r, "displs", disp, n);
 	/* MPI_Scatterv from root 1: rank i receives i + 2 elements */
 	r = REC(g, 57, {"commrank", me}, {"commsize", n}, {"sendtype", T_INT},
 		{"recvcount", r0 && is(bend, "scatterv") ? 7 : (int)me + 2},
 		{"recvtype", T_INT}, {"root", 1}, {"comm", WORLD});
-	set_arr(r, "sendcounts", expect, n);
-	set_arr(r, "displs", disp, n);
+	gm_set_arr(r, "sendcounts", expect, n);
+	gm_set_arr(r, "displs", disp, n);
 	/* MPI_Allgatherv: rank i contributes i + 2 elements */
 	r = REC(g, 59, {"commsize", n}, {"sendcount", in_place ? 0 : r0 && is(bend, "allgatherv") ? 5 : (int)me + 2},
 		{"sendtype", in_place ? 1 : T_INT},
 		{"recvtype", T_INT}, {"comm", WORLD});
-	set_arr(r, "recvcounts", expect, n);
-	set_arr(r, "displs", disp, n);
+	gm_set_arr(r, "recvcounts", expect, n);
+	gm_set_arr(r, "displs", disp, n);
 	/* MPI_Alltoallv */
 	int32_t bent[GM_ARR];
 	memcpy(bent, to, sizeof bent);
 	if (r0 && is(bend, "alltoallv") && n > 1) bent[1] += 3;
 	if (r0 && is(bend, "alltoallv-twice") && n > 3) bent[1] += 3, bent[3] += 3;
 	r = REC(g, 61, {"commsize", n}, {"sendtype", in_place ? 1 : T_INT}, {"recvtype", T_INT}, {"comm", WORLD});
-	set_arr(r, "sendcounts", bent, n);
-	set_arr(r, "senddispls", disp, n);
-	set_arr(r, "recvcounts", from, n);
-	set_arr(r, "recvdispls", disp, n);
+	gm_set_arr(r, "sendcounts", bent, n);
+	gm_set_arr(r, "senddispls", disp, n);
+	gm_set_arr(r, "recvcounts", from, n);
+	gm_set_arr(r, "recvdispls", disp, n);
 	/* MPI_Alltoallw with MPI_INT everywhere: the same blocks as MPI_Alltoallv */
 	if (n > 2 && r0 && is(bend, "alltoallw")) to[2] -= 1; /* rank 0 sends rank 2 one element less */
 	int32_t types[GM_ARR];
 	for (unsigned j = 0; j < n; j++) types[j] = T_INT;
 	r = REC(g, 155, {"commsize", n}, {"comm", WORLD});
-	set_arr(r, "sendcounts", to, n);
-	set_arr(r, "senddispls", disp, n);
-	set_arr(r, "sendtypes", types, n);
-	set_arr(r, "recvcounts", from, n);
-	set_arr(r, "recvdispls", disp, n);
-	set_arr(r, "recvtypes", types, n);
+	gm_set_arr(r, "sendcounts", to, n);
+	gm_set_arr(r, "senddispls", disp, n);
+	gm_set_arr(r, "sendtypes", types, n);
+	gm_set_arr(r, "recvcounts", from, n);
+	gm_set_arr(r, "recvdispls", disp, n);
+	gm_set_arr(r, "recvtypes", types, n);
 	REC(g, 156, {"count", r0 && is(bend, "exscan") ? 6 : 5}, {"datatype", T_INT}, {"op", 0}, {"comm", WORLD});
 	/* MPI_Reduce_scatter: rank i gets i + 2 elements */
 	r = REC(g, 66, {"commsize", n}, {"datatype", T_INT}, {"comm", WORLD});
 	if (r0 && is(bend, "reduce-scatter")) expect[n - 1]++;
-	set_arr(r, "recvcounts", expect, n);
+	gm_set_arr(r, "recvcounts", expect, n);
 }
 
 /* The bent phase of a --break (rank 0 only, or ranks 0 and 1 for the
@@ -442,13 +429,13 @@ static void break_phase(gen_mpi *g)
 	} else if (is(b, "dumpi.mpi.count-negative")) {
 		REC(g, 35, {"count", -5}, {"oldtype", T_INT}, {"newtype", (int)g->next_type++}); /* MPI_Type_contiguous(-5) */
 	} else if (is(b, "dumpi.mpi.rank-range")) {
-		p2p(g, 0, 1, (int)g->n, 5, WORLD, true); /* a send to rank n of world */
+		gm_p2p(g, 0, 1, (int)g->n, 5, WORLD, true); /* a send to rank n of world */
 	} else if (is(b, "dumpi.mpi.tag-range")) {
 		/* a receive with tag -3, cancelled */
 		int id = (int)g->next_req++;
-		set(p2p(g, 12, 1, ANY_SOURCE, -3, WORLD, false), "request", id);
+		gm_set(gm_p2p(g, 12, 1, ANY_SOURCE, -3, WORLD, false), "request", id);
 		REC(g, 24, {"request", id});
-		wait_req(g, id, 0, 0, 0)->cancelled = true;
+		gm_wait_req(g, id, 0, 0, 0)->cancelled = true;
 	} else if (is(b, "dumpi.mpi.handle-freed")) {
 		/* MPI_Comm_size on a freed duplicate, whose index a recorded
 		 * MPI_Comm_dup returns again afterwards: nothing held it between */
@@ -461,26 +448,26 @@ static void break_phase(gen_mpi *g)
 	} else if (is(b, "dumpi.mpi.request-unknown")) {
 		/* a persistent receive started twice without a completion between */
 		int id = (int)g->next_req++;
-		set(p2p(g, 30, 1, ANY_SOURCE, 5, WORLD, false), "request", id);
+		gm_set(gm_p2p(g, 30, 1, ANY_SOURCE, 5, WORLD, false), "request", id);
 		REC(g, 31, {"request", id});
 		REC(g, 31, {"request", id});
 		REC(g, 24, {"request", id});
-		wait_req(g, id, 0, 0, 0)->cancelled = true;
+		gm_wait_req(g, id, 0, 0, 0)->cancelled = true;
 		REC(g, 15, {"request", id});
 	} else if (is(b, "dumpi.mpi.request-unrecorded")) {
 		/* a wait for a request no recorded call made (an MPI_Ibarrier, which libdumpi does not record) */
-		wait_req(g, 999, 0, 0, 0);
+		gm_wait_req(g, 999, 0, 0, 0);
 	} else if (is(b, "dumpi.mpi.send-unmatched") || is(b, "dumpi.mpi.wildcard-unresolved")) {
 		/* rank 0 sends to rank 1; for the wildcard, rank 1 takes it with MPI_ANY_SOURCE and no status */
 		int tag = is(b, "dumpi.mpi.send-unmatched") ? 7777 : 7779;
-		if (g->rank == 0) p2p(g, 0, 2, 1, tag, WORLD, true);
+		if (g->rank == 0) gm_p2p(g, 0, 2, 1, tag, WORLD, true);
 		if (g->rank == 1 && tag == 7779)
-			set_status(p2p(g, 1, 2, ANY_SOURCE, tag, WORLD, false), "status", (int32_t[]){0, 0}, 0, 0);
+			gm_set_status(gm_p2p(g, 1, 2, ANY_SOURCE, tag, WORLD, false), "status", (int32_t[]){0, 0}, 0, 0);
 	} else if (is(b, "dumpi.mpi.recv-unmatched")) {
-		if (g->rank == 1) status1(p2p(g, 1, 2, 0, 7777, WORLD, false), 0, 7777, 8);
+		if (g->rank == 1) status1(gm_p2p(g, 1, 2, 0, 7777, WORLD, false), 0, 7777, 8);
 	} else if (is(b, "dumpi.mpi.truncation")) {
-		if (g->rank == 0) p2p(g, 0, 8, 1, 7778, WORLD, true);
-		if (g->rank == 1) status1(p2p(g, 1, 4, 0, 7778, WORLD, false), 0, 7778, 16);
+		if (g->rank == 0) gm_p2p(g, 0, 8, 1, 7778, WORLD, true);
+		if (g->rank == 1) status1(gm_p2p(g, 1, 4, 0, 7778, WORLD, false), 0, 7778, 16);
 	} else if (is(b, "dumpi.mpi.coll-sequence")) {
 		if (g->rank == 0) REC(g, 52, {"comm", WORLD});
 	} else if (is(b, "dumpi.mpi.coll-root") || is(b, "dumpi.mpi.coll-count")) {
@@ -503,13 +490,13 @@ static void break_phase(gen_mpi *g)
 		 * handle) and that second instance completes (cancelled), so only
 		 * a count of live instances per id sees the first one leak */
 		int id = (int)g->next_req++;
-		set(p2p(g, 12, 1, ANY_SOURCE, 5, WORLD, false), "request", id);
-		set(p2p(g, 12, 1, ANY_SOURCE, 6, WORLD, false), "request", id);
-		wait_req(g, id, 0, 0, 0)->cancelled = true;
+		gm_set(gm_p2p(g, 12, 1, ANY_SOURCE, 5, WORLD, false), "request", id);
+		gm_set(gm_p2p(g, 12, 1, ANY_SOURCE, 6, WORLD, false), "request", id);
+		gm_wait_req(g, id, 0, 0, 0)->cancelled = true;
 	} else if (is(b, "dumpi.mpi.request-leaked~many")) {
 		/* 25 receives never waited for: 20 are listed, the rest counted */
 		for (int i = 0; i < 25; i++)
-			set(p2p(g, 12, 1, ANY_SOURCE, 5, WORLD, false), "request", (int)g->next_req++);
+			gm_set(gm_p2p(g, 12, 1, ANY_SOURCE, 5, WORLD, false), "request", (int)g->next_req++);
 	}
 }
 
@@ -530,23 +517,23 @@ static void unrecorded_phase(gen_mpi *g, unsigned which, int tag, int count)
 	switch (which % 4) {
 	case 0: {
 		int32_t ra = (int32_t)g->next_req++, rb = (int32_t)g->next_req++;
-		set(p2p(g, 12, count, left, tag, WORLD, false), "request", ra);
-		set(p2p(g, 8, count, right, tag, WORLD, true), "request", rb);
+		gm_set(gm_p2p(g, 12, count, left, tag, WORLD, false), "request", ra);
+		gm_set(gm_p2p(g, 8, count, right, tag, WORLD, true), "request", rb);
 		gm_rec *r = REC(g, 18, {"count", 2});
-		set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
-		set_status(r, "statuses", (int32_t[]){left, tag, 0, 0}, 2, 4 * count);
+		gm_set_arr(r, "requests", (int32_t[]){ra, rb}, 2);
+		gm_set_status(r, "statuses", (int32_t[]){left, tag, 0, 0}, 2, 4 * count);
 		/* MPI_Ibarrier(world, &req) */
-		wait_req(g, g->mpich ? rb : (int32_t)g->next_req++, 0, 0, 0);
+		gm_wait_req(g, g->mpich ? rb : (int32_t)g->next_req++, 0, 0, 0);
 		break;
 	}
 	case 1:
 		for (int k = 0; k < 2; k++) {
 			int32_t rs = (int32_t)g->next_req++;
-			set(p2p(g, 8, count, right, tag, WORLD, true), "request", rs);
+			gm_set(gm_p2p(g, 8, count, right, tag, WORLD, true), "request", rs);
 			/* MPI_Mprobe(left, tag, world, &msg, &st) */
 			status1(REC(g, 2, {"datatype", T_INT}, {"count", count}), left, tag, 4 * count);
 			/* MPI_Mrecv(buf, count, MPI_INT, &msg, MPI_STATUS_IGNORE) */
-			wait_req(g, rs, 0, 0, 0);
+			gm_wait_req(g, rs, 0, 0, 0);
 		}
 		break;
 	case 2: {
@@ -576,142 +563,6 @@ static void unrecorded_phase(gen_mpi *g, unsigned which, int tag, int count)
 	}
 }
 
-/* ---- --pattern=stencil3d ---- */
-
-/* The ranks as a px x py x pz grid, as MPI_Dims_create balances it: each
- * prime factor of n, largest first, goes to the smallest dimension so far. */
-static void dims_of(unsigned n, unsigned d[3])
-{
-	d[0] = d[1] = d[2] = 1;
-	unsigned f[32], nf = 0;
-	for (unsigned p = 2; n > 1 && nf < 32; p++) {
-		if ((unsigned long long)p * p > n) p = n; /* n is prime now */
-		while (n % p == 0 && nf < 32) f[nf++] = p, n /= p;
-	}
-	for (unsigned i = nf; i-- > 0;) {
-		unsigned k = d[1] < d[0] ? 1 : 0;
-		if (d[2] < d[k]) k = 2;
-		d[k] *= f[i];
-	}
-	/* x fastest and longest, as the rows the program splits off */
-	for (int i = 0; i < 2; i++)
-		for (int j = 0; j < 2 - i; j++)
-			if (d[j] < d[j + 1]) { unsigned t = d[j]; d[j] = d[j + 1]; d[j + 1] = t; }
-}
-
-void gen_mpi_stencil3d(gen_mpi *g)
-{
-	g->stencil = true;
-	dims_of(g->n, g->dims);
-	g->at[0] = g->rank % g->dims[0];
-	g->at[1] = g->rank / g->dims[0] % g->dims[1];
-	g->at[2] = g->rank / g->dims[0] / g->dims[1];
-	/* 8 records of set-up and end, 22 per iteration */
-	g->phases = g->records >= 30 ? (g->records - 8) / 22 : 1;
-}
-
-/* The neighbour in direction d (0 +x, 1 -x, 2 +y, ...), periodic. */
-static int neighbour(const gen_mpi *g, unsigned d)
-{
-	unsigned c[3] = {g->at[0], g->at[1], g->at[2]}, a = d / 2, n = g->dims[a];
-	c[a] = d % 2 ? (c[a] + n - 1) % n : (c[a] + 1) % n;
-	return (int)(c[0] + g->dims[0] * (c[1] + g->dims[1] * c[2]));
-}
-
-/* One iteration: the halo exchange (each face of a 16 x 12 x 8 block
- * received from the neighbour behind it with the direction's tag, sent to
- * the one ahead; requests recycled every iteration, as MPI libraries
- * recycle their handles), MPI_Alltoall on the row, MPI_Allreduce of one
- * value on world and one step of a ring. The row communicator is made
- * before the first iteration and freed after the last. */
-static void stencil_phase(gen_mpi *g)
-{
-	static const int face[3] = {12 * 8, 16 * 8, 16 * 12};
-	if (g->phase == 0) {
-		unsigned color = g->at[1] + g->dims[1] * g->at[2];
-		g->row_comm = (int)g->next_comm++;
-		REC(g, 86, {"oldcomm", WORLD}, {"color", color}, {"key", g->at[0]}, {"newcomm", g->row_comm});
-		REC(g, 81, {"comm", g->row_comm}, {"size", g->dims[0]});
-		REC(g, 82, {"comm", g->row_comm}, {"rank", g->at[0]});
-	}
-	int32_t sends[6];
-	for (unsigned d = 0; d < 6; d++) {
-		set(p2p(g, 12, face[d / 2], neighbour(g, d ^ 1), 200 + (int)d, WORLD, false), "request", FIRST_REQ + (int)d);
-		sends[d] = FIRST_REQ + 6 + (int)d;
-	}
-	for (unsigned d = 0; d < 6; d++)
-		set(p2p(g, 8, face[d / 2], neighbour(g, d), 200 + (int)d, WORLD, true), "request", sends[d]);
-	for (unsigned d = 0; d < 6; d++)
-		wait_req(g, FIRST_REQ + (int)d, neighbour(g, d ^ 1), 200 + (int)d, 4 * face[d / 2]);
-	gm_rec *r = REC(g, 18, {"count", 6});
-	set_arr(r, "requests", sends, 6);
-	set_status(r, "statuses", (int32_t[12]){0}, 6, 0);
-	REC(g, 60, {"sendcount", 4}, {"sendtype", T_INT}, {"recvcount", 4}, {"recvtype", T_INT}, {"comm", g->row_comm});
-	REC(g, 65, {"count", 1}, {"datatype", T_INT}, {"op", 0}, {"comm", WORLD});
-	sendrecv(g, 300, 2);
-	if (g->phase + 1 == g->phases) REC(g, 87, {"comm", g->row_comm});
-}
-
-/* ---- --pattern=lammps ---- */
-
-/* DUMPI's datatype indices (its table of named types) that LAMMPS uses. */
-enum { T_CHAR = 2, T_DOUBLE = 14, T_LONG_LONG = 18 };
-
-void gen_mpi_lammps(gen_mpi *g)
-{
-	gen_mpi_stencil3d(g); /* the same processor grid */
-	g->stencil = false;
-	g->lammps = true;
-	/* 8 records of set-up and end; a step is 3 records per active swap
-	 * (up to 6) and 4 more, a tenth of the steps 2 more */
-	unsigned swaps = 0;
-	for (unsigned d = 0; d < 6; d++) swaps += g->dims[d / 2] > 1;
-	unsigned per = 3 * swaps + 4;
-	g->phases = g->records >= 8 + per ? (g->records - 8) / per : 1;
-}
-
-/* Atoms a rank sends in swap d of step `step`: a few thousand doubles that
- * drift from step to step as atoms move, the same on both ends. */
-static int lammps_atoms(unsigned step, unsigned d, int sender)
-{
-	uint32_t h = (uint32_t)step * 2654435761u ^ (uint32_t)(d + 1) * 40503u ^ (uint32_t)sender * 2246822519u;
-	h ^= h >> 15;
-	h *= 2246822507u;
-	h ^= h >> 13;
-	return 3 * (1400 + (int)(d / 2) * 300 + (int)(h % 200)); /* x, y, z of each atom */
-}
-
-/* One timestep of a LAMMPS run as libdumpi records it under Open MPI or
- * MPICH: the forward communication of ghost atoms, one swap per face of
- * the rank's box whose dimension has more than one rank (MPI_Irecv from
- * the neighbour behind, MPI_Send to the one ahead, MPI_Wait; one request
- * handle recycled for every swap, statuses ignored), MPI_Wtime calls of
- * the timers, the thermo MPI_Allreduce, and every tenth step the two
- * MPI_Bcast of a settings change from rank 0. */
-static void lammps_phase(gen_mpi *g)
-{
-	static const int32_t none[2] = {0, 0};
-	unsigned step = g->phase;
-	for (unsigned d = 0; d < 6; d++) {
-		if (g->dims[d / 2] < 2) continue;
-		int from = neighbour(g, d ^ 1), to = neighbour(g, d);
-		set(REC(g, 12, {"count", lammps_atoms(step, d, from)}, {"datatype", T_DOUBLE}, {"source", from}, {"tag", 0},
-			{"comm", WORLD}),
-		    "request", FIRST_REQ);
-		REC(g, 0, {"count", lammps_atoms(step, d, (int)g->rank)}, {"datatype", T_DOUBLE}, {"dest", to}, {"tag", 0},
-		    {"comm", WORLD});
-		set_status(REC(g, 13, {"request", FIRST_REQ}), "status", none, 0, 0);
-	}
-	push(g, 122);
-	push(g, 122);
-	push(g, 122);
-	REC(g, 65, {"count", 1}, {"datatype", T_LONG_LONG}, {"op", 3}, {"comm", WORLD});
-	if (step % 10 == 9) {
-		REC(g, 53, {"count", 1}, {"datatype", T_INT}, {"root", 0}, {"comm", WORLD});
-		REC(g, 53, {"count", 24 + (int)(step / 10 % 8)}, {"datatype", T_CHAR}, {"root", 0}, {"comm", WORLD});
-	}
-}
-
 static void next_phase(gen_mpi *g)
 {
 	int tag = 100 + (int)(g->phase % 16); /* few tags, as real programs use */
@@ -728,7 +579,7 @@ static void next_phase(gen_mpi *g)
 	case 0: ring(g, tag, count); break;
 	case 1: nonblocking(g, tag, count, false); break;
 	case 2: collective(g, WORLD, g->n, g->rank); break;
-	case 3: sendrecv(g, tag, count); break;
+	case 3: gm_sendrecv(g, tag, count); break;
 	case 4: persistent(g, tag, count); break;
 	case 5: subcomm(g, tag); break;
 	case 6: dup_phase(g); break;
@@ -749,10 +600,10 @@ static void all_functions_next(gen_mpi *g)
 		unsigned id = g->all_id++;
 		const dumpi_layout *L = dumpi_layout_of(id);
 		if (!L || !L->decodable || id == 124 || id == 125 || id == DUMPI_ALL_FUNCTIONS) continue;
-		gm_rec *r = push(g, id);
+		gm_rec *r = gm_push(g, id);
 		/* destructors get a user handle: predefined ones cannot be freed */
-		if (id == 87 || id == 132) set(r, "comm", FIRST_COMM + 40 + (id == 132));
-		if (id == 47) set(r, "datatype", FIRST_TYPE + 40);
+		if (id == 87 || id == 132) gm_set(r, "comm", FIRST_COMM + 40 + (id == 132));
+		if (id == 47) gm_set(r, "datatype", FIRST_TYPE + 40);
 		return;
 	}
 }
@@ -763,7 +614,7 @@ bool gen_mpi_next(gen_mpi *g, gm_rec *out)
 		if (g->finished) return false;
 		if (!g->started) {
 			g->started = true;
-			push(g, 124);
+			gm_push(g, 124);
 			REC(g, 82, {"comm", WORLD}, {"rank", g->rank});
 			REC(g, 81, {"comm", WORLD}, {"size", g->n});
 		} else if (g->fl_waited < g->inflight) {
@@ -771,19 +622,19 @@ bool gen_mpi_next(gen_mpi *g, gm_rec *out)
 			int left = left_of(g);
 			if (!g->fl_posted) g->fl_first = g->next_req;
 			if (g->fl_posted < g->inflight) {
-				set(p2p(g, 12, 4, left, 50, WORLD, false), "request", (int32_t)g->next_req++);
-				set(p2p(g, 8, 4, right_of(g), 50, WORLD, true), "request", (int32_t)g->next_req++);
+				gm_set(gm_p2p(g, 12, 4, left, 50, WORLD, false), "request", (int32_t)g->next_req++);
+				gm_set(gm_p2p(g, 8, 4, right_of(g), 50, WORLD, true), "request", (int32_t)g->next_req++);
 				g->fl_posted++;
 			} else {
 				for (int k = 0; k < 2; k++)
-					wait_req(g, (int32_t)(g->fl_first + 2 * g->fl_waited + (unsigned)k), k ? 0 : left, k ? 0 : 50, 16);
+					gm_wait_req(g, (int32_t)(g->fl_first + 2 * g->fl_waited + (unsigned)k), k ? 0 : left, k ? 0 : 50, 16);
 				g->fl_waited++;
 			}
 		} else if (g->rc_done < g->request_calls) {
 			request_calls(g, g->rc_done++);
 		} else if (g->rank == 0 && g->n >= 2 && g->um_sent < g->unmatched) {
 			/* --unmatched: each its own tag, so every one is a channel of its own */
-			p2p(g, 0, 4, 1, (int)(100000 + g->um_sent), WORLD, true);
+			gm_p2p(g, 0, 4, 1, (int)(100000 + g->um_sent), WORLD, true);
 			g->um_sent++;
 		} else if (g->all ? g->all_id < DUMPI_NFUNCS : g->phase < g->phases) {
 			if (g->brk && !g->broke && g->phase >= g->phases / 2 && (g->n >= 2 || !gen_mpi_trace_breaks(g->brk))) {
@@ -791,13 +642,13 @@ bool gen_mpi_next(gen_mpi *g, gm_rec *out)
 				break_phase(g);
 			}
 			if (g->all) all_functions_next(g);
-			else if (g->stencil) stencil_phase(g), g->phase++;
-			else if (g->lammps) lammps_phase(g), g->phase++;
+			else if (g->stencil) gen_mpi_stencil_phase(g), g->phase++;
+			else if (g->lammps) gen_mpi_lammps_phase(g), g->phase++;
 			else next_phase(g);
 		} else {
 			g->finished = true;
 			if (!is(g->brk, "dumpi.mpi.finalize-missing")) {
-				push(g, 125);
+				gm_push(g, 125);
 			} else { /* the stream ends cleanly, without MPI_Finalize */
 				REC(g, 82, {"comm", WORLD}, {"rank", g->rank});
 			}

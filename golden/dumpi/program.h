@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "dumpi/dumpi.h"
+#include "dumpi/mpi/layer.h"
 #include "../gen.h"
 
 #define GM_ARR 8
@@ -51,7 +52,7 @@ typedef struct gen_mpi {
 	bool stencil;
 	unsigned dims[3], at[3];
 	int row_comm;
-	/* --pattern=lammps: the same grid, LAMMPS's timestep (program.c) */
+	/* --pattern=lammps: the same grid, LAMMPS's timestep (patterns.c) */
 	bool lammps;
 } gen_mpi;
 
@@ -71,5 +72,41 @@ int64_t gen_mpi_neutral(const dumpi_field *f, gen_rng *g);
 bool gen_mpi_breaks(const char *rule);
 /* Whether `rule` is one the MPI program breaks across ranks (dumpi-trace). */
 bool gen_mpi_trace_breaks(const char *rule);
+
+/* ---- for the program's own files (program.c, patterns.c) ---- */
+
+/* DUMPI's encodings: the validator's own (dumpi/mpi/layer.h), so the two
+ * cannot drift apart; T_INT is MPI_INT's index in DUMPI's datatype table. */
+enum { WORLD = MPI_D_COMM_WORLD, SELF = MPI_D_COMM_SELF, FIRST_COMM = MPI_D_FIRST_USER_COMM,
+       REQ_NULL = MPI_D_REQUEST_NULL, FIRST_REQ = MPI_D_REQUEST_NULL + 1, T_INT = 9,
+       FIRST_TYPE = MPI_D_FIRST_USER_DATATYPE };
+
+/* The record builders: each queues a record of function `fn` on g's queue
+ * and returns it (NULL when the queue is full; the setters then do nothing). */
+gm_rec *gm_push(gen_mpi *g, unsigned fn);
+/* A field's value, an array of u32 (at most GM_ARR), or n statuses (source,
+ * tag pairs) of `bytes` bytes, by the field's name; a field the function
+ * lacks is skipped. */
+void gm_set(gm_rec *r, const char *name, int64_t v);
+void gm_set_arr(gm_rec *r, const char *name, const int32_t *v, unsigned n);
+void gm_set_status(gm_rec *r, const char *name, const int32_t *src_tag, unsigned n, int32_t bytes);
+/* One record as a table row: its function and (field, value) pairs, NULL-
+ * terminated; fields the function lacks are skipped, the rest get neutral
+ * values from the writer. Arrays and statuses are added to the result. */
+typedef struct gm_arg {
+	const char *name;
+	int64_t v;
+} gm_arg;
+gm_rec *gm_rec_args(gen_mpi *g, unsigned fn, const gm_arg *a);
+#define REC(g, fn, ...) gm_rec_args((g), (fn), (const gm_arg[]){__VA_ARGS__, {NULL, 0}})
+/* A point-to-point call (send: dest; receive: source) on `comm`. */
+gm_rec *gm_p2p(gen_mpi *g, unsigned fn, int count, int peer, int tag, int comm, bool send);
+/* MPI_Wait on `req`, its status (src, tag) of `bytes` bytes. */
+gm_rec *gm_wait_req(gen_mpi *g, int32_t req, int32_t src, int32_t tag, int32_t bytes);
+/* MPI_Sendrecv of `count` ints to the right neighbour, from the left one. */
+void gm_sendrecv(gen_mpi *g, int tag, int count);
+/* One iteration of --pattern=stencil3d, one timestep of --pattern=lammps (patterns.c). */
+void gen_mpi_stencil_phase(gen_mpi *g);
+void gen_mpi_lammps_phase(gen_mpi *g);
 
 #endif

@@ -162,24 +162,11 @@ static void add_clean_string(cJSON *arr, const char *s)
 	cJSON_AddItemToArray(arr, cJSON_CreateString(buf));
 }
 
-static void add_not_shown(cJSON *o, const hv_report *r)
+/* The text report's line for a rule's unshown failures. */
+static void not_shown_line(cJSON *m, const hv_report *r, int rule)
 {
-	cJSON *more = NULL;
-	for (int i = 0; i < HV_RULE_COUNT; i++) {
-		uint64_t h = hv_report_hidden(r, i);
-		if (!h) continue;
-		if (!more) more = cJSON_AddArrayToObject(o, "not_shown");
-		cJSON *m = cJSON_CreateObject();
-		if (!more || !m) {
-			cJSON_Delete(m);
-			return;
-		}
-		char line[HV_PATH_MAX + 2 * 4096];
-		cJSON_AddStringToObject(m, "rule", hv_rules[i].id);
-		cJSON_AddNumberToObject(m, "count", (double)h);
-		if (hv_more_line(r, i, line, sizeof line)) hv_json_add_clean(m, "line", line);
-		cJSON_AddItemToArray(more, m);
-	}
+	char line[HV_PATH_MAX + 2 * 4096];
+	if (hv_more_line(r, rule, line, sizeof line)) hv_json_add_clean(m, "line", line);
 }
 
 static void add_parts(cJSON *o, const hv_report *r)
@@ -231,7 +218,7 @@ static cJSON *input_head(const hv_report *r, const hv_output_opts *o, size_t i)
 	cJSON *checked = cJSON_AddArrayToObject(in, "checked");
 	for (int k = 0; checked && k < HV_RULE_COUNT; k++)
 		if (r->evaluated[k] || r->failed[k]) cJSON_AddItemToArray(checked, cJSON_CreateString(hv_rules[k].id));
-	add_not_shown(in, r);
+	hv_json_add_not_shown(in, r, not_shown_line);
 	add_parts(in, r);
 	if (o->cert_files) add_certificate(in, &o->cert_files[i]);
 	return in;

@@ -45,6 +45,15 @@ void hv_json_add_identity(cJSON *o, const hv_report *r, bool strict)
 	cJSON_AddStringToObject(o, "verdict", hv_verdict(r, strict));
 }
 
+/* The report's span of a rule's unshown failures: its first and last place. */
+static void not_shown_span(cJSON *m, const hv_report *r, int rule)
+{
+	hv_json_add_clean(m, "first_file", r->more[rule].first_file ? r->more[rule].first_file : "");
+	cJSON_AddNumberToObject(m, "first_offset", (double)r->more[rule].first_off);
+	hv_json_add_clean(m, "last_file", r->more[rule].last_file ? r->more[rule].last_file : "");
+	cJSON_AddNumberToObject(m, "last_offset", (double)r->more[rule].last_off);
+}
+
 static cJSON *input_json(const hv_report *r, bool strict)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -61,27 +70,28 @@ static cJSON *input_json(const hv_report *r, bool strict)
 		cJSON *d = diag_json(&r->diags[k]);
 		if (d) cJSON_AddItemToArray(arr, d);
 	}
-	/* rules whose failures beyond --max-per-rule are only counted (the
-	 * key only when there are any) */
-	cJSON *more = NULL;
+	/* rules whose failures beyond --max-per-rule are only counted */
+	hv_json_add_not_shown(o, r, not_shown_span);
+	return o;
+}
+
+void hv_json_add_not_shown(cJSON *o, const hv_report *r, void (*more)(cJSON *m, const hv_report *r, int rule))
+{
+	cJSON *arr = NULL;
 	for (int i = 0; i < HV_RULE_COUNT; i++) {
 		uint64_t h = hv_report_hidden(r, i);
 		if (!h) continue;
-		if (!more) more = cJSON_AddArrayToObject(o, "not_shown");
+		if (!arr) arr = cJSON_AddArrayToObject(o, "not_shown");
 		cJSON *m = cJSON_CreateObject();
-		if (!more || !m) {
+		if (!arr || !m) {
 			cJSON_Delete(m);
-			break;
+			return;
 		}
 		cJSON_AddStringToObject(m, "rule", hv_rules[i].id);
 		cJSON_AddNumberToObject(m, "count", (double)h);
-		hv_json_add_clean(m, "first_file", r->more[i].first_file ? r->more[i].first_file : "");
-		cJSON_AddNumberToObject(m, "first_offset", (double)r->more[i].first_off);
-		hv_json_add_clean(m, "last_file", r->more[i].last_file ? r->more[i].last_file : "");
-		cJSON_AddNumberToObject(m, "last_offset", (double)r->more[i].last_off);
-		cJSON_AddItemToArray(more, m);
+		more(m, r, i);
+		cJSON_AddItemToArray(arr, m);
 	}
-	return o;
 }
 
 void hv_json_add_tool(cJSON *o, const char *key)

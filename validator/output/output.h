@@ -58,6 +58,11 @@ void hv_json_add_tool(struct cJSON *o, const char *key);
  * could not be built. */
 bool hv_json_add_inputs(struct cJSON *o, const char *key, hv_report *const *reps, size_t n, bool strict,
 			struct cJSON *(*one)(const hv_report *r, bool strict));
+/* An array "not_shown" (only when a rule has failures beyond --max-per-rule):
+ * per such rule an object with its "rule" and "count", then what
+ * more(object, report, rule) adds. */
+void hv_json_add_not_shown(struct cJSON *o, const hv_report *r,
+			   void (*more)(struct cJSON *m, const hv_report *r, int rule));
 /* Print `root` (indented, a newline after it) and free it; false when it
  * is NULL or could not be printed. */
 bool hv_json_print_and_free(FILE *out, struct cJSON *root);
