@@ -125,6 +125,10 @@ static uint32_t block_mask(const uint8_t *p, const letters *l)
 		const __m128i sh = _mm_set1_epi8(0x5f), lim = _mm_set1_epi8(-34);
 		__m128i ok = _mm_cmplt_epi8(_mm_add_epi8(b2, sh), lim);
 		ok = _mm_and_si128(ok, _mm_cmplt_epi8(_mm_add_epi8(b3, sh), lim));
+		/* the model letter within [first, last letter], the same way: with
+		 * byte 0 free, this is what keeps garbage off the letter loop */
+		ok = _mm_and_si128(ok, _mm_cmplt_epi8(_mm_add_epi8(b1, _mm_set1_epi8((char)(0x80 - l->c[0]))),
+						      _mm_set1_epi8((char)(-128 + (l->c[l->n - 1] - l->c[0]) + 1))));
 		if (_mm_movemask_epi8(ok) == 0) continue; /* zero fill: no letter to test */
 		__m128i lt = _mm_setzero_si128();
 		for (unsigned k = 0; k < l->n; k++) lt = _mm_or_si128(lt, _mm_cmpeq_epi8(b1, _mm_set1_epi8((char)l->c[k])));
