@@ -39,8 +39,8 @@ def yaml_shape(shape, n):
     if shape == "yaml-block-deep":  # - - - - a: block sequences nested on one line
         d = n // 2
         return YAML_HEAD + "x:\n" + "- " * d + "a\n"
-    if shape == "yaml-at-bound":  # nested to the depth bound, then many tokens
-        return YAML_HEAD + "x: " + "[" * 32 + fill(n, "a, ") + "]" * 32 + "\n"
+    if shape == "yaml-at-bound":  # nested to the depth bound (items at level 51), then many tokens
+        return YAML_HEAD + "x: " + "[" * 49 + fill(n, "a, ") + "]" * 49 + "\n"
     if shape == "yaml-flat-seq":  # one flow sequence of tiny items
         return YAML_HEAD + "x: [" + fill(n, "a, ") + "]\n"
     if shape == "yaml-flat-map":  # one flow map of many distinct keys

@@ -328,8 +328,6 @@ CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.viewer-formula_string" 
 	"hpctkdb.taxonomy.viewer-formula" "a standard: formula given as text, '2 * 3' (the spec's scalar form): hpcviewer refuses it (ClassCastException)" ""
 CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.viewer-formula_three-args" hpctoolkit-db "$TX.viewer-formula~three-args" \
 	"hpctkdb.taxonomy.viewer-formula" "{+: [a, 0, 0]}: hpcviewer refuses a function of three arguments (IllegalStateException: Formula has 3 subs)" ""
-CLAUSE="$TXC" make_case n hpctoolkit "n_hpctkdb.taxonomy.bounds_input" hpctoolkit-db "$TX.bounds~input" \
-	"hpctkdb.taxonomy.bounds" "a billion laughs held by an input map: hpcviewer hashes it and does not finish (the break's own case holds it under a key no reader walks)" ""
 for v in render-number percentage not-sum renamed nested expression; do
 	case $v in
 	render-number) what="the Sum variant rendered [number] (no percent)" ;;
@@ -357,6 +355,15 @@ CLAUSE="EV PPx; ovni/model/rules.def (ovni.model.body-nest)" \
 	"--what=ovni-trace --break=ovni.model.body-nest~openmp" "" \
 	"an OpenMP task body (PPx) starts over the running body of its parent" \
 	"accept|ovniemu 1.14 warns \"deprecated nesting\" for every model that relaxes nesting, but OpenMP has no pause event, so a task that runs at once on the encountering thread always nests over the running one. Nanos6, which can pause first (6Tp), gets ovni.model.body-nest-deprecated (i_ovni.model.body-nest-deprecated_01); nOS-V refuses nesting (n_ovni.model.body-nest_01)."
+
+# Reserved flag bits on consecutive events, and on every event: ovniemu 1.14
+# and ovnidump size an event from the jumbo bit and the low nibble alone, so
+# such a stream reads as the same stream without them (notes, no region).
+RF="--what=ovni-stream --break=ovni.obs.reserved-flags"
+make_case y ovni "y_ovni.obs.reserved-flags.consecutive" ovni-stream "$RF~consecutive" "ovni.obs.reserved-flags" \
+	"three events in a row with 0x20, 0x40 and 0x80 set: one note each, no damaged region" ""
+make_case y ovni "y_ovni.obs.reserved-flags.every" ovni-stream "$RF~every" "ovni.obs.reserved-flags" \
+	"0xe0 set on every event of the stream: one note per event (ten listed, the rest counted), no damaged region" ""
 
 # i_: leaf contexts with szChildren 0 but a non-zero pChildren. The spec
 # describes pChildren as the pointer to the children array and says nothing

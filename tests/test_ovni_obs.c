@@ -165,6 +165,48 @@ static void test_equal_clocks_and_short_tail(void)
 	hv_report_free(&r);
 }
 
+/* Reserved flag bits (0x20, 0x40, 0x80) on consecutive events, and on every
+ * event: ovniemu 1.14 and ovnidump size an event from the jumbo bit and the
+ * low nibble alone, so the stream decodes as without them: a note per
+ * event, no damaged region. A bad header among such events is a lone bad
+ * event (the resync takes them as valid), not a region to the end. */
+static size_t reserved_stream(uint8_t *d, size_t n_plain, size_t bad_at)
+{
+	size_t off = header(d);
+	uint64_t clock = 1;
+	for (size_t i = 0; i < n_plain; i++)
+		off = put_ev(d, off, (uint8_t)(0x20u << (i % 3)), i == bad_at ? "O\x01." : "OB.", clock++);
+	off = put_ev(d, off, 0xe3, "OB.", clock++); /* nibble 3: 4 payload bytes */
+	memset(d + off, 0xee, 4);
+	off += 4;
+	off = put_ev(d, off, 0xf3, "OB.", clock++); /* jumbo: u32 size 5, then 5 bytes */
+	hv_put_le32(d + off, 5);
+	memset(d + off + 4, 0xee, 5);
+	return off + 9;
+}
+
+static void test_reserved_flags_decode(void)
+{
+	uint8_t d[1024] = {0};
+	size_t n = reserved_stream(d, 40, SIZE_MAX);
+	hv_report r;
+	run(d, n, &r);
+	CHECK(r.failed[HV_R_OVNI_OBS_DAMAGED_REGION] == 0, "reserved bits on every event: no damaged region");
+	CHECK(r.failed[HV_R_OVNI_OBS_RESERVED_FLAGS] == 42, "one reserved-flags note per event (42), got %llu",
+	      (unsigned long long)r.failed[HV_R_OVNI_OBS_RESERVED_FLAGS]);
+	CHECK(r.count[HV_SEV_ERROR] == 0 && r.failed[HV_R_OVNI_OBS_EVENT_TRUNCATED] == 0,
+	      "and no error: 42 events sized from the jumbo bit and the nibble end at the stream's end");
+	hv_report_free(&r);
+
+	memset(d, 0, sizeof d);
+	n = reserved_stream(d, 40, 10);
+	run(d, n, &r);
+	CHECK(r.failed[HV_R_OVNI_OBS_DAMAGED_REGION] == 0, "a bad MCV among reserved-bit events: no damaged region");
+	CHECK(r.failed[HV_R_OVNI_OBS_MCV_PRINTABLE] == 1, "the bad MCV is its own error, once");
+	CHECK(r.failed[HV_R_OVNI_OBS_RESERVED_FLAGS] == 42, "every event read, the bad one included");
+	hv_report_free(&r);
+}
+
 int main(void)
 {
 	test_jumbo_sizes();
@@ -172,5 +214,6 @@ int main(void)
 	test_sort_region_hint();
 	test_sort_marker_backwards();
 	test_equal_clocks_and_short_tail();
+	test_reserved_flags_decode();
 	TAP_DONE();
 }

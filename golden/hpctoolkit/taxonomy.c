@@ -131,7 +131,7 @@ int gen_taxonomy_write(const hpctk_model *m, const char *brk, gen_buf *b, const 
 		return -1;
 	}
 	gen_buf_printf(b, "version: %d\n", is(brk, "hpctkdb.taxonomy.version") ? 1 : 0);
-	if (is(brk, "hpctkdb.taxonomy.bounds~input")) {
+	if (is(brk, "hpctkdb.taxonomy.bounds")) {
 		/* an alias bomb that an input holds: hpcviewer hashes input maps, and
 		 * 9^12 strings keep it busy for good (9^9 takes it seconds) */
 		gen_buf_printf(b, "lol0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
@@ -154,7 +154,7 @@ int gen_taxonomy_write(const hpctk_model *m, const char *brk, gen_buf *b, const 
 			else gen_buf_printf(b, "    formula: %s\n", q(s->formula, qb, sizeof qb));
 			if (!dropped && sum && is(brk, "hpctkdb.taxonomy.viewer-input")) dropped = true;
 			else gen_buf_printf(b, "    combine: %s\n", comb_name[s->combine % 3]);
-			if (k == first_metric && i == 0 && is(brk, "hpctkdb.taxonomy.bounds~input")) gen_buf_printf(b, "    notes: *l12\n");
+			if (k == first_metric && i == 0 && is(brk, "hpctkdb.taxonomy.bounds")) gen_buf_printf(b, "    notes: *l12\n");
 		}
 	}
 	if (brk && strncmp(brk, "hpctkdb.taxonomy.viewer-input", 29) == 0 && brk[29] != '-' && !dropped) {
@@ -247,19 +247,20 @@ int gen_taxonomy_write(const hpctk_model *m, const char *brk, gen_buf *b, const 
 	if (is(brk, "hpctkdb.taxonomy.input-metadb"))
 		gen_buf_printf(b, "  - name: unknown\n    variants:\n      Sum:\n        render: [number]\n        formula:\n"
 		       "          exclusive:\n            standard: *in-unknown\n");
-	if (is(brk, "hpctkdb.taxonomy.bounds")) {
-		/* a billion laughs beside roots: 9^9 strings from 90 nodes */
+	if (is(brk, "hpctkdb.taxonomy.limit")) {
+		/* a billion laughs beside roots: 9^9 strings from 90 nodes, under a
+		 * key no reader walks (hpcviewer and hatchet load it at once) */
 		gen_buf_printf(b, "lol0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
 		for (int i = 1; i <= 9; i++)
 			gen_buf_printf(b, "lol%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n", i, i, i - 1, i - 1, i - 1,
 			    i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
 	}
 	if (is(brk, "hpctkdb.taxonomy.depth")) {
-		/* one flow collection past the flow bound, beside roots: */
-		gen_buf_printf(b, "nested: ");
-		for (int i = 0; i < 33; i++) gen_buf_printf(b, "[");
-		for (int i = 0; i < 33; i++) gen_buf_printf(b, "]");
-		gen_buf_printf(b, "\n");
+		/* beside roots:, a scalar inside 50 block sequences: level 52 from
+		 * the top map, one past what hpcviewer's SnakeYAML loads */
+		gen_buf_printf(b, "nested:\n  ");
+		for (int i = 0; i < 50; i++) gen_buf_printf(b, "- ");
+		gen_buf_printf(b, "1\n");
 	}
 	if (is(brk, "hpctkdb.taxonomy.yaml")) gen_buf_printf(b, "broken: [1, 2\n");
 	if (is(brk, "hpctkdb.taxonomy.viewer-alias-cap") || is(brk, "hpctkdb.taxonomy.viewer-alias-cap~at-cap")) {

@@ -288,6 +288,8 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 	if (govni_is(brk, "ovni.obs.mark-value")) put_mark(b, "OM=", clock, 0, 3);
 	/* The single-rule breaks, placed after the valid events. */
 	if (govni_is(brk, "ovni.obs.reserved-flags")) govni_put_event(b, "OB.", clock, NULL, 0, false), b->data[b->len - 12] |= 0x80;
+	if (govni_is(brk, "ovni.obs.reserved-flags~consecutive")) /* each reserved bit, on three events in a row */
+		for (unsigned k = 0; k < 3; k++) govni_put_event(b, "OB.", clock, NULL, 0, false), b->data[b->len - 12] |= (uint8_t)(0x20u << k);
 	if (govni_is(brk, "ovni.obs.jumbo-nibble")) {
 		uint8_t d[4] = {1, 2, 3, 4};
 		size_t o = govni_put_event(b, "OB.", clock, d, 4, true);
@@ -324,6 +326,13 @@ void govni_write_obs(const govni_stream *s, gen_buf *b)
 	if (govni_is(brk, "ovni.obs.clock-monotonic")) end_clock = clock + 10;
 	if (!govni_is(s->model_brk, "ovni.model.thread-not-dead")) last_off = govni_put_event(b, "OHe", end_clock, NULL, 0, false);
 	if (govni_is(brk, "ovni.obs.event-truncated")) b->len -= 3;
+	if (govni_is(brk, "ovni.obs.reserved-flags~every")) /* 0xe0 on every event, sized as ovni sizes them */
+		for (size_t o = 8; o + 12 <= b->len;) {
+			uint8_t f = b->data[o], nib = f & 0x0fu;
+			size_t len = f & 0x10u ? 16u + (o + 16 <= b->len ? hv_le32(b->data + o + 12) : 0u) : 12u + (nib ? nib + 1u : 0u);
+			b->data[o] = f | 0xe0u;
+			o += len;
+		}
 	(void)last_off;
 }
 

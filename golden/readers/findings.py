@@ -77,7 +77,8 @@ SEVERITY = {
             "review, not changed here. (ovni.obs.reserved-flags, once an error on libovni's header "
             "alone, is a note: S3 defines no flag bit but jumbo, and ovniemu 1.14 and ovnidump size "
             "each event from the jumbo bit and the low nibble only, so they read an event with 0x20, "
-            "0x40 or 0x80 set exactly as without them.)",
+            "0x40 or 0x80 set exactly as without them; hpcvet decodes such events as they do, one "
+            "after another or every event of a stream, never as ovni.obs.damaged-region.)",
     "dumpi": "DUMPI has no spec text beyond sst-dumpi's notes, which defer to its code (specs/README.md), "
              "so these rules cite libdumpi's writer. dumpi2ascii reads no .meta file (SST-macro's trace "
              "reader does; it is not in the matrix), so the dumpi.meta rules have no reader here. The "
@@ -85,14 +86,18 @@ SEVERITY = {
              "printing the inconsistent values as they are (a stop time before its start, nanoseconds "
              "past 10^9, footer counts that disagree with the records): errors under specs/README.md "
              "only as misreads of what the trace says. Kept; listed for review.",
-    "hpctoolkit": "All but three cite FORMATS.md (R, D) or METRICS.yaml. hpctkdb.taxonomy.bounds and "
-                  "hpctkdb.taxonomy.depth cite hpcvet's own limits (an alias bomb, a nesting deeper than "
-                  "any taxonomy): hpcviewer 2025.01 loads the _01 cases, and hangs on the bounds~input one; "
-                  "under specs/README.md (\"something the validator cannot check\" is a warning) the cases "
-                  "a reader loads would be warnings, the ones it hangs on errors. hpctkdb.edition.agree "
-                  "cites the project's reading of the two editions (files of one database from two "
-                  "writers); hpcviewer reads the release files of the _01 case without a word. Proposed "
-                  "for review, not changed here.",
+    "hpctoolkit": "All cite FORMATS.md (R, D) or METRICS.yaml, or the reference reader's refusal. "
+                  "Decided under specs/README.md's severity decisions: an alias bomb or a nesting that "
+                  "rested on hpcvet's own limits is an error only where hpcviewer 2025.01 refuses or "
+                  "hangs (hpctkdb.taxonomy.bounds: a bomb in an input, a formula map or children:, where "
+                  "it does not finish; hpctkdb.taxonomy.depth: a node past level 51, SnakeYAML's "
+                  "\"Nesting Depth exceeded max 50\"); a bomb under a key no reader walks, which both "
+                  "readers load, and hpcvet's other size and walk limits are hpctkdb.taxonomy.limit, a "
+                  "warning (what the validator cannot check). hpctkdb.edition.agree stays an error on the "
+                  "spec's text: both editions call their layout 4.0 with one major version across a "
+                  "database's files, so a database of both breaks whichever text is its 4.0 in some file "
+                  "(a draft trace.db has no footer under the release text); hpcviewer and pipit read the "
+                  "_01 case without a word.",
 }
 
 PAGE_NOTES = """## Reader bugs

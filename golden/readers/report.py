@@ -217,7 +217,8 @@ def write(data, out_md, out_svg):
     w("n_ cases that the family's reference reader (specs/README.md: hpcviewer, ovniemu, libundumpi)")
     w("accepts: the error rests on the spec's text alone (the clause its rule cites), which")
     w("specs/README.md's decisions allow when that text backs it. A clause that names no spec text")
-    w("(only a reader's or writer's source) is a severity to revisit.")
+    w("(only a reader's or writer's source) is a severity to revisit; the paragraph under each table")
+    w("says what was decided.")
     w("")
     for fam in FAMILIES:
         rs = [r for r in readers if r["name"] == REFERENCE[fam] and not r["missing"]]

@@ -26,7 +26,10 @@
 #include "core/alloc.h"
 #include "core/hv_int.h"
 
-static uint32_t bomb_where(tx *t, char *out, size_t cap)
+/* Where the expansion is, in `out`; returns the node to point at, and sets
+ * *walked when hpcviewer walks it there (an input, a formula map,
+ * children:), so that it does not finish. */
+static uint32_t bomb_where(tx *t, char *out, size_t cap, bool *walked)
 {
 	yd_doc *d = &t->d;
 	char path[HV_PATH_MAX] = "";
@@ -61,6 +64,7 @@ static uint32_t bomb_where(tx *t, char *out, size_t cap)
 			len += (size_t)snprintf(path + len, sizeof path - len, "[%u]", idx);
 		n = best;
 	}
+	*walked = len && hashed;
 	if (!len) snprintf(out, cap, "which hpcvet does not check further");
 	else if (hashed)
 		snprintf(out, cap, "under %s: hpcviewer 2025.01 hashes or walks it and does not finish (hatchet 1.4.0 loads it)", path);
@@ -75,10 +79,16 @@ static bool build(tx *t)
 	yd_doc *d = &t->d;
 	hv_report *r = t->r;
 	const char *bn = tx_base_name(t->file);
-	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->b->size <= YD_MAX_BYTES)) {
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->file, 0, t->b->size, bn,
-			"the taxonomy has %llu bytes, more than any taxonomy of a meta.db can need (limit %llu; hpcprof's "
-			"largest real one has 67 KB): not parsed",
+	/* hpcvet's own bounds are hpctkdb.taxonomy.limit (a warning: the readers
+	 * pass them); bounds and depth are what hpcviewer refuses or hangs on.
+	 * The limit rule is evaluated only where it fails, so that a report on
+	 * any other taxonomy counts the rules it always did. */
+	hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, true);
+	if (t->b->size > YD_MAX_BYTES) {
+		hv_eval(r, HV_R_HPCTKDB_TAXONOMY_LIMIT, false);
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_LIMIT, t->file, 0, t->b->size, bn,
+			"the taxonomy has %llu bytes, more than any taxonomy of a meta.db can need (hpcvet's limit %llu; "
+			"hpcprof's largest real one has 67 KB): not parsed",
 			(unsigned long long)t->b->size, (unsigned long long)YD_MAX_BYTES);
 		return false;
 	}
@@ -87,20 +97,20 @@ static bool build(tx *t)
 		hv_report_internal(r, "%s: out of memory while reading the taxonomy", t->file);
 		return false;
 	}
-	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, !d->too_big)) {
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->file, 0, t->b->size, bn,
-			"the taxonomy has more than %u nodes (or 64 MiB of scalars); hpcprof's largest has about 10^4: not "
-			"checked further",
+	hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, true);
+	if (d->too_big) {
+		hv_eval(r, HV_R_HPCTKDB_TAXONOMY_LIMIT, false);
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_LIMIT, t->file, 0, t->b->size, bn,
+			"the taxonomy has more than %u nodes (or 64 MiB of scalars), hpcvet's limit; hpcprof's largest has "
+			"about 10^4: not checked further",
 			YD_MAX_NODES);
 		return false;
 	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, !d->too_deep)) {
 		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, t->file, yd_byte_offset(d, d->deep_off), 1, bn,
-			"line %u column %u: a %scollection at depth %u, past the limit of %u (hpcprof nests at most %u%s): "
-			"not parsed further",
-			d->deep_line, d->deep_col, d->deep_flow ? "flow " : "", d->deep_depth,
-			d->deep_flow ? YD_MAX_FLOW_DEPTH : YD_MAX_DEPTH, d->deep_flow ? 8 : 16,
-			d->deep_flow ? " in flow style" : "");
+			"line %u column %u: a node at level %u; hpcviewer 2025.01 refuses more than %u levels (SnakeYAML: "
+			"Nesting Depth exceeded max 50), and hpcprof nests collections at most 16 deep: not parsed further",
+			d->deep_line, d->deep_col, d->deep_level, YD_MAX_DEPTH);
 		return false;
 	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_YAML, !d->syntax)) {
@@ -118,17 +128,22 @@ static bool build(tx *t)
 					       : "names no anchor defined before it",
 			d->bad_alias > 1 ? " (and more aliases like it)" : "");
 	uint64_t exp = d->root != YD_NONE ? d->node[d->root].expanded : 0;
-	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, exp <= YD_MAX_EXPANDED)) {
+	if (exp > YD_MAX_EXPANDED) {
 		char where[160];
-		uint32_t at = bomb_where(t, where, sizeof where);
+		bool walked = false;
+		uint32_t at = bomb_where(t, where, sizeof where, &walked);
 		const yd_node *ax = yd_at(d, at);
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t->file, ax ? yd_byte_offset(d, ax->off) : 0, ax ? 1 : t->b->size, bn,
+		int rule = walked ? HV_R_HPCTKDB_TAXONOMY_BOUNDS : HV_R_HPCTKDB_TAXONOMY_LIMIT;
+		hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, !walked);
+		if (!walked) hv_eval(r, rule, false);
+		hv_emit(r, rule, t->file, ax ? yd_byte_offset(d, ax->off) : 0, ax ? 1 : t->b->size, bn,
 			"the %u nodes of the taxonomy expand to %s%llu nodes with aliases resolved (limit %llu): an alias "
 			"bomb, %s",
 			d->n, exp == UINT64_MAX ? "more than " : "", (unsigned long long)exp,
 			(unsigned long long)YD_MAX_EXPANDED, where);
 		return false;
 	}
+	hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, true);
 	return true;
 }
 
@@ -177,9 +192,11 @@ void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const
 	}
 	if (t.vm) tx_cross_inputs(&t);
 	if (ok_roots) tx_check_metrics(&t, roots);
-	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, !t.over && !d->merge_overflow)) {
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, t.file, 0, b->size, bn,
-			"%s: the rest of the taxonomy was not checked",
+	hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, true);
+	if (t.over || d->merge_overflow) {
+		hv_eval(r, HV_R_HPCTKDB_TAXONOMY_LIMIT, false);
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_LIMIT, t.file, 0, b->size, bn,
+			"%s, hpcvet's limit: the rest of the taxonomy was not checked",
 			t.over ? "the walk of metrics and formulas took more than 64 Mi steps (aliases used many times over)"
 			       : "a merge key (<<) chain takes more than 4096 steps to resolve");
 		goto done;

@@ -19,7 +19,6 @@ typedef struct anchor_tab {
 
 typedef struct frame {
 	uint32_t node, base;
-	bool flow; /* [ ] or { }: what libyaml's scanner pays for per token */
 } frame;
 
 typedef struct builder {
@@ -27,7 +26,6 @@ typedef struct builder {
 	anchor_tab a;
 	frame *st;
 	uint32_t nst, st_cap;
-	uint32_t nflow; /* open flow collections */
 	uint32_t *pend;
 	uint32_t npend, pend_cap;
 	uint32_t events;
@@ -172,7 +170,6 @@ static bool close_node(builder *bd)
 {
 	yd_doc *d = bd->d;
 	frame f = bd->st[--bd->nst];
-	bd->nflow -= f.flow;
 	uint32_t k = bd->npend - f.base;
 	if (!grow((void **)&d->edge, &d->edge_cap, d->nedge + k, sizeof *d->edge)) return false;
 	yd_node *x = &d->node[f.node];
@@ -217,6 +214,18 @@ static int read_blob(void *data, unsigned char *buf, size_t size, size_t *got)
 	return 1;
 }
 
+/* A node past the nesting bound (yamldoc.h): the build stops there. */
+static bool too_deep(builder *bd, const yaml_event_t *ev)
+{
+	yd_doc *d = bd->d;
+	d->deep_level = bd->nst + 1;
+	d->too_deep = true;
+	d->deep_off = ev->start_mark.index;
+	d->deep_line = (uint32_t)(ev->start_mark.line + 1);
+	d->deep_col = (uint32_t)(ev->start_mark.column + 1);
+	return false;
+}
+
 static bool on_event(builder *bd, yaml_event_t *ev)
 {
 	yd_doc *d = bd->d;
@@ -234,6 +243,7 @@ static bool on_event(builder *bd, yaml_event_t *ev)
 		}
 		return true;
 	case YAML_SCALAR_EVENT: {
+		if (bd->nst >= YD_MAX_DEPTH) return too_deep(bd, ev);
 		uint32_t i = new_node(bd, YD_SCALAR, ev, ev->data.scalar.tag);
 		if (i == YD_NONE) return false;
 		yd_node *x = &d->node[i];
@@ -249,24 +259,13 @@ static bool on_event(builder *bd, yaml_event_t *ev)
 		bool seq = ev->type == YAML_SEQUENCE_START_EVENT;
 		yaml_char_t *tag = seq ? ev->data.sequence_start.tag : ev->data.mapping_start.tag;
 		yaml_char_t *anchor = seq ? ev->data.sequence_start.anchor : ev->data.mapping_start.anchor;
-		bool flow = seq ? ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
-				: ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
-		if (bd->nst >= YD_MAX_DEPTH || (flow && bd->nflow >= YD_MAX_FLOW_DEPTH)) {
-			d->deep_flow = bd->nst < YD_MAX_DEPTH;
-			d->deep_depth = d->deep_flow ? bd->nflow + 1 : bd->nst + 1;
-			d->too_deep = true;
-			d->deep_off = ev->start_mark.index;
-			d->deep_line = (uint32_t)(ev->start_mark.line + 1);
-			d->deep_col = (uint32_t)(ev->start_mark.column + 1);
-			return false;
-		}
+		if (bd->nst >= YD_MAX_DEPTH) return too_deep(bd, ev);
 		uint32_t i = new_node(bd, seq ? YD_SEQ : YD_MAP, ev, tag);
 		if (i == YD_NONE || d->too_big) return false;
 		d->node[i].open = 1;
 		if (anchor && !anchor_put(bd, (const char *)anchor, i)) return false;
 		if (!grow((void **)&bd->st, &bd->st_cap, bd->nst + 1, sizeof *bd->st)) return false;
-		bd->st[bd->nst++] = (frame){i, bd->npend, flow};
-		bd->nflow += flow;
+		bd->st[bd->nst++] = (frame){i, bd->npend};
 		return true;
 	}
 	case YAML_SEQUENCE_END_EVENT:

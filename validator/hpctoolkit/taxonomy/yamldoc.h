@@ -56,9 +56,8 @@ typedef struct yd_doc {
 	uint32_t bad_alias_line, bad_alias_col;
 	uint64_t collection_aliases; /* aliases of sequences and maps (SnakeYAML counts these) */
 	bool too_big;           /* node budget reached: the build stopped */
-	bool too_deep;          /* a collection past YD_MAX_DEPTH or YD_MAX_FLOW_DEPTH: the build stopped */
-	bool deep_flow;         /* ... past the flow bound */
-	uint32_t deep_depth;    /* its depth (of flow collections when deep_flow) */
+	bool too_deep;          /* a node past YD_MAX_DEPTH: the build stopped */
+	uint32_t deep_level;    /* its level (the top collection is level 1) */
 	uint32_t deep_line, deep_col;
 	uint64_t deep_off;
 	bool oom;
@@ -79,19 +78,22 @@ typedef struct yd_doc {
 #define YD_MAX_NODES (2u << 20)
 #define YD_MAX_EXPANDED (1ull << 24)
 #define YD_MERGE_STEPS 4096u
-/* Collections nested deeper than these stop the build: 64 in all, 32 in
- * flow style ([ ] and { }). hpcprof's taxonomies nest at most 16 deep, 8 of
- * them in flow style (its GPU formulas), the spec's example 13 and 2;
- * SnakeYAML refuses more than 50 since 1.31. The flow bound is what keeps
- * libyaml linear: its scanner re-checks every open flow level's possible
- * simple key at each token, so a document nested D deep in flow style costs
- * D per token (libyaml 0.2.5 alone on a million-item sequence: 3.7x the flat
- * cost at depth 64, 13x at 256, 57x at 1024; 100,000 levels of '[' take
- * 16 s); block nesting costs nothing per token. Stopping at the first
- * collection past a bound leaves libyaml's scanner at most one simple-key
- * window (1024 characters) ahead. */
-#define YD_MAX_DEPTH 64u
-#define YD_MAX_FLOW_DEPTH 32u
+/* A node nested deeper than this stops the build: the reference reader's
+ * bound. hpcviewer 2025.01 loads the taxonomy with SnakeYAML's default
+ * nesting limit, which counts every scalar, sequence and map from the top
+ * collection at level 1 and refuses a node at level 52 ("Nesting Depth
+ * exceeded max 50"), in flow style as in block style; a node past it is
+ * hpctkdb.taxonomy.depth. hpcprof's taxonomies nest collections at most 16
+ * deep, 8 of them in flow style (its GPU formulas), the spec's example 13
+ * and 2. The bound also keeps libyaml linear: its scanner re-checks every
+ * open flow level's possible simple key at each token, so a document
+ * nested D deep in flow style costs D per token (libyaml 0.2.5 alone on a
+ * million-item sequence: 3.7x the flat cost at depth 64, 13x at 256, 57x
+ * at 1024; 100,000 levels of '[' take 16 s); here D is at most 51. Block
+ * nesting costs nothing per token. Stopping at the first node past the
+ * bound leaves libyaml's scanner at most one simple-key window (1024
+ * characters) ahead. */
+#define YD_MAX_DEPTH 51u
 
 /* Parse blob b (read through hv_blob_read when it is not in memory). */
 void yd_build(yd_doc *d, hv_blob *b);

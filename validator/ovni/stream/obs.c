@@ -291,11 +291,14 @@ static void check_mark_event(walk *w, hv_window *win, uint64_t off)
 	note_mark_type(w->sum, type, off);
 }
 
-/* An event header no writer produces: reserved flags, a non-printable MCV
- * or an unknown model letter. */
+/* An event header no reader decodes: a non-printable MCV or an unknown
+ * model letter. Reserved flag bits are not in it: ovniemu 1.14 and ovnidump
+ * size an event from the jumbo bit and the low nibble alone, so an event
+ * with 0x20/0x40/0x80 set is read exactly as without them (its own note,
+ * ovni.obs.reserved-flags, says so), however many such events follow. */
 static bool undecodable(const uint8_t *p)
 {
-	if ((p[0] & FLAGS_RESERVED) || !is_graph(p[1]) || !is_graph(p[2]) || !is_graph(p[3])) return true;
+	if (!is_graph(p[1]) || !is_graph(p[2]) || !is_graph(p[3])) return true;
 	return ovni_model_by_letter(p[1]) < 0;
 }
 
@@ -320,8 +323,8 @@ static uint64_t damaged_region(walk *w, uint64_t off, uint64_t evlen)
 		hv_emit(w->r, HV_R_OVNI_OBS_DAMAGED_REGION, b->name, off, end - off,
 			(snprintf(path, sizeof path, "stream.obs/event[%" PRIu64 "]", w->cut.idx), path),
 			"bytes 0x%" PRIx64 "..0x%" PRIx64 " (%" PRIu64 " bytes, %" PRIu64
-			" event header(s)) hold no decodable event; want back-to-back events with clear reserved "
-			"flags and a printable MCV of a known model; %s",
+			" event header(s)) hold no decodable event; want back-to-back events, each with a "
+			"printable MCV of a known model; %s",
 			off, end, end - off, n,
 			end == b->size ? "no valid event follows up to the end of the stream"
 				       : "valid events start again at the region's end");

@@ -1,8 +1,10 @@
 /* Where events start again: a stream.obs carries no sync marker, so the
  * place where events parse again is the first offset at which SYNC_CHAIN
- * events in a row parse as valid ones (flags, a known MCV, a payload
- * ovniemu 1.14 takes as the signature lays it out: ovni_payload_judge), or
- * a shorter chain ends exactly at the stream's end.
+ * events in a row parse as valid ones (a known MCV, a well-formed jumbo
+ * header, a payload ovniemu 1.14 takes as the signature lays it out:
+ * ovni_payload_judge), or a shorter chain ends exactly at the stream's end.
+ * The reserved flag bits (0x20, 0x40, 0x80) do not count: ovni's readers
+ * size and read an event whatever they hold.
  * Two walks need it: a chunk of a split stream looking for its first event
  * (split.c), and the walk meeting a damaged region (obs.c), which
  * reports the region once and goes on from there. Both find the same
@@ -22,11 +24,12 @@
 
 static inline unsigned graph(uint8_t c) { return (uint8_t)(c - 0x21u) < 94u; }
 
-/* The first four bytes could start a valid event: no reserved flag, a
- * printable MCV. Branch-free, so a block of candidates is tested at once. */
+/* The first four bytes could start a valid event: a printable MCV (byte 0,
+ * the flags, may hold anything a reader decodes). Branch-free, so a block
+ * of candidates is tested at once. */
 static inline unsigned quick(const uint8_t *p)
 {
-	return (unsigned)((p[0] & 0xe0u) == 0) & graph(p[1]) & graph(p[2]) & graph(p[3]);
+	return graph(p[1]) & graph(p[2]) & graph(p[3]);
 }
 
 /* The length of the event at p (`left` bytes to the stream's end, at
@@ -116,13 +119,16 @@ static uint32_t block_mask(const uint8_t *p, const letters *l)
 	uint32_t m = 0;
 	for (unsigned h = 0; h < 2; h++) {
 		const uint8_t *q = p + 16 * h;
-		__m128i b0 = _mm_loadu_si128((const __m128i *)q), b1 = _mm_loadu_si128((const __m128i *)(q + 1));
+		__m128i b1 = _mm_loadu_si128((const __m128i *)(q + 1));
 		__m128i b2 = _mm_loadu_si128((const __m128i *)(q + 2)), b3 = _mm_loadu_si128((const __m128i *)(q + 3));
 		/* graph: c - 0x21 < 94 unsigned, i.e. (c + 0x5f) as signed < -34 */
 		const __m128i sh = _mm_set1_epi8(0x5f), lim = _mm_set1_epi8(-34);
-		__m128i ok = _mm_cmpeq_epi8(_mm_and_si128(b0, _mm_set1_epi8((char)0xe0)), _mm_setzero_si128());
-		ok = _mm_and_si128(ok, _mm_cmplt_epi8(_mm_add_epi8(b2, sh), lim));
+		__m128i ok = _mm_cmplt_epi8(_mm_add_epi8(b2, sh), lim);
 		ok = _mm_and_si128(ok, _mm_cmplt_epi8(_mm_add_epi8(b3, sh), lim));
+		/* the model letter within [first, last letter], the same way: with
+		 * byte 0 free, this is what keeps garbage off the letter loop */
+		ok = _mm_and_si128(ok, _mm_cmplt_epi8(_mm_add_epi8(b1, _mm_set1_epi8((char)(0x80 - l->c[0]))),
+						      _mm_set1_epi8((char)(-128 + (l->c[l->n - 1] - l->c[0]) + 1))));
 		if (_mm_movemask_epi8(ok) == 0) continue; /* zero fill: no letter to test */
 		__m128i lt = _mm_setzero_si128();
 		for (unsigned k = 0; k < l->n; k++) lt = _mm_or_si128(lt, _mm_cmpeq_epi8(b1, _mm_set1_epi8((char)l->c[k])));
