@@ -14,7 +14,8 @@
  *     (ovni_fused_json); one with a diagnostic the walk parses again, so
  *     its diagnostics are written into the trace's report as before;
  *   - each loom is replayed (looms in parallel under -j, and within a loom
- *     its streams' own checks on the threads to spare: model/split.c),
+ *     its streams' own checks on the threads to spare: model/split.c, and
+ *     a wide loom's streams' reports made and folded on them too),
  *     its streams' checks writing into one report and summary
  *     per stream, which the walk merges where it would have checked the
  *     stream (ovni_fused_take);
@@ -174,23 +175,46 @@ static void doc_task(void *ctx, size_t i)
 	hv_report_free(&r);
 }
 
+/* A wide loom's streams' reports made and folded on the threads it has
+ * (19 KiB each, fresh pages: 388 of them were a tenth of the node's
+ * serial part); the split replay keeps them busy between the two. */
+#define FUSED_PAR_STREAMS 64u
+
+typedef struct rctx {
+	fctx *c;
+	size_t from;
+	bool fold;
+} rctx;
+
+static void rep_task(void *ctx, size_t i)
+{
+	rctx *rc = ctx;
+	size_t k = rc->from + i;
+	if (rc->fold) fold(rc->c, &rc->c->job[k].h);
+	else rc->c->reps[k] = held_new(&rc->c->job[k].h, rc->c->like);
+}
+
 static void loom_task(void *ctx, size_t i)
 {
 	fctx *c = ctx;
 	floom *l = &c->loom[i];
 	if (atomic_load(&c->gave_up)) return;
-	size_t k = l->from;
-	for (; k < l->to; k++) /* its streams' reports, for the replay's time */
-		if (!(c->reps[k] = held_new(&c->job[k].h, c->like))) break;
-	if (k < l->to || !held_new(&l->h, c->like)) {
+	size_t n = l->to - l->from;
+	/* within a loom task only when the looms leave threads to spare */
+	const hv_options *par = c->threads > 1 && n >= FUSED_PAR_STREAMS ? c->opt : NULL;
+	rctx rc = {c, l->from, false};
+	hv_for_each(par, n, rep_task, &rc); /* its streams' reports, for the replay's time */
+	bool made = true;
+	for (size_t k = l->from; k < l->to; k++) made = made && c->reps[k];
+	if (!made || !held_new(&l->h, c->like)) {
 		atomic_store(&c->gave_up, true);
 	} else {
 		ovni_trace t = *c->pre; /* a copy per loom: its own report */
 		t.r = l->h.rep;
-		ovni_model_loom(&t, c->ord + l->from, l->to - l->from, c->offs, c->reps + l->from, c->sums + l->from, c->opt,
-				c->threads);
+		ovni_model_loom(&t, c->ord + l->from, n, c->offs, c->reps + l->from, c->sums + l->from, c->opt, c->threads);
 	}
-	for (size_t m = l->from; m < k; m++) fold(c, &c->job[m].h);
+	rc.fold = true;
+	hv_for_each(par, n, rep_task, &rc);
 	fold(c, &l->h);
 }
 
