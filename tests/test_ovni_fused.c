@@ -176,6 +176,36 @@ static void damage(gen_output *out, unsigned kind, gen_rng *rng)
 	}
 }
 
+/* Damage the second stream.json: kind 0 a comment before it and 1 bytes
+ * after it (warnings: the fused pass runs, and the walk parses that
+ * document again, writing its diagnostic), 2 a version 2 (an error: the
+ * pass does nothing, the walk parses every document). */
+static void damage_json(gen_output *out, unsigned kind)
+{
+	size_t seen = 0;
+	for (size_t i = 0; i < out->n; i++) {
+		gen_file *f = &out->files[i];
+		if (!strstr(f->name, "stream.json") || ++seen != 2) continue;
+		const char *add = kind == 0 ? "// a comment\n" : "\n}\n";
+		size_t an = strlen(add);
+		uint8_t *d = realloc(f->data, f->len + an);
+		if (!d) return;
+		if (kind == 0) {
+			memmove(d + an, d, f->len);
+			memcpy(d, add, an);
+			f->len += an;
+		} else if (kind == 1) {
+			memcpy(d + f->len, add, an);
+			f->len += an;
+		} else {
+			uint8_t *v = memchr(d, '3', f->len);
+			if (v) *v = '2';
+		}
+		f->data = d;
+		return;
+	}
+}
+
 int main(void)
 {
 	bool small = TL_SANITIZED; /* a smaller sample in the sanitizer build */
@@ -195,6 +225,25 @@ int main(void)
 			CHECK(agree(&out, what), "%s: the fused pass reports what the two-read path reports", what);
 			gen_output_free(&out);
 		}
+	}
+	/* a stream.json with a diagnostic: the walk parses it (and, after an
+	 * error, every one) again, the others are taken from the fused pass */
+	for (unsigned k = 0; k < 3; k++) {
+		gen_output out;
+		CHECK(generate(&out, 1 + k, small ? 60 : 200, NULL), "generated");
+		damage_json(&out, k);
+		char what[64];
+		snprintf(what, sizeof what, "seed %u, stream.json damage %u", 1 + k, k);
+		uint64_t docs = atomic_load(&ovni_fused_docs);
+		CHECK(agree(&out, what), "%s: the fused pass reports what the two-read path reports", what);
+		uint64_t taken = atomic_load(&ovni_fused_docs) - docs;
+		hv_report r;
+		run(&out, true, false, true, 100, &r);
+		int want = k == 0 ? HV_R_OVNI_JSON_COMMENT : k == 1 ? HV_R_OVNI_JSON_TRAILING_GARBAGE : HV_R_OVNI_JSON_VERSION;
+		CHECK(r.failed[want] == 1, "%s: %s reported", what, hv_rules[want].id);
+		hv_report_free(&r);
+		CHECK(k < 2 ? taken > 0 : taken == 0, "%s: %" PRIu64 " documents taken from the fused pass", what, taken);
+		gen_output_free(&out);
 	}
 	unsigned nbrk = 0, bad = 0;
 	for (int k = 0; k < HV_RULE_COUNT; k++) {
@@ -228,6 +277,10 @@ int main(void)
 		}
 	}
 	ovni_fused_max_noisy = 4096;
+	/* the documents were parsed once, by the fused pass, on the inputs
+	 * where the pass ran */
+	CHECK(atomic_load(&ovni_fused_docs) > 100, "%" PRIu64 " stream.json documents taken from the fused pass",
+	      (uint64_t)atomic_load(&ovni_fused_docs));
 	/* the comparison means something only if the model ran and fired */
 	CHECK(n_model_fired > 10, "the model reported on %u of %u inputs", n_model_fired, n_inputs);
 	/* and the split replay ran, in chunks of one event among others, and

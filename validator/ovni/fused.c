@@ -4,12 +4,18 @@
  * starts, and the report must read as if the stream checks ran where the
  * ordered walk (trace.c) reaches each stream, and the model after the tree
  * checks. So, before the walk:
- *   - the stream.json documents and clock-offsets.txt are read into a
- *     scratch report (the walk reads them again for the real one: they are
- *     small), and when they hold an error the pass does nothing (the model
- *     will not run, so the streams are checked as usual);
+ *   - the stream.json documents are checked, on every thread, each into
+ *     a report of its own, and clock-offsets.txt into a scratch report
+ *     (the walk reads it again for the real one); when they hold an error
+ *     the pass does nothing (the model will not run, so the streams are
+ *     checked as usual, their documents parsed again by the walk). A
+ *     document whose check found nothing waits as its metadata and counts
+ *     for the walk, which takes them where it would have parsed it
+ *     (ovni_fused_json); one with a diagnostic the walk parses again, so
+ *     its diagnostics are written into the trace's report as before;
  *   - each loom is replayed (looms in parallel under -j, and within a loom
- *     its streams' own checks on the threads to spare: model/split.c),
+ *     its streams' own checks on the threads to spare: model/split.c, and
+ *     a wide loom's streams' reports made and folded on them too),
  *     its streams' checks writing into one report and summary
  *     per stream, which the walk merges where it would have checked the
  *     stream (ovni_fused_take);
@@ -39,6 +45,7 @@
 
 bool ovni_fused_on = true;
 unsigned ovni_fused_max_noisy = 4096; /* reports kept whole: 19 KiB each */
+_Atomic uint64_t ovni_fused_docs;
 
 /* A clean report, as its nonzero evaluation counts. */
 typedef struct fcount {
@@ -65,11 +72,23 @@ typedef struct floom {
 	fheld h;                  /* the model's report for this loom */
 } floom;
 
+/* A stream.json parsed before the replay, for the walk to take instead of
+ * parsing it again: its metadata and, when its check found nothing, its
+ * counts (a document with a diagnostic is parsed again by the walk, into
+ * the trace's report, so its diagnostics are written exactly as before). */
+typedef struct fdoc {
+	bool clean;               /* kept: the walk takes meta and cnt */
+	fheld h;                  /* its counts (h.rep is never kept) */
+} fdoc;
+
 struct ovni_fused {
 	fjob *job;                /* per replayed stream, in replay order */
 	size_t njob;
 	size_t *byobs;            /* job indices by stream (the blob's address), for the walk's look-ups */
 	hv_report model;
+	ovni_stream *pre;         /* every stream.json, in the walk's order, with its metadata */
+	fdoc *doc;                /* per pre */
+	size_t npre, next_pre;    /* the walk takes them in order */
 };
 
 typedef struct fctx {
@@ -87,18 +106,25 @@ typedef struct fctx {
 	atomic_bool gave_up;      /* too many of them, or out of memory */
 } fctx;
 
+/* A clean report's counts into j (false: out of memory). */
+static bool counts_of(const hv_report *r, fheld *j)
+{
+	uint32_t n = 0;
+	for (int i = 0; i < HV_RULE_COUNT; i++) n += r->evaluated[i] != 0;
+	j->cnt = n ? hv_malloc(n * sizeof *j->cnt) : NULL;
+	if (n && !j->cnt) return false;
+	for (int i = 0; i < HV_RULE_COUNT; i++)
+		if (r->evaluated[i]) j->cnt[j->ncnt++] = (fcount){(uint32_t)i, r->evaluated[i]};
+	return true;
+}
+
 /* After the loom's replay: a clean report becomes its counts (merging it
  * adds them and nothing else); another is kept whole. */
 static void fold(fctx *c, fheld *j)
 {
 	if (!j->rep) return;
 	if (hv_report_only_counts(j->rep)) {
-		uint32_t n = 0;
-		for (int i = 0; i < HV_RULE_COUNT; i++) n += j->rep->evaluated[i] != 0;
-		j->cnt = n ? hv_malloc(n * sizeof *j->cnt) : NULL;
-		if (!n || j->cnt) {
-			for (int i = 0; i < HV_RULE_COUNT; i++)
-				if (j->rep->evaluated[i]) j->cnt[j->ncnt++] = (fcount){(uint32_t)i, j->rep->evaluated[i]};
+		if (counts_of(j->rep, j)) {
 			hv_report_free(j->rep);
 			free(j->rep);
 			j->rep = NULL;
@@ -129,23 +155,66 @@ static hv_report *held_new(fheld *j, const hv_report *like)
 	return j->rep;
 }
 
+typedef struct dctx {
+	ovni_stream *s;
+	fdoc *doc;
+	const hv_report *like;
+	atomic_bool error;        /* a document holds an error: the model will not run */
+} dctx;
+
+/* One stream.json, on any thread: checked into a report of its own, which
+ * is kept as counts when it holds nothing else. */
+static void doc_task(void *ctx, size_t i)
+{
+	dctx *c = ctx;
+	hv_report r;
+	hv_report_init(&r, c->like->input_path, c->like->max_diags);
+	ovni_check_json(c->s[i].json, &r, OVNI_DOC_STREAM3, &c->s[i].meta);
+	if (r.count[HV_SEV_ERROR] || r.internal_error) atomic_store(&c->error, true);
+	c->doc[i].clean = hv_report_only_counts(&r) && counts_of(&r, &c->doc[i].h);
+	hv_report_free(&r);
+}
+
+/* A wide loom's streams' reports made and folded on the threads it has
+ * (19 KiB each, fresh pages: 388 of them were a tenth of the node's
+ * serial part); the split replay keeps them busy between the two. */
+#define FUSED_PAR_STREAMS 64u
+
+typedef struct rctx {
+	fctx *c;
+	size_t from;
+	bool fold;
+} rctx;
+
+static void rep_task(void *ctx, size_t i)
+{
+	rctx *rc = ctx;
+	size_t k = rc->from + i;
+	if (rc->fold) fold(rc->c, &rc->c->job[k].h);
+	else rc->c->reps[k] = held_new(&rc->c->job[k].h, rc->c->like);
+}
+
 static void loom_task(void *ctx, size_t i)
 {
 	fctx *c = ctx;
 	floom *l = &c->loom[i];
 	if (atomic_load(&c->gave_up)) return;
-	size_t k = l->from;
-	for (; k < l->to; k++) /* its streams' reports, for the replay's time */
-		if (!(c->reps[k] = held_new(&c->job[k].h, c->like))) break;
-	if (k < l->to || !held_new(&l->h, c->like)) {
+	size_t n = l->to - l->from;
+	/* within a loom task only when the looms leave threads to spare */
+	const hv_options *par = c->threads > 1 && n >= FUSED_PAR_STREAMS ? c->opt : NULL;
+	rctx rc = {c, l->from, false};
+	hv_for_each(par, n, rep_task, &rc); /* its streams' reports, for the replay's time */
+	bool made = true;
+	for (size_t k = l->from; k < l->to; k++) made = made && c->reps[k];
+	if (!made || !held_new(&l->h, c->like)) {
 		atomic_store(&c->gave_up, true);
 	} else {
 		ovni_trace t = *c->pre; /* a copy per loom: its own report */
 		t.r = l->h.rep;
-		ovni_model_loom(&t, c->ord + l->from, l->to - l->from, c->offs, c->reps + l->from, c->sums + l->from, c->opt,
-				c->threads);
+		ovni_model_loom(&t, c->ord + l->from, n, c->offs, c->reps + l->from, c->sums + l->from, c->opt, c->threads);
 	}
-	for (size_t m = l->from; m < k; m++) fold(c, &c->job[m].h);
+	rc.fold = true;
+	hv_for_each(par, n, rep_task, &rc);
 	fold(c, &l->h);
 }
 
@@ -173,7 +242,8 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 	floom *loom = hv_calloc(n, sizeof *loom);
 	hv_report **reps = hv_calloc(n, sizeof *reps);
 	ovni_obs_summary **sums = hv_calloc(n, sizeof *sums);
-	if (!pre.s || !ord || !offs || !fx || !loom || !reps || !sums) goto out;
+	fdoc *doc = hv_calloc(n, sizeof *doc);
+	if (!pre.s || !ord || !offs || !fx || !loom || !reps || !sums || !doc) goto out;
 	for (size_t i = 0; i < n; i++) { /* as the walk's check_v3 sets them */
 		ovni_stream *s = &pre.s[i];
 		s->proc = -1;
@@ -181,11 +251,17 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 		s->json = json[i];
 		s->obs = obs[i];
 		s->version = 3;
-		ovni_check_json(json[i], &scratch, OVNI_DOC_STREAM3, &s->meta);
-		ovni_stream_ids_from_meta(s);
 	}
+	/* The documents on every thread: parsed once, here, for the replay
+	 * and the walk (a node's 388 of them were a fifth of the work on the
+	 * one thread that runs before and after the replay, parsed twice). */
+	dctx dc = {.s = pre.s, .doc = doc, .like = t->r};
+	atomic_init(&dc.error, false);
+	hv_for_each(opt, n, doc_task, &dc);
+	for (size_t i = 0; i < n; i++) ovni_stream_ids_from_meta(&pre.s[i]);
 	ovni_clock_offsets(&pre, offs);
-	if (scratch.count[HV_SEV_ERROR] || scratch.internal_error) goto out; /* the model will not run */
+	/* the model will not run */
+	if (atomic_load(&dc.error) || scratch.count[HV_SEV_ERROR] || scratch.internal_error) goto out;
 	m = ovni_model_order(&pre, ord, false);
 	if (m == SIZE_MAX || m == 0) goto out;
 	fx->job = hv_calloc(m, sizeof *fx->job);
@@ -222,6 +298,11 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
 	qsort(fx->byobs, m, sizeof *fx->byobs, by_obs);
 	hv_report_init(&fx->model, t->r->input_path, t->r->max_diags);
 	for (size_t i = 0; i < nl; i++) held_merge(&fx->model, &loom[i].h);
+	fx->pre = pre.s; /* for the walk (ovni_fused_json) */
+	fx->doc = doc;
+	fx->npre = n;
+	pre.s = NULL;
+	doc = NULL;
 	t->fx = fx;
 	t->fused = &fx->model;
 	fx = NULL;
@@ -233,6 +314,8 @@ out:
 		free(fx->byobs);
 		free(fx);
 	}
+	for (size_t i = 0; doc && i < n; i++) held_free(&doc[i].h);
+	free(doc);
 	for (size_t i = 0; pre.s && i < n; i++) ovni_meta_free(&pre.s[i].meta);
 	free(pre.s);
 	free(ord);
@@ -273,10 +356,29 @@ bool ovni_fused_take(ovni_trace *t, const hv_blob *obs, ovni_obs_summary *sum)
 
 bool ovni_fused_has(const ovni_trace *t, const hv_blob *obs) { return find(t, obs) != NULL; }
 
+bool ovni_fused_json(ovni_trace *t, const hv_blob *json, ovni_meta *meta)
+{
+	struct ovni_fused *fx = t->fx;
+	if (!fx || fx->next_pre >= fx->npre || fx->pre[fx->next_pre].json != json) return false;
+	size_t k = fx->next_pre++;
+	if (!fx->doc[k].clean) return false;
+	held_merge(t->r, &fx->doc[k].h);
+	atomic_fetch_add_explicit(&ovni_fused_docs, 1, memory_order_relaxed);
+	*meta = fx->pre[k].meta;
+	memset(&fx->pre[k].meta, 0, sizeof fx->pre[k].meta); /* now the walk's */
+	return true;
+}
+
 void ovni_fused_free(ovni_trace *t)
 {
 	if (!t->fx) return;
 	for (size_t k = 0; k < t->fx->njob; k++) held_free(&t->fx->job[k].h);
+	for (size_t k = 0; k < t->fx->npre; k++) {
+		held_free(&t->fx->doc[k].h);
+		ovni_meta_free(&t->fx->pre[k].meta);
+	}
+	free(t->fx->doc);
+	free(t->fx->pre);
 	free(t->fx->job);
 	free(t->fx->byobs);
 	hv_report_free(&t->fx->model);

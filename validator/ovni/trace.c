@@ -276,7 +276,7 @@ static void check_v3(ovni_trace *t, const name_index *ix, hv_blob *json, size_t 
 	s->rel = relpath(t->r, json->name);
 	s->json = json;
 	s->version = 3;
-	ovni_check_json(json, t->r, OVNI_DOC_STREAM3, &s->meta);
+	if (!ovni_fused_json(t, json, &s->meta)) ovni_check_json(json, t->r, OVNI_DOC_STREAM3, &s->meta);
 	s->obs = sibling(ix, json->name, "stream.obs");
 	if (!hv_eval(t->r, HV_R_OVNI_TREE_OBS_MISSING, s->obs != NULL))
 		hv_emit(t->r, HV_R_OVNI_TREE_OBS_MISSING, json->name, 0, 0, "stream.json",

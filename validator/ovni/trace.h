@@ -20,10 +20,16 @@ void ovni_fused_run(const hv_options *opt, ovni_trace *t, hv_blob *const *json, 
  * it, and its summary; false when the pass did not check it. */
 bool ovni_fused_take(ovni_trace *t, const hv_blob *obs, ovni_obs_summary *sum);
 bool ovni_fused_has(const ovni_trace *t, const hv_blob *obs);
+/* The metadata of stream.json `json` as the fused pass parsed it, its
+ * counts merged into t->r, when its check found nothing; false: the
+ * walk checks it (the walk asks for every stream.json, in its order). */
+bool ovni_fused_json(ovni_trace *t, const hv_blob *json, ovni_meta *meta);
 void ovni_fused_free(ovni_trace *t);
 /* Tests: false turns the fused pass off (streams are then read twice). */
 extern bool ovni_fused_on;
 /* Reports the fused pass keeps whole (streams' and looms' with a
  * diagnostic) before it gives up (4096); tests lower it. */
 extern unsigned ovni_fused_max_noisy;
+/* Tests: the stream.json documents the walk took from the fused pass. */
+extern _Atomic uint64_t ovni_fused_docs;
 #endif
