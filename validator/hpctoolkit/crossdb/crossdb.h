@@ -4,8 +4,10 @@
  *
  * Memory: bitmaps of the 65536 metric ids (and their 128 KiB byte-table
  * form for the value loop), two 16-byte digests per cct.db
- * context (nCtxs is bounded by the bytes of cct.db's {CI} array), nothing
- * proportional to the number of values. */
+ * context (nCtxs is bounded by the bytes of cct.db's {CI} array), and for
+ * hatchet's exclusive column, when a metric has another scope in it, 36
+ * bytes per profile in each cct.db unit (bounded by profile.db's {PI}
+ * array); nothing proportional to the number of values. */
 #ifndef HV_HPCTK_CROSSDB_H
 #define HV_HPCTK_CROSSDB_H
 

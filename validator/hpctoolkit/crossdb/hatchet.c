@@ -224,11 +224,11 @@ void hpctk_xdb_report_hatchet(const hpctk_xdb *x, hv_report *r, const hpctk_xfil
 	char path[HV_PATH_MAX], want[80];
 	snprintf(path, sizeof path, "cct.db/ctx[%u]/valueBlock/value", h->ctx);
 	if (h->has_exc) snprintf(want, sizeof want, "%.17g", h->x);
-	else snprintf(want, sizeof want, "no value (0)");
+	else snprintf(want, sizeof want, "no value");
 	hv_emit(r, HV_R_HPCTKDB_METRICS_READER_HAZARD_HATCHET_SCOPE, x->cct->b->name, h->off, 12, path,
-		"hatchet 1.4.0 shows another scope's value in a metric's exclusive column at %llu (context, profile) "
-		"cells; first at context %u, profile %u: metric '%s' column holds %.17g, the value of propMetricId %u "
-		"(scope %s, the last of the metric's scopes cct.db lists there), where the exclusive standard scope, propMetricId %u (%s), has %s",
+		"hatchet 1.4.0 shows another scope in a metric's exclusive column at %llu (context, profile) cells; "
+		"first: context %u, profile %u, metric '%.40s': %.17g of propMetricId %u (%.24s, the last cct.db "
+		"lists there), not %s of propMetricId %u (%.24s)",
 		(unsigned long long)cct->hz_count, h->ctx, h->prof, vm->pool + vm->metric_name[vm->metric_of[h->pid]], h->v,
-		h->pid, vm->pool + vm->scope_name[h->pid], h->exc, vm->pool + vm->scope_name[h->exc], want);
+		h->pid, vm->pool + vm->scope_name[h->pid], want, h->exc, vm->pool + vm->scope_name[h->exc]);
 }
