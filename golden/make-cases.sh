@@ -168,6 +168,17 @@ family_of() {
 # (the hazard is the layout itself): draft-edition databases, v1/v2 ovni trees.
 DRAFT_DB="hpctkdb.edition.reader-hazard-draft"
 LEGACY_TREE="ovni.tree.reader-hazard-legacy"
+# And the note that comes with another: the writer's lex_aware scope is
+# custom (hpctkdb.values.unverifiable) and its values, unlike hpcprof's,
+# differ from the function scope's, which hatchet shows in that one's column.
+UNVERIFIABLE="hpctkdb.values.unverifiable"
+HATCHET_SCOPE="hpctkdb.metrics.reader-hazard-hatchet-scope"
+companion_for() { # RULE
+	case $1 in
+	"$UNVERIFIABLE") echo "$HATCHET_SCOPE" ;;
+	"$HATCHET_SCOPE") echo "$UNVERIFIABLE" ;;
+	esac
+}
 ambient_for() { # KIND EDITION
 	case $1/$2 in
 	hpctoolkit-db/draft) echo "$DRAFT_DB" ;;
@@ -211,6 +222,8 @@ while IFS=$'\t' read -r id sev fmt summary; do
 				[ -n "$ed" ] && note="$ed edition"
 				amb=$(ambient_for "$kind" "$ed")
 				[ "$amb" = "$id" ] && amb=""
+				comp=$(companion_for "$id")
+				[ -n "$comp" ] && amb="${amb:+$amb }$comp"
 				make_case "$prefix" "$family" "${prefix}_${id}_$(printf %02d $n)" "$kind" \
 					"--what=$kind${edarg:+ $edarg} --break=$id" "$id${amb:+ $amb}" "$note" "$decision"
 				break
@@ -251,8 +264,11 @@ hk_seed_note() { # SEED EDITION
 for ed in release draft; do
 	ELIDED=""
 	# ... and keep hpcprof's custom "lex_aware" scope, whose values cannot be
-	# checked (hpctkdb.values.unverifiable, a note, as on every real database).
-	[ "$ed" = release ] && ELIDED="hpctkdb.ctx.elided hpctkdb.values.unverifiable"
+	# checked (hpctkdb.values.unverifiable, a note, as on every real database),
+	# and whose values, unlike hpcprof's, differ from the function scope's, as
+	# the point scope's do: hatchet 1.4.0 shows them in the exclusive column
+	# (hpctkdb.metrics.reader-hazard-hatchet-scope).
+	[ "$ed" = release ] && ELIDED="hpctkdb.ctx.elided $UNVERIFIABLE $HATCHET_SCOPE"
 	# ... and a draft database gets the readers' hazard note (none reads the draft).
 	[ "$ed" = draft ] && ELIDED="$DRAFT_DB"
 	for seed in 1 2 3 4 5 6; do

@@ -6,9 +6,15 @@
 
 /* The reader-hazard note every input of this kind gets, whatever it breaks
  * (the hazard is the layout itself), or -1: a draft-edition database, a
- * v1/v2 ovni tree. It may fire beside the broken rule, and no other may. */
-static int ambient_note(enum hv_edition ed, const char *what)
+ * v1/v2 ovni tree; and the note that comes with the broken one: the
+ * generator's lex_aware scope is a custom scope (hpctkdb.values.unverifiable)
+ * whose values, unlike hpcprof's, differ from the function scope's, which
+ * hatchet then shows (hpctkdb.metrics.reader-hazard-hatchet-scope). It may
+ * fire beside the broken rule, and no other may. */
+static int ambient_note(int rule, enum hv_edition ed, const char *what)
 {
+	if (rule == HV_R_HPCTKDB_VALUES_UNVERIFIABLE) return HV_R_HPCTKDB_METRICS_READER_HAZARD_HATCHET_SCOPE;
+	if (rule == HV_R_HPCTKDB_METRICS_READER_HAZARD_HATCHET_SCOPE) return HV_R_HPCTKDB_VALUES_UNVERIFIABLE;
 	if (ed == HV_EDITION_DRAFT && strcmp(what, "hpctoolkit-db") == 0) return HV_R_HPCTKDB_EDITION_READER_HAZARD_DRAFT;
 	if (strcmp(what, "ovni-trace-v1") == 0 || strcmp(what, "ovni-trace-v2") == 0)
 		return HV_R_OVNI_TREE_READER_HAZARD_LEGACY;
@@ -33,7 +39,7 @@ static void check_break(int rule, enum hv_edition ed, const char *what)
 	      tl_edition_name(ed), what);
 	int others = 0;
 	for (int j = 0; j < HV_RULE_COUNT; j++)
-		if (j != rule && j != ambient_note(ed, what) && r.failed[j] > 0) {
+		if (j != rule && j != ambient_note(rule, ed, what) && r.failed[j] > 0) {
 			others++;
 			if (others <= 5) printf("    also fired: %s (%llu)\n", hv_rules[j].id, (unsigned long long)r.failed[j]);
 		}

@@ -23,6 +23,7 @@ static bool is_legacy_dumpi(const char *what) { return strncmp(what, "dumpi-bin-
 static const char *const allowed_notes[] = {
 	"hpctkdb.ctx.elided",        /* every valid release database */
 	"hpctkdb.values.unverifiable", /* hpcprof's custom "lex_aware" scope (every real database) */
+	"hpctkdb.metrics.reader-hazard-hatchet-scope", /* the writer's point and lex_aware values differ from the function scope's */
 	"dumpi.index.legacy-layout", /* every dumpi-bin-X.Y.Z (pre-0.6.6) rank file */
 	"hpctkdb.edition.reader-hazard-draft", /* every draft database: the readers read the release layout */
 	"ovni.tree.reader-hazard-legacy", /* every v1/v2 tree: ovni 1.14 reads v3 only */

@@ -86,9 +86,14 @@ static int generate(const gen_params *p, gen_output *out, char *err, size_t errl
 	memset(&c, 0, sizeof c);
 	const hk_break *br = p->break_rule ? hk_find_break(p->break_rule) : NULL;
 	/* A break's output carries no value the validator cannot check (a
-	 * note), except for the break of that note itself. */
+	 * note), except for the break of that note itself; nor scopes whose
+	 * values hatchet shows in another's column (the point and lex_aware
+	 * scopes keep values of their own here, where hpcprof's equal the
+	 * function scope's), except for the break of that note. The two come
+	 * together: the lex_aware scope brings both. */
 	gen_params gp = *p;
-	gp.plain_metrics = p->plain_metrics || (br && strcmp(br->rule, "hpctkdb.values.unverifiable") != 0);
+	gp.plain_metrics = p->plain_metrics || (br && strcmp(br->rule, "hpctkdb.values.unverifiable") != 0 &&
+						  strcmp(br->rule, "hpctkdb.metrics.reader-hazard-hatchet-scope") != 0);
 	p = &gp;
 	c.gp = p;
 	bool db = strcmp(p->what, "hpctoolkit-db") == 0;

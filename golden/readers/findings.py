@@ -15,11 +15,11 @@ DRAFT = ("named by hpcvet's note hpctkdb.edition.reader-hazard-draft, given on e
          "(the early text of FORMATS.md, hpcvet's --edition=draft) and hpcviewer 2025.01, hatchet 1.4.0 "
          "and pipit read the release layout and fail on the draft's")
 
-HATCHET_COLUMN = ("not named by an hpcvet note yet; one can recognise it: a metric with a scope instance "
-                  "other than metrics/default.yaml's Sum inclusive standard scope, ordered (propMetricId) "
-                  "after its exclusive standard scope, whose cct.db value at a context and profile differs "
-                  "from the exclusive one's: hatchet 1.4.0 writes every such scope into the metric's one "
-                  "exclusive column, the last one cct.db lists winning "
+HATCHET_COLUMN = ("named by hpcvet's note hpctkdb.metrics.reader-hazard-hatchet-scope: a metric's scope "
+                  "other than metrics/default.yaml's Sum inclusive and exclusive standard scopes whose cct.db "
+                  "value at a context and profile is the last of that metric's column there and differs from "
+                  "the exclusive scope's (or that one has none): hatchet 1.4.0 writes every such scope into "
+                  "the metric's one exclusive column, the last one cct.db lists winning "
                   "(docs/reader-findings/hatchet-1.4.0-exclusive-column.md)")
 
 # (reader, case-id pattern, outcome or None for any, what hpcvet does about it)
@@ -114,8 +114,8 @@ reproducer, what happens, what the spec says), in [docs/reader-findings/](reader
   `ovni.tree.reader-hazard-legacy`);
 - [hatchet-1.4.0-exclusive-column.md](reader-findings/hatchet-1.4.0-exclusive-column.md): a
   metric's exclusive column holds the value of another of its scopes (`lex_aware`, `point`)
-  wherever cct.db lists one after the exclusive scope's (no hpcvet note yet; one could
-  recognise it);
+  wherever cct.db lists one after the exclusive scope's (hpcvet's note
+  `hpctkdb.metrics.reader-hazard-hatchet-scope`);
 - [hpcviewer-2025.01-malformed-databases.md](reader-findings/hpcviewer-2025.01-malformed-databases.md),
   [hatchet-pipit-malformed-databases.md](reader-findings/hatchet-pipit-malformed-databases.md),
   [sst-dumpi-13.0.0-malformed-files.md](reader-findings/sst-dumpi-13.0.0-malformed-files.md):

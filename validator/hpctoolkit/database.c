@@ -295,6 +295,7 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 	snprintf(r->format, sizeof r->format, "hpctoolkit database");
 	snprintf(r->version, sizeof r->version, "4.0");
 	hpctk_metadb_summary meta = {0};
+	uint8_t *hatchet_role = NULL; /* the taxonomy's columns as hatchet reads them */
 	if (role[ROLE_META]) hpctk_check_metadb(opt, role[ROLE_META], r, &meta);
 	check_missing(r, role, has_default_taxonomy);
 	/* The taxonomies, each against meta.db's metrics, in name order. */
@@ -302,7 +303,8 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 		if (role_of(&files[i]) < 0 && hpctk_is_taxonomy_name(files[i].name)) {
 			/* the readers open metrics/default.yaml alone */
 			if (hpctk_is_default_taxonomy(files[i].name))
-				hpctk_check_taxonomy(opt, &files[i], r, role[ROLE_META] ? &meta : NULL);
+				hpctk_check_taxonomy(opt, &files[i], r, role[ROLE_META] ? &meta : NULL,
+						     hatchet_role ? NULL : &hatchet_role);
 			else
 				hpctk_note_unread_taxonomy(&files[i], r);
 		}
@@ -332,7 +334,8 @@ static void hpctoolkit_check_set(const hv_options *opt, hv_blob *files, size_t n
 	w.prof = prof_open ? &prof : NULL;
 	w.cct = cct_open ? &cct : NULL;
 	w.trace = trace_open ? &trace : NULL;
-	hpctk_xdb_init(&w.x, ed, role[ROLE_META] ? &meta : NULL, w.prof, w.cct, w.trace);
+	hpctk_xdb_init(&w.x, ed, role[ROLE_META] ? &meta : NULL, w.prof, w.cct, w.trace, hatchet_role);
+	free(hatchet_role);
 	for (int i = 0; i < HPCTK_XFILES; i++) {
 		hv_report_init(&w.sub[i], r->input_path, r->max_diags);
 		hpctk_xfile_init(&w.f[i], &w.x, i, &w.sub[i]);

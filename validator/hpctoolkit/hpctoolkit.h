@@ -38,6 +38,14 @@ typedef struct hpctk_metadb_summary {
 	struct hpctk_vmodel *values;  /* the value checker's model (values.h), or NULL */
 } hpctk_metadb_summary;
 
+/* Which of a metric's columns hatchet 1.4.0's v4 reader writes a
+ * propMetricId's values into, by its scope's name against the Sum (else "")
+ * variant's standard scopes of metrics/default.yaml (taxonomy/readers.c):
+ * none (no root it reads), "M (inc)", or "M" as the exclusive scope or as
+ * another scope (the column the exclusive scope's values should have alone:
+ * crossdb's hpctkdb.metrics.reader-hazard-hatchet-scope). */
+enum { HPCTK_HATCHET_NONE, HPCTK_HATCHET_INC, HPCTK_HATCHET_EXC, HPCTK_HATCHET_OTHER };
+
 /* Check meta.db; when `out` is non-NULL fill it for the cross-file checks. */
 void hpctk_check_metadb(const hv_options *opt, hv_blob *b, hv_report *r, hpctk_metadb_summary *out);
 void hpctk_metadb_summary_free(hpctk_metadb_summary *s);

@@ -13,7 +13,7 @@
 
 
 void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary *meta, hpctk_profiledb *prof,
-		    hpctk_cctdb *cct, hpctk_tracedb *trace)
+		    hpctk_cctdb *cct, hpctk_tracedb *trace, const uint8_t *hatchet_role)
 {
 	memset(x, 0, sizeof *x);
 	atomic_init(&x->vspare.recs, NULL);
@@ -50,6 +50,7 @@ void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary
 	    (x->sumview = hv_malloc(sizeof *x->sumview)) != NULL)
 		hpctk_vsumview_make(x->sumview, x->prof->b, x->prof->h.body_end, x->prof->pi.p, x->prof->pi.sz,
 				    x->prof->pi.n, x->meta->values);
+	hpctk_xdb_hatchet_init(x, hatchet_role);
 }
 
 void hpctk_xdb_free(hpctk_xdb *x)
@@ -58,6 +59,7 @@ void hpctk_xdb_free(hpctk_xdb *x)
 	if (x->sumview) hpctk_vsumview_free(x->sumview);
 	free(x->sumview);
 	free(x->reject);
+	hpctk_xdb_hatchet_free(x);
 	x->reject = NULL;
 	x->has_reject = false;
 	x->sumview = NULL;
@@ -74,10 +76,17 @@ static void cct_run(void *arg, uint32_t owner, bool summary, uint32_t metric, co
 		    uint64_t off0)
 {
 	(void)summary;
-	hpctk_vsum_run(arg, owner, (uint16_t)metric, vals, cnt, off0);
+	hpctk_xfile *f = arg;
+	if (f->vs_run) hpctk_vsum_run(f->vs, owner, (uint16_t)metric, vals, cnt, off0);
+	if (f->hz) hpctk_xfile_hatchet_run(f, owner, (uint16_t)metric, vals, cnt, off0);
 }
 
-static void cct_block_end(void *arg, uint32_t owner, bool whole) { hpctk_vsum_block_end(arg, owner, whole); }
+static void cct_block_end(void *arg, uint32_t owner, bool whole)
+{
+	hpctk_xfile *f = arg;
+	if (f->vs_run) hpctk_vsum_block_end(f->vs, owner, whole);
+	if (f->hz) hpctk_xfile_hatchet_block_end(f);
+}
 
 void hpctk_xfile_init(hpctk_xfile *f, const hpctk_xdb *x, int which, hv_report *r)
 {
@@ -166,9 +175,13 @@ void hpctk_xfile_unit_begin(hpctk_xfile *f)
 		hpctk_vspare_free((hpctk_vspare *)&x->vspare, x->meta->values);
 	if (f->which == HPCTK_XCCT && f->vs && !f->vs->on && !f->vs->nmiss) {
 		hpctk_vsum_init(f->vs, x->meta->values, x->sumview, f->r, x->cct->b);
+		f->vs_run = true;
+	}
+	if (f->which == HPCTK_XCCT) hpctk_xfile_hatchet_begin(f);
+	if (f->vs_run || f->hz) {
 		f->fast[0].run = cct_run;
 		f->fast[0].block_end = cct_block_end;
-		f->fast[0].run_arg = f->vs;
+		f->fast[0].run_arg = f;
 	}
 }
 
@@ -178,6 +191,8 @@ void hpctk_xfile_unit_done(hpctk_xfile *f)
 	free(f->vc);
 	f->vc = NULL;
 	if (f->vs) hpctk_vsum_release(f->vs);
+	f->vs_run = false;
+	hpctk_xfile_hatchet_done(f);
 	for (int i = 0; i < 2; i++) f->fast[i].run = NULL, f->fast[i].block_end = NULL;
 }
 
@@ -191,6 +206,7 @@ void hpctk_xfile_free(hpctk_xfile *f)
 	if (f->vs) hpctk_vsum_free(f->vs);
 	free(f->vs);
 	f->vs = NULL;
+	hpctk_xfile_hatchet_done(f);
 	f->dig = NULL;
 	f->taint = NULL;
 	f->fast[0].dig = NULL;
@@ -339,6 +355,7 @@ static void cct_value(void *arg, uint32_t ctx, uint16_t metric, uint32_t prof, u
 	const hpctk_xdb *x = f->x;
 	hv_report *r = f->r;
 	if (f->vs) hpctk_vsum_value(f->vs, ctx, metric, prof, bits);
+	if (f->hz) hpctk_xfile_hatchet_value(f, ctx, metric, prof, bits, off);
 	if (!x->prof) return;
 	bool in = prof < x->prof->pi.n;
 	if (!hv_eval(r, HV_R_HPCTKDB_CCT_PROF_IN_RANGE, in)) {
@@ -468,6 +485,7 @@ void hpctk_xdb_finish(const hpctk_xdb *x, hv_report *r, const hpctk_xfile f[HPCT
 	report_elided(x, r, &f[HPCTK_XCCT]);
 	const hpctk_digest *dp = f[HPCTK_XPROF].dig, *dc = f[HPCTK_XCCT].dig;
 	report_values(x, r, f, prof_complete, cct_complete);
+	hpctk_xdb_report_hatchet(x, r, &f[HPCTK_XCCT]);
 	if (!dp || !dc || !prof_complete || !cct_complete) return;
 	uint64_t differ = 0;
 	uint32_t first = 0;

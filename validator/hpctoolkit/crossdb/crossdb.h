@@ -4,8 +4,10 @@
  *
  * Memory: bitmaps of the 65536 metric ids (and their 128 KiB byte-table
  * form for the value loop), two 16-byte digests per cct.db
- * context (nCtxs is bounded by the bytes of cct.db's {CI} array), nothing
- * proportional to the number of values. */
+ * context (nCtxs is bounded by the bytes of cct.db's {CI} array), and for
+ * hatchet's exclusive column, when a metric has another scope in it, 36
+ * bytes per profile in each cct.db unit (bounded by profile.db's {PI}
+ * array); nothing proportional to the number of values. */
 #ifndef HV_HPCTK_CROSSDB_H
 #define HV_HPCTK_CROSSDB_H
 
@@ -40,6 +42,12 @@ typedef struct hpctk_xdb {
 	uint32_t ctx_map_max;
 	bool transpose;                     /* both profile.db and cct.db have digests to compare */
 	struct hpctk_vsumview *sumview;     /* profile.db's summary profile for the summary statistics, or NULL */
+	/* hatchet 1.4.0's exclusive column (hatchet.c): per propMetricId below
+	 * hz_npid its metric's group + 1 (0: none; a group is a metric with
+	 * another scope in its exclusive scope's column), per group the
+	 * exclusive scope's propMetricId; NULL: not checked. */
+	uint16_t *hz_grp, *hz_exc;
+	uint32_t hz_npid, hz_ngrp;
 	/* The one thing the walks write: the value checkers' spare records,
 	 * handed from one profile.db unit to the next (atomic; values.h). */
 	hpctk_vspare vspare;
@@ -49,6 +57,15 @@ enum { HPCTK_XPROF, HPCTK_XCCT, HPCTK_XTRACE, HPCTK_XFILES };
 
 /* The cross-file state of one file's walk: the report it writes to and
  * what it collects for the rules decided after all walks. */
+/* The first (context, profile) cell where hatchet shows another scope's value. */
+typedef struct hpctk_hzfirst {
+	uint32_t ctx, prof;
+	uint16_t pid, exc;       /* the value shown's propMetricId, the exclusive scope's */
+	bool has_exc;
+	double v, x;             /* the value shown, the exclusive scope's */
+	uint64_t off;            /* the value shown's {Val} entry in cct.db */
+} hpctk_hzfirst;
+
 typedef struct hpctk_xfile {
 	const hpctk_xdb *x;
 	hv_report *r;
@@ -65,12 +82,17 @@ typedef struct hpctk_xfile {
 	hpctk_trace_fast tfast;             /* the trace element loop's */
 	struct hpctk_vcheck *vc;            /* profile.db: the propagated-value checker (values.h), or NULL */
 	struct hpctk_vsum *vs;              /* cct.db: the summary-statistics checker (values.h), or NULL */
+	bool vs_run;                        /* it takes this unit's runs */
+	struct hpctk_hzcol *hz;             /* cct.db: hatchet's column state while the unit walks (hatchet.c) */
+	uint64_t hz_count;                  /* cells hatchet misreads */
+	hpctk_hzfirst hz_first;
 	bool alloc_failed;
 } hpctk_xfile;
 
 /* `meta`, `prof`, `cct`, `trace` may each be NULL. */
+/* `hatchet_role`: the taxonomy's columns (hpctk_check_taxonomy), or NULL. */
 void hpctk_xdb_init(hpctk_xdb *x, enum hv_edition ed, const hpctk_metadb_summary *meta, hpctk_profiledb *prof,
-		    hpctk_cctdb *cct, hpctk_tracedb *trace);
+		    hpctk_cctdb *cct, hpctk_tracedb *trace, const uint8_t *hatchet_role);
 void hpctk_xdb_free(hpctk_xdb *x);
 
 /* One file's state (`which`), reporting into `r`. */
@@ -115,6 +137,20 @@ bool hpctk_xfile_load(hpctk_xfile *f, bool *complete, hv_rbuf *r);
 
 /* The transpose's localisation: first differing metric and profile inside a
  * context (transpose.c). */
+/* hatchet's exclusive column (hatchet.c): the groups from the taxonomy's
+ * columns (HPCTK_HATCHET_*, per propMetricId of meta.db's value model;
+ * NULL: not checked), a cct.db unit's state, its runs and values, a
+ * block's end, the unit's end; the note after the walks. */
+void hpctk_xdb_hatchet_init(hpctk_xdb *x, const uint8_t *role);
+void hpctk_xdb_hatchet_free(hpctk_xdb *x);
+void hpctk_xfile_hatchet_begin(hpctk_xfile *f);
+void hpctk_xfile_hatchet_run(hpctk_xfile *f, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt,
+			     uint64_t off0);
+void hpctk_xfile_hatchet_value(hpctk_xfile *f, uint32_t ctx, uint16_t pid, uint32_t prof, uint64_t bits, uint64_t off);
+void hpctk_xfile_hatchet_block_end(hpctk_xfile *f);
+void hpctk_xfile_hatchet_done(hpctk_xfile *f);
+void hpctk_xdb_report_hatchet(const hpctk_xdb *x, hv_report *r, const hpctk_xfile *cct);
+
 void hpctk_xdb_report_transpose(const hpctk_xdb *x, hv_report *r, uint32_t ctx, uint64_t nctx_differ);
 
 #endif

@@ -63,6 +63,17 @@ void hpctk_xfile_save(const hpctk_xfile *f, bool complete, hv_wbuf *w)
 		hv_put_u64(w, dbits(m->b));
 		hv_put_u64(w, m->off);
 	}
+	/* hatchet's exclusive column: the count and the first cell */
+	const hpctk_hzfirst *h = &f->hz_first;
+	hv_put_u64(w, f->hz_count);
+	hv_put_u64(w, h->ctx);
+	hv_put_u64(w, h->prof);
+	hv_put_u64(w, h->pid);
+	hv_put_u64(w, h->exc);
+	hv_put_u64(w, h->has_exc);
+	hv_put_u64(w, dbits(h->v));
+	hv_put_u64(w, dbits(h->x));
+	hv_put_u64(w, h->off);
 }
 
 bool hpctk_xfile_load(hpctk_xfile *f, bool *complete, hv_rbuf *r)
@@ -105,6 +116,16 @@ bool hpctk_xfile_load(hpctk_xfile *f, bool *complete, hv_rbuf *r)
 		m.off = hv_get_u64(r);
 		if (!r->failed) hpctk_vsum_keep(f->vs, &m);
 	}
+	hpctk_hzfirst *h = &f->hz_first;
+	f->hz_count = hv_get_u64(r);
+	h->ctx = (uint32_t)hv_get_u64(r);
+	h->prof = (uint32_t)hv_get_u64(r);
+	h->pid = (uint16_t)hv_get_u64(r);
+	h->exc = (uint16_t)hv_get_u64(r);
+	h->has_exc = hv_get_bool(r);
+	h->v = bitsd(hv_get_u64(r));
+	h->x = bitsd(hv_get_u64(r));
+	h->off = hv_get_u64(r);
 	return !r->failed;
 }
 
@@ -117,6 +138,8 @@ void hpctk_xfile_merge(hpctk_xfile *dst, const hpctk_xfile *src)
 		dst->elided_owner = src->elided_owner;
 	}
 	dst->elided += src->elided;
+	if (src->hz_count && !dst->hz_count) dst->hz_first = src->hz_first;
+	dst->hz_count += src->hz_count;
 	if (src->dig && dst->dig) {
 		for (uint32_t c = 0; c < src->ndig; c++) {
 			uint32_t at = src->dig_base + c - dst->dig_base;

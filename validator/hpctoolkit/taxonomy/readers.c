@@ -178,6 +178,7 @@ typedef struct hroot {
 	uint32_t node, name;  /* the root and its name scalar */
 	uint32_t at;          /* where hatchet stops reading it */
 	const char *why;      /* why it has no inclusive/exclusive scope, NULL: it has both */
+	uint32_t scope[2];    /* then its inclusive and exclusive standard scope: nodes */
 	bool missing_inc;     /* (for KeyError: 'inclusive' vs 'exclusive') */
 } hroot;
 
@@ -274,6 +275,37 @@ static int find_root(const rname *ix, uint32_t n, const char *name)
 	return lo > 0 && cmp_name(ix[lo - 1].s, ix[lo - 1].len, name, len) == 0 ? (int)ix[lo - 1].i : -1;
 }
 
+/* The column of each propMetricId as hatchet's CCTReader picks it: the
+ * metric's root by name, then the scope's name compared with the root's
+ * inclusive standard scope first, then its exclusive one; any other scope
+ * of the metric lands in the exclusive one's column. */
+static void hatchet_roles(tx *t, const hroot *hr, const rname *ix, uint32_t nix)
+{
+	const hpctk_vmodel *vm = t->vm;
+	uint8_t *role = hv_calloc(vm->npid ? vm->npid : 1, 1);
+	int *root_of = hv_malloc((vm->nmetrics ? vm->nmetrics : 1) * sizeof *root_of);
+	if (!role || !root_of) {
+		free(role);
+		free(root_of);
+		return;
+	}
+	for (uint32_t k = 0; k < vm->nmetrics; k++) root_of[k] = find_root(ix, nix, vm->pool + vm->metric_name[k]);
+	for (uint32_t p = 0; p < vm->npid; p++) {
+		if (vm->kind[p] == HPCTK_VP_NONE || vm->kind[p] == HPCTK_VP_AMBIGUOUS || vm->metric_of[p] >= vm->nmetrics) continue;
+		int ri = root_of[vm->metric_of[p]];
+		if (ri < 0 || hr[ri].why) continue;
+		const char *sc = vm->pool + vm->scope_name[p];
+		const yd_node *in = yd_at(&t->d, hr[ri].scope[0]), *ex = yd_at(&t->d, hr[ri].scope[1]);
+		bool is_in = in && yd_type(&t->d, hr[ri].scope[0]) == YD_T_STR && in->len == strlen(sc) &&
+			     memcmp(yd_str(&t->d, in), sc, in->len) == 0;
+		bool is_ex = ex && yd_type(&t->d, hr[ri].scope[1]) == YD_T_STR && ex->len == strlen(sc) &&
+			     memcmp(yd_str(&t->d, ex), sc, ex->len) == 0;
+		role[p] = is_in ? HPCTK_HATCHET_INC : is_ex ? HPCTK_HATCHET_EXC : HPCTK_HATCHET_OTHER;
+	}
+	free(root_of);
+	*t->hatchet_role = role;
+}
+
 void tx_hatchet(tx *t, uint32_t roots)
 {
 	yd_doc *d = &t->d;
@@ -350,6 +382,7 @@ void tx_hatchet(tx *t, uint32_t roots)
 				goto out;
 			}
 			got[s] = true;
+			h->scope[s] = scope;
 		}
 		if (!got[0] || !got[1]) {
 			h->at = key_node(t, v, "formula");
@@ -403,6 +436,7 @@ void tx_hatchet(tx *t, uint32_t roots)
 		goto out;
 	}
 	hv_eval(t->r, HV_R_HPCTKDB_TAXONOMY_HATCHET, true);
+	if (t->hatchet_role && t->vm) hatchet_roles(t, hr, ix, nix);
 out:
 	free(ix);
 	free(hr);

@@ -147,10 +147,12 @@ static bool build(tx *t)
 	return true;
 }
 
-void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const hpctk_metadb_summary *meta)
+void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const hpctk_metadb_summary *meta,
+			  uint8_t **hatchet_role)
 {
 	(void)opt;
-	tx t = {.r = r, .b = b, .file = b->name ? b->name : "metrics/default.yaml", .cur_metric = YD_NONE};
+	tx t = {.r = r, .b = b, .file = b->name ? b->name : "metrics/default.yaml", .cur_metric = YD_NONE,
+		.hatchet_role = hatchet_role};
 	uint64_t errors_before = r->count[HV_SEV_ERROR];
 	t.vm = meta && meta->valid && meta->metrics_ok ? meta->values : NULL;
 	if (!build(&t)) goto done;

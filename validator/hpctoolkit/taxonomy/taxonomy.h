@@ -17,8 +17,13 @@
 bool hpctk_is_taxonomy_name(const char *path);
 
 /* Check taxonomy blob b; meta (may be NULL) is meta.db's summary: its value
- * model, when built (release edition), gives the cross-checks. */
-void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const hpctk_metadb_summary *meta);
+ * model, when built (release edition), gives the cross-checks. When
+ * hatchet_role is not NULL and hatchet 1.4.0 reads the taxonomy without a
+ * hpctkdb.taxonomy.hatchet note, *hatchet_role is set to a table of the
+ * model's npid bytes (HPCTK_HATCHET_*, crossdb.h: which column hatchet
+ * writes each propMetricId into), freed by the caller; else left NULL. */
+void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const hpctk_metadb_summary *meta,
+			  uint8_t **hatchet_role);
 
 /* A taxonomy file of a database other than metrics/default.yaml: the
  * readers open only that one, so it is noted, not checked. */
@@ -60,6 +65,7 @@ typedef struct tx {
 	const struct hpctk_vmodel *vm; /* meta.db's value model (values.h), or NULL */
 	uint32_t cur_metric; /* the metric whose formulas are being walked */
 	uint32_t cur_variant; /* and the variant's name (a key node) */
+	uint8_t **hatchet_role; /* where tx_hatchet puts its column table (NULL: not wanted) */
 } tx;
 
 /* Output helpers, the step budget and the walks' stack (taxonomy.c). */

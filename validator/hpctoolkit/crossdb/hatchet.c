@@ -1,0 +1,234 @@
+/* hatchet 1.4.0's exclusive column (hpctkdb.metrics.reader-hazard-hatchet-scope):
+ * hatchet's CCTReader names a column by the metric alone for every scope
+ * that is not the taxonomy's inclusive standard scope, and writes each
+ * value of a context's cct.db block into its (context, profile) cell as it
+ * reads them, so the cell keeps the value of the last such scope that has
+ * one there, not the exclusive scope's.
+ *
+ * Checked as cct.db's values stream by, context by context: a metric whose
+ * scopes share that column is a group; its values at one context are the
+ * consecutive runs of its propMetricIds (cct.db lists a block's metrics in
+ * increasing id order, and every metric's ids form one stretch of that
+ * order: checked once, else nothing is checked), so one table indexed by
+ * profile (bounded by profile.db's {PI} array) holds the group being read,
+ * and the profiles it touched are compared when the next group or the
+ * block's end comes. A database without such a metric costs one table
+ * lookup per run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/bitmap.h"
+#include "core/hv_int.h"
+#include "crossdb.h"
+#include "hpctoolkit/values/values.h"
+
+typedef struct hz_cell {
+	double last, exc;      /* the value hatchet keeps; the exclusive scope's */
+	uint64_t off;          /* the kept value's {Val} entry in cct.db */
+	uint32_t stamp;        /* the group reading this cell (hpctk_hzcol.stamp) */
+	uint16_t pid;          /* the kept value's propMetricId */
+	uint8_t has_exc;
+} hz_cell;
+
+typedef struct hpctk_hzcol {
+	hz_cell *cell;         /* per profIndex below nprof, made at the first value of a group */
+	uint32_t *touched;     /* the profiles the open group wrote, in the order it first did */
+	uint32_t nt, nprof, stamp;
+	bool open, oom;
+	uint32_t ctx;
+	uint16_t grp;          /* the open group + 1 */
+} hpctk_hzcol;
+
+void hpctk_xdb_hatchet_init(hpctk_xdb *x, const uint8_t *role)
+{
+	const hpctk_vmodel *vm = x->meta && x->meta->values ? x->meta->values : NULL;
+	if (!role || !vm || !x->meta->ctx_ok || !x->prof || !x->cct || x->prof->pi.n < 2 || vm->npid == 0) return;
+	uint32_t nm = vm->nmetrics;
+	uint32_t *exc = hv_malloc((nm ? nm : 1) * sizeof *exc), *others = hv_calloc(nm ? nm : 1, sizeof *others);
+	uint16_t *grp = hv_calloc(vm->npid, sizeof *grp), *gexc = NULL;
+	uint8_t *closed = NULL;
+	bool ok = exc && others && grp;
+	for (uint32_t k = 0; ok && k < nm; k++) exc[k] = HPCTK_VNONE;
+	/* each metric's exclusive scope (the first of that name) and how many others share its column */
+	for (uint32_t p = 0; ok && p < vm->npid; p++) {
+		uint32_t k = vm->metric_of[p];
+		if (role[p] < HPCTK_HATCHET_EXC || k >= nm) continue;
+		if (role[p] == HPCTK_HATCHET_EXC && exc[k] == HPCTK_VNONE) exc[k] = p;
+		else others[k]++;
+	}
+	uint32_t ng = 0;
+	for (uint32_t k = 0; ok && k < nm; k++)
+		if (exc[k] != HPCTK_VNONE && others[k] && ng < UINT16_MAX - 1) others[k] = ++ng; /* its group + 1 */
+		else others[k] = 0;
+	ok = ok && ng > 0 && (gexc = hv_malloc(ng * sizeof *gexc)) != NULL && (closed = hv_calloc(ng, 1)) != NULL;
+	for (uint32_t k = 0; ok && k < nm; k++)
+		if (others[k]) gexc[others[k] - 1] = (uint16_t)exc[k];
+	/* every group's ids one stretch of the id order (hpcprof hands out a
+	 * metric's ids from one counter), else the reading below would not hold */
+	uint32_t last = 0;
+	for (uint32_t p = 0; ok && p < vm->npid; p++) {
+		uint32_t k = vm->metric_of[p];
+		uint32_t g = role[p] >= HPCTK_HATCHET_EXC && k < nm ? others[k] : 0;
+		if (!g || g == last) continue;
+		if (closed[g - 1]) ok = false;
+		if (last) closed[last - 1] = 1;
+		last = g;
+	}
+	for (uint32_t p = 0; ok && p < vm->npid; p++) {
+		uint32_t k = vm->metric_of[p];
+		grp[p] = (uint16_t)(role[p] >= HPCTK_HATCHET_EXC && k < nm ? others[k] : 0);
+	}
+	free(exc);
+	free(others);
+	free(closed);
+	if (!ok) {
+		free(grp);
+		free(gexc);
+		return;
+	}
+	x->hz_grp = grp;
+	x->hz_exc = gexc;
+	x->hz_npid = vm->npid;
+	x->hz_ngrp = ng;
+}
+
+void hpctk_xdb_hatchet_free(hpctk_xdb *x)
+{
+	free(x->hz_grp);
+	free(x->hz_exc);
+	x->hz_grp = x->hz_exc = NULL;
+	x->hz_npid = x->hz_ngrp = 0;
+}
+
+void hpctk_xfile_hatchet_begin(hpctk_xfile *f)
+{
+	if (!f->x->hz_grp || f->hz) return;
+	if (!(f->hz = hv_calloc(1, sizeof *f->hz))) {
+		f->alloc_failed = true;
+		return;
+	}
+	f->hz->nprof = f->x->prof->pi.n;
+}
+
+/* The open group's cells, compared: hatchet shows another scope's value
+ * where the exclusive one has another value or none. */
+static void hz_close(hpctk_xfile *f)
+{
+	hpctk_hzcol *h = f->hz;
+	if (!h->open) return;
+	h->open = false;
+	uint16_t e = f->x->hz_exc[h->grp - 1];
+	for (uint32_t i = 0; i < h->nt; i++) {
+		const hz_cell *c = &h->cell[h->touched[i]];
+		if (c->pid == e) continue;
+		double want = c->has_exc ? c->exc : 0.0;
+		if (c->last == want || (c->last != c->last && want != want)) continue;
+		if (f->hz_count++ == 0)
+			f->hz_first = (hpctk_hzfirst){.ctx = h->ctx, .prof = h->touched[i], .pid = c->pid, .exc = e,
+						      .has_exc = c->has_exc, .v = c->last, .x = c->exc, .off = c->off};
+	}
+	h->nt = 0;
+}
+
+static bool hz_open(hpctk_xfile *f, uint32_t ctx, uint16_t g)
+{
+	hpctk_hzcol *h = f->hz;
+	if (h->open && h->ctx == ctx && h->grp == g) return true;
+	hz_close(f);
+	if (h->oom) return false;
+	if (!h->cell) {
+		h->cell = hv_calloc(h->nprof, sizeof *h->cell);
+		h->touched = hv_malloc((size_t)h->nprof * sizeof *h->touched);
+		if (!h->cell || !h->touched) {
+			h->oom = f->alloc_failed = true;
+			return false;
+		}
+	}
+	if (++h->stamp == 0) { /* 2^32 groups read: the stamps start again */
+		for (uint32_t i = 0; i < h->nprof; i++) h->cell[i].stamp = 0;
+		h->stamp = 1;
+	}
+	h->open = true;
+	h->ctx = ctx;
+	h->grp = g;
+	return true;
+}
+
+/* hatchet reads the blocks of the contexts of meta.db's tree only: not the
+ * global context 0, not the elided ones. */
+static inline bool hz_read(const hpctk_xdb *x, uint32_t ctx)
+{
+	return ctx != 0 && (x->ctx_map ? ctx <= x->ctx_map_max && hv_bit_get(x->ctx_map, ctx)
+				       : hpctk_idset_has(&x->meta->ctx_ids, ctx));
+}
+
+static inline void hz_put(hpctk_hzcol *h, uint16_t e, uint16_t pid, uint32_t prof, double v, uint64_t off)
+{
+	if (prof == 0 || prof >= h->nprof) return; /* left to hpctkdb.cct.prof-in-range and the summary rules */
+	hz_cell *c = &h->cell[prof];
+	if (c->stamp != h->stamp) {
+		c->stamp = h->stamp;
+		c->has_exc = 0;
+		h->touched[h->nt++] = prof;
+	}
+	c->last = v;
+	c->pid = pid;
+	c->off = off;
+	if (pid == e) {
+		c->exc = v;
+		c->has_exc = 1;
+	}
+}
+
+void hpctk_xfile_hatchet_run(hpctk_xfile *f, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt, uint64_t off0)
+{
+	const hpctk_xdb *x = f->x;
+	uint16_t g = pid < x->hz_npid ? x->hz_grp[pid] : 0;
+	if (!g || !hz_read(x, ctx) || !hz_open(f, ctx, g)) return;
+	hpctk_hzcol *h = f->hz;
+	uint16_t e = x->hz_exc[g - 1];
+	for (uint64_t i = 0; i < cnt; i++)
+		hz_put(h, e, pid, hv_le32(vals + 12 * i), hv_lef64(vals + 12 * i + 4), off0 + 12 * i);
+}
+
+void hpctk_xfile_hatchet_value(hpctk_xfile *f, uint32_t ctx, uint16_t pid, uint32_t prof, uint64_t bits, uint64_t off)
+{
+	const hpctk_xdb *x = f->x;
+	uint16_t g = pid < x->hz_npid ? x->hz_grp[pid] : 0;
+	if (!g || !hz_read(x, ctx) || !hz_open(f, ctx, g)) return;
+	double v;
+	memcpy(&v, &bits, sizeof v);
+	hz_put(f->hz, x->hz_exc[g - 1], pid, prof, v, off);
+}
+
+void hpctk_xfile_hatchet_block_end(hpctk_xfile *f) { hz_close(f); }
+
+void hpctk_xfile_hatchet_done(hpctk_xfile *f)
+{
+	if (!f->hz) return;
+	hz_close(f);
+	free(f->hz->cell);
+	free(f->hz->touched);
+	free(f->hz);
+	f->hz = NULL;
+}
+
+void hpctk_xdb_report_hatchet(const hpctk_xdb *x, hv_report *r, const hpctk_xfile *cct)
+{
+	if (!x->hz_grp) return;
+	if (hv_eval(r, HV_R_HPCTKDB_METRICS_READER_HAZARD_HATCHET_SCOPE, cct->hz_count == 0)) return;
+	const hpctk_vmodel *vm = x->meta->values;
+	const hpctk_hzfirst *h = &cct->hz_first;
+	char path[HV_PATH_MAX], want[80];
+	snprintf(path, sizeof path, "cct.db/ctx[%u]/valueBlock/value", h->ctx);
+	if (h->has_exc) snprintf(want, sizeof want, "%.17g", h->x);
+	else snprintf(want, sizeof want, "no value");
+	hv_emit(r, HV_R_HPCTKDB_METRICS_READER_HAZARD_HATCHET_SCOPE, x->cct->b->name, h->off, 12, path,
+		"hatchet 1.4.0 shows another scope in a metric's exclusive column at %llu (context, profile) cells; "
+		"first: context %u, profile %u, metric '%.40s': %.17g of propMetricId %u (%.24s, the last cct.db "
+		"lists there), not %s of propMetricId %u (%.24s)",
+		(unsigned long long)cct->hz_count, h->ctx, h->prof, vm->pool + vm->metric_name[vm->metric_of[h->pid]], h->v,
+		h->pid, vm->pool + vm->scope_name[h->pid], want, h->exc, vm->pool + vm->scope_name[h->exc]);
+}
