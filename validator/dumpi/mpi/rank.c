@@ -239,7 +239,20 @@ static void check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 }
 
 /* Rank argument `ro` of value x (at `at` in the file) on communicator `comm`. */
-static void check_rank_val(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at);
+static void check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at);
+static void check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at,
+			  mpi_comm *c);
+static inline void check_rank_val(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at)
+{
+	if (x < 0) {
+		check_rank_any(m, rec, comm, ro, x, at);
+		return;
+	}
+	/* most ranks lie inside a communicator of known size */
+	mpi_comm *c = mpi_comm_of(m, comm);
+	if (c && c->size >= 0 && x < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else if (c) check_rank_in(m, rec, comm, ro, x, at, c);
+}
 
 static void check_rank_arg(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, uint64_t comm, int ro)
 {
@@ -248,7 +261,7 @@ static void check_rank_arg(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 	check_rank_val(m, rec, comm, ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, ro));
 }
 
-static void check_rank_val(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at)
+static void check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at)
 {
 	bool dest = ro == RO_DEST;
 	if (x == -1 || x == -2) {
@@ -268,7 +281,13 @@ static void check_rank_val(mpi_rank *m, const dumpi_record *rec, uint64_t comm, 
 		return;
 	}
 	mpi_comm *c = mpi_comm_of(m, comm);
-	if (!c) return;
+	if (c) check_rank_in(m, rec, comm, ro, x, at, c);
+}
+
+/* The same once the communicator is found (c). */
+static void check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at,
+			  mpi_comm *c)
+{
 	int64_t size = c->size;
 	if (x < 0 || size >= 0) {
 		bool ok = x >= 0 && x < size;
