@@ -421,6 +421,9 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
  * read the message; the driver's fused paths (rank.c) call it alike. */
 void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g);
 
+/* An MPI_Wait record: mpi_requests' share of it, for the driver's fused path. */
+void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+
 /* The end of a complete rank (requests.c; mpi_rank_end calls them in order). */
 void mpi_report_ignored(mpi_rank *m);
 void mpi_report_unrecorded(mpi_rank *m);

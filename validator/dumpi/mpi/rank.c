@@ -45,8 +45,9 @@ enum {
 static uint8_t plans[DUMPI_NFUNCS];
 /* The common point-to-point records (MPI_Send and its modes, MPI_Recv,
  * MPI_Isend and its modes, MPI_Irecv) take a fused path (fused_p2p): their
- * arguments read once, the same checks in the same order as their plan. */
-enum { FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV };
+ * arguments read once, the same checks in the same order as their plan;
+ * MPI_Wait, whose plan is its request alone, goes straight to it. */
+enum { FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT };
 static uint8_t fused[DUMPI_NFUNCS];
 /* The count roles a function has, and the handle inputs (communicators,
  * then datatypes) uses() looks at, in role order; RO_COUNT_ROLES ends each. */
@@ -107,6 +108,7 @@ static void compute_plans(void)
 		    (ro[RO_REQUEST] >= 0) == req && ro[recv ? RO_DEST : RO_SOURCE] < 0)
 			fused[fn] = common[k].kind;
 	}
+	if (plans[13] == PLAN_REQ && mpi_roles[13][RO_REQUEST] >= 0) fused[13] = FUSED_WAIT;
 }
 
 
@@ -618,6 +620,10 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	m->last_fn = (uint16_t)rec->fn;
 	if (rec->fn >= DUMPI_NFUNCS) return;
 	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
+	if (fused[rec->fn] == FUSED_WAIT) {
+		mpi_request_wait(m, rec, a);
+		return;
+	}
 	if (fused[rec->fn]) {
 		fused_p2p(m, rec, a, fused[rec->fn]);
 		return;

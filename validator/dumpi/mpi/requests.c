@@ -217,6 +217,27 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 	q->msg = *g;
 }
 
+void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned iq = mpi_role_ix[13][RO_REQUEST];
+	if (!a->f[iq].present) return;
+	uint32_t id = (uint32_t)a->f[iq].v;
+	mpi_status st = mpi_status_of(m, 13, a, RO_STATUS, 0);
+	/* the common case, a known nonblocking request of the table completed
+	 * uncancelled with nothing left to count: req_complete's steps inline */
+	mpi_pass *p = m->pass;
+	mpi_req *q = id >= 2 && id < REQ_DIRECT && p->req_direct ? &p->req_direct[id] : NULL;
+	if (q && q->kind == REQ_ACTIVE && !m->io_requests && !(m->ignored & IGN_REQUESTS) && !st.cancelled &&
+	    !(q->msg.p2p && q->msg.recv && mpi_msg_wild(&q->msg))) {
+		hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+		if (q->msg.p2p && q->msg.recv) p->status_fresh = true;
+		if (q->live > 1) q->live--;
+		else q->kind = 0;
+		return;
+	}
+	req_complete(m, rec, a->f[iq].at, id, st);
+}
+
 bool mpi_requests_of(unsigned fn)
 {
 	return is_io_request(fn) || creates_request(fn) || (fn >= 13 && fn <= 21) || fn == 24 || fn == 31 || fn == 32;
