@@ -154,21 +154,3 @@ void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g)
 	if (g->peer < 0) return; /* MPI_PROC_NULL */
 	tally(m, rec, g->inst, g->peer, g->tag, false, g->count, g->dtype);
 }
-
-mpi_msg mpi_msg_from(mpi_rank *m, unsigned fn, const dumpi_args *a, bool recv, int cro, int pro, int gro, int dro)
-{
-	/* mpi_arg's lookups, with the function's row of roles found once */
-	const uint8_t *ix = mpi_role_ix[fn];
-	mpi_msg g = {.p2p = true, .recv = recv};
-	unsigned i = ix[RO_COMM];
-	g.inst = a->f[i].present ? mpi_inst_of_comm(m, a->f[i].v) : INST_NONE;
-	i = ix[cro];
-	g.count = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : 0;
-	i = ix[dro];
-	g.dtype = a->f[i].present ? (uint16_t)a->f[i].v : 0;
-	i = ix[pro];
-	g.peer = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : -2;
-	i = ix[gro];
-	g.tag = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : 0;
-	return g;
-}

@@ -384,7 +384,24 @@ static inline uint32_t mpi_inst_of_comm(mpi_rank *m, uint64_t comm)
 	return c ? c->inst : INST_NONE;
 }
 /* The message of a send or receive, from its count, peer, tag and datatype roles. */
-mpi_msg mpi_msg_from(mpi_rank *m, unsigned fn, const dumpi_args *a, bool recv, int cro, int pro, int gro, int dro);
+static inline mpi_msg mpi_msg_from(mpi_rank *m, unsigned fn, const dumpi_args *a, bool recv, int cro, int pro, int gro,
+				   int dro)
+{
+	/* mpi_arg's lookups, with the function's row of roles found once */
+	const uint8_t *ix = mpi_role_ix[fn];
+	mpi_msg g = {.p2p = true, .recv = recv};
+	unsigned i = ix[RO_COMM];
+	g.inst = a->f[i].present ? mpi_inst_of_comm(m, a->f[i].v) : INST_NONE;
+	i = ix[cro];
+	g.count = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : 0;
+	i = ix[dro];
+	g.dtype = a->f[i].present ? (uint16_t)a->f[i].v : 0;
+	i = ix[pro];
+	g.peer = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : -2;
+	i = ix[gro];
+	g.tag = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : 0;
+	return g;
+}
 static inline bool mpi_msg_wild(const mpi_msg *g) { return g->peer == MPI_D_ANY_SOURCE || g->tag == MPI_D_ANY_TAG; }
 void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g);
 void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_status st);
@@ -398,6 +415,14 @@ bool mpi_requests_of(unsigned fn);
 void mpi_messages(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+
+/* A call creating request id `v` (>= 2) whose message is `g` (zeroed for
+ * MPI_Grequest_start): mpi_requests' share of such a record once it has
+ * read the message; the driver's fused paths (rank.c) call it alike. */
+void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g);
+
+/* An MPI_Wait record: mpi_requests' share of it, for the driver's fused path. */
+void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
 /* The end of a complete rank (requests.c; mpi_rank_end calls them in order). */
 void mpi_report_ignored(mpi_rank *m);

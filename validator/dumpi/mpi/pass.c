@@ -31,13 +31,16 @@ static const char *const role_names[RO_COUNT_ROLES] = {
 
 static void compute_roles(void)
 {
+	/* every process pays this once: the names' lengths are measured once */
+	size_t len[RO_COUNT_ROLES];
+	for (int ro = 0; ro < RO_COUNT_ROLES; ro++) len[ro] = strlen(role_names[ro]);
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
 		memset(mpi_roles[fn], -1, sizeof mpi_roles[fn]);
 		const dumpi_layout *L = dumpi_layout_of(fn);
 		if (!L) continue;
 		for (unsigned i = 0; i < L->nfields; i++)
 			for (int ro = 0; ro < RO_COUNT_ROLES; ro++)
-				if (strlen(role_names[ro]) == L->fields[i].name_len &&
+				if (len[ro] == L->fields[i].name_len && role_names[ro][0] == L->fields[i].name[0] &&
 				    memcmp(role_names[ro], L->fields[i].name, L->fields[i].name_len) == 0 && mpi_roles[fn][ro] < 0)
 					mpi_roles[fn][ro] = (int8_t)i;
 	}

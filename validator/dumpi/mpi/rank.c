@@ -43,6 +43,12 @@ enum {
 	PLAN_STATUS = 128, /* makes or reads a status (status_reads) */
 };
 static uint8_t plans[DUMPI_NFUNCS];
+/* The common point-to-point records (MPI_Send and its modes, MPI_Recv,
+ * MPI_Isend and its modes, MPI_Irecv) take a fused path (fused_p2p): their
+ * arguments read once, the same checks in the same order as their plan;
+ * MPI_Wait, whose plan is its request alone, goes straight to it. */
+enum { FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT };
+static uint8_t fused[DUMPI_NFUNCS];
 /* The count roles a function has, and the handle inputs (communicators,
  * then datatypes) uses() looks at, in role order; RO_COUNT_ROLES ends each. */
 static uint8_t count_roles[DUMPI_NFUNCS][4], use_roles[DUMPI_NFUNCS][7];
@@ -77,6 +83,32 @@ static void compute_plans(void)
 		if (fn == 1 || fn == 22 || fn == 23 || fn == 33 || fn == 34 || fn == 2 || fn == 48) p |= PLAN_STATUS;
 		plans[fn] = p;
 	}
+	/* the fused paths make the checks the plan makes, as long as the
+	 * layouts give these functions the roles the paths assume */
+	static const struct { uint8_t fn, kind, plan; } common[] = {
+		{0, FUSED_SEND, PLAN_COUNTS | PLAN_USES | PLAN_MSG | PLAN_RANKS},
+		{3, FUSED_SEND, PLAN_COUNTS | PLAN_USES | PLAN_MSG | PLAN_RANKS},
+		{4, FUSED_SEND, PLAN_COUNTS | PLAN_USES | PLAN_MSG | PLAN_RANKS},
+		{5, FUSED_SEND, PLAN_COUNTS | PLAN_USES | PLAN_MSG | PLAN_RANKS},
+		{1, FUSED_RECV, PLAN_COUNTS | PLAN_STATUS | PLAN_USES | PLAN_MSG | PLAN_RANKS},
+		{8, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{9, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{10, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{11, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{12, FUSED_IRECV, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+	};
+	for (unsigned k = 0; k < sizeof common / sizeof common[0]; k++) {
+		unsigned fn = common[k].fn;
+		const int8_t *ro = mpi_roles[fn];
+		bool recv = common[k].kind == FUSED_RECV || common[k].kind == FUSED_IRECV;
+		bool req = common[k].kind == FUSED_ISEND || common[k].kind == FUSED_IRECV;
+		if (plans[fn] == common[k].plan && count_roles[fn][0] == RO_COUNT && count_roles[fn][1] == RO_COUNT_ROLES &&
+		    use_roles[fn][0] == RO_COMM && use_roles[fn][1] == RO_DATATYPE && use_roles[fn][2] == RO_COUNT_ROLES &&
+		    ro[RO_ROOT] < 0 && ro[RO_OLDCOMM] < 0 && ro[recv ? RO_SOURCE : RO_DEST] >= 0 && ro[RO_TAG] >= 0 &&
+		    (ro[RO_REQUEST] >= 0) == req && ro[recv ? RO_DEST : RO_SOURCE] < 0)
+			fused[fn] = common[k].kind;
+	}
+	if (plans[13] == PLAN_REQ && mpi_roles[13][RO_REQUEST] >= 0) fused[13] = FUSED_WAIT;
 }
 
 
@@ -191,24 +223,48 @@ static uint32_t inst_new(mpi_rank *m)
 
 /* ---- per-record checks ---- */
 
+/* Count argument `ro` of value c (at `at` in the file). */
+static inline void check_count_val(mpi_rank *m, const dumpi_record *rec, int ro, int32_t c, uint64_t at)
+{
+	if (!hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, c >= 0))
+		mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, at, 4, "%s is %d; counts are >= 0", mpi_role_label(ro), c);
+}
+
 static void check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	if (count_is_output(rec->fn)) return;
 	for (const uint8_t *ro = count_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++) {
 		uint64_t v;
 		if (!mpi_arg(rec->fn, a, *ro, &v)) continue;
-		int32_t c = (int32_t)(uint32_t)v;
-		if (!hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, c >= 0))
-			mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, mpi_arg_at(rec->fn, a, *ro), 4,
-				 "%s is %d; counts are >= 0", mpi_role_label(*ro), c);
+		check_count_val(m, rec, *ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, *ro));
 	}
+}
+
+/* Rank argument `ro` of value x (at `at` in the file) on communicator `comm`. */
+static void check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at);
+static void check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at,
+			  mpi_comm *c);
+static inline void check_rank_val(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at)
+{
+	if (x < 0) {
+		check_rank_any(m, rec, comm, ro, x, at);
+		return;
+	}
+	/* most ranks lie inside a communicator of known size */
+	mpi_comm *c = mpi_comm_of(m, comm);
+	if (c && c->size >= 0 && x < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else if (c) check_rank_in(m, rec, comm, ro, x, at, c);
 }
 
 static void check_rank_arg(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, uint64_t comm, int ro)
 {
 	uint64_t v;
 	if (!mpi_arg(rec->fn, a, ro, &v)) return;
-	int32_t x = (int32_t)(uint32_t)v;
+	check_rank_val(m, rec, comm, ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, ro));
+}
+
+static void check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at)
+{
 	bool dest = ro == RO_DEST;
 	if (x == -1 || x == -2) {
 		/* ANY_SOURCE (-1 in DUMPI), MPI_ROOT (-2), and MPI_PROC_NULL as
@@ -220,14 +276,20 @@ static void check_rank_arg(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 		if (!(m->impl & lib)) m->impl |= (uint8_t)lib, m->impl_rec[lib - 1] = rec->index;
 		bool ok = !m->impl_opt || m->impl_opt == lib;
 		if (!hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, ok))
-			mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, mpi_arg_at(rec->fn, a, ro), 4,
+			mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, at, 4,
 				 "%s %d is no rank: under %s (--mpi) MPI_PROC_NULL is %d, and %d is %s", mpi_role_label(ro), x,
 				 m->impl_opt == IMPL_MPICH ? "MPICH" : "Open MPI", m->impl_opt == IMPL_MPICH ? -1 : -2, x,
 				 x == -1 ? "MPI_ANY_SOURCE, which a send cannot name" : "MPI_ROOT, which only intercommunicator collectives name");
 		return;
 	}
 	mpi_comm *c = mpi_comm_of(m, comm);
-	if (!c) return;
+	if (c) check_rank_in(m, rec, comm, ro, x, at, c);
+}
+
+/* The same once the communicator is found (c). */
+static void check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at,
+			  mpi_comm *c)
+{
 	int64_t size = c->size;
 	if (x < 0 || size >= 0) {
 		bool ok = x >= 0 && x < size;
@@ -237,7 +299,7 @@ static void check_rank_arg(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 		else if (size >= 0)
 			snprintf(tail, sizeof tail, "; it has %lld rank(s) (MPI_Comm_size record %llu)", (long long)size,
 				 (unsigned long long)c->size_rec);
-		mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, mpi_arg_at(rec->fn, a, ro), 4,
+		mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, at, 4,
 			 "%s %d is outside communicator %llu%s and no constant DUMPI writes (-1, -2)%s", mpi_role_label(ro),
 			 x, (unsigned long long)comm, comm == MPI_D_COMM_WORLD ? " (world)" : "", tail);
 		return;
@@ -247,21 +309,26 @@ static void check_rank_arg(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 	if (in && x > in->ref.max) {
 		in->ref.max = x;
 		in->ref.rec = rec->index;
-		in->ref.off = mpi_arg_at(rec->fn, a, ro);
+		in->ref.off = at;
 		in->ref.fn = (uint16_t)rec->fn;
 		in->ref.role = (uint8_t)ro;
 	}
+}
+
+/* Tag argument `ro` of value t (at `at` in the file). */
+static inline void check_tag_val(mpi_rank *m, const dumpi_record *rec, int ro, int32_t t, uint64_t at, bool receive)
+{
+	bool ok = t >= 0 || (receive && t == MPI_D_ANY_TAG);
+	if (!hv_eval(m->r, HV_R_DUMPI_MPI_TAG_RANGE, ok))
+		mpi_emit(m, HV_R_DUMPI_MPI_TAG_RANGE, rec, at, 4, "%s %d is negative%s", mpi_role_label(ro), t,
+			 receive ? " and not MPI_ANY_TAG (-1)" : "; send tags are >= 0");
 }
 
 static void check_tag(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, bool receive)
 {
 	uint64_t v;
 	if (!mpi_arg(rec->fn, a, ro, &v)) return;
-	int32_t t = (int32_t)(uint32_t)v;
-	bool ok = t >= 0 || (receive && t == MPI_D_ANY_TAG);
-	if (!hv_eval(m->r, HV_R_DUMPI_MPI_TAG_RANGE, ok))
-		mpi_emit(m, HV_R_DUMPI_MPI_TAG_RANGE, rec, mpi_arg_at(rec->fn, a, ro), 4, "%s %d is negative%s", mpi_role_label(ro), t,
-			 receive ? " and not MPI_ANY_TAG (-1)" : "; send tags are >= 0");
+	check_tag_val(m, rec, ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, ro), receive);
 }
 
 /* A handle used after its free (see mpi_reuse): the first use waits for
@@ -506,6 +573,44 @@ static void status_reads(mpi_rank *m, const dumpi_record *rec)
 	m->pass->status_fresh = false;
 }
 
+/* A point-to-point record of kind `kind` (fused[]): what its plan does,
+ * in the plan's order (status, counts, uses, message, ranks and tags,
+ * requests), with each argument looked up once. */
+static void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, unsigned kind)
+{
+	unsigned fn = rec->fn;
+	const uint8_t *ix = mpi_role_ix[fn];
+	bool recv = kind == FUSED_RECV || kind == FUSED_IRECV;
+	int pro = recv ? RO_SOURCE : RO_DEST;
+	unsigned ic = ix[RO_COUNT], im = ix[RO_COMM], id = ix[RO_DATATYPE], ip = ix[pro], it = ix[RO_TAG];
+	if (kind == FUSED_RECV) m->pass->status_fresh = true; /* status_reads */
+	if (a->f[ic].present) check_count_val(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	/* uses: the communicator, then the datatype */
+	if (a->f[im].present && a->f[im].v >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, RO_COMM, a->f[im].v);
+	if (a->f[id].present && a->f[id].v >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, RO_DATATYPE, a->f[id].v);
+	/* mpi_messages */
+	if (kind == FUSED_SEND) {
+		mpi_msg g = mpi_msg_from(m, fn, a, false, RO_COUNT, RO_DEST, RO_TAG, RO_DATATYPE);
+		mpi_send_msg(m, rec, &g);
+	} else if (kind == FUSED_RECV) {
+		mpi_msg g = mpi_msg_from(m, fn, a, true, RO_COUNT, RO_SOURCE, RO_TAG, RO_DATATYPE);
+		mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	}
+	/* ranks_and_tags */
+	if (a->f[im].present) {
+		if (a->f[ip].present) check_rank_val(m, rec, a->f[im].v, pro, (int32_t)(uint32_t)a->f[ip].v, a->f[ip].at);
+		if (a->f[it].present) check_tag_val(m, rec, RO_TAG, (int32_t)(uint32_t)a->f[it].v, a->f[it].at, recv);
+	}
+	/* mpi_requests: the request it creates */
+	if (kind == FUSED_ISEND || kind == FUSED_IRECV) {
+		unsigned iq = ix[RO_REQUEST];
+		if (a->f[iq].present && a->f[iq].v >= 2) {
+			mpi_msg g = mpi_msg_from(m, fn, a, recv, RO_COUNT, pro, RO_TAG, RO_DATATYPE);
+			mpi_request_created(m, rec, a->f[iq].v, &g);
+		}
+	}
+}
+
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	if (!m || m->finalized) return;
@@ -515,6 +620,14 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	m->last_fn = (uint16_t)rec->fn;
 	if (rec->fn >= DUMPI_NFUNCS) return;
 	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
+	if (fused[rec->fn] == FUSED_WAIT) {
+		mpi_request_wait(m, rec, a);
+		return;
+	}
+	if (fused[rec->fn]) {
+		fused_p2p(m, rec, a, fused[rec->fn]);
+		return;
+	}
 	uint8_t plan = plans[rec->fn];
 	if (plan & PLAN_COUNTS) check_counts(m, rec, a);
 	if (plan & PLAN_STATUS) status_reads(m, rec);

@@ -191,6 +191,53 @@ static void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32
 	if (was_idle && q->msg.p2p && q->msg.recv && !mpi_msg_wild(&q->msg)) mpi_recv_msg(m, rec, &q->msg, (mpi_status){0});
 }
 
+void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g)
+{
+	unsigned fn = rec->fn;
+	bool recv = fn == 12 || fn == 30;
+	req_mark_seen(m, v);
+	if (!is_persistent_init(fn) && fn != 170 && !recv) mpi_send_msg(m, rec, g);
+	if (!is_persistent_init(fn) && fn != 170 && recv && !mpi_msg_wild(g)) mpi_recv_msg(m, rec, g, (mpi_status){0});
+	bool fresh;
+	mpi_req *q = req_put(m, v, &fresh);
+	if (!q) return;
+	if (!fresh && q->kind == REQ_ACTIVE && !is_persistent_init(fn)) {
+		/* One more live instance of a shared id (see mpi_req); the
+		 * oldest instance keeps the record and the message. */
+		if (q->live < UINT32_MAX) q->live++;
+		return;
+	}
+	if (!fresh) req_replaced(m, rec, v, q);
+	q->kind = is_persistent_init(fn) ? REQ_PERSIST_IDLE : REQ_ACTIVE;
+	q->live = 1;
+	q->cancelled = false;
+	q->fn = (uint16_t)fn;
+	q->rec = rec->index;
+	q->off = rec->offset;
+	q->msg = *g;
+}
+
+void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned iq = mpi_role_ix[13][RO_REQUEST];
+	if (!a->f[iq].present) return;
+	uint32_t id = (uint32_t)a->f[iq].v;
+	mpi_status st = mpi_status_of(m, 13, a, RO_STATUS, 0);
+	/* the common case, a known nonblocking request of the table completed
+	 * uncancelled with nothing left to count: req_complete's steps inline */
+	mpi_pass *p = m->pass;
+	mpi_req *q = id >= 2 && id < REQ_DIRECT && p->req_direct ? &p->req_direct[id] : NULL;
+	if (q && q->kind == REQ_ACTIVE && !m->io_requests && !(m->ignored & IGN_REQUESTS) && !st.cancelled &&
+	    !(q->msg.p2p && q->msg.recv && mpi_msg_wild(&q->msg))) {
+		hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+		if (q->msg.p2p && q->msg.recv) p->status_fresh = true;
+		if (q->live > 1) q->live--;
+		else q->kind = 0;
+		return;
+	}
+	req_complete(m, rec, a->f[iq].at, id, st);
+}
+
 bool mpi_requests_of(unsigned fn)
 {
 	return is_io_request(fn) || creates_request(fn) || (fn >= 13 && fn <= 21) || fn == 24 || fn == 31 || fn == 32;
@@ -202,29 +249,10 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	uint64_t v, cnt, flag = 1;
 	if (is_io_request(fn)) m->io_requests = true;
 	if (creates_request(fn) && mpi_arg(fn, a, RO_REQUEST, &v) && v >= 2) {
-		req_mark_seen(m, v);
 		bool recv = fn == 12 || fn == 30;
 		mpi_msg g = {0};
 		if (fn != 170) g = mpi_msg_from(m, fn, a, recv, RO_COUNT, recv ? RO_SOURCE : RO_DEST, RO_TAG, RO_DATATYPE);
-		if (!is_persistent_init(fn) && fn != 170 && !recv) mpi_send_msg(m, rec, &g);
-		if (!is_persistent_init(fn) && fn != 170 && recv && !mpi_msg_wild(&g)) mpi_recv_msg(m, rec, &g, (mpi_status){0});
-		bool fresh;
-		mpi_req *q = req_put(m, v, &fresh);
-		if (!q) return;
-		if (!fresh && q->kind == REQ_ACTIVE && !is_persistent_init(fn)) {
-			/* One more live instance of a shared id (see mpi_req); the
-			 * oldest instance keeps the record and the message. */
-			if (q->live < UINT32_MAX) q->live++;
-			return;
-		}
-		if (!fresh) req_replaced(m, rec, v, q);
-		q->kind = is_persistent_init(fn) ? REQ_PERSIST_IDLE : REQ_ACTIVE;
-		q->live = 1;
-		q->cancelled = false;
-		q->fn = (uint16_t)fn;
-		q->rec = rec->index;
-		q->off = rec->offset;
-		q->msg = g;
+		mpi_request_created(m, rec, v, &g);
 		return;
 	}
 	uint64_t at = mpi_arg_at(fn, a, RO_REQUEST);
