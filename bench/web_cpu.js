@@ -2,8 +2,8 @@
 // browser, in Node (the same V8 as Chromium): the module's CPU alone, with
 // the files read synchronously from disk as the page's worker copies them
 // in (hpcvet.read), so that `node --cpu-prof` profiles the checking core as
-// the page runs it. Not part of the tests (bench/RESULTS.md, "In the
-// browser": how the wasm build's CPU was measured against the CLI's).
+// the page runs it. Not part of the tests (bench/RESULTS.md, "Web page
+// (WebAssembly in the browser)": how the wasm build's CPU was measured against the CLI's).
 //
 // Needs Node (Debian: nodejs), for measuring only.
 // usage: [REPEAT=n] node [--cpu-prof] bench/web_cpu.js BUILD/web/hpcvet.wasm INPUT [json]
