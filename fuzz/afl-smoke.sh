@@ -10,6 +10,12 @@ cd "$(dirname "$0")/.."
 secs=$1
 shift
 rm -rf build-fuzz/afl-smoke
+# A smoke proves each target runs, not how stable it is: three calibration
+# cycles a seed, not up to forty when a threaded target's edges vary, and
+# cmplog only on new inputs. Every seed still runs in the dry run, so the
+# edges found prove the instrumentation (AFL_NO_STARTUP_CALIBRATION would
+# skip that and report 0 edges). diff_units' 638 seeds: 94 s before, 60 s.
+export AFL_FAST_CAL=1 AFL_CMPLOG_ONLY_NEW=1
 start=$(date +%s)
 jobs=()
 for t in "$@"; do jobs+=("afl:$t:$secs"); done
