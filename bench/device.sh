@@ -138,8 +138,8 @@ for k in "${!inputs[@]}"; do
 			timed "$log" "$hv" -q -j"$j" "$in"
 			set -e
 		done
-		wall=$(awk '{ print $1 }' "$log" | median)
-		cpu=$(awk '{ print $2 }' "$log" | median)
+		wall=$(column_median "$log" 1)
+		cpu=$(column_median "$log" 2)
 		rss=$(awk '{ print $3 }' "$log" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
 		rc=$(awk '{ print $4 }' "$log" | sort -n | tail -1)
 		[ -n "$base" ] || base=$wall
@@ -175,7 +175,7 @@ else
 			set -e
 		done
 		printf '| dumpi, %s ranks | %s | %.3f | %.3f | %s | %s |\n' "$widest" "$np" \
-			"$(awk '{ print $1 }' "$log" | median)" "$(awk '{ print $2 }' "$log" | median)" \
+			"$(column_median "$log" 1)" "$(column_median "$log" 2)" \
 			"$(awk '{ print $3 }' "$log" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')" \
 			"$(awk '{ print $4 }' "$log" | sort -n | tail -1)" >>"$md"
 	done

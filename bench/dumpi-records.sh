@@ -56,8 +56,8 @@ paired() {
 		echo "$ta $tb" >>"$dir/pairs"
 	done
 	local ma mb r
-	ma=$(awk '{ print $1 }' "$dir/pairs" | median)
-	mb=$(awk '{ print $2 }' "$dir/pairs" | median)
+	ma=$(column_median "$dir/pairs" 1)
+	mb=$(column_median "$dir/pairs" 2)
 	r=$(awk '$2 > 0 { print $1 / $2 }' "$dir/pairs" | median)
 	printf '%-46s %10d %9.3f %9.1f %9.3f %9.1f %8.2f\n' "$label" "$n" "$ma" "$(ns_per "$ma" "$n")" "$mb" \
 		"$(ns_per "$mb" "$n")" "$r"

@@ -55,9 +55,9 @@ measure() {
 		set -e
 	done
 	for ((i = 0; i < runs; i++)); do timed "$log.cat" find "$2" -type f -exec cat {} +; done
-	CAT_CPU=$(awk '{ print $2 }' "$log.cat" | median)
+	CAT_CPU=$(column_median "$log.cat" 2)
 	rm -f "$log.cat"
-	CPU=$(awk '{ print $2 }' "$log" | median)
+	CPU=$(column_median "$log" 2)
 	RSS=$(awk '{ print $3 }' "$log" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
 	rm -f "$log"
 	VERDICT=$({ "$hv" "$2" 2>/dev/null || true; } | awk '

@@ -195,8 +195,8 @@ measure_runs() {
 		timed "$log" "$@"
 		set -e
 	done
-	WALL=$(awk '{ print $1 }' "$log" | median)
-	CPU=$(awk '{ print $2 }' "$log" | median)
+	WALL=$(column_median "$log" 1)
+	CPU=$(column_median "$log" 2)
 	RSS=$(awk '{ print $3 }' "$log" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
 	EXIT=$(awk '{ print $4 }' "$log" | sort -n | tail -1)
 	rm -f "$log"
@@ -280,10 +280,10 @@ bench_measure() {
 		if [ -n "${BENCH_NOJ:-}" ]; then timed "$log.hv" "$hv" -q "$@"; else timed "$log.hv" "$hv" -q "$j" "$@"; fi
 		set -e
 	done
-	M_CAT=$(awk '{ print $1 }' "$log.cat" | median)
-	M_CAT_CPU=$(awk '{ print $2 }' "$log.cat" | median)
-	M_TIME=$(awk '{ print $1 }' "$log.hv" | median)
-	M_CPU=$(awk '{ print $2 }' "$log.hv" | median)
+	M_CAT=$(column_median "$log.cat" 1)
+	M_CAT_CPU=$(column_median "$log.cat" 2)
+	M_TIME=$(column_median "$log.hv" 1)
+	M_CPU=$(column_median "$log.hv" 2)
 	M_RSS=$(awk '{ print $3 }' "$log.hv" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
 	M_EXIT=$(awk '{ print $4 }' "$log.hv" | sort -n | tail -1)
 	rm -f "$log" "$log.cat" "$log.hv"

@@ -53,7 +53,7 @@ for _ in $(seq "$runs"); do
 	timed "$bare" "$py" -c pass
 	timed "$log" "$py" -c 'import hpcvet'
 done
-ms() { awk '{ print $2 }' "$1" | median | awk '{ printf "%.1f", $1 * 1000 }'; }
+ms() { column_median "$1" 2 | awk '{ printf "%.1f", $1 * 1000 }'; }
 echo "start-up, CPU ms (median): python3 -c pass $(ms "$bare"), python3 -c 'import hpcvet' $(ms "$log")"
 rm -f "$bare" "$log"
 echo
@@ -67,8 +67,8 @@ for fmt in $formats; do
 		timed "$a" "$hv" -q -j1 "$in"
 		timed "$b" "$py" -c "$PY_RUN" "$in" 2>>"$inner"
 	done
-	ra=$(awk '{ print $2 }' "$a" | median)
-	rb=$(awk '{ print $2 }' "$b" | median)
+	ra=$(column_median "$a" 2)
+	rb=$(column_median "$b" 2)
 	ratio=$(paste "$a" "$b" | awk '{ print $6 / $2 }' | median)
 	ein=$(awk '{ print $4 }' "$a" | sort -u | tr '\n' ' ') eb=$(awk '{ print $4 }' "$b" | sort -u | tr '\n' ' ')
 	[ "$ein" = "$eb" ] || echo "exit codes differ: hpcvet $ein, Python $eb" >&2

@@ -56,15 +56,15 @@ for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 		done
 		got=$(awk '{ print $8 }' "$dir/page.log" | sort -u | tr '\n' ' ')
 		[ "${got% }" = "$mode" ] || echo "warning: the page read by ${got% }, $mode expected" >&2
-		page_wall=$(awk '{ print $1 }' "$dir/page.log" | median)
-		page_cpu=$(awk '{ print $7 }' "$dir/page.log" | median)
-		page_reads=$(awk '{ print $5 }' "$dir/page.log" | median)
-		page_read_s=$(awk '{ print $6 }' "$dir/page.log" | median)
+		page_wall=$(column_median "$dir/page.log" 1)
+		page_cpu=$(column_median "$dir/page.log" 7)
+		page_reads=$(column_median "$dir/page.log" 5)
+		page_read_s=$(column_median "$dir/page.log" 6)
 		page_exit=$(awk '{ print $2 }' "$dir/page.log" | sort -u | tr '\n' ' ')
 		wasm=$(awk '{ print $3 }' "$dir/page.log" | sort -g | tail -n 1)
 		rend=$(awk '{ print $4 }' "$dir/page.log" | sort -g | tail -n 1)
 		shared=$(awk '{ print $9 }' "$dir/page.log" | sort -g | tail -n 1)
-		readmib=$(awk '{ print $10 }' "$dir/page.log" | median)
+		readmib=$(column_median "$dir/page.log" 10)
 		ratio=$(awk -v a="$page_wall" -v b="$cli_wall" 'BEGIN { printf "%.1f", a / b }')
 		cratio=$(awk -v a="$page_cpu" -v b="$CLI_CPU" 'BEGIN { printf "%.1f", a / b }')
 		echo "| $fmt | $mb | $(printf %.2f "$cli_wall") | $(printf %.2f "$CLI_CPU") | $cli_rss | ${got% } | $page_wall | $page_cpu |" \
