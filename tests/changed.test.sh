@@ -42,7 +42,8 @@ for c in "${cases[@]}"; do
 done
 
 # at N [ENV=VALUE...] -- COMMAND...: run COMMAND on a fresh copy $W of the
-# input in $in with the writer at the Nth opening of $W/$file; $TMP/out,
+# input in $in with the writer at the Nth opening of $W/$file ($W when $file
+# is empty: a one-file input); $TMP/out,
 # $TMP/err, $rc; $TMP/mark says whether the writer acted.
 at() {
 	local n=$1
@@ -52,7 +53,7 @@ at() {
 	shift
 	rm -rf "$W" "$TMP/mark"
 	cp -r "$TMP/$in" "$W"
-	env HV_REWRITE_PATH="$W/$file" HV_REWRITE_AT="$n" HV_REWRITE_MARK="$TMP/mark" LD_PRELOAD="$PRE" "${env[@]}" \
+	env HV_REWRITE_PATH="$W${file:+/$file}" HV_REWRITE_AT="$n" HV_REWRITE_MARK="$TMP/mark" LD_PRELOAD="$PRE" "${env[@]}" \
 		"$@" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 }
@@ -131,6 +132,39 @@ else
 	done
 fi
 
+# After the verdict: the reports that show a finding's bytes read them
+# again; from a file rewritten (or replaced) since it was checked they show
+# none and say so (the verdict stands: it was made on one consistent set of
+# bytes). The small files are read whole, so the report's reading is the
+# 2nd opening. Read meanwhile by another reader, the bytes are shown.
+cp "$ROOT/golden/cases/hpctoolkit/n_metadb.ctx.children-contained_01.db" "$TMP/one.db"
+cp -r "$ROOT/golden/cases/hpctoolkit/n_hpctkdb.values.execution_01.d" "$TMP/nd.d"
+"$HPCVET" --format=json "$TMP/nd.d" >"$TMP/nd.json"
+nd_file=$(jq -r '.inputs[0].diagnostics[0].file | sub(".*/"; "")' "$TMP/nd.json")
+for c in "one.db" "nd.d $nd_file"; do
+	set -- $c
+	in=$1 file=${2:-}
+	hexrow='^    0x[0-9a-f]{6}  [0-9a-f]{2} '
+	for mode in rewrite replace; do # (the interposer's mode "" rewrites in place)
+		what="rewritten in place"
+		[ "$mode" = replace ] && what="replaced by a copy"
+		at 2 HV_REWRITE_MODE="${mode#rewrite}" -- "$HPCVET" --context --color=never "$W"
+		if [ "$rc" -eq 1 ] && [ -s "$TMP/mark" ] && grep -qF "(the file changed after it was checked: its bytes now are not the ones judged, so none are shown)" "$TMP/out" &&
+			! grep -qE "$hexrow" "$TMP/out"; then ok; else
+			not_ok "$in: ${file:-the file} $what after the verdict, before the hex view: exit $rc (want 1), want no bytes and the line that says why"
+			head -8 "$TMP/out"
+		fi
+		at 2 HV_REWRITE_MODE="${mode#rewrite}" -- "$HPCVET" --format=html "$W"
+		if [ "$rc" -eq 1 ] && [ -s "$TMP/mark" ] && grep -qF '"changed"]' "$TMP/out"; then ok; else
+			not_ok "$in: ${file:-the file} $what after the verdict, before the HTML report's bytes: exit $rc (want 1), want \"changed\" for its bytes"
+		fi
+	done
+	at 2 HV_REWRITE_MODE=read -- "$HPCVET" --context --color=never "$W"
+	if [ "$rc" -eq 1 ] && [ -s "$TMP/mark" ] && grep -qE "$hexrow" "$TMP/out" && ! grep -q "none are shown" "$TMP/out"; then ok; else
+		not_ok "$in: read by another reader after the verdict: exit $rc (want 1), want the bytes shown"
+	fi
+done
+
 if ! have_mpi; then
 	skip "hpcvet-mpi not built (no mpicc, or the sanitizer build) or no mpirun"
 	done_testing
@@ -168,6 +202,17 @@ for c in "${cases[@]}"; do
 		head -3 "$TMP/err"
 	fi
 done
+
+# Several inputs, each checked whole by one rank: rank 0 writes the report
+# and knows the identities of what it checked only, so the bytes of the
+# other rank's findings are not shown, and the report says why.
+"${MPIRUN[@]}" -np 2 "$MPI" --context --color=never "$TMP/one.db" "$TMP/nd.d" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -qE "$hexrow" "$TMP/out" &&
+	grep -qF "(the file was checked by another process: the bytes judged are not at hand, so none are shown)" "$TMP/out"; then ok; else
+	not_ok "hpcvet-mpi -np 2 --context, two inputs: exit $rc (want 1), want the bytes of rank 0's input and none of rank 1's"
+	head -12 "$TMP/out"
+fi
 
 # A late writer: rank 1 opens a file only after rank 0 has read it and
 # finished (an input no family claims: no exchange holds rank 0 back), and

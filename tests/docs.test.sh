@@ -27,13 +27,29 @@ else
 	skip "not a git checkout: the tree-wide work-item check"
 fi
 
-# Every `make bench-*` target bench/RESULTS.md names exists, and every one the
-# Makefile has is on the page: each row can be measured again.
-grep -oE 'make bench(-[a-z]+)?' "$ROOT/bench/RESULTS.md" | sort -u | sed 's/^make //' >"$TMP/page-targets"
-grep -oE '^bench(-[a-z]+)?:' "$ROOT/Makefile" | tr -d : | sort -u >"$TMP/make-targets"
+# Every make target the documentation names (in `code` or on a line of a
+# code block that starts with make, options and VAR=value before it) exists,
+# every `make bench-*` target bench/RESULTS.md names among them, and every
+# bench target the Makefile has is on the page: each row can be measured
+# again. Targets have any number of hyphens (bench-dumpi-records).
+docs=()
+while IFS= read -r f; do docs+=("$ROOT/$f"); done < <(cd "$ROOT" && ls README.md CONTRIBUTING.md \
+	bench/RESULTS.md fuzz/README.md golden/README.md python/README.md validator/*/README.md docs/*.md \
+	docs/reader-findings/*.md docs/*.1 2>/dev/null)
+opts='( +[A-Za-z_][A-Za-z0-9_]*=[^ `]*| +-[^ `]+)*'
+named_targets() {
+	{ grep -ohE "\`make$opts +[a-z][a-z0-9-]*" "$@"; grep -ohE "^[[:space:]]*make$opts +[a-z][a-z0-9-]*" "$@"; } |
+		awk '{print $NF}' | sort -u
+}
+named_targets "${docs[@]}" >"$TMP/doc-targets"
+named_targets "$ROOT/bench/RESULTS.md" | grep -E '^bench(-|$)' >"$TMP/page-targets"
+grep -ohE '^[a-z][a-z0-9-]*( +[a-z][a-z0-9-]*)*:([^=]|$)' "$ROOT/Makefile" "$ROOT"/web/*.mk | sed 's/:.*//' |
+	tr ' ' '\n' | sort -u >"$TMP/make-targets"
+grep -E '^bench(-|$)' "$TMP/make-targets" >"$TMP/make-bench-targets"
+check "the docs name make targets" test -s "$TMP/doc-targets"
+check "every make target README, CONTRIBUTING and docs name exists" bash -c '! comm -23 "$1" "$2" | grep .' _ "$TMP/doc-targets" "$TMP/make-targets"
 check "bench/RESULTS.md names bench targets" test -s "$TMP/page-targets"
-check "every make target bench/RESULTS.md names exists" bash -c '! comm -23 "$1" "$2" | grep .' _ "$TMP/page-targets" "$TMP/make-targets"
-check "every bench target of the Makefile is in bench/RESULTS.md" bash -c '! comm -13 "$1" "$2" | grep .' _ "$TMP/page-targets" "$TMP/make-targets"
+check "every bench target of the Makefile is in bench/RESULTS.md" bash -c '! comm -13 "$1" "$2" | grep .' _ "$TMP/page-targets" "$TMP/make-bench-targets"
 
 # fuzz/README.md's campaign table is fuzz/campaign-table.sh's sum of
 # fuzz/campaigns.tsv, not a hand-edited copy.

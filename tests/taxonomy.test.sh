@@ -54,11 +54,14 @@ chain=$'version: 0\nm0: &m0 {metric: x}'
 for i in $(seq 1 1500); do chain+=$'\n'"m$i: &m$i {<<: *m$((i - 1)), a: 1, b: 2, c: 3, d: 4}"; done
 chain+=$'\ninputs:\n  - {<<: *m1500, scope: point}\nroots: []'
 variant chain "$chain"
-# (the input's merged metric: is not found past the bound, so the input is
-# also reported as lacking it)
-"$HPCVET" "$TMP/chain" >"$TMP/out" 2>&1
+# The input's metric: is past the bound: hpcvet did not find it, and says
+# only that (the limit, alone), never that the input lacks it.
+"$HPCVET" --no-context "$TMP/chain" >"$TMP/out" 2>&1
 check "a long merge chain: hpctkdb.taxonomy.limit" grep -q "warning\[hpctkdb.taxonomy.limit\].*merge key" "$TMP/out"
 check "a long merge chain: no hpctkdb.taxonomy.bounds" sh -c "! grep -q 'taxonomy.bounds' '$TMP/out'"
+"$HPCVET" --format=json "$TMP/chain" | jq -r '.inputs[0].diagnostics[] | select(.rule | startswith("hpctkdb.taxonomy.")) | .rule + " " + .message' >"$TMP/chain.rules"
+check "a long merge chain: the limit alone, no input reported without metric: ($(tr '\n' ';' <"$TMP/chain.rules" | cut -c1-200))" \
+	test "$(cut -d' ' -f1 "$TMP/chain.rules")" = hpctkdb.taxonomy.limit
 
 rm -rf "$TMP/big" && cp -r "$db" "$TMP/big"
 { echo 'version: 0'; head -c $((65 * 1024 * 1024)) /dev/zero | tr '\0' '#'; echo; } >"$TMP/big/metrics/default.yaml"

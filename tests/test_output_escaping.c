@@ -78,10 +78,57 @@ static void test_uri(void)
 	CHECK(strcmp(hv_out_relative("./././x.db", NULL), "x.db") == 0, "leading ./ dropped");
 }
 
+/* The views of a finding's bytes show only bytes the reader vouches for: a
+ * reader that says the file changed since it was judged (or that it does
+ * not know what was judged) gets no bytes shown, and a line that says why;
+ * the HTML report's row carries the reason instead of the bytes. */
+static size_t bytes_answer;
+static size_t read_fixed(void *ctx, const char *file, uint64_t off, uint8_t *dst, size_t len)
+{
+	(void)ctx, (void)file, (void)off;
+	if (bytes_answer == HV_READ_CHANGED || bytes_answer == HV_READ_UNJUDGED) return bytes_answer;
+	memset(dst, 0x41, len);
+	return len;
+}
+
+static void test_bytes_not_judged(void)
+{
+	hv_report r;
+	hv_report_init(&r, "f.db", 10);
+	hv_emit(&r, HV_R_METADB_HDR_MAGIC, "f.db", 0x10, 4, "meta.db/header", "bad magic");
+	hv_output_opts o = {.context = true, .read_bytes = read_fixed};
+	static const struct {
+		size_t answer;
+		const char *line, *row;
+	} cases[] = {
+		{HV_READ_CHANGED, "    (the file changed after it was checked: its bytes now are not the ones judged, so none are shown)\n",
+		 "\"changed\"]"},
+		{HV_READ_UNJUDGED, "    (the file was checked by another process: the bytes judged are not at hand, so none are shown)\n",
+		 "\"unjudged\"]"},
+		{0, "    0x000010  41 41 41 41 ", "\"4141414141"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		bytes_answer = cases[i].answer;
+		char *tx = render(W_TEXT, &r, &o);
+		CHECK(has(tx, cases[i].line) && (i == 2) == has(tx, "0x000010  "), "text, reader answer %zu:\n%s", i, tx);
+		free(tx);
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		hv_report *reps[1] = {&r};
+		bool ok = f && hv_write_html(f, reps, 1, &o);
+		if (f) fclose(f);
+		CHECK(ok && has(buf, cases[i].row), "HTML row, reader answer %zu: %s", i, cases[i].row);
+		free(buf);
+	}
+	hv_report_free(&r);
+}
+
 int main(void)
 {
 	test_clean();
 	test_uri();
+	test_bytes_not_judged();
 
 	hv_report r;
 	hv_report_init(&r, hostile, 10);

@@ -9,6 +9,7 @@
 
 #include <dlfcn.h>
 #include <openssl/evp.h>
+#include <openssl/crypto.h>
 #include <openssl/opensslv.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -32,6 +33,7 @@
 #endif
 
 static struct {
+	int (*init_crypto)(uint64_t, const OPENSSL_INIT_SETTINGS *);
 	EVP_MD_CTX *(*ctx_new)(void);
 	void (*ctx_free)(EVP_MD_CTX *);
 	const EVP_MD *(*sha256)(void);
@@ -39,9 +41,89 @@ static struct {
 	int (*update)(EVP_MD_CTX *, const void *, size_t);
 	int (*final)(EVP_MD_CTX *, unsigned char *, unsigned int *);
 	bool ok;
+	bool routed;              /* libcrypto allocates through core/alloc.h */
 	char why[160];            /* why it could not be opened */
 } crypto;
 static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
+
+/* libcrypto allocates through core/alloc.h (CONTRIBUTING, "A verdict only
+ * from a complete check"): a failure there is a recorded fault like any
+ * other, which fault injection reaches (the sanitizer build's hook), not a
+ * NULL only OpenSSL sees. OpenSSL's own semantics are kept: no memory for
+ * 0 bytes, realloc of NULL allocates, realloc to 0 frees. */
+static atomic_ullong crypto_allocs, crypto_failures;
+
+static void *crypto_malloc(size_t n, const char *file, int line)
+{
+	(void)file, (void)line;
+	if (n == 0) return NULL;
+	atomic_fetch_add(&crypto_allocs, 1);
+	void *p = hv_malloc(n);
+	if (!p) atomic_fetch_add(&crypto_failures, 1);
+	return p;
+}
+
+static void crypto_free(void *p, const char *file, int line)
+{
+	(void)file, (void)line;
+	free(p);
+}
+
+static void *crypto_realloc(void *p, size_t n, const char *file, int line)
+{
+	if (!p) return crypto_malloc(n, file, line);
+	if (n == 0) {
+		free(p);
+		return NULL;
+	}
+	atomic_fetch_add(&crypto_allocs, 1);
+	void *q = hv_realloc(p, n);
+	if (!q) atomic_fetch_add(&crypto_failures, 1);
+	return q;
+}
+
+void hv_digest_crypto_stats(bool *routed, unsigned long long *allocs, unsigned long long *failures)
+{
+	*routed = crypto.routed;
+	*allocs = atomic_load(&crypto_allocs);
+	*failures = atomic_load(&crypto_failures);
+}
+
+/* OpenSSL sets itself up at its first digest (its default library context,
+ * providers, the SHA-256 method), and OpenSSL 3.0 does not survive every
+ * failed allocation there: its context can be left with a lock it never
+ * made, and the next fetch reads through NULL (found by failing each
+ * allocation in turn, tests/test_digest_faults.c). So one digest of no
+ * bytes is made here, before any certificate's, and if any allocation of
+ * OpenSSL's failed meanwhile, libcrypto is not called again in this
+ * process: its certificates have no digests (a fault of the input that
+ * asked first, which thus has no verdict either). Its context is then
+ * left as it is, unfreed, as nothing of a half-made OpenSSL is safe to call. */
+static void crypto_warm_up(void)
+{
+	unsigned long long failed = atomic_load(&crypto_failures);
+#define CRYPTO_CLEAN(ok) ((ok) && atomic_load(&crypto_failures) == failed)
+	/* its global set-up alone first (what a first fetch does, the
+	 * configuration included): a fetch right after a failure there is what
+	 * reads through NULL */
+	bool ok = CRYPTO_CLEAN(crypto.init_crypto(OPENSSL_INIT_LOAD_CONFIG, NULL) == 1);
+	EVP_MD_CTX *c = ok ? crypto.ctx_new() : NULL;
+	ok = CRYPTO_CLEAN(ok && c != NULL);
+	const EVP_MD *md = ok ? crypto.sha256() : NULL;
+	ok = CRYPTO_CLEAN(ok && md);
+	ok = CRYPTO_CLEAN(ok && crypto.init(c, md, NULL) == 1);
+	uint8_t out[EVP_MAX_MD_SIZE];
+	unsigned len = 0;
+	ok = CRYPTO_CLEAN(ok && crypto.final(c, out, &len) == 1 && len == 32);
+#undef CRYPTO_CLEAN
+	if (ok) {
+		crypto.ctx_free(c);
+		return;
+	}
+	crypto.ok = false;
+	snprintf(crypto.why, sizeof crypto.why, "libcrypto could not set itself up (%s)",
+		 atomic_load(&crypto_failures) != failed ? "an allocation inside it failed" : "its first digest failed");
+}
 
 static void crypto_open(void)
 {
@@ -51,15 +133,28 @@ static void crypto_open(void)
 		snprintf(crypto.why, sizeof crypto.why, "%s", e ? e : HV_LIBCRYPTO " could not be opened");
 		return;
 	}
+	/* The allocators first, before any other call into libcrypto: OpenSSL
+	 * takes them only until its first allocation. A process that used
+	 * libcrypto before (Python's hashlib or ssl beside the binding, an MPI
+	 * library that loads it) keeps OpenSSL's own, and CRYPTO_set_mem_functions
+	 * says so (0): the digests are the same, and a failed allocation there
+	 * still fails the EVP call that made it, so the certificate is still
+	 * withheld; only fault injection cannot reach it. */
+	int (*set_mem)(void *(*)(size_t, const char *, int), void *(*)(void *, size_t, const char *, int),
+		       void (*)(void *, const char *, int));
+	*(void **)&set_mem = dlsym(h, "CRYPTO_set_mem_functions");
+	crypto.routed = set_mem && set_mem(crypto_malloc, crypto_realloc, crypto_free) == 1;
 	/* POSIX dlsym: a function's address through a void * */
+	*(void **)&crypto.init_crypto = dlsym(h, "OPENSSL_init_crypto");
 	*(void **)&crypto.ctx_new = dlsym(h, "EVP_MD_CTX_new");
 	*(void **)&crypto.ctx_free = dlsym(h, "EVP_MD_CTX_free");
 	*(void **)&crypto.sha256 = dlsym(h, "EVP_sha256");
 	*(void **)&crypto.init = dlsym(h, "EVP_DigestInit_ex");
 	*(void **)&crypto.update = dlsym(h, "EVP_DigestUpdate");
 	*(void **)&crypto.final = dlsym(h, "EVP_DigestFinal_ex");
-	crypto.ok = crypto.ctx_new && crypto.ctx_free && crypto.sha256 && crypto.init && crypto.update && crypto.final;
+	crypto.ok = crypto.init_crypto && crypto.ctx_new && crypto.ctx_free && crypto.sha256 && crypto.init && crypto.update && crypto.final;
 	if (!crypto.ok) snprintf(crypto.why, sizeof crypto.why, "%s lacks the EVP digest functions", HV_LIBCRYPTO);
+	else crypto_warm_up();
 	/* h stays open: the process may certify again */
 }
 

@@ -12,8 +12,9 @@
  * core is not involved and does no I/O. When validation ends first, its
  * thread hashes the files no hasher has taken yet; when no thread can be
  * started that is all of them. The digests are libcrypto's
- * (OpenSSL EVP); this file is the only user of it and it is linked into
- * the hpcvet program only, not into libhpcvet. */
+ * (OpenSSL EVP, opened with dlopen at the first certificate, its
+ * allocations routed through core/alloc.h); this file is the only user of
+ * it. */
 #ifndef HV_DIGEST_H
 #define HV_DIGEST_H
 
@@ -59,6 +60,11 @@ void hv_digest_free(hv_digest_set *s);
  * and hashed, or an internal error) gets no digest at all, so no
  * certificate of it names bytes. Called once its report is final. */
 void hv_digest_withhold(hv_digest_set *s, const hv_report *r);
+
+/* Whether libcrypto allocates through core/alloc.h (set at its opening,
+ * the first certificate; false in a process that used libcrypto before),
+ * and how many of its allocations were made that way and failed. */
+void hv_digest_crypto_stats(bool *routed, unsigned long long *allocs, unsigned long long *failures);
 
 /* hv_validate_path with digests of every file read into `dg` (and, with
  * `progress`, the progress line on a terminal: the CLI's, never the

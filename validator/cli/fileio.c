@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "output/output.h"
 
 /* Read failures of this process, for hpcvet-mpi: a rank that could not
  * read a file others read diverges from them, and must say why. */
@@ -518,24 +519,130 @@ void hv_dir_close(hv_dir *d)
 	memset(d, 0, sizeof *d);
 }
 
-/* The text report shows the bytes a diagnostic points at; they are read
- * again at print time, so reports need not keep file contents. A short or
- * failed read shows fewer bytes, never an error. */
+/* The judged files (fileio.h): an open-addressing table by path, filled
+ * while inputs are validated (on several threads with -j) and read when
+ * the report is written. */
+typedef struct judged {
+	char *path;
+	hv_file_id id;
+	bool conflict;
+} judged;
+
+static struct {
+	bool on;
+	pthread_mutex_t lock;
+	judged *v;
+	size_t n, cap;
+} g_judged = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void hv_judged_keep(bool on) { g_judged.on = on; }
+bool hv_judged_keeping(void) { return g_judged.on; }
+
+static size_t path_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	for (; *s; s++) h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+/* The slot of `path`, or the empty slot where it would go. */
+static judged *judged_slot(judged *v, size_t cap, const char *path)
+{
+	size_t h = path_hash(path) & (cap - 1);
+	while (v[h].path && strcmp(v[h].path, path) != 0) h = (h + 1) & (cap - 1);
+	return &v[h];
+}
+
+bool hv_judged_add(const char *path, const hv_file_id *id)
+{
+	bool ok = true;
+	pthread_mutex_lock(&g_judged.lock);
+	if (2 * (g_judged.n + 1) > g_judged.cap) {
+		size_t cap = g_judged.cap ? 2 * g_judged.cap : 64;
+		judged *nv = hv_calloc(cap, sizeof *nv);
+		if (!nv) {
+			ok = false;
+			goto out;
+		}
+		for (size_t i = 0; i < g_judged.cap; i++)
+			if (g_judged.v[i].path) *judged_slot(nv, cap, g_judged.v[i].path) = g_judged.v[i];
+		free(g_judged.v);
+		g_judged.v = nv;
+		g_judged.cap = cap;
+	}
+	judged *j = judged_slot(g_judged.v, g_judged.cap, path);
+	if (j->path) {
+		if (!hv_file_id_equal(&j->id, id)) j->conflict = true;
+	} else if ((j->path = hv_strdup(path)) != NULL) {
+		j->id = *id;
+		g_judged.n++;
+	} else {
+		ok = false;
+	}
+out:
+	pthread_mutex_unlock(&g_judged.lock);
+	return ok;
+}
+
+void hv_judged_free(void)
+{
+	for (size_t i = 0; i < g_judged.cap; i++) free(g_judged.v[i].path);
+	free(g_judged.v);
+	g_judged.v = NULL;
+	g_judged.n = g_judged.cap = 0;
+}
+
+/* The identity `path` was judged with; false when none is known. */
+static bool judged_id(const char *path, hv_file_id *id)
+{
+	bool found = false;
+	pthread_mutex_lock(&g_judged.lock);
+	if (g_judged.cap) {
+		judged *j = judged_slot(g_judged.v, g_judged.cap, path);
+		found = j->path && !j->conflict;
+		if (found) *id = j->id;
+	}
+	pthread_mutex_unlock(&g_judged.lock);
+	return found;
+}
+
+static bool fd_has_id(int fd, const hv_file_id *id)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+	hv_file_id now = id_of(&st);
+	return hv_file_id_equal(&now, id);
+}
+
+/* The reports show the bytes a diagnostic points at; they are read again
+ * when the report is written, so reports need not keep file contents. They
+ * must be the bytes judged: the file's identity is compared before and
+ * after the read (a rewrite in place moves the times, a replacement the
+ * inode), as at every opening while it was checked. A short or failed
+ * read shows fewer bytes, never an error. */
 size_t hv_read_range(void *ctx, const char *path, uint64_t off, uint8_t *dst, size_t len)
 {
 	(void)ctx;
+	hv_file_id id;
+	if (!judged_id(path, &id)) return HV_READ_UNJUDGED;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0) return 0;
-	struct stat st;
+	if (fd < 0) return HV_READ_CHANGED; /* removed, or no longer ours to read */
 	size_t got = 0;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		while (got < len) {
-			ssize_t n = pread(fd, dst + got, len - got, (off_t)(off + got));
-			if (n < 0 && errno == EINTR) continue;
-			if (n <= 0) break;
-			got += (size_t)n;
-		}
+	if (!fd_has_id(fd, &id)) {
+		close(fd);
+		return HV_READ_CHANGED;
 	}
+	while (got < len) {
+		ssize_t n = pread(fd, dst + got, len - got, (off_t)(off + got));
+		if (n < 0 && errno == EINTR) continue;
+		if (n <= 0) break;
+		got += (size_t)n;
+	}
+	bool same = fd_has_id(fd, &id);
 	close(fd);
+	if (!same) {
+		memset(dst, 0, len);
+		return HV_READ_CHANGED;
+	}
 	return got;
 }

@@ -115,8 +115,24 @@ bool hv_fileio_take_identities(hv_file_ident **out, size_t *n);
 void hv_fileio_free_identities(hv_file_ident *v, size_t n);
 bool hv_file_id_equal(const hv_file_id *a, const hv_file_id *b);
 
+/* The files whose bytes a verdict rests on, for what reads them again after
+ * it (the text report's hex view, the HTML report's bytes): each file a
+ * stored finding names, with its identity when the input's files were last
+ * found unchanged (validate_path.c). Off by default; the CLI turns it on
+ * before validating when its report will show bytes. A path recorded twice
+ * with two identities (two inputs that read it across a rewrite) is known
+ * by neither. hv_judged_add is false when out of memory. */
+void hv_judged_keep(bool on);
+bool hv_judged_keeping(void);
+bool hv_judged_add(const char *path, const hv_file_id *id);
+void hv_judged_free(void);
+
 /* Copy up to `len` bytes of the regular file `path` at `off`; returns the
- * count copied (0 on any failure). For the text report's hex view. */
+ * count copied (0 on any failure). For the reports' views of the bytes
+ * (output.h, hv_read_bytes_fn): only while the file still has the identity
+ * hv_judged_add recorded for it, before and after the read; else
+ * HV_READ_CHANGED (another identity now) or HV_READ_UNJUDGED (none recorded
+ * here: hpcvet-mpi's input checked by another rank), and no bytes. */
 size_t hv_read_range(void *ctx, const char *path, uint64_t off, uint8_t *dst, size_t len);
 
 #endif

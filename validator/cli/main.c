@@ -405,6 +405,10 @@ int main(int argc, char **argv)
 		rp[i] = &reps[i];
 	}
 	opt.jobs = jobs;
+	/* A report that shows bytes reads them again: only from files that are
+	 * still what was judged (fileio.h, hv_judged_*). */
+	setup_text_look(&oo, color, context);
+	hv_judged_keep((fmt == OUT_TEXT && oo.context && !oo.quiet && !certify) || fmt == OUT_HTML);
 	/* units of work of this many bytes (core/units.h; tests force tiny ones) */
 	const char *unit_bytes = getenv("HPCVET_UNIT_BYTES");
 	size_t ub;
@@ -440,7 +444,6 @@ int main(int argc, char **argv)
 		int s = hv_report_exit_code(&reps[i], oo.strict);
 		if (s > status) status = s;
 	}
-	setup_text_look(&oo, color, context);
 	char cwd[4096];
 	oo.base_dir = getcwd(cwd, sizeof cwd) ? cwd : NULL;
 	for (size_t i = 0; cfs && i < npaths; i++) {
@@ -473,6 +476,7 @@ int main(int argc, char **argv)
 	}
 	if (fflush(stdout) != 0) status = EXIT_INTERNAL;
 	for (size_t i = 0; i < npaths; i++) hv_report_free(&reps[i]);
+	hv_judged_free();
 	for (size_t i = 0; dgs && i < npaths; i++) hv_digest_free(&dgs[i]);
 	free(dgs);
 	free(cfs);

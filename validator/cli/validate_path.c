@@ -32,6 +32,27 @@ bool hv_path_unchanged(hv_report *r)
 	return true;
 }
 
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* What reads the input again after the verdict (the reports' views of the
+ * bytes, fileio.h hv_judged_*) may show only the bytes judged: each file a
+ * finding names is recorded with the identity just found unchanged. The
+ * report's pool of file names is small (its stored findings'), the input's
+ * files may be a million: the pool is sorted and searched. */
+static void record_judged(hv_report *r, const hv_file *files, size_t n)
+{
+	if (!hv_judged_keeping() || r->nfiles == 0) return;
+	char **names = hv_malloc(r->nfiles * sizeof *names);
+	if (!names) return; /* the fault makes the input an internal error */
+	memcpy(names, r->files, r->nfiles * sizeof *names);
+	qsort(names, r->nfiles, sizeof *names, cmp_names);
+	for (size_t i = 0; i < n; i++) {
+		const char *p = files[i].path;
+		if (p && bsearch(&p, names, r->nfiles, sizeof *names, cmp_names) && !hv_judged_add(p, &files[i].id)) break;
+	}
+	free(names);
+}
+
 static bool validate_blobs(const char *label, hv_file *files, hv_blob *blobs, size_t n, bool set,
 			   const hv_options *opt, hv_report *r, const hv_path_observer *obs)
 {
@@ -44,6 +65,7 @@ static bool validate_blobs(const char *label, hv_file *files, hv_blob *blobs, si
 		hv_validate_blob(opt, blobs, r);
 	if (obs && obs->end) obs->end(obs->ctx);
 	bool same = hv_path_unchanged(r);
+	if (same) record_judged(r, files, n);
 	t_input.files = NULL;
 	t_input.n = 0;
 	return same;

@@ -63,7 +63,8 @@ void hv_alloc_fault(size_t bytes)
 /* cJSON allocates through hooks: through hv_malloc, a document cJSON could
  * not parse for want of memory is a fault, not a syntax error. (libyaml has
  * no hooks: its YAML_MEMORY_ERROR is turned into hv_alloc_fault where it
- * parses.) cJSON_InitHooks sets globals: once, before any scope. */
+ * parses; libcrypto's allocators are set where it is opened, cli/digest.c.)
+ * cJSON_InitHooks sets globals: once, before any scope. */
 static void *cjson_malloc(size_t n) { return hv_malloc(n); }
 static void hook_libraries(void)
 {

@@ -8,7 +8,8 @@
  *
  * At most HV_HEX_ROWS rows are shown; a longer field says how much is not.
  * The bytes come from the caller's read_bytes callback (the CLI re-reads
- * them at print time): this file does no I/O. */
+ * them at print time, only from a file that is still the one judged):
+ * this file does no I/O. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -86,6 +87,13 @@ void hv_write_hex_context(FILE *out, const hv_diag *d, const hv_output_opts *o)
 	uint64_t first;
 	uint8_t buf[HV_HEX_BYTES];
 	size_t got = hv_hex_window(d, o, &first, buf);
+	if (got == HV_READ_CHANGED || got == HV_READ_UNJUDGED) {
+		fputs(got == HV_READ_CHANGED
+			      ? "    (the file changed after it was checked: its bytes now are not the ones judged, so none are shown)\n"
+			      : "    (the file was checked by another process: the bytes judged are not at hand, so none are shown)\n",
+		      out);
+		return;
+	}
 	uint64_t last = first + (HV_HEX_ROWS - 1) * 16;
 	if (((hi - 1) & ~(uint64_t)15) < last) last = (hi - 1) & ~(uint64_t)15;
 	if (got == 0 || first + got <= lo) {

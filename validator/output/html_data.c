@@ -12,7 +12,8 @@
  * path_shape, path_values, message_shape, message_values, hex]: rule and
  * file index the head's "rules" and "files" (a wide trace's 65,536 rank
  * files are named once, not once per finding), severity is hv_sev's number,
- * hex the bytes the text report's hex view shows (from offset & ~15).
+ * hex the bytes the text report's hex view shows (from offset & ~15), or
+ * "changed" / "unjudged" when none are shown (output.h, HV_READ_CHANGED).
  *
  * Messages and paths are stored as a shape and values: every number
  * ("0x1b9", "737856") becomes \u0001 in the shape, which the head's
@@ -300,6 +301,11 @@ static cJSON *diag_row(const hv_diag *d, size_t input, long rule, long file, str
 	uint64_t first = 0;
 	uint8_t buf[HV_HEX_BYTES];
 	size_t got = hv_diag_whole(d) ? 0 : hv_hex_window(d, o, &first, buf);
+	if (got == HV_READ_CHANGED || got == HV_READ_UNJUDGED) {
+		/* no bytes: the page says why */
+		cJSON_AddItemToArray(a, cJSON_CreateString(got == HV_READ_CHANGED ? "changed" : "unjudged"));
+		return a;
+	}
 	if (got > sizeof buf) got = sizeof buf;
 	char hex[2 * HV_HEX_BYTES + 1];
 	static const char digits[] = "0123456789abcdef";

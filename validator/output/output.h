@@ -13,6 +13,13 @@
  * it copied (0 when the file cannot be read). The writers never open files:
  * the CLI supplies this so the text report can show the offending bytes. */
 typedef size_t (*hv_read_bytes_fn)(void *ctx, const char *file, uint64_t off, uint8_t *dst, size_t len);
+/* What a reader returns instead of a count when it will not show bytes that
+ * may not be the ones the report judged: the file is not the one checked
+ * any more (changed, replaced, removed), or the reader does not know what
+ * was checked (another process checked it). The writers then show no bytes
+ * and say why. */
+#define HV_READ_CHANGED ((size_t)-1)
+#define HV_READ_UNJUDGED ((size_t)-2)
 
 typedef struct hv_output_opts {
 	bool quiet;   /* summary lines only */
@@ -74,12 +81,14 @@ void hv_write_junit(FILE *out, hv_report *const *reps, size_t n, const hv_output
 /* GitHub Actions workflow commands (::error file=...,title=RULE::message). */
 void hv_write_github(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o);
 
-/* The hex view of a diagnostic's bytes (text report with context on). */
+/* The hex view of a diagnostic's bytes (text report with context on), or
+ * the line that says why none are shown. */
 void hv_write_hex_context(FILE *out, const hv_diag *d, const hv_output_opts *o);
 /* The bytes that view shows: whole rows of 16 from the one holding the
  * diagnostic's offset, at most HV_HEX_ROWS of them, read through
- * o->read_bytes into buf; returns how many were read (0: none, no reader)
- * and sets *first to the offset of buf[0]. */
+ * o->read_bytes into buf; returns how many were read (0: none, no reader;
+ * HV_READ_CHANGED or HV_READ_UNJUDGED: none, and why) and sets *first to
+ * the offset of buf[0]. */
 #define HV_HEX_ROWS 2
 #define HV_HEX_BYTES (HV_HEX_ROWS * 16)
 size_t hv_hex_window(const hv_diag *d, const hv_output_opts *o, uint64_t *first, uint8_t buf[HV_HEX_BYTES]);

@@ -64,8 +64,16 @@ uint64_t tx_node_len(const tx *t, uint32_t n)
 	return x->kind == YD_SCALAR ? (x->len ? x->len : 1) : 1;
 }
 
+/* Past hpcvet's limits (a merge-key chain longer than YD_MERGE_STEPS, the
+ * walk's step budget) a look-up stops short and says "absent": what is
+ * found after that (an input "without" the metric: its merge chain holds)
+ * is no finding of the file. hpctkdb.taxonomy.limit says, alone, that the
+ * rest was not checked. */
+static bool past_limit(const tx *t) { return t->over || t->d.merge_overflow; }
+
 void tx_emitv(tx *t, int rule, uint32_t n, const char *path, const char *fmt, va_list ap)
 {
+	if (past_limit(t)) return;
 	char msg[768];
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	const yd_node *x = yd_at(&t->d, n);
@@ -78,6 +86,8 @@ void tx_emitv(tx *t, int rule, uint32_t n, const char *path, const char *fmt, va
 
 bool tx_check(tx *t, int rule, bool ok, uint32_t n, const char *path, const char *fmt, ...)
 {
+	/* neither a pass nor a failure: the caller stops as for a failure */
+	if (past_limit(t)) return false;
 	if (hv_eval(t->r, rule, ok)) return true;
 	va_list ap;
 	va_start(ap, fmt);

@@ -74,7 +74,10 @@ const char *tx_base_name(const char *p);
 void tx_pathf(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 uint64_t tx_node_len(const tx *t, uint32_t n);
 void tx_emitv(tx *t, int rule, uint32_t n, const char *path, const char *fmt, va_list ap);
-/* One evaluation of `rule`; a failure is reported at node n. */
+/* One evaluation of `rule`; a failure is reported at node n. Past hpcvet's
+ * limits (t->over, a merge chain past YD_MERGE_STEPS) neither is counted
+ * and it returns false: look-ups may have stopped short, and
+ * hpctkdb.taxonomy.limit alone says the rest is not checked. */
 bool tx_check(tx *t, int rule, bool ok, uint32_t n, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 const char *tx_type_name(int ty);

@@ -7,7 +7,7 @@
 	var D = JSON.parse(document.getElementById("hv-data").textContent);
 	var H = D.head, ROWS = D.diags;
 	/* Stored: [input, rule, severity, file, offset, length, path_shape, path_values,
-	 * message_shape, message_values, hex], a shape's \u0001 standing for each of
+	 * message_shape, message_values, hex (or "changed"/"unjudged": none shown)], a shape's \u0001 standing for each of
 	 * the values in turn (html_data.c). Read once into
 	 * [input, rule, severity, file, offset, length, struct_path, message, hex_first, hex]. */
 	function unshape(k, values) {
@@ -583,9 +583,15 @@
 		}
 	});
 
+	/* why a finding's bytes are not shown (html_data.c): the file is not
+	 * the one checked any more, or another process checked it */
+	var NO_BYTES = {
+		changed: "(the file changed after it was checked: its bytes now are not the ones judged, so none are shown)",
+		unjudged: "(the file was checked by another process: the bytes judged are not at hand, so none are shown)"
+	};
 	/* the bytes, as the text report's hex view shows them */
 	function hexView(d) {
-		if (!d[I_HEX]) return null;
+		if (!d[I_HEX] || !/^[0-9a-f]+$/.test(d[I_HEX])) return null;
 		var first = d[I_HX0], bytes = d[I_HEX], lo = d[I_OFF], hi = lo + Math.max(d[I_LEN], 1);
 		var out = "  offset  +0 +1 +2 +3 +4 +5 +6 +7  +8 +9 +a +b +c +d +e +f\n";
 		for (var r = 0; r * 32 < bytes.length; r++) {
@@ -619,7 +625,7 @@
 		if (d[I_PATH]) detail.appendChild(el("p", { "class": "muted" }, ["structure: ", el("code", { text: d[I_PATH] })]));
 		var hv = hexView(d);
 		if (hv) detail.appendChild(el("pre", { "class": "hex", html: hv }));
-		else if (!whole(d) && H.bytes) detail.appendChild(el("p", { "class": "muted", text: "(offset " + hex(d[I_OFF]) + " is past the end of the file)" }));
+		else if (!whole(d) && H.bytes) detail.appendChild(el("p", { "class": "muted", text: NO_BYTES[d[I_HEX]] || "(offset " + hex(d[I_OFF]) + " is past the end of the file)" }));
 		if (ru) detail.appendChild(el("details", { open: "" }, [el("summary", { text: "hpcvet explain " + ru.id }), el("pre", { text: ru.explain })]));
 		var marks = document.querySelectorAll('.mk.on');
 		marks.forEach(function (x) { x.classList.remove("on"); });
