@@ -32,83 +32,8 @@ args = [a for a in sys.argv[1:] if not a.startswith('--')]
 webdir, folder = args[0], os.path.realpath(args[1])
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'web'))
 import serve  # noqa: E402 (web/serve.py)
-
-
-def descendants(pid):
-    """Every process below pid (from /proc)."""
-    children = {}
-    for p in os.listdir('/proc'):
-        if not p.isdigit():
-            continue
-        try:
-            with open('/proc/%s/stat' % p) as f:
-                ppid = int(f.read().rsplit(')', 1)[1].split()[1])
-        except OSError:
-            continue
-        children.setdefault(ppid, []).append(int(p))
-    out, stack = [], [pid]
-    while stack:
-        for c in children.get(stack.pop(), []):
-            out.append(c)
-            stack.append(c)
-    return out
-
-
-def cpu_seconds(root):
-    """User + system CPU seconds of every process below root so far."""
-    tick = os.sysconf('SC_CLK_TCK')
-    total = 0
-    for pid in descendants(root):
-        try:
-            with open('/proc/%d/stat' % pid) as f:
-                fields = f.read().rsplit(')', 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except OSError:
-            pass
-    return total / tick
-
-
-def process_type(pid):
-    with open('/proc/%d/cmdline' % pid, 'rb') as f:
-        for a in f.read().split(b'\0'):
-            if a.startswith(b'--type='):
-                return a[7:].decode()
-    return 'browser'
-
-
-def thread_cpu(root):
-    """CPU ticks by (process type, thread name) of every process below root."""
-    out = {}
-    for pid in descendants(root):
-        try:
-            kind = process_type(pid)
-            for tid in os.listdir('/proc/%d/task' % pid):
-                with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
-                    st = f.read()
-                name = st[st.index('(') + 1:st.rindex(')')]
-                fields = st.rsplit(')', 1)[1].split()
-                key = (pid, tid, kind, name)
-                out[key] = int(fields[11]) + int(fields[12])
-        except (OSError, ValueError):
-            pass
-    return out
-
-
-def renderer_peak_kib(root):
-    peak = 0
-    for pid in descendants(root):
-        try:
-            with open('/proc/%d/cmdline' % pid, 'rb') as f:
-                if b'--type=renderer' not in f.read():
-                    continue
-            with open('/proc/%d/status' % pid) as f:
-                for line in f:
-                    if line.startswith('VmHWM:'):
-                        peak = max(peak, int(line.split()[1]))
-        except OSError:
-            pass
-    return peak
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chromium_procs import cpu_seconds, renderer_peak_kib, thread_cpu, thread_delta  # noqa: E402
 
 server = serve.start(webdir, isolate='--plain' not in sys.argv)
 opts = webdriver.ChromeOptions()
@@ -136,11 +61,9 @@ try:
     wall = time.time() - t0
     cpu = cpu_seconds(service.process.pid) - c0
     if '--threads' in sys.argv:
-        by = {}
-        for key, ticks in thread_cpu(service.process.pid).items():
-            by[key[2:]] = by.get(key[2:], 0) + ticks - th0.get(key, 0)
-        for (kind, name), ticks in sorted(by.items(), key=lambda x: -x[1])[:10]:
-            print('  %-9s %-16s %.2f s' % (kind, name, ticks / os.sysconf('SC_CLK_TCK')), file=sys.stderr)
+        by = thread_delta(th0, thread_cpu(service.process.pid))
+        for (kind, name), s in sorted(by.items(), key=lambda x: -x[1])[:10]:
+            print('  %-9s %-16s %.2f s' % (kind, name, s), file=sys.stderr)
     r = driver.execute_script('return window.hpcvetResult')
     peak = renderer_peak_kib(service.process.pid)
     mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
