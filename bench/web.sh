@@ -16,7 +16,7 @@
 #   end (its peak: it only grows) and the read-ahead buffer; the reads the
 #   validating worker waited for, with the wall seconds it waited, and the
 #   bytes it asked the browser for (blocks read ahead and never used, or
-#   read again, included).
+#   read again, included), and in how many browser reads.
 #
 # usage: bench/web.sh [BUILD_DIR]
 # environment: WEB_SIZE (MiB per input, default 256; 1024 for the 1 GiB row),
@@ -39,8 +39,8 @@ source bench/lib.sh
 bench_workdir
 
 echo "# the web page vs hpcvet -q -j1; $runs runs each (median wall); load $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
-echo "| input | MiB | hpcvet -j1 wall s | CPU s | peak RSS MiB | page reads by | page wall s | CPU s | page / CLI wall | CPU | page peak memory MiB | wasm memory MiB | read-ahead buffer MiB | waits for reads (s) | MiB read | exit (CLI, page) |"
-echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "| input | MiB | hpcvet -j1 wall s | CPU s | peak RSS MiB | page reads by | page wall s | CPU s | page / CLI wall | CPU | page peak memory MiB | wasm memory MiB | read-ahead buffer MiB | waits for reads (s) | MiB read | browser reads | exit (CLI, page) |"
+echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 	in=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/$fmt")
 	mb=$(mib "$(bytes_of "$in")")
@@ -65,9 +65,10 @@ for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 		rend=$(awk '{ print $4 }' "$dir/page.log" | sort -g | tail -n 1)
 		shared=$(awk '{ print $9 }' "$dir/page.log" | sort -g | tail -n 1)
 		readmib=$(column_median "$dir/page.log" 10)
+		asks=$(column_median "$dir/page.log" 11)
 		ratio=$(awk -v a="$page_wall" -v b="$cli_wall" 'BEGIN { printf "%.1f", a / b }')
 		cratio=$(awk -v a="$page_cpu" -v b="$CLI_CPU" 'BEGIN { printf "%.1f", a / b }')
 		echo "| $fmt | $mb | $(printf %.2f "$cli_wall") | $(printf %.2f "$CLI_CPU") | $cli_rss | ${got% } | $page_wall | $page_cpu |" \
-			"${ratio}x | ${cratio}x | $rend | $wasm | $shared | $page_reads ($page_read_s) | $readmib | $cli_exit, ${page_exit% } |"
+			"${ratio}x | ${cratio}x | $rend | $wasm | $shared | $page_reads ($page_read_s) | $readmib | $asks | $cli_exit, ${page_exit% } |"
 	done
 done

@@ -6,7 +6,7 @@ A fresh browser per run: the page is loaded from a local http server on
 --plain: without those headers, so it reads with FileReaderSync), the
 folder is picked through the page's folder input, and the time from the
 pick to the report is measured. Prints one line:
-"WALL_S EXIT WASM_MIB RENDERER_PEAK_MIB READS READ_S CPU_S MODE SHARED_MIB READ_MIB",
+"WALL_S EXIT WASM_MIB RENDERER_PEAK_MIB READS READ_S CPU_S MODE SHARED_MIB READ_MIB ASKS",
 where WASM_MIB is the module's linear memory at the end (it only grows:
 its peak), RENDERER_PEAK_MIB the largest peak RSS (VmHWM) of Chromium's
 renderer processes (the one that runs the page and its workers: the
@@ -15,9 +15,10 @@ waited for and the wall seconds it waited, CPU_S the user + system CPU
 seconds of all of Chromium's processes (the browser's, which serves the
 file reads, included) from the pick to the report, MODE the page's way of
 reading (read-ahead or FileReaderSync), SHARED_MIB its read-ahead
-buffer and READ_MIB the bytes it asked the browser for (blocks read ahead
-and never used included). --threads: also the CPU seconds of each kind of thread (by
-process type and thread name) on stderr: where the time goes.
+buffer, READ_MIB the bytes it asked the browser for (blocks read ahead
+and never used included) and ASKS in how many reads. --threads: also the
+CPU seconds of each kind of thread (by process type and thread name) on
+stderr: where the time goes.
 
 usage: bench/web_page.py WEBDIR FOLDER [--plain] [--threads]"""
 import os
@@ -67,9 +68,10 @@ try:
     r = driver.execute_script('return window.hpcvetResult')
     peak = renderer_peak_kib(service.process.pid)
     mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
-    print('%.2f %s %.0f %.0f %s %.2f %.2f %s %.0f %.0f' % (wall, r.get('exit', 'error'), (r.get('memory') or 0) / 1048576,
-                                                     peak / 1024, r.get('reads'), (r.get('readMs') or 0) / 1000, cpu, mode,
-                                                     (r.get('shared') or 0) / 1048576, (r.get('readBytes') or 0) / 1048576))
+    print('%.2f %s %.0f %.0f %s %.2f %.2f %s %.0f %.0f %s' % (wall, r.get('exit', 'error'), (r.get('memory') or 0) / 1048576,
+                                                        peak / 1024, r.get('reads'), (r.get('readMs') or 0) / 1000, cpu, mode,
+                                                        (r.get('shared') or 0) / 1048576, (r.get('readBytes') or 0) / 1048576,
+                                                        r.get('readAsks')))
 finally:
     driver.quit()
     server.shutdown()
