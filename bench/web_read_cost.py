@@ -15,9 +15,12 @@ worker of its own). What Chromium spends idle, over a second, is printed
 first. FILE should be in the
 page cache (the script reads it once first).
 
-usage: bench/web_read_cost.py FILE [--threads]
+usage: [REPS=n] [ONLY=REGEX] bench/web_read_cost.py FILE [--threads]
+ONLY: the cases whose "API BLOCK_MIB IN_FLIGHT" the regular expression
+matches (e.g. ONLY='^stream|slice.arrayBuffer 16 ').
 --threads: the five busiest threads of each case's last run on stderr."""
 import os
+import re
 import statistics
 import sys
 import time
@@ -80,7 +83,10 @@ def main():
               % (os.path.basename(path), size / MIB, ' '.join(open('/proc/loadavg').read().split()[:3]), idle, reps))
         print('| read | block MiB | in flight | reads (chunks) | wall s | CPU ns/byte | browser process | renderer |')
         print('|---|---:|---:|---:|---:|---:|---:|---:|')
+        only = os.environ.get('ONLY')
         for api, block, inflight in CASES:
+            if only and not re.search(only, '%s %s %d' % (api, block, inflight)):
+                continue
             runs = []
             for _ in range(reps):
                 th0 = thread_cpu(root)

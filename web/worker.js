@@ -69,7 +69,7 @@ function withStrings(strings, fn) {
 // Read ahead (cross-origin isolated): a second worker (reader.js) does the
 // reads, so they go on while the core checks; otherwise FileReaderSync
 // does them while the core waits.
-const BLOCK = 1024 * 1024, SLOTS = 64, DEPTH = 8;
+const BLOCK = 1024 * 1024, SLOTS = 128, DEPTH = 8;
 // a read of at least DIRECT bytes (a whole small file) is one read of
 // exactly those bytes, into the module's memory
 const DIRECT = 1024 * 1024;
