@@ -16,7 +16,9 @@
 #   end (its peak: it only grows) and the read-ahead buffer; the reads the
 #   validating worker waited for, with the wall seconds it waited, and the
 #   bytes it asked the browser for (blocks read ahead and never used, or
-#   read again, included), and in how many browser reads.
+#   read again, included), and in how many browser reads. The page's JSON
+#   report of the last run must equal `hpcvet --format=json` (a warning
+#   otherwise).
 #
 # usage: bench/web.sh [BUILD_DIR]
 # environment: WEB_SIZE (MiB per input, default 256; 1024 for the 1 GiB row),
@@ -33,6 +35,7 @@ py=${PYTHON:-/usr/bin/python3}
 hv=$build/hpcvet
 gen=$build/hpcvet-gen
 [ -x "$hv" ] && [ -x "$gen" ] || { echo "build $build first (make)" >&2; exit 2; }
+hv_abs=$(realpath "$hv")
 [ -f "$build/web/hpcvet.wasm" ] || { echo "build the page first (make web)" >&2; exit 2; }
 "$py" -c 'import selenium' 2>/dev/null || { echo "$py has no selenium (Debian: python3-selenium)" >&2; exit 2; }
 source bench/lib.sh
@@ -52,8 +55,13 @@ for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 		: >"$dir/page.log"
 		for ((i = 0; i < runs; i++)); do
 			[ "${WEB_THREADS:-0}" = 1 ] && [ "$i" = $((runs - 1)) ] && flags+=(--threads)
-			"$py" bench/web_page.py "$build/web" "$in" "${flags[@]}" >>"$dir/page.log"
+			"$py" bench/web_page.py "$build/web" "$in" "${flags[@]}" --json="$dir/page.json" >>"$dir/page.log"
 		done
+		# the page's report must be the command line's (run, as the page
+		# names the input, from its folder)
+		(cd "$(dirname "$in")" && "$hv_abs" --format=json -j1 "$(basename "$in")" >"$dir/cli.json") || true
+		"$py" -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+			"$dir/page.json" "$dir/cli.json" || echo "warning: the page's JSON report of $fmt differs from the command line's" >&2
 		got=$(awk '{ print $8 }' "$dir/page.log" | sort -u | tr '\n' ' ')
 		[ "${got% }" = "$mode" ] || echo "warning: the page read by ${got% }, $mode expected" >&2
 		page_wall=$(column_median "$dir/page.log" 1)

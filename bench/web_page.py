@@ -20,7 +20,9 @@ and never used included) and ASKS in how many reads. --threads: also the
 CPU seconds of each kind of thread (by process type and thread name) on
 stderr: where the time goes.
 
-usage: bench/web_page.py WEBDIR FOLDER [--plain] [--threads]"""
+--json=PATH: also write the page's JSON report there.
+
+usage: bench/web_page.py WEBDIR FOLDER [--plain] [--threads] [--json=PATH]"""
 import os
 import sys
 import time
@@ -66,6 +68,10 @@ try:
         for (kind, name), s in sorted(by.items(), key=lambda x: -x[1])[:10]:
             print('  %-9s %-16s %.2f s' % (kind, name, s), file=sys.stderr)
     r = driver.execute_script('return window.hpcvetResult')
+    for a in sys.argv:
+        if a.startswith('--json='):
+            with open(a[7:], 'w') as f:
+                f.write(r.get('json') or '')
     peak = renderer_peak_kib(service.process.pid)
     mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
     print('%.2f %s %.0f %.0f %s %.2f %.2f %s %.0f %.0f %s' % (wall, r.get('exit', 'error'), (r.get('memory') or 0) / 1048576,
