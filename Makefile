@@ -57,7 +57,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test torture demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden reader-matrix bench bench-hpctoolkit bench-ovni bench-dumpi bench-dumpi-records bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-web bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test torture demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden reader-matrix bench bench-hpctoolkit bench-ovni bench-dumpi bench-dumpi-records bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-web bench-web-reads bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -115,6 +115,7 @@ help:
 	@echo "make web      the web page, built to WebAssembly, in $(BUILD)/web (README \"In the browser\")"
 	@echo "make serve-web  serve it on http://127.0.0.1:$(WEB_PORT)/"
 	@echo "make bench-web  the page beside hpcvet -j1 on generated inputs (WEB_SIZE=MiB, default 256; WEB_MODES)"
+	@echo "make bench-web-reads  what a byte read costs Chromium, by read API and block size (WEB_READS_MIB)"
 	@echo "make clean    remove build directories"
 	@echo "V=1           print compiler command lines (quiet by default)"
 	@echo "HV_SHARED=DIR the shared folder with real-samples/ (default ../shared); without it those tests skip"
@@ -542,6 +543,14 @@ bench-python: all
 WEB_SIZE ?= 256
 bench-web: all web
 	WEB_SIZE=$(WEB_SIZE) bash bench/web.sh $(BUILD)
+
+# What a byte read from a picked file costs Chromium, by read API and block
+# size (bench/web_read_cost.py), on a generated file of WEB_READS_MIB MiB.
+WEB_READS_MIB ?= 256
+bench-web-reads:
+	@f=$${TMPDIR:-/tmp}/hpcvet-web-reads.bin; \
+	[ "$$(stat -c %s $$f 2>/dev/null)" = $$(($(WEB_READS_MIB) * 1048576)) ] || head -c $(WEB_READS_MIB)M /dev/urandom >$$f; \
+	$${PYTHON:-/usr/bin/python3} bench/web_read_cost.py $$f
 
 demo: all
 	@bash tests/demo.sh $(BUILD)

@@ -16,7 +16,9 @@
 #   end (its peak: it only grows) and the read-ahead buffer; the reads the
 #   validating worker waited for, with the wall seconds it waited, and the
 #   bytes it asked the browser for (blocks read ahead and never used, or
-#   read again, included).
+#   read again, included), and in how many browser reads. The page's JSON
+#   report of the last run must equal `hpcvet --format=json` (a warning
+#   otherwise).
 #
 # usage: bench/web.sh [BUILD_DIR]
 # environment: WEB_SIZE (MiB per input, default 256; 1024 for the 1 GiB row),
@@ -33,14 +35,15 @@ py=${PYTHON:-/usr/bin/python3}
 hv=$build/hpcvet
 gen=$build/hpcvet-gen
 [ -x "$hv" ] && [ -x "$gen" ] || { echo "build $build first (make)" >&2; exit 2; }
+hv_abs=$(realpath "$hv")
 [ -f "$build/web/hpcvet.wasm" ] || { echo "build the page first (make web)" >&2; exit 2; }
 "$py" -c 'import selenium' 2>/dev/null || { echo "$py has no selenium (Debian: python3-selenium)" >&2; exit 2; }
 source bench/lib.sh
 bench_workdir
 
 echo "# the web page vs hpcvet -q -j1; $runs runs each (median wall); load $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
-echo "| input | MiB | hpcvet -j1 wall s | CPU s | peak RSS MiB | page reads by | page wall s | CPU s | page / CLI wall | CPU | page peak memory MiB | wasm memory MiB | read-ahead buffer MiB | waits for reads (s) | MiB read | exit (CLI, page) |"
-echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "| input | MiB | hpcvet -j1 wall s | CPU s | peak RSS MiB | page reads by | page wall s | CPU s | page / CLI wall | CPU | page peak memory MiB | wasm memory MiB | read-ahead buffer MiB | waits for reads (s) | MiB read | browser reads | exit (CLI, page) |"
+echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 	in=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/$fmt")
 	mb=$(mib "$(bytes_of "$in")")
@@ -52,8 +55,13 @@ for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 		: >"$dir/page.log"
 		for ((i = 0; i < runs; i++)); do
 			[ "${WEB_THREADS:-0}" = 1 ] && [ "$i" = $((runs - 1)) ] && flags+=(--threads)
-			"$py" bench/web_page.py "$build/web" "$in" "${flags[@]}" >>"$dir/page.log"
+			"$py" bench/web_page.py "$build/web" "$in" "${flags[@]}" --json="$dir/page.json" >>"$dir/page.log"
 		done
+		# the page's report must be the command line's (run, as the page
+		# names the input, from its folder)
+		(cd "$(dirname "$in")" && "$hv_abs" --format=json -j1 "$(basename "$in")" >"$dir/cli.json") || true
+		"$py" -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+			"$dir/page.json" "$dir/cli.json" || echo "warning: the page's JSON report of $fmt differs from the command line's" >&2
 		got=$(awk '{ print $8 }' "$dir/page.log" | sort -u | tr '\n' ' ')
 		[ "${got% }" = "$mode" ] || echo "warning: the page read by ${got% }, $mode expected" >&2
 		page_wall=$(column_median "$dir/page.log" 1)
@@ -65,9 +73,10 @@ for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 		rend=$(awk '{ print $4 }' "$dir/page.log" | sort -g | tail -n 1)
 		shared=$(awk '{ print $9 }' "$dir/page.log" | sort -g | tail -n 1)
 		readmib=$(column_median "$dir/page.log" 10)
+		asks=$(column_median "$dir/page.log" 11)
 		ratio=$(awk -v a="$page_wall" -v b="$cli_wall" 'BEGIN { printf "%.1f", a / b }')
 		cratio=$(awk -v a="$page_cpu" -v b="$CLI_CPU" 'BEGIN { printf "%.1f", a / b }')
 		echo "| $fmt | $mb | $(printf %.2f "$cli_wall") | $(printf %.2f "$CLI_CPU") | $cli_rss | ${got% } | $page_wall | $page_cpu |" \
-			"${ratio}x | ${cratio}x | $rend | $wasm | $shared | $page_reads ($page_read_s) | $readmib | $cli_exit, ${page_exit% } |"
+			"${ratio}x | ${cratio}x | $rend | $wasm | $shared | $page_reads ($page_read_s) | $readmib | $asks | $cli_exit, ${page_exit% } |"
 	done
 done

@@ -6,7 +6,7 @@ A fresh browser per run: the page is loaded from a local http server on
 --plain: without those headers, so it reads with FileReaderSync), the
 folder is picked through the page's folder input, and the time from the
 pick to the report is measured. Prints one line:
-"WALL_S EXIT WASM_MIB RENDERER_PEAK_MIB READS READ_S CPU_S MODE SHARED_MIB READ_MIB",
+"WALL_S EXIT WASM_MIB RENDERER_PEAK_MIB READS READ_S CPU_S MODE SHARED_MIB READ_MIB ASKS",
 where WASM_MIB is the module's linear memory at the end (it only grows:
 its peak), RENDERER_PEAK_MIB the largest peak RSS (VmHWM) of Chromium's
 renderer processes (the one that runs the page and its workers: the
@@ -15,11 +15,14 @@ waited for and the wall seconds it waited, CPU_S the user + system CPU
 seconds of all of Chromium's processes (the browser's, which serves the
 file reads, included) from the pick to the report, MODE the page's way of
 reading (read-ahead or FileReaderSync), SHARED_MIB its read-ahead
-buffer and READ_MIB the bytes it asked the browser for (blocks read ahead
-and never used included). --threads: also the CPU seconds of each kind of thread (by
-process type and thread name) on stderr: where the time goes.
+buffer, READ_MIB the bytes it asked the browser for (blocks read ahead
+and never used included) and ASKS in how many reads. --threads: also the
+CPU seconds of each kind of thread (by process type and thread name) on
+stderr: where the time goes.
 
-usage: bench/web_page.py WEBDIR FOLDER [--plain] [--threads]"""
+--json=PATH: also write the page's JSON report there.
+
+usage: bench/web_page.py WEBDIR FOLDER [--plain] [--threads] [--json=PATH]"""
 import os
 import sys
 import time
@@ -32,83 +35,8 @@ args = [a for a in sys.argv[1:] if not a.startswith('--')]
 webdir, folder = args[0], os.path.realpath(args[1])
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'web'))
 import serve  # noqa: E402 (web/serve.py)
-
-
-def descendants(pid):
-    """Every process below pid (from /proc)."""
-    children = {}
-    for p in os.listdir('/proc'):
-        if not p.isdigit():
-            continue
-        try:
-            with open('/proc/%s/stat' % p) as f:
-                ppid = int(f.read().rsplit(')', 1)[1].split()[1])
-        except OSError:
-            continue
-        children.setdefault(ppid, []).append(int(p))
-    out, stack = [], [pid]
-    while stack:
-        for c in children.get(stack.pop(), []):
-            out.append(c)
-            stack.append(c)
-    return out
-
-
-def cpu_seconds(root):
-    """User + system CPU seconds of every process below root so far."""
-    tick = os.sysconf('SC_CLK_TCK')
-    total = 0
-    for pid in descendants(root):
-        try:
-            with open('/proc/%d/stat' % pid) as f:
-                fields = f.read().rsplit(')', 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except OSError:
-            pass
-    return total / tick
-
-
-def process_type(pid):
-    with open('/proc/%d/cmdline' % pid, 'rb') as f:
-        for a in f.read().split(b'\0'):
-            if a.startswith(b'--type='):
-                return a[7:].decode()
-    return 'browser'
-
-
-def thread_cpu(root):
-    """CPU ticks by (process type, thread name) of every process below root."""
-    out = {}
-    for pid in descendants(root):
-        try:
-            kind = process_type(pid)
-            for tid in os.listdir('/proc/%d/task' % pid):
-                with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
-                    st = f.read()
-                name = st[st.index('(') + 1:st.rindex(')')]
-                fields = st.rsplit(')', 1)[1].split()
-                key = (pid, tid, kind, name)
-                out[key] = int(fields[11]) + int(fields[12])
-        except (OSError, ValueError):
-            pass
-    return out
-
-
-def renderer_peak_kib(root):
-    peak = 0
-    for pid in descendants(root):
-        try:
-            with open('/proc/%d/cmdline' % pid, 'rb') as f:
-                if b'--type=renderer' not in f.read():
-                    continue
-            with open('/proc/%d/status' % pid) as f:
-                for line in f:
-                    if line.startswith('VmHWM:'):
-                        peak = max(peak, int(line.split()[1]))
-        except OSError:
-            pass
-    return peak
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chromium_procs import cpu_seconds, renderer_peak_kib, thread_cpu, thread_delta  # noqa: E402
 
 server = serve.start(webdir, isolate='--plain' not in sys.argv)
 opts = webdriver.ChromeOptions()
@@ -136,17 +64,20 @@ try:
     wall = time.time() - t0
     cpu = cpu_seconds(service.process.pid) - c0
     if '--threads' in sys.argv:
-        by = {}
-        for key, ticks in thread_cpu(service.process.pid).items():
-            by[key[2:]] = by.get(key[2:], 0) + ticks - th0.get(key, 0)
-        for (kind, name), ticks in sorted(by.items(), key=lambda x: -x[1])[:10]:
-            print('  %-9s %-16s %.2f s' % (kind, name, ticks / os.sysconf('SC_CLK_TCK')), file=sys.stderr)
+        by = thread_delta(th0, thread_cpu(service.process.pid))
+        for (kind, name), s in sorted(by.items(), key=lambda x: -x[1])[:10]:
+            print('  %-9s %-16s %.2f s' % (kind, name, s), file=sys.stderr)
     r = driver.execute_script('return window.hpcvetResult')
+    for a in sys.argv:
+        if a.startswith('--json='):
+            with open(a[7:], 'w') as f:
+                f.write(r.get('json') or '')
     peak = renderer_peak_kib(service.process.pid)
     mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
-    print('%.2f %s %.0f %.0f %s %.2f %.2f %s %.0f %.0f' % (wall, r.get('exit', 'error'), (r.get('memory') or 0) / 1048576,
-                                                     peak / 1024, r.get('reads'), (r.get('readMs') or 0) / 1000, cpu, mode,
-                                                     (r.get('shared') or 0) / 1048576, (r.get('readBytes') or 0) / 1048576))
+    print('%.2f %s %.0f %.0f %s %.2f %.2f %s %.0f %.0f %s' % (wall, r.get('exit', 'error'), (r.get('memory') or 0) / 1048576,
+                                                        peak / 1024, r.get('reads'), (r.get('readMs') or 0) / 1000, cpu, mode,
+                                                        (r.get('shared') or 0) / 1048576, (r.get('readBytes') or 0) / 1048576,
+                                                        r.get('readAsks')))
 finally:
     driver.quit()
     server.shutdown()

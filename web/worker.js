@@ -5,11 +5,11 @@
 // bytes come one of two ways:
 // - read ahead (when the page is cross-origin isolated, so that memory can
 //   be shared between workers): a second worker (reader.js) reads blocks
-//   of the files with the browser's asynchronous reads, several at a time
-//   and ahead of where the core reads, into a SharedArrayBuffer; this
-//   worker waits for a block with Atomics.wait only when it is not there;
-// - otherwise FileReaderSync, one block at a time, the core waiting for
-//   each.
+//   of the files with the browser's asynchronous reads, ahead of where the
+//   core reads, into a SharedArrayBuffer; this worker waits for a block
+//   with Atomics.wait only when it is not there;
+// - otherwise FileReaderSync, the same blocks, the core waiting for each
+//   read.
 // Nothing is sent anywhere: the only requests these workers make are for
 // hpcvet.wasm and reader.js.
 'use strict';
@@ -17,7 +17,7 @@
 let wasm = null;        // the module's exports
 let files = [];         // File objects of the current run, by index
 let progress = null;    // {done, total, last}
-let reads = {n: 0, ms: 0, bytes: 0}; // the reads the core waited for in the last run, the wait, and the bytes asked of the browser
+let reads = {n: 0, ms: 0, bytes: 0, asks: 0}; // the reads the core waited for in the last run, the wait, the bytes asked of the browser, and in how many reads
 const reader = new FileReaderSync();
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -50,70 +50,75 @@ function withStrings(strings, fn) {
 	}
 }
 
-// File reads come by blocks of BLOCK bytes, and a window the core asks
-// for (4 KiB to 256 KiB) is copied from them: a browser read costs
-// milliseconds whatever its size. Memory stays bounded, whatever the
-// files' sizes: SLOTS blocks read ahead, or CACHED read by FileReaderSync.
-// Read ahead takes smaller blocks, more of them and several at a time:
-// a database is read at many places (a block read ahead there and never
-// used is a read wasted), and the browser's reads overlap.
-const BLOCK = 4 * 1024 * 1024, CACHED = 8;
-const AHEAD_BLOCK = 1024 * 1024, SLOTS = 64, DEPTH = 8;
+// File reads come by blocks of BLOCK bytes, kept in SLOTS slots (memory
+// stays bounded, whatever the files' sizes), and a window the core asks
+// for (4 KiB to 256 KiB) is copied from them. A browser read costs CPU
+// for each byte (~3 ns: the browser reads the file into a data pipe, the
+// renderer copies it out) and ~3-5 ms more for each read, whatever its
+// size (bench/web_read_cost.py: 1 MiB reads cost 2-3 times what 16 MiB
+// reads do a byte), so blocks are asked for several at a time, in one
+// read, and only where the core will read them:
+// - where the core reads a file in order, the blocks ahead of it, as many
+//   as the blocks it has read in order there (up to DEPTH), asked for in
+//   one read once half of them are used;
+// - not past a block already read: the core read there already, so
+//   that is another of its places in the file (a section's end);
+// - not past a block the core first came to by a jump, when a run reaches
+//   it: the core reads an index at a section's end before the values
+//   before it (profile.db's profiles), so the run ends there.
+// Read ahead (cross-origin isolated): a second worker (reader.js) does the
+// reads, so they go on while the core checks; otherwise FileReaderSync
+// does them while the core waits.
+const BLOCK = 1024 * 1024, SLOTS = 128, DEPTH = 8;
+// a read of at least DIRECT bytes (a whole small file) is one read of
+// exactly those bytes, into the module's memory
+const DIRECT = 1024 * 1024;
 
-// FileReaderSync: the last CACHED blocks, "id:block" -> Uint8Array, oldest first.
-let cache = new Map();
-
-function sliceOf(id, off, len) {
-	const t0 = performance.now();
-	const buf = reader.readAsArrayBuffer(files[id].slice(off, off + len));
-	reads.bytes += len;
-	reads.n++;
-	reads.ms += performance.now() - t0;
-	if (buf.byteLength !== len) throw new Error('short read');
-	return new Uint8Array(buf);
-}
-
-function syncBlock(id, k) {
-	const key = id + ':' + k;
-	let b = cache.get(key);
-	if (b) {
-		cache.delete(key); // the most recent again
-	} else {
-		const off = k * BLOCK;
-		b = sliceOf(id, off, Math.min(BLOCK, files[id].size - off));
-		if (cache.size >= CACHED) cache.delete(cache.keys().next().value);
-	}
-	cache.set(key, b);
-	return b;
-}
-
-// Read ahead: SLOTS slots of AHEAD_BLOCK bytes in `shared`, filled by reader.js.
-// This worker alone decides which block goes to which slot: it posts
-// {slot, ticket, id, off, len}, and reader.js, once the bytes are in the
-// slot, stores the ticket (its negation when the read failed) in
-// done[slot] and wakes this worker. A slot is given a new block only once
-// its last read is done, so the reader never writes into a slot in use.
-// Tickets only grow, across runs: a late read of an earlier run cannot
-// pass for a current one.
-let ahead = null; // {worker, data: Uint8Array, done: Int32Array, slots: [{key, ticket, len, run}], byKey: Map}
+// The slots: SLOTS blocks of BLOCK bytes in `data` (a SharedArrayBuffer
+// when read ahead). This worker alone decides which block goes to which
+// slot: a read of blocks k..k+n-1 of file id gets a ticket and n slots;
+// once the bytes are in the slots, the ticket (its negation when the read
+// failed) is stored in done[slot] of each, and this worker is woken. A
+// slot is given a new block only once its last read is done, so the reader
+// never writes into a slot in use. Tickets only grow, across runs: a late
+// read of an earlier run cannot pass for a current one.
+// slots[s]: {key: "id:block", ticket, len, run: blocks read in order up to
+// this one, jump: first asked for after a jump, used: the core read it}.
+let store = null;  // {worker (null: FileReaderSync), data: Uint8Array, done: Int32Array, slots, byKey: Map (in order of use, oldest first)}
 let ticket = 0;
 let current = null;        // "id:block" the core read last
 let recent = [];           // the files of the last blocks the core moved to
+
+function newStore(worker, data, done) {
+	const slots = Array.from({length: SLOTS}, () => ({key: null, ticket: 0, len: 0, run: 0, jump: false, used: false}));
+	return {worker, data: new Uint8Array(data), done: new Int32Array(done), slots, byKey: new Map()};
+}
 
 async function startReader() {
 	if (!self.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined' || typeof Atomics.wait !== 'function')
 		return null;
 	const w = new Worker('reader.js');
-	const data = new SharedArrayBuffer(SLOTS * AHEAD_BLOCK), done = new SharedArrayBuffer(4 * SLOTS);
+	const data = new SharedArrayBuffer(SLOTS * BLOCK), done = new SharedArrayBuffer(4 * SLOTS);
 	await new Promise((resolve, reject) => {
 		w.onmessage = resolve;
 		w.onerror = reject;
-		w.postMessage({type: 'init', data, done, block: AHEAD_BLOCK});
+		w.postMessage({type: 'init', data, done, block: BLOCK});
 	});
 	w.onmessage = null;
 	w.onerror = null;
-	const slots = Array.from({length: SLOTS}, () => ({key: null, ticket: 0, len: 0, run: 0}));
-	return {worker: w, data: new Uint8Array(data), done: new Int32Array(done), slots, byKey: new Map()};
+	return newStore(w, data, done);
+}
+
+// `len` bytes of file id at `off`, by FileReaderSync.
+function readSync(id, off, len) {
+	const t0 = performance.now();
+	const buf = reader.readAsArrayBuffer(files[id].slice(off, off + len));
+	reads.bytes += len;
+	reads.asks++;
+	reads.n++; // the core waits for it
+	reads.ms += performance.now() - t0;
+	if (buf.byteLength !== len) throw new Error('short read');
+	return new Uint8Array(buf);
 }
 
 // Wait until slot s's read `t` is done; false when it failed or the
@@ -123,7 +128,7 @@ function settle(s, t) {
 	const t0 = performance.now();
 	let waited = false;
 	for (;;) {
-		const v = Atomics.load(ahead.done, s);
+		const v = Atomics.load(store.done, s);
 		if (v === t || v === -t) {
 			if (waited) {
 				reads.n++;
@@ -132,36 +137,58 @@ function settle(s, t) {
 			return v === t;
 		}
 		waited = true;
-		if (Atomics.wait(ahead.done, s, v, WAIT_MS) === 'timed-out') return false;
+		if (Atomics.wait(store.done, s, v, WAIT_MS) === 'timed-out') return false;
 	}
 }
 
-// Ask for block k of file id, into the slot whose block was used least
-// recently (byKey is in order of use, oldest first).
-function request(id, k) {
-	const key = id + ':' + k;
-	let s = ahead.slots.findIndex((x) => x.key === null);
+// A slot for block `key`: a free one, or the one used least recently.
+function claim(key) {
+	let s = store.slots.findIndex((x) => x.key === null);
 	if (s < 0) {
-		const oldest = ahead.byKey.keys().next().value;
-		s = ahead.byKey.get(oldest);
-		ahead.byKey.delete(oldest);
+		const oldest = store.byKey.keys().next().value;
+		s = store.byKey.get(oldest);
+		store.byKey.delete(oldest);
 	}
-	const slot = ahead.slots[s];
+	const slot = store.slots[s];
 	// the reader must be done with the slot: one that gave no answer may
 	// still write into it, so it is not reused
-	if (slot.ticket && !settle(s, slot.ticket) && Math.abs(Atomics.load(ahead.done, s)) !== slot.ticket) {
+	if (slot.ticket && !settle(s, slot.ticket) && Math.abs(Atomics.load(store.done, s)) !== slot.ticket) {
 		slot.key = 'stuck:' + s;
-		ahead.byKey.set(slot.key, s);
+		store.byKey.set(slot.key, s);
 		throw new Error('the reader gave no answer');
 	}
-	const off = k * AHEAD_BLOCK, len = Math.min(AHEAD_BLOCK, files[id].size - off);
 	slot.key = key;
 	slot.run = 0;
-	slot.ticket = ++ticket;
-	slot.len = len;
-	ahead.byKey.set(key, s);
-	ahead.worker.postMessage({type: 'read', slot: s, ticket: slot.ticket, id, off, len});
-	reads.bytes += len;
+	slot.jump = false;
+	slot.used = false;
+	store.byKey.set(key, s);
+	return s;
+}
+
+// Ask for blocks k..k+n-1 of file id, in one read.
+function request(id, k, n) {
+	const t = ++ticket, off = k * BLOCK, len = Math.min(n * BLOCK, files[id].size - off);
+	const slots = [];
+	for (let j = 0; j < n; j++) {
+		const s = claim(id + ':' + (k + j));
+		store.slots[s].ticket = t;
+		store.slots[s].len = Math.min(BLOCK, len - j * BLOCK);
+		slots.push(s);
+	}
+	if (store.worker) {
+		store.worker.postMessage({type: 'read', slots, ticket: t, id, off, len});
+		reads.bytes += len;
+		reads.asks++;
+		return;
+	}
+	let result = t;
+	try {
+		const b = readSync(id, off, len);
+		slots.forEach((s, j) => store.data.set(b.subarray(j * BLOCK, j * BLOCK + store.slots[s].len), s * BLOCK));
+	} catch (e) {
+		result = -t; // the file changed or went away: the core reports it unreadable
+	}
+	for (const s of slots) store.done[s] = result;
 }
 
 // How many blocks ahead of the core to read: as many as the blocks it
@@ -173,38 +200,54 @@ function depth(run) {
 	return Math.max(1, Math.min(DEPTH, run, Math.floor(SLOTS / streams) - 1));
 }
 
-function aheadBlock(id, k) {
+function block(id, k) {
 	const key = id + ':' + k;
 	if (key !== current) {
 		// the core moved to another block: read on from there when it
 		// reads in order (the block before was read lately, or this is the
 		// file's first); a file may be read at several places in turn
 		current = key;
-		const before = ahead.byKey.get(id + ':' + (k - 1));
-		const run = k === 0 ? 1 : before === undefined ? 0 : ahead.slots[before].run + 1;
+		const before = store.byKey.get(id + ':' + (k - 1));
+		const run = k === 0 ? 1 : before === undefined ? 0 : store.slots[before].run + 1;
 		recent.push(id);
 		if (recent.length > 2 * SLOTS) recent.shift();
-		if (!ahead.byKey.has(key)) request(id, k);
-		const s = ahead.byKey.get(key);
-		ahead.slots[s].run = run;
-		ahead.byKey.delete(key); // the most recently used, before the blocks after it
-		ahead.byKey.set(key, s);
-		if (run) {
-			const last = Math.ceil(files[id].size / AHEAD_BLOCK) - 1;
-			for (let j = k + 1, n = depth(run); j <= Math.min(last, k + n); j++)
-				if (!ahead.byKey.has(id + ':' + j)) request(id, j);
+		const have = store.byKey.get(key);
+		if (have !== undefined) {
+			store.byKey.delete(key); // the most recently used, before the blocks after it
+			store.byKey.set(key, have);
+		}
+		// a run that reaches a place the core jumped to before ends there
+		const end = have !== undefined && store.slots[have].jump && store.slots[have].used;
+		// the blocks after this one to read now: up to the depth, not past
+		// one read already, and all at once when half of them are missing
+		let ahead = 0;
+		if (run && !end) {
+			const last = Math.ceil(files[id].size / BLOCK) - 1, n = depth(run);
+			while (k + ahead < Math.min(last, k + n) && !store.byKey.has(id + ':' + (k + ahead + 1))) ahead++;
+			if (ahead < Math.max(1, n >> 1) && k + ahead !== last) ahead = 0;
+		}
+		if (have === undefined) {
+			request(id, k, 1 + ahead);
+			store.slots[store.byKey.get(key)].jump = run === 0;
+		} else if (ahead) {
+			request(id, k + 1, ahead);
+		}
+		const s = store.byKey.get(key);
+		if (s !== undefined) {
+			store.slots[s].run = run;
+			store.slots[s].used = true;
 		}
 	}
-	const s = ahead.byKey.get(key);
+	const s = store.byKey.get(key);
 	if (s === undefined) {
-		request(id, k); // evicted by read-ahead of other files since
-		return aheadBlock(id, k);
+		current = null; // evicted since (by reads of other files): ask again
+		return block(id, k);
 	}
-	ahead.byKey.delete(key); // the most recently used again
-	ahead.byKey.set(key, s);
-	const slot = ahead.slots[s];
+	store.byKey.delete(key); // the most recently used again
+	store.byKey.set(key, s);
+	const slot = store.slots[s];
 	if (!settle(s, slot.ticket)) throw new Error('read failed');
-	return ahead.data.subarray(s * AHEAD_BLOCK, s * AHEAD_BLOCK + slot.len);
+	return store.data.subarray(s * BLOCK, s * BLOCK + slot.len);
 }
 
 // hpcvet.read: `len` bytes of file `id` at `off` into memory at `dst`.
@@ -212,13 +255,13 @@ function read(id, off, dst, len) {
 	const f = files[id];
 	if (!f || off + len > f.size) return 0;
 	try {
-		if (len >= BLOCK && !ahead) {
-			bytes().set(sliceOf(id, off, len), dst);
+		if (len >= DIRECT) {
+			bytes().set(readSync(id, off, len), dst);
 		} else {
 			for (let done = 0; done < len;) {
-				const size = ahead ? AHEAD_BLOCK : BLOCK, at = off + done, k = Math.floor(at / size);
-				const b = ahead ? aheadBlock(id, k) : syncBlock(id, k);
-				const from = at - k * size, n = Math.min(len - done, b.length - from);
+				const at = off + done, k = Math.floor(at / BLOCK);
+				const b = block(id, k);
+				const from = at - k * BLOCK, n = Math.min(len - done, b.length - from);
 				bytes().set(b.subarray(from, from + n), dst + done);
 				done += n;
 			}
@@ -266,14 +309,14 @@ async function load() {
 	});
 	wasm = instance.exports;
 	wasm._initialize();
-	if (!ahead) ahead = await startReader().catch(() => null);
+	if (!store) store = (await startReader().catch(() => null)) || newStore(null, new ArrayBuffer(SLOTS * BLOCK), new ArrayBuffer(4 * SLOTS));
 	const formats = ['json', 'sarif', 'text', 'html'].filter((f) => withStrings([f], (p) => wasm.hvw_has_format(p)));
 	postMessage({
 		type: 'ready',
 		version: readCString(wasm.hvw_version()),
 		rules: readCString(wasm.hvw_rule_table_version()),
 		formats,
-		mode: ahead ? 'read-ahead' : 'FileReaderSync',
+		mode: store.worker ? 'read-ahead' : 'FileReaderSync',
 	});
 	return formats;
 }
@@ -289,8 +332,7 @@ function validate(inputs, options) {
 	wasm.hvw_reset();
 	// the File objects by id, in the order of the inputs and their files
 	files = inputs.flatMap((input) => (input.problem ? [] : input.files.map((f) => f.file)));
-	cache = new Map();
-	reads = {n: 0, ms: 0, bytes: 0};
+	reads = {n: 0, ms: 0, bytes: 0, asks: 0};
 	current = null;
 	recent = [];
 	for (const [name, value] of Object.entries(options))
@@ -298,11 +340,9 @@ function validate(inputs, options) {
 	let total = 0;
 	for (const input of inputs) for (const f of input.files) total += f.file.size;
 	progress = {done: 0, total, last: 0};
-	if (ahead) {
-		for (const slot of ahead.slots) slot.key = null; // a read still running keeps its ticket
-		ahead.byKey = new Map();
-		ahead.worker.postMessage({type: 'files', files});
-	}
+	for (const slot of store.slots) slot.key = null; // a read still running keeps its ticket
+	store.byKey = new Map();
+	if (store.worker) store.worker.postMessage({type: 'files', files});
 	let id = 0;
 	for (const input of inputs) {
 		postMessage({type: 'progress', done: Math.min(progress.done, total), total, label: input.label});
@@ -341,7 +381,8 @@ async function digests() {
 function result(certify) {
 	// memory: the module's linear memory, which only grows: its peak
 	const out = {type: 'result', exit: wasm.hvw_exit_code(), memory: wasm.memory.buffer.byteLength,
-		shared: ahead ? ahead.data.byteLength : 0, reads: reads.n, readMs: Math.round(reads.ms), readBytes: reads.bytes};
+		shared: store.worker ? store.data.byteLength : 0, reads: reads.n, readMs: Math.round(reads.ms), readBytes: reads.bytes,
+		readAsks: reads.asks};
 	for (const format of formats) out[format] = write(format);
 	if (certify) out.certificate = write('certificate');
 	return out;
