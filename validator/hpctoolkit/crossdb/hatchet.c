@@ -28,13 +28,21 @@
 #include "hpctoolkit/values/values.h"
 
 typedef struct hz_cell {
-	double last, exc;      /* the value hatchet keeps; the exclusive scope's */
+	uint64_t last;         /* the value hatchet keeps, as bits (kept while the first is sought) */
+	uint64_t exc;          /* the exclusive scope's value as bits; 0 (the bits of 0.0) where it has none */
 	uint64_t off;          /* the kept value's {Val} entry in cct.db (kept while the first is sought) */
 	uint32_t stamp;        /* the group reading this cell (hpctk_hzcol.stamp) */
-	uint16_t pid;          /* the kept value's propMetricId (the same) */
+	uint16_t pid;          /* the kept value's propMetricId (kept while the first is sought) */
 	uint8_t has_exc;
 	uint8_t bad;           /* hatchet shows another scope's value here, as the cell stands */
 } hz_cell;
+
+static inline double bits_f64(uint64_t b)
+{
+	double v;
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
 
 typedef struct hpctk_hzcol {
 	hz_cell *cell;         /* per profIndex below nprof, made at the first value of a group */
@@ -133,7 +141,7 @@ static void hz_close(hpctk_xfile *f)
 			const hz_cell *c = &h->cell[h->touched[i]];
 			if (!c->bad) continue;
 			f->hz_first = (hpctk_hzfirst){.ctx = h->ctx, .prof = h->touched[i], .pid = c->pid, .exc = e,
-						      .has_exc = c->has_exc, .v = c->last, .x = c->exc, .off = c->off};
+						      .has_exc = c->has_exc, .v = bits_f64(c->last), .x = bits_f64(c->exc), .off = c->off};
 			break;
 		}
 	}
@@ -185,35 +193,76 @@ static inline bool hz_read(const hpctk_xdb *x, hpctk_hzcol *h, uint32_t ctx)
 						  : hpctk_idset_has(&x->meta->ctx_ids, ctx));
 }
 
-/* One value into its (context, profile) cell: hatchet keeps the last one,
- * and shows another scope's value where the cell's last scope is not the
- * exclusive one `e` and its value is not e's (0 where e has none). */
-static inline __attribute__((always_inline)) void hz_put(hpctk_hzcol *h, uint16_t e, uint16_t pid, uint32_t prof,
-							 double v, uint64_t off, const bool track)
+/* The cell of profile prof in the open group, fresh when the group had not
+ * written it yet; NULL outside [1, nprof) (left to hpctkdb.cct.prof-in-range
+ * and the summary rules). */
+static inline __attribute__((always_inline)) hz_cell *hz_cell_at(hpctk_hzcol *h, uint32_t prof, const bool track)
 {
-	if (prof == 0 || prof >= h->nprof) return; /* left to hpctkdb.cct.prof-in-range and the summary rules */
+	if (prof - 1u >= h->nprof - 1u) return NULL; /* prof 0, or nprof and above (nprof >= 2) */
 	hz_cell *c = &h->cell[prof];
 	if (c->stamp != h->stamp) {
 		c->stamp = h->stamp;
+		c->exc = 0;
 		c->has_exc = 0;
 		c->bad = 0;
 		if (track) h->touched[h->nt++] = prof;
 	}
-	c->last = v;
+	return c;
+}
+
+/* One value into its cell: hatchet keeps the last one, and shows another
+ * scope's value where the cell's last scope is not the exclusive one and
+ * its value is not that scope's (0.0 where it has none), compared as
+ * doubles (NaN equal to NaN). */
+static inline __attribute__((always_inline)) void hz_put(hpctk_hzcol *h, bool is_exc, uint16_t pid, uint32_t prof,
+							 uint64_t bits, uint64_t off, const bool track)
+{
+	hz_cell *c = hz_cell_at(h, prof, track);
+	if (!c) return;
+	c->last = bits;
 	if (track) {
 		c->pid = pid;
 		c->off = off;
 	}
 	uint8_t bad = 0;
-	if (pid == e) {
-		c->exc = v;
+	if (is_exc) {
+		c->exc = bits;
 		c->has_exc = 1;
 	} else {
-		double want = c->has_exc ? c->exc : 0.0;
+		double v = bits_f64(bits), want = bits_f64(c->exc);
 		bad = !(v == want || (v != v && want != want));
 	}
 	h->nbad += (uint64_t)bad - c->bad;
 	c->bad = bad;
+}
+
+/* A clean run (values.h: every value finite and non-zero, profIndex
+ * increasing): a finite non-zero double equals another double exactly when
+ * their bits are equal (0.0 and -0.0 or NaN on the other side differ in
+ * both), so the comparison is of bits; the scope is the run's, tested once. */
+static inline __attribute__((always_inline)) void hz_run(hpctk_hzcol *h, bool is_exc, uint16_t pid, const uint8_t *vals,
+							 uint64_t cnt, uint64_t off0, const bool track)
+{
+	uint64_t nbad = h->nbad;
+	for (uint64_t i = 0; i < cnt; i++) {
+		const uint8_t *p = vals + 12 * i;
+		hz_cell *c = hz_cell_at(h, hv_le32(p), track);
+		if (!c) continue;
+		uint64_t bits = hv_le64(p + 4);
+		if (track) {
+			c->last = bits;
+			c->pid = pid;
+			c->off = off0 + 12 * i;
+		}
+		uint8_t bad = is_exc ? 0 : bits != c->exc;
+		if (is_exc) {
+			c->exc = bits;
+			c->has_exc = 1;
+		}
+		nbad += (uint64_t)bad - c->bad;
+		c->bad = bad;
+	}
+	h->nbad = nbad;
 }
 
 void hpctk_xfile_hatchet_run(hpctk_xfile *f, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt, uint64_t off0)
@@ -222,13 +271,10 @@ void hpctk_xfile_hatchet_run(hpctk_xfile *f, uint32_t ctx, uint16_t pid, const u
 	uint16_t g = pid < x->hz_npid ? x->hz_grp[pid] : 0;
 	hpctk_hzcol *h = f->hz;
 	if (!g || !hz_read(x, h, ctx) || !hz_open(f, ctx, g)) return;
-	uint16_t e = x->hz_exc[g - 1];
-	if (h->track)
-		for (uint64_t i = 0; i < cnt; i++)
-			hz_put(h, e, pid, hv_le32(vals + 12 * i), hv_lef64(vals + 12 * i + 4), off0 + 12 * i, true);
-	else
-		for (uint64_t i = 0; i < cnt; i++)
-			hz_put(h, e, pid, hv_le32(vals + 12 * i), hv_lef64(vals + 12 * i + 4), 0, false);
+	bool is_exc = pid == x->hz_exc[g - 1];
+	if (h->track) hz_run(h, is_exc, pid, vals, cnt, off0, true);
+	else if (is_exc) hz_run(h, true, pid, vals, cnt, off0, false);
+	else hz_run(h, false, pid, vals, cnt, off0, false);
 }
 
 void hpctk_xfile_hatchet_value(hpctk_xfile *f, uint32_t ctx, uint16_t pid, uint32_t prof, uint64_t bits, uint64_t off)
@@ -237,10 +283,9 @@ void hpctk_xfile_hatchet_value(hpctk_xfile *f, uint32_t ctx, uint16_t pid, uint3
 	uint16_t g = pid < x->hz_npid ? x->hz_grp[pid] : 0;
 	hpctk_hzcol *h = f->hz;
 	if (!g || !hz_read(x, h, ctx) || !hz_open(f, ctx, g)) return;
-	double v;
-	memcpy(&v, &bits, sizeof v);
-	if (h->track) hz_put(h, x->hz_exc[g - 1], pid, prof, v, off, true);
-	else hz_put(h, x->hz_exc[g - 1], pid, prof, v, off, false);
+	bool is_exc = pid == x->hz_exc[g - 1];
+	if (h->track) hz_put(h, is_exc, pid, prof, bits, off, true);
+	else hz_put(h, is_exc, pid, prof, bits, off, false);
 }
 
 void hpctk_xfile_hatchet_block_end(hpctk_xfile *f) { hz_close(f); }
