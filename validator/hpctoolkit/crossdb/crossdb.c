@@ -78,7 +78,7 @@ static void cct_run(void *arg, uint32_t owner, bool summary, uint32_t metric, co
 	(void)summary;
 	hpctk_xfile *f = arg;
 	if (f->vs_run) hpctk_vsum_run(f->vs, owner, (uint16_t)metric, vals, cnt, off0);
-	if (f->hz) hpctk_xfile_hatchet_run(f, owner, (uint16_t)metric, vals, cnt, off0);
+	if (f->hz && hpctk_xdb_hatchet_wants(f->x, (uint16_t)metric)) hpctk_xfile_hatchet_run(f, owner, (uint16_t)metric, vals, cnt, off0);
 }
 
 static void cct_block_end(void *arg, uint32_t owner, bool whole)

@@ -144,6 +144,12 @@ bool hpctk_xfile_load(hpctk_xfile *f, bool *complete, hv_rbuf *r);
 void hpctk_xdb_hatchet_init(hpctk_xdb *x, const uint8_t *role);
 void hpctk_xdb_hatchet_free(hpctk_xdb *x);
 void hpctk_xfile_hatchet_begin(hpctk_xfile *f);
+/* Whether propMetricId pid's runs matter to hatchet's column (a run of
+ * any other costs its caller this test, not a call). */
+static inline bool hpctk_xdb_hatchet_wants(const hpctk_xdb *x, uint32_t pid)
+{
+	return pid < x->hz_npid && x->hz_grp[pid] != 0;
+}
 void hpctk_xfile_hatchet_run(hpctk_xfile *f, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt,
 			     uint64_t off0);
 void hpctk_xfile_hatchet_value(hpctk_xfile *f, uint32_t ctx, uint16_t pid, uint32_t prof, uint64_t bits, uint64_t off);
