@@ -304,6 +304,16 @@ mpi_rank_name mpi_rank_label(const mpi_rank *m);
 #define CHAN_NULLISH (-4)
 
 uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
+/* One step of a sequence digest (a communicator's collectives): word w, the
+ * call's key fields packed into 64 bits, folded into h. For a fixed w the
+ * step is a bijection of h (xor, an odd multiplier, an xor-shift), so two
+ * sequences that differ in one call alone never share a digest; a handful
+ * of instructions, where mpi_hash's four rounds cost ~70 with the call. */
+static inline uint64_t mpi_digest_step(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
 /* A pseudo-random odd weight for comm rank k (the v-variants' third sums). */
 static inline uint64_t mpi_weight(uint64_t k) { return mpi_hash(k, 0x77e1947u, 0, 0) | 1u; }
 
@@ -415,6 +425,12 @@ bool mpi_requests_of(unsigned fn);
 void mpi_messages(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+
+/* A collective call on instance `in` (found from its communicator, not
+ * MPI_COMM_SELF) with root `root` (-3: none): mpi_collectives' share of it
+ * once it found them; the driver's fused path for the common collectives
+ * (rank.c) calls it alike. */
+void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, mpi_inst *in, int32_t root);
 
 /* A call creating request id `v` (>= 2) whose message is `g` (zeroed for
  * MPI_Grequest_start): mpi_requests' share of such a record once it has
