@@ -60,19 +60,16 @@ static void merge_chans(mpi_rank *m)
 	mpi_map_free(&old);
 }
 
-static void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag, bool recv,
-		  int32_t count, uint16_t dtype)
+static inline void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag, bool recv,
+			 int32_t count, uint16_t dtype)
 {
 	if (inst == INST_NONE) return;
 	mpi_pass *p = m->pass;
 	/* A channel met lately is found without hashing its key: the slot is a
 	 * guess, checked against the key the channel holds. Channels move
-	 * only when the map grows (its cap changes) or merges (which clears
-	 * the slots). */
-	if (p->chan_near_cap != m->chans.cap) {
-		memset(p->chan_near, 0, sizeof p->chan_near);
-		p->chan_near_cap = m->chans.cap;
-	}
+	 * only when the map grows (its cap changes: only the insertion below
+	 * grows it during the pass, and it clears the slots then) or merges
+	 * (which clears them too). */
 	int32_t key_tag = m->chans_merged ? CHAN_ANY_TAG : tag;
 	mpi_chan **near = &p->chan_near[((uint32_t)peer * 31u + (uint32_t)key_tag * 7u + inst * 3u + recv) % CHAN_NEAR];
 	mpi_chan *c = *near;
@@ -147,6 +144,11 @@ void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_st
 		return;
 	}
 	tally(m, rec, g->inst, peer, tag, true, g->count, g->dtype);
+}
+
+void mpi_tally(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g)
+{
+	tally(m, rec, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
 }
 
 void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g)

@@ -416,6 +416,9 @@ static inline bool mpi_msg_wild(const mpi_msg *g) { return g->peer == MPI_D_ANY_
 void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g);
 void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_status st);
 void mpi_untally(mpi_rank *m, const mpi_msg *g);
+/* A message of a known peer and tag (both >= 0) on its channel: what
+ * mpi_send_msg and mpi_recv_msg do with it, for callers that know so. */
+void mpi_tally(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g);
 
 /* Whether mpi_messages / mpi_requests do anything with records of `fn`
  * (mpi_rank_record calls them only then). */

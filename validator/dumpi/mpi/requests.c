@@ -196,8 +196,12 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 	unsigned fn = rec->fn;
 	bool recv = fn == 12 || fn == 30;
 	req_mark_seen(m, v);
-	if (!is_persistent_init(fn) && fn != 170 && !recv) mpi_send_msg(m, rec, g);
-	if (!is_persistent_init(fn) && fn != 170 && recv && !mpi_msg_wild(g)) mpi_recv_msg(m, rec, g, (mpi_status){0});
+	/* counted now: a nonblocking message (not a persistent one's, nor a
+	 * wildcard receive's); a known peer and tag go straight to the channel */
+	bool counted = !is_persistent_init(fn) && fn != 170;
+	if (counted && g->peer >= 0 && (!recv || g->tag >= 0)) mpi_tally(m, rec, g);
+	else if (counted && !recv) mpi_send_msg(m, rec, g);
+	else if (counted && !mpi_msg_wild(g)) mpi_recv_msg(m, rec, g, (mpi_status){0});
 	bool fresh;
 	mpi_req *q = req_put(m, v, &fresh);
 	if (!q) return;
@@ -222,20 +226,26 @@ void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	unsigned iq = mpi_role_ix[13][RO_REQUEST];
 	if (!a->f[iq].present) return;
 	uint32_t id = (uint32_t)a->f[iq].v;
-	mpi_status st = mpi_status_of(m, 13, a, RO_STATUS, 0);
 	/* the common case, a known nonblocking request of the table completed
-	 * uncancelled with nothing left to count: req_complete's steps inline */
+	 * uncancelled with nothing left to count: req_complete's steps inline,
+	 * with only the status's cancelled byte read (mpi_status_of's bounds) */
 	mpi_pass *p = m->pass;
 	mpi_req *q = id >= 2 && id < REQ_DIRECT && p->req_direct ? &p->req_direct[id] : NULL;
-	if (q && q->kind == REQ_ACTIVE && !m->io_requests && !(m->ignored & IGN_REQUESTS) && !st.cancelled &&
+	if (q && q->kind == REQ_ACTIVE && !m->io_requests && !(m->ignored & IGN_REQUESTS) &&
 	    !(q->msg.p2p && q->msg.recv && mpi_msg_wild(&q->msg))) {
+		unsigned is = mpi_role_ix[13][RO_STATUS];
+		const uint8_t *sb = a->f[is].present && a->f[is].v > 0
+					    ? mpi_bytes(m, a->f[is].at + 4, p->status_tagged ? 14 : 10)
+					    : NULL;
+		if (sb && sb[8]) goto slow; /* cancelled */
 		hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
 		if (q->msg.p2p && q->msg.recv) p->status_fresh = true;
 		if (q->live > 1) q->live--;
 		else q->kind = 0;
 		return;
 	}
-	req_complete(m, rec, a->f[iq].at, id, st);
+slow:
+	req_complete(m, rec, a->f[iq].at, id, mpi_status_of(m, 13, a, RO_STATUS, 0));
 }
 
 bool mpi_requests_of(unsigned fn)
