@@ -20,6 +20,16 @@ static bool builtin_type(uint64_t t) { return t >= 2 && t < MPI_D_FIRST_USER_DAT
 typedef struct { int c, t; bool in_place; } cand_t;
 static void scalar_counts(unsigned fn, const dumpi_args *a, mpi_coll *op)
 {
+	if (fn != 54 && fn != 56 && fn != 58 && fn != 60) {
+		/* one (count, datatype) pair, the loop below's default case */
+		const uint8_t *ix = mpi_role_ix[fn];
+		unsigned ic = ix[RO_COUNT], it = ix[RO_DATATYPE];
+		if (!a->f[ic].present || !a->f[it].present) return;
+		int32_t cc = (int32_t)(uint32_t)a->f[ic].v;
+		uint64_t t = a->f[it].v;
+		if (builtin_type(t) && cc >= 0) op->count = cc, op->dtype = (uint16_t)t, op->role0 = RO_COUNT;
+		return;
+	}
 	cand_t cand[2];
 	int nc = 0;
 	uint64_t v;

@@ -665,7 +665,16 @@ __attribute__((noinline)) static void fused_coll(mpi_rank *m, const dumpi_record
 		unsigned i = ix[*ro];
 		if (a->f[i].present) check_count_val(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, a->f[i].at);
 	}
-	uses(m, rec, a);
+	/* uses: the communicator, then the datatypes (no OLDCOMM: compute_plans) */
+	for (const uint8_t *ro = use_roles[fn]; *ro != RO_COUNT_ROLES; ro++) {
+		unsigned i = ix[*ro];
+		if (!a->f[i].present) continue;
+		if (*ro == RO_COMM) {
+			if (a->f[i].v >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, RO_COMM, a->f[i].v);
+		} else if (a->f[i].v >= MPI_D_FIRST_USER_DATATYPE) {
+			use_type_id(m, rec, a, *ro, a->f[i].v);
+		}
+	}
 	unsigned im = ix[RO_COMM], ir = ix[RO_ROOT];
 	if (!a->f[im].present) return; /* neither a collective to enter nor ranks to check */
 	uint64_t comm = a->f[im].v;
