@@ -442,6 +442,9 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 
 /* An MPI_Wait record: mpi_requests' share of it, for the driver's fused path. */
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+/* An MPI_Waitall or MPI_Testall record: mpi_requests' share of it, for the
+ * driver's fused path. */
+void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
 /* The end of a complete rank (requests.c; mpi_rank_end calls them in order). */
 void mpi_report_ignored(mpi_rank *m);

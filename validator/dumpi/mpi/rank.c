@@ -47,7 +47,7 @@ static uint8_t plans[DUMPI_NFUNCS];
  * MPI_Isend and its modes, MPI_Irecv) take a fused path (fused_p2p): their
  * arguments read once, the same checks in the same order as their plan;
  * MPI_Wait, whose plan is its request alone, goes straight to it. */
-enum { FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_COLL, FUSED_NOTHING };
+enum { FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_WAITALL, FUSED_COLL, FUSED_NOTHING };
 static uint8_t fused[DUMPI_NFUNCS];
 /* The count roles a function has, and the handle inputs (communicators,
  * then datatypes) uses() looks at, in role order; RO_COUNT_ROLES ends each. */
@@ -109,6 +109,11 @@ static void compute_plans(void)
 			fused[fn] = common[k].kind;
 	}
 	if (plans[13] == PLAN_REQ && mpi_roles[13][RO_REQUEST] >= 0) fused[13] = FUSED_WAIT;
+	/* MPI_Waitall and MPI_Testall: their count checked, then their array of requests */
+	for (unsigned fn = 18; fn <= 19; fn++)
+		if ((plans[fn] & ~PLAN_COUNTS) == PLAN_REQ && mpi_roles[fn][RO_REQUESTS] >= 0 &&
+		    count_roles[fn][0] == RO_COUNT && count_roles[fn][1] == RO_COUNT_ROLES)
+			fused[fn] = FUSED_WAITALL;
 	/* the common collectives (MPI_Barrier, MPI_Bcast, MPI_Allgather,
 	 * MPI_Alltoall, MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan): their
 	 * communicator found once, the checks of their plan in its order */
@@ -702,6 +707,10 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
 	switch (kind) {
 	case FUSED_WAIT: mpi_request_wait(m, rec, a); return;
+	case FUSED_WAITALL:
+		if (plans[rec->fn] & PLAN_COUNTS) check_counts(m, rec, a);
+		mpi_request_waitall(m, rec, a);
+		return;
 	case FUSED_COLL: fused_coll(m, rec, a); return;
 	case FUSED_SEND: fused_send(m, rec, a); return;
 	case FUSED_RECV: fused_recv(m, rec, a); return;
