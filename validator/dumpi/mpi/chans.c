@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pass.h"
 
 /* The per-channel memory figure in internal.h (and the live-state test's
  * bound) assumes this size: change both together. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "internal.h"
+#include "pass.h"
 
 /* A named built-in datatype (DUMPI 2..27; 0 is DUMPI's error index, 1 MPI_DATATYPE_NULL). */
 static bool builtin_type(uint64_t t) { return t >= 2 && t < MPI_D_FIRST_USER_DATATYPE; }

@@ -7,7 +7,7 @@
  * messages.c (blocking messages), colls.c (collective digests), requests.c
  * (request life cycles). The parts never call one another nor this file:
  * what they share (diagnostics, communicator lookup, arrays, channel
- * tallies) is pass.c's and chans.c's, declared in internal.h. */
+ * tallies) is pass.c's (declared in pass.h) and chans.c's (internal.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 
 #include "core/alloc.h"
 #include "core/hv_int.h"
-#include "internal.h"
+#include "pass.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
 static bool is_send(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 11) || (fn >= 26 && fn <= 29); }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "internal.h"
+#include "pass.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
 static bool creates_request(unsigned fn) { return (fn >= 8 && fn <= 12) || (fn >= 26 && fn <= 30) || fn == 170; }
