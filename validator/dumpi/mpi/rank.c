@@ -692,31 +692,40 @@ __attribute__((noinline)) static void fused_coll(mpi_rank *m, const dumpi_record
 
 static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
+/* The record's bytes for the paths that read statuses or arrays from them
+ * (mpi_bytes); the others never look. */
+static inline void take_bytes(mpi_rank *m, const dumpi_args *a)
+{
+	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
+}
+
+__attribute__((noinline)) static void fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	take_bytes(m, a);
+	if (plans[rec->fn] & PLAN_COUNTS) check_counts(m, rec, a);
+	mpi_request_waitall(m, rec, a);
+}
+
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	if (!m || m->finalized) return;
+	unsigned fn = rec->fn;
 	m->records++;
 	m->last_rec = rec->index;
 	m->last_off = rec->offset;
-	m->last_fn = (uint16_t)rec->fn;
-	if (rec->fn >= DUMPI_NFUNCS) return;
-	unsigned kind = fused[rec->fn];
-	if (kind == FUSED_NOTHING) return;
-	/* the paths that never read the record's bytes (statuses, arrays) skip this */
-	if (kind != FUSED_SEND && kind != FUSED_ISEND && kind != FUSED_IRECV && kind != FUSED_COLL)
-		m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
-	switch (kind) {
-	case FUSED_WAIT: mpi_request_wait(m, rec, a); return;
-	case FUSED_WAITALL:
-		if (plans[rec->fn] & PLAN_COUNTS) check_counts(m, rec, a);
-		mpi_request_waitall(m, rec, a);
-		return;
-	case FUSED_COLL: fused_coll(m, rec, a); return;
+	m->last_fn = (uint16_t)fn;
+	if (fn >= DUMPI_NFUNCS) return;
+	/* a dispatch: each path is out of line, so this stays a leaf of a few instructions */
+	switch (fused[fn]) {
+	case FUSED_NOTHING: return;
 	case FUSED_SEND: fused_send(m, rec, a); return;
-	case FUSED_RECV: fused_recv(m, rec, a); return;
 	case FUSED_ISEND: fused_isend(m, rec, a); return;
 	case FUSED_IRECV: fused_irecv(m, rec, a); return;
-	default: generic(m, rec, a); return;
+	case FUSED_COLL: fused_coll(m, rec, a); return;
+	case FUSED_RECV: take_bytes(m, a), fused_recv(m, rec, a); return;
+	case FUSED_WAIT: take_bytes(m, a), mpi_request_wait(m, rec, a); return;
+	case FUSED_WAITALL: fused_waitall(m, rec, a); return;
+	default: take_bytes(m, a), generic(m, rec, a); return;
 	}
 }
 
