@@ -13,7 +13,7 @@
 #include "container.h"
 #include "core/blob.h"
 #include "dumpi/dumpi.h"
-#include "dumpi/mpi/internal.h"
+#include "dumpi/mpi/pass.h"
 #include "mutator_core.h"
 
 #define INDEX 64u

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dumpi/mpi/internal.h"
+#include "dumpi/mpi/pass.h"
 #include "tap.h"
 
 static bool name_is(const dumpi_field *f, const char *n)

@@ -12,7 +12,7 @@
 
 #include "core/wire.h"
 #include "dumpi/mpi/layer.h"
-#include "dumpi/mpi/internal.h"
+#include "dumpi/mpi/pass.h"
 #include "tap.h"
 #include "testlib.h"
 

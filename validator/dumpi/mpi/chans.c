@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pass.h"
 
 /* The per-channel memory figure in internal.h (and the live-state test's
  * bound) assumes this size: change both together. */
@@ -60,42 +60,31 @@ static void merge_chans(mpi_rank *m)
 	mpi_map_free(&old);
 }
 
-static void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag, bool recv,
-		  int32_t count, uint16_t dtype)
+/* The channel of (inst, peer, tag, recv) when no near slot holds it:
+ * found or entered in the map (merging the rank's channels past
+ * MPI_MAX_CHANS), and put in its near slot. NULL when out of memory. */
+__attribute__((noinline)) static mpi_chan *chan_miss(mpi_rank *m, uint32_t inst, int32_t peer, int32_t tag, bool recv)
 {
-	if (inst == INST_NONE) return;
 	mpi_pass *p = m->pass;
-	/* A channel met lately is found without hashing its key: the slot is a
-	 * guess, checked against the key the channel holds. Channels move
-	 * only when the map grows (its cap changes) or merges (which clears
-	 * the slots). */
+	if (!m->chans_merged && m->chans.len >= MPI_MAX_CHANS &&
+	    !mpi_map_get(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv)))
+		merge_chans(m);
+	if (m->chans_merged) tag = CHAN_ANY_TAG;
+	bool fresh;
+	mpi_chan *c = mpi_map_put(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv), &fresh);
+	if (!c) return NULL;
+	if (fresh) c->inst = inst, c->peer = peer, c->tag = tag, c->dir = recv, c->runs_full = m->chans_merged;
 	if (p->chan_near_cap != m->chans.cap) {
 		memset(p->chan_near, 0, sizeof p->chan_near);
 		p->chan_near_cap = m->chans.cap;
 	}
-	int32_t key_tag = m->chans_merged ? CHAN_ANY_TAG : tag;
-	mpi_chan **near = &p->chan_near[((uint32_t)peer * 31u + (uint32_t)key_tag * 7u + inst * 3u + recv) % CHAN_NEAR];
-	mpi_chan *c = *near;
-	if (!c || c->inst != inst || c->peer != peer || c->tag != key_tag || c->dir != recv) {
-		if (!m->chans_merged && m->chans.len >= MPI_MAX_CHANS &&
-		    !mpi_map_get(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv)))
-			merge_chans(m);
-		if (m->chans_merged) tag = CHAN_ANY_TAG;
-		bool fresh;
-		c = mpi_map_put(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv), &fresh);
-		if (!c) return;
-		if (fresh) c->inst = inst, c->peer = peer, c->tag = tag, c->dir = recv, c->runs_full = m->chans_merged;
-		if (p->chan_near_cap != m->chans.cap) {
-			memset(p->chan_near, 0, sizeof p->chan_near);
-			p->chan_near_cap = m->chans.cap;
-		}
-		p->chan_near[((uint32_t)peer * 31u + (uint32_t)tag * 7u + inst * 3u + recv) % CHAN_NEAR] = c;
-	}
-	c->n++;
-	c->last_rec = rec->index;
-	c->last_off = rec->offset;
-	c->last_fn = (uint16_t)rec->fn;
-	if (c->runs_full) return;
+	p->chan_near[((uint32_t)peer * 31u + (uint32_t)tag * 7u + inst * 3u + recv) % CHAN_NEAR] = c;
+	return c;
+}
+
+/* One more message of (count, dtype) in channel c's runs of sizes. */
+__attribute__((noinline)) static void chan_run(mpi_chan *c, const dumpi_record *rec, int32_t count, uint16_t dtype)
+{
 	if (c->nruns && c->runs[c->nruns - 1].count == count && c->runs[c->nruns - 1].dtype == dtype &&
 	    c->runs[c->nruns - 1].reps < UINT32_MAX) {
 		c->runs[c->nruns - 1].reps++;
@@ -108,6 +97,29 @@ static void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t p
 	} else {
 		c->runs_full = true;
 	}
+}
+
+static inline void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag, bool recv,
+			 int32_t count, uint16_t dtype)
+{
+	if (inst == INST_NONE) return;
+	mpi_pass *p = m->pass;
+	/* A channel met lately is found without hashing its key: the slot is a
+	 * guess, checked against the key the channel holds. Channels move
+	 * only when the map grows (its cap changes: only chan_miss's insertion
+	 * grows it during the pass, and it clears the slots then) or merges
+	 * (which clears them too). */
+	int32_t key_tag = m->chans_merged ? CHAN_ANY_TAG : tag;
+	mpi_chan *c = p->chan_near[((uint32_t)peer * 31u + (uint32_t)key_tag * 7u + inst * 3u + recv) % CHAN_NEAR];
+	if (!c || c->inst != inst || c->peer != peer || c->tag != key_tag || c->dir != recv) {
+		c = chan_miss(m, inst, peer, tag, recv);
+		if (!c) return;
+	}
+	c->n++;
+	c->last_rec = rec->index;
+	c->last_off = rec->offset;
+	c->last_fn = (uint16_t)rec->fn;
+	if (!c->runs_full) chan_run(c, rec, count, dtype);
 }
 
 /* A message counted when its request started, which its status says was
@@ -147,6 +159,11 @@ void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_st
 		return;
 	}
 	tally(m, rec, g->inst, peer, tag, true, g->count, g->dtype);
+}
+
+void mpi_tally(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g)
+{
+	tally(m, rec, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
 }
 
 void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g)

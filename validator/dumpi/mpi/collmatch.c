@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pass.h"
 
 static int by_vote(const void *x, const void *y)
 {

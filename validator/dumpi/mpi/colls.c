@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "internal.h"
+#include "pass.h"
 
 /* A named built-in datatype (DUMPI 2..27; 0 is DUMPI's error index, 1 MPI_DATATYPE_NULL). */
 static bool builtin_type(uint64_t t) { return t >= 2 && t < MPI_D_FIRST_USER_DATATYPE; }
@@ -20,6 +20,16 @@ static bool builtin_type(uint64_t t) { return t >= 2 && t < MPI_D_FIRST_USER_DAT
 typedef struct { int c, t; bool in_place; } cand_t;
 static void scalar_counts(unsigned fn, const dumpi_args *a, mpi_coll *op)
 {
+	if (fn != 54 && fn != 56 && fn != 58 && fn != 60) {
+		/* one (count, datatype) pair, the loop below's default case */
+		const uint8_t *ix = mpi_role_ix[fn];
+		unsigned ic = ix[RO_COUNT], it = ix[RO_DATATYPE];
+		if (!a->f[ic].present || !a->f[it].present) return;
+		int32_t cc = (int32_t)(uint32_t)a->f[ic].v;
+		uint64_t t = a->f[it].v;
+		if (builtin_type(t) && cc >= 0) op->count = cc, op->dtype = (uint16_t)t, op->role0 = RO_COUNT;
+		return;
+	}
 	cand_t cand[2];
 	int nc = 0;
 	uint64_t v;
@@ -155,22 +165,36 @@ void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	if (!mpi_arg(fn, a, creator ? RO_OLDCOMM : RO_COMM, &comm)) return;
 	mpi_inst *in = mpi_inst_of(m, mpi_inst_of_comm(m, comm));
 	if (!in || comm == MPI_D_COMM_SELF) return;
-	mpi_coll op = {.fn = (uint16_t)fn, .root = -3, .count = -1, .count2 = -1, .vself = -1, .rec = rec->index,
-		       .off = rec->offset};
+	int32_t root = -3;
 	bool rooted = fn == 53 || (fn >= 54 && fn <= 57) || fn == 62;
-	if (rooted && mpi_arg(fn, a, RO_ROOT, &v)) op.root = (int32_t)(uint32_t)v;
+	if (rooted && mpi_arg(fn, a, RO_ROOT, &v)) root = (int32_t)(uint32_t)v;
+	mpi_coll_enter(m, rec, a, in, root);
+}
+
+void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, mpi_inst *in, int32_t root)
+{
+	unsigned fn = rec->fn;
 	/* the sequence digest: functions and roots; counts have their own */
-	in->digest = mpi_hash(in->digest, op.fn, (uint32_t)op.root, 0x5e9);
+	in->digest = mpi_digest_step(in->digest, fn | (uint64_t)(uint32_t)root << 16);
+	/* the first COLL_KEEP calls are kept whole; the rest only enter the digests */
+	bool keep = in->ncoll < COLL_KEEP;
+	mpi_coll op;
+	if (keep)
+		op = (mpi_coll){.fn = (uint16_t)fn, .root = root, .count = -1, .count2 = -1, .vself = -1, .rec = rec->index,
+				.off = rec->offset};
+	else
+		op.count = op.count2 = -1, op.dtype = 0; /* all scalar_counts reads */
 	if (mpi_coll_scalar(fn)) {
 		scalar_counts(fn, a, &op);
-		if (op.count >= 0) in->cdigest = mpi_hash(in->cdigest, op.fn, op.dtype, (uint32_t)op.count);
+		if (op.count >= 0)
+			in->cdigest = mpi_digest_step(in->cdigest, fn | (uint64_t)op.dtype << 16 | (uint64_t)(uint32_t)op.count << 32);
 		else in->cmixed = true;
-	} else if (mpi_coll_vector(fn) && in->ncoll < COLL_KEEP) { /* only kept calls are compared */
+	} else if (keep && mpi_coll_vector(fn)) { /* only kept calls are compared */
 		vector_counts(m, fn, a, &op);
 	}
 	in->coll_rec = rec->index;
 	in->coll_off = rec->offset;
-	if (in->ncoll < COLL_KEEP) {
+	if (keep) {
 		/* most communicators see a few collectives: grow by doubling up to COLL_KEEP */
 		if (!in->ops_lost && in->ncoll == in->ops_cap) {
 			uint8_t nc = in->ops_cap ? (uint8_t)(2 * in->ops_cap < COLL_KEEP ? 2 * in->ops_cap : COLL_KEEP) : 2;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "internal.h"
+#include "pass.h"
 
 static uint32_t gcomm_new(trace_ctx *t)
 {

@@ -1,9 +1,11 @@
 /* State shared by the files of the MPI consistency layer: the per-rank pass
  * (rank.c, its driver, calling its parts messages.c, colls.c and
- * requests.c, which share pass.c's and chans.c's helpers declared here) and
- * the cross-rank stage (match.c, its driver, calling comms.c, collmatch.c
- * and part.c, which share stage.c's helpers declared here). Not part of any API: layer.h is the
- * layer's interface to the rest of the validator. */
+ * requests.c, which share chans.c's helpers declared here and pass.c's,
+ * which pass.h declares) and the cross-rank stage (match.c, its driver,
+ * calling comms.c, collmatch.c and part.c, which share stage.c's helpers
+ * declared here). It names nothing of the files it declares, so no file
+ * and this header include each other in a circle. Not part of any API:
+ * layer.h is the layer's interface to the rest of the validator. */
 #ifndef HV_DUMPI_MPI_INTERNAL_H
 #define HV_DUMPI_MPI_INTERNAL_H
 
@@ -275,12 +277,11 @@ struct mpi_rank {
 
 /* How messages name a rank: "rank N", or "rank of file NAME" (its base
  * name) when the rank never recorded its number (no MPI_Comm_rank on
- * MPI_COMM_WORLD, and a file name without -NNNN.bin). Returned by value, so
- * mpi_rank_label(m).s is usable as a printf argument, several per call. */
+ * MPI_COMM_WORLD, and a file name without -NNNN.bin). Returned by value
+ * (pass.h), so its .s is usable as a printf argument, several per call. */
 typedef struct mpi_rank_name {
 	char s[96];
 } mpi_rank_name;
-mpi_rank_name mpi_rank_label(const mpi_rank *m);
 
 /* Channels per rank. A program that uses a fresh tag per message would
  * otherwise keep one channel per message; past this many, the rank's
@@ -303,38 +304,19 @@ mpi_rank_name mpi_rank_label(const mpi_rank *m);
  * send with that tag, without a note (match.c). */
 #define CHAN_NULLISH (-4)
 
-uint64_t mpi_hash(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
-/* A pseudo-random odd weight for comm rank k (the v-variants' third sums). */
-static inline uint64_t mpi_weight(uint64_t k) { return mpi_hash(k, 0x77e1947u, 0, 0) | 1u; }
+/* One step of a sequence digest (a communicator's collectives): word w, the
+ * call's key fields packed into 64 bits, folded into h. For a fixed w the
+ * step is a bijection of h (xor, an odd multiplier, an xor-shift), so two
+ * sequences that differ in one call alone never share a digest; a handful
+ * of instructions, where the maps' four-round hash costs ~70 with the call. */
+static inline uint64_t mpi_digest_step(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
 
 /* ---- the per-rank pass, across its files ---- */
 
-/* Argument roles: the field index of each role in each function's layout
- * (-1: none), found by field name once (pass.c). */
-extern int8_t mpi_roles[DUMPI_NFUNCS][RO_COUNT_ROLES];
-/* The same as an index into dumpi_args.f, DUMPI_MAX_FIELDS (the slot that
- * is never present) for none: what mpi_arg reads. */
-extern uint8_t mpi_role_ix[DUMPI_NFUNCS][RO_COUNT_ROLES];
-/* Fill mpi_roles (once; thread-safe). mpi_rank_new calls it; other readers
- * of the roles (the fuzzer's semantic mutator) call it first. */
-void mpi_roles_init(void);
-/* The value of role `ro` in record `fn`: false when the function has no
- * such argument or it is absent (root-only). */
-static inline bool mpi_arg(unsigned fn, const dumpi_args *a, int ro, uint64_t *v)
-{
-	/* a record's args hold its function's fields, so an index below
-	 * DUMPI_MAX_FIELDS is below a->n */
-	unsigned i = mpi_role_ix[fn][ro];
-	if (!a->f[i].present) return false;
-	*v = a->f[i].v;
-	return true;
-}
-/* Where role `ro`'s value lies in the file (0: nowhere). */
-static inline uint64_t mpi_arg_at(unsigned fn, const dumpi_args *a, int ro)
-{
-	return a->f[mpi_role_ix[fn][ro]].at;
-}
-const char *mpi_role_label(int ro);
 
 /* Collective calls, communicator constructors included (they are
  * collectives of their parent): these feed the digests (colls.c) and
@@ -345,67 +327,18 @@ static inline bool mpi_is_coll(unsigned fn)
 	       fn == 86 || fn == 99 || fn == 101 || fn == 111;
 }
 
-/* A diagnostic about record `rec` of this rank (at `off`, or the record's
- * offset when 0), prefixed with the rank, record and function. */
-void mpi_emit(mpi_rank *m, int rule, const dumpi_record *rec, uint64_t off, uint64_t len, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-/* The same at severity `sev` (a finding unrecorded calls may explain). */
-void mpi_emit_rank_sev(mpi_rank *m, int rule, enum hv_sev sev, const dumpi_record *rec, uint64_t off, uint64_t len,
-		       const char *fmt, ...) __attribute__((format(printf, 7, 8)));
-
-/* `len` bytes of the file at `at`: from the record in memory when they lie
- * in it, else through the pass's window (NULL when unreadable). */
-static inline const uint8_t *mpi_bytes(mpi_rank *m, uint64_t at, size_t len)
-{
-	mpi_pass *p = m->pass;
-	if (p->bytes && at >= p->bytes_at && at - p->bytes_at <= p->bytes_len && len <= p->bytes_len - (at - p->bytes_at))
-		return p->bytes + (at - p->bytes_at);
-	return p->win_ok ? hv_window_get(&p->win, at, len) : NULL;
-}
-/* Element i of a counted u32 array whose count is at `at`. */
-bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v);
-/* Communicator index `id` of this rank, entered on first use. */
-mpi_comm *mpi_comm_find(mpi_rank *m, uint64_t id);
-static inline mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id)
-{
-	/* most records name the communicator the previous one named (see mpi_comm_find) */
-	mpi_pass *p = m->pass;
-	return p->comm_last && p->comm_last_id == id ? p->comm_last : mpi_comm_find(m, id);
-}
-static inline mpi_inst *mpi_inst_of(mpi_rank *m, uint32_t i) { return i < m->ninst ? &m->inst[i] : NULL; }
 
 /* Messages on their channels (chans.c). A recorded status: bytes (i32), source (i32),
  * cancelled (u8), error (u8), and from 0.6.3 the tag (i32). */
 typedef struct mpi_status { bool ok, tag_ok, cancelled; int32_t src, tag, bytes; } mpi_status;
 mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, uint64_t i);
-static inline uint32_t mpi_inst_of_comm(mpi_rank *m, uint64_t comm)
-{
-	mpi_comm *c = mpi_comm_of(m, comm);
-	return c ? c->inst : INST_NONE;
-}
-/* The message of a send or receive, from its count, peer, tag and datatype roles. */
-static inline mpi_msg mpi_msg_from(mpi_rank *m, unsigned fn, const dumpi_args *a, bool recv, int cro, int pro, int gro,
-				   int dro)
-{
-	/* mpi_arg's lookups, with the function's row of roles found once */
-	const uint8_t *ix = mpi_role_ix[fn];
-	mpi_msg g = {.p2p = true, .recv = recv};
-	unsigned i = ix[RO_COMM];
-	g.inst = a->f[i].present ? mpi_inst_of_comm(m, a->f[i].v) : INST_NONE;
-	i = ix[cro];
-	g.count = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : 0;
-	i = ix[dro];
-	g.dtype = a->f[i].present ? (uint16_t)a->f[i].v : 0;
-	i = ix[pro];
-	g.peer = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : -2;
-	i = ix[gro];
-	g.tag = a->f[i].present ? (int32_t)(uint32_t)a->f[i].v : 0;
-	return g;
-}
 static inline bool mpi_msg_wild(const mpi_msg *g) { return g->peer == MPI_D_ANY_SOURCE || g->tag == MPI_D_ANY_TAG; }
 void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g);
 void mpi_recv_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g, mpi_status st);
 void mpi_untally(mpi_rank *m, const mpi_msg *g);
+/* A message of a known peer and tag (both >= 0) on its channel: what
+ * mpi_send_msg and mpi_recv_msg do with it, for callers that know so. */
+void mpi_tally(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g);
 
 /* Whether mpi_messages / mpi_requests do anything with records of `fn`
  * (mpi_rank_record calls them only then). */
@@ -416,6 +349,12 @@ void mpi_messages(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
+/* A collective call on instance `in` (found from its communicator, not
+ * MPI_COMM_SELF) with root `root` (-3: none): mpi_collectives' share of it
+ * once it found them; the driver's fused path for the common collectives
+ * (rank.c) calls it alike. */
+void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, mpi_inst *in, int32_t root);
+
 /* A call creating request id `v` (>= 2) whose message is `g` (zeroed for
  * MPI_Grequest_start): mpi_requests' share of such a record once it has
  * read the message; the driver's fused paths (rank.c) call it alike. */
@@ -423,6 +362,9 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 
 /* An MPI_Wait record: mpi_requests' share of it, for the driver's fused path. */
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+/* An MPI_Waitall or MPI_Testall record: mpi_requests' share of it, for the
+ * driver's fused path. */
+void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
 /* The end of a complete rank (requests.c; mpi_rank_end calls them in order). */
 void mpi_report_ignored(mpi_rank *m);

@@ -44,7 +44,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "internal.h"
+#include "pass.h"
 
 /* The message classes of unrecorded calls a rank shows (UNREC_REQ,
  * UNREC_STATUS, not 0), as words for messages. */

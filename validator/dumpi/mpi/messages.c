@@ -3,7 +3,7 @@
  * request life cycles (requests.c) count a nonblocking message when it
  * starts or completes; the cross-rank stage (match.c) matches the tallies. */
 
-#include "internal.h"
+#include "pass.h"
 
 bool mpi_messages_of(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || fn == 1 || fn == 33 || fn == 34; }
 

@@ -30,7 +30,7 @@
 
 #include "core/alloc.h"
 #include "core/units.h"
-#include "internal.h"
+#include "pass.h"
 
 enum { STEP_OWNERS = 1, STEP_ROUTE, STEP_FINDINGS };
 

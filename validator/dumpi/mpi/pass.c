@@ -1,4 +1,4 @@
-/* What the parts of the per-rank pass share (rank.c drives them; internal.h
+/* What the parts of the per-rank pass share (rank.c drives them; pass.h
  * declares these): the argument roles, a rank's diagnostics, the name it
  * goes by, its communicator indices, counted arrays read from the record,
  * and the hash that keys the layer's maps. */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/hv_int.h"
-#include "internal.h"
+#include "pass.h"
 
 /* ---- argument roles, by field name, computed once ---- */
 

@@ -7,7 +7,7 @@
  * messages.c (blocking messages), colls.c (collective digests), requests.c
  * (request life cycles). The parts never call one another nor this file:
  * what they share (diagnostics, communicator lookup, arrays, channel
- * tallies) is pass.c's and chans.c's, declared in internal.h. */
+ * tallies) is pass.c's (declared in pass.h) and chans.c's (internal.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 
 #include "core/alloc.h"
 #include "core/hv_int.h"
-#include "internal.h"
+#include "pass.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
 static bool is_send(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 11) || (fn >= 26 && fn <= 29); }
@@ -47,7 +47,7 @@ static uint8_t plans[DUMPI_NFUNCS];
  * MPI_Isend and its modes, MPI_Irecv) take a fused path (fused_p2p): their
  * arguments read once, the same checks in the same order as their plan;
  * MPI_Wait, whose plan is its request alone, goes straight to it. */
-enum { FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT };
+enum { FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_WAITALL, FUSED_COLL, FUSED_NOTHING };
 static uint8_t fused[DUMPI_NFUNCS];
 /* The count roles a function has, and the handle inputs (communicators,
  * then datatypes) uses() looks at, in role order; RO_COUNT_ROLES ends each. */
@@ -109,6 +109,26 @@ static void compute_plans(void)
 			fused[fn] = common[k].kind;
 	}
 	if (plans[13] == PLAN_REQ && mpi_roles[13][RO_REQUEST] >= 0) fused[13] = FUSED_WAIT;
+	/* MPI_Waitall and MPI_Testall: their count checked, then their array of requests */
+	for (unsigned fn = 18; fn <= 19; fn++)
+		if ((plans[fn] & ~PLAN_COUNTS) == PLAN_REQ && mpi_roles[fn][RO_REQUESTS] >= 0 &&
+		    count_roles[fn][0] == RO_COUNT && count_roles[fn][1] == RO_COUNT_ROLES)
+			fused[fn] = FUSED_WAITALL;
+	/* the common collectives (MPI_Barrier, MPI_Bcast, MPI_Allgather,
+	 * MPI_Alltoall, MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan): their
+	 * communicator found once, the checks of their plan in its order */
+	static const uint8_t colls[] = {52, 53, 58, 60, 62, 65, 67, 156};
+	for (unsigned k = 0; k < sizeof colls; k++) {
+		unsigned fn = colls[k];
+		uint8_t need = PLAN_USES | PLAN_COLL | PLAN_RANKS;
+		if ((plans[fn] & ~PLAN_COUNTS) == need && mpi_roles[fn][RO_COMM] >= 0 && mpi_roles[fn][RO_OLDCOMM] < 0 &&
+		    (mpi_roles[fn][RO_ROOT] >= 0) == (fn == 53 || fn == 62))
+			fused[fn] = FUSED_COLL;
+	}
+	/* functions none of whose arguments feed a check (MPI_Wtime, ...): only
+	 * counted; MPI_Finalize ends the pass */
+	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
+		if (!plans[fn] && !fused[fn] && fn != 125) fused[fn] = FUSED_NOTHING;
 }
 
 
@@ -382,7 +402,9 @@ static inline void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_ar
 	if (mpi_arg(rec->fn, a, ro, &id) && id >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, ro, id);
 }
 
-static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id)
+/* out of line: most records name predefined handles, and the callers stay small */
+__attribute__((noinline)) static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
+						 uint64_t id)
 {
 	mpi_comm *c = mpi_map_get(&m->pass->comms, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
@@ -394,7 +416,8 @@ static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 	reuse_begin(&c->reuse, c->freed_rec, rec, a, ro);
 }
 
-static void use_type_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id)
+__attribute__((noinline)) static void use_type_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
+						 uint64_t id)
 {
 	mpi_type_free *f = mpi_map_get(&m->pass->types, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
@@ -575,8 +598,10 @@ static void status_reads(mpi_rank *m, const dumpi_record *rec)
 
 /* A point-to-point record of kind `kind` (fused[]): what its plan does,
  * in the plan's order (status, counts, uses, message, ranks and tags,
- * requests), with each argument looked up once. */
-static void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, unsigned kind)
+ * requests), with each argument read once and the communicator found once
+ * (nothing between its lookup and its last use enters a communicator). */
+static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
+							      unsigned kind)
 {
 	unsigned fn = rec->fn;
 	const uint8_t *ix = mpi_role_ix[fn];
@@ -584,50 +609,129 @@ static void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 	int pro = recv ? RO_SOURCE : RO_DEST;
 	unsigned ic = ix[RO_COUNT], im = ix[RO_COMM], id = ix[RO_DATATYPE], ip = ix[pro], it = ix[RO_TAG];
 	if (kind == FUSED_RECV) m->pass->status_fresh = true; /* status_reads */
-	if (a->f[ic].present) check_count_val(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	bool has_comm = a->f[im].present;
+	uint64_t comm = a->f[im].v;
+	/* the message as mpi_msg_from reads it */
+	mpi_msg g = {.p2p = true, .recv = recv, .inst = INST_NONE};
+	g.count = a->f[ic].present ? (int32_t)(uint32_t)a->f[ic].v : 0;
+	g.dtype = a->f[id].present ? (uint16_t)a->f[id].v : 0;
+	g.peer = a->f[ip].present ? (int32_t)(uint32_t)a->f[ip].v : -2;
+	g.tag = a->f[it].present ? (int32_t)(uint32_t)a->f[it].v : 0;
+	if (a->f[ic].present) check_count_val(m, rec, RO_COUNT, g.count, a->f[ic].at);
 	/* uses: the communicator, then the datatype */
-	if (a->f[im].present && a->f[im].v >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, RO_COMM, a->f[im].v);
+	if (has_comm && comm >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, RO_COMM, comm);
 	if (a->f[id].present && a->f[id].v >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, RO_DATATYPE, a->f[id].v);
+	mpi_comm *c = has_comm ? mpi_comm_of(m, comm) : NULL;
+	if (c) g.inst = c->inst;
 	/* mpi_messages */
-	if (kind == FUSED_SEND) {
-		mpi_msg g = mpi_msg_from(m, fn, a, false, RO_COUNT, RO_DEST, RO_TAG, RO_DATATYPE);
-		mpi_send_msg(m, rec, &g);
-	} else if (kind == FUSED_RECV) {
-		mpi_msg g = mpi_msg_from(m, fn, a, true, RO_COUNT, RO_SOURCE, RO_TAG, RO_DATATYPE);
-		mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
-	}
+	if (kind == FUSED_SEND && g.peer >= 0) mpi_tally(m, rec, &g); /* mpi_send_msg: a negative peer is MPI_PROC_NULL */
+	else if (kind == FUSED_RECV) mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
 	/* ranks_and_tags */
-	if (a->f[im].present) {
-		if (a->f[ip].present) check_rank_val(m, rec, a->f[im].v, pro, (int32_t)(uint32_t)a->f[ip].v, a->f[ip].at);
-		if (a->f[it].present) check_tag_val(m, rec, RO_TAG, (int32_t)(uint32_t)a->f[it].v, a->f[it].at, recv);
+	if (has_comm) {
+		if (a->f[ip].present) {
+			if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+			else check_rank_val(m, rec, comm, pro, g.peer, a->f[ip].at);
+		}
+		if (a->f[it].present) check_tag_val(m, rec, RO_TAG, g.tag, a->f[it].at, recv);
 	}
 	/* mpi_requests: the request it creates */
 	if (kind == FUSED_ISEND || kind == FUSED_IRECV) {
 		unsigned iq = ix[RO_REQUEST];
-		if (a->f[iq].present && a->f[iq].v >= 2) {
-			mpi_msg g = mpi_msg_from(m, fn, a, recv, RO_COUNT, pro, RO_TAG, RO_DATATYPE);
-			mpi_request_created(m, rec, a->f[iq].v, &g);
+		if (a->f[iq].present && a->f[iq].v >= 2) mpi_request_created(m, rec, a->f[iq].v, &g);
+	}
+}
+
+/* Each kind with its own copy (the kind a constant in it), out of line so
+ * the driver stays a dispatch. */
+__attribute__((noinline)) static void fused_send(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_SEND);
+}
+__attribute__((noinline)) static void fused_recv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_RECV);
+}
+__attribute__((noinline)) static void fused_isend(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_ISEND);
+}
+__attribute__((noinline)) static void fused_irecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_IRECV);
+}
+
+/* A collective of kind FUSED_COLL: counts, uses, the collective, its root,
+ * as the generic path orders them, with the communicator found once. */
+__attribute__((noinline)) static void fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	const uint8_t *ix = mpi_role_ix[fn];
+	for (const uint8_t *ro = count_roles[fn]; *ro != RO_COUNT_ROLES; ro++) {
+		unsigned i = ix[*ro];
+		if (a->f[i].present) check_count_val(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, a->f[i].at);
+	}
+	/* uses: the communicator, then the datatypes (no OLDCOMM: compute_plans) */
+	for (const uint8_t *ro = use_roles[fn]; *ro != RO_COUNT_ROLES; ro++) {
+		unsigned i = ix[*ro];
+		if (!a->f[i].present) continue;
+		if (*ro == RO_COMM) {
+			if (a->f[i].v >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, RO_COMM, a->f[i].v);
+		} else if (a->f[i].v >= MPI_D_FIRST_USER_DATATYPE) {
+			use_type_id(m, rec, a, *ro, a->f[i].v);
 		}
 	}
+	unsigned im = ix[RO_COMM], ir = ix[RO_ROOT];
+	if (!a->f[im].present) return; /* neither a collective to enter nor ranks to check */
+	uint64_t comm = a->f[im].v;
+	mpi_comm *c = mpi_comm_of(m, comm);
+	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
+	int32_t root = a->f[ir].present ? (int32_t)(uint32_t)a->f[ir].v : -3;
+	if (in && comm != MPI_D_COMM_SELF) mpi_coll_enter(m, rec, a, in, root);
+	if (a->f[ir].present) check_rank_val(m, rec, comm, RO_ROOT, root, a->f[ir].at);
+}
+
+static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+
+/* The record's bytes for the paths that read statuses or arrays from them
+ * (mpi_bytes); the others never look. */
+static inline void take_bytes(mpi_rank *m, const dumpi_args *a)
+{
+	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
+}
+
+__attribute__((noinline)) static void fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	take_bytes(m, a);
+	if (plans[rec->fn] & PLAN_COUNTS) check_counts(m, rec, a);
+	mpi_request_waitall(m, rec, a);
 }
 
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	if (!m || m->finalized) return;
+	unsigned fn = rec->fn;
 	m->records++;
 	m->last_rec = rec->index;
 	m->last_off = rec->offset;
-	m->last_fn = (uint16_t)rec->fn;
-	if (rec->fn >= DUMPI_NFUNCS) return;
-	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
-	if (fused[rec->fn] == FUSED_WAIT) {
-		mpi_request_wait(m, rec, a);
-		return;
+	m->last_fn = (uint16_t)fn;
+	if (fn >= DUMPI_NFUNCS) return;
+	/* a dispatch: each path is out of line, so this stays a leaf of a few instructions */
+	switch (fused[fn]) {
+	case FUSED_NOTHING: return;
+	case FUSED_SEND: fused_send(m, rec, a); return;
+	case FUSED_ISEND: fused_isend(m, rec, a); return;
+	case FUSED_IRECV: fused_irecv(m, rec, a); return;
+	case FUSED_COLL: fused_coll(m, rec, a); return;
+	case FUSED_RECV: take_bytes(m, a), fused_recv(m, rec, a); return;
+	case FUSED_WAIT: take_bytes(m, a), mpi_request_wait(m, rec, a); return;
+	case FUSED_WAITALL: fused_waitall(m, rec, a); return;
+	default: take_bytes(m, a), generic(m, rec, a); return;
 	}
-	if (fused[rec->fn]) {
-		fused_p2p(m, rec, a, fused[rec->fn]);
-		return;
-	}
+}
+
+/* Every other record: the checks its plan names, in order. */
+__attribute__((noinline)) static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
 	uint8_t plan = plans[rec->fn];
 	if (plan & PLAN_COUNTS) check_counts(m, rec, a);
 	if (plan & PLAN_STATUS) status_reads(m, rec);

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "core/wire.h"
-#include "internal.h"
+#include "pass.h"
 
 /* ---- diagnostics ---- */
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "internal.h"
+#include "pass.h"
 
 static void put_i64(hv_wbuf *w, int64_t v) { hv_put_u64(w, (uint64_t)v); }
 static int64_t get_i64(hv_rbuf *r) { return (int64_t)hv_get_u64(r); }
