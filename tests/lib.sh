@@ -49,6 +49,11 @@ MPIRUN=(mpirun --oversubscribe)
 # ("File exists"). Inside $TMP, so it goes with the test.
 mkdir -p "$TMP/ompi"
 export OMPI_MCA_orte_tmpdir_base="$TMP/ompi" PRTE_MCA_prte_tmpdir_base="$TMP/ompi"
+# A rank that waits for another yields its core, and no rank is bound to one.
+# Open MPI yields only when a job has more ranks than cores, so -np 2 on two
+# cores spun in every wait, pinned beside whatever else the machine runs: a
+# corpus split over 2 ranks (one exchange an input) cost ~5 CPU-s, ~1.5 so.
+export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
 have_mpi() { [ -x "$MPI" ] && command -v mpirun >/dev/null 2>&1; }
 need_mpi() {
 	if ! have_mpi; then
