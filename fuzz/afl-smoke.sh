@@ -17,12 +17,8 @@ rm -rf build-fuzz/afl-smoke
 # skip that and report 0 edges). diff_units' 638 seeds: 94 s before, 60 s.
 export AFL_FAST_CAL=1 AFL_CMPLOG_ONLY_NEW=1
 start=$(date +%s)
-# Most seeds first: the dry run and calibration of every seed is most of a
-# smoke (diff_units' 638 threaded seeds take about a minute), so the long
-# ones start while the short ones fill the other slot, not at the end.
 jobs=()
-while IFS=$'\t' read -r _ t; do jobs+=("afl:$t:$secs"); done < <(
-	for t in "$@"; do printf '%s\t%s\n' "$(find "corpus/$t" -type f 2>/dev/null | wc -l)" "$t"; done | sort -t $'\t' -k1,1nr -k2,2)
+for t in "$@"; do jobs+=("afl:$t:$secs"); done
 CAMPAIGN_OUT=build-fuzz/afl-smoke bash fuzz/campaign.sh "${jobs[@]}" >/dev/null
 awk -F'\t' -v want=$# '
 NR == 1 { next }
