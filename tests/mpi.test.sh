@@ -19,8 +19,8 @@ check "golden corpus present (${#inputs[@]} inputs)" test "${#inputs[@]}" -gt 10
 same_as_j1() {
 	local desc=$1 np=$2 env=$3
 	shift 4
-	"$HPCVET" "$@" -j1 >"$TMP/ref" 2>/dev/null
-	local rc1=$?
+	hpcvet_once "$@" -j1
+	local rc1=$ref_rc
 	env $env "${MPIRUN[@]}" -np "$np" "$MPI" "$@" >"$TMP/mpi" 2>"$TMP/mpi.err"
 	local rc2=$?
 	if [ "$rc1" -eq "$rc2" ] && cmp -s "$TMP/ref" "$TMP/mpi"; then ok; else

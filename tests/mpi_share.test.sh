@@ -37,8 +37,8 @@ check "spliced trace of 4,200 ranks" splice "$TMP/t4200" 4200 97 60
 same() {
 	local desc=$1 np=$2
 	shift 2
-	"$HPCVET" -j1 "$@" >"$TMP/ref" 2>/dev/null
-	local rc1=$?
+	hpcvet_once -j1 "$@"
+	local rc1=$ref_rc
 	"${MPIRUN[@]}" -np "$np" "$MPI" "$@" >"$TMP/mpi" 2>"$TMP/mpi.err"
 	local rc2=$?
 	if [ "$rc1" -eq "$rc2" ] && cmp -s "$TMP/ref" "$TMP/mpi"; then ok; else
