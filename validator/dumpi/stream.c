@@ -101,14 +101,19 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 	char path[48];
 	dumpi_shapes shapes;
 	memset(&shapes, 0, sizeof shapes);
-	uint64_t common = 0; /* records of dumpi_next_common: no perf counters, no reserved mask bits */
+	/* The common record (dumpi_next_common) in this loop, its clock steps
+	 * inline; any other through dumpi_iter_next and the checks below. */
+	uint64_t common = 0;
+	dumpi_ahead a;
+	dumpi_ahead_load(&a, &it);
 	for (;;) {
 		const uint8_t *clk;
-		if (dumpi_next_common(&it, &rec, &clk)) {
+		if (dumpi_next_common(&a, &it, &rec, &clk)) {
 			s->records[rec.fn]++;
 			common++;
 			int left = dumpi_clocks_quick(t, rec.thread, clk);
 			if (left) {
+				rec.perf_count = 0;
 				clock_at(clk, &rec.cpu_start);
 				clock_at(clk + 6, &rec.cpu_stop);
 				clock_at(clk + 12, &rec.wall_start);
@@ -118,7 +123,10 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 			if (s->mpi) mpi_rank_record(s->mpi, &rec, &it.args);
 			continue;
 		}
-		if (!dumpi_iter_next(&it, &rec)) break;
+		dumpi_ahead_store(&a, &it);
+		bool more = dumpi_iter_next(&it, &rec);
+		dumpi_ahead_load(&a, &it);
+		if (!more) break;
 		s->records[rec.fn]++;
 		check_record(s, &rec);
 		if (dumpi_shapes_of(rec.fn)) dumpi_shapes_record(&shapes, r, file, &rec, &it.args);

@@ -141,14 +141,16 @@ static inline void dumpi_args_present(dumpi_args *out, bool *absent)
 	*absent = false;
 }
 
-/* The arguments of function `fn` from q[0..avail), q lying at file offset
+/* The arguments of function `fn` from q[0..end - q), q lying at file offset
  * `at`, into *out (present flags: see dumpi_iter.absent); the bytes they
  * span to *used. False when fn has no decoder here (the walk's layouts, ids
  * that are no record) or the arguments do not fit in avail: the walk then
  * takes the record and says why. */
-static inline bool dumpi_args_fast(unsigned fn, const uint8_t *q, size_t avail, uint64_t at, uint8_t mask,
-				   unsigned status_len, dumpi_args *out, bool *absent, size_t *used)
+static inline __attribute__((always_inline)) bool dumpi_args_fast(unsigned fn, const uint8_t *q, const uint8_t *end,
+								   uint64_t at, uint8_t mask, unsigned status_len,
+								   dumpi_args *out, bool *absent, size_t *used)
 {
+	size_t avail = (size_t)(end - q);
 	switch (fn) {
 #define DUMPI_F(k, n) DUMPI_DEC_##k
 #define DUMPI_R(k, n)                                                                                                 \
@@ -185,42 +187,73 @@ static inline bool dumpi_args_fast(unsigned fn, const uint8_t *q, size_t avail, 
 
 /* ---- the record ---- */
 
-/* The common record at the cursor, decoded from the view ahead of it: no
- * perf counters, no reserved mask bits, both clocks. Fills rec but its
- * clocks (they stay in the bytes, at *clocks: CPU start, stop, wall start,
- * stop, 6 bytes each) and it->args, and moves the cursor past it. False
- * (nothing consumed) sends the record through dumpi_iter_next. */
-#define DUMPI_FAST_PREFIX (3u + 2u + 24u)
-static inline bool dumpi_next_common(dumpi_iter *it, dumpi_record *rec, const uint8_t **clocks)
+/* The cursor of the hot loop, kept in registers between records: the view
+ * ahead of the record at `pos` is [p, end) (p NULL: none known), and the
+ * record there has index `index`. dumpi_ahead_load and _store move it from
+ * and to the iterator around any other use of it. */
+typedef struct dumpi_ahead {
+	const uint8_t *p, *end;
+	uint64_t pos, index;
+} dumpi_ahead;
+
+static inline void dumpi_ahead_load(dumpi_ahead *a, const dumpi_iter *it)
 {
-	const uint8_t *p = it->ahead;
-	uint64_t pos = it->cur.pos;
-	if (!p || it->ahead_pos != pos) return false;
-	size_t avail = (size_t)(it->ahead_end - p);
-	if (avail < DUMPI_FAST_PREFIX) return false;
-	unsigned fn = dumpi_ld16(p);
+	bool known = it->ahead && it->ahead_pos == it->cur.pos;
+	a->p = known ? it->ahead : NULL;
+	a->end = known ? it->ahead_end : NULL;
+	a->pos = it->cur.pos;
+	a->index = it->next_index;
+}
+
+static inline void dumpi_ahead_store(const dumpi_ahead *a, dumpi_iter *it)
+{
+	it->ahead = a->p;
+	it->ahead_end = a->end;
+	it->ahead_pos = a->pos;
+	it->cur.pos = a->pos;
+	it->next_index = a->index;
+}
+
+/* The bytes before the first argument of a record with mask m when the
+ * hot path takes it (both clocks, no perf counters, no reserved bits; the
+ * thread and status bits as they come), else 0. */
+static inline unsigned dumpi_common_prefix(uint8_t m)
+{
+	if ((m & (uint8_t)~(DUMPI_MASK_THREAD | DUMPI_MASK_STATUS)) != (DUMPI_MASK_CPU | DUMPI_MASK_WALL)) return 0;
+	return (m & DUMPI_MASK_THREAD) ? 29u : 27u;
+}
+
+/* The common record at a->pos, decoded from the view ahead of it: no perf
+ * counters, no reserved mask bits, both clocks. Fills rec but its clocks
+ * and perf_count (the clocks stay in the bytes, at *clocks: CPU start,
+ * stop, wall start, stop, 6 bytes each) and it->args, and moves the cursor
+ * past it. False (nothing consumed) sends the record through
+ * dumpi_iter_next. */
+static inline __attribute__((always_inline)) bool dumpi_next_common(dumpi_ahead *a, dumpi_iter *it, dumpi_record *rec,
+								    const uint8_t **clocks)
+{
+	const uint8_t *p = a->p;
+	if ((size_t)(a->end - p) < 29u + 8u) return false; /* (p NULL: end NULL too) */
 	uint8_t mask = p[2];
-	if ((mask & (uint8_t)~(DUMPI_MASK_THREAD | DUMPI_MASK_STATUS)) != (DUMPI_MASK_CPU | DUMPI_MASK_WALL)) return false;
-	size_t k = 3u + ((mask >> 5) & 2u); /* the thread: 2 bytes when bit 6 is set */
+	unsigned k = dumpi_common_prefix(mask);
+	if (!k) return false;
+	unsigned fn = dumpi_ld16(p);
 	size_t used;
-	if (!dumpi_args_fast(fn, p + k + 24u, avail - k - 24u, pos + k + 24u, mask, it->status_len, &it->args, &it->absent,
-			     &used))
+	if (!dumpi_args_fast(fn, p + k, a->end, a->pos + k, mask, it->status_len, &it->args, &it->absent, &used))
 		return false;
 	rec->thread = (mask & DUMPI_MASK_THREAD) ? dumpi_ld16(p + 3) : 0;
-	*clocks = p + k;
-	k += 24u + used;
-	rec->index = it->next_index++;
-	rec->offset = pos;
+	*clocks = p + k - 24u;
+	size_t len = k + used;
+	rec->index = a->index++;
+	rec->offset = a->pos;
 	rec->fn = fn;
 	rec->mask = mask;
-	rec->perf_count = 0;
-	rec->length = k;
+	rec->length = len;
 	it->args.bytes = p;
-	it->args.bytes_at = pos;
-	it->args.bytes_len = k;
-	it->cur.pos = pos + k;
-	it->ahead = p + k;
-	it->ahead_pos = pos + k;
+	it->args.bytes_at = a->pos;
+	it->args.bytes_len = len;
+	a->pos += len;
+	a->p = p + len;
 	return true;
 }
 

@@ -78,7 +78,11 @@ static bool next_direct(dumpi_iter *it, dumpi_record *rec)
 	dumpi_cur *c = &it->cur;
 	if ((!it->ahead || it->ahead_pos != c->pos) && !refresh_ahead(it)) return false;
 	const uint8_t *clk;
-	if (dumpi_next_common(it, rec, &clk)) {
+	dumpi_ahead a;
+	dumpi_ahead_load(&a, it);
+	if (dumpi_next_common(&a, it, rec, &clk)) {
+		dumpi_ahead_store(&a, it);
+		rec->perf_count = 0;
 		clock_at(clk, &rec->cpu_start);
 		clock_at(clk + 6, &rec->cpu_stop);
 		clock_at(clk + 12, &rec->wall_start);
@@ -112,7 +116,7 @@ static bool next_direct(dumpi_iter *it, dumpi_record *rec)
 		k += 16u * perf_count;
 	}
 	size_t used;
-	if (!dumpi_args_fast(fn, p + k, (size_t)(avail - k), c->pos + k, mask, it->status_len, &it->args, &it->absent,
+	if (!dumpi_args_fast(fn, p + k, it->ahead_end, c->pos + k, mask, it->status_len, &it->args, &it->absent,
 			     &used))
 		return false;
 	rec->index = it->next_index;
