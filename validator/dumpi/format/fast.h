@@ -134,11 +134,10 @@ enum {
 #define DUMPI_DEC_a return false;
 
 /* Every field present again, no bad row (see dumpi_iter.absent). */
-static inline void dumpi_args_present(dumpi_args *out, bool *absent)
+static inline void dumpi_args_present(dumpi_args *out)
 {
 	for (unsigned i = 0; i < DUMPI_MAX_FIELDS; i++) out->f[i].present = true;
 	out->bad_row = false;
-	*absent = false;
 }
 
 /* The arguments of function `fn` from q[0..end - q), q lying at file offset
@@ -169,7 +168,7 @@ static inline __attribute__((always_inline)) bool dumpi_args_fast(unsigned fn, c
 		uint32_t rank_ = 0, root_ = 0;                                                                        \
 		bool hr_ = false, ht_ = false;                                                                        \
 		if (ROOTED_) *absent = true;                                                                          \
-		else if (*absent) dumpi_args_present(out, absent);                                                    \
+		else if (*absent) dumpi_args_present(out), *absent = false;                                           \
 		fields;                                                                                               \
 		(void)rank_, (void)root_, (void)hr_, (void)ht_, (void)kmin_;                                          \
 		out->n = (uint8_t)fi_;                                                                                \
@@ -194,24 +193,29 @@ static inline __attribute__((always_inline)) bool dumpi_args_fast(unsigned fn, c
 typedef struct dumpi_ahead {
 	const uint8_t *p, *end;
 	uint64_t pos, index;
+	unsigned status_len; /* the iterator's, and its absent flag */
+	bool absent;
 } dumpi_ahead;
 
-static inline void dumpi_ahead_load(dumpi_ahead *a, const dumpi_iter *it)
+static inline __attribute__((always_inline)) void dumpi_ahead_load(dumpi_ahead *a, const dumpi_iter *it)
 {
 	bool known = it->ahead && it->ahead_pos == it->cur.pos;
 	a->p = known ? it->ahead : NULL;
 	a->end = known ? it->ahead_end : NULL;
 	a->pos = it->cur.pos;
 	a->index = it->next_index;
+	a->status_len = it->status_len;
+	a->absent = it->absent;
 }
 
-static inline void dumpi_ahead_store(const dumpi_ahead *a, dumpi_iter *it)
+static inline __attribute__((always_inline)) void dumpi_ahead_store(const dumpi_ahead *a, dumpi_iter *it)
 {
 	it->ahead = a->p;
 	it->ahead_end = a->end;
 	it->ahead_pos = a->pos;
 	it->cur.pos = a->pos;
 	it->next_index = a->index;
+	it->absent = a->absent;
 }
 
 /* The bytes before the first argument of a record with mask m when the
@@ -239,8 +243,10 @@ static inline __attribute__((always_inline)) bool dumpi_next_common(dumpi_ahead 
 	if (!k) return false;
 	unsigned fn = dumpi_ld16(p);
 	size_t used;
-	if (!dumpi_args_fast(fn, p + k, a->end, a->pos + k, mask, it->status_len, &it->args, &it->absent, &used))
-		return false;
+	bool absent = a->absent;
+	bool ok = dumpi_args_fast(fn, p + k, a->end, a->pos + k, mask, a->status_len, &it->args, &absent, &used);
+	a->absent = absent;
+	if (!ok) return false;
 	rec->thread = (mask & DUMPI_MASK_THREAD) ? dumpi_ld16(p + 3) : 0;
 	*clocks = p + k - 24u;
 	size_t len = k + used;
@@ -276,13 +282,16 @@ typedef struct dumpi_clock_slow {
 } dumpi_clock_slow;
 
 typedef struct dumpi_thread_clocks {
-	uint64_t quick[2];        /* CPU, wall: the previous stop's key, or DUMPI_QUICK_OFF */
 	dumpi_clock_slow slow[2];
 } dumpi_thread_clocks;
 
 struct dumpi_timing {
 	uint32_t bias[2];           /* CPU, wall */
-	uint64_t quick;             /* clocks the quick step took: their evaluations, counted at the end */
+	/* Clocks the quick step took: their evaluations, counted at the end.
+	 * The hot loop adds 2 a common record at its end, and dumpi_timing_left
+	 * takes off the clocks it steps. */
+	uint64_t quick;
+	uint64_t (*keys)[2];        /* by thread: CPU, wall: the previous stop's key, or DUMPI_QUICK_OFF */
 	dumpi_thread_clocks *threads;
 	size_t nthreads;
 };
@@ -300,17 +309,14 @@ static inline bool dumpi_clock_quick(uint64_t *last, const uint8_t *b)
 
 /* A record's clocks, CPU then wall, from the 24 bytes at b: 0 both stepped
  * quick, 1 the CPU clock did and the wall clock is left, 2 both are left
- * (the thread met for the first time, or the CPU clock not quick). */
+ * (the thread met for the first time, or the CPU clock not quick). Counted
+ * by the caller (struct dumpi_timing's quick). */
 static inline int dumpi_clocks_quick(dumpi_timing *t, uint16_t thread, const uint8_t *b)
 {
 	if (thread >= t->nthreads) return 2;
-	dumpi_thread_clocks *tc = &t->threads[thread];
-	if (!dumpi_clock_quick(&tc->quick[0], b)) return 2;
-	if (!dumpi_clock_quick(&tc->quick[1], b + 12)) {
-		t->quick++;
-		return 1;
-	}
-	t->quick += 2;
+	uint64_t *k = t->keys[thread];
+	if (!dumpi_clock_quick(&k[0], b)) return 2;
+	if (!dumpi_clock_quick(&k[1], b + 12)) return 1;
 	return 0;
 }
 /* What dumpi_clocks_quick left (`left` as it returns), with rec's clocks

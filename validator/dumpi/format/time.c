@@ -31,6 +31,7 @@ void dumpi_timing_free(dumpi_timing *t)
 {
 	if (!t) return;
 	free(t->threads);
+	free(t->keys);
 	free(t);
 }
 
@@ -44,8 +45,11 @@ static dumpi_thread_clocks *thread_of(dumpi_timing *t, uint16_t id)
 		dumpi_thread_clocks *p = hv_realloc(t->threads, n * sizeof *p);
 		if (!p) return NULL;
 		memset(p + t->nthreads, 0, (n - t->nthreads) * sizeof *p);
-		for (size_t i = t->nthreads; i < n; i++) p[i].quick[0] = p[i].quick[1] = DUMPI_QUICK_OFF;
 		t->threads = p;
+		uint64_t(*k)[2] = hv_realloc(t->keys, n * sizeof *k);
+		if (!k) return NULL;
+		for (size_t i = t->nthreads; i < n; i++) k[i][0] = k[i][1] = DUMPI_QUICK_OFF;
+		t->keys = k;
 		t->nthreads = n;
 	}
 	return &t->threads[id];
@@ -181,6 +185,7 @@ static __attribute__((noinline)) void timing_slow(dumpi_timing *t, hv_report *r,
 {
 	dumpi_thread_clocks *ts = rec->thread < t->nthreads ? &t->threads[rec->thread] : thread_of(t, rec->thread);
 	if (!ts) return;
+	uint64_t *keys = t->keys[rec->thread];
 	/* not zeroed: path is built only for a diagnostic (path_of) */
 	clk_ctx x;
 	x.r = r, x.file = file, x.rec = rec;
@@ -189,14 +194,14 @@ static __attribute__((noinline)) void timing_slow(dumpi_timing *t, hv_report *r,
 		x.clock = "CPU";
 		x.bias = t->bias[0];
 		x.block = at;
-		one_clock(&x, &ts->quick[0], &ts->slow[0], &rec->cpu_start, &rec->cpu_stop);
+		one_clock(&x, &keys[0], &ts->slow[0], &rec->cpu_start, &rec->cpu_stop);
 	}
 	if (rec->mask & DUMPI_MASK_CPU) at += 12;
 	if (rec->mask & DUMPI_MASK_WALL) {
 		x.clock = "wall";
 		x.bias = t->bias[1];
 		x.block = at;
-		one_clock(&x, &ts->quick[1], &ts->slow[1], &rec->wall_start, &rec->wall_stop);
+		one_clock(&x, &keys[1], &ts->slow[1], &rec->wall_start, &rec->wall_stop);
 	}
 }
 
@@ -209,10 +214,10 @@ void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const 
 		timing_slow(t, r, file, rec, false);
 		return;
 	}
-	dumpi_thread_clocks *ts = &t->threads[rec->thread];
+	uint64_t *keys = t->keys[rec->thread];
 	bool cpu_done = false;
 	if (rec->mask & DUMPI_MASK_CPU) {
-		if (!quick_clock(&ts->quick[0], &rec->cpu_start, &rec->cpu_stop)) {
+		if (!quick_clock(&keys[0], &rec->cpu_start, &rec->cpu_stop)) {
 			timing_slow(t, r, file, rec, false);
 			return;
 		}
@@ -220,7 +225,7 @@ void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const 
 		cpu_done = true;
 	}
 	if (rec->mask & DUMPI_MASK_WALL) {
-		if (!quick_clock(&ts->quick[1], &rec->wall_start, &rec->wall_stop)) {
+		if (!quick_clock(&keys[1], &rec->wall_start, &rec->wall_stop)) {
 			timing_slow(t, r, file, rec, cpu_done);
 			return;
 		}
@@ -230,5 +235,6 @@ void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const 
 
 void dumpi_timing_left(dumpi_timing *t, hv_report *r, const char *file, const dumpi_record *rec, int left)
 {
+	t->quick -= (unsigned)left; /* the hot loop counted 2 */
 	timing_slow(t, r, file, rec, left == 1);
 }
