@@ -1,5 +1,5 @@
-/* The argument-layout table (funcs.def) and the small interpreter that
- * walks a record's arguments with it. Records carry no length, so this is
+/* The argument-layout table (funcs.def) and the checked walk of a
+ * record's arguments with it. Records carry no length, so this is
  * what lets the validator find where one record ends and the next begins. */
 #include <string.h>
 #include <pthread.h>
