@@ -187,7 +187,8 @@ static inline __attribute__((always_inline)) bool dumpi_args_fast(unsigned fn, c
 /* ---- the record ---- */
 
 /* The cursor of the hot loop, kept in registers between records: the view
- * ahead of the record at `pos` is [p, end) (p NULL: none known), and the
+ * ahead of the record at `pos` is [p, end) (both dumpi_ahead_none: none
+ * known), and the
  * record there has index `index`. dumpi_ahead_load and _store move it from
  * and to the iterator around any other use of it. */
 typedef struct dumpi_ahead {
@@ -197,11 +198,14 @@ typedef struct dumpi_ahead {
 	bool absent;
 } dumpi_ahead;
 
+/* No view known: p and end both here, so that end - p is 0. */
+static const uint8_t dumpi_ahead_none[1];
+
 static inline __attribute__((always_inline)) void dumpi_ahead_load(dumpi_ahead *a, const dumpi_iter *it)
 {
 	bool known = it->ahead && it->ahead_pos == it->cur.pos;
-	a->p = known ? it->ahead : NULL;
-	a->end = known ? it->ahead_end : NULL;
+	a->p = known ? it->ahead : dumpi_ahead_none;
+	a->end = known ? it->ahead_end : dumpi_ahead_none;
 	a->pos = it->cur.pos;
 	a->index = it->next_index;
 	a->status_len = it->status_len;
@@ -210,7 +214,7 @@ static inline __attribute__((always_inline)) void dumpi_ahead_load(dumpi_ahead *
 
 static inline __attribute__((always_inline)) void dumpi_ahead_store(const dumpi_ahead *a, dumpi_iter *it)
 {
-	it->ahead = a->p;
+	it->ahead = a->p == dumpi_ahead_none ? NULL : a->p;
 	it->ahead_end = a->end;
 	it->ahead_pos = a->pos;
 	it->cur.pos = a->pos;
@@ -237,7 +241,7 @@ static inline __attribute__((always_inline)) bool dumpi_next_common(dumpi_ahead 
 								    const uint8_t **clocks)
 {
 	const uint8_t *p = a->p;
-	if ((size_t)(a->end - p) < 29u + 8u) return false; /* (p NULL: end NULL too) */
+	if ((size_t)(a->end - p) < 29u + 8u) return false;
 	uint8_t mask = p[2];
 	unsigned k = dumpi_common_prefix(mask);
 	if (!k) return false;
