@@ -51,23 +51,12 @@ typedef struct dumpi_field {
 	bool root_only;    /* present only when commrank == root */
 	const char *name;  /* not NUL-terminated: name_len bytes */
 	uint8_t name_len;
-	uint8_t op;        /* the kind as dumpi_decode_direct walks it (layout.c) */
-	uint8_t off;       /* in the layout's fixed prefix: its offset from the first argument */
-	uint8_t shift;     /* in the fixed prefix: 64 - 8 * its width (a 64-bit load, shifted) */
 } dumpi_field;
 
 typedef struct dumpi_layout {
 	const char *name;  /* "MPI_Send"; NULL for ids that are no function */
 	bool decodable;    /* false for MPI_Pcontrol (no reader) */
-	bool direct;       /* every field fixed-width or counted (no strings, rows, version forks):
-	                      dumpi_decode_direct can walk it */
-	bool rooted;       /* some field is root-only */
 	uint8_t nfields;
-	/* The leading fields of fixed width (scalars present in every record):
-	 * how many, and their bytes; dumpi_decode_direct reads them with no
-	 * check of their own once the prefix and 8 bytes past it are there. */
-	uint8_t fixed, fixed_len;
-	uint8_t fixed_rank, fixed_root; /* the rank and root fields when in the prefix (else 0xff) */
 	dumpi_field fields[DUMPI_MAX_FIELDS];
 } dumpi_layout;
 
@@ -159,14 +148,6 @@ bool dumpi_decode_args_cb(const dumpi_layout *L, uint8_t mask, const uint8_t ver
 /* Same, filling `out` (may be NULL). */
 bool dumpi_decode_args_into(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
 			    dumpi_argfail *why, dumpi_args *out);
-/* The hot path of the record walk: the arguments of a `direct` layout
- * decoded from bytes in memory, p[0..avail) lying at file offset `at`, with
- * one bounds check per field. The bytes they span go to *used; false when
- * they do not fit in `avail` (the caller then takes dumpi_decode_args_into,
- * which says why). status_len: 14 from version 0.6.3 on, else 10. */
-bool dumpi_decode_direct(const dumpi_layout *L, uint8_t mask, unsigned status_len, const uint8_t *p, size_t avail,
-			 uint64_t at, dumpi_args *out, size_t *used);
-
 /* ---- one .bin ---- */
 
 typedef struct dumpi_bin_info {
@@ -243,6 +224,11 @@ typedef struct dumpi_iter {
 	 * ahead_end), valid while cur.pos is ahead_pos (NULL: work it out). */
 	const uint8_t *ahead, *ahead_end;
 	uint64_t ahead_pos;
+	/* Some args.f[].present may be false, or args.bad_row true (the walk,
+	 * a root-only field): the decoders of format/fast.h set them all true
+	 * and bad_row false again before a function with no root-only field,
+	 * which writes none of them itself. */
+	bool absent;
 } dumpi_iter;
 
 bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, const uint8_t version[3]);

@@ -1,5 +1,5 @@
-/* The argument-layout table (funcs.def) and the small interpreter that
- * walks a record's arguments with it. Records carry no length, so this is
+/* The argument-layout table (funcs.def) and the checked walk of a
+ * record's arguments with it. Records carry no length, so this is
  * what lets the validator find where one record ends and the next begins. */
 #include <string.h>
 #include <pthread.h>
@@ -15,9 +15,17 @@ typedef struct fn_spec {
 	const char *fields;
 } fn_spec;
 
+/* Each entry's fields as the text "k name, k? name, " (root-only: '?'),
+ * "!" for no layout. */
 static const fn_spec specs[] = {
-#define DUMPI_FN(id, name, fields) {id, name, fields},
+#define DUMPI_F(k, n) #k " " #n ", "
+#define DUMPI_R(k, n) #k "? " #n ", "
+#define DUMPI_NO_LAYOUT "!"
+#define DUMPI_FN(id, name, fields) {id, name, "" fields},
 #include "funcs.def"
+#undef DUMPI_F
+#undef DUMPI_R
+#undef DUMPI_NO_LAYOUT
 #undef DUMPI_FN
 };
 
@@ -25,11 +33,6 @@ static dumpi_layout layouts[DUMPI_NFUNCS];
 /* -j: ranks are checked on several threads. pthread_once rather than C11
  * call_once: thread sanitizers model it. */
 static pthread_once_t compiled = PTHREAD_ONCE_INIT;
-
-/* The kinds dumpi_decode_direct walks, and what it does with each. */
-enum { OP_U8, OP_U16, OP_U32, OP_U64, OP_RANK, OP_ROOT, OP_ARR4, OP_ARR2, OP_ARR1, OP_STATUS };
-static const char direct_kinds[] = "bhiqrtIHBCS";
-static const uint8_t direct_ops[] = {OP_U8, OP_U16, OP_U32, OP_U64, OP_RANK, OP_ROOT, OP_ARR4, OP_ARR2, OP_ARR1, OP_ARR1, OP_STATUS};
 
 /* Parse "k name, k? name, ..." once. The table is ours and fixed, so a
  * malformed entry is a programming error caught by the layout test. */
@@ -54,30 +57,6 @@ static void compile_one(const fn_spec *s)
 		while (*p && *p != ',') p++;
 		f->name_len = (uint8_t)(p - f->name);
 	}
-	L->direct = true;
-	for (unsigned i = 0; i < L->nfields; i++) {
-		dumpi_field *f = &L->fields[i];
-		const char *k = strchr(direct_kinds, f->kind);
-		if (!k) L->direct = false;
-		else f->op = direct_ops[k - direct_kinds];
-		if (f->root_only) L->rooted = true;
-	}
-	/* the fixed prefix (see dumpi_layout) */
-	static const uint8_t widths[] = {[OP_U8] = 1, [OP_U16] = 2, [OP_U32] = 4, [OP_U64] = 8, [OP_RANK] = 4, [OP_ROOT] = 4};
-	L->fixed_rank = L->fixed_root = 0xff;
-	if (!L->direct) return;
-	unsigned len = 0;
-	for (unsigned i = 0; i < L->nfields; i++) {
-		dumpi_field *f = &L->fields[i];
-		if (f->root_only || f->op > OP_ROOT) break;
-		f->off = (uint8_t)len;
-		f->shift = (uint8_t)(64 - 8 * widths[f->op]);
-		len += widths[f->op];
-		L->fixed = (uint8_t)(i + 1);
-		if (f->op == OP_RANK) L->fixed_rank = (uint8_t)i;
-		if (f->op == OP_ROOT) L->fixed_root = (uint8_t)i;
-	}
-	L->fixed_len = (uint8_t)len;
 }
 
 static void compile(void)
@@ -283,107 +262,5 @@ static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t versi
 		if (f->kind == 'r') rank = scalar, have_rank = true;
 		if (f->kind == 't') root = scalar, have_root = true;
 	}
-	return true;
-}
-
-/* Eight bytes big-endian, one load (the compilers make it one instruction
- * and a byte swap). */
-static inline uint64_t load_be64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return __builtin_bswap64(v);
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return v;
-#else
-	return hv_be64(p);
-#endif
-}
-
-bool dumpi_decode_direct(const dumpi_layout *L, uint8_t mask, unsigned status_len, const uint8_t *p, size_t avail,
-			 uint64_t at, dumpi_args *out, size_t *used)
-{
-	size_t k = 0;
-	uint64_t rank = 0, root = 0;
-	bool have_rank = false, have_root = false;
-	unsigned n = L->nfields, i = 0;
-	out->n = (uint8_t)n;
-	out->bad_row = false;
-	/* The fixed prefix at once: each field a 64-bit big-endian load from
-	 * its offset, shifted down to its width (the 8 bytes are in `avail`). */
-	if (avail >= (size_t)L->fixed_len + 8u) {
-		for (; i < L->fixed; i++) {
-			const dumpi_field *f = &L->fields[i];
-			uint64_t v = load_be64(p + f->off) >> f->shift;
-			out->f[i].present = true;
-			out->f[i].at = at + f->off;
-			out->f[i].v = v;
-		}
-		k = L->fixed_len;
-		if (L->fixed_rank != 0xff) rank = out->f[L->fixed_rank].v, have_rank = true;
-		if (L->fixed_root != 0xff) root = out->f[L->fixed_root].v, have_root = true;
-	}
-	for (; i < n; i++) {
-		const dumpi_field *f = &L->fields[i];
-		if (L->rooted && f->root_only && !(have_rank && have_root && rank == root)) {
-			out->f[i].present = false;
-			continue;
-		}
-		uint64_t v, width;
-		size_t left = avail - k, fk = k;
-		const uint8_t *q = p + k;
-		switch (f->op) {
-		case OP_U8:
-			if (left < 1) return false;
-			v = q[0], k += 1;
-			break;
-		case OP_U16:
-			if (left < 2) return false;
-			v = hv_be16(q), k += 2;
-			break;
-		case OP_U32:
-			if (left < 4) return false;
-			v = hv_be32(q), k += 4;
-			break;
-		case OP_RANK:
-			if (left < 4) return false;
-			v = hv_be32(q), k += 4;
-			rank = v, have_rank = true;
-			break;
-		case OP_ROOT:
-			if (left < 4) return false;
-			v = hv_be32(q), k += 4;
-			root = v, have_root = true;
-			break;
-		case OP_U64:
-			if (left < 8) return false;
-			v = hv_be64(q), k += 8;
-			break;
-		case OP_STATUS:
-			/* absent without the status bits: present, count 0, as the walk leaves it */
-			if (!(mask & DUMPI_MASK_STATUS)) {
-				v = 0;
-				break;
-			}
-			width = status_len;
-			goto counted;
-		case OP_ARR4: width = 4; goto counted;
-		case OP_ARR2: width = 2; goto counted;
-		default: /* OP_ARR1 */
-			width = 1;
-		counted:
-			if (left < 4) return false;
-			v = hv_be32(q);
-			/* v < 2^32 and width <= 14: no overflow */
-			if (left - 4 < v * width) return false;
-			k += 4 + (size_t)(v * width);
-			break;
-		}
-		out->f[i].present = true;
-		out->f[i].at = at + fk;
-		out->f[i].v = v;
-	}
-	*used = k;
 	return true;
 }

@@ -8,6 +8,7 @@
 
 #include "core/hv_int.h"
 #include "dumpi/dumpi.h"
+#include "dumpi/format/fast.h"
 
 const char *dumpi_record_path(char *buf, size_t len, uint64_t index)
 {
@@ -25,6 +26,7 @@ bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, 
 	memcpy(it->version, version, 3);
 	it->layouts = dumpi_layout_table();
 	it->status_len = dumpi_version_at_least(version, 0, 6, 3) ? 14 : 10;
+	it->absent = true; /* zeroed: nothing present yet */
 	return true;
 }
 
@@ -49,65 +51,82 @@ static inline void clock_at(const uint8_t *p, dumpi_clock *k)
  * clock pairs, the counters' count. */
 #define PREFIX_MAX (2u + 1u + 2u + 24u + 24u + 1u)
 
-/* The common record -- its bytes all in the cursor's view, a `direct`
- * layout -- decoded straight from memory. False (nothing
- * consumed) sends it through the field-by-field walk below, which also
- * finds out why a record does not fit. */
+/* The view ahead of the cursor, up to the limit, worked out again when
+ * something other than the decoders below moved the cursor. */
+static bool refresh_ahead(dumpi_iter *it)
+{
+	dumpi_cur *c = &it->cur;
+	it->ahead = NULL;
+	if (!c->view || c->failed || c->pos < c->view_at || c->pos > c->limit) return false;
+	uint64_t rel = c->pos - c->view_at;
+	if (rel > c->view_len) return false;
+	uint64_t n = c->view_len - rel;
+	if (n > c->limit - c->pos) n = c->limit - c->pos;
+	it->ahead = c->view + rel;
+	it->ahead_end = it->ahead + n;
+	it->ahead_pos = c->pos;
+	return true;
+}
+
+/* A record whose bytes all lie in the view ahead, of a function that
+ * format/fast.h decodes, decoded from memory with any mask: the common one
+ * through dumpi_next_common, the rest (no clocks, perf counters) here.
+ * False (nothing consumed) sends it through the field-by-field walk below,
+ * which also finds out why a record does not fit. */
 static bool next_direct(dumpi_iter *it, dumpi_record *rec)
 {
 	dumpi_cur *c = &it->cur;
-	/* the bytes from c->pos that the view holds before the limit, kept
-	 * from the previous record while nothing else moved the cursor */
-	if (!it->ahead || it->ahead_pos != c->pos) {
-		it->ahead = NULL;
-		if (!c->view || c->failed || c->pos < c->view_at || c->pos > c->limit) return false;
-		uint64_t rel = c->pos - c->view_at;
-		if (rel > c->view_len) return false;
-		uint64_t n = c->view_len - rel;
-		if (n > c->limit - c->pos) n = c->limit - c->pos;
-		it->ahead = c->view + rel;
-		it->ahead_end = it->ahead + n;
-		it->ahead_pos = c->pos;
+	if ((!it->ahead || it->ahead_pos != c->pos) && !refresh_ahead(it)) return false;
+	const uint8_t *clk;
+	dumpi_ahead a;
+	dumpi_ahead_load(&a, it);
+	if (dumpi_next_common(&a, it, rec, &clk)) {
+		dumpi_ahead_store(&a, it);
+		rec->perf_count = 0;
+		clock_at(clk, &rec->cpu_start);
+		clock_at(clk + 6, &rec->cpu_stop);
+		clock_at(clk + 12, &rec->wall_start);
+		clock_at(clk + 18, &rec->wall_stop);
+		return true;
 	}
 	const uint8_t *p = it->ahead;
 	uint64_t avail = (uint64_t)(it->ahead_end - p);
 	if (avail < PREFIX_MAX) return false;
 	unsigned fn = hv_be16(p);
-	if (fn >= DUMPI_NFUNCS) return false;
-	const dumpi_layout *L = &it->layouts[fn];
 	uint8_t mask = p[2];
-	if (!L->name || !L->direct) return false;
 	size_t k = 3;
+	uint16_t thread = 0;
+	uint8_t perf_count = 0;
+	if (mask & DUMPI_MASK_THREAD) thread = hv_be16(p + 3), k += 2;
+	dumpi_clock cpu[2] = {{0, 0}, {0, 0}}, wall[2] = {{0, 0}, {0, 0}};
+	if (mask & DUMPI_MASK_CPU) {
+		clock_at(p + k, &cpu[0]);
+		clock_at(p + k + 6, &cpu[1]);
+		k += 12;
+	}
+	if (mask & DUMPI_MASK_WALL) {
+		clock_at(p + k, &wall[0]);
+		clock_at(p + k + 6, &wall[1]);
+		k += 12;
+	}
+	if (mask & DUMPI_MASK_PERF) {
+		/* a count, then 16 bytes a counter (skipped, as the walk below skips them) */
+		perf_count = p[k++];
+		if (avail - k < 16u * perf_count) return false;
+		k += 16u * perf_count;
+	}
+	size_t used;
+	if (!dumpi_args_fast(fn, p + k, it->ahead_end, c->pos + k, mask, it->status_len, &it->args, &it->absent,
+			     &used))
+		return false;
 	rec->index = it->next_index;
 	rec->offset = c->pos;
 	rec->fn = fn;
 	rec->mask = mask;
-	rec->thread = 0;
-	rec->perf_count = 0;
-	if (mask & DUMPI_MASK_THREAD) rec->thread = hv_be16(p + 3), k += 2;
-	if (mask & DUMPI_MASK_CPU) {
-		clock_at(p + k, &rec->cpu_start);
-		clock_at(p + k + 6, &rec->cpu_stop);
-		k += 12;
-	} else {
-		rec->cpu_start = rec->cpu_stop = (dumpi_clock){0, 0};
-	}
-	if (mask & DUMPI_MASK_WALL) {
-		clock_at(p + k, &rec->wall_start);
-		clock_at(p + k + 6, &rec->wall_stop);
-		k += 12;
-	} else {
-		rec->wall_start = rec->wall_stop = (dumpi_clock){0, 0};
-	}
-	if (mask & DUMPI_MASK_PERF) {
-		/* a count, then 16 bytes a counter (skipped, as the walk below skips them) */
-		rec->perf_count = p[k++];
-		if (avail - k < 16u * rec->perf_count) return false;
-		k += 16u * rec->perf_count;
-	}
-	size_t used;
-	if (!dumpi_decode_direct(L, mask, it->status_len, p + k, (size_t)(avail - k), c->pos + k, &it->args, &used))
-		return false;
+	rec->thread = thread;
+	rec->perf_count = perf_count;
+	rec->cpu_start = cpu[0], rec->cpu_stop = cpu[1];
+	rec->wall_start = wall[0], rec->wall_stop = wall[1];
 	rec->length = k + used;
 	it->args.bytes = p;
 	it->args.bytes_at = c->pos;
@@ -126,6 +145,7 @@ static __attribute__((noinline)) bool next_walk(dumpi_iter *it, dumpi_record *re
 	dumpi_cur *c = &it->cur;
 	it->ahead = NULL; /* the walk may move the view: next_direct works it out again */
 	it->args.bytes = NULL;
+	it->absent = true; /* the walk writes every present flag and bad_row */
 	memset(rec, 0, sizeof *rec);
 	rec->index = it->next_index;
 	rec->offset = c->pos;

@@ -11,37 +11,14 @@
 #include "core/alloc.h"
 #include "core/hv_int.h"
 #include "dumpi/dumpi.h"
+#include "dumpi/format/fast.h"
 
 #define NS_PER_S 1000000000ll
 #define HALF_NS ((int64_t)DUMPI_WRAP_HALF * NS_PER_S)
 
-/* A time as one ordered key: unwrapped seconds above bit 30, nanoseconds
- * (< 10^9 < 2^30) below, so that the forward check of the common record
- * is two compares and a subtraction, with no multiplication. */
-#define KEY_SHIFT 30
-#define KEY_NSEC ((1ull << KEY_SHIFT) - 1)
-typedef struct clock_state {
-	bool have;
-	bool quick;        /* have, and wraps small enough for quick_clock's keys */
-	uint32_t wraps;    /* 65536 s added to raw seconds from here on */
-	uint64_t base;     /* the key of 65536 * wraps seconds */
-	uint64_t last;     /* unwrapped stop of the previous record, as a key */
-} clock_state;
-
-static inline uint64_t key_of_ns(int64_t ns)
-{
-	return ((uint64_t)(ns / NS_PER_S) << KEY_SHIFT) | (uint64_t)(ns % NS_PER_S);
-}
-static inline int64_t ns_of_key(uint64_t k) { return (int64_t)(k >> KEY_SHIFT) * NS_PER_S + (int64_t)(k & KEY_NSEC); }
-
-typedef struct thread_state { clock_state clk[2]; } thread_state;
-
-struct dumpi_timing {
-	uint32_t bias[2];  /* CPU, wall */
-	uint64_t quick;    /* clocks quick_clock took: their evaluations, counted at the end (dumpi_timing_end) */
-	thread_state *threads;
-	size_t nthreads;
-};
+/* The state of a clock (format/fast.h): its previous stop as a quick key
+ * while the quick step may be tried, else in ns. */
+typedef dumpi_clock_slow clock_state;
 
 dumpi_timing *dumpi_timing_new(uint32_t cpu_bias, uint32_t wall_bias)
 {
@@ -54,20 +31,25 @@ void dumpi_timing_free(dumpi_timing *t)
 {
 	if (!t) return;
 	free(t->threads);
+	free(t->keys);
 	free(t);
 }
 
 /* Thread ids are u16, so the table never exceeds 65536 entries. */
-static thread_state *thread_of(dumpi_timing *t, uint16_t id)
+static dumpi_thread_clocks *thread_of(dumpi_timing *t, uint16_t id)
 {
 	if (id >= t->nthreads) {
 		size_t n = t->nthreads ? t->nthreads : 8;
 		while (n <= id) n *= 2;
 		if (n > 65536) n = 65536;
-		thread_state *p = hv_realloc(t->threads, n * sizeof *p);
+		dumpi_thread_clocks *p = hv_realloc(t->threads, n * sizeof *p);
 		if (!p) return NULL;
 		memset(p + t->nthreads, 0, (n - t->nthreads) * sizeof *p);
 		t->threads = p;
+		uint64_t(*k)[2] = hv_realloc(t->keys, n * sizeof *k);
+		if (!k) return NULL;
+		for (size_t i = t->nthreads; i < n; i++) k[i][0] = k[i][1] = DUMPI_QUICK_OFF;
+		t->keys = k;
 		t->nthreads = n;
 	}
 	return &t->threads[id];
@@ -140,21 +122,13 @@ static int64_t step(clk_ctx *x, clock_state *cs, int64_t from, int64_t to, int o
 	return to;
 }
 
-/* The common case: a thread's clock that moves forward by less than the
- * ambiguous span, from the previous record to this start and on to its
- * stop. True when it did (the evaluations one_clock would have made are
- * counted at the end: dumpi_timing_end); false leaves the clock to
- * one_clock. A step of 32768 s or more by the keys' seconds goes to
- * one_clock too, which finds the same when it is under the span. */
-static inline bool quick_clock(clock_state *cs, const dumpi_clock *start, const dumpi_clock *stop)
+/* The common case (dumpi_clock_quick, format/fast.h) from decoded clocks. */
+static inline bool quick_clock(uint64_t *last, const dumpi_clock *start, const dumpi_clock *stop)
 {
-	const uint64_t span = (uint64_t)DUMPI_WRAP_HALF << KEY_SHIFT;
-	if (!cs->quick || start->nsec >= NS_PER_S || stop->nsec >= NS_PER_S) return false;
-	uint64_t a = cs->base + (((uint64_t)start->sec << KEY_SHIFT) | start->nsec);
-	uint64_t b = cs->base + (((uint64_t)stop->sec << KEY_SHIFT) | stop->nsec);
-	/* unsigned: a step back wraps round to far more than the span */
-	if (a - cs->last >= span || b - a >= span) return false;
-	cs->last = b;
+	if (start->nsec >= NS_PER_S || stop->nsec >= NS_PER_S) return false;
+	uint64_t a = ((uint64_t)start->sec << 32) | start->nsec, z = ((uint64_t)stop->sec << 32) | stop->nsec;
+	if (a - *last >= DUMPI_KEY_SPAN || z - a >= DUMPI_KEY_SPAN) return false;
+	*last = z;
 	return true;
 }
 
@@ -174,7 +148,7 @@ void dumpi_timing_end(dumpi_timing *t, hv_report *r)
 	t->quick = 0;
 }
 
-static void one_clock(clk_ctx *x, clock_state *cs, const dumpi_clock *start, const dumpi_clock *stop)
+static void one_clock(clk_ctx *x, uint64_t *quick, clock_state *cs, const dumpi_clock *start, const dumpi_clock *stop)
 {
 	bool ok = start->nsec < NS_PER_S && stop->nsec < NS_PER_S;
 	if (!hv_eval(x->r, HV_R_DUMPI_TIME_NSEC_RANGE, ok)) {
@@ -185,14 +159,23 @@ static void one_clock(clk_ctx *x, clock_state *cs, const dumpi_clock *start, con
 		return; /* times of this clock are meaningless: do not order on them */
 	}
 	int64_t a = ns_of(start->sec, cs->wraps, start->nsec);
-	if (cs->have) a = step(x, cs, ns_of_key(cs->last), a, HV_R_DUMPI_TIME_THREAD_ORDER, "start", x->block);
+	if (cs->have) {
+		/* the previous stop: a quick key holds its raw seconds (the wraps have not moved since) */
+		int64_t last = *quick == DUMPI_QUICK_OFF ? cs->last
+							 : ns_of((uint16_t)(*quick >> 32), cs->wraps, (uint32_t)*quick);
+		a = step(x, cs, last, a, HV_R_DUMPI_TIME_THREAD_ORDER, "start", x->block);
+	}
 	int64_t b = ns_of(stop->sec, cs->wraps, stop->nsec);
 	b = step(x, cs, a, b, HV_R_DUMPI_TIME_START_STOP, "stop", x->block + 6);
 	cs->have = true;
-	cs->last = key_of_ns(b > a ? b : a);
-	/* wraps past 2^17 put times near int64's end: left to this arithmetic */
-	cs->quick = cs->wraps < (1u << 17);
-	cs->base = ((uint64_t)cs->wraps << 16) << KEY_SHIFT;
+	cs->last = b > a ? b : a;
+	/* The quick step from here on while its key holds the stop: raw seconds
+	 * (below 65536 once the wraps are taken off) and wraps few enough for
+	 * ns_of's arithmetic; else this general step. */
+	*quick = DUMPI_QUICK_OFF;
+	int64_t rel = cs->last - 65536ll * NS_PER_S * (int64_t)cs->wraps;
+	if (cs->wraps < (1u << 17) && rel >= 0 && rel / NS_PER_S < 65536)
+		*quick = ((uint64_t)(rel / NS_PER_S) << 32) | (uint64_t)(rel % NS_PER_S);
 }
 
 /* What quick_clock did not take: a thread met for the first time, or a
@@ -200,8 +183,9 @@ static void one_clock(clk_ctx *x, clock_state *cs, const dumpi_clock *start, con
 static __attribute__((noinline)) void timing_slow(dumpi_timing *t, hv_report *r, const char *file,
 						  const dumpi_record *rec, bool cpu_done)
 {
-	thread_state *ts = rec->thread < t->nthreads ? &t->threads[rec->thread] : thread_of(t, rec->thread);
+	dumpi_thread_clocks *ts = rec->thread < t->nthreads ? &t->threads[rec->thread] : thread_of(t, rec->thread);
 	if (!ts) return;
+	uint64_t *keys = t->keys[rec->thread];
 	/* not zeroed: path is built only for a diagnostic (path_of) */
 	clk_ctx x;
 	x.r = r, x.file = file, x.rec = rec;
@@ -210,14 +194,14 @@ static __attribute__((noinline)) void timing_slow(dumpi_timing *t, hv_report *r,
 		x.clock = "CPU";
 		x.bias = t->bias[0];
 		x.block = at;
-		one_clock(&x, &ts->clk[0], &rec->cpu_start, &rec->cpu_stop);
+		one_clock(&x, &keys[0], &ts->slow[0], &rec->cpu_start, &rec->cpu_stop);
 	}
 	if (rec->mask & DUMPI_MASK_CPU) at += 12;
 	if (rec->mask & DUMPI_MASK_WALL) {
 		x.clock = "wall";
 		x.bias = t->bias[1];
 		x.block = at;
-		one_clock(&x, &ts->clk[1], &rec->wall_start, &rec->wall_stop);
+		one_clock(&x, &keys[1], &ts->slow[1], &rec->wall_start, &rec->wall_stop);
 	}
 }
 
@@ -230,10 +214,10 @@ void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const 
 		timing_slow(t, r, file, rec, false);
 		return;
 	}
-	thread_state *ts = &t->threads[rec->thread];
+	uint64_t *keys = t->keys[rec->thread];
 	bool cpu_done = false;
 	if (rec->mask & DUMPI_MASK_CPU) {
-		if (!quick_clock(&ts->clk[0], &rec->cpu_start, &rec->cpu_stop)) {
+		if (!quick_clock(&keys[0], &rec->cpu_start, &rec->cpu_stop)) {
 			timing_slow(t, r, file, rec, false);
 			return;
 		}
@@ -241,10 +225,16 @@ void dumpi_timing_record(dumpi_timing *t, hv_report *r, const char *file, const 
 		cpu_done = true;
 	}
 	if (rec->mask & DUMPI_MASK_WALL) {
-		if (!quick_clock(&ts->clk[1], &rec->wall_start, &rec->wall_stop)) {
+		if (!quick_clock(&keys[1], &rec->wall_start, &rec->wall_stop)) {
 			timing_slow(t, r, file, rec, cpu_done);
 			return;
 		}
 		t->quick++;
 	}
+}
+
+void dumpi_timing_left(dumpi_timing *t, hv_report *r, const char *file, const dumpi_record *rec, int left)
+{
+	t->quick -= (unsigned)left; /* the hot loop counted 2 */
+	timing_slow(t, r, file, rec, left == 1);
 }
