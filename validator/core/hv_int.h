@@ -17,12 +17,36 @@ static inline uint32_t hv_le32(const uint8_t *p)
 	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 }
 static inline uint64_t hv_le64(const uint8_t *p) { return (uint64_t)hv_le32(p) | ((uint64_t)hv_le32(p + 4) << 32); }
+/* Big-endian: one load and a byte swap where the host is little-endian
+ * (the compilers do not always fuse the byte-by-byte form, hv_be64's least:
+ * the DUMPI record walk reads most fields through these). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint16_t hv_be16(const uint8_t *p)
+{
+	uint16_t v;
+	__builtin_memcpy(&v, p, sizeof v);
+	return __builtin_bswap16(v);
+}
+static inline uint32_t hv_be32(const uint8_t *p)
+{
+	uint32_t v;
+	__builtin_memcpy(&v, p, sizeof v);
+	return __builtin_bswap32(v);
+}
+static inline uint64_t hv_be64(const uint8_t *p)
+{
+	uint64_t v;
+	__builtin_memcpy(&v, p, sizeof v);
+	return __builtin_bswap64(v);
+}
+#else
 static inline uint16_t hv_be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
 static inline uint32_t hv_be32(const uint8_t *p)
 {
 	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
 }
 static inline uint64_t hv_be64(const uint8_t *p) { return ((uint64_t)hv_be32(p) << 32) | (uint64_t)hv_be32(p + 4); }
+#endif
 
 static inline double hv_lef64(const uint8_t *p)
 {

@@ -42,8 +42,8 @@ static void report_failure(dumpi_stream_ctx *s, dumpi_iter *it, const dumpi_reco
 
 static inline void clock_at(const uint8_t *p, dumpi_clock *k)
 {
-	k->sec = dumpi_ld16(p);
-	k->nsec = dumpi_ld32(p + 2);
+	k->sec = hv_be16(p);
+	k->nsec = hv_be32(p + 2);
 }
 
 static void check_record(dumpi_stream_ctx *s, const dumpi_record *rec)

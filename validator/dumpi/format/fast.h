@@ -9,47 +9,7 @@
 #ifndef HV_DUMPI_FAST_H
 #define HV_DUMPI_FAST_H
 
-#include <string.h>
-
 #include "dumpi/dumpi.h"
-
-/* Big-endian loads of 2, 4 and 8 bytes, each one load and a byte swap. */
-static inline uint64_t dumpi_ld64(const uint8_t *p)
-{
-	uint64_t v;
-	memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return __builtin_bswap64(v);
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return v;
-#else
-	return hv_be64(p);
-#endif
-}
-static inline uint32_t dumpi_ld32(const uint8_t *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return __builtin_bswap32(v);
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return v;
-#else
-	return hv_be32(p);
-#endif
-}
-static inline uint16_t dumpi_ld16(const uint8_t *p)
-{
-	uint16_t v;
-	memcpy(&v, p, 2);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	return __builtin_bswap16(v);
-#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return v;
-#else
-	return hv_be16(p);
-#endif
-}
 
 /* ---- the arguments, one decoder a function ----
  *
@@ -99,16 +59,16 @@ enum {
 		fi_++;                                                                                                \
 	} while (0)
 #define DUMPI_DEC_b { DUMPI_PUT_(q[k_]); k_ += 1; kmin_ += 1; }
-#define DUMPI_DEC_h { DUMPI_PUT_(dumpi_ld16(q + k_)); k_ += 2; kmin_ += 2; }
-#define DUMPI_DEC_i { DUMPI_PUT_(dumpi_ld32(q + k_)); k_ += 4; kmin_ += 4; }
-#define DUMPI_DEC_q { DUMPI_PUT_(dumpi_ld64(q + k_)); k_ += 8; kmin_ += 8; }
-#define DUMPI_DEC_r { rank_ = dumpi_ld32(q + k_), hr_ = true; DUMPI_PUT_(rank_); k_ += 4; kmin_ += 4; }
-#define DUMPI_DEC_t { root_ = dumpi_ld32(q + k_), ht_ = true; DUMPI_PUT_(root_); k_ += 4; kmin_ += 4; }
+#define DUMPI_DEC_h { DUMPI_PUT_(hv_be16(q + k_)); k_ += 2; kmin_ += 2; }
+#define DUMPI_DEC_i { DUMPI_PUT_(hv_be32(q + k_)); k_ += 4; kmin_ += 4; }
+#define DUMPI_DEC_q { DUMPI_PUT_(hv_be64(q + k_)); k_ += 8; kmin_ += 8; }
+#define DUMPI_DEC_r { rank_ = hv_be32(q + k_), hr_ = true; DUMPI_PUT_(rank_); k_ += 4; kmin_ += 4; }
+#define DUMPI_DEC_t { root_ = hv_be32(q + k_), ht_ = true; DUMPI_PUT_(root_); k_ += 4; kmin_ += 4; }
 /* u32 count, then count items of w bytes: count < 2^32 and w <= 14, so
  * nothing here overflows; avail - k_ >= 12 by the invariant above. */
 #define DUMPI_COUNTED_(w)                                                                                             \
 	{                                                                                                             \
-		uint64_t c_ = dumpi_ld32(q + k_);                                                                     \
+		uint64_t c_ = hv_be32(q + k_);                                                                     \
 		kmin_ += 4;                                                                                           \
 		if (avail - k_ - 4u < c_ * (w) + ((size_t)MIN_ - kmin_) + 8u) return false;                           \
 		DUMPI_PUT_(c_);                                                                                       \
@@ -287,13 +247,13 @@ static inline __attribute__((always_inline)) bool dumpi_next_common(dumpi_ahead 
 	uint8_t mask = p[2];
 	unsigned k = dumpi_common_prefix(mask);
 	if (!k) return false;
-	unsigned fn = dumpi_ld16(p);
+	unsigned fn = hv_be16(p);
 	size_t used;
 	bool absent = a->absent;
 	bool ok = dumpi_args_fast(fn, p + k, a->end, a->pos + k, mask, a->status_len, &it->args, &absent, &used);
 	a->absent = absent;
 	if (!ok) return false;
-	rec->thread = (mask & DUMPI_MASK_THREAD) ? dumpi_ld16(p + 3) : 0;
+	rec->thread = (mask & DUMPI_MASK_THREAD) ? hv_be16(p + 3) : 0;
 	*clocks = p + k - 24u;
 	size_t len = k + used;
 	rec->index = a->index++;
@@ -346,7 +306,7 @@ struct dumpi_timing {
  * to the general step, with nothing changed. */
 static inline bool dumpi_clock_quick(uint64_t *last, const uint8_t *b)
 {
-	uint64_t a = dumpi_ld64(b) >> 16, z = dumpi_ld64(b + 6) >> 16;
+	uint64_t a = hv_be64(b) >> 16, z = hv_be64(b + 6) >> 16;
 	if ((uint32_t)a >= 1000000000u || (uint32_t)z >= 1000000000u) return false;
 	if (a - *last >= DUMPI_KEY_SPAN || z - a >= DUMPI_KEY_SPAN) return false;
 	*last = z;
