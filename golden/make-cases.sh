@@ -362,6 +362,9 @@ CLAUSE="$TXC" make_case i hpctoolkit "i_hpctkdb.taxonomy.variant.render-string" 
 CLAUSE="$TXC (SnakeYAML maxAliasesForCollections 10000)" make_case i hpctoolkit "i_hpctkdb.taxonomy.viewer-alias-cap.at-cap" hpctoolkit-db \
 	"$TX.viewer-alias-cap~at-cap" "" "exactly 10000 aliases of maps in all (n_hpctkdb.taxonomy.viewer-alias-cap_01 has 10001)" \
 	"accept|hpcviewer 2025.01 loads a taxonomy with at most 10000 aliases of maps or sequences (HPCVIEWER_MAX_ALIASES changes the cap) and refuses more; exactly 10000 loads, so hpcvet accepts it without a note."
+CLAUSE="$TXC (SnakeYAML codePointLimit 3 Mi)" make_case i hpctoolkit "i_hpctkdb.taxonomy.viewer-size.at-cap" hpctoolkit-db \
+	"$TX.viewer-size~at-cap" "" "exactly 3 Mi (3,145,728) characters up to the end of the last token's scan, then a comment (n_hpctkdb.taxonomy.viewer-size_01 has one character more and no comment)" \
+	"accept|hpcviewer's data layer, with SnakeYAML 1.32 or later, refuses a taxonomy once it has read more than 3,145,728 characters when it starts to scan a token; the comment after the last token is read after the last check. Exactly 3,145,728 loads, so hpcvet accepts it without a note."
 
 # i_: an OpenMP task nested over the running one without a pause: the OpenMP
 # model has no pause event, so this is how OpenMP runs included and

@@ -225,6 +225,57 @@ if [ -d "$small" ]; then
 	check "the bomb's message: no reader walks it" grep -q "under l12, which neither hpcviewer 2025.01 nor hatchet 1.4.0 walks" "$TMP/rv.out"
 	reader_case "an alias bomb in an input" hpctkdb.taxonomy.bounds error "$bomb"$'\n'"$(sed '0,/^    combine: sum$/{s//    combine: sum\n    notes: *l12/}' <<<"$base")"
 	check "the bomb's message: hpcviewer does not finish" grep -q "hpcviewer 2025.01 hashes or walks it and does not finish" "$TMP/rv.out"
+
+	# hpcviewer's 3 Mi characters (SnakeYAML's codePointLimit, checked as each
+	# token's scan starts): small.d's taxonomy with a padding key, its counted
+	# extent made exactly 3 Mi (loads) or one more (refused), in each way the
+	# count can go: what ends the last token, line ends, encodings, a byte
+	# order mark, characters of 2 and 4 bytes, comments after it.
+	# size_case MODE T: write that taxonomy into $TMP/sz
+	size_case() {
+		rm -rf "$TMP/sz" && mkdir -p "$TMP/sz/metrics" && cp "$small"/*.db "$TMP/sz/"
+		python3 - "$small/metrics/default.yaml" "$TMP/sz/metrics/default.yaml" "$1" "$2" <<'PY'
+import sys
+src, dst, mode, T = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+base = open(src, encoding='utf-8').read().rstrip('\n') + '\n'
+unit, head, tail, after, enc, bom = 'x', 'padding: ', '\n', '', 'utf-8', b''
+if mode == 'quoted': head, tail, after = "padding: '", "'", '\n'  # the line end after a quote is not read
+if mode == 'crlf': tail = '\r\n'                                   # two characters, both swallowed
+if mode == 'tail': tail, after = ' \t \n\n   \n \n', '# c\n'       # a plain scalar swallows blanks and breaks
+if mode == 'flow': head, tail, after = 'padding: [', ']', '\n# after\n'
+if mode == 'comment': after = '# ' + 'c' * 3000 + '\n\n  # more\n'
+if mode == 'e2': unit = '\u00e9'
+if mode == 'e4': unit = '\U0001F600'                                # one code point, two UTF-16 units
+if mode == 'bom': bom = b'\xef\xbb\xbf'
+if mode == 'utf16': enc, bom = 'utf-16-le', b'\xff\xfe'
+n = T - len(base) - len(head) - len(tail)
+open(dst, 'wb').write(bom + (base + head + unit * n + tail + after).encode(enc))
+PY
+	}
+	cap=$((3 << 20))
+	for mode in plain quoted crlf tail flow comment e2 e4 bom utf16; do
+		size_case $mode $cap
+		"$HPCVET" "$TMP/sz" >"$TMP/sz.out" 2>&1
+		check "$mode, 3 Mi characters: loads, no taxonomy diagnostic" sh -c "! grep -q 'hpctkdb.taxonomy' '$TMP/sz.out'"
+		size_case $mode $((cap + 1))
+		"$HPCVET" "$TMP/sz" >"$TMP/sz.out" 2>&1
+		check "$mode, 3 Mi + 1 characters: hpctkdb.taxonomy.viewer-size with the count, alone" \
+			sh -c "grep -q 'error\[hpctkdb.taxonomy.viewer-size\]: 3145729 characters.*refuses more than 3145728' '$TMP/sz.out' &&
+				test \$(grep -c '\[hpctkdb.taxonomy' '$TMP/sz.out') -eq 1"
+	done
+	# the place: character number 3 Mi counting from 0 (after small.d's ASCII
+	# text, the key and 2-byte characters: the final line break) to the end
+	# of the count
+	size_case e2 $((cap + 1))
+	"$HPCVET" --format=json "$TMP/sz" >"$TMP/sz.json" 2>/dev/null
+	head_chars=$(($(python3 -c 'import sys; print(len(open(sys.argv[1], encoding="utf-8").read().rstrip("\n")))' "$small/metrics/default.yaml") + 1 + 9))
+	check "viewer-size points at character 3 Mi, up to the end of the count" \
+		test "$(jq -r '.inputs[0].diagnostics[] | select(.rule == "hpctkdb.taxonomy.viewer-size") | "\(.offset) \(.length)"' "$TMP/sz.json")" \
+		= "$((head_chars + 2 * (cap - head_chars))) 1"
+	# a short document with megabytes of comments after it: nothing counted
+	size_case comment 1000
+	python3 -c 'import sys; open(sys.argv[1], "a").write(("# " + "c" * 1000 + "\n") * 5000)' "$TMP/sz/metrics/default.yaml"
+	expect_exit 0 "a short taxonomy with 5 MB of comments after it passes --strict" "$HPCVET" --strict "$TMP/sz"
 else
 	skip "readers' variants of small.d: $small not present"
 fi

@@ -157,6 +157,8 @@ const hk_break hk_breaks_crossdb[] = {
 	{"hpctkdb.taxonomy.unpresented", DB, HK_RELEASE, false, NULL, NULL},
 	{"hpctkdb.taxonomy.hatchet", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.viewer-alias-cap", DB, HK_BOTH, false, NULL, NULL},
+	/* one edition: the size does not depend on it, and each case is 3 MiB */
+	{"hpctkdb.taxonomy.viewer-size", DB, HK_RELEASE, false, NULL, NULL},
 	{"hpctkdb.taxonomy.viewer-input", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.viewer-formula", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.viewer-input-reuse", DB, HK_BOTH, false, NULL, NULL},
@@ -169,6 +171,7 @@ const hk_break hk_breaks_crossdb[] = {
 	{"hpctkdb.taxonomy.viewer-formula~string", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.viewer-formula~three-args", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.viewer-alias-cap~at-cap", DB, HK_BOTH, false, NULL, NULL},
+	{"hpctkdb.taxonomy.viewer-size~at-cap", DB, HK_RELEASE, false, NULL, NULL},
 	{"hpctkdb.taxonomy.variant~render-string", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.hatchet~render-number", DB, HK_BOTH, false, NULL, NULL},
 	{"hpctkdb.taxonomy.hatchet~percentage", DB, HK_BOTH, false, NULL, NULL},

@@ -269,6 +269,30 @@ int gen_taxonomy_write(const hpctk_model *m, const char *brk, gen_buf *b, const 
 		gen_buf_printf(b, "many:\n");
 		for (unsigned i = have; i < want; i++) gen_buf_printf(b, "  - *in-%u-0\n", first_metric);
 	}
+	if (is(brk, "hpctkdb.taxonomy.viewer-size") || is(brk, "hpctkdb.taxonomy.viewer-size~at-cap")) {
+		/* a plain scalar beside roots: that brings the characters up to the
+		 * end of its scan (its line break included) to one past hpcviewer's
+		 * 3 Mi, or to exactly 3 Mi with a comment after it, which SnakeYAML
+		 * reads after its last check */
+		bool over = is(brk, "hpctkdb.taxonomy.viewer-size");
+		size_t have = 0, want = (3u << 20) + (over ? 1 : 0), frame = strlen("padding: \n");
+		for (size_t i = 0; i < b->len; i++) have += (b->data[i] & 0xc0) != 0x80;
+		if (b->len && b->data[b->len - 1] != '\n') gen_buf_printf(b, "\n"), have++;
+		if (have + frame >= want) {
+			*fail = "the taxonomy is already past 3 Mi characters";
+			return -1;
+		}
+		gen_buf_printf(b, "padding: ");
+		char xs[4096];
+		memset(xs, 'x', sizeof xs);
+		for (size_t left = want - have - frame; left;) {
+			size_t n = left < sizeof xs ? left : sizeof xs;
+			gen_buf_append(b, xs, n);
+			left -= n;
+		}
+		gen_buf_printf(b, "\n");
+		if (!over) gen_buf_printf(b, "# a comment after the last token: SnakeYAML does not count it\n");
+	}
 	if (!first_done && brk && (strstr(brk, "taxonomy.variant") || strstr(brk, "taxonomy.formula") ||
 				   strstr(brk, "taxonomy.hatchet") || strstr(brk, "taxonomy.alias") ||
 				   strstr(brk, "taxonomy.child-variant") || strstr(brk, "taxonomy.viewer-formula") ||

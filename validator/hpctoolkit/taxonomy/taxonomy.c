@@ -147,6 +147,31 @@ static bool build(tx *t)
 	return true;
 }
 
+/* SnakeYAML's default codePointLimit, which hpcviewer's data layer keeps */
+#define VIEWER_MAX_CHARS (3ull << 20)
+
+/* hpcviewer refuses a taxonomy of more than VIEWER_MAX_CHARS characters up
+ * to where its last token's scan stops (yd_extent_of). A file of no more
+ * bytes has no more characters, so the rule is evaluated (and the stream
+ * scanned again) only for a larger one, as it is at stake only there. */
+static bool check_viewer_size(tx *t)
+{
+	if (t->b->size <= VIEWER_MAX_CHARS) return true;
+	yd_extent e;
+	if (!yd_extent_of(t->b, VIEWER_MAX_CHARS, &e)) {
+		if (!t->b->io_failed) hv_report_internal(t->r, "%s: out of memory while counting the taxonomy's characters", t->file);
+		return false;
+	}
+	if (!hv_eval(t->r, HV_R_HPCTKDB_TAXONOMY_VIEWER_SIZE, e.chars <= VIEWER_MAX_CHARS))
+		hv_emit(t->r, HV_R_HPCTKDB_TAXONOMY_VIEWER_SIZE, t->file, e.over_off, e.end_off - e.over_off,
+			tx_base_name(t->file),
+			"%llu characters (code points) up to the end of its last token's scan, as SnakeYAML counts them "
+			"(comments after it aside); hpcviewer's data layer refuses more than %llu (SnakeYAML 1.32 on: The "
+			"incoming YAML document exceeds the limit: %llu code points.)",
+			(unsigned long long)e.chars, (unsigned long long)VIEWER_MAX_CHARS, (unsigned long long)VIEWER_MAX_CHARS);
+	return true;
+}
+
 void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const hpctk_metadb_summary *meta,
 			  uint8_t **hatchet_role)
 {
@@ -155,7 +180,7 @@ void hpctk_check_taxonomy(const hv_options *opt, hv_blob *b, hv_report *r, const
 		.hatchet_role = hatchet_role};
 	uint64_t errors_before = r->count[HV_SEV_ERROR];
 	t.vm = meta && meta->valid && meta->metrics_ok ? meta->values : NULL;
-	if (!build(&t)) goto done;
+	if (!build(&t) || !check_viewer_size(&t)) goto done;
 	yd_doc *d = &t.d;
 	const char *bn = tx_base_name(t.file);
 	char path[HV_PATH_MAX], buf[64];

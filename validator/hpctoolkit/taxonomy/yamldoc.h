@@ -102,6 +102,20 @@ void yd_free(yd_doc *d);
 #define YD_OFF_STEP 4096u
 uint64_t yd_byte_offset(const yd_doc *d, uint64_t idx);
 
+/* What SnakeYAML (1.32 on) has read of the stream when it last checks its
+ * codePointLimit (extent.c): `chars` characters (code points, a leading
+ * byte order mark aside) up to where the last token's scan stops, so the
+ * comments and blank lines after it are not counted. `over_off` is the
+ * byte offset of character number `cap` (counting from 0; end_off when
+ * there are no more), `end_off` the byte offset where the count stops.
+ * Parses the blob again (libyaml's tokens); call it on a document yd_build
+ * read without error. False when memory or I/O fails. */
+typedef struct yd_extent {
+	uint64_t chars;
+	uint64_t over_off, end_off;
+} yd_extent;
+bool yd_extent_of(hv_blob *b, uint64_t cap, yd_extent *e);
+
 static inline yd_node *yd_at(const yd_doc *d, uint32_t i) { return i < d->n ? &d->node[i] : NULL; }
 static inline const char *yd_str(const yd_doc *d, const yd_node *s) { return d->pool + s->val; }
 
