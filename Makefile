@@ -7,8 +7,8 @@ BUILD   ?= build
 CC      ?= cc
 SAN     ?=
 OPT     ?= -O2
-# Debug information: full in build/ and build-san/; the fuzzing builds keep
-# line tables only (below).
+# Debug information: full in build/ and build-san/; the libFuzzer build
+# keeps line tables only (below).
 GFLAGS  ?= -g
 CSTD    := -std=c11
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
@@ -298,10 +298,12 @@ $(BUILD)/tests/preload_rewrite.so: tests/preload_rewrite.c | deps
 # another BUILD; HV_SUBMAKE keeps these outer rules out of them.
 ifndef HV_SUBMAKE
 # ---- libFuzzer ----
-# The fuzzing builds carry line tables, not full debug information: a
+# The fuzzing builds ask for line tables, not full debug information: a
 # finding's stack trace still names file and line (all a sanitizer report
-# prints), and the three builds' compiles and 69 links cost less (a big
+# prints), and the libFuzzer build's compiles and links cost less (a big
 # source 20% less CPU under clang -O1 with ASan+UBSan, objects 40% smaller).
+# afl-clang-fast (AFL++ 4.04c) appends -g -funroll-loops to every command
+# unless AFL_DONT_OPTIMIZE is set, so its builds keep full debug information.
 FUZZ_G := -gline-tables-only
 LF := build-fuzz/lf
 LF_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(FUZZ_DEF)
