@@ -42,8 +42,10 @@ WEB_GEN_OBJS := $(if $(HTML_ASSETS),$(WEB_DIR)/obj/gen/html_assets.o)
 WEB_PAGE := index.html page.js worker.js reader.js page.css
 WEB_INC  := -Iweb/wasm -Ivalidator -I$(WEB_DIR)/include -I$(WEB_SRC)/libyaml/include
 
-.PHONY: web serve-web web-deps
+.PHONY: web serve-web web-deps web-fetch
 web: web-deps $(WEB_DIR)/hpcvet.wasm $(WEB_PAGE:%=$(WEB_DIR)/%)
+# The download alone (make test-build runs it beside the other compiles).
+web-fetch: web-deps $(WEB_SRC)/.fetched
 
 # As root the missing packages are installed (as `make` installs its own),
 # unless WEB_DEPS_INSTALL=0 (the test asks so); otherwise the exact command
