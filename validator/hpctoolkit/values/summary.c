@@ -420,28 +420,38 @@ static void prepare(hpctk_vsum *s, uint32_t ctx)
 	const uint64_t pval = s->sv->pval;
 	const uint8_t *run = nrun && nrun <= s->wv.cap / 10 ? hv_window_get(&s->wv, pval + 10 * from, (size_t)(10 * nrun))
 							      : NULL;
+	/* run_sound's conditions: known (below nsid and listed), finite,
+	 * increasing; one value at v */
+#define FOUND_ONE(v)                                                                    \
+	do {                                                                            \
+		const uint16_t id = hv_le16(v);                                         \
+		const uint32_t k = id < nsid ? code[id] : VSID_UNKNOWN;                 \
+		const double f = hv_lef64((v) + 2);                                     \
+		if (k == VSID_UNKNOWN || !isfinite(f) || (int32_t)id <= prev) {         \
+			s->found_ok = false;                                            \
+			return;                                                         \
+		}                                                                       \
+		prev = id;                                                              \
+		if (k != VSID_IGNORED) { /* else not compared */                        \
+			found[k].f = f;                                                 \
+			found[k].stamp = stamp;                                         \
+			nfound++;                                                       \
+		}                                                                       \
+	} while (0)
 	int32_t prev = -1;
-	for (uint64_t j = 0; j < nrun; j++) {
-		const uint8_t *v = run ? run + 10 * j : hv_window_get(&s->wv, pval + 10 * (from + j), 10);
-		if (!v) {
-			s->found_ok = false;
-			return;
+	if (run) { /* the run in the window (the usual case): no test a value for it */
+		for (const uint8_t *v = run, *end = run + 10 * nrun; v != end; v += 10) FOUND_ONE(v);
+	} else {
+		for (uint64_t j = 0; j < nrun; j++) {
+			const uint8_t *v = hv_window_get(&s->wv, pval + 10 * (from + j), 10);
+			if (!v) {
+				s->found_ok = false;
+				return;
+			}
+			FOUND_ONE(v);
 		}
-		/* run_sound's conditions: known (below nsid and listed), finite,
-		 * increasing */
-		const uint16_t id = hv_le16(v);
-		const uint32_t k = id < nsid ? code[id] : VSID_UNKNOWN;
-		const double f = hv_lef64(v + 2);
-		if (k == VSID_UNKNOWN || !isfinite(f) || (int32_t)id <= prev) {
-			s->found_ok = false;
-			return;
-		}
-		prev = id;
-		if (k == VSID_IGNORED) continue; /* not compared */
-		found[k].f = f;
-		found[k].stamp = stamp;
-		nfound++;
 	}
+#undef FOUND_ONE
 	s->nfound = nfound;
 }
 
@@ -475,8 +485,9 @@ static void uncertify(hpctk_vsum *s, uint32_t k)
 	}
 }
 
-static void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt, bool clean,
-		 uint64_t off0)
+/* Inline in its two callers: the run's copy has `clean` constant. */
+static inline __attribute__((always_inline)) void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals,
+						      uint64_t cnt, bool clean, uint64_t off0)
 {
 	if (!s->on || cnt == 0) return;
 	if (ctx != s->ctx) {
