@@ -567,6 +567,7 @@ bench-web-reads:
 # by web/worker.js itself run in Node (bench/web_reads.js): the same figures
 # as bench-web's "MiB read" and "browser reads", exact on a loaded machine.
 bench-web-asks: all web
+	@command -v node >/dev/null || { echo "bench-web-asks needs Node (Debian: nodejs)" >&2; exit 2; }
 	@bash -c 'in="$(WEB_ASKS_INPUT)"; if [ -z "$$in" ]; then \
 	  source bench/lib.sh; gen=$(BUILD)/hpcvet-gen hv=$(BUILD)/hpcvet d=$${BENCH_DIR:-$${TMPDIR:-/tmp}/hpcvet-web-asks}; \
 	  mkdir -p $$d; in=$$(bench_generate hpctoolkit "$$(bench_param hpctoolkit $(WEB_SIZE))" $$d/hpctoolkit) || exit 1; fi; \
