@@ -60,7 +60,7 @@ CLI_OBJS  := $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 GEN_OBJS  := $(GEN_SRCS:%.c=$(BUILD)/obj/%.o)
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps test test-build torture demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden reader-matrix bench bench-hpctoolkit bench-ovni bench-dumpi bench-dumpi-records bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-web bench-web-reads bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
+.PHONY: all deps test test-build torture demo clean help check-layers tests-bin docs fuzz seeds install uninstall golden reader-matrix bench bench-hpctoolkit bench-ovni bench-dumpi bench-dumpi-records bench-damaged bench-certify bench-scaling bench-parallel bench-split bench-memory bench-ovni-runtime bench-hostile bench-python bench-html bench-web bench-web-reads bench-web-asks bench-width bench-device afl afl-build afl-smoke fuzz-build fuzz-smoke
 all: deps $(BUILD)/libhpcvet.a $(BUILD)/libhpcvet-gen.a $(BUILD)/hpcvet $(BUILD)/hpcvet-gen \
      $(BUILD)/libhpcvet.so $(BUILD)/pub/libhpcvet.a
 
@@ -120,6 +120,7 @@ help:
 	@echo "make serve-web  serve it on http://127.0.0.1:$(WEB_PORT)/"
 	@echo "make bench-web  the page beside hpcvet -j1 on generated inputs (WEB_SIZE=MiB, default 256; WEB_MODES)"
 	@echo "make bench-web-reads  what a byte read costs Chromium, by read API and block size (WEB_READS_MIB)"
+	@echo "make bench-web-asks   the MiB and reads the page asks of the browser, worker.js run in Node (WEB_SIZE, WEB_ASKS_INPUT)"
 	@echo "make clean    remove build directories"
 	@echo "V=1           print compiler command lines (quiet by default)"
 	@echo "HV_SHARED=DIR the shared folder with real-samples/ (default ../shared); without it those tests skip"
@@ -584,6 +585,17 @@ bench-web-reads:
 	@f=$${TMPDIR:-/tmp}/hpcvet-web-reads.bin; \
 	[ "$$(stat -c %s $$f 2>/dev/null)" = $$(($(WEB_READS_MIB) * 1048576)) ] || head -c $(WEB_READS_MIB)M /dev/urandom >$$f; \
 	$${PYTHON:-/usr/bin/python3} bench/web_read_cost.py $$f
+
+# The bytes and reads the page asks of the browser for one input
+# (WEB_ASKS_INPUT: a generated database of WEB_SIZE MiB by default), counted
+# by web/worker.js itself run in Node (bench/web_reads.js): the same figures
+# as bench-web's "MiB read" and "browser reads", exact on a loaded machine.
+bench-web-asks: all web
+	@command -v node >/dev/null || { echo "bench-web-asks needs Node (Debian: nodejs)" >&2; exit 2; }
+	@bash -c 'in="$(WEB_ASKS_INPUT)"; if [ -z "$$in" ]; then \
+	  source bench/lib.sh; gen=$(BUILD)/hpcvet-gen hv=$(BUILD)/hpcvet d=$${BENCH_DIR:-$${TMPDIR:-/tmp}/hpcvet-web-asks}; \
+	  mkdir -p $$d; in=$$(bench_generate hpctoolkit "$$(bench_param hpctoolkit $(WEB_SIZE))" $$d/hpctoolkit) || exit 1; fi; \
+	node bench/web_reads.js $(BUILD)/web "$$in"'
 
 demo: all
 	@bash tests/demo.sh $(BUILD)

@@ -122,6 +122,12 @@ void hpctk_vsumview_free(hpctk_vsumview *sv)
  * metric (VS_F_*: fuse below). */
 enum { VS_SKIP, VS_CLEAN, VS_SLOW, VS_F_SUM1, VS_F_SUM2, VS_F_MIN, VS_F_MAX };
 
+/* sid_code beside a checked statistic: a statMetricId meta.db does not
+ * list (the run is not sound), or one whose value is not compared (its
+ * statistic not checked, or listed twice: its unique rule fired). */
+#define VSID_UNKNOWN UINT32_MAX
+#define VSID_IGNORED (UINT32_MAX - 1)
+
 static uint8_t stat_mode(const hpctk_vmodel *vm, uint32_t k)
 {
 	const hpctk_vstat *st = &vm->stats[k];
@@ -158,16 +164,35 @@ void hpctk_vsum_init(hpctk_vsum *s, const hpctk_vmodel *vm, const hpctk_vsumview
 	s->touched = hv_malloc(vm->nstats * sizeof *s->touched);
 	s->mode = hv_malloc(vm->nstats);
 	s->fuse = hv_calloc(vm->npid ? vm->npid : 1, 1);
-	s->fval = hv_malloc(vm->nstats * sizeof *s->fval);
-	s->fstamp = hv_calloc(vm->nstats, sizeof *s->fstamp);
+	s->found = hv_calloc(vm->nstats, sizeof *s->found);
+	s->plan = hv_malloc(vm->nstats * sizeof *s->plan);
+	s->plan_first = hv_malloc(((size_t)vm->npid + 1) * sizeof *s->plan_first);
+	s->sid_code = hv_malloc((vm->nsid ? vm->nsid : 1) * sizeof *s->sid_code);
 	if (s->mode && s->fuse)
 		for (size_t k = 0; k < vm->nstats; k++) {
 			uint8_t m = s->mode[k] = stat_mode(vm, (uint32_t)k);
 			if (m >= VS_F_SUM1) s->fuse[vm->stats[k].pid] |= (uint8_t)(1u << (m - VS_F_SUM1));
 		}
+	if (s->mode && s->plan && s->plan_first) {
+		uint32_t n = 0;
+		for (uint32_t p = 0; p < vm->npid; p++) {
+			s->plan_first[p] = n;
+			for (uint32_t k = vm->first_stat[p]; k < vm->first_stat[p + 1]; k++)
+				if (s->mode[k] != VS_SKIP) s->plan[n++] = k;
+		}
+		s->plan_first[vm->npid] = n;
+	}
+	if (s->mode && s->sid_code)
+		for (uint32_t id = 0; id < vm->nsid; id++) {
+			uint32_t k = vm->stat_of[id];
+			s->sid_code[id] = !hpctk_vstat_known(vm, id)		     ? VSID_UNKNOWN
+					  : k >= HPCTK_VNONE - 1 || s->mode[k] == VS_SKIP ? VSID_IGNORED
+											  : k;
+		}
 	bool wi = hv_window_init(&s->wi, sv->b, hpctk_window_cap), wv = hv_window_init(&s->wv, sv->b, hpctk_window_cap);
 	bool wp = hv_window_init(&s->wp, sv->b, hpctk_window_cap < 4096 ? hpctk_window_cap : 4096);
-	s->on = s->acc && s->touched && s->mode && s->fuse && s->fval && s->fstamp && wi && wv && wp;
+	s->on = s->acc && s->touched && s->mode && s->fuse && s->found && s->plan && s->plan_first && s->sid_code && wi &&
+		wv && wp;
 	s->oom = !s->on;
 }
 
@@ -177,14 +202,18 @@ void hpctk_vsum_release(hpctk_vsum *s)
 	free(s->touched);
 	free(s->mode);
 	free(s->fuse);
-	free(s->fval);
-	free(s->fstamp);
+	free(s->found);
+	free(s->plan);
+	free(s->plan_first);
+	free(s->sid_code);
 	s->acc = NULL;
 	s->touched = NULL;
 	s->mode = NULL;
 	s->fuse = NULL;
-	s->fval = NULL;
-	s->fstamp = NULL;
+	s->found = NULL;
+	s->plan = NULL;
+	s->plan_first = NULL;
+	s->sid_code = NULL;
 	if (s->wc_ok) hv_window_free(&s->wc);
 	memset(&s->wc, 0, sizeof s->wc);
 	s->wc_ok = false;
@@ -368,9 +397,10 @@ static void locate(hpctk_vsum *s, uint32_t ctx)
 }
 
 /* At a context's first value: locate's work, and in the same pass the
- * value found of each statistic (fval[k], valid when fstamp[k] is stamp:
- * nothing to clear) and how many checked statistics have one (nfound),
- * for the comparisons made as the runs are folded (fold). */
+ * value found of each statistic (found[k].f, valid when found[k].stamp is
+ * stamp: nothing to clear) and how many checked statistics have one
+ * (nfound), for the comparisons made as the runs are folded (fold). A
+ * value costs one table lookup (sid_code: known, listed once, checked). */
 static void prepare(hpctk_vsum *s, uint32_t ctx)
 {
 	const hpctk_vmodel *vm = s->vm;
@@ -379,30 +409,50 @@ static void prepare(hpctk_vsum *s, uint32_t ctx)
 	s->found_ok = find_run(s, ctx, &s->from, &s->to);
 	if (!s->found_ok) return;
 	if (++s->stamp == 0) {
-		memset(s->fstamp, 0, vm->nstats * sizeof *s->fstamp);
+		for (size_t k = 0; k < vm->nstats; k++) s->found[k].stamp = 0;
 		s->stamp = 1;
 	}
+	const uint32_t stamp = s->stamp, nsid = vm->nsid;
+	const uint32_t *code = s->sid_code;
+	struct hpctk_vsum_found *found = s->found;
+	size_t nfound = 0;
 	const uint64_t from = s->from, nrun = s->to - from;
 	const uint64_t pval = s->sv->pval;
 	const uint8_t *run = nrun && nrun <= s->wv.cap / 10 ? hv_window_get(&s->wv, pval + 10 * from, (size_t)(10 * nrun))
 							      : NULL;
-	uint32_t prev = 0;
-	for (uint64_t j = 0; j < nrun; j++) {
-		const uint8_t *v = run ? run + 10 * j : hv_window_get(&s->wv, pval + 10 * (from + j), 10);
-		uint16_t id;
-		double f;
-		/* run_sound's conditions */
-		if (!v || !hpctk_vstat_known(vm, id = hv_le16(v)) || !isfinite(f = hv_lef64(v + 2)) || (j && id <= prev)) {
-			s->found_ok = false;
-			return;
+	/* run_sound's conditions: known (below nsid and listed), finite,
+	 * increasing; one value at v */
+#define FOUND_ONE(v)                                                                    \
+	do {                                                                            \
+		const uint16_t id = hv_le16(v);                                         \
+		const uint32_t k = id < nsid ? code[id] : VSID_UNKNOWN;                 \
+		const double f = hv_lef64((v) + 2);                                     \
+		if (k == VSID_UNKNOWN || !isfinite(f) || (int32_t)id <= prev) {         \
+			s->found_ok = false;                                            \
+			return;                                                         \
+		}                                                                       \
+		prev = id;                                                              \
+		if (k != VSID_IGNORED) { /* else not compared */                        \
+			found[k].f = f;                                                 \
+			found[k].stamp = stamp;                                         \
+			nfound++;                                                       \
+		}                                                                       \
+	} while (0)
+	int32_t prev = -1;
+	if (run) { /* the run in the window (the usual case): no test a value for it */
+		for (const uint8_t *v = run, *end = run + 10 * nrun; v != end; v += 10) FOUND_ONE(v);
+	} else {
+		for (uint64_t j = 0; j < nrun; j++) {
+			const uint8_t *v = hv_window_get(&s->wv, pval + 10 * (from + j), 10);
+			if (!v) {
+				s->found_ok = false;
+				return;
+			}
+			FOUND_ONE(v);
 		}
-		prev = id;
-		uint32_t k = vm->stat_of[id];
-		if (k >= HPCTK_VNONE - 1) continue; /* twice in meta.db: never compared */
-		s->fval[k] = f;
-		s->fstamp[k] = s->stamp;
-		s->nfound += s->mode[k] != VS_SKIP;
 	}
+#undef FOUND_ONE
+	s->nfound = nfound;
 }
 
 /* A statistic whose run was compared as it was folded (fold) is about to
@@ -413,7 +463,7 @@ static void uncertify(hpctk_vsum *s, uint32_t k)
 {
 	hpctk_vsum_acc *a = &s->acc[k];
 	s->ncert--;
-	s->nfound_cert -= s->fstamp[k] == s->stamp;
+	s->nfound_cert -= s->found[k].stamp == s->stamp;
 	a->cert = false;
 	if (!a->part) return;
 	const uint32_t n = a->count;
@@ -435,8 +485,9 @@ static void uncertify(hpctk_vsum *s, uint32_t k)
 	}
 }
 
-static void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals, uint64_t cnt, bool clean,
-		 uint64_t off0)
+/* Inline in its two callers: the run's copy has `clean` constant. */
+static inline __attribute__((always_inline)) void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals,
+						      uint64_t cnt, bool clean, uint64_t off0)
 {
 	if (!s->on || cnt == 0) return;
 	if (ctx != s->ctx) {
@@ -453,50 +504,58 @@ static void fold(hpctk_vsum *s, uint32_t ctx, uint16_t pid, const uint8_t *vals,
 	if (!s->found_ok) return; /* the context is not compared: nothing to fold */
 	clean = clean && !sv->is_summary;
 	const unsigned need = clean ? s->fuse[pid] : 0;
-	uint32_t k = vm->first_stat[pid];
-	const uint32_t kend = vm->first_stat[pid + 1];
+	/* the checked statistics of pid (plan: no test for the others) */
+	const uint32_t *p = s->plan + s->plan_first[pid], *const pend = s->plan + s->plan_first[pid + 1];
 	if (need) {
 		/* The hpctk_vfused statistics, fresh: fold_clean's result from nothing,
 		 * as the one pass found it (the sums partial: certify, else in
 		 * file order), compared at once with the value found (absent:
 		 * 0), so that a context whose every statistic agrees ends in
 		 * O(1). Anything else (a second run of the metric, another
-		 * formula) goes to the loop below. */
+		 * formula) goes to the loop below. The counters are kept in
+		 * locals for the loop and stored once. */
 		hpctk_vfused g;
 		hpctk_vfuse2_fn[need](vals, cnt, &g);
-		const uint32_t c = (uint32_t)cnt, nthreads = sv->nthreads;
-		for (; k < kend; k++) {
+		const uint32_t c = (uint32_t)cnt, nthreads = sv->nthreads, stamp = s->stamp;
+		const bool may_certify = s->cct != NULL;
+		size_t nt = s->ntouched, ncert = s->ncert, nfc = s->nfound_cert;
+		for (; p < pend; p++) {
+			const uint32_t k = *p;
 			const uint8_t mode = s->mode[k];
 			hpctk_vsum_acc *a = &s->acc[k];
-			if (mode == VS_SKIP) continue;
 			if (mode < VS_F_SUM1 || a->count) break; /* the general loop below from here */
-			s->touched[s->ntouched++] = k;
-			const bool has = s->fstamp[k] == s->stamp;
-			const double f = has ? s->fval[k] : 0.0;
-			if (mode == VS_F_SUM1 || mode == VS_F_SUM2) {
+			s->touched[nt++] = k;
+			const bool has = s->found[k].stamp == stamp;
+			const double f = has ? s->found[k].f : 0.0;
+			bool cert;
+			if (mode <= VS_F_SUM2) {
 				const bool one = mode == VS_F_SUM1;
 				const double sum = one ? g.s1 : g.s2, mag = one ? g.a1 : g.s2;
-				if (s->cct && certify(sum, mag, f, cnt)) {
+				if (may_certify && certify(sum, mag, f, cnt)) {
 					*a = (hpctk_vsum_acc){sum, mag, c, true, true, off0};
+					cert = true;
 				} else {
 					hpctk_vfused e;
 					hpctk_vfuse_fn[one ? HPCTK_VF_SUM1 : HPCTK_VF_SUM2](vals, cnt, &e);
 					*a = (hpctk_vsum_acc){one ? e.s1 : e.s2, one ? e.a1 : e.s2, c, false, false, 0};
 					double x, y;
-					a->cert = agrees(&vm->stats[k], a, nthreads, f, &x, &y);
+					cert = a->cert = agrees(&vm->stats[k], a, nthreads, f, &x, &y);
 				}
 			} else {
 				*a = (hpctk_vsum_acc){mode == VS_F_MIN ? g.mn : g.mx, 0.0, c, false, false, 0};
 				double x, y;
-				a->cert = agrees(&vm->stats[k], a, nthreads, f, &x, &y);
+				cert = a->cert = agrees(&vm->stats[k], a, nthreads, f, &x, &y);
 			}
-			s->ncert += a->cert;
-			s->nfound_cert += a->cert && has;
+			ncert += cert;
+			nfc += cert & has;
 		}
+		s->ntouched = nt;
+		s->ncert = ncert;
+		s->nfound_cert = nfc;
 	}
-	for (; k < kend; k++) {
+	for (; p < pend; p++) {
+		const uint32_t k = *p;
 		const uint8_t mode = s->mode[k];
-		if (mode == VS_SKIP) continue;
 		const hpctk_vstat *st = &vm->stats[k];
 		hpctk_vsum_acc *a = &s->acc[k];
 		if (a->cert) uncertify(s, k);

@@ -475,6 +475,12 @@ typedef struct hpctk_vsum {
 	hpctk_vsum_acc *acc;         /* per statistic (index into vm->stats) */
 	uint8_t *mode;               /* per statistic: VS_SKIP, VS_CLEAN, VS_SLOW, VS_F_* (summary.c) */
 	uint8_t *fuse;               /* per propMetricId: what one pass over its run computes (HPCTK_VF_*), 0: none */
+	/* The checked statistics (mode not VS_SKIP) of propMetricId p, in
+	 * statistic order: plan[plan_first[p] .. plan_first[p + 1]); and by
+	 * statMetricId below vm->nsid, its checked statistic or a VSID_*
+	 * code (summary.c): one lookup a value found instead of three. */
+	uint32_t *plan, *plan_first;
+	uint32_t *sid_code;
 	uint32_t *touched;
 	size_t ntouched;
 	hv_window wi, wv;            /* over the view's {Idx} and {Val} */
@@ -484,12 +490,15 @@ typedef struct hpctk_vsum {
 	bool wc_ok;
 	/* The summary profile's run of the context being folded, looked up at
 	 * its first value: [from, to) of {Val} when found_ok (readable and
-	 * sound), and by statistic the value found (fval[k], when fstamp[k] is
-	 * stamp). */
+	 * sound), and by statistic the value found (found[k].f, when
+	 * found[k].stamp is stamp). */
 	bool prepared, found_ok;
 	uint64_t from, to;
-	double *fval;
-	uint32_t *fstamp, stamp;
+	struct hpctk_vsum_found {
+		double f;
+		uint32_t stamp;
+	} *found;
+	uint32_t stamp;
 	/* statistics folded that agreed (fold), those of them with a value
 	 * found, and the checked statistics with a value found */
 	size_t ncert, nfound_cert, nfound;

@@ -1,0 +1,89 @@
+// The reads the web page asks of the browser for one input, counted
+// outside the browser: web/worker.js itself runs in Node (the same V8 as
+// Chromium) with its FileReaderSync served from disk, so the blocks it
+// asks for, and in how many reads, are those of the page (read ahead, the
+// reader worker reads the same blocks: worker.js decides them alone).
+// Deterministic, so comparable on a loaded machine, where bench/web.sh's
+// Chromium times are not; not part of the tests. bench/RESULTS.md, "Web
+// page".
+//
+// Needs Node (Debian: nodejs), for measuring only.
+// usage: node bench/web_reads.js BUILD/web INPUT [JSON_OUT]
+// prints: "mib_asked=<MiB asked of the browser> reads=<browser reads>
+// exit=<exit code> input_mib=<MiB of the input>"; with JSON_OUT, the JSON
+// report written there.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const vm = require('vm');
+
+const [webDir, input, jsonOut] = process.argv.slice(2);
+if (!webDir || !input) {
+	console.error('usage: node bench/web_reads.js BUILD/web INPUT [JSON_OUT]');
+	process.exit(2);
+}
+
+// The page's inputs (page.js folderInputs): a folder is one set named by
+// its folder, its files by their paths from there; a file is itself.
+function gather(p) {
+	const st = fs.statSync(p);
+	const file = (full, name) => {
+		const fd = fs.openSync(full, 'r'), size = fs.statSync(full).size;
+		return {name, file: {size, fd, slice: (a, b) => ({fd, off: a, len: Math.min(b, size) - a})}};
+	};
+	if (!st.isDirectory()) return {label: path.basename(p), set: false, files: [file(p, path.basename(p))]};
+	const top = path.basename(p), files = [];
+	const walk = (dir, rel) => {
+		for (const e of fs.readdirSync(dir, {withFileTypes: true}).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+			if (e.name.startsWith('.')) continue;
+			const full = path.join(dir, e.name), r = rel + '/' + e.name;
+			if (e.isDirectory()) walk(full, r);
+			else files.push(file(full, r));
+		}
+	};
+	walk(p, top);
+	return {label: top, set: true, files};
+}
+
+// What worker.js needs of a worker's global scope, FileReaderSync reading
+// the slices from disk.
+class FileReaderSync {
+	readAsArrayBuffer(s) {
+		const b = Buffer.alloc(s.len);
+		for (let done = 0; done < s.len;) {
+			const n = fs.readSync(s.fd, b, done, s.len - done, s.off + done);
+			if (n <= 0) throw new Error('short read');
+			done += n;
+		}
+		return b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
+	}
+}
+const messages = [];
+const ctx = {
+	self: {crossOriginIsolated: false},
+	FileReaderSync,
+	TextEncoder,
+	TextDecoder,
+	WebAssembly,
+	performance,
+	console,
+	postMessage: (m) => messages.push(m),
+	fetch: async () => ({arrayBuffer: async () => fs.readFileSync(path.join(webDir, 'hpcvet.wasm'))}),
+};
+ctx.self = Object.assign(ctx.self, ctx);
+vm.createContext(ctx);
+vm.runInContext(fs.readFileSync(path.join(webDir, 'worker.js'), 'utf8'), ctx, {filename: 'worker.js'});
+
+(async () => {
+	const inp = gather(input);
+	await ctx.onmessage({data: {type: 'validate', inputs: [inp], options: {}}});
+	const res = messages.find((m) => m.type === 'result');
+	if (!res) {
+		console.error(messages.find((m) => m.type === 'error') || 'no result');
+		process.exit(1);
+	}
+	if (jsonOut) fs.writeFileSync(jsonOut, res.json);
+	const total = inp.files.reduce((s, f) => s + f.file.size, 0);
+	console.log(`mib_asked=${(res.readBytes / 1048576).toFixed(1)} reads=${res.readAsks} exit=${res.exit} ` +
+		    `input_mib=${(total / 1048576).toFixed(1)}`);
+})();
