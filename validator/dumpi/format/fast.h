@@ -66,7 +66,8 @@ static inline __attribute__((always_inline)) void dumpi_ahead_store(const dumpi_
 static inline unsigned dumpi_common_prefix(uint8_t m)
 {
 	if ((m & (uint8_t)~(DUMPI_MASK_THREAD | DUMPI_MASK_STATUS)) != (DUMPI_MASK_CPU | DUMPI_MASK_WALL)) return 0;
-	return (m & DUMPI_MASK_THREAD) ? 29u : 27u;
+	/* 27, or 29 with the thread id: bit 6 shifted to 2, no branch */
+	return 27u + ((unsigned)(m >> 5) & 2u);
 }
 
 /* The common record at a->pos, decoded from the view ahead of it: no perf
