@@ -133,6 +133,14 @@ typedef struct dumpi_args {
 	 * layer reads statuses and request arrays from them, not the file. */
 	const uint8_t *bytes;
 	uint64_t bytes_at, bytes_len;
+	/* The decoders' state (format/decode.c), kept here so that each takes
+	 * only this: the bytes of one status in this version (14, or 10 before
+	 * 0.6.3), and whether some f[].present may be false or bad_row true
+	 * (the walk, a function with root-only fields): the decoders set them
+	 * all true and bad_row false again before a function with no root-only
+	 * field, which writes none of them itself. */
+	uint8_t status_len;
+	bool absent;
 } dumpi_args;
 
 /* Walk the arguments of `fn` from c->pos. False (with `why`) when they do
@@ -219,16 +227,10 @@ typedef struct dumpi_iter {
 	uint64_t next_index;
 	dumpi_args args;            /* the last record's decoded arguments */
 	const dumpi_layout *layouts; /* dumpi_layout_of's table, by function id */
-	unsigned status_len;        /* bytes of one status in this version: 14, or 10 before 0.6.3 */
 	/* The cursor's view from ahead_pos on, up to the limit: [ahead,
 	 * ahead_end), valid while cur.pos is ahead_pos (NULL: work it out). */
 	const uint8_t *ahead, *ahead_end;
 	uint64_t ahead_pos;
-	/* Some args.f[].present may be false, or args.bad_row true (the walk,
-	 * a root-only field): the decoders of format/fast.h set them all true
-	 * and bad_row false again before a function with no root-only field,
-	 * which writes none of them itself. */
-	bool absent;
 } dumpi_iter;
 
 bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, const uint8_t version[3]);

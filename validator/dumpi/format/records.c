@@ -25,8 +25,8 @@ bool dumpi_iter_init(dumpi_iter *it, hv_blob *b, uint64_t body, uint64_t limit, 
 	it->cur.limit = limit;
 	memcpy(it->version, version, 3);
 	it->layouts = dumpi_layout_table();
-	it->status_len = dumpi_version_at_least(version, 0, 6, 3) ? 14 : 10;
-	it->absent = true; /* zeroed: nothing present yet */
+	it->args.status_len = dumpi_version_at_least(version, 0, 6, 3) ? 14 : 10;
+	it->args.absent = true; /* zeroed: nothing present yet */
 	return true;
 }
 
@@ -69,7 +69,7 @@ static bool refresh_ahead(dumpi_iter *it)
 }
 
 /* A record whose bytes all lie in the view ahead, of a function that
- * format/fast.h decodes, decoded from memory with any mask: the common one
+ * format/decode.c decodes, decoded from memory with any mask: the common one
  * through dumpi_next_common, the rest (no clocks, perf counters) here.
  * False (nothing consumed) sends it through the field-by-field walk below,
  * which also finds out why a record does not fit. */
@@ -115,10 +115,9 @@ static bool next_direct(dumpi_iter *it, dumpi_record *rec)
 		if (avail - k < 16u * perf_count) return false;
 		k += 16u * perf_count;
 	}
-	size_t used;
-	if (!dumpi_args_fast(fn, p + k, it->ahead_end, c->pos + k, mask, it->status_len, &it->args, &it->absent,
-			     &used))
-		return false;
+	if (fn >= DUMPI_NFUNCS) return false;
+	size_t used = dumpi_decoders[fn](p + k, (size_t)(avail - k), c->pos + k, mask, &it->args);
+	if (used == DUMPI_DEC_FAIL) return false;
 	rec->index = it->next_index;
 	rec->offset = c->pos;
 	rec->fn = fn;
@@ -145,7 +144,7 @@ static __attribute__((noinline)) bool next_walk(dumpi_iter *it, dumpi_record *re
 	dumpi_cur *c = &it->cur;
 	it->ahead = NULL; /* the walk may move the view: next_direct works it out again */
 	it->args.bytes = NULL;
-	it->absent = true; /* the walk writes every present flag and bad_row */
+	it->args.absent = true; /* the walk writes every present flag and bad_row */
 	memset(rec, 0, sizeof *rec);
 	rec->index = it->next_index;
 	rec->offset = c->pos;
