@@ -69,8 +69,38 @@ void mpi_rank_set_ignored(mpi_rank *m, uint64_t footer_off, const uint32_t *call
 static mpi_req *req_get(mpi_rank *m, uint64_t id)
 {
 	mpi_pass *p = m->pass;
-	if (id < REQ_DIRECT) return p->req_direct && p->req_direct[id].kind ? &p->req_direct[id] : NULL;
+	if (id < REQ_DIRECT) return id < p->req_cap && p->req_direct[id].kind ? &p->req_direct[id] : NULL;
 	return mpi_map_get(&p->reqs, id);
+}
+
+/* The bitmap of ids seen, grown to `words` words (new ones zero). */
+static bool seen_grow(mpi_pass *p, uint32_t words)
+{
+	if (words <= p->seen_words) return true;
+	uint32_t nw = p->seen_words ? p->seen_words : 1;
+	while (nw < words) nw *= 2;
+	if (nw > REQ_SEEN_BITS / 64) nw = REQ_SEEN_BITS / 64;
+	uint64_t *ns = hv_realloc(p->req_seen, nw * sizeof *ns);
+	if (!ns) return false;
+	memset(ns + p->seen_words, 0, (nw - p->seen_words) * sizeof *ns);
+	p->req_seen = ns;
+	p->seen_words = nw;
+	return true;
+}
+
+/* The table, grown to hold id (< REQ_DIRECT), and the bitmap with it, so
+ * that an id of the table has its bit: what a rank uses, not the bound. */
+static bool req_grow(mpi_pass *p, uint64_t id)
+{
+	uint32_t nc = p->req_cap ? p->req_cap : REQ_DIRECT_MIN;
+	while (nc <= id) nc *= 2;
+	if (!seen_grow(p, nc / 64)) return false;
+	mpi_req *nd = hv_realloc(p->req_direct, nc * sizeof *nd);
+	if (!nd) return false;
+	memset(nd + p->req_cap, 0, (nc - p->req_cap) * sizeof *nd);
+	p->req_direct = nd;
+	p->req_cap = nc;
+	return true;
 }
 
 static mpi_req *req_put(mpi_rank *m, uint64_t id, bool *fresh)
@@ -78,7 +108,7 @@ static mpi_req *req_put(mpi_rank *m, uint64_t id, bool *fresh)
 	mpi_pass *p = m->pass;
 	if (id >= REQ_DIRECT) return mpi_map_put(&p->reqs, id, fresh);
 	*fresh = false;
-	if (!p->req_direct && !(p->req_direct = hv_calloc(REQ_DIRECT, sizeof *p->req_direct))) {
+	if (id >= p->req_cap && !req_grow(p, id)) {
 		p->reqs.oom = true; /* as the map says it ran out */
 		return NULL;
 	}
@@ -91,18 +121,21 @@ static void req_del(mpi_rank *m, uint64_t id)
 {
 	mpi_pass *p = m->pass;
 	if (id >= REQ_DIRECT) mpi_map_del(&p->reqs, id);
-	else if (p->req_direct) p->req_direct[id].kind = 0;
+	else if (id < p->req_cap) p->req_direct[id].kind = 0;
 }
 
 static void req_mark_seen(mpi_rank *m, uint64_t id)
 {
-	if (!m->pass->req_seen) m->pass->req_seen = hv_calloc(REQ_SEEN_BITS / 64, sizeof *m->pass->req_seen);
-	if (m->pass->req_seen) m->pass->req_seen[(id % REQ_SEEN_BITS) / 64] |= 1ull << (id % 64);
+	mpi_pass *p = m->pass;
+	uint32_t w = (uint32_t)((id % REQ_SEEN_BITS) / 64);
+	if (w < p->seen_words || seen_grow(p, w + 1)) p->req_seen[w] |= 1ull << (id % 64);
 }
 
 static bool req_was_seen(const mpi_rank *m, uint64_t id)
 {
-	return m->pass->req_seen && (m->pass->req_seen[(id % REQ_SEEN_BITS) / 64] >> (id % 64) & 1);
+	const mpi_pass *p = m->pass;
+	uint32_t w = (uint32_t)((id % REQ_SEEN_BITS) / 64);
+	return w < p->seen_words && (p->req_seen[w] >> (id % 64) & 1);
 }
 
 static void req_unknown(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id, const char *why)
@@ -196,7 +229,7 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 	unsigned fn = rec->fn;
 	bool recv = fn == 12 || fn == 30;
 	mpi_pass *p = m->pass;
-	if (p->req_seen && p->req_direct && v < REQ_DIRECT && fn >= 8 && fn <= 12) {
+	if (v < p->req_cap && fn >= 8 && fn <= 12) {
 		/* the common case, a nonblocking call on an id of the table: the
 		 * steps below, with nothing to allocate */
 		p->req_seen[v / 64] |= 1ull << (v % 64);
@@ -252,7 +285,7 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 static inline mpi_req *req_fast(mpi_rank *m, uint32_t id)
 {
 	mpi_pass *p = m->pass;
-	mpi_req *q = id >= 2 && id < REQ_DIRECT && p->req_direct ? &p->req_direct[id] : NULL;
+	mpi_req *q = id >= 2 && id < p->req_cap ? &p->req_direct[id] : NULL;
 	if (!q || q->kind != REQ_ACTIVE || m->io_requests || (m->ignored & IGN_REQUESTS) ||
 	    (q->msg.p2p && q->msg.recv && mpi_msg_wild(&q->msg)))
 		return NULL;
@@ -450,7 +483,7 @@ void mpi_report_leaks(mpi_rank *m)
 	size_t it = 0, shown = 0, total = 0;
 	uint64_t key;
 	void *val;
-	for (uint64_t id = 0; m->pass->req_direct && id < REQ_DIRECT; id++)
+	for (uint64_t id = 0; id < m->pass->req_cap; id++)
 		if (m->pass->req_direct[id].kind) leak_consider(m, first, &shown, &total, id, &m->pass->req_direct[id]);
 	while (mpi_map_next(&m->pass->reqs, &it, &key, &val)) leak_consider(m, first, &shown, &total, key, val);
 	char when[64];
