@@ -174,6 +174,7 @@ typedef struct mpi_msg {
 typedef struct mpi_req {
 	uint8_t kind;         /* REQ_* */
 	bool cancelled;
+	bool wild_recv;       /* msg is a receive with a wildcard (counted when it completes) */
 	uint32_t live;        /* REQ_ACTIVE: instances not yet completed (>= 1) */
 	uint16_t fn;          /* the call that created it */
 	uint64_t rec, off;

@@ -15,7 +15,7 @@
 
 #include "core/alloc.h"
 #include "core/hv_int.h"
-#include "pass.h"
+#include "hot.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
 static bool is_send(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 11) || (fn >= 26 && fn <= 29); }
@@ -102,7 +102,10 @@ static void compute_plans(void)
 		const int8_t *ro = mpi_roles[fn];
 		bool recv = common[k].kind == FUSED_RECV || common[k].kind == FUSED_IRECV;
 		bool req = common[k].kind == FUSED_ISEND || common[k].kind == FUSED_IRECV;
-		if (plans[fn] == common[k].plan && count_roles[fn][0] == RO_COUNT && count_roles[fn][1] == RO_COUNT_ROLES &&
+		bool root_only = false;
+		const dumpi_layout *L = dumpi_layout_of(fn);
+		for (unsigned i = 0; L && i < L->nfields; i++) root_only |= L->fields[i].root_only;
+		if (L && !root_only && plans[fn] == common[k].plan && count_roles[fn][0] == RO_COUNT && count_roles[fn][1] == RO_COUNT_ROLES &&
 		    use_roles[fn][0] == RO_COMM && use_roles[fn][1] == RO_DATATYPE && use_roles[fn][2] == RO_COUNT_ROLES &&
 		    ro[RO_ROOT] < 0 && ro[RO_OLDCOMM] < 0 && ro[recv ? RO_SOURCE : RO_DEST] >= 0 && ro[RO_TAG] >= 0 &&
 		    (ro[RO_REQUEST] >= 0) == req && ro[recv ? RO_DEST : RO_SOURCE] < 0)
@@ -599,7 +602,9 @@ static void status_reads(mpi_rank *m, const dumpi_record *rec)
 /* A point-to-point record of kind `kind` (fused[]): what its plan does,
  * in the plan's order (status, counts, uses, message, ranks and tags,
  * requests), with each argument read once and the communicator found once
- * (nothing between its lookup and its last use enters a communicator). */
+ * (nothing between its lookup and its last use enters a communicator).
+ * Its function has no root-only field (compute_plans), so every argument
+ * it has is present (dumpi_args). */
 static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 							      unsigned kind)
 {
@@ -609,35 +614,31 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 	int pro = recv ? RO_SOURCE : RO_DEST;
 	unsigned ic = ix[RO_COUNT], im = ix[RO_COMM], id = ix[RO_DATATYPE], ip = ix[pro], it = ix[RO_TAG];
 	if (kind == FUSED_RECV) m->pass->status_fresh = true; /* status_reads */
-	bool has_comm = a->f[im].present;
-	uint64_t comm = a->f[im].v;
+	uint64_t comm = a->f[im].v, dtype = a->f[id].v;
 	/* the message as mpi_msg_from reads it */
 	mpi_msg g = {.p2p = true, .recv = recv, .inst = INST_NONE};
-	g.count = a->f[ic].present ? (int32_t)(uint32_t)a->f[ic].v : 0;
-	g.dtype = a->f[id].present ? (uint16_t)a->f[id].v : 0;
-	g.peer = a->f[ip].present ? (int32_t)(uint32_t)a->f[ip].v : -2;
-	g.tag = a->f[it].present ? (int32_t)(uint32_t)a->f[it].v : 0;
-	if (a->f[ic].present) check_count_val(m, rec, RO_COUNT, g.count, a->f[ic].at);
+	g.count = (int32_t)(uint32_t)a->f[ic].v;
+	g.dtype = (uint16_t)dtype;
+	g.peer = (int32_t)(uint32_t)a->f[ip].v;
+	g.tag = (int32_t)(uint32_t)a->f[it].v;
+	check_count_val(m, rec, RO_COUNT, g.count, a->f[ic].at);
 	/* uses: the communicator, then the datatype */
-	if (has_comm && comm >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, RO_COMM, comm);
-	if (a->f[id].present && a->f[id].v >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, RO_DATATYPE, a->f[id].v);
-	mpi_comm *c = has_comm ? mpi_comm_of(m, comm) : NULL;
+	if (comm >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, RO_COMM, comm);
+	if (dtype >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, RO_DATATYPE, dtype);
+	mpi_comm *c = mpi_comm_of(m, comm);
 	if (c) g.inst = c->inst;
 	/* mpi_messages */
-	if (kind == FUSED_SEND && g.peer >= 0) mpi_tally(m, rec, &g); /* mpi_send_msg: a negative peer is MPI_PROC_NULL */
+	if (kind == FUSED_SEND && g.peer >= 0) /* mpi_send_msg: a negative peer is MPI_PROC_NULL */
+		mpi_tally_hot(m, rec, g.inst, g.peer, g.tag, false, g.count, g.dtype);
 	else if (kind == FUSED_RECV) mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
 	/* ranks_and_tags */
-	if (has_comm) {
-		if (a->f[ip].present) {
-			if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
-			else check_rank_val(m, rec, comm, pro, g.peer, a->f[ip].at);
-		}
-		if (a->f[it].present) check_tag_val(m, rec, RO_TAG, g.tag, a->f[it].at, recv);
-	}
+	if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else check_rank_val(m, rec, comm, pro, g.peer, a->f[ip].at);
+	check_tag_val(m, rec, RO_TAG, g.tag, a->f[it].at, recv);
 	/* mpi_requests: the request it creates */
 	if (kind == FUSED_ISEND || kind == FUSED_IRECV) {
-		unsigned iq = ix[RO_REQUEST];
-		if (a->f[iq].present && a->f[iq].v >= 2) mpi_request_created(m, rec, a->f[iq].v, &g);
+		uint64_t v = a->f[ix[RO_REQUEST]].v;
+		if (v >= 2 && !mpi_request_created_hot(m, rec, v, &g, fn)) mpi_request_created(m, rec, v, &g);
 	}
 }
 

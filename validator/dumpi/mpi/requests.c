@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "pass.h"
+#include "hot.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
 static bool creates_request(unsigned fn) { return (fn >= 8 && fn <= 12) || (fn >= 26 && fn <= 30) || fn == 170; }
@@ -228,29 +228,6 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 {
 	unsigned fn = rec->fn;
 	bool recv = fn == 12 || fn == 30;
-	mpi_pass *p = m->pass;
-	if (v < p->req_cap && fn >= 8 && fn <= 12) {
-		/* the common case, a nonblocking call on an id of the table: the
-		 * steps below, with nothing to allocate */
-		p->req_seen[v / 64] |= 1ull << (v % 64);
-		if (g->peer >= 0 && (!recv || g->tag >= 0)) mpi_tally(m, rec, g);
-		else if (!recv) mpi_send_msg(m, rec, g);
-		else if (!mpi_msg_wild(g)) mpi_recv_msg(m, rec, g, (mpi_status){0});
-		mpi_req *q = &p->req_direct[v];
-		if (!q->kind) {
-			*q = (mpi_req){.kind = REQ_ACTIVE, .live = 1, .fn = (uint16_t)fn, .rec = rec->index, .off = rec->offset,
-				       .msg = *g};
-			return;
-		}
-		if (q->kind == REQ_ACTIVE) {
-			if (q->live < UINT32_MAX) q->live++;
-			return;
-		}
-		req_replaced(m, rec, v, q);
-		*q = (mpi_req){.kind = REQ_ACTIVE, .live = 1, .fn = (uint16_t)fn, .rec = rec->index, .off = rec->offset,
-			       .msg = *g};
-		return;
-	}
 	req_mark_seen(m, v);
 	/* counted now: a nonblocking message (not a persistent one's, nor a
 	 * wildcard receive's); a known peer and tag go straight to the channel */
@@ -275,40 +252,7 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 	q->rec = rec->index;
 	q->off = rec->offset;
 	q->msg = *g;
-}
-
-/* The common completion, a known nonblocking request of the table
- * completed uncancelled with nothing left to count: req_fast finds such a
- * request (NULL: request `id` is not one; nothing is done), req_fast_done
- * makes req_complete's steps on it inline once its status says it was not
- * cancelled. */
-static inline mpi_req *req_fast(mpi_rank *m, uint32_t id)
-{
-	mpi_pass *p = m->pass;
-	mpi_req *q = id >= 2 && id < p->req_cap ? &p->req_direct[id] : NULL;
-	if (!q || q->kind != REQ_ACTIVE || m->io_requests || (m->ignored & IGN_REQUESTS) ||
-	    (q->msg.p2p && q->msg.recv && mpi_msg_wild(&q->msg)))
-		return NULL;
-	return q;
-}
-
-static inline void req_fast_done(mpi_rank *m, mpi_req *q)
-{
-	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
-	if (q->msg.p2p && q->msg.recv) m->pass->status_fresh = true;
-	if (q->live > 1) q->live--;
-	else q->kind = 0;
-}
-
-/* Whether status i of the statuses field `ro` says cancelled, as
- * mpi_status_of reads it (an unreadable status is not). */
-static inline bool status_cancelled(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, uint64_t i)
-{
-	unsigned is = mpi_role_ix[fn][ro];
-	if (!a->f[is].present || i >= a->f[is].v) return false;
-	unsigned stride = m->pass->status_tagged ? 14u : 10u;
-	const uint8_t *sb = mpi_bytes(m, a->f[is].at + 4 + i * stride, stride);
-	return sb && sb[8];
+	q->wild_recv = mpi_req_wild_recv(g);
 }
 
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -317,9 +261,9 @@ void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	if (!a->f[iq].present) return;
 	uint32_t id = (uint32_t)a->f[iq].v;
 	/* the status is read whole only off the common path */
-	mpi_req *q = status_cancelled(m, 13, a, RO_STATUS, 0) ? NULL : req_fast(m, id);
-	if (q) {
-		req_fast_done(m, q);
+	mpi_req *q = mpi_req_plain(m, id);
+	if (q && !mpi_status_cancelled(m, a, mpi_role_ix[13][RO_STATUS], 0)) {
+		mpi_req_plain_done(m, q);
 		return;
 	}
 	req_complete(m, rec, a->f[iq].at, id, mpi_status_of(m, 13, a, RO_STATUS, 0));
@@ -340,12 +284,13 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 				     arr + 4 - p->bytes_at <= p->bytes_len - 4 * cnt
 			     ? p->bytes + (arr + 4 - p->bytes_at)
 			     : NULL;
+	unsigned is = mpi_role_ix[fn][RO_STATUSES];
 	for (uint64_t i = 0; i < cnt; i++) {
 		uint32_t id;
 		if (ids) id = hv_be32(ids + 4 * i);
 		else if (!mpi_arr_u32(m, arr, i, &id)) break;
-		mpi_req *q = flag ? req_fast(m, id) : NULL;
-		if (q && !status_cancelled(m, fn, a, RO_STATUSES, i)) req_fast_done(m, q);
+		mpi_req *q = flag ? mpi_req_plain(m, id) : NULL;
+		if (q && !mpi_status_cancelled(m, a, is, i)) mpi_req_plain_done(m, q);
 		else if (flag) req_complete(m, rec, arr + 4 + 4 * i, id, mpi_status_of(m, fn, a, RO_STATUSES, i));
 		else req_named(m, rec, arr + 4 + 4 * i, id);
 	}
