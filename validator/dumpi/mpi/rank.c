@@ -47,7 +47,10 @@ static uint8_t plans[DUMPI_NFUNCS];
  * MPI_Isend and its modes, MPI_Irecv) take a fused path (fused_p2p): their
  * arguments read once, the same checks in the same order as their plan;
  * MPI_Wait, whose plan is its request alone, goes straight to it. */
-enum { FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_WAITALL, FUSED_COLL, FUSED_NOTHING };
+enum {
+	FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_WAITALL, FUSED_COLL, FUSED_SENDRECV,
+	FUSED_REQS, FUSED_NOTHING
+};
 static uint8_t fused[DUMPI_NFUNCS];
 /* The count roles a function has, and the handle inputs (communicators,
  * then datatypes) uses() looks at, in role order; RO_COUNT_ROLES ends each. */
@@ -128,6 +131,28 @@ static void compute_plans(void)
 		    (mpi_roles[fn][RO_ROOT] >= 0) == (fn == 53 || fn == 62))
 			fused[fn] = FUSED_COLL;
 	}
+	/* MPI_Sendrecv and MPI_Sendrecv_replace: their communicator found once
+	 * for both messages and the ranks, no root-only field */
+	for (unsigned fn = 33; fn <= 34; fn++) {
+		const int8_t *ro = mpi_roles[fn];
+		bool rep = fn == 34;
+		bool root_only = false;
+		const dumpi_layout *L = dumpi_layout_of(fn);
+		for (unsigned i = 0; L && i < L->nfields; i++) root_only |= L->fields[i].root_only;
+		if (L && !root_only &&
+		    plans[fn] == (PLAN_COUNTS | PLAN_STATUS | PLAN_USES | PLAN_MSG | PLAN_RANKS) && ro[RO_COMM] >= 0 &&
+		    ro[RO_OLDCOMM] < 0 && ro[RO_ROOT] < 0 && ro[RO_DEST] >= 0 && ro[RO_SOURCE] >= 0 &&
+		    ro[RO_SENDTAG] >= 0 && ro[RO_RECVTAG] >= 0 && ro[rep ? RO_COUNT : RO_SENDCOUNT] >= 0 &&
+		    ro[rep ? RO_COUNT : RO_RECVCOUNT] >= 0 && ro[rep ? RO_DATATYPE : RO_SENDTYPE] >= 0 &&
+		    ro[rep ? RO_DATATYPE : RO_RECVTYPE] >= 0)
+			fused[fn] = FUSED_SENDRECV;
+	}
+	/* the other request calls whose plan is their count and their requests
+	 * (MPI_Waitany, MPI_Waitsome, MPI_Start, MPI_Startall, ...): the
+	 * generic path without its other steps */
+	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
+		if (!fused[fn] && fn != 125 && (plans[fn] & PLAN_REQ) && !(plans[fn] & ~(PLAN_COUNTS | PLAN_REQ)))
+			fused[fn] = FUSED_REQS;
 	/* functions none of whose arguments feed a check (MPI_Wtime, ...): only
 	 * counted; MPI_Finalize ends the pass */
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
@@ -409,7 +434,10 @@ static inline void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_ar
 __attribute__((noinline)) static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
 						 uint64_t id)
 {
-	mpi_comm *c = mpi_map_get(&m->pass->comms, id);
+	/* the communicator the previous record named, most often (mpi_comm_of's
+	 * last answer: the entry itself); not entered when it is new */
+	mpi_pass *p = m->pass;
+	mpi_comm *c = p->comm_last && p->comm_last_id == id ? p->comm_last : mpi_map_get(&p->comms, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
 	if (!c || c->state != 2) return;
 	/* from here on an object of unknown origin: not matched, not compared */
@@ -691,6 +719,45 @@ __attribute__((noinline)) static void fused_coll(mpi_rank *m, const dumpi_record
 	if (a->f[ir].present) check_rank_val(m, rec, comm, RO_ROOT, root, a->f[ir].at);
 }
 
+/* MPI_Sendrecv[_replace] (FUSED_SENDRECV): counts, status, uses, both
+ * messages, ranks and tags, in the generic path's order, with the
+ * communicator found once (after the uses, which may make it one of
+ * unknown origin) and each argument read once; every argument is present
+ * (no root-only field: compute_plans). */
+__attribute__((noinline)) static void fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	const uint8_t *ix = mpi_role_ix[fn];
+	bool rep = fn == 34;
+	check_counts(m, rec, a);
+	m->pass->status_fresh = true; /* status_reads */
+	uses(m, rec, a);
+	uint64_t comm = a->f[ix[RO_COMM]].v;
+	mpi_comm *c = mpi_comm_of(m, comm);
+	uint32_t inst = c ? c->inst : INST_NONE;
+	unsigned isd = ix[RO_DEST], irs = ix[RO_SOURCE], ist = ix[RO_SENDTAG], irt = ix[RO_RECVTAG];
+	mpi_msg s = {.p2p = true, .recv = false, .inst = inst};
+	s.count = (int32_t)(uint32_t)a->f[ix[rep ? RO_COUNT : RO_SENDCOUNT]].v;
+	s.dtype = (uint16_t)a->f[ix[rep ? RO_DATATYPE : RO_SENDTYPE]].v;
+	s.peer = (int32_t)(uint32_t)a->f[isd].v;
+	s.tag = (int32_t)(uint32_t)a->f[ist].v;
+	mpi_msg r = {.p2p = true, .recv = true, .inst = inst};
+	r.count = (int32_t)(uint32_t)a->f[ix[rep ? RO_COUNT : RO_RECVCOUNT]].v;
+	r.dtype = (uint16_t)a->f[ix[rep ? RO_DATATYPE : RO_RECVTYPE]].v;
+	r.peer = (int32_t)(uint32_t)a->f[irs].v;
+	r.tag = (int32_t)(uint32_t)a->f[irt].v;
+	/* mpi_messages */
+	if (s.peer >= 0) mpi_tally_hot(m, rec, s.inst, s.peer, s.tag, false, s.count, s.dtype);
+	mpi_recv_msg(m, rec, &r, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	/* ranks_and_tags */
+	if (c && s.peer >= 0 && c->size >= 0 && s.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else check_rank_val(m, rec, comm, RO_DEST, s.peer, a->f[isd].at);
+	if (c && r.peer >= 0 && c->size >= 0 && r.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else check_rank_val(m, rec, comm, RO_SOURCE, r.peer, a->f[irs].at);
+	check_tag_val(m, rec, RO_SENDTAG, s.tag, a->f[ist].at, false);
+	check_tag_val(m, rec, RO_RECVTAG, r.tag, a->f[irt].at, true);
+}
+
 static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
 /* The record's bytes for the paths that read statuses or arrays from them
@@ -705,6 +772,13 @@ __attribute__((noinline)) static void fused_waitall(mpi_rank *m, const dumpi_rec
 	take_bytes(m, a);
 	if (plans[rec->fn] & PLAN_COUNTS) check_counts(m, rec, a);
 	mpi_request_waitall(m, rec, a);
+}
+
+__attribute__((noinline)) static void fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	take_bytes(m, a);
+	if (plans[rec->fn] & PLAN_COUNTS) check_counts(m, rec, a);
+	mpi_requests(m, rec, a);
 }
 
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -726,6 +800,8 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	case FUSED_RECV: take_bytes(m, a), fused_recv(m, rec, a); return;
 	case FUSED_WAIT: take_bytes(m, a), mpi_request_wait(m, rec, a); return;
 	case FUSED_WAITALL: fused_waitall(m, rec, a); return;
+	case FUSED_SENDRECV: take_bytes(m, a), fused_sendrecv(m, rec, a); return;
+	case FUSED_REQS: fused_reqs(m, rec, a); return;
 	default: take_bytes(m, a), generic(m, rec, a); return;
 	}
 }

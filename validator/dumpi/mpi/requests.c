@@ -255,6 +255,57 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 	q->wild_recv = mpi_req_wild_recv(g);
 }
 
+/* The `cnt` ids of the request array whose count is at `arr`, in memory
+ * when the record's bytes hold them all (not through the window, which
+ * the statuses' reads may move), else NULL (read them one by one, as
+ * mpi_arr_u32 does). */
+static const uint8_t *ids_in_record(const mpi_pass *p, uint64_t arr, uint64_t cnt)
+{
+	return p->bytes && arr + 4 >= p->bytes_at && cnt <= p->bytes_len / 4 &&
+			       arr + 4 - p->bytes_at <= p->bytes_len - 4 * cnt
+		       ? p->bytes + (arr + 4 - p->bytes_at)
+		       : NULL;
+}
+
+/* MPI_Waitany, MPI_Testany, MPI_Waitsome, MPI_Testsome: every request of
+ * the array named (a known one of the table counted at once: req_named's
+ * evaluation and nothing else), then the completed ones finished:
+ * requests[index], or requests[indices[k]]. */
+static void requests_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	uint64_t cnt, flag = 1;
+	if (!mpi_arg(fn, a, RO_REQUESTS, &cnt)) return;
+	uint64_t arr = mpi_arg_at(fn, a, RO_REQUESTS);
+	mpi_arg(fn, a, RO_FLAG, &flag);
+	mpi_pass *p = m->pass;
+	const uint8_t *ids = ids_in_record(p, arr, cnt);
+	bool plain = !m->io_requests && !(m->ignored & IGN_REQUESTS);
+	uint64_t known = 0;
+	uint32_t id;
+	for (uint64_t i = 0; i < cnt; i++) {
+		if (ids) id = hv_be32(ids + 4 * i);
+		else if (!mpi_arr_u32(m, arr, i, &id)) continue;
+		if (plain && id >= 2 && id < p->req_cap && p->req_direct[id].kind) known++;
+		else req_named(m, rec, arr + 4 + 4 * i, id);
+	}
+	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, known);
+	uint64_t idx, n;
+	if ((fn == 16 || fn == 17) && flag && mpi_arg(fn, a, RO_INDEX, &idx) && idx < cnt && mpi_arr_u32(m, arr, idx, &id)) {
+		mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
+		if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	}
+	if ((fn == 20 || fn == 21) && mpi_arg(fn, a, RO_INDICES, &n)) {
+		uint64_t ind = mpi_arg_at(fn, a, RO_INDICES);
+		for (uint64_t k = 0; k < n; k++) {
+			uint32_t j;
+			if (!mpi_arr_u32(m, ind, k, &j) || j >= cnt || !mpi_arr_u32(m, arr, j, &id)) continue;
+			mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
+			if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUSES, k));
+		}
+	}
+}
+
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	unsigned iq = mpi_role_ix[13][RO_REQUEST];
@@ -279,11 +330,7 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	/* the ids in memory at once when the record's bytes hold them all (not
 	 * through the window, which the statuses' reads may move; else one by
 	 * one, as mpi_requests reads them) */
-	mpi_pass *p = m->pass;
-	const uint8_t *ids = p->bytes && arr + 4 >= p->bytes_at && cnt <= p->bytes_len / 4 &&
-				     arr + 4 - p->bytes_at <= p->bytes_len - 4 * cnt
-			     ? p->bytes + (arr + 4 - p->bytes_at)
-			     : NULL;
+	const uint8_t *ids = ids_in_record(m->pass, arr, cnt);
 	unsigned is = mpi_role_ix[fn][RO_STATUSES];
 	for (uint64_t i = 0; i < cnt; i++) {
 		uint32_t id;
@@ -352,24 +399,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 				else req_named(m, rec, arr + 4 + 4 * i, id);
 			}
 		} else {
-			/* Waitany/Testany complete requests[index]; Waitsome/Testsome requests[indices[k]] */
-			for (uint64_t i = 0; i < cnt; i++)
-				if (mpi_arr_u32(m, arr, i, &id)) req_named(m, rec, arr + 4 + 4 * i, id);
-			uint64_t idx, n;
-			if ((fn == 16 || fn == 17) && flag && mpi_arg(fn, a, RO_INDEX, &idx) && idx < cnt &&
-			    mpi_arr_u32(m, arr, idx, &id)) {
-				mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
-				if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUS, 0));
-			}
-			if ((fn == 20 || fn == 21) && mpi_arg(fn, a, RO_INDICES, &n)) {
-				uint64_t ind = mpi_arg_at(fn, a, RO_INDICES);
-				for (uint64_t k = 0; k < n; k++) {
-					uint32_t j;
-					if (!mpi_arr_u32(m, ind, k, &j) || j >= cnt || !mpi_arr_u32(m, arr, j, &id)) continue;
-					mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
-					if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUSES, k));
-				}
-			}
+			requests_some(m, rec, a);
 		}
 		break;
 	}
