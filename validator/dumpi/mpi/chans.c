@@ -82,7 +82,8 @@ __attribute__((noinline)) static mpi_chan *chan_miss(mpi_rank *m, uint32_t inst,
 	return c;
 }
 
-void mpi_chan_run(mpi_chan *c, const dumpi_record *rec, int32_t count, uint16_t dtype)
+/* One more message of (count, dtype) in channel c's runs of sizes. */
+static void chan_run(mpi_chan *c, const dumpi_record *rec, int32_t count, uint16_t dtype)
 {
 	if (c->nruns && c->runs[c->nruns - 1].count == count && c->runs[c->nruns - 1].dtype == dtype &&
 	    c->runs[c->nruns - 1].reps < UINT32_MAX) {
@@ -98,8 +99,9 @@ void mpi_chan_run(mpi_chan *c, const dumpi_record *rec, int32_t count, uint16_t 
 	}
 }
 
-void mpi_tally_at(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag, bool recv,
-		  int32_t count, uint16_t dtype)
+/* A message on its channel, looked up in full (mpi_chan_hot's miss). */
+__attribute__((noinline)) static void tally_full(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer,
+						int32_t tag, bool recv, int32_t count, uint16_t dtype)
 {
 	if (inst == INST_NONE) return;
 	mpi_pass *p = m->pass;
@@ -118,13 +120,15 @@ void mpi_tally_at(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t p
 	c->last_rec = rec->index;
 	c->last_off = rec->offset;
 	c->last_fn = (uint16_t)rec->fn;
-	if (!c->runs_full) mpi_chan_run(c, rec, count, dtype);
+	if (!c->runs_full) chan_run(c, rec, count, dtype);
 }
 
 static inline void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag, bool recv,
 			 int32_t count, uint16_t dtype)
 {
-	mpi_tally_hot(m, rec, inst, peer, tag, recv, count, dtype);
+	mpi_chan *c = mpi_chan_hot(m, inst, peer, tag, recv, count, dtype);
+	if (c) mpi_chan_hot_add(c, rec);
+	else tally_full(m, rec, inst, peer, tag, recv, count, dtype);
 }
 
 /* A message counted when its request started, which its status says was

@@ -15,52 +15,51 @@ static inline unsigned mpi_chan_near_slot(uint32_t inst, int32_t peer, int32_t t
 	return ((uint32_t)peer * 31u + (uint32_t)tag * 7u + inst * 3u + recv) % CHAN_NEAR;
 }
 
-/* One more message of (count, dtype) in channel c's runs of sizes (chans.c). */
-void mpi_chan_run(mpi_chan *c, const dumpi_record *rec, int32_t count, uint16_t dtype);
-/* A message on its channel, the channel looked up in full (chans.c). */
-void mpi_tally_at(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag, bool recv,
-		  int32_t count, uint16_t dtype);
-
-/* A message on its channel: the channel in its near slot holds the key
- * (the tag compared as given: once the channels are merged they hold
- * CHAN_ANY_TAG, which only a lookup of that tag finds, as chans.c's does),
- * else the lookup in full. */
-static inline __attribute__((always_inline)) void mpi_tally_hot(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag,
-				 bool recv, int32_t count, uint16_t dtype)
+/* The channel of a message (inst, peer, tag, recv) of (count, dtype) when
+ * its near slot holds it and the message needs no more of it than its
+ * tally and the last run of sizes extended (or no runs kept): NULL
+ * otherwise, and nothing is done (chans.c's tally then does the whole).
+ * The tag is compared as given: once the channels are merged they hold
+ * CHAN_ANY_TAG, which only a lookup of that tag finds, as chans.c's does. */
+static inline __attribute__((always_inline)) mpi_chan *mpi_chan_hot(mpi_rank *m, uint32_t inst, int32_t peer,
+								   int32_t tag, bool recv, int32_t count, uint16_t dtype)
 {
 	mpi_chan *c = m->pass->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)];
-	if (!c || c->inst != inst || c->peer != peer || c->tag != tag || c->dir != recv) {
-		mpi_tally_at(m, rec, inst, peer, tag, recv, count, dtype);
-		return;
-	}
+	if (!c || c->inst != inst || c->peer != peer || c->tag != tag || c->dir != recv) return NULL;
+	if (c->runs_full) return c;
+	unsigned k = c->nruns - 1u;
+	return c->nruns && c->runs[k].count == count && c->runs[k].dtype == dtype && c->runs[k].reps < UINT32_MAX ? c
+														     : NULL;
+}
+
+/* The message on channel c of mpi_chan_hot: what tally does with it. */
+static inline __attribute__((always_inline)) void mpi_chan_hot_add(mpi_chan *c, const dumpi_record *rec)
+{
 	c->n++;
 	c->last_rec = rec->index;
 	c->last_off = rec->offset;
 	c->last_fn = (uint16_t)rec->fn;
-	if (c->runs_full) return;
-	unsigned k = c->nruns - 1u;
-	if (c->nruns && c->runs[k].count == count && c->runs[k].dtype == dtype && c->runs[k].reps < UINT32_MAX)
-		c->runs[k].reps++;
-	else
-		mpi_chan_run(c, rec, count, dtype);
+	if (!c->runs_full) c->runs[c->nruns - 1u].reps++;
 }
 
 /* Whether a request's message is a receive with a wildcard, counted when it completes. */
 static inline bool mpi_req_wild_recv(const mpi_msg *g) { return g->p2p && g->recv && mpi_msg_wild(g); }
 
 /* The common case of mpi_request_created (requests.c), a nonblocking call
- * (function fn, 8..12) on a free id `v` of the table: its steps, with
+ * (function fn, 8..12) on a free id `v` of the table whose message, of a
+ * known peer and tag, goes to a channel of mpi_chan_hot: its steps, with
  * nothing to allocate. False (nothing done) when it is not that case. */
-static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g,
-					   unsigned fn)
+static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_rank *m, const dumpi_record *rec,
+									  uint64_t v, const mpi_msg *g, unsigned fn)
 {
 	mpi_pass *p = m->pass;
-	if (v >= p->req_cap || p->req_direct[v].kind || fn < 8 || fn > 12) return false;
 	bool recv = fn == 12;
+	if (v >= p->req_cap || p->req_direct[v].kind || fn < 8 || fn > 12 || g->peer < 0 || (recv && g->tag < 0))
+		return false;
+	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
+	if (!c) return false;
 	p->req_seen[v / 64] |= 1ull << (v % 64); /* v < req_cap: its word is there */
-	if (g->peer >= 0 && (!recv || g->tag >= 0)) mpi_tally_hot(m, rec, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
-	else if (!recv) mpi_send_msg(m, rec, g);
-	else if (!mpi_msg_wild(g)) mpi_recv_msg(m, rec, g, (mpi_status){0});
+	mpi_chan_hot_add(c, rec);
 	p->req_direct[v] = (mpi_req){.kind = REQ_ACTIVE, .wild_recv = mpi_req_wild_recv(g), .live = 1,
 				     .fn = (uint16_t)fn, .rec = rec->index, .off = rec->offset, .msg = *g};
 	return true;

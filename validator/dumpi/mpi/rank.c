@@ -656,9 +656,13 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 	mpi_comm *c = mpi_comm_of(m, comm);
 	if (c) g.inst = c->inst;
 	/* mpi_messages */
-	if (kind == FUSED_SEND && g.peer >= 0) /* mpi_send_msg: a negative peer is MPI_PROC_NULL */
-		mpi_tally_hot(m, rec, g.inst, g.peer, g.tag, false, g.count, g.dtype);
-	else if (kind == FUSED_RECV) mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	if (kind == FUSED_SEND && g.peer >= 0) { /* mpi_send_msg: a negative peer is MPI_PROC_NULL */
+		mpi_chan *ch = mpi_chan_hot(m, g.inst, g.peer, g.tag, false, g.count, g.dtype);
+		if (ch) mpi_chan_hot_add(ch, rec);
+		else mpi_tally(m, rec, &g);
+	} else if (kind == FUSED_RECV) {
+		mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	}
 	/* ranks_and_tags */
 	if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
 	else check_rank_val(m, rec, comm, pro, g.peer, a->f[ip].at);
@@ -747,7 +751,7 @@ __attribute__((noinline)) static void fused_sendrecv(mpi_rank *m, const dumpi_re
 	r.peer = (int32_t)(uint32_t)a->f[irs].v;
 	r.tag = (int32_t)(uint32_t)a->f[irt].v;
 	/* mpi_messages */
-	if (s.peer >= 0) mpi_tally_hot(m, rec, s.inst, s.peer, s.tag, false, s.count, s.dtype);
+	mpi_send_msg(m, rec, &s);
 	mpi_recv_msg(m, rec, &r, mpi_status_of(m, fn, a, RO_STATUS, 0));
 	/* ranks_and_tags */
 	if (c && s.peer >= 0 && c->size >= 0 && s.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
