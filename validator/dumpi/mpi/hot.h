@@ -9,11 +9,16 @@
 
 #include "pass.h"
 
-/* The near slot (mpi_pass.chan_near) of a channel key, by which tally guesses. */
+/* The near slot (mpi_pass.chan_near) of a channel key, by which tally
+ * guesses: the top bits of a multiplicative hash, so that peers a multiple
+ * of CHAN_NEAR apart (a 3-D decomposition's neighbours) do not share one. */
 static inline unsigned mpi_chan_near_slot(uint32_t inst, int32_t peer, int32_t tag, bool recv)
 {
-	return ((uint32_t)peer * 31u + (uint32_t)tag * 7u + inst * 3u + recv) % CHAN_NEAR;
+	uint32_t h = ((uint32_t)peer * 0x9e3779b1u + (uint32_t)tag * 0x85ebca77u + inst * 0xc2b2ae3du + recv) *
+		     0x27d4eb2fu;
+	return h >> (32 - 8); /* CHAN_NEAR is 256 */
 }
+_Static_assert(CHAN_NEAR == 256u, "mpi_chan_near_slot keeps 8 bits");
 
 /* The channel of a message (inst, peer, tag, recv) of (count, dtype) when
  * its near slot holds it and the message needs no more of it than its

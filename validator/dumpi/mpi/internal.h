@@ -236,7 +236,7 @@ typedef struct mpi_pass {
 	mpi_map comms;        /* comm index -> mpi_comm */
 	/* Channels met lately (chans.c tally), by a guess from their key;
 	 * valid while the channel map keeps chan_near_cap slots. */
-#define CHAN_NEAR 64u
+#define CHAN_NEAR 256u
 	mpi_chan *chan_near[CHAN_NEAR];
 	size_t chan_near_cap;
 	mpi_comm *comm_last;  /* mpi_comm_of's last answer (valid until its next insertion) */
