@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pass.h"
+#include "hot.h"
 
 /* The per-channel memory figure in internal.h (and the live-state test's
  * bound) assumes this size: change both together. */
@@ -78,12 +78,12 @@ __attribute__((noinline)) static mpi_chan *chan_miss(mpi_rank *m, uint32_t inst,
 		memset(p->chan_near, 0, sizeof p->chan_near);
 		p->chan_near_cap = m->chans.cap;
 	}
-	p->chan_near[((uint32_t)peer * 31u + (uint32_t)tag * 7u + inst * 3u + recv) % CHAN_NEAR] = c;
+	p->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)] = c;
 	return c;
 }
 
 /* One more message of (count, dtype) in channel c's runs of sizes. */
-__attribute__((noinline)) static void chan_run(mpi_chan *c, const dumpi_record *rec, int32_t count, uint16_t dtype)
+static void chan_run(mpi_chan *c, const dumpi_record *rec, int32_t count, uint16_t dtype)
 {
 	if (c->nruns && c->runs[c->nruns - 1].count == count && c->runs[c->nruns - 1].dtype == dtype &&
 	    c->runs[c->nruns - 1].reps < UINT32_MAX) {
@@ -99,8 +99,9 @@ __attribute__((noinline)) static void chan_run(mpi_chan *c, const dumpi_record *
 	}
 }
 
-static inline void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag, bool recv,
-			 int32_t count, uint16_t dtype)
+/* A message on its channel, looked up in full (mpi_chan_hot's miss). */
+__attribute__((noinline)) static void tally_full(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer,
+						int32_t tag, bool recv, int32_t count, uint16_t dtype)
 {
 	if (inst == INST_NONE) return;
 	mpi_pass *p = m->pass;
@@ -110,7 +111,7 @@ static inline void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, in
 	 * grows it during the pass, and it clears the slots then) or merges
 	 * (which clears them too). */
 	int32_t key_tag = m->chans_merged ? CHAN_ANY_TAG : tag;
-	mpi_chan *c = p->chan_near[((uint32_t)peer * 31u + (uint32_t)key_tag * 7u + inst * 3u + recv) % CHAN_NEAR];
+	mpi_chan *c = p->chan_near[mpi_chan_near_slot(inst, peer, key_tag, recv)];
 	if (!c || c->inst != inst || c->peer != peer || c->tag != key_tag || c->dir != recv) {
 		c = chan_miss(m, inst, peer, tag, recv);
 		if (!c) return;
@@ -120,6 +121,14 @@ static inline void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, in
 	c->last_off = rec->offset;
 	c->last_fn = (uint16_t)rec->fn;
 	if (!c->runs_full) chan_run(c, rec, count, dtype);
+}
+
+static inline void tally(mpi_rank *m, const dumpi_record *rec, uint32_t inst, int32_t peer, int32_t tag, bool recv,
+			 int32_t count, uint16_t dtype)
+{
+	mpi_chan *c = mpi_chan_hot(m, inst, peer, tag, recv, count, dtype);
+	if (c) mpi_chan_hot_add(c, rec);
+	else tally_full(m, rec, inst, peer, tag, recv, count, dtype);
 }
 
 /* A message counted when its request started, which its status says was

@@ -174,6 +174,7 @@ typedef struct mpi_msg {
 typedef struct mpi_req {
 	uint8_t kind;         /* REQ_* */
 	bool cancelled;
+	bool wild_recv;       /* msg is a receive with a wildcard (counted when it completes) */
 	uint32_t live;        /* REQ_ACTIVE: instances not yet completed (>= 1) */
 	uint16_t fn;          /* the call that created it */
 	uint64_t rec, off;
@@ -184,8 +185,11 @@ enum { REQ_ACTIVE = 1, REQ_PERSIST_IDLE, REQ_PERSIST_ACTIVE };
  * up as it meets new handle values); above it they alias, which can only
  * turn a note about an unrecorded request into the warning of a known one. */
 #define REQ_SEEN_BITS 65536u
-/* Ids below this are kept in a table indexed by id (requests.c). */
-#define REQ_DIRECT 512u
+/* Ids below this are kept in a table indexed by id (requests.c), grown
+ * (doubling from REQ_DIRECT_MIN) to cover the largest id the rank created:
+ * at most REQ_DIRECT * 48 bytes while the rank's pass lasts. */
+#define REQ_DIRECT 4096u
+#define REQ_DIRECT_MIN 64u
 /* Evidence on one rank of calls libdumpi does not record (mpi_rank.unrec):
  * a request no recorded call created, or one named after it ended (a
  * recycled handle); a status read (MPI_Get_count, MPI_Get_elements) that no
@@ -215,7 +219,9 @@ typedef struct mpi_pass {
 	uint32_t unrecorded_id;
 	uint16_t unrecorded_fn;
 	uint64_t recycled;    /* of those, the ones named after the trace showed them end */
-	uint64_t *req_seen;   /* bitmap of request ids (mod REQ_SEEN_BITS) ever created */
+	uint64_t *req_seen;   /* bitmap of request ids (mod REQ_SEEN_BITS) ever created: seen_words words,
+	                         grown to the largest word written (at least req_cap / 64) */
+	uint32_t seen_words;
 	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
 	bool status_tagged;   /* statuses carry the tag (14 bytes, version 0.6.3 on; else 10) */
 	/* Handles used after their free that no recorded constructor proved
@@ -230,14 +236,15 @@ typedef struct mpi_pass {
 	mpi_map comms;        /* comm index -> mpi_comm */
 	/* Channels met lately (chans.c tally), by a guess from their key;
 	 * valid while the channel map keeps chan_near_cap slots. */
-#define CHAN_NEAR 64u
+#define CHAN_NEAR 256u
 	mpi_chan *chan_near[CHAN_NEAR];
 	size_t chan_near_cap;
 	mpi_comm *comm_last;  /* mpi_comm_of's last answer (valid until its next insertion) */
 	uint64_t comm_last_id;
 	mpi_map types;        /* freed datatype index -> mpi_type_free */
 	mpi_map reqs;         /* request index -> mpi_req, from REQ_DIRECT up */
-	mpi_req *req_direct;  /* request index -> mpi_req below REQ_DIRECT (kind 0: none), or NULL */
+	mpi_req *req_direct;  /* request index -> mpi_req below req_cap (kind 0: none), or NULL */
+	uint32_t req_cap;     /* entries of req_direct: 0, or a power of two up to REQ_DIRECT */
 } mpi_pass;
 
 struct mpi_rank {

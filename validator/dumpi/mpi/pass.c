@@ -31,18 +31,30 @@ static const char *const role_names[RO_COUNT_ROLES] = {
 
 static void compute_roles(void)
 {
-	/* every process pays this once: the names' lengths are measured once */
-	size_t len[RO_COUNT_ROLES];
-	for (int ro = 0; ro < RO_COUNT_ROLES; ro++) len[ro] = strlen(role_names[ro]);
+	/* Every process pays this once, over ~1,500 fields: each field is held
+	 * against the roles of its name's length alone (a role name is at most
+	 * 10 bytes), listed once here, not against all 35. */
+	enum { MAXLEN = 16 };
+	uint8_t by_len[MAXLEN][RO_COUNT_ROLES], nlen[MAXLEN] = {0};
+	for (int ro = 0; ro < RO_COUNT_ROLES; ro++) {
+		size_t len = strlen(role_names[ro]);
+		if (len < MAXLEN) by_len[len][nlen[len]++] = (uint8_t)ro;
+	}
+	memset(mpi_roles, -1, sizeof mpi_roles);
+	const dumpi_layout *table = dumpi_layout_table();
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
-		memset(mpi_roles[fn], -1, sizeof mpi_roles[fn]);
-		const dumpi_layout *L = dumpi_layout_of(fn);
-		if (!L) continue;
-		for (unsigned i = 0; i < L->nfields; i++)
-			for (int ro = 0; ro < RO_COUNT_ROLES; ro++)
-				if (len[ro] == L->fields[i].name_len && role_names[ro][0] == L->fields[i].name[0] &&
-				    memcmp(role_names[ro], L->fields[i].name, L->fields[i].name_len) == 0 && mpi_roles[fn][ro] < 0)
+		const dumpi_layout *L = &table[fn];
+		if (!L->name) continue;
+		for (unsigned i = 0; i < L->nfields; i++) {
+			const dumpi_field *f = &L->fields[i];
+			if (f->name_len >= MAXLEN) continue;
+			for (unsigned k = 0; k < nlen[f->name_len]; k++) {
+				int ro = by_len[f->name_len][k];
+				if (role_names[ro][0] == f->name[0] && memcmp(role_names[ro], f->name, f->name_len) == 0 &&
+				    mpi_roles[fn][ro] < 0)
 					mpi_roles[fn][ro] = (int8_t)i;
+			}
+		}
 	}
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
 		for (int ro = 0; ro < RO_COUNT_ROLES; ro++)

@@ -15,7 +15,7 @@
 
 #include "core/alloc.h"
 #include "core/hv_int.h"
-#include "pass.h"
+#include "hot.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
 static bool is_send(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 11) || (fn >= 26 && fn <= 29); }
@@ -47,7 +47,10 @@ static uint8_t plans[DUMPI_NFUNCS];
  * MPI_Isend and its modes, MPI_Irecv) take a fused path (fused_p2p): their
  * arguments read once, the same checks in the same order as their plan;
  * MPI_Wait, whose plan is its request alone, goes straight to it. */
-enum { FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_WAITALL, FUSED_COLL, FUSED_NOTHING };
+enum {
+	FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_WAITALL, FUSED_COLL, FUSED_SENDRECV,
+	FUSED_REQS, FUSED_NOTHING
+};
 static uint8_t fused[DUMPI_NFUNCS];
 /* The count roles a function has, and the handle inputs (communicators,
  * then datatypes) uses() looks at, in role order; RO_COUNT_ROLES ends each. */
@@ -102,7 +105,10 @@ static void compute_plans(void)
 		const int8_t *ro = mpi_roles[fn];
 		bool recv = common[k].kind == FUSED_RECV || common[k].kind == FUSED_IRECV;
 		bool req = common[k].kind == FUSED_ISEND || common[k].kind == FUSED_IRECV;
-		if (plans[fn] == common[k].plan && count_roles[fn][0] == RO_COUNT && count_roles[fn][1] == RO_COUNT_ROLES &&
+		bool root_only = false;
+		const dumpi_layout *L = dumpi_layout_of(fn);
+		for (unsigned i = 0; L && i < L->nfields; i++) root_only |= L->fields[i].root_only;
+		if (L && !root_only && plans[fn] == common[k].plan && count_roles[fn][0] == RO_COUNT && count_roles[fn][1] == RO_COUNT_ROLES &&
 		    use_roles[fn][0] == RO_COMM && use_roles[fn][1] == RO_DATATYPE && use_roles[fn][2] == RO_COUNT_ROLES &&
 		    ro[RO_ROOT] < 0 && ro[RO_OLDCOMM] < 0 && ro[recv ? RO_SOURCE : RO_DEST] >= 0 && ro[RO_TAG] >= 0 &&
 		    (ro[RO_REQUEST] >= 0) == req && ro[recv ? RO_DEST : RO_SOURCE] < 0)
@@ -125,6 +131,28 @@ static void compute_plans(void)
 		    (mpi_roles[fn][RO_ROOT] >= 0) == (fn == 53 || fn == 62))
 			fused[fn] = FUSED_COLL;
 	}
+	/* MPI_Sendrecv and MPI_Sendrecv_replace: their communicator found once
+	 * for both messages and the ranks, no root-only field */
+	for (unsigned fn = 33; fn <= 34; fn++) {
+		const int8_t *ro = mpi_roles[fn];
+		bool rep = fn == 34;
+		bool root_only = false;
+		const dumpi_layout *L = dumpi_layout_of(fn);
+		for (unsigned i = 0; L && i < L->nfields; i++) root_only |= L->fields[i].root_only;
+		if (L && !root_only &&
+		    plans[fn] == (PLAN_COUNTS | PLAN_STATUS | PLAN_USES | PLAN_MSG | PLAN_RANKS) && ro[RO_COMM] >= 0 &&
+		    ro[RO_OLDCOMM] < 0 && ro[RO_ROOT] < 0 && ro[RO_DEST] >= 0 && ro[RO_SOURCE] >= 0 &&
+		    ro[RO_SENDTAG] >= 0 && ro[RO_RECVTAG] >= 0 && ro[rep ? RO_COUNT : RO_SENDCOUNT] >= 0 &&
+		    ro[rep ? RO_COUNT : RO_RECVCOUNT] >= 0 && ro[rep ? RO_DATATYPE : RO_SENDTYPE] >= 0 &&
+		    ro[rep ? RO_DATATYPE : RO_RECVTYPE] >= 0)
+			fused[fn] = FUSED_SENDRECV;
+	}
+	/* the other request calls whose plan is their count and their requests
+	 * (MPI_Waitany, MPI_Waitsome, MPI_Start, MPI_Startall, ...): the
+	 * generic path without its other steps */
+	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
+		if (!fused[fn] && fn != 125 && (plans[fn] & PLAN_REQ) && !(plans[fn] & ~(PLAN_COUNTS | PLAN_REQ)))
+			fused[fn] = FUSED_REQS;
 	/* functions none of whose arguments feed a check (MPI_Wtime, ...): only
 	 * counted; MPI_Finalize ends the pass */
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
@@ -406,7 +434,10 @@ static inline void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_ar
 __attribute__((noinline)) static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
 						 uint64_t id)
 {
-	mpi_comm *c = mpi_map_get(&m->pass->comms, id);
+	/* the communicator the previous record named, most often (mpi_comm_of's
+	 * last answer: the entry itself); not entered when it is new */
+	mpi_pass *p = m->pass;
+	mpi_comm *c = p->comm_last && p->comm_last_id == id ? p->comm_last : mpi_map_get(&p->comms, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
 	if (!c || c->state != 2) return;
 	/* from here on an object of unknown origin: not matched, not compared */
@@ -599,7 +630,9 @@ static void status_reads(mpi_rank *m, const dumpi_record *rec)
 /* A point-to-point record of kind `kind` (fused[]): what its plan does,
  * in the plan's order (status, counts, uses, message, ranks and tags,
  * requests), with each argument read once and the communicator found once
- * (nothing between its lookup and its last use enters a communicator). */
+ * (nothing between its lookup and its last use enters a communicator).
+ * Its function has no root-only field (compute_plans), so every argument
+ * it has is present (dumpi_args). */
 static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 							      unsigned kind)
 {
@@ -609,35 +642,35 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 	int pro = recv ? RO_SOURCE : RO_DEST;
 	unsigned ic = ix[RO_COUNT], im = ix[RO_COMM], id = ix[RO_DATATYPE], ip = ix[pro], it = ix[RO_TAG];
 	if (kind == FUSED_RECV) m->pass->status_fresh = true; /* status_reads */
-	bool has_comm = a->f[im].present;
-	uint64_t comm = a->f[im].v;
+	uint64_t comm = a->f[im].v, dtype = a->f[id].v;
 	/* the message as mpi_msg_from reads it */
 	mpi_msg g = {.p2p = true, .recv = recv, .inst = INST_NONE};
-	g.count = a->f[ic].present ? (int32_t)(uint32_t)a->f[ic].v : 0;
-	g.dtype = a->f[id].present ? (uint16_t)a->f[id].v : 0;
-	g.peer = a->f[ip].present ? (int32_t)(uint32_t)a->f[ip].v : -2;
-	g.tag = a->f[it].present ? (int32_t)(uint32_t)a->f[it].v : 0;
-	if (a->f[ic].present) check_count_val(m, rec, RO_COUNT, g.count, a->f[ic].at);
+	g.count = (int32_t)(uint32_t)a->f[ic].v;
+	g.dtype = (uint16_t)dtype;
+	g.peer = (int32_t)(uint32_t)a->f[ip].v;
+	g.tag = (int32_t)(uint32_t)a->f[it].v;
+	check_count_val(m, rec, RO_COUNT, g.count, a->f[ic].at);
 	/* uses: the communicator, then the datatype */
-	if (has_comm && comm >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, RO_COMM, comm);
-	if (a->f[id].present && a->f[id].v >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, RO_DATATYPE, a->f[id].v);
-	mpi_comm *c = has_comm ? mpi_comm_of(m, comm) : NULL;
+	if (comm >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, RO_COMM, comm);
+	if (dtype >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, RO_DATATYPE, dtype);
+	mpi_comm *c = mpi_comm_of(m, comm);
 	if (c) g.inst = c->inst;
 	/* mpi_messages */
-	if (kind == FUSED_SEND && g.peer >= 0) mpi_tally(m, rec, &g); /* mpi_send_msg: a negative peer is MPI_PROC_NULL */
-	else if (kind == FUSED_RECV) mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
-	/* ranks_and_tags */
-	if (has_comm) {
-		if (a->f[ip].present) {
-			if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
-			else check_rank_val(m, rec, comm, pro, g.peer, a->f[ip].at);
-		}
-		if (a->f[it].present) check_tag_val(m, rec, RO_TAG, g.tag, a->f[it].at, recv);
+	if (kind == FUSED_SEND && g.peer >= 0) { /* mpi_send_msg: a negative peer is MPI_PROC_NULL */
+		mpi_chan *ch = mpi_chan_hot(m, g.inst, g.peer, g.tag, false, g.count, g.dtype);
+		if (ch) mpi_chan_hot_add(ch, rec);
+		else mpi_tally(m, rec, &g);
+	} else if (kind == FUSED_RECV) {
+		mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
 	}
+	/* ranks_and_tags */
+	if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else check_rank_val(m, rec, comm, pro, g.peer, a->f[ip].at);
+	check_tag_val(m, rec, RO_TAG, g.tag, a->f[it].at, recv);
 	/* mpi_requests: the request it creates */
 	if (kind == FUSED_ISEND || kind == FUSED_IRECV) {
-		unsigned iq = ix[RO_REQUEST];
-		if (a->f[iq].present && a->f[iq].v >= 2) mpi_request_created(m, rec, a->f[iq].v, &g);
+		uint64_t v = a->f[ix[RO_REQUEST]].v;
+		if (v >= 2 && !mpi_request_created_hot(m, rec, v, &g, fn)) mpi_request_created(m, rec, v, &g);
 	}
 }
 
@@ -690,6 +723,45 @@ __attribute__((noinline)) static void fused_coll(mpi_rank *m, const dumpi_record
 	if (a->f[ir].present) check_rank_val(m, rec, comm, RO_ROOT, root, a->f[ir].at);
 }
 
+/* MPI_Sendrecv[_replace] (FUSED_SENDRECV): counts, status, uses, both
+ * messages, ranks and tags, in the generic path's order, with the
+ * communicator found once (after the uses, which may make it one of
+ * unknown origin) and each argument read once; every argument is present
+ * (no root-only field: compute_plans). */
+__attribute__((noinline)) static void fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	const uint8_t *ix = mpi_role_ix[fn];
+	bool rep = fn == 34;
+	check_counts(m, rec, a);
+	m->pass->status_fresh = true; /* status_reads */
+	uses(m, rec, a);
+	uint64_t comm = a->f[ix[RO_COMM]].v;
+	mpi_comm *c = mpi_comm_of(m, comm);
+	uint32_t inst = c ? c->inst : INST_NONE;
+	unsigned isd = ix[RO_DEST], irs = ix[RO_SOURCE], ist = ix[RO_SENDTAG], irt = ix[RO_RECVTAG];
+	mpi_msg s = {.p2p = true, .recv = false, .inst = inst};
+	s.count = (int32_t)(uint32_t)a->f[ix[rep ? RO_COUNT : RO_SENDCOUNT]].v;
+	s.dtype = (uint16_t)a->f[ix[rep ? RO_DATATYPE : RO_SENDTYPE]].v;
+	s.peer = (int32_t)(uint32_t)a->f[isd].v;
+	s.tag = (int32_t)(uint32_t)a->f[ist].v;
+	mpi_msg r = {.p2p = true, .recv = true, .inst = inst};
+	r.count = (int32_t)(uint32_t)a->f[ix[rep ? RO_COUNT : RO_RECVCOUNT]].v;
+	r.dtype = (uint16_t)a->f[ix[rep ? RO_DATATYPE : RO_RECVTYPE]].v;
+	r.peer = (int32_t)(uint32_t)a->f[irs].v;
+	r.tag = (int32_t)(uint32_t)a->f[irt].v;
+	/* mpi_messages */
+	mpi_send_msg(m, rec, &s);
+	mpi_recv_msg(m, rec, &r, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	/* ranks_and_tags */
+	if (c && s.peer >= 0 && c->size >= 0 && s.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else check_rank_val(m, rec, comm, RO_DEST, s.peer, a->f[isd].at);
+	if (c && r.peer >= 0 && c->size >= 0 && r.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else check_rank_val(m, rec, comm, RO_SOURCE, r.peer, a->f[irs].at);
+	check_tag_val(m, rec, RO_SENDTAG, s.tag, a->f[ist].at, false);
+	check_tag_val(m, rec, RO_RECVTAG, r.tag, a->f[irt].at, true);
+}
+
 static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
 /* The record's bytes for the paths that read statuses or arrays from them
@@ -704,6 +776,13 @@ __attribute__((noinline)) static void fused_waitall(mpi_rank *m, const dumpi_rec
 	take_bytes(m, a);
 	if (plans[rec->fn] & PLAN_COUNTS) check_counts(m, rec, a);
 	mpi_request_waitall(m, rec, a);
+}
+
+__attribute__((noinline)) static void fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	take_bytes(m, a);
+	if (plans[rec->fn] & PLAN_COUNTS) check_counts(m, rec, a);
+	mpi_requests(m, rec, a);
 }
 
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -725,6 +804,8 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	case FUSED_RECV: take_bytes(m, a), fused_recv(m, rec, a); return;
 	case FUSED_WAIT: take_bytes(m, a), mpi_request_wait(m, rec, a); return;
 	case FUSED_WAITALL: fused_waitall(m, rec, a); return;
+	case FUSED_SENDRECV: take_bytes(m, a), fused_sendrecv(m, rec, a); return;
+	case FUSED_REQS: fused_reqs(m, rec, a); return;
 	default: take_bytes(m, a), generic(m, rec, a); return;
 	}
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "pass.h"
+#include "hot.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
 static bool creates_request(unsigned fn) { return (fn >= 8 && fn <= 12) || (fn >= 26 && fn <= 30) || fn == 170; }
@@ -69,8 +69,38 @@ void mpi_rank_set_ignored(mpi_rank *m, uint64_t footer_off, const uint32_t *call
 static mpi_req *req_get(mpi_rank *m, uint64_t id)
 {
 	mpi_pass *p = m->pass;
-	if (id < REQ_DIRECT) return p->req_direct && p->req_direct[id].kind ? &p->req_direct[id] : NULL;
+	if (id < REQ_DIRECT) return id < p->req_cap && p->req_direct[id].kind ? &p->req_direct[id] : NULL;
 	return mpi_map_get(&p->reqs, id);
+}
+
+/* The bitmap of ids seen, grown to `words` words (new ones zero). */
+static bool seen_grow(mpi_pass *p, uint32_t words)
+{
+	if (words <= p->seen_words) return true;
+	uint32_t nw = p->seen_words ? p->seen_words : 1;
+	while (nw < words) nw *= 2;
+	if (nw > REQ_SEEN_BITS / 64) nw = REQ_SEEN_BITS / 64;
+	uint64_t *ns = hv_realloc(p->req_seen, nw * sizeof *ns);
+	if (!ns) return false;
+	memset(ns + p->seen_words, 0, (nw - p->seen_words) * sizeof *ns);
+	p->req_seen = ns;
+	p->seen_words = nw;
+	return true;
+}
+
+/* The table, grown to hold id (< REQ_DIRECT), and the bitmap with it, so
+ * that an id of the table has its bit: what a rank uses, not the bound. */
+static bool req_grow(mpi_pass *p, uint64_t id)
+{
+	uint32_t nc = p->req_cap ? p->req_cap : REQ_DIRECT_MIN;
+	while (nc <= id) nc *= 2;
+	if (!seen_grow(p, nc / 64)) return false;
+	mpi_req *nd = hv_realloc(p->req_direct, nc * sizeof *nd);
+	if (!nd) return false;
+	memset(nd + p->req_cap, 0, (nc - p->req_cap) * sizeof *nd);
+	p->req_direct = nd;
+	p->req_cap = nc;
+	return true;
 }
 
 static mpi_req *req_put(mpi_rank *m, uint64_t id, bool *fresh)
@@ -78,7 +108,7 @@ static mpi_req *req_put(mpi_rank *m, uint64_t id, bool *fresh)
 	mpi_pass *p = m->pass;
 	if (id >= REQ_DIRECT) return mpi_map_put(&p->reqs, id, fresh);
 	*fresh = false;
-	if (!p->req_direct && !(p->req_direct = hv_calloc(REQ_DIRECT, sizeof *p->req_direct))) {
+	if (id >= p->req_cap && !req_grow(p, id)) {
 		p->reqs.oom = true; /* as the map says it ran out */
 		return NULL;
 	}
@@ -91,18 +121,21 @@ static void req_del(mpi_rank *m, uint64_t id)
 {
 	mpi_pass *p = m->pass;
 	if (id >= REQ_DIRECT) mpi_map_del(&p->reqs, id);
-	else if (p->req_direct) p->req_direct[id].kind = 0;
+	else if (id < p->req_cap) p->req_direct[id].kind = 0;
 }
 
 static void req_mark_seen(mpi_rank *m, uint64_t id)
 {
-	if (!m->pass->req_seen) m->pass->req_seen = hv_calloc(REQ_SEEN_BITS / 64, sizeof *m->pass->req_seen);
-	if (m->pass->req_seen) m->pass->req_seen[(id % REQ_SEEN_BITS) / 64] |= 1ull << (id % 64);
+	mpi_pass *p = m->pass;
+	uint32_t w = (uint32_t)((id % REQ_SEEN_BITS) / 64);
+	if (w < p->seen_words || seen_grow(p, w + 1)) p->req_seen[w] |= 1ull << (id % 64);
 }
 
 static bool req_was_seen(const mpi_rank *m, uint64_t id)
 {
-	return m->pass->req_seen && (m->pass->req_seen[(id % REQ_SEEN_BITS) / 64] >> (id % 64) & 1);
+	const mpi_pass *p = m->pass;
+	uint32_t w = (uint32_t)((id % REQ_SEEN_BITS) / 64);
+	return w < p->seen_words && (p->req_seen[w] >> (id % 64) & 1);
 }
 
 static void req_unknown(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id, const char *why)
@@ -195,29 +228,6 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 {
 	unsigned fn = rec->fn;
 	bool recv = fn == 12 || fn == 30;
-	mpi_pass *p = m->pass;
-	if (p->req_seen && p->req_direct && v < REQ_DIRECT && fn >= 8 && fn <= 12) {
-		/* the common case, a nonblocking call on an id of the table: the
-		 * steps below, with nothing to allocate */
-		p->req_seen[v / 64] |= 1ull << (v % 64);
-		if (g->peer >= 0 && (!recv || g->tag >= 0)) mpi_tally(m, rec, g);
-		else if (!recv) mpi_send_msg(m, rec, g);
-		else if (!mpi_msg_wild(g)) mpi_recv_msg(m, rec, g, (mpi_status){0});
-		mpi_req *q = &p->req_direct[v];
-		if (!q->kind) {
-			*q = (mpi_req){.kind = REQ_ACTIVE, .live = 1, .fn = (uint16_t)fn, .rec = rec->index, .off = rec->offset,
-				       .msg = *g};
-			return;
-		}
-		if (q->kind == REQ_ACTIVE) {
-			if (q->live < UINT32_MAX) q->live++;
-			return;
-		}
-		req_replaced(m, rec, v, q);
-		*q = (mpi_req){.kind = REQ_ACTIVE, .live = 1, .fn = (uint16_t)fn, .rec = rec->index, .off = rec->offset,
-			       .msg = *g};
-		return;
-	}
 	req_mark_seen(m, v);
 	/* counted now: a nonblocking message (not a persistent one's, nor a
 	 * wildcard receive's); a known peer and tag go straight to the channel */
@@ -242,40 +252,58 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 	q->rec = rec->index;
 	q->off = rec->offset;
 	q->msg = *g;
+	q->wild_recv = mpi_req_wild_recv(g);
 }
 
-/* The common completion, a known nonblocking request of the table
- * completed uncancelled with nothing left to count: req_fast finds such a
- * request (NULL: request `id` is not one; nothing is done), req_fast_done
- * makes req_complete's steps on it inline once its status says it was not
- * cancelled. */
-static inline mpi_req *req_fast(mpi_rank *m, uint32_t id)
+/* The `cnt` ids of the request array whose count is at `arr`, in memory
+ * when the record's bytes hold them all (not through the window, which
+ * the statuses' reads may move), else NULL (read them one by one, as
+ * mpi_arr_u32 does). */
+static const uint8_t *ids_in_record(const mpi_pass *p, uint64_t arr, uint64_t cnt)
 {
+	return p->bytes && arr + 4 >= p->bytes_at && cnt <= p->bytes_len / 4 &&
+			       arr + 4 - p->bytes_at <= p->bytes_len - 4 * cnt
+		       ? p->bytes + (arr + 4 - p->bytes_at)
+		       : NULL;
+}
+
+/* MPI_Waitany, MPI_Testany, MPI_Waitsome, MPI_Testsome: every request of
+ * the array named (a known one of the table counted at once: req_named's
+ * evaluation and nothing else), then the completed ones finished:
+ * requests[index], or requests[indices[k]]. */
+static void requests_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	uint64_t cnt, flag = 1;
+	if (!mpi_arg(fn, a, RO_REQUESTS, &cnt)) return;
+	uint64_t arr = mpi_arg_at(fn, a, RO_REQUESTS);
+	mpi_arg(fn, a, RO_FLAG, &flag);
 	mpi_pass *p = m->pass;
-	mpi_req *q = id >= 2 && id < REQ_DIRECT && p->req_direct ? &p->req_direct[id] : NULL;
-	if (!q || q->kind != REQ_ACTIVE || m->io_requests || (m->ignored & IGN_REQUESTS) ||
-	    (q->msg.p2p && q->msg.recv && mpi_msg_wild(&q->msg)))
-		return NULL;
-	return q;
-}
-
-static inline void req_fast_done(mpi_rank *m, mpi_req *q)
-{
-	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
-	if (q->msg.p2p && q->msg.recv) m->pass->status_fresh = true;
-	if (q->live > 1) q->live--;
-	else q->kind = 0;
-}
-
-/* Whether status i of the statuses field `ro` says cancelled, as
- * mpi_status_of reads it (an unreadable status is not). */
-static inline bool status_cancelled(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, uint64_t i)
-{
-	unsigned is = mpi_role_ix[fn][ro];
-	if (!a->f[is].present || i >= a->f[is].v) return false;
-	unsigned stride = m->pass->status_tagged ? 14u : 10u;
-	const uint8_t *sb = mpi_bytes(m, a->f[is].at + 4 + i * stride, stride);
-	return sb && sb[8];
+	const uint8_t *ids = ids_in_record(p, arr, cnt);
+	bool plain = !m->io_requests && !(m->ignored & IGN_REQUESTS);
+	uint64_t known = 0;
+	uint32_t id;
+	for (uint64_t i = 0; i < cnt; i++) {
+		if (ids) id = hv_be32(ids + 4 * i);
+		else if (!mpi_arr_u32(m, arr, i, &id)) continue;
+		if (plain && id >= 2 && id < p->req_cap && p->req_direct[id].kind) known++;
+		else req_named(m, rec, arr + 4 + 4 * i, id);
+	}
+	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, known);
+	uint64_t idx, n;
+	if ((fn == 16 || fn == 17) && flag && mpi_arg(fn, a, RO_INDEX, &idx) && idx < cnt && mpi_arr_u32(m, arr, idx, &id)) {
+		mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
+		if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	}
+	if ((fn == 20 || fn == 21) && mpi_arg(fn, a, RO_INDICES, &n)) {
+		uint64_t ind = mpi_arg_at(fn, a, RO_INDICES);
+		for (uint64_t k = 0; k < n; k++) {
+			uint32_t j;
+			if (!mpi_arr_u32(m, ind, k, &j) || j >= cnt || !mpi_arr_u32(m, arr, j, &id)) continue;
+			mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
+			if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUSES, k));
+		}
+	}
 }
 
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -284,9 +312,9 @@ void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	if (!a->f[iq].present) return;
 	uint32_t id = (uint32_t)a->f[iq].v;
 	/* the status is read whole only off the common path */
-	mpi_req *q = status_cancelled(m, 13, a, RO_STATUS, 0) ? NULL : req_fast(m, id);
-	if (q) {
-		req_fast_done(m, q);
+	mpi_req *q = mpi_req_plain(m, id);
+	if (q && !mpi_status_cancelled(m, a, mpi_role_ix[13][RO_STATUS], 0)) {
+		mpi_req_plain_done(m, q);
 		return;
 	}
 	req_complete(m, rec, a->f[iq].at, id, mpi_status_of(m, 13, a, RO_STATUS, 0));
@@ -302,17 +330,14 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	/* the ids in memory at once when the record's bytes hold them all (not
 	 * through the window, which the statuses' reads may move; else one by
 	 * one, as mpi_requests reads them) */
-	mpi_pass *p = m->pass;
-	const uint8_t *ids = p->bytes && arr + 4 >= p->bytes_at && cnt <= p->bytes_len / 4 &&
-				     arr + 4 - p->bytes_at <= p->bytes_len - 4 * cnt
-			     ? p->bytes + (arr + 4 - p->bytes_at)
-			     : NULL;
+	const uint8_t *ids = ids_in_record(m->pass, arr, cnt);
+	unsigned is = mpi_role_ix[fn][RO_STATUSES];
 	for (uint64_t i = 0; i < cnt; i++) {
 		uint32_t id;
 		if (ids) id = hv_be32(ids + 4 * i);
 		else if (!mpi_arr_u32(m, arr, i, &id)) break;
-		mpi_req *q = flag ? req_fast(m, id) : NULL;
-		if (q && !status_cancelled(m, fn, a, RO_STATUSES, i)) req_fast_done(m, q);
+		mpi_req *q = flag ? mpi_req_plain(m, id) : NULL;
+		if (q && !mpi_status_cancelled(m, a, is, i)) mpi_req_plain_done(m, q);
 		else if (flag) req_complete(m, rec, arr + 4 + 4 * i, id, mpi_status_of(m, fn, a, RO_STATUSES, i));
 		else req_named(m, rec, arr + 4 + 4 * i, id);
 	}
@@ -374,24 +399,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 				else req_named(m, rec, arr + 4 + 4 * i, id);
 			}
 		} else {
-			/* Waitany/Testany complete requests[index]; Waitsome/Testsome requests[indices[k]] */
-			for (uint64_t i = 0; i < cnt; i++)
-				if (mpi_arr_u32(m, arr, i, &id)) req_named(m, rec, arr + 4 + 4 * i, id);
-			uint64_t idx, n;
-			if ((fn == 16 || fn == 17) && flag && mpi_arg(fn, a, RO_INDEX, &idx) && idx < cnt &&
-			    mpi_arr_u32(m, arr, idx, &id)) {
-				mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
-				if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUS, 0));
-			}
-			if ((fn == 20 || fn == 21) && mpi_arg(fn, a, RO_INDICES, &n)) {
-				uint64_t ind = mpi_arg_at(fn, a, RO_INDICES);
-				for (uint64_t k = 0; k < n; k++) {
-					uint32_t j;
-					if (!mpi_arr_u32(m, ind, k, &j) || j >= cnt || !mpi_arr_u32(m, arr, j, &id)) continue;
-					mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
-					if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUSES, k));
-				}
-			}
+			requests_some(m, rec, a);
 		}
 		break;
 	}
@@ -450,7 +458,7 @@ void mpi_report_leaks(mpi_rank *m)
 	size_t it = 0, shown = 0, total = 0;
 	uint64_t key;
 	void *val;
-	for (uint64_t id = 0; m->pass->req_direct && id < REQ_DIRECT; id++)
+	for (uint64_t id = 0; id < m->pass->req_cap; id++)
 		if (m->pass->req_direct[id].kind) leak_consider(m, first, &shown, &total, id, &m->pass->req_direct[id]);
 	while (mpi_map_next(&m->pass->reqs, &it, &key, &val)) leak_consider(m, first, &shown, &total, key, val);
 	char when[64];

@@ -1,0 +1,105 @@
+/* The common cases of the per-rank pass, inline where the driver's fused
+ * paths (rank.c) and the parts (requests.c, chans.c) meet them, record
+ * after record: a message onto a channel met lately (chans.c keeps the
+ * whole), a nonblocking request created on an id of the request table or
+ * completed there (requests.c keeps the whole). Each makes exactly the
+ * steps of the whole for its case, and says when it does not apply. */
+#ifndef HV_DUMPI_MPI_HOT_H
+#define HV_DUMPI_MPI_HOT_H
+
+#include "pass.h"
+
+/* The near slot (mpi_pass.chan_near) of a channel key, by which tally
+ * guesses: the top bits of a multiplicative hash, so that peers a multiple
+ * of CHAN_NEAR apart (a 3-D decomposition's neighbours) do not share one. */
+static inline unsigned mpi_chan_near_slot(uint32_t inst, int32_t peer, int32_t tag, bool recv)
+{
+	uint32_t h = ((uint32_t)peer * 0x9e3779b1u + (uint32_t)tag * 0x85ebca77u + inst * 0xc2b2ae3du + recv) *
+		     0x27d4eb2fu;
+	return h >> (32 - 8); /* CHAN_NEAR is 256 */
+}
+_Static_assert(CHAN_NEAR == 256u, "mpi_chan_near_slot keeps 8 bits");
+
+/* The channel of a message (inst, peer, tag, recv) of (count, dtype) when
+ * its near slot holds it and the message needs no more of it than its
+ * tally and the last run of sizes extended (or no runs kept): NULL
+ * otherwise, and nothing is done (chans.c's tally then does the whole).
+ * The tag is compared as given: once the channels are merged they hold
+ * CHAN_ANY_TAG, which only a lookup of that tag finds, as chans.c's does. */
+static inline __attribute__((always_inline)) mpi_chan *mpi_chan_hot(mpi_rank *m, uint32_t inst, int32_t peer,
+								   int32_t tag, bool recv, int32_t count, uint16_t dtype)
+{
+	mpi_chan *c = m->pass->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)];
+	if (!c || c->inst != inst || c->peer != peer || c->tag != tag || c->dir != recv) return NULL;
+	if (c->runs_full) return c;
+	unsigned k = c->nruns - 1u;
+	return c->nruns && c->runs[k].count == count && c->runs[k].dtype == dtype && c->runs[k].reps < UINT32_MAX ? c
+														     : NULL;
+}
+
+/* The message on channel c of mpi_chan_hot: what tally does with it. */
+static inline __attribute__((always_inline)) void mpi_chan_hot_add(mpi_chan *c, const dumpi_record *rec)
+{
+	c->n++;
+	c->last_rec = rec->index;
+	c->last_off = rec->offset;
+	c->last_fn = (uint16_t)rec->fn;
+	if (!c->runs_full) c->runs[c->nruns - 1u].reps++;
+}
+
+/* Whether a request's message is a receive with a wildcard, counted when it completes. */
+static inline bool mpi_req_wild_recv(const mpi_msg *g) { return g->p2p && g->recv && mpi_msg_wild(g); }
+
+/* The common case of mpi_request_created (requests.c), a nonblocking call
+ * (function fn, 8..12) on a free id `v` of the table whose message, of a
+ * known peer and tag, goes to a channel of mpi_chan_hot: its steps, with
+ * nothing to allocate. False (nothing done) when it is not that case. */
+static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_rank *m, const dumpi_record *rec,
+									  uint64_t v, const mpi_msg *g, unsigned fn)
+{
+	mpi_pass *p = m->pass;
+	bool recv = fn == 12;
+	if (v >= p->req_cap || p->req_direct[v].kind || fn < 8 || fn > 12 || g->peer < 0 || (recv && g->tag < 0))
+		return false;
+	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
+	if (!c) return false;
+	p->req_seen[v / 64] |= 1ull << (v % 64); /* v < req_cap: its word is there */
+	mpi_chan_hot_add(c, rec);
+	p->req_direct[v] = (mpi_req){.kind = REQ_ACTIVE, .wild_recv = mpi_req_wild_recv(g), .live = 1,
+				     .fn = (uint16_t)fn, .rec = rec->index, .off = rec->offset, .msg = *g};
+	return true;
+}
+
+/* The request of the table `id` names, when it is an active nonblocking one
+ * whose completion counts nothing (no wildcard receive) and the rank's
+ * request checks are all on; NULL otherwise. */
+static inline __attribute__((always_inline)) mpi_req *mpi_req_plain(mpi_rank *m, uint64_t id)
+{
+	mpi_pass *p = m->pass;
+	if (id < 2 || id >= p->req_cap) return NULL;
+	mpi_req *q = &p->req_direct[id];
+	if (q->kind != REQ_ACTIVE || q->wild_recv || m->io_requests || (m->ignored & IGN_REQUESTS)) return NULL;
+	return q;
+}
+
+/* Request q (of mpi_req_plain) completed uncancelled: what req_complete
+ * does with it. */
+static inline __attribute__((always_inline)) void mpi_req_plain_done(mpi_rank *m, mpi_req *q)
+{
+	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+	if (q->msg.p2p && q->msg.recv) m->pass->status_fresh = true;
+	if (q->live > 1) q->live--;
+	else q->kind = 0;
+}
+
+/* Whether status i of the statuses field at index `is` of the args says
+ * cancelled, as mpi_status_of reads it (an unreadable status is not). */
+static inline __attribute__((always_inline)) bool mpi_status_cancelled(mpi_rank *m, const dumpi_args *a, unsigned is, uint64_t i)
+{
+	if (!a->f[is].present || i >= a->f[is].v) return false;
+	unsigned stride = m->pass->status_tagged ? 14u : 10u;
+	const uint8_t *sb = mpi_bytes(m, a->f[is].at + 4 + i * stride, stride);
+	return sb && sb[8];
+}
+
+#endif
