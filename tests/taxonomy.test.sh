@@ -2,7 +2,8 @@
 # The metric taxonomy metrics/default.yaml of an HPCToolkit database:
 # generated databases carry a valid one; hostile YAML (an alias bomb, a
 # recursive alias, a long merge chain, a file past the size limit, a syntax
-# error, nesting past the depth bound) is a report, quickly; merge keys are resolved; a standard: formula
+# error, nesting past the depth bound) is a report, quickly; offsets after a byte order mark
+# (UTF-8, UTF-16) point at the offending bytes; merge keys are resolved; a standard: formula
 # may not use a custom scope's input (checked against the real small.d).
 source "$(dirname "$0")/lib.sh"
 
