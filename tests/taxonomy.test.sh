@@ -2,7 +2,8 @@
 # The metric taxonomy metrics/default.yaml of an HPCToolkit database:
 # generated databases carry a valid one; hostile YAML (an alias bomb, a
 # recursive alias, a long merge chain, a file past the size limit, a syntax
-# error, nesting past the depth bound) is a report, quickly; merge keys are resolved; a standard: formula
+# error, nesting past the depth bound) is a report, quickly; offsets after a byte order mark
+# (UTF-8, UTF-16) point at the offending bytes; merge keys are resolved; a standard: formula
 # may not use a custom scope's input (checked against the real small.d).
 source "$(dirname "$0")/lib.sh"
 
@@ -47,6 +48,34 @@ variant syntax $'version: 0\ninputs: [\nroots: []'
 expect_exit 1 "a syntax error is refused" "$HPCVET" "$TMP/syntax"
 check "a syntax error: hpctkdb.taxonomy.yaml with line and column" \
 	grep -q "error\[hpctkdb.taxonomy.yaml\]: line [0-9]* column [0-9]*: not well-formed YAML" "$TMP/out"
+
+# A byte order mark: libyaml's reader skips a leading one and its marks do
+# not count it, so each diagnostic's offset (and length) is mapped past it to
+# the offending bytes: UTF-8 (3 bytes), UTF-16 both ways (2 bytes, then
+# 2-byte units, a pair of surrogates one character). at_bytes TEXT ENCODING
+# RULE OFFSET HEX: the taxonomy TEXT (UTF-8, written in ENCODING, with its
+# mark) gives RULE at OFFSET, over the bytes HEX.
+at_bytes() {
+	rm -rf "$TMP/bom" && cp -r "$db" "$TMP/bom"
+	printf '%s' "$1" | iconv -f UTF-8 -t "$2" >"$TMP/bom/metrics/default.yaml"
+	"$HPCVET" --format=json "$TMP/bom" >"$TMP/bom.json" 2>/dev/null
+	local got f="$TMP/bom/metrics/default.yaml"
+	got=$(jq -r --arg r "$3" '[.inputs[0].diagnostics[] | select(.rule == $r)][0] | "\(.offset) \(.length)"' "$TMP/bom.json")
+	local at=${got% *} len=${got#* }
+	check "$2 with a byte order mark: $3 at byte $4, over $5 (got $got)" \
+		test "$at" = "$4" -a "$(tail -c +$((at + 1)) "$f" | head -c "$len" | od -An -tx1 | tr -d ' \n')" = "$5"
+}
+bom=$'\xef\xbb\xbf'
+at_bytes "${bom}version: 0"$'\ninputs: [a, b}\nroots: []\n' UTF-8 hpctkdb.taxonomy.yaml 27 7d
+at_bytes "${bom}version: bad"$'\ninputs: []\nroots: []\n' UTF-8 hpctkdb.taxonomy.version 12 626164
+at_bytes "${bom}# h"$'\xc3\xa9\xf0\x9f\x98\x80\nversion: 0\ninputs: [a, b}\nroots: []\n' UTF-8 hpctkdb.taxonomy.yaml 37 7d
+at_bytes "${bom}version: 0"$'\ninputs: [*nope]\nroots: []\n' UTF-8 hpctkdb.taxonomy.alias 23 2a6e6f7065
+# iconv's UTF-16 writes a little-endian mark; UTF-16BE writes the text's own
+at_bytes "# h"$'\xc3\xa9\xf0\x9f\x98\x80\nversion: b\xc3\xa9d\ninputs: []\nroots: []\n' UTF-16 hpctkdb.taxonomy.version 34 6200e9006400
+at_bytes "${bom}# h"$'\xc3\xa9\xf0\x9f\x98\x80\nversion: b\xc3\xa9d\ninputs: []\nroots: []\n' UTF-16BE hpctkdb.taxonomy.version 34 006200e90064
+at_bytes "version: 0"$'\ninputs: [a, b}\nroots: []\n' UTF-16 hpctkdb.taxonomy.yaml 50 7d00
+# and without a mark, as before: the offset is libyaml's, in bytes
+at_bytes "version: 0"$'\ninputs: [a, b}\nroots: []\n' UTF-8 hpctkdb.taxonomy.yaml 24 7d
 
 # 1500 levels of 5 pairs: 7500 steps to find metric:, an expansion of ~12 M
 # (under the alias bound, so the merge bound is what fires)

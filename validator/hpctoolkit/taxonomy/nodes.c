@@ -61,7 +61,8 @@ uint64_t tx_node_len(const tx *t, uint32_t n)
 {
 	const yd_node *x = yd_at(&t->d, n);
 	if (!x) return 0;
-	return x->kind == YD_SCALAR ? (x->len ? x->len : 1) : 1;
+	if (x->kind == YD_SCALAR && x->len) return yd_byte_len(&t->d, x->off, yd_str(&t->d, x), x->len);
+	return yd_byte_len(&t->d, x->off, NULL, 1);
 }
 
 /* Past hpcvet's limits (a merge-key chain longer than YD_MERGE_STEPS, the

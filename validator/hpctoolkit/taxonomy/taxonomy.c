@@ -107,22 +107,23 @@ static bool build(tx *t)
 		return false;
 	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, !d->too_deep)) {
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, t->file, yd_byte_offset(d, d->deep_off), 1, bn,
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_DEPTH, t->file, yd_byte_offset(d, d->deep_off), yd_byte_len(d, d->deep_off, NULL, 1), bn,
 			"line %u column %u: a node at level %u; hpcviewer 2025.01 refuses more than %u levels (SnakeYAML: "
 			"Nesting Depth exceeded max 50), and hpcprof nests collections at most 16 deep: not parsed further",
 			d->deep_line, d->deep_col, d->deep_level, YD_MAX_DEPTH);
 		return false;
 	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_YAML, !d->syntax)) {
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, yd_byte_offset(d, d->syntax_off), 1, bn,
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, yd_byte_offset(d, d->syntax_off), yd_byte_len(d, d->syntax_off, NULL, 1), bn,
 			"line %u column %u: not well-formed YAML: %s", d->syntax_line, d->syntax_col, d->syntax_msg);
 		return false;
 	}
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_YAML, !d->extra_doc))
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, yd_byte_offset(d, d->extra_off), 3, bn,
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_YAML, t->file, yd_byte_offset(d, d->extra_off), yd_byte_len(d, d->extra_off, NULL, 3), bn,
 			"line %u: a second YAML document; the taxonomy is one document (readers load one)", d->extra_line);
 	if (!hv_eval(r, HV_R_HPCTKDB_TAXONOMY_ALIAS, d->bad_alias == 0))
-		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_ALIAS, t->file, yd_byte_offset(d, d->bad_alias_off), strlen(d->bad_alias_name) + 1, bn,
+		hv_emit(r, HV_R_HPCTKDB_TAXONOMY_ALIAS, t->file, yd_byte_offset(d, d->bad_alias_off),
+			yd_byte_len(d, d->bad_alias_off + 1, d->bad_alias_name, strlen(d->bad_alias_name)) + yd_byte_len(d, d->bad_alias_off, NULL, 1), bn,
 			"line %u column %u: alias *%s %s%s", d->bad_alias_line, d->bad_alias_col, d->bad_alias_name,
 			d->bad_alias_recursive ? "is inside the node it names (a recursive node)"
 					       : "names no anchor defined before it",
@@ -136,7 +137,7 @@ static bool build(tx *t)
 		int rule = walked ? HV_R_HPCTKDB_TAXONOMY_BOUNDS : HV_R_HPCTKDB_TAXONOMY_LIMIT;
 		hv_eval(r, HV_R_HPCTKDB_TAXONOMY_BOUNDS, !walked);
 		if (!walked) hv_eval(r, rule, false);
-		hv_emit(r, rule, t->file, ax ? yd_byte_offset(d, ax->off) : 0, ax ? 1 : t->b->size, bn,
+		hv_emit(r, rule, t->file, ax ? yd_byte_offset(d, ax->off) : 0, ax ? yd_byte_len(d, ax->off, NULL, 1) : t->b->size, bn,
 			"the %u nodes of the taxonomy expand to %s%llu nodes with aliases resolved (limit %llu): an alias "
 			"bomb, %s",
 			d->n, exp == UINT64_MAX ? "more than " : "", (unsigned long long)exp,

@@ -335,22 +335,53 @@ void yd_build(yd_doc *d, hv_blob *b)
 	free(bd.pend);
 }
 
-/* One pass over the bytes: the byte offset of every YD_OFF_STEP-th
- * character (a UTF-8 character starts at any byte that is not 10xxxxxx).
- * Nothing is kept for an ASCII file. */
+/* The encoding libyaml reads (yaml_parser_determine_encoding): UTF-16 after
+ * its byte order mark, UTF-8 otherwise. A leading byte order mark is skipped
+ * by libyaml's reader and not counted in its marks; one anywhere else is a
+ * character like any other. */
+static void find_encoding(yd_doc *d, hv_blob *b)
+{
+	uint8_t h[3] = {0, 0, 0};
+	size_t n = b->size < 3 ? (size_t)b->size : 3;
+	if (b->mem) memcpy(h, b->mem, n);
+	else if (n && !hv_blob_read(b, 0, h, n)) n = 0;
+	d->enc = YD_ENC_UTF8;
+	d->bom = 0;
+	if (n >= 2 && h[0] == 0xff && h[1] == 0xfe) d->enc = YD_ENC_UTF16LE, d->bom = 2;
+	else if (n >= 2 && h[0] == 0xfe && h[1] == 0xff) d->enc = YD_ENC_UTF16BE, d->bom = 2;
+	else if (n == 3 && h[0] == 0xef && h[1] == 0xbb && h[2] == 0xbf) d->bom = 3;
+}
+
+/* Whether the byte at p (of the code unit at an even distance from the
+ * byte order mark) starts a character: in UTF-8 any byte but 10xxxxxx, in
+ * UTF-16 any unit but a low surrogate (the second half of a pair). */
+static bool starts_char(const yd_doc *d, const uint8_t *p, size_t i)
+{
+	if (d->enc == YD_ENC_UTF8) return (p[i] & 0xc0) != 0x80;
+	uint8_t hi = d->enc == YD_ENC_UTF16LE ? p[i + 1] : p[i];
+	return (hi & 0xfc) != 0xdc;
+}
+
+/* One pass over the bytes after the byte order mark: the byte offset of
+ * every YD_OFF_STEP-th character. Nothing is kept for an ASCII UTF-8 file
+ * (the offset is the index, plus the mark's 3 bytes if any). */
 static void index_chars(yd_doc *d, hv_blob *b)
 {
 	uint8_t buf[65536];
 	uint64_t chars = 0;
 	size_t cap = 0;
-	bool ascii = true;
-	for (uint64_t off = 0; off < b->size;) {
-		size_t n = b->size - off < sizeof buf ? (size_t)(b->size - off) : sizeof buf;
+	find_encoding(d, b);
+	bool ascii = d->enc == YD_ENC_UTF8;
+	size_t unit = d->enc == YD_ENC_UTF8 ? 1 : 2;
+	/* a trailing odd byte of UTF-16 is no character (libyaml: an error) */
+	uint64_t size = unit == 2 ? b->size - ((b->size - d->bom) & 1) : b->size;
+	for (uint64_t off = d->bom; off < size;) {
+		size_t n = size - off < sizeof buf ? (size_t)(size - off) : sizeof buf;
 		const uint8_t *p = b->mem ? b->mem + off : buf;
 		if (!b->mem && !hv_blob_read(b, off, buf, n)) break;
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < n; i += unit) {
 			if (p[i] >= 0x80) ascii = false;
-			if ((p[i] & 0xc0) == 0x80) continue;
+			if (!starts_char(d, p, i)) continue;
 			if (chars % YD_OFF_STEP == 0) {
 				if (d->nchar_at == cap) {
 					size_t nc = cap ? cap * 2 : 64;
@@ -379,21 +410,35 @@ static void index_chars(yd_doc *d, hv_blob *b)
 
 uint64_t yd_byte_offset(const yd_doc *d, uint64_t idx)
 {
-	if (!d->char_at || !d->blob) return idx;
+	if (!d->blob) return idx;
+	if (!d->char_at) return d->enc == YD_ENC_UTF8 ? idx + d->bom : d->bom;
 	uint64_t k = idx / YD_OFF_STEP;
 	if (k >= d->nchar_at) k = d->nchar_at - 1;
 	uint64_t off = d->char_at[k], left = idx - k * YD_OFF_STEP;
 	uint8_t buf[4 * YD_OFF_STEP + 4];
 	hv_blob *b = d->blob;
+	size_t unit = d->enc == YD_ENC_UTF8 ? 1 : 2;
 	size_t n = b->size - off < sizeof buf ? (size_t)(b->size - off) : sizeof buf;
+	if (unit == 2) n &= ~(size_t)1;
 	const uint8_t *p = b->mem ? b->mem + off : buf;
 	if (!b->mem && !hv_blob_read(b, off, buf, n)) return off;
 	size_t i = 0;
-	for (; i < n; i++) {
-		if ((p[i] & 0xc0) == 0x80) continue;
+	for (; i < n; i += unit) {
+		if (!starts_char(d, p, i)) continue;
 		if (left-- == 0) break;
 	}
 	return off + i;
+}
+
+uint64_t yd_byte_len(const yd_doc *d, uint64_t idx, const char *utf8, uint64_t n)
+{
+	if (d->enc == YD_ENC_UTF8 || !d->blob) return n;
+	uint64_t chars = n;
+	if (utf8) {
+		chars = 0;
+		for (uint64_t i = 0; i < n; i++) chars += ((uint8_t)utf8[i] & 0xc0) != 0x80;
+	}
+	return yd_byte_offset(d, idx + chars) - yd_byte_offset(d, idx);
 }
 
 void yd_free(yd_doc *d)

@@ -67,6 +67,8 @@ typedef struct yd_doc {
 	 * character (NULL: ASCII, the two agree). */
 	uint64_t *char_at;
 	size_t nchar_at;
+	uint8_t enc;            /* YD_ENC_*, as libyaml reads the bytes */
+	uint8_t bom;            /* bytes of the leading byte order mark libyaml skips (0, 2, 3) */
 	hv_blob *blob;
 	bool merge_overflow;    /* a merge chain beyond its bound */
 } yd_doc;
@@ -98,9 +100,16 @@ typedef struct yd_doc {
 /* Parse blob b (read through hv_blob_read when it is not in memory). */
 void yd_build(yd_doc *d, hv_blob *b);
 void yd_free(yd_doc *d);
-/* The byte offset of libyaml's character index `idx` (UTF-8 input). */
+/* The byte offset of libyaml's character index `idx`: UTF-8, or UTF-16
+ * after a byte order mark; a leading mark is not counted in the index
+ * (libyaml's reader skips it). */
 #define YD_OFF_STEP 4096u
+enum { YD_ENC_UTF8, YD_ENC_UTF16LE, YD_ENC_UTF16BE };
 uint64_t yd_byte_offset(const yd_doc *d, uint64_t idx);
+/* The byte length in the file of what libyaml read from character index
+ * `idx`: the `n` bytes of UTF-8 text `utf8`, or `n` characters when utf8
+ * is NULL. In a UTF-8 file, `n` itself (the lengths diagnostics give). */
+uint64_t yd_byte_len(const yd_doc *d, uint64_t idx, const char *utf8, uint64_t n);
 
 /* What SnakeYAML (1.32 on) has read of the stream when it last checks its
  * codePointLimit (extent.c): `chars` characters (code points, a leading
