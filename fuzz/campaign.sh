@@ -12,7 +12,9 @@
 #   usage: fuzz/campaign.sh [-P N] ENGINE:TARGET:SECONDS...
 #   e.g.   fuzz/campaign.sh lf:hpctk_db:1800 afl:hpctk_db:1800
 # Build first: make fuzz-build afl-build. CAMPAIGN_OUT=DIR puts queues and
-# the record under DIR instead (fuzz/afl-smoke.sh does, for CI).
+# the record under DIR instead (fuzz/afl-smoke.sh does, for CI), and
+# CAMPAIGN_SEEDS=DIR makes afl-fuzz start from DIR/TARGET, not corpus/TARGET
+# (the smoke's subset).
 set -u
 cd "$(dirname "$0")/.."
 par=2
@@ -101,7 +103,7 @@ run_afl() { # target seconds
 		AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 AFL_AUTORESUME=1 \
 		AFL_CUSTOM_MUTATOR_LIBRARY="$PWD/build-fuzz/hv_mutator.so" \
 		ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=1:$ASAN_OPTIONS" \
-		nice -n 19 afl-fuzz -i "corpus/$t" -o "$o" -x "fuzz/dict/$t.dict" -V "$s" -t "$afl_timeout_ms+" -m none \
+		nice -n 19 afl-fuzz -i "${CAMPAIGN_SEEDS:-corpus}/$t" -o "$o" -x "fuzz/dict/$t.dict" -V "$s" -t "$afl_timeout_ms+" -m none \
 		-c "build-fuzz/cmplog/afl_$t" -- "build-fuzz/afl/afl_$t" >"$afout/$t.log" 2>&1
 	rc=$?
 	read -r wall u sy < <(tail -1 "$afout/$t.time")
