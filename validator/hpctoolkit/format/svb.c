@@ -392,14 +392,19 @@ static inline __attribute__((always_inline)) void run_values(hpctk_svb_env *e, c
 		for (uint64_t c = 0; c < cnt; c++, j++) {
 			const uint8_t *v = base + c * vs;
 			uint64_t off = off0 + c * vs;
-			uint64_t z = j > s ? zero_run(v, cnt - c, ks) : 0;
 			/* Past the rules' caps only: a failure that is not stored only
 			 * because the report is full is listed in order (a ghost), and
 			 * counting the rules one after the other would list them in
 			 * another order than record by record, so the place where a
-			 * unit starts would change the report. */
-			if (z > 1 && hv_past_cap(r, d->r_val_increasing) && hv_past_cap(r, d->r_value_nonzero) &&
-			    (ks == PROF_KS || hv_past_cap(r, d->r_val_key_nonzero))) {
+			 * unit starts would change the report. The run of zeros is
+			 * measured only then: measured at every value of a zeroed
+			 * region that the caps do not cut (--max-per-rule=0), it made
+			 * the walk quadratic in the region's length. */
+			const bool bulk = j > s && hv_past_cap(r, d->r_val_increasing) &&
+					  hv_past_cap(r, d->r_value_nonzero) &&
+					  (ks == PROF_KS || hv_past_cap(r, d->r_val_key_nonzero));
+			uint64_t z = bulk ? zero_run(v, cnt - c, ks) : 0;
+			if (z > 1) {
 				/* a zeroed region: every record has key 0 after a key >= 0 (out of
 				 * order) and the value 0.0, none handed to the value checks */
 				if (ks == CCT_KS) hv_count_quiet_n(r, d->r_val_key_nonzero, e->b->name, off, vs, z);
