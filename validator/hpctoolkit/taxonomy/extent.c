@@ -18,22 +18,6 @@
 #include <string.h>
 #include <yaml.h>
 
-typedef struct scan_input {
-	hv_blob *b;
-	uint64_t off;
-} scan_input;
-
-static int scan_read(void *data, unsigned char *buf, size_t size, size_t *got)
-{
-	scan_input *in = data;
-	uint64_t left = in->b->size - in->off;
-	size_t n = left < size ? (size_t)left : size;
-	if (n && !hv_blob_read(in->b, in->off, buf, n)) return 0;
-	in->off += n;
-	*got = n;
-	return 1;
-}
-
 /* Where the last token's scan stops, as libyaml's character index, and
  * whether that token is a plain scalar. False when libyaml fails (memory,
  * I/O; the document itself was parsed already). */
@@ -41,11 +25,11 @@ static bool last_token(hv_blob *b, uint64_t *end, bool *plain)
 {
 	yaml_parser_t p;
 	if (!yaml_parser_initialize(&p)) return false;
-	scan_input in = {b, 0};
+	yd_blob_input in = {b, 0};
 	if (b->mem)
 		yaml_parser_set_input_string(&p, b->mem, (size_t)b->size);
 	else
-		yaml_parser_set_input(&p, scan_read, &in);
+		yaml_parser_set_input(&p, yd_read_blob, &in);
 	bool ok = false;
 	*end = 0;
 	*plain = false;

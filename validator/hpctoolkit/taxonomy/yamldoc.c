@@ -198,18 +198,13 @@ static void syntax_error(yd_doc *d, const yaml_parser_t *p)
 		 p->context ? " " : "", p->context ? p->context : "");
 }
 
-typedef struct reader {
-	hv_blob *b;
-	uint64_t off;
-} reader;
-
-static int read_blob(void *data, unsigned char *buf, size_t size, size_t *got)
+int yd_read_blob(void *data, unsigned char *buf, size_t size, size_t *got)
 {
-	reader *rd = data;
-	uint64_t left = rd->b->size - rd->off;
+	yd_blob_input *in = data;
+	uint64_t left = in->b->size - in->off;
 	size_t n = left < size ? (size_t)left : size;
-	if (n && !hv_blob_read(rd->b, rd->off, buf, n)) return 0;
-	rd->off += n;
+	if (n && !hv_blob_read(in->b, in->off, buf, n)) return 0;
+	in->off += n;
 	*got = n;
 	return 1;
 }
@@ -309,11 +304,11 @@ void yd_build(yd_doc *d, hv_blob *b)
 		d->oom = true;
 		return;
 	}
-	reader rd = {b, 0};
+	yd_blob_input rd = {b, 0};
 	if (b->mem)
 		yaml_parser_set_input_string(&p, b->mem, (size_t)b->size);
 	else
-		yaml_parser_set_input(&p, read_blob, &rd);
+		yaml_parser_set_input(&p, yd_read_blob, &rd);
 	for (;;) {
 		yaml_event_t ev;
 		if (!yaml_parser_parse(&p, &ev)) {

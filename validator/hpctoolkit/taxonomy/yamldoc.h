@@ -9,6 +9,7 @@
 #define HV_YAMLDOC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/blob.h"
@@ -96,6 +97,14 @@ typedef struct yd_doc {
  * bound leaves libyaml's scanner at most one simple-key window (1024
  * characters) ahead. */
 #define YD_MAX_DEPTH 51u
+
+/* libyaml's input from a blob through hv_blob_read, from off on: both the
+ * parse (yd_build) and the character count (yd_extent_of) read so. */
+typedef struct yd_blob_input {
+	hv_blob *b;
+	uint64_t off;
+} yd_blob_input;
+int yd_read_blob(void *data, unsigned char *buf, size_t size, size_t *got);
 
 /* Parse blob b (read through hv_blob_read when it is not in memory). */
 void yd_build(yd_doc *d, hv_blob *b);
