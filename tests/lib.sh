@@ -54,6 +54,13 @@ export OMPI_MCA_orte_tmpdir_base="$TMP/ompi" PRTE_MCA_prte_tmpdir_base="$TMP/omp
 # cores spun in every wait, pinned beside whatever else the machine runs: a
 # corpus split over 2 ranks (one exchange an input) cost ~5 CPU-s, ~1.5 so.
 export OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_hwloc_base_binding_policy=none
+# A job whose rank 0 exits non-zero (hpcvet-mpi's exit 1 for a nonconforming
+# input, 3 for an unreadable one) is aborted by mpirun, which then waits
+# odls_base_sigkill_timeout seconds (default 1, once per signal) before it
+# kills ranks that have already returned: 1-2 s of idle wall per such job,
+# and most jobs of mpi.test.sh and changed.test.sh exit 1 or 3. The exit
+# code mpirun returns is the same.
+export OMPI_MCA_odls_base_sigkill_timeout=0
 # hpcvet_once ARGS...: `hpcvet ARGS` into $TMP/ref, its exit code in $ref_rc,
 # run once per argument list: the MPI tests compare the -j1 report of one
 # input with hpcvet-mpi's at several rank counts.
