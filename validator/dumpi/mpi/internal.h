@@ -180,7 +180,9 @@ typedef struct mpi_req {
 	uint64_t rec, off;
 	mpi_msg msg;
 } mpi_req;
+/* The active kinds are odd (a request to complete is found by one bit test). */
 enum { REQ_ACTIVE = 1, REQ_PERSIST_IDLE, REQ_PERSIST_ACTIVE };
+_Static_assert((REQ_ACTIVE & REQ_PERSIST_ACTIVE & 1) && !(REQ_PERSIST_IDLE & 1), "active kinds are odd");
 /* Ids are told apart exactly below this (libdumpi numbers requests from 2
  * up as it meets new handle values); above it they alias, which can only
  * turn a note about an unrecorded request into the warning of a known one. */
@@ -224,6 +226,7 @@ typedef struct mpi_pass {
 	uint32_t seen_words;
 	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
 	bool status_tagged;   /* statuses carry the tag (14 bytes, version 0.6.3 on; else 10) */
+	bool req_off;         /* the request checks are off: m->io_requests, or IGN_REQUESTS ignored */
 	/* Handles used after their free that no recorded constructor proved
 	 * wrong (mpi_reuse): counted for one note at the end of the rank. */
 	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
