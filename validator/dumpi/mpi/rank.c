@@ -44,7 +44,7 @@ enum {
 };
 static uint8_t plans[DUMPI_NFUNCS];
 /* The common point-to-point records (MPI_Send and its modes, MPI_Recv,
- * MPI_Isend and its modes, MPI_Irecv) take a fused path (fused_p2p): their
+ * MPI_Isend and its modes, MPI_Irecv, the persistent inits) take a fused path (fused_p2p): their
  * arguments read once, the same checks in the same order as their plan;
  * MPI_Wait, whose plan is its request alone, goes straight to it. */
 enum {
@@ -99,6 +99,13 @@ static void compute_plans(void)
 		{10, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
 		{11, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
 		{12, FUSED_IRECV, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		/* the persistent inits (MPI_Send_init and its modes, MPI_Recv_init):
+		 * the same steps, their request created idle (mpi_request_created) */
+		{26, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{27, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{28, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{29, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{30, FUSED_IRECV, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
 	};
 	for (unsigned k = 0; k < sizeof common / sizeof common[0]; k++) {
 		unsigned fn = common[k].fn;
@@ -120,15 +127,16 @@ static void compute_plans(void)
 		if ((plans[fn] & ~PLAN_COUNTS) == PLAN_REQ && mpi_roles[fn][RO_REQUESTS] >= 0 &&
 		    count_roles[fn][0] == RO_COUNT && count_roles[fn][1] == RO_COUNT_ROLES)
 			fused[fn] = FUSED_WAITALL;
-	/* the common collectives (MPI_Barrier, MPI_Bcast, MPI_Allgather,
-	 * MPI_Alltoall, MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan): their
-	 * communicator found once, the checks of their plan in its order */
-	static const uint8_t colls[] = {52, 53, 58, 60, 62, 65, 67, 156};
+	/* the common collectives (MPI_Barrier, MPI_Bcast, MPI_Gather,
+	 * MPI_Scatter, MPI_Allgather, MPI_Alltoall, MPI_Reduce, MPI_Allreduce,
+	 * MPI_Scan, MPI_Exscan): their communicator found once, the checks of
+	 * their plan in its order (root-only fields read where present) */
+	static const uint8_t colls[] = {52, 53, 54, 56, 58, 60, 62, 65, 67, 156};
 	for (unsigned k = 0; k < sizeof colls; k++) {
 		unsigned fn = colls[k];
 		uint8_t need = PLAN_USES | PLAN_COLL | PLAN_RANKS;
 		if ((plans[fn] & ~PLAN_COUNTS) == need && mpi_roles[fn][RO_COMM] >= 0 && mpi_roles[fn][RO_OLDCOMM] < 0 &&
-		    (mpi_roles[fn][RO_ROOT] >= 0) == (fn == 53 || fn == 62))
+		    (mpi_roles[fn][RO_ROOT] >= 0) == (fn == 53 || fn == 54 || fn == 56 || fn == 62))
 			fused[fn] = FUSED_COLL;
 	}
 	/* MPI_Sendrecv and MPI_Sendrecv_replace: their communicator found once
@@ -278,13 +286,14 @@ static inline void check_count_val(mpi_rank *m, const dumpi_record *rec, int ro,
 		mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, at, 4, "%s is %d; counts are >= 0", mpi_role_label(ro), c);
 }
 
+/* The count roles of a record whose plan has PLAN_COUNTS (never a function
+ * whose count is an output: compute_plans). */
 static void check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	if (count_is_output(rec->fn)) return;
+	const uint8_t *ix = mpi_role_ix[rec->fn];
 	for (const uint8_t *ro = count_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++) {
-		uint64_t v;
-		if (!mpi_arg(rec->fn, a, *ro, &v)) continue;
-		check_count_val(m, rec, *ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, *ro));
+		unsigned i = ix[*ro];
+		if (a->f[i].present) check_count_val(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, a->f[i].at);
 	}
 }
 
@@ -417,19 +426,6 @@ static void reuse_refuted(mpi_rank *m, const mpi_reuse *u, uint64_t id, const du
 static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
 static void use_type_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
 
-/* Only a user handle (most records name predefined ones) is looked up. */
-static inline void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
-{
-	uint64_t id;
-	if (mpi_arg(rec->fn, a, ro, &id) && id >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, ro, id);
-}
-
-static inline void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
-{
-	uint64_t id;
-	if (mpi_arg(rec->fn, a, ro, &id) && id >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, ro, id);
-}
-
 /* out of line: most records name predefined handles, and the callers stay small */
 __attribute__((noinline)) static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
 						 uint64_t id)
@@ -481,10 +477,19 @@ static void uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	/* the function's communicator inputs, then its datatype inputs (not
 	 * MPI_Comm_get_parent's comm nor MPI_Type_match_size's datatype:
-	 * outputs; compute_roles leaves them out) */
-	for (const uint8_t *ro = use_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++)
-		if (*ro == RO_COMM || *ro == RO_OLDCOMM) use_comm(m, rec, a, *ro);
-		else use_type(m, rec, a, *ro);
+	 * outputs; compute_roles leaves them out); only a user handle (most
+	 * records name predefined ones) is looked up */
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	for (const uint8_t *ro = use_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++) {
+		unsigned i = ix[*ro];
+		if (!a->f[i].present) continue;
+		uint64_t id = a->f[i].v;
+		if (*ro == RO_COMM || *ro == RO_OLDCOMM) {
+			if (id >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, *ro, id);
+		} else if (id >= MPI_D_FIRST_USER_DATATYPE) {
+			use_type_id(m, rec, a, *ro, id);
+		}
+	}
 }
 
 static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
