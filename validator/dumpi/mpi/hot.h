@@ -1,5 +1,5 @@
-/* The common cases of the per-rank pass, inline where the driver's fused
- * paths (rank.c) and the parts (requests.c, chans.c) meet them, record
+/* The common cases of the per-rank pass, inline where the pass's fused
+ * paths (fused.c) and the parts (requests.c, chans.c) meet them, record
  * after record: a message onto a channel met lately (chans.c keeps the
  * whole), a nonblocking request created on an id of the request table or
  * completed there (requests.c keeps the whole). Each makes exactly the

@@ -361,13 +361,13 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
 /* A collective call on instance `in` (found from its communicator, not
  * MPI_COMM_SELF) with root `root` (-3: none): mpi_collectives' share of it
- * once it found them; the driver's fused path for the common collectives
- * (rank.c) calls it alike. */
+ * once it found them; the fused path for the common collectives
+ * (fused.c) calls it alike. */
 void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, mpi_inst *in, int32_t root);
 
 /* A call creating request id `v` (>= 2) whose message is `g` (zeroed for
  * MPI_Grequest_start): mpi_requests' share of such a record once it has
- * read the message; the driver's fused paths (rank.c) call it alike. */
+ * read the message; the fused paths (fused.c) call it alike. */
 void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g);
 
 /* An MPI_Wait record: mpi_requests' share of it, for the driver's fused path. */
