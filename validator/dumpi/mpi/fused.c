@@ -141,10 +141,14 @@ void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 	mpi_check_tag(m, rec, RO_RECVTAG, r.tag, a->f[irt].at, true);
 }
 
+/* MPI_Waitall and MPI_Testall: their count (their one count role:
+ * compute_plans), then their requests. */
 void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_take_bytes(m, a);
-	if (mpi_plans[rec->fn] & PLAN_COUNTS) mpi_check_counts(m, rec, a);
+	unsigned ic = mpi_role_ix[rec->fn][RO_COUNT];
+	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
+		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
 	mpi_request_waitall(m, rec, a);
 }
 

@@ -369,12 +369,19 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	 * one, as mpi_requests reads them) */
 	const uint8_t *ids = ids_in_record(m->pass, arr, cnt);
 	unsigned is = mpi_role_ix[fn][RO_STATUSES];
+	/* the statuses' cancelled flags from the record when it holds them all
+	 * (as mpi_status_cancelled reads them), else one by one */
+	uint64_t stride = m->pass->status_tagged ? 14u : 10u;
+	const uint8_t *sts = a->f[is].present && a->f[is].v <= UINT32_MAX
+				     ? mpi_in_record(m, a->f[is].at + 4, a->f[is].v * stride)
+				     : NULL;
 	for (uint64_t i = 0; i < cnt; i++) {
 		uint32_t id;
 		if (ids) id = hv_be32(ids + 4 * i);
 		else if (!mpi_arr_u32(m, arr, i, &id)) break;
 		mpi_req *q = flag ? mpi_req_plain(m, id) : NULL;
-		if (q && !mpi_status_cancelled(m, a, is, i)) mpi_req_plain_done(m, q);
+		bool cancelled = q && (sts ? i < a->f[is].v && sts[i * stride + 8] : mpi_status_cancelled(m, a, is, i));
+		if (q && !cancelled) mpi_req_plain_done(m, q);
 		else waitall_whole(m, rec, a, arr, i, id, flag);
 	}
 }
