@@ -115,6 +115,18 @@ void *hv_calloc(size_t n, size_t size)
 
 void *hv_realloc(void *p, size_t n) { return checked(test_fails() ? NULL : realloc(p, n), n); }
 
+void *hv_grow_zeroed(void *p, size_t old_n, size_t new_n, size_t size)
+{
+	size_t bytes;
+	if (new_n < old_n || __builtin_mul_overflow(new_n, size, &bytes)) {
+		hv_alloc_fault(SIZE_MAX);
+		return NULL;
+	}
+	unsigned char *q = hv_realloc(p, bytes);
+	if (q) memset(q + old_n * size, 0, (new_n - old_n) * size);
+	return q;
+}
+
 char *hv_strdup(const char *s) { return checked(test_fails() ? NULL : strdup(s), strlen(s) + 1); }
 
 char *hv_strndup(const char *s, size_t n) { return checked(test_fails() ? NULL : strndup(s, n), n + 1); }

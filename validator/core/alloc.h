@@ -34,6 +34,10 @@ void *hv_aligned_alloc(size_t align, size_t n);
 void *hv_malloc_optional(size_t n);
 void *hv_calloc_optional(size_t n, size_t size);
 void *hv_realloc_optional(void *p, size_t n);
+/* Array `p` of `old_n` elements of `size` bytes grown to `new_n` (>= old_n),
+ * the new elements zeroed: hv_realloc's, with the size's overflow checked.
+ * NULL on failure (recorded as hv_realloc's), `p` then unchanged. */
+void *hv_grow_zeroed(void *p, size_t old_n, size_t new_n, size_t size);
 
 /* An allocation made some other way (mmap, a library's own allocator)
  * failed: recorded as hv_malloc's failures are. */

@@ -1,5 +1,5 @@
-/* The common cases of the per-rank pass, inline where the driver's fused
- * paths (rank.c) and the parts (requests.c, chans.c) meet them, record
+/* The common cases of the per-rank pass, inline where the pass's fused
+ * paths (fused.c) and the parts (requests.c, chans.c) meet them, record
  * after record: a message onto a channel met lately (chans.c keeps the
  * whole), a nonblocking request created on an id of the request table or
  * completed there (requests.c keeps the whole). Each makes exactly the
@@ -70,25 +70,35 @@ static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_ra
 	return true;
 }
 
-/* The request of the table `id` names, when it is an active nonblocking one
- * whose completion counts nothing (no wildcard receive) and the rank's
+/* The request of the table `id` names (kind non-zero) when the rank's
  * request checks are all on; NULL otherwise. */
+static inline __attribute__((always_inline)) mpi_req *mpi_req_known(mpi_rank *m, uint64_t id)
+{
+	mpi_pass *p = m->pass;
+	if (id < 2 || id >= p->req_cap) return NULL;
+	mpi_req *q = &p->req_direct[id];
+	return q->kind && !p->req_off ? q : NULL;
+}
+
+/* The request of mpi_req_known when it is an active one (nonblocking, or
+ * a started persistent one) whose completion counts nothing (no wildcard
+ * receive); NULL otherwise. */
 static inline __attribute__((always_inline)) mpi_req *mpi_req_plain(mpi_rank *m, uint64_t id)
 {
 	mpi_pass *p = m->pass;
 	if (id < 2 || id >= p->req_cap) return NULL;
 	mpi_req *q = &p->req_direct[id];
-	if (q->kind != REQ_ACTIVE || q->wild_recv || m->io_requests || (m->ignored & IGN_REQUESTS)) return NULL;
-	return q;
+	return (q->kind & 1) && !q->wild_recv && !p->req_off ? q : NULL; /* REQ_ACTIVE or REQ_PERSIST_ACTIVE */
 }
 
 /* Request q (of mpi_req_plain) completed uncancelled: what req_complete
- * does with it. */
+ * does with it (a persistent request goes back to inactive). */
 static inline __attribute__((always_inline)) void mpi_req_plain_done(mpi_rank *m, mpi_req *q)
 {
 	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
 	if (q->msg.p2p && q->msg.recv) m->pass->status_fresh = true;
-	if (q->live > 1) q->live--;
+	if (q->kind == REQ_PERSIST_ACTIVE) q->kind = REQ_PERSIST_IDLE;
+	else if (q->live > 1) q->live--;
 	else q->kind = 0;
 }
 

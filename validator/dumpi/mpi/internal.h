@@ -180,7 +180,9 @@ typedef struct mpi_req {
 	uint64_t rec, off;
 	mpi_msg msg;
 } mpi_req;
+/* The active kinds are odd (a request to complete is found by one bit test). */
 enum { REQ_ACTIVE = 1, REQ_PERSIST_IDLE, REQ_PERSIST_ACTIVE };
+_Static_assert((REQ_ACTIVE & REQ_PERSIST_ACTIVE & 1) && !(REQ_PERSIST_IDLE & 1), "active kinds are odd");
 /* Ids are told apart exactly below this (libdumpi numbers requests from 2
  * up as it meets new handle values); above it they alias, which can only
  * turn a note about an unrecorded request into the warning of a known one. */
@@ -224,6 +226,7 @@ typedef struct mpi_pass {
 	uint32_t seen_words;
 	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
 	bool status_tagged;   /* statuses carry the tag (14 bytes, version 0.6.3 on; else 10) */
+	bool req_off;         /* the request checks are off: m->io_requests, or IGN_REQUESTS ignored */
 	/* Handles used after their free that no recorded constructor proved
 	 * wrong (mpi_reuse): counted for one note at the end of the rank. */
 	uint64_t reused, reused_rec, reused_off, reused_id, reused_freed;
@@ -358,13 +361,13 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
 /* A collective call on instance `in` (found from its communicator, not
  * MPI_COMM_SELF) with root `root` (-3: none): mpi_collectives' share of it
- * once it found them; the driver's fused path for the common collectives
- * (rank.c) calls it alike. */
+ * once it found them; the fused path for the common collectives
+ * (fused.c) calls it alike. */
 void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, mpi_inst *in, int32_t root);
 
 /* A call creating request id `v` (>= 2) whose message is `g` (zeroed for
  * MPI_Grequest_start): mpi_requests' share of such a record once it has
- * read the message; the driver's fused paths (rank.c) call it alike. */
+ * read the message; the fused paths (fused.c) call it alike. */
 void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g);
 
 /* An MPI_Wait record: mpi_requests' share of it, for the driver's fused path. */

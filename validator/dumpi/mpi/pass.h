@@ -60,6 +60,14 @@ static inline const uint8_t *mpi_bytes(mpi_rank *m, uint64_t at, size_t len)
 		return p->bytes + (at - p->bytes_at);
 	return p->win_ok ? hv_window_get(&p->win, at, len) : NULL;
 }
+/* `len` bytes at `at` when the record in memory holds them, else NULL. */
+static inline const uint8_t *mpi_in_record(const mpi_rank *m, uint64_t at, uint64_t len)
+{
+	const mpi_pass *p = m->pass;
+	return p->bytes && at >= p->bytes_at && at - p->bytes_at <= p->bytes_len && len <= p->bytes_len - (at - p->bytes_at)
+		       ? p->bytes + (at - p->bytes_at)
+		       : NULL;
+}
 /* Element i of a counted u32 array whose count is at `at`. */
 bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v);
 /* Communicator index `id` of this rank, entered on first use. */

@@ -7,7 +7,10 @@
  * messages.c (blocking messages), colls.c (collective digests), requests.c
  * (request life cycles). The parts never call one another nor this file:
  * what they share (diagnostics, communicator lookup, arrays, channel
- * tallies) is pass.c's (declared in pass.h) and chans.c's (internal.h). */
+ * tallies) is pass.c's (declared in pass.h) and chans.c's (internal.h).
+ * The common records go to the fused paths (fused.c), which make their
+ * plan's checks in one step each, with the argument checks and plans this
+ * file shares with them (checks.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,7 @@
 
 #include "core/alloc.h"
 #include "core/hv_int.h"
+#include "checks.h"
 #include "hot.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
@@ -29,32 +33,9 @@ static bool count_is_output(unsigned fn) { return fn == 2 || fn == 48 || fn == 1
 static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
 
 
-/* Which per-record checks a function's arguments can feed, from its roles
- * (compute_roles): a record skips the checks that would look up roles its
- * function has none of, and find nothing. */
-enum {
-	PLAN_COUNTS = 1,   /* a count role checked for sign (check_counts) */
-	PLAN_USES = 2,     /* a communicator or datatype input (uses) */
-	PLAN_HANDLES = 4,  /* creates, frees or sizes a handle (handles) */
-	PLAN_RANKS = 8,    /* names a communicator: ranks and tags (ranks_and_tags) */
-	PLAN_COLL = 16,    /* a collective (mpi_collectives) */
-	PLAN_MSG = 32,     /* a blocking message (mpi_messages) */
-	PLAN_REQ = 64,     /* creates, completes or names requests (mpi_requests) */
-	PLAN_STATUS = 128, /* makes or reads a status (status_reads) */
-};
-static uint8_t plans[DUMPI_NFUNCS];
-/* The common point-to-point records (MPI_Send and its modes, MPI_Recv,
- * MPI_Isend and its modes, MPI_Irecv) take a fused path (fused_p2p): their
- * arguments read once, the same checks in the same order as their plan;
- * MPI_Wait, whose plan is its request alone, goes straight to it. */
-enum {
-	FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_WAITALL, FUSED_COLL, FUSED_SENDRECV,
-	FUSED_REQS, FUSED_NOTHING
-};
+uint8_t mpi_plans[DUMPI_NFUNCS];
 static uint8_t fused[DUMPI_NFUNCS];
-/* The count roles a function has, and the handle inputs (communicators,
- * then datatypes) uses() looks at, in role order; RO_COUNT_ROLES ends each. */
-static uint8_t count_roles[DUMPI_NFUNCS][4], use_roles[DUMPI_NFUNCS][7];
+uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];
 
 static void compute_plans(void)
 {
@@ -65,11 +46,11 @@ static void compute_plans(void)
 		static const uint8_t handles[] = {RO_COMM, RO_OLDCOMM, RO_DATATYPE, RO_SENDTYPE, RO_RECVTYPE, RO_OLDTYPE};
 		unsigned nc = 0, nu = 0;
 		for (unsigned k = 0; k < sizeof counts; k++)
-			if (ro[counts[k]] >= 0) count_roles[fn][nc++] = counts[k];
+			if (ro[counts[k]] >= 0) mpi_count_roles[fn][nc++] = counts[k];
 		for (unsigned k = 0; k < sizeof handles; k++)
-			if (ro[handles[k]] >= 0 && (k >= 2 ? fn != 186 : fn != 134)) use_roles[fn][nu++] = handles[k];
-		count_roles[fn][nc] = RO_COUNT_ROLES;
-		use_roles[fn][nu] = RO_COUNT_ROLES;
+			if (ro[handles[k]] >= 0 && (k >= 2 ? fn != 186 : fn != 134)) mpi_use_roles[fn][nu++] = handles[k];
+		mpi_count_roles[fn][nc] = RO_COUNT_ROLES;
+		mpi_use_roles[fn][nu] = RO_COUNT_ROLES;
 		uint8_t p = 0;
 		if (!count_is_output(fn) && (ro[RO_COUNT] >= 0 || ro[RO_SENDCOUNT] >= 0 || ro[RO_RECVCOUNT] >= 0))
 			p |= PLAN_COUNTS;
@@ -84,7 +65,7 @@ static void compute_plans(void)
 		if (mpi_messages_of(fn)) p |= PLAN_MSG;
 		if (mpi_requests_of(fn)) p |= PLAN_REQ;
 		if (fn == 1 || fn == 22 || fn == 23 || fn == 33 || fn == 34 || fn == 2 || fn == 48) p |= PLAN_STATUS;
-		plans[fn] = p;
+		mpi_plans[fn] = p;
 	}
 	/* the fused paths make the checks the plan makes, as long as the
 	 * layouts give these functions the roles the paths assume */
@@ -99,6 +80,13 @@ static void compute_plans(void)
 		{10, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
 		{11, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
 		{12, FUSED_IRECV, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		/* the persistent inits (MPI_Send_init and its modes, MPI_Recv_init):
+		 * the same steps, their request created idle (mpi_request_created) */
+		{26, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{27, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{28, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{29, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{30, FUSED_IRECV, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
 	};
 	for (unsigned k = 0; k < sizeof common / sizeof common[0]; k++) {
 		unsigned fn = common[k].fn;
@@ -108,27 +96,28 @@ static void compute_plans(void)
 		bool root_only = false;
 		const dumpi_layout *L = dumpi_layout_of(fn);
 		for (unsigned i = 0; L && i < L->nfields; i++) root_only |= L->fields[i].root_only;
-		if (L && !root_only && plans[fn] == common[k].plan && count_roles[fn][0] == RO_COUNT && count_roles[fn][1] == RO_COUNT_ROLES &&
-		    use_roles[fn][0] == RO_COMM && use_roles[fn][1] == RO_DATATYPE && use_roles[fn][2] == RO_COUNT_ROLES &&
+		if (L && !root_only && mpi_plans[fn] == common[k].plan && mpi_count_roles[fn][0] == RO_COUNT && mpi_count_roles[fn][1] == RO_COUNT_ROLES &&
+		    mpi_use_roles[fn][0] == RO_COMM && mpi_use_roles[fn][1] == RO_DATATYPE && mpi_use_roles[fn][2] == RO_COUNT_ROLES &&
 		    ro[RO_ROOT] < 0 && ro[RO_OLDCOMM] < 0 && ro[recv ? RO_SOURCE : RO_DEST] >= 0 && ro[RO_TAG] >= 0 &&
 		    (ro[RO_REQUEST] >= 0) == req && ro[recv ? RO_DEST : RO_SOURCE] < 0)
 			fused[fn] = common[k].kind;
 	}
-	if (plans[13] == PLAN_REQ && mpi_roles[13][RO_REQUEST] >= 0) fused[13] = FUSED_WAIT;
+	if (mpi_plans[13] == PLAN_REQ && mpi_roles[13][RO_REQUEST] >= 0) fused[13] = FUSED_WAIT;
 	/* MPI_Waitall and MPI_Testall: their count checked, then their array of requests */
 	for (unsigned fn = 18; fn <= 19; fn++)
-		if ((plans[fn] & ~PLAN_COUNTS) == PLAN_REQ && mpi_roles[fn][RO_REQUESTS] >= 0 &&
-		    count_roles[fn][0] == RO_COUNT && count_roles[fn][1] == RO_COUNT_ROLES)
+		if ((mpi_plans[fn] & ~PLAN_COUNTS) == PLAN_REQ && mpi_roles[fn][RO_REQUESTS] >= 0 &&
+		    mpi_count_roles[fn][0] == RO_COUNT && mpi_count_roles[fn][1] == RO_COUNT_ROLES)
 			fused[fn] = FUSED_WAITALL;
-	/* the common collectives (MPI_Barrier, MPI_Bcast, MPI_Allgather,
-	 * MPI_Alltoall, MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan): their
-	 * communicator found once, the checks of their plan in its order */
-	static const uint8_t colls[] = {52, 53, 58, 60, 62, 65, 67, 156};
+	/* the common collectives (MPI_Barrier, MPI_Bcast, MPI_Gather,
+	 * MPI_Scatter, MPI_Allgather, MPI_Alltoall, MPI_Reduce, MPI_Allreduce,
+	 * MPI_Scan, MPI_Exscan): their communicator found once, the checks of
+	 * their plan in its order (root-only fields read where present) */
+	static const uint8_t colls[] = {52, 53, 54, 56, 58, 60, 62, 65, 67, 156};
 	for (unsigned k = 0; k < sizeof colls; k++) {
 		unsigned fn = colls[k];
 		uint8_t need = PLAN_USES | PLAN_COLL | PLAN_RANKS;
-		if ((plans[fn] & ~PLAN_COUNTS) == need && mpi_roles[fn][RO_COMM] >= 0 && mpi_roles[fn][RO_OLDCOMM] < 0 &&
-		    (mpi_roles[fn][RO_ROOT] >= 0) == (fn == 53 || fn == 62))
+		if ((mpi_plans[fn] & ~PLAN_COUNTS) == need && mpi_roles[fn][RO_COMM] >= 0 && mpi_roles[fn][RO_OLDCOMM] < 0 &&
+		    (mpi_roles[fn][RO_ROOT] >= 0) == (fn == 53 || fn == 54 || fn == 56 || fn == 62))
 			fused[fn] = FUSED_COLL;
 	}
 	/* MPI_Sendrecv and MPI_Sendrecv_replace: their communicator found once
@@ -140,7 +129,7 @@ static void compute_plans(void)
 		const dumpi_layout *L = dumpi_layout_of(fn);
 		for (unsigned i = 0; L && i < L->nfields; i++) root_only |= L->fields[i].root_only;
 		if (L && !root_only &&
-		    plans[fn] == (PLAN_COUNTS | PLAN_STATUS | PLAN_USES | PLAN_MSG | PLAN_RANKS) && ro[RO_COMM] >= 0 &&
+		    mpi_plans[fn] == (PLAN_COUNTS | PLAN_STATUS | PLAN_USES | PLAN_MSG | PLAN_RANKS) && ro[RO_COMM] >= 0 &&
 		    ro[RO_OLDCOMM] < 0 && ro[RO_ROOT] < 0 && ro[RO_DEST] >= 0 && ro[RO_SOURCE] >= 0 &&
 		    ro[RO_SENDTAG] >= 0 && ro[RO_RECVTAG] >= 0 && ro[rep ? RO_COUNT : RO_SENDCOUNT] >= 0 &&
 		    ro[rep ? RO_COUNT : RO_RECVCOUNT] >= 0 && ro[rep ? RO_DATATYPE : RO_SENDTYPE] >= 0 &&
@@ -151,12 +140,16 @@ static void compute_plans(void)
 	 * (MPI_Waitany, MPI_Waitsome, MPI_Start, MPI_Startall, ...): the
 	 * generic path without its other steps */
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
-		if (!fused[fn] && fn != 125 && (plans[fn] & PLAN_REQ) && !(plans[fn] & ~(PLAN_COUNTS | PLAN_REQ)))
+		if (!fused[fn] && fn != 125 && (mpi_plans[fn] & PLAN_REQ) && !(mpi_plans[fn] & ~(PLAN_COUNTS | PLAN_REQ)))
 			fused[fn] = FUSED_REQS;
+	/* functions whose only check is the handles they use (MPI_Type_commit,
+	 * MPI_Type_size, ...) */
+	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
+		if (!fused[fn] && fn != 125 && mpi_plans[fn] == PLAN_USES) fused[fn] = FUSED_USES;
 	/* functions none of whose arguments feed a check (MPI_Wtime, ...): only
 	 * counted; MPI_Finalize ends the pass */
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
-		if (!plans[fn] && !fused[fn] && fn != 125) fused[fn] = FUSED_NOTHING;
+		if (!mpi_plans[fn] && !fused[fn] && fn != 125) fused[fn] = FUSED_NOTHING;
 }
 
 
@@ -271,47 +264,25 @@ static uint32_t inst_new(mpi_rank *m)
 
 /* ---- per-record checks ---- */
 
-/* Count argument `ro` of value c (at `at` in the file). */
-static inline void check_count_val(mpi_rank *m, const dumpi_record *rec, int ro, int32_t c, uint64_t at)
+/* The count roles of a record whose plan has PLAN_COUNTS (never a function
+ * whose count is an output: compute_plans). */
+void mpi_check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	if (!hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, c >= 0))
-		mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, at, 4, "%s is %d; counts are >= 0", mpi_role_label(ro), c);
-}
-
-static void check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
-{
-	if (count_is_output(rec->fn)) return;
-	for (const uint8_t *ro = count_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++) {
-		uint64_t v;
-		if (!mpi_arg(rec->fn, a, *ro, &v)) continue;
-		check_count_val(m, rec, *ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, *ro));
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	for (const uint8_t *ro = mpi_count_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++) {
+		unsigned i = ix[*ro];
+		if (a->f[i].present) mpi_check_count(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, a->f[i].at);
 	}
-}
-
-/* Rank argument `ro` of value x (at `at` in the file) on communicator `comm`. */
-static void check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at);
-static void check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at,
-			  mpi_comm *c);
-static inline void check_rank_val(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at)
-{
-	if (x < 0) {
-		check_rank_any(m, rec, comm, ro, x, at);
-		return;
-	}
-	/* most ranks lie inside a communicator of known size */
-	mpi_comm *c = mpi_comm_of(m, comm);
-	if (c && c->size >= 0 && x < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
-	else if (c) check_rank_in(m, rec, comm, ro, x, at, c);
 }
 
 static void check_rank_arg(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, uint64_t comm, int ro)
 {
 	uint64_t v;
 	if (!mpi_arg(rec->fn, a, ro, &v)) return;
-	check_rank_val(m, rec, comm, ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, ro));
+	mpi_check_rank(m, rec, comm, ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, ro));
 }
 
-static void check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at)
+void mpi_check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at)
 {
 	bool dest = ro == RO_DEST;
 	if (x == -1 || x == -2) {
@@ -331,11 +302,11 @@ static void check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, 
 		return;
 	}
 	mpi_comm *c = mpi_comm_of(m, comm);
-	if (c) check_rank_in(m, rec, comm, ro, x, at, c);
+	if (c) mpi_check_rank_in(m, rec, comm, ro, x, at, c);
 }
 
 /* The same once the communicator is found (c). */
-static void check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at,
+void mpi_check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at,
 			  mpi_comm *c)
 {
 	int64_t size = c->size;
@@ -363,20 +334,11 @@ static void check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, i
 	}
 }
 
-/* Tag argument `ro` of value t (at `at` in the file). */
-static inline void check_tag_val(mpi_rank *m, const dumpi_record *rec, int ro, int32_t t, uint64_t at, bool receive)
-{
-	bool ok = t >= 0 || (receive && t == MPI_D_ANY_TAG);
-	if (!hv_eval(m->r, HV_R_DUMPI_MPI_TAG_RANGE, ok))
-		mpi_emit(m, HV_R_DUMPI_MPI_TAG_RANGE, rec, at, 4, "%s %d is negative%s", mpi_role_label(ro), t,
-			 receive ? " and not MPI_ANY_TAG (-1)" : "; send tags are >= 0");
-}
-
 static void check_tag(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, bool receive)
 {
 	uint64_t v;
 	if (!mpi_arg(rec->fn, a, ro, &v)) return;
-	check_tag_val(m, rec, ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, ro), receive);
+	mpi_check_tag(m, rec, ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, ro), receive);
 }
 
 /* A handle used after its free (see mpi_reuse): the first use waits for
@@ -414,24 +376,8 @@ static void reuse_refuted(mpi_rank *m, const mpi_reuse *u, uint64_t id, const du
 		 type ? "datatype" : "comm", (unsigned long long)id);
 }
 
-static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
-static void use_type_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
-
-/* Only a user handle (most records name predefined ones) is looked up. */
-static inline void use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
-{
-	uint64_t id;
-	if (mpi_arg(rec->fn, a, ro, &id) && id >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, ro, id);
-}
-
-static inline void use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro)
-{
-	uint64_t id;
-	if (mpi_arg(rec->fn, a, ro, &id) && id >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, ro, id);
-}
-
 /* out of line: most records name predefined handles, and the callers stay small */
-__attribute__((noinline)) static void use_comm_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
+__attribute__((noinline)) void mpi_use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
 						 uint64_t id)
 {
 	/* the communicator the previous record named, most often (mpi_comm_of's
@@ -447,7 +393,7 @@ __attribute__((noinline)) static void use_comm_id(mpi_rank *m, const dumpi_recor
 	reuse_begin(&c->reuse, c->freed_rec, rec, a, ro);
 }
 
-__attribute__((noinline)) static void use_type_id(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
+__attribute__((noinline)) void mpi_use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
 						 uint64_t id)
 {
 	mpi_type_free *f = mpi_map_get(&m->pass->types, id);
@@ -477,14 +423,23 @@ static void settle_reuses(mpi_rank *m)
 /* The handles a record uses: a use after the free (see mpi_reuse) makes the
  * communicator one of unknown origin before its collectives and messages
  * are counted. */
-static void uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+void mpi_uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	/* the function's communicator inputs, then its datatype inputs (not
 	 * MPI_Comm_get_parent's comm nor MPI_Type_match_size's datatype:
-	 * outputs; compute_roles leaves them out) */
-	for (const uint8_t *ro = use_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++)
-		if (*ro == RO_COMM || *ro == RO_OLDCOMM) use_comm(m, rec, a, *ro);
-		else use_type(m, rec, a, *ro);
+	 * outputs; compute_roles leaves them out); only a user handle (most
+	 * records name predefined ones) is looked up */
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	for (const uint8_t *ro = mpi_use_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++) {
+		unsigned i = ix[*ro];
+		if (!a->f[i].present) continue;
+		uint64_t id = a->f[i].v;
+		if (*ro == RO_COMM || *ro == RO_OLDCOMM) {
+			if (id >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, *ro, id);
+		} else if (id >= MPI_D_FIRST_USER_DATATYPE) {
+			mpi_use_type(m, rec, a, *ro, id);
+		}
+	}
 }
 
 static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -627,163 +582,7 @@ static void status_reads(mpi_rank *m, const dumpi_record *rec)
 	m->pass->status_fresh = false;
 }
 
-/* A point-to-point record of kind `kind` (fused[]): what its plan does,
- * in the plan's order (status, counts, uses, message, ranks and tags,
- * requests), with each argument read once and the communicator found once
- * (nothing between its lookup and its last use enters a communicator).
- * Its function has no root-only field (compute_plans), so every argument
- * it has is present (dumpi_args). */
-static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
-							      unsigned kind)
-{
-	unsigned fn = rec->fn;
-	const uint8_t *ix = mpi_role_ix[fn];
-	bool recv = kind == FUSED_RECV || kind == FUSED_IRECV;
-	int pro = recv ? RO_SOURCE : RO_DEST;
-	unsigned ic = ix[RO_COUNT], im = ix[RO_COMM], id = ix[RO_DATATYPE], ip = ix[pro], it = ix[RO_TAG];
-	if (kind == FUSED_RECV) m->pass->status_fresh = true; /* status_reads */
-	uint64_t comm = a->f[im].v, dtype = a->f[id].v;
-	/* the message as mpi_msg_from reads it */
-	mpi_msg g = {.p2p = true, .recv = recv, .inst = INST_NONE};
-	g.count = (int32_t)(uint32_t)a->f[ic].v;
-	g.dtype = (uint16_t)dtype;
-	g.peer = (int32_t)(uint32_t)a->f[ip].v;
-	g.tag = (int32_t)(uint32_t)a->f[it].v;
-	check_count_val(m, rec, RO_COUNT, g.count, a->f[ic].at);
-	/* uses: the communicator, then the datatype */
-	if (comm >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, RO_COMM, comm);
-	if (dtype >= MPI_D_FIRST_USER_DATATYPE) use_type_id(m, rec, a, RO_DATATYPE, dtype);
-	mpi_comm *c = mpi_comm_of(m, comm);
-	if (c) g.inst = c->inst;
-	/* mpi_messages */
-	if (kind == FUSED_SEND && g.peer >= 0) { /* mpi_send_msg: a negative peer is MPI_PROC_NULL */
-		mpi_chan *ch = mpi_chan_hot(m, g.inst, g.peer, g.tag, false, g.count, g.dtype);
-		if (ch) mpi_chan_hot_add(ch, rec);
-		else mpi_tally(m, rec, &g);
-	} else if (kind == FUSED_RECV) {
-		mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
-	}
-	/* ranks_and_tags */
-	if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
-	else check_rank_val(m, rec, comm, pro, g.peer, a->f[ip].at);
-	check_tag_val(m, rec, RO_TAG, g.tag, a->f[it].at, recv);
-	/* mpi_requests: the request it creates */
-	if (kind == FUSED_ISEND || kind == FUSED_IRECV) {
-		uint64_t v = a->f[ix[RO_REQUEST]].v;
-		if (v >= 2 && !mpi_request_created_hot(m, rec, v, &g, fn)) mpi_request_created(m, rec, v, &g);
-	}
-}
-
-/* Each kind with its own copy (the kind a constant in it), out of line so
- * the driver stays a dispatch. */
-__attribute__((noinline)) static void fused_send(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
-{
-	fused_p2p(m, rec, a, FUSED_SEND);
-}
-__attribute__((noinline)) static void fused_recv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
-{
-	fused_p2p(m, rec, a, FUSED_RECV);
-}
-__attribute__((noinline)) static void fused_isend(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
-{
-	fused_p2p(m, rec, a, FUSED_ISEND);
-}
-__attribute__((noinline)) static void fused_irecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
-{
-	fused_p2p(m, rec, a, FUSED_IRECV);
-}
-
-/* A collective of kind FUSED_COLL: counts, uses, the collective, its root,
- * as the generic path orders them, with the communicator found once. */
-__attribute__((noinline)) static void fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
-{
-	unsigned fn = rec->fn;
-	const uint8_t *ix = mpi_role_ix[fn];
-	for (const uint8_t *ro = count_roles[fn]; *ro != RO_COUNT_ROLES; ro++) {
-		unsigned i = ix[*ro];
-		if (a->f[i].present) check_count_val(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, a->f[i].at);
-	}
-	/* uses: the communicator, then the datatypes (no OLDCOMM: compute_plans) */
-	for (const uint8_t *ro = use_roles[fn]; *ro != RO_COUNT_ROLES; ro++) {
-		unsigned i = ix[*ro];
-		if (!a->f[i].present) continue;
-		if (*ro == RO_COMM) {
-			if (a->f[i].v >= MPI_D_FIRST_USER_COMM) use_comm_id(m, rec, a, RO_COMM, a->f[i].v);
-		} else if (a->f[i].v >= MPI_D_FIRST_USER_DATATYPE) {
-			use_type_id(m, rec, a, *ro, a->f[i].v);
-		}
-	}
-	unsigned im = ix[RO_COMM], ir = ix[RO_ROOT];
-	if (!a->f[im].present) return; /* neither a collective to enter nor ranks to check */
-	uint64_t comm = a->f[im].v;
-	mpi_comm *c = mpi_comm_of(m, comm);
-	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
-	int32_t root = a->f[ir].present ? (int32_t)(uint32_t)a->f[ir].v : -3;
-	if (in && comm != MPI_D_COMM_SELF) mpi_coll_enter(m, rec, a, in, root);
-	if (a->f[ir].present) check_rank_val(m, rec, comm, RO_ROOT, root, a->f[ir].at);
-}
-
-/* MPI_Sendrecv[_replace] (FUSED_SENDRECV): counts, status, uses, both
- * messages, ranks and tags, in the generic path's order, with the
- * communicator found once (after the uses, which may make it one of
- * unknown origin) and each argument read once; every argument is present
- * (no root-only field: compute_plans). */
-__attribute__((noinline)) static void fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
-{
-	unsigned fn = rec->fn;
-	const uint8_t *ix = mpi_role_ix[fn];
-	bool rep = fn == 34;
-	check_counts(m, rec, a);
-	m->pass->status_fresh = true; /* status_reads */
-	uses(m, rec, a);
-	uint64_t comm = a->f[ix[RO_COMM]].v;
-	mpi_comm *c = mpi_comm_of(m, comm);
-	uint32_t inst = c ? c->inst : INST_NONE;
-	unsigned isd = ix[RO_DEST], irs = ix[RO_SOURCE], ist = ix[RO_SENDTAG], irt = ix[RO_RECVTAG];
-	mpi_msg s = {.p2p = true, .recv = false, .inst = inst};
-	s.count = (int32_t)(uint32_t)a->f[ix[rep ? RO_COUNT : RO_SENDCOUNT]].v;
-	s.dtype = (uint16_t)a->f[ix[rep ? RO_DATATYPE : RO_SENDTYPE]].v;
-	s.peer = (int32_t)(uint32_t)a->f[isd].v;
-	s.tag = (int32_t)(uint32_t)a->f[ist].v;
-	mpi_msg r = {.p2p = true, .recv = true, .inst = inst};
-	r.count = (int32_t)(uint32_t)a->f[ix[rep ? RO_COUNT : RO_RECVCOUNT]].v;
-	r.dtype = (uint16_t)a->f[ix[rep ? RO_DATATYPE : RO_RECVTYPE]].v;
-	r.peer = (int32_t)(uint32_t)a->f[irs].v;
-	r.tag = (int32_t)(uint32_t)a->f[irt].v;
-	/* mpi_messages */
-	mpi_send_msg(m, rec, &s);
-	mpi_recv_msg(m, rec, &r, mpi_status_of(m, fn, a, RO_STATUS, 0));
-	/* ranks_and_tags */
-	if (c && s.peer >= 0 && c->size >= 0 && s.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
-	else check_rank_val(m, rec, comm, RO_DEST, s.peer, a->f[isd].at);
-	if (c && r.peer >= 0 && c->size >= 0 && r.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
-	else check_rank_val(m, rec, comm, RO_SOURCE, r.peer, a->f[irs].at);
-	check_tag_val(m, rec, RO_SENDTAG, s.tag, a->f[ist].at, false);
-	check_tag_val(m, rec, RO_RECVTAG, r.tag, a->f[irt].at, true);
-}
-
 static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
-
-/* The record's bytes for the paths that read statuses or arrays from them
- * (mpi_bytes); the others never look. */
-static inline void take_bytes(mpi_rank *m, const dumpi_args *a)
-{
-	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
-}
-
-__attribute__((noinline)) static void fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
-{
-	take_bytes(m, a);
-	if (plans[rec->fn] & PLAN_COUNTS) check_counts(m, rec, a);
-	mpi_request_waitall(m, rec, a);
-}
-
-__attribute__((noinline)) static void fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
-{
-	take_bytes(m, a);
-	if (plans[rec->fn] & PLAN_COUNTS) check_counts(m, rec, a);
-	mpi_requests(m, rec, a);
-}
 
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
@@ -797,26 +596,27 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	/* a dispatch: each path is out of line, so this stays a leaf of a few instructions */
 	switch (fused[fn]) {
 	case FUSED_NOTHING: return;
-	case FUSED_SEND: fused_send(m, rec, a); return;
-	case FUSED_ISEND: fused_isend(m, rec, a); return;
-	case FUSED_IRECV: fused_irecv(m, rec, a); return;
-	case FUSED_COLL: fused_coll(m, rec, a); return;
-	case FUSED_RECV: take_bytes(m, a), fused_recv(m, rec, a); return;
-	case FUSED_WAIT: take_bytes(m, a), mpi_request_wait(m, rec, a); return;
-	case FUSED_WAITALL: fused_waitall(m, rec, a); return;
-	case FUSED_SENDRECV: take_bytes(m, a), fused_sendrecv(m, rec, a); return;
-	case FUSED_REQS: fused_reqs(m, rec, a); return;
-	default: take_bytes(m, a), generic(m, rec, a); return;
+	case FUSED_SEND: mpi_fused_send(m, rec, a); return;
+	case FUSED_ISEND: mpi_fused_isend(m, rec, a); return;
+	case FUSED_IRECV: mpi_fused_irecv(m, rec, a); return;
+	case FUSED_COLL: mpi_fused_coll(m, rec, a); return;
+	case FUSED_RECV: mpi_take_bytes(m, a), mpi_fused_recv(m, rec, a); return;
+	case FUSED_WAIT: mpi_take_bytes(m, a), mpi_request_wait(m, rec, a); return;
+	case FUSED_WAITALL: mpi_fused_waitall(m, rec, a); return;
+	case FUSED_SENDRECV: mpi_take_bytes(m, a), mpi_fused_sendrecv(m, rec, a); return;
+	case FUSED_REQS: mpi_fused_reqs(m, rec, a); return;
+	case FUSED_USES: mpi_uses(m, rec, a); return;
+	default: mpi_take_bytes(m, a), generic(m, rec, a); return;
 	}
 }
 
 /* Every other record: the checks its plan names, in order. */
 __attribute__((noinline)) static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	uint8_t plan = plans[rec->fn];
-	if (plan & PLAN_COUNTS) check_counts(m, rec, a);
+	uint8_t plan = mpi_plans[rec->fn];
+	if (plan & PLAN_COUNTS) mpi_check_counts(m, rec, a);
 	if (plan & PLAN_STATUS) status_reads(m, rec);
-	if (plan & PLAN_USES) uses(m, rec, a);
+	if (plan & PLAN_USES) mpi_uses(m, rec, a);
 	if (plan & PLAN_COLL) mpi_collectives(m, rec, a); /* before handles(): a constructor is a collective on its parent */
 	if (plan & PLAN_HANDLES) handles(m, rec, a);
 	if (plan & PLAN_MSG) mpi_messages(m, rec, a);

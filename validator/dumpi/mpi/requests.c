@@ -44,6 +44,7 @@ void mpi_rank_set_ignored(mpi_rank *m, uint64_t footer_off, const uint32_t *call
 		uint8_t hides = (uint8_t)mpi_ignored_hides(f);
 		if (!hides) continue;
 		m->ignored |= hides;
+		if (hides & IGN_REQUESTS) m->pass->req_off = true;
 		int k = len < sizeof m->pass->ignored_names - 1
 				? snprintf(m->pass->ignored_names + len, sizeof m->pass->ignored_names - len, "%s%s %u of %u", len ? ", " : "",
 					   dumpi_function_name(f), ignored[f], called[f])
@@ -80,9 +81,8 @@ static bool seen_grow(mpi_pass *p, uint32_t words)
 	uint32_t nw = p->seen_words ? p->seen_words : 1;
 	while (nw < words) nw *= 2;
 	if (nw > REQ_SEEN_BITS / 64) nw = REQ_SEEN_BITS / 64;
-	uint64_t *ns = hv_realloc(p->req_seen, nw * sizeof *ns);
+	uint64_t *ns = hv_grow_zeroed(p->req_seen, p->seen_words, nw, sizeof *ns);
 	if (!ns) return false;
-	memset(ns + p->seen_words, 0, (nw - p->seen_words) * sizeof *ns);
 	p->req_seen = ns;
 	p->seen_words = nw;
 	return true;
@@ -95,9 +95,8 @@ static bool req_grow(mpi_pass *p, uint64_t id)
 	uint32_t nc = p->req_cap ? p->req_cap : REQ_DIRECT_MIN;
 	while (nc <= id) nc *= 2;
 	if (!seen_grow(p, nc / 64)) return false;
-	mpi_req *nd = hv_realloc(p->req_direct, nc * sizeof *nd);
+	mpi_req *nd = hv_grow_zeroed(p->req_direct, p->req_cap, nc, sizeof *nd);
 	if (!nd) return false;
-	memset(nd + p->req_cap, 0, (nc - p->req_cap) * sizeof *nd);
 	p->req_direct = nd;
 	p->req_cap = nc;
 	return true;
@@ -150,7 +149,20 @@ static void req_unknown(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint
  * request's handle to the next request, also to one an unrecorded call
  * (MPI_Ibarrier, MPI_Imrecv, ...) creates. Both are counted for the rank's
  * note (dumpi.mpi.request-unrecorded), not reported one by one. */
-static mpi_req *req_named(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id)
+static mpi_req *req_named_slow(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id);
+static inline mpi_req *req_named(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id)
+{
+	/* most name a request of the table, with the request checks on */
+	mpi_req *q = mpi_req_known(m, id);
+	if (q) {
+		hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+		return q;
+	}
+	return req_named_slow(m, rec, off, id);
+}
+
+__attribute__((noinline)) static mpi_req *req_named_slow(mpi_rank *m, const dumpi_record *rec, uint64_t off,
+							 uint32_t id)
 {
 	if (id < 2) return NULL; /* MPI_REQUEST_NULL (and 0, DUMPI's error index) */
 	mpi_req *q = req_get(m, id);
@@ -208,7 +220,7 @@ static void req_complete(mpi_rank *m, const dumpi_record *rec, uint64_t off, uin
 	if (q) req_finish(m, rec, id, q, st);
 }
 
-static void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id)
+static inline void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id)
 {
 	mpi_req *q = req_named(m, rec, off, id);
 	if (!q) return;
@@ -220,8 +232,17 @@ static void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32
 						  : "is already active: MPI_Start needs an inactive persistent request");
 	bool was_idle = q->kind == REQ_PERSIST_IDLE;
 	q->kind = REQ_PERSIST_ACTIVE;
-	if (was_idle && q->msg.p2p && !q->msg.recv) mpi_send_msg(m, rec, &q->msg);
-	if (was_idle && q->msg.p2p && q->msg.recv && !mpi_msg_wild(&q->msg)) mpi_recv_msg(m, rec, &q->msg, (mpi_status){0});
+	if (!was_idle || !q->msg.p2p) return;
+	const mpi_msg *g = &q->msg;
+	if (g->peer >= 0 && (!g->recv || g->tag >= 0)) { /* a known peer and tag: what both below do with it */
+		mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
+		if (c) mpi_chan_hot_add(c, rec);
+		else mpi_tally(m, rec, g);
+	} else if (!g->recv) {
+		mpi_send_msg(m, rec, g);
+	} else if (!mpi_msg_wild(g)) {
+		mpi_recv_msg(m, rec, g, (mpi_status){0});
+	}
 }
 
 void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g)
@@ -306,6 +327,13 @@ static void requests_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args
 	}
 }
 
+/* MPI_Wait off its common path, out of line: the common one saves no registers for it. */
+__attribute__((noinline)) static void wait_whole(mpi_rank *m, const dumpi_record *rec, uint64_t at, uint32_t id,
+						const dumpi_args *a)
+{
+	req_complete(m, rec, at, id, mpi_status_of(m, 13, a, RO_STATUS, 0));
+}
+
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	unsigned iq = mpi_role_ix[13][RO_REQUEST];
@@ -317,7 +345,16 @@ void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		mpi_req_plain_done(m, q);
 		return;
 	}
-	req_complete(m, rec, a->f[iq].at, id, mpi_status_of(m, 13, a, RO_STATUS, 0));
+	wait_whole(m, rec, a->f[iq].at, id, a);
+}
+
+/* Request i (id) of an MPI_Waitall or MPI_Testall whose array is at `arr`,
+ * off the common path, out of line. */
+__attribute__((noinline)) static void waitall_whole(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
+						   uint64_t arr, uint64_t i, uint32_t id, uint64_t flag)
+{
+	if (flag) req_complete(m, rec, arr + 4 + 4 * i, id, mpi_status_of(m, rec->fn, a, RO_STATUSES, i));
+	else req_named(m, rec, arr + 4 + 4 * i, id);
 }
 
 void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -332,14 +369,20 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	 * one, as mpi_requests reads them) */
 	const uint8_t *ids = ids_in_record(m->pass, arr, cnt);
 	unsigned is = mpi_role_ix[fn][RO_STATUSES];
+	/* the statuses' cancelled flags from the record when it holds them all
+	 * (as mpi_status_cancelled reads them), else one by one */
+	uint64_t stride = m->pass->status_tagged ? 14u : 10u;
+	const uint8_t *sts = a->f[is].present && a->f[is].v <= UINT32_MAX
+				     ? mpi_in_record(m, a->f[is].at + 4, a->f[is].v * stride)
+				     : NULL;
 	for (uint64_t i = 0; i < cnt; i++) {
 		uint32_t id;
 		if (ids) id = hv_be32(ids + 4 * i);
 		else if (!mpi_arr_u32(m, arr, i, &id)) break;
 		mpi_req *q = flag ? mpi_req_plain(m, id) : NULL;
-		if (q && !mpi_status_cancelled(m, a, is, i)) mpi_req_plain_done(m, q);
-		else if (flag) req_complete(m, rec, arr + 4 + 4 * i, id, mpi_status_of(m, fn, a, RO_STATUSES, i));
-		else req_named(m, rec, arr + 4 + 4 * i, id);
+		bool cancelled = q && (sts ? i < a->f[is].v && sts[i * stride + 8] : mpi_status_cancelled(m, a, is, i));
+		if (q && !cancelled) mpi_req_plain_done(m, q);
+		else waitall_whole(m, rec, a, arr, i, id, flag);
 	}
 }
 
@@ -352,7 +395,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	unsigned fn = rec->fn;
 	uint64_t v, cnt, flag = 1;
-	if (is_io_request(fn)) m->io_requests = true;
+	if (is_io_request(fn)) m->io_requests = true, m->pass->req_off = true;
 	if (creates_request(fn) && mpi_arg(fn, a, RO_REQUEST, &v) && v >= 2) {
 		bool recv = fn == 12 || fn == 30;
 		mpi_msg g = {0};
@@ -390,8 +433,12 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		mpi_arg(fn, a, RO_FLAG, &flag);
 		uint32_t id;
 		if (fn == 32) {
+			/* the ids in memory at once when the record holds them (the
+			 * starts read nothing through the window) */
+			const uint8_t *ids = ids_in_record(m->pass, arr, cnt);
 			for (uint64_t i = 0; i < cnt; i++)
-				if (mpi_arr_u32(m, arr, i, &id)) req_start(m, rec, arr + 4 + 4 * i, id);
+				if (ids) req_start(m, rec, arr + 4 + 4 * i, hv_be32(ids + 4 * i));
+				else if (mpi_arr_u32(m, arr, i, &id)) req_start(m, rec, arr + 4 + 4 * i, id);
 		} else if (fn == 18 || fn == 19) { /* Waitall, Testall */
 			for (uint64_t i = 0; i < cnt; i++) {
 				if (!mpi_arr_u32(m, arr, i, &id)) break;

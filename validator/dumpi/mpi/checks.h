@@ -1,0 +1,105 @@
+/* The per-record argument checks of the pass (rank.c) that its fused paths
+ * (fused.c) make as well, and each function's plan: which checks its
+ * arguments can feed, computed once from its roles (rank.c). The fused
+ * paths are the common records' steps, each argument read once, made in
+ * the order the plan makes them; rank.c's dispatch calls them. */
+#ifndef HV_DUMPI_MPI_CHECKS_H
+#define HV_DUMPI_MPI_CHECKS_H
+
+#include "pass.h"
+
+/* ---- each function's plan (rank.c computes them) ---- */
+
+/* Which per-record checks a function's arguments can feed, from its roles
+ * (compute_roles): a record skips the checks that would look up roles its
+ * function has none of, and find nothing. */
+enum {
+	PLAN_COUNTS = 1,   /* a count role checked for sign (mpi_check_counts) */
+	PLAN_USES = 2,     /* a communicator or datatype input (mpi_uses) */
+	PLAN_HANDLES = 4,  /* creates, frees or sizes a handle (rank.c's handles) */
+	PLAN_RANKS = 8,    /* names a communicator: ranks and tags (rank.c's ranks_and_tags) */
+	PLAN_COLL = 16,    /* a collective (mpi_collectives) */
+	PLAN_MSG = 32,     /* a blocking message (mpi_messages) */
+	PLAN_REQ = 64,     /* creates, completes or names requests (mpi_requests) */
+	PLAN_STATUS = 128, /* makes or reads a status (rank.c's status_reads) */
+};
+extern uint8_t mpi_plans[DUMPI_NFUNCS];
+/* The path each function's records take (rank.c's dispatch): the common
+ * point-to-point records (MPI_Send and its modes, MPI_Recv, MPI_Isend and
+ * its modes, MPI_Irecv, the persistent inits) a fused path (fused.c):
+ * their arguments read once, the same checks in the same order as their
+ * plan; MPI_Wait, whose plan is its request alone, goes straight to it;
+ * the others as compute_plans (rank.c) says. */
+enum {
+	FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_WAITALL, FUSED_COLL, FUSED_SENDRECV,
+	FUSED_REQS, FUSED_USES, FUSED_NOTHING
+};
+/* The count roles a function has, and the handle inputs (communicators,
+ * then datatypes) mpi_uses() looks at, in role order; RO_COUNT_ROLES ends each. */
+extern uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];
+
+/* ---- argument checks (rank.c) ---- */
+
+/* Count argument `ro` of value c (at `at` in the file). */
+static inline void mpi_check_count(mpi_rank *m, const dumpi_record *rec, int ro, int32_t c, uint64_t at)
+{
+	if (!hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, c >= 0))
+		mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, at, 4, "%s is %d; counts are >= 0", mpi_role_label(ro), c);
+}
+
+/* The count roles of a record whose plan has PLAN_COUNTS. */
+void mpi_check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+
+/* Rank argument `ro` of value x (at `at` in the file) on communicator
+ * `comm`: a negative one (the constants DUMPI writes), and one checked
+ * against the communicator found (c), out of line. */
+void mpi_check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at);
+void mpi_check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at,
+		       mpi_comm *c);
+static inline void mpi_check_rank(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at)
+{
+	if (x < 0) {
+		mpi_check_rank_any(m, rec, comm, ro, x, at);
+		return;
+	}
+	/* most ranks lie inside a communicator of known size */
+	mpi_comm *c = mpi_comm_of(m, comm);
+	if (c && c->size >= 0 && x < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else if (c) mpi_check_rank_in(m, rec, comm, ro, x, at, c);
+}
+
+/* Tag argument `ro` of value t (at `at` in the file). */
+static inline void mpi_check_tag(mpi_rank *m, const dumpi_record *rec, int ro, int32_t t, uint64_t at, bool receive)
+{
+	bool ok = t >= 0 || (receive && t == MPI_D_ANY_TAG);
+	if (!hv_eval(m->r, HV_R_DUMPI_MPI_TAG_RANGE, ok))
+		mpi_emit(m, HV_R_DUMPI_MPI_TAG_RANGE, rec, at, 4, "%s %d is negative%s", mpi_role_label(ro), t,
+			 receive ? " and not MPI_ANY_TAG (-1)" : "; send tags are >= 0");
+}
+
+/* The handles a record uses (mpi_uses), and one communicator or datatype
+ * input of a user handle (id at or above the first user index; most
+ * records name predefined ones, and are not looked up). */
+void mpi_uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
+void mpi_use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
+
+/* The record's bytes for the paths that read statuses or arrays from them
+ * (mpi_bytes); the others never look. */
+static inline void mpi_take_bytes(mpi_rank *m, const dumpi_args *a)
+{
+	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
+}
+
+/* ---- the fused paths (fused.c) ---- */
+
+void mpi_fused_send(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_fused_recv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_fused_isend(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_fused_irecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+
+#endif

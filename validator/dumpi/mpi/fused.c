@@ -1,0 +1,161 @@
+/* The fused paths of the per-rank pass: the common records (point-to-point
+ * calls and their persistent inits, the common collectives, MPI_Sendrecv,
+ * MPI_Waitall and the other request calls) checked with each argument read
+ * once and the communicator found once, the same checks in the same order
+ * as the generic path of their plan (rank.c, which dispatches to them). */
+#include "checks.h"
+#include "hot.h"
+
+/* A point-to-point record of kind `kind` (FUSED_*): what its plan does,
+ * in the plan's order (status, counts, uses, message, ranks and tags,
+ * requests), with each argument read once and the communicator found once
+ * (nothing between its lookup and its last use enters a communicator).
+ * Its function has no root-only field (compute_plans), so every argument
+ * it has is present (dumpi_args). */
+static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
+							      unsigned kind)
+{
+	unsigned fn = rec->fn;
+	const uint8_t *ix = mpi_role_ix[fn];
+	bool recv = kind == FUSED_RECV || kind == FUSED_IRECV;
+	int pro = recv ? RO_SOURCE : RO_DEST;
+	unsigned ic = ix[RO_COUNT], im = ix[RO_COMM], id = ix[RO_DATATYPE], ip = ix[pro], it = ix[RO_TAG];
+	if (kind == FUSED_RECV) m->pass->status_fresh = true; /* status_reads */
+	uint64_t comm = a->f[im].v, dtype = a->f[id].v;
+	/* the message as mpi_msg_from reads it */
+	mpi_msg g = {.p2p = true, .recv = recv, .inst = INST_NONE};
+	g.count = (int32_t)(uint32_t)a->f[ic].v;
+	g.dtype = (uint16_t)dtype;
+	g.peer = (int32_t)(uint32_t)a->f[ip].v;
+	g.tag = (int32_t)(uint32_t)a->f[it].v;
+	mpi_check_count(m, rec, RO_COUNT, g.count, a->f[ic].at);
+	/* uses: the communicator, then the datatype */
+	if (comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
+	if (dtype >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_DATATYPE, dtype);
+	mpi_comm *c = mpi_comm_of(m, comm);
+	if (c) g.inst = c->inst;
+	/* mpi_messages */
+	if (kind == FUSED_SEND && g.peer >= 0) { /* mpi_send_msg: a negative peer is MPI_PROC_NULL */
+		mpi_chan *ch = mpi_chan_hot(m, g.inst, g.peer, g.tag, false, g.count, g.dtype);
+		if (ch) mpi_chan_hot_add(ch, rec);
+		else mpi_tally(m, rec, &g);
+	} else if (kind == FUSED_RECV) {
+		mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	}
+	/* ranks_and_tags */
+	if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else mpi_check_rank(m, rec, comm, pro, g.peer, a->f[ip].at);
+	mpi_check_tag(m, rec, RO_TAG, g.tag, a->f[it].at, recv);
+	/* mpi_requests: the request it creates */
+	if (kind == FUSED_ISEND || kind == FUSED_IRECV) {
+		uint64_t v = a->f[ix[RO_REQUEST]].v;
+		if (v >= 2 && !mpi_request_created_hot(m, rec, v, &g, fn)) mpi_request_created(m, rec, v, &g);
+	}
+}
+
+/* Each kind with its own copy (the kind a constant in it), out of line so
+ * the driver stays a dispatch. */
+void mpi_fused_send(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_SEND);
+}
+void mpi_fused_recv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_RECV);
+}
+void mpi_fused_isend(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_ISEND);
+}
+void mpi_fused_irecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_IRECV);
+}
+
+/* A collective of kind FUSED_COLL: counts, uses, the collective, its root,
+ * as the generic path orders them, with the communicator found once. */
+void mpi_fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	const uint8_t *ix = mpi_role_ix[fn];
+	for (const uint8_t *ro = mpi_count_roles[fn]; *ro != RO_COUNT_ROLES; ro++) {
+		unsigned i = ix[*ro];
+		if (a->f[i].present) mpi_check_count(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, a->f[i].at);
+	}
+	/* uses: the communicator, then the datatypes (no OLDCOMM: compute_plans) */
+	for (const uint8_t *ro = mpi_use_roles[fn]; *ro != RO_COUNT_ROLES; ro++) {
+		unsigned i = ix[*ro];
+		if (!a->f[i].present) continue;
+		if (*ro == RO_COMM) {
+			if (a->f[i].v >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, a->f[i].v);
+		} else if (a->f[i].v >= MPI_D_FIRST_USER_DATATYPE) {
+			mpi_use_type(m, rec, a, *ro, a->f[i].v);
+		}
+	}
+	unsigned im = ix[RO_COMM], ir = ix[RO_ROOT];
+	if (!a->f[im].present) return; /* neither a collective to enter nor ranks to check */
+	uint64_t comm = a->f[im].v;
+	mpi_comm *c = mpi_comm_of(m, comm);
+	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
+	int32_t root = a->f[ir].present ? (int32_t)(uint32_t)a->f[ir].v : -3;
+	if (in && comm != MPI_D_COMM_SELF) mpi_coll_enter(m, rec, a, in, root);
+	if (a->f[ir].present) mpi_check_rank(m, rec, comm, RO_ROOT, root, a->f[ir].at);
+}
+
+/* MPI_Sendrecv[_replace] (FUSED_SENDRECV): counts, status, uses, both
+ * messages, ranks and tags, in the generic path's order, with the
+ * communicator found once (after the uses, which may make it one of
+ * unknown origin) and each argument read once; every argument is present
+ * (no root-only field: compute_plans). */
+void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned fn = rec->fn;
+	const uint8_t *ix = mpi_role_ix[fn];
+	bool rep = fn == 34;
+	mpi_check_counts(m, rec, a);
+	m->pass->status_fresh = true; /* status_reads */
+	mpi_uses(m, rec, a);
+	uint64_t comm = a->f[ix[RO_COMM]].v;
+	mpi_comm *c = mpi_comm_of(m, comm);
+	uint32_t inst = c ? c->inst : INST_NONE;
+	unsigned isd = ix[RO_DEST], irs = ix[RO_SOURCE], ist = ix[RO_SENDTAG], irt = ix[RO_RECVTAG];
+	mpi_msg s = {.p2p = true, .recv = false, .inst = inst};
+	s.count = (int32_t)(uint32_t)a->f[ix[rep ? RO_COUNT : RO_SENDCOUNT]].v;
+	s.dtype = (uint16_t)a->f[ix[rep ? RO_DATATYPE : RO_SENDTYPE]].v;
+	s.peer = (int32_t)(uint32_t)a->f[isd].v;
+	s.tag = (int32_t)(uint32_t)a->f[ist].v;
+	mpi_msg r = {.p2p = true, .recv = true, .inst = inst};
+	r.count = (int32_t)(uint32_t)a->f[ix[rep ? RO_COUNT : RO_RECVCOUNT]].v;
+	r.dtype = (uint16_t)a->f[ix[rep ? RO_DATATYPE : RO_RECVTYPE]].v;
+	r.peer = (int32_t)(uint32_t)a->f[irs].v;
+	r.tag = (int32_t)(uint32_t)a->f[irt].v;
+	/* mpi_messages */
+	mpi_send_msg(m, rec, &s);
+	mpi_recv_msg(m, rec, &r, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	/* ranks_and_tags */
+	if (c && s.peer >= 0 && c->size >= 0 && s.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else mpi_check_rank(m, rec, comm, RO_DEST, s.peer, a->f[isd].at);
+	if (c && r.peer >= 0 && c->size >= 0 && r.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	else mpi_check_rank(m, rec, comm, RO_SOURCE, r.peer, a->f[irs].at);
+	mpi_check_tag(m, rec, RO_SENDTAG, s.tag, a->f[ist].at, false);
+	mpi_check_tag(m, rec, RO_RECVTAG, r.tag, a->f[irt].at, true);
+}
+
+/* MPI_Waitall and MPI_Testall: their count (their one count role:
+ * compute_plans), then their requests. */
+void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	mpi_take_bytes(m, a);
+	unsigned ic = mpi_role_ix[rec->fn][RO_COUNT];
+	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
+		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	mpi_request_waitall(m, rec, a);
+}
+
+void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	mpi_take_bytes(m, a);
+	if (mpi_plans[rec->fn] & PLAN_COUNTS) mpi_check_counts(m, rec, a);
+	mpi_requests(m, rec, a);
+}
+
