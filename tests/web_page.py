@@ -11,51 +11,86 @@ NAME`, each run in the folder the
 page's names are relative to, so the two name every input and file alike
 and no field is normalised. The page must log no console error.
 
-The page is served cross-origin isolated (web/serve.py), so it reads
-files ahead in a second worker, and must say so; with --plain it is
-served without those headers and must say it reads with FileReaderSync.
+One browser session runs two passes: the page served cross-origin
+isolated (web/serve.py), so it reads files ahead in a second worker, and
+must say so; then, given --plain PLAIN, the page served without those
+headers (a second server), which must say it reads with FileReaderSync,
+given the cases of PLAIN. The CLI's reports of each input are made once,
+beside the browser, for both passes.
 
-usage: web_page.py WEBDIR HPCVET CASES [--plain] [--screenshot PNG]
-CASES: one case a line, "KIND<TAB>CWD<TAB>NAME": KIND dir (NAME a folder
+usage: web_page.py WEBDIR HPCVET CASES [--plain PLAIN] [--screenshot PNG]
+CASES, PLAIN: one case a line, "KIND<TAB>CWD<TAB>NAME": KIND dir (NAME a folder
 of CWD, picked as a folder), file (NAME a file of CWD), loose (every
 file of CWD picked at once; NAME the .meta the CLI is given), or
 drop-file and drop-loose (the same files dropped on the page's drop zone:
 a DataTransfer made in the page holding them, dispatched as dragenter,
 dragover and drop).
-Prints "compared N" and a line per case that differs; exits 1 when any
-differs or the page fails."""
+Prints, for each pass, "MODE: mode M", "MODE: compared N", a line per case
+that differs and "MODE: N failed" (MODE read-ahead or FileReaderSync, the
+mode the pass expects); exits 1 when any differs or the page fails."""
+import concurrent.futures
 import json
 import os
 import subprocess
 import sys
-import time
 
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 args = sys.argv[1:]
-shot = None
+shot = plain_file = None
 if '--screenshot' in args:
     i = args.index('--screenshot')
     shot = args[i + 1]
     del args[i:i + 2]
-plain = '--plain' in args
-if plain:
-    args.remove('--plain')
+if '--plain' in args:
+    i = args.index('--plain')
+    plain_file = args[i + 1]
+    del args[i:i + 2]
 webdir, hpcvet, cases_file = args
 hpcvet = os.path.abspath(hpcvet)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'web'))
 import serve  # noqa: E402 (web/serve.py)
 
-server = serve.start(webdir, isolate=not plain)
-url = 'http://127.0.0.1:%d/index.html' % server.server_address[1]
+
+def read_cases(path):
+    with open(path) as f:
+        return [line.rstrip('\n').split('\t') for line in f if line.strip()]
+
+
+passes = [('read-ahead', serve.start(webdir, isolate=True), read_cases(cases_file))]
+if plain_file:
+    passes.append(('FileReaderSync', serve.start(webdir, isolate=False), read_cases(plain_file)))
+
+
+# The CLI's reports of an input, made once for both passes, in two threads
+# beside the browser (which waits on its page most of the time).
+def cli_reports(cwd, name):
+    report = subprocess.run([hpcvet, '--format=json', name], cwd=cwd, capture_output=True, text=True)
+    cert = subprocess.run([hpcvet, 'certify', '--format=json', name], cwd=cwd, capture_output=True, text=True)
+    return report, cert
+
+
+cli_pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+cli = {}
+for _, _, cases in passes:
+    for _, cwd, name in cases:
+        if (cwd, name) not in cli:
+            cli[cwd, name] = cli_pool.submit(cli_reports, cwd, name)
 
 opts = webdriver.ChromeOptions()
-for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1200,900'):
+for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1200,900',
+          # The page shows each report in a sandboxed frame, which Chromium
+          # puts in a renderer process of its own, started and ended at each
+          # report (~0.15 CPU-s a case here); in the page's process the frame
+          # runs the same script under the same sandbox.
+          '--disable-features=IsolateSandboxedIframes'):
     opts.add_argument(a)
 opts.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
 driver = webdriver.Chrome(service=Service('/usr/bin/chromedriver'), options=opts)
+driver.set_script_timeout(120)
 failures = 0
 
 
@@ -65,14 +100,30 @@ def fail(msg):
     print('FAIL: ' + msg)
 
 
-def wait_state(states, timeout=120):
-    end = time.time() + timeout
-    while time.time() < end:
-        s = driver.execute_script('return document.body.dataset.state')
-        if s in states:
-            return s
-        time.sleep(0.05)
-    return None
+# Waits, in the page, until its state is one of STATES (a MutationObserver
+# on body's data-state: no polling), and returns the state and, of the
+# page's result, what the test compares (not the SARIF, text or HTML
+# reports, which would cross the driver for nothing).
+WAIT = """
+const states = arguments[0], done = arguments[arguments.length - 1];
+const settled = () => {
+  const state = document.body.dataset.state;
+  if (!states.includes(state)) return false;
+  const r = window.hpcvetResult;
+  done([state, r && ('json' in r ? {exit: r.exit, json: r.json, certificate: r.certificate} : r)]);
+  return true;
+};
+if (!settled())
+  new MutationObserver((_, observer) => { if (settled()) observer.disconnect(); })
+    .observe(document.body, {attributes: true, attributeFilter: ['data-state']});
+"""
+
+
+def wait_state(states):
+    try:
+        return driver.execute_async_script(WAIT, list(states))
+    except TimeoutException:
+        return driver.execute_script('return document.body.dataset.state'), None
 
 
 # A drop: the files are picked through an input of the test's own (no
@@ -121,23 +172,24 @@ def page_report(kind, cwd, name):
         drop_files(loose)
     else:
         return None, 'unknown kind %s' % kind
-    state = wait_state(('done', 'error'))
-    result = driver.execute_script('return window.hpcvetResult')
+    state, result = wait_state(('done', 'error'))
     if state != 'done' or not result or 'json' not in result:
         return None, 'page state %s: %s' % (state, result)
     return result, None
 
 
-try:
+def run_pass(want_mode, server, cases):
+    url = 'http://127.0.0.1:%d/index.html' % server.server_address[1]
     driver.get(url)
-    if wait_state(('ready',), 60) != 'ready':
+    state, _ = wait_state(('ready',))
+    if state != 'ready':
         fail('the page did not load hpcvet.wasm: %s' % driver.find_element(By.ID, 'message').text)
-        sys.exit(1)
+        return
     mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
-    want_mode = 'FileReaderSync' if plain else 'read-ahead'
     if mode != want_mode:
-        fail('the page reads by %s, served %s: %s expected' % (mode, 'plain' if plain else 'cross-origin isolated', want_mode))
-    print('mode %s' % mode)
+        fail('the page reads by %s, served %s: %s expected' % (
+            mode, 'plain' if want_mode == 'FileReaderSync' else 'cross-origin isolated', want_mode))
+    print('%s: mode %s' % (want_mode, mode))
     version = driver.find_element(By.ID, 'version').text
     cli_version = subprocess.run([hpcvet, '--version'], capture_output=True, text=True).stdout.split()[-1]
     rules = json.loads(subprocess.run([hpcvet, 'rules', '--format=json'], capture_output=True, text=True).stdout)
@@ -147,39 +199,48 @@ try:
     # every run makes a certificate too (the file digests from WebCrypto)
     driver.execute_script('document.getElementById("opt-certify").checked = true')
     compared = 0
-    with open(cases_file) as f:
-        cases = [line.rstrip('\n').split('\t') for line in f if line.strip()]
     for kind, cwd, name in cases:
         got, err = page_report(kind, cwd, name)
         if err:
             fail('%s/%s: %s' % (cwd, name, err))
             continue
-        cli = subprocess.run([hpcvet, '--format=json', name], cwd=cwd, capture_output=True, text=True)
+        report, cert = cli[cwd, name].result()
         compared += 1
-        if json.loads(got['json']) != json.loads(cli.stdout):
+        if json.loads(got['json']) != json.loads(report.stdout):
             fail('%s/%s: the page\'s JSON report differs from the CLI\'s' % (cwd, name))
             print('  page: ' + got['json'][:600].replace('\n', ' '))
-            print('  cli:  ' + cli.stdout[:600].replace('\n', ' '))
-        elif got['exit'] != cli.returncode:
-            fail('%s/%s: the page says exit %s, the CLI %d' % (cwd, name, got['exit'], cli.returncode))
-        cert = subprocess.run([hpcvet, 'certify', '--format=json', name], cwd=cwd, capture_output=True, text=True)
+            print('  cli:  ' + report.stdout[:600].replace('\n', ' '))
+        elif got['exit'] != report.returncode:
+            fail('%s/%s: the page says exit %s, the CLI %d' % (cwd, name, got['exit'], report.returncode))
         if not got.get('certificate') or json.loads(got['certificate']) != json.loads(cert.stdout):
             fail('%s/%s: the page\'s certificate differs from the CLI\'s' % (cwd, name))
             print('  page: ' + (got.get('certificate') or 'none')[-600:].replace('\n', ' '))
             print('  cli:  ' + cert.stdout[-600:].replace('\n', ' '))
-    print('compared %d' % compared)
+    print('%s: compared %d' % (want_mode, compared))
     # nothing leaves the machine: the page loaded only its own files
     origin = url.rsplit('/', 1)[0] + '/'
     names = driver.execute_script('return performance.getEntriesByType("resource").map(e => e.name)')
     for n in names:
         if not n.startswith(origin):
             fail('the page loaded %s' % n)
-    errors = [e for e in driver.get_log('browser') if e.get('level') == 'SEVERE']
-    for e in errors:
-        fail('console: %s' % e.get('message'))
-    if shot:
-        driver.save_screenshot(shot)
+    # the console since the page was loaded (the log is read, so emptied, here)
+    for e in driver.get_log('browser'):
+        if e.get('level') == 'SEVERE':
+            fail('console: %s' % e.get('message'))
+
+
+total = 0
+try:
+    for want_mode, server, cases in passes:
+        failures = 0
+        run_pass(want_mode, server, cases)
+        print('%s: %d failed' % (want_mode, failures))
+        total += failures
+        if shot and want_mode == 'read-ahead':
+            driver.save_screenshot(shot)
 finally:
     driver.quit()
-    server.shutdown()
-sys.exit(1 if failures else 0)
+    for _, server, _ in passes:
+        server.shutdown()
+    cli_pool.shutdown(cancel_futures=True)
+sys.exit(1 if total else 0)
