@@ -24,7 +24,9 @@ WASI_RES   := $(shell $(WASI_CC) -print-resource-dir 2>/dev/null)
 # headers and clang's own are searched (never the host's /usr/include).
 WASI_LINK  := --target=wasm32-wasi --sysroot=/usr
 WASI_FLAGS := $(WASI_LINK) -nostdlibinc -isystem $(WASI_RES)/include -isystem /usr/include/wasm32-wasi
-WEB_CFLAGS := $(CSTD) -O2 $(WARN) -D_DEFAULT_SOURCE
+# -msimd128: WebAssembly's 128-bit SIMD (every browser since 2021; the
+# value checks' two-lane kernels, values/lanes.c, fuse.c, check.c).
+WEB_CFLAGS := $(CSTD) -O2 -msimd128 $(WARN) -D_DEFAULT_SOURCE
 
 # The core and the writers: everything of validator/ but the command line,
 # the MPI program, the public C API (its thread pool and certificate code)

@@ -40,30 +40,35 @@ typedef struct hpctk_digest {
 	uint64_t n, h;
 } hpctk_digest;
 
-/* One 64x64->128-bit multiply, its halves folded: runs for every value of
- * both files. `key` is profIndex << 16 | metricId (48 bits); the constant's
- * high bits keep the second factor non-zero. (The low half is written as
- * its own 64-bit product: gcc 12 sends a folded __int128 through the stack
- * in the value loop, and the extra imul is cheaper than that.) */
+/* The hash of one value: runs for every value of both files. `key` is
+ * profIndex << 16 | metricId (48 bits). The digests are only ever compared
+ * within one run (profile.db's against cct.db's), so a build may use
+ * either form below; both are sums' terms that change with every bit of
+ * the key and of the value. */
 #define HPCTK_HASH_KEY 0x9e3779b97f4a7c15ull
 
-/* The high 64 bits of a * b from four 32x32->64-bit products: for targets
- * where an unsigned __int128 multiply is a library call (wasm32: __multi3,
- * 8.5% of the web page's CPU on a database) rather than one instruction.
- * Bit-identical to the 128-bit product's high half (tests/test_hpctk_mulhi.c);
- * `mid` cannot overflow: at most 3 * (2^32 - 1). */
-static inline uint64_t hpctk_mulhi64_halves(uint64_t a, uint64_t b)
+/* Two 64-bit products and two shifts, for targets where a 64x64->128-bit
+ * multiply is a library call (wasm32: __multi3) or four 32-bit products:
+ * the web page's build, where the native form cost about twenty
+ * instructions a value. For one key, a bijection of the value's bits (an
+ * odd multiplier, then an invertible mix); the key enters both the
+ * multiplier (all 48 bits: shifted up, made odd) and the sum, so a value
+ * whose product is 0 still hashes differently under every key. */
+static inline uint64_t hpctk_value_hash_portable(uint64_t xkey, uint64_t bits)
 {
-	uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
-	uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
-	uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
-	return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+	uint64_t t = (bits ^ 0x5851f42d4c957f2dull) * (xkey << 1 | 1) + xkey;
+	t ^= t >> 32;
+	t *= 0xd6e8feb86659fd93ull;
+	return t ^ t >> 32;
 }
 
-/* The native multiply where the target has one (x86_64, aarch64: one
- * instruction, written exactly as it was measured); the halves elsewhere. */
+/* One 64x64->128-bit multiply, its halves folded, where the target has it
+ * (x86_64, aarch64: one instruction, written exactly as it was measured);
+ * the high bits of the constant keep the second factor non-zero. (The low
+ * half is written as its own 64-bit product: gcc 12 sends a folded __int128
+ * through the stack in the value loop, and the extra imul is cheaper than
+ * that.) */
 #if defined(__SIZEOF_INT128__) && !defined(__wasm__)
-#define HPCTK_MULHI_NATIVE 1
 static inline uint64_t hpctk_value_hash_k(uint64_t xkey, uint64_t bits)
 {
 	__extension__ typedef unsigned __int128 u128;
@@ -72,12 +77,7 @@ static inline uint64_t hpctk_value_hash_k(uint64_t xkey, uint64_t bits)
 	return (a * xkey) ^ hi;
 }
 #else
-#define HPCTK_MULHI_NATIVE 0
-static inline uint64_t hpctk_value_hash_k(uint64_t xkey, uint64_t bits)
-{
-	uint64_t a = bits ^ 0x5851f42d4c957f2dull;
-	return (a * xkey) ^ hpctk_mulhi64_halves(a, xkey);
-}
+static inline uint64_t hpctk_value_hash_k(uint64_t xkey, uint64_t bits) { return hpctk_value_hash_portable(xkey, bits); }
 #endif
 
 /* `xkey` above is key ^ HPCTK_HASH_KEY, so loops can fold the constant in. */

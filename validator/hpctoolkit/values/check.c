@@ -40,6 +40,8 @@
 
 #if defined(__SSE2__)
 #include <immintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
 #endif
 
 #include "core/alloc.h"
@@ -238,7 +240,8 @@ static inline void eval_slot(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, c
  * arrived), found values `found`, own run `o`. Those out of tolerance so
  * far are kept for the profile's end. Without a negative term in the
  * profile (the usual case) the slots go two at a time (SSE2, on every
- * x86-64; elsewhere one at a time) with no branch: an
+ * x86-64; WebAssembly's SIMD in the web page's build; elsewhere one at a
+ * time) with no branch: an
  * untouched slot (found and expected 0) adds 0 to the totals and always
  * passes, so only the count of evaluations needs its mask, and a node
  * with a slot out of tolerance is walked again slot by slot for it. */
@@ -264,6 +267,13 @@ static void eval_node(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const do
 	if (c->wide ? hpctk_vlanes_avx512(&c->lanes, ex, ex2 ? ex2 : c->zero, found, c->nev)
 		    : hpctk_vlanes_sse2(&c->lanes, ex, ex2 ? ex2 : c->zero, found, c->nev))
 		return;
+	for (uint32_t k = 0; k < gn; k++) {
+		double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
+		if (x == 0 && f == 0) continue;
+		eval_slot(c, n, r, o, k, f, x, x + 2 * 0.0, false);
+	}
+#elif defined(__wasm_simd128__)
+	if (hpctk_vlanes_simd128(&c->lanes, ex, ex2 ? ex2 : c->zero, found, c->nev)) return;
 	for (uint32_t k = 0; k < gn; k++) {
 		double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
 		if (x == 0 && f == 0) continue;
@@ -358,6 +368,12 @@ static void push_up(hpctk_vcheck *c, uint32_t parent, double *push, uint64_t seq
 	for (uint32_t k = 0; k < c->gp; k += 2) {
 		_mm_storeu_pd(up + k, _mm_add_pd(_mm_loadu_pd(up + k), _mm_loadu_pd(push + k)));
 		_mm_storeu_pd(push + k, zero);
+	}
+#elif defined(__wasm_simd128__)
+	const v128_t zero = wasm_f64x2_splat(0.0);
+	for (uint32_t k = 0; k < c->gp; k += 2) {
+		wasm_v128_store(up + k, wasm_f64x2_add(wasm_v128_load(up + k), wasm_v128_load(push + k)));
+		wasm_v128_store(push + k, zero);
 	}
 #else
 	for (uint32_t k = 0; k < c->gp; k++) {

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
 #endif
 
 #include "core/hv_int.h"
@@ -45,8 +47,8 @@ void (*const hpctk_vfuse_fn[16])(const uint8_t *, uint64_t, hpctk_vfused *) = {
 	fuse_13, fuse_14, fuse_15};
 
 /* The same with several accumulators per aggregate, so that no chain
- * waits on its own adds: with SSE2, two lanes of two vectors (four
- * values a step), else two scalars. min and max come out exactly as
+ * waits on its own adds: with SSE2 (or WebAssembly's SIMD), two lanes of
+ * two vectors (four values a step), else two scalars. min and max come out exactly as
  * above: a clean run's values are finite and non-zero, so equal values
  * have equal bits and the order does not matter. The sums do not: they
  * are only used to prove that the sum in file order agrees with the value
@@ -94,6 +96,57 @@ static inline __attribute__((always_inline)) void fuse2_body(const uint8_t *vals
 	g->s2 = _mm_cvtsd_f64(s2) + _mm_cvtsd_f64(_mm_unpackhi_pd(s2, s2));
 	double m0 = _mm_cvtsd_f64(mn), m1 = _mm_cvtsd_f64(_mm_unpackhi_pd(mn, mn));
 	double x0 = _mm_cvtsd_f64(mx), x1 = _mm_cvtsd_f64(_mm_unpackhi_pd(mx, mx));
+	g->mn = m1 < m0 ? m1 : m0;
+	g->mx = x1 > x0 ? x1 : x0;
+}
+#elif defined(__wasm_simd128__)
+/* The SSE2 loop's operations, lane for lane, in WebAssembly's 128-bit SIMD
+ * (the web page's build): the same sums in the same lanes, so the same
+ * results; pmin(b, a) and pmax(b, a) are SSE2's min(a, b) and max(a, b)
+ * exactly (a < b ? a : b and a > b ? a : b). */
+static inline double lane0(v128_t a) { return wasm_f64x2_extract_lane(a, 0); }
+static inline double lane1(v128_t a) { return wasm_f64x2_extract_lane(a, 1); }
+static inline __attribute__((always_inline)) void fuse2_body(const uint8_t *vals, uint64_t cnt, const unsigned need, hpctk_vfused *g)
+{
+	const v128_t zero = wasm_f64x2_splat(0.0);
+	double x = hv_lef64(vals + 4);
+	v128_t s1 = wasm_f64x2_make(x, 0.0), t1 = zero, a1 = wasm_f64x2_abs(s1), b1 = zero;
+	v128_t s2 = wasm_f64x2_mul(s1, s1), t2 = zero, mn = wasm_f64x2_splat(x), mx = mn;
+	uint64_t i = 1;
+	for (; i + 3 < cnt; i += 4) {
+		const uint8_t *p = vals + 12 * i + 4;
+		v128_t v = wasm_f64x2_make(hv_lef64(p), hv_lef64(p + 12)), w = wasm_f64x2_make(hv_lef64(p + 24), hv_lef64(p + 36));
+		if (need & HPCTK_VF_SUM1) {
+			s1 = wasm_f64x2_add(s1, v);
+			t1 = wasm_f64x2_add(t1, w);
+			a1 = wasm_f64x2_add(a1, wasm_f64x2_abs(v));
+			b1 = wasm_f64x2_add(b1, wasm_f64x2_abs(w));
+		}
+		if (need & HPCTK_VF_SUM2) {
+			s2 = wasm_f64x2_add(s2, wasm_f64x2_mul(v, v));
+			t2 = wasm_f64x2_add(t2, wasm_f64x2_mul(w, w));
+		}
+		if (need & HPCTK_VF_MIN) mn = wasm_f64x2_pmin(wasm_f64x2_pmin(w, v), mn);
+		if (need & HPCTK_VF_MAX) mx = wasm_f64x2_pmax(wasm_f64x2_pmax(w, v), mx);
+	}
+	for (; i < cnt; i++) {
+		/* lane 0 alone, as SSE2's scalar forms */
+		double y = hv_lef64(vals + 12 * i + 4);
+		if (need & HPCTK_VF_SUM1) {
+			s1 = wasm_f64x2_replace_lane(s1, 0, lane0(s1) + y);
+			a1 = wasm_f64x2_replace_lane(a1, 0, lane0(a1) + fabs(y));
+		}
+		if (need & HPCTK_VF_SUM2) s2 = wasm_f64x2_replace_lane(s2, 0, lane0(s2) + y * y);
+		if (need & HPCTK_VF_MIN) mn = wasm_f64x2_replace_lane(mn, 0, lane0(mn) < y ? lane0(mn) : y);
+		if (need & HPCTK_VF_MAX) mx = wasm_f64x2_replace_lane(mx, 0, lane0(mx) > y ? lane0(mx) : y);
+	}
+	s1 = wasm_f64x2_add(s1, t1);
+	a1 = wasm_f64x2_add(a1, b1);
+	s2 = wasm_f64x2_add(s2, t2);
+	g->s1 = lane0(s1) + lane1(s1);
+	g->a1 = lane0(a1) + lane1(a1);
+	g->s2 = lane0(s2) + lane1(s2);
+	double m0 = lane0(mn), m1 = lane1(mn), x0 = lane0(mx), x1 = lane1(mx);
 	g->mn = m1 < m0 ? m1 : m0;
 	g->mx = x1 > x0 ? x1 : x0;
 }

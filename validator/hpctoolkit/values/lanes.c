@@ -9,6 +9,8 @@
 #include <stdint.h>
 #if defined(__SSE2__)
 #include <immintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
 #endif
 
 #include "values.h"
@@ -85,5 +87,39 @@ __attribute__((target("avx512f"))) bool hpctk_vlanes_avx512(const hpctk_vlanes *
 	nev[1] += nexec;
 	nev[0] += nall - nexec;
 	return bad == 0;
+}
+#endif
+
+#if defined(__wasm_simd128__)
+/* The SSE2 kernel's operations, lane for lane, in WebAssembly's 128-bit
+ * SIMD (the web page's build, -msimd128): the same IEEE adds, products and
+ * ordered compares, so the same totals, counts and verdict. */
+bool hpctk_vlanes_simd128(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2])
+{
+	const uint32_t gp = l->gp;
+	double *tot = l->tot, *totmag = l->totmag;
+	const double *elmag = l->elmag, *neg = l->neg, *pos = l->pos;
+	const int64_t *isexec = l->isexec;
+	const v128_t zero = wasm_f64x2_splat(0.0);
+	const v128_t abs_tol = wasm_f64x2_splat(HPCTK_VALUES_ABS_TOL), rel_tol = wasm_f64x2_splat(HPCTK_VALUES_REL_TOL);
+	v128_t ok = wasm_i64x2_splat(-1), nall = wasm_i64x2_splat(0), nexec = wasm_i64x2_splat(0);
+	for (uint32_t k = 0; k < gp; k += 2) {
+		v128_t x = wasm_f64x2_add(wasm_v128_load(ex + k), wasm_v128_load(x2 + k)), f = wasm_v128_load(found + k);
+		v128_t xa = wasm_f64x2_add(x, wasm_f64x2_abs(f)); /* mag + |found|; mag = x: no negative term */
+		v128_t tol = wasm_f64x2_add(abs_tol, wasm_f64x2_mul(rel_tol, wasm_f64x2_add(xa, wasm_v128_load(elmag + k))));
+		v128_t diff = wasm_f64x2_sub(f, x);
+		wasm_v128_store(tot + k, wasm_f64x2_add(wasm_v128_load(tot + k), diff));
+		wasm_v128_store(totmag + k, wasm_f64x2_add(wasm_v128_load(totmag + k), xa));
+		v128_t lo = wasm_f64x2_sub(wasm_v128_load(neg + k), tol), hi = wasm_f64x2_add(wasm_v128_load(pos + k), tol);
+		ok = wasm_v128_and(ok, wasm_v128_and(wasm_f64x2_ge(diff, lo), wasm_f64x2_le(diff, hi)));
+		v128_t touched = wasm_v128_or(wasm_f64x2_ne(x, zero), wasm_f64x2_ne(f, zero));
+		nall = wasm_i64x2_sub(nall, touched);
+		nexec = wasm_i64x2_sub(nexec, wasm_v128_and(touched, wasm_v128_load(isexec + k)));
+	}
+	int64_t na0 = wasm_i64x2_extract_lane(nall, 0), na1 = wasm_i64x2_extract_lane(nall, 1);
+	int64_t ne0 = wasm_i64x2_extract_lane(nexec, 0), ne1 = wasm_i64x2_extract_lane(nexec, 1);
+	nev[1] += (uint64_t)(ne0 + ne1);
+	nev[0] += (uint64_t)(na0 + na1 - ne0 - ne1);
+	return wasm_i64x2_all_true(ok);
 }
 #endif

@@ -255,6 +255,9 @@ typedef struct hpctk_vlanes {
  * core/simd.h says so; both give the same results. */
 bool hpctk_vlanes_sse2(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2]);
 bool hpctk_vlanes_avx512(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2]);
+/* The same two slots at a time in WebAssembly's 128-bit SIMD, where the
+ * build has it (the web page's, -msimd128). */
+bool hpctk_vlanes_simd128(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2]);
 
 /* An equation out of tolerance when it was evaluated, decided at the
  * profile's end (verdict.c): its terms, and where its node's values
