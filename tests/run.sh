@@ -4,17 +4,19 @@
 # ", N skipped" and the list of what was skipped and why when a test could
 # not run a part (real samples absent: HV_SHARED names the shared folder).
 # Tests run TEST_JOBS at a time (default: one more than the number of
-# cores, at most 4: the browser and mpirun tests wait a good part of their
-# time, and a test beside them takes the core they leave);
+# cores, at most 4: the mpirun tests wait a good part of their time, and a
+# test beside them takes the core they leave);
 # each writes its own log and the results are printed in a fixed order, so
 # the output is the same whatever the parallelism. HPCVET_TEST_TIMES=1: also
 # the 15 tests that took the most CPU time (.ci/run asks for them).
 set -u
 cd "$(dirname "$0")/.."
-# One test more than cores: on 2 cores, 2 at a time, the suite used 902
-# CPU seconds in 608 s wall (of 1216 core seconds), the idle time being that
-# of tests/web.test.sh, html_report.test.sh (Chromium), mpi.test.sh and
-# changed.test.sh (mpirun), which wait for about half of their wall time.
+# One test more than cores: on 2 cores, 2 at a time, the suite left cores
+# idle while mpi.test.sh and changed.test.sh waited on mpirun's start-up and
+# its ranks' hand-offs. (The browser tests wait less than their CPU figure
+# suggests: Chromium's processes are not reaped through the test's process
+# tree, so the CPU that `time` reports for them misses about 60% of theirs,
+# measured with a cgroup around tests/web.test.sh.)
 jobs=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 2) + 1))}
 [ "$jobs" -gt 4 ] && jobs=4
 logs=$(mktemp -d)

@@ -141,9 +141,19 @@ drop.addEventListener('drop', async (e) => {
 	run([...inputs, ...looseInputs(loose)]);
 });
 
+// The object URLs of the report on show (its frame and download links): a
+// blob URL holds its bytes until revoked, so each new report frees the last
+// one's, which a session validating many inputs would otherwise keep.
+let reportUrls = [];
+function reportUrl(text, type) {
+	const url = URL.createObjectURL(new Blob([text], {type}));
+	reportUrls.push(url);
+	return url;
+}
+
 function download(name, text, type) {
 	const a = document.createElement('a');
-	a.href = URL.createObjectURL(new Blob([text], {type}));
+	a.href = reportUrl(text, type);
 	a.download = name;
 	a.textContent = name;
 	return a;
@@ -208,11 +218,13 @@ function renderJson(report) {
 function renderReport(msg) {
 	const box = $('report');
 	box.replaceChildren();
+	for (const url of reportUrls) URL.revokeObjectURL(url);
+	reportUrls = [];
 	if (msg.html) {
 		const frame = document.createElement('iframe');
 		frame.title = 'hpcvet report';
 		frame.sandbox = 'allow-scripts';
-		frame.src = URL.createObjectURL(new Blob([msg.html], {type: 'text/html'}));
+		frame.src = reportUrl(msg.html, 'text/html');
 		box.appendChild(frame);
 	} else {
 		box.appendChild(renderJson(JSON.parse(msg.json)));
