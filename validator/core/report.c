@@ -30,6 +30,7 @@ void hv_report_free(hv_report *r)
 	r->ghosts = NULL;
 	r->files = NULL;
 	r->file_slots = NULL;
+	r->last_pooled = NULL;
 	r->ndiags = r->nfiles = r->nghosts = r->ghost_cap = r->diag_cap = r->files_cap = r->file_slots_cap = 0;
 }
 
@@ -67,11 +68,14 @@ static bool file_slots_room(hv_report *r)
 static const char *intern_file(hv_report *r, const char *file)
 {
 	if (!file) file = r->input_path ? r->input_path : "";
+	/* most calls name the file the call before named (a run of failures) */
+	const char *last = r->last_pooled;
+	if (last && (last == file || strcmp(last, file) == 0)) return last;
 	if (!file_slots_room(r)) return NULL;
 	size_t mask = r->file_slots_cap - 1, h = name_hash(file) & mask;
 	for (uint32_t at; (at = r->file_slots[h]) != 0; h = (h + 1) & mask) {
 		char *f = r->files[at - 1];
-		if (f == file || strcmp(f, file) == 0) return f;
+		if (f == file || strcmp(f, file) == 0) return r->last_pooled = f;
 	}
 	if (r->nfiles == r->files_cap) {
 		size_t cap = r->files_cap ? r->files_cap * 2 : 8;
@@ -84,7 +88,7 @@ static const char *intern_file(hv_report *r, const char *file)
 	if (!copy) return NULL;
 	r->files[r->nfiles++] = copy;
 	r->file_slots[h] = (uint32_t)r->nfiles;
-	return copy;
+	return r->last_pooled = copy;
 }
 
 /* One more failure of `rule` counted (failed[rule] already holds it): one

@@ -115,6 +115,7 @@ typedef struct hv_report {
 	size_t nfiles, files_cap;
 	uint32_t *file_slots;     /* open addressing over files (index + 1, 0: empty), by name */
 	size_t file_slots_cap;    /* a power of two, at least twice nfiles; 0: none yet */
+	const char *last_pooled;  /* the pool's name interned last (a run of failures names one file) */
 	hv_part parts[HV_PARTS_MAX]; /* the traces of the input, when it holds several */
 	size_t nparts;            /* parts recorded (beyond HV_PARTS_MAX only counted) */
 } hv_report;
