@@ -7,7 +7,8 @@ Writes OUT, a copy of the small valid input BASE (a directory) with one
 file replaced or grown so that OUT holds about BYTES bytes in the shape an
 attacker would choose: the shapes that cost a parser or a checker most per
 byte (deep or wide nesting, many tiny records, counts at their bounds, many
-diagnostics, long names). The binary shapes that hpcvet-gen can write
+diagnostics, long names; a zeroed region of an HPCToolkit database, a note
+on every DUMPI rank file, measured with no cap on the report). The binary shapes that hpcvet-gen can write
 itself (deep context trees, many profiles, requests in flight) are made by
 bench/hostile.sh with the generator's options; this script does the text
 formats (the metric taxonomy's YAML, ovni's stream.json, DUMPI's .meta) and
@@ -182,6 +183,22 @@ def main():
                 data = f.read()
             with open(p, "wb") as f:
                 f.write(obs_shape(shape, n, data))
+    elif shape == "hk-zeroed":  # the middle half of profile.db and cct.db zeroed: a finding per value
+        for name in ("profile.db", "cct.db"):
+            path = os.path.join(out, name)
+            with open(path, "rb") as f:
+                data = bytearray(f.read())
+            a, e = len(data) // 4, 3 * len(data) // 4
+            data[a:e] = bytes(e - a)
+            with open(path, "wb") as f:
+                f.write(data)
+    elif shape == "dumpi-rank-notes":  # every rank file's CPU bias 5 s: one note per rank file
+        for name in os.listdir(out):
+            if name.endswith(".bin"):
+                path = os.path.join(out, name)
+                with open(path, "r+b") as f:
+                    f.seek(8)  # the biases after the 8-byte preamble: cpu_bias, big-endian
+                    f.write(struct.pack(">I", 5))
     elif shape.startswith("meta-"):
         path = [os.path.join(out, f) for f in os.listdir(out) if f.endswith(".meta")][0]
         n = min(n, 1000000)  # libdumpi writes ~150 bytes; past 1 MiB a .meta is refused unread

@@ -18,7 +18,7 @@
 # stream.json shapes past ovni's 16 MiB bound are refused unparsed (that row
 # shows the bound working); DUMPI .meta shapes stay under its 1 MiB bound.
 #
-# usage: bench/hostile.sh [BUILD_DIR]
+# usage: bench/hostile.sh [BUILD_DIR]   (ONLY=REGEX: measure only the shapes it matches)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -43,6 +43,13 @@ gen_sized() {
 	"$gen" "${@//@N@/$n}" -o "$out" >/dev/null
 }
 
+# Options for hpcvet in the rows that set it: the shapes of many findings
+# run with no cap on the report too, where each finding is stored and every
+# walk that does work per finding shows (a walk quadratic in its findings
+# once took hours on a zeroed 1 GB database with --max-per-rule=0).
+extra=()
+NOCAPS=(--max-per-rule=0 --max-diagnostics=100000000)
+
 # measure LABEL INPUT: sets CPU (median s), RSS (MiB, max), BYTES, VERDICT
 measure() {
 	local log i
@@ -51,7 +58,7 @@ measure() {
 	find "$2" -type f -exec cat {} + >/dev/null
 	for ((i = 0; i < runs; i++)); do
 		set +e
-		timed "$log" "$hv" -q "$2"
+		timed "$log" "$hv" -q ${extra[@]+"${extra[@]}"} "$2"
 		set -e
 	done
 	for ((i = 0; i < runs; i++)); do timed "$log.cat" find "$2" -type f -exec cat {} +; done
@@ -60,7 +67,7 @@ measure() {
 	CPU=$(column_median "$log" 2)
 	RSS=$(awk '{ print $3 }' "$log" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }')
 	rm -f "$log"
-	VERDICT=$({ "$hv" "$2" 2>/dev/null || true; } | awk '
+	VERDICT=$({ "$hv" ${extra[@]+"${extra[@]}"} "$2" 2>/dev/null || true; } | awk '
 		/^[^ ]*: (error|warning|note)\[/ { match($0, /\[[^]]*\]/); k = substr($0, RSTART + 1, RLENGTH - 2); if (!(k in n)) o[++m] = k; n[k] = 1 }
 		/: (conforming|nonconforming)/ { v = $0; sub(/^[^:]*: /, "", v); sub(/ \(/, " (", v); gsub(/[a-z]+ [a-z]+, |, [a-z]+ edition|, v[0-9.]+|, [0-9]+ rules checked/, "", v) }
 		END { s = v; for (i = 1; i <= m && i <= 3; i++) s = s " " o[i]; if (m > 3) s = s " ..."; print s }')
@@ -70,6 +77,8 @@ measure() {
 # no reference, the row is the family's valid input and sets REF.
 row() {
 	local fam=$1 shape=$2 in=$3 per ratio
+	# ONLY=REGEX: only the shapes it matches (and the valid references)
+	if [ $# -ge 4 ] && [ -n "${ONLY:-}" ] && ! [[ $shape =~ $ONLY ]]; then return; fi
 	measure "$shape" "$in"
 	per=$(awk -v c="$CPU" -v b="$BYTES" 'BEGIN { printf "%.2f", c * 1000 / (b / 1048576) }')
 	if [ $# -lt 4 ]; then
@@ -93,6 +102,11 @@ for size in $sizes; do
 	gen_sized "$d/hk-valid" "$bytes" --what=hpctoolkit-db --contexts=@N@00 --trace-len=@N@00 --profiles=4
 	row hpctoolkit valid-database "$d/hk-valid"
 	ref=$REF
+	python3 bench/hostile.py hk-zeroed "$bytes" "$d/hk-valid" "$d/hk-zeroed"
+	extra=(--max-per-rule=0)
+	row hpctoolkit zeroed-half-nocap "$d/hk-zeroed" "$ref"
+	extra=()
+	rm -rf "$d/hk-zeroed"
 	gen_sized "$d/hk-chain" "$bytes" --what=hpctoolkit-db --contexts=@N@00 --depth=@N@00 --profiles=1 --trace-len=8
 	row hpctoolkit context-chain "$d/hk-chain" "$ref"
 	gen_sized "$d/hk-wide" "$bytes" --what=hpctoolkit-db --contexts=@N@00 --depth=1 --profiles=1 --trace-len=8
@@ -153,6 +167,13 @@ for size in $sizes; do
 	row dumpi request-calls "$d/du-requests" "$ref"
 	gen_sized "$d/du-ranks" "$bytes" --what=dumpi-trace --contexts=@N@ --profiles=63
 	row dumpi 63-ranks "$d/du-ranks" "$ref"
+	gen_sized "$d/du-notes" "$bytes" --what=dumpi-trace --contexts=4 --profiles=@N@
+	python3 bench/hostile.py dumpi-rank-notes "$bytes" "$d/du-notes" "$d/du-notes-nocap"
+	rm -rf "$d/du-notes"
+	extra=("${NOCAPS[@]}")
+	row dumpi rank-notes-nocaps "$d/du-notes-nocap" "$ref"
+	extra=()
+	rm -rf "$d/du-notes-nocap"
 	"$gen" --what=dumpi-trace --contexts=100 --profiles=4 -o "$d/du-base" >/dev/null
 	for shape in meta-many-keys meta-long-line; do
 		python3 bench/hostile.py "$shape" "$bytes" "$d/du-base" "$d/du-$shape"

@@ -25,26 +25,70 @@ void hv_report_free(hv_report *r)
 	free(r->ghosts);
 	for (size_t i = 0; i < r->nfiles; i++) free(r->files[i]);
 	free(r->files);
+	free(r->file_slots);
 	r->diags = NULL;
 	r->ghosts = NULL;
 	r->files = NULL;
-	r->ndiags = r->nfiles = r->nghosts = r->ghost_cap = r->diag_cap = 0;
+	r->file_slots = NULL;
+	r->last_pooled = NULL;
+	r->ndiags = r->nfiles = r->nghosts = r->ghost_cap = r->diag_cap = r->files_cap = r->file_slots_cap = 0;
+}
+
+static size_t name_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+/* Room in the pool's index for one more name: the slots are rebuilt twice
+ * as many when they would be more than half full. */
+static bool file_slots_room(hv_report *r)
+{
+	if (r->nfiles + 1 <= r->file_slots_cap / 2) return true;
+	if (r->nfiles >= UINT32_MAX - 1) return false;
+	size_t cap = r->file_slots_cap ? r->file_slots_cap * 2 : 16;
+	uint32_t *slots = hv_calloc(cap, sizeof *slots);
+	if (!slots) return false;
+	for (size_t i = 0; i < r->nfiles; i++) {
+		size_t h = name_hash(r->files[i]) & (cap - 1);
+		while (slots[h]) h = (h + 1) & (cap - 1);
+		slots[h] = (uint32_t)(i + 1);
+	}
+	free(r->file_slots);
+	r->file_slots = slots;
+	r->file_slots_cap = cap;
+	return true;
 }
 
 /* Diagnostics outlive the blobs that produced them, so file names are copied
- * once into a small pool. Inputs name at most a handful of files. */
+ * once into a small pool. An input may name a file per rank or stream, tens
+ * of thousands of them, each in its own diagnostics: the pool is found by
+ * hash, so interning costs the same at the last file as at the first. */
 static const char *intern_file(hv_report *r, const char *file)
 {
 	if (!file) file = r->input_path ? r->input_path : "";
-	for (size_t i = 0; i < r->nfiles; i++)
-		if (r->files[i] == file || strcmp(r->files[i], file) == 0) return r->files[i];
-	char **nf = hv_realloc(r->files, (r->nfiles + 1) * sizeof *nf);
-	if (!nf) return NULL;
-	r->files = nf;
+	/* most calls name the file the call before named (a run of failures) */
+	const char *last = r->last_pooled;
+	if (last && (last == file || strcmp(last, file) == 0)) return last;
+	if (!file_slots_room(r)) return NULL;
+	size_t mask = r->file_slots_cap - 1, h = name_hash(file) & mask;
+	for (uint32_t at; (at = r->file_slots[h]) != 0; h = (h + 1) & mask) {
+		char *f = r->files[at - 1];
+		if (f == file || strcmp(f, file) == 0) return r->last_pooled = f;
+	}
+	if (r->nfiles == r->files_cap) {
+		size_t cap = r->files_cap ? r->files_cap * 2 : 8;
+		char **nf = hv_realloc(r->files, cap * sizeof *nf);
+		if (!nf) return NULL;
+		r->files = nf;
+		r->files_cap = cap;
+	}
 	char *copy = hv_strdup(file);
 	if (!copy) return NULL;
 	r->files[r->nfiles++] = copy;
-	return copy;
+	r->file_slots[h] = (uint32_t)r->nfiles;
+	return r->last_pooled = copy;
 }
 
 /* One more failure of `rule` counted (failed[rule] already holds it): one
@@ -367,34 +411,62 @@ bool hv_report_counts_consistent(const hv_report *r)
  * the input: they become its first diagnostic, with the number of files.
  * Applies to a rule whose every failure is stored, at most once per file,
  * in two files or more; its count stays the number of failures. Runs on
- * the finished report, so every -j and every split gives the same. */
+ * the finished report, so every -j and every split gives the same. A
+ * report may store a note for each of a million rank files: the rules are
+ * counted in one pass and a rule's files told apart by sorting, never by
+ * comparing every note with every other. */
+typedef struct note_at {
+	int rule;
+	uintptr_t file;
+} note_at;
+
+static int cmp_note_at(const void *a, const void *b)
+{
+	const note_at *x = a, *y = b;
+	if (x->rule != y->rule) return x->rule < y->rule ? -1 : 1;
+	return x->file < y->file ? -1 : x->file > y->file;
+}
+
 void hv_report_fold_file_notes(hv_report *r)
 {
-	bool *drop = NULL;
+	size_t first[HV_RULE_COUNT], count[HV_RULE_COUNT];
+	for (int i = 0; i < HV_RULE_COUNT; i++) first[i] = SIZE_MAX, count[i] = 0;
+	for (size_t k = 0; k < r->ndiags; k++) {
+		const hv_diag *d = &r->diags[k];
+		if (d->sev != HV_SEV_NOTE) continue;
+		if (!count[d->rule]++) first[d->rule] = k;
+	}
+	/* a rule folds when its every failure is one of its stored notes */
+	bool fold[HV_RULE_COUNT], any = false;
+	size_t notes = 0;
+	for (int i = 0; i < HV_RULE_COUNT; i++) {
+		fold[i] = count[i] >= 2 && count[i] == r->failed[i];
+		any |= fold[i];
+		if (fold[i]) notes += count[i];
+	}
+	if (!any) return;
+	/* ... on as many files: no file twice */
+	note_at *at = hv_malloc(notes * sizeof *at);
+	if (!at) return;
+	size_t n = 0;
+	for (size_t k = 0; k < r->ndiags; k++)
+		if (r->diags[k].sev == HV_SEV_NOTE && fold[r->diags[k].rule])
+			at[n++] = (note_at){r->diags[k].rule, (uintptr_t)r->diags[k].file};
+	qsort(at, n, sizeof *at, cmp_note_at);
+	for (size_t k = 1; k < n; k++)
+		if (at[k].rule == at[k - 1].rule && at[k].file == at[k - 1].file) fold[at[k].rule] = false;
+	free(at);
+	size_t o = 0;
 	for (size_t k = 0; k < r->ndiags; k++) {
 		hv_diag *d = &r->diags[k];
-		int rule = d->rule;
-		if (d->sev != HV_SEV_NOTE || (drop && drop[k])) continue;
-		size_t n = 0;
-		bool once = true;
-		for (size_t j = k; j < r->ndiags && once; j++) {
-			if (r->diags[j].rule != rule || r->diags[j].sev != HV_SEV_NOTE) continue;
-			n++;
-			for (size_t i = k; i < j && once; i++)
-				if (r->diags[i].rule == rule && r->diags[i].sev == HV_SEV_NOTE && r->diags[i].file == r->diags[j].file)
-					once = false;
+		if (d->sev == HV_SEV_NOTE && fold[d->rule]) {
+			if (k != first[d->rule]) continue;
+			size_t len = strlen(d->msg);
+			snprintf(d->msg + len, sizeof d->msg - len,
+				 " (the same note on %zu files of this input; shown for the first)", count[d->rule]);
 		}
-		if (!once || n < 2 || n != r->failed[rule]) continue;
-		if (!drop && !(drop = hv_calloc(r->ndiags, sizeof *drop))) return;
-		for (size_t j = k + 1; j < r->ndiags; j++)
-			if (r->diags[j].rule == rule && r->diags[j].sev == HV_SEV_NOTE) drop[j] = true;
-		size_t len = strlen(d->msg);
-		snprintf(d->msg + len, sizeof d->msg - len, " (the same note on %zu files of this input; shown for the first)", n);
+		if (o != k) r->diags[o] = *d;
+		o++;
 	}
-	if (!drop) return;
-	size_t o = 0;
-	for (size_t k = 0; k < r->ndiags; k++)
-		if (!drop[k]) r->diags[o++] = r->diags[k];
 	r->ndiags = o;
-	free(drop);
 }

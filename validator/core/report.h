@@ -112,7 +112,10 @@ typedef struct hv_report {
 	char problem[256];        /* why unreadable / internal_error */
 	char **files;             /* string pool for diag->file */
 	const char *last_raw, *last_interned; /* the file a check named last, and its copy in the pool */
-	size_t nfiles;
+	size_t nfiles, files_cap;
+	uint32_t *file_slots;     /* open addressing over files (index + 1, 0: empty), by name */
+	size_t file_slots_cap;    /* a power of two, at least twice nfiles; 0: none yet */
+	const char *last_pooled;  /* the pool's name interned last (a run of failures names one file) */
 	hv_part parts[HV_PARTS_MAX]; /* the traces of the input, when it holds several */
 	size_t nparts;            /* parts recorded (beyond HV_PARTS_MAX only counted) */
 } hv_report;

@@ -16,9 +16,14 @@ static void __attribute__((format(printf, 2, 3))) add_reason(hv_cert_reasons *rs
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	char **nv = hv_realloc(rs->v, (rs->n + 1) * sizeof *nv);
-	if (!nv) return;
-	rs->v = nv;
+	if (rs->n == rs->cap) {
+		/* a reason per file of a large input: the list grows by doubling */
+		size_t cap = rs->cap ? rs->cap * 2 : 8;
+		char **nv = hv_realloc(rs->v, cap * sizeof *nv);
+		if (!nv) return;
+		rs->v = nv;
+		rs->cap = cap;
+	}
 	char *s = hv_strdup(buf);
 	if (s) rs->v[rs->n++] = s;
 }
@@ -28,7 +33,7 @@ void hv_cert_reasons_free(hv_cert_reasons *rs)
 	for (size_t i = 0; i < rs->n; i++) free(rs->v[i]);
 	free(rs->v);
 	rs->v = NULL;
-	rs->n = 0;
+	rs->n = rs->cap = 0;
 }
 
 static const char *str_of(const cJSON *o, const char *key)
@@ -64,11 +69,57 @@ const char *hv_cert_input_path(const cJSON *in) { return str_of(in, "path"); }
 const char *hv_cert_input_verdict(const cJSON *in) { return str_of(in, "verdict"); }
 bool hv_cert_input_strict(const cJSON *in) { return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(in, "strict")); }
 
-static const hv_cert_file *find_file(const hv_cert_files *cf, const char *name)
+/* A name and its place in a list, to sort: an input of a million rank
+ * files is compared with its certificate by sorted names, not by searching
+ * one list for every name of the other. */
+typedef struct named {
+	const char *name;
+	size_t at;
+} named;
+
+static int cmp_named(const void *a, const void *b)
 {
+	const named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->at > y->at) - (x->at < y->at);
+}
+
+/* The first of `v` (n, sorted) named `name`, or NULL. */
+static const named *find_named(const named *v, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(v[mid].name, name) < 0) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo < n && strcmp(v[lo].name, name) == 0 ? &v[lo] : NULL;
+}
+
+/* The file named `name` read now: by the sorted index when there is one,
+ * else by a walk over the list (the same answer, the first of the name). */
+static const hv_cert_file *find_file(const hv_cert_files *cf, const named *ix, const char *name)
+{
+	if (ix) {
+		const named *at = find_named(ix, cf->n, name);
+		return at ? &cf->files[at->at] : NULL;
+	}
 	for (size_t i = 0; i < cf->n; i++)
 		if (strcmp(cf->files[i].name, name) == 0) return &cf->files[i];
 	return NULL;
+}
+
+/* Whether the certificate's `files` name `name`. */
+static bool certified(const cJSON *files, const named *ix, size_t nix, const char *name)
+{
+	if (ix) return find_named(ix, nix, name) != NULL;
+	const cJSON *f;
+	cJSON_ArrayForEach(f, files)
+	{
+		const char *n = str_of(f, "name");
+		if (n && strcmp(n, name) == 0) return true;
+	}
+	return false;
 }
 
 /* Compare the certified files with the files read now. */
@@ -79,7 +130,28 @@ static void compare_files(const cJSON *files, const hv_cert_files *now, hv_cert_
 		return;
 	}
 	if (!now->complete) add_reason(rs, "digests could not be computed now: %s", now->problem ? now->problem : "?");
+	/* both lists sorted by name (without the memory: searched as lists) */
+	size_t ncert = (size_t)cJSON_GetArraySize(files), nix = 0;
+	named *now_ix = now->n ? hv_malloc_optional(now->n * sizeof *now_ix) : NULL;
+	named *cert_ix = ncert ? hv_malloc_optional(ncert * sizeof *cert_ix) : NULL;
+	if ((now->n && !now_ix) || (ncert && !cert_ix)) {
+		free(now_ix);
+		free(cert_ix);
+		now_ix = cert_ix = NULL;
+	}
+	if (now_ix) {
+		for (size_t i = 0; i < now->n; i++) now_ix[i] = (named){now->files[i].name, i};
+		qsort(now_ix, now->n, sizeof *now_ix, cmp_named);
+	}
 	const cJSON *f;
+	if (cert_ix) {
+		cJSON_ArrayForEach(f, files)
+		{
+			const char *name = str_of(f, "name");
+			if (name && nix < ncert) cert_ix[nix] = (named){name, nix}, nix++;
+		}
+		qsort(cert_ix, nix, sizeof *cert_ix, cmp_named);
+	}
 	cJSON_ArrayForEach(f, files)
 	{
 		const char *name = str_of(f, "name"), *sha = str_of(f, "sha256");
@@ -88,7 +160,7 @@ static void compare_files(const cJSON *files, const hv_cert_files *now, hv_cert_
 			add_reason(rs, "a file entry of the certificate lacks name, size or sha256");
 			continue;
 		}
-		const hv_cert_file *cur = find_file(now, name);
+		const hv_cert_file *cur = find_file(now, now_ix, name);
 		if (!cur) {
 			add_reason(rs, "%s: certified, but not part of the input now", name);
 			continue;
@@ -100,15 +172,11 @@ static void compare_files(const cJSON *files, const hv_cert_files *now, hv_cert_
 			add_reason(rs, "%s: SHA-256 differs: certificate %s, file now %s", name, sha,
 				   cur->sha256[0] ? cur->sha256 : "(not computed)");
 	}
-	for (size_t i = 0; i < now->n; i++) {
-		bool found = false;
-		cJSON_ArrayForEach(f, files)
-		{
-			const char *name = str_of(f, "name");
-			if (name && strcmp(name, now->files[i].name) == 0) found = true;
-		}
-		if (!found) add_reason(rs, "%s: part of the input now, but not certified", now->files[i].name);
-	}
+	for (size_t i = 0; i < now->n; i++)
+		if (!certified(files, cert_ix, nix, now->files[i].name))
+			add_reason(rs, "%s: part of the input now, but not certified", now->files[i].name);
+	free(now_ix);
+	free(cert_ix);
 }
 
 void hv_cert_check_input(const cJSON *in, const char *table_cert, const char *table_now, const hv_cert_files *now,

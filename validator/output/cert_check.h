@@ -34,7 +34,7 @@ bool hv_cert_input_strict(const struct cJSON *in);
 /* Why a certificate does not hold for one input: a list of messages. */
 typedef struct hv_cert_reasons {
 	char **v;
-	size_t n;
+	size_t n, cap;
 } hv_cert_reasons;
 
 void hv_cert_reasons_free(hv_cert_reasons *rs);
