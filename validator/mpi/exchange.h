@@ -1,5 +1,7 @@
 /* hpcvet-mpi's communication: every rank contributes bytes and receives
- * every rank's bytes (MPI_Allgather of a header, then MPI_Allgatherv), or,
+ * every rank's bytes (MPI_Allgather of a header slot, which carries a small
+ * contribution whole, so that most exchanges are one collective; else then
+ * MPI_Allgatherv), or,
  * for the partitioned DUMPI cross-rank stage, bytes for each rank
  * (MPI_Alltoallv) after the same header. All collectives of the program go through it, so every
  * rank always takes part in the same sequence; a rank that reaches another
