@@ -53,6 +53,8 @@ static void no_room(int me)
 	MPI_Abort(MPI_COMM_WORLD, 4);
 }
 
+static uint64_t bytes_of(const hv_wbuf *w) { return w->failed || w->n > INT_MAX ? LOST : w->n; }
+
 /* The most bytes a rank's contribution may have to travel inside its header
  * slot (below): up to 64 KiB of slots in all, at most 4 KiB a rank, a
  * multiple of 8 so that every slot's header stays aligned. The same on
@@ -65,49 +67,44 @@ static size_t inline_cap(int nranks)
 }
 
 /* Every rank's header agreed on (kind and n the same everywhere, else the
- * job ends with a message); g's per-rank arrays allocated. Each rank's
- * header travels in a slot of H_WORDS words and `cap` bytes, and a
- * contribution of at most `cap` bytes (`mine`) travels whole in it: the one
- * collective is then the whole exchange. The slots are returned (the caller
- * frees them, or hands them to g as its buffer); *slot: a slot's size. */
-static uint8_t *agree(int kind, uint64_t n, uint64_t bytes, const hv_wbuf *mine, size_t cap, hv_gathered *g,
-		      size_t *slot)
+ * job ends with a message); g's per-rank arrays allocated, hdr returned
+ * (the caller frees it). Each header travels in a slot of H_WORDS words and
+ * *cap bytes: with `mine`, a contribution of at most *cap bytes travels
+ * whole in it, the slots are left in *slots (the caller frees them, or
+ * hands them to g as its buffer) and the one collective may be the whole
+ * exchange; without (NULL), *cap is 0 and no slots are kept. */
+static uint64_t *agree(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g, uint8_t **slots, size_t *cap)
 {
 	memset(g, 0, sizeof *g);
 	MPI_Comm_size(MPI_COMM_WORLD, &g->nranks);
 	MPI_Comm_rank(MPI_COMM_WORLD, &g->me);
 	int nr = g->nranks;
-	*slot = H_WORDS * sizeof(uint64_t) + cap;
-	uint64_t my[H_WORDS] = {(uint64_t)kind, n, bytes, hv_fileio_read_errors(NULL)};
-	uint8_t *out = hv_malloc(*slot);
-	uint8_t *slots = hv_malloc((size_t)nr * *slot);
+	*cap = mine ? inline_cap(nr) : 0;
+	const size_t slot = H_WORDS * sizeof(uint64_t) + *cap;
+	uint64_t my[H_WORDS] = {(uint64_t)kind, n, mine ? bytes_of(mine) : 0, hv_fileio_read_errors(NULL)};
+	uint8_t *out = hv_malloc(slot), *all = hv_malloc((size_t)nr * slot);
+	uint64_t *hdr = hv_malloc((size_t)nr * sizeof my);
 	g->off = hv_calloc((size_t)nr, sizeof *g->off);
 	g->len = hv_calloc((size_t)nr, sizeof *g->len);
 	g->lost = hv_calloc((size_t)nr, sizeof *g->lost);
-	if (!out || !slots || !g->off || !g->len || !g->lost) {
+	if (!out || !all || !hdr || !g->off || !g->len || !g->lost) {
 		/* Without room for the headers this rank cannot even take part. */
 		no_room(g->me);
 	}
 	memcpy(out, my, sizeof my);
-	if (bytes != LOST && bytes <= cap && bytes) memcpy(out + sizeof my, mine->p, (size_t)bytes);
+	if (my[H_BYTES] != LOST && my[H_BYTES] <= *cap && my[H_BYTES])
+		memcpy(out + sizeof my, mine->p, (size_t)my[H_BYTES]);
 	/* An int count: the slots are at most 64 KiB plus the headers. */
-	MPI_Allgather(out, (int)*slot, MPI_BYTE, slots, (int)*slot, MPI_BYTE, MPI_COMM_WORLD);
+	MPI_Allgather(out, (int)slot, MPI_BYTE, all, (int)slot, MPI_BYTE, MPI_COMM_WORLD);
 	free(out);
-	uint64_t *hdr = hv_malloc((size_t)nr * sizeof my);
-	if (!hdr) no_room(g->me);
-	for (int r = 0; r < nr; r++) memcpy(hdr + (size_t)r * H_WORDS, slots + (size_t)r * *slot, sizeof my);
+	for (int r = 0; r < nr; r++) memcpy(hdr + (size_t)r * H_WORDS, all + (size_t)r * slot, sizeof my);
 	for (int r = 0; r < nr; r++)
 		if (hdr[r * H_WORDS + H_KIND] != my[H_KIND] || hdr[r * H_WORDS + H_N] != my[H_N]) diverged(g->me, hdr, r);
-	free(hdr);
-	return slots;
-}
-
-/* A slot's header word w of rank r. */
-static uint64_t slot_word(const uint8_t *slots, size_t slot, int r, int w)
-{
-	uint64_t v;
-	memcpy(&v, slots + (size_t)r * slot + (size_t)w * sizeof v, sizeof v);
-	return v;
+	if (slots)
+		*slots = all;
+	else
+		free(all);
+	return hdr;
 }
 
 /* The layout of what arrives from each rank (b(r): its byte count, LOST
@@ -139,8 +136,6 @@ static bool layout(hv_gathered *g, const uint64_t *bytes, size_t stride, int *co
 	return all_ok;
 }
 
-static uint64_t bytes_of(const hv_wbuf *w) { return w->failed || w->n > INT_MAX ? LOST : w->n; }
-
 static void counts_alloc(int nr, int me, int **counts, int **displs)
 {
 	*counts = hv_calloc((size_t)nr, sizeof **counts);
@@ -150,34 +145,30 @@ static void counts_alloc(int nr, int me, int **counts, int **displs)
 
 bool hv_exchange(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g)
 {
-	int nr;
-	MPI_Comm_size(MPI_COMM_WORLD, &nr);
-	size_t cap = inline_cap(nr), slot;
-	uint64_t bytes = bytes_of(mine);
-	uint8_t *slots = agree(kind, n, bytes, mine, cap, g, &slot);
+	uint8_t *slots;
+	size_t cap;
+	uint64_t *hdr = agree(kind, n, mine, g, &slots, &cap);
 	/* Every rank's bytes came inside its slot (or were lost at their
 	 * sender): the slots are the gathered buffer, with nothing allocated
 	 * after the collective, so no rank can run out of memory now. Most
 	 * exchanges of a split run (an input's end, a small unit) are that. */
 	bool all_inline = true;
-	for (int r = 0; r < nr; r++) {
-		uint64_t b = slot_word(slots, slot, r, H_BYTES);
+	for (int r = 0; r < g->nranks; r++) {
+		uint64_t b = hdr[r * H_WORDS + H_BYTES];
 		if (b != LOST && b > cap) all_inline = false;
 	}
 	if (all_inline) {
-		for (int r = 0; r < nr; r++) {
-			uint64_t b = slot_word(slots, slot, r, H_BYTES);
+		const size_t slot = H_WORDS * sizeof(uint64_t) + cap;
+		for (int r = 0; r < g->nranks; r++) {
+			uint64_t b = hdr[r * H_WORDS + H_BYTES];
 			g->lost[r] = b == LOST;
 			g->off[r] = (uint64_t)r * slot + H_WORDS * sizeof(uint64_t);
 			g->len[r] = b == LOST ? 0 : b;
 		}
 		g->buf = slots;
+		free(hdr);
 		return true;
 	}
-	uint64_t *hdr = hv_malloc((size_t)nr * H_WORDS * sizeof *hdr);
-	if (!hdr) no_room(g->me);
-	for (int r = 0; r < nr; r++)
-		for (int w = 0; w < H_WORDS; w++) hdr[r * H_WORDS + w] = slot_word(slots, slot, r, w);
 	free(slots);
 	int *counts, *displs;
 	counts_alloc(g->nranks, g->me, &counts, &displs);
@@ -195,8 +186,8 @@ bool hv_exchange(int kind, uint64_t n, const hv_wbuf *mine, hv_gathered *g)
 
 bool hv_exchange_route(int kind, uint64_t n, const hv_wbuf *to, hv_gathered *g)
 {
-	size_t slot;
-	free(agree(kind, n, 0, NULL, 0, g, &slot));
+	size_t cap;
+	free(agree(kind, n, NULL, g, NULL, &cap));
 	int nr = g->nranks;
 	uint64_t *out = hv_malloc((size_t)nr * sizeof *out), *in = hv_malloc((size_t)nr * sizeof *in);
 	int *scounts, *sdispls, *counts, *displs;
