@@ -301,7 +301,7 @@ static void requests_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args
 	mpi_arg(fn, a, RO_FLAG, &flag);
 	mpi_pass *p = m->pass;
 	const uint8_t *ids = ids_in_record(p, arr, cnt);
-	bool plain = !m->io_requests && !(m->ignored & IGN_REQUESTS);
+	bool plain = !p->req_off;
 	uint64_t known = 0;
 	uint32_t id;
 	for (uint64_t i = 0; i < cnt; i++) {
