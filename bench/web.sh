@@ -25,7 +25,13 @@
 # RUNS (default 3), FORMATS (default "hpctoolkit ovni-trace", bench/lib.sh's
 # generators), WEB_MODES (default "read-ahead"), BENCH_DIR (kept and reused
 # when given), PYTHON (a python3 with selenium), WEB_THREADS=1 (also print,
-# for the last run of each, the CPU seconds by thread: where the time goes).
+# for the last run of each, the CPU seconds by thread: where the time goes),
+# WEB_CPU_BY_PROCESS=1 (after the table, for the last run of each, the CPU
+# seconds of each of Chromium's processes and of its busiest threads, from
+# /proc/PID/stat and /proc/PID/task/*/stat before and after the validation,
+# the bytes the browser process read, and the page's streams and chunks),
+# WEB_CHROMIUM_FLAGS (Chromium's flags, default "--headless=new --no-sandbox
+# --disable-gpu --disable-dev-shm-usage").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -40,9 +46,10 @@ hv_abs=$(realpath "$hv")
 "$py" -c 'import selenium' 2>/dev/null || { echo "$py has no selenium (Debian: python3-selenium)" >&2; exit 2; }
 source bench/lib.sh
 bench_workdir
+: >"$dir/by-process.txt"
 
 echo "# the web page vs hpcvet -q -j1; $runs runs each (median wall); load $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
-echo "| input | MiB | hpcvet -j1 wall s | CPU s | peak RSS MiB | page reads by | page wall s | CPU s | page / CLI wall | CPU | page peak memory MiB | wasm memory MiB | read-ahead buffer MiB | waits for reads (s) | MiB read | browser reads | exit (CLI, page) |"
+echo "| input | MiB | hpcvet -j1 wall s | CPU s | peak RSS MiB | page reads by | page wall s | CPU s | page / CLI wall | CPU | page peak memory MiB | wasm memory MiB | read-ahead buffer MiB | waits for reads (s) | MiB read | runs (browser reads) | exit (CLI, page) |"
 echo "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 	in=$(bench_generate "$fmt" "$(bench_param "$fmt" "$size")" "$dir/$fmt")
@@ -55,6 +62,12 @@ for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 		: >"$dir/page.log"
 		for ((i = 0; i < runs; i++)); do
 			[ "${WEB_THREADS:-0}" = 1 ] && [ "$i" = $((runs - 1)) ] && flags+=(--threads)
+			if [ "${WEB_CPU_BY_PROCESS:-0}" = 1 ] && [ "$i" = $((runs - 1)) ]; then
+				echo "## $fmt, $mode, the last run" >>"$dir/by-process.txt"
+				"$py" bench/web_page.py "$build/web" "$in" "${flags[@]}" --by-process --json="$dir/page.json" \
+					>>"$dir/page.log" 2>>"$dir/by-process.txt"
+				continue
+			fi
 			"$py" bench/web_page.py "$build/web" "$in" "${flags[@]}" --json="$dir/page.json" >>"$dir/page.log"
 		done
 		# the page's report must be the command line's (run, as the page
@@ -74,9 +87,15 @@ for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 		shared=$(awk '{ print $9 }' "$dir/page.log" | sort -g | tail -n 1)
 		readmib=$(column_median "$dir/page.log" 10)
 		asks=$(column_median "$dir/page.log" 11)
+		opens=$(column_median "$dir/page.log" 12)
 		ratio=$(awk -v a="$page_wall" -v b="$cli_wall" 'BEGIN { printf "%.1f", a / b }')
 		cratio=$(awk -v a="$page_cpu" -v b="$CLI_CPU" 'BEGIN { printf "%.1f", a / b }')
 		echo "| $fmt | $mb | $(printf %.2f "$cli_wall") | $(printf %.2f "$CLI_CPU") | $cli_rss | ${got% } | $page_wall | $page_cpu |" \
-			"${ratio}x | ${cratio}x | $rend | $wasm | $shared | $page_reads ($page_read_s) | $readmib | $asks | $cli_exit, ${page_exit% } |"
+			"${ratio}x | ${cratio}x | $rend | $wasm | $shared | $page_reads ($page_read_s) | $readmib | $asks ($opens) | $cli_exit, ${page_exit% } |"
 	done
 done
+if [ -s "$dir/by-process.txt" ]; then
+	echo
+	echo "# CPU seconds by process and thread, from the pick to the report"
+	cat "$dir/by-process.txt"
+fi

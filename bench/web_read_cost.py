@@ -36,12 +36,12 @@ import serve  # noqa: E402 (web/serve.py)
 from chromium_procs import thread_cpu, thread_delta  # noqa: E402
 
 MIB = 1 << 20
-CASES = [('slice.arrayBuffer', b, n) for b in (1, 4, 16, 64) for n in (1,)] + \
-        [('slice.arrayBuffer', 1, 4), ('slice.arrayBuffer', 1, 8), ('slice.arrayBuffer', 4, 4),
-         ('slice.arrayBuffer', 16, 2)] + \
-        [('FileReaderSync', b, 1) for b in (1, 4, 16, 64)] + \
-        [('Response(slice).arrayBuffer', 4, 1), ('stream', 0, 1), ('stream BYOB', 1, 1), ('stream BYOB', 4, 1),
-         ('File.arrayBuffer', 0, 1), ('Response(File).arrayBuffer', 0, 1)]
+CASES = [('slice.arrayBuffer', b, 1) for b in (0.5, 1, 4, 8, 16)] + \
+        [('slice.arrayBuffer', 1, 4), ('slice.arrayBuffer', 4, 4)] + \
+        [('FileReaderSync', b, 1) for b in (0.5, 1, 4, 8, 16)] + [('FileReaderSync into wasm', 1, 1)] + \
+        [('slice.stream', b, 1) for b in (0.5, 1, 4, 8, 16)] + \
+        [('stream', 0, 1), ('stream, copied', 1, 1), ('stream BYOB', 1, 1), ('stream BYOB', 4, 1),
+         ('stream BYOB into wasm', 1, 1), ('File.arrayBuffer', 0, 1), ('Response(slice).arrayBuffer', 4, 1)]
 
 
 def main():
@@ -92,7 +92,7 @@ def main():
                 th0 = thread_cpu(root)
                 t0 = time.time()
                 r = driver.execute_async_script('readCase(arguments[0]).then(arguments[arguments.length - 1])',
-                                                {'api': api, 'block': block * MIB, 'inflight': inflight})
+                                                {'api': api, 'block': int(block * MIB), 'inflight': inflight})
                 wall = time.time() - t0
                 by = thread_delta(th0, thread_cpu(root))
                 if r.get('error') or r['bytes'] != size:

@@ -1,44 +1,108 @@
 // The reader of the read-ahead mode (worker.js): reads the blocks the
-// validating worker asks for with the browser's asynchronous Blob reads,
-// one read (a stream) for each run of blocks asked for together, and
-// copies the bytes into the blocks' slots of the shared memory as they
+// validating worker asks for with the browser's asynchronous Blob streams
+// and copies the bytes into the blocks' slots of the shared memory as they
 // come, each block handed over as soon as it is whole (the core waits for
 // the block it needs, not for the whole run). Its thread never blocks, so
 // reads go on while the core checks the bytes it has. Runs only when the
 // page is cross-origin isolated.
+//
+// A stream is kept open after a run and continued by the next run that
+// starts where it stopped (the core reads most files in order: a file's
+// next run is asked for as it nears the last one's end). Opening a read
+// costs the browser ~3 ms of CPU whatever its size (it registers the slice
+// as a new Blob and opens the file), and a short stream's chunks are small
+// (~128 KiB, for a 1 MiB slice): reading a 256 MiB file by a stream a 1
+// MiB slice costs ~9 ns a byte, by one stream kept open ~2
+// (`make bench-web-reads`, "slice.stream" and "stream, copied").
 'use strict';
 
 let data = null;  // Uint8Array over the SharedArrayBuffer of the slots
-let done = null;  // Int32Array: per slot, the ticket of its last read done (negated: failed)
+let done = null;  // Int32Array: per slot, the ticket of its last read done (negated: failed); then the counts of streams opened and of chunks read
 let block = 0;    // bytes a slot
 let files = [];   // File objects of the current run, by id
 
-// {slots, ticket, id, off, len}: bytes [off, off + len) of file id, block
-// j of them into slots[j]; each slot's ticket is stored (negated: the read
-// failed) once its block is whole
-async function fill({slots, ticket, id, off, len}) {
+// Open streams, oldest first: {id, reader, next: the file's byte after the
+// last run given to the stream, end: its last byte + 1, left: the bytes of
+// its last chunk past its last run (Uint8Array), tail: the promise of its
+// last run}. A stream holds no more than the browser's data pipe ahead of
+// what was asked (the browser stops reading when the pipe is full), so an
+// open stream the core does not come back to costs at most that; OPEN
+// streams at most stay open, the one used least recently cancelled.
+const OPEN = 16;
+let streams = [];
+
+function close(s) {
+	streams = streams.filter((x) => x !== s);
+	s.reader.cancel().catch(() => {});
+}
+
+// a stream still reading a run is not cancelled: that run would fail
+function evict() {
+	const idle = streams.find((x) => !x.busy);
+	if (idle) close(idle);
+}
+
+// A stream of file id that continues at byte `off` and reaches `need`, or
+// a new one from there to `end`.
+function streamAt(id, off, need, end) {
+	let s = streams.find((x) => x.id === id && x.next === off && x.end >= need);
+	if (s) {
+		streams = streams.filter((x) => x !== s);
+	} else {
+		if (streams.length >= OPEN) evict();
+		s = {id, reader: files[id].slice(off, end).stream().getReader(), next: off, end, left: null, busy: 0,
+		     tail: Promise.resolve()};
+		Atomics.add(done, done.length - 2, 1);
+	}
+	streams.push(s); // the most recently used
+	return s;
+}
+
+// {slots, ticket, id, off, len, end}: bytes [off, off + len) of file id,
+// block j of them into slots[j]; each slot's ticket is stored (negated:
+// the read failed) once its block is whole. `end`: how far on in the file
+// a stream opened for them may read (the bytes the core has there already,
+// or the file's end).
+function fill(msg) {
+	const s = streamAt(msg.id, msg.off, msg.off + msg.len, Math.max(msg.end, msg.off + msg.len));
+	s.next = msg.off + msg.len;
+	s.busy++;
+	// runs of one stream are read one after the other
+	s.tail = s.tail.then(() => pull(s, msg)).then(() => s.busy--);
+}
+
+async function pull(s, {slots, ticket, len}) {
 	let at = 0; // bytes in their slots so far
 	const finish = (j, result) => {
 		Atomics.store(done, slots[j], result);
 		Atomics.notify(done, slots[j]);
 	};
-	try {
-		const r = files[id].slice(off, off + len).stream().getReader();
-		for (;;) {
-			const {done: end, value} = await r.read();
-			if (end) break;
-			if (at + value.length > len) throw new Error('long read');
-			for (let p = 0; p < value.length;) {
-				const j = Math.floor(at / block), o = at - j * block, n = Math.min(value.length - p, block - o);
-				data.set(value.subarray(p, p + n), slots[j] * block + o);
-				p += n;
-				at += n;
-				if (at === len || at % block === 0) finish(j, ticket);
-			}
+	const put = (value) => {
+		// what is past this run stays for the next
+		const take = Math.min(value.length, len - at);
+		s.left = take < value.length ? value.subarray(take) : null;
+		for (let p = 0; p < take;) {
+			const j = Math.floor(at / block), o = at - j * block, n = Math.min(take - p, block - o);
+			data.set(value.subarray(p, p + n), slots[j] * block + o);
+			p += n;
+			at += n;
+			if (at === len || at % block === 0) finish(j, ticket);
 		}
-		if (at !== len) throw new Error('short read');
+	};
+	try {
+		if (s.dead) throw new Error('stream failed');
+		if (s.left) put(s.left);
+		while (at < len) {
+			const {done: end, value} = await s.reader.read();
+			if (end) throw new Error('short read');
+			Atomics.add(done, done.length - 1, 1);
+			put(value);
+		}
 	} catch (e) {
-		// the file changed or went away: the core reports it unreadable
+		// the file changed or went away: the core reports it unreadable;
+		// the stream's later runs fail with it
+		s.dead = true;
+		if (streams.includes(s)) close(s);
 		for (let j = Math.floor(at / block); j < slots.length; j++) finish(j, -ticket);
 	}
 }
@@ -48,6 +112,7 @@ onmessage = (event) => {
 	if (msg.type === 'read') {
 		fill(msg);
 	} else if (msg.type === 'files') {
+		for (const s of [...streams]) close(s);
 		files = msg.files;
 	} else if (msg.type === 'init') {
 		data = new Uint8Array(msg.data);

@@ -17,7 +17,11 @@
 let wasm = null;        // the module's exports
 let files = [];         // File objects of the current run, by index
 let progress = null;    // {done, total, last}
-let reads = {n: 0, ms: 0, bytes: 0, asks: 0}; // the reads the core waited for in the last run, the wait, the bytes asked of the browser, and in how many reads
+// the reads the core waited for in the last run, the wait, the bytes asked
+// of the browser, in how many runs, and the counts of streams the reader
+// had opened and of their chunks before the run (read ahead, a run may
+// continue the last one's stream)
+let reads = {n: 0, ms: 0, bytes: 0, asks: 0, opened: 0, chunks: 0};
 const reader = new FileReaderSync();
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -135,7 +139,9 @@ async function startReader() {
 	if (!self.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined' || typeof Atomics.wait !== 'function')
 		return null;
 	const w = new Worker('reader.js');
-	const data = new SharedArrayBuffer(SLOTS * BLOCK), done = new SharedArrayBuffer(4 * SLOTS);
+	// done: a ticket a slot, then the counts of streams the reader opened
+	// and of the chunks they gave
+	const data = new SharedArrayBuffer(SLOTS * BLOCK), done = new SharedArrayBuffer(4 * (SLOTS + 2));
 	await new Promise((resolve, reject) => {
 		w.onmessage = resolve;
 		w.onerror = reject;
@@ -238,7 +244,7 @@ function request(id, off, n, limit) {
 		slots.push(s);
 	}
 	if (store.worker) {
-		store.worker.postMessage({type: 'read', slots, ticket: t, id, off, len});
+		store.worker.postMessage({type: 'read', slots, ticket: t, id, off, len, end: limit});
 		reads.bytes += len;
 		reads.asks++;
 		return;
@@ -373,7 +379,7 @@ async function load() {
 	});
 	wasm = instance.exports;
 	wasm._initialize();
-	if (!store) store = (await startReader().catch(() => null)) || newStore(null, new ArrayBuffer(SLOTS * BLOCK), new ArrayBuffer(4 * SLOTS));
+	if (!store) store = (await startReader().catch(() => null)) || newStore(null, new ArrayBuffer(SLOTS * BLOCK), new ArrayBuffer(4 * (SLOTS + 2)));
 	const formats = ['json', 'sarif', 'text', 'html'].filter((f) => withStrings([f], (p) => wasm.hvw_has_format(p)));
 	postMessage({
 		type: 'ready',
@@ -396,7 +402,7 @@ function validate(inputs, options) {
 	wasm.hvw_reset();
 	// the File objects by id, in the order of the inputs and their files
 	files = inputs.flatMap((input) => (input.problem ? [] : input.files.map((f) => f.file)));
-	reads = {n: 0, ms: 0, bytes: 0, asks: 0};
+	reads = {n: 0, ms: 0, bytes: 0, asks: 0, opened: Atomics.load(store.done, SLOTS), chunks: Atomics.load(store.done, SLOTS + 1)};
 	current = -1;
 	recent = [];
 	for (const [name, value] of Object.entries(options))
@@ -446,7 +452,8 @@ function result(certify) {
 	// memory: the module's linear memory, which only grows: its peak
 	const out = {type: 'result', exit: wasm.hvw_exit_code(), memory: wasm.memory.buffer.byteLength,
 		shared: store.worker ? store.data.byteLength : 0, reads: reads.n, readMs: Math.round(reads.ms), readBytes: reads.bytes,
-		readAsks: reads.asks};
+		readAsks: reads.asks, readOpens: store.worker ? Atomics.load(store.done, SLOTS) - reads.opened : reads.asks,
+		readChunks: store.worker ? Atomics.load(store.done, SLOTS + 1) - reads.chunks : reads.asks};
 	for (const format of formats) out[format] = write(format);
 	if (certify) out.certificate = write('certificate');
 	return out;

@@ -49,7 +49,78 @@ async function stream(file, byob, block) {
 	return {bytes, chunks, sum};
 }
 
+// A destination of `size` bytes: the read-ahead buffer's kind (shared
+// memory) or the module's (a WebAssembly memory).
+function dest(kind, size) {
+	if (kind === 'wasm') return new Uint8Array(new WebAssembly.Memory({initial: Math.ceil(size / 65536)}).buffer);
+	return new Uint8Array(new SharedArrayBuffer(size));
+}
+
+// web/reader.js's way: one stream per slice of `block` bytes, its chunks
+// copied into a destination of the block's size as they come
+async function sliceStreams(file, block) {
+	const dst = dest('shared', block);
+	let bytes = 0, chunks = 0;
+	for (let off = 0; off < file.size; off += block) {
+		const r = file.slice(off, Math.min(off + block, file.size)).stream().getReader();
+		for (let at = 0; ;) {
+			const {done, value} = await r.read();
+			if (done) break;
+			dst.set(value, at);
+			at += value.length;
+			bytes += value.length;
+			chunks++;
+		}
+	}
+	return {bytes, chunks, sum: dst[0]};
+}
+
+// one stream of the whole file, its chunks copied into a ring of `block`
+// bytes (a stream kept open while the reads go on in order)
+async function streamCopied(file, block) {
+	const dst = dest('shared', block), r = file.stream().getReader();
+	let bytes = 0, chunks = 0;
+	for (;;) {
+		const {done, value} = await r.read();
+		if (done) break;
+		for (let p = 0; p < value.length;) {
+			const o = bytes % block, n = Math.min(value.length - p, block - o);
+			dst.set(value.subarray(p, p + n), o);
+			p += n;
+			bytes += n;
+		}
+		chunks++;
+	}
+	return {bytes, chunks, sum: dst[0]};
+}
+
+// FileReaderSync's block copied into a WebAssembly memory (the page's
+// FileReaderSync mode: the block, then the core's window from it)
+async function syncIntoWasm(file, block) {
+	const dst = dest('wasm', block);
+	let bytes = 0, chunks = 0;
+	for (let off = 0; off < file.size; off += block) {
+		const b = new Uint8Array(frs.readAsArrayBuffer(file.slice(off, Math.min(off + block, file.size))));
+		dst.set(b);
+		bytes += b.length;
+		chunks++;
+	}
+	return {bytes, chunks, sum: dst[0]};
+}
+
+// A BYOB reader reading straight into a WebAssembly memory: a BYOB read
+// transfers its view's buffer, which a WebAssembly memory's cannot be
+async function byobIntoWasm(file, block) {
+	const dst = dest('wasm', block), r = file.stream().getReader({mode: 'byob'});
+	const {value} = await r.read(new Uint8Array(dst.buffer, 0, block));
+	return {bytes: value ? value.length : 0, chunks: 1, sum: 0};
+}
+
 const cases = {
+	'slice.stream': (f, b) => sliceStreams(f, b),
+	'stream, copied': (f, b) => streamCopied(f, b),
+	'FileReaderSync into wasm': (f, b) => syncIntoWasm(f, b),
+	'stream BYOB into wasm': (f, b) => byobIntoWasm(f, b),
 	'slice.arrayBuffer': (f, b, n) => slices(f, b, n, (s) => s.arrayBuffer()),
 	'Response(slice).arrayBuffer': (f, b, n) => slices(f, b, n, (s) => new Response(s).arrayBuffer()),
 	'FileReaderSync': (f, b) => slices(f, b, 1, async (s) => frs.readAsArrayBuffer(s)),
