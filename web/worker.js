@@ -22,6 +22,9 @@ let progress = null;    // {done, total, last}
 // had opened and of their chunks before the run (read ahead, a run may
 // continue the last one's stream)
 let reads = {n: 0, ms: 0, bytes: 0, asks: 0, opened: 0, chunks: 0};
+// read ahead: the runs asked of the reader in the current validation, by
+// file id (unchanged() reopens the files read in more than one)
+let runs = new Map();
 const reader = new FileReaderSync();
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -245,6 +248,7 @@ function request(id, off, n, limit) {
 	}
 	if (store.worker) {
 		store.worker.postMessage({type: 'read', slots, ticket: t, id, off, len, end: limit});
+		runs.set(id, (runs.get(id) || 0) + 1);
 		reads.bytes += len;
 		reads.asks++;
 		return;
@@ -397,11 +401,30 @@ function write(format) {
 	return decoder.decode(bytes().subarray(p, p + wasm.hvw_written_len()));
 }
 
+// Whether file id is as it was when picked, as far as the browser can
+// tell. The browser compares a picked file's modification time with the
+// one it had when picked only when a read opens it, and read ahead a run
+// may go on reading a stream an earlier run of the file opened
+// (reader.js): a file read in more than one run is opened once more when
+// its checks are done, so that bytes that changed while they were read
+// are not judged as one file. (A file read in one run, or by
+// FileReaderSync, was opened for each of its reads.)
+function unchanged(id) {
+	if ((runs.get(id) || 0) < 2 || files[id].size === 0) return true;
+	try {
+		reader.readAsArrayBuffer(files[id].slice(0, 1));
+		return true;
+	} catch (e) {
+		return false;
+	}
+}
+
 // inputs: [{label, set, files: [{name, file}]}]; options: {name: value}.
 function validate(inputs, options) {
 	wasm.hvw_reset();
 	// the File objects by id, in the order of the inputs and their files
 	files = inputs.flatMap((input) => (input.problem ? [] : input.files.map((f) => f.file)));
+	runs = new Map();
 	reads = {n: 0, ms: 0, bytes: 0, asks: 0, opened: Atomics.load(store.done, SLOTS), chunks: Atomics.load(store.done, SLOTS + 1)};
 	current = -1;
 	recent = [];
@@ -423,11 +446,14 @@ function validate(inputs, options) {
 			wasm.hvw_input_validate();
 			continue;
 		}
+		const first = id;
 		for (const f of input.files) {
 			if (!withStrings([f.name], (n) => wasm.hvw_input_file(n, f.file.size, id++)))
 				throw new Error('out of memory');
 		}
 		wasm.hvw_input_validate();
+		const changed = input.files.find((f, i) => !unchanged(first + i));
+		if (changed) withStrings([changed.name], (n) => wasm.hvw_input_changed(n));
 	}
 	progress = null;
 	postMessage({type: 'progress', done: total, total});

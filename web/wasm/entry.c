@@ -175,6 +175,19 @@ EXPORT("hvw_input_validate") int hvw_input_validate(void)
 	return hv_report_exit_code(r, S.strict);
 }
 
+/* A file of the current input changed while it was read (web/worker.js
+ * finds so once the checks are done): as the CLI's hv_path_unchanged,
+ * nothing found in bytes that are not one consistent set stands, an
+ * internal error included. The exit code as hvw_input_validate's. */
+EXPORT("hvw_input_changed") int hvw_input_changed(const char *name)
+{
+	if (!S.n) return 4;
+	hv_report *r = &S.reports[S.n - 1];
+	r->internal_error = false;
+	hv_report_unreadable(r, "%s: changed while it was read", name);
+	return hv_report_exit_code(r, S.strict);
+}
+
 EXPORT("hvw_bytes_read") double hvw_bytes_read_js(void) { return (double)hvw_bytes_read(); }
 
 /* The writers' hex views read a finding's bytes again, by file name. */
