@@ -189,9 +189,16 @@ _Static_assert((REQ_ACTIVE & REQ_PERSIST_ACTIVE & 1) && !(REQ_PERSIST_IDLE & 1),
 #define REQ_SEEN_BITS 65536u
 /* Ids below this are kept in a table indexed by id (requests.c), grown
  * (doubling from REQ_DIRECT_MIN) to cover the largest id the rank created:
- * at most REQ_DIRECT * 48 bytes while the rank's pass lasts. */
-#define REQ_DIRECT 4096u
+ * at most REQ_DIRECT * 48 bytes (3 MiB) while the rank's pass lasts. A rank
+ * with more requests in flight than the table holds sends its newer ids to
+ * the map, at ~6x a table request's cost (a wait's and a create's), so the
+ * table covers every id told apart exactly (REQ_SEEN_BITS): at 4,096 a
+ * trace with 10,000 requests in flight a rank cost 5x the instructions of
+ * one with 2,500. The hot paths (hot.h) mark an id of the table seen
+ * without reducing it modulo REQ_SEEN_BITS, hence the bound. */
+#define REQ_DIRECT 65536u
 #define REQ_DIRECT_MIN 64u
+_Static_assert(REQ_DIRECT <= REQ_SEEN_BITS, "an id of the table has its own bit");
 /* Evidence on one rank of calls libdumpi does not record (mpi_rank.unrec):
  * a request no recorded call created, or one named after it ended (a
  * recycled handle); a status read (MPI_Get_count, MPI_Get_elements) that no
