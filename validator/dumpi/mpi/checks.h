@@ -34,6 +34,11 @@ enum {
 	FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_WAITALL, FUSED_COLL, FUSED_SENDRECV,
 	FUSED_REQS, FUSED_USES, FUSED_NOTHING
 };
+/* The fields of a point-to-point record as libdumpi lays them out (count,
+ * datatype, peer, tag, comm, then its request or status): the fused
+ * point-to-point paths read them there, and take only the functions whose
+ * layout has them so (compute_plans). */
+enum { P2P_COUNT, P2P_DATATYPE, P2P_PEER, P2P_TAG, P2P_COMM, P2P_REQUEST };
 /* The count roles a function has, and the handle inputs (communicators,
  * then datatypes) mpi_uses() looks at, in role order; RO_COUNT_ROLES ends each. */
 extern uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];
