@@ -251,6 +251,12 @@ typedef struct mpi_pass {
 	size_t chan_near_cap;
 	mpi_comm *comm_last;  /* mpi_comm_of's last answer (valid until its next insertion) */
 	uint64_t comm_last_id;
+	/* Communicators of the small indices libdumpi hands out (a program's
+	 * few), by index: valid while the map keeps comm_near_cap slots (only
+	 * an insertion that grows it moves them; none is ever deleted). */
+#define COMM_NEAR 64u
+	mpi_comm *comm_near[COMM_NEAR];
+	size_t comm_near_cap;
 	mpi_map types;        /* freed datatype index -> mpi_type_free */
 	mpi_map reqs;         /* request index -> mpi_req, from REQ_DIRECT up */
 	mpi_req *req_direct;  /* request index -> mpi_req below req_cap (kind 0: none), or NULL */

@@ -74,8 +74,10 @@ bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v);
 mpi_comm *mpi_comm_find(mpi_rank *m, uint64_t id);
 static inline mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id)
 {
-	/* most records name the communicator the previous one named (see mpi_comm_find) */
+	/* most records name a communicator of small index, or the one the
+	 * previous record named (see mpi_comm_find) */
 	mpi_pass *p = m->pass;
+	if (id < COMM_NEAR && p->comm_near[id]) return p->comm_near[id];
 	return p->comm_last && p->comm_last_id == id ? p->comm_last : mpi_comm_find(m, id);
 }
 static inline mpi_inst *mpi_inst_of(mpi_rank *m, uint32_t i) { return i < m->ninst ? &m->inst[i] : NULL; }

@@ -401,10 +401,13 @@ static void reuse_refuted(mpi_rank *m, const mpi_reuse *u, uint64_t id, const du
 __attribute__((noinline)) void mpi_use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
 						 uint64_t id)
 {
-	/* the communicator the previous record named, most often (mpi_comm_of's
-	 * last answer: the entry itself); not entered when it is new */
+	/* a communicator of small index, or the one the previous record named,
+	 * most often (mpi_comm_of's answers: the entries themselves); not
+	 * entered when it is new */
 	mpi_pass *p = m->pass;
-	mpi_comm *c = p->comm_last && p->comm_last_id == id ? p->comm_last : mpi_map_get(&p->comms, id);
+	mpi_comm *c = id < COMM_NEAR && p->comm_near[id]            ? p->comm_near[id]
+		      : p->comm_last && p->comm_last_id == id ? p->comm_last
+							      : mpi_map_get(&p->comms, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
 	if (!c || c->state != 2) return;
 	/* from here on an object of unknown origin: not matched, not compared */
