@@ -155,6 +155,17 @@ void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a
 	mpi_request_waitall(m, rec, a);
 }
 
+/* MPI_Waitany, MPI_Testany, MPI_Waitsome and MPI_Testsome: their count
+ * (their one count role: compute_plans), then their requests. */
+void mpi_fused_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	mpi_take_bytes(m, a);
+	unsigned ic = mpi_role_ix[rec->fn][RO_COUNT];
+	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
+		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	mpi_request_some(m, rec, a);
+}
+
 void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_take_bytes(m, a);

@@ -385,6 +385,9 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 
 /* An MPI_Wait record: mpi_requests' share of it, for the driver's fused path. */
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+/* An MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome record:
+ * mpi_requests' share of it, for the driver's fused path. */
+void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* An MPI_Waitall or MPI_Testall record: mpi_requests' share of it, for the
  * driver's fused path. */
 void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);

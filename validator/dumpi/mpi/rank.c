@@ -121,6 +121,15 @@ static void compute_plans(void)
 		if ((mpi_plans[fn] & ~PLAN_COUNTS) == PLAN_REQ && mpi_roles[fn][RO_REQUESTS] >= 0 &&
 		    mpi_count_roles[fn][0] == RO_COUNT && mpi_count_roles[fn][1] == RO_COUNT_ROLES)
 			fused[fn] = FUSED_WAITALL;
+	/* MPI_Waitany, MPI_Testany, MPI_Waitsome, MPI_Testsome alike */
+	static const uint8_t some[] = {16, 17, 20, 21};
+	for (unsigned k = 0; k < sizeof some; k++) {
+		unsigned fn = some[k];
+		if ((mpi_plans[fn] & ~PLAN_COUNTS) == PLAN_REQ && mpi_roles[fn][RO_REQUESTS] >= 0 &&
+		    (!(mpi_plans[fn] & PLAN_COUNTS) ||
+		     (mpi_count_roles[fn][0] == RO_COUNT && mpi_count_roles[fn][1] == RO_COUNT_ROLES)))
+			fused[fn] = FUSED_SOME;
+	}
 	/* the common collectives (MPI_Barrier, MPI_Bcast, MPI_Gather,
 	 * MPI_Scatter, MPI_Allgather, MPI_Alltoall, MPI_Reduce, MPI_Allreduce,
 	 * MPI_Scan, MPI_Exscan): their communicator found once, the checks of
@@ -169,6 +178,7 @@ static void compute_plans(void)
 		[FUSED_ISEND] = mpi_fused_isend, [FUSED_IRECV] = mpi_fused_irecv, [FUSED_COLL] = mpi_fused_coll,
 		[FUSED_RECV] = mpi_fused_recv, [FUSED_WAIT] = path_wait, [FUSED_WAITALL] = mpi_fused_waitall,
 		[FUSED_SENDRECV] = mpi_fused_sendrecv, [FUSED_REQS] = mpi_fused_reqs, [FUSED_USES] = mpi_uses,
+		[FUSED_SOME] = mpi_fused_some,
 	};
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) paths[fn] = by_kind[fused[fn]];
 }

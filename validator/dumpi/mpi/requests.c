@@ -292,7 +292,7 @@ static const uint8_t *ids_in_record(const mpi_pass *p, uint64_t arr, uint64_t cn
  * the array named (a known one of the table counted at once: req_named's
  * evaluation and nothing else), then the completed ones finished:
  * requests[index], or requests[indices[k]]. */
-static void requests_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	unsigned fn = rec->fn;
 	uint64_t cnt, flag = 1;
@@ -312,9 +312,17 @@ static void requests_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args
 	}
 	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, known);
 	uint64_t idx, n;
-	if ((fn == 16 || fn == 17) && flag && mpi_arg(fn, a, RO_INDEX, &idx) && idx < cnt && mpi_arr_u32(m, arr, idx, &id)) {
-		mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
-		if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	if ((fn == 16 || fn == 17) && flag && mpi_arg(fn, a, RO_INDEX, &idx) && idx < cnt &&
+	    (ids ? (id = hv_be32(ids + 4 * idx), true) : mpi_arr_u32(m, arr, idx, &id))) {
+		/* most complete a plain request of the table: its status is read
+		 * only for whether it was cancelled */
+		mpi_req *q = mpi_req_plain(m, id);
+		if (q && !mpi_status_cancelled(m, a, mpi_role_ix[fn][RO_STATUS], 0)) {
+			mpi_req_plain_finish(m, q);
+		} else {
+			q = id >= 2 ? req_get(m, id) : NULL;
+			if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUS, 0));
+		}
 	}
 	if ((fn == 20 || fn == 21) && mpi_arg(fn, a, RO_INDICES, &n)) {
 		uint64_t ind = mpi_arg_at(fn, a, RO_INDICES);
@@ -446,7 +454,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 				else req_named(m, rec, arr + 4 + 4 * i, id);
 			}
 		} else {
-			requests_some(m, rec, a);
+			mpi_request_some(m, rec, a);
 		}
 		break;
 	}
