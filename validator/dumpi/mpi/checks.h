@@ -89,12 +89,6 @@ void mpi_uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
 void mpi_use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
 
-/* The record's bytes for the paths that read statuses or arrays from them
- * (mpi_bytes); the others never look. */
-static inline void mpi_take_bytes(mpi_rank *m, const dumpi_args *a)
-{
-	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
-}
 
 /* ---- the fused paths (fused.c) ---- */
 

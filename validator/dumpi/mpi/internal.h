@@ -383,7 +383,10 @@ void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, m
  * read the message; the fused paths (fused.c) call it alike. */
 void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g);
 
-/* An MPI_Wait record: mpi_requests' share of it, for the driver's fused path. */
+/* An MPI_Wait record: mpi_requests' share of it, for the driver's fused
+ * path, which takes it only when its request and status are fields 0 and
+ * 1, as libdumpi lays them out (compute_plans). */
+enum { WAIT_REQUEST, WAIT_STATUS };
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* An MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome record:
  * mpi_requests' share of it, for the driver's fused path. */

@@ -60,6 +60,12 @@ static inline const uint8_t *mpi_bytes(mpi_rank *m, uint64_t at, size_t len)
 		return p->bytes + (at - p->bytes_at);
 	return p->win_ok ? hv_window_get(&p->win, at, len) : NULL;
 }
+/* The record's bytes for the paths that read statuses or arrays from them
+ * (mpi_bytes); the others never look. */
+static inline void mpi_take_bytes(mpi_rank *m, const dumpi_args *a)
+{
+	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
+}
 /* `len` bytes at `at` when the record in memory holds them, else NULL. */
 static inline const uint8_t *mpi_in_record(const mpi_rank *m, uint64_t at, uint64_t len)
 {

@@ -40,12 +40,7 @@ static void (*paths[DUMPI_NFUNCS])(mpi_rank *, const dumpi_record *, const dumpi
 static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* A function none of whose arguments feed a check. */
 static void path_nothing(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { (void)m, (void)rec, (void)a; }
-/* MPI_Wait: its status is read from the record's bytes. */
-static void path_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
-{
-	mpi_take_bytes(m, a);
-	mpi_request_wait(m, rec, a);
-}
+
 uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];
 
 static void compute_plans(void)
@@ -115,7 +110,8 @@ static void compute_plans(void)
 		    ro[RO_COMM] == P2P_COMM && (!req || ro[RO_REQUEST] == P2P_REQUEST))
 			fused[fn] = common[k].kind;
 	}
-	if (mpi_plans[13] == PLAN_REQ && mpi_roles[13][RO_REQUEST] >= 0) fused[13] = FUSED_WAIT;
+	if (mpi_plans[13] == PLAN_REQ && mpi_roles[13][RO_REQUEST] == WAIT_REQUEST && mpi_roles[13][RO_STATUS] == WAIT_STATUS)
+		fused[13] = FUSED_WAIT;
 	/* MPI_Waitall and MPI_Testall: their count checked, then their array of requests */
 	for (unsigned fn = 18; fn <= 19; fn++)
 		if ((mpi_plans[fn] & ~PLAN_COUNTS) == PLAN_REQ && mpi_roles[fn][RO_REQUESTS] >= 0 &&
@@ -176,7 +172,7 @@ static void compute_plans(void)
 	static void (*const by_kind[])(mpi_rank *, const dumpi_record *, const dumpi_args *) = {
 		[0] = generic, [FUSED_NOTHING] = path_nothing, [FUSED_SEND] = mpi_fused_send,
 		[FUSED_ISEND] = mpi_fused_isend, [FUSED_IRECV] = mpi_fused_irecv, [FUSED_COLL] = mpi_fused_coll,
-		[FUSED_RECV] = mpi_fused_recv, [FUSED_WAIT] = path_wait, [FUSED_WAITALL] = mpi_fused_waitall,
+		[FUSED_RECV] = mpi_fused_recv, [FUSED_WAIT] = mpi_request_wait, [FUSED_WAITALL] = mpi_fused_waitall,
 		[FUSED_SENDRECV] = mpi_fused_sendrecv, [FUSED_REQS] = mpi_fused_reqs, [FUSED_USES] = mpi_uses,
 		[FUSED_SOME] = mpi_fused_some,
 	};

@@ -344,12 +344,29 @@ __attribute__((noinline)) static void wait_whole(mpi_rank *m, const dumpi_record
 
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	unsigned iq = mpi_role_ix[13][RO_REQUEST];
+	const unsigned iq = WAIT_REQUEST, is = WAIT_STATUS;
 	if (!a->f[iq].present) return;
 	uint32_t id = (uint32_t)a->f[iq].v;
-	/* the status is read whole only off the common path */
+	/* the status is read whole only off the common path; on it, only
+	 * whether it says cancelled, from the record's bytes when they hold it
+	 * (as mpi_status_cancelled reads it: none, or its whole entry) */
 	mpi_req *q = mpi_req_plain(m, id);
-	if (q && !mpi_status_cancelled(m, a, mpi_role_ix[13][RO_STATUS], 0)) {
+	if (q) {
+		uint64_t stride = m->pass->status_tagged ? 14u : 10u, at = a->f[is].at + 4;
+		if (!a->f[is].present || a->f[is].v == 0) {
+			mpi_req_plain_done(m, q);
+			return;
+		}
+		if (a->bytes && at >= a->bytes_at && at - a->bytes_at <= a->bytes_len &&
+		    stride <= a->bytes_len - (at - a->bytes_at)) {
+			if (!a->bytes[at - a->bytes_at + 8]) {
+				mpi_req_plain_done(m, q);
+				return;
+			}
+		}
+	}
+	mpi_take_bytes(m, a);
+	if (q && !mpi_status_cancelled(m, a, is, 0)) {
 		mpi_req_plain_done(m, q);
 		return;
 	}
