@@ -32,8 +32,13 @@ extern uint8_t mpi_plans[DUMPI_NFUNCS];
  * the others as compute_plans (rank.c) says. */
 enum {
 	FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_WAITALL, FUSED_COLL, FUSED_SENDRECV,
-	FUSED_REQS, FUSED_USES, FUSED_NOTHING
+	FUSED_REQS, FUSED_USES, FUSED_NOTHING, FUSED_SOME
 };
+/* The fields of a point-to-point record as libdumpi lays them out (count,
+ * datatype, peer, tag, comm, then its request or status): the fused
+ * point-to-point paths read them there, and take only the functions whose
+ * layout has them so (compute_plans). */
+enum { P2P_COUNT, P2P_DATATYPE, P2P_PEER, P2P_TAG, P2P_COMM, P2P_REQUEST };
 /* The count roles a function has, and the handle inputs (communicators,
  * then datatypes) mpi_uses() looks at, in role order; RO_COUNT_ROLES ends each. */
 extern uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];
@@ -84,12 +89,6 @@ void mpi_uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
 void mpi_use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
 
-/* The record's bytes for the paths that read statuses or arrays from them
- * (mpi_bytes); the others never look. */
-static inline void mpi_take_bytes(mpi_rank *m, const dumpi_args *a)
-{
-	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
-}
 
 /* ---- the fused paths (fused.c) ---- */
 
@@ -100,6 +99,7 @@ void mpi_fused_irecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_fused_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
 #endif

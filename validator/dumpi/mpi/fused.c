@@ -16,10 +16,11 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 							      unsigned kind)
 {
 	unsigned fn = rec->fn;
-	const uint8_t *ix = mpi_role_ix[fn];
 	bool recv = kind == FUSED_RECV || kind == FUSED_IRECV;
 	int pro = recv ? RO_SOURCE : RO_DEST;
-	unsigned ic = ix[RO_COUNT], im = ix[RO_COMM], id = ix[RO_DATATYPE], ip = ix[pro], it = ix[RO_TAG];
+	/* libdumpi's layout, which compute_plans checked: each argument a load
+	 * at a constant place, not one through the function's roles */
+	const unsigned ic = P2P_COUNT, im = P2P_COMM, id = P2P_DATATYPE, ip = P2P_PEER, it = P2P_TAG;
 	if (kind == FUSED_RECV) m->pass->status_fresh = true; /* status_reads */
 	uint64_t comm = a->f[im].v, dtype = a->f[id].v;
 	/* the message as mpi_msg_from reads it */
@@ -48,7 +49,7 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 	mpi_check_tag(m, rec, RO_TAG, g.tag, a->f[it].at, recv);
 	/* mpi_requests: the request it creates */
 	if (kind == FUSED_ISEND || kind == FUSED_IRECV) {
-		uint64_t v = a->f[ix[RO_REQUEST]].v;
+		uint64_t v = a->f[P2P_REQUEST].v;
 		if (v >= 2 && !mpi_request_created_hot(m, rec, v, &g, fn)) mpi_request_created(m, rec, v, &g);
 	}
 }
@@ -61,6 +62,7 @@ void mpi_fused_send(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 }
 void mpi_fused_recv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
+	mpi_take_bytes(m, a); /* its status is read from the record's bytes */
 	fused_p2p(m, rec, a, FUSED_RECV);
 }
 void mpi_fused_isend(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -109,6 +111,7 @@ void mpi_fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
  * (no root-only field: compute_plans). */
 void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
+	mpi_take_bytes(m, a); /* its status is read from the record's bytes */
 	unsigned fn = rec->fn;
 	const uint8_t *ix = mpi_role_ix[fn];
 	bool rep = fn == 34;
@@ -150,6 +153,17 @@ void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a
 	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
 		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
 	mpi_request_waitall(m, rec, a);
+}
+
+/* MPI_Waitany, MPI_Testany, MPI_Waitsome and MPI_Testsome: their count
+ * (their one count role: compute_plans), then their requests. */
+void mpi_fused_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	mpi_take_bytes(m, a);
+	unsigned ic = mpi_role_ix[rec->fn][RO_COUNT];
+	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
+		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	mpi_request_some(m, rec, a);
 }
 
 void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)

@@ -93,9 +93,17 @@ static inline __attribute__((always_inline)) mpi_req *mpi_req_plain(mpi_rank *m,
 
 /* Request q (of mpi_req_plain) completed uncancelled: what req_complete
  * does with it (a persistent request goes back to inactive). */
+static inline __attribute__((always_inline)) void mpi_req_plain_finish(mpi_rank *m, mpi_req *q);
 static inline __attribute__((always_inline)) void mpi_req_plain_done(mpi_rank *m, mpi_req *q)
 {
 	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+	mpi_req_plain_finish(m, q);
+}
+
+/* The same once the request was named (its evaluation counted): what
+ * req_finish does with it. */
+static inline __attribute__((always_inline)) void mpi_req_plain_finish(mpi_rank *m, mpi_req *q)
+{
 	if (q->msg.p2p && q->msg.recv) m->pass->status_fresh = true;
 	if (q->kind == REQ_PERSIST_ACTIVE) q->kind = REQ_PERSIST_IDLE;
 	else if (q->live > 1) q->live--;

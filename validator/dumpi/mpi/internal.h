@@ -189,9 +189,16 @@ _Static_assert((REQ_ACTIVE & REQ_PERSIST_ACTIVE & 1) && !(REQ_PERSIST_IDLE & 1),
 #define REQ_SEEN_BITS 65536u
 /* Ids below this are kept in a table indexed by id (requests.c), grown
  * (doubling from REQ_DIRECT_MIN) to cover the largest id the rank created:
- * at most REQ_DIRECT * 48 bytes while the rank's pass lasts. */
-#define REQ_DIRECT 4096u
+ * at most REQ_DIRECT * 48 bytes (3 MiB) while the rank's pass lasts. A rank
+ * with more requests in flight than the table holds sends its newer ids to
+ * the map, at ~6x a table request's cost (a wait's and a create's), so the
+ * table covers every id told apart exactly (REQ_SEEN_BITS): at 4,096 a
+ * trace with 10,000 requests in flight a rank cost 5x the instructions of
+ * one with 2,500. The hot paths (hot.h) mark an id of the table seen
+ * without reducing it modulo REQ_SEEN_BITS, hence the bound. */
+#define REQ_DIRECT 65536u
 #define REQ_DIRECT_MIN 64u
+_Static_assert(REQ_DIRECT <= REQ_SEEN_BITS, "an id of the table has its own bit");
 /* Evidence on one rank of calls libdumpi does not record (mpi_rank.unrec):
  * a request no recorded call created, or one named after it ended (a
  * recycled handle); a status read (MPI_Get_count, MPI_Get_elements) that no
@@ -244,6 +251,12 @@ typedef struct mpi_pass {
 	size_t chan_near_cap;
 	mpi_comm *comm_last;  /* mpi_comm_of's last answer (valid until its next insertion) */
 	uint64_t comm_last_id;
+	/* Communicators of the small indices libdumpi hands out (a program's
+	 * few), by index: valid while the map keeps comm_near_cap slots (only
+	 * an insertion that grows it moves them; none is ever deleted). */
+#define COMM_NEAR 64u
+	mpi_comm *comm_near[COMM_NEAR];
+	size_t comm_near_cap;
 	mpi_map types;        /* freed datatype index -> mpi_type_free */
 	mpi_map reqs;         /* request index -> mpi_req, from REQ_DIRECT up */
 	mpi_req *req_direct;  /* request index -> mpi_req below req_cap (kind 0: none), or NULL */
@@ -370,8 +383,14 @@ void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, m
  * read the message; the fused paths (fused.c) call it alike. */
 void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g);
 
-/* An MPI_Wait record: mpi_requests' share of it, for the driver's fused path. */
+/* An MPI_Wait record: mpi_requests' share of it, for the driver's fused
+ * path, which takes it only when its request and status are fields 0 and
+ * 1, as libdumpi lays them out (compute_plans). */
+enum { WAIT_REQUEST, WAIT_STATUS };
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+/* An MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome record:
+ * mpi_requests' share of it, for the driver's fused path. */
+void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* An MPI_Waitall or MPI_Testall record: mpi_requests' share of it, for the
  * driver's fused path. */
 void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);

@@ -67,18 +67,31 @@ bool mpi_map_freeze(mpi_map *m)
 	return true;
 }
 
+/* The slot arrays of a map of `cap` slots: only `used` starts zeroed, as a
+ * key or value is read only in a used slot, and each is written when its
+ * slot is taken (a channel's slot is 153 bytes, its used byte 1). */
+static bool slots_new(mpi_map *m, size_t cap, uint64_t **k, uint8_t **u, unsigned char **v)
+{
+	size_t vs = m->vsize ? m->vsize : 1;
+	bool fits = cap <= SIZE_MAX / vs && cap <= SIZE_MAX / sizeof **k; /* cap may come from input (wire.c) */
+	*k = fits ? hv_malloc(cap * sizeof **k) : NULL;
+	*u = fits ? hv_calloc(cap, 1) : NULL;
+	*v = fits ? hv_malloc(cap * vs) : NULL;
+	if (*k && *u && *v) return true;
+	if (!fits) hv_alloc_fault(SIZE_MAX);
+	free(*k), free(*u), free(*v);
+	m->oom = true;
+	return false;
+}
+
 /* A frozen map made writable again: its entries back in their slots. */
 static bool thaw(mpi_map *m)
 {
 	if (!m->pos) return true;
-	uint64_t *k = hv_calloc(m->cap, sizeof *k);
-	uint8_t *u = hv_calloc(m->cap, 1);
-	unsigned char *v = hv_calloc(m->cap, m->vsize ? m->vsize : 1);
-	if (!k || !u || !v) {
-		free(k), free(u), free(v);
-		m->oom = true;
-		return false;
-	}
+	uint64_t *k;
+	uint8_t *u;
+	unsigned char *v;
+	if (!slots_new(m, m->cap, &k, &u, &v)) return false;
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->pos[i]) continue;
 		size_t e = m->pos[i] - 1;
@@ -94,14 +107,10 @@ static bool thaw(mpi_map *m)
 static bool grow(mpi_map *m)
 {
 	size_t ncap = m->cap ? m->cap * 2 : 16;
-	uint64_t *k = hv_calloc(ncap, sizeof *k);
-	uint8_t *u = hv_calloc(ncap, 1);
-	unsigned char *v = hv_calloc(ncap, m->vsize ? m->vsize : 1);
-	if (!k || !u || !v) {
-		free(k), free(u), free(v);
-		m->oom = true;
-		return false;
-	}
+	uint64_t *k;
+	uint8_t *u;
+	unsigned char *v;
+	if (!slots_new(m, ncap, &k, &u, &v)) return false;
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->used[i]) continue;
 		size_t j = slot_of(m->keys[i], ncap);
@@ -171,12 +180,8 @@ bool mpi_map_shape(mpi_map *m, size_t cap)
 {
 	mpi_map_free(m);
 	if (cap < 16 || (cap & (cap - 1))) return false;
-	m->keys = hv_calloc(cap, sizeof *m->keys);
-	m->used = hv_calloc(cap, 1);
-	m->vals = hv_calloc(cap, m->vsize ? m->vsize : 1);
-	if (!m->keys || !m->used || !m->vals) {
-		mpi_map_free(m);
-		m->oom = true;
+	if (!slots_new(m, cap, &m->keys, &m->used, &m->vals)) {
+		m->keys = NULL, m->used = NULL, m->vals = NULL;
 		return false;
 	}
 	m->cap = cap;

@@ -115,10 +115,11 @@ bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v)
 
 mpi_comm *mpi_comm_find(mpi_rank *m, uint64_t id)
 {
-	/* Most records name the communicator the previous one named
-	 * (mpi_comm_of keeps it). Only this function inserts into comms, so
-	 * the last answer stays valid until the next call that inserts, which
-	 * replaces it. */
+	/* Most records name the communicator the previous one named, or one of
+	 * a few of small index (mpi_comm_of keeps them). Only this function
+	 * inserts into comms, so the last answer stays valid until the next
+	 * call that inserts, which replaces it, and those by index until an
+	 * insertion grows the map. */
 	mpi_pass *p = m->pass;
 	bool fresh;
 	mpi_comm *c = mpi_map_put(&p->comms, id, &fresh);
@@ -127,6 +128,13 @@ mpi_comm *mpi_comm_find(mpi_rank *m, uint64_t id)
 		c->inst = id == MPI_D_COMM_WORLD ? INST_WORLD : id == MPI_D_COMM_SELF ? INST_SELF : INST_NONE;
 	}
 	p->comm_last = c, p->comm_last_id = id;
+	if (c && id < COMM_NEAR) {
+		if (p->comm_near_cap != p->comms.cap) {
+			memset(p->comm_near, 0, sizeof p->comm_near);
+			p->comm_near_cap = p->comms.cap;
+		}
+		p->comm_near[id] = c;
+	}
 	return c;
 }
 

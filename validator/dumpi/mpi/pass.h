@@ -60,6 +60,12 @@ static inline const uint8_t *mpi_bytes(mpi_rank *m, uint64_t at, size_t len)
 		return p->bytes + (at - p->bytes_at);
 	return p->win_ok ? hv_window_get(&p->win, at, len) : NULL;
 }
+/* The record's bytes for the paths that read statuses or arrays from them
+ * (mpi_bytes); the others never look. */
+static inline void mpi_take_bytes(mpi_rank *m, const dumpi_args *a)
+{
+	m->pass->bytes = a->bytes, m->pass->bytes_at = a->bytes_at, m->pass->bytes_len = a->bytes_len;
+}
 /* `len` bytes at `at` when the record in memory holds them, else NULL. */
 static inline const uint8_t *mpi_in_record(const mpi_rank *m, uint64_t at, uint64_t len)
 {
@@ -74,8 +80,10 @@ bool mpi_arr_u32(mpi_rank *m, uint64_t at, uint64_t i, uint32_t *v);
 mpi_comm *mpi_comm_find(mpi_rank *m, uint64_t id);
 static inline mpi_comm *mpi_comm_of(mpi_rank *m, uint64_t id)
 {
-	/* most records name the communicator the previous one named (see mpi_comm_find) */
+	/* most records name a communicator of small index, or the one the
+	 * previous record named (see mpi_comm_find) */
 	mpi_pass *p = m->pass;
+	if (id < COMM_NEAR && p->comm_near[id]) return p->comm_near[id];
 	return p->comm_last && p->comm_last_id == id ? p->comm_last : mpi_comm_find(m, id);
 }
 static inline mpi_inst *mpi_inst_of(mpi_rank *m, uint32_t i) { return i < m->ninst ? &m->inst[i] : NULL; }

@@ -35,6 +35,12 @@ static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
 
 uint8_t mpi_plans[DUMPI_NFUNCS];
 static uint8_t fused[DUMPI_NFUNCS];
+/* Each function's path (compute_plans): what mpi_rank_record calls. */
+static void (*paths[DUMPI_NFUNCS])(mpi_rank *, const dumpi_record *, const dumpi_args *);
+static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+/* A function none of whose arguments feed a check. */
+static void path_nothing(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { (void)m, (void)rec, (void)a; }
+
 uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];
 
 static void compute_plans(void)
@@ -99,15 +105,27 @@ static void compute_plans(void)
 		if (L && !root_only && mpi_plans[fn] == common[k].plan && mpi_count_roles[fn][0] == RO_COUNT && mpi_count_roles[fn][1] == RO_COUNT_ROLES &&
 		    mpi_use_roles[fn][0] == RO_COMM && mpi_use_roles[fn][1] == RO_DATATYPE && mpi_use_roles[fn][2] == RO_COUNT_ROLES &&
 		    ro[RO_ROOT] < 0 && ro[RO_OLDCOMM] < 0 && ro[recv ? RO_SOURCE : RO_DEST] >= 0 && ro[RO_TAG] >= 0 &&
-		    (ro[RO_REQUEST] >= 0) == req && ro[recv ? RO_DEST : RO_SOURCE] < 0)
+		    (ro[RO_REQUEST] >= 0) == req && ro[recv ? RO_DEST : RO_SOURCE] < 0 && ro[RO_COUNT] == P2P_COUNT &&
+		    ro[RO_DATATYPE] == P2P_DATATYPE && ro[recv ? RO_SOURCE : RO_DEST] == P2P_PEER && ro[RO_TAG] == P2P_TAG &&
+		    ro[RO_COMM] == P2P_COMM && (!req || ro[RO_REQUEST] == P2P_REQUEST))
 			fused[fn] = common[k].kind;
 	}
-	if (mpi_plans[13] == PLAN_REQ && mpi_roles[13][RO_REQUEST] >= 0) fused[13] = FUSED_WAIT;
+	if (mpi_plans[13] == PLAN_REQ && mpi_roles[13][RO_REQUEST] == WAIT_REQUEST && mpi_roles[13][RO_STATUS] == WAIT_STATUS)
+		fused[13] = FUSED_WAIT;
 	/* MPI_Waitall and MPI_Testall: their count checked, then their array of requests */
 	for (unsigned fn = 18; fn <= 19; fn++)
 		if ((mpi_plans[fn] & ~PLAN_COUNTS) == PLAN_REQ && mpi_roles[fn][RO_REQUESTS] >= 0 &&
 		    mpi_count_roles[fn][0] == RO_COUNT && mpi_count_roles[fn][1] == RO_COUNT_ROLES)
 			fused[fn] = FUSED_WAITALL;
+	/* MPI_Waitany, MPI_Testany, MPI_Waitsome, MPI_Testsome alike */
+	static const uint8_t some[] = {16, 17, 20, 21};
+	for (unsigned k = 0; k < sizeof some; k++) {
+		unsigned fn = some[k];
+		if ((mpi_plans[fn] & ~PLAN_COUNTS) == PLAN_REQ && mpi_roles[fn][RO_REQUESTS] >= 0 &&
+		    (!(mpi_plans[fn] & PLAN_COUNTS) ||
+		     (mpi_count_roles[fn][0] == RO_COUNT && mpi_count_roles[fn][1] == RO_COUNT_ROLES)))
+			fused[fn] = FUSED_SOME;
+	}
 	/* the common collectives (MPI_Barrier, MPI_Bcast, MPI_Gather,
 	 * MPI_Scatter, MPI_Allgather, MPI_Alltoall, MPI_Reduce, MPI_Allreduce,
 	 * MPI_Scan, MPI_Exscan): their communicator found once, the checks of
@@ -150,6 +168,15 @@ static void compute_plans(void)
 	 * counted; MPI_Finalize ends the pass */
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
 		if (!mpi_plans[fn] && !fused[fn] && fn != 125) fused[fn] = FUSED_NOTHING;
+	/* the dispatch's table: each function's path, one indirect call */
+	static void (*const by_kind[])(mpi_rank *, const dumpi_record *, const dumpi_args *) = {
+		[0] = generic, [FUSED_NOTHING] = path_nothing, [FUSED_SEND] = mpi_fused_send,
+		[FUSED_ISEND] = mpi_fused_isend, [FUSED_IRECV] = mpi_fused_irecv, [FUSED_COLL] = mpi_fused_coll,
+		[FUSED_RECV] = mpi_fused_recv, [FUSED_WAIT] = mpi_request_wait, [FUSED_WAITALL] = mpi_fused_waitall,
+		[FUSED_SENDRECV] = mpi_fused_sendrecv, [FUSED_REQS] = mpi_fused_reqs, [FUSED_USES] = mpi_uses,
+		[FUSED_SOME] = mpi_fused_some,
+	};
+	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) paths[fn] = by_kind[fused[fn]];
 }
 
 
@@ -380,10 +407,13 @@ static void reuse_refuted(mpi_rank *m, const mpi_reuse *u, uint64_t id, const du
 __attribute__((noinline)) void mpi_use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
 						 uint64_t id)
 {
-	/* the communicator the previous record named, most often (mpi_comm_of's
-	 * last answer: the entry itself); not entered when it is new */
+	/* a communicator of small index, or the one the previous record named,
+	 * most often (mpi_comm_of's answers: the entries themselves); not
+	 * entered when it is new */
 	mpi_pass *p = m->pass;
-	mpi_comm *c = p->comm_last && p->comm_last_id == id ? p->comm_last : mpi_map_get(&p->comms, id);
+	mpi_comm *c = id < COMM_NEAR && p->comm_near[id]            ? p->comm_near[id]
+		      : p->comm_last && p->comm_last_id == id ? p->comm_last
+							      : mpi_map_get(&p->comms, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
 	if (!c || c->state != 2) return;
 	/* from here on an object of unknown origin: not matched, not compared */
@@ -582,7 +612,6 @@ static void status_reads(mpi_rank *m, const dumpi_record *rec)
 	m->pass->status_fresh = false;
 }
 
-static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
@@ -592,27 +621,15 @@ void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	m->last_rec = rec->index;
 	m->last_off = rec->offset;
 	m->last_fn = (uint16_t)fn;
-	if (fn >= DUMPI_NFUNCS) return;
-	/* a dispatch: each path is out of line, so this stays a leaf of a few instructions */
-	switch (fused[fn]) {
-	case FUSED_NOTHING: return;
-	case FUSED_SEND: mpi_fused_send(m, rec, a); return;
-	case FUSED_ISEND: mpi_fused_isend(m, rec, a); return;
-	case FUSED_IRECV: mpi_fused_irecv(m, rec, a); return;
-	case FUSED_COLL: mpi_fused_coll(m, rec, a); return;
-	case FUSED_RECV: mpi_take_bytes(m, a), mpi_fused_recv(m, rec, a); return;
-	case FUSED_WAIT: mpi_take_bytes(m, a), mpi_request_wait(m, rec, a); return;
-	case FUSED_WAITALL: mpi_fused_waitall(m, rec, a); return;
-	case FUSED_SENDRECV: mpi_take_bytes(m, a), mpi_fused_sendrecv(m, rec, a); return;
-	case FUSED_REQS: mpi_fused_reqs(m, rec, a); return;
-	case FUSED_USES: mpi_uses(m, rec, a); return;
-	default: mpi_take_bytes(m, a), generic(m, rec, a); return;
-	}
+	/* a dispatch: one call through the function's path, so this stays a
+	 * leaf of a few instructions */
+	if (fn < DUMPI_NFUNCS) paths[fn](m, rec, a);
 }
 
 /* Every other record: the checks its plan names, in order. */
-__attribute__((noinline)) static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
+	mpi_take_bytes(m, a);
 	uint8_t plan = mpi_plans[rec->fn];
 	if (plan & PLAN_COUNTS) mpi_check_counts(m, rec, a);
 	if (plan & PLAN_STATUS) status_reads(m, rec);

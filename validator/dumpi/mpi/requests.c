@@ -292,7 +292,7 @@ static const uint8_t *ids_in_record(const mpi_pass *p, uint64_t arr, uint64_t cn
  * the array named (a known one of the table counted at once: req_named's
  * evaluation and nothing else), then the completed ones finished:
  * requests[index], or requests[indices[k]]. */
-static void requests_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	unsigned fn = rec->fn;
 	uint64_t cnt, flag = 1;
@@ -312,9 +312,17 @@ static void requests_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args
 	}
 	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, known);
 	uint64_t idx, n;
-	if ((fn == 16 || fn == 17) && flag && mpi_arg(fn, a, RO_INDEX, &idx) && idx < cnt && mpi_arr_u32(m, arr, idx, &id)) {
-		mpi_req *q = id >= 2 ? req_get(m, id) : NULL;
-		if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	if ((fn == 16 || fn == 17) && flag && mpi_arg(fn, a, RO_INDEX, &idx) && idx < cnt &&
+	    (ids ? (id = hv_be32(ids + 4 * idx), true) : mpi_arr_u32(m, arr, idx, &id))) {
+		/* most complete a plain request of the table: its status is read
+		 * only for whether it was cancelled */
+		mpi_req *q = mpi_req_plain(m, id);
+		if (q && !mpi_status_cancelled(m, a, mpi_role_ix[fn][RO_STATUS], 0)) {
+			mpi_req_plain_finish(m, q);
+		} else {
+			q = id >= 2 ? req_get(m, id) : NULL;
+			if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUS, 0));
+		}
 	}
 	if ((fn == 20 || fn == 21) && mpi_arg(fn, a, RO_INDICES, &n)) {
 		uint64_t ind = mpi_arg_at(fn, a, RO_INDICES);
@@ -336,12 +344,29 @@ __attribute__((noinline)) static void wait_whole(mpi_rank *m, const dumpi_record
 
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	unsigned iq = mpi_role_ix[13][RO_REQUEST];
+	const unsigned iq = WAIT_REQUEST, is = WAIT_STATUS;
 	if (!a->f[iq].present) return;
 	uint32_t id = (uint32_t)a->f[iq].v;
-	/* the status is read whole only off the common path */
+	/* the status is read whole only off the common path; on it, only
+	 * whether it says cancelled, from the record's bytes when they hold it
+	 * (as mpi_status_cancelled reads it: none, or its whole entry) */
 	mpi_req *q = mpi_req_plain(m, id);
-	if (q && !mpi_status_cancelled(m, a, mpi_role_ix[13][RO_STATUS], 0)) {
+	if (q) {
+		uint64_t stride = m->pass->status_tagged ? 14u : 10u, at = a->f[is].at + 4;
+		if (!a->f[is].present || a->f[is].v == 0) {
+			mpi_req_plain_done(m, q);
+			return;
+		}
+		if (a->bytes && at >= a->bytes_at && at - a->bytes_at <= a->bytes_len &&
+		    stride <= a->bytes_len - (at - a->bytes_at)) {
+			if (!a->bytes[at - a->bytes_at + 8]) {
+				mpi_req_plain_done(m, q);
+				return;
+			}
+		}
+	}
+	mpi_take_bytes(m, a);
+	if (q && !mpi_status_cancelled(m, a, is, 0)) {
 		mpi_req_plain_done(m, q);
 		return;
 	}
@@ -446,7 +471,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 				else req_named(m, rec, arr + 4 + 4 * i, id);
 			}
 		} else {
-			requests_some(m, rec, a);
+			mpi_request_some(m, rec, a);
 		}
 		break;
 	}
