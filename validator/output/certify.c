@@ -20,24 +20,23 @@ typedef struct rule_counts {
 /* The severity a rule fired with: the highest among its stored diagnostics
  * (forward compatibility can downgrade an error to a warning), else the
  * table's. */
-static enum hv_sev fired_severity(const hv_report *r, int rule)
+static enum hv_sev fired_severity(const hv_rule_index *x, int rule)
 {
-	bool seen = false;
-	enum hv_sev s = HV_SEV_NOTE;
-	for (size_t k = 0; k < r->ndiags; k++)
-		if (r->diags[k].rule == rule && (!seen || r->diags[k].sev > s)) s = r->diags[k].sev, seen = true;
-	return seen ? s : hv_rules[rule].severity;
+	for (int s = HV_SEV_ERROR; s >= HV_SEV_NOTE; s--)
+		if (hv_rule_stored_sev(x, rule, (enum hv_sev)s)) return (enum hv_sev)s;
+	return hv_rules[rule].severity;
 }
 
 /* A rule can be reported without a counted evaluation (input.unrecognized
  * fires before any check runs): count each failure as an evaluation then. */
-static rule_counts counts_of(const hv_report *r, int rule)
+static rule_counts counts_of(const hv_rule_index *x, int rule)
 {
+	const hv_report *r = x->r;
 	rule_counts c = {r->evaluated[rule], 0, r->failed[rule], RES_NA};
 	if (c.evaluated < c.failed) c.evaluated = c.failed;
 	c.passed = c.evaluated - c.failed;
 	if (c.failed > 0) {
-		enum hv_sev s = fired_severity(r, rule);
+		enum hv_sev s = fired_severity(x, rule);
 		c.res = s == HV_SEV_ERROR ? RES_FAIL : s == HV_SEV_WARNING ? RES_WARN : RES_NOTE;
 	} else if (c.evaluated > 0) {
 		c.res = RES_PASS;
@@ -61,24 +60,16 @@ typedef struct totals {
 	uint64_t evaluations, failures;
 } totals;
 
-static totals totals_of(const hv_report *r)
+static totals totals_of(const hv_rule_index *x)
 {
 	totals t = {{0}, 0, 0};
 	for (int i = 0; i < HV_RULE_COUNT; i++) {
-		rule_counts c = counts_of(r, i);
+		rule_counts c = counts_of(x, i);
 		t.rules[c.res]++;
 		t.evaluations += c.evaluated;
 		t.failures += c.failed;
 	}
 	return t;
-}
-
-/* The first stored diagnostic of a rule, to show where it failed. */
-static const hv_diag *first_diag(const hv_report *r, int rule)
-{
-	for (size_t k = 0; k < r->ndiags; k++)
-		if (r->diags[k].rule == rule) return &r->diags[k];
-	return NULL;
 }
 
 static const char *strip_dir(const char *name, const char *dir, size_t l)
@@ -115,7 +106,10 @@ static void text_files(FILE *out, const hv_cert_files *cf)
 
 static void text_one(FILE *out, const hv_report *r, const char *table, bool strict, const hv_cert_files *cf)
 {
-	totals t = totals_of(r);
+	/* every rule's diagnostics, found in one pass (not one per failed rule) */
+	hv_rule_index x;
+	hv_rule_index_build(&x, r);
+	totals t = totals_of(&x);
 	fputs("hpcvet conformance certificate\n", out);
 	fprintf(out, "  input:       %s\n", r->input_path ? r->input_path : "");
 	fprintf(out, "  format:      %s\n", r->format[0] ? r->format : "unknown");
@@ -136,11 +130,11 @@ static void text_one(FILE *out, const hv_report *r, const char *table, bool stri
 		fprintf(out, "\n  %-46s %-8s %10s %10s %10s  %s\n", "rule", "severity", "evaluated", "passed", "failed",
 			"result");
 		for (int i = 0; i < HV_RULE_COUNT; i++) {
-			rule_counts c = counts_of(r, i);
+			rule_counts c = counts_of(&x, i);
 			if (c.res == RES_NA) continue;
 			fprintf(out, "  %-46s %-8s %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "  %s\n", hv_rules[i].id,
 				hv_sev_name(hv_rules[i].severity), c.evaluated, c.passed, c.failed, result_name(c.res));
-			const hv_diag *d = c.failed ? first_diag(r, i) : NULL;
+			const hv_diag *d = c.failed ? hv_rule_first(&x, i) : NULL;
 			if (d) {
 				char at[24] = "";
 				if (!hv_diag_whole(d)) snprintf(at, sizeof at, ":0x%" PRIx64, d->offset);
@@ -152,6 +146,7 @@ static void text_one(FILE *out, const hv_report *r, const char *table, bool stri
 	fprintf(out, "\n  %zu rule%s not applicable (other formats, or structures this input does not have);\n"
 		     "  --format=json lists every rule.\n",
 		t.rules[RES_NA], t.rules[RES_NA] == 1 ? "" : "s");
+	hv_rule_index_free(&x);
 }
 
 void hv_write_certify_text(FILE *out, hv_report *const *reps, size_t n, const hv_output_opts *o)
@@ -164,9 +159,9 @@ void hv_write_certify_text(FILE *out, hv_report *const *reps, size_t n, const hv
 	}
 }
 
-static cJSON *rule_json(const hv_report *r, int i)
+static cJSON *rule_json(const hv_rule_index *x, int i)
 {
-	rule_counts c = counts_of(r, i);
+	rule_counts c = counts_of(x, i);
 	cJSON *o = cJSON_CreateObject();
 	if (!o) return NULL;
 	cJSON_AddStringToObject(o, "id", hv_rules[i].id);
@@ -177,7 +172,7 @@ static cJSON *rule_json(const hv_report *r, int i)
 	cJSON_AddNumberToObject(o, "evaluated", (double)c.evaluated);
 	cJSON_AddNumberToObject(o, "passed", (double)c.passed);
 	cJSON_AddNumberToObject(o, "failed", (double)c.failed);
-	const hv_diag *d = c.failed ? first_diag(r, i) : NULL;
+	const hv_diag *d = c.failed ? hv_rule_first(x, i) : NULL;
 	if (d) {
 		cJSON *f = cJSON_AddObjectToObject(o, "first_failure");
 		if (f) hv_json_add_location(f, d);
@@ -201,9 +196,12 @@ static void files_json(cJSON *o, const hv_cert_files *cf)
 
 static cJSON *input_json(const hv_report *r, bool strict)
 {
-	totals t = totals_of(r);
 	cJSON *o = cJSON_CreateObject();
 	if (!o) return NULL;
+	/* every rule's diagnostics, found in one pass (not one per failed rule) */
+	hv_rule_index x;
+	hv_rule_index_build(&x, r);
+	totals t = totals_of(&x);
 	hv_json_add_identity(o, r, strict);
 
 	cJSON_AddBoolToObject(o, "strict", strict);
@@ -221,13 +219,15 @@ static cJSON *input_json(const hv_report *r, bool strict)
 	cJSON_AddNumberToObject(s, "notes", (double)r->count[HV_SEV_NOTE]);
 	cJSON *arr = cJSON_AddArrayToObject(o, "rules");
 	for (int i = 0; arr && i < HV_RULE_COUNT; i++) {
-		cJSON *ro = rule_json(r, i);
+		cJSON *ro = rule_json(&x, i);
 		if (!ro) {
+			hv_rule_index_free(&x);
 			cJSON_Delete(o);
 			return NULL;
 		}
 		cJSON_AddItemToArray(arr, ro);
 	}
+	hv_rule_index_free(&x);
 	return o;
 }
 

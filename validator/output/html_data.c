@@ -250,12 +250,13 @@ static cJSON *head_json(hv_report *const *reps, size_t n, const hv_output_opts *
 		cJSON_AddItemToArray(inputs, in);
 	}
 	cJSON *rules = cJSON_AddArrayToObject(root, "rules");
+	/* the rules by slot, in one pass over the table (not a search of it per slot) */
+	int by_slot[HV_RULE_COUNT];
 	long nrules = 0;
-	for (int k = 0; rules && k < HV_RULE_COUNT; k++)
-		if (rule_slot[k] >= 0) nrules++;
+	for (int k = 0; k < HV_RULE_COUNT; k++)
+		if (rule_slot[k] >= 0 && rule_slot[k] < HV_RULE_COUNT) by_slot[rule_slot[k]] = k, nrules++;
 	for (long slot = 0; rules && slot < nrules; slot++) {
-		int k = 0;
-		while (rule_slot[k] != slot) k++;
+		int k = by_slot[slot];
 		cJSON *ru = cJSON_CreateObject();
 		char *ex = hv_rule_explain_text(k);
 		if (!ru || !ex) {

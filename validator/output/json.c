@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "certify.h"
+#include "core/alloc.h"
 #include "output.h"
 
 /* Messages and paths may hold bytes from the input: keep the document valid
@@ -137,10 +138,45 @@ bool hv_write_json(FILE *out, hv_report *const *reps, size_t n, const hv_output_
 	return hv_json_print_and_free(out, root);
 }
 
+/* The corpus's cases by rule ID, each rule's in corpus order (a stable
+ * order: the index breaks ties), so each rule finds its cases by binary
+ * search instead of comparing every case with every rule. */
+static int cmp_case(const void *a, const void *b)
+{
+	const hv_rule_case *const *x = a, *const *y = b;
+	int c = strcmp((*x)->rule, (*y)->rule);
+	return c ? c : (*x < *y ? -1 : *x > *y);
+}
+
+static void add_cases(cJSON *cs, const char *id, const hv_rule_case *cases, const hv_rule_case **sorted, size_t n)
+{
+	if (!sorted) { /* no memory for the order: every case compared */
+		for (const hv_rule_case *c = cases; cs && c && c->rule; c++)
+			if (strcmp(c->rule, id) == 0) cJSON_AddItemToArray(cs, cJSON_CreateString(c->path));
+		return;
+	}
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(sorted[mid]->rule, id) < 0) lo = mid + 1;
+		else hi = mid;
+	}
+	for (; cs && lo < n && strcmp(sorted[lo]->rule, id) == 0; lo++)
+		cJSON_AddItemToArray(cs, cJSON_CreateString(sorted[lo]->path));
+}
+
 bool hv_write_rules_json(FILE *out, const hv_rule_case *cases)
 {
+	size_t ncases = 0;
+	for (const hv_rule_case *c = cases; c && c->rule; c++) ncases++;
+	const hv_rule_case **sorted = ncases ? hv_malloc_optional(ncases * sizeof *sorted) : NULL;
+	for (size_t i = 0; sorted && i < ncases; i++) sorted[i] = &cases[i];
+	if (sorted) qsort(sorted, ncases, sizeof *sorted, cmp_case);
 	cJSON *root = cJSON_CreateObject();
-	if (!root) return false;
+	if (!root) {
+		free(sorted);
+		return false;
+	}
 	cJSON_AddStringToObject(root, "tool", "hpcvet");
 	cJSON_AddStringToObject(root, "version", HV_VERSION);
 	char table[32];
@@ -157,9 +193,9 @@ bool hv_write_rules_json(FILE *out, const hv_rule_case *cases)
 		cJSON_AddStringToObject(o, "summary", ri->summary);
 		cJSON_AddStringToObject(o, "detail", ri->detail);
 		cJSON *cs = cJSON_AddArrayToObject(o, "cases");
-		for (const hv_rule_case *c = cases; cs && c && c->rule; c++)
-			if (strcmp(c->rule, ri->id) == 0) cJSON_AddItemToArray(cs, cJSON_CreateString(c->path));
+		add_cases(cs, ri->id, cases, sorted, ncases);
 		cJSON_AddItemToArray(arr, o);
 	}
+	free(sorted);
 	return hv_json_print_and_free(out, root);
 }

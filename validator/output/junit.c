@@ -68,8 +68,9 @@ static size_t rules_in_suite(const hv_report *r)
 	return n;
 }
 
-static void write_case(FILE *out, const hv_report *r, int rule, bool strict)
+static void write_case(FILE *out, const hv_rule_index *x, int rule, bool strict)
 {
+	const hv_report *r = x->r;
 	const hv_rule_info *ri = &hv_rules[rule];
 	fputs("    <testcase classname=\"", out);
 	classname(out, ri->id);
@@ -79,23 +80,20 @@ static void write_case(FILE *out, const hv_report *r, int rule, bool strict)
 		return;
 	}
 	fputs(">\n", out);
-	size_t shown = 0;
-	for (size_t k = 0; k < r->ndiags; k++) shown += r->diags[k].rule == rule;
-	bool fails = hv_rule_fails(r, rule, strict);
+	size_t shown = hv_rule_shown(x, rule);
+	bool fails = hv_rule_fails(x, rule, strict);
 	if (fails) {
 		fputs("      <failure type=\"", out);
 		fputs(hv_sev_name(ri->severity), out);
 		fputs("\" message=\"", out);
-		const hv_diag *first = NULL;
-		for (size_t k = 0; k < r->ndiags && !first; k++)
-			if (r->diags[k].rule == rule) first = &r->diags[k];
+		const hv_diag *first = hv_rule_first(x, rule);
 		xml_text(out, first ? first->msg : ri->summary);
 		fputs("\">", out);
 	} else {
 		fputs("      <system-out>", out);
 	}
-	for (size_t k = 0; k < r->ndiags; k++)
-		if (r->diags[k].rule == rule) diag_line(out, &r->diags[k]);
+	size_t pos = 0;
+	for (const hv_diag *d; (d = hv_rule_next(x, rule, &pos));) diag_line(out, d);
 	if (r->failed[rule] > shown)
 		fprintf(out, "%" PRIu64 " failure%s of this rule in all; %zu shown (--max-diagnostics, --max-per-rule)&#10;",
 			r->failed[rule], r->failed[rule] == 1 ? "" : "s", shown);
@@ -113,8 +111,10 @@ static void write_suite(FILE *out, const hv_report *r, bool strict)
 	const char *path = r->input_path ? r->input_path : "";
 	bool broken = r->unreadable || r->internal_error;
 	size_t tests = broken ? 1 : rules_in_suite(r), failures = 0;
-	if (!broken)
-		for (int i = 0; i < HV_RULE_COUNT; i++) failures += hv_rule_fails(r, i, strict);
+	/* every rule's diagnostics, found in one pass (not one per failed rule) */
+	hv_rule_index x;
+	hv_rule_index_build(&x, r);
+	if (!broken) failures = hv_rules_failing(&x, strict);
 	fputs("  <testsuite name=\"", out);
 	xml_text(out, path);
 	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" skipped=\"0\">\n", tests, failures,
@@ -145,8 +145,9 @@ static void write_suite(FILE *out, const hv_report *r, bool strict)
 		fputs("</error>\n    </testcase>\n", out);
 	} else {
 		for (int i = 0; i < HV_RULE_COUNT; i++)
-			if (r->evaluated[i] > 0 || r->failed[i] > 0) write_case(out, r, i, strict);
+			if (r->evaluated[i] > 0 || r->failed[i] > 0) write_case(out, &x, i, strict);
 	}
+	hv_rule_index_free(&x);
 	fputs("  </testsuite>\n", out);
 }
 
@@ -161,7 +162,10 @@ void hv_write_junit(FILE *out, hv_report *const *reps, size_t n, const hv_output
 			continue;
 		}
 		tests += rules_in_suite(r);
-		for (int k = 0; k < HV_RULE_COUNT; k++) failures += hv_rule_fails(r, k, o->strict);
+		hv_rule_index x;
+		hv_rule_index_build(&x, r);
+		failures += hv_rules_failing(&x, o->strict);
+		hv_rule_index_free(&x);
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<testsuites name=\"hpcvet %s\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n", HV_VERSION,

@@ -110,8 +110,38 @@ void hv_out_clean(const char *in, char *out, size_t cap);
 const char *hv_out_relative(const char *path, const char *base_dir);
 /* A URI reference for a path: percent-encoded, "file://" for absolute paths. */
 bool hv_out_uri(const char *path, char *out, size_t cap);
-/* Whether `rule` makes input `r` fail (an error, or a warning under strict). */
-bool hv_rule_fails(const hv_report *r, int rule, bool strict);
+
+/* A report's stored diagnostics by rule, found in one pass over them
+ * (rule_index.c): what the writers ask of every rule of the table --
+ * which of its diagnostics are stored, the first, their severities --
+ * without scanning the diagnostics once per rule. Build one per report
+ * and free it; nothing it holds outlives the report. */
+typedef struct hv_rule_index {
+	const hv_report *r;
+	size_t *order;                    /* indices into r->diags by rule, each rule's in report order; NULL
+					     (none stored, or out of memory): found between first and last */
+	size_t start[HV_RULE_COUNT + 1];  /* rule i's are order[start[i]] .. order[start[i + 1] - 1] */
+	size_t first[HV_RULE_COUNT];      /* index of rule i's first stored diagnostic; SIZE_MAX: none */
+	size_t last[HV_RULE_COUNT];       /* ... and its last */
+	unsigned char sevs[HV_RULE_COUNT]; /* bit 1 << sev for each severity rule i's stored ones carry */
+} hv_rule_index;
+void hv_rule_index_build(hv_rule_index *x, const hv_report *r);
+void hv_rule_index_free(hv_rule_index *x);
+/* Stored diagnostics of `rule`; its first (NULL: none). */
+size_t hv_rule_shown(const hv_rule_index *x, int rule);
+const hv_diag *hv_rule_first(const hv_rule_index *x, int rule);
+/* The rule's stored diagnostics in report order: start with *pos = 0,
+ * each call returns the next (NULL: no more). */
+const hv_diag *hv_rule_next(const hv_rule_index *x, int rule, size_t *pos);
+/* Whether a stored diagnostic of `rule` carries severity `sev`. */
+bool hv_rule_stored_sev(const hv_rule_index *x, int rule, enum hv_sev sev);
+/* Whether `rule` makes the input fail (an error, or a warning under
+ * strict), and how many rules of the table do. */
+bool hv_rule_fails(const hv_rule_index *x, int rule, bool strict);
+size_t hv_rules_failing(const hv_rule_index *x, bool strict);
+/* Diagnostics the index builds have read so far, for the tests: a writer
+ * reads each report's once or twice, never once per rule. */
+size_t hv_rule_index_scanned(void);
 /* Whether diagnostic d is about its file or directory as a whole, not
  * bytes of it: offset 0 and length 0 (a DUMPI trace folder without its
  * .meta, an ovni stream.obs without its stream.json, a .meta without a

@@ -113,22 +113,6 @@ bool hv_out_uri(const char *path, char *out, size_t cap)
 
 bool hv_diag_whole(const hv_diag *d) { return d && d->offset == 0 && d->length == 0; }
 
-bool hv_rule_fails(const hv_report *r, int rule, bool strict)
-{
-	if (r->failed[rule] == 0) return false;
-	for (size_t k = 0; k < r->ndiags; k++) {
-		const hv_diag *d = &r->diags[k];
-		if (d->rule == rule && (d->sev == HV_SEV_ERROR || (strict && d->sev == HV_SEV_WARNING))) return true;
-	}
-	/* Every stored diagnostic of the rule was below the bar, but some were
-	 * not stored: fall back to the rule's table severity. */
-	bool stored = false;
-	for (size_t k = 0; k < r->ndiags && !stored; k++) stored = r->diags[k].rule == rule;
-	if (stored && r->suppressed == 0) return false;
-	enum hv_sev s = hv_rules[rule].severity;
-	return s == HV_SEV_ERROR || (strict && s == HV_SEV_WARNING);
-}
-
 bool hv_more_line(const hv_report *r, int rule, char *out, size_t cap)
 {
 	uint64_t n = hv_report_hidden(r, rule);

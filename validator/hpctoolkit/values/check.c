@@ -191,6 +191,8 @@ void hpctk_vcheck_free(hpctk_vcheck *c)
 	free(c->hasrec);
 	free(c->made);
 	free(c->owner);
+	free(c->run_seen);
+	free(c->run_at);
 	if (c->w_ok) hv_window_free(&c->w);
 	memset(c, 0, sizeof *c);
 }

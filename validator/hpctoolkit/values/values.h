@@ -339,6 +339,16 @@ typedef struct hpctk_vcheck {
 	 * they are in the file (16 bytes a run), or their bytes too without it */
 	uint8_t *keep;
 	size_t keep_n, keep_cap;
+	/* verdict.c: where each propMetricId first appears in the run of the
+	 * node whose failures are being placed (read once the node has a
+	 * second failure: a context where every metric fails would otherwise
+	 * read its run once per metric). run_seen[id] == run_seq: run_at[id]
+	 * holds it; NULL: no memory, each failure reads the run itself. */
+	uint64_t run_off;            /* the run read last (its own_off; 0: none) */
+	uint32_t run_cnt, run_seq;
+	bool run_mapped;             /* run_at holds that run's places */
+	uint32_t *run_seen;          /* npid */
+	uint64_t *run_at;            /* npid */
 } hpctk_vcheck;
 
 /* `b`: profile.db (NULL: diagnostics point at the node's first value). */

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/alloc.h"
 #include "core/hv_int.h"
@@ -55,9 +56,8 @@ static void emit_prop(hpctk_vcheck *c, int rule, uint16_t pid, uint32_t n, uint6
 /* The file offset a diagnostic of node n's scope pid points at: the
  * node's value of the scope, else its point value, else the first value
  * that touched it (read again from the node's own run). */
-static uint64_t slot_off(hpctk_vcheck *c, const hpctk_vfail *f, uint16_t pid)
+static uint64_t scan_off(hpctk_vcheck *c, const hpctk_vfail *f, uint16_t pid)
 {
-	if (!f->own_off || !c->w_ok) return f->first_off;
 	uint64_t point = 0;
 	for (uint32_t i = 0; i < f->own_cnt; i++) {
 		const uint8_t *p = hv_window_get(&c->w, f->own_off + 10ull * i, 10);
@@ -67,6 +67,68 @@ static uint64_t slot_off(hpctk_vcheck *c, const hpctk_vfail *f, uint16_t pid)
 		if (c->vm->has_point[pid] && id == c->vm->point_of[pid] && !point) point = f->own_off + 10ull * i;
 	}
 	return point ? point : f->first_off;
+}
+
+/* Where each id first appears in f's run, read once for all the node's
+ * failures (up to a value the window cannot read, as scan_off stops);
+ * false without the memory for it. */
+static bool map_run(hpctk_vcheck *c, const hpctk_vfail *f)
+{
+	const uint32_t npid = c->vm->npid;
+	if (!c->run_seen) {
+		c->run_seen = hv_calloc_optional(npid ? npid : 1, sizeof *c->run_seen);
+		c->run_at = hv_calloc_optional(npid ? npid : 1, sizeof *c->run_at);
+		if (!c->run_seen || !c->run_at) {
+			free(c->run_seen);
+			free(c->run_at);
+			c->run_seen = NULL;
+			c->run_at = NULL;
+			return false;
+		}
+	}
+	if (++c->run_seq == 0) { /* the stamps wrapped: every mark is stale */
+		memset(c->run_seen, 0, (npid ? npid : 1) * sizeof *c->run_seen);
+		c->run_seq = 1;
+	}
+	for (uint32_t i = 0; i < f->own_cnt; i++) {
+		const uint8_t *p = hv_window_get(&c->w, f->own_off + 10ull * i, 10);
+		if (!p) break;
+		uint16_t id = hv_le16(p);
+		if (id < npid && c->run_seen[id] != c->run_seq) {
+			c->run_seen[id] = c->run_seq;
+			c->run_at[id] = f->own_off + 10ull * i;
+		}
+	}
+	return true;
+}
+
+/* slot_off's answer from the mapped run: the same scan_off gives. */
+static uint64_t mapped_off(const hpctk_vcheck *c, const hpctk_vfail *f, uint16_t pid)
+{
+	const hpctk_vmodel *vm = c->vm;
+	if (pid < vm->npid && c->run_seen[pid] == c->run_seq) return c->run_at[pid];
+	if (pid < vm->npid && vm->has_point[pid]) {
+		uint16_t q = vm->point_of[pid];
+		if (q < vm->npid && c->run_seen[q] == c->run_seq) return c->run_at[q];
+	}
+	return f->first_off;
+}
+
+/* The failures come node by node: a node's first failure reads its run up
+ * to the value it wants (a node fails on few metrics as a rule); a second
+ * maps the run, and every further one is looked up, so a context where
+ * every metric fails costs one read of its run, not one per metric. */
+static uint64_t slot_off(hpctk_vcheck *c, const hpctk_vfail *f, uint16_t pid)
+{
+	if (!f->own_off || !c->w_ok) return f->first_off;
+	if (f->own_off != c->run_off || f->own_cnt != c->run_cnt) {
+		c->run_off = f->own_off;
+		c->run_cnt = f->own_cnt;
+		c->run_mapped = false;
+		return scan_off(c, f, pid);
+	}
+	if (!c->run_mapped) c->run_mapped = map_run(c, f);
+	return c->run_mapped ? mapped_off(c, f, pid) : scan_off(c, f, pid);
 }
 
 static int by_touch(const void *a, const void *b)
@@ -117,6 +179,7 @@ void hpctk_vcheck_verdicts(hpctk_vcheck *c)
 	/* the failures in the order the nodes were first touched */
 	hpctk_vfail *f = c->fail;
 	if (c->nfail) qsort(f, c->nfail, sizeof *f, by_touch);
+	c->run_off = 0; /* no run mapped yet for these */
 	for (size_t j = 0; j < c->nfail; j++) {
 		const uint32_t k = f[j].k;
 		double tol = HPCTK_VALUES_ABS_TOL + HPCTK_VALUES_REL_TOL * (f[j].mag + fabs(f[j].found) + c->elmag[k]);
