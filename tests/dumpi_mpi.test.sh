@@ -277,4 +277,33 @@ done
 expect_exit 0 "library break: --strict passes" "$HPCVET" --strict "$TMP/lib.bin"
 check "library break: one note, MPICH" test "$(grep -c 'note\[dumpi.trace.mpi-library\]: the MPI library is MPICH' "$TMP/out")" -eq 1
 
+# Request ids past the request table (65,536 ids; validator/dumpi/mpi/
+# requests.c keeps the rest in its map): 40,000 Isend/Irecv pairs in flight
+# a rank number requests up to ~80,000. The trace is consistent; one
+# MPI_Wait bent to an id no call created leaves the request it waited for
+# (an id of the map) leaked, named by the record that created it.
+"$GEN" --what=dumpi-trace --profiles=2 --contexts=2 --in-flight=40000 -o "$TMP/high" >/dev/null
+expect_exit 0 "requests with ids past the table: conforming" "$HPCVET" --strict "$TMP/high"
+high_bin=$(ls "$TMP"/high/*-0000.bin)
+"$HPCVET" dump --format=json --select=rank=0 "$TMP/high" |
+	jq -r '[.files[0].items[] | select(.function == "MPI_Wait" and .args.request >= 70000)][0] | "\(.offset) \(.length) \(.args.request)"' > "$TMP/high-wait"
+read -r w_off w_len w_req < "$TMP/high-wait"
+creator=$("$HPCVET" dump --format=json --select=rank=0 "$TMP/high" |
+	jq -r --argjson q "$w_req" '[.files[0].items[] | select(.function == "MPI_Irecv" or .function == "MPI_Isend") | select(.args.request == $q)][0].index')
+check "a wait on an id past the table was found" test "${w_req:-0}" -ge 65536
+python3 - "$high_bin" "$w_off" "$w_len" "$w_req" <<'PY'
+import struct, sys
+path, off, length, req = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+b = bytearray(open(path, 'rb').read())
+rec = b[off:off + length]
+i = rec.find(struct.pack('>i', req))
+assert i >= 0 and rec.find(struct.pack('>i', req), i + 1) < 0
+b[off + i:off + i + 4] = struct.pack('>i', 99999)
+open(path, 'wb').write(b)
+PY
+expect_exit 0 "a wait bent past the table stays conforming (a warning)" "$HPCVET" --max-per-rule=0 "$TMP/high"
+check "the request it waited for is leaked, named by its creating record" \
+	grep -q "warning\[dumpi.mpi.request-leaked\]: rank 0 record $creator (MPI_I[a-z]*): request $w_req is still active at MPI_Finalize" "$TMP/out"
+check "the bent wait names a request no call created" grep -q "note\[dumpi.mpi.request-unrecorded\]: rank 0 record [0-9]* (MPI_Wait): request 99999" "$TMP/out"
+
 done_testing
