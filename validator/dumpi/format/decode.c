@@ -96,15 +96,19 @@ enum {
 
 /* Every field present again, no bad row (see dumpi_args.absent): out of
  * line, as it runs only after a record of the walk or of a function with
- * root-only fields. */
-static __attribute__((noinline)) void args_present(dumpi_args *out)
+ * root-only fields (the decoders' call; the hot loop's after the record). */
+__attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 {
 	for (unsigned i = 0; i < DUMPI_MAX_FIELDS; i++) out->f[i].present = true;
 	out->bad_row = false;
 	out->absent = false;
 }
 
-/* One decoder a function id (dumpi_decoder, format/fast.h). */
+/* One decoder a function id (dumpi_decoder, format/fast.h), its body inline
+ * in two functions: the decoder alone, and the hot loop's whole step of a
+ * common record (dumpi_step: the decoder, then dumpi_step_tail), which keeps
+ * the loop's registers out of the decoder's call and the record's stores
+ * in one leaf function with its id a constant. */
 #define DUMPI_F(k, n) DUMPI_DEC_##k
 #define DUMPI_R(k, n)                                                                                                 \
 	if (hr_ && ht_ && rank_ == root_) DUMPI_DEC_##k else {                                                      \
@@ -114,7 +118,8 @@ static __attribute__((noinline)) void args_present(dumpi_args *out)
 	}
 #define DUMPI_NO_LAYOUT return DUMPI_DEC_FAIL;
 #define DUMPI_FN(id, name, fields)                                                                                    \
-	static size_t dumpi_dec_##id(const uint8_t *q, size_t avail, uint64_t at, uint8_t mask, dumpi_args *out)     \
+	static inline __attribute__((always_inline)) const uint8_t *dumpi_body_##id(                                 \
+		const uint8_t *q, size_t avail, uint64_t at, uint8_t mask, dumpi_args *out, const int STEP_)          \
 	{                                                                                                             \
 		enum { MIN_ = dumpi_min_##id, ROOTED_ = dumpi_rooted_##id };                                          \
 		(void)q, (void)at, (void)mask;                                                                        \
@@ -124,11 +129,24 @@ static __attribute__((noinline)) void args_present(dumpi_args *out)
 		uint32_t rank_ = 0, root_ = 0;                                                                        \
 		bool hr_ = false, ht_ = false;                                                                        \
 		if (ROOTED_) out->absent = true;                                                                      \
-		else if (out->absent) args_present(out);                                                              \
+		else if (STEP_ == 0 && out->absent) dumpi_args_present(out);                                          \
 		fields;                                                                                               \
 		(void)rank_, (void)root_, (void)hr_, (void)ht_, (void)kmin_;                                          \
 		out->n = (uint8_t)fi_;                                                                                \
-		return k_;                                                                                            \
+		return q + k_;                                                                                        \
+	}                                                                                                             \
+	static const uint8_t *dumpi_dec_##id(const uint8_t *q, size_t avail, uint64_t at, uint8_t mask,          \
+					     dumpi_args *out)                                                 \
+	{                                                                                                             \
+		return dumpi_body_##id(q, avail, at, mask, out, 0);                                                   \
+	}                                                                                                             \
+	static const uint8_t *dumpi_step_##id(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)         \
+	{                                                                                                             \
+		if (dumpi_rooted_##id) return DUMPI_DEC_FAIL;                                                         \
+		unsigned k = 27u + ((unsigned)(mask >> 5) & 2u);                                                      \
+		const uint8_t *e = dumpi_body_##id(p + k, avail - k, dumpi_hot_pos(h, p) + k, mask, h->args, 1);     \
+		if (e == DUMPI_DEC_FAIL) return e;                                                                    \
+		return dumpi_step_tail(h, p, e, id, mask);                                                            \
 	}
 #include "dumpi/format/funcs.def"
 #undef DUMPI_F
@@ -137,9 +155,14 @@ static __attribute__((noinline)) void args_present(dumpi_args *out)
 #undef DUMPI_FN
 
 /* No record has id 290 (DUMPI_ALL_FUNCTIONS, the footer's totals slot). */
-static size_t dumpi_dec_none(const uint8_t *q, size_t avail, uint64_t at, uint8_t mask, dumpi_args *out)
+static const uint8_t *dumpi_dec_none(const uint8_t *q, size_t avail, uint64_t at, uint8_t mask, dumpi_args *out)
 {
 	(void)q, (void)avail, (void)at, (void)mask, (void)out;
+	return DUMPI_DEC_FAIL;
+}
+static const uint8_t *dumpi_step_none(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)
+{
+	(void)h, (void)p, (void)avail, (void)mask;
 	return DUMPI_DEC_FAIL;
 }
 
@@ -154,4 +177,17 @@ dumpi_decoder *const dumpi_decoders[DUMPI_NFUNCS] = {
 #undef DUMPI_NO_LAYOUT
 #undef DUMPI_FN
 	[DUMPI_ALL_FUNCTIONS] = dumpi_dec_none,
+};
+
+dumpi_step *const dumpi_steps[DUMPI_NFUNCS] = {
+#define DUMPI_F(k, n)
+#define DUMPI_R(k, n)
+#define DUMPI_NO_LAYOUT
+#define DUMPI_FN(id, name, fields) [id] = dumpi_step_##id,
+#include "dumpi/format/funcs.def"
+#undef DUMPI_F
+#undef DUMPI_R
+#undef DUMPI_NO_LAYOUT
+#undef DUMPI_FN
+	[DUMPI_ALL_FUNCTIONS] = dumpi_step_none,
 };
