@@ -112,14 +112,15 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
  *      the common collectives, datatypes made and freed around exchanges,
  *      the communicator queries, MPI_Wtime, the MPI_Pcontrol annotations;
  *   2  a decoder alone (the common record through dumpi_next_common): the
- *      rest of MPI-1;
+ *      rest of MPI-1, and the MPI-2 calls a program may make every step
+ *      (one-sided, MPI-IO reads and writes, derived datatypes);
  *   0  neither: the record takes the checked walk (records.c), ~10x the
- *      decoder's instructions, for functions rare in traces (MPI-2 and
- *      later: RMA, I/O, spawn, ...).
+ *      decoder's instructions, for functions rare in traces (the rest of
+ *      MPI-2 and later: spawn, names, attributes, info, ...).
  * A step for all ~290 ids cost this file 59 CPU-s under clang ASan+UBSan
  * (6.8 s clang -O2, 14 s gcc -O2); a decoder for all of them 16 s, the
- * costliest file of the sanitizer builds. These three tiers keep it at or
- * below that with every common record on its step. */
+ * costliest file of the sanitizer builds. These three tiers keep it near
+ * that with every common record on its step. */
 #define DUMPI_HOT_0 ~, 1     /* MPI_Send */
 #define DUMPI_HOT_1 ~, 1     /* MPI_Recv */
 #define DUMPI_HOT_3 ~, 1     /* MPI_Bsend */
@@ -255,6 +256,67 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 #define DUMPI_HOT_125 ~, 2   /* MPI_Finalize */
 #define DUMPI_HOT_126 ~, 2   /* MPI_Initialized */
 #define DUMPI_HOT_127 ~, 2   /* MPI_Abort */
+/* Decoders too for the MPI-2 calls a program may make once a step or
+ * more: one-sided communication (MPI_Put, MPI_Get, MPI_Accumulate and the
+ * window synchronisation), MPI_Alltoallw and MPI_Exscan, derived datatypes
+ * made for a halo, and MPI-IO's reads, writes and seeks. The rest of MPI-2
+ * and later (spawn, names, attributes, info, errhandlers, file open and
+ * close with their strings) is met a few times a run. */
+#define DUMPI_HOT_141 ~, 2  /* MPI_Accumulate */
+#define DUMPI_HOT_142 ~, 2  /* MPI_Get */
+#define DUMPI_HOT_143 ~, 2  /* MPI_Put */
+#define DUMPI_HOT_144 ~, 2  /* MPI_Win_complete */
+#define DUMPI_HOT_146 ~, 2  /* MPI_Win_fence */
+#define DUMPI_HOT_149 ~, 2  /* MPI_Win_lock */
+#define DUMPI_HOT_150 ~, 2  /* MPI_Win_post */
+#define DUMPI_HOT_151 ~, 2  /* MPI_Win_start */
+#define DUMPI_HOT_152 ~, 2  /* MPI_Win_test */
+#define DUMPI_HOT_153 ~, 2  /* MPI_Win_unlock */
+#define DUMPI_HOT_154 ~, 2  /* MPI_Win_wait */
+#define DUMPI_HOT_155 ~, 2  /* MPI_Alltoallw */
+#define DUMPI_HOT_156 ~, 2  /* MPI_Exscan */
+#define DUMPI_HOT_218 ~, 2  /* MPI_Type_create_hindexed */
+#define DUMPI_HOT_219 ~, 2  /* MPI_Type_create_hvector */
+#define DUMPI_HOT_220 ~, 2  /* MPI_Type_create_indexed_block */
+#define DUMPI_HOT_221 ~, 2  /* MPI_Type_create_resized */
+#define DUMPI_HOT_222 ~, 2  /* MPI_Type_create_struct */
+#define DUMPI_HOT_224 ~, 2  /* MPI_Type_get_extent */
+#define DUMPI_HOT_225 ~, 2  /* MPI_Type_get_true_extent */
+#define DUMPI_HOT_242 ~, 2  /* MPI_File_read_at */
+#define DUMPI_HOT_243 ~, 2  /* MPI_File_read_at_all */
+#define DUMPI_HOT_244 ~, 2  /* MPI_File_write_at */
+#define DUMPI_HOT_245 ~, 2  /* MPI_File_write_at_all */
+#define DUMPI_HOT_246 ~, 2  /* MPI_File_iread_at */
+#define DUMPI_HOT_247 ~, 2  /* MPI_File_iwrite_at */
+#define DUMPI_HOT_248 ~, 2  /* MPI_File_read */
+#define DUMPI_HOT_249 ~, 2  /* MPI_File_read_all */
+#define DUMPI_HOT_250 ~, 2  /* MPI_File_write */
+#define DUMPI_HOT_251 ~, 2  /* MPI_File_write_all */
+#define DUMPI_HOT_252 ~, 2  /* MPI_File_iread */
+#define DUMPI_HOT_253 ~, 2  /* MPI_File_iwrite */
+#define DUMPI_HOT_254 ~, 2  /* MPI_File_seek */
+#define DUMPI_HOT_255 ~, 2  /* MPI_File_get_position */
+#define DUMPI_HOT_257 ~, 2  /* MPI_File_read_shared */
+#define DUMPI_HOT_258 ~, 2  /* MPI_File_write_shared */
+#define DUMPI_HOT_259 ~, 2  /* MPI_File_iread_shared */
+#define DUMPI_HOT_260 ~, 2  /* MPI_File_iwrite_shared */
+#define DUMPI_HOT_261 ~, 2  /* MPI_File_read_ordered */
+#define DUMPI_HOT_262 ~, 2  /* MPI_File_write_ordered */
+#define DUMPI_HOT_263 ~, 2  /* MPI_File_seek_shared */
+#define DUMPI_HOT_264 ~, 2  /* MPI_File_get_position_shared */
+#define DUMPI_HOT_265 ~, 2  /* MPI_File_read_at_all_begin */
+#define DUMPI_HOT_266 ~, 2  /* MPI_File_read_at_all_end */
+#define DUMPI_HOT_267 ~, 2  /* MPI_File_write_at_all_begin */
+#define DUMPI_HOT_268 ~, 2  /* MPI_File_write_at_all_end */
+#define DUMPI_HOT_269 ~, 2  /* MPI_File_read_all_begin */
+#define DUMPI_HOT_270 ~, 2  /* MPI_File_read_all_end */
+#define DUMPI_HOT_271 ~, 2  /* MPI_File_write_all_begin */
+#define DUMPI_HOT_272 ~, 2  /* MPI_File_write_all_end */
+#define DUMPI_HOT_273 ~, 2  /* MPI_File_read_ordered_begin */
+#define DUMPI_HOT_274 ~, 2  /* MPI_File_read_ordered_end */
+#define DUMPI_HOT_275 ~, 2  /* MPI_File_write_ordered_begin */
+#define DUMPI_HOT_276 ~, 2  /* MPI_File_write_ordered_end */
+#define DUMPI_HOT_281 ~, 2  /* MPI_File_sync */
 #define DUMPI_SECOND_(a, b, ...) b
 #define DUMPI_SECOND(...) DUMPI_SECOND_(__VA_ARGS__)
 #define DUMPI_IS_HOT(id) DUMPI_SECOND(DUMPI_HOT_##id, 0, ~)
