@@ -40,12 +40,6 @@ static void report_failure(dumpi_stream_ctx *s, dumpi_iter *it, const dumpi_reco
 	}
 }
 
-static inline void clock_at(const uint8_t *p, dumpi_clock *k)
-{
-	k->sec = hv_be16(p);
-	k->nsec = hv_be32(p + 2);
-}
-
 static void check_record(dumpi_stream_ctx *s, const dumpi_record *rec)
 {
 	char path[48];
@@ -97,41 +91,52 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 		dumpi_iter_free(&it);
 		return;
 	}
-	dumpi_record rec;
+	dumpi_hot h = {.args = &it.args, .records = s->records, .t = t, .r = r, .file = file};
+	dumpi_record *rec = &h.rec;
 	char path[48];
 	dumpi_shapes shapes;
 	memset(&shapes, 0, sizeof shapes);
-	/* The common record (dumpi_next_common) in this loop, its clock steps
-	 * inline; any other through dumpi_iter_next and the checks below. */
+	/* The common record through its function's step (format/fast.h), the
+	 * cursor in p and end; any other through dumpi_iter_next and the checks
+	 * below. */
 	uint64_t others = 0; /* records of dumpi_iter_next */
 	dumpi_ahead a;
 	dumpi_ahead_load(&a, &it);
+	const uint8_t *p = a.p, *end = a.end;
+	h.delta = a.pos - (uint64_t)(uintptr_t)p;
+	h.rec.index = a.index - 1;
+	h.keys = t->keys;
+	h.nthreads = t->nthreads;
+	if (it.args.absent) dumpi_args_present(&it.args);
+	mpi_rank *mpi = s->mpi;
 	for (;;) {
-		const uint8_t *clk;
-		if (dumpi_next_common(&a, &it, &rec, &clk)) {
-			s->records[rec.fn]++;
-			int left = dumpi_clocks_quick(t, rec.thread, clk);
-			if (left) {
-				rec.perf_count = 0;
-				clock_at(clk, &rec.cpu_start);
-				clock_at(clk + 6, &rec.cpu_stop);
-				clock_at(clk + 12, &rec.wall_start);
-				clock_at(clk + 18, &rec.wall_stop);
-				dumpi_timing_left(t, r, file, &rec, left);
+		if ((size_t)(end - p) >= 29u + 8u && dumpi_common_prefix(p[2])) {
+			unsigned fn = hv_be16(p);
+			const uint8_t *e;
+			if (fn < DUMPI_NFUNCS && (e = dumpi_steps[fn](&h, p, (size_t)(end - p), p[2])) != DUMPI_DEC_FAIL) {
+				p = e;
+				if (mpi) mpi_rank_record(mpi, rec, &it.args);
+				continue;
 			}
-			if (s->mpi) mpi_rank_record(s->mpi, &rec, &it.args);
-			continue;
 		}
+		a.p = p;
+		a.pos = dumpi_hot_pos(&h, p);
+		a.index = h.rec.index + 1;
 		dumpi_ahead_store(&a, &it);
-		bool more = dumpi_iter_next(&it, &rec);
+		bool more = dumpi_iter_next(&it, rec);
 		dumpi_ahead_load(&a, &it);
+		p = a.p, end = a.end;
+		h.delta = a.pos - (uint64_t)(uintptr_t)p;
 		if (!more) break;
 		others++;
-		s->records[rec.fn]++;
-		check_record(s, &rec);
-		if (dumpi_shapes_of(rec.fn)) dumpi_shapes_record(&shapes, r, file, &rec, &it.args);
-		dumpi_timing_record(t, r, file, &rec);
-		if (s->mpi) mpi_rank_record(s->mpi, &rec, &it.args);
+		s->records[rec->fn]++;
+		check_record(s, rec);
+		if (dumpi_shapes_of(rec->fn)) dumpi_shapes_record(&shapes, r, file, rec, &it.args);
+		dumpi_timing_record(t, r, file, rec);
+		h.keys = t->keys;
+		h.nthreads = t->nthreads;
+		if (s->mpi) mpi_rank_record(s->mpi, rec, &it.args);
+		if (it.args.absent) dumpi_args_present(&it.args);
 	}
 	s->end = it.cur.pos;
 	uint64_t common = it.next_index - others;
@@ -142,14 +147,14 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 	if (it.at_end) {
 		bool ok = it.cur.pos == s->limit;
 		if (!hv_eval(r, HV_R_DUMPI_STREAM_END_LABEL, ok))
-			hv_emit(r, HV_R_DUMPI_STREAM_END_LABEL, file, rec.offset, 2,
-				dumpi_record_path(path, sizeof path, rec.index),
+			hv_emit(r, HV_R_DUMPI_STREAM_END_LABEL, file, rec->offset, 2,
+				dumpi_record_path(path, sizeof path, rec->index),
 				"DUMPI_END_OF_STREAM at 0x%llx is not just before the header at 0x%llx", 
-				(unsigned long long)rec.offset, (unsigned long long)s->limit);
+				(unsigned long long)rec->offset, (unsigned long long)s->limit);
 		s->walked = ok;
 		mpi_rank_end(s->mpi, ok);
 	} else if (!it.win.blob->io_failed) {
-		report_failure(s, &it, &rec);
+		report_failure(s, &it, rec);
 	}
 	dumpi_timing_free(t);
 	dumpi_iter_free(&it);

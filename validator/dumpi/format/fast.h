@@ -16,13 +16,13 @@
  *
  * Each decoder reads its function's arguments from q[0..avail), q lying at
  * file offset `at`, into *out (present flags: see dumpi_args.absent) and
- * returns the bytes they span, or DUMPI_DEC_FAIL when the id has no decoder
+ * returns where they end (q + the bytes they span), or DUMPI_DEC_FAIL when the id has no decoder
  * here (the walk's layouts, ids that are no record) or the arguments do not
  * fit in avail: the walk then takes the record and says why. They are
  * compiled once, in decode.c, and called through this table: inline in each
  * caller they took gcc ~25 s a file. */
-#define DUMPI_DEC_FAIL ((size_t)-1)
-typedef size_t dumpi_decoder(const uint8_t *q, size_t avail, uint64_t at, uint8_t mask, dumpi_args *out);
+#define DUMPI_DEC_FAIL NULL
+typedef const uint8_t *dumpi_decoder(const uint8_t *q, size_t avail, uint64_t at, uint8_t mask, dumpi_args *out);
 /* By function id, every id below DUMPI_NFUNCS (a failing one where there
  * is no decoder). */
 extern dumpi_decoder *const dumpi_decoders[DUMPI_NFUNCS];
@@ -75,7 +75,10 @@ static inline unsigned dumpi_common_prefix(uint8_t m)
  * and perf_count (the clocks stay in the bytes, at *clocks: CPU start,
  * stop, wall start, stop, 6 bytes each) and it->args, and moves the cursor
  * past it. False (nothing consumed) sends the record through
- * dumpi_iter_next. */
+ * dumpi_iter_next. The id and mask are stored in rec before the decoder's
+ * call and read back from the bytes after it, and the decoder returns where
+ * the record ends: the loop keeps no value of its own across the call but
+ * the cursor (a spill and a reload each otherwise). */
 static inline __attribute__((always_inline)) bool dumpi_next_common(dumpi_ahead *a, dumpi_iter *it, dumpi_record *rec,
 								    const uint8_t **clocks)
 {
@@ -86,21 +89,22 @@ static inline __attribute__((always_inline)) bool dumpi_next_common(dumpi_ahead 
 	if (!k) return false;
 	unsigned fn = hv_be16(p);
 	if (fn >= DUMPI_NFUNCS) return false;
-	size_t used = dumpi_decoders[fn](p + k, (size_t)(a->end - p) - k, a->pos + k, mask, &it->args);
-	if (used == DUMPI_DEC_FAIL) return false;
-	rec->thread = (mask & DUMPI_MASK_THREAD) ? hv_be16(p + 3) : 0;
-	*clocks = p + k - 24u;
-	size_t len = k + used;
-	rec->index = a->index++;
-	rec->offset = a->pos;
 	rec->fn = fn;
 	rec->mask = mask;
+	const uint8_t *e = dumpi_decoders[fn](p + k, (size_t)(a->end - p) - k, a->pos + k, mask, &it->args);
+	if (e == DUMPI_DEC_FAIL) return false;
+	size_t len = (size_t)(e - p);
+	bool threaded = p[2] & DUMPI_MASK_THREAD;
+	rec->thread = threaded ? hv_be16(p + 3) : 0;
+	*clocks = p + 3 + (threaded ? 2 : 0);
+	rec->index = a->index++;
+	rec->offset = a->pos;
 	rec->length = len;
 	it->args.bytes = p;
 	it->args.bytes_at = a->pos;
 	it->args.bytes_len = len;
 	a->pos += len;
-	a->p = p + len;
+	a->p = e;
 	return true;
 }
 
@@ -160,8 +164,93 @@ static inline int dumpi_clocks_quick(dumpi_timing *t, uint16_t thread, const uin
 	if (!dumpi_clock_quick(&k[1], b + 12)) return 1;
 	return 0;
 }
+
+/* Both clocks' quick steps at once, for the hot loop: the four times' keys,
+ * their nanoseconds against 1e9 and the four steps' differences or-ed
+ * together under one compare with the span (a power of two: every one is
+ * below it exactly when their or is). True when both step quick, with k[0..1]
+ * moved to the stops; false changes nothing, and dumpi_clocks_quick then
+ * says which clock is left. */
+static inline bool dumpi_clocks_both(uint64_t *k, const uint8_t *b)
+{
+	uint64_t a0 = hv_be64(b) >> 16, z0 = hv_be64(b + 6) >> 16;
+	uint64_t a1 = hv_be64(b + 12) >> 16, z1 = hv_be64(b + 18) >> 16;
+	if ((uint32_t)a0 >= 1000000000u || (uint32_t)z0 >= 1000000000u || (uint32_t)a1 >= 1000000000u ||
+	    (uint32_t)z1 >= 1000000000u)
+		return false;
+	if (((a0 - k[0]) | (z0 - a0) | (a1 - k[1]) | (z1 - a1)) >= DUMPI_KEY_SPAN) return false;
+	k[0] = z0;
+	k[1] = z1;
+	return true;
+}
 /* What dumpi_clocks_quick left (`left` as it returns), with rec's clocks
  * filled from the bytes. */
 void dumpi_timing_left(dumpi_timing *t, hv_report *r, const char *file, const dumpi_record *rec, int left);
+
+/* ---- the hot loop's step (stream.c) ----
+ *
+ * The common record -- its bytes in the view, no perf counters, no reserved
+ * mask bits, both clocks -- taken whole by one function of its id
+ * (dumpi_steps, decode.c): its arguments decoded, the record filled (but
+ * its clocks and perf_count: the clocks stay in the bytes) and both clocks
+ * stepped, and its function counted, in a leaf function whose id is a
+ * constant; the loop that calls it keeps only its cursor. A function with root-only
+ * fields has no step (its records take the walk, which sets present flags). */
+typedef struct dumpi_hot {
+	dumpi_record rec;           /* the record taken; rec.index is the previous one's before it */
+	dumpi_args *args;
+	uint64_t *records;          /* records by function id */
+	uint64_t (*keys)[2];        /* the timing's, by thread (dumpi_clocks_quick) */
+	size_t nthreads;
+	uint64_t delta;             /* file offset of a byte of the view minus its address */
+	dumpi_timing *t;            /* for what the quick steps leave (dumpi_hot_clocks) */
+	hv_report *r;
+	const char *file;
+} dumpi_hot;
+
+static inline uint64_t dumpi_hot_pos(const dumpi_hot *h, const uint8_t *p) { return (uint64_t)(uintptr_t)p + h->delta; }
+
+/* The record at p, avail bytes of view from p (at least 37), with mask a
+ * common one (dumpi_common_prefix): where it ends, or DUMPI_DEC_FAIL (nothing
+ * changed) to send it through dumpi_iter_next. By function id, every id
+ * below DUMPI_NFUNCS. */
+typedef const uint8_t *dumpi_step(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask);
+extern dumpi_step *const dumpi_steps[DUMPI_NFUNCS];
+
+/* What dumpi_clocks_both does not take (a thread met first, a clock that
+ * does not step quick): the clocks one at a time, through the general step
+ * for what is left, with h's keys and threads reloaded (time.c). Returns e,
+ * so that the step's call is its last. */
+const uint8_t *dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, const uint8_t *e);
+/* Every field present again, no bad row, args->absent false (decode.c):
+ * the steps leave present flags alone, so the loop calls this after any
+ * record that may have cleared one (the walk's; the steps send records of
+ * a function with root-only fields there). */
+void dumpi_args_present(dumpi_args *args);
+
+/* The step after the arguments (decode.c), args ending at e. */
+static inline __attribute__((always_inline)) const uint8_t *dumpi_step_tail(dumpi_hot *h, const uint8_t *p,
+									   const uint8_t *e, unsigned fn, uint8_t mask)
+{
+	uint64_t pos = dumpi_hot_pos(h, p);
+	size_t len = (size_t)(e - p);
+	bool threaded = mask & DUMPI_MASK_THREAD;
+	uint16_t thread = threaded ? hv_be16(p + 3) : 0;
+	dumpi_record *rec = &h->rec;
+	rec->index++;
+	rec->offset = pos;
+	rec->fn = fn;
+	rec->mask = mask;
+	rec->thread = thread;
+	rec->length = len;
+	dumpi_args *a = h->args;
+	a->bytes = p;
+	a->bytes_at = pos;
+	a->bytes_len = len;
+	h->records[fn]++;
+	const uint8_t *clk = p + 3 + (threaded ? 2 : 0);
+	if (thread >= h->nthreads || !dumpi_clocks_both(h->keys[thread], clk)) return dumpi_hot_clocks(h, clk, e);
+	return e;
+}
 
 #endif

@@ -116,8 +116,8 @@ static bool next_direct(dumpi_iter *it, dumpi_record *rec)
 		k += 16u * perf_count;
 	}
 	if (fn >= DUMPI_NFUNCS) return false;
-	size_t used = dumpi_decoders[fn](p + k, (size_t)(avail - k), c->pos + k, mask, &it->args);
-	if (used == DUMPI_DEC_FAIL) return false;
+	const uint8_t *e = dumpi_decoders[fn](p + k, (size_t)(avail - k), c->pos + k, mask, &it->args);
+	if (e == DUMPI_DEC_FAIL) return false;
 	rec->index = it->next_index;
 	rec->offset = c->pos;
 	rec->fn = fn;
@@ -126,7 +126,7 @@ static bool next_direct(dumpi_iter *it, dumpi_record *rec)
 	rec->perf_count = perf_count;
 	rec->cpu_start = cpu[0], rec->cpu_stop = cpu[1];
 	rec->wall_start = wall[0], rec->wall_stop = wall[1];
-	rec->length = k + used;
+	rec->length = (uint64_t)(e - p);
 	it->args.bytes = p;
 	it->args.bytes_at = c->pos;
 	it->args.bytes_len = rec->length;

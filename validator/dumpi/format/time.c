@@ -238,3 +238,26 @@ void dumpi_timing_left(dumpi_timing *t, hv_report *r, const char *file, const du
 	t->quick -= (unsigned)left; /* the hot loop counted 2 */
 	timing_slow(t, r, file, rec, left == 1);
 }
+
+static inline void clock_at(const uint8_t *p, dumpi_clock *k)
+{
+	k->sec = hv_be16(p);
+	k->nsec = hv_be32(p + 2);
+}
+
+const uint8_t *dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, const uint8_t *e)
+{
+	dumpi_timing *t = h->t;
+	dumpi_record *rec = &h->rec;
+	int left = dumpi_clocks_quick(t, rec->thread, clk);
+	if (!left) return e;
+	rec->perf_count = 0;
+	clock_at(clk, &rec->cpu_start);
+	clock_at(clk + 6, &rec->cpu_stop);
+	clock_at(clk + 12, &rec->wall_start);
+	clock_at(clk + 18, &rec->wall_stop);
+	dumpi_timing_left(t, h->r, h->file, rec, left);
+	h->keys = t->keys;
+	h->nthreads = t->nthreads;
+	return e;
+}
