@@ -18,10 +18,9 @@ rm -rf build-fuzz/afl-smoke
 # skip that and report 0 edges). diff_units' 638 seeds: 94 s before, 60 s.
 export AFL_FAST_CAL=1 AFL_CMPLOG_ONLY_NEW=1
 # Each target starts from at most AFL_SMOKE_SEEDS (64) of its seeds: every
-# k-th file of corpus/TARGET in name order, the same ones every run. Every
-# seed of every target runs in the libFuzzer smoke (fuzz/smoke.sh reads the
-# whole corpus before fuzzing) and, under ASan+UBSan, in the regression test
-# (tests/fuzz_regress.test.sh); here diff_units alone, calibrating all 638 of
+# k-th file of corpus/TARGET in name order, the same ones every run (and
+# the libFuzzer smoke's, fuzz/smoke.sh). Every seed of every target runs,
+# under ASan+UBSan, in the regression test (tests/fuzz_regress.test.sh); here diff_units alone, calibrating all 638 of
 # its seeds, cost 62 of the smoke's 160 CPU-s (48 measured alone, 10 from 64).
 max=${AFL_SMOKE_SEEDS:-64}
 seeds=build-fuzz/afl-smoke/seeds
