@@ -19,19 +19,11 @@ rm -rf build-fuzz/afl-smoke
 export AFL_FAST_CAL=1 AFL_CMPLOG_ONLY_NEW=1
 # Each target starts from at most AFL_SMOKE_SEEDS (64) of its seeds: every
 # k-th file of corpus/TARGET in name order, the same ones every run (and
-# the libFuzzer smoke's, fuzz/smoke.sh). Every seed of every target runs,
+# the libFuzzer smoke's, fuzz/smoke.sh; fuzz/seed-subset.sh picks them). Every seed of every target runs,
 # under ASan+UBSan, in the regression test (tests/fuzz_regress.test.sh); here diff_units alone, calibrating all 638 of
 # its seeds, cost 62 of the smoke's 160 CPU-s (48 measured alone, 10 from 64).
-max=${AFL_SMOKE_SEEDS:-64}
 seeds=build-fuzz/afl-smoke/seeds
-for t in "$@"; do
-	mkdir -p "$seeds/$t"
-	n=$(find "corpus/$t" -maxdepth 1 -type f | wc -l)
-	k=$(((n + max - 1) / max))
-	[ "$k" -ge 1 ] || k=1
-	find "corpus/$t" -maxdepth 1 -type f -printf '%f\n' | LC_ALL=C sort | awk -v k="$k" '(NR - 1) % k == 0' |
-		while read -r f; do cp "corpus/$t/$f" "$seeds/$t/"; done
-done
+bash fuzz/seed-subset.sh "${AFL_SMOKE_SEEDS:-64}" "$seeds" "$@"
 start=$(date +%s)
 jobs=()
 for t in "$@"; do jobs+=("afl:$t:$secs"); done

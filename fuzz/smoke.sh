@@ -24,16 +24,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=32}
 # Campaigns (another FUZZ_WORK) read the whole corpus.
 seeds=corpus
 if [ "$work" = build-fuzz/smoke ]; then
-	seeds=build-fuzz/smoke-seeds max=${SMOKE_SEEDS:-64}
-	rm -rf "$seeds"
-	for t in "$@"; do
-		mkdir -p "$seeds/$t"
-		n=$(find "corpus/$t" -maxdepth 1 -type f | wc -l)
-		k=$(((n + max - 1) / max))
-		[ "$k" -ge 1 ] || k=1
-		find "corpus/$t" -maxdepth 1 -type f -printf '%f\n' | LC_ALL=C sort | awk -v k="$k" '(NR - 1) % k == 0' |
-			while read -r f; do cp "corpus/$t/$f" "$seeds/$t/"; done
-	done
+	seeds=build-fuzz/smoke-seeds
+	bash fuzz/seed-subset.sh "${SMOKE_SEEDS:-64}" "$seeds" "$@"
 fi
 export secs work seeds
 one() {
