@@ -171,6 +171,20 @@ void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	mpi_coll_enter(m, rec, a, in, root);
 }
 
+/* Keeps call `op` as instance `in`'s next of its first COLL_KEEP calls; out
+ * of line, as the calls after those only enter the digests. */
+static __attribute__((noinline)) void coll_keep(mpi_inst *in, const mpi_coll *op)
+{
+	/* most communicators see a few collectives: grow by doubling up to COLL_KEEP */
+	if (!in->ops_lost && in->ncoll == in->ops_cap) {
+		uint8_t nc = in->ops_cap ? (uint8_t)(2 * in->ops_cap < COLL_KEEP ? 2 * in->ops_cap : COLL_KEEP) : 2;
+		mpi_coll *no = hv_realloc(in->ops, nc * sizeof *no);
+		if (no) in->ops = no, in->ops_cap = nc;
+		else free(in->ops), in->ops = NULL, in->ops_lost = true; /* all or none of the calls are kept */
+	}
+	if (in->ops) in->ops[in->ncoll] = *op;
+}
+
 void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, mpi_inst *in, int32_t root)
 {
 	unsigned fn = rec->fn;
@@ -194,15 +208,25 @@ void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, m
 	}
 	in->coll_rec = rec->index;
 	in->coll_off = rec->offset;
-	if (keep) {
-		/* most communicators see a few collectives: grow by doubling up to COLL_KEEP */
-		if (!in->ops_lost && in->ncoll == in->ops_cap) {
-			uint8_t nc = in->ops_cap ? (uint8_t)(2 * in->ops_cap < COLL_KEEP ? 2 * in->ops_cap : COLL_KEEP) : 2;
-			mpi_coll *no = hv_realloc(in->ops, nc * sizeof *no);
-			if (no) in->ops = no, in->ops_cap = nc;
-			else free(in->ops), in->ops = NULL, in->ops_lost = true; /* all or none of the calls are kept */
-		}
-		if (in->ops) in->ops[in->ncoll] = op;
+	if (keep) coll_keep(in, &op);
+	in->ncoll++;
+}
+
+void mpi_coll_enter_pair(const dumpi_record *rec, mpi_inst *in, int32_t root, int32_t cc, uint64_t t)
+{
+	unsigned fn = rec->fn;
+	in->digest = mpi_digest_step(in->digest, fn | (uint64_t)(uint32_t)root << 16);
+	/* scalar_counts' one pair: counted when of a built-in datatype and not negative */
+	bool scalar = mpi_coll_scalar(fn), counted = scalar && builtin_type(t) && cc >= 0;
+	if (counted) in->cdigest = mpi_digest_step(in->cdigest, fn | (uint64_t)(uint16_t)t << 16 | (uint64_t)(uint32_t)cc << 32);
+	else if (scalar) in->cmixed = true;
+	in->coll_rec = rec->index;
+	in->coll_off = rec->offset;
+	if (in->ncoll < COLL_KEEP) {
+		mpi_coll op = {.fn = (uint16_t)fn, .root = root, .count = -1, .count2 = -1, .vself = -1, .rec = rec->index,
+			       .off = rec->offset};
+		if (counted) op.count = cc, op.dtype = (uint16_t)t, op.role0 = RO_COUNT;
+		coll_keep(in, &op);
 	}
 	in->ncoll++;
 }

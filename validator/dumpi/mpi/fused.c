@@ -104,6 +104,28 @@ void mpi_fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	if (a->f[ir].present) mpi_check_rank(m, rec, comm, RO_ROOT, root, a->f[ir].at);
 }
 
+/* A collective of kind FUSED_COLL_PAIR (MPI_Barrier, MPI_Bcast,
+ * MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan): mpi_fused_coll's steps
+ * without its loops over the roles, as its one count and its communicator
+ * and datatype are its only count and use roles and every argument it has
+ * is present (no root-only field: compute_plans). */
+void mpi_fused_coll_pair(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	unsigned ic = ix[RO_COUNT], it = ix[RO_DATATYPE], im = ix[RO_COMM], ir = ix[RO_ROOT];
+	int32_t cc = (int32_t)(uint32_t)a->f[ic].v;
+	uint64_t comm = a->f[im].v, t = a->f[it].v;
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, cc, a->f[ic].at);
+	if (comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
+	if (a->f[it].present && t >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_DATATYPE, t);
+	mpi_comm *c = mpi_comm_of(m, comm);
+	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
+	bool rooted = a->f[ir].present;
+	int32_t root = rooted ? (int32_t)(uint32_t)a->f[ir].v : -3;
+	if (in && comm != MPI_D_COMM_SELF) mpi_coll_enter_pair(rec, in, root, cc, t);
+	if (rooted) mpi_check_rank(m, rec, comm, RO_ROOT, root, a->f[ir].at);
+}
+
 /* MPI_Sendrecv[_replace] (FUSED_SENDRECV): counts, status, uses, both
  * messages, ranks and tags, in the generic path's order, with the
  * communicator found once (after the uses, which may make it one of

@@ -377,6 +377,11 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
  * once it found them; the fused path for the common collectives
  * (fused.c) calls it alike. */
 void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, mpi_inst *in, int32_t root);
+/* The same for a collective whose counts are at most one (count, datatype)
+ * pair, both present (MPI_Barrier, MPI_Bcast, MPI_Reduce, MPI_Allreduce,
+ * MPI_Scan, MPI_Exscan: count cc of datatype t; neither read for Barrier),
+ * read by its fused path (fused.c) instead of through the roles. */
+void mpi_coll_enter_pair(const dumpi_record *rec, mpi_inst *in, int32_t root, int32_t cc, uint64_t t);
 
 /* A call creating request id `v` (>= 2) whose message is `g` (zeroed for
  * MPI_Grequest_start): mpi_requests' share of such a record once it has
