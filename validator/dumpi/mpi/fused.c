@@ -107,8 +107,8 @@ void mpi_fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 /* A collective of kind FUSED_COLL_PAIR (MPI_Barrier, MPI_Bcast,
  * MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan): mpi_fused_coll's steps
  * without its loops over the roles, as its one count and its communicator
- * and datatype are its only count and use roles and every argument it has
- * is present (no root-only field: compute_plans). */
+ * and datatype are its only count and use roles (Barrier: its communicator)
+ * and every argument it has is present (no root-only field: compute_plans). */
 void mpi_fused_coll_pair(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	const uint8_t *ix = mpi_role_ix[rec->fn];
@@ -122,8 +122,29 @@ void mpi_fused_coll_pair(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
 	bool rooted = a->f[ir].present;
 	int32_t root = rooted ? (int32_t)(uint32_t)a->f[ir].v : -3;
-	if (in && comm != MPI_D_COMM_SELF) mpi_coll_enter_pair(rec, in, root, cc, t);
+	if (in && comm != MPI_D_COMM_SELF)
+		mpi_coll_enter_one(rec, in, root, cc, t, a->f[ic].present);
 	if (rooted) mpi_check_rank(m, rec, comm, RO_ROOT, root, a->f[ir].at);
+}
+
+/* A collective of kind FUSED_COLL_BOTH (MPI_Allgather, MPI_Alltoall): the
+ * same, with its send and receive pairs (counts, then the communicator and
+ * the two datatypes, in role order), no root and every argument present
+ * (compute_plans). */
+void mpi_fused_coll_both(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	unsigned isc = ix[RO_SENDCOUNT], irc = ix[RO_RECVCOUNT], ist = ix[RO_SENDTYPE], irt = ix[RO_RECVTYPE];
+	uint64_t comm = a->f[ix[RO_COMM]].v, st = a->f[ist].v, rt = a->f[irt].v;
+	int32_t sc = (int32_t)(uint32_t)a->f[isc].v, rc = (int32_t)(uint32_t)a->f[irc].v;
+	mpi_check_count(m, rec, RO_SENDCOUNT, sc, a->f[isc].at);
+	mpi_check_count(m, rec, RO_RECVCOUNT, rc, a->f[irc].at);
+	if (comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
+	if (st >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_SENDTYPE, st);
+	if (rt >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_RECVTYPE, rt);
+	mpi_comm *c = mpi_comm_of(m, comm);
+	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
+	if (in && comm != MPI_D_COMM_SELF) mpi_coll_enter_two(rec, in, rc, rt, sc, st);
 }
 
 /* MPI_Sendrecv[_replace] (FUSED_SENDRECV): counts, status, uses, both

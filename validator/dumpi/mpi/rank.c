@@ -154,6 +154,17 @@ static void compute_plans(void)
 		    (mpi_roles[fn][RO_DATATYPE] >= 0) == scalar && (mpi_roles[fn][RO_COUNT] >= 0) == scalar)
 			fused[fn] = FUSED_COLL_PAIR;
 	}
+	/* MPI_Allgather and MPI_Alltoall: their send and receive pairs */
+	for (unsigned fn = 58; fn <= 60; fn += 2) {
+		bool root_only = false;
+		const dumpi_layout *L = dumpi_layout_of(fn);
+		for (unsigned i = 0; L && i < L->nfields; i++) root_only |= L->fields[i].root_only;
+		const uint8_t *cr = mpi_count_roles[fn], *ur = mpi_use_roles[fn];
+		if (fused[fn] == FUSED_COLL && L && !root_only && mpi_roles[fn][RO_ROOT] < 0 && cr[0] == RO_SENDCOUNT &&
+		    cr[1] == RO_RECVCOUNT && cr[2] == RO_COUNT_ROLES && ur[0] == RO_COMM && ur[1] == RO_SENDTYPE &&
+		    ur[2] == RO_RECVTYPE && ur[3] == RO_COUNT_ROLES)
+			fused[fn] = FUSED_COLL_BOTH;
+	}
 	/* MPI_Sendrecv and MPI_Sendrecv_replace: their communicator found once
 	 * for both messages and the ranks, no root-only field */
 	for (unsigned fn = 33; fn <= 34; fn++) {
@@ -191,6 +202,7 @@ static void compute_plans(void)
 		[FUSED_RECV] = mpi_fused_recv, [FUSED_WAIT] = mpi_request_wait, [FUSED_WAITALL] = mpi_fused_waitall,
 		[FUSED_SENDRECV] = mpi_fused_sendrecv, [FUSED_REQS] = mpi_fused_reqs, [FUSED_USES] = mpi_uses,
 		[FUSED_SOME] = mpi_fused_some, [FUSED_COLL_PAIR] = mpi_fused_coll_pair,
+		[FUSED_COLL_BOTH] = mpi_fused_coll_both,
 	};
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) paths[fn] = by_kind[fused[fn]];
 }
