@@ -43,6 +43,19 @@ static void path_nothing(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 
 uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];
 
+/* MPI_Sendrecv's count roles (send, receive) and use roles (comm, send
+ * and receive datatypes), or MPI_Sendrecv_replace's (count; comm,
+ * datatype), as its fused path reads them. */
+static bool sendrecv_roles(unsigned fn, bool rep)
+{
+	const uint8_t *cr = mpi_count_roles[fn], *ur = mpi_use_roles[fn];
+	if (rep)
+		return cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES && ur[0] == RO_COMM && ur[1] == RO_DATATYPE &&
+		       ur[2] == RO_COUNT_ROLES;
+	return cr[0] == RO_SENDCOUNT && cr[1] == RO_RECVCOUNT && cr[2] == RO_COUNT_ROLES && ur[0] == RO_COMM &&
+	       ur[1] == RO_SENDTYPE && ur[2] == RO_RECVTYPE && ur[3] == RO_COUNT_ROLES;
+}
+
 static void compute_plans(void)
 {
 	mpi_roles_init();
@@ -178,7 +191,7 @@ static void compute_plans(void)
 		    ro[RO_OLDCOMM] < 0 && ro[RO_ROOT] < 0 && ro[RO_DEST] >= 0 && ro[RO_SOURCE] >= 0 &&
 		    ro[RO_SENDTAG] >= 0 && ro[RO_RECVTAG] >= 0 && ro[rep ? RO_COUNT : RO_SENDCOUNT] >= 0 &&
 		    ro[rep ? RO_COUNT : RO_RECVCOUNT] >= 0 && ro[rep ? RO_DATATYPE : RO_SENDTYPE] >= 0 &&
-		    ro[rep ? RO_DATATYPE : RO_RECVTYPE] >= 0)
+		    ro[rep ? RO_DATATYPE : RO_RECVTYPE] >= 0 && sendrecv_roles(fn, rep))
 			fused[fn] = FUSED_SENDRECV;
 	}
 	/* the other request calls whose plan is their count and their requests
