@@ -32,7 +32,8 @@ extern uint8_t mpi_plans[DUMPI_NFUNCS];
  * the others as compute_plans (rank.c) says. */
 enum {
 	FUSED_SEND = 1, FUSED_RECV, FUSED_ISEND, FUSED_IRECV, FUSED_WAIT, FUSED_WAITALL, FUSED_COLL, FUSED_SENDRECV,
-	FUSED_REQS, FUSED_USES, FUSED_NOTHING, FUSED_SOME
+	FUSED_REQS, FUSED_USES, FUSED_NOTHING, FUSED_SOME, FUSED_COLL_PAIR,
+	FUSED_COLL_BOTH
 };
 /* The fields of a point-to-point record as libdumpi lays them out (count,
  * datatype, peer, tag, comm, then its request or status): the fused
@@ -97,6 +98,8 @@ void mpi_fused_recv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_isend(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_irecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_fused_coll_pair(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_fused_coll_both(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);

@@ -18,6 +18,18 @@ static bool builtin_type(uint64_t t) { return t >= 2 && t < MPI_D_FIRST_USER_DAT
  * block of Gather and Scatter) with count 0 or a null datatype may be
  * MPI_IN_PLACE, whose count MPI ignores: it is not compared. */
 typedef struct { int c, t; bool in_place; } cand_t;
+/* One candidate pair's step: the first counted pair is the call's count, a
+ * second of the same datatype its count2. */
+static inline void count_pair(mpi_coll *op, mpi_count_pair p)
+{
+	if (p.in_place && (p.count == 0 || p.dtype < 2)) return;
+	if (!builtin_type(p.dtype) || p.count < 0) return;
+	if (op->count < 0) {
+		op->count = p.count, op->dtype = (uint16_t)p.dtype, op->role0 = p.role;
+	} else if (op->count2 < 0 && op->dtype == p.dtype) {
+		op->count2 = p.count, op->role1 = p.role;
+	}
+}
 static void scalar_counts(unsigned fn, const dumpi_args *a, mpi_coll *op)
 {
 	if (fn != 54 && fn != 56 && fn != 58 && fn != 60) {
@@ -55,14 +67,7 @@ static void scalar_counts(unsigned fn, const dumpi_args *a, mpi_coll *op)
 	for (int i = 0; i < nc; i++) {
 		uint64_t c, t;
 		if (!mpi_arg(fn, a, cand[i].c, &c) || !mpi_arg(fn, a, cand[i].t, &t)) continue;
-		int32_t cc = (int32_t)(uint32_t)c;
-		if (cand[i].in_place && (cc == 0 || t < 2)) continue;
-		if (!builtin_type(t) || cc < 0) continue;
-		if (op->count < 0) {
-			op->count = cc, op->dtype = (uint16_t)t, op->role0 = (uint8_t)cand[i].c;
-		} else if (op->count2 < 0 && op->dtype == t) {
-			op->count2 = cc, op->role1 = (uint8_t)cand[i].c;
-		}
+		count_pair(op, (mpi_count_pair){(int32_t)(uint32_t)c, t, (uint8_t)cand[i].c, cand[i].in_place});
 	}
 }
 
@@ -171,6 +176,20 @@ void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	mpi_coll_enter(m, rec, a, in, root);
 }
 
+/* Keeps call `op` as instance `in`'s next of its first COLL_KEEP calls; out
+ * of line, as the calls after those only enter the digests. */
+static __attribute__((noinline)) void coll_keep(mpi_inst *in, const mpi_coll *op)
+{
+	/* most communicators see a few collectives: grow by doubling up to COLL_KEEP */
+	if (!in->ops_lost && in->ncoll == in->ops_cap) {
+		uint8_t nc = in->ops_cap ? (uint8_t)(2 * in->ops_cap < COLL_KEEP ? 2 * in->ops_cap : COLL_KEEP) : 2;
+		mpi_coll *no = hv_realloc(in->ops, nc * sizeof *no);
+		if (no) in->ops = no, in->ops_cap = nc;
+		else free(in->ops), in->ops = NULL, in->ops_lost = true; /* all or none of the calls are kept */
+	}
+	if (in->ops) in->ops[in->ncoll] = *op;
+}
+
 void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, mpi_inst *in, int32_t root)
 {
 	unsigned fn = rec->fn;
@@ -194,15 +213,44 @@ void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, m
 	}
 	in->coll_rec = rec->index;
 	in->coll_off = rec->offset;
-	if (keep) {
-		/* most communicators see a few collectives: grow by doubling up to COLL_KEEP */
-		if (!in->ops_lost && in->ncoll == in->ops_cap) {
-			uint8_t nc = in->ops_cap ? (uint8_t)(2 * in->ops_cap < COLL_KEEP ? 2 * in->ops_cap : COLL_KEEP) : 2;
-			mpi_coll *no = hv_realloc(in->ops, nc * sizeof *no);
-			if (no) in->ops = no, in->ops_cap = nc;
-			else free(in->ops), in->ops = NULL, in->ops_lost = true; /* all or none of the calls are kept */
-		}
-		if (in->ops) in->ops[in->ncoll] = op;
+	if (keep) coll_keep(in, &op);
+	in->ncoll++;
+}
+
+/* mpi_coll_enter for the n (constant) pairs p, in order of trust: their
+ * counts found in a few registers, the call built whole only when kept. */
+static inline __attribute__((always_inline)) void enter_pairs(const dumpi_record *rec, mpi_inst *in, int32_t root,
+								const mpi_count_pair *p, unsigned n)
+{
+	unsigned fn = rec->fn;
+	in->digest = mpi_digest_step(in->digest, fn | (uint64_t)(uint32_t)root << 16);
+	mpi_coll cnt;
+	cnt.count = cnt.count2 = -1, cnt.dtype = 0, cnt.role0 = cnt.role1 = 0;
+	for (unsigned i = 0; i < n; i++) count_pair(&cnt, p[i]);
+	if (cnt.count >= 0)
+		in->cdigest = mpi_digest_step(in->cdigest, fn | (uint64_t)cnt.dtype << 16 | (uint64_t)(uint32_t)cnt.count << 32);
+	else if (mpi_coll_scalar(fn)) in->cmixed = true;
+	in->coll_rec = rec->index;
+	in->coll_off = rec->offset;
+	if (in->ncoll < COLL_KEEP) {
+		mpi_coll op = {.fn = (uint16_t)fn, .root = root, .count = cnt.count, .count2 = cnt.count2, .dtype = cnt.dtype,
+			       .role0 = cnt.role0, .role1 = cnt.role1, .vself = -1, .rec = rec->index, .off = rec->offset};
+		coll_keep(in, &op);
 	}
 	in->ncoll++;
+}
+
+void mpi_coll_enter_one(const dumpi_record *rec, mpi_inst *in, int32_t root, int32_t count, uint64_t dtype, bool counted)
+{
+	mpi_count_pair p = {count, dtype, RO_COUNT, false};
+	if (counted) enter_pairs(rec, in, root, &p, 1);
+	else enter_pairs(rec, in, root, &p, 0);
+}
+
+void mpi_coll_enter_two(const dumpi_record *rec, mpi_inst *in, int32_t recvcount, uint64_t recvtype, int32_t sendcount,
+			uint64_t sendtype)
+{
+	/* the send side may be MPI_IN_PLACE */
+	mpi_count_pair p[2] = {{recvcount, recvtype, RO_RECVCOUNT, false}, {sendcount, sendtype, RO_SENDCOUNT, true}};
+	enter_pairs(rec, in, -3, p, 2);
 }

@@ -104,32 +104,87 @@ void mpi_fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	if (a->f[ir].present) mpi_check_rank(m, rec, comm, RO_ROOT, root, a->f[ir].at);
 }
 
+/* A collective of kind FUSED_COLL_PAIR (MPI_Barrier, MPI_Bcast,
+ * MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan): mpi_fused_coll's steps
+ * without its loops over the roles, as its one count and its communicator
+ * and datatype are its only count and use roles (Barrier: its communicator)
+ * and every argument it has is present (no root-only field: compute_plans). */
+void mpi_fused_coll_pair(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	unsigned ic = ix[RO_COUNT], it = ix[RO_DATATYPE], im = ix[RO_COMM], ir = ix[RO_ROOT];
+	int32_t cc = (int32_t)(uint32_t)a->f[ic].v;
+	uint64_t comm = a->f[im].v, t = a->f[it].v;
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, cc, a->f[ic].at);
+	if (comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
+	if (a->f[it].present && t >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_DATATYPE, t);
+	mpi_comm *c = mpi_comm_of(m, comm);
+	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
+	bool rooted = a->f[ir].present;
+	int32_t root = rooted ? (int32_t)(uint32_t)a->f[ir].v : -3;
+	if (in && comm != MPI_D_COMM_SELF)
+		mpi_coll_enter_one(rec, in, root, cc, t, a->f[ic].present);
+	if (rooted) mpi_check_rank(m, rec, comm, RO_ROOT, root, a->f[ir].at);
+}
+
+/* A collective of kind FUSED_COLL_BOTH (MPI_Allgather, MPI_Alltoall): the
+ * same, with its send and receive pairs (counts, then the communicator and
+ * the two datatypes, in role order), no root and every argument present
+ * (compute_plans). */
+void mpi_fused_coll_both(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	unsigned isc = ix[RO_SENDCOUNT], irc = ix[RO_RECVCOUNT], ist = ix[RO_SENDTYPE], irt = ix[RO_RECVTYPE];
+	uint64_t comm = a->f[ix[RO_COMM]].v, st = a->f[ist].v, rt = a->f[irt].v;
+	int32_t sc = (int32_t)(uint32_t)a->f[isc].v, rc = (int32_t)(uint32_t)a->f[irc].v;
+	mpi_check_count(m, rec, RO_SENDCOUNT, sc, a->f[isc].at);
+	mpi_check_count(m, rec, RO_RECVCOUNT, rc, a->f[irc].at);
+	if (comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
+	if (st >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_SENDTYPE, st);
+	if (rt >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_RECVTYPE, rt);
+	mpi_comm *c = mpi_comm_of(m, comm);
+	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
+	if (in && comm != MPI_D_COMM_SELF) mpi_coll_enter_two(rec, in, rc, rt, sc, st);
+}
+
 /* MPI_Sendrecv[_replace] (FUSED_SENDRECV): counts, status, uses, both
  * messages, ranks and tags, in the generic path's order, with the
  * communicator found once (after the uses, which may make it one of
- * unknown origin) and each argument read once; every argument is present
- * (no root-only field: compute_plans). */
+ * unknown origin) and each argument read once, the counts and handles
+ * without the loops over the roles; every argument is present (no
+ * root-only field: compute_plans). */
 void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_take_bytes(m, a); /* its status is read from the record's bytes */
 	unsigned fn = rec->fn;
 	const uint8_t *ix = mpi_role_ix[fn];
 	bool rep = fn == 34;
-	mpi_check_counts(m, rec, a);
+	unsigned isc = ix[rep ? RO_COUNT : RO_SENDCOUNT], irc = ix[rep ? RO_COUNT : RO_RECVCOUNT];
+	unsigned isy = ix[rep ? RO_DATATYPE : RO_SENDTYPE], iry = ix[rep ? RO_DATATYPE : RO_RECVTYPE];
+	uint64_t comm = a->f[ix[RO_COMM]].v, sty = a->f[isy].v, rty = a->f[iry].v;
+	/* counts, then uses: its count roles and use roles in role order, read
+	 * at their places (compute_plans) */
+	if (rep) {
+		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[isc].v, a->f[isc].at);
+	} else {
+		mpi_check_count(m, rec, RO_SENDCOUNT, (int32_t)(uint32_t)a->f[isc].v, a->f[isc].at);
+		mpi_check_count(m, rec, RO_RECVCOUNT, (int32_t)(uint32_t)a->f[irc].v, a->f[irc].at);
+	}
 	m->pass->status_fresh = true; /* status_reads */
-	mpi_uses(m, rec, a);
-	uint64_t comm = a->f[ix[RO_COMM]].v;
+	if (comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
+	if (sty >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, rep ? RO_DATATYPE : RO_SENDTYPE, sty);
+	if (!rep && rty >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_RECVTYPE, rty);
 	mpi_comm *c = mpi_comm_of(m, comm);
 	uint32_t inst = c ? c->inst : INST_NONE;
 	unsigned isd = ix[RO_DEST], irs = ix[RO_SOURCE], ist = ix[RO_SENDTAG], irt = ix[RO_RECVTAG];
 	mpi_msg s = {.p2p = true, .recv = false, .inst = inst};
-	s.count = (int32_t)(uint32_t)a->f[ix[rep ? RO_COUNT : RO_SENDCOUNT]].v;
-	s.dtype = (uint16_t)a->f[ix[rep ? RO_DATATYPE : RO_SENDTYPE]].v;
+	s.count = (int32_t)(uint32_t)a->f[isc].v;
+	s.dtype = (uint16_t)sty;
 	s.peer = (int32_t)(uint32_t)a->f[isd].v;
 	s.tag = (int32_t)(uint32_t)a->f[ist].v;
 	mpi_msg r = {.p2p = true, .recv = true, .inst = inst};
-	r.count = (int32_t)(uint32_t)a->f[ix[rep ? RO_COUNT : RO_RECVCOUNT]].v;
-	r.dtype = (uint16_t)a->f[ix[rep ? RO_DATATYPE : RO_RECVTYPE]].v;
+	r.count = (int32_t)(uint32_t)a->f[irc].v;
+	r.dtype = (uint16_t)rty;
 	r.peer = (int32_t)(uint32_t)a->f[irs].v;
 	r.tag = (int32_t)(uint32_t)a->f[irt].v;
 	/* mpi_messages */

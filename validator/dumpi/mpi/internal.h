@@ -377,6 +377,17 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
  * once it found them; the fused path for the common collectives
  * (fused.c) calls it alike. */
 void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, mpi_inst *in, int32_t root);
+/* A (count, datatype) pair a collective states, its count role, and
+ * whether it may be MPI_IN_PLACE (colls.c's scalar_counts). */
+typedef struct { int32_t count; uint64_t dtype; uint8_t role; bool in_place; } mpi_count_pair;
+/* The same for a collective whose counts its fused path (fused.c) read at
+ * their places instead of through the roles: one (count, datatype) pair
+ * (MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan; none for
+ * MPI_Barrier: counted false), or the receive and send pairs (MPI_Allgather,
+ * MPI_Alltoall), all present. */
+void mpi_coll_enter_one(const dumpi_record *rec, mpi_inst *in, int32_t root, int32_t count, uint64_t dtype, bool counted);
+void mpi_coll_enter_two(const dumpi_record *rec, mpi_inst *in, int32_t recvcount, uint64_t recvtype, int32_t sendcount,
+			uint64_t sendtype);
 
 /* A call creating request id `v` (>= 2) whose message is `g` (zeroed for
  * MPI_Grequest_start): mpi_requests' share of such a record once it has

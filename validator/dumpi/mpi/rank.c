@@ -43,6 +43,19 @@ static void path_nothing(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 
 uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];
 
+/* MPI_Sendrecv's count roles (send, receive) and use roles (comm, send
+ * and receive datatypes), or MPI_Sendrecv_replace's (count; comm,
+ * datatype), as its fused path reads them. */
+static bool sendrecv_roles(unsigned fn, bool rep)
+{
+	const uint8_t *cr = mpi_count_roles[fn], *ur = mpi_use_roles[fn];
+	if (rep)
+		return cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES && ur[0] == RO_COMM && ur[1] == RO_DATATYPE &&
+		       ur[2] == RO_COUNT_ROLES;
+	return cr[0] == RO_SENDCOUNT && cr[1] == RO_RECVCOUNT && cr[2] == RO_COUNT_ROLES && ur[0] == RO_COMM &&
+	       ur[1] == RO_SENDTYPE && ur[2] == RO_RECVTYPE && ur[3] == RO_COUNT_ROLES;
+}
+
 static void compute_plans(void)
 {
 	mpi_roles_init();
@@ -138,6 +151,33 @@ static void compute_plans(void)
 		    (mpi_roles[fn][RO_ROOT] >= 0) == (fn == 53 || fn == 54 || fn == 56 || fn == 62))
 			fused[fn] = FUSED_COLL;
 	}
+	/* of those, the ones whose counts are at most one (count, datatype)
+	 * pair (MPI_Barrier: none), that pair and the communicator their only
+	 * count and use roles, and no root-only field: read without the loops */
+	static const uint8_t pairs[] = {52, 53, 62, 65, 67, 156};
+	for (unsigned k = 0; k < sizeof pairs; k++) {
+		unsigned fn = pairs[k];
+		bool scalar = mpi_coll_scalar(fn), root_only = false;
+		const dumpi_layout *L = dumpi_layout_of(fn);
+		for (unsigned i = 0; L && i < L->nfields; i++) root_only |= L->fields[i].root_only;
+		const uint8_t *cr = mpi_count_roles[fn], *ur = mpi_use_roles[fn];
+		if (fused[fn] == FUSED_COLL && L && !root_only &&
+		    (scalar ? cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES : cr[0] == RO_COUNT_ROLES) && ur[0] == RO_COMM &&
+		    (scalar ? ur[1] == RO_DATATYPE && ur[2] == RO_COUNT_ROLES : ur[1] == RO_COUNT_ROLES) &&
+		    (mpi_roles[fn][RO_DATATYPE] >= 0) == scalar && (mpi_roles[fn][RO_COUNT] >= 0) == scalar)
+			fused[fn] = FUSED_COLL_PAIR;
+	}
+	/* MPI_Allgather and MPI_Alltoall: their send and receive pairs */
+	for (unsigned fn = 58; fn <= 60; fn += 2) {
+		bool root_only = false;
+		const dumpi_layout *L = dumpi_layout_of(fn);
+		for (unsigned i = 0; L && i < L->nfields; i++) root_only |= L->fields[i].root_only;
+		const uint8_t *cr = mpi_count_roles[fn], *ur = mpi_use_roles[fn];
+		if (fused[fn] == FUSED_COLL && L && !root_only && mpi_roles[fn][RO_ROOT] < 0 && cr[0] == RO_SENDCOUNT &&
+		    cr[1] == RO_RECVCOUNT && cr[2] == RO_COUNT_ROLES && ur[0] == RO_COMM && ur[1] == RO_SENDTYPE &&
+		    ur[2] == RO_RECVTYPE && ur[3] == RO_COUNT_ROLES)
+			fused[fn] = FUSED_COLL_BOTH;
+	}
 	/* MPI_Sendrecv and MPI_Sendrecv_replace: their communicator found once
 	 * for both messages and the ranks, no root-only field */
 	for (unsigned fn = 33; fn <= 34; fn++) {
@@ -151,7 +191,7 @@ static void compute_plans(void)
 		    ro[RO_OLDCOMM] < 0 && ro[RO_ROOT] < 0 && ro[RO_DEST] >= 0 && ro[RO_SOURCE] >= 0 &&
 		    ro[RO_SENDTAG] >= 0 && ro[RO_RECVTAG] >= 0 && ro[rep ? RO_COUNT : RO_SENDCOUNT] >= 0 &&
 		    ro[rep ? RO_COUNT : RO_RECVCOUNT] >= 0 && ro[rep ? RO_DATATYPE : RO_SENDTYPE] >= 0 &&
-		    ro[rep ? RO_DATATYPE : RO_RECVTYPE] >= 0)
+		    ro[rep ? RO_DATATYPE : RO_RECVTYPE] >= 0 && sendrecv_roles(fn, rep))
 			fused[fn] = FUSED_SENDRECV;
 	}
 	/* the other request calls whose plan is their count and their requests
@@ -174,7 +214,8 @@ static void compute_plans(void)
 		[FUSED_ISEND] = mpi_fused_isend, [FUSED_IRECV] = mpi_fused_irecv, [FUSED_COLL] = mpi_fused_coll,
 		[FUSED_RECV] = mpi_fused_recv, [FUSED_WAIT] = mpi_request_wait, [FUSED_WAITALL] = mpi_fused_waitall,
 		[FUSED_SENDRECV] = mpi_fused_sendrecv, [FUSED_REQS] = mpi_fused_reqs, [FUSED_USES] = mpi_uses,
-		[FUSED_SOME] = mpi_fused_some,
+		[FUSED_SOME] = mpi_fused_some, [FUSED_COLL_PAIR] = mpi_fused_coll_pair,
+		[FUSED_COLL_BOTH] = mpi_fused_coll_both,
 	};
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) paths[fn] = by_kind[fused[fn]];
 }
