@@ -128,13 +128,14 @@ mpi_comm *mpi_comm_find(mpi_rank *m, uint64_t id)
 		c->inst = id == MPI_D_COMM_WORLD ? INST_WORLD : id == MPI_D_COMM_SELF ? INST_SELF : INST_NONE;
 	}
 	p->comm_last = c, p->comm_last_id = id;
-	if (c && id < COMM_NEAR) {
-		if (p->comm_near_cap != p->comms.cap) {
-			memset(p->comm_near, 0, sizeof p->comm_near);
-			p->comm_near_cap = p->comms.cap;
-		}
-		p->comm_near[id] = c;
+	/* an insertion of any index may have grown the map, moving every
+	 * entry: the ones kept by index are forgotten then, whichever index
+	 * this call found */
+	if (p->comm_near_cap != p->comms.cap) {
+		memset(p->comm_near, 0, sizeof p->comm_near);
+		p->comm_near_cap = p->comms.cap;
 	}
+	if (c && id < COMM_NEAR) p->comm_near[id] = c;
 	return c;
 }
 
