@@ -54,18 +54,28 @@ def process_type(pid, sub=False):
     return kind + ':' + service if sub and service else kind
 
 
+def threads_ticks(pid):
+    """(tid, thread name, user+system CPU ticks) of each thread of pid, from
+    /proc/PID/task/TID/stat (the name is between the first '(' and the last
+    ')', since a thread may name itself with either)."""
+    rows = []
+    for tid in os.listdir('/proc/%d/task' % pid):
+        with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
+            st = f.read()
+        name = st[st.index('(') + 1:st.rindex(')')]
+        fields = st.rsplit(')', 1)[1].split()
+        rows.append((tid, name, int(fields[11]) + int(fields[12])))
+    return rows
+
+
 def thread_cpu(root):
     """CPU ticks by (pid, tid, process type, thread name) of every process below root."""
     out = {}
     for pid in descendants(root):
         try:
             kind = process_type(pid)
-            for tid in os.listdir('/proc/%d/task' % pid):
-                with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
-                    st = f.read()
-                name = st[st.index('(') + 1:st.rindex(')')]
-                fields = st.rsplit(')', 1)[1].split()
-                out[(pid, tid, kind, name)] = int(fields[11]) + int(fields[12])
+            for tid, name, ticks in threads_ticks(pid):
+                out[(pid, tid, kind, name)] = ticks
         except (OSError, ValueError):
             pass
     return out
@@ -88,12 +98,8 @@ def process_cpu(root):
     for pid in [root] + descendants(root):
         try:
             kind = 'chromedriver' if pid == root else process_type(pid, sub=True)
-            for tid in os.listdir('/proc/%d/task' % pid):
-                with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
-                    st = f.read()
-                name = st[st.index('(') + 1:st.rindex(')')]
-                fields = st.rsplit(')', 1)[1].split()
-                out[(pid, kind, tid, name)] = int(fields[11]) + int(fields[12])
+            for tid, name, ticks in threads_ticks(pid):
+                out[(pid, kind, tid, name)] = ticks
         except (OSError, ValueError):
             pass
     return out

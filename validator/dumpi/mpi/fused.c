@@ -199,25 +199,29 @@ void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 	mpi_check_tag(m, rec, RO_RECVTAG, r.tag, a->f[irt].at, true);
 }
 
-/* MPI_Waitall and MPI_Testall: their count (their one count role:
- * compute_plans), then their requests. */
-void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+/* The head shared by the request-array calls whose one count role is the
+ * array's length (compute_plans): the record's bytes taken, that count
+ * checked. */
+static inline __attribute__((always_inline)) void fused_count(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_take_bytes(m, a);
 	unsigned ic = mpi_role_ix[rec->fn][RO_COUNT];
 	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
 		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+}
+
+/* MPI_Waitall and MPI_Testall: their count, then their requests. */
+void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_count(m, rec, a);
 	mpi_request_waitall(m, rec, a);
 }
 
-/* MPI_Waitany, MPI_Testany, MPI_Waitsome and MPI_Testsome: their count
- * (their one count role: compute_plans), then their requests. */
+/* MPI_Waitany, MPI_Testany, MPI_Waitsome and MPI_Testsome: their count,
+ * then their requests. */
 void mpi_fused_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	mpi_take_bytes(m, a);
-	unsigned ic = mpi_role_ix[rec->fn][RO_COUNT];
-	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
-		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	fused_count(m, rec, a);
 	mpi_request_some(m, rec, a);
 }
 
