@@ -38,18 +38,13 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <immintrin.h>
-#elif defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#endif
-
 #include "core/alloc.h"
 #include "core/bitmap.h"
 #include "core/hv_int.h"
 #include "core/simd.h"
 #include "core/zmem.h"
 #include "hpctoolkit/format/ranges.h"
+#include "v2.h"
 #include "values.h"
 
 size_t hpctk_vbudget = HPCTK_VBUDGET;
@@ -266,28 +261,19 @@ static void eval_node(hpctk_vcheck *c, uint32_t n, const hpctk_vrec *r, const do
 		return;
 	}
 #if defined(__SSE2__)
-	if (c->wide ? hpctk_vlanes_avx512(&c->lanes, ex, ex2 ? ex2 : c->zero, found, c->nev)
-		    : hpctk_vlanes_sse2(&c->lanes, ex, ex2 ? ex2 : c->zero, found, c->nev))
-		return;
-	for (uint32_t k = 0; k < gn; k++) {
-		double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
-		if (x == 0 && f == 0) continue;
-		eval_slot(c, n, r, o, k, f, x, x + 2 * 0.0, false);
-	}
-#elif defined(__wasm_simd128__)
-	if (hpctk_vlanes_simd128(&c->lanes, ex, ex2 ? ex2 : c->zero, found, c->nev)) return;
-	for (uint32_t k = 0; k < gn; k++) {
-		double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
-		if (x == 0 && f == 0) continue;
-		eval_slot(c, n, r, o, k, f, x, x + 2 * 0.0, false);
-	}
+	bool in = c->wide ? hpctk_vlanes_avx512(&c->lanes, ex, ex2 ? ex2 : c->zero, found, c->nev)
+			  : hpctk_vlanes_2(&c->lanes, ex, ex2 ? ex2 : c->zero, found, c->nev);
 #else
+	bool in = hpctk_vlanes_2(&c->lanes, ex, ex2 ? ex2 : c->zero, found, c->nev);
+#endif
+	if (in) return;
+	/* a slot out of tolerance: the kernel kept the totals, the slots are
+	 * evaluated again one by one for the diagnostics */
 	for (uint32_t k = 0; k < gn; k++) {
 		double f = found[k], x = ex2 ? ex[k] + ex2[k] : ex[k];
 		if (x == 0 && f == 0) continue;
-		eval_slot(c, n, r, o, k, f, x, x + 2 * 0.0, true);
+		eval_slot(c, n, r, o, k, f, x, x + 2 * 0.0, false);
 	}
-#endif
 }
 
 /* The end of the open node's own run: an eager node is evaluated and its
@@ -363,26 +349,13 @@ static void push_up(hpctk_vcheck *c, uint32_t parent, double *push, uint64_t seq
 		return;
 	}
 	double *up = expects(touch(c, parent, 2 * seq + 1, first_off));
-#if defined(__SSE2__)
-	/* two slots a step (gp is even): the compiler at -O2 leaves this loop
-	 * scalar, and it runs once a run over every slot */
-	const __m128d zero = _mm_setzero_pd();
+	/* two slots a step (gp is even): the compiler at -O2 leaves the plain
+	 * loop scalar, and it runs once a run over every slot */
+	const v2d zero = v2_splat(0.0);
 	for (uint32_t k = 0; k < c->gp; k += 2) {
-		_mm_storeu_pd(up + k, _mm_add_pd(_mm_loadu_pd(up + k), _mm_loadu_pd(push + k)));
-		_mm_storeu_pd(push + k, zero);
+		v2_store(up + k, v2_add(v2_load(up + k), v2_load(push + k)));
+		v2_store(push + k, zero);
 	}
-#elif defined(__wasm_simd128__)
-	const v128_t zero = wasm_f64x2_splat(0.0);
-	for (uint32_t k = 0; k < c->gp; k += 2) {
-		wasm_v128_store(up + k, wasm_f64x2_add(wasm_v128_load(up + k), wasm_v128_load(push + k)));
-		wasm_v128_store(push + k, zero);
-	}
-#else
-	for (uint32_t k = 0; k < c->gp; k++) {
-		up[k] += push[k];
-		push[k] = 0;
-	}
-#endif
 }
 
 /* An elided context's run: its raw point values (no equation is known for

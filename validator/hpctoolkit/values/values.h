@@ -251,13 +251,12 @@ typedef struct hpctk_vlanes {
 	const uint8_t *execmask;     /* the same, a bit per slot */
 } hpctk_vlanes;
 /* True when every slot is within tolerance; nev[0] / nev[1] count the
- * touched transitive / execution slots. The AVX-512 one only where
- * core/simd.h says so; both give the same results. */
-bool hpctk_vlanes_sse2(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2]);
+ * touched transitive / execution slots. Two slots at a time on every
+ * machine (SSE2 on x86-64, 128-bit SIMD in the web page's WebAssembly);
+ * eight on x86-64 only where core/simd.h finds AVX-512. Both give the
+ * same results. */
+bool hpctk_vlanes_2(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2]);
 bool hpctk_vlanes_avx512(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2]);
-/* The same two slots at a time in WebAssembly's 128-bit SIMD, where the
- * build has it (the web page's, -msimd128). */
-bool hpctk_vlanes_simd128(const hpctk_vlanes *l, const double *ex, const double *x2, const double *found, uint64_t nev[2]);
 
 /* An equation out of tolerance when it was evaluated, decided at the
  * profile's end (verdict.c): its terms, and where its node's values
