@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""A file that changes while the web page validates it, in headless Chromium.
+
+The page (web/, make web) is served by a server of this test's own: the
+page's files as web/serve.py serves them (cross-origin isolated, so it reads
+ahead, then plainly, so it reads with FileReaderSync), except its worker,
+which is tests/web_changed_hook.js put before web/worker.js. The hook pauses
+the worker at the core's first read that reaches byte AT of a file, until
+this test has changed the file (a request to /test-pause that the server
+answers then): the change lands inside the run, at that place, however
+loaded the machine is.
+
+Each case is a fresh copy of the DUMPI trace folder TRACE (its rank file
+BIN, larger than AT, is the one changed), its files dated an hour back
+(as files written before they are picked are), picked through the page's
+folder input; the worker pauses at the core's first read that reaches
+byte AT of BIN, where the test
+  unchanged  does nothing (and asks for a certificate): the page's report
+             and certificate are the CLI's (the pause alone changes nothing);
+  modified   rewrites bytes after AT in place (same size; the date moves);
+  truncated  cuts BIN at AT;
+  replaced   renames another file (other bytes, same size) over it;
+  deleted    removes it (a later read of it fails: NotFoundError);
+and, asking for a certificate, the worker pauses once the checks are done,
+before BIN is read again for its SHA-256, where the test modifies it or
+deletes it. A changed file must never be judged: exit 3 (unreadable), the
+input's verdict "unreadable", its problem "TRACE/BIN: changed while it was
+read" (the command line's words) in the JSON report, no SHA-256 in the
+certificate, and no console error. In both of the page's ways of reading.
+
+usage: web_changed.py WEBDIR HPCVET TRACE BIN AT WORKDIR
+Prints "MODE CASE: ok" for each case that passes, "FAIL: ..." for each
+that does not, and exits 1 when any failed."""
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+webdir, hpcvet, trace, binname, at, work = sys.argv[1:]
+at = int(at)
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, '..', 'web'))
+import serve  # noqa: E402 (web/serve.py)
+
+plan = {'at': -1, 'digest': False}
+paused = threading.Event()   # the worker waits in /test-pause
+release = threading.Event()  # the test is done changing the file
+
+
+class Handler(serve.Handler):
+    def send_text(self, text, ctype):
+        body = text.encode()
+        self.send_response(200)
+        self.send_header('Content-Type', ctype)
+        self.send_header('Content-Length', str(len(body)))
+        self.send_header('Cache-Control', 'no-store')
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        path = self.path.split('?')[0]
+        if path == '/worker.js':
+            self.send_text("importScripts('web_changed_hook.js', 'worker-page.js');\n", 'text/javascript')
+        elif path == '/worker-page.js':
+            with open(os.path.join(webdir, 'worker.js')) as f:
+                self.send_text(f.read(), 'text/javascript')
+        elif path == '/web_changed_hook.js':
+            with open(os.path.join(here, 'web_changed_hook.js')) as f:
+                self.send_text(f.read(), 'text/javascript')
+        elif path == '/test-plan':
+            self.send_text(json.dumps(plan), 'application/json')
+        elif path == '/test-pause':
+            paused.set()
+            release.wait(120)
+            self.send_text('{}', 'application/json')
+        else:
+            super().do_GET()
+
+
+def start(isolate):
+    handler = type('ChangedHandler', (Handler,), {'isolate': isolate, 'quiet': True, 'directory': webdir})
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), lambda *a: handler(*a, directory=webdir))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def flip(path, offset, n):
+    """n bytes from offset, each one's complement: other bytes, same size."""
+    with open(path, 'r+b') as f:
+        f.seek(offset)
+        b = f.read(n)
+        f.seek(offset)
+        f.write(bytes(x ^ 0xff for x in b))
+
+
+def modified(path):
+    flip(path, at + 2 * 1024 * 1024, 4096)
+
+
+def truncated(path):
+    os.truncate(path, at)
+
+
+def replaced(path):
+    shutil.copyfile(path, path + '.new')
+    flip(path + '.new', at + 2 * 1024 * 1024, 4096)
+    os.replace(path + '.new', path)
+
+
+def deleted(path):
+    os.unlink(path)
+
+
+# name, the change, where the worker pauses for it (in the checks, at byte
+# AT of BIN; or once they are done, before the certificate's digests), and
+# whether a certificate is asked for
+CASES = [('unchanged', None, 'checks', True), ('modified', modified, 'checks', False),
+         ('truncated', truncated, 'checks', False), ('replaced', replaced, 'checks', False),
+         ('deleted', deleted, 'checks', False), ('modified before its digest', modified, 'digest', True),
+         ('deleted before its digest', deleted, 'digest', True)]
+
+# the CLI's report and certificate of the unchanged trace, run in its folder
+cwd, name = os.path.split(os.path.realpath(trace))
+cli = subprocess.run([hpcvet, '--format=json', name], cwd=cwd, capture_output=True, text=True)
+cli_cert = subprocess.run([hpcvet, 'certify', '--format=json', name], cwd=cwd, capture_output=True, text=True)
+
+opts = webdriver.ChromeOptions()
+for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1200,900',
+          '--disable-features=IsolateSandboxedIframes'):
+    opts.add_argument(a)
+opts.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
+driver = webdriver.Chrome(service=Service('/usr/bin/chromedriver'), options=opts)
+driver.set_script_timeout(120)
+failures = 0
+
+# as tests/web_page.py: wait for body's data-state, no polling
+WAIT = """
+const states = arguments[0], done = arguments[arguments.length - 1];
+const settled = () => {
+  const state = document.body.dataset.state;
+  if (!states.includes(state)) return false;
+  const r = window.hpcvetResult;
+  done([state, r && ('json' in r ? {exit: r.exit, json: r.json, certificate: r.certificate} : r)]);
+  return true;
+};
+if (!settled())
+  new MutationObserver((_, observer) => { if (settled()) observer.disconnect(); })
+    .observe(document.body, {attributes: true, attributeFilter: ['data-state']});
+"""
+
+
+def wait_state(states):
+    try:
+        return driver.execute_async_script(WAIT, list(states))
+    except TimeoutException:
+        return driver.execute_script('return document.body.dataset.state'), None
+
+
+def fail(msg):
+    global failures
+    failures += 1
+    print('FAIL: ' + msg)
+
+
+def judge(case, certify, state, result):
+    """The failures of one case's result (a list of words)."""
+    if state != 'done' or not result or 'json' not in result:
+        return ['no report: page state %s: %s' % (state, result)]
+    report = json.loads(result['json'])
+    cert = result.get('certificate') or ''
+    if case == 'unchanged':
+        bad = []
+        if report != json.loads(cli.stdout) or result['exit'] != cli.returncode:
+            bad.append('exit %s, the CLI %d; the reports %s' % (result['exit'], cli.returncode,
+                                                               'differ' if report != json.loads(cli.stdout) else 'agree'))
+        if not cert or json.loads(cert) != json.loads(cli_cert.stdout):
+            bad.append('the certificate differs from the CLI\'s')
+        return bad
+    bad = []
+    if result['exit'] != 3:
+        bad.append('exit %s, 3 expected' % result['exit'])
+    verdicts = [i.get('verdict') for i in report.get('inputs', [])]
+    if verdicts != ['unreadable']:
+        bad.append('verdicts %s' % verdicts)
+    problems = [i.get('problem') or '' for i in report.get('inputs', [])]
+    want = '%s/%s: changed while it was read' % (os.path.basename(trace), binname)
+    if problems != [want]:
+        bad.append('problem %s, "%s" expected' % (problems, want))
+    if certify and (not cert or 'sha256' in cert):
+        bad.append('no certificate, or one with a SHA-256')
+    return bad
+
+
+try:
+    for tag, isolate in (('read-ahead', True), ('FileReaderSync', False)):
+        server = start(isolate)
+        try:
+            driver.get('http://127.0.0.1:%d/index.html' % server.server_address[1])
+            state, _ = wait_state(('ready',))
+            mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
+            if state != 'ready' or mode != tag:
+                fail('%s: the page is %s, reading by %s' % (tag, state, mode))
+                continue
+            for case, change, where, certify in CASES:
+                driver.execute_script('document.getElementById("opt-certify").checked = arguments[0]', certify)
+                dst = os.path.join(work, '%s-%s' % (tag, case.replace(' ', '-')), os.path.basename(trace))
+                shutil.copytree(trace, dst)
+                hour_ago = time.time() - 3600
+                for f in os.listdir(dst):
+                    os.utime(os.path.join(dst, f), (hour_ago, hour_ago))
+                plan.update(at=at if where == 'checks' else -1, digest=where == 'digest')
+                paused.clear()
+                release.clear()
+                driver.execute_script('document.body.dataset.state = "sent"; window.hpcvetResult = null;')
+                driver.find_element(By.ID, 'pick-folder').send_keys(os.path.realpath(dst))
+                if not paused.wait(120):
+                    fail('%s %s: the worker never paused (%s)' % (tag, case, where))
+                elif change:
+                    change(os.path.join(dst, binname))
+                release.set()
+                state, result = wait_state(('done', 'error'))
+                bad = judge(case, certify, state, result)
+                for b in bad:
+                    fail('%s %s: %s' % (tag, case, b))
+                if not bad:
+                    print('%s %s: ok' % (tag, case))
+            for e in driver.get_log('browser'):
+                if e.get('level') == 'SEVERE':
+                    fail('%s: console: %s' % (tag, e.get('message')))
+        finally:
+            release.set()
+            server.shutdown()
+finally:
+    driver.quit()
+sys.exit(1 if failures else 0)
