@@ -10,28 +10,32 @@ this test has changed the file (a request to /test-pause that the server
 answers then): the change lands inside the run, at that place, however
 loaded the machine is.
 
-Each case is a fresh copy of the DUMPI trace folder TRACE (its rank file
-BIN, larger than AT, is the one changed), its files dated an hour back
-(as files written before they are picked are), picked through the page's
-folder input; the worker pauses at the core's first read that reaches
-byte AT of BIN, where the test
+Each INPUT is "DIR:FILE:AT": a folder DIR (a DUMPI trace, an ovni trace),
+its file FILE (relative to DIR, larger than AT) the one changed, and AT the
+byte of FILE where the worker pauses. Each case is a fresh copy of DIR, its
+files dated an hour back (as files written before they are picked are),
+picked through the page's folder input; the worker pauses at the core's
+first read that reaches byte AT of a file, where the test
   unchanged  does nothing (and asks for a certificate): the page's report
              and certificate are the CLI's (the pause alone changes nothing);
-  modified   rewrites bytes after AT in place (same size; the date moves);
-  truncated  cuts BIN at AT;
-  replaced   renames another file (other bytes, same size) over it;
-  deleted    removes it (a later read of it fails: NotFoundError);
-and, asking for a certificate, the worker pauses once the checks are done,
-before BIN is read again for its SHA-256, where the test modifies it or
-deletes it. A changed file must never be judged: exit 3 (unreadable), the
-input's verdict "unreadable", its problem "TRACE/BIN: changed while it was
-read" (the command line's words) in the JSON report, no SHA-256 in the
-certificate, and no console error. In both of the page's ways of reading.
+  modified   rewrites 4 KiB of FILE after AT in place (same size; the date
+             moves);
+  truncated  cuts FILE at AT;
+  replaced   renames another file (other bytes, same size) over FILE;
+  deleted    removes FILE (a later read of it fails: NotFoundError);
+and, for the first INPUT, asking for a certificate, the worker pauses once
+the checks are done, before the files are read again for their SHA-256,
+where the test modifies FILE or deletes it. A changed file must never be judged: exit 3
+(unreadable), the input's verdict "unreadable", its problem "DIR/FILE:
+changed while it was read" (the command line's words) in the JSON report, no
+SHA-256 in the certificate, and no console error. In both of the page's
+ways of reading, in one browser session.
 
-usage: web_changed.py WEBDIR HPCVET TRACE BIN AT WORKDIR
-Prints "MODE CASE: ok" for each case that passes, "FAIL: ..." for each
-that does not, and exits 1 when any failed."""
+usage: web_changed.py WEBDIR HPCVET WORKDIR INPUT...
+Prints "MODE DIR CASE: ok" for each case that passes (DIR: the folder's
+name), "FAIL: ..." for each that does not, and exits 1 when any failed."""
 import http.server
+import itertools
 import json
 import os
 import shutil
@@ -45,8 +49,11 @@ from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-webdir, hpcvet, trace, binname, at, work = sys.argv[1:]
-at = int(at)
+webdir, hpcvet, work = sys.argv[1:4]
+inputs = []
+for arg in sys.argv[4:]:
+    d, f, a = arg.rsplit(':', 2)
+    inputs.append((os.path.realpath(d), f, int(a)))
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, '..', 'web'))
 import serve  # noqa: E402 (web/serve.py)
@@ -102,36 +109,49 @@ def flip(path, offset, n):
         f.write(bytes(x ^ 0xff for x in b))
 
 
-def modified(path):
-    flip(path, at + 2 * 1024 * 1024, 4096)
+def later(path, at):
+    """A place past AT, halfway to the end: bytes not read yet."""
+    return at + (os.path.getsize(path) - at) // 2
 
 
-def truncated(path):
+def modified(path, at):
+    flip(path, later(path, at), 4096)
+
+
+def truncated(path, at):
     os.truncate(path, at)
 
 
-def replaced(path):
+def replaced(path, at):
     shutil.copyfile(path, path + '.new')
-    flip(path + '.new', at + 2 * 1024 * 1024, 4096)
+    flip(path + '.new', later(path, at), 4096)
     os.replace(path + '.new', path)
 
 
-def deleted(path):
+def deleted(path, at):
     os.unlink(path)
 
 
 # name, the change, where the worker pauses for it (in the checks, at byte
-# AT of BIN; or once they are done, before the certificate's digests), and
+# AT of FILE; or once they are done, before the certificate's digests), and
 # whether a certificate is asked for
 CASES = [('unchanged', None, 'checks', True), ('modified', modified, 'checks', False),
          ('truncated', truncated, 'checks', False), ('replaced', replaced, 'checks', False),
          ('deleted', deleted, 'checks', False), ('modified before its digest', modified, 'digest', True),
          ('deleted before its digest', deleted, 'digest', True)]
 
-# the CLI's report and certificate of the unchanged trace, run in its folder
-cwd, name = os.path.split(os.path.realpath(trace))
-cli = subprocess.run([hpcvet, '--format=json', name], cwd=cwd, capture_output=True, text=True)
-cli_cert = subprocess.run([hpcvet, 'certify', '--format=json', name], cwd=cwd, capture_output=True, text=True)
+
+
+def cli_reports(path):
+    """The CLI's report and certificate of an unchanged input, run in its
+    folder (so that the two name its files alike)."""
+    cwd, name = os.path.split(path)
+    report = subprocess.run([hpcvet, '--format=json', name], cwd=cwd, capture_output=True, text=True)
+    cert = subprocess.run([hpcvet, 'certify', '--format=json', name], cwd=cwd, capture_output=True, text=True)
+    return report, cert
+
+
+cli = {d: cli_reports(d) for d, _, _ in inputs}
 
 opts = webdriver.ChromeOptions()
 for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1200,900',
@@ -171,17 +191,17 @@ def fail(msg):
     print('FAIL: ' + msg)
 
 
-def judge(case, certify, state, result):
+def judge(src, name, case, certify, state, result):
     """The failures of one case's result (a list of words)."""
     if state != 'done' or not result or 'json' not in result:
         return ['no report: page state %s: %s' % (state, result)]
     report = json.loads(result['json'])
     cert = result.get('certificate') or ''
     if case == 'unchanged':
-        bad = []
-        if report != json.loads(cli.stdout) or result['exit'] != cli.returncode:
-            bad.append('exit %s, the CLI %d; the reports %s' % (result['exit'], cli.returncode,
-                                                               'differ' if report != json.loads(cli.stdout) else 'agree'))
+        bad, (cli_report, cli_cert) = [], cli[src]
+        if report != json.loads(cli_report.stdout) or result['exit'] != cli_report.returncode:
+            bad.append('exit %s, the CLI %d; the reports %s' % (
+                result['exit'], cli_report.returncode, 'differ' if report != json.loads(cli_report.stdout) else 'agree'))
         if not cert or json.loads(cert) != json.loads(cli_cert.stdout):
             bad.append('the certificate differs from the CLI\'s')
         return bad
@@ -192,7 +212,7 @@ def judge(case, certify, state, result):
     if verdicts != ['unreadable']:
         bad.append('verdicts %s' % verdicts)
     problems = [i.get('problem') or '' for i in report.get('inputs', [])]
-    want = '%s/%s: changed while it was read' % (os.path.basename(trace), binname)
+    want = '%s/%s: changed while it was read' % (os.path.basename(src), name)
     if problems != [want]:
         bad.append('problem %s, "%s" expected' % (problems, want))
     if certify and (not cert or 'sha256' in cert):
@@ -210,29 +230,33 @@ try:
             if state != 'ready' or mode != tag:
                 fail('%s: the page is %s, reading by %s' % (tag, state, mode))
                 continue
-            for case, change, where, certify in CASES:
+            for (src, name, at), (case, change, where, certify) in itertools.product(inputs, CASES):
+                if where == 'digest' and src != inputs[0][0]:
+                    continue  # the digests' reads do not depend on the format: the first input's
+                what = '%s %s %s' % (tag, os.path.basename(src), case)
                 driver.execute_script('document.getElementById("opt-certify").checked = arguments[0]', certify)
-                dst = os.path.join(work, '%s-%s' % (tag, case.replace(' ', '-')), os.path.basename(trace))
-                shutil.copytree(trace, dst)
+                dst = os.path.join(work, what.replace(' ', '-'), os.path.basename(src))
+                shutil.copytree(src, dst)
                 hour_ago = time.time() - 3600
-                for f in os.listdir(dst):
-                    os.utime(os.path.join(dst, f), (hour_ago, hour_ago))
+                for top, _, files in os.walk(dst):
+                    for f in files:
+                        os.utime(os.path.join(top, f), (hour_ago, hour_ago))
                 plan.update(at=at if where == 'checks' else -1, digest=where == 'digest')
                 paused.clear()
                 release.clear()
                 driver.execute_script('document.body.dataset.state = "sent"; window.hpcvetResult = null;')
                 driver.find_element(By.ID, 'pick-folder').send_keys(os.path.realpath(dst))
                 if not paused.wait(120):
-                    fail('%s %s: the worker never paused (%s)' % (tag, case, where))
+                    fail('%s: the worker never paused (%s)' % (what, where))
                 elif change:
-                    change(os.path.join(dst, binname))
+                    change(os.path.join(dst, name), at)
                 release.set()
                 state, result = wait_state(('done', 'error'))
-                bad = judge(case, certify, state, result)
+                bad = judge(src, name, case, certify, state, result)
                 for b in bad:
-                    fail('%s %s: %s' % (tag, case, b))
+                    fail('%s: %s' % (what, b))
                 if not bad:
-                    print('%s %s: ok' % (tag, case))
+                    print('%s: ok' % what)
             for e in driver.get_log('browser'):
                 if e.get('level') == 'SEVERE':
                     fail('%s: console: %s' % (tag, e.get('message')))
