@@ -25,6 +25,9 @@ let reads = {n: 0, ms: 0, bytes: 0, asks: 0, opened: 0, chunks: 0};
 // read ahead: the runs asked of the reader in the current validation, by
 // file id (unchanged() reopens the files read in more than one)
 let runs = new Map();
+// the files a read of failed in the current validation, by id
+// (unchanged() reopens them: a failed read is most often a change)
+let failed = new Set();
 const reader = new FileReaderSync();
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -341,6 +344,7 @@ function read(id, off, dst, len) {
 			}
 		}
 	} catch (e) {
+		failed.add(id);
 		return 0; // the file changed or went away: the core reports it unreadable
 	}
 	if (progress) {
@@ -408,9 +412,12 @@ function write(format) {
 // (reader.js): a file read in more than one run is opened once more when
 // its checks are done, so that bytes that changed while they were read
 // are not judged as one file. (A file read in one run, or by
-// FileReaderSync, was opened for each of its reads.)
+// FileReaderSync, was opened for each of its reads.) A file a read of
+// failed is opened once more too: when that fails as well, the file
+// changed or went away, and the input is unreadable with the command
+// line's words for it, in both ways of reading.
 function unchanged(id) {
-	if ((runs.get(id) || 0) < 2 || files[id].size === 0) return true;
+	if (((runs.get(id) || 0) < 2 && !failed.has(id)) || files[id].size === 0) return true;
 	try {
 		reader.readAsArrayBuffer(files[id].slice(0, 1));
 		return true;
@@ -425,6 +432,7 @@ function validate(inputs, options) {
 	// the File objects by id, in the order of the inputs and their files
 	files = inputs.flatMap((input) => (input.problem ? [] : input.files.map((f) => f.file)));
 	runs = new Map();
+	failed = new Set();
 	reads = {n: 0, ms: 0, bytes: 0, asks: 0, opened: Atomics.load(store.done, SLOTS), chunks: Atomics.load(store.done, SLOTS + 1)};
 	current = -1;
 	recent = [];
@@ -462,13 +470,24 @@ function validate(inputs, options) {
 // Certificates: each file's SHA-256 from WebCrypto, which digests a whole
 // buffer (it has no streaming digest), so a file is read whole, one at a
 // time, and only files up to CERT_MAX are digested; the certificate says
-// when one was not.
+// when one was not. The browser reads a file again for its digest, and
+// that read fails when the file changed since it was picked (the browser
+// compares its date and size): then the bytes judged and the bytes
+// digested are not known to be one set, and the input's verdict is
+// withdrawn ("changed while it was read"), as on the command line.
 const CERT_MAX = 1024 * 1024 * 1024;
 
 async function digests() {
 	for (let id = 0; id < files.length; id++) {
 		if (files[id].size > CERT_MAX) continue;
-		const md = new Uint8Array(await crypto.subtle.digest('SHA-256', await files[id].arrayBuffer()));
+		let whole;
+		try {
+			whole = await files[id].arrayBuffer();
+		} catch (e) {
+			wasm.hvw_file_changed(id);
+			continue;
+		}
+		const md = new Uint8Array(await crypto.subtle.digest('SHA-256', whole));
 		const hex = Array.from(md, (b) => b.toString(16).padStart(2, '0')).join('');
 		withStrings([hex], (h) => wasm.hvw_cert_digest(id, h));
 	}

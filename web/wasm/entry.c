@@ -188,6 +188,27 @@ EXPORT("hvw_input_changed") int hvw_input_changed(const char *name)
 	return hv_report_exit_code(r, S.strict);
 }
 
+/* File js_id was found changed after its input's checks (web/worker.js's
+ * digests read each file again, and a read of a file that changed since it
+ * was picked fails): the bytes judged and the bytes digested are not known
+ * to be one set, so the verdict is withdrawn, as hvw_input_changed's. An
+ * input with no verdict already keeps its report. The input's exit code; 4
+ * when no input holds js_id. */
+EXPORT("hvw_file_changed") int hvw_file_changed(uint32_t js_id)
+{
+	for (size_t i = 0; i < S.n; i++)
+		for (size_t k = 0; k < S.inputs[i].n; k++) {
+			if (S.inputs[i].files[k].js_id != js_id) continue;
+			hv_report *r = &S.reports[i];
+			if (!r->unreadable) {
+				r->internal_error = false;
+				hv_report_unreadable(r, "%s: changed while it was read", S.inputs[i].files[k].name);
+			}
+			return hv_report_exit_code(r, S.strict);
+		}
+	return 4;
+}
+
 EXPORT("hvw_bytes_read") double hvw_bytes_read_js(void) { return (double)hvw_bytes_read(); }
 
 /* The writers' hex views read a finding's bytes again, by file name. */
