@@ -206,6 +206,7 @@ typedef struct dumpi_hot {
 	dumpi_timing *t;            /* for what the quick steps leave (dumpi_hot_clocks) */
 	hv_report *r;
 	const char *file;
+	const dumpi_layer *layer;   /* where the record goes next (dumpi_layer_none: nowhere) */
 } dumpi_hot;
 
 static inline uint64_t dumpi_hot_pos(const dumpi_hot *h, const uint8_t *p) { return (uint64_t)(uintptr_t)p + h->delta; }
@@ -219,16 +220,17 @@ extern dumpi_step *const dumpi_steps[DUMPI_NFUNCS];
 
 /* What dumpi_clocks_both does not take (a thread met first, a clock that
  * does not step quick): the clocks one at a time, through the general step
- * for what is left, with h's keys and threads reloaded (time.c). Returns e,
- * so that the step's call is its last. */
-const uint8_t *dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, const uint8_t *e);
+ * for what is left, with h's keys and threads reloaded (time.c). */
+void dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk);
 /* Every field present again, no bad row, args->absent false (decode.c):
  * the steps leave present flags alone, so the loop calls this after any
  * record that may have cleared one (the walk's; the steps send records of
  * a function with root-only fields there). */
 void dumpi_args_present(dumpi_args *args);
 
-/* The step after the arguments (decode.c), args ending at e. */
+/* The step after the arguments (decode.c), args ending at e: the record
+ * filled and counted, its clocks stepped, and the record handed to the
+ * layer (h->layer). */
 static inline __attribute__((always_inline)) const uint8_t *dumpi_step_tail(dumpi_hot *h, const uint8_t *p,
 									   const uint8_t *e, unsigned fn, uint8_t mask)
 {
@@ -249,7 +251,11 @@ static inline __attribute__((always_inline)) const uint8_t *dumpi_step_tail(dump
 	a->bytes_len = len;
 	h->records[fn]++;
 	const uint8_t *clk = p + 3 + (threaded ? 2 : 0);
-	if (thread >= h->nthreads || !dumpi_clocks_both(h->keys[thread], clk)) return dumpi_hot_clocks(h, clk, e);
+	if (thread >= h->nthreads || !dumpi_clocks_both(h->keys[thread], clk)) dumpi_hot_clocks(h, clk);
+	/* the hand-off: fn is this step's constant, so this call site has
+	 * the one target of its function's path */
+	const dumpi_layer *L = h->layer;
+	L->paths[fn](L->m, rec, a);
 	return e;
 }
 
