@@ -49,9 +49,10 @@ unsigned mpi_ignored_hides(unsigned fn);
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* The same, as the stream walk hands records over (dumpi_layer in
  * dumpi.h): each record through its function's path, with no bookkeeping
- * of its own; the walk then names the last record it handed over with
- * mpi_rank_walked, before mpi_rank_end. A record's path must not be called
- * for a rank that mpi_rank_record also feeds. */
+ * a record; the walk, which hands over every record of its stream in order
+ * from index 0, names the last one with mpi_rank_walked before
+ * mpi_rank_end. mpi_rank_record keeps that count and last record itself,
+ * for callers that feed records one by one (tests). */
 const dumpi_layer *mpi_rank_layer(mpi_rank *m);
 void mpi_rank_walked(mpi_rank *m, const dumpi_record *last);
 /* The stream ended: `complete` when it reached its end label intact. Runs
