@@ -213,6 +213,23 @@ typedef struct dumpi_stream_ctx {
 
 void dumpi_check_stream(dumpi_stream_ctx *s);
 
+/* ---- the hand-off to the MPI layer ----
+ *
+ * Each record the walk takes goes to the layer (mpi/layer.h) through its
+ * function's path, paths[fn](m, rec, args): from a call site of its own in
+ * each function's step (format/fast.h), so that the call has one target and
+ * is predicted, where one shared dispatch by id missed about once a record
+ * on a mix of functions. The layer owns the struct and may change its paths
+ * between records (a finalized rank takes no more), so the walk reads them
+ * at every record. */
+typedef void dumpi_layer_path(struct mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+typedef struct dumpi_layer {
+	dumpi_layer_path *const *paths;   /* by function id, every id below DUMPI_NFUNCS */
+	struct mpi_rank *m;
+} dumpi_layer;
+/* No layer: every path does nothing (format/decode.c). */
+extern const dumpi_layer dumpi_layer_none;
+
 /* "stream/record[N]" into buf (built only when a diagnostic needs it). */
 const char *dumpi_record_path(char *buf, size_t len, uint64_t index);
 

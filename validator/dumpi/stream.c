@@ -91,7 +91,8 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 		dumpi_iter_free(&it);
 		return;
 	}
-	dumpi_hot h = {.args = &it.args, .records = s->records, .t = t, .r = r, .file = file};
+	const dumpi_layer *layer = s->mpi ? mpi_rank_layer(s->mpi) : &dumpi_layer_none;
+	dumpi_hot h = {.args = &it.args, .records = s->records, .t = t, .r = r, .file = file, .layer = layer};
 	dumpi_record *rec = &h.rec;
 	char path[48];
 	dumpi_shapes shapes;
@@ -108,17 +109,23 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 	h.keys = t->keys;
 	h.nthreads = t->nthreads;
 	if (it.args.absent) dumpi_args_present(&it.args);
-	mpi_rank *mpi = s->mpi;
+	/* The last record handed to the layer, which the walk's next record
+	 * overwrites in *rec: the layer learns it at the end, not at every
+	 * record (mpi_rank_walked). */
+	uint64_t last_off = 0;
+	unsigned last_fn = 0;
 	for (;;) {
 		if ((size_t)(end - p) >= 29u + 8u && dumpi_common_prefix(p[2])) {
 			unsigned fn = hv_be16(p);
 			const uint8_t *e;
+			/* the step hands the record to the layer itself */
 			if (fn < DUMPI_NFUNCS && (e = dumpi_steps[fn](&h, p, (size_t)(end - p), p[2])) != DUMPI_DEC_FAIL) {
 				p = e;
-				if (mpi) mpi_rank_record(mpi, rec, &it.args);
 				continue;
 			}
 		}
+		last_off = rec->offset;
+		last_fn = rec->fn;
 		a.p = p;
 		a.pos = dumpi_hot_pos(&h, p);
 		a.index = h.rec.index + 1;
@@ -135,9 +142,11 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 		dumpi_timing_record(t, r, file, rec);
 		h.keys = t->keys;
 		h.nthreads = t->nthreads;
-		if (s->mpi) mpi_rank_record(s->mpi, rec, &it.args);
+		layer->paths[rec->fn](layer->m, rec, &it.args);
 		if (it.args.absent) dumpi_args_present(&it.args);
 	}
+	if (s->mpi && it.next_index)
+		mpi_rank_walked(s->mpi, &(dumpi_record){.index = it.next_index - 1, .offset = last_off, .fn = last_fn});
 	s->end = it.cur.pos;
 	uint64_t common = it.next_index - others;
 	hv_eval_n(r, HV_R_DUMPI_REC_MASK_RESERVED, common); /* check_record's only evaluation for them */

@@ -421,3 +421,24 @@ dumpi_step *const dumpi_steps[DUMPI_NFUNCS] = {
 #undef DUMPI_FN
 	[DUMPI_ALL_FUNCTIONS] = dumpi_step_none,
 };
+
+/* The walk with no MPI layer hands its records here. */
+static void dumpi_layer_nop(struct mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	(void)m, (void)rec, (void)a;
+}
+
+static dumpi_layer_path *const dumpi_layer_nops[DUMPI_NFUNCS] = {
+#define DUMPI_F(k, n)
+#define DUMPI_R(k, n)
+#define DUMPI_NO_LAYOUT
+#define DUMPI_FN(id, name, fields) [id] = dumpi_layer_nop,
+#include "dumpi/format/funcs.def"
+#undef DUMPI_F
+#undef DUMPI_R
+#undef DUMPI_NO_LAYOUT
+#undef DUMPI_FN
+	[DUMPI_ALL_FUNCTIONS] = dumpi_layer_nop,
+};
+
+const dumpi_layer dumpi_layer_none = {.paths = dumpi_layer_nops, .m = NULL};

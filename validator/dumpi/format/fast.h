@@ -191,11 +191,14 @@ void dumpi_timing_left(dumpi_timing *t, hv_report *r, const char *file, const du
  *
  * The common record -- its bytes in the view, no perf counters, no reserved
  * mask bits, both clocks -- taken whole by one function of its id
- * (dumpi_steps, decode.c): its arguments decoded, the record filled (but
- * its clocks and perf_count: the clocks stay in the bytes) and both clocks
- * stepped, and its function counted, in a leaf function whose id is a
- * constant; the loop that calls it keeps only its cursor. A function with root-only
- * fields has no step (its records take the walk, which sets present flags). */
+ * (dumpi_steps, decode.c): its arguments decoded, the record's index,
+ * offset and id filled -- what the layer reads; its mask, thread, clocks
+ * and perf_count only when a clock takes the general step, which reports
+ * them (the clocks stay in the bytes), and its length never -- both clocks
+ * stepped, its function counted and the record handed to the layer, in a
+ * function whose id is a constant; the loop that calls it keeps only its
+ * cursor. A function with root-only fields has no step (its records take
+ * the walk, which sets present flags). */
 typedef struct dumpi_hot {
 	dumpi_record rec;           /* the record taken; rec.index is the previous one's before it */
 	dumpi_args *args;
@@ -206,6 +209,7 @@ typedef struct dumpi_hot {
 	dumpi_timing *t;            /* for what the quick steps leave (dumpi_hot_clocks) */
 	hv_report *r;
 	const char *file;
+	const dumpi_layer *layer;   /* where the record goes next (dumpi_layer_none: nowhere) */
 } dumpi_hot;
 
 static inline uint64_t dumpi_hot_pos(const dumpi_hot *h, const uint8_t *p) { return (uint64_t)(uintptr_t)p + h->delta; }
@@ -219,16 +223,18 @@ extern dumpi_step *const dumpi_steps[DUMPI_NFUNCS];
 
 /* What dumpi_clocks_both does not take (a thread met first, a clock that
  * does not step quick): the clocks one at a time, through the general step
- * for what is left, with h's keys and threads reloaded (time.c). Returns e,
- * so that the step's call is its last. */
-const uint8_t *dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, const uint8_t *e);
+ * for what is left, with h's keys and threads reloaded (time.c); the
+ * record's mask, thread and clocks are filled for its reports then. */
+void dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, uint8_t mask, uint16_t thread);
 /* Every field present again, no bad row, args->absent false (decode.c):
  * the steps leave present flags alone, so the loop calls this after any
  * record that may have cleared one (the walk's; the steps send records of
  * a function with root-only fields there). */
 void dumpi_args_present(dumpi_args *args);
 
-/* The step after the arguments (decode.c), args ending at e. */
+/* The step after the arguments (decode.c), args ending at e: the record
+ * filled and counted, its clocks stepped, and the record handed to the
+ * layer (h->layer). */
 static inline __attribute__((always_inline)) const uint8_t *dumpi_step_tail(dumpi_hot *h, const uint8_t *p,
 									   const uint8_t *e, unsigned fn, uint8_t mask)
 {
@@ -240,16 +246,17 @@ static inline __attribute__((always_inline)) const uint8_t *dumpi_step_tail(dump
 	rec->index++;
 	rec->offset = pos;
 	rec->fn = fn;
-	rec->mask = mask;
-	rec->thread = thread;
-	rec->length = len;
 	dumpi_args *a = h->args;
 	a->bytes = p;
 	a->bytes_at = pos;
 	a->bytes_len = len;
 	h->records[fn]++;
 	const uint8_t *clk = p + 3 + (threaded ? 2 : 0);
-	if (thread >= h->nthreads || !dumpi_clocks_both(h->keys[thread], clk)) return dumpi_hot_clocks(h, clk, e);
+	if (thread >= h->nthreads || !dumpi_clocks_both(h->keys[thread], clk)) dumpi_hot_clocks(h, clk, mask, thread);
+	/* the hand-off: fn is this step's constant, so this call site has
+	 * the one target of its function's path */
+	const dumpi_layer *L = h->layer;
+	L->paths[fn](L->m, rec, a);
 	return e;
 }
 

@@ -245,12 +245,14 @@ static inline void clock_at(const uint8_t *p, dumpi_clock *k)
 	k->nsec = hv_be32(p + 2);
 }
 
-const uint8_t *dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, const uint8_t *e)
+void dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, uint8_t mask, uint16_t thread)
 {
 	dumpi_timing *t = h->t;
 	dumpi_record *rec = &h->rec;
-	int left = dumpi_clocks_quick(t, rec->thread, clk);
-	if (!left) return e;
+	int left = dumpi_clocks_quick(t, thread, clk);
+	if (!left) return;
+	rec->mask = mask;
+	rec->thread = thread;
 	rec->perf_count = 0;
 	clock_at(clk, &rec->cpu_start);
 	clock_at(clk + 6, &rec->cpu_stop);
@@ -259,5 +261,4 @@ const uint8_t *dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, const uint8_t 
 	dumpi_timing_left(t, h->r, h->file, rec, left);
 	h->keys = t->keys;
 	h->nthreads = t->nthreads;
-	return e;
 }

@@ -264,6 +264,7 @@ typedef struct mpi_pass {
 } mpi_pass;
 
 struct mpi_rank {
+	dumpi_layer entry;    /* the walk's hand-off (mpi_rank_layer): paths, and this rank */
 	hv_report *r;
 	hv_blob *b;
 	const char *file;

@@ -47,6 +47,14 @@ void mpi_rank_set_ignored(mpi_rank *m, uint64_t footer_off, const uint32_t *call
 unsigned mpi_ignored_hides(unsigned fn);
 /* One decoded record, in stream order. */
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+/* The same, as the stream walk hands records over (dumpi_layer in
+ * dumpi.h): each record through its function's path, with no bookkeeping
+ * a record; the walk, which hands over every record of its stream in order
+ * from index 0, names the last one with mpi_rank_walked before
+ * mpi_rank_end. mpi_rank_record keeps that count and last record itself,
+ * for callers that feed records one by one (tests). */
+const dumpi_layer *mpi_rank_layer(mpi_rank *m);
+void mpi_rank_walked(mpi_rank *m, const dumpi_record *last);
 /* The stream ended: `complete` when it reached its end label intact. Runs
  * the end-of-rank checks and drops per-record state; what the cross-rank
  * stage needs stays. */

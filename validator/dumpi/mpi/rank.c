@@ -35,9 +35,11 @@ static pthread_once_t plans_once = PTHREAD_ONCE_INIT;
 
 uint8_t mpi_plans[DUMPI_NFUNCS];
 static uint8_t fused[DUMPI_NFUNCS];
-/* Each function's path (compute_plans): what mpi_rank_record calls. */
-static void (*paths[DUMPI_NFUNCS])(mpi_rank *, const dumpi_record *, const dumpi_args *);
+/* Each function's path (compute_plans): what a record of it is handed to
+ * (mpi_rank_layer, mpi_rank_record). */
+static dumpi_layer_path *paths[DUMPI_NFUNCS];
 static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+static void path_finalize(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* A function none of whose arguments feed a check. */
 static void path_nothing(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { (void)m, (void)rec, (void)a; }
 
@@ -218,6 +220,7 @@ static void compute_plans(void)
 		[FUSED_COLL_BOTH] = mpi_fused_coll_both,
 	};
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) paths[fn] = by_kind[fused[fn]];
+	paths[125] = path_finalize;
 }
 
 
@@ -249,6 +252,8 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 		hv_report_internal(r, "out of memory");
 		return NULL;
 	}
+	m->entry.paths = paths;
+	m->entry.m = m;
 	m->pass = pass;
 	m->r = r;
 	m->b = b;
@@ -654,17 +659,42 @@ static void status_reads(mpi_rank *m, const dumpi_record *rec)
 }
 
 
+static void mark_last(mpi_rank *m, const dumpi_record *rec)
+{
+	m->last_rec = rec->index;
+	m->last_off = rec->offset;
+	m->last_fn = (uint16_t)rec->fn;
+}
+
 void mpi_rank_record(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	if (!m || m->finalized) return;
 	unsigned fn = rec->fn;
 	m->records++;
-	m->last_rec = rec->index;
-	m->last_off = rec->offset;
-	m->last_fn = (uint16_t)fn;
-	/* a dispatch: one call through the function's path, so this stays a
-	 * leaf of a few instructions */
-	if (fn < DUMPI_NFUNCS) paths[fn](m, rec, a);
+	mark_last(m, rec);
+	if (fn < DUMPI_NFUNCS) m->entry.paths[fn](m, rec, a);
+}
+
+/* The walk's hand-off keeps no count nor last record: a walk hands over
+ * every record of its stream in order from index 0, so the records are the
+ * last one's index + 1 -- up to MPI_Finalize's, after which the rank takes
+ * none (path_finalize). */
+const dumpi_layer *mpi_rank_layer(mpi_rank *m) { return &m->entry; }
+
+void mpi_rank_walked(mpi_rank *m, const dumpi_record *last)
+{
+	if (!m || m->ended) return;
+	if (!m->finalized) mark_last(m, last);
+	m->records = m->last_rec + 1;
+}
+
+/* MPI_Finalize: its plan's checks, then the rank takes no more records. */
+static void path_finalize(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	generic(m, rec, a);
+	m->finalized = true;
+	mark_last(m, rec);
+	m->entry.paths = dumpi_layer_none.paths;
 }
 
 /* Every other record: the checks its plan names, in order. */
@@ -680,7 +710,6 @@ static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	if (plan & PLAN_MSG) mpi_messages(m, rec, a);
 	if (plan & PLAN_RANKS) ranks_and_tags(m, rec, a);
 	if (plan & PLAN_REQ) mpi_requests(m, rec, a);
-	if (rec->fn == 125) m->finalized = true;
 }
 
 /* An ended rank waits for the cross-rank stage with what that stage reads
