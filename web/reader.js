@@ -62,8 +62,8 @@ function newReader(blob) {
 async function chunk(s, max) {
 	if (!s.byob) return {...(await s.reader.read()), buffer: null};
 	const buf = spare.pop() || new ArrayBuffer(CHUNK);
-	const {done, value} = await s.reader.read(new Uint8Array(buf, 0, Math.min(CHUNK, max)));
-	return {done, value, buffer: value ? value.buffer : null};
+	const r = await s.reader.read(new Uint8Array(buf, 0, Math.min(CHUNK, max)));
+	return {done: r.done, value: r.value, buffer: r.value ? r.value.buffer : null};
 }
 
 function giveBack(buffer) {
