@@ -103,6 +103,10 @@ $(WEB_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@$(call say,WASM,$@)
 	$(Q)$(WASI_CC) $(WASI_FLAGS) $(WEB_CFLAGS) $(WEB_INC) -c $< -o $@
 
+# memcpy, memmove and memset as memory.copy and memory.fill (web/wasm/mem.c,
+# which says why that file alone).
+$(WEB_DIR)/obj/web/wasm/mem.o: WEB_CFLAGS += -mbulk-memory
+
 $(WEB_DIR)/obj/%.o: %.c $(HEADERS) $(wildcard web/wasm/*.h) $(WEB_SRC)/.fetched
 	@mkdir -p $(dir $@)
 	@$(call say,WASM,$@)
