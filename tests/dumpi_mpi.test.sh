@@ -277,9 +277,9 @@ done
 expect_exit 0 "library break: --strict passes" "$HPCVET" --strict "$TMP/lib.bin"
 check "library break: one note, MPICH" test "$(grep -c 'note\[dumpi.trace.mpi-library\]: the MPI library is MPICH' "$TMP/out")" -eq 1
 
-# Request ids past the request table (65,536 ids; validator/dumpi/mpi/
-# requests.c keeps the rest in its map): 40,000 Isend/Irecv pairs in flight
-# a rank number requests up to ~80,000. The trace is consistent; one
+# Requests past the request table (65,536 slots, by id modulo; validator/
+# dumpi/mpi/requests.c keeps a request whose slot is taken in its map):
+# 40,000 Isend/Irecv pairs in flight a rank number requests up to ~80,000. The trace is consistent; one
 # MPI_Wait bent to an id no call created leaves the request it waited for
 # (an id of the map) leaked, named by the record that created it.
 "$GEN" --what=dumpi-trace --profiles=2 --contexts=2 --in-flight=40000 -o "$TMP/high" >/dev/null
