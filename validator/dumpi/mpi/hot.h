@@ -67,9 +67,9 @@ static inline __attribute__((always_inline)) mpi_req *mpi_req_in_table(const mpi
 /* The common case of mpi_request_created (requests.c), a nonblocking call
  * (function fn, 8..12) on id `v` whose slot of the table is free while the
  * map holds no request (so none has this id), whose word of the bitmap of
- * ids seen is there, whose message, of a known
- * peer and tag, goes to a channel of mpi_chan_hot: its steps, with nothing
- * to allocate. False (nothing done) when it is not that case. */
+ * ids seen is there, whose message, of a known peer and tag, goes to a
+ * channel of mpi_chan_hot: its steps, with nothing to allocate. False
+ * (nothing done) when it is not that case. */
 static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_rank *m, const dumpi_record *rec,
 									  uint64_t v, const mpi_msg *g, unsigned fn)
 {
