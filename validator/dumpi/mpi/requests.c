@@ -292,6 +292,24 @@ static inline void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off,
 	}
 }
 
+/* The common case of req_start: an inactive persistent request of the
+ * table whose message, of a known peer and tag, goes to a channel of
+ * mpi_chan_hot: req_start's steps (its two evaluations, both passed), inline
+ * in the loop of MPI_Startall. False (nothing done) otherwise. */
+static inline __attribute__((always_inline)) bool req_start_hot(mpi_rank *m, const dumpi_record *rec, uint32_t id)
+{
+	mpi_req *q = mpi_req_known(m, id);
+	if (!q || q->kind != REQ_PERSIST_IDLE || !q->msg.p2p) return false;
+	const mpi_msg *g = &q->msg;
+	if (g->peer < 0 || (g->recv && g->tag < 0)) return false;
+	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
+	if (!c) return false;
+	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, 2);
+	q->kind = REQ_PERSIST_ACTIVE;
+	mpi_chan_hot_add(c, rec);
+	return true;
+}
+
 void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g)
 {
 	unsigned fn = rec->fn;
@@ -497,7 +515,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		break;
 	}
 	case 31: /* MPI_Start */
-		if (mpi_arg(fn, a, RO_REQUEST, &v)) req_start(m, rec, at, (uint32_t)v);
+		if (mpi_arg(fn, a, RO_REQUEST, &v) && !req_start_hot(m, rec, (uint32_t)v)) req_start(m, rec, at, (uint32_t)v);
 		break;
 	case 16: case 17: case 18: case 19: case 20: case 21: case 32: {
 		if (!mpi_arg(fn, a, RO_REQUESTS, &cnt)) break;
@@ -508,9 +526,11 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 			/* the ids in memory at once when the record holds them (the
 			 * starts read nothing through the window) */
 			const uint8_t *ids = ids_in_record(m->pass, arr, cnt);
-			for (uint64_t i = 0; i < cnt; i++)
-				if (ids) req_start(m, rec, arr + 4 + 4 * i, hv_be32(ids + 4 * i));
-				else if (mpi_arr_u32(m, arr, i, &id)) req_start(m, rec, arr + 4 + 4 * i, id);
+			for (uint64_t i = 0; i < cnt; i++) {
+				if (ids) id = hv_be32(ids + 4 * i);
+				else if (!mpi_arr_u32(m, arr, i, &id)) continue;
+				if (!req_start_hot(m, rec, id)) req_start(m, rec, arr + 4 + 4 * i, id);
+			}
 		} else if (fn == 18 || fn == 19) { /* Waitall, Testall */
 			for (uint64_t i = 0; i < cnt; i++) {
 				if (!mpi_arr_u32(m, arr, i, &id)) break;
