@@ -277,9 +277,9 @@ done
 expect_exit 0 "library break: --strict passes" "$HPCVET" --strict "$TMP/lib.bin"
 check "library break: one note, MPICH" test "$(grep -c 'note\[dumpi.trace.mpi-library\]: the MPI library is MPICH' "$TMP/out")" -eq 1
 
-# Request ids past the request table (65,536 ids; validator/dumpi/mpi/
-# requests.c keeps the rest in its map): 40,000 Isend/Irecv pairs in flight
-# a rank number requests up to ~80,000. The trace is consistent; one
+# Requests past the request table (65,536 slots, by id modulo; validator/
+# dumpi/mpi/requests.c keeps a request whose slot is taken in its map):
+# 40,000 Isend/Irecv pairs in flight a rank number requests up to ~80,000. The trace is consistent; one
 # MPI_Wait bent to an id no call created leaves the request it waited for
 # (an id of the map) leaked, named by the record that created it.
 "$GEN" --what=dumpi-trace --profiles=2 --contexts=2 --in-flight=40000 -o "$TMP/high" >/dev/null
@@ -305,5 +305,35 @@ expect_exit 0 "a wait bent past the table stays conforming (a warning)" "$HPCVET
 check "the request it waited for is leaked, named by its creating record" \
 	grep -q "warning\[dumpi.mpi.request-leaked\]: rank 0 record $creator (MPI_I[a-z]*): request $w_req is still active at MPI_Finalize" "$TMP/out"
 check "the bent wait names a request no call created" grep -q "note\[dumpi.mpi.request-unrecorded\]: rank 0 record [0-9]* (MPI_Wait): request 99999" "$TMP/out"
+
+
+# An id of another request's slot (the table keeps requests at slot id
+# modulo its size, 64 entries first, 65,536 at most): a wait bent to the
+# id 64 or 65,536 past a live request's names no request, and leaves the
+# live one leaked.
+"$GEN" --what=dumpi-trace --profiles=2 --contexts=40 -o "$TMP/slot" >/dev/null
+slot_bin=$(ls "$TMP"/slot/*-0000.bin)
+cp "$slot_bin" "$TMP/slot.orig"
+read -r s_off s_len s_req < <("$HPCVET" dump --format=json --select=rank=0 "$TMP/slot" |
+	jq -r '[.files[0].items[] | select(.function == "MPI_Wait")][0] | "\(.offset) \(.length) \(.args.request)"')
+s_creator=$("$HPCVET" dump --format=json --select=rank=0 "$TMP/slot" |
+	jq -r --argjson q "$s_req" '[.files[0].items[] | select(.function == "MPI_Irecv" or .function == "MPI_Isend") | select(.args.request == $q)][0].index')
+for past in 64 65536; do
+	cp "$TMP/slot.orig" "$slot_bin"
+	python3 - "$slot_bin" "$s_off" "$s_len" "$s_req" "$((s_req + past))" <<'PY'
+import struct, sys
+path, off, length, req, new = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+b = bytearray(open(path, 'rb').read())
+i = b[off:off + length].find(struct.pack('>i', req))
+assert i >= 0
+b[off + i:off + i + 4] = struct.pack('>i', new)
+open(path, 'wb').write(b)
+PY
+	expect_exit 0 "a wait bent $past ids past a live request: conforming (a warning)" "$HPCVET" --max-per-rule=0 "$TMP/slot"
+	check "bent $past past: the live request is leaked, named by its creating record" \
+		grep -q "warning\[dumpi.mpi.request-leaked\]: rank 0 record $s_creator (MPI_I[a-z]*): request $s_req is still active" "$TMP/out"
+	check "bent $past past: the wait names a request no call created" \
+		grep -q "note\[dumpi.mpi.request-unrecorded\]: rank 0 record [0-9]* (MPI_Wait): request $((s_req + past))" "$TMP/out"
+done
 
 done_testing

@@ -6,6 +6,23 @@
 #include "checks.h"
 #include "hot.h"
 
+/* mpi_request_created_hot's case for a persistent init (function fn,
+ * 26..30), which counts nothing until it is started: its request,
+ * inactive. Out of line: the nonblocking calls, which share the fused
+ * path, do not carry it. */
+__attribute__((noinline)) static bool mpi_request_init_hot(mpi_rank *m, const dumpi_record *rec, uint64_t v,
+							   const mpi_msg *g, unsigned fn)
+{
+	mpi_pass *p = m->pass;
+	mpi_req *q = mpi_req_slot(p, v);
+	uint32_t w = (uint32_t)(v % REQ_SEEN_BITS / 64);
+	if (!p->req_hot || q->kind || w >= p->seen_words || fn < 26 || fn > 30) return false;
+	p->req_seen[w] |= 1ull << (v % 64);
+	*q = (mpi_req){.kind = REQ_PERSIST_IDLE, .wild_recv = mpi_req_wild_recv(g), .live = 1, .fn = (uint16_t)fn,
+		       .id = (uint32_t)v, .rec = rec->index, .off = rec->offset, .msg = *g};
+	return true;
+}
+
 /* A point-to-point record of kind `kind` (FUSED_*): what its plan does,
  * in the plan's order (status, counts, uses, message, ranks and tags,
  * requests), with each argument read once and the communicator found once
@@ -50,7 +67,8 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 	/* mpi_requests: the request it creates */
 	if (kind == FUSED_ISEND || kind == FUSED_IRECV) {
 		uint64_t v = a->f[P2P_REQUEST].v;
-		if (v >= 2 && !mpi_request_created_hot(m, rec, v, &g, fn)) mpi_request_created(m, rec, v, &g);
+		if (v >= 2 && !mpi_request_created_hot(m, rec, v, &g, fn) && !mpi_request_init_hot(m, rec, v, &g, fn))
+			mpi_request_created(m, rec, v, &g);
 	}
 }
 

@@ -50,23 +50,50 @@ static inline __attribute__((always_inline)) void mpi_chan_hot_add(mpi_chan *c, 
 /* Whether a request's message is a receive with a wildcard, counted when it completes. */
 static inline bool mpi_req_wild_recv(const mpi_msg *g) { return g->p2p && g->recv && mpi_msg_wild(g); }
 
+/* The slot of the request table (requests.c) where request `id` lives
+ * when the table holds it (before the first request, an empty one). */
+static inline __attribute__((always_inline)) mpi_req *mpi_req_slot(const mpi_pass *p, uint64_t id)
+{
+	return &p->req_direct[id & p->req_mask];
+}
+
+/* The request of the table with id `id` (kind non-zero), or NULL. */
+static inline __attribute__((always_inline)) mpi_req *mpi_req_in_table(const mpi_pass *p, uint64_t id)
+{
+	mpi_req *q = mpi_req_slot(p, id);
+	return q->kind && q->id == id ? q : NULL;
+}
+
 /* The common case of mpi_request_created (requests.c), a nonblocking call
- * (function fn, 8..12) on a free id `v` of the table whose message, of a
- * known peer and tag, goes to a channel of mpi_chan_hot: its steps, with
- * nothing to allocate. False (nothing done) when it is not that case. */
+ * (function fn, 8..12) on id `v` whose slot of the table is free while the
+ * map holds no request (so none has this id), whose word of the bitmap of
+ * ids seen is there, whose message, of a known peer and tag, goes to a
+ * channel of mpi_chan_hot: its steps, with nothing to allocate. False
+ * (nothing done) when it is not that case. */
 static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_rank *m, const dumpi_record *rec,
 									  uint64_t v, const mpi_msg *g, unsigned fn)
 {
 	mpi_pass *p = m->pass;
-	bool recv = fn == 12;
-	if (v >= p->req_cap || p->req_direct[v].kind || fn < 8 || fn > 12 || g->peer < 0 || (recv && g->tag < 0))
+	mpi_req *q = mpi_req_slot(p, v); /* v < 2^32: the request argument is an `i` field (funcs.def) */
+	uint32_t w = (uint32_t)(v % REQ_SEEN_BITS / 64);
+	/* g->recv is fn == 12 for fn 8..12 */
+	if (!p->req_hot || q->kind || w >= p->seen_words || fn < 8 || fn > 12 || g->peer < 0 || (g->recv && g->tag < 0))
 		return false;
 	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
 	if (!c) return false;
-	p->req_seen[v / 64] |= 1ull << (v % 64); /* v < req_cap: its word is there */
+	p->req_seen[w] |= 1ull << (v % 64);
 	mpi_chan_hot_add(c, rec);
-	p->req_direct[v] = (mpi_req){.kind = REQ_ACTIVE, .wild_recv = mpi_req_wild_recv(g), .live = 1,
-				     .fn = (uint16_t)fn, .rec = rec->index, .off = rec->offset, .msg = *g};
+	/* field by field, as a compound literal stores its padding too; a
+	 * known peer and tag is no wildcard receive */
+	q->kind = REQ_ACTIVE;
+	q->cancelled = false;
+	q->wild_recv = false;
+	q->live = 1;
+	q->fn = (uint16_t)fn;
+	q->id = (uint32_t)v;
+	q->rec = rec->index;
+	q->off = rec->offset;
+	q->msg = *g;
 	return true;
 }
 
@@ -75,9 +102,8 @@ static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_ra
 static inline __attribute__((always_inline)) mpi_req *mpi_req_known(mpi_rank *m, uint64_t id)
 {
 	mpi_pass *p = m->pass;
-	if (id < 2 || id >= p->req_cap) return NULL;
-	mpi_req *q = &p->req_direct[id];
-	return q->kind && !p->req_off ? q : NULL;
+	mpi_req *q = mpi_req_slot(p, id);
+	return q->kind && q->id == id && !p->req_off ? q : NULL;
 }
 
 /* The request of mpi_req_known when it is an active one (nonblocking, or
@@ -86,9 +112,8 @@ static inline __attribute__((always_inline)) mpi_req *mpi_req_known(mpi_rank *m,
 static inline __attribute__((always_inline)) mpi_req *mpi_req_plain(mpi_rank *m, uint64_t id)
 {
 	mpi_pass *p = m->pass;
-	if (id < 2 || id >= p->req_cap) return NULL;
-	mpi_req *q = &p->req_direct[id];
-	return (q->kind & 1) && !q->wild_recv && !p->req_off ? q : NULL; /* REQ_ACTIVE or REQ_PERSIST_ACTIVE */
+	mpi_req *q = mpi_req_slot(p, id);
+	return (q->kind & 1) && q->id == id && !q->wild_recv && !p->req_off ? q : NULL; /* REQ_ACTIVE or REQ_PERSIST_ACTIVE */
 }
 
 /* Request q (of mpi_req_plain) completed uncancelled: what req_complete

@@ -177,6 +177,7 @@ typedef struct mpi_req {
 	bool wild_recv;       /* msg is a receive with a wildcard (counted when it completes) */
 	uint32_t live;        /* REQ_ACTIVE: instances not yet completed (>= 1) */
 	uint16_t fn;          /* the call that created it */
+	uint32_t id;          /* its id, in the request table (in the map, the key says it) */
 	uint64_t rec, off;
 	mpi_msg msg;
 } mpi_req;
@@ -187,18 +188,20 @@ _Static_assert((REQ_ACTIVE & REQ_PERSIST_ACTIVE & 1) && !(REQ_PERSIST_IDLE & 1),
  * up as it meets new handle values); above it they alias, which can only
  * turn a note about an unrecorded request into the warning of a known one. */
 #define REQ_SEEN_BITS 65536u
-/* Ids below this are kept in a table indexed by id (requests.c), grown
- * (doubling from REQ_DIRECT_MIN) to cover the largest id the rank created:
- * at most REQ_DIRECT * 48 bytes (3 MiB) while the rank's pass lasts. A rank
- * with more requests in flight than the table holds sends its newer ids to
- * the map, at ~6x a table request's cost (a wait's and a create's), so the
- * table covers every id told apart exactly (REQ_SEEN_BITS): at 4,096 a
- * trace with 10,000 requests in flight a rank cost 5x the instructions of
- * one with 2,500. The hot paths (hot.h) mark an id of the table seen
- * without reducing it modulo REQ_SEEN_BITS, hence the bound. */
+/* Requests live in a table (requests.c) at slot id mod its size, each
+ * with its id, which doubles from REQ_DIRECT_MIN entries when a new id's
+ * slot holds another live request, up to REQ_DIRECT entries: at most
+ * REQ_DIRECT * sizeof(mpi_req) bytes (3.5 MiB) while the rank's pass lasts.
+ * A request whose slot is taken once the table is full goes to the map,
+ * at ~6x a table request's cost (a wait's and a create's). Slots by id
+ * mod the size, not ids below the size: libdumpi numbers requests from 2
+ * up as it meets new handle values, a recycled handle keeping its id, but
+ * a writer that numbers every request anew (the generator) climbs past
+ * any bound while a few are live, and a table sized by the largest id is
+ * zeroed as it grows; live requests are what the table holds. */
 #define REQ_DIRECT 65536u
 #define REQ_DIRECT_MIN 64u
-_Static_assert(REQ_DIRECT <= REQ_SEEN_BITS, "an id of the table has its own bit");
+_Static_assert(sizeof(mpi_req) <= 56, "REQ_DIRECT's bound in bytes");
 /* Evidence on one rank of calls libdumpi does not record (mpi_rank.unrec):
  * a request no recorded call created, or one named after it ended (a
  * recycled handle); a status read (MPI_Get_count, MPI_Get_elements) that no
@@ -229,7 +232,7 @@ typedef struct mpi_pass {
 	uint16_t unrecorded_fn;
 	uint64_t recycled;    /* of those, the ones named after the trace showed them end */
 	uint64_t *req_seen;   /* bitmap of request ids (mod REQ_SEEN_BITS) ever created: seen_words words,
-	                         grown to the largest word written (at least req_cap / 64) */
+	                         grown to the largest word written */
 	uint32_t seen_words;
 	bool status_fresh;    /* a recorded receive or probe produced a status since the last read of one */
 	bool status_tagged;   /* statuses carry the tag (14 bytes, version 0.6.3 on; else 10) */
@@ -258,9 +261,13 @@ typedef struct mpi_pass {
 	mpi_comm *comm_near[COMM_NEAR];
 	size_t comm_near_cap;
 	mpi_map types;        /* freed datatype index -> mpi_type_free */
-	mpi_map reqs;         /* request index -> mpi_req, from REQ_DIRECT up */
-	mpi_req *req_direct;  /* request index -> mpi_req below req_cap (kind 0: none), or NULL */
-	uint32_t req_cap;     /* entries of req_direct: 0, or a power of two up to REQ_DIRECT */
+	mpi_map reqs;         /* request index -> mpi_req, for those whose table slot was taken */
+	mpi_req *req_direct;  /* the request table: slot id & req_mask -> mpi_req (kind 0: none); before
+	                         the first request, one empty slot that is never written (requests.c) */
+	uint32_t req_cap;     /* entries of req_direct allocated: 0, or a power of two up to REQ_DIRECT */
+	uint32_t req_mask;    /* req_cap - 1, or 0 */
+	bool req_hot;         /* the table is allocated and the map holds no request: a new id whose slot is
+	                         free is no live request's (mpi_request_created_hot) */
 } mpi_pass;
 
 struct mpi_rank {
@@ -389,6 +396,11 @@ typedef struct { int32_t count; uint64_t dtype; uint8_t role; bool in_place; } m
 void mpi_coll_enter_one(const dumpi_record *rec, mpi_inst *in, int32_t root, int32_t count, uint64_t dtype, bool counted);
 void mpi_coll_enter_two(const dumpi_record *rec, mpi_inst *in, int32_t recvcount, uint64_t recvtype, int32_t sendcount,
 			uint64_t sendtype);
+
+/* A pass's requests (requests.c): the table before its first request and
+ * the map made empty, then all of it freed (the pass made empty again). */
+void mpi_requests_init(mpi_pass *p);
+void mpi_requests_free(mpi_pass *p);
 
 /* A call creating request id `v` (>= 2) whose message is `g` (zeroed for
  * MPI_Grequest_start): mpi_requests' share of such a record once it has

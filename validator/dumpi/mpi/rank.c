@@ -265,7 +265,7 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 	m->pass->win_ok = hv_window_init(&m->pass->win, b, 64u * 1024u);
 	mpi_map_init(&m->pass->comms, sizeof(mpi_comm));
 	mpi_map_init(&m->pass->types, sizeof(mpi_type_free));
-	mpi_map_init(&m->pass->reqs, sizeof(mpi_req));
+	mpi_requests_init(m->pass);
 	mpi_map_init(&m->chans, sizeof(mpi_chan));
 	inst_new(m); /* INST_WORLD */
 	inst_new(m); /* INST_SELF */
@@ -295,9 +295,7 @@ static void pass_free(mpi_rank *m)
 	if (p->win_ok) hv_window_free(&p->win);
 	mpi_map_free(&p->comms);
 	mpi_map_free(&p->types);
-	mpi_map_free(&p->reqs);
-	free(p->req_seen);
-	free(p->req_direct);
+	mpi_requests_free(p);
 	free(p);
 	m->pass = NULL;
 }

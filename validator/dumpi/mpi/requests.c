@@ -62,16 +62,16 @@ void mpi_rank_set_ignored(mpi_rank *m, uint64_t footer_off, const uint32_t *call
 
 /* ---- requests ---- */
 
-/* Request ids below REQ_DIRECT live in a table indexed by id (kind 0: none),
- * the rest in the map: libdumpi numbers requests from 2 up as it meets new
- * handle values, so a program's ids are small, and a wait or test finds
- * its request without hashing. Leaks are listed in the order of the
- * records that created them, whichever holds them. */
+/* Requests live in the table at slot id mod its size (internal.h), and in
+ * the map when that slot held another live request once the table was
+ * full: a wait or test finds its request without hashing. An id is in one
+ * of the two (req_put looks in both before placing it). Leaks are listed
+ * in the order of the records that created them, whichever holds them. */
 static mpi_req *req_get(mpi_rank *m, uint64_t id)
 {
 	mpi_pass *p = m->pass;
-	if (id < REQ_DIRECT) return id < p->req_cap && p->req_direct[id].kind ? &p->req_direct[id] : NULL;
-	return mpi_map_get(&p->reqs, id);
+	mpi_req *q = mpi_req_in_table(p, id);
+	return q ? q : p->reqs.len ? mpi_map_get(&p->reqs, id) : NULL;
 }
 
 /* The bitmap of ids seen, grown to `words` words (new ones zero). */
@@ -88,39 +88,86 @@ static bool seen_grow(mpi_pass *p, uint32_t words)
 	return true;
 }
 
-/* The table, grown to hold id (< REQ_DIRECT), and the bitmap with it, so
- * that an id of the table has its bit: what a rank uses, not the bound. */
-static bool req_grow(mpi_pass *p, uint64_t id)
+/* req_hot's condition, after the table or the map changed. */
+static void req_hot_update(mpi_pass *p) { p->req_hot = p->req_cap && !p->reqs.len; }
+
+/* The table doubled (or made): each request moves to its slot in the
+ * larger table, where none meets another (two ids of one slot mod 2n
+ * share their slot mod n). */
+static bool req_grow(mpi_pass *p)
 {
-	uint32_t nc = p->req_cap ? p->req_cap : REQ_DIRECT_MIN;
-	while (nc <= id) nc *= 2;
-	if (!seen_grow(p, nc / 64)) return false;
-	mpi_req *nd = hv_grow_zeroed(p->req_direct, p->req_cap, nc, sizeof *nd);
+	uint32_t nc = p->req_cap ? p->req_cap * 2 : REQ_DIRECT_MIN;
+	mpi_req *nd = hv_calloc(nc, sizeof *nd);
 	if (!nd) return false;
+	for (uint32_t i = 0; i < p->req_cap; i++)
+		if (p->req_direct[i].kind) nd[p->req_direct[i].id & (nc - 1)] = p->req_direct[i];
+	if (p->req_cap) free(p->req_direct);
 	p->req_direct = nd;
 	p->req_cap = nc;
+	p->req_mask = nc - 1;
+	req_hot_update(p);
 	return true;
+}
+
+/* The table before the first request: one empty slot, never written (a
+ * request is placed only once req_cap says the table is allocated), so
+ * that a lookup needs no test of its own. */
+static const mpi_req req_none;
+
+void mpi_requests_init(mpi_pass *p)
+{
+	mpi_map_init(&p->reqs, sizeof(mpi_req));
+	p->req_direct = (mpi_req *)&req_none;
+	p->req_cap = p->req_mask = 0;
+	p->req_hot = false;
+}
+
+void mpi_requests_free(mpi_pass *p)
+{
+	mpi_map_free(&p->reqs);
+	free(p->req_seen);
+	if (p->req_cap) free(p->req_direct);
+	mpi_requests_init(p);
+	p->req_seen = NULL, p->seen_words = 0;
 }
 
 static mpi_req *req_put(mpi_rank *m, uint64_t id, bool *fresh)
 {
 	mpi_pass *p = m->pass;
-	if (id >= REQ_DIRECT) return mpi_map_put(&p->reqs, id, fresh);
 	*fresh = false;
-	if (id >= p->req_cap && !req_grow(p, id)) {
-		p->reqs.oom = true; /* as the map says it ran out */
-		return NULL;
+	mpi_req *q = req_get(m, id);
+	if (q) return q;
+	if (!p->req_cap && !req_grow(p)) goto oom;
+	/* a slot holding another request (or an id beyond the slots' ids,
+	 * which no `i` field holds): a larger table, or the map once the
+	 * table is full */
+	while ((q = mpi_req_slot(p, id))->kind || id > UINT32_MAX) {
+		if (p->req_cap >= REQ_DIRECT || id > UINT32_MAX) {
+			q = mpi_map_put(&p->reqs, id, fresh);
+			req_hot_update(p);
+			return q;
+		}
+		if (!req_grow(p)) goto oom;
 	}
-	mpi_req *q = &p->req_direct[id];
-	if (!q->kind) memset(q, 0, sizeof *q), *fresh = true;
+	memset(q, 0, sizeof *q);
+	q->id = (uint32_t)id;
+	*fresh = true;
 	return q;
+oom:
+	p->reqs.oom = true; /* as the map says it ran out */
+	return NULL;
 }
 
 static void req_del(mpi_rank *m, uint64_t id)
 {
 	mpi_pass *p = m->pass;
-	if (id >= REQ_DIRECT) mpi_map_del(&p->reqs, id);
-	else if (id < p->req_cap) p->req_direct[id].kind = 0;
+	mpi_req *q = mpi_req_in_table(p, id);
+	if (q) {
+		q->kind = 0;
+	} else if (p->reqs.len) {
+		mpi_map_del(&p->reqs, id);
+		req_hot_update(p);
+	}
 }
 
 static void req_mark_seen(mpi_rank *m, uint64_t id)
@@ -245,6 +292,24 @@ static inline void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off,
 	}
 }
 
+/* The common case of req_start: an inactive persistent request of the
+ * table whose message, of a known peer and tag, goes to a channel of
+ * mpi_chan_hot: req_start's steps (its two evaluations, both passed), inline
+ * in the loop of MPI_Startall. False (nothing done) otherwise. */
+static inline __attribute__((always_inline)) bool req_start_hot(mpi_rank *m, const dumpi_record *rec, uint32_t id)
+{
+	mpi_req *q = mpi_req_known(m, id);
+	if (!q || q->kind != REQ_PERSIST_IDLE || !q->msg.p2p) return false;
+	const mpi_msg *g = &q->msg;
+	if (g->peer < 0 || (g->recv && g->tag < 0)) return false;
+	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
+	if (!c) return false;
+	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, 2);
+	q->kind = REQ_PERSIST_ACTIVE;
+	mpi_chan_hot_add(c, rec);
+	return true;
+}
+
 void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g)
 {
 	unsigned fn = rec->fn;
@@ -307,7 +372,7 @@ void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	for (uint64_t i = 0; i < cnt; i++) {
 		if (ids) id = hv_be32(ids + 4 * i);
 		else if (!mpi_arr_u32(m, arr, i, &id)) continue;
-		if (plain && id >= 2 && id < p->req_cap && p->req_direct[id].kind) known++;
+		if (plain && mpi_req_in_table(p, id)) known++;
 		else req_named(m, rec, arr + 4 + 4 * i, id);
 	}
 	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, known);
@@ -450,7 +515,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		break;
 	}
 	case 31: /* MPI_Start */
-		if (mpi_arg(fn, a, RO_REQUEST, &v)) req_start(m, rec, at, (uint32_t)v);
+		if (mpi_arg(fn, a, RO_REQUEST, &v) && !req_start_hot(m, rec, (uint32_t)v)) req_start(m, rec, at, (uint32_t)v);
 		break;
 	case 16: case 17: case 18: case 19: case 20: case 21: case 32: {
 		if (!mpi_arg(fn, a, RO_REQUESTS, &cnt)) break;
@@ -461,9 +526,11 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 			/* the ids in memory at once when the record holds them (the
 			 * starts read nothing through the window) */
 			const uint8_t *ids = ids_in_record(m->pass, arr, cnt);
-			for (uint64_t i = 0; i < cnt; i++)
-				if (ids) req_start(m, rec, arr + 4 + 4 * i, hv_be32(ids + 4 * i));
-				else if (mpi_arr_u32(m, arr, i, &id)) req_start(m, rec, arr + 4 + 4 * i, id);
+			for (uint64_t i = 0; i < cnt; i++) {
+				if (ids) id = hv_be32(ids + 4 * i);
+				else if (!mpi_arr_u32(m, arr, i, &id)) continue;
+				if (!req_start_hot(m, rec, id)) req_start(m, rec, arr + 4 + 4 * i, id);
+			}
 		} else if (fn == 18 || fn == 19) { /* Waitall, Testall */
 			for (uint64_t i = 0; i < cnt; i++) {
 				if (!mpi_arr_u32(m, arr, i, &id)) break;
@@ -530,8 +597,10 @@ void mpi_report_leaks(mpi_rank *m)
 	size_t it = 0, shown = 0, total = 0;
 	uint64_t key;
 	void *val;
-	for (uint64_t id = 0; id < m->pass->req_cap; id++)
-		if (m->pass->req_direct[id].kind) leak_consider(m, first, &shown, &total, id, &m->pass->req_direct[id]);
+	for (uint32_t i = 0; i < m->pass->req_cap; i++) {
+		const mpi_req *q = &m->pass->req_direct[i];
+		if (q->kind) leak_consider(m, first, &shown, &total, q->id, q);
+	}
 	while (mpi_map_next(&m->pass->reqs, &it, &key, &val)) leak_consider(m, first, &shown, &total, key, val);
 	char when[64];
 	snprintf(when, sizeof when, "%s (record %llu)", m->finalized ? "MPI_Finalize" : "the end of the stream",
