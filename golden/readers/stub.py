@@ -84,7 +84,7 @@ class StubViewer(R.Viewer):
         import subprocess
         src = sorted(glob.glob(os.path.join(HERE, "stub_hpcdata", "**", "*.java"), recursive=True))
         os.makedirs(self.cp, exist_ok=True)
-        subprocess.run(["javac", "-nowarn", "-d", self.cp] + src, check=True)
+        subprocess.run(["javac"] + R.JAVAC_JVM + ["-nowarn", "-d", self.cp] + src, check=True)
         super()._compile()
 
     def env(self):
