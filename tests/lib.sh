@@ -93,6 +93,24 @@ done_testing() {
 	if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"; else echo "$passed passed, $failed failed"; fi
 	[ "$failed" -eq 0 ]
 }
+# need_browser WHAT: the tests in a real browser (the web page's) need
+# Chromium, its driver and Python's Selenium; sets PY to a python3 that has
+# Selenium, or skips WHAT, naming the missing Debian packages, and exits.
+need_browser() {
+	PY=
+	for p in python3 /usr/bin/python3; do
+		if command -v "$p" >/dev/null && "$p" -c 'import selenium' 2>/dev/null; then PY=$p && break; fi
+	done
+	local missing=""
+	command -v chromium >/dev/null || missing="$missing chromium"
+	[ -x /usr/bin/chromedriver ] || missing="$missing chromium-driver"
+	[ -n "$PY" ] || missing="$missing python3-selenium"
+	if [ -n "$missing" ]; then
+		skip "$1: no$missing (Debian packages)"
+		done_testing
+		exit
+	fi
+}
 # The sanitizer build (build-san) runs every shell test again at 5-10x the
 # cost; a test looping over many inputs runs a sample of them there (the plain
 # build keeps the whole set). is_san_build: true for an ASan build.

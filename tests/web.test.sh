@@ -21,19 +21,7 @@ if is_san_build; then
 	done_testing
 	exit
 fi
-PY=
-for p in python3 /usr/bin/python3; do
-	if command -v "$p" >/dev/null && "$p" -c 'import selenium' 2>/dev/null; then PY=$p && break; fi
-done
-missing=""
-command -v chromium >/dev/null || missing="$missing chromium"
-[ -x /usr/bin/chromedriver ] || missing="$missing chromium-driver"
-[ -n "$PY" ] || missing="$missing python3-selenium"
-if [ -n "$missing" ]; then
-	skip "web page: no$missing (Debian packages)"
-	done_testing
-	exit
-fi
+need_browser "web page"
 if ! make --no-print-directory -C "$ROOT" BUILD="$BUILD" WEB_DEPS_INSTALL=0 web-deps >"$TMP/deps.log" 2>&1; then
 	skip "web page: $(tail -n 1 "$TMP/deps.log")"
 	done_testing

@@ -45,7 +45,6 @@ import threading
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
@@ -57,6 +56,7 @@ for arg in sys.argv[4:]:
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, '..', 'web'))
 import serve  # noqa: E402 (web/serve.py)
+import web_wait  # noqa: E402 (tests/web_wait.py, beside this file)
 
 plan = {'at': -1, 'digest': False}
 paused = threading.Event()   # the worker waits in /test-pause
@@ -162,28 +162,6 @@ driver = webdriver.Chrome(service=Service('/usr/bin/chromedriver'), options=opts
 driver.set_script_timeout(120)
 failures = 0
 
-# as tests/web_page.py: wait for body's data-state, no polling
-WAIT = """
-const states = arguments[0], done = arguments[arguments.length - 1];
-const settled = () => {
-  const state = document.body.dataset.state;
-  if (!states.includes(state)) return false;
-  const r = window.hpcvetResult;
-  done([state, r && ('json' in r ? {exit: r.exit, json: r.json, certificate: r.certificate} : r)]);
-  return true;
-};
-if (!settled())
-  new MutationObserver((_, observer) => { if (settled()) observer.disconnect(); })
-    .observe(document.body, {attributes: true, attributeFilter: ['data-state']});
-"""
-
-
-def wait_state(states):
-    try:
-        return driver.execute_async_script(WAIT, list(states))
-    except TimeoutException:
-        return driver.execute_script('return document.body.dataset.state'), None
-
 
 def fail(msg):
     global failures
@@ -225,7 +203,7 @@ try:
         server = start(isolate)
         try:
             driver.get('http://127.0.0.1:%d/index.html' % server.server_address[1])
-            state, _ = wait_state(('ready',))
+            state, _ = web_wait.wait_state(driver, ('ready',))
             mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
             if state != 'ready' or mode != tag:
                 fail('%s: the page is %s, reading by %s' % (tag, state, mode))
@@ -251,7 +229,7 @@ try:
                 elif change:
                     change(os.path.join(dst, name), at)
                 release.set()
-                state, result = wait_state(('done', 'error'))
+                state, result = web_wait.wait_state(driver, ('done', 'error'))
                 bad = judge(src, name, case, certify, state, result)
                 for b in bad:
                     fail('%s: %s' % (what, b))

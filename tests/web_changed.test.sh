@@ -22,19 +22,7 @@ if is_san_build; then
 	done_testing
 	exit
 fi
-PY=
-for p in python3 /usr/bin/python3; do
-	if command -v "$p" >/dev/null && "$p" -c 'import selenium' 2>/dev/null; then PY=$p && break; fi
-done
-missing=""
-command -v chromium >/dev/null || missing="$missing chromium"
-[ -x /usr/bin/chromedriver ] || missing="$missing chromium-driver"
-[ -n "$PY" ] || missing="$missing python3-selenium"
-if [ -n "$missing" ]; then
-	skip "web page, changed files: no$missing (Debian packages)"
-	done_testing
-	exit
-fi
+need_browser "web page, changed files"
 # the page as make test-build makes it (tests/web.test.sh says why it
 # could not be made; no second make here, beside that test's)
 if [ ! -f "$BUILD/web/hpcvet.wasm" ] || [ ! -f "$BUILD/web/worker.js" ]; then

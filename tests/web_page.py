@@ -35,7 +35,6 @@ import subprocess
 import sys
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
@@ -53,6 +52,7 @@ webdir, hpcvet, cases_file = args
 hpcvet = os.path.abspath(hpcvet)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'web'))
 import serve  # noqa: E402 (web/serve.py)
+import web_wait  # noqa: E402 (tests/web_wait.py, beside this file)
 
 
 def read_cases(path):
@@ -98,32 +98,6 @@ def fail(msg):
     global failures
     failures += 1
     print('FAIL: ' + msg)
-
-
-# Waits, in the page, until its state is one of STATES (a MutationObserver
-# on body's data-state: no polling), and returns the state and, of the
-# page's result, what the test compares (not the SARIF, text or HTML
-# reports, which would cross the driver for nothing).
-WAIT = """
-const states = arguments[0], done = arguments[arguments.length - 1];
-const settled = () => {
-  const state = document.body.dataset.state;
-  if (!states.includes(state)) return false;
-  const r = window.hpcvetResult;
-  done([state, r && ('json' in r ? {exit: r.exit, json: r.json, certificate: r.certificate} : r)]);
-  return true;
-};
-if (!settled())
-  new MutationObserver((_, observer) => { if (settled()) observer.disconnect(); })
-    .observe(document.body, {attributes: true, attributeFilter: ['data-state']});
-"""
-
-
-def wait_state(states):
-    try:
-        return driver.execute_async_script(WAIT, list(states))
-    except TimeoutException:
-        return driver.execute_script('return document.body.dataset.state'), None
 
 
 # A drop: the files are picked through an input of the test's own (no
@@ -172,7 +146,7 @@ def page_report(kind, cwd, name):
         drop_files(loose)
     else:
         return None, 'unknown kind %s' % kind
-    state, result = wait_state(('done', 'error'))
+    state, result = web_wait.wait_state(driver, ('done', 'error'))
     if state != 'done' or not result or 'json' not in result:
         return None, 'page state %s: %s' % (state, result)
     return result, None
@@ -181,7 +155,7 @@ def page_report(kind, cwd, name):
 def run_pass(want_mode, server, cases):
     url = 'http://127.0.0.1:%d/index.html' % server.server_address[1]
     driver.get(url)
-    state, _ = wait_state(('ready',))
+    state, _ = web_wait.wait_state(driver, ('ready',))
     if state != 'ready':
         fail('the page did not load hpcvet.wasm: %s' % driver.find_element(By.ID, 'message').text)
         return
