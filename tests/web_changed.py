@@ -44,8 +44,6 @@ import sys
 import threading
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 webdir, hpcvet, work = sys.argv[1:4]
@@ -56,7 +54,7 @@ for arg in sys.argv[4:]:
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, '..', 'web'))
 import serve  # noqa: E402 (web/serve.py)
-import web_wait  # noqa: E402 (tests/web_wait.py, beside this file)
+import web_driver  # noqa: E402 (tests/web_driver.py, beside this file)
 
 plan = {'at': -1, 'digest': False}
 paused = threading.Event()   # the worker waits in /test-pause
@@ -153,13 +151,7 @@ def cli_reports(path):
 
 cli = {d: cli_reports(d) for d, _, _ in inputs}
 
-opts = webdriver.ChromeOptions()
-for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1200,900',
-          '--disable-features=IsolateSandboxedIframes'):
-    opts.add_argument(a)
-opts.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
-driver = webdriver.Chrome(service=Service('/usr/bin/chromedriver'), options=opts)
-driver.set_script_timeout(120)
+driver = web_driver.chromium()
 failures = 0
 
 
@@ -203,7 +195,7 @@ try:
         server = start(isolate)
         try:
             driver.get('http://127.0.0.1:%d/index.html' % server.server_address[1])
-            state, _ = web_wait.wait_state(driver, ('ready',))
+            state, _ = web_driver.wait_state(driver, ('ready',))
             mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
             if state != 'ready' or mode != tag:
                 fail('%s: the page is %s, reading by %s' % (tag, state, mode))
@@ -229,7 +221,7 @@ try:
                 elif change:
                     change(os.path.join(dst, name), at)
                 release.set()
-                state, result = web_wait.wait_state(driver, ('done', 'error'))
+                state, result = web_driver.wait_state(driver, ('done', 'error'))
                 bad = judge(src, name, case, certify, state, result)
                 for b in bad:
                     fail('%s: %s' % (what, b))

@@ -34,8 +34,6 @@ import os
 import subprocess
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 args = sys.argv[1:]
@@ -52,7 +50,7 @@ webdir, hpcvet, cases_file = args
 hpcvet = os.path.abspath(hpcvet)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'web'))
 import serve  # noqa: E402 (web/serve.py)
-import web_wait  # noqa: E402 (tests/web_wait.py, beside this file)
+import web_driver  # noqa: E402 (tests/web_driver.py, beside this file)
 
 
 def read_cases(path):
@@ -80,17 +78,7 @@ for _, _, cases in passes:
         if (cwd, name) not in cli:
             cli[cwd, name] = cli_pool.submit(cli_reports, cwd, name)
 
-opts = webdriver.ChromeOptions()
-for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1200,900',
-          # The page shows each report in a sandboxed frame, which Chromium
-          # puts in a renderer process of its own, started and ended at each
-          # report (~0.15 CPU-s a case here); in the page's process the frame
-          # runs the same script under the same sandbox.
-          '--disable-features=IsolateSandboxedIframes'):
-    opts.add_argument(a)
-opts.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
-driver = webdriver.Chrome(service=Service('/usr/bin/chromedriver'), options=opts)
-driver.set_script_timeout(120)
+driver = web_driver.chromium()
 failures = 0
 
 
@@ -146,7 +134,7 @@ def page_report(kind, cwd, name):
         drop_files(loose)
     else:
         return None, 'unknown kind %s' % kind
-    state, result = web_wait.wait_state(driver, ('done', 'error'))
+    state, result = web_driver.wait_state(driver, ('done', 'error'))
     if state != 'done' or not result or 'json' not in result:
         return None, 'page state %s: %s' % (state, result)
     return result, None
@@ -155,7 +143,7 @@ def page_report(kind, cwd, name):
 def run_pass(want_mode, server, cases):
     url = 'http://127.0.0.1:%d/index.html' % server.server_address[1]
     driver.get(url)
-    state, _ = web_wait.wait_state(driver, ('ready',))
+    state, _ = web_driver.wait_state(driver, ('ready',))
     if state != 'ready':
         fail('the page did not load hpcvet.wasm: %s' % driver.find_element(By.ID, 'message').text)
         return

@@ -1,7 +1,26 @@
-"""Waiting for the web page's state, for the tests that drive it in Chromium
-(tests/web_page.py, tests/web_changed.py)."""
+"""The headless Chromium the web page's tests drive (tests/web_page.py,
+tests/web_changed.py), and waiting for the page's state."""
 
+from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+
+
+def chromium():
+    """A headless Chromium through Debian's chromedriver, its console kept
+    (the tests fail on a console error), scripts given 120 s."""
+    opts = webdriver.ChromeOptions()
+    for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1200,900',
+              # The page shows each report in a sandboxed frame, which Chromium
+              # puts in a renderer process of its own, started and ended at each
+              # report (~0.15 CPU-s a case here); in the page's process the frame
+              # runs the same script under the same sandbox.
+              '--disable-features=IsolateSandboxedIframes'):
+        opts.add_argument(a)
+    opts.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
+    driver = webdriver.Chrome(service=Service('/usr/bin/chromedriver'), options=opts)
+    driver.set_script_timeout(120)
+    return driver
 
 # Waits, in the page, until its state is one of STATES (a MutationObserver
 # on body's data-state: no polling), and returns the state and, of the
