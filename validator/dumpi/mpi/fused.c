@@ -14,9 +14,9 @@ __attribute__((noinline)) static bool mpi_request_init_hot(mpi_rank *m, const du
 							   const mpi_msg *g, unsigned fn)
 {
 	mpi_pass *p = m->pass;
-	mpi_req *q = mpi_req_slot(p, v);
-	uint32_t w = (uint32_t)(v % REQ_SEEN_BITS / 64);
-	if (!p->req_hot || q->kind || w >= p->seen_words || fn < 26 || fn > 30) return false;
+	uint32_t w;
+	mpi_req *q = mpi_req_hot_slot(p, v, &w);
+	if (!q || fn < 26 || fn > 30) return false;
 	p->req_seen[w] |= 1ull << (v % 64);
 	*q = (mpi_req){.kind = REQ_PERSIST_IDLE, .wild_recv = mpi_req_wild_recv(g), .live = 1, .fn = (uint16_t)fn,
 		       .id = (uint32_t)v, .rec = rec->index, .off = rec->offset, .msg = *g};

@@ -64,6 +64,18 @@ static inline __attribute__((always_inline)) mpi_req *mpi_req_in_table(const mpi
 	return q->kind && q->id == id ? q : NULL;
 }
 
+/* The slot of the table where a new request `v` goes on a hot path
+ * (mpi_request_created_hot, fused.c's persistent inits): free while the
+ * map holds no request (so none has this id), with its word of the bitmap
+ * of ids seen there (*w); NULL otherwise. v < 2^32: the request argument
+ * is an `i` field (funcs.def). */
+static inline __attribute__((always_inline)) mpi_req *mpi_req_hot_slot(mpi_pass *p, uint64_t v, uint32_t *w)
+{
+	mpi_req *q = mpi_req_slot(p, v);
+	*w = (uint32_t)(v % REQ_SEEN_BITS / 64);
+	return p->req_hot && !q->kind && *w < p->seen_words ? q : NULL;
+}
+
 /* The common case of mpi_request_created (requests.c), a nonblocking call
  * (function fn, 8..12) on id `v` whose slot of the table is free while the
  * map holds no request (so none has this id), whose word of the bitmap of
@@ -74,11 +86,10 @@ static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_ra
 									  uint64_t v, const mpi_msg *g, unsigned fn)
 {
 	mpi_pass *p = m->pass;
-	mpi_req *q = mpi_req_slot(p, v); /* v < 2^32: the request argument is an `i` field (funcs.def) */
-	uint32_t w = (uint32_t)(v % REQ_SEEN_BITS / 64);
+	uint32_t w;
+	mpi_req *q = mpi_req_hot_slot(p, v, &w);
 	/* g->recv is fn == 12 for fn 8..12 */
-	if (!p->req_hot || q->kind || w >= p->seen_words || fn < 8 || fn > 12 || g->peer < 0 || (g->recv && g->tag < 0))
-		return false;
+	if (!q || fn < 8 || fn > 12 || g->peer < 0 || (g->recv && g->tag < 0)) return false;
 	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
 	if (!c) return false;
 	p->req_seen[w] |= 1ull << (v % 64);
@@ -101,9 +112,8 @@ static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_ra
  * request checks are all on; NULL otherwise. */
 static inline __attribute__((always_inline)) mpi_req *mpi_req_known(mpi_rank *m, uint64_t id)
 {
-	mpi_pass *p = m->pass;
-	mpi_req *q = mpi_req_slot(p, id);
-	return q->kind && q->id == id && !p->req_off ? q : NULL;
+	mpi_req *q = mpi_req_in_table(m->pass, id);
+	return q && !m->pass->req_off ? q : NULL;
 }
 
 /* The request of mpi_req_known when it is an active one (nonblocking, or
