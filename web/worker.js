@@ -348,7 +348,7 @@ function block(id, at) {
 		// at most a block (back: its steps so far), else the core reads on up
 		// to that block when it came to it by a jump (values before their
 		// index: profile.db's profiles)
-		const next = have < 0 && run === 0 && limit < size ? find(id, limit) : -1;
+		const next = have < 0 && run === 0 && at < limit && limit < size ? find(id, limit) : -1;
 		const last = next >= 0 && (lastIn.get(id) || []).includes(next);
 		const back = last && limit - at <= BLOCK ? store.slots[next].back + 1 : 0;
 		const mark = (p, f) => {
