@@ -84,7 +84,19 @@ function withStrings(strings, fn) {
 //   that is another of its places in the file (a section's end);
 // - not past a block the core first came to by a jump, when a run reaches
 //   it: the core reads an index at a section's end before the values
-//   before it (profile.db's profiles), so the run ends there.
+//   before it (profile.db's profiles), so the run ends there;
+// - after a jump to bytes before such a block, the core's last there, all
+//   the bytes up to it at once (up to 2 DEPTH): the values before their
+//   index, which the core reads whole (1203 MiB database: its 44
+//   profiles' values in 1 read each, not 5-6 growing ones);
+// - where the core walks a file backwards a block at a time (trace.db's
+//   lines, from the last), the blocks before it, as many as the steps it
+//   took back (up to DEPTH), in one read: 15 reads of the 1203 MiB
+//   database's 34 MiB trace.db, not 37, each a stream opened;
+// - a read of a whole small file whose bytes are held already (meta.db,
+//   after its header) is not asked for again.
+// make bench-web-asks: 1228 MiB in 335 reads before these three, 1222 in
+// 189; the ovni traces' reads are the same.
 // Read ahead (cross-origin isolated): a second worker (reader.js) does the
 // reads, so they go on while the core checks; otherwise FileReaderSync
 // does them while the core waits.
@@ -104,15 +116,21 @@ const DIRECT = 1024 * 1024;
 // read of an earlier run cannot pass for a current one.
 // slots[s]: {key: "id:start" (null: free), id, start: its first byte in
 // the file, ticket, len, run: blocks read in order up to this one, jump:
-// first asked for after a jump, used: the core read it}.
+// first asked for after a jump, used: the core read it, back: steps the
+// core took backwards through the file up to this block, again: the core
+// came back to it after it was given up}.
 let store = null;  // {worker (null: FileReaderSync), data: Uint8Array, done: Int32Array, slots, byKey: Map (in order of use, oldest first)}
 let ticket = 0;
 let current = -1;          // the slot the core read last
 let recent = [];           // the files of the last blocks the core moved to
+// by file id, the two slots the core moved to last in it, the last first
+// (a walk backwards reads a record across two blocks: the new one and the
+// one after it)
+let lastIn = new Map();
 
 function newStore(worker, data, done) {
 	const slots = Array.from({length: SLOTS}, () => ({key: null, id: -1, start: 0, ticket: 0, len: 0, run: 0, jump: false,
-							  used: false}));
+							  used: false, back: 0, again: false}));
 	return {worker, data: new Uint8Array(data), done: new Int32Array(done), slots, byKey: new Map()};
 }
 
@@ -203,20 +221,34 @@ function settle(s, t) {
 // never taken. 1203 MiB database: 1283 MiB asked in 339 reads before, 1228
 // in 335 (RECENT 16: 1243 in 360; 32: 1235 in 347; 64: 1228 in 335); the
 // 255 MiB ovni trace: 259 in 46 before, 255 in 44 (make bench-web-asks).
-const RECENT = 48;
+//
+// A block the core comes back to after it was given up (profile.db's
+// first block, which the core reads again every few profiles, ~70 MiB of
+// other blocks apart: read 7 times, each a stream opened, on the 1203 MiB
+// database; now 2) is kept over the others once read again: the blocks
+// given up after use are remembered, GONE at most.
+const RECENT = 48, GONE = 4 * SLOTS;
+let gone = new Set();  // keys of blocks given up after the core read them, oldest first
 function claim(id, start) {
 	const key = id + ':' + start;
 	let s = store.slots.findIndex((x) => x.key === null);
 	if (s < 0) {
 		const order = [...store.byKey.keys()]; // least recently used first
-		let victim = order[0];
-		for (let i = order.length - 1 - RECENT; i >= 0; i--)
-			if (store.slots[store.byKey.get(order[i])].used) {
-				victim = order[i];
-				break;
+		const pick = (spare) => {
+			for (let i = order.length - 1 - RECENT; i >= 0; i--) {
+				const x = store.slots[store.byKey.get(order[i])];
+				if (x.used && (spare || !x.again)) return order[i];
 			}
+			return null;
+		};
+		const victim = pick(false) || pick(true) || order[0];
 		s = store.byKey.get(victim);
 		store.byKey.delete(victim);
+		if (store.slots[s].used) {
+			gone.delete(victim);
+			gone.add(victim);
+			if (gone.size > GONE) gone.delete(gone.values().next().value);
+		}
 	}
 	const slot = store.slots[s];
 	// the reader must be done with the slot: one that gave no answer may
@@ -233,6 +265,8 @@ function claim(id, start) {
 	slot.run = 0;
 	slot.jump = false;
 	slot.used = false;
+	slot.back = 0;
+	slot.again = gone.delete(key);
 	store.byKey.set(key, s);
 	return s;
 }
@@ -270,9 +304,9 @@ function request(id, off, n, limit) {
 // read in order before this one (so a short run wastes few reads), at most
 // DEPTH, and the slots shared among the files it reads in turn (an ovni
 // trace's streams are read side by side), one each for the block in use.
-function depth(run) {
+function depth(run, most = 1) {
 	const streams = new Set(recent).size;
-	return Math.max(1, Math.min(DEPTH, run, Math.floor(SLOTS / streams) - 1));
+	return Math.max(1, Math.min(most * DEPTH, run, Math.floor(SLOTS / streams) - 1));
 }
 
 // The slot holding byte `at` of file id, its bytes read.
@@ -309,9 +343,30 @@ function block(id, at) {
 			ahead = Math.min(n, Math.ceil((limit - from) / BLOCK));
 			if (ahead < Math.max(1, n >> 1) && limit < size) ahead = 0;
 		}
-		if (have < 0) {
-			request(id, first, 1 + ahead, limit);
-			store.slots[find(id, at)].jump = run === 0;
+		// a jump back to just before one of the last two blocks the core
+		// moved to in this file (next): a step of a walk backwards when it is
+		// at most a block (back: its steps so far), else the core reads on up
+		// to that block when it came to it by a jump (values before their
+		// index: profile.db's profiles)
+		const next = have < 0 && run === 0 && at < limit && limit < size ? find(id, limit) : -1;
+		const last = next >= 0 && (lastIn.get(id) || []).includes(next);
+		const back = last && limit - at <= BLOCK ? store.slots[next].back + 1 : 0;
+		const mark = (p, f) => {
+			const x = find(id, p);
+			if (x >= 0) f(store.slots[x]);
+		};
+		if (back > 1) {
+			const off = Math.max(prevHeld(id, at), limit - depth(back) * BLOCK);
+			request(id, off, Math.ceil((limit - off) / BLOCK), limit);
+			for (let p = off; p < limit; p += BLOCK) mark(p, (x) => (x.back = back));
+			mark(at, (x) => (x.jump = true));
+		} else if (have < 0) {
+			const upTo = last && !back && store.slots[next].jump;
+			request(id, first, upTo ? Math.min(depth(2 * DEPTH, 2), Math.ceil((limit - first) / BLOCK)) : 1 + ahead, limit);
+			mark(at, (x) => {
+				x.jump = run === 0;
+				x.back = back;
+			});
 		} else if (ahead) {
 			request(id, from, ahead, limit);
 		}
@@ -320,6 +375,7 @@ function block(id, at) {
 		store.slots[s].run = run;
 		store.slots[s].used = true;
 		current = s;
+		if ((lastIn.get(id) || [])[0] !== s) lastIn.set(id, [s, (lastIn.get(id) || [])[0]]);
 	}
 	const slot = store.slots[s];
 	store.byKey.delete(slot.key); // the most recently used again
@@ -328,18 +384,50 @@ function block(id, at) {
 	return s;
 }
 
+// Whether the blocks held (or being read) hold all `len` bytes of file id
+// at `off`.
+function held(id, off, len) {
+	for (let at = off; at < off + len;) {
+		const s = find(id, at);
+		if (s < 0) return false;
+		at = store.slots[s].start + store.slots[s].len;
+	}
+	return true;
+}
+
+// Copy n bytes at `src` of the slots to `dst` in the module's memory.
+// From shared memory the browser copies word by word only when the two
+// places are aligned alike modulo WORD, byte by byte otherwise (V8's
+// relaxed copy: ~0.8 ns a byte against ~0.1 in Node, bench/web_sab_copy.js;
+// 1.3 against 0.1 in Chromium 156), and the core's windows begin anywhere
+// in a block (of the 1203 MiB database's 1301 MiB copied, 789 were
+// misaligned; of the 1021 MiB ovni trace, all): such bytes go through
+// `scratch` (not shared, at `src`'s alignment), from which the copy into
+// the module's memory is a plain one (both ~0.16 ns a byte).
+const WORD = 8;
+const scratch = new Uint8Array(BLOCK + WORD);
+function copyOut(src, dst, n) {
+	if (!store.worker || (src - dst) % WORD === 0) {
+		bytes().set(store.data.subarray(src, src + n), dst);
+		return;
+	}
+	const k = src % WORD;
+	scratch.set(store.data.subarray(src, src + n), k);
+	bytes().set(scratch.subarray(k, k + n), dst);
+}
+
 // hpcvet.read: `len` bytes of file `id` at `off` into memory at `dst`.
 function read(id, off, dst, len) {
 	const f = files[id];
 	if (!f || off + len > f.size) return 0;
 	try {
-		if (len >= DIRECT) {
+		if (len >= DIRECT && !held(id, off, len)) {
 			bytes().set(readSync(id, off, len), dst);
 		} else {
 			for (let done = 0; done < len;) {
 				const at = off + done, s = block(id, at), slot = store.slots[s];
 				const from = at - slot.start, n = Math.min(len - done, slot.len - from);
-				bytes().set(store.data.subarray(s * BLOCK + from, s * BLOCK + from + n), dst + done);
+				copyOut(s * BLOCK + from, dst + done, n);
 				done += n;
 			}
 		}
@@ -436,6 +524,8 @@ function validate(inputs, options) {
 	reads = {n: 0, ms: 0, bytes: 0, asks: 0, opened: Atomics.load(store.done, SLOTS), chunks: Atomics.load(store.done, SLOTS + 1)};
 	current = -1;
 	recent = [];
+	lastIn = new Map();
+	gone = new Set();
 	for (const [name, value] of Object.entries(options))
 		withStrings([name, String(value)], (n, v) => wasm.hvw_set_option(n, v));
 	let total = 0;
