@@ -44,6 +44,7 @@ static uint32_t hash_str(const char *s)
  * UINT32_MAX (the node budget keeps them far below). */
 static bool grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
 {
+	if (need <= *cap) return true; /* a node at a time: the call only to grow */
 	size_t c = *cap;
 	if (!hv_grow_array_upto(p, &c, need, elem, 64, UINT32_MAX)) return false;
 	*cap = (uint32_t)c;
