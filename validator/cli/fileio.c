@@ -95,12 +95,7 @@ void hv_fileio_log_identities(bool on) { g_log.on = on; }
 static void log_identity(const char *path, const hv_file_id *id)
 {
 	pthread_mutex_lock(&g_log.lock);
-	if (g_log.n == g_log.cap) {
-		size_t cap = g_log.cap ? 2 * g_log.cap : 64;
-		hv_file_ident *nv = hv_realloc(g_log.v, cap * sizeof *nv);
-		if (nv) g_log.v = nv, g_log.cap = cap;
-	}
-	char *p = g_log.n < g_log.cap ? hv_strdup(path) : NULL;
+	char *p = HV_GROW(g_log.v, g_log.cap, g_log.n + 1, 64) ? hv_strdup(path) : NULL;
 	if (p) g_log.v[g_log.n++] = (hv_file_ident){p, *id};
 	else g_log.failed = true;
 	pthread_mutex_unlock(&g_log.lock);
@@ -303,15 +298,9 @@ typedef struct strlist {
 static bool sl_push(strlist *l, char *s)
 {
 	if (!s) return false;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		char **nv = hv_realloc(l->v, cap * sizeof *nv);
-		if (!nv) {
-			free(s);
-			return false;
-		}
-		l->v = nv;
-		l->cap = cap;
+	if (!HV_GROW(l->v, l->cap, l->n + 1, 16)) {
+		free(s);
+		return false;
 	}
 	l->v[l->n++] = s;
 	return true;
@@ -436,11 +425,7 @@ static bool walk(const char *root, strlist *files, char *failed, size_t flen)
 					snprintf(failed, flen, "%s: deeper than %d directories", full, HV_DIR_MAX_DEPTH);
 					ok = false;
 				}
-				if (ok && stack.n == dcap) {
-					size_t *nd = hv_realloc(depths, 2 * dcap * sizeof *nd);
-					if (!nd) ok = false;
-					else depths = nd, dcap *= 2;
-				}
+				if (ok && !HV_GROW(depths, dcap, stack.n + 1, 16)) ok = false;
 				if (ok) {
 					depths[stack.n] = depth + 1;
 					ok = sl_push(&stack, full);

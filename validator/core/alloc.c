@@ -127,6 +127,52 @@ void *hv_grow_zeroed(void *p, size_t old_n, size_t new_n, size_t size)
 	return q;
 }
 
+size_t hv_grow_count(size_t cap, size_t need, size_t size, size_t first, size_t most)
+{
+	size_t fits = size ? SIZE_MAX / size : SIZE_MAX;
+	if (most > fits) most = fits;
+	if (need > most) return 0;
+	size_t n = cap > most / 2 ? most : cap * 2; /* doubled, saturating */
+	if (n < first) n = first;
+	if (n < need) n = need;
+	return n < most ? n : most;
+}
+
+/* The pointer at pp is read and written as bytes: pp may be the address
+ * of any object pointer (all have void *'s representation here). */
+static bool grow(void *pp, size_t *cap, size_t need, size_t size, size_t first, size_t most, bool zero)
+{
+	if (need <= *cap) return true;
+	size_t n = hv_grow_count(*cap, need, size, first, most);
+	if (!n) {
+		size_t fits = size ? SIZE_MAX / size : SIZE_MAX;
+		if (need > fits) hv_alloc_fault(SIZE_MAX); /* no size_t holds its bytes */
+		return false;
+	}
+	void *p, *q;
+	memcpy(&p, pp, sizeof p);
+	q = zero ? hv_grow_zeroed(p, *cap, n, size) : hv_realloc(p, n * size);
+	if (!q) return false;
+	memcpy(pp, &q, sizeof q);
+	*cap = n;
+	return true;
+}
+
+bool hv_grow_array(void *pp, size_t *cap, size_t need, size_t size, size_t first)
+{
+	return grow(pp, cap, need, size, first, SIZE_MAX, false);
+}
+
+bool hv_grow_array_upto(void *pp, size_t *cap, size_t need, size_t size, size_t first, size_t most)
+{
+	return grow(pp, cap, need, size, first, most, false);
+}
+
+bool hv_grow_array_zeroed(void *pp, size_t *cap, size_t need, size_t size, size_t first)
+{
+	return grow(pp, cap, need, size, first, SIZE_MAX, true);
+}
+
 char *hv_strdup(const char *s) { return checked(test_fails() ? NULL : strdup(s), strlen(s) + 1); }
 
 char *hv_strndup(const char *s, size_t n) { return checked(test_fails() ? NULL : strndup(s, n), n + 1); }

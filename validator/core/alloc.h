@@ -39,6 +39,36 @@ void *hv_realloc_optional(void *p, size_t n);
  * NULL on failure (recorded as hv_realloc's), `p` then unchanged. */
 void *hv_grow_zeroed(void *p, size_t old_n, size_t new_n, size_t size);
 
+/* Growing arrays. An array of elements of `size` bytes at *pp (pp: the
+ * address of the pointer, of any element type) has room for *cap of them;
+ * hv_grow_array gives it room for at least `need`: *cap doubled, at least
+ * `first` (the first capacity), at least `need`, and at most the largest
+ * count whose byte size fits in a size_t (the doubling saturates there).
+ * A `need` beyond that fails as an allocation of SIZE_MAX bytes; a failed
+ * hv_realloc fails as hv_realloc does (both recorded in the fault scope).
+ * On failure false, *pp and *cap unchanged. need <= *cap: true, nothing done
+ * (HV_GROW tests that before the call, inline).
+ * The _upto form grows to at most `most` elements: a cap the caller sets
+ * (a table's limit), where `need` above `most` is false with nothing
+ * recorded -- the caller says what the limit means. The _zeroed forms zero
+ * the elements beyond the old *cap. */
+bool hv_grow_array(void *pp, size_t *cap, size_t need, size_t size, size_t first);
+bool hv_grow_array_upto(void *pp, size_t *cap, size_t need, size_t size, size_t first, size_t most);
+bool hv_grow_array_zeroed(void *pp, size_t *cap, size_t need, size_t size, size_t first);
+/* The capacity hv_grow_array_upto gives an array of `cap` elements asked
+ * for `need` (> cap), or 0 when none fits (`need` above `most` or above
+ * SIZE_MAX / size). */
+size_t hv_grow_count(size_t cap, size_t need, size_t size, size_t first, size_t most);
+
+/* The typed forms: `arr` a pointer lvalue, `cap` a size_t lvalue (a
+ * narrower capacity does not compile: a uint32_t one wraps at 2^32). */
+#define HV_GROW(arr, cap, need, first) \
+	((size_t)(need) <= (cap) || hv_grow_array(&(arr), &(cap), (need), sizeof *(arr), (first)))
+#define HV_GROW_UPTO(arr, cap, need, first, most) \
+	((size_t)(need) <= (cap) || hv_grow_array_upto(&(arr), &(cap), (need), sizeof *(arr), (first), (most)))
+#define HV_GROW_ZEROED(arr, cap, need, first) \
+	((size_t)(need) <= (cap) || hv_grow_array_zeroed(&(arr), &(cap), (need), sizeof *(arr), (first)))
+
 /* An allocation made some other way (mmap, a library's own allocator)
  * failed: recorded as hv_malloc's failures are. */
 void hv_alloc_fault(size_t bytes);

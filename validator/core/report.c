@@ -77,13 +77,7 @@ static const char *intern_file(hv_report *r, const char *file)
 		char *f = r->files[at - 1];
 		if (f == file || strcmp(f, file) == 0) return r->last_pooled = f;
 	}
-	if (r->nfiles == r->files_cap) {
-		size_t cap = r->files_cap ? r->files_cap * 2 : 8;
-		char **nf = hv_realloc(r->files, cap * sizeof *nf);
-		if (!nf) return NULL;
-		r->files = nf;
-		r->files_cap = cap;
-	}
+	if (!HV_GROW(r->files, r->files_cap, r->nfiles + 1, 8)) return NULL;
 	char *copy = hv_strdup(file);
 	if (!copy) return NULL;
 	r->files[r->nfiles++] = copy;
@@ -121,13 +115,7 @@ static void note_hidden(hv_report *r, int rule, const char *file, uint64_t offse
 static void add_ghost(hv_report *r, int rule, enum hv_sev sev, const char *file, uint64_t offset)
 {
 	r->suppressed++;
-	if (r->nghosts == r->ghost_cap) {
-		size_t cap = r->ghost_cap ? r->ghost_cap * 2 : 16;
-		hv_ghost *ng = hv_realloc(r->ghosts, cap * sizeof *ng);
-		if (!ng) return; /* its place is lost, not its count */
-		r->ghosts = ng;
-		r->ghost_cap = cap;
-	}
+	if (!HV_GROW(r->ghosts, r->ghost_cap, r->nghosts + 1, 16)) return; /* its place is lost, not its count */
 	r->ghosts[r->nghosts++] = (hv_ghost){.rule = rule, .sev = sev, .file = intern_file(r, file), .offset = offset};
 }
 
@@ -159,14 +147,8 @@ void hv_count_failure(hv_report *r, int rule, int sev, const char *file, uint64_
  * failure is then a suppressed one). */
 static hv_diag *new_diag(hv_report *r)
 {
-	if (r->ndiags == r->diag_cap) {
-		size_t cap = r->diag_cap ? r->diag_cap * 2 : 16;
-		if (cap > r->max_diags) cap = r->max_diags;
-		hv_diag *nd = hv_realloc(r->diags, cap * sizeof *nd);
-		if (!nd) return NULL;
-		r->diags = nd;
-		r->diag_cap = cap;
-	}
+	/* never more than max_diags (count_failure stores no more) */
+	if (!HV_GROW_UPTO(r->diags, r->diag_cap, r->ndiags + 1, 16, r->max_diags)) return NULL;
 	return &r->diags[r->ndiags++];
 }
 

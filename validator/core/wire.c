@@ -14,20 +14,9 @@ void hv_wbuf_free(hv_wbuf *w)
 void hv_put_bytes(hv_wbuf *w, const void *src, size_t n)
 {
 	if (w->failed || n == 0) return;
-	if (n > SIZE_MAX / 2 - w->n) {
+	if (n > SIZE_MAX - w->n || !HV_GROW(w->p, w->cap, w->n + n, 256)) {
 		w->failed = true;
 		return;
-	}
-	if (w->n + n > w->cap) {
-		size_t cap = w->cap ? w->cap : 256;
-		while (cap < w->n + n) cap *= 2;
-		uint8_t *np = hv_realloc(w->p, cap);
-		if (!np) {
-			w->failed = true;
-			return;
-		}
-		w->p = np;
-		w->cap = cap;
 	}
 	memcpy(w->p + w->n, src, n);
 	w->n += n;

@@ -392,15 +392,9 @@ static bool in_section(const ctx_walk *c, uint64_t p, uint64_t sz)
 
 static void push(ctx_walk *c, uint64_t p, uint64_t sz, uint64_t parent, uint32_t depth)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		ctx_frame *ns = hv_realloc(c->st, cap * sizeof *ns);
-		if (!ns) {
-			c->oom = true;
-			return;
-		}
-		c->st = ns;
-		c->cap = cap;
+	if (!HV_GROW(c->st, c->cap, c->n + 1, 64)) {
+		c->oom = true;
+		return;
 	}
 	c->st[c->n++] = (ctx_frame){p, p + sz, (uint32_t)parent, depth};
 }
@@ -421,15 +415,9 @@ static void found(ctx_walk *c, size_t level)
 static void keep_id(ctx_walk *c, uint64_t id)
 {
 	if (!c->quiet || !c->inside || c->oom) return;
-	if (c->nids == c->idcap) {
-		size_t cap = c->idcap ? c->idcap * 2 : 64;
-		uint64_t *ni = hv_realloc(c->ids, cap * sizeof *ni);
-		if (!ni) {
-			c->oom = true;
-			return;
-		}
-		c->ids = ni;
-		c->idcap = cap;
+	if (!HV_GROW(c->ids, c->idcap, c->nids + 1, 64)) {
+		c->oom = true;
+		return;
 	}
 	c->ids[c->nids++] = id;
 }

@@ -112,18 +112,8 @@ static void metrics(tx_dump *t, uint32_t roots)
 	size_t nit = 0, cap = 0, nst = 0, scap = 0;
 	char path[HV_PATH_MAX];
 	for (uint32_t i = rx->n; i-- > 0;) {
-		if (nit == cap) {
-			cap = cap ? cap * 2 : 64;
-			ditem *ni = hv_realloc(it, cap * sizeof *ni);
-			if (!ni) goto out;
-			it = ni;
-		}
-		if (nst == scap) {
-			scap = scap ? scap * 2 : 64;
-			uint32_t *ns = hv_realloc(st, scap * sizeof *ns);
-			if (!ns) goto out;
-			st = ns;
-		}
+		/* an item's index is a uint32_t on the stack */
+		if (!HV_GROW_UPTO(it, cap, nit + 1, 64, UINT32_MAX) || !HV_GROW(st, scap, nst + 1, 64)) goto out;
 		it[nit] = (ditem){t->y.edge[rx->first + i], YD_NONE, i, 0};
 		st[nst++] = (uint32_t)nit++;
 	}
@@ -154,18 +144,7 @@ static void metrics(tx_dump *t, uint32_t roots)
 		const yd_node *cx = yd_at(&t->y, ch);
 		if (!cx || cx->kind != YD_SEQ) continue;
 		for (uint32_t i = cx->n; i-- > 0;) {
-			if (nit == cap) {
-				cap *= 2;
-				ditem *ni = hv_realloc(it, cap * sizeof *ni);
-				if (!ni) goto out;
-				it = ni;
-			}
-			if (nst == scap) {
-				scap *= 2;
-				uint32_t *ns = hv_realloc(st, scap * sizeof *ns);
-				if (!ns) goto out;
-				st = ns;
-			}
+			if (!HV_GROW_UPTO(it, cap, nit + 1, 64, UINT32_MAX) || !HV_GROW(st, scap, nst + 1, 64)) goto out;
 			it[nit] = (ditem){t->y.edge[cx->first + i], k, i, it[k].depth + 1};
 			st[nst++] = (uint32_t)nit++;
 		}

@@ -226,13 +226,7 @@ static bool plan_ranges(walk_set *w, int which, uint32_t n, uint64_t per, uint64
 	for (uint32_t i = 0; i < n; i++) {
 		acc += size(w, i);
 		if ((acc < per || i + 1 == n) && i + 1 < n) continue;
-		if (w->nu == w->cap) {
-			size_t cap = w->cap ? w->cap * 2 : 16;
-			range_unit *nu = hv_realloc(w->u, cap * sizeof *nu);
-			if (!nu) return false;
-			w->u = nu;
-			w->cap = cap;
-		}
+		if (!HV_GROW(w->u, w->cap, w->nu + 1, 16)) return false;
 		w->u[w->nu++] = (range_unit){.which = which, .from = from, .to = i + 1, .bytes = acc};
 		from = i + 1;
 		acc = 0;

@@ -16,14 +16,8 @@ static void __attribute__((format(printf, 2, 3))) add_reason(hv_cert_reasons *rs
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	if (rs->n == rs->cap) {
-		/* a reason per file of a large input: the list grows by doubling */
-		size_t cap = rs->cap ? rs->cap * 2 : 8;
-		char **nv = hv_realloc(rs->v, cap * sizeof *nv);
-		if (!nv) return;
-		rs->v = nv;
-		rs->cap = cap;
-	}
+	/* a reason per file of a large input: the list grows by doubling */
+	if (!HV_GROW(rs->v, rs->cap, rs->n + 1, 8)) return;
 	char *s = hv_strdup(buf);
 	if (s) rs->v[rs->n++] = s;
 }

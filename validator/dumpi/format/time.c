@@ -39,17 +39,12 @@ void dumpi_timing_free(dumpi_timing *t)
 static dumpi_thread_clocks *thread_of(dumpi_timing *t, uint16_t id)
 {
 	if (id >= t->nthreads) {
-		size_t n = t->nthreads ? t->nthreads : 8;
-		while (n <= id) n *= 2;
-		if (n > 65536) n = 65536;
-		dumpi_thread_clocks *p = hv_realloc(t->threads, n * sizeof *p);
-		if (!p) return NULL;
-		memset(p + t->nthreads, 0, (n - t->nthreads) * sizeof *p);
-		t->threads = p;
-		uint64_t(*k)[2] = hv_realloc(t->keys, n * sizeof *k);
-		if (!k) return NULL;
-		for (size_t i = t->nthreads; i < n; i++) k[i][0] = k[i][1] = DUMPI_QUICK_OFF;
-		t->keys = k;
+		size_t old = t->nthreads, n = old, nk = old;
+		if (!HV_GROW_UPTO(t->threads, n, (size_t)id + 1, 8, 65536)) return NULL;
+		memset(t->threads + old, 0, (n - old) * sizeof *t->threads);
+		/* the keys: as many (the limit is the need) */
+		if (!HV_GROW_UPTO(t->keys, nk, n, n, n)) return NULL;
+		for (size_t i = old; i < n; i++) t->keys[i][0] = t->keys[i][1] = DUMPI_QUICK_OFF;
 		t->nthreads = n;
 	}
 	return &t->threads[id];

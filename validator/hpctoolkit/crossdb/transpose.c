@@ -50,15 +50,9 @@ static void dig(hpctk_digest *d, uint32_t prof, uint64_t bits, int sign)
 
 static void collect(loc *l, int s, uint32_t prof, uint64_t bits)
 {
-	if (l->n[s] == l->cap[s]) {
-		size_t nc = l->cap[s] ? l->cap[s] * 2 : 256;
-		pv *nv = nc > MAX_COLLECT ? NULL : hv_realloc(l->side[s], nc * sizeof *nv);
-		if (!nv) {
-			l->overflow = true;
-			return;
-		}
-		l->side[s] = nv;
-		l->cap[s] = nc;
+	if (!HV_GROW_UPTO(l->side[s], l->cap[s], l->n[s] + 1, 256, MAX_COLLECT)) {
+		l->overflow = true;
+		return;
 	}
 	l->side[s][l->n[s]++] = (pv){prof, bits};
 }

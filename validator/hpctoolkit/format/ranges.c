@@ -10,15 +10,9 @@ size_t hpctk_window_cap = HV_WINDOW_DEFAULT;
 void hpctk_ranges_add(hpctk_ranges *rs, uint64_t start, uint64_t len, uint32_t owner, uint64_t where)
 {
 	if (rs->alloc_failed) return;
-	if (rs->n == rs->cap) {
-		size_t ncap = rs->cap ? rs->cap * 2 : 64;
-		hpctk_range *nv = ncap > SIZE_MAX / sizeof *nv ? NULL : hv_realloc(rs->v, ncap * sizeof *nv);
-		if (!nv) {
-			rs->alloc_failed = true;
-			return;
-		}
-		rs->v = nv;
-		rs->cap = ncap;
+	if (!HV_GROW(rs->v, rs->cap, rs->n + 1, 64)) {
+		rs->alloc_failed = true;
+		return;
 	}
 	rs->v[rs->n++] = (hpctk_range){start, len, owner, where};
 }

@@ -56,15 +56,9 @@ static bool claim(ctx_walk *w, uint64_t off, uint64_t len)
 
 static void push(ctx_walk *w, uint64_t p, uint64_t sz)
 {
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 256;
-		ctx_job *ns = hv_realloc(w->stack, cap * sizeof *ns);
-		if (!ns) {
-			w->m->oom = true;
-			return;
-		}
-		w->stack = ns;
-		w->cap = cap;
+	if (!HV_GROW(w->stack, w->cap, w->n + 1, 256)) {
+		w->m->oom = true;
+		return;
 	}
 	w->stack[w->n++] = (ctx_job){p, sz};
 }

@@ -87,15 +87,11 @@ static void check_psis(md_state *m, uint64_t base, uint64_t n, uint64_t stride, 
 	char path[HV_PATH_MAX];
 	set->n = 0;
 	set->known = m->scopes.ok;
-	if (n > set->cap) {
-		uint64_t *nv = hv_realloc(set->v, (size_t)n * sizeof *nv);
-		if (!nv) {
-			m->oom = true;
-			set->known = false;
-			return;
-		}
-		set->v = nv;
-		set->cap = (size_t)n;
+	/* exactly n (the limit is the need), the bytes overflow-checked */
+	if (n > set->cap && (n > SIZE_MAX || !hv_grow_array_upto(&set->v, &set->cap, (size_t)n, sizeof *set->v, 0, (size_t)n))) {
+		m->oom = true;
+		set->known = false;
+		return;
 	}
 	for (uint64_t j = 0; j < n; j++, --*budget) {
 		if (*budget == 0) {

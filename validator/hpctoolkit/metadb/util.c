@@ -183,15 +183,9 @@ bool md_check_ref(md_state *m, int rule, const md_array *a, uint64_t field, uint
 
 void md_idvec_push(md_state *m, md_idvec *v, uint32_t id, uint64_t off)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 64;
-		md_idref *nv = hv_realloc(v->v, cap * sizeof *nv);
-		if (!nv) {
-			m->oom = true;
-			return;
-		}
-		v->v = nv;
-		v->cap = cap;
+	if (!HV_GROW(v->v, v->cap, v->n + 1, 64)) {
+		m->oom = true;
+		return;
 	}
 	v->v[v->n++] = (md_idref){.off = off, .id = id};
 }

@@ -24,16 +24,10 @@ typedef struct vbuild {
 
 static uint32_t pool_add(hpctk_vmodel *vm, const char *s, size_t len, bool *ok)
 {
-	if (vm->pool_len + len + 1 > vm->pool_cap) {
-		size_t cap = vm->pool_cap ? vm->pool_cap * 2 : 4096;
-		while (cap < vm->pool_len + len + 1) cap *= 2;
-		char *np = cap <= UINT32_MAX ? hv_realloc(vm->pool, cap) : NULL;
-		if (!np) {
-			*ok = false;
-			return 0;
-		}
-		vm->pool = np;
-		vm->pool_cap = cap;
+	/* offsets into the pool are uint32_t: it stops at UINT32_MAX bytes */
+	if (!HV_GROW_UPTO(vm->pool, vm->pool_cap, vm->pool_len + len + 1, 4096, UINT32_MAX)) {
+		*ok = false;
+		return 0;
 	}
 	uint32_t at = (uint32_t)vm->pool_len;
 	memcpy(vm->pool + at, s, len);
@@ -55,15 +49,15 @@ static uint32_t pool_str(vbuild *b, enum md_sec s, uint64_t ptr)
 	return pool_add(b->vm, p, z ? (size_t)(z - p) : max, &b->ok);
 }
 
-/* Room for cap nodes; false when out of memory. */
+/* Room for cap (> b->cap) nodes, exactly (the limit is the need); false
+ * when out of memory. */
 static bool reserve(vbuild *b, size_t cap)
 {
 	hpctk_vmodel *vm = b->vm;
-	hpctk_vnode *nn = hv_realloc(vm->node, cap * sizeof *nn);
-	if (nn) vm->node = nn;
-	uint64_t *na = nn ? hv_realloc(b->at, cap * sizeof *na) : NULL;
-	if (!na) return b->ok = false;
-	b->at = na;
+	size_t nodes = b->cap, ats = b->cap;
+	if (!hv_grow_array_upto(&vm->node, &nodes, cap, sizeof *vm->node, 0, cap) ||
+	    !hv_grow_array_upto(&b->at, &ats, cap, sizeof *b->at, 0, cap))
+		return b->ok = false;
 	b->cap = cap;
 	return true;
 }
@@ -73,8 +67,10 @@ static bool push_node(vbuild *b, uint32_t ctx, uint32_t parent, uint16_t prop, u
 {
 	hpctk_vmodel *vm = b->vm;
 	if (vm->n == b->cap) {
-		/* bounded: every node but the global context is a distinct structure of the Context section */
-		if (!reserve(b, b->cap ? b->cap * 2 : 1024)) return false;
+		/* bounded: every node but the global context is a distinct structure
+		 * of the Context section; doubled, to a uint32_t's count at most */
+		size_t cap = hv_grow_count(b->cap, (size_t)vm->n + 1, sizeof *vm->node, 1024, UINT32_MAX);
+		if (!cap || !reserve(b, cap)) return b->ok = false;
 	}
 	vm->node[vm->n] = (hpctk_vnode){ctx, parent, label, prop, lex, 0};
 	b->at[vm->n] = at;
@@ -293,14 +289,9 @@ static void build_metrics(vbuild *b)
 			for (uint16_t k = 0; k < npsi; k++)
 				if (md_u64(m, ppsi + (uint64_t)k * szpsi) == scope) pid = md_u16(m, ppsi + (uint64_t)k * szpsi + 8);
 			if (pid < 0) continue; /* metadb.metrics.summary-scope */
-			if (vm->nstats == scap) {
-				scap = scap ? scap * 2 : 64;
-				hpctk_vstat *ns = hv_realloc(vm->stats, scap * sizeof *ns);
-				if (!ns) {
-					b->ok = false;
-					return;
-				}
-				vm->stats = ns;
+			if (!HV_GROW(vm->stats, scap, vm->nstats + 1, 64)) {
+				b->ok = false;
+				return;
 			}
 			uint32_t ftext = pool_str(b, MD_METRICS, md_u64(m, s + 8));
 			hpctk_vformula f = hpctk_vformula_parse(vm->pool + ftext);

@@ -180,25 +180,16 @@ void tx_check_metrics(tx *t, uint32_t roots)
 {
 	yd_doc *d = &t->d;
 	mitem *items = NULL;
-	uint32_t nitems = 0, cap = 0;
-	uint32_t *st = NULL, nst = 0, stcap = 0;
+	/* indices are uint32_t: the capacities stop at UINT32_MAX */
+	uint32_t nitems = 0, *st = NULL, nst = 0;
+	size_t cap = 0, stcap = 0;
 	char path[HV_PATH_MAX], buf[64];
 	const yd_node *rx = &d->node[roots];
 	/* every root, then depth-first its children */
 	for (uint32_t i = rx->n; i-- > 0;) {
-		if (nitems == cap) {
-			cap = cap ? cap * 2 : 64;
-			mitem *ni = hv_realloc(items, cap * sizeof *ni);
-			if (!ni) goto out;
-			items = ni;
-		}
+		if (!HV_GROW_UPTO(items, cap, (size_t)nitems + 1, 64, UINT32_MAX)) goto out;
 		items[nitems] = (mitem){d->edge[rx->first + i], YD_NONE, i};
-		if (nst == stcap) {
-			stcap = stcap ? stcap * 2 : 64;
-			uint32_t *ns = hv_realloc(st, stcap * sizeof *ns);
-			if (!ns) goto out;
-			st = ns;
-		}
+		if (!HV_GROW_UPTO(st, stcap, (size_t)nst + 1, 64, UINT32_MAX)) goto out;
 		st[nst++] = nitems++;
 	}
 	while (nst > 0 && !t->over) {
@@ -254,19 +245,9 @@ void tx_check_metrics(tx *t, uint32_t roots)
 			continue;
 		const yd_node *cx = &d->node[ch];
 		for (uint32_t i = cx->n; i-- > 0;) {
-			if (nitems == cap) {
-				cap *= 2;
-				mitem *ni = hv_realloc(items, cap * sizeof *ni);
-				if (!ni) goto out;
-				items = ni;
-			}
+			if (!HV_GROW_UPTO(items, cap, (size_t)nitems + 1, 64, UINT32_MAX)) goto out;
 			items[nitems] = (mitem){d->edge[cx->first + i], k, i};
-			if (nst == stcap) {
-				stcap *= 2;
-				uint32_t *ns = hv_realloc(st, stcap * sizeof *ns);
-				if (!ns) goto out;
-				st = ns;
-			}
+			if (!HV_GROW_UPTO(st, stcap, (size_t)nst + 1, 64, UINT32_MAX)) goto out;
 			st[nst++] = nitems++;
 		}
 	}

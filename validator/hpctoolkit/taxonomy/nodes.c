@@ -116,11 +116,9 @@ const char *tx_text(const tx *t, uint32_t n, char *buf, size_t cap)
 bool tx_push(tx *t, uint32_t n)
 {
 	if (t->nstack == t->stack_cap) {
-		uint32_t cap = t->stack_cap ? t->stack_cap * 2 : 256;
-		uint32_t *s = hv_realloc(t->stack, (size_t)cap * sizeof *s);
-		if (!s) return false;
-		t->stack = s;
-		t->stack_cap = cap;
+		size_t cap = t->stack_cap; /* a uint32_t: it stops at UINT32_MAX */
+		if (!HV_GROW_UPTO(t->stack, cap, (size_t)t->nstack + 1, 256, UINT32_MAX)) return false;
+		t->stack_cap = (uint32_t)cap;
 	}
 	t->stack[t->nstack++] = n;
 	return true;

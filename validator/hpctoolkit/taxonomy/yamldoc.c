@@ -39,18 +39,15 @@ static uint32_t hash_str(const char *s)
 	return h;
 }
 
-static bool grow(void **p, uint32_t *cap, uint32_t need, size_t elem)
+/* Room for `need` elements in the array at *p (p: the array pointer's
+ * address). Counts and capacities are uint32_t here: the capacity stops at
+ * UINT32_MAX (the node budget keeps them far below). */
+static bool grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
 {
-	if (need <= *cap) return true;
-	uint32_t nc = *cap ? *cap : 64;
-	while (nc < need) {
-		if (nc > UINT32_MAX / 2) return false;
-		nc *= 2;
-	}
-	void *np = hv_realloc(*p, (size_t)nc * elem);
-	if (!np) return false;
-	*p = np;
-	*cap = nc;
+	if (need <= *cap) return true; /* a node at a time: the call only to grow */
+	size_t c = *cap;
+	if (!hv_grow_array_upto(p, &c, need, elem, 64, UINT32_MAX)) return false;
+	*cap = (uint32_t)c;
 	return true;
 }
 
@@ -60,16 +57,9 @@ static uint32_t pool_add(yd_doc *d, const char *s, size_t len)
 		d->too_big = true;
 		return 0;
 	}
-	if (d->pool_len + len + 1 > d->pool_cap) {
-		size_t nc = d->pool_cap ? d->pool_cap : 4096;
-		while (nc < d->pool_len + len + 1) nc *= 2;
-		char *np = hv_realloc(d->pool, nc);
-		if (!np) {
-			d->oom = true;
-			return 0;
-		}
-		d->pool = np;
-		d->pool_cap = nc;
+	if (!HV_GROW(d->pool, d->pool_cap, d->pool_len + len + 1, 4096)) {
+		d->oom = true;
+		return 0;
 	}
 	uint32_t off = (uint32_t)d->pool_len;
 	if (len) memcpy(d->pool + off, s, len);
@@ -82,6 +72,8 @@ static bool anchor_put(builder *bd, const char *name, uint32_t node)
 {
 	anchor_tab *a = &bd->a;
 	if ((a->n + 1) * 2 > a->cap) {
+		/* a hash table rebuilt, not an array grown; a uint32_t: anchors
+		 * are nodes, at most YD_MAX_NODES */
 		uint32_t nc = a->cap ? a->cap * 2 : 64;
 		uint32_t *nn = hv_calloc(nc, sizeof *nn), *nv = hv_calloc(nc, sizeof *nv);
 		if (!nn || !nv) {
@@ -137,7 +129,7 @@ static uint32_t new_node(builder *bd, int kind, const yaml_event_t *ev, const ya
 		d->too_big = true;
 		return YD_NONE;
 	}
-	if (!grow((void **)&d->node, &d->cap, d->n + 1, sizeof *d->node)) {
+	if (!grow(&d->node, &d->cap, d->n + 1, sizeof *d->node)) {
 		d->oom = true;
 		return YD_NONE;
 	}
@@ -161,7 +153,7 @@ static bool attach(builder *bd, uint32_t i)
 		if (bd->d->root == YD_NONE) bd->d->root = i;
 		return true;
 	}
-	if (!grow((void **)&bd->pend, &bd->pend_cap, bd->npend + 1, sizeof *bd->pend)) return false;
+	if (!grow(&bd->pend, &bd->pend_cap, bd->npend + 1, sizeof *bd->pend)) return false;
 	bd->pend[bd->npend++] = i;
 	return true;
 }
@@ -171,7 +163,7 @@ static bool close_node(builder *bd)
 	yd_doc *d = bd->d;
 	frame f = bd->st[--bd->nst];
 	uint32_t k = bd->npend - f.base;
-	if (!grow((void **)&d->edge, &d->edge_cap, d->nedge + k, sizeof *d->edge)) return false;
+	if (!grow(&d->edge, &d->edge_cap, d->nedge + k, sizeof *d->edge)) return false;
 	yd_node *x = &d->node[f.node];
 	x->first = d->nedge;
 	x->n = k;
@@ -259,7 +251,7 @@ static bool on_event(builder *bd, yaml_event_t *ev)
 		if (i == YD_NONE || d->too_big) return false;
 		d->node[i].open = 1;
 		if (anchor && !anchor_put(bd, (const char *)anchor, i)) return false;
-		if (!grow((void **)&bd->st, &bd->st_cap, bd->nst + 1, sizeof *bd->st)) return false;
+		if (!grow(&bd->st, &bd->st_cap, bd->nst + 1, sizeof *bd->st)) return false;
 		bd->st[bd->nst++] = (frame){i, bd->npend};
 		return true;
 	}
@@ -378,17 +370,11 @@ static void index_chars(yd_doc *d, hv_blob *b)
 			if (p[i] >= 0x80) ascii = false;
 			if (!starts_char(d, p, i)) continue;
 			if (chars % YD_OFF_STEP == 0) {
-				if (d->nchar_at == cap) {
-					size_t nc = cap ? cap * 2 : 64;
-					uint64_t *na = hv_realloc(d->char_at, nc * sizeof *na);
-					if (!na) {
-						free(d->char_at);
-						d->char_at = NULL;
-						d->nchar_at = 0;
-						return;
-					}
-					d->char_at = na;
-					cap = nc;
+				if (!HV_GROW(d->char_at, cap, d->nchar_at + 1, 64)) {
+					free(d->char_at);
+					d->char_at = NULL;
+					d->nchar_at = 0;
+					return;
 				}
 				d->char_at[d->nchar_at++] = off + i;
 			}
@@ -612,8 +598,8 @@ bool yd_pairs(yd_doc *d, uint32_t m, uint32_t **keys, uint32_t **vals, uint32_t 
 				for (uint32_t j = 0; j < *n && !dup; j++)
 					dup = d->node[(*keys)[j]].kind == YD_SCALAR && yd_is(d, (*keys)[j], yd_str(d, &d->node[key]));
 			if (dup) continue;
-			if (!grow((void **)keys, &cap, *n + 1, sizeof **keys) ||
-			    !grow((void **)vals, &cap2, *n + 1, sizeof **vals)) {
+			if (!grow(keys, &cap, *n + 1, sizeof **keys) ||
+			    !grow(vals, &cap2, *n + 1, sizeof **vals)) {
 				free(*keys);
 				free(*vals);
 				*keys = *vals = NULL;

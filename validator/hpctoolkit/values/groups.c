@@ -76,17 +76,15 @@ void hpctk_vgroup_keep(hpctk_vcheck *c, uint32_t n, const uint8_t *vals, uint64_
 			return;
 		}
 	}
-	size_t need = sizeof(kept_run) + (c->w_ok ? 0 : (size_t)cnt * 10);
-	if (c->keep_n + need > c->keep_cap) {
-		size_t cap = c->keep_cap ? c->keep_cap * 2 : 1u << 12;
-		while (cap < c->keep_n + need) cap *= 2;
-		uint8_t *nk = hv_realloc(c->keep, cap);
-		if (!nk) {
-			c->oom = c->cur_tainted = true;
-			return;
-		}
-		c->keep = nk;
-		c->keep_cap = cap;
+	/* the bytes are in memory (vals), so the sums fit: checked all the same */
+	size_t need = sizeof(kept_run);
+	bool fits = c->w_ok || cnt <= (SIZE_MAX - need) / 10;
+	if (fits && !c->w_ok) need += (size_t)cnt * 10;
+	if (fits && need > SIZE_MAX - c->keep_n) fits = false;
+	if (!fits) hv_alloc_fault(SIZE_MAX);
+	if (!fits || !HV_GROW(c->keep, c->keep_cap, c->keep_n + need, 1u << 12)) {
+		c->oom = c->cur_tainted = true;
+		return;
 	}
 	kept_run h = {n, (uint32_t)cnt, off0};
 	memcpy(c->keep + c->keep_n, &h, sizeof h);

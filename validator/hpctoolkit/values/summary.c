@@ -615,18 +615,12 @@ void hpctk_vsum_value(hpctk_vsum *s, uint32_t ctx, uint16_t pid, uint32_t prof, 
 
 void hpctk_vsum_keep(hpctk_vsum *s, const hpctk_vsum_miss *m)
 {
-	if (s->nmiss == s->miss_cap) {
-		/* differences are kept until the transpose is known: bounded by
-		 * cct.db's contexts times meta.db's statistics, and only as many as
-		 * there are wrong values */
-		size_t cap = s->miss_cap ? s->miss_cap * 2 : 16;
-		hpctk_vsum_miss *nm = hv_realloc(s->miss, cap * sizeof *nm);
-		if (!nm) {
-			s->oom = true;
-			return;
-		}
-		s->miss = nm;
-		s->miss_cap = cap;
+	/* differences are kept until the transpose is known: bounded by
+	 * cct.db's contexts times meta.db's statistics, and only as many as
+	 * there are wrong values */
+	if (!HV_GROW(s->miss, s->miss_cap, s->nmiss + 1, 16)) {
+		s->oom = true;
+		return;
 	}
 	s->miss[s->nmiss++] = *m;
 }

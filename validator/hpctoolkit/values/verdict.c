@@ -16,15 +16,9 @@
 
 void hpctk_vcheck_keep_fail(hpctk_vcheck *c, const hpctk_vfail *f)
 {
-	if (c->nfail == c->fail_cap) {
-		size_t cap = c->fail_cap ? c->fail_cap * 2 : 16;
-		hpctk_vfail *nf = hv_realloc(c->fail, cap * sizeof *nf);
-		if (!nf) {
-			c->oom = true; /* reported as far as kept */
-			return;
-		}
-		c->fail = nf;
-		c->fail_cap = cap;
+	if (!HV_GROW(c->fail, c->fail_cap, c->nfail + 1, 16)) {
+		c->oom = true; /* reported as far as kept */
+		return;
 	}
 	c->fail[c->nfail++] = *f;
 }
@@ -154,15 +148,9 @@ static void emit_total(hpctk_vcheck *c, uint16_t pid, double tot, double allowed
  * no memory for it: it is then reported at once. */
 static bool held(hpctk_vcheck *c, const hpctk_vpend *p)
 {
-	if (c->npend == c->pend_cap) {
-		size_t cap = c->pend_cap ? c->pend_cap * 2 : 16;
-		hpctk_vpend *np = hv_realloc(c->pend, cap * sizeof *np);
-		if (!np) {
-			c->oom = true;
-			return false;
-		}
-		c->pend = np;
-		c->pend_cap = cap;
+	if (!HV_GROW(c->pend, c->pend_cap, c->npend + 1, 16)) {
+		c->oom = true;
+		return false;
 	}
 	c->pend[c->npend++] = *p;
 	return true;

@@ -32,13 +32,7 @@ static uint32_t hash_text(const char *s)
 static bool push(jctx *c, size_t *cap, ovni_mark m)
 {
 	ovni_meta *meta = c->m;
-	if (meta->nmarks == *cap) {
-		size_t nc = *cap ? *cap * 2 : 8;
-		ovni_mark *nm = hv_realloc(meta->marks, nc * sizeof *nm);
-		if (!nm) return false;
-		meta->marks = nm;
-		*cap = nc;
-	}
+	if (!HV_GROW(meta->marks, *cap, meta->nmarks + 1, 8)) return false;
 	meta->marks[meta->nmarks++] = m;
 	return true;
 }

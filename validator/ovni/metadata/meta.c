@@ -121,12 +121,7 @@ static void check_duplicates(jctx *c, const cJSON *root)
 		size_t idx = 0;
 		for (const cJSON *k = node->child; k; k = k->next, idx++) {
 			if (!k->child) continue;
-			if (n == cap) {
-				item *ns = hv_realloc(st, cap * 2 * sizeof *ns);
-				if (!ns) break;
-				st = ns;
-				cap *= 2;
-			}
+			if (!HV_GROW(st, cap, n + 1, 64)) break;
 			char *p = NULL;
 			size_t plen = strlen(it.path) + (k->string ? strlen(k->string) : 0) + 32;
 			p = hv_malloc(plen);

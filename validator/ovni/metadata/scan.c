@@ -102,15 +102,9 @@ static void record(ovni_jdoc *d, const char *path, uint64_t off, uint64_t len)
 		d->truncated = true;
 		return;
 	}
-	if (d->npos == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 64;
-		ovni_jpos *np = hv_realloc(d->pos, cap * sizeof *np);
-		if (!np) {
-			d->oom = true;
-			return;
-		}
-		d->pos = np;
-		d->cap = cap;
+	if (!HV_GROW(d->pos, d->cap, d->npos + 1, 64)) {
+		d->oom = true;
+		return;
 	}
 	char *p = hv_malloc(plen);
 	if (!p) {
@@ -138,16 +132,9 @@ static void pb_trunc(pbuf *p, size_t len)
 static void pb_add(pbuf *p, const char *s, size_t n)
 {
 	if (p->oom) return;
-	if (p->len + n + 1 > p->cap) {
-		size_t cap = p->cap ? p->cap : 128;
-		while (cap < p->len + n + 1) cap *= 2;
-		char *ns = hv_realloc(p->s, cap);
-		if (!ns) {
-			p->oom = true;
-			return;
-		}
-		p->s = ns;
-		p->cap = cap;
+	if (n > SIZE_MAX - 1 - p->len || !HV_GROW(p->s, p->cap, p->len + n + 1, 128)) {
+		p->oom = true;
+		return;
 	}
 	memcpy(p->s + p->len, s, n);
 	p->len += n;

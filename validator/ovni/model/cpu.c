@@ -281,14 +281,12 @@ static void mark_event(model_loom *L, uint32_t ti, const mevent *e)
 		return;
 	}
 	if (st->n == st->cap) {
-		uint32_t nc = st->cap ? st->cap * 2 : 4;
-		mstate *nv = hv_realloc(st->v, nc * sizeof *nv);
-		if (!nv) {
+		size_t cap = st->cap; /* a uint32_t: never above MODEL_STACK_MAX */
+		if (!HV_GROW_UPTO(st->v, cap, st->n + 1, 4, MODEL_STACK_MAX)) {
 			L->oom = L->stop = true;
 			return;
 		}
-		st->v = nv;
-		st->cap = nc;
+		st->cap = (uint32_t)cap;
 	}
 	st->v[st->n++] = (mstate){.key = {'O', 'M', '['}, .value = value, .off = e->off, .clock = e->clock};
 }

@@ -246,6 +246,9 @@ static inline bool lane_active(const slane *ln, const mthread *th, int act)
  * when they would not pass. A stack grows here. */
 __attribute__((noinline)) static bool lane_grow(mstack *st)
 {
+	/* by hand, not hv_grow_array: the optional allocation (the split
+	 * replay falls back to the serial one), and a uint32_t that cannot
+	 * wrap (lane_push grows only below MODEL_STACK_MAX entries) */
 	uint32_t nc = st->cap ? st->cap * 2 : 8;
 	mstate *nv = hv_realloc_optional(st->v, nc * sizeof *nv);
 	if (!nv) return false;

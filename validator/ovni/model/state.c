@@ -101,14 +101,12 @@ __attribute__((noinline, cold)) bool model_stack_push_slow(model_loom *L, uint32
 		return false;
 	}
 	if (st->n == st->cap) {
-		uint32_t nc = st->cap ? st->cap * 2 : 8;
-		mstate *nv = hv_realloc(st->v, nc * sizeof *nv);
-		if (!nv) {
+		size_t cap = st->cap; /* a uint32_t: never above MODEL_STACK_MAX */
+		if (!HV_GROW_UPTO(st->v, cap, st->n + 1, 8, MODEL_STACK_MAX)) {
 			L->oom = L->stop = true;
 			return false;
 		}
-		st->v = nv;
-		st->cap = nc;
+		st->cap = (uint32_t)cap;
 	}
 	model_state_put(st, key, e);
 	return true;

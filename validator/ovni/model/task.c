@@ -89,15 +89,11 @@ static bool add_task(model_loom *L, const mthread *th, uint8_t model, uint32_t i
 	uint32_t i = id - d->base;
 	if (id < d->base || i >= limit) return mmap64_put(&L->tasks, pkey(th->proc, model, id), slot);
 	/* the page table: pointers for ids below the limit, doubled */
-	uint32_t np = d->cap, want = (i >> DENSE_SHIFT) + 1; /* at most 2^20 pages */
-	if (want > np) {
-		uint32_t nc = np ? 2 * np : 1;
-		if (nc < want) nc = want;
-		uint32_t **nv = hv_realloc(d->ix, (size_t)nc * sizeof *nv);
-		if (!nv) return false;
-		memset(nv + np, 0, (size_t)(nc - np) * sizeof *nv);
-		d->ix = nv;
-		d->cap = nc;
+	uint32_t want = (i >> DENSE_SHIFT) + 1; /* at most 2^20 pages */
+	if (want > d->cap) {
+		size_t cap = d->cap; /* a uint32_t: at most twice 2^20 */
+		if (!HV_GROW_ZEROED(d->ix, cap, want, 1)) return false;
+		d->cap = (uint32_t)cap;
 	}
 	uint32_t **pg = &d->ix[i >> DENSE_SHIFT];
 	if (!*pg && !(*pg = hv_calloc(DENSE_PAGE, sizeof **pg))) return false;
@@ -132,12 +128,11 @@ static inline uint32_t live_new(model_loom *L)
 __attribute__((noinline)) static uint32_t live_grow(model_loom *L)
 {
 	if (L->nlive == L->caplive) {
-		uint32_t nc = L->caplive ? L->caplive * 2 : 64;
-		if (nc > MODEL_BODY1 - 1) return UINT32_MAX;
-		mtask *nv = hv_realloc(L->live, (size_t)nc * sizeof *nv);
-		if (!nv) return UINT32_MAX;
-		L->live = nv;
-		L->caplive = nc;
+		/* a uint32_t: a record's index is below MODEL_BODY1 (a body's
+		 * reference holds it), and so is the capacity */
+		size_t cap = L->caplive;
+		if (!HV_GROW_UPTO(L->live, cap, (size_t)L->nlive + 1, 64, MODEL_BODY1 - 1)) return UINT32_MAX;
+		L->caplive = (uint32_t)cap;
 	}
 	return L->nlive++;
 }
@@ -403,14 +398,12 @@ __attribute__((noinline, cold)) static bool body_on_top_fail(model_loom *L, uint
 static bool push_body(model_loom *L, mthread *th, uint32_t b)
 {
 	if (th->nb == th->capb) {
-		uint32_t nc = th->capb ? th->capb * 2 : 4;
-		uint32_t *nv = hv_realloc(th->bodies, nc * sizeof *nv);
-		if (!nv) {
+		size_t cap = th->capb; /* a uint32_t: grown to UINT32_MAX at most */
+		if (!HV_GROW_UPTO(th->bodies, cap, (size_t)th->nb + 1, 4, UINT32_MAX)) {
 			L->oom = L->stop = true;
 			return false;
 		}
-		th->bodies = nv;
-		th->capb = nc;
+		th->capb = (uint32_t)cap;
 	}
 	th->bodies[th->nb++] = b;
 	return true;
@@ -427,15 +420,10 @@ static bool execute(model_loom *L, uint32_t ti, const mevent *e, uint32_t tix, u
 		b = MODEL_BODY1 | tix;
 		if (!known) t->b1 = (mbody){.task = tix, .id = 1, .state = B_CREATED, .thread = -1};
 	} else if (!known) {
-		if (L->nbody == L->capbody || L->nbody >= MODEL_BODY1) {
-			size_t nc = L->capbody ? L->capbody * 2 : 64;
-			mbody *nv = nc <= MODEL_BODY1 ? hv_realloc(L->body, nc * sizeof *nv) : NULL;
-			if (!nv) {
-				L->oom = L->stop = true;
-				return false;
-			}
-			L->body = nv;
-			L->capbody = nc;
+		/* a body's index is below MODEL_BODY1 (its reference's flag) */
+		if (!HV_GROW_UPTO(L->body, L->capbody, L->nbody + 1, 64, MODEL_BODY1)) {
+			L->oom = L->stop = true;
+			return false;
 		}
 		b = (uint32_t)L->nbody;
 		L->body[b] = (mbody){.task = tix, .id = bid, .state = B_CREATED, .thread = -1};

@@ -106,14 +106,9 @@ void ovni_clock_offsets(ovni_trace *t, int64_t *offsets)
 					ok = false;
 				}
 			if (!ok) break;
-			if (nent == cap) {
-				cap = cap ? cap * 2 : 16;
-				entry *ne = hv_realloc(ents, cap * sizeof *ne);
-				if (!ne) {
-					ok = false;
-					break;
-				}
-				ents = ne;
+			if (!HV_GROW(ents, cap, nent + 1, 16)) {
+				ok = false;
+				break;
 			}
 			ents[nent++] = e;
 		}
