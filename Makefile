@@ -7,9 +7,11 @@ BUILD   ?= build
 CC      ?= cc
 SAN     ?=
 OPT     ?= -O2
-# Debug information: full in build/ and build-san/; the libFuzzer build
-# keeps line tables only (below).
-GFLAGS  ?= -g
+# Debug information: full in build/ (the program make install installs);
+# line tables only in build-san/ and the fuzzing builds (below): all that a
+# sanitizer's report prints, file and line of each frame, inlined ones too,
+# in less compile and link CPU (CONTRIBUTING.md, "Tests").
+GFLAGS  ?= $(if $(filter 1,$(SAN)),-gline-tables-only,-g)
 CSTD    := -std=c11
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
 CPPFLAGS_HV := -D_DEFAULT_SOURCE -Ivalidator
@@ -24,6 +26,10 @@ endif
 # -fPIC: the same objects make the shared library. -fvisibility=hidden: only
 # what validator/include/hpcvet.h marks HPCVET_API is exported from it.
 CFLAGS_HV := $(CSTD) $(OPT) $(GFLAGS) $(WARN) -fPIC -fvisibility=hidden $(SANFLAGS) $(CFLAGS)
+# Programs link with lld where it is installed (Debian: lld, which the web
+# page's build needs too): the suite's ~140 test programs and drivers link
+# in less CPU than with ld.bfd (CONTRIBUTING.md, "Tests").
+LINK_LD := $(if $(shell command -v ld.lld 2>/dev/null),-fuse-ld=lld)
 LDLIBS_HV := -lcjson -lyaml -lm -pthread
 # Quiet by default: one short line per file built; `make V=1` prints the
 # compiler command lines.
@@ -94,7 +100,7 @@ $(BUILD)/obj/mpi/cli_main.o: validator/cli/main.c $(HEADERS) | deps
 $(BUILD)/hpcvet-mpi: $(MPI_OBJS) $(BUILD)/obj/mpi/cli_main.o $(filter-out %/cli/main.o,$(CLI_OBJS)) \
 		     $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/obj/gen/rule_sources.o $(BUILD)/libhpcvet.a
 	@$(call say,CC,$@)
-	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS_HV) $(LINK_LD) $^ $(LDLIBS_HV) -ldl -o $@
 
 help:
 	@echo "make          build $(BUILD)/hpcvet, $(BUILD)/hpcvet-gen, $(BUILD)/libhpcvet.a"
@@ -184,7 +190,7 @@ $(BUILD)/libhpcvet-gen.a: $(GEN_OBJS)
 # certificate (not linked: loading it cost every run ~5 ms), in the program as in the library.
 $(BUILD)/hpcvet: $(CLI_OBJS) $(BUILD)/obj/gen/corpus_cases.o $(BUILD)/obj/gen/rule_sources.o $(BUILD)/libhpcvet.a
 	@$(call say,CC,$@)
-	$(Q)$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -ldl -o $@
+	$(Q)$(CC) $(CFLAGS_HV) $(LINK_LD) $^ $(LDLIBS_HV) -ldl -o $@
 
 # The corpus cases of each rule, for `hpcvet rules --format=json`: generated
 # from golden/cases/MANIFEST.json (an empty table when it is absent).
@@ -224,12 +230,12 @@ $(BUILD)/obj/gen/rule_sources.o: $(BUILD)/gen/rule_sources.c $(HEADERS)
 
 $(BUILD)/hpcvet-gen: $(BUILD)/obj/golden/main.o $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a
 	@$(call say,CC,$@)
-	$(Q)$(CC) $(CFLAGS_HV) $^ $(LDLIBS_HV) -o $@
+	$(Q)$(CC) $(CFLAGS_HV) $(LINK_LD) $^ $(LDLIBS_HV) -o $@
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	@$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS_HV) -Igolden $(CFLAGS_HV) $< $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
+	$(Q)$(CC) $(CPPFLAGS_HV) -Igolden $(CFLAGS_HV) $(LINK_LD) $< $(BUILD)/libhpcvet-gen.a $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
 # Fuzz targets (fuzz/fuzz_*.c; see fuzz/README.md). Each builds three ways
 # from the same source:
@@ -247,7 +253,7 @@ FUZZ_DEF     := -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 $(BUILD)/fuzz/regress_%: fuzz/fuzz_%.c fuzz/regress.c $(BUILD)/libhpcvet.a $(HEADERS) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	@$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) fuzz/fuzz_$*.c fuzz/regress.c $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
+	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) $(LINK_LD) fuzz/fuzz_$*.c fuzz/regress.c $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
 $(BUILD)/fuzz/hpcvet-pack: fuzz/pack.c fuzz/container.h
 	@mkdir -p $(dir $@)
@@ -259,7 +265,7 @@ $(BUILD)/fuzz/hpcvet-pack: fuzz/pack.c fuzz/container.h
 $(BUILD)/fuzz/mutator_test: fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpcvet.a $(HEADERS) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	@$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
+	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) $(LINK_LD) fuzz/mutator_test.c $(FUZZ_MUT_SRCS) $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
 # The differential targets (fuzz_diff_*.c) must see a planted defect: each
 # planted driver is a target's replay driver linked with one library source
@@ -279,7 +285,7 @@ $(FUZZ_PLANTS): fuzz/regress.c $(wildcard fuzz/fuzz_diff_*.c) validator/core/uni
 		validator/hpctoolkit/values/lanes.c validator/ovni/model/model.c $(BUILD)/libhpcvet.a $(HEADERS) $(FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	@$(call say,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) -D$(word 3,$(PLANT)) fuzz/fuzz_$(word 1,$(PLANT)).c fuzz/regress.c \
+	$(Q)$(CC) $(CPPFLAGS_HV) -Ifuzz $(CFLAGS_HV) $(LINK_LD) -D$(word 3,$(PLANT)) fuzz/fuzz_$(word 1,$(PLANT)).c fuzz/regress.c \
 		$(word 2,$(PLANT)) $(BUILD)/libhpcvet.a $(LDLIBS_HV) -o $@
 
 tests-bin: all $(BUILD)/torture/faultinject.so $(TEST_BINS) $(FUZZ_REGRESS) $(FUZZ_PLANTS) $(BUILD)/fuzz/hpcvet-pack $(BUILD)/fuzz/mutator_test
@@ -309,9 +315,9 @@ ifndef HV_SUBMAKE
 # (the AFL++ library's compiles 18-20% less CPU with ASan+UBSan, 11% less in
 # the cmplog build).
 FUZZ_G := -gline-tables-only
-# The 69 fuzz programs link with lld where it is installed (Debian: lld, which
-# the web page's build needs too): a target's link 0.6 CPU-s with ld.bfd, 0.23.
-FUZZ_LD := $(if $(shell command -v ld.lld 2>/dev/null),-fuse-ld=lld)
+# The 69 fuzz programs link with lld where it is installed (LINK_LD, above):
+# a target's link 0.6 CPU-s with ld.bfd, 0.23.
+FUZZ_LD := $(LINK_LD)
 LF := build-fuzz/lf
 LF_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined $(FUZZ_DEF)
 $(LF)/libhpcvet.a: $(LIB_SRCS) $(HTML_ASSETS) $(HEADERS)
