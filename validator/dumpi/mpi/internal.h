@@ -261,6 +261,9 @@ typedef struct mpi_pass {
 	mpi_comm *comm_near[COMM_NEAR];
 	size_t comm_near_cap;
 	mpi_map types;        /* freed datatype index -> mpi_type_free */
+	uint64_t *types_in;   /* a bit per 16-bit datatype index: in `types` (rank.c's type_in_map); NULL
+	                         until the first free */
+	bool types_unfiltered; /* that bitmap could not be made: every index is looked up */
 	mpi_map reqs;         /* request index -> mpi_req, for those whose table slot was taken */
 	mpi_req *req_direct;  /* the request table: slot id & req_mask -> mpi_req (kind 0: none); before
 	                         the first request, one empty slot that is never written (requests.c) */

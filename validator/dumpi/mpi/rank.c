@@ -295,6 +295,7 @@ static void pass_free(mpi_rank *m)
 	if (p->win_ok) hv_window_free(&p->win);
 	mpi_map_free(&p->comms);
 	mpi_map_free(&p->types);
+	free(p->types_in);
 	mpi_requests_free(p);
 	free(p);
 	m->pass = NULL;
@@ -467,11 +468,45 @@ __attribute__((noinline)) void mpi_use_comm(mpi_rank *m, const dumpi_record *rec
 	reuse_begin(&c->reuse, c->freed_rec, rec, a, ro);
 }
 
+/* The freed datatypes (mpi_pass.types) are asked about at every use of a
+ * user datatype and every constructor's result, and a program that makes
+ * and frees a type per iteration under a new index each time (the
+ * generator's mix does) fills that map with thousands of indices, whose
+ * lookups then miss the caches: on bench's 4-rank mix this map cost ~19% of
+ * the CPU (bench/RESULTS.md, "DUMPI": the mix with its types' indices
+ * reused). DUMPI writes datatype indices in 16 bits, so a bit per index
+ * (8 KiB, made at the rank's first free) says which are in the map, and an
+ * index never freed, or made again since, is not looked up. A wider value
+ * (none is decoded) is looked up. */
+#define TYPE_BITS 65536u
+
+static bool type_in_map(const mpi_pass *p, uint64_t id)
+{
+	if (id >= TYPE_BITS || p->types_unfiltered) return true;
+	return p->types_in && (p->types_in[id >> 6] >> (id & 63) & 1);
+}
+
+static void type_mark(mpi_pass *p, uint64_t id, bool in)
+{
+	if (id >= TYPE_BITS || p->types_unfiltered) return;
+	if (!p->types_in) {
+		if (!in) return;
+		p->types_in = hv_calloc_optional(TYPE_BITS / 64, sizeof *p->types_in);
+		if (!p->types_in) {
+			p->types_unfiltered = true;
+			return;
+		}
+	}
+	uint64_t bit = 1ull << (id & 63);
+	p->types_in[id >> 6] = in ? p->types_in[id >> 6] | bit : p->types_in[id >> 6] & ~bit;
+}
+
 __attribute__((noinline)) void mpi_use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
 						 uint64_t id)
 {
-	mpi_type_free *f = mpi_map_get(&m->pass->types, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
+	if (!type_in_map(m->pass, id)) return;
+	mpi_type_free *f = mpi_map_get(&m->pass->types, id);
 	if (!f || f->reused) return;
 	f->reused = true;
 	reuse_begin(&f->reuse, f->reuse.freed_rec, rec, a, ro);
@@ -563,9 +598,12 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		}
 	}
 	if ((mpi_arg(fn, a, RO_NEWTYPE, &id) || (type_out && mpi_arg(fn, a, RO_DATATYPE, &id))) && id >= MPI_D_FIRST_USER_DATATYPE) {
-		mpi_type_free *f = mpi_map_get(&m->pass->types, id);
-		if (f && f->reused) reuse_refuted(m, &f->reuse, id, rec, true);
-		mpi_map_del(&m->pass->types, id);
+		if (type_in_map(m->pass, id)) {
+			mpi_type_free *f = mpi_map_get(&m->pass->types, id);
+			if (f && f->reused) reuse_refuted(m, &f->reuse, id, rec, true);
+			mpi_map_del(&m->pass->types, id);
+			type_mark(m->pass, id, false);
+		}
 	}
 	/* destructors; libdumpi records the handle before the call frees it */
 	if ((fn == 87 || fn == 132) && mpi_arg(fn, a, RO_COMM, &id)) {
@@ -594,7 +632,7 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		bool fresh;
 		mpi_type_free *f = mpi_map_put(&m->pass->types, id, &fresh);
 		if (f && !fresh && f->reused) reuse_settle(m, &f->reuse, id, true);
-		if (f) f->reused = false, f->reuse.freed_rec = rec->index;
+		if (f) f->reused = false, f->reuse.freed_rec = rec->index, type_mark(m->pass, id, true);
 	}
 	/* what the rank learnt about sizes and itself */
 	if (fn == 81 && mpi_arg(fn, a, RO_COMM, &id) && mpi_arg(fn, a, RO_SIZE, &v) && (int32_t)(uint32_t)v > 0) {
