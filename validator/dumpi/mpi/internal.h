@@ -151,13 +151,6 @@ typedef struct mpi_chan { /* 144 bytes (static_assert in chans.c) */
 void mpi_chan_save(hv_wbuf *w, const mpi_chan *c);
 bool mpi_chan_load(hv_rbuf *r, mpi_chan *c, uint32_t ninst);
 
-/* A datatype index the rank freed (mpi_rank.types): the record that freed
- * it, and a use after it (reused: reuse is set). */
-typedef struct mpi_type_free {
-	bool reused;
-	mpi_reuse reuse;
-} mpi_type_free;
-
 /* What a request will send or receive, for messages counted at start or completion. */
 typedef struct mpi_msg {
 	bool p2p, recv;
@@ -260,7 +253,12 @@ typedef struct mpi_pass {
 #define COMM_NEAR 64u
 	mpi_comm *comm_near[COMM_NEAR];
 	size_t comm_near_cap;
-	mpi_map types;        /* freed datatype index -> mpi_type_free */
+	/* The datatype indices (16 bits) the rank freed, by index in chunks of
+	 * 256 made when first written (rank.c's type_slot): 1 + the record that
+	 * freed it, with TYPE_REUSED while a use after that free waits (its
+	 * mpi_reuse in type_reuse); 0 not freed, or made again since. */
+	uint64_t **types;
+	mpi_map type_reuse;   /* datatype index -> mpi_reuse, for those */
 	mpi_map reqs;         /* request index -> mpi_req, for those whose table slot was taken */
 	mpi_req *req_direct;  /* the request table: slot id & req_mask -> mpi_req (kind 0: none); before
 	                         the first request, one empty slot that is never written (requests.c) */

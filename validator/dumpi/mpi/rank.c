@@ -224,6 +224,19 @@ static void compute_plans(void)
 }
 
 
+/* The freed datatypes are asked about at every use of a user datatype and
+ * at every constructor's result, and a program that makes and frees a type
+ * per iteration under a new index each time (the generator's mix does)
+ * frees thousands of them: kept in a hash map, their lookups and
+ * insertions missed the caches and cost ~19% of the CPU on bench's 4-rank
+ * mix (bench/RESULTS.md, "DUMPI"). DUMPI writes datatype indices in 16
+ * bits, so they are kept by index (mpi_pass.types): a chunk of 256 indices
+ * is 2 KiB, and a program's few indices, or one that climbs, touch one
+ * chunk at a time. A wider value (none is decoded) is no index. */
+#define TYPE_INDICES 65536u
+#define TYPE_CHUNK 256u
+#define TYPE_REUSED (1ull << 63)
+
 /* ---- lifetime ---- */
 
 static long rank_from_name(const char *name)
@@ -264,7 +277,7 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 	m->world_size = -1;
 	m->pass->win_ok = hv_window_init(&m->pass->win, b, 64u * 1024u);
 	mpi_map_init(&m->pass->comms, sizeof(mpi_comm));
-	mpi_map_init(&m->pass->types, sizeof(mpi_type_free));
+	mpi_map_init(&m->pass->type_reuse, sizeof(mpi_reuse));
 	mpi_requests_init(m->pass);
 	mpi_map_init(&m->chans, sizeof(mpi_chan));
 	inst_new(m); /* INST_WORLD */
@@ -294,7 +307,9 @@ static void pass_free(mpi_rank *m)
 	if (!p) return;
 	if (p->win_ok) hv_window_free(&p->win);
 	mpi_map_free(&p->comms);
-	mpi_map_free(&p->types);
+	for (unsigned c = 0; p->types && c < TYPE_INDICES / TYPE_CHUNK; c++) free(p->types[c]);
+	free(p->types);
+	mpi_map_free(&p->type_reuse);
 	mpi_requests_free(p);
 	free(p);
 	m->pass = NULL;
@@ -467,14 +482,29 @@ __attribute__((noinline)) void mpi_use_comm(mpi_rank *m, const dumpi_record *rec
 	reuse_begin(&c->reuse, c->freed_rec, rec, a, ro);
 }
 
+/* The entry of datatype index id, made (zeroed) when `make`; NULL when it
+ * was never written (not freed) or out of memory. */
+static uint64_t *type_slot(mpi_pass *p, uint64_t id, bool make)
+{
+	if (id >= TYPE_INDICES) return NULL;
+	if (!p->types) {
+		if (!make || !(p->types = hv_calloc(TYPE_INDICES / TYPE_CHUNK, sizeof *p->types))) return NULL;
+	}
+	uint64_t **c = &p->types[id / TYPE_CHUNK];
+	if (!*c && (!make || !(*c = hv_calloc(TYPE_CHUNK, sizeof **c)))) return NULL;
+	return &(*c)[id % TYPE_CHUNK];
+}
+
 __attribute__((noinline)) void mpi_use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
 						 uint64_t id)
 {
-	mpi_type_free *f = mpi_map_get(&m->pass->types, id);
 	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
-	if (!f || f->reused) return;
-	f->reused = true;
-	reuse_begin(&f->reuse, f->reuse.freed_rec, rec, a, ro);
+	uint64_t *t = type_slot(m->pass, id, false);
+	if (!t || !*t || (*t & TYPE_REUSED)) return;
+	mpi_reuse *u = mpi_map_put(&m->pass->type_reuse, id, NULL);
+	if (!u) return;
+	*t |= TYPE_REUSED;
+	reuse_begin(u, *t - TYPE_REUSED - 1, rec, a, ro);
 }
 
 /* The end of the rank: handles still held after a use past their free. */
@@ -487,10 +517,14 @@ static void settle_reuses(mpi_rank *m)
 		mpi_comm *c = val;
 		if (c->state == 3) reuse_settle(m, &c->reuse, key, false), c->state = 1;
 	}
-	it = 0;
-	while (mpi_map_next(&m->pass->types, &it, &key, &val)) {
-		mpi_type_free *f = val;
-		if (f->reused) reuse_settle(m, &f->reuse, key, true), f->reused = false;
+	/* the datatypes in index order: the note names the lowest */
+	mpi_pass *p = m->pass;
+	for (uint64_t c = 0; p->types && c < TYPE_INDICES / TYPE_CHUNK; c++) {
+		for (uint64_t i = 0; p->types[c] && i < TYPE_CHUNK; i++) {
+			uint64_t id = c * TYPE_CHUNK + i, *t = &p->types[c][i];
+			mpi_reuse *u = *t & TYPE_REUSED ? mpi_map_get(&p->type_reuse, id) : NULL;
+			if (u) reuse_settle(m, u, id, true), *t &= ~TYPE_REUSED;
+		}
 	}
 }
 
@@ -563,9 +597,13 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		}
 	}
 	if ((mpi_arg(fn, a, RO_NEWTYPE, &id) || (type_out && mpi_arg(fn, a, RO_DATATYPE, &id))) && id >= MPI_D_FIRST_USER_DATATYPE) {
-		mpi_type_free *f = mpi_map_get(&m->pass->types, id);
-		if (f && f->reused) reuse_refuted(m, &f->reuse, id, rec, true);
-		mpi_map_del(&m->pass->types, id);
+		uint64_t *t = type_slot(m->pass, id, false);
+		if (t && (*t & TYPE_REUSED)) {
+			mpi_reuse *u = mpi_map_get(&m->pass->type_reuse, id);
+			if (u) reuse_refuted(m, u, id, rec, true);
+			mpi_map_del(&m->pass->type_reuse, id);
+		}
+		if (t) *t = 0;
 	}
 	/* destructors; libdumpi records the handle before the call frees it */
 	if ((fn == 87 || fn == 132) && mpi_arg(fn, a, RO_COMM, &id)) {
@@ -591,10 +629,13 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		if (c) c->state = 2, c->freed_rec = rec->index;
 	}
 	if (fn == 47 && mpi_arg(fn, a, RO_DATATYPE, &id) && id >= MPI_D_FIRST_USER_DATATYPE) {
-		bool fresh;
-		mpi_type_free *f = mpi_map_put(&m->pass->types, id, &fresh);
-		if (f && !fresh && f->reused) reuse_settle(m, &f->reuse, id, true);
-		if (f) f->reused = false, f->reuse.freed_rec = rec->index;
+		uint64_t *t = type_slot(m->pass, id, true);
+		if (t && (*t & TYPE_REUSED)) {
+			mpi_reuse *u = mpi_map_get(&m->pass->type_reuse, id);
+			if (u) reuse_settle(m, u, id, true);
+			mpi_map_del(&m->pass->type_reuse, id);
+		}
+		if (t) *t = rec->index + 1;
 	}
 	/* what the rank learnt about sizes and itself */
 	if (fn == 81 && mpi_arg(fn, a, RO_COMM, &id) && mpi_arg(fn, a, RO_SIZE, &v) && (int32_t)(uint32_t)v > 0) {
