@@ -228,11 +228,36 @@ static inline __attribute__((always_inline)) void fused_count(mpi_rank *m, const
 		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
 }
 
-/* MPI_Waitall and MPI_Testall: their count, then their requests. */
+/* MPI_Waitall and MPI_Testall: their count, then their requests, with
+ * each argument read once and the array walked once: most complete plain
+ * requests of the table (mpi_waitall_hot) whose ids and statuses (one for
+ * each request, or none) the record's bytes hold; the rest of the array,
+ * from the first that is not such a one, goes request by request
+ * (mpi_request_waitall). */
 void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_count(m, rec, a);
-	mpi_request_waitall(m, rec, a);
+	/* the status mpi_waitall_hot reads when the record has none: not cancelled */
+	static const uint8_t no_status[9];
+	mpi_take_bytes(m, a);
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	unsigned ic = ix[RO_COUNT], iq = ix[RO_REQUESTS], iflag = ix[RO_FLAG], is = ix[RO_STATUSES];
+	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
+		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (!a->f[iq].present) return;
+	mpi_pass *p = m->pass;
+	uint64_t cnt = a->f[iq].v, first = 0;
+	/* an absent flag (MPI_Waitall has none) is a completion; a status
+	 * entry is 14 bytes with its tag, else 10 */
+	bool flag = !a->f[iflag].present || a->f[iflag].v;
+	unsigned stride = p->status_tagged ? 14u : 10u;
+	uint64_t nst = a->f[is].present ? a->f[is].v : 0;
+	const uint8_t *ids = mpi_req_ids(p, a->f[iq].at, cnt);
+	const uint8_t *sts = !nst ? no_status
+			     : nst >= cnt && nst <= UINT32_MAX ? mpi_in_record(m, a->f[is].at + 4, nst * stride)
+							       : NULL;
+	if (!nst) stride = 0;
+	if (flag && ids && sts && !p->req_off) first = mpi_waitall_hot(m, ids, cnt, sts, stride);
+	if (first < cnt) mpi_request_waitall(m, rec, a, first);
 }
 
 /* MPI_Waitany, MPI_Testany, MPI_Waitsome and MPI_Testsome: their count,
@@ -248,5 +273,27 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	mpi_take_bytes(m, a);
 	if (mpi_plans[rec->fn] & PLAN_COUNTS) mpi_check_counts(m, rec, a);
 	mpi_requests(m, rec, a);
+}
+
+/* MPI_Startall: its count, then its requests. */
+static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_count(m, rec, a);
+	mpi_request_startall(m, rec, a);
+}
+
+dumpi_layer_path *mpi_fused_req_path(unsigned fn)
+{
+	uint8_t plan = mpi_plans[fn];
+	const uint8_t *cr = mpi_count_roles[fn];
+	/* fused_count's case: no count, or the count its only count role */
+	bool one_count = !(plan & PLAN_COUNTS) || (cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES);
+	if ((plan & ~PLAN_COUNTS) != PLAN_REQ || !one_count) return mpi_fused_reqs;
+	switch (fn) {
+	case 14: return plan == PLAN_REQ ? mpi_request_test : mpi_fused_reqs;         /* MPI_Test */
+	case 15: return plan == PLAN_REQ ? mpi_request_free : mpi_fused_reqs;         /* MPI_Request_free */
+	case 32: return fused_startall;                                                /* MPI_Startall */
+	default: return mpi_fused_reqs;
+	}
 }
 
