@@ -8,9 +8,9 @@
 
 /* mpi_request_created_hot's case for a persistent init (function fn,
  * 26..30), which counts nothing until it is started: its request,
- * inactive. Out of line: the nonblocking calls, which share the fused
- * path, do not carry it. */
-__attribute__((noinline)) static bool mpi_request_init_hot(mpi_rank *m, const dumpi_record *rec, uint64_t v,
+ * inactive. Inline in the inits' own copies of the fused path, where
+ * whether its message is a receive is a constant. */
+static inline __attribute__((always_inline)) bool mpi_request_init_hot(mpi_rank *m, const dumpi_record *rec, uint64_t v,
 							   const mpi_msg *g, unsigned fn)
 {
 	mpi_pass *p = m->pass;
@@ -30,7 +30,7 @@ __attribute__((noinline)) static bool mpi_request_init_hot(mpi_rank *m, const du
  * Its function has no root-only field (compute_plans), so every argument
  * it has is present (dumpi_args). */
 static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
-							      unsigned kind)
+							      unsigned kind, bool init)
 {
 	unsigned fn = rec->fn;
 	bool recv = kind == FUSED_RECV || kind == FUSED_IRECV;
@@ -67,29 +67,41 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 	/* mpi_requests: the request it creates */
 	if (kind == FUSED_ISEND || kind == FUSED_IRECV) {
 		uint64_t v = a->f[P2P_REQUEST].v;
-		if (v >= 2 && !mpi_request_created_hot(m, rec, v, &g, fn) && !mpi_request_init_hot(m, rec, v, &g, fn))
+		/* each hot case on its own copy: a nonblocking call's is no
+		 * persistent init's, and the mix draws one after the other in
+		 * no order a predictor learns */
+		if (v >= 2 && !(init ? mpi_request_init_hot(m, rec, v, &g, fn) : mpi_request_created_hot(m, rec, v, &g, fn)))
 			mpi_request_created(m, rec, v, &g);
 	}
 }
 
 /* Each kind with its own copy (the kind a constant in it), out of line so
- * the driver stays a dispatch. */
+ * the driver stays a dispatch; the persistent inits, which share the
+ * nonblocking calls' kinds, one of their own (mpi_fused_req_path). */
 void mpi_fused_send(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_p2p(m, rec, a, FUSED_SEND);
+	fused_p2p(m, rec, a, FUSED_SEND, false);
 }
 void mpi_fused_recv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_take_bytes(m, a); /* its status is read from the record's bytes */
-	fused_p2p(m, rec, a, FUSED_RECV);
+	fused_p2p(m, rec, a, FUSED_RECV, false);
 }
 void mpi_fused_isend(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_p2p(m, rec, a, FUSED_ISEND);
+	fused_p2p(m, rec, a, FUSED_ISEND, false);
 }
 void mpi_fused_irecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_p2p(m, rec, a, FUSED_IRECV);
+	fused_p2p(m, rec, a, FUSED_IRECV, false);
+}
+static void fused_send_init(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_ISEND, true);
+}
+static void fused_recv_init(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_IRECV, true);
 }
 
 /* A collective of kind FUSED_COLL: counts, uses, the collective, its root,
@@ -282,8 +294,12 @@ static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 	mpi_request_startall(m, rec, a);
 }
 
-dumpi_layer_path *mpi_fused_req_path(unsigned fn)
+dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 {
+	/* the persistent inits (26..30), on the nonblocking calls' kinds */
+	if (fn >= 26 && fn <= 30 && (kind == FUSED_ISEND || kind == FUSED_IRECV))
+		return kind == FUSED_ISEND ? fused_send_init : fused_recv_init;
+	if (kind != FUSED_REQS) return NULL;
 	uint8_t plan = mpi_plans[fn];
 	const uint8_t *cr = mpi_count_roles[fn];
 	/* fused_count's case: no count, or the count its only count role */
@@ -296,4 +312,3 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn)
 	default: return mpi_fused_reqs;
 	}
 }
-
