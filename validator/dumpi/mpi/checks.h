@@ -104,5 +104,12 @@ void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+/* The path of its own a request call of kind `kind` (FUSED_*) takes, or
+ * NULL for its kind's: MPI_Startall, MPI_Test and MPI_Request_free,
+ * frequent in the mix and in real traces, one of their own (no switch on
+ * the function, their roles read once) when their count, if any, is their
+ * only count role, the other FUSED_REQS calls mpi_fused_reqs; the
+ * persistent inits, of the nonblocking calls' kinds, copies of their own. */
+dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind);
 
 #endif

@@ -8,9 +8,9 @@
 
 /* mpi_request_created_hot's case for a persistent init (function fn,
  * 26..30), which counts nothing until it is started: its request,
- * inactive. Out of line: the nonblocking calls, which share the fused
- * path, do not carry it. */
-__attribute__((noinline)) static bool mpi_request_init_hot(mpi_rank *m, const dumpi_record *rec, uint64_t v,
+ * inactive. Inline in the inits' own copies of the fused path, where
+ * whether its message is a receive is a constant. */
+static inline __attribute__((always_inline)) bool mpi_request_init_hot(mpi_rank *m, const dumpi_record *rec, uint64_t v,
 							   const mpi_msg *g, unsigned fn)
 {
 	mpi_pass *p = m->pass;
@@ -30,7 +30,7 @@ __attribute__((noinline)) static bool mpi_request_init_hot(mpi_rank *m, const du
  * Its function has no root-only field (compute_plans), so every argument
  * it has is present (dumpi_args). */
 static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
-							      unsigned kind)
+							      unsigned kind, bool init)
 {
 	unsigned fn = rec->fn;
 	bool recv = kind == FUSED_RECV || kind == FUSED_IRECV;
@@ -67,29 +67,41 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 	/* mpi_requests: the request it creates */
 	if (kind == FUSED_ISEND || kind == FUSED_IRECV) {
 		uint64_t v = a->f[P2P_REQUEST].v;
-		if (v >= 2 && !mpi_request_created_hot(m, rec, v, &g, fn) && !mpi_request_init_hot(m, rec, v, &g, fn))
+		/* each hot case on its own copy: a nonblocking call's is no
+		 * persistent init's, and the mix draws one after the other in
+		 * no order a predictor learns */
+		if (v >= 2 && !(init ? mpi_request_init_hot(m, rec, v, &g, fn) : mpi_request_created_hot(m, rec, v, &g, fn)))
 			mpi_request_created(m, rec, v, &g);
 	}
 }
 
 /* Each kind with its own copy (the kind a constant in it), out of line so
- * the driver stays a dispatch. */
+ * the driver stays a dispatch; the persistent inits, which share the
+ * nonblocking calls' kinds, one of their own (mpi_fused_req_path). */
 void mpi_fused_send(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_p2p(m, rec, a, FUSED_SEND);
+	fused_p2p(m, rec, a, FUSED_SEND, false);
 }
 void mpi_fused_recv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_take_bytes(m, a); /* its status is read from the record's bytes */
-	fused_p2p(m, rec, a, FUSED_RECV);
+	fused_p2p(m, rec, a, FUSED_RECV, false);
 }
 void mpi_fused_isend(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_p2p(m, rec, a, FUSED_ISEND);
+	fused_p2p(m, rec, a, FUSED_ISEND, false);
 }
 void mpi_fused_irecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_p2p(m, rec, a, FUSED_IRECV);
+	fused_p2p(m, rec, a, FUSED_IRECV, false);
+}
+static void fused_send_init(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_ISEND, true);
+}
+static void fused_recv_init(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_p2p(m, rec, a, FUSED_IRECV, true);
 }
 
 /* A collective of kind FUSED_COLL: counts, uses, the collective, its root,
@@ -228,11 +240,36 @@ static inline __attribute__((always_inline)) void fused_count(mpi_rank *m, const
 		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
 }
 
-/* MPI_Waitall and MPI_Testall: their count, then their requests. */
+/* MPI_Waitall and MPI_Testall: their count, then their requests, with
+ * each argument read once and the array walked once: most complete plain
+ * requests of the table (mpi_waitall_hot) whose ids and statuses (one for
+ * each request, or none) the record's bytes hold; the rest of the array,
+ * from the first that is not such a one, goes request by request
+ * (mpi_request_waitall). */
 void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_count(m, rec, a);
-	mpi_request_waitall(m, rec, a);
+	/* the status mpi_waitall_hot reads when the record has none: not cancelled */
+	static const uint8_t no_status[9];
+	mpi_take_bytes(m, a);
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	unsigned ic = ix[RO_COUNT], iq = ix[RO_REQUESTS], iflag = ix[RO_FLAG], is = ix[RO_STATUSES];
+	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
+		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (!a->f[iq].present) return;
+	mpi_pass *p = m->pass;
+	uint64_t cnt = a->f[iq].v, first = 0;
+	/* an absent flag (MPI_Waitall has none) is a completion; a status
+	 * entry is 14 bytes with its tag, else 10 */
+	bool flag = !a->f[iflag].present || a->f[iflag].v;
+	unsigned stride = p->status_tagged ? 14u : 10u;
+	uint64_t nst = a->f[is].present ? a->f[is].v : 0;
+	const uint8_t *ids = mpi_req_ids(p, a->f[iq].at, cnt);
+	const uint8_t *sts = !nst ? no_status
+			     : nst >= cnt && nst <= UINT32_MAX ? mpi_in_record(m, a->f[is].at + 4, nst * stride)
+							       : NULL;
+	if (!nst) stride = 0;
+	if (flag && ids && sts && !p->req_off) first = mpi_waitall_hot(m, ids, cnt, sts, stride);
+	if (first < cnt) mpi_request_waitall(m, rec, a, first);
 }
 
 /* MPI_Waitany, MPI_Testany, MPI_Waitsome and MPI_Testsome: their count,
@@ -250,3 +287,28 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	mpi_requests(m, rec, a);
 }
 
+/* MPI_Startall: its count, then its requests. */
+static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_count(m, rec, a);
+	mpi_request_startall(m, rec, a);
+}
+
+dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
+{
+	/* the persistent inits (26..30), on the nonblocking calls' kinds */
+	if (fn >= 26 && fn <= 30 && (kind == FUSED_ISEND || kind == FUSED_IRECV))
+		return kind == FUSED_ISEND ? fused_send_init : fused_recv_init;
+	if (kind != FUSED_REQS) return NULL;
+	uint8_t plan = mpi_plans[fn];
+	const uint8_t *cr = mpi_count_roles[fn];
+	/* fused_count's case: no count, or the count its only count role */
+	bool one_count = !(plan & PLAN_COUNTS) || (cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES);
+	if ((plan & ~PLAN_COUNTS) != PLAN_REQ || !one_count) return mpi_fused_reqs;
+	switch (fn) {
+	case 14: return plan == PLAN_REQ ? mpi_request_test : mpi_fused_reqs;         /* MPI_Test */
+	case 15: return plan == PLAN_REQ ? mpi_request_free : mpi_fused_reqs;         /* MPI_Request_free */
+	case 32: return fused_startall;                                                /* MPI_Startall */
+	default: return mpi_fused_reqs;
+	}
+}

@@ -413,9 +413,17 @@ void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 /* An MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome record:
  * mpi_requests' share of it, for the driver's fused path. */
 void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
-/* An MPI_Waitall or MPI_Testall record: mpi_requests' share of it, for the
- * driver's fused path. */
-void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+/* An MPI_Waitall or MPI_Testall record: mpi_requests' share of it from
+ * request `first` of its array on, for the driver's fused path (which
+ * finished the ones before). */
+void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, uint64_t first);
+/* MPI_Startall, MPI_Test and MPI_Request_free records: mpi_requests'
+ * share of each, which the driver's paths of their own call after the
+ * count (Startall's) and with the record's bytes taken (a completing
+ * MPI_Test's status is read from them). */
+void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_request_test(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+void mpi_request_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
 /* The end of a complete rank (requests.c; mpi_rank_end calls them in order). */
 void mpi_report_ignored(mpi_rank *m);

@@ -219,7 +219,10 @@ static void compute_plans(void)
 		[FUSED_SOME] = mpi_fused_some, [FUSED_COLL_PAIR] = mpi_fused_coll_pair,
 		[FUSED_COLL_BOTH] = mpi_fused_coll_both,
 	};
-	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) paths[fn] = by_kind[fused[fn]];
+	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
+		dumpi_layer_path *own = mpi_fused_req_path(fn, fused[fn]);
+		paths[fn] = own ? own : by_kind[fused[fn]];
+	}
 	paths[125] = path_finalize;
 }
 

@@ -301,7 +301,8 @@ static inline __attribute__((always_inline)) bool req_start_hot(mpi_rank *m, con
 	mpi_req *q = mpi_req_known(m, id);
 	if (!q || q->kind != REQ_PERSIST_IDLE || !q->msg.p2p) return false;
 	const mpi_msg *g = &q->msg;
-	if (g->peer < 0 || (g->recv && g->tag < 0)) return false;
+	/* one test, not one a direction: Startall's sends and receives alternate */
+	if ((g->peer < 0) | (g->recv & (g->tag < 0))) return false;
 	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
 	if (!c) return false;
 	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, 2);
@@ -341,18 +342,6 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 	q->wild_recv = mpi_req_wild_recv(g);
 }
 
-/* The `cnt` ids of the request array whose count is at `arr`, in memory
- * when the record's bytes hold them all (not through the window, which
- * the statuses' reads may move), else NULL (read them one by one, as
- * mpi_arr_u32 does). */
-static const uint8_t *ids_in_record(const mpi_pass *p, uint64_t arr, uint64_t cnt)
-{
-	return p->bytes && arr + 4 >= p->bytes_at && cnt <= p->bytes_len / 4 &&
-			       arr + 4 - p->bytes_at <= p->bytes_len - 4 * cnt
-		       ? p->bytes + (arr + 4 - p->bytes_at)
-		       : NULL;
-}
-
 /* MPI_Waitany, MPI_Testany, MPI_Waitsome, MPI_Testsome: every request of
  * the array named (a known one of the table counted at once: req_named's
  * evaluation and nothing else), then the completed ones finished:
@@ -365,7 +354,7 @@ void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	uint64_t arr = mpi_arg_at(fn, a, RO_REQUESTS);
 	mpi_arg(fn, a, RO_FLAG, &flag);
 	mpi_pass *p = m->pass;
-	const uint8_t *ids = ids_in_record(p, arr, cnt);
+	const uint8_t *ids = mpi_req_ids(p, arr, cnt);
 	bool plain = !p->req_off;
 	uint64_t known = 0;
 	uint32_t id;
@@ -447,7 +436,7 @@ __attribute__((noinline)) static void waitall_whole(mpi_rank *m, const dumpi_rec
 	else req_named(m, rec, arr + 4 + 4 * i, id);
 }
 
-void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, uint64_t first)
 {
 	unsigned fn = rec->fn;
 	uint64_t cnt, flag = 1;
@@ -457,7 +446,7 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	/* the ids in memory at once when the record's bytes hold them all (not
 	 * through the window, which the statuses' reads may move; else one by
 	 * one, as mpi_requests reads them) */
-	const uint8_t *ids = ids_in_record(m->pass, arr, cnt);
+	const uint8_t *ids = mpi_req_ids(m->pass, arr, cnt);
 	unsigned is = mpi_role_ix[fn][RO_STATUSES];
 	/* the statuses' cancelled flags from the record when it holds them all
 	 * (as mpi_status_cancelled reads them), else one by one */
@@ -465,7 +454,7 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	const uint8_t *sts = a->f[is].present && a->f[is].v <= UINT32_MAX
 				     ? mpi_in_record(m, a->f[is].at + 4, a->f[is].v * stride)
 				     : NULL;
-	for (uint64_t i = 0; i < cnt; i++) {
+	for (uint64_t i = first; i < cnt; i++) {
 		uint32_t id;
 		if (ids) id = hv_be32(ids + 4 * i);
 		else if (!mpi_arr_u32(m, arr, i, &id)) break;
@@ -474,6 +463,49 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 		if (q && !cancelled) mpi_req_plain_done(m, q);
 		else waitall_whole(m, rec, a, arr, i, id, flag);
 	}
+}
+
+void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned iq = mpi_role_ix[rec->fn][RO_REQUESTS];
+	if (!a->f[iq].present) return;
+	uint64_t cnt = a->f[iq].v, arr = a->f[iq].at;
+	/* the ids in memory at once when the record holds them (the starts
+	 * read nothing through the window) */
+	const uint8_t *ids = mpi_req_ids(m->pass, arr, cnt);
+	for (uint64_t i = 0; i < cnt; i++) {
+		uint32_t id;
+		if (ids) id = hv_be32(ids + 4 * i);
+		else if (!mpi_arr_u32(m, arr, i, &id)) continue;
+		if (!req_start_hot(m, rec, id)) req_start(m, rec, arr + 4 + 4 * i, id);
+	}
+}
+
+void mpi_request_test(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	unsigned iq = ix[RO_REQUEST], iflag = ix[RO_FLAG];
+	if (!a->f[iq].present) return;
+	uint32_t id = (uint32_t)a->f[iq].v;
+	if (a->f[iflag].present && !a->f[iflag].v) { /* not complete: the request named */
+		req_named(m, rec, a->f[iq].at, id);
+		return;
+	}
+	/* complete: as MPI_Wait, a plain request of the table whose status
+	 * says not cancelled finished without reading the rest of it */
+	mpi_take_bytes(m, a);
+	mpi_req *q = mpi_req_plain(m, id);
+	if (q && !mpi_status_cancelled(m, a, ix[RO_STATUS], 0)) mpi_req_plain_done(m, q);
+	else req_complete(m, rec, a->f[iq].at, id, mpi_status_of(m, rec->fn, a, RO_STATUS, 0));
+}
+
+void mpi_request_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	unsigned iq = mpi_role_ix[rec->fn][RO_REQUEST];
+	if (!a->f[iq].present) return;
+	uint32_t id = (uint32_t)a->f[iq].v;
+	mpi_req *q = req_named(m, rec, a->f[iq].at, id);
+	if (q) req_drop(m, id, q);
 }
 
 bool mpi_requests_of(unsigned fn)
@@ -499,16 +531,11 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		if (mpi_arg(fn, a, RO_REQUEST, &v)) req_complete(m, rec, at, (uint32_t)v, mpi_status_of(m, fn, a, RO_STATUS, 0));
 		break;
 	case 14: /* MPI_Test */
-		if (!mpi_arg(fn, a, RO_REQUEST, &v)) break;
-		mpi_arg(fn, a, RO_FLAG, &flag);
-		if (flag) req_complete(m, rec, at, (uint32_t)v, mpi_status_of(m, fn, a, RO_STATUS, 0));
-		else req_named(m, rec, at, (uint32_t)v);
+		mpi_request_test(m, rec, a);
 		break;
-	case 15: { /* MPI_Request_free */
-		mpi_req *q = mpi_arg(fn, a, RO_REQUEST, &v) ? req_named(m, rec, at, (uint32_t)v) : NULL;
-		if (q) req_drop(m, v, q);
+	case 15: /* MPI_Request_free */
+		mpi_request_free(m, rec, a);
 		break;
-	}
 	case 24: { /* MPI_Cancel */
 		mpi_req *q = mpi_arg(fn, a, RO_REQUEST, &v) ? req_named(m, rec, at, (uint32_t)v) : NULL;
 		if (q) q->cancelled = true;
@@ -523,14 +550,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		mpi_arg(fn, a, RO_FLAG, &flag);
 		uint32_t id;
 		if (fn == 32) {
-			/* the ids in memory at once when the record holds them (the
-			 * starts read nothing through the window) */
-			const uint8_t *ids = ids_in_record(m->pass, arr, cnt);
-			for (uint64_t i = 0; i < cnt; i++) {
-				if (ids) id = hv_be32(ids + 4 * i);
-				else if (!mpi_arr_u32(m, arr, i, &id)) continue;
-				if (!req_start_hot(m, rec, id)) req_start(m, rec, arr + 4 + 4 * i, id);
-			}
+			mpi_request_startall(m, rec, a);
 		} else if (fn == 18 || fn == 19) { /* Waitall, Testall */
 			for (uint64_t i = 0; i < cnt; i++) {
 				if (!mpi_arr_u32(m, arr, i, &id)) break;
