@@ -15,26 +15,26 @@
 
 static uint32_t gcomm_new(trace_ctx *t)
 {
-	if (t->ng == t->gcap) {
-		uint32_t nc = t->gcap ? 2 * t->gcap : 8;
-		gcomm *ng = hv_realloc(t->g, nc * sizeof *ng);
-		if (!ng) return GID_NONE;
-		t->g = ng;
-		t->gcap = nc;
+	/* ids are uint32_t below GID_NONE (a rank's instances are at most
+	 * MPI_MAX_INST, but ranks x that can pass 2^32): past them no verdict */
+	size_t cap = t->gcap;
+	if (!HV_GROW_UPTO(t->g, cap, (size_t)t->ng + 1, 8, GID_NONE)) {
+		if (t->ng >= GID_NONE) hv_alloc_fault(SIZE_MAX);
+		return GID_NONE;
 	}
+	t->gcap = (uint32_t)cap;
 	memset(&t->g[t->ng], 0, sizeof t->g[t->ng]);
 	return t->ng++;
 }
 
 static bool add_member(gcomm *g, gmember mb)
 {
-	if (g->n == g->cap) {
-		uint32_t nc = g->cap ? 2 * g->cap : 4;
-		gmember *nm = hv_realloc(g->mem, nc * sizeof *nm);
-		if (!nm) return false;
-		g->mem = nm;
-		g->cap = nc;
+	size_t cap = g->cap; /* a uint32_t: at most UINT32_MAX members, past them no verdict */
+	if (!HV_GROW_UPTO(g->mem, cap, (size_t)g->n + 1, 4, UINT32_MAX)) {
+		if (g->n == UINT32_MAX) hv_alloc_fault(SIZE_MAX);
+		return false;
 	}
+	g->cap = (uint32_t)cap;
 	g->mem[g->n++] = mb;
 	return true;
 }

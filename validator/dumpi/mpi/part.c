@@ -79,16 +79,13 @@ gchan *mpi_part_pair(trace_ctx *t, uint32_t *ix, bool fresh, uint32_t dst)
 	if (fresh) {
 		*ix = PAIR_ELSEWHERE;
 		if (!p->owner || p->owner[dst] != (uint32_t)p->me) return NULL;
-		if (p->npairs == p->pcap) {
-			uint32_t cap = p->pcap ? p->pcap * 2 : 1024;
-			gchan *n = cap > p->pcap ? hv_realloc(p->pairs, (size_t)cap * sizeof *n) : NULL;
-			if (!n) {
-				p->failed = true;
-				return NULL;
-			}
-			p->pairs = n;
-			p->pcap = cap;
+		/* indices are uint32_t below PAIR_ELSEWHERE */
+		size_t cap = p->pcap;
+		if (!HV_GROW_UPTO(p->pairs, cap, (size_t)p->npairs + 1, 1024, PAIR_ELSEWHERE)) {
+			p->failed = true;
+			return NULL;
 		}
+		p->pcap = (uint32_t)cap;
 		memset(&p->pairs[p->npairs], 0, sizeof *p->pairs);
 		*ix = p->npairs++;
 	}
