@@ -384,6 +384,43 @@ function block(id, at) {
 	return s;
 }
 
+// hpcvet.will_read (hv_blob.will_read): the core will read `len` bytes of
+// file id at `off` soon, after what it reads now: profile.db's next
+// profile, its index and then its values, each a jump no run of blocks
+// foresees. Each such jump cost the core a wait while the browser opened a
+// stream (the 1203 MiB database's 44 profiles: two each). Read ahead, the
+// blocks from there, HINT at most, are asked for now, so the reader opens
+// and fills them while the core checks the profile before. Only into slots
+// that are free or whose blocks the core has read and left (those claim()
+// gives up first): a block read ahead and not used yet is never taken for
+// a hint, and the memory stays SLOTS blocks. The first block is marked as
+// a place the core jumps to, so that a run of the values before an index
+// ends at the index, as after the core's own jump there. By FileReaderSync
+// nothing: a read now would make the core wait now. A hint changes no byte
+// the core is given, only when the browser reads it.
+const HINT = 2 * DEPTH;
+function spareSlots() {
+	let n = 0;
+	const order = [...store.byKey.keys()];
+	for (const x of store.slots) if (x.key === null) n++;
+	for (let i = order.length - 1 - RECENT; i >= 0; i--) if (store.slots[store.byKey.get(order[i])].used) n++;
+	return n;
+}
+function willRead(id, off, len) {
+	if (!store.worker || !files[id] || !(len > 0) || off >= files[id].size || find(id, off) >= 0) return;
+	try {
+		const first = Math.max(off - (off % GRAIN), prevHeld(id, off));
+		const limit = nextHeld(id, first), end = Math.min(off + len, limit);
+		const n = Math.min(HINT, Math.ceil((end - first) / BLOCK), spareSlots());
+		if (n < 1) return;
+		request(id, first, n, limit);
+		const s = find(id, off);
+		if (s >= 0) store.slots[s].jump = true;
+	} catch (e) {
+		// a slot the reader gave no answer for: the core's own read reports it
+	}
+}
+
 // Whether the blocks held (or being read) hold all `len` bytes of file id
 // at `off`.
 function held(id, off, len) {
@@ -470,7 +507,7 @@ const wasi = {
 async function load() {
 	const response = await fetch('hpcvet.wasm');
 	const {instance} = await WebAssembly.instantiate(await response.arrayBuffer(), {
-		hpcvet: {read},
+		hpcvet: {read, will_read: willRead},
 		wasi_snapshot_preview1: wasi,
 	});
 	wasm = instance.exports;
