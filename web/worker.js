@@ -118,7 +118,8 @@ const DIRECT = 1024 * 1024;
 // the file, ticket, len, run: blocks read in order up to this one, jump:
 // first asked for after a jump, used: the core read it, back: steps the
 // core took backwards through the file up to this block, again: the core
-// came back to it after it was given up}.
+// came back to it after it was given up, hinted: asked for on the core's
+// hint (willRead)}.
 let store = null;  // {worker (null: FileReaderSync), data: Uint8Array, done: Int32Array, slots, byKey: Map (in order of use, oldest first)}
 let ticket = 0;
 let current = -1;          // the slot the core read last
@@ -130,7 +131,7 @@ let lastIn = new Map();
 
 function newStore(worker, data, done) {
 	const slots = Array.from({length: SLOTS}, () => ({key: null, id: -1, start: 0, ticket: 0, len: 0, run: 0, jump: false,
-							  used: false, back: 0, again: false}));
+							  used: false, back: 0, again: false, hinted: false}));
 	return {worker, data: new Uint8Array(data), done: new Int32Array(done), slots, byKey: new Map()};
 }
 
@@ -267,6 +268,7 @@ function claim(id, start) {
 	slot.used = false;
 	slot.back = 0;
 	slot.again = gone.delete(key);
+	slot.hinted = false;
 	store.byKey.set(key, s);
 	return s;
 }
@@ -322,7 +324,9 @@ function block(id, at) {
 		const have = find(id, at);
 		const first = have >= 0 ? store.slots[have].start : Math.max(at - (at % GRAIN), prevHeld(id, at));
 		const before = first > 0 ? find(id, first - 1) : -1;
-		const run = first === 0 ? 1 : before < 0 ? 0 : store.slots[before].run + 1;
+		// (a block asked for on a hint and not read yet is not a run: the
+		// values hinted before their index, which the core reads first)
+		const run = first === 0 ? 1 : before < 0 || (store.slots[before].hinted && !store.slots[before].used) ? 0 : store.slots[before].run + 1;
 		recent.push(id);
 		if (recent.length > 2 * SLOTS) recent.shift();
 		if (have >= 0) {
@@ -407,15 +411,24 @@ function spareSlots() {
 	return n;
 }
 function willRead(id, off, len) {
-	if (!store.worker || !files[id] || !(len > 0) || off >= files[id].size || find(id, off) >= 0) return;
+	if (!store.worker || !files[id] || !(len > 0)) return;
+	const stop = Math.min(off + len, files[id].size);
+	// the blocks held already (another profile's, next to these) are skipped
+	let at = off;
+	for (let s; at < stop && (s = find(id, at)) >= 0;) at = store.slots[s].start + store.slots[s].len;
+	if (at >= stop) return;
 	try {
-		const first = Math.max(off - (off % GRAIN), prevHeld(id, off));
-		const limit = nextHeld(id, first), end = Math.min(off + len, limit);
+		const first = Math.max(at - (at % GRAIN), prevHeld(id, at));
+		const limit = nextHeld(id, first), end = Math.min(stop, limit);
 		const n = Math.min(HINT, Math.ceil((end - first) / BLOCK), spareSlots());
 		if (n < 1) return;
 		request(id, first, n, limit);
+		for (let p = first; p < first + n * BLOCK && p < limit; p += BLOCK) {
+			const s = find(id, p);
+			if (s >= 0) store.slots[s].hinted = true;
+		}
 		const s = find(id, off);
-		if (s >= 0) store.slots[s].jump = true;
+		if (s >= 0 && at === off) store.slots[s].jump = true;
 	} catch (e) {
 		// a slot the reader gave no answer for: the core's own read reports it
 	}
