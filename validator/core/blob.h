@@ -2,7 +2,9 @@
  * look at byte ranges. The core never opens files. Either the whole content
  * is in memory (`mem`), or the reader supplies a `fetch` callback and the
  * core looks at the file through windows of bounded size, so a multi-GB
- * profile.db never needs multi-GB of RAM. */
+ * profile.db never needs multi-GB of RAM. A reader may also take hints of
+ * where the core reads next (will_read), to start reads early where its
+ * reads go on beside the core (the web page); hints change no result. */
 #ifndef HV_BLOB_H
 #define HV_BLOB_H
 
