@@ -8,7 +8,7 @@
 // page".
 //
 // Needs Node (Debian: nodejs), for measuring only.
-// usage: node bench/web_reads.js BUILD/web INPUT [JSON_OUT]
+// usage: [READ_AHEAD=1] node bench/web_reads.js BUILD/web INPUT [JSON_OUT]
 // prints: "mib_asked=<MiB asked of the browser> reads=<browser reads>
 // exit=<exit code> input_mib=<MiB of the input>"; with JSON_OUT, the JSON
 // report written there.
@@ -58,9 +58,34 @@ class FileReaderSync {
 		return b.buffer.slice(b.byteOffset, b.byteOffset + b.length);
 	}
 }
+// READ_AHEAD=1: the read-ahead mode's bookkeeping (the blocks asked for on
+// the core's hints, hpcvet.will_read, counted too), with a stand-in for
+// reader.js that serves each run at once from disk (one browser read a run).
+class ReaderWorker {
+	postMessage(m) {
+		if (m.type === 'init') {
+			this.data = new Uint8Array(m.data);
+			this.done = new Int32Array(m.done);
+			this.block = m.block;
+			setImmediate(() => this.onmessage({data: {type: 'ready'}}));
+		} else if (m.type === 'files') {
+			this.files = m.files;
+		} else if (m.type === 'read') {
+			const b = new Uint8Array(new FileReaderSync().readAsArrayBuffer(this.files[m.id].slice(m.off, m.off + m.len)));
+			m.slots.forEach((s, j) => {
+				this.data.set(b.subarray(j * this.block, Math.min((j + 1) * this.block, m.len)), s * this.block);
+				this.done[s] = m.ticket;
+			});
+			this.done[this.done.length - 2]++;
+			this.done[this.done.length - 1]++;
+		}
+	}
+}
+const readAhead = process.env.READ_AHEAD === '1';
 const messages = [];
 const ctx = {
-	self: {crossOriginIsolated: false},
+	self: {crossOriginIsolated: readAhead},
+	Worker: ReaderWorker,
 	FileReaderSync,
 	TextEncoder,
 	TextDecoder,

@@ -5,7 +5,10 @@
  * several shapes, both editions, and for every break of a profile.db,
  * cct.db, trace.db or cross-file rule -- and no single fetch from those
  * files is larger than the window. A second pass uses the default window
- * on a database whose files are several MiB, so windows refill many times. */
+ * on a database whose files are several MiB, so windows refill many times.
+ * The windowed blobs take read hints (hv_blob.will_read): the results above
+ * are with them, and on the multi-MiB database each hint lies in its file
+ * and names bytes the core reads after it (profile.db's next profiles). */
 #include <stdlib.h>
 
 #include "core/hv_int.h"
@@ -21,6 +24,35 @@ static bool is_meta(const char *name)
 	return strcmp(hv_basename(name), "meta.db") == 0 || (n >= 5 && strcmp(name + n - 5, ".yaml") == 0);
 }
 
+/* The hints given (hv_blob.will_read), and whether a later fetch of the
+ * same file covered each one's first byte. */
+#define MAX_HINTS 4096
+static struct {
+	const void *io[MAX_HINTS];
+	uint64_t off[MAX_HINTS];
+	bool read[MAX_HINTS];
+	size_t n;
+	bool outside;
+} hints;
+
+static void record_hint(void *io, uint64_t off, uint64_t len)
+{
+	const tl_memio *m = io;
+	if (off >= m->n || len == 0 || len > m->n - off) hints.outside = true;
+	if (hints.n < MAX_HINTS) {
+		hints.io[hints.n] = io;
+		hints.off[hints.n] = off;
+		hints.read[hints.n++] = false;
+	}
+}
+
+static bool fetch_after_hints(void *io, uint64_t off, void *dst, size_t len)
+{
+	for (size_t i = 0; i < hints.n; i++)
+		if (hints.io[i] == io && hints.off[i] >= off && hints.off[i] - off < len) hints.read[i] = true;
+	return tl_mem_fetch(io, off, dst, len);
+}
+
 /* Validate `out` with every file behind a fetch callback. */
 static void validate_windowed(gen_output *out, const hv_options *opt, hv_report *r, size_t *max_fetch)
 {
@@ -32,7 +64,8 @@ static void validate_windowed(gen_output *out, const hv_options *opt, hv_report 
 		snprintf(names[i], sizeof names[i], "gen/%s", out->files[i].name);
 		ios[i] = (tl_memio){.d = out->files[i].data, .n = out->files[i].len};
 		blobs[i] = hv_blob_from_memory(names[i], NULL, out->files[i].len);
-		blobs[i].fetch = tl_mem_fetch;
+		blobs[i].fetch = fetch_after_hints;
+		blobs[i].will_read = record_hint;
 		blobs[i].io = &ios[i];
 	}
 	hv_report_init(r, out->is_set ? "gen" : names[0], opt->max_diags);
@@ -58,7 +91,7 @@ static void validate_windowed(gen_output *out, const hv_options *opt, hv_report 
 	}
 }
 
-static void compare(const gen_params *p, const char *label)
+static void compare(const gen_params *p, const char *label, bool check_hints)
 {
 	gen_output out;
 	char err[256] = "";
@@ -70,7 +103,21 @@ static void compare(const gen_params *p, const char *label)
 	hv_report mem, win;
 	tl_validate(&out, &opt, &mem);
 	size_t max_fetch;
+	hints.n = 0;
+	hints.outside = false;
 	validate_windowed(&out, &opt, &win, &max_fetch);
+	if (check_hints) {
+		size_t unread = 0;
+		for (size_t i = 0; i < hints.n; i++) unread += !hints.read[i];
+		/* each profile after the first: its index and its values (none
+		 * for an empty one) */
+		CHECK(hints.n >= (size_t)p->profiles, "%s: %zu read hints for %u profiles", label, hints.n,
+		      (unsigned)p->profiles);
+		CHECK(!hints.outside, "%s: a read hint reaches outside its file", label);
+		/* a hinted index may be in the window already with its values */
+		CHECK(unread * 10 <= hints.n, "%s: %zu of %zu read hints name bytes the core did not read after them", label,
+		      unread, hints.n);
+	}
 	int differ = -1;
 	for (int j = 0; j < HV_RULE_COUNT && differ < 0; j++)
 		if (mem.evaluated[j] != win.evaluated[j] || mem.failed[j] != win.failed[j]) differ = j;
@@ -114,7 +161,7 @@ int main(void)
 			if (seed == 2) p.contexts = 300, p.profiles = 20, p.metrics = 6, p.trace_len = 400;
 			if (seed == 3) p.minor = 1;
 			snprintf(label, sizeof label, "valid db %s seed %llu", tl_edition_name(eds[e]), (unsigned long long)seed);
-			compare(&p, label);
+			compare(&p, label, false);
 		}
 	for (int rule = 0; rule < HV_RULE_COUNT; rule++) {
 		if (!is_mine(hv_rules[rule].id)) continue;
@@ -127,7 +174,7 @@ int main(void)
 			p.edition = eds[e];
 			p.break_rule = hv_rules[rule].id;
 			snprintf(label, sizeof label, "break %s (%s)", hv_rules[rule].id, tl_edition_name(eds[e]));
-			compare(&p, label);
+			compare(&p, label, false);
 		}
 	}
 	/* Files of several MiB through the default window: many refills. */
@@ -136,6 +183,6 @@ int main(void)
 	gen_params_default(&p);
 	p.what = "hpctoolkit-db";
 	p.contexts = 3000, p.profiles = 24, p.metrics = 10, p.trace_len = 60000;
-	compare(&p, "multi-MiB db, default window");
+	compare(&p, "multi-MiB db, default window", true);
 	TAP_DONE();
 }

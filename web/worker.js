@@ -118,7 +118,8 @@ const DIRECT = 1024 * 1024;
 // the file, ticket, len, run: blocks read in order up to this one, jump:
 // first asked for after a jump, used: the core read it, back: steps the
 // core took backwards through the file up to this block, again: the core
-// came back to it after it was given up}.
+// came back to it after it was given up, hinted: asked for on the core's
+// hint (willRead)}.
 let store = null;  // {worker (null: FileReaderSync), data: Uint8Array, done: Int32Array, slots, byKey: Map (in order of use, oldest first)}
 let ticket = 0;
 let current = -1;          // the slot the core read last
@@ -130,7 +131,7 @@ let lastIn = new Map();
 
 function newStore(worker, data, done) {
 	const slots = Array.from({length: SLOTS}, () => ({key: null, id: -1, start: 0, ticket: 0, len: 0, run: 0, jump: false,
-							  used: false, back: 0, again: false}));
+							  used: false, back: 0, again: false, hinted: false}));
 	return {worker, data: new Uint8Array(data), done: new Int32Array(done), slots, byKey: new Map()};
 }
 
@@ -267,6 +268,7 @@ function claim(id, start) {
 	slot.used = false;
 	slot.back = 0;
 	slot.again = gone.delete(key);
+	slot.hinted = false;
 	store.byKey.set(key, s);
 	return s;
 }
@@ -322,7 +324,9 @@ function block(id, at) {
 		const have = find(id, at);
 		const first = have >= 0 ? store.slots[have].start : Math.max(at - (at % GRAIN), prevHeld(id, at));
 		const before = first > 0 ? find(id, first - 1) : -1;
-		const run = first === 0 ? 1 : before < 0 ? 0 : store.slots[before].run + 1;
+		// (a block asked for on a hint and not read yet is not a run: the
+		// values hinted before their index, which the core reads first)
+		const run = first === 0 ? 1 : before < 0 || (store.slots[before].hinted && !store.slots[before].used) ? 0 : store.slots[before].run + 1;
 		recent.push(id);
 		if (recent.length > 2 * SLOTS) recent.shift();
 		if (have >= 0) {
@@ -382,6 +386,52 @@ function block(id, at) {
 	store.byKey.set(slot.key, s);
 	if (!settle(s, slot.ticket)) throw new Error('read failed');
 	return s;
+}
+
+// hpcvet.will_read (hv_blob.will_read): the core will read `len` bytes of
+// file id at `off` soon, after what it reads now: profile.db's next
+// profile, its index and then its values, each a jump no run of blocks
+// foresees. Each such jump cost the core a wait while the browser opened a
+// stream (the 1203 MiB database's 44 profiles: two each). Read ahead, the
+// blocks from there, HINT at most, are asked for now, so the reader opens
+// and fills them while the core checks the profile before. Only into slots
+// that are free or whose blocks the core has read and left (those claim()
+// gives up first): a block read ahead and not used yet is never taken for
+// a hint, and the memory stays SLOTS blocks. The first block is marked as
+// a place the core jumps to, so that a run of the values before an index
+// ends at the index, as after the core's own jump there. By FileReaderSync
+// nothing: a read now would make the core wait now. A hint changes no byte
+// the core is given, only when the browser reads it.
+const HINT = 2 * DEPTH;
+function spareSlots() {
+	let n = 0;
+	const order = [...store.byKey.keys()];
+	for (const x of store.slots) if (x.key === null) n++;
+	for (let i = order.length - 1 - RECENT; i >= 0; i--) if (store.slots[store.byKey.get(order[i])].used) n++;
+	return n;
+}
+function willRead(id, off, len) {
+	if (!store.worker || !files[id] || !(len > 0)) return;
+	const stop = Math.min(off + len, files[id].size);
+	// the blocks held already (another profile's, next to these) are skipped
+	let at = off;
+	for (let s; at < stop && (s = find(id, at)) >= 0;) at = store.slots[s].start + store.slots[s].len;
+	if (at >= stop) return;
+	try {
+		const first = Math.max(at - (at % GRAIN), prevHeld(id, at));
+		const limit = nextHeld(id, first), end = Math.min(stop, limit);
+		const n = Math.min(HINT, Math.ceil((end - first) / BLOCK), spareSlots());
+		if (n < 1) return;
+		request(id, first, n, limit);
+		for (let p = first; p < first + n * BLOCK && p < limit; p += BLOCK) {
+			const s = find(id, p);
+			if (s >= 0) store.slots[s].hinted = true;
+		}
+		const s = find(id, off);
+		if (s >= 0 && at === off) store.slots[s].jump = true;
+	} catch (e) {
+		// a slot the reader gave no answer for: the core's own read reports it
+	}
 }
 
 // Whether the blocks held (or being read) hold all `len` bytes of file id
@@ -470,7 +520,7 @@ const wasi = {
 async function load() {
 	const response = await fetch('hpcvet.wasm');
 	const {instance} = await WebAssembly.instantiate(await response.arrayBuffer(), {
-		hpcvet: {read},
+		hpcvet: {read, will_read: willRead},
 		wasi_snapshot_preview1: wasi,
 	});
 	wasm = instance.exports;

@@ -32,6 +32,12 @@ bool hv_blob_read(hv_blob *b, uint64_t off, void *dst, size_t len)
 	return true;
 }
 
+void hv_blob_will_read(hv_blob *b, uint64_t off, uint64_t len)
+{
+	if (b->mem || !b->will_read || off >= b->size || len == 0) return;
+	b->will_read(b->io, off, len < b->size - off ? len : b->size - off);
+}
+
 bool hv_blob_materialize(hv_blob *b)
 {
 	if (b->mem) return true;

@@ -2,7 +2,9 @@
  * look at byte ranges. The core never opens files. Either the whole content
  * is in memory (`mem`), or the reader supplies a `fetch` callback and the
  * core looks at the file through windows of bounded size, so a multi-GB
- * profile.db never needs multi-GB of RAM. */
+ * profile.db never needs multi-GB of RAM. A reader may also take hints of
+ * where the core reads next (will_read), to start reads early where its
+ * reads go on beside the core (the web page); hints change no result. */
 #ifndef HV_BLOB_H
 #define HV_BLOB_H
 
@@ -16,6 +18,12 @@ typedef struct hv_blob {
 	const uint8_t *mem;    /* whole content, or NULL when read through fetch */
 	/* Copy [off, off+len) into dst; false on any I/O failure or short read. */
 	bool (*fetch)(void *io, uint64_t off, void *dst, size_t len);
+	/* Optional (NULL: none): the core will read [off, off+len) soon, after
+	 * what it reads now (profile.db's next profile, far from the current
+	 * one). Only a hint: the reader may start fetching those bytes, or
+	 * ignore it; nothing the core computes depends on it. The range may lie
+	 * partly outside the file (hv_blob_will_read clamps it). */
+	void (*will_read)(void *io, uint64_t off, uint64_t len);
 	void *io;
 	bool io_failed;        /* a fetch failed: the input is unreadable (exit 3) */
 	uint8_t *owned;        /* memory from hv_blob_materialize, freed by hv_blob_release */
@@ -31,6 +39,10 @@ bool hv_blob_read(hv_blob *b, uint64_t off, void *dst, size_t len);
  * whose structure is random-access). Returns false when memory or I/O fails. */
 bool hv_blob_materialize(hv_blob *b);
 void hv_blob_release(hv_blob *b);
+
+/* Pass a hint to the reader's will_read, the range clamped to the file;
+ * nothing when the blob is in memory or the reader takes no hints. */
+void hv_blob_will_read(hv_blob *b, uint64_t off, uint64_t len);
 
 /* A sliding read-only view over a blob. hv_window_get returns a pointer to
  * `len` bytes at `off`, valid until the next call on the same window; NULL

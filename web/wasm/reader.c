@@ -14,6 +14,12 @@
 __attribute__((import_module("hpcvet"), import_name("read"))) int hvw_js_read(uint32_t file, double off, void *dst,
 									      uint32_t len);
 
+/* worker.js: the core will read `len` bytes of File `file` at `off` soon
+ * (hv_blob.will_read): read ahead, the page starts reading them into free
+ * slots while the core checks what it has; otherwise nothing. */
+__attribute__((import_module("hpcvet"), import_name("will_read"))) void hvw_js_will_read(uint32_t file, double off,
+											 double len);
+
 static uint64_t g_bytes_read;
 
 uint64_t hvw_bytes_read(void) { return g_bytes_read; }
@@ -24,6 +30,12 @@ static bool js_fetch(void *io, uint64_t off, void *dst, size_t len)
 	if (off > f->size || len > f->size - off || len > UINT32_MAX) return false;
 	g_bytes_read += len;
 	return len == 0 || hvw_js_read(f->js_id, (double)off, dst, (uint32_t)len) == 1;
+}
+
+static void js_will_read(void *io, uint64_t off, uint64_t len)
+{
+	const hvw_file *f = io;
+	hvw_js_will_read(f->js_id, (double)off, (double)len);
 }
 
 bool hvw_input_add(hvw_input *in, const char *name, uint64_t size, uint32_t js_id)
@@ -84,6 +96,7 @@ bool hvw_input_open(hvw_input *in, char *why, size_t why_len)
 			slurped += f->size;
 		} else {
 			b->fetch = js_fetch;
+			b->will_read = js_will_read;
 			b->io = f;
 		}
 	}

@@ -4,7 +4,9 @@
  * the core reads them through the blob's fetch callback, which calls the
  * JavaScript import hpcvet.read: a synchronous FileReaderSync read of one
  * slice. So a large file is read by windows, as the CLI reads it with
- * pread, and the browser never holds it whole. */
+ * pread, and the browser never holds it whole. The blob's will_read hint
+ * (core/blob.h) calls hpcvet.will_read, with which the page starts reads
+ * ahead of a jump the core announces. */
 #ifndef HV_WEB_READER_H
 #define HV_WEB_READER_H
 

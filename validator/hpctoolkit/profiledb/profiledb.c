@@ -286,6 +286,22 @@ bool hpctk_profiledb_prepare(hpctk_profiledb *p, hv_report *r, const hpctk_prof_
 	return true;
 }
 
+/* Tell the reader where the core goes after profile i: profile i+1's index,
+ * then its values (before the index in hpcprof's files). hpcprof writes the
+ * profiles wherever its threads finished them, so each is a jump the
+ * reader cannot guess; told now, a reader whose reads go on while the core
+ * checks (the web page's) can start them while profile i is checked. Only
+ * a hint: nothing here changes what is checked or reported. */
+static void hint_next(hpctk_profiledb *p, hv_window *w, uint32_t i)
+{
+	if (p->b->mem || !p->b->will_read || i + 1 >= p->pi.n) return;
+	const uint8_t *pi = hv_window_get(w, p->pi.p + (uint64_t)(i + 1) * p->pi.sz, 0x20);
+	if (!pi) return;
+	hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i + 1, 0);
+	hv_blob_will_read(p->b, blk.pidx, hv_mul_sat(blk.nidx, 12));
+	hv_blob_will_read(p->b, blk.pvalues, hv_mul_sat(blk.nvalues, 10));
+}
+
 bool hpctk_profiledb_range(hpctk_profiledb *p, const hpctk_prof_walk *pw, hv_report *r, const hpctk_prof_visitor *v,
 			   uint32_t first, uint32_t last)
 {
@@ -304,6 +320,7 @@ bool hpctk_profiledb_range(hpctk_profiledb *p, const hpctk_prof_walk *pw, hv_rep
 		fs.summary = pw->release ? (hv_le32(pi + 0x28) & 1) != 0 : i == 0;
 		sv.fast = v && v->fast ? &v->fast[fs.summary] : NULL;
 		hpctk_svb_block blk = hpctk_svb_decode(&psvb_desc, pi, i, at);
+		hint_next(p, &rg.w, i);
 		hpctk_svb_values(&rg.e, &blk);
 		if (v && v->profile_end) v->profile_end(v->arg, i);
 	}
