@@ -9,39 +9,37 @@
 #include <string.h>
 
 #include "dumpi/mpi/pass.h"
+#include "mpi_feed.h"
 #include "tap.h"
 
-static bool name_is(const dumpi_field *f, const char *n)
+/* A point-to-point record's arguments: its count, datatype, communicator,
+ * peer and tag. */
+typedef struct p2p_args {
+	int32_t peer, tag;
+} p2p_args;
+
+static bool p2p_value(const dumpi_field *f, void *ctx, uint64_t *v)
 {
-	return strlen(n) == f->name_len && memcmp(f->name, n, f->name_len) == 0;
+	const p2p_args *p = ctx;
+	int64_t x = -9; /* absent */
+	if (mpi_field_is(f, "count")) x = 1;
+	else if (mpi_field_is(f, "datatype")) x = 9; /* MPI_INT */
+	else if (mpi_field_is(f, "comm")) x = MPI_D_COMM_WORLD;
+	else if (mpi_field_is(f, "dest") || mpi_field_is(f, "source")) x = p->peer;
+	else if (mpi_field_is(f, "tag")) x = p->tag;
+	*v = (uint64_t)(uint32_t)(int32_t)x;
+	return x != -9;
 }
 
 /* A point-to-point record of function fn (0 MPI_Send, 1 MPI_Recv). */
 static void p2p(mpi_rank *m, uint64_t index, unsigned fn, int32_t peer, int32_t tag)
 {
-	const dumpi_layout *L = dumpi_layout_of(fn);
-	dumpi_args a;
-	memset(&a, 0, sizeof a);
-	a.n = L->nfields;
-	for (unsigned i = 0; i < L->nfields; i++) {
-		const dumpi_field *f = &L->fields[i];
-		int64_t v = name_is(f, "count") ? 1 : name_is(f, "datatype") ? 9 : name_is(f, "comm") ? MPI_D_COMM_WORLD
-			    : name_is(f, "dest") || name_is(f, "source") ? peer : name_is(f, "tag") ? tag : -9;
-		if (v == -9) continue;
-		a.f[i].present = true;
-		a.f[i].v = (uint64_t)(uint32_t)(int32_t)v;
-		a.f[i].at = 100 + index;
-	}
-	dumpi_record rec = {.index = index, .offset = 100 + index * 40, .fn = fn};
-	mpi_rank_record(m, &rec, &a);
+	mpi_feed(m, index, fn, p2p_value, &(p2p_args){peer, tag});
 }
 
 static void finalize(mpi_rank *m, uint64_t index)
 {
-	dumpi_args a;
-	memset(&a, 0, sizeof a);
-	dumpi_record rec = {.index = index, .offset = 100 + index * 40, .fn = 125};
-	mpi_rank_record(m, &rec, &a);
+	mpi_feed(m, index, 125, NULL, NULL);
 	mpi_rank_end(m, true);
 }
 

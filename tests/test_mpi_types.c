@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dumpi/mpi/pass.h"
+#include "mpi_feed.h"
 #include "tap.h"
 
 enum { CONTIGUOUS = 35, COMMIT = 46, FREE = 47, FINALIZE = 125 };
@@ -31,37 +32,25 @@ static void start(rank_run *t)
 	t->next = 0;
 }
 
+/* A datatype call's arguments: `id` in every field but its count (4) and
+ * old type (MPI_INT). */
+static bool type_value(const dumpi_field *f, void *ctx, uint64_t *v)
+{
+	*v = mpi_field_is(f, "count") ? 4 : mpi_field_is(f, "oldtype") ? 9 : *(const uint64_t *)ctx;
+	return true;
+}
+
 /* A record of a datatype call: MPI_Type_contiguous(4, MPI_INT, &id), or
  * MPI_Type_commit / MPI_Type_free of id. Returns its index. */
 static uint64_t type_call(rank_run *t, unsigned fn, uint64_t id)
 {
-	const dumpi_layout *L = dumpi_layout_of(fn);
-	dumpi_args a;
-	memset(&a, 0, sizeof a);
-	a.n = L->nfields;
-	for (unsigned i = 0; i < L->nfields; i++) {
-		const dumpi_field *f = &L->fields[i];
-		const char *n = f->name;
-		size_t len = f->name_len;
-		uint64_t v = len == 5 && !memcmp(n, "count", 5)	   ? 4
-			     : len == 7 && !memcmp(n, "oldtype", 7) ? 9 /* MPI_INT */
-								    : id;
-		a.f[i].present = true;
-		a.f[i].v = v;
-		a.f[i].at = 100 + t->next * 40 + 29 + 2 * i;
-	}
-	dumpi_record rec = {.index = t->next, .offset = 100 + t->next * 40, .fn = fn};
-	mpi_rank_record(t->m, &rec, &a);
+	mpi_feed(t->m, t->next, fn, type_value, &id);
 	return t->next++;
 }
 
 static void end(rank_run *t)
 {
-	dumpi_args a;
-	memset(&a, 0, sizeof a);
-	dumpi_record rec = {.index = t->next, .offset = 100 + t->next * 40, .fn = FINALIZE};
-	mpi_rank_record(t->m, &rec, &a);
-	t->next++;
+	mpi_feed(t->m, t->next++, FINALIZE, NULL, NULL);
 	mpi_rank_end(t->m, true);
 }
 

@@ -1,0 +1,43 @@
+/* Records fed to the per-rank MPI pass directly (mpi_rank_record), as the
+ * stream walk would hand them over, for the tests of the layer's parts
+ * (tests/test_mpi_*.c): record `index` of a rank lies at byte 100 + 40
+ * index, and its arguments are the fields of its function's layout that
+ * the test's `value` gives a value (field i at 29 + 2 i in the record). */
+#ifndef HV_TEST_MPI_FEED_H
+#define HV_TEST_MPI_FEED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dumpi/mpi/pass.h"
+
+/* Field f's value in the record (true), or false: f absent. */
+typedef bool (*mpi_feed_value)(const dumpi_field *f, void *ctx, uint64_t *v);
+
+static inline bool mpi_field_is(const dumpi_field *f, const char *name)
+{
+	return strlen(name) == f->name_len && memcmp(f->name, name, f->name_len) == 0;
+}
+
+/* One record of function fn; value NULL: a record with no arguments. */
+static inline void mpi_feed(mpi_rank *m, uint64_t index, unsigned fn, mpi_feed_value value, void *ctx)
+{
+	dumpi_args a;
+	memset(&a, 0, sizeof a);
+	if (value) {
+		const dumpi_layout *L = dumpi_layout_of(fn);
+		a.n = L->nfields;
+		for (unsigned i = 0; i < L->nfields; i++) {
+			uint64_t v;
+			if (!value(&L->fields[i], ctx, &v)) continue;
+			a.f[i].present = true;
+			a.f[i].v = v;
+			a.f[i].at = 100 + index * 40 + 29 + 2 * i;
+		}
+	}
+	dumpi_record rec = {.index = index, .offset = 100 + index * 40, .fn = fn};
+	mpi_rank_record(m, &rec, &a);
+}
+
+#endif
