@@ -13,9 +13,14 @@ t=$1 lim=$2 drv=build-san/fuzz/regress_$1 n=0
 shift 2
 [ -x "$drv" ] || drv=build/fuzz/regress_$t
 cap=$(awk -v l="$lim" 'BEGIN { printf "%d", l + 2 }')
+# time's own report goes to a file: the driver's stderr is discarded, and
+# time writes to the same stderr.
+tf=$(mktemp)
+trap 'rm -f "$tf"' EXIT
 for f in "$@"; do
 	[ -f "$f" ] || continue
-	cpu=$( { /usr/bin/time -f '%U %S' bash -c 'ulimit -t "$1"; exec "$2" "$3"' _ "$cap" "$drv" "$f" >/dev/null 2>/dev/null; } 2>&1 | tail -1 | awk '{ print $1 + $2 }')
+	/usr/bin/time -o "$tf" -f '%U %S' bash -c 'ulimit -t "$1"; exec "$2" "$3"' _ "$cap" "$drv" "$f" >/dev/null 2>&1
+	cpu=$(tail -1 "$tf" | awk '{ print $1 + $2 }')
 	awk -v c="${cpu:-0}" -v l="$lim" 'BEGIN { exit !(c >= l) }' && n=$((n + 1))
 done
 echo $n
