@@ -48,32 +48,39 @@ one() {
 	[ "$work" = build-fuzz/smoke ] && rm -rf "$d"
 	mkdir -p "$d/queue"
 	opts=$(grep -v '^\[' "fuzz/options/$t.options" 2>/dev/null | sed 's/ *= */=/; s/^/-/' | tr '\n' ' ')
-	if [ "$secs" = execs ]; then
-		runs=$(runs_of "$t")
-		limit="-runs=$runs -max_total_time=${SMOKE_GUARD_S:-600} -timeout=${SMOKE_HANG_S:-60}"
-	else
-		runs=0 limit="-max_total_time=$secs"
-	fi
+	runs=0 limit="-max_total_time=$secs" done=0 starved=0 guard=${SMOKE_GUARD_S:-600} hang=${SMOKE_HANG_S:-60}
+	[ "$secs" = execs ] && runs=$(runs_of "$t")
+	lim=$(sed -n 's/^timeout *= *//p' "fuzz/options/$t.options")
 	s0=$(date +%s)
-	# shellcheck disable=SC2086
-	if build-fuzz/lf/fuzz_$t $opts $limit -dict="fuzz/dict/$t.dict" -print_final_stats=1 \
-		-artifact_prefix="$d/" "$d/queue" "$seeds/$t" >"$d/log" 2>&1; then
-		l=$(grep -E '^#[0-9]+' "$d/log" | tail -1)
-		n=$(grep -m1 number_of_executed_units "$d/log" | awk '{print $2}')
+	while :; do
 		w=$(($(date +%s) - s0))
-		guard=
-		[ "$runs" -gt 0 ] && [ "${n:-0}" -lt "$runs" ] && guard=", wall guard ${SMOKE_GUARD_S:-600}s reached at $n of $runs runs"
-		echo "ok   $t: $n execs in ${w}s, $(sed -E 's/.*(cov: [0-9]+ ft: [0-9]+ corp: [0-9]+).*/\1/' <<<"$l"), peak rss $(grep -m1 peak_rss_mb "$d/log" | awk '{print $2}') MB$guard"
-	elif [ "$runs" -gt 0 ] && grep -q 'ERROR: libFuzzer: timeout' "$d/log" &&
-		lim=$(sed -n 's/^timeout *= *//p' "fuzz/options/$t.options") &&
-		[ "$(bash fuzz/confirm-slow.sh "$t" "${lim:-2}" "$d"/timeout-*)" = 0 ]; then
+		[ "$runs" -gt 0 ] && limit="-runs=$((runs - done)) -max_total_time=$((guard > w ? guard - w : 1)) -timeout=$hang"
+		# shellcheck disable=SC2086
+		build-fuzz/lf/fuzz_$t $opts $limit -dict="fuzz/dict/$t.dict" -print_final_stats=1 \
+			-artifact_prefix="$d/" "$d/queue" "$seeds/$t" >"$d/log" 2>&1
+		rc=$?
 		n=$(grep -m1 number_of_executed_units "$d/log" | awk '{print $2}')
-		echo "ok   $t: ${n:-?} execs in $(($(date +%s) - s0))s, then a unit over ${SMOKE_HANG_S:-60}s wall whose replay takes under ${lim:-2} CPU-s (starved, not slow: $d/log)"
-	else
+		done=$((done + ${n:-0}))
+		[ $rc -eq 0 ] && break
+		# A unit over the hang guard whose replay is not slow in CPU time was
+		# starved: its run goes on (the queue is kept) with the runs left.
+		if [ "$runs" -gt 0 ] && grep -q 'ERROR: libFuzzer: timeout' "$d/log" &&
+			[ "$(bash fuzz/confirm-slow.sh "$t" "${lim:-2}" "$d"/timeout-*)" = 0 ] &&
+			[ "$done" -lt "$runs" ] && [ $(($(date +%s) - s0)) -lt "$guard" ]; then
+			starved=$((starved + 1))
+			mv "$d/log" "$d/log.starved$starved"
+			rm -f "$d"/timeout-*
+			continue
+		fi
 		echo "FAIL $t: see $d/log"
 		grep -E 'ERROR|SUMMARY|artifact_prefix|Test unit written' "$d/log" | head -5 | sed 's/^/     /'
 		return 1
-	fi
+	done
+	l=$(grep -E '^#[0-9]+' "$d/log" | tail -1)
+	note=
+	[ "$starved" = 0 ] || note=", starved units (over ${hang}s wall, not slow in CPU time): $starved, logs $d/log.starved*"
+	[ "$runs" -gt 0 ] && [ "$done" -lt "$runs" ] && note="$note, wall guard ${guard}s reached at $done of $runs runs"
+	echo "ok   $t: $done execs in $(($(date +%s) - s0))s, $(sed -E 's/.*(cov: [0-9]+ ft: [0-9]+ corp: [0-9]+).*/\1/' <<<"$l"), peak rss $(grep -m1 peak_rss_mb "$d/log" | awk '{print $2}') MB$note"
 }
 export -f one
 start=$(date +%s)
