@@ -121,7 +121,7 @@ help:
 	@echo "make seeds    regenerate the fuzz seed corpora (corpus/) from hpcvet-gen"
 	@echo "make fuzz TARGET=metadb SECONDS=600   libFuzzer campaign (targets: fuzz/README.md)"
 	@echo "make afl TARGET=metadb SECONDS=600    AFL++ campaign (cmplog + custom mutator)"
-	@echo "make fuzz-smoke   every libFuzzer target for SMOKE_SECONDS (CI)"
+	@echo "make fuzz-smoke   every libFuzzer target for its executions in fuzz/smoke-execs.tsv, or SMOKE_SECONDS (CI)"
 	@echo "make web      the web page, built to WebAssembly, in $(BUILD)/web (README \"In the browser\")"
 	@echo "make serve-web  serve it on http://127.0.0.1:$(WEB_PORT)/"
 	@echo "make bench-web  the page beside hpcvet -j1 on generated inputs (WEB_SIZE=MiB, default 256; WEB_MODES)"
@@ -368,12 +368,13 @@ build-fuzz/hv_mutator.so: fuzz/afl_mutator.c $(FUZZ_MUT_SRCS) $(LIB_SRCS) $(HEAD
 # ---- campaigns ----
 # make fuzz TARGET=metadb SECONDS=600 [ENGINE_ARGS=...]          (libFuzzer)
 # make afl  TARGET=metadb SECONDS=600                              (AFL++ + cmplog + custom mutator)
-# make fuzz-smoke [SMOKE_SECONDS=25]      every libFuzzer target, two at a time (CI)
+# make fuzz-smoke [SMOKE_SECONDS=25]      every libFuzzer target, two at a time (CI): its
+#   executions in fuzz/smoke-execs.tsv, or SMOKE_SECONDS each (AFL++: afl-smoke, AFL_SMOKE_SECONDS)
 # Findings land in fuzz/out/TARGET/ (libFuzzer) and fuzz/afl-out/TARGET/ (AFL++).
 TARGET  ?= single
 SECONDS ?= 60
-SMOKE_SECONDS ?= 25
-AFL_SMOKE_SECONDS ?= 10
+SMOKE_SECONDS ?= execs
+AFL_SMOKE_SECONDS ?= execs
 FUZZ_ARGS = $$(grep -v '^\[' fuzz/options/$(1).options 2>/dev/null | sed 's/ *= */=/; s/^/-/' | tr '\n' ' ')
 fuzz-build: deps $(FUZZ_TARGETS:%=$(LF)/fuzz_%) build-fuzz/cpu-account
 afl-build: deps $(FUZZ_TARGETS:%=build-fuzz/afl/afl_%) $(FUZZ_TARGETS:%=build-fuzz/cmplog/afl_%) build-fuzz/hv_mutator.so \

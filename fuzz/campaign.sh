@@ -38,18 +38,8 @@ lf_hang_s=${LF_HANG_S:-30}
 export lfout afout afl_timeout_ms lf_hang_s
 
 # confirm_slow TARGET SECONDS FILE...: how many FILEs take at least SECONDS of
-# CPU time in the sanitized regression driver (the plain one if that is absent).
-confirm_slow() {
-	local t=$1 lim=$2 drv=build-san/fuzz/regress_$1 n=0 f cpu
-	shift 2
-	[ -x "$drv" ] || drv=build/fuzz/regress_$t
-	for f in "$@"; do
-		[ -f "$f" ] || continue
-		cpu=$( { /usr/bin/time -f '%U %S' "$drv" "$f" >/dev/null 2>/dev/null; } 2>&1 | tail -1 | awk '{ print $1 + $2 }')
-		awk -v c="${cpu:-0}" -v l="$lim" 'BEGIN { exit !(c >= l) }' && n=$((n + 1))
-	done
-	echo $n
-}
+# CPU time in the sanitized regression driver (fuzz/confirm-slow.sh).
+confirm_slow() { bash fuzz/confirm-slow.sh "$@"; }
 export -f confirm_slow
 [ -f "$log" ] || printf 'date\tengine\ttarget\twall_s\tcpu_s\texecs\texec_per_s\tedges\tfeatures\tqueue\tpeak_rss_mb\tcrashes\thangs\tnote\n' >"$log"
 export log
@@ -85,8 +75,9 @@ run_lf() { # target seconds
 	echo "done lf:$t:$s cpu ${cpu}s execs ${execs:-0} cov ${cov:-?} ($note)"
 }
 
-run_afl() { # target seconds
-	t=$1 s=$2 o=$afout/$1
+run_afl() { # target seconds [execs]
+	t=$1 s=$2 o=$afout/$1 limit=(-V "$2")
+	[ -z "${3:-}" ] || limit=(-V "$2" -E "$3")
 	mkdir -p "$afout"
 	st=$o/default/fuzzer_stats
 	c0=0 e0=0
@@ -103,7 +94,7 @@ run_afl() { # target seconds
 		AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 AFL_AUTORESUME=1 \
 		AFL_CUSTOM_MUTATOR_LIBRARY="$PWD/build-fuzz/hv_mutator.so" \
 		ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=1:$ASAN_OPTIONS" \
-		nice -n 19 afl-fuzz -i "${CAMPAIGN_SEEDS:-corpus}/$t" -o "$o" -x "fuzz/dict/$t.dict" -V "$s" -t "$afl_timeout_ms+" -m none \
+		nice -n 19 afl-fuzz -i "${CAMPAIGN_SEEDS:-corpus}/$t" -o "$o" -x "fuzz/dict/$t.dict" "${limit[@]}" -t "$afl_timeout_ms+" -m none \
 		-c "build-fuzz/cmplog/afl_$t" -- "build-fuzz/afl/afl_$t" >"$afout/$t.log" 2>&1
 	rc=$?
 	read -r wall u sy < <(tail -1 "$afout/$t.time")
@@ -130,10 +121,10 @@ run_afl() { # target seconds
 }
 
 job() {
-	IFS=: read -r eng t s <<<"$1"
+	IFS=: read -r eng t s e <<<"$1"
 	case $eng in
 	lf) run_lf "$t" "$s" ;;
-	afl) run_afl "$t" "$s" ;;
+	afl) run_afl "$t" "$s" "$e" ;;
 	*) echo "unknown engine in $1" >&2; return 2 ;;
 	esac
 }
