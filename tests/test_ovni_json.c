@@ -164,8 +164,47 @@ static void test_deep_positions(void)
 	free(text);
 }
 
+/* The positions' index by path (scan.c: a find costs no walk of them all)
+ * answers as the walk does: every recorded path, each of its occurrences
+ * in document order (duplicate keys), and no occurrence past the last or
+ * of a path never recorded. */
+static void test_find_index(void)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *text = malloc(cap);
+	if (!text) return;
+	n += (size_t)snprintf(text + n, cap - n, "{\"version\":3,\"labels\":{");
+	for (unsigned i = 0; i < 500; i++) /* 100 names, each 5 times */
+		n += (size_t)snprintf(text + n, cap - n, "%s\"k%u\":[%u,{\"a\":1}]", i ? "," : "", i % 100, i);
+	n += (size_t)snprintf(text + n, cap - n, "}}");
+	ovni_jdoc d;
+	CHECK(ovni_jdoc_init(&d, (const uint8_t *)text, n), "index: scanner starts");
+	ovni_jdoc_scan(&d);
+	CHECK(d.head && d.next_same, "index: built");
+	ovni_jdoc walk = d; /* the same positions, no index */
+	walk.head = walk.next_same = NULL;
+	unsigned bad = 0, finds = 0;
+	for (size_t i = 0; i < d.npos; i++)
+		for (unsigned nth = 0; nth < 7; nth++) {
+			uint64_t o1 = 0, l1 = 0, o2 = 0, l2 = 0;
+			bool f1 = ovni_jdoc_find(&d, d.pos[i].path, nth, &o1, &l1);
+			bool f2 = ovni_jdoc_find(&walk, d.pos[i].path, nth, &o2, &l2);
+			bad += f1 != f2 || o1 != o2 || l1 != l2;
+			finds += f1;
+		}
+	uint64_t off, len;
+	CHECK(bad == 0 && finds > d.npos, "index: %zu paths x 7 occurrences as the walk finds them (%u differ)", d.npos, bad);
+	CHECK(ovni_jdoc_find(&d, "labels.k7", 4, &off, &len) && !ovni_jdoc_find(&d, "labels.k7", 5, &off, &len),
+	      "index: a key given 5 times has 5 occurrences");
+	CHECK(!ovni_jdoc_find(&d, "labels.k100", 0, &off, &len) && !ovni_jdoc_find(&d, "", 0, &off, &len),
+	      "index: a path never recorded is not found");
+	ovni_jdoc_free(&d);
+	free(text);
+}
+
 int main(void)
 {
+	test_find_index();
 	test_deep_positions();
 	hv_report r;
 	run(good, &r);

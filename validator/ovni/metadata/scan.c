@@ -89,6 +89,8 @@ void ovni_jdoc_free(ovni_jdoc *d)
 {
 	for (size_t i = 0; i < d->npos; i++) free(d->pos[i].path);
 	free(d->pos);
+	free(d->head);
+	free(d->next_same);
 	free(d->clean);
 	free(d->nl);
 	memset(d, 0, sizeof *d);
@@ -149,6 +151,8 @@ typedef struct frame {
 } frame;
 
 /* Iterative: the nesting depth comes from the file. */
+static void index_paths(ovni_jdoc *d);
+
 void ovni_jdoc_scan(ovni_jdoc *d)
 {
 	const char *s = d->clean;
@@ -207,10 +211,61 @@ void ovni_jdoc_scan(ovni_jdoc *d)
 	free(st);
 	free(p.s);
 	if (p.oom) d->oom = true;
+	index_paths(d);
+}
+
+static uint64_t path_hash(const char *p)
+{
+	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+	for (; *p; p++) h = (h ^ (uint8_t)*p) * 0x100000001b3u;
+	return h;
+}
+
+/* The slot of `path` in d->head: the one that holds its first position, or
+ * the empty one where it would go. */
+static size_t head_slot(const ovni_jdoc *d, const char *path)
+{
+	size_t s = (size_t)path_hash(path) & d->head_mask;
+	while (d->head[s] != UINT32_MAX && strcmp(d->pos[d->head[s]].path, path) != 0) s = (s + 1) & d->head_mask;
+	return s;
+}
+
+/* d->head and d->next_same over the positions recorded (at most
+ * OVNI_JSCAN_MAX_POS, so their indices fit in 32 bits and the table in
+ * 2^22 slots). Without the memory, none: finds walk the positions. */
+static void index_paths(ovni_jdoc *d)
+{
+	if (!d->npos) return;
+	size_t slots = 16;
+	while (slots < 2 * d->npos) slots *= 2;
+	d->head = hv_malloc_optional(slots * sizeof *d->head);
+	d->next_same = hv_malloc_optional(d->npos * sizeof *d->next_same);
+	if (!d->head || !d->next_same) {
+		free(d->head);
+		free(d->next_same);
+		d->head = d->next_same = NULL;
+		return;
+	}
+	memset(d->head, 0xff, slots * sizeof *d->head);
+	d->head_mask = slots - 1;
+	/* backwards, so that each path's chain runs in document order */
+	for (size_t i = d->npos; i-- > 0;) {
+		size_t s = head_slot(d, d->pos[i].path);
+		d->next_same[i] = d->head[s];
+		d->head[s] = (uint32_t)i;
+	}
 }
 
 bool ovni_jdoc_find(const ovni_jdoc *d, const char *path, unsigned nth, uint64_t *off, uint64_t *len)
 {
+	if (d->head) {
+		uint32_t i = d->head[head_slot(d, path)];
+		while (i != UINT32_MAX && nth--) i = d->next_same[i];
+		if (i == UINT32_MAX) return false;
+		*off = d->pos[i].off;
+		*len = d->pos[i].len;
+		return true;
+	}
 	for (size_t i = 0; i < d->npos; i++) {
 		if (strcmp(d->pos[i].path, path) != 0) continue;
 		if (nth--) continue;

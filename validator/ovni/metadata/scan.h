@@ -27,6 +27,15 @@ typedef struct ovni_jdoc {
 	size_t path_bytes;        /* bytes of the recorded paths, at most path_budget */
 	size_t path_budget;       /* OVNI_JSCAN_MAX_PATH_BYTES, or less for a small document */
 	bool oom, truncated;      /* positions beyond OVNI_JSCAN_MAX_POS are not recorded */
+	/* The positions by path (built at the end of the scan), so that a find
+	 * costs no walk of them all: a report of a thousand findings in a
+	 * document of a million keys located each by its path made a billion
+	 * string compares. `head` is an open-addressed table of the first
+	 * position of each path (UINT32_MAX: empty), `next_same` the next
+	 * position of the same path (UINT32_MAX: none). NULL when there was no
+	 * memory for them: finds then walk the positions, with the same answers. */
+	uint32_t *head, *next_same;
+	size_t head_mask;
 	uint64_t *nl;             /* offsets of every '\n', built on first use */
 	size_t nnl;
 	bool nl_built;
