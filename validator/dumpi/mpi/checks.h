@@ -44,7 +44,7 @@ enum { P2P_COUNT, P2P_DATATYPE, P2P_PEER, P2P_TAG, P2P_COMM, P2P_REQUEST };
  * then datatypes) mpi_uses() looks at, in role order; RO_COUNT_ROLES ends each. */
 extern uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];
 
-/* ---- argument checks (rank.c) ---- */
+/* ---- argument checks (rank.c; the handles' uses reuse.c) ---- */
 
 /* Count argument `ro` of value c (at `at` in the file). */
 static inline void mpi_check_count(mpi_rank *m, const dumpi_record *rec, int ro, int32_t c, uint64_t at)
@@ -83,7 +83,7 @@ static inline void mpi_check_tag(mpi_rank *m, const dumpi_record *rec, int ro, i
 			 receive ? " and not MPI_ANY_TAG (-1)" : "; send tags are >= 0");
 }
 
-/* The handles a record uses (mpi_uses), and one communicator or datatype
+/* The handles a record uses (mpi_uses, reuse.c), and one communicator or datatype
  * input of a user handle (id at or above the first user index; most
  * records name predefined ones, and are not looked up). */
 void mpi_uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);

@@ -1,6 +1,6 @@
 /* State shared by the files of the MPI consistency layer: the per-rank pass
- * (rank.c, its driver, calling its parts messages.c, colls.c and
- * requests.c, which share chans.c's helpers declared here and pass.c's,
+ * (rank.c, its driver, calling its parts messages.c, colls.c, requests.c
+ * and reuse.c, which share chans.c's helpers declared here and pass.c's,
  * which pass.h declares) and the cross-rank stage (match.c, its driver,
  * calling comms.c, collmatch.c and part.c, which share stage.c's helpers
  * declared here). It names nothing of the files it declares, so no file
@@ -254,7 +254,7 @@ typedef struct mpi_pass {
 	mpi_comm *comm_near[COMM_NEAR];
 	size_t comm_near_cap;
 	/* The datatype indices (16 bits) the rank freed, by index in chunks of
-	 * 256 made when first written (rank.c's type_slot): 1 + the record that
+	 * 256 made when first written (reuse.c's type_slot): 1 + the record that
 	 * freed it, with TYPE_REUSED while a use after that free waits (its
 	 * mpi_reuse in type_reuse); 0 not freed, or made again since. */
 	uint64_t **types;
@@ -425,11 +425,25 @@ void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args
 void mpi_request_test(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_request_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
-/* The end of a complete rank (requests.c; mpi_rank_end calls them in order). */
+/* The end of a complete rank (requests.c, and reuse.c's
+ * mpi_report_reused; mpi_rank_end calls them in the order ignored, reused,
+ * unrecorded, leaks: the reused settle what the unrecorded note counts). */
 void mpi_report_ignored(mpi_rank *m);
 void mpi_report_unrecorded(mpi_rank *m);
 void mpi_report_leaks(mpi_rank *m);
 void mpi_report_reused(mpi_rank *m);
+
+/* Handles used after their free (reuse.c), as the driver's constructors and
+ * destructors meet them: a datatype index made by a constructor or freed by
+ * MPI_Type_free, a communicator's entry c made by a constructor (before the
+ * caller makes it live) or freed by MPI_Comm_free / MPI_Comm_disconnect; a
+ * pass's table of freed datatypes made empty, then freed. */
+void mpi_type_made(mpi_rank *m, uint64_t id, const dumpi_record *rec);
+void mpi_type_freed(mpi_rank *m, uint64_t id, const dumpi_record *rec);
+void mpi_comm_made(mpi_rank *m, mpi_comm *c, uint64_t id, const dumpi_record *rec);
+void mpi_comm_freed(mpi_rank *m, mpi_comm *c, uint64_t id, const dumpi_record *rec);
+void mpi_reuse_init(mpi_pass *p);
+void mpi_reuse_free(mpi_pass *p);
 /* The severity of a finding that calls libdumpi does not record could
  * explain: a note, or a warning when the user asked for a replayable trace. */
 static inline enum hv_sev mpi_unrec_sev(bool replay) { return replay ? HV_SEV_WARNING : HV_SEV_NOTE; }

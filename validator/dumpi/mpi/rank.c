@@ -5,9 +5,10 @@
  * datatype handles with the communicator instances the cross-rank stage
  * pairs; it calls the pass's other parts for the rest of a record:
  * messages.c (blocking messages), colls.c (collective digests), requests.c
- * (request life cycles). The parts never call one another nor this file:
- * what they share (diagnostics, communicator lookup, arrays, channel
- * tallies) is pass.c's (declared in pass.h) and chans.c's (internal.h).
+ * (request life cycles), reuse.c (handles used after their free). The
+ * parts never call one another nor this file: what they share
+ * (diagnostics, communicator lookup, arrays, channel tallies) is pass.c's
+ * (declared in pass.h) and chans.c's (internal.h).
  * The common records go to the fused paths (fused.c), which make their
  * plan's checks in one step each, with the argument checks and plans this
  * file shares with them (checks.h). */
@@ -227,18 +228,6 @@ static void compute_plans(void)
 }
 
 
-/* The freed datatypes are asked about at every use of a user datatype and
- * at every constructor's result, and a program that makes and frees a type
- * per iteration under a new index each time (the generator's mix does)
- * frees thousands of them: kept in a hash map, their lookups and
- * insertions missed the caches and cost ~19% of the CPU on bench's 4-rank
- * mix (bench/RESULTS.md, "DUMPI"). DUMPI writes datatype indices in 16
- * bits, so they are kept by index (mpi_pass.types): a chunk of 256 indices
- * is 2 KiB, and a program's few indices, or one that climbs, touch one
- * chunk at a time. A wider value (none is decoded) is no index. */
-#define TYPE_INDICES 65536u
-#define TYPE_CHUNK 256u
-#define TYPE_REUSED (1ull << 63)
 
 /* ---- lifetime ---- */
 
@@ -280,7 +269,7 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 	m->world_size = -1;
 	m->pass->win_ok = hv_window_init(&m->pass->win, b, 64u * 1024u);
 	mpi_map_init(&m->pass->comms, sizeof(mpi_comm));
-	mpi_map_init(&m->pass->type_reuse, sizeof(mpi_reuse));
+	mpi_reuse_init(m->pass);
 	mpi_requests_init(m->pass);
 	mpi_map_init(&m->chans, sizeof(mpi_chan));
 	inst_new(m); /* INST_WORLD */
@@ -310,9 +299,7 @@ static void pass_free(mpi_rank *m)
 	if (!p) return;
 	if (p->win_ok) hv_window_free(&p->win);
 	mpi_map_free(&p->comms);
-	for (unsigned c = 0; p->types && c < TYPE_INDICES / TYPE_CHUNK; c++) free(p->types[c]);
-	free(p->types);
-	mpi_map_free(&p->type_reuse);
+	mpi_reuse_free(p);
 	mpi_requests_free(p);
 	free(p);
 	m->pass = NULL;
@@ -430,128 +417,6 @@ static void check_tag(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 	mpi_check_tag(m, rec, ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, ro), receive);
 }
 
-/* A handle used after its free (see mpi_reuse): the first use waits for
- * what follows; later uses of the same index are of that object. */
-static void reuse_begin(mpi_reuse *u, uint64_t freed_rec, const dumpi_record *rec, const dumpi_args *a, int ro)
-{
-	u->freed_rec = freed_rec;
-	u->use_rec = rec->index;
-	u->use_off = mpi_arg_at(rec->fn, a, ro);
-	u->use_fn = (uint16_t)rec->fn;
-	u->role = (uint8_t)ro;
-}
-
-/* A used-after-free handle the trace never proved wrong: freed again or
- * still held at the end, as an unrecorded constructor's object would be. */
-static void reuse_settle(mpi_rank *m, const mpi_reuse *u, uint64_t id, bool type)
-{
-	m->unrec |= UNREC_CTOR;
-	if (m->pass->reused++ == 0)
-		m->pass->reused_rec = u->use_rec, m->pass->reused_off = u->use_off, m->pass->reused_fn = u->use_fn, m->pass->reused_id = id,
-		m->pass->reused_freed = u->freed_rec, m->pass->reused_type = type;
-}
-
-/* A recorded constructor returned an index still held by a use after its
- * free: no other object held it, so that use was of the freed handle. */
-static void reuse_refuted(mpi_rank *m, const mpi_reuse *u, uint64_t id, const dumpi_record *ctor, bool type)
-{
-	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, false);
-	dumpi_record at = {.index = u->use_rec, .offset = u->use_off, .fn = u->use_fn};
-	mpi_emit(m, HV_R_DUMPI_MPI_HANDLE_FREED, &at, u->use_off, 2,
-		 "%s %llu was freed by record %llu%s and is used here, and record %llu (%s) creates %s %llu again with "
-		 "no free of it between: no other object held the index, so this use is of the freed handle",
-		 mpi_role_label(u->role), (unsigned long long)id, (unsigned long long)u->freed_rec,
-		 type ? " (MPI_Type_free)" : "", (unsigned long long)ctor->index, dumpi_function_name(ctor->fn),
-		 type ? "datatype" : "comm", (unsigned long long)id);
-}
-
-/* out of line: most records name predefined handles, and the callers stay small */
-__attribute__((noinline)) void mpi_use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
-						 uint64_t id)
-{
-	/* a communicator of small index, or the one the previous record named,
-	 * most often (mpi_comm_of's answers: the entries themselves); not
-	 * entered when it is new */
-	mpi_pass *p = m->pass;
-	mpi_comm *c = id < COMM_NEAR && p->comm_near[id]            ? p->comm_near[id]
-		      : p->comm_last && p->comm_last_id == id ? p->comm_last
-							      : mpi_map_get(&p->comms, id);
-	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
-	if (!c || c->state != 2) return;
-	/* from here on an object of unknown origin: not matched, not compared */
-	c->state = 3;
-	c->size = -1;
-	c->inst = INST_NONE;
-	reuse_begin(&c->reuse, c->freed_rec, rec, a, ro);
-}
-
-/* The entry of datatype index id, made (zeroed) when `make`; NULL when it
- * was never written (not freed) or out of memory. */
-static uint64_t *type_slot(mpi_pass *p, uint64_t id, bool make)
-{
-	if (id >= TYPE_INDICES) return NULL;
-	if (!p->types) {
-		if (!make || !(p->types = hv_calloc(TYPE_INDICES / TYPE_CHUNK, sizeof *p->types))) return NULL;
-	}
-	uint64_t **c = &p->types[id / TYPE_CHUNK];
-	if (!*c && (!make || !(*c = hv_calloc(TYPE_CHUNK, sizeof **c)))) return NULL;
-	return &(*c)[id % TYPE_CHUNK];
-}
-
-__attribute__((noinline)) void mpi_use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
-						 uint64_t id)
-{
-	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
-	uint64_t *t = type_slot(m->pass, id, false);
-	if (!t || !*t || (*t & TYPE_REUSED)) return;
-	mpi_reuse *u = mpi_map_put(&m->pass->type_reuse, id, NULL);
-	if (!u) return;
-	*t |= TYPE_REUSED;
-	reuse_begin(u, *t - TYPE_REUSED - 1, rec, a, ro);
-}
-
-/* The end of the rank: handles still held after a use past their free. */
-static void settle_reuses(mpi_rank *m)
-{
-	size_t it = 0;
-	uint64_t key;
-	void *val;
-	while (mpi_map_next(&m->pass->comms, &it, &key, &val)) {
-		mpi_comm *c = val;
-		if (c->state == 3) reuse_settle(m, &c->reuse, key, false), c->state = 1;
-	}
-	/* the datatypes in index order: the note names the lowest */
-	mpi_pass *p = m->pass;
-	for (uint64_t c = 0; p->types && c < TYPE_INDICES / TYPE_CHUNK; c++) {
-		for (uint64_t i = 0; p->types[c] && i < TYPE_CHUNK; i++) {
-			uint64_t id = c * TYPE_CHUNK + i, *t = &p->types[c][i];
-			mpi_reuse *u = *t & TYPE_REUSED ? mpi_map_get(&p->type_reuse, id) : NULL;
-			if (u) reuse_settle(m, u, id, true), *t &= ~TYPE_REUSED;
-		}
-	}
-}
-
-/* The handles a record uses: a use after the free (see mpi_reuse) makes the
- * communicator one of unknown origin before its collectives and messages
- * are counted. */
-void mpi_uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
-{
-	/* the function's communicator inputs, then its datatype inputs (not
-	 * MPI_Comm_get_parent's comm nor MPI_Type_match_size's datatype:
-	 * outputs; compute_roles leaves them out); only a user handle (most
-	 * records name predefined ones) is looked up */
-	const uint8_t *ix = mpi_role_ix[rec->fn];
-	for (const uint8_t *ro = mpi_use_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++) {
-		unsigned i = ix[*ro];
-		if (!a->f[i].present) continue;
-		uint64_t id = a->f[i].v;
-		if (*ro == RO_COMM || *ro == RO_OLDCOMM) {
-			if (id >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, *ro, id);
-		} else if (id >= MPI_D_FIRST_USER_DATATYPE) {
-			mpi_use_type(m, rec, a, *ro, id);
-		}
-	}
-}
 
 static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
@@ -590,8 +455,8 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		}
 		if (id >= MPI_D_FIRST_USER_COMM) {
 			mpi_comm *c = mpi_comm_of(m, id);
-			if (c && c->state == 3) reuse_refuted(m, &c->reuse, id, rec, false);
 			if (c) {
+				mpi_comm_made(m, c, id, rec);
 				c->state = 1;
 				c->size = -1;
 				c->inst = ni;
@@ -600,13 +465,7 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		}
 	}
 	if ((mpi_arg(fn, a, RO_NEWTYPE, &id) || (type_out && mpi_arg(fn, a, RO_DATATYPE, &id))) && id >= MPI_D_FIRST_USER_DATATYPE) {
-		uint64_t *t = type_slot(m->pass, id, false);
-		if (t && (*t & TYPE_REUSED)) {
-			mpi_reuse *u = mpi_map_get(&m->pass->type_reuse, id);
-			if (u) reuse_refuted(m, u, id, rec, true);
-			mpi_map_del(&m->pass->type_reuse, id);
-		}
-		if (t) *t = 0;
+		mpi_type_made(m, id, rec);
 	}
 	/* destructors; libdumpi records the handle before the call frees it */
 	if ((fn == 87 || fn == 132) && mpi_arg(fn, a, RO_COMM, &id)) {
@@ -628,17 +487,10 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	}
 	if ((fn == 87 || fn == 132) && mpi_arg(fn, a, RO_COMM, &id) && id >= MPI_D_FIRST_USER_COMM) {
 		mpi_comm *c = mpi_comm_of(m, id);
-		if (c && c->state == 3) reuse_settle(m, &c->reuse, id, false);
-		if (c) c->state = 2, c->freed_rec = rec->index;
+		if (c) mpi_comm_freed(m, c, id, rec);
 	}
 	if (fn == 47 && mpi_arg(fn, a, RO_DATATYPE, &id) && id >= MPI_D_FIRST_USER_DATATYPE) {
-		uint64_t *t = type_slot(m->pass, id, true);
-		if (t && (*t & TYPE_REUSED)) {
-			mpi_reuse *u = mpi_map_get(&m->pass->type_reuse, id);
-			if (u) reuse_settle(m, u, id, true);
-			mpi_map_del(&m->pass->type_reuse, id);
-		}
-		if (t) *t = rec->index + 1;
+		mpi_type_freed(m, id, rec);
 	}
 	/* what the rank learnt about sizes and itself */
 	if (fn == 81 && mpi_arg(fn, a, RO_COMM, &id) && mpi_arg(fn, a, RO_SIZE, &v) && (int32_t)(uint32_t)v > 0) {
@@ -786,7 +638,6 @@ void mpi_rank_end(mpi_rank *m, bool complete)
 	if (complete) {
 		dumpi_record at = {.index = m->last_rec, .offset = m->last_off, .fn = 0};
 		mpi_report_ignored(m);
-		settle_reuses(m);
 		mpi_report_reused(m);
 		mpi_report_unrecorded(m);
 		if (!hv_eval(m->r, HV_R_DUMPI_MPI_FINALIZE_MISSING,

@@ -675,18 +675,3 @@ void mpi_report_unrecorded(mpi_rank *m)
 	}
 }
 
-/* Handles used after their free that nothing proved wrong: one note per
- * rank (a warning with the replay option), at the first such use. */
-void mpi_report_reused(mpi_rank *m)
-{
-	if (!m->pass->reused) return;
-	dumpi_record u = {.index = m->pass->reused_rec, .offset = m->pass->reused_off, .fn = m->pass->reused_fn};
-	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, false);
-	mpi_emit_rank_sev(m, HV_R_DUMPI_MPI_HANDLE_FREED, mpi_unrec_sev(m->replay), &u, m->pass->reused_off, 2,
-			  "%s %llu, freed by record %llu, is used again with no recorded constructor (%llu such "
-			  "handle(s)): an unrecorded MPI-3 constructor (MPI_Comm_split_type, MPI_Comm_create_group, "
-			  "MPI_Comm_idup, MPI_Dist_graph_create_adjacent, ...) got the freed handle; a replay cannot "
-			  "create it",
-			  m->pass->reused_type ? "datatype" : "comm", (unsigned long long)m->pass->reused_id,
-			  (unsigned long long)m->pass->reused_freed, (unsigned long long)m->pass->reused);
-}
