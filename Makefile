@@ -604,7 +604,9 @@ bench-web-reads:
 # (WEB_ASKS_INPUT: a generated database of WEB_SIZE MiB by default), counted
 # by web/worker.js itself run in Node (bench/web_reads.js): the same figures
 # as bench-web's "MiB read" and "browser reads", exact on a loaded machine;
-# READ_AHEAD=1: the read-ahead mode's (the core's hints included).
+# READ_AHEAD=1: the read-ahead mode's (the core's hints included), and the
+# browser reads reader.js opens for them and the MiB their streams read past
+# the runs (Chromium's rchar less "MiB read").
 bench-web-asks: all web
 	@command -v node >/dev/null || { echo "bench-web-asks needs Node (Debian: nodejs)" >&2; exit 2; }
 	@bash -c 'in="$(WEB_ASKS_INPUT)"; if [ -z "$$in" ]; then \
