@@ -410,10 +410,10 @@ function block(id, at) {
 // pipe past its run with bytes no run asks for. `READ_AHEAD=1 node
 // bench/web_reads.js` on the 1203 MiB database: 1222.4 MiB asked and 70.5
 // read past the runs before, 95 browser reads; the streams ending with
-// their runs: 8.0 past, 99 reads; the runs ending PAST after the hinted
-// bytes: 1216.1 asked (the core reads a little past them: a run ending
-// 4 KiB after asks for 1237.5 MiB in 217 runs, 32 KiB 1218.7 in 188, 64
-// KiB 1216.1 in 183, 256 KiB 1218.4 in 183). By FileReaderSync nothing: a
+// their runs: 8.0 past, 99 reads; the runs ending at the first multiple
+// of PAST after the hinted bytes: 1216.1 asked (the core reads a little
+// past them: a multiple of 4 KiB asks for 1237.5 MiB in 217 runs, 32 KiB
+// 1218.7 in 188, 64 KiB 1216.1 in 183, 256 KiB 1218.4 in 183). By FileReaderSync nothing: a
 // read now would make the core wait now. A hint changes no byte the core
 // is given, only when the browser reads it.
 const HINT = 2 * DEPTH, PAST = 64 * 1024;
@@ -437,8 +437,8 @@ function willRead(id, off, len) {
 		const end = Math.min(stop, limit);
 		const n = Math.min(HINT, Math.ceil((end - first) / BLOCK), spareSlots());
 		if (n < 1) return;
-		// a run that holds all the hinted bytes ends PAST after them, its
-		// stream with it
+		// a run that holds all the hinted bytes ends at the first multiple
+		// of PAST after them, its stream with it
 		const all = first + n * BLOCK >= stop;
 		if (all) limit = Math.min(limit, files[id].size, stop + PAST - (stop % PAST));
 		request(id, first, n, limit, all ? first + n * BLOCK : limit);
