@@ -121,15 +121,17 @@ if objdir:
         for o in fn:
             if not o.endswith('.o'):
                 continue
-            path = os.path.join(dp, o)
-            src = os.path.relpath(path, objdir)[:-2] + '.c'
+            rel = os.path.relpath(os.path.join(dp, o), objdir)
+            src = rel[:-2] + '.c'
             if src in fset:
-                objs[path] = src
+                objs[rel] = src
     # One nm for all the objects (a process each cost ~2 CPU-s a build);
-    # -A prefixes every line with its object's path, and the objects keep
-    # the walk's order, so the first definition of a name is the same one.
+    # -A prefixes every line with its object's path (relative, from the
+    # repository's own names: no colon of the checkout's path in it), and
+    # the objects keep the walk's order, so the first definition of a name
+    # is the same one.
     out = subprocess.run(['nm', '-A', '--'] + list(objs), capture_output=True, text=True,
-                         check=True).stdout if objs else ''
+                         check=True, cwd=objdir).stdout if objs else ''
     for line in out.splitlines():
         path, sep, rest = line.partition(':')
         src = objs.get(path)
