@@ -10,8 +10,11 @@ OPT     ?= -O2
 # Debug information: full in build/ (the program make install installs);
 # line tables only in build-san/ and the fuzzing builds (below): all that a
 # sanitizer's report prints, file and line of each frame, inlined ones too,
-# in less compile and link CPU (CONTRIBUTING.md, "Tests").
-GFLAGS  ?= $(if $(filter 1,$(SAN)),-gline-tables-only,-g)
+# in less compile and link CPU (CONTRIBUTING.md, "Tests"). PLAIN_GFLAGS is
+# build/'s: CI (.ci/run) sets -g1 (gcc's line tables), as nothing it runs
+# reads more and nothing it builds is installed for a debugger.
+PLAIN_GFLAGS ?= -g
+GFLAGS  ?= $(if $(filter 1,$(SAN)),-gline-tables-only,$(PLAIN_GFLAGS))
 CSTD    := -std=c11
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla
 CPPFLAGS_HV := -D_DEFAULT_SOURCE -Ivalidator

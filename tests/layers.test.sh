@@ -5,6 +5,11 @@
 # call that goes up.
 source "$(dirname "$0")/lib.sh"
 check "includes and calls go down the layers" python3 "$ROOT/tests/check_layers.py" --objects "$BUILD/obj" "$ROOT"
+# The rest shows the checker failing on planted violations in a copy of the
+# sources and in objects compiled here: nothing of it comes from the build,
+# so the plain build runs it and the sanitizer build, whose own objects were
+# checked above, skips it (CI time).
+if is_san_build; then done_testing; exit; fi
 
 # A copy of the sources (no build) to plant violations in.
 copy=$TMP/tree
