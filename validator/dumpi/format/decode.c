@@ -324,13 +324,13 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 #define DUMPI_CAT(a, b) DUMPI_CAT_(a, b)
 /* A hot id's step: its decoder's body inline, then the tail. */
 #define DUMPI_STEP_DEF_(id)                                                                                           \
-	static const uint8_t *dumpi_step_##id(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)         \
+	static void dumpi_step_##id(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)                   \
 	{                                                                                                             \
-		if (dumpi_rooted_##id) return DUMPI_DEC_FAIL;                                                         \
+		if (dumpi_rooted_##id) return;                                                                        \
 		unsigned k = 27u + ((unsigned)(mask >> 5) & 2u);                                                      \
 		const uint8_t *e = dumpi_body_##id(p + k, avail - k, dumpi_hot_pos(h, p) + k, mask, h->args, 1);     \
-		if (e == DUMPI_DEC_FAIL) return e;                                                                    \
-		return dumpi_step_tail(h, p, e, id, mask);                                                            \
+		if (e == DUMPI_DEC_FAIL) return;                                                                      \
+		dumpi_step_tail(h, p, e, id, mask);                                                                   \
 	}
 #define DUMPI_STEP_OF_0(id) dumpi_step_none
 #define DUMPI_STEP_OF_1(id) dumpi_step_##id
@@ -384,16 +384,25 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 #undef DUMPI_NO_LAYOUT
 #undef DUMPI_FN
 
+__attribute__((noinline)) void dumpi_hot_clocks_pass(dumpi_hot *h)
+{
+	const uint8_t *p = h->args->bytes;
+	uint8_t mask = p[2];
+	bool threaded = mask & DUMPI_MASK_THREAD;
+	dumpi_hot_clocks(h, p + 3 + (threaded ? 2 : 0), mask, threaded ? hv_be16(p + 3) : 0);
+	const dumpi_layer *L = h->layer;
+	L->paths[h->rec.fn](L->m, &h->rec, h->args);
+}
+
 /* No record has id 290 (DUMPI_ALL_FUNCTIONS, the footer's totals slot). */
 static const uint8_t *dumpi_dec_none(const uint8_t *q, size_t avail, uint64_t at, uint8_t mask, dumpi_args *out)
 {
 	(void)q, (void)avail, (void)at, (void)mask, (void)out;
 	return DUMPI_DEC_FAIL;
 }
-static const uint8_t *dumpi_step_none(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)
+static void dumpi_step_none(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)
 {
 	(void)h, (void)p, (void)avail, (void)mask;
-	return DUMPI_DEC_FAIL;
 }
 
 dumpi_decoder *const dumpi_decoders[DUMPI_NFUNCS] = {
