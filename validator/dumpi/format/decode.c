@@ -160,6 +160,10 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 #define DUMPI_HOT_60 ~, 1    /* MPI_Alltoall */
 #define DUMPI_HOT_61 ~, 1    /* MPI_Alltoallv */
 #define DUMPI_HOT_62 ~, 1    /* MPI_Reduce */
+#define DUMPI_HOT_54 ~, 1    /* MPI_Gather */
+#define DUMPI_HOT_55 ~, 1    /* MPI_Gatherv */
+#define DUMPI_HOT_56 ~, 1    /* MPI_Scatter */
+#define DUMPI_HOT_57 ~, 1    /* MPI_Scatterv */
 #define DUMPI_HOT_65 ~, 1    /* MPI_Allreduce */
 #define DUMPI_HOT_81 ~, 1    /* MPI_Comm_size */
 #define DUMPI_HOT_82 ~, 1    /* MPI_Comm_rank */
@@ -191,10 +195,6 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 #define DUMPI_HOT_49 ~, 2    /* MPI_Pack */
 #define DUMPI_HOT_50 ~, 2    /* MPI_Unpack */
 #define DUMPI_HOT_51 ~, 2    /* MPI_Pack_size */
-#define DUMPI_HOT_54 ~, 2    /* MPI_Gather */
-#define DUMPI_HOT_55 ~, 2    /* MPI_Gatherv */
-#define DUMPI_HOT_56 ~, 2    /* MPI_Scatter */
-#define DUMPI_HOT_57 ~, 2    /* MPI_Scatterv */
 #define DUMPI_HOT_63 ~, 2    /* MPI_Op_create */
 #define DUMPI_HOT_64 ~, 2    /* MPI_Op_free */
 #define DUMPI_HOT_66 ~, 2    /* MPI_Reduce_scatter */
@@ -326,11 +326,10 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 #define DUMPI_STEP_DEF_(id)                                                                                           \
 	static void dumpi_step_##id(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)                   \
 	{                                                                                                             \
-		if (dumpi_rooted_##id) return;                                                                        \
 		unsigned k = 27u + ((unsigned)(mask >> 5) & 2u);                                                      \
 		const uint8_t *e = dumpi_body_##id(p + k, avail - k, dumpi_hot_pos(h, p) + k, mask, h->args, 1);     \
 		if (e == DUMPI_DEC_FAIL) return;                                                                      \
-		dumpi_step_tail(h, p, e, id, mask);                                                                   \
+		dumpi_step_tail(h, p, e, id, mask, dumpi_rooted_##id != 0);                                          \
 	}
 #define DUMPI_STEP_OF_0(id) dumpi_step_none
 #define DUMPI_STEP_OF_1(id) dumpi_step_##id

@@ -200,8 +200,8 @@ void dumpi_timing_left(dumpi_timing *t, hv_report *r, const char *file, const du
  * them (the clocks stay in the bytes), and its length never -- both clocks
  * stepped, its function counted and the record handed to the layer, in a
  * function whose id is a constant; the loop that calls it keeps only its
- * cursor. A function with root-only fields has no step (its records take
- * the walk, which sets present flags). */
+ * cursor. A function with root-only fields (MPI_Gather, MPI_Scatter and
+ * their v forms) sets its present flags again after the hand-off. */
 typedef struct dumpi_hot {
 	dumpi_record rec;           /* the record taken; rec.index is the previous one's before it */
 	dumpi_args *args;
@@ -239,16 +239,19 @@ void dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, uint8_t mask, uint16_t t
  * keeps fewer values live), then the record handed to the layer (decode.c). */
 void dumpi_hot_clocks_pass(dumpi_hot *h);
 /* Every field present again, no bad row, args->absent false (decode.c):
- * the steps leave present flags alone, so the loop calls this after any
- * record that may have cleared one (the walk's; the steps send records of
- * a function with root-only fields there). */
+ * the steps of functions with no root-only field leave present flags
+ * alone, so whatever may clear one calls this after its record has been
+ * handed on: the loop after a record of the walk, the step of a function
+ * with root-only fields after its own. */
 void dumpi_args_present(dumpi_args *args);
 
 /* The step after the arguments (decode.c), args ending at e: the record
  * filled and counted, its clocks stepped, h->next moved to e, and the
- * record handed to the layer (h->layer) last, as a tail call. */
+ * record handed to the layer (h->layer) last, as a tail call (rooted, a
+ * function with root-only fields: then every field made present again). */
 static inline __attribute__((always_inline)) void dumpi_step_tail(dumpi_hot *h, const uint8_t *p,
-									   const uint8_t *e, unsigned fn, uint8_t mask)
+									   const uint8_t *e, unsigned fn, uint8_t mask,
+									   bool rooted)
 {
 	uint64_t pos = dumpi_hot_pos(h, p);
 	size_t len = (size_t)(e - p);
@@ -269,13 +272,17 @@ static inline __attribute__((always_inline)) void dumpi_step_tail(dumpi_hot *h, 
 	 * own across a call and needs no frame */
 	if (thread >= h->nthreads || !dumpi_clocks_both(h->keys[thread], clk)) {
 		dumpi_hot_clocks_pass(h);
-		return;
+	} else {
+		/* the hand-off: fn is this step's constant, so this call site
+		 * has the one target of its function's path; the step's last
+		 * act, so the path returns straight to the loop */
+		const dumpi_layer *L = h->layer;
+		L->paths[fn](L->m, rec, a);
 	}
-	/* the hand-off: fn is this step's constant, so this call site has
-	 * the one target of its function's path; the step's last act, so the
-	 * path returns straight to the loop */
-	const dumpi_layer *L = h->layer;
-	L->paths[fn](L->m, rec, a);
+	/* a function with root-only fields: its decoder cleared the present
+	 * flags of those a non-root lacks, which the next step (that sets
+	 * none) must find set again */
+	if (rooted) dumpi_args_present(a);
 }
 
 #endif
