@@ -105,6 +105,7 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 	dumpi_ahead_load(&a, &it);
 	const uint8_t *p = a.p, *end = a.end;
 	h.delta = a.pos - (uint64_t)(uintptr_t)p;
+	h.next = p;
 	h.rec.index = a.index - 1;
 	h.keys = t->keys;
 	h.nthreads = t->nthreads;
@@ -117,11 +118,14 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 	for (;;) {
 		if ((size_t)(end - p) >= 29u + 8u && dumpi_common_prefix(p[2])) {
 			unsigned fn = hv_be16(p);
-			const uint8_t *e;
-			/* the step hands the record to the layer itself */
-			if (fn < DUMPI_NFUNCS && (e = dumpi_steps[fn](&h, p, (size_t)(end - p), p[2])) != DUMPI_DEC_FAIL) {
-				p = e;
-				continue;
+			/* the step hands the record to the layer itself; h.next is
+			 * p here (set below, or by the step before) */
+			if (fn < DUMPI_NFUNCS) {
+				dumpi_steps[fn](&h, p, (size_t)(end - p), p[2]);
+				if (h.next != p) {
+					p = h.next;
+					continue;
+				}
 			}
 		}
 		last_off = rec->offset;
@@ -134,6 +138,7 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 		dumpi_ahead_load(&a, &it);
 		p = a.p, end = a.end;
 		h.delta = a.pos - (uint64_t)(uintptr_t)p;
+		h.next = p;
 		if (!more) break;
 		others++;
 		s->records[rec->fn]++;

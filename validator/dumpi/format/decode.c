@@ -160,6 +160,10 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 #define DUMPI_HOT_60 ~, 1    /* MPI_Alltoall */
 #define DUMPI_HOT_61 ~, 1    /* MPI_Alltoallv */
 #define DUMPI_HOT_62 ~, 1    /* MPI_Reduce */
+#define DUMPI_HOT_54 ~, 1    /* MPI_Gather */
+#define DUMPI_HOT_55 ~, 1    /* MPI_Gatherv */
+#define DUMPI_HOT_56 ~, 1    /* MPI_Scatter */
+#define DUMPI_HOT_57 ~, 1    /* MPI_Scatterv */
 #define DUMPI_HOT_65 ~, 1    /* MPI_Allreduce */
 #define DUMPI_HOT_81 ~, 1    /* MPI_Comm_size */
 #define DUMPI_HOT_82 ~, 1    /* MPI_Comm_rank */
@@ -191,10 +195,6 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 #define DUMPI_HOT_49 ~, 2    /* MPI_Pack */
 #define DUMPI_HOT_50 ~, 2    /* MPI_Unpack */
 #define DUMPI_HOT_51 ~, 2    /* MPI_Pack_size */
-#define DUMPI_HOT_54 ~, 2    /* MPI_Gather */
-#define DUMPI_HOT_55 ~, 2    /* MPI_Gatherv */
-#define DUMPI_HOT_56 ~, 2    /* MPI_Scatter */
-#define DUMPI_HOT_57 ~, 2    /* MPI_Scatterv */
 #define DUMPI_HOT_63 ~, 2    /* MPI_Op_create */
 #define DUMPI_HOT_64 ~, 2    /* MPI_Op_free */
 #define DUMPI_HOT_66 ~, 2    /* MPI_Reduce_scatter */
@@ -324,13 +324,12 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 #define DUMPI_CAT(a, b) DUMPI_CAT_(a, b)
 /* A hot id's step: its decoder's body inline, then the tail. */
 #define DUMPI_STEP_DEF_(id)                                                                                           \
-	static const uint8_t *dumpi_step_##id(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)         \
+	static void dumpi_step_##id(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)                   \
 	{                                                                                                             \
-		if (dumpi_rooted_##id) return DUMPI_DEC_FAIL;                                                         \
 		unsigned k = 27u + ((unsigned)(mask >> 5) & 2u);                                                      \
 		const uint8_t *e = dumpi_body_##id(p + k, avail - k, dumpi_hot_pos(h, p) + k, mask, h->args, 1);     \
-		if (e == DUMPI_DEC_FAIL) return e;                                                                    \
-		return dumpi_step_tail(h, p, e, id, mask);                                                            \
+		if (e == DUMPI_DEC_FAIL) return;                                                                      \
+		dumpi_step_tail(h, p, e, id, mask, dumpi_rooted_##id != 0);                                          \
 	}
 #define DUMPI_STEP_OF_0(id) dumpi_step_none
 #define DUMPI_STEP_OF_1(id) dumpi_step_##id
@@ -384,16 +383,25 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 #undef DUMPI_NO_LAYOUT
 #undef DUMPI_FN
 
+__attribute__((noinline)) void dumpi_hot_clocks_pass(dumpi_hot *h)
+{
+	const uint8_t *p = h->args->bytes;
+	uint8_t mask = p[2];
+	bool threaded = mask & DUMPI_MASK_THREAD;
+	dumpi_hot_clocks(h, p + 3 + (threaded ? 2 : 0), mask, threaded ? hv_be16(p + 3) : 0);
+	const dumpi_layer *L = h->layer;
+	L->paths[h->rec.fn](L->m, &h->rec, h->args);
+}
+
 /* No record has id 290 (DUMPI_ALL_FUNCTIONS, the footer's totals slot). */
 static const uint8_t *dumpi_dec_none(const uint8_t *q, size_t avail, uint64_t at, uint8_t mask, dumpi_args *out)
 {
 	(void)q, (void)avail, (void)at, (void)mask, (void)out;
 	return DUMPI_DEC_FAIL;
 }
-static const uint8_t *dumpi_step_none(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)
+static void dumpi_step_none(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)
 {
 	(void)h, (void)p, (void)avail, (void)mask;
-	return DUMPI_DEC_FAIL;
 }
 
 dumpi_decoder *const dumpi_decoders[DUMPI_NFUNCS] = {

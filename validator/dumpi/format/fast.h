@@ -173,12 +173,15 @@ static inline int dumpi_clocks_quick(dumpi_timing *t, uint16_t thread, const uin
  * says which clock is left. */
 static inline bool dumpi_clocks_both(uint64_t *k, const uint8_t *b)
 {
+	/* the CPU clock's differences or-ed before the wall clock's times are
+	 * read: fewer values live at once, so the step needs no register of
+	 * the caller's to keep */
 	uint64_t a0 = hv_be64(b) >> 16, z0 = hv_be64(b + 6) >> 16;
+	if ((uint32_t)a0 >= 1000000000u || (uint32_t)z0 >= 1000000000u) return false;
+	uint64_t d = (a0 - k[0]) | (z0 - a0);
 	uint64_t a1 = hv_be64(b + 12) >> 16, z1 = hv_be64(b + 18) >> 16;
-	if ((uint32_t)a0 >= 1000000000u || (uint32_t)z0 >= 1000000000u || (uint32_t)a1 >= 1000000000u ||
-	    (uint32_t)z1 >= 1000000000u)
-		return false;
-	if (((a0 - k[0]) | (z0 - a0) | (a1 - k[1]) | (z1 - a1)) >= DUMPI_KEY_SPAN) return false;
+	if ((uint32_t)a1 >= 1000000000u || (uint32_t)z1 >= 1000000000u) return false;
+	if ((d | (a1 - k[1]) | (z1 - a1)) >= DUMPI_KEY_SPAN) return false;
 	k[0] = z0;
 	k[1] = z1;
 	return true;
@@ -197,8 +200,8 @@ void dumpi_timing_left(dumpi_timing *t, hv_report *r, const char *file, const du
  * them (the clocks stay in the bytes), and its length never -- both clocks
  * stepped, its function counted and the record handed to the layer, in a
  * function whose id is a constant; the loop that calls it keeps only its
- * cursor. A function with root-only fields has no step (its records take
- * the walk, which sets present flags). */
+ * cursor. A function with root-only fields (MPI_Gather, MPI_Scatter and
+ * their v forms) sets its present flags again after the hand-off. */
 typedef struct dumpi_hot {
 	dumpi_record rec;           /* the record taken; rec.index is the previous one's before it */
 	dumpi_args *args;
@@ -210,15 +213,20 @@ typedef struct dumpi_hot {
 	hv_report *r;
 	const char *file;
 	const dumpi_layer *layer;   /* where the record goes next (dumpi_layer_none: nowhere) */
+	/* Where the record a step took ends: a step that takes its record
+	 * moves it past the record, one that fails leaves it alone, so that the
+	 * step's last act can be the layer's call, a jump with no frame of its
+	 * own to keep (the loop compares it with its cursor). */
+	const uint8_t *next;
 } dumpi_hot;
 
 static inline uint64_t dumpi_hot_pos(const dumpi_hot *h, const uint8_t *p) { return (uint64_t)(uintptr_t)p + h->delta; }
 
 /* The record at p, avail bytes of view from p (at least 37), with mask a
- * common one (dumpi_common_prefix): where it ends, or DUMPI_DEC_FAIL (nothing
- * changed) to send it through dumpi_iter_next. By function id, every id
- * below DUMPI_NFUNCS. */
-typedef const uint8_t *dumpi_step(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask);
+ * common one (dumpi_common_prefix): taken, h->next set to where it ends, or
+ * not (nothing changed, h->next left at p) to send it through
+ * dumpi_iter_next. By function id, every id below DUMPI_NFUNCS. */
+typedef void dumpi_step(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask);
 extern dumpi_step *const dumpi_steps[DUMPI_NFUNCS];
 
 /* What dumpi_clocks_both does not take (a thread met first, a clock that
@@ -226,17 +234,24 @@ extern dumpi_step *const dumpi_steps[DUMPI_NFUNCS];
  * for what is left, with h's keys and threads reloaded (time.c); the
  * record's mask, thread and clocks are filled for its reports then. */
 void dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, uint8_t mask, uint16_t thread);
+/* dumpi_hot_clocks for the record the step took (its bytes at
+ * h->args->bytes, which give its mask, thread and clocks again: the step
+ * keeps fewer values live), then the record handed to the layer (decode.c). */
+void dumpi_hot_clocks_pass(dumpi_hot *h);
 /* Every field present again, no bad row, args->absent false (decode.c):
- * the steps leave present flags alone, so the loop calls this after any
- * record that may have cleared one (the walk's; the steps send records of
- * a function with root-only fields there). */
+ * the steps of functions with no root-only field leave present flags
+ * alone, so whatever may clear one calls this after its record has been
+ * handed on: the loop after a record of the walk, the step of a function
+ * with root-only fields after its own. */
 void dumpi_args_present(dumpi_args *args);
 
 /* The step after the arguments (decode.c), args ending at e: the record
- * filled and counted, its clocks stepped, and the record handed to the
- * layer (h->layer). */
-static inline __attribute__((always_inline)) const uint8_t *dumpi_step_tail(dumpi_hot *h, const uint8_t *p,
-									   const uint8_t *e, unsigned fn, uint8_t mask)
+ * filled and counted, its clocks stepped, h->next moved to e, and the
+ * record handed to the layer (h->layer) last, as a tail call (rooted, a
+ * function with root-only fields: then every field made present again). */
+static inline __attribute__((always_inline)) void dumpi_step_tail(dumpi_hot *h, const uint8_t *p,
+									   const uint8_t *e, unsigned fn, uint8_t mask,
+									   bool rooted)
 {
 	uint64_t pos = dumpi_hot_pos(h, p);
 	size_t len = (size_t)(e - p);
@@ -252,12 +267,22 @@ static inline __attribute__((always_inline)) const uint8_t *dumpi_step_tail(dump
 	a->bytes_len = len;
 	h->records[fn]++;
 	const uint8_t *clk = p + 3 + (threaded ? 2 : 0);
-	if (thread >= h->nthreads || !dumpi_clocks_both(h->keys[thread], clk)) dumpi_hot_clocks(h, clk, mask, thread);
-	/* the hand-off: fn is this step's constant, so this call site has
-	 * the one target of its function's path */
-	const dumpi_layer *L = h->layer;
-	L->paths[fn](L->m, rec, a);
-	return e;
+	h->next = e;
+	/* both ways end in a tail call, so the step keeps no register of its
+	 * own across a call and needs no frame */
+	if (thread >= h->nthreads || !dumpi_clocks_both(h->keys[thread], clk)) {
+		dumpi_hot_clocks_pass(h);
+	} else {
+		/* the hand-off: fn is this step's constant, so this call site
+		 * has the one target of its function's path; the step's last
+		 * act, so the path returns straight to the loop */
+		const dumpi_layer *L = h->layer;
+		L->paths[fn](L->m, rec, a);
+	}
+	/* a function with root-only fields: its decoder cleared the present
+	 * flags of those a non-root lacks, which the next step (that sets
+	 * none) must find set again */
+	if (rooted) dumpi_args_present(a);
 }
 
 #endif
