@@ -380,8 +380,13 @@ SMOKE_SECONDS ?= execs
 AFL_SMOKE_SECONDS ?= execs
 FUZZ_ARGS = $$(grep -v '^\[' fuzz/options/$(1).options 2>/dev/null | sed 's/ *= */=/; s/^/-/' | tr '\n' ' ')
 fuzz-build: deps $(FUZZ_TARGETS:%=$(LF)/fuzz_%) build-fuzz/cpu-account
-afl-build: deps $(FUZZ_TARGETS:%=build-fuzz/afl/afl_%) $(FUZZ_TARGETS:%=build-fuzz/cmplog/afl_%) build-fuzz/hv_mutator.so \
-	build-fuzz/cpu-account
+# SMOKE_CMPLOG=0 leaves the cmplog builds out (CI's smoke: .ci/run), and
+# the campaign runner then runs afl-fuzz without -c. (Not AFL_CMPLOG:
+# afl-cc reads that name as AFL_LLVM_CMPLOG and would make every AFL++
+# build a cmplog one.)
+SMOKE_CMPLOG ?= 1
+afl-build: deps $(FUZZ_TARGETS:%=build-fuzz/afl/afl_%) $(if $(filter 0,$(SMOKE_CMPLOG)),,$(FUZZ_TARGETS:%=build-fuzz/cmplog/afl_%)) \
+	build-fuzz/hv_mutator.so build-fuzz/cpu-account
 # Counts the CPU time of a campaign and everything it forks (fuzz/campaign.sh).
 build-fuzz/cpu-account: fuzz/cpu_account.c
 	@mkdir -p $(dir $@)
@@ -401,7 +406,7 @@ SMOKE_TARGETS := $(FUZZ_TARGETS)
 fuzz-smoke: deps fuzz-build
 	bash fuzz/smoke.sh $(SMOKE_SECONDS) $(SMOKE_TARGETS)
 afl-smoke: deps afl-build
-	bash fuzz/afl-smoke.sh $(AFL_SMOKE_SECONDS) $(SMOKE_TARGETS)
+	SMOKE_CMPLOG=$(SMOKE_CMPLOG) bash fuzz/afl-smoke.sh $(AFL_SMOKE_SECONDS) $(SMOKE_TARGETS)
 endif
 
 # The torture test (tests/torture/run.sh): hpcvet with one allocation, read

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI AFL++ smoke: every target's AFL++ build (persistent mode under
-# ASan+UBSan, its cmplog build, the custom mutator library) runs two at a
+# ASan+UBSan, its cmplog build unless SMOKE_CMPLOG=0, the custom mutator library) runs two at a
 # time, from a fixed subset of the committed corpus, through the campaign
 # runner with its output in build-fuzz/afl-smoke. Fails on any crash or
 # confirmed hang, or when afl-fuzz itself refuses to run (a broken build or

@@ -87,6 +87,9 @@ run_afl() { # target seconds [execs]
 		c0=$(awk -F' *: *' '$1=="saved_crashes"{print $2}' "$st")
 		e0=$(awk -F' *: *' '$1=="execs_done"{print $2}' "$st")
 	fi
+	# the cmplog build guides comparisons; SMOKE_CMPLOG=0 (CI's smoke) runs without it
+	cmplog=(-c "build-fuzz/cmplog/afl_$t")
+	[ "${SMOKE_CMPLOG:-1}" != 0 ] || cmplog=()
 	# AFL_AUTORESUME continues an existing output directory and AFL++ carries
 	# its counters over, so this run's executions and findings are the
 	# differences of the cumulative fuzzer_stats fields.
@@ -95,7 +98,7 @@ run_afl() { # target seconds [execs]
 		AFL_CUSTOM_MUTATOR_LIBRARY="$PWD/build-fuzz/hv_mutator.so" \
 		ASAN_OPTIONS="abort_on_error=1:symbolize=0:detect_leaks=1:$ASAN_OPTIONS" \
 		nice -n 19 afl-fuzz -i "${CAMPAIGN_SEEDS:-corpus}/$t" -o "$o" -x "fuzz/dict/$t.dict" "${limit[@]}" -t "$afl_timeout_ms+" -m none \
-		-c "build-fuzz/cmplog/afl_$t" -- "build-fuzz/afl/afl_$t" >"$afout/$t.log" 2>&1
+		"${cmplog[@]}" -- "build-fuzz/afl/afl_$t" >"$afout/$t.log" 2>&1
 	rc=$?
 	read -r wall u sy < <(tail -1 "$afout/$t.time")
 	cpu=$(awk -v a="$u" -v b="$sy" 'BEGIN{printf "%.0f", a + b}')
