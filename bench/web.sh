@@ -8,7 +8,9 @@
 #   run, served by web/serve.py: cross-origin isolated ("read-ahead": a
 #   second worker reads the files ahead into shared memory) and, with
 #   WEB_MODES="read-ahead FileReaderSync", also plainly (FileReaderSync,
-#   as from a static server without the isolation headers). Wall time from
+#   as from a static server without the isolation headers); JSPI in
+#   WEB_MODES: the files read ahead in the validating worker's own thread,
+#   the module suspended while it waits (index.html?read=jspi). Wall time from
 #   picking the folder to the report and the CPU time of all of Chromium's
 #   processes in it (medians of RUNS); the page's peak memory: the largest
 #   peak RSS (VmHWM) of Chromium's renderer processes (the page's and its
@@ -57,8 +59,11 @@ for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 	measure_runs "$dir/cli.log" "$hv" -q -j1 "$in"
 	cli_wall=$WALL CLI_CPU=$CPU cli_rss=$RSS cli_exit=$EXIT
 	for mode in ${WEB_MODES:-read-ahead}; do
-		flags=()
-		[ "$mode" = FileReaderSync ] && flags=(--plain)
+		case $mode in
+		JSPI) flags=(--read=jspi) ;; # the files read ahead in this worker's thread, the module suspended while it waits
+		FileReaderSync) flags=(--plain --read=sync) ;;
+		*) flags=(--read=ahead) ;;
+		esac
 		: >"$dir/page.log"
 		for ((i = 0; i < runs; i++)); do
 			[ "${WEB_THREADS:-0}" = 1 ] && [ "$i" = $((runs - 1)) ] && flags+=(--threads)

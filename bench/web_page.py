@@ -14,7 +14,7 @@ page's peak memory), READS and READ_S the reads the validating worker
 waited for and the wall seconds it waited, CPU_S the user + system CPU
 seconds of all of Chromium's processes (the browser's, which serves the
 file reads, included) from the pick to the report, MODE the page's way of
-reading (read-ahead or FileReaderSync), SHARED_MIB its read-ahead
+reading (JSPI, read-ahead or FileReaderSync), SHARED_MIB its read-ahead
 buffer, READ_MIB the bytes it asked the browser for (blocks read ahead
 and never used included), ASKS in how many runs, and OPENS in how many
 browser reads (read ahead, a run that continues the last one's goes on
@@ -24,9 +24,11 @@ stderr: where the time goes. --by-process: the CPU seconds of each of
 Chromium's processes (and chromedriver) in the span, with their busiest
 threads, on stderr (chromium_procs.process_report).
 
---json=PATH: also write the page's JSON report there.
+--json=PATH: also write the page's JSON report there. --read=WAY: ask the
+page for a way of reading (index.html?read=WAY: jspi, ahead or sync);
+without it, the page's default for how it is served.
 
-usage: bench/web_page.py WEBDIR FOLDER [--plain] [--threads] [--by-process] [--json=PATH]"""
+usage: bench/web_page.py WEBDIR FOLDER [--plain] [--read=WAY] [--threads] [--by-process] [--json=PATH]"""
 import os
 import sys
 import time
@@ -49,7 +51,8 @@ for a in os.environ.get('WEB_CHROMIUM_FLAGS', '--headless=new --no-sandbox --dis
 service = Service('/usr/bin/chromedriver')
 driver = webdriver.Chrome(service=service, options=opts)
 try:
-    driver.get('http://127.0.0.1:%d/index.html' % server.server_address[1])
+    read = [a.split('=', 1)[1] for a in sys.argv[1:] if a.startswith('--read=')]
+    driver.get('http://127.0.0.1:%d/index.html%s' % (server.server_address[1], '?read=' + read[-1] if read else ''))
     while driver.execute_script('return document.body.dataset.state') != 'ready':
         time.sleep(0.05)
     c0 = cpu_seconds(service.process.pid)

@@ -116,11 +116,13 @@ function streams() {
 }
 const messages = [];
 const ctx = {
-	self: {crossOriginIsolated: readAhead},
+	// the page's way of reading, asked for as index.html?read= asks
+	self: {crossOriginIsolated: readAhead, location: {search: readAhead ? '?read=ahead' : '?read=sync'}},
 	Worker: ReaderWorker,
 	FileReaderSync,
 	TextEncoder,
 	TextDecoder,
+	URLSearchParams,
 	WebAssembly,
 	performance,
 	console,

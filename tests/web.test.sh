@@ -93,9 +93,11 @@ if [ -n "${WEB_SCREENSHOT:-}" ]; then
 	shot=(--screenshot "$WEB_SCREENSHOT")
 fi
 
-# Served without cross-origin isolation (as by any static server): the
-# page falls back to FileReaderSync; the golden cases, the drops and the
-# deep folder again, in the same browser session (tests/web_page.py).
+# Served without cross-origin isolation (as by any static server) and
+# asked for FileReaderSync (index.html?read=sync): the golden cases, the
+# drops and the deep folder again; then served plainly and asked for
+# nothing, so by JSPI, the page's default where the browser has it: all
+# the cases again, in the same browser session (tests/web_page.py).
 nplain=$(wc -l <"$TMP/plain.tsv")
 "$PY" "$ROOT/tests/web_page.py" "$BUILD/web" "$HPCVET" "$TMP/cases.tsv" --plain "$TMP/plain.tsv" "${shot[@]}" >"$TMP/page.log" 2>&1
 rc=$?
@@ -107,4 +109,7 @@ check "read ahead: the page says it reads ahead" grep -qx "read-ahead: mode read
 check "FileReaderSync (served plainly): the page's JSON report and certificate equal the CLI's on $nplain inputs, no console error" grep -qx "FileReaderSync: 0 failed" "$TMP/page.log"
 check "FileReaderSync: every case was compared" grep -qx "FileReaderSync: compared $nplain" "$TMP/page.log"
 check "FileReaderSync: the page says it reads with FileReaderSync" grep -qx "FileReaderSync: mode FileReaderSync" "$TMP/page.log"
+check "JSPI (served plainly, the page's default): the page's JSON report and certificate equal the CLI's on $ncases inputs, no console error" grep -qx "JSPI: 0 failed" "$TMP/page.log"
+check "JSPI: every case was compared" grep -qx "JSPI: compared $ncases" "$TMP/page.log"
+check "JSPI: the page says it reads by JSPI" grep -qx "JSPI: mode JSPI" "$TMP/page.log"
 done_testing

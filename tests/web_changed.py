@@ -2,8 +2,9 @@
 """A file that changes while the web page validates it, in headless Chromium.
 
 The page (web/, make web) is served by a server of this test's own: the
-page's files as web/serve.py serves them (cross-origin isolated, so it reads
-ahead, then plainly, so it reads with FileReaderSync), except its worker,
+page's files as web/serve.py serves them (cross-origin isolated and asked
+to read ahead, then plainly and asked for FileReaderSync, then plainly and
+asked for nothing, so it reads by JSPI), except its worker,
 which is tests/web_changed_hook.js put before web/worker.js. The hook pauses
 the worker at the core's first read that reaches byte AT of a file, until
 this test has changed the file (a request to /test-pause that the server
@@ -28,7 +29,7 @@ the checks are done, before the files are read again for their SHA-256,
 where the test modifies FILE or deletes it. A changed file must never be judged: exit 3
 (unreadable), the input's verdict "unreadable", its problem "DIR/FILE:
 changed while it was read" (the command line's words) in the JSON report, no
-SHA-256 in the certificate, and no console error. In both of the page's
+SHA-256 in the certificate, and no console error. In the page's three
 ways of reading, in one browser session.
 
 usage: web_changed.py WEBDIR HPCVET WORKDIR INPUT...
@@ -191,10 +192,10 @@ def judge(src, name, case, certify, state, result):
 
 
 try:
-    for tag, isolate in (('read-ahead', True), ('FileReaderSync', False)):
+    for tag, isolate, query in (('read-ahead', True, '?read=ahead'), ('FileReaderSync', False, '?read=sync'), ('JSPI', False, '')):
         server = start(isolate)
         try:
-            driver.get('http://127.0.0.1:%d/index.html' % server.server_address[1])
+            driver.get('http://127.0.0.1:%d/index.html%s' % (server.server_address[1], query))
             state, _ = web_driver.wait_state(driver, ('ready',))
             mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
             if state != 'ready' or mode != tag:

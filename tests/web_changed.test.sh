@@ -10,8 +10,8 @@
 # the worker at a chosen read until the file is changed. Each: exit 3, the
 # input unreadable, "FILE: changed while it was read" as on the command
 # line (tests/changed.test.sh), no SHA-256; and the same pause with no
-# change gives the CLI's report and certificate. Both ways the page reads:
-# read ahead (cross-origin isolated) and FileReaderSync (served plainly).
+# change gives the CLI's report and certificate. The three ways the page reads:
+# read ahead (cross-origin isolated), FileReaderSync and JSPI (served plainly).
 # Skipped, visibly, as tests/web.test.sh is: without Chromium, its driver,
 # Python's Selenium or the built page, and in the sanitizer build. ~15
 # CPU-s, Chromium's included (a cgroup's cpuacct around it).
@@ -51,7 +51,7 @@ check "the ovni stream changed is there" test -f "$TMP/ov/$obs"
 rc=$?
 cat "$TMP/page.log"
 [ "$rc" -eq 0 ] || grep -q '^FAIL' "$TMP/page.log" || not_ok "tests/web_changed.py exited $rc"
-for mode in read-ahead FileReaderSync; do
+for mode in read-ahead FileReaderSync JSPI; do
 	for in in dt ov; do
 		check "$mode, $in: paused with no change, the page's report and certificate are the CLI's" \
 			grep -qx "$mode $in unchanged: ok" "$TMP/page.log"

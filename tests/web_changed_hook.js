@@ -10,7 +10,8 @@
 // one place a validation, chosen by PLAN ({at, digest}, asked of
 // /test-plan at the start of each validation: the module's hvw_reset):
 // - at >= 0: at the core's first read that reaches byte `at` of a file,
-//   before it is made (the module's import hpcvet.read is wrapped): the
+//   before it is made (the module's import hpcvet.read is wrapped, by
+//   JSPI the function its WebAssembly.Suspending is made of): the
 //   bytes before are read and judged; read ahead, the reader's stream of
 //   the file is open and reads on;
 // - digest: once the checks are done, before the first file is read again
@@ -35,16 +36,20 @@
 		}
 		return arrayBuffer.call(this);
 	};
+	const pausing = (read) => (id, off, dst, len) => {
+		if (at >= 0 && off + len > at) {
+			at = -1;
+			get('test-pause');
+		}
+		return read(id, off, dst, len);
+	};
+	// by JSPI, the import is a WebAssembly.Suspending of the worker's read
+	// function, which is wrapped as it is made
+	const Suspending = WebAssembly.Suspending;
+	if (Suspending) WebAssembly.Suspending = function (f) { return new Suspending(pausing(f)); };
 	const instantiate = WebAssembly.instantiate;
 	WebAssembly.instantiate = async (bytes, imports) => {
-		const read = imports.hpcvet.read;
-		imports.hpcvet.read = (id, off, dst, len) => {
-			if (at >= 0 && off + len > at) {
-				at = -1;
-				get('test-pause');
-			}
-			return read(id, off, dst, len);
-		};
+		if (typeof imports.hpcvet.read === 'function') imports.hpcvet.read = pausing(imports.hpcvet.read);
 		const made = await instantiate(bytes, imports);
 		const exports = Object.assign({}, made.instance.exports);
 		const reset = exports.hvw_reset;

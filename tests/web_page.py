@@ -11,12 +11,14 @@ NAME`, each run in the folder the
 page's names are relative to, so the two name every input and file alike
 and no field is normalised. The page must log no console error.
 
-One browser session runs two passes: the page served cross-origin
-isolated (web/serve.py), so it reads files ahead in a second worker, and
-must say so; then, given --plain PLAIN, the page served without those
-headers (a second server), which must say it reads with FileReaderSync,
-given the cases of PLAIN. The CLI's reports of each input are made once,
-beside the browser, for both passes.
+One browser session runs three passes: the page served cross-origin
+isolated (web/serve.py) and asked to read ahead in a second worker
+(index.html?read=ahead), which must say so; then, given --plain PLAIN, the
+page served without those headers (a second server) and asked to read
+with FileReaderSync (?read=sync), given the cases of PLAIN; then the page
+served plainly and asked for nothing, which must read by JSPI (the
+browser's WebAssembly.Suspending), given the cases of CASES. The CLI's
+reports of each input are made once, beside the browser, for all passes.
 
 usage: web_page.py WEBDIR HPCVET CASES [--plain PLAIN] [--screenshot PNG]
 CASES, PLAIN: one case a line, "KIND<TAB>CWD<TAB>NAME": KIND dir (NAME a folder
@@ -27,7 +29,7 @@ a DataTransfer made in the page holding them, dispatched as dragenter,
 dragover and drop).
 Prints, for each pass, "MODE: mode M", "MODE: compared N", a line per case
 that differs and "MODE: N failed" (MODE read-ahead or FileReaderSync, the
-mode the pass expects); exits 1 when any differs or the page fails."""
+mode the pass expects: read-ahead, FileReaderSync or JSPI); exits 1 when any differs or the page fails."""
 import concurrent.futures
 import json
 import os
@@ -58,9 +60,13 @@ def read_cases(path):
         return [line.rstrip('\n').split('\t') for line in f if line.strip()]
 
 
-passes = [('read-ahead', serve.start(webdir, isolate=True), read_cases(cases_file))]
+# (mode, server, the page's query, cases); the last pass asks for no way
+# of reading, so the browser's JSPI is the page's default, and is served
+# plainly: that way needs no cross-origin isolation.
+passes = [('read-ahead', serve.start(webdir, isolate=True), '?read=ahead', read_cases(cases_file))]
 if plain_file:
-    passes.append(('FileReaderSync', serve.start(webdir, isolate=False), read_cases(plain_file)))
+    passes.append(('FileReaderSync', serve.start(webdir, isolate=False), '?read=sync', read_cases(plain_file)))
+passes.append(('JSPI', serve.start(webdir, isolate=False), '', read_cases(cases_file)))
 
 
 # The CLI's reports of an input, made once for both passes, in two threads
@@ -73,7 +79,7 @@ def cli_reports(cwd, name):
 
 cli_pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
 cli = {}
-for _, _, cases in passes:
+for _, _, _, cases in passes:
     for _, cwd, name in cases:
         if (cwd, name) not in cli:
             cli[cwd, name] = cli_pool.submit(cli_reports, cwd, name)
@@ -140,8 +146,8 @@ def page_report(kind, cwd, name):
     return result, None
 
 
-def run_pass(want_mode, server, cases):
-    url = 'http://127.0.0.1:%d/index.html' % server.server_address[1]
+def run_pass(want_mode, server, query, cases):
+    url = 'http://127.0.0.1:%d/index.html%s' % (server.server_address[1], query)
     driver.get(url)
     state, _ = web_driver.wait_state(driver, ('ready',))
     if state != 'ready':
@@ -150,7 +156,7 @@ def run_pass(want_mode, server, cases):
     mode = driver.execute_script('return document.getElementById("mode").dataset.mode')
     if mode != want_mode:
         fail('the page reads by %s, served %s: %s expected' % (
-            mode, 'plain' if want_mode == 'FileReaderSync' else 'cross-origin isolated', want_mode))
+            mode, 'asked for ' + query if query else 'by default', want_mode))
     print('%s: mode %s' % (want_mode, mode))
     version = driver.find_element(By.ID, 'version').text
     cli_version = subprocess.run([hpcvet, '--version'], capture_output=True, text=True).stdout.split()[-1]
@@ -180,7 +186,7 @@ def run_pass(want_mode, server, cases):
             print('  cli:  ' + cert.stdout[-600:].replace('\n', ' '))
     print('%s: compared %d' % (want_mode, compared))
     # nothing leaves the machine: the page loaded only its own files
-    origin = url.rsplit('/', 1)[0] + '/'
+    origin = url.split('/index.html')[0] + '/'
     names = driver.execute_script('return performance.getEntriesByType("resource").map(e => e.name)')
     for n in names:
         if not n.startswith(origin):
@@ -193,16 +199,16 @@ def run_pass(want_mode, server, cases):
 
 total = 0
 try:
-    for want_mode, server, cases in passes:
+    for want_mode, server, query, cases in passes:
         failures = 0
-        run_pass(want_mode, server, cases)
+        run_pass(want_mode, server, query, cases)
         print('%s: %d failed' % (want_mode, failures))
         total += failures
         if shot and want_mode == 'read-ahead':
             driver.save_screenshot(shot)
 finally:
     driver.quit()
-    for _, server, _ in passes:
+    for _, server, _, _ in passes:
         server.shutdown()
     cli_pool.shutdown(cancel_futures=True)
 sys.exit(1 if total else 0)

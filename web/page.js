@@ -12,7 +12,9 @@
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const worker = new Worker('worker.js');
+// index.html?read=jspi|ahead|sync: the way the worker reads files (worker.js)
+const readWay = new URLSearchParams(location.search).get('read');
+const worker = new Worker(readWay ? 'worker.js?read=' + encodeURIComponent(readWay) : 'worker.js');
 let formats = [];
 let busy = false;
 
@@ -252,7 +254,9 @@ worker.onmessage = (event) => {
 		formats = msg.formats;
 		$('version').textContent = `hpcvet ${msg.version}, rule table ${msg.rules}, running in this browser (WebAssembly)`;
 		$('mode').dataset.mode = msg.mode;
-		$('mode').textContent = msg.mode === 'read-ahead'
+		$('mode').textContent = msg.mode === 'JSPI'
+			? 'Files are read ahead while the core checks them, the core waiting (JSPI) only for bytes not read yet.'
+			: msg.mode === 'read-ahead'
 			? 'Files are read ahead by a second worker while the first checks them (the page is cross-origin isolated).'
 			: 'Files are read one block at a time with FileReaderSync (the page is not cross-origin isolated; ' +
 			  'served with the headers `make serve-web` sends, it reads ahead, while the core checks).';

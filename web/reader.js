@@ -22,7 +22,16 @@
 // MiB database, most of it in the kernel). A BYOB read also asks for no
 // more than the run's bytes, so nothing is kept past a run. Where the
 // browser's Blob streams have no BYOB reader, the default one.
+//
+// The JSPI mode of worker.js runs the same reader in the validating
+// worker's own thread (importScripts): hpcvetReader(owned, woken) is the
+// reader, a function given each message; `owned(slot, ticket)` says
+// whether a slot still waits for that read (that worker gives a slot to
+// another block without waiting, and a read it gave up writes nothing
+// there), `woken()` is called when a slot's read is done.
 'use strict';
+
+function hpcvetReader(owned = () => true, woken = () => {}) {
 
 let data = null;  // Uint8Array over the SharedArrayBuffer of the slots
 let done = null;  // Int32Array: per slot, the ticket of its last read done (negated: failed); then the counts of streams opened and of chunks read
@@ -125,8 +134,10 @@ function fill(msg) {
 async function pull(s, {slots, ticket, len}) {
 	let at = 0; // bytes in their slots so far
 	const finish = (j, result) => {
+		if (!owned(slots[j], ticket)) return;
 		Atomics.store(done, slots[j], result);
 		Atomics.notify(done, slots[j]);
+		woken();
 	};
 	const put = (value) => {
 		// what is past this run stays for the next
@@ -134,7 +145,7 @@ async function pull(s, {slots, ticket, len}) {
 		s.left = take < value.length ? value.subarray(take) : null;
 		for (let p = 0; p < take;) {
 			const j = Math.floor(at / block), o = at - j * block, n = Math.min(take - p, block - o);
-			data.set(value.subarray(p, p + n), slots[j] * block + o);
+			if (owned(slots[j], ticket)) data.set(value.subarray(p, p + n), slots[j] * block + o);
 			p += n;
 			at += n;
 			if (at === len || at % block === 0) finish(j, ticket);
@@ -159,8 +170,7 @@ async function pull(s, {slots, ticket, len}) {
 	}
 }
 
-onmessage = (event) => {
-	const msg = event.data;
+return (msg, reply) => {
 	if (msg.type === 'read') {
 		fill(msg);
 	} else if (msg.type === 'files') {
@@ -170,6 +180,12 @@ onmessage = (event) => {
 		data = new Uint8Array(msg.data);
 		done = new Int32Array(msg.done);
 		block = msg.block;
-		postMessage({type: 'ready'});
+		reply({type: 'ready'});
 	}
 };
+}
+
+if (!self.hpcvetInThread) {
+	const handle = hpcvetReader();
+	onmessage = (event) => handle(event.data, postMessage);
+}

@@ -2,7 +2,13 @@
 // checking core and the report writers of hpcvet, web/wasm/entry.c) runs
 // here, and reads the user's files one slice at a time, when the core asks
 // for bytes (web/wasm/reader.c). The core's read is synchronous, so the
-// bytes come one of two ways:
+// bytes come one of three ways:
+// - by JSPI (WebAssembly.Suspending, where the browser has it): the read
+//   import may suspend the module until the bytes are there, so the same
+//   reader as read ahead's (reader.js) runs in this worker's own thread,
+//   the module suspended only when a block it needs is not whole yet: no
+//   second worker, no shared memory (nor cross-origin isolation), one copy
+//   fewer;
 // - read ahead (when the page is cross-origin isolated, so that memory can
 //   be shared between workers): a second worker (reader.js) reads blocks
 //   of the files with the browser's asynchronous reads, ahead of where the
@@ -10,11 +16,18 @@
 //   with Atomics.wait only when it is not there;
 // - otherwise FileReaderSync, the same blocks, the core waiting for each
 //   read.
+// The page's `read` parameter (index.html?read=jspi|ahead|sync), passed on
+// to this worker, asks for one of them (the tests and the bench compare
+// them); a way the browser cannot give falls to the next.
 // Nothing is sent anywhere: the only requests these workers make are for
 // hpcvet.wasm and reader.js.
 'use strict';
 
 let wasm = null;        // the module's exports
+// the exports that reach the read import: with JSPI, wrapped with
+// WebAssembly.promising (they return promises)
+let run = null;
+const asked = new URLSearchParams(self.location.search).get('read');
 let files = [];         // File objects of the current run, by index
 let progress = null;    // {done, total, last}
 // the reads the core waited for in the last run, the wait, the bytes asked
@@ -120,7 +133,7 @@ const DIRECT = 1024 * 1024;
 // core took backwards through the file up to this block, again: the core
 // came back to it after it was given up, hinted: asked for on the core's
 // hint (willRead)}.
-let store = null;  // {worker (null: FileReaderSync), data: Uint8Array, done: Int32Array, slots, byKey: Map (in order of use, oldest first)}
+let store = null;  // {worker (null: FileReaderSync; with JSPI, the reader in this thread), jspi, shared, data: Uint8Array, done: Int32Array, slots, byKey: Map (in order of use, oldest first)}
 let ticket = 0;
 let current = -1;          // the slot the core read last
 let recent = [];           // the files of the last blocks the core moved to
@@ -129,10 +142,11 @@ let recent = [];           // the files of the last blocks the core moved to
 // one after it)
 let lastIn = new Map();
 
-function newStore(worker, data, done) {
+function newStore(worker, data, done, jspi = false) {
 	const slots = Array.from({length: SLOTS}, () => ({key: null, id: -1, start: 0, ticket: 0, len: 0, run: 0, jump: false,
 							  used: false, back: 0, again: false, hinted: false}));
-	return {worker, data: new Uint8Array(data), done: new Int32Array(done), slots, byKey: new Map()};
+	const shared = typeof SharedArrayBuffer !== 'undefined' && data instanceof SharedArrayBuffer;
+	return {worker, jspi, shared, data: new Uint8Array(data), done: new Int32Array(done), slots, byKey: new Map()};
 }
 
 // The slot that holds (or is being read to hold) byte `at` of file id; -1
@@ -161,7 +175,7 @@ function prevHeld(id, at) {
 }
 
 async function startReader() {
-	if (!self.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined' || typeof Atomics.wait !== 'function')
+	if (asked === 'sync' || !self.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined' || typeof Atomics.wait !== 'function')
 		return null;
 	const w = new Worker('reader.js');
 	// done: a ticket a slot, then the counts of streams the reader opened
@@ -175,6 +189,56 @@ async function startReader() {
 	w.onmessage = null;
 	w.onerror = null;
 	return newStore(w, data, done);
+}
+
+// With JSPI: the reader of reader.js in this thread, its reads going on
+// while the module is suspended. A slot is given to another block without
+// waiting for its last read, which then writes nothing into it.
+function startInThread() {
+	if (asked === 'ahead' || asked === 'sync' || typeof WebAssembly.Suspending !== 'function' ||
+	    typeof WebAssembly.promising !== 'function')
+		return null;
+	self.hpcvetInThread = true;
+	importScripts('reader.js');
+	const data = new ArrayBuffer(SLOTS * BLOCK), done = new ArrayBuffer(4 * (SLOTS + 2));
+	const handle = hpcvetReader((s, t) => store.slots[s].ticket === t, () => woken && woken());
+	handle({type: 'init', data, done, block: BLOCK}, () => {});
+	return newStore({postMessage: (msg) => handle(msg)}, data, done, true);
+}
+
+// With JSPI, a block the core needs that is not whole yet: the read
+// import returns a promise, resolved once slot s's read `t` is done (true)
+// or failed or gave no answer in WAIT_MS (false), and the module waits
+// suspended.
+class Pending {
+	constructor(s, t) {
+		this.s = s;
+		this.t = t;
+	}
+}
+let woken = null;
+function whenDone(s, t) {
+	const t0 = performance.now();
+	return new Promise((resolve) => {
+		const check = () => {
+			const v = store.done[s];
+			if (v !== t && v !== -t) return false;
+			reads.n++;
+			reads.ms += performance.now() - t0;
+			resolve(v === t);
+			return true;
+		};
+		if (check()) return;
+		const timer = setTimeout(() => {
+			woken = null;
+			resolve(false);
+		}, WAIT_MS);
+		woken = () => {
+			if (!check()) return;
+			clearTimeout(timer);
+			woken = null;
+		};
+	});
 }
 
 // `len` bytes of file id at `off`, by FileReaderSync.
@@ -193,6 +257,11 @@ function readSync(id, off, len) {
 // reader gave no answer in WAIT_MS.
 const WAIT_MS = 120000;
 function settle(s, t) {
+	if (store.jspi) {
+		const v = store.done[s];
+		if (v === t || v === -t) return v === t;
+		throw new Pending(s, t);
+	}
 	const t0 = performance.now();
 	let waited = false;
 	for (;;) {
@@ -254,7 +323,7 @@ function claim(id, start) {
 	const slot = store.slots[s];
 	// the reader must be done with the slot: one that gave no answer may
 	// still write into it, so it is not reused
-	if (slot.ticket && !settle(s, slot.ticket) && Math.abs(Atomics.load(store.done, s)) !== slot.ticket) {
+	if (slot.ticket && !store.jspi && !settle(s, slot.ticket) && Math.abs(Atomics.load(store.done, s)) !== slot.ticket) {
 		slot.key = 'stuck:' + s;
 		slot.id = -1;
 		store.byKey.set(slot.key, s);
@@ -476,7 +545,7 @@ function held(id, off, len) {
 const WORD = 8;
 const scratch = new Uint8Array(BLOCK + WORD);
 function copyOut(src, dst, n) {
-	if (!store.worker || (src - dst) % WORD === 0) {
+	if (!store.shared || (src - dst) % WORD === 0) {
 		bytes().set(store.data.subarray(src, src + n), dst);
 		return;
 	}
@@ -485,15 +554,17 @@ function copyOut(src, dst, n) {
 	bytes().set(scratch.subarray(k, k + n), dst);
 }
 
-// hpcvet.read: `len` bytes of file `id` at `off` into memory at `dst`.
-function read(id, off, dst, len) {
+// hpcvet.read: `len` bytes of file `id` at `off` into memory at `dst`;
+// 1, or 0 when they could not be read. With JSPI, a promise of that when
+// the bytes from `off + done` on are not all there yet.
+function read(id, off, dst, len, done = 0) {
 	const f = files[id];
 	if (!f || off + len > f.size) return 0;
 	try {
 		if (len >= DIRECT && !held(id, off, len)) {
 			bytes().set(readSync(id, off, len), dst);
 		} else {
-			for (let done = 0; done < len;) {
+			while (done < len) {
 				const at = off + done, s = block(id, at), slot = store.slots[s];
 				const from = at - slot.start, n = Math.min(len - done, slot.len - from);
 				copyOut(s * BLOCK + from, dst + done, n);
@@ -501,9 +572,21 @@ function read(id, off, dst, len) {
 			}
 		}
 	} catch (e) {
+		if (e instanceof Pending) {
+			return whenDone(e.s, e.t).then((ok) => {
+				if (ok) return read(id, off, dst, len, done);
+				failed.add(id);
+				return 0;
+			});
+		}
 		failed.add(id);
 		return 0; // the file changed or went away: the core reports it unreadable
 	}
+	advance(len);
+	return 1;
+}
+
+function advance(len) {
 	if (progress) {
 		progress.done += len;
 		const now = performance.now();
@@ -512,7 +595,6 @@ function read(id, off, dst, len) {
 			postMessage({type: 'progress', done: Math.min(progress.done, progress.total), total: progress.total});
 		}
 	}
-	return 1;
 }
 
 // The three WASI calls wasi-libc's stdio makes: the writers write to
@@ -537,27 +619,39 @@ const wasi = {
 };
 
 async function load() {
+	if (!store) {
+		store = startInThread() || (await startReader().catch(() => null)) ||
+			newStore(null, new ArrayBuffer(SLOTS * BLOCK), new ArrayBuffer(4 * (SLOTS + 2)));
+	}
 	const response = await fetch('hpcvet.wasm');
 	const {instance} = await WebAssembly.instantiate(await response.arrayBuffer(), {
-		hpcvet: {read, will_read: willRead},
+		hpcvet: {read: store.jspi ? new WebAssembly.Suspending(read) : read, will_read: willRead},
 		wasi_snapshot_preview1: wasi,
 	});
 	wasm = instance.exports;
 	wasm._initialize();
-	if (!store) store = (await startReader().catch(() => null)) || newStore(null, new ArrayBuffer(SLOTS * BLOCK), new ArrayBuffer(4 * (SLOTS + 2)));
+	run = store.jspi
+		? {validate: WebAssembly.promising(wasm.hvw_input_validate), write: WebAssembly.promising(wasm.hvw_write)}
+		: {validate: wasm.hvw_input_validate, write: wasm.hvw_write};
 	const formats = ['json', 'sarif', 'text', 'html'].filter((f) => withStrings([f], (p) => wasm.hvw_has_format(p)));
 	postMessage({
 		type: 'ready',
 		version: readCString(wasm.hvw_version()),
 		rules: readCString(wasm.hvw_rule_table_version()),
 		formats,
-		mode: store.worker ? 'read-ahead' : 'FileReaderSync',
+		mode: store.jspi ? 'JSPI' : store.worker ? 'read-ahead' : 'FileReaderSync',
 	});
 	return formats;
 }
 
-function write(format) {
-	const p = withStrings([format], (f) => wasm.hvw_write(f));
+async function write(format) {
+	const f = cstring(format);
+	let p;
+	try {
+		p = await run.write(f);
+	} finally {
+		wasm.hvw_free(f);
+	}
 	if (!p) return null;
 	return decoder.decode(bytes().subarray(p, p + wasm.hvw_written_len()));
 }
@@ -584,7 +678,7 @@ function unchanged(id) {
 }
 
 // inputs: [{label, set, files: [{name, file}]}]; options: {name: value}.
-function validate(inputs, options) {
+async function validate(inputs, options) {
 	wasm.hvw_reset();
 	// the File objects by id, in the order of the inputs and their files
 	files = inputs.flatMap((input) => (input.problem ? [] : input.files.map((f) => f.file)));
@@ -610,7 +704,7 @@ function validate(inputs, options) {
 			throw new Error('out of memory');
 		if (input.problem) {
 			withStrings([input.problem], (p) => wasm.hvw_input_fail(p));
-			wasm.hvw_input_validate();
+			await run.validate();
 			continue;
 		}
 		const first = id;
@@ -618,7 +712,7 @@ function validate(inputs, options) {
 			if (!withStrings([f.name], (n) => wasm.hvw_input_file(n, f.file.size, id++)))
 				throw new Error('out of memory');
 		}
-		wasm.hvw_input_validate();
+		await run.validate();
 		const changed = input.files.find((f, i) => !unchanged(first + i));
 		if (changed) withStrings([changed.name], (n) => wasm.hvw_input_changed(n));
 	}
@@ -652,14 +746,14 @@ async function digests() {
 	}
 }
 
-function result(certify) {
+async function result(certify) {
 	// memory: the module's linear memory, which only grows: its peak
 	const out = {type: 'result', exit: wasm.hvw_exit_code(), memory: wasm.memory.buffer.byteLength,
-		shared: store.worker ? store.data.byteLength : 0, reads: reads.n, readMs: Math.round(reads.ms), readBytes: reads.bytes,
+		shared: store.shared ? store.data.byteLength : 0, reads: reads.n, readMs: Math.round(reads.ms), readBytes: reads.bytes,
 		readAsks: reads.asks, readOpens: store.worker ? Atomics.load(store.done, SLOTS) - reads.opened : reads.asks,
 		readChunks: store.worker ? Atomics.load(store.done, SLOTS + 1) - reads.chunks : reads.asks};
-	for (const format of formats) out[format] = write(format);
-	if (certify) out.certificate = write('certificate');
+	for (const format of formats) out[format] = await write(format);
+	if (certify) out.certificate = await write('certificate');
 	return out;
 }
 
@@ -671,9 +765,9 @@ onmessage = async (event) => {
 	const msg = event.data;
 	if (msg.type !== 'validate') return;
 	try {
-		validate(msg.inputs, msg.options || {});
+		await validate(msg.inputs, msg.options || {});
 		if (msg.certify) await digests();
-		postMessage(result(msg.certify));
+		postMessage(await result(msg.certify));
 	} catch (e) {
 		// a trap in the module (out of memory beyond 4 GiB, a bug): the
 		// instance may be inconsistent, so the next run starts afresh
