@@ -258,6 +258,9 @@ typedef struct mpi_pass {
 	 * freed it, with TYPE_REUSED while a use after that free waits (its
 	 * mpi_reuse in type_reuse); 0 not freed, or made again since. */
 	uint64_t **types;
+#define TYPE_INDICES 65536u
+#define TYPE_CHUNK 256u
+#define TYPE_REUSED (1ull << 63)
 	mpi_map type_reuse;   /* datatype index -> mpi_reuse, for those */
 	mpi_map reqs;         /* request index -> mpi_req, for those whose table slot was taken */
 	mpi_req *req_direct;  /* the request table: slot id & req_mask -> mpi_req (kind 0: none); before
