@@ -287,11 +287,15 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	mpi_requests(m, rec, a);
 }
 
-/* MPI_Startall: its count, then its requests. */
+/* MPI_Startall: its count, then its requests, read where libdumpi lays
+ * them out (mpi_fused_req_path takes it only then). */
+enum { STARTALL_COUNT, STARTALL_REQUESTS };
 static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_count(m, rec, a);
-	mpi_request_startall(m, rec, a);
+	mpi_take_bytes(m, a);
+	const unsigned ic = STARTALL_COUNT, iq = STARTALL_REQUESTS;
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (a->f[iq].present) mpi_request_startall(m, rec, a->f[iq].v, a->f[iq].at);
 }
 
 dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
@@ -308,7 +312,11 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	switch (fn) {
 	case 14: return plan == PLAN_REQ ? mpi_request_test : mpi_fused_reqs;         /* MPI_Test */
 	case 15: return plan == PLAN_REQ ? mpi_request_free : mpi_fused_reqs;         /* MPI_Request_free */
-	case 32: return fused_startall;                                                /* MPI_Startall */
+	case 32: /* MPI_Startall */
+		return plan == (PLAN_COUNTS | PLAN_REQ) && mpi_roles[fn][RO_COUNT] == STARTALL_COUNT &&
+				       mpi_roles[fn][RO_REQUESTS] == STARTALL_REQUESTS
+			       ? fused_startall
+			       : mpi_fused_reqs;
 	default: return mpi_fused_reqs;
 	}
 }

@@ -20,9 +20,17 @@ static inline unsigned mpi_chan_near_slot(uint32_t inst, int32_t peer, int32_t t
 }
 _Static_assert(CHAN_NEAR == 256u, "mpi_chan_near_slot keeps 8 bits");
 
+/* Channel c when a message of (count, dtype) needs no more of it than its
+ * tally and the last run of sizes extended (or no runs kept), else NULL. */
+static inline __attribute__((always_inline)) mpi_chan *mpi_chan_fits(mpi_chan *c, int32_t count, uint16_t dtype)
+{
+	if (c->runs_full) return c;
+	unsigned k = c->nruns - 1u;
+	return c->nruns && c->runs[k].count == count && c->runs[k].dtype == dtype && c->runs[k].reps < UINT32_MAX ? c
+														     : NULL;
+}
 /* The channel of a message (inst, peer, tag, recv) of (count, dtype) when
- * its near slot holds it and the message needs no more of it than its
- * tally and the last run of sizes extended (or no runs kept): NULL
+ * its near slot holds it and it fits the message (mpi_chan_fits): NULL
  * otherwise, and nothing is done (chans.c's tally then does the whole).
  * The tag is compared as given: once the channels are merged they hold
  * CHAN_ANY_TAG, which only a lookup of that tag finds, as chans.c's does. */
@@ -31,10 +39,7 @@ static inline __attribute__((always_inline)) mpi_chan *mpi_chan_hot(mpi_rank *m,
 {
 	mpi_chan *c = m->pass->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)];
 	if (!c || c->inst != inst || c->peer != peer || c->tag != tag || c->dir != recv) return NULL;
-	if (c->runs_full) return c;
-	unsigned k = c->nruns - 1u;
-	return c->nruns && c->runs[k].count == count && c->runs[k].dtype == dtype && c->runs[k].reps < UINT32_MAX ? c
-														     : NULL;
+	return mpi_chan_fits(c, count, dtype);
 }
 
 /* The message on channel c of mpi_chan_hot: what tally does with it. */
@@ -113,6 +118,7 @@ static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_ra
 	q->wild_recv = false;
 	q->live = 1;
 	q->fn = (uint16_t)fn;
+	q->chan_gen = 0;
 	q->id = (uint32_t)v;
 	q->rec = rec->index;
 	q->off = rec->offset;

@@ -273,6 +273,7 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 	m->rank = rank_from_name(b->name);
 	m->world_size = -1;
 	m->pass->win_ok = hv_window_init(&m->pass->win, b, 64u * 1024u);
+	m->pass->chan_gen = 1; /* a request's 0 is none */
 	mpi_map_init(&m->pass->comms, sizeof(mpi_comm));
 	mpi_reuse_init(m->pass);
 	mpi_requests_init(m->pass);

@@ -298,12 +298,23 @@ static inline void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off,
  * in the loop of MPI_Startall. False (nothing done) otherwise. */
 static inline __attribute__((always_inline)) bool req_start_hot(mpi_rank *m, const dumpi_record *rec, uint32_t id)
 {
+	mpi_pass *p = m->pass;
 	mpi_req *q = mpi_req_known(m, id);
 	if (!q || q->kind != REQ_PERSIST_IDLE || !q->msg.p2p) return false;
 	const mpi_msg *g = &q->msg;
 	/* one test, not one a direction: Startall's sends and receives alternate */
 	if ((g->peer < 0) | (g->recv & (g->tag < 0))) return false;
-	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
+	/* the channel this request's message went to when it last started, if
+	 * the channels have not moved since (mpi_pass.chan_gen): the one its key
+	 * finds, whether or not its near slot still holds it (the near slots
+	 * only guess, and tally's lookup in the map finds the same channel) */
+	mpi_chan *c;
+	if (q->chan_gen == p->chan_gen) {
+		c = mpi_chan_fits(q->chan, g->count, g->dtype);
+	} else {
+		c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
+		if (c) q->chan = c, q->chan_gen = p->chan_gen;
+	}
 	if (!c) return false;
 	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, 2);
 	q->kind = REQ_PERSIST_ACTIVE;
@@ -333,6 +344,7 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 	}
 	if (!fresh) req_replaced(m, rec, v, q);
 	q->kind = is_persistent_init(fn) ? REQ_PERSIST_IDLE : REQ_ACTIVE;
+	q->chan_gen = 0, q->chan = NULL; /* a new message: its channel not found yet */
 	q->live = 1;
 	q->cancelled = false;
 	q->fn = (uint16_t)fn;
@@ -465,11 +477,8 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	}
 }
 
-void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, uint64_t cnt, uint64_t arr)
 {
-	unsigned iq = mpi_role_ix[rec->fn][RO_REQUESTS];
-	if (!a->f[iq].present) return;
-	uint64_t cnt = a->f[iq].v, arr = a->f[iq].at;
 	/* the ids in memory at once when the record holds them (the starts
 	 * read nothing through the window) */
 	const uint8_t *ids = mpi_req_ids(m->pass, arr, cnt);
@@ -550,7 +559,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		mpi_arg(fn, a, RO_FLAG, &flag);
 		uint32_t id;
 		if (fn == 32) {
-			mpi_request_startall(m, rec, a);
+			mpi_request_startall(m, rec, cnt, arr);
 		} else if (fn == 18 || fn == 19) { /* Waitall, Testall */
 			for (uint64_t i = 0; i < cnt; i++) {
 				if (!mpi_arr_u32(m, arr, i, &id)) break;
