@@ -303,6 +303,7 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	/* the persistent inits (26..30), on the nonblocking calls' kinds */
 	if (fn >= 26 && fn <= 30 && (kind == FUSED_ISEND || kind == FUSED_IRECV))
 		return kind == FUSED_ISEND ? fused_send_init : fused_recv_init;
+	if (kind == FUSED_SOME && mpi_request_waitany_fits(fn)) return mpi_request_waitany; /* MPI_Waitany */
 	if (kind != FUSED_REQS) return NULL;
 	uint8_t plan = mpi_plans[fn];
 	const uint8_t *cr = mpi_count_roles[fn];

@@ -426,6 +426,11 @@ void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 /* An MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome record:
  * mpi_requests' share of it, for the driver's fused path. */
 void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+/* An MPI_Waitany record whole (its count too), for the driver's path of
+ * its own, which takes it only when its function's layout is libdumpi's
+ * (mpi_request_waitany_fits). */
+void mpi_request_waitany(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+bool mpi_request_waitany_fits(unsigned fn);
 /* An MPI_Waitall or MPI_Testall record: mpi_requests' share of it from
  * request `first` of its array on, for the driver's fused path (which
  * finished the ones before). */

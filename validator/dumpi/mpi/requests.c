@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "checks.h"
 #include "hot.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
@@ -399,6 +400,52 @@ void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 			if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUSES, k));
 		}
 	}
+}
+
+/* MPI_Waitany as libdumpi lays it out (count, requests, index, status;
+ * mpi_fused_req_path takes it only then, and gives it no flag):
+ * mpi_fused_some's steps -- its count, every request of the array named,
+ * then requests[index] finished -- with each field read at its place and
+ * the array from the record's bytes (else mpi_request_some reads it). */
+enum { WAITANY_COUNT, WAITANY_REQUESTS, WAITANY_INDEX, WAITANY_STATUS };
+void mpi_request_waitany(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const unsigned ic = WAITANY_COUNT, iq = WAITANY_REQUESTS, ix = WAITANY_INDEX, is = WAITANY_STATUS;
+	mpi_take_bytes(m, a);
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (!a->f[iq].present) return;
+	mpi_pass *p = m->pass;
+	uint64_t cnt = a->f[iq].v, arr = a->f[iq].at;
+	const uint8_t *ids = mpi_req_ids(p, arr, cnt);
+	if (!ids) {
+		mpi_request_some(m, rec, a);
+		return;
+	}
+	uint64_t known = 0;
+	for (uint64_t i = 0; i < cnt; i++) {
+		uint32_t id = hv_be32(ids + 4 * i);
+		if (!p->req_off && mpi_req_in_table(p, id)) known++;
+		else req_named(m, rec, arr + 4 + 4 * i, id);
+	}
+	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, known);
+	uint64_t idx = a->f[ix].v;
+	if (!a->f[ix].present || idx >= cnt) return;
+	uint32_t id = hv_be32(ids + 4 * idx);
+	mpi_req *q = mpi_req_plain(m, id);
+	if (q && !mpi_status_cancelled(m, a, is, 0)) {
+		mpi_req_plain_finish(m, q);
+	} else {
+		q = id >= 2 ? req_get(m, id) : NULL;
+		if (q) req_finish(m, rec, id, q, mpi_status_of(m, rec->fn, a, RO_STATUS, 0));
+	}
+}
+
+bool mpi_request_waitany_fits(unsigned fn)
+{
+	const int8_t *ro = mpi_roles[fn];
+	return fn == 16 && mpi_plans[fn] == (PLAN_COUNTS | PLAN_REQ) && ro[RO_COUNT] == WAITANY_COUNT &&
+	       ro[RO_REQUESTS] == WAITANY_REQUESTS && ro[RO_INDEX] == WAITANY_INDEX && ro[RO_STATUS] == WAITANY_STATUS &&
+	       ro[RO_FLAG] < 0;
 }
 
 /* MPI_Wait off its common path, out of line: the common one saves no registers for it. */
