@@ -121,8 +121,10 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
  * NULL for its kind's: MPI_Startall, MPI_Test and MPI_Request_free,
  * frequent in the mix and in real traces, one of their own (no switch on
  * the function, their roles read once) when their count, if any, is their
- * only count role, the other FUSED_REQS calls mpi_fused_reqs; the
- * persistent inits, of the nonblocking calls' kinds, copies of their own. */
+ * only count role, the other FUSED_REQS calls mpi_fused_reqs; MPI_Waitall,
+ * MPI_Waitany and MPI_Startall, when libdumpi's layout puts their fields
+ * where these read them, ones that read them there; the persistent inits,
+ * of the nonblocking calls' kinds, copies of their own. */
 dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind);
 
 #endif

@@ -245,21 +245,20 @@ static inline __attribute__((always_inline)) void fused_count(mpi_rank *m, const
  * requests of the table (mpi_waitall_hot) whose ids and statuses (one for
  * each request, or none) the record's bytes hold; the rest of the array,
  * from the first that is not such a one, goes request by request
- * (mpi_request_waitall). */
-void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+ * (mpi_request_waitall). The fields are args' ic, iq, iflag (an absent
+ * flag: a completion) and is; `counted`: the plan checks the count. */
+static inline __attribute__((always_inline)) void fused_waitall(mpi_rank *m, const dumpi_record *rec,
+								const dumpi_args *a, unsigned ic, unsigned iq,
+								unsigned iflag, unsigned is, bool counted)
 {
 	/* the status mpi_waitall_hot reads when the record has none: not cancelled */
 	static const uint8_t no_status[9];
 	mpi_take_bytes(m, a);
-	const uint8_t *ix = mpi_role_ix[rec->fn];
-	unsigned ic = ix[RO_COUNT], iq = ix[RO_REQUESTS], iflag = ix[RO_FLAG], is = ix[RO_STATUSES];
-	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
-		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (counted && a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
 	if (!a->f[iq].present) return;
 	mpi_pass *p = m->pass;
 	uint64_t cnt = a->f[iq].v, first = 0;
-	/* an absent flag (MPI_Waitall has none) is a completion; a status
-	 * entry is 14 bytes with its tag, else 10 */
+	/* a status entry is 14 bytes with its tag, else 10 */
 	bool flag = !a->f[iflag].present || a->f[iflag].v;
 	unsigned stride = p->status_tagged ? 14u : 10u;
 	uint64_t nst = a->f[is].present ? a->f[is].v : 0;
@@ -270,6 +269,21 @@ void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a
 	if (!nst) stride = 0;
 	if (flag && ids && sts && !p->req_off) first = mpi_waitall_hot(m, ids, cnt, sts, stride);
 	if (first < cnt) mpi_request_waitall(m, rec, a, first);
+}
+
+void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	fused_waitall(m, rec, a, ix[RO_COUNT], ix[RO_REQUESTS], ix[RO_FLAG], ix[RO_STATUSES],
+		      mpi_plans[rec->fn] & PLAN_COUNTS);
+}
+
+/* MPI_Waitall as libdumpi lays it out (count, requests, statuses; no flag:
+ * mpi_fused_req_path takes it only then), its fields read at their places. */
+enum { WAITALL_COUNT, WAITALL_REQUESTS, WAITALL_STATUSES };
+static void fused_waitall_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_waitall(m, rec, a, WAITALL_COUNT, WAITALL_REQUESTS, DUMPI_MAX_FIELDS, WAITALL_STATUSES, true);
 }
 
 /* MPI_Waitany, MPI_Testany, MPI_Waitsome and MPI_Testsome: their count,
@@ -304,6 +318,10 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	if (fn >= 26 && fn <= 30 && (kind == FUSED_ISEND || kind == FUSED_IRECV))
 		return kind == FUSED_ISEND ? fused_send_init : fused_recv_init;
 	if (kind == FUSED_SOME && mpi_request_waitany_fits(fn)) return mpi_request_waitany; /* MPI_Waitany */
+	if (kind == FUSED_WAITALL && fn == 18 && mpi_plans[fn] == (PLAN_COUNTS | PLAN_REQ) && /* MPI_Waitall */
+	    mpi_roles[fn][RO_COUNT] == WAITALL_COUNT && mpi_roles[fn][RO_REQUESTS] == WAITALL_REQUESTS &&
+	    mpi_roles[fn][RO_STATUSES] == WAITALL_STATUSES && mpi_roles[fn][RO_FLAG] < 0)
+		return fused_waitall_at;
 	if (kind != FUSED_REQS) return NULL;
 	uint8_t plan = mpi_plans[fn];
 	const uint8_t *cr = mpi_count_roles[fn];
