@@ -58,7 +58,7 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 		if (ch) mpi_chan_hot_add(ch, rec);
 		else mpi_tally(m, rec, &g);
 	} else if (kind == FUSED_RECV) {
-		mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
+		mpi_recv_msg(m, rec, &g, mpi_status_first(m, a, mpi_role_ix[fn][RO_STATUS]));
 	}
 	/* ranks_and_tags */
 	if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
@@ -219,7 +219,7 @@ void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 	r.tag = (int32_t)(uint32_t)a->f[irt].v;
 	/* mpi_messages */
 	mpi_send_msg(m, rec, &s);
-	mpi_recv_msg(m, rec, &r, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	mpi_recv_msg(m, rec, &r, mpi_status_first(m, a, ix[RO_STATUS]));
 	/* ranks_and_tags */
 	if (c && s.peer >= 0 && c->size >= 0 && s.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
 	else mpi_check_rank(m, rec, comm, RO_DEST, s.peer, a->f[isd].at);
