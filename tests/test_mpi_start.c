@@ -14,7 +14,7 @@
 #include "mpi_feed.h"
 #include "tap.h"
 
-enum { SEND = 0, WAIT = 13, SEND_INIT = 26, START = 31, FINALIZE = 125 };
+enum { SEND = 0, ISEND = 8, WAIT = 13, FREE = 15, SEND_INIT = 26, START = 31, FINALIZE = 125 };
 enum { REQ = 2, PEER = 1, TAG = 5 };
 
 /* A send's fields (MPI_Send, MPI_Send_init): count 1 of MPI_INT to `peer`
@@ -107,6 +107,32 @@ int main(void)
 	mpi_feed(m, next++, FINALIZE, NULL, NULL);
 	mpi_rank_end(m, true);
 	CHECK(rep.ndiags == 0, "a clean rank (%zu diagnostics)", rep.ndiags);
+	mpi_rank_free(m);
+	hv_report_free(&rep);
+
+	/* a request id reused: persistent (its channel kept), freed, then a
+	 * nonblocking send to another channel that MPI_Start wrongly starts
+	 * (reported) and, once it completed, starts again: that message goes
+	 * to the nonblocking send's channel, not the one the id kept */
+	hv_report_init(&rep, "t", 1000);
+	m = mpi_rank_new(&b, &rep, ver);
+	next = 0;
+	mpi_feed(m, next++, SEND_INIT, send_value, &(send_args){PEER, TAG});
+	for (unsigned again = 0; again < 2; again++) {
+		mpi_feed(m, next++, START, send_value, &(send_args){PEER, TAG});
+		mpi_feed(m, next++, WAIT, send_value, &(send_args){PEER, TAG});
+	}
+	mpi_feed(m, next++, FREE, send_value, &(send_args){PEER, TAG});
+	mpi_feed(m, next++, SEND, send_value, &(send_args){PEER, TAG + 1}); /* its channel met lately */
+	mpi_feed(m, next++, ISEND, send_value, &(send_args){PEER, TAG + 1});
+	for (unsigned again = 0; again < 2; again++) {
+		mpi_feed(m, next++, START, send_value, &(send_args){PEER, TAG});
+		mpi_feed(m, next++, WAIT, send_value, &(send_args){PEER, TAG});
+	}
+	CHECK(sent(m, TAG) == 2 && sent(m, TAG + 1) == 3,
+	      "the restarted nonblocking send counts on its own channel (%llu on tag %d, %llu on tag %d)",
+	      (unsigned long long)sent(m, TAG), TAG, (unsigned long long)sent(m, TAG + 1), TAG + 1);
+	mpi_rank_end(m, true);
 	mpi_rank_free(m);
 	hv_report_free(&rep);
 	TAP_DONE();

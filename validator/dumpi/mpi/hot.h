@@ -112,13 +112,14 @@ static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_ra
 	p->req_seen[w] |= 1ull << (v % 64);
 	mpi_chan_hot_add(c, rec);
 	/* field by field, as a compound literal stores its padding too; a
-	 * known peer and tag is no wildcard receive */
+	 * known peer and tag is no wildcard receive; the channel a persistent
+	 * request kept here before is left (only an idle persistent request's
+	 * is looked at, and req_start drops it from one made so otherwise) */
 	q->kind = REQ_ACTIVE;
 	q->cancelled = false;
 	q->wild_recv = false;
 	q->live = 1;
 	q->fn = (uint16_t)fn;
-	q->chan_gen = 0;
 	q->id = (uint32_t)v;
 	q->rec = rec->index;
 	q->off = rec->offset;
