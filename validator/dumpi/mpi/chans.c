@@ -42,6 +42,7 @@ static void merge_chans(mpi_rank *m)
 	mpi_map_init(&m->chans, sizeof(mpi_chan));
 	m->chans_merged = true;
 	memset(m->pass->chan_near, 0, sizeof m->pass->chan_near);
+	m->pass->chan_gen++;
 	size_t it = 0;
 	uint64_t key;
 	void *val;
@@ -74,9 +75,10 @@ __attribute__((noinline)) static mpi_chan *chan_miss(mpi_rank *m, uint32_t inst,
 	mpi_chan *c = mpi_map_put(&m->chans, mpi_hash(inst, (uint32_t)peer, (uint32_t)tag, recv), &fresh);
 	if (!c) return NULL;
 	if (fresh) c->inst = inst, c->peer = peer, c->tag = tag, c->dir = recv, c->runs_full = m->chans_merged;
-	if (p->chan_near_cap != m->chans.cap) {
+	if (p->chan_near_cap != m->chans.cap) { /* the map grew: its channels moved */
 		memset(p->chan_near, 0, sizeof p->chan_near);
 		p->chan_near_cap = m->chans.cap;
+		p->chan_gen++;
 	}
 	p->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)] = c;
 	return c;

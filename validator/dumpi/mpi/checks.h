@@ -88,7 +88,20 @@ static inline void mpi_check_tag(mpi_rank *m, const dumpi_record *rec, int ro, i
  * records name predefined ones, and are not looked up). */
 void mpi_uses(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_use_comm(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
-void mpi_use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
+/* A use of a datatype the rank freed and made no more since (its entry in
+ * mpi_pass.types set): reuse.c's share of it. */
+void mpi_use_type_freed(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id);
+static inline __attribute__((always_inline)) void mpi_use_type(mpi_rank *m, const dumpi_record *rec,
+							       const dumpi_args *a, int ro, uint64_t id)
+{
+	/* most uses are of a datatype never freed, or made again since (its
+	 * chunk absent, or its entry 0), seen here without a call */
+	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
+	const mpi_pass *p = m->pass;
+	if (id >= TYPE_INDICES || !p->types) return;
+	const uint64_t *c = p->types[id / TYPE_CHUNK];
+	if (c && c[id % TYPE_CHUNK]) mpi_use_type_freed(m, rec, a, ro, id);
+}
 
 
 /* ---- the fused paths (fused.c) ---- */
@@ -108,8 +121,10 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
  * NULL for its kind's: MPI_Startall, MPI_Test and MPI_Request_free,
  * frequent in the mix and in real traces, one of their own (no switch on
  * the function, their roles read once) when their count, if any, is their
- * only count role, the other FUSED_REQS calls mpi_fused_reqs; the
- * persistent inits, of the nonblocking calls' kinds, copies of their own. */
+ * only count role, the other FUSED_REQS calls mpi_fused_reqs; MPI_Waitall,
+ * MPI_Waitany and MPI_Startall, when libdumpi's layout puts their fields
+ * where these read them, ones that read them there; the persistent inits,
+ * of the nonblocking calls' kinds, copies of their own. */
 dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind);
 
 #endif

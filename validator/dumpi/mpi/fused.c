@@ -58,7 +58,7 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 		if (ch) mpi_chan_hot_add(ch, rec);
 		else mpi_tally(m, rec, &g);
 	} else if (kind == FUSED_RECV) {
-		mpi_recv_msg(m, rec, &g, mpi_status_of(m, fn, a, RO_STATUS, 0));
+		mpi_recv_msg(m, rec, &g, mpi_status_first(m, a, mpi_role_ix[fn][RO_STATUS]));
 	}
 	/* ranks_and_tags */
 	if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
@@ -219,7 +219,7 @@ void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 	r.tag = (int32_t)(uint32_t)a->f[irt].v;
 	/* mpi_messages */
 	mpi_send_msg(m, rec, &s);
-	mpi_recv_msg(m, rec, &r, mpi_status_of(m, fn, a, RO_STATUS, 0));
+	mpi_recv_msg(m, rec, &r, mpi_status_first(m, a, ix[RO_STATUS]));
 	/* ranks_and_tags */
 	if (c && s.peer >= 0 && c->size >= 0 && s.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
 	else mpi_check_rank(m, rec, comm, RO_DEST, s.peer, a->f[isd].at);
@@ -245,21 +245,20 @@ static inline __attribute__((always_inline)) void fused_count(mpi_rank *m, const
  * requests of the table (mpi_waitall_hot) whose ids and statuses (one for
  * each request, or none) the record's bytes hold; the rest of the array,
  * from the first that is not such a one, goes request by request
- * (mpi_request_waitall). */
-void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+ * (mpi_request_waitall). The fields are args' ic, iq, iflag (an absent
+ * flag: a completion) and is; `counted`: the plan checks the count. */
+static inline __attribute__((always_inline)) void fused_waitall(mpi_rank *m, const dumpi_record *rec,
+								const dumpi_args *a, unsigned ic, unsigned iq,
+								unsigned iflag, unsigned is, bool counted)
 {
 	/* the status mpi_waitall_hot reads when the record has none: not cancelled */
 	static const uint8_t no_status[9];
 	mpi_take_bytes(m, a);
-	const uint8_t *ix = mpi_role_ix[rec->fn];
-	unsigned ic = ix[RO_COUNT], iq = ix[RO_REQUESTS], iflag = ix[RO_FLAG], is = ix[RO_STATUSES];
-	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
-		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (counted && a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
 	if (!a->f[iq].present) return;
 	mpi_pass *p = m->pass;
 	uint64_t cnt = a->f[iq].v, first = 0;
-	/* an absent flag (MPI_Waitall has none) is a completion; a status
-	 * entry is 14 bytes with its tag, else 10 */
+	/* a status entry is 14 bytes with its tag, else 10 */
 	bool flag = !a->f[iflag].present || a->f[iflag].v;
 	unsigned stride = p->status_tagged ? 14u : 10u;
 	uint64_t nst = a->f[is].present ? a->f[is].v : 0;
@@ -270,6 +269,21 @@ void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a
 	if (!nst) stride = 0;
 	if (flag && ids && sts && !p->req_off) first = mpi_waitall_hot(m, ids, cnt, sts, stride);
 	if (first < cnt) mpi_request_waitall(m, rec, a, first);
+}
+
+void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	fused_waitall(m, rec, a, ix[RO_COUNT], ix[RO_REQUESTS], ix[RO_FLAG], ix[RO_STATUSES],
+		      mpi_plans[rec->fn] & PLAN_COUNTS);
+}
+
+/* MPI_Waitall as libdumpi lays it out (count, requests, statuses; no flag:
+ * mpi_fused_req_path takes it only then), its fields read at their places. */
+enum { WAITALL_COUNT, WAITALL_REQUESTS, WAITALL_STATUSES };
+static void fused_waitall_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	fused_waitall(m, rec, a, WAITALL_COUNT, WAITALL_REQUESTS, DUMPI_MAX_FIELDS, WAITALL_STATUSES, true);
 }
 
 /* MPI_Waitany, MPI_Testany, MPI_Waitsome and MPI_Testsome: their count,
@@ -287,11 +301,15 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	mpi_requests(m, rec, a);
 }
 
-/* MPI_Startall: its count, then its requests. */
+/* MPI_Startall: its count, then its requests, read where libdumpi lays
+ * them out (mpi_fused_req_path takes it only then). */
+enum { STARTALL_COUNT, STARTALL_REQUESTS };
 static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_count(m, rec, a);
-	mpi_request_startall(m, rec, a);
+	mpi_take_bytes(m, a);
+	const unsigned ic = STARTALL_COUNT, iq = STARTALL_REQUESTS;
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (a->f[iq].present) mpi_request_startall(m, rec, a->f[iq].v, a->f[iq].at);
 }
 
 dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
@@ -299,6 +317,11 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	/* the persistent inits (26..30), on the nonblocking calls' kinds */
 	if (fn >= 26 && fn <= 30 && (kind == FUSED_ISEND || kind == FUSED_IRECV))
 		return kind == FUSED_ISEND ? fused_send_init : fused_recv_init;
+	if (kind == FUSED_SOME && mpi_request_waitany_fits(fn)) return mpi_request_waitany; /* MPI_Waitany */
+	if (kind == FUSED_WAITALL && fn == 18 && mpi_plans[fn] == (PLAN_COUNTS | PLAN_REQ) && /* MPI_Waitall */
+	    mpi_roles[fn][RO_COUNT] == WAITALL_COUNT && mpi_roles[fn][RO_REQUESTS] == WAITALL_REQUESTS &&
+	    mpi_roles[fn][RO_STATUSES] == WAITALL_STATUSES && mpi_roles[fn][RO_FLAG] < 0)
+		return fused_waitall_at;
 	if (kind != FUSED_REQS) return NULL;
 	uint8_t plan = mpi_plans[fn];
 	const uint8_t *cr = mpi_count_roles[fn];
@@ -308,7 +331,11 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	switch (fn) {
 	case 14: return plan == PLAN_REQ ? mpi_request_test : mpi_fused_reqs;         /* MPI_Test */
 	case 15: return plan == PLAN_REQ ? mpi_request_free : mpi_fused_reqs;         /* MPI_Request_free */
-	case 32: return fused_startall;                                                /* MPI_Startall */
+	case 32: /* MPI_Startall */
+		return plan == (PLAN_COUNTS | PLAN_REQ) && mpi_roles[fn][RO_COUNT] == STARTALL_COUNT &&
+				       mpi_roles[fn][RO_REQUESTS] == STARTALL_REQUESTS
+			       ? fused_startall
+			       : mpi_fused_reqs;
 	default: return mpi_fused_reqs;
 	}
 }

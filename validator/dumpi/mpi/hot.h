@@ -20,9 +20,17 @@ static inline unsigned mpi_chan_near_slot(uint32_t inst, int32_t peer, int32_t t
 }
 _Static_assert(CHAN_NEAR == 256u, "mpi_chan_near_slot keeps 8 bits");
 
+/* Channel c when a message of (count, dtype) needs no more of it than its
+ * tally and the last run of sizes extended (or no runs kept), else NULL. */
+static inline __attribute__((always_inline)) mpi_chan *mpi_chan_fits(mpi_chan *c, int32_t count, uint16_t dtype)
+{
+	if (c->runs_full) return c;
+	unsigned k = c->nruns - 1u;
+	return c->nruns && c->runs[k].count == count && c->runs[k].dtype == dtype && c->runs[k].reps < UINT32_MAX ? c
+														     : NULL;
+}
 /* The channel of a message (inst, peer, tag, recv) of (count, dtype) when
- * its near slot holds it and the message needs no more of it than its
- * tally and the last run of sizes extended (or no runs kept): NULL
+ * its near slot holds it and it fits the message (mpi_chan_fits): NULL
  * otherwise, and nothing is done (chans.c's tally then does the whole).
  * The tag is compared as given: once the channels are merged they hold
  * CHAN_ANY_TAG, which only a lookup of that tag finds, as chans.c's does. */
@@ -31,10 +39,7 @@ static inline __attribute__((always_inline)) mpi_chan *mpi_chan_hot(mpi_rank *m,
 {
 	mpi_chan *c = m->pass->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)];
 	if (!c || c->inst != inst || c->peer != peer || c->tag != tag || c->dir != recv) return NULL;
-	if (c->runs_full) return c;
-	unsigned k = c->nruns - 1u;
-	return c->nruns && c->runs[k].count == count && c->runs[k].dtype == dtype && c->runs[k].reps < UINT32_MAX ? c
-														     : NULL;
+	return mpi_chan_fits(c, count, dtype);
 }
 
 /* The message on channel c of mpi_chan_hot: what tally does with it. */
@@ -107,7 +112,9 @@ static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_ra
 	p->req_seen[w] |= 1ull << (v % 64);
 	mpi_chan_hot_add(c, rec);
 	/* field by field, as a compound literal stores its padding too; a
-	 * known peer and tag is no wildcard receive */
+	 * known peer and tag is no wildcard receive; the channel a persistent
+	 * request kept here before is left (only an idle persistent request's
+	 * is looked at, and req_start drops it from one made so otherwise) */
 	q->kind = REQ_ACTIVE;
 	q->cancelled = false;
 	q->wild_recv = false;
@@ -197,6 +204,24 @@ static inline __attribute__((always_inline)) uint64_t mpi_waitall_hot(mpi_rank *
 	p->status_fresh |= fresh;
 	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, i);
 	return i;
+}
+
+/* The first status of the status field at index `is` of the args, as
+ * mpi_status_of reads it (from the record's bytes when they hold it, else
+ * through the window), inline where a blocking receive reads its one. */
+static inline __attribute__((always_inline)) mpi_status mpi_status_first(mpi_rank *m, const dumpi_args *a, unsigned is)
+{
+	mpi_status st = {0};
+	if (!a->f[is].present || a->f[is].v == 0) return st;
+	bool tagged = m->pass->status_tagged;
+	const uint8_t *p = mpi_bytes(m, a->f[is].at + 4, tagged ? 14 : 10);
+	if (!p) return st;
+	st.ok = true;
+	st.bytes = (int32_t)hv_be32(p);
+	st.src = (int32_t)hv_be32(p + 4);
+	st.cancelled = p[8] != 0;
+	if (tagged) st.tag_ok = true, st.tag = (int32_t)hv_be32(p + 10);
+	return st;
 }
 
 /* Whether status i of the statuses field at index `is` of the args says

@@ -170,9 +170,12 @@ typedef struct mpi_req {
 	bool wild_recv;       /* msg is a receive with a wildcard (counted when it completes) */
 	uint32_t live;        /* REQ_ACTIVE: instances not yet completed (>= 1) */
 	uint16_t fn;          /* the call that created it */
+	uint16_t chan_gen;    /* a persistent request: chan is its message's channel while this equals
+	                         mpi_pass.chan_gen (0: none kept) */
 	uint32_t id;          /* its id, in the request table (in the map, the key says it) */
 	uint64_t rec, off;
 	mpi_msg msg;
+	mpi_chan *chan;
 } mpi_req;
 /* The active kinds are odd (a request to complete is found by one bit test). */
 enum { REQ_ACTIVE = 1, REQ_PERSIST_IDLE, REQ_PERSIST_ACTIVE };
@@ -184,7 +187,7 @@ _Static_assert((REQ_ACTIVE & REQ_PERSIST_ACTIVE & 1) && !(REQ_PERSIST_IDLE & 1),
 /* Requests live in a table (requests.c) at slot id mod its size, each
  * with its id, which doubles from REQ_DIRECT_MIN entries when a new id's
  * slot holds another live request, up to REQ_DIRECT entries: at most
- * REQ_DIRECT * sizeof(mpi_req) bytes (3.5 MiB) while the rank's pass lasts.
+ * REQ_DIRECT * sizeof(mpi_req) bytes (4 MiB) while the rank's pass lasts.
  * A request whose slot is taken once the table is full goes to the map,
  * at ~6x a table request's cost (a wait's and a create's). Slots by id
  * mod the size, not ids below the size: libdumpi numbers requests from 2
@@ -194,7 +197,7 @@ _Static_assert((REQ_ACTIVE & REQ_PERSIST_ACTIVE & 1) && !(REQ_PERSIST_IDLE & 1),
  * zeroed as it grows; live requests are what the table holds. */
 #define REQ_DIRECT 65536u
 #define REQ_DIRECT_MIN 64u
-_Static_assert(sizeof(mpi_req) <= 56, "REQ_DIRECT's bound in bytes");
+_Static_assert(sizeof(mpi_req) <= 64, "REQ_DIRECT's bound in bytes");
 /* Evidence on one rank of calls libdumpi does not record (mpi_rank.unrec):
  * a request no recorded call created, or one named after it ended (a
  * recycled handle); a status read (MPI_Get_count, MPI_Get_elements) that no
@@ -245,6 +248,13 @@ typedef struct mpi_pass {
 #define CHAN_NEAR 256u
 	mpi_chan *chan_near[CHAN_NEAR];
 	size_t chan_near_cap;
+	/* Channels stay where they are until the channel map grows or merges
+	 * (no channel is deleted during the pass): each of those steps a new
+	 * generation, and a persistent request keeps its channel (mpi_req.chan)
+	 * for the generation it found it in, so MPI_Start finds it again without
+	 * its key. 1 at the start; a map doubles at most 64 times and the
+	 * channels merge once, so it never wraps to a request's 0 (none). */
+	uint16_t chan_gen;
 	mpi_comm *comm_last;  /* mpi_comm_of's last answer (valid until its next insertion) */
 	uint64_t comm_last_id;
 	/* Communicators of the small indices libdumpi hands out (a program's
@@ -258,6 +268,9 @@ typedef struct mpi_pass {
 	 * freed it, with TYPE_REUSED while a use after that free waits (its
 	 * mpi_reuse in type_reuse); 0 not freed, or made again since. */
 	uint64_t **types;
+#define TYPE_INDICES 65536u
+#define TYPE_CHUNK 256u
+#define TYPE_REUSED (1ull << 63)
 	mpi_map type_reuse;   /* datatype index -> mpi_reuse, for those */
 	mpi_map reqs;         /* request index -> mpi_req, for those whose table slot was taken */
 	mpi_req *req_direct;  /* the request table: slot id & req_mask -> mpi_req (kind 0: none); before
@@ -413,15 +426,21 @@ void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 /* An MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome record:
  * mpi_requests' share of it, for the driver's fused path. */
 void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+/* An MPI_Waitany record whole (its count too), for the driver's path of
+ * its own, which takes it only when its function's layout is libdumpi's
+ * (mpi_request_waitany_fits). */
+void mpi_request_waitany(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+bool mpi_request_waitany_fits(unsigned fn);
 /* An MPI_Waitall or MPI_Testall record: mpi_requests' share of it from
  * request `first` of its array on, for the driver's fused path (which
  * finished the ones before). */
 void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, uint64_t first);
 /* MPI_Startall, MPI_Test and MPI_Request_free records: mpi_requests'
  * share of each, which the driver's paths of their own call after the
- * count (Startall's) and with the record's bytes taken (a completing
- * MPI_Test's status is read from them). */
-void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+ * count (Startall's, whose array of `cnt` requests has its count at `arr`)
+ * and with the record's bytes taken (a completing MPI_Test's status is
+ * read from them). */
+void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, uint64_t cnt, uint64_t arr);
 void mpi_request_test(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_request_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 

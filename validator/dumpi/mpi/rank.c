@@ -40,6 +40,7 @@ static uint8_t fused[DUMPI_NFUNCS];
  * (mpi_rank_layer, mpi_rank_record). */
 static dumpi_layer_path *paths[DUMPI_NFUNCS];
 static void generic(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
+static dumpi_layer_path *type_path(unsigned fn);
 static void path_finalize(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* A function none of whose arguments feed a check. */
 static void path_nothing(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { (void)m, (void)rec, (void)a; }
@@ -224,6 +225,10 @@ static void compute_plans(void)
 		dumpi_layer_path *own = mpi_fused_req_path(fn, fused[fn]);
 		paths[fn] = own ? own : by_kind[fused[fn]];
 	}
+	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
+		dumpi_layer_path *t = type_path(fn);
+		if (t) paths[fn] = t;
+	}
 	paths[125] = path_finalize;
 }
 
@@ -268,6 +273,7 @@ mpi_rank *mpi_rank_new(hv_blob *b, hv_report *r, const uint8_t version[3])
 	m->rank = rank_from_name(b->name);
 	m->world_size = -1;
 	m->pass->win_ok = hv_window_init(&m->pass->win, b, 64u * 1024u);
+	m->pass->chan_gen = 1; /* a request's 0 is none */
 	mpi_map_init(&m->pass->comms, sizeof(mpi_comm));
 	mpi_reuse_init(m->pass);
 	mpi_requests_init(m->pass);
@@ -418,6 +424,19 @@ static void check_tag(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 }
 
 
+/* MPI_Type_free of datatype `id` (its field at `at`): a predefined one
+ * is refused by MPI libraries; a user one is freed by this record. */
+static void type_free(mpi_rank *m, const dumpi_record *rec, uint64_t at, uint64_t id)
+{
+	bool ok = id < 2 || id >= MPI_D_FIRST_USER_DATATYPE;
+	if (!hv_eval(m->r, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, ok))
+		mpi_emit(m, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, rec, at, 2,
+			 "datatype %llu is a predefined datatype (DUMPI indices 2..%d): MPI libraries refuse to free it "
+			 "(expected a datatype index >= %d that a type constructor returned)",
+			 (unsigned long long)id, MPI_D_FIRST_USER_DATATYPE - 1, MPI_D_FIRST_USER_DATATYPE);
+	if (id >= MPI_D_FIRST_USER_DATATYPE) mpi_type_freed(m, id, rec);
+}
+
 static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	unsigned fn = rec->fn;
@@ -477,20 +496,10 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 				 (unsigned long long)id, id == MPI_D_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF",
 				 MPI_D_FIRST_USER_COMM);
 	}
-	if (fn == 47 && mpi_arg(fn, a, RO_DATATYPE, &id)) {
-		bool ok = id < 2 || id >= MPI_D_FIRST_USER_DATATYPE;
-		if (!hv_eval(m->r, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, ok))
-			mpi_emit(m, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, rec, mpi_arg_at(fn, a, RO_DATATYPE), 2,
-				 "datatype %llu is a predefined datatype (DUMPI indices 2..%d): MPI libraries refuse to free it "
-				 "(expected a datatype index >= %d that a type constructor returned)",
-				 (unsigned long long)id, MPI_D_FIRST_USER_DATATYPE - 1, MPI_D_FIRST_USER_DATATYPE);
-	}
+	if (fn == 47 && mpi_arg(fn, a, RO_DATATYPE, &id)) type_free(m, rec, mpi_arg_at(fn, a, RO_DATATYPE), id);
 	if ((fn == 87 || fn == 132) && mpi_arg(fn, a, RO_COMM, &id) && id >= MPI_D_FIRST_USER_COMM) {
 		mpi_comm *c = mpi_comm_of(m, id);
 		if (c) mpi_comm_freed(m, c, id, rec);
-	}
-	if (fn == 47 && mpi_arg(fn, a, RO_DATATYPE, &id) && id >= MPI_D_FIRST_USER_DATATYPE) {
-		mpi_type_freed(m, id, rec);
 	}
 	/* what the rank learnt about sizes and itself */
 	if (fn == 81 && mpi_arg(fn, a, RO_COMM, &id) && mpi_arg(fn, a, RO_SIZE, &v) && (int32_t)(uint32_t)v > 0) {
@@ -589,6 +598,51 @@ static void path_finalize(mpi_rank *m, const dumpi_record *rec, const dumpi_args
 	m->finalized = true;
 	mark_last(m, rec);
 	m->entry.paths = dumpi_layer_none.paths;
+}
+
+/* The datatype calls whose one handle input is a datatype, and whose
+ * other checks are their count and their new datatype, or MPI_Type_free's
+ * (MPI_Type_contiguous, MPI_Type_vector, ..., MPI_Type_commit,
+ * MPI_Type_size, MPI_Type_free; compute_plans' type_path says which):
+ * generic's steps for their plan (count, use, handles), without its tests
+ * of the steps they lack nor handles()' lookups of the roles they lack.
+ * They read nothing from the record's bytes, so they leave them. */
+static inline __attribute__((always_inline)) void type_call(mpi_rank *m, const dumpi_record *rec,
+							    const dumpi_args *a, bool handles)
+{
+	unsigned fn = rec->fn, ru = mpi_use_roles[fn][0];
+	const uint8_t *ix = mpi_role_ix[fn];
+	unsigned ic = ix[RO_COUNT], iu = ix[ru];
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (a->f[iu].present && a->f[iu].v >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, (int)ru, a->f[iu].v);
+	if (!handles) return;
+	unsigned in = ix[RO_NEWTYPE];
+	if (a->f[in].present && a->f[in].v >= MPI_D_FIRST_USER_DATATYPE) mpi_type_made(m, a->f[in].v, rec);
+	if (fn == 47 && a->f[iu].present) type_free(m, rec, a->f[iu].at, a->f[iu].v); /* its use role is RO_DATATYPE */
+}
+static void path_type_use(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_call(m, rec, a, false); }
+static void path_type_handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_call(m, rec, a, true); }
+
+/* Whether function fn's records take type_call: its plan is its count
+ * (RO_COUNT, its only count role, when it has one), its one use, a
+ * datatype, and the handles of a datatype constructor (RO_NEWTYPE) or
+ * MPI_Type_free's alone, with no communicator role nor one of the
+ * functions handles() treats by id. */
+static dumpi_layer_path *type_path(unsigned fn)
+{
+	const int8_t *ro = mpi_roles[fn];
+	const uint8_t *cr = mpi_count_roles[fn], *ur = mpi_use_roles[fn];
+	uint8_t plan = mpi_plans[fn];
+	bool counted = cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES;
+	if ((plan & PLAN_COUNTS) != (counted ? PLAN_COUNTS : 0) || (!counted && cr[0] != RO_COUNT_ROLES)) return NULL;
+	if ((plan & ~(PLAN_COUNTS | PLAN_HANDLES)) != PLAN_USES || ur[1] != RO_COUNT_ROLES) return NULL;
+	if (ur[0] != RO_DATATYPE && ur[0] != RO_OLDTYPE && ur[0] != RO_SENDTYPE && ur[0] != RO_RECVTYPE) return NULL;
+	if (ro[RO_COMM] >= 0 || ro[RO_OLDCOMM] >= 0 || ro[RO_NEWCOMM] >= 0 || fn == 133 || fn == 134 || fn == 186 ||
+	    fn == 87 || fn == 132 || fn == 81 || fn == 82 || fn == 125)
+		return NULL;
+	if (!(plan & PLAN_HANDLES)) return path_type_use;
+	if (fn == 47) return ro[RO_NEWTYPE] < 0 && ur[0] == RO_DATATYPE ? path_type_handles : NULL;
+	return ro[RO_NEWTYPE] >= 0 ? path_type_handles : NULL;
 }
 
 /* Every other record: the checks its plan names, in order. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "checks.h"
 #include "hot.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
@@ -279,6 +280,9 @@ static inline void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off,
 						  : "is already active: MPI_Start needs an inactive persistent request");
 	bool was_idle = q->kind == REQ_PERSIST_IDLE;
 	q->kind = REQ_PERSIST_ACTIVE;
+	/* one made persistent here (a nonblocking one, reported above) keeps
+	 * no channel: what it holds is another message's (mpi_request_created_hot) */
+	if (!was_idle) q->chan_gen = 0;
 	if (!was_idle || !q->msg.p2p) return;
 	const mpi_msg *g = &q->msg;
 	if (g->peer >= 0 && (!g->recv || g->tag >= 0)) { /* a known peer and tag: what both below do with it */
@@ -298,12 +302,23 @@ static inline void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off,
  * in the loop of MPI_Startall. False (nothing done) otherwise. */
 static inline __attribute__((always_inline)) bool req_start_hot(mpi_rank *m, const dumpi_record *rec, uint32_t id)
 {
+	mpi_pass *p = m->pass;
 	mpi_req *q = mpi_req_known(m, id);
 	if (!q || q->kind != REQ_PERSIST_IDLE || !q->msg.p2p) return false;
 	const mpi_msg *g = &q->msg;
 	/* one test, not one a direction: Startall's sends and receives alternate */
 	if ((g->peer < 0) | (g->recv & (g->tag < 0))) return false;
-	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
+	/* the channel this request's message went to when it last started, if
+	 * the channels have not moved since (mpi_pass.chan_gen): the one its key
+	 * finds, whether or not its near slot still holds it (the near slots
+	 * only guess, and tally's lookup in the map finds the same channel) */
+	mpi_chan *c;
+	if (q->chan_gen == p->chan_gen) {
+		c = mpi_chan_fits(q->chan, g->count, g->dtype);
+	} else {
+		c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
+		if (c) q->chan = c, q->chan_gen = p->chan_gen;
+	}
 	if (!c) return false;
 	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, 2);
 	q->kind = REQ_PERSIST_ACTIVE;
@@ -333,6 +348,7 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 	}
 	if (!fresh) req_replaced(m, rec, v, q);
 	q->kind = is_persistent_init(fn) ? REQ_PERSIST_IDLE : REQ_ACTIVE;
+	q->chan_gen = 0, q->chan = NULL; /* a new message: its channel not found yet */
 	q->live = 1;
 	q->cancelled = false;
 	q->fn = (uint16_t)fn;
@@ -387,6 +403,52 @@ void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 			if (q) req_finish(m, rec, id, q, mpi_status_of(m, fn, a, RO_STATUSES, k));
 		}
 	}
+}
+
+/* MPI_Waitany as libdumpi lays it out (count, requests, index, status;
+ * mpi_fused_req_path takes it only then, and gives it no flag):
+ * mpi_fused_some's steps -- its count, every request of the array named,
+ * then requests[index] finished -- with each field read at its place and
+ * the array from the record's bytes (else mpi_request_some reads it). */
+enum { WAITANY_COUNT, WAITANY_REQUESTS, WAITANY_INDEX, WAITANY_STATUS };
+void mpi_request_waitany(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const unsigned ic = WAITANY_COUNT, iq = WAITANY_REQUESTS, ix = WAITANY_INDEX, is = WAITANY_STATUS;
+	mpi_take_bytes(m, a);
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (!a->f[iq].present) return;
+	mpi_pass *p = m->pass;
+	uint64_t cnt = a->f[iq].v, arr = a->f[iq].at;
+	const uint8_t *ids = mpi_req_ids(p, arr, cnt);
+	if (!ids) {
+		mpi_request_some(m, rec, a);
+		return;
+	}
+	uint64_t known = 0;
+	for (uint64_t i = 0; i < cnt; i++) {
+		uint32_t id = hv_be32(ids + 4 * i);
+		if (!p->req_off && mpi_req_in_table(p, id)) known++;
+		else req_named(m, rec, arr + 4 + 4 * i, id);
+	}
+	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, known);
+	uint64_t idx = a->f[ix].v;
+	if (!a->f[ix].present || idx >= cnt) return;
+	uint32_t id = hv_be32(ids + 4 * idx);
+	mpi_req *q = mpi_req_plain(m, id);
+	if (q && !mpi_status_cancelled(m, a, is, 0)) {
+		mpi_req_plain_finish(m, q);
+	} else {
+		q = id >= 2 ? req_get(m, id) : NULL;
+		if (q) req_finish(m, rec, id, q, mpi_status_of(m, rec->fn, a, RO_STATUS, 0));
+	}
+}
+
+bool mpi_request_waitany_fits(unsigned fn)
+{
+	const int8_t *ro = mpi_roles[fn];
+	return fn == 16 && mpi_plans[fn] == (PLAN_COUNTS | PLAN_REQ) && ro[RO_COUNT] == WAITANY_COUNT &&
+	       ro[RO_REQUESTS] == WAITANY_REQUESTS && ro[RO_INDEX] == WAITANY_INDEX && ro[RO_STATUS] == WAITANY_STATUS &&
+	       ro[RO_FLAG] < 0;
 }
 
 /* MPI_Wait off its common path, out of line: the common one saves no registers for it. */
@@ -465,11 +527,8 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	}
 }
 
-void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, uint64_t cnt, uint64_t arr)
 {
-	unsigned iq = mpi_role_ix[rec->fn][RO_REQUESTS];
-	if (!a->f[iq].present) return;
-	uint64_t cnt = a->f[iq].v, arr = a->f[iq].at;
 	/* the ids in memory at once when the record holds them (the starts
 	 * read nothing through the window) */
 	const uint8_t *ids = mpi_req_ids(m->pass, arr, cnt);
@@ -550,7 +609,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		mpi_arg(fn, a, RO_FLAG, &flag);
 		uint32_t id;
 		if (fn == 32) {
-			mpi_request_startall(m, rec, a);
+			mpi_request_startall(m, rec, cnt, arr);
 		} else if (fn == 18 || fn == 19) { /* Waitall, Testall */
 			for (uint64_t i = 0; i < cnt; i++) {
 				if (!mpi_arr_u32(m, arr, i, &id)) break;

@@ -20,10 +20,9 @@
  * mix (bench/RESULTS.md, "DUMPI"). DUMPI writes datatype indices in 16
  * bits, so they are kept by index (mpi_pass.types): a chunk of 256 indices
  * is 2 KiB, and a program's few indices, or one that climbs, touch one
- * chunk at a time. A wider value (none is decoded) is no index. */
-#define TYPE_INDICES 65536u
-#define TYPE_CHUNK 256u
-#define TYPE_REUSED (1ull << 63)
+ * chunk at a time. A wider value (none is decoded) is no index
+ * (TYPE_INDICES, TYPE_CHUNK, TYPE_REUSED: internal.h, for checks.h's
+ * mpi_use_type, which looks at every use). */
 
 /* A handle used after its free (see mpi_reuse): the first use waits for
  * what follows; later uses of the same index are of that object. */
@@ -82,21 +81,26 @@ __attribute__((noinline)) void mpi_use_comm(mpi_rank *m, const dumpi_record *rec
 
 /* The entry of datatype index id, made (zeroed) when `make`; NULL when it
  * was never written (not freed) or out of memory. */
-static uint64_t *type_slot(mpi_pass *p, uint64_t id, bool make)
+/* type_slot's chunk (and the table of chunks) made, out of line: a
+ * program's few chunks are made once. */
+__attribute__((noinline)) static uint64_t *type_slot_make(mpi_pass *p, uint64_t id)
 {
-	if (id >= TYPE_INDICES) return NULL;
-	if (!p->types) {
-		if (!make || !(p->types = hv_calloc(TYPE_INDICES / TYPE_CHUNK, sizeof *p->types))) return NULL;
-	}
+	if (!p->types && !(p->types = hv_calloc(TYPE_INDICES / TYPE_CHUNK, sizeof *p->types))) return NULL;
 	uint64_t **c = &p->types[id / TYPE_CHUNK];
-	if (!*c && (!make || !(*c = hv_calloc(TYPE_CHUNK, sizeof **c)))) return NULL;
+	if (!*c && !(*c = hv_calloc(TYPE_CHUNK, sizeof **c))) return NULL;
 	return &(*c)[id % TYPE_CHUNK];
 }
 
-__attribute__((noinline)) void mpi_use_type(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro,
-						 uint64_t id)
+static inline uint64_t *type_slot(mpi_pass *p, uint64_t id, bool make)
 {
-	hv_eval(m->r, HV_R_DUMPI_MPI_HANDLE_FREED, true);
+	if (id >= TYPE_INDICES) return NULL;
+	uint64_t *c = p->types ? p->types[id / TYPE_CHUNK] : NULL;
+	if (c) return &c[id % TYPE_CHUNK];
+	return make ? type_slot_make(p, id) : NULL;
+}
+
+void mpi_use_type_freed(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, int ro, uint64_t id)
+{
 	uint64_t *t = type_slot(m->pass, id, false);
 	if (!t || !*t || (*t & TYPE_REUSED)) return;
 	mpi_reuse *u = mpi_map_put(&m->pass->type_reuse, id, NULL);
