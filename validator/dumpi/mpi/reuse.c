@@ -79,8 +79,6 @@ __attribute__((noinline)) void mpi_use_comm(mpi_rank *m, const dumpi_record *rec
 	reuse_begin(&c->reuse, c->freed_rec, rec, a, ro);
 }
 
-/* The entry of datatype index id, made (zeroed) when `make`; NULL when it
- * was never written (not freed) or out of memory. */
 /* type_slot's chunk (and the table of chunks) made, out of line: a
  * program's few chunks are made once. */
 __attribute__((noinline)) static uint64_t *type_slot_make(mpi_pass *p, uint64_t id)
@@ -91,6 +89,8 @@ __attribute__((noinline)) static uint64_t *type_slot_make(mpi_pass *p, uint64_t 
 	return &(*c)[id % TYPE_CHUNK];
 }
 
+/* The entry of datatype index id, made (zeroed) when `make`; NULL when it
+ * was never written (not freed) or out of memory. */
 static inline uint64_t *type_slot(mpi_pass *p, uint64_t id, bool make)
 {
 	if (id >= TYPE_INDICES) return NULL;
