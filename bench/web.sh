@@ -31,7 +31,8 @@
 # WEB_CPU_BY_PROCESS=1 (after the table, for the last run of each, the CPU
 # seconds of each of Chromium's processes and of its busiest threads, from
 # /proc/PID/stat and /proc/PID/task/*/stat before and after the validation,
-# the bytes the browser process read, and the page's streams and chunks),
+# the bytes the browser process read, the page's streams and chunks, and
+# the turns JSPI gave the reader),
 # WEB_CHROMIUM_FLAGS (Chromium's flags, default "--headless=new --no-sandbox
 # --disable-gpu --disable-dev-shm-usage").
 set -euo pipefail

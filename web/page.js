@@ -270,7 +270,7 @@ worker.onmessage = (event) => {
 		renderReport(msg);
 		$('result').hidden = false;
 		// for tests and scripts: the last reports, by format
-		window.hpcvetResult = {exit: msg.exit, memory: msg.memory, shared: msg.shared, reads: msg.reads, readMs: msg.readMs, readBytes: msg.readBytes, readAsks: msg.readAsks, readOpens: msg.readOpens, readChunks: msg.readChunks, json: msg.json, sarif: msg.sarif, html: msg.html || null,
+		window.hpcvetResult = {exit: msg.exit, memory: msg.memory, shared: msg.shared, reads: msg.reads, readMs: msg.readMs, readBytes: msg.readBytes, readAsks: msg.readAsks, readOpens: msg.readOpens, readChunks: msg.readChunks, readTurns: msg.readTurns, json: msg.json, sarif: msg.sarif, html: msg.html || null,
 			certificate: msg.certificate || null};
 		setState('done', `done: ${exitWords[msg.exit] || 'exit ' + msg.exit} (exit code ${msg.exit})`);
 	} else if (msg.type === 'error') {
