@@ -309,7 +309,7 @@ static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 	mpi_take_bytes(m, a);
 	const unsigned ic = STARTALL_COUNT, iq = STARTALL_REQUESTS;
 	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
-	if (a->f[iq].present) mpi_request_startall(m, rec, a->f[iq].v, a->f[iq].at);
+	if (a->f[iq].present) mpi_request_startall_hot(m, rec, a->f[iq].v, a->f[iq].at);
 }
 
 dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
