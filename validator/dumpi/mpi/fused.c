@@ -61,7 +61,7 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 		mpi_recv_msg(m, rec, &g, mpi_status_first(m, a, mpi_role_ix[fn][RO_STATUS]));
 	}
 	/* ranks_and_tags */
-	if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	if (c && mpi_rank_inside(g.peer, c->size)) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
 	else mpi_check_rank(m, rec, comm, pro, g.peer, a->f[ip].at);
 	mpi_check_tag(m, rec, RO_TAG, g.tag, a->f[it].at, recv);
 	/* mpi_requests: the request it creates */
