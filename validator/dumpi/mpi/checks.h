@@ -56,6 +56,16 @@ static inline void mpi_check_count(mpi_rank *m, const dumpi_record *rec, int ro,
 /* The count roles of a record whose plan has PLAN_COUNTS. */
 void mpi_check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 
+/* Whether rank x lies in a communicator of known size `size`: x >= 0,
+ * size >= 0 and x < size in one comparison, with no branch to mispredict
+ * on the negative ranks (MPI_PROC_NULL, MPI_ANY_SOURCE) mixed in. A size
+ * is an int of the file or -1 (mpi_comm.size), so a negative x, read as
+ * unsigned, is never below one. */
+static inline bool mpi_rank_inside(int32_t x, int64_t size)
+{
+	return (int64_t)(uint32_t)x < size;
+}
+
 /* Rank argument `ro` of value x (at `at` in the file) on communicator
  * `comm`: a negative one (the constants DUMPI writes), and one checked
  * against the communicator found (c), out of line. */
@@ -70,7 +80,7 @@ static inline void mpi_check_rank(mpi_rank *m, const dumpi_record *rec, uint64_t
 	}
 	/* most ranks lie inside a communicator of known size */
 	mpi_comm *c = mpi_comm_of(m, comm);
-	if (c && c->size >= 0 && x < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	if (c && mpi_rank_inside(x, c->size)) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
 	else if (c) mpi_check_rank_in(m, rec, comm, ro, x, at, c);
 }
 

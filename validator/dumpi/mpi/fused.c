@@ -61,7 +61,7 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 		mpi_recv_msg(m, rec, &g, mpi_status_first(m, a, mpi_role_ix[fn][RO_STATUS]));
 	}
 	/* ranks_and_tags */
-	if (c && g.peer >= 0 && c->size >= 0 && g.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	if (c && mpi_rank_inside(g.peer, c->size)) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
 	else mpi_check_rank(m, rec, comm, pro, g.peer, a->f[ip].at);
 	mpi_check_tag(m, rec, RO_TAG, g.tag, a->f[it].at, recv);
 	/* mpi_requests: the request it creates */
@@ -309,7 +309,7 @@ static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 	mpi_take_bytes(m, a);
 	const unsigned ic = STARTALL_COUNT, iq = STARTALL_REQUESTS;
 	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
-	if (a->f[iq].present) mpi_request_startall(m, rec, a->f[iq].v, a->f[iq].at);
+	if (a->f[iq].present) mpi_request_startall_hot(m, rec, a->f[iq].v, a->f[iq].at);
 }
 
 dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)

@@ -441,6 +441,9 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
  * and with the record's bytes taken (a completing MPI_Test's status is
  * read from them). */
 void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, uint64_t cnt, uint64_t arr);
+/* MPI_Start of request `id`, named at `off`: every case (mpi_request_startall_hot
+ * takes the common one inline). */
+void mpi_request_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id);
 void mpi_request_test(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_request_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 

@@ -133,7 +133,15 @@ static bool absorb(trace_ctx *t, const gchan *x, mpi_inst *in, uint64_t miss)
 	return true;
 }
 
-static void check_truncation(trace_ctx *t, const gchan *x, const char *cn)
+/* The communicator of a pair, named as its sender names it (its receiver
+ * when no send was recorded): formatted only for a finding that shows it,
+ * most pairs of a trace having none. */
+static const char *pair_comm_name(char *buf, size_t len, const trace_ctx *t, const gchan *x)
+{
+	return mpi_comm_name(buf, len, x->s ? t->by[x->src] : t->by[x->dst], x->s ? x->s->inst : x->r->inst);
+}
+
+static void check_truncation(trace_ctx *t, const gchan *x)
 {
 	const mpi_chan *s = x->s, *r = x->r;
 	uint32_t i = 0, j = 0;
@@ -144,8 +152,9 @@ static void check_truncation(trace_ctx *t, const gchan *x, const char *cn)
 		if (!ok) {
 			/* an unrecorded receive (MPI_Mrecv, ...) between would shift the pairing */
 			const mpi_rank *mr = t->by[x->dst];
-			char why[512];
+			char why[512], cn[96];
 			unrec_tail(why, sizeof why, t, mr, UNREC_REQ | UNREC_STATUS);
+			pair_comm_name(cn, sizeof cn, t, x);
 			mpi_emit_sev(t, HV_R_DUMPI_MPI_TRUNCATION,
 				     unrec_sev(t, HV_R_DUMPI_MPI_TRUNCATION, mr, UNREC_REQ | UNREC_STATUS), mr, r->runs[j].rec,
 				     r->last_off,
@@ -207,9 +216,7 @@ static void match_messages(trace_ctx *t)
 		}
 		uint64_t S = x->ns, R = x->nr;
 		char cn[96], tg[24], own[24];
-		tag_name(tg, sizeof tg, x->tag);
 		const mpi_rank *ms = t->by[x->src], *mr = t->by[x->dst];
-		mpi_comm_name(cn, sizeof cn, x->s ? ms : mr, x->s ? x->s->inst : x->r->inst);
 		if (S > R) {
 			uint64_t miss = S - R;
 			if (absorb(t, x, wild_budget(t, x), miss)) {
@@ -220,6 +227,8 @@ static void match_messages(trace_ctx *t)
 				 * record (MPI_Mrecv, MPI_Imrecv, MPI_Recv_c, MPI_Isendrecv, ...) */
 				char why[512];
 				unrec_tail(why, sizeof why, t, mr, UNREC_REQ | UNREC_STATUS);
+				tag_name(tg, sizeof tg, x->tag);
+				pair_comm_name(cn, sizeof cn, t, x);
 				hv_eval(t->r, HV_R_DUMPI_MPI_SEND_UNMATCHED, false);
 				mpi_emit_sev(t, HV_R_DUMPI_MPI_SEND_UNMATCHED,
 					     unrec_sev(t, HV_R_DUMPI_MPI_SEND_UNMATCHED, mr, UNREC_REQ | UNREC_STATUS), ms,
@@ -234,6 +243,8 @@ static void match_messages(trace_ctx *t)
 			/* the sender may have sent them with unrecorded nonblocking calls */
 			char why[512];
 			unrec_tail(why, sizeof why, t, ms, UNREC_REQ);
+			tag_name(tg, sizeof tg, x->tag);
+			pair_comm_name(cn, sizeof cn, t, x);
 			hv_eval(t->r, HV_R_DUMPI_MPI_RECV_UNMATCHED, false);
 			mpi_emit_sev(t, HV_R_DUMPI_MPI_RECV_UNMATCHED, unrec_sev(t, HV_R_DUMPI_MPI_RECV_UNMATCHED, ms, UNREC_REQ),
 				     mr, x->r->last_rec, x->r->last_off,
@@ -246,7 +257,7 @@ static void match_messages(trace_ctx *t)
 			hv_eval(t->r, HV_R_DUMPI_MPI_SEND_UNMATCHED, true);
 			hv_eval(t->r, HV_R_DUMPI_MPI_RECV_UNMATCHED, true);
 		}
-		if (x->s && x->r && !x->merged) check_truncation(t, x, cn);
+		if (x->s && x->r && !x->merged) check_truncation(t, x);
 	}
 out:
 	if (p) mpi_part_replay(t);

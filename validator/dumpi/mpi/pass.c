@@ -32,33 +32,42 @@ static const char *const role_names[RO_COUNT_ROLES] = {
 static void compute_roles(void)
 {
 	/* Every process pays this once, over ~1,500 fields: each field is held
-	 * against the roles of its name's length alone (a role name is at most
-	 * 10 bytes), listed once here, not against all 35. */
-	enum { MAXLEN = 16 };
-	uint8_t by_len[MAXLEN][RO_COUNT_ROLES], nlen[MAXLEN] = {0};
-	for (int ro = 0; ro < RO_COUNT_ROLES; ro++) {
+	 * only against the roles whose name has its length and first byte (a
+	 * chain of one to three, a role name being at most 10 bytes), and
+	 * compared whole only when its last byte agrees too. */
+	enum { MAXLEN = 16, NONE = 0xff };
+	uint8_t head[MAXLEN][32], next[RO_COUNT_ROLES];
+	memset(head, NONE, sizeof head);
+	for (int ro = RO_COUNT_ROLES - 1; ro >= 0; ro--) {
+		/* chained from the last role down, so a chain lists roles in
+		 * role order, the order the first match used to be taken in */
 		size_t len = strlen(role_names[ro]);
-		if (len < MAXLEN) by_len[len][nlen[len]++] = (uint8_t)ro;
+		if (len == 0 || len >= MAXLEN) continue;
+		uint8_t *h = &head[len][(unsigned char)role_names[ro][0] & 31u];
+		next[ro] = *h;
+		*h = (uint8_t)ro;
 	}
+	/* a role no field has is at DUMPI_MAX_FIELDS, where no decoder writes */
 	memset(mpi_roles, -1, sizeof mpi_roles);
+	memset(mpi_role_ix, DUMPI_MAX_FIELDS, sizeof mpi_role_ix);
 	const dumpi_layout *table = dumpi_layout_table();
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
 		const dumpi_layout *L = &table[fn];
 		if (!L->name) continue;
 		for (unsigned i = 0; i < L->nfields; i++) {
 			const dumpi_field *f = &L->fields[i];
-			if (f->name_len >= MAXLEN) continue;
-			for (unsigned k = 0; k < nlen[f->name_len]; k++) {
-				int ro = by_len[f->name_len][k];
-				if (role_names[ro][0] == f->name[0] && memcmp(role_names[ro], f->name, f->name_len) == 0 &&
-				    mpi_roles[fn][ro] < 0)
-					mpi_roles[fn][ro] = (int8_t)i;
+			unsigned n = f->name_len;
+			if (n == 0 || n >= MAXLEN) continue;
+			for (unsigned ro = head[n][(unsigned char)f->name[0] & 31u]; ro != NONE; ro = next[ro]) {
+				const char *rn = role_names[ro];
+				if (rn[0] != f->name[0] || rn[n - 1] != f->name[n - 1] || memcmp(rn, f->name, n) != 0 ||
+				    mpi_roles[fn][ro] >= 0)
+					continue;
+				mpi_roles[fn][ro] = (int8_t)i;
+				mpi_role_ix[fn][ro] = (uint8_t)i;
 			}
 		}
 	}
-	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++)
-		for (int ro = 0; ro < RO_COUNT_ROLES; ro++)
-			mpi_role_ix[fn][ro] = mpi_roles[fn][ro] < 0 ? DUMPI_MAX_FIELDS : (uint8_t)mpi_roles[fn][ro];
 }
 
 void mpi_roles_init(void) { pthread_once(&roles_once, compute_roles); }

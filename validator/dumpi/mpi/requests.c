@@ -296,36 +296,6 @@ static inline void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off,
 	}
 }
 
-/* The common case of req_start: an inactive persistent request of the
- * table whose message, of a known peer and tag, goes to a channel of
- * mpi_chan_hot: req_start's steps (its two evaluations, both passed), inline
- * in the loop of MPI_Startall. False (nothing done) otherwise. */
-static inline __attribute__((always_inline)) bool req_start_hot(mpi_rank *m, const dumpi_record *rec, uint32_t id)
-{
-	mpi_pass *p = m->pass;
-	mpi_req *q = mpi_req_known(m, id);
-	if (!q || q->kind != REQ_PERSIST_IDLE || !q->msg.p2p) return false;
-	const mpi_msg *g = &q->msg;
-	/* one test, not one a direction: Startall's sends and receives alternate */
-	if ((g->peer < 0) | (g->recv & (g->tag < 0))) return false;
-	/* the channel this request's message went to when it last started, if
-	 * the channels have not moved since (mpi_pass.chan_gen): the one its key
-	 * finds, whether or not its near slot still holds it (the near slots
-	 * only guess, and tally's lookup in the map finds the same channel) */
-	mpi_chan *c;
-	if (q->chan_gen == p->chan_gen) {
-		c = mpi_chan_fits(q->chan, g->count, g->dtype);
-	} else {
-		c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
-		if (c) q->chan = c, q->chan_gen = p->chan_gen;
-	}
-	if (!c) return false;
-	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, 2);
-	q->kind = REQ_PERSIST_ACTIVE;
-	mpi_chan_hot_add(c, rec);
-	return true;
-}
-
 void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g)
 {
 	unsigned fn = rec->fn;
@@ -527,17 +497,11 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	}
 }
 
+void mpi_request_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id) { req_start(m, rec, off, id); }
+
 void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, uint64_t cnt, uint64_t arr)
 {
-	/* the ids in memory at once when the record holds them (the starts
-	 * read nothing through the window) */
-	const uint8_t *ids = mpi_req_ids(m->pass, arr, cnt);
-	for (uint64_t i = 0; i < cnt; i++) {
-		uint32_t id;
-		if (ids) id = hv_be32(ids + 4 * i);
-		else if (!mpi_arr_u32(m, arr, i, &id)) continue;
-		if (!req_start_hot(m, rec, id)) req_start(m, rec, arr + 4 + 4 * i, id);
-	}
+	mpi_request_startall_hot(m, rec, cnt, arr);
 }
 
 void mpi_request_test(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -601,7 +565,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		break;
 	}
 	case 31: /* MPI_Start */
-		if (mpi_arg(fn, a, RO_REQUEST, &v) && !req_start_hot(m, rec, (uint32_t)v)) req_start(m, rec, at, (uint32_t)v);
+		if (mpi_arg(fn, a, RO_REQUEST, &v) && !mpi_req_start_hot(m, rec, (uint32_t)v)) req_start(m, rec, at, (uint32_t)v);
 		break;
 	case 16: case 17: case 18: case 19: case 20: case 21: case 32: {
 		if (!mpi_arg(fn, a, RO_REQUESTS, &cnt)) break;
