@@ -3,7 +3,8 @@
 // here, and reads the user's files one slice at a time, when the core asks
 // for bytes (web/wasm/reader.c). The core's read is synchronous, so the
 // bytes come one of three ways:
-// - by JSPI (WebAssembly.Suspending, where the browser has it): the read
+// - by JSPI (WebAssembly.Suspending, where the browser has it and the
+//   page is not cross-origin isolated, or where it is asked for): the read
 //   import may suspend the module until the bytes are there, so the same
 //   reader as read ahead's (reader.js) runs in this worker's own thread,
 //   the module suspended only when a block it needs is not whole yet: no
@@ -656,7 +657,13 @@ const wasi = {
 
 async function load() {
 	if (!store) {
-		store = startInThread() || (await startReader().catch(() => null)) ||
+		// read ahead in a second worker first where the page is cross-origin
+		// isolated (unless JSPI is asked for): on 2 cores its reads overlap the
+		// core's checks, where JSPI's in-thread reader runs only while the
+		// module waits (the 1203 MiB database, quiet: 3.09 s against 3.98,
+		// CPU 5.0 s against 6.3; bench/RESULTS.md, "Web page"); then JSPI,
+		// which needs no isolation; then FileReaderSync
+		store = (asked === 'jspi' && startInThread()) || (await startReader().catch(() => null)) || startInThread() ||
 			newStore(null, new ArrayBuffer(SLOTS * BLOCK), new ArrayBuffer(4 * (SLOTS + 2)));
 	}
 	const response = await fetch('hpcvet.wasm');
