@@ -18,19 +18,9 @@ _Static_assert(sizeof(mpi_chan) == 144, "mpi_chan is documented as 144 bytes");
  * on: bytes, source, cancelled, error, tag; 10 bytes, without the tag, before). */
 mpi_status mpi_status_of(mpi_rank *m, unsigned fn, const dumpi_args *a, int ro, uint64_t i)
 {
-	mpi_status st = {0};
 	uint64_t n;
-	if (!mpi_arg(fn, a, ro, &n) || i >= n) return st;
-	bool tagged = m->pass->status_tagged;
-	uint64_t at = mpi_arg_at(fn, a, ro) + 4 + i * (tagged ? 14u : 10u);
-	const uint8_t *p = mpi_bytes(m, at, tagged ? 14 : 10);
-	if (!p) return st;
-	st.ok = true;
-	st.bytes = (int32_t)hv_be32(p);
-	st.src = (int32_t)hv_be32(p + 4);
-	st.cancelled = p[8] != 0;
-	if (tagged) st.tag_ok = true, st.tag = (int32_t)hv_be32(p + 10);
-	return st;
+	if (!mpi_arg(fn, a, ro, &n) || i >= n) return (mpi_status){0};
+	return mpi_status_at(m, mpi_arg_at(fn, a, ro) + 4 + i * (m->pass->status_tagged ? 14u : 10u));
 }
 
 

@@ -253,15 +253,14 @@ static inline __attribute__((always_inline)) uint64_t mpi_waitall_hot(mpi_rank *
 	return i;
 }
 
-/* The first status of the status field at index `is` of the args, as
- * mpi_status_of reads it (from the record's bytes when they hold it, else
- * through the window), inline where a blocking receive reads its one. */
-static inline __attribute__((always_inline)) mpi_status mpi_status_first(mpi_rank *m, const dumpi_args *a, unsigned is)
+/* The status at byte `at` of the file (from the record's bytes when they
+ * hold it, else through the window): 14 bytes with its tag from version
+ * 0.6.3 on, else 10; not ok when it cannot be read. */
+static inline __attribute__((always_inline)) mpi_status mpi_status_at(mpi_rank *m, uint64_t at)
 {
 	mpi_status st = {0};
-	if (!a->f[is].present || a->f[is].v == 0) return st;
 	bool tagged = m->pass->status_tagged;
-	const uint8_t *p = mpi_bytes(m, a->f[is].at + 4, tagged ? 14 : 10);
+	const uint8_t *p = mpi_bytes(m, at, tagged ? 14 : 10);
 	if (!p) return st;
 	st.ok = true;
 	st.bytes = (int32_t)hv_be32(p);
@@ -269,6 +268,14 @@ static inline __attribute__((always_inline)) mpi_status mpi_status_first(mpi_ran
 	st.cancelled = p[8] != 0;
 	if (tagged) st.tag_ok = true, st.tag = (int32_t)hv_be32(p + 10);
 	return st;
+}
+
+/* The first status of the status field at index `is` of the args, as
+ * mpi_status_of reads it, inline where a blocking receive reads its one. */
+static inline __attribute__((always_inline)) mpi_status mpi_status_first(mpi_rank *m, const dumpi_args *a, unsigned is)
+{
+	if (!a->f[is].present || a->f[is].v == 0) return (mpi_status){0};
+	return mpi_status_at(m, a->f[is].at + 4);
 }
 
 /* Whether status i of the statuses field at index `is` of the args says
