@@ -40,4 +40,19 @@ static inline void mpi_feed(mpi_rank *m, uint64_t index, unsigned fn, mpi_feed_v
 	mpi_rank_record(m, &rec, &a);
 }
 
+/* A complete rank's end: MPI_Finalize as record *next (then counted),
+ * and the rank ended as the walk ends a stream read whole. */
+static inline void mpi_feed_end(mpi_rank *m, uint64_t *next)
+{
+	mpi_feed(m, (*next)++, 125 /* MPI_Finalize */, NULL, NULL);
+	mpi_rank_end(m, true);
+}
+
+/* The rank and its report freed. */
+static inline void mpi_feed_free(mpi_rank *m, hv_report *r)
+{
+	mpi_rank_free(m);
+	hv_report_free(r);
+}
+
 #endif

@@ -13,7 +13,7 @@
 #include "mpi_feed.h"
 #include "tap.h"
 
-enum { CONTIGUOUS = 35, COMMIT = 46, FREE = 47, FINALIZE = 125 };
+enum { CONTIGUOUS = 35, COMMIT = 46, FREE = 47 };
 
 typedef struct rank_run {
 	hv_blob b;
@@ -48,17 +48,9 @@ static uint64_t type_call(rank_run *t, unsigned fn, uint64_t id)
 	return t->next++;
 }
 
-static void end(rank_run *t)
-{
-	mpi_feed(t->m, t->next++, FINALIZE, NULL, NULL);
-	mpi_rank_end(t->m, true);
-}
+static void end(rank_run *t) { mpi_feed_end(t->m, &t->next); }
 
-static void stop(rank_run *t)
-{
-	mpi_rank_free(t->m);
-	hv_report_free(&t->rep);
-}
+static void stop(rank_run *t) { mpi_feed_free(t->m, &t->rep); }
 
 /* The findings of dumpi.mpi.handle-freed, and the message of the last. */
 static unsigned freed_findings(const rank_run *t, const char **msg)

@@ -18,7 +18,7 @@
 #include "mpi_feed.h"
 #include "tap.h"
 
-enum { ISEND = 8, IRECV = 12, WAITALL = 18, FINALIZE = 125 };
+enum { ISEND = 8, IRECV = 12, WAITALL = 18 };
 enum { STATUS = 14 };     /* a status entry from version 0.6.3 on: bytes, source, cancelled, error, tag */
 #define FILE_BYTES 8192u
 #define REC_SPAN 200u     /* each record's bytes: record i at REC_SPAN * (i + 1) */
@@ -107,17 +107,9 @@ static void waitall(rank_run *t, const wreq *r, unsigned n)
 	mpi_rank_record(t->m, &rec, &a);
 }
 
-static void end(rank_run *t)
-{
-	mpi_feed(t->m, t->next++, FINALIZE, NULL, NULL);
-	mpi_rank_end(t->m, true);
-}
+static void end(rank_run *t) { mpi_feed_end(t->m, &t->next); }
 
-static void stop(rank_run *t)
-{
-	mpi_rank_free(t->m);
-	hv_report_free(&t->rep);
-}
+static void stop(rank_run *t) { mpi_feed_free(t->m, &t->rep); }
 
 /* The trace: sends and receives on peer 1, a wildcard receive, and two
  * Waitalls that leave the fused walk partway -- at a request no recorded
