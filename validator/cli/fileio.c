@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/alloc.h"
+#include "core/fnv.h"
 #include "output/output.h"
 
 /* Read failures of this process, for hpcvet-mpi: a rank that could not
@@ -525,8 +526,7 @@ bool hv_judged_keeping(void) { return g_judged.on; }
 
 static size_t path_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-	for (; *s; s++) h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	uint64_t h = hv_fnv1a_str(HV_FNV1A_SEED, s);
 	return (size_t)(h ^ (h >> 32));
 }
 

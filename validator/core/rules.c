@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fnv.h"
+
 const hv_rule_info hv_rules[HV_RULE_COUNT] = {
 #define HV_RULE(sym, id, sev, fmt, clause, summary, detail) [HV_R_##sym] = {id, HV_SEV_##sev, fmt, clause, summary, detail},
 #include "rules_all.def"
@@ -29,13 +31,10 @@ int hv_rule_find(const char *id)
 
 const char *hv_rule_table_version(char *buf, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = HV_FNV1A_SEED;
 	for (int i = 0; i < HV_RULE_COUNT; i++) {
-		const char *parts[2] = {hv_rules[i].id, hv_sev_name(hv_rules[i].severity)};
-		for (int k = 0; k < 2; k++) {
-			for (const char *s = parts[k]; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-			h = (h ^ (unsigned char)(k == 0 ? '\t' : '\n')) * 0x100000001b3ull;
-		}
+		h = hv_fnv1a_byte(hv_fnv1a_str(h, hv_rules[i].id), '\t');
+		h = hv_fnv1a_byte(hv_fnv1a_str(h, hv_sev_name(hv_rules[i].severity)), '\n');
 	}
 	snprintf(buf, len, "%d-%016" PRIx64, (int)HV_RULE_COUNT, h);
 	return buf;

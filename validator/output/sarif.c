@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/fnv.h"
 #include "output.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
@@ -87,12 +88,9 @@ static void add_artifact_location(cJSON *parent, const char *file, const hv_outp
  * file, structure), so dashboards track it instead of reopening it. FNV-1a. */
 static void add_fingerprint(cJSON *res, const hv_diag *d, const char *rel)
 {
-	uint64_t h = 0xcbf29ce484222325u;
+	uint64_t h = HV_FNV1A_SEED;
 	const char *parts[3] = {hv_rules[d->rule].id, rel, d->path};
-	for (int p = 0; p < 3; p++) {
-		for (const unsigned char *s = (const unsigned char *)parts[p]; *s; s++) h = (h ^ *s) * 0x100000001b3u;
-		h = (h ^ 0xff) * 0x100000001b3u;
-	}
+	for (int p = 0; p < 3; p++) h = hv_fnv1a_byte(hv_fnv1a_str(h, parts[p]), 0xff);
 	char buf[24];
 	snprintf(buf, sizeof buf, "%016" PRIx64, h);
 	cJSON *pf = cJSON_AddObjectToObject(res, "partialFingerprints");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/fnv.h"
 #include "ovni/ovni.h"
 
 /* Nesting deeper than this is not recorded (cJSON itself stops at 1000). */
@@ -150,9 +151,9 @@ typedef struct frame {
 	bool want_key;    /* in an object: the next string is a key */
 } frame;
 
-/* Iterative: the nesting depth comes from the file. */
 static void index_paths(ovni_jdoc *d);
 
+/* Iterative: the nesting depth comes from the file. */
 void ovni_jdoc_scan(ovni_jdoc *d)
 {
 	const char *s = d->clean;
@@ -214,18 +215,11 @@ void ovni_jdoc_scan(ovni_jdoc *d)
 	index_paths(d);
 }
 
-static uint64_t path_hash(const char *p)
-{
-	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-	for (; *p; p++) h = (h ^ (uint8_t)*p) * 0x100000001b3u;
-	return h;
-}
-
 /* The slot of `path` in d->head: the one that holds its first position, or
  * the empty one where it would go. */
 static size_t head_slot(const ovni_jdoc *d, const char *path)
 {
-	size_t s = (size_t)path_hash(path) & d->head_mask;
+	size_t s = (size_t)hv_fnv1a_str(HV_FNV1A_SEED, path) & d->head_mask;
 	while (d->head[s] != UINT32_MAX && strcmp(d->pos[d->head[s]].path, path) != 0) s = (s + 1) & d->head_mask;
 	return s;
 }
