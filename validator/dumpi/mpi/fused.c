@@ -221,9 +221,9 @@ void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 	mpi_send_msg(m, rec, &s);
 	mpi_recv_msg(m, rec, &r, mpi_status_first(m, a, ix[RO_STATUS]));
 	/* ranks_and_tags */
-	if (c && s.peer >= 0 && c->size >= 0 && s.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	if (c && mpi_rank_inside(s.peer, c->size)) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
 	else mpi_check_rank(m, rec, comm, RO_DEST, s.peer, a->f[isd].at);
-	if (c && r.peer >= 0 && c->size >= 0 && r.peer < c->size) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
+	if (c && mpi_rank_inside(r.peer, c->size)) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
 	else mpi_check_rank(m, rec, comm, RO_SOURCE, r.peer, a->f[irs].at);
 	mpi_check_tag(m, rec, RO_SENDTAG, s.tag, a->f[ist].at, false);
 	mpi_check_tag(m, rec, RO_RECVTAG, r.tag, a->f[irt].at, true);

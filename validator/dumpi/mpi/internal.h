@@ -435,15 +435,12 @@ bool mpi_request_waitany_fits(unsigned fn);
  * request `first` of its array on, for the driver's fused path (which
  * finished the ones before). */
 void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, uint64_t first);
-/* MPI_Startall, MPI_Test and MPI_Request_free records: mpi_requests'
- * share of each, which the driver's paths of their own call after the
- * count (Startall's, whose array of `cnt` requests has its count at `arr`)
- * and with the record's bytes taken (a completing MPI_Test's status is
- * read from them). */
-void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, uint64_t cnt, uint64_t arr);
-/* MPI_Start of request `id`, named at `off`: every case (mpi_request_startall_hot
- * takes the common one inline). */
+/* MPI_Start of request `id`, named at `off`: every case (MPI_Startall's
+ * loop, mpi_request_startall_hot, takes the common one inline). */
 void mpi_request_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id);
+/* MPI_Test and MPI_Request_free records: mpi_requests' share of each,
+ * which the driver's paths of their own call with the record's bytes taken
+ * (a completing MPI_Test's status is read from them). */
 void mpi_request_test(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 void mpi_request_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 

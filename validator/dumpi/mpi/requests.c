@@ -499,11 +499,6 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 
 void mpi_request_start(mpi_rank *m, const dumpi_record *rec, uint64_t off, uint32_t id) { req_start(m, rec, off, id); }
 
-void mpi_request_startall(mpi_rank *m, const dumpi_record *rec, uint64_t cnt, uint64_t arr)
-{
-	mpi_request_startall_hot(m, rec, cnt, arr);
-}
-
 void mpi_request_test(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	const uint8_t *ix = mpi_role_ix[rec->fn];
@@ -573,7 +568,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		mpi_arg(fn, a, RO_FLAG, &flag);
 		uint32_t id;
 		if (fn == 32) {
-			mpi_request_startall(m, rec, cnt, arr);
+			mpi_request_startall_hot(m, rec, cnt, arr);
 		} else if (fn == 18 || fn == 19) { /* Waitall, Testall */
 			for (uint64_t i = 0; i < cnt; i++) {
 				if (!mpi_arr_u32(m, arr, i, &id)) break;
