@@ -8,28 +8,13 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "pass.h"
-
-/* A named built-in datatype (DUMPI 2..27; 0 is DUMPI's error index, 1 MPI_DATATYPE_NULL). */
-static bool builtin_type(uint64_t t) { return t >= 2 && t < MPI_D_FIRST_USER_DATATYPE; }
+#include "collenter.h"
 
 /* Scalar counts: the (count, datatype) pairs this member states for one
- * block, in order of trust. A send side (Allgather, Alltoall; the root's own
- * block of Gather and Scatter) with count 0 or a null datatype may be
- * MPI_IN_PLACE, whose count MPI ignores: it is not compared. */
+ * block, in order of trust (mpi_count_pair_step). A send side (Allgather,
+ * Alltoall; the root's own block of Gather and Scatter) may be
+ * MPI_IN_PLACE. */
 typedef struct { int c, t; bool in_place; } cand_t;
-/* One candidate pair's step: the first counted pair is the call's count, a
- * second of the same datatype its count2. */
-static inline void count_pair(mpi_coll *op, mpi_count_pair p)
-{
-	if (p.in_place && (p.count == 0 || p.dtype < 2)) return;
-	if (!builtin_type(p.dtype) || p.count < 0) return;
-	if (op->count < 0) {
-		op->count = p.count, op->dtype = (uint16_t)p.dtype, op->role0 = p.role;
-	} else if (op->count2 < 0 && op->dtype == p.dtype) {
-		op->count2 = p.count, op->role1 = p.role;
-	}
-}
 static void scalar_counts(unsigned fn, const dumpi_args *a, mpi_coll *op)
 {
 	if (fn != 54 && fn != 56 && fn != 58 && fn != 60) {
@@ -39,7 +24,7 @@ static void scalar_counts(unsigned fn, const dumpi_args *a, mpi_coll *op)
 		if (!a->f[ic].present || !a->f[it].present) return;
 		int32_t cc = (int32_t)(uint32_t)a->f[ic].v;
 		uint64_t t = a->f[it].v;
-		if (builtin_type(t) && cc >= 0) op->count = cc, op->dtype = (uint16_t)t, op->role0 = RO_COUNT;
+		if (mpi_builtin_type(t) && cc >= 0) op->count = cc, op->dtype = (uint16_t)t, op->role0 = RO_COUNT;
 		return;
 	}
 	cand_t cand[2];
@@ -67,7 +52,7 @@ static void scalar_counts(unsigned fn, const dumpi_args *a, mpi_coll *op)
 	for (int i = 0; i < nc; i++) {
 		uint64_t c, t;
 		if (!mpi_arg(fn, a, cand[i].c, &c) || !mpi_arg(fn, a, cand[i].t, &t)) continue;
-		count_pair(op, (mpi_count_pair){(int32_t)(uint32_t)c, t, (uint8_t)cand[i].c, cand[i].in_place});
+		mpi_count_pair_step(op, (mpi_count_pair){(int32_t)(uint32_t)c, t, (uint8_t)cand[i].c, cand[i].in_place});
 	}
 }
 
@@ -104,7 +89,7 @@ static uint16_t arr_type(mpi_rank *m, uint64_t at, uint64_t n)
 		const uint8_t *p = hv_window_get(&m->pass->win, at + 4 + 2 * j, 2);
 		if (!p) return 0;
 		uint16_t x = hv_be16(p);
-		if (!builtin_type(x) || (j && x != t)) return 0;
+		if (!mpi_builtin_type(x) || (j && x != t)) return 0;
 		t = x;
 	}
 	return t;
@@ -122,7 +107,7 @@ static void vector_counts(mpi_rank *m, unsigned fn, const dumpi_args *a, mpi_col
 	if (fn == 55 || fn == 59) { /* sendcount (the Gatherv root's own block is not compared) */
 		uint64_t c;
 		bool root = fn == 55 && mpi_arg(fn, a, RO_RECVCOUNTS, &v);
-		if (!root && mpi_arg(fn, a, RO_SENDCOUNT, &c) && mpi_arg(fn, a, RO_SENDTYPE, &t) && builtin_type(t) &&
+		if (!root && mpi_arg(fn, a, RO_SENDCOUNT, &c) && mpi_arg(fn, a, RO_SENDTYPE, &t) && mpi_builtin_type(t) &&
 		    (fn == 55 || (int32_t)(uint32_t)c != 0)) {
 			op->count = (int32_t)(uint32_t)c;
 			op->vtype = (uint16_t)t;
@@ -130,7 +115,7 @@ static void vector_counts(mpi_rank *m, unsigned fn, const dumpi_args *a, mpi_col
 		}
 	} else if ((fn == 57 || fn == 61 || fn == 155) && mpi_arg(fn, a, RO_SENDCOUNTS, &n)) {
 		uint16_t ty = fn == 155 ? (mpi_arg(fn, a, RO_SENDTYPES, &v) && v == n ? arr_type(m, mpi_arg_at(fn, a, RO_SENDTYPES), v) : 0)
-					: (mpi_arg(fn, a, RO_SENDTYPE, &t) && builtin_type(t) ? (uint16_t)t : 0);
+					: (mpi_arg(fn, a, RO_SENDTYPE, &t) && mpi_builtin_type(t) ? (uint16_t)t : 0);
 		if (ty && arr_sums(m, mpi_arg_at(fn, a, RO_SENDCOUNTS), n, fn == 57 ? self : -1, &op->s0, &op->s1, &op->s2, &dig, &zero) &&
 		    !(fn != 57 && zero)) {
 			op->vtype = ty;
@@ -142,7 +127,7 @@ static void vector_counts(mpi_rank *m, unsigned fn, const dumpi_args *a, mpi_col
 	if (fn == 57) { /* recvcount (the Scatterv root's own block is not compared) */
 		uint64_t c;
 		if (!mpi_arg(fn, a, RO_SENDCOUNTS, &v) && mpi_arg(fn, a, RO_RECVCOUNT, &c) && mpi_arg(fn, a, RO_RECVTYPE, &t) &&
-		    builtin_type(t)) {
+		    mpi_builtin_type(t)) {
 			op->count2 = (int32_t)(uint32_t)c;
 			op->vtype2 = (uint16_t)t;
 			op->vflags |= VR_SCALAR;
@@ -150,7 +135,7 @@ static void vector_counts(mpi_rank *m, unsigned fn, const dumpi_args *a, mpi_col
 	} else if (mpi_arg(fn, a, RO_RECVCOUNTS, &n)) {
 		int ro = fn == 66 ? RO_DATATYPE : RO_RECVTYPE;
 		uint16_t ty = fn == 155 ? (mpi_arg(fn, a, RO_RECVTYPES, &v) && v == n ? arr_type(m, mpi_arg_at(fn, a, RO_RECVTYPES), v) : 0)
-					: (mpi_arg(fn, a, ro, &t) && builtin_type(t) ? (uint16_t)t : 0);
+					: (mpi_arg(fn, a, ro, &t) && mpi_builtin_type(t) ? (uint16_t)t : 0);
 		if (ty && arr_sums(m, mpi_arg_at(fn, a, RO_RECVCOUNTS), n, fn == 55 ? self : -1, &op->r0, &op->r1, &op->r2, &op->vdig, &zero)) {
 			op->vtype2 = ty;
 			op->vflags |= VR_SUMS;
@@ -176,9 +161,8 @@ void mpi_collectives(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	mpi_coll_enter(m, rec, a, in, root);
 }
 
-/* Keeps call `op` as instance `in`'s next of its first COLL_KEEP calls; out
- * of line, as the calls after those only enter the digests. */
-static __attribute__((noinline)) void coll_keep(mpi_inst *in, const mpi_coll *op)
+/* out of line: the calls after the first COLL_KEEP only enter the digests */
+__attribute__((noinline)) void mpi_coll_keep(mpi_inst *in, const mpi_coll *op)
 {
 	/* most communicators see a few collectives: grow by doubling up to COLL_KEEP */
 	if (!in->ops_lost && in->ncoll == in->ops_cap) {
@@ -213,44 +197,6 @@ void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, m
 	}
 	in->coll_rec = rec->index;
 	in->coll_off = rec->offset;
-	if (keep) coll_keep(in, &op);
+	if (keep) mpi_coll_keep(in, &op);
 	in->ncoll++;
-}
-
-/* mpi_coll_enter for the n (constant) pairs p, in order of trust: their
- * counts found in a few registers, the call built whole only when kept. */
-static inline __attribute__((always_inline)) void enter_pairs(const dumpi_record *rec, mpi_inst *in, int32_t root,
-								const mpi_count_pair *p, unsigned n)
-{
-	unsigned fn = rec->fn;
-	in->digest = mpi_digest_step(in->digest, fn | (uint64_t)(uint32_t)root << 16);
-	mpi_coll cnt;
-	cnt.count = cnt.count2 = -1, cnt.dtype = 0, cnt.role0 = cnt.role1 = 0;
-	for (unsigned i = 0; i < n; i++) count_pair(&cnt, p[i]);
-	if (cnt.count >= 0)
-		in->cdigest = mpi_digest_step(in->cdigest, fn | (uint64_t)cnt.dtype << 16 | (uint64_t)(uint32_t)cnt.count << 32);
-	else if (mpi_coll_scalar(fn)) in->cmixed = true;
-	in->coll_rec = rec->index;
-	in->coll_off = rec->offset;
-	if (in->ncoll < COLL_KEEP) {
-		mpi_coll op = {.fn = (uint16_t)fn, .root = root, .count = cnt.count, .count2 = cnt.count2, .dtype = cnt.dtype,
-			       .role0 = cnt.role0, .role1 = cnt.role1, .vself = -1, .rec = rec->index, .off = rec->offset};
-		coll_keep(in, &op);
-	}
-	in->ncoll++;
-}
-
-void mpi_coll_enter_one(const dumpi_record *rec, mpi_inst *in, int32_t root, int32_t count, uint64_t dtype, bool counted)
-{
-	mpi_count_pair p = {count, dtype, RO_COUNT, false};
-	if (counted) enter_pairs(rec, in, root, &p, 1);
-	else enter_pairs(rec, in, root, &p, 0);
-}
-
-void mpi_coll_enter_two(const dumpi_record *rec, mpi_inst *in, int32_t recvcount, uint64_t recvtype, int32_t sendcount,
-			uint64_t sendtype)
-{
-	/* the send side may be MPI_IN_PLACE */
-	mpi_count_pair p[2] = {{recvcount, recvtype, RO_RECVCOUNT, false}, {sendcount, sendtype, RO_SENDCOUNT, true}};
-	enter_pairs(rec, in, -3, p, 2);
 }

@@ -4,6 +4,7 @@
  * once and the communicator found once, the same checks in the same order
  * as the generic path of their plan (rank.c, which dispatches to them). */
 #include "checks.h"
+#include "collenter.h"
 #include "hot.h"
 
 /* mpi_request_created_hot's case for a persistent init (function fn,
@@ -152,8 +153,11 @@ void mpi_fused_coll_pair(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
 	bool rooted = a->f[ir].present;
 	int32_t root = rooted ? (int32_t)(uint32_t)a->f[ir].v : -3;
-	if (in && comm != MPI_D_COMM_SELF)
-		mpi_coll_enter_one(rec, in, root, cc, t, a->f[ic].present);
+	if (in && comm != MPI_D_COMM_SELF) {
+		mpi_coll cnt = mpi_coll_counts_none();
+		if (a->f[ic].present) mpi_count_pair_step(&cnt, (mpi_count_pair){cc, t, RO_COUNT, false});
+		mpi_coll_enter_counted(rec, in, root, &cnt);
+	}
 	if (rooted) mpi_check_rank(m, rec, comm, RO_ROOT, root, a->f[ir].at);
 }
 
@@ -174,7 +178,65 @@ void mpi_fused_coll_both(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	if (rt >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_RECVTYPE, rt);
 	mpi_comm *c = mpi_comm_of(m, comm);
 	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
-	if (in && comm != MPI_D_COMM_SELF) mpi_coll_enter_two(rec, in, rc, rt, sc, st);
+	if (in && comm != MPI_D_COMM_SELF) {
+		/* the receive pair, then the send pair, which may be MPI_IN_PLACE */
+		mpi_coll cnt = mpi_coll_counts_none();
+		mpi_count_pair_step(&cnt, (mpi_count_pair){rc, rt, RO_RECVCOUNT, false});
+		mpi_count_pair_step(&cnt, (mpi_count_pair){sc, st, RO_SENDCOUNT, true});
+		mpi_coll_enter_counted(rec, in, -3, &cnt);
+	}
+}
+
+/* MPI_Gather and MPI_Scatter (FUSED_COLL, their roles as
+ * mpi_fused_rooted_path asks): mpi_fused_coll's steps without its loops
+ * over the roles, each argument read once. The root's side (Gather's
+ * receive pair, Scatter's send pair) is present at the root alone, and the
+ * other side is then maybe MPI_IN_PLACE; a pair counts when both its count
+ * and its datatype are present (colls.c's scalar_counts). */
+static inline __attribute__((always_inline)) void fused_rooted(mpi_rank *m, const dumpi_record *rec,
+							       const dumpi_args *a, bool gather)
+{
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	unsigned isc = ix[RO_SENDCOUNT], irc = ix[RO_RECVCOUNT], ist = ix[RO_SENDTYPE], irt = ix[RO_RECVTYPE];
+	unsigned im = ix[RO_COMM], ir = ix[RO_ROOT];
+	bool hsc = a->f[isc].present, hrc = a->f[irc].present, hst = a->f[ist].present, hrt = a->f[irt].present;
+	int32_t sc = (int32_t)(uint32_t)a->f[isc].v, rc = (int32_t)(uint32_t)a->f[irc].v;
+	uint64_t st = a->f[ist].v, rt = a->f[irt].v, comm = a->f[im].v;
+	/* counts, then uses, in role order */
+	if (hsc) mpi_check_count(m, rec, RO_SENDCOUNT, sc, a->f[isc].at);
+	if (hrc) mpi_check_count(m, rec, RO_RECVCOUNT, rc, a->f[irc].at);
+	if (a->f[im].present && comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
+	if (hst && st >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_SENDTYPE, st);
+	if (hrt && rt >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_RECVTYPE, rt);
+	if (!a->f[im].present) return; /* neither a collective to enter nor ranks to check */
+	mpi_comm *c = mpi_comm_of(m, comm);
+	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
+	bool rooted = a->f[ir].present;
+	int32_t root = rooted ? (int32_t)(uint32_t)a->f[ir].v : -3;
+	if (in && comm != MPI_D_COMM_SELF) {
+		mpi_coll cnt = mpi_coll_counts_none();
+		if (gather) {
+			if (hrc && hrt) mpi_count_pair_step(&cnt, (mpi_count_pair){rc, rt, RO_RECVCOUNT, false});
+			if (hsc && hst) mpi_count_pair_step(&cnt, (mpi_count_pair){sc, st, RO_SENDCOUNT, hrc});
+		} else {
+			if (hsc && hst) mpi_count_pair_step(&cnt, (mpi_count_pair){sc, st, RO_SENDCOUNT, false});
+			if (hrc && hrt) mpi_count_pair_step(&cnt, (mpi_count_pair){rc, rt, RO_RECVCOUNT, hsc});
+		}
+		mpi_coll_enter_counted(rec, in, root, &cnt);
+	}
+	if (rooted) mpi_check_rank(m, rec, comm, RO_ROOT, root, a->f[ir].at);
+}
+static void fused_gather(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { fused_rooted(m, rec, a, true); }
+static void fused_scatter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { fused_rooted(m, rec, a, false); }
+
+dumpi_layer_path *mpi_fused_rooted_path(unsigned fn)
+{
+	const uint8_t *cr = mpi_count_roles[fn], *ur = mpi_use_roles[fn];
+	if (fn != 54 && fn != 56) return NULL;
+	if (cr[0] != RO_SENDCOUNT || cr[1] != RO_RECVCOUNT || cr[2] != RO_COUNT_ROLES || ur[0] != RO_COMM ||
+	    ur[1] != RO_SENDTYPE || ur[2] != RO_RECVTYPE || ur[3] != RO_COUNT_ROLES || mpi_roles[fn][RO_ROOT] < 0)
+		return NULL;
+	return fn == 54 ? fused_gather : fused_scatter;
 }
 
 /* MPI_Sendrecv[_replace] (FUSED_SENDRECV): counts, status, uses, both

@@ -397,16 +397,9 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
  * (fused.c) calls it alike. */
 void mpi_coll_enter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a, mpi_inst *in, int32_t root);
 /* A (count, datatype) pair a collective states, its count role, and
- * whether it may be MPI_IN_PLACE (colls.c's scalar_counts). */
+ * whether it may be MPI_IN_PLACE (colls.c's scalar_counts; the fused
+ * paths enter theirs through collenter.h). */
 typedef struct { int32_t count; uint64_t dtype; uint8_t role; bool in_place; } mpi_count_pair;
-/* The same for a collective whose counts its fused path (fused.c) read at
- * their places instead of through the roles: one (count, datatype) pair
- * (MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan; none for
- * MPI_Barrier: counted false), or the receive and send pairs (MPI_Allgather,
- * MPI_Alltoall), all present. */
-void mpi_coll_enter_one(const dumpi_record *rec, mpi_inst *in, int32_t root, int32_t count, uint64_t dtype, bool counted);
-void mpi_coll_enter_two(const dumpi_record *rec, mpi_inst *in, int32_t recvcount, uint64_t recvtype, int32_t sendcount,
-			uint64_t sendtype);
 
 /* A pass's requests (requests.c): the table before its first request and
  * the map made empty, then all of it freed (the pass made empty again). */

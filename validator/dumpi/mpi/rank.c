@@ -20,7 +20,9 @@
 #include "core/alloc.h"
 #include "core/hv_int.h"
 #include "checks.h"
+#include "collenter.h"
 #include "hot.h"
+#include "typeslot.h"
 
 /* Function classes (dumpi/common/funclabels.h ids). */
 static bool is_send(unsigned fn) { return fn == 0 || (fn >= 3 && fn <= 5) || (fn >= 8 && fn <= 11) || (fn >= 26 && fn <= 29); }
@@ -224,6 +226,9 @@ static void compute_plans(void)
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
 		dumpi_layer_path *own = mpi_fused_req_path(fn, fused[fn]);
 		paths[fn] = own ? own : by_kind[fused[fn]];
+		/* MPI_Gather and MPI_Scatter, when their roles are the ones it reads */
+		dumpi_layer_path *rooted = fused[fn] == FUSED_COLL ? mpi_fused_rooted_path(fn) : NULL;
+		if (rooted) paths[fn] = rooted;
 	}
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
 		dumpi_layer_path *t = type_path(fn);
@@ -426,15 +431,28 @@ static void check_tag(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 
 /* MPI_Type_free of datatype `id` (its field at `at`): a predefined one
  * is refused by MPI libraries; a user one is freed by this record. */
-static void type_free(mpi_rank *m, const dumpi_record *rec, uint64_t at, uint64_t id)
+static __attribute__((noinline, cold)) void type_free_refused(mpi_rank *m, const dumpi_record *rec, uint64_t at,
+								  uint64_t id)
+{
+	mpi_emit(m, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, rec, at, 2,
+		 "datatype %llu is a predefined datatype (DUMPI indices 2..%d): MPI libraries refuse to free it "
+		 "(expected a datatype index >= %d that a type constructor returned)",
+		 (unsigned long long)id, MPI_D_FIRST_USER_DATATYPE - 1, MPI_D_FIRST_USER_DATATYPE);
+}
+static inline __attribute__((always_inline)) void type_free(mpi_rank *m, const dumpi_record *rec, uint64_t at,
+							      uint64_t id)
 {
 	bool ok = id < 2 || id >= MPI_D_FIRST_USER_DATATYPE;
-	if (!hv_eval(m->r, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, ok))
-		mpi_emit(m, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, rec, at, 2,
-			 "datatype %llu is a predefined datatype (DUMPI indices 2..%d): MPI libraries refuse to free it "
-			 "(expected a datatype index >= %d that a type constructor returned)",
-			 (unsigned long long)id, MPI_D_FIRST_USER_DATATYPE - 1, MPI_D_FIRST_USER_DATATYPE);
-	if (id >= MPI_D_FIRST_USER_DATATYPE) mpi_type_freed(m, id, rec);
+	if (!hv_eval(m->r, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, ok)) type_free_refused(m, rec, at, id);
+	if (id >= MPI_D_FIRST_USER_DATATYPE) mpi_type_freed_hot(m, id, rec);
+}
+
+/* mpi_check_count out of line, for the paths whose counts are seldom
+ * negative: their common case then keeps no registers for the message. */
+static __attribute__((noinline, cold)) void count_cold(mpi_rank *m, const dumpi_record *rec, int ro, int32_t c,
+							  uint64_t at)
+{
+	mpi_check_count(m, rec, ro, c, at);
 }
 
 static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -607,21 +625,28 @@ static void path_finalize(mpi_rank *m, const dumpi_record *rec, const dumpi_args
  * generic's steps for their plan (count, use, handles), without its tests
  * of the steps they lack nor handles()' lookups of the roles they lack.
  * They read nothing from the record's bytes, so they leave them. */
+enum { TYPE_USE, TYPE_MADE, TYPE_FREE }; /* the handles of type_call: none, RO_NEWTYPE's, MPI_Type_free's */
 static inline __attribute__((always_inline)) void type_call(mpi_rank *m, const dumpi_record *rec,
-							    const dumpi_args *a, bool handles)
+							    const dumpi_args *a, unsigned kind)
 {
 	unsigned fn = rec->fn, ru = mpi_use_roles[fn][0];
 	const uint8_t *ix = mpi_role_ix[fn];
 	unsigned ic = ix[RO_COUNT], iu = ix[ru];
-	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	int32_t cc = (int32_t)(uint32_t)a->f[ic].v;
+	if (a->f[ic].present) {
+		if (cc >= 0) hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, true);
+		else count_cold(m, rec, RO_COUNT, cc, a->f[ic].at);
+	}
 	if (a->f[iu].present && a->f[iu].v >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, (int)ru, a->f[iu].v);
-	if (!handles) return;
-	unsigned in = ix[RO_NEWTYPE];
-	if (a->f[in].present && a->f[in].v >= MPI_D_FIRST_USER_DATATYPE) mpi_type_made(m, a->f[in].v, rec);
-	if (fn == 47 && a->f[iu].present) type_free(m, rec, a->f[iu].at, a->f[iu].v); /* its use role is RO_DATATYPE */
+	if (kind == TYPE_MADE) {
+		unsigned in = ix[RO_NEWTYPE];
+		if (a->f[in].present && a->f[in].v >= MPI_D_FIRST_USER_DATATYPE) mpi_type_made_hot(m, a->f[in].v, rec);
+	}
+	if (kind == TYPE_FREE && a->f[iu].present) type_free(m, rec, a->f[iu].at, a->f[iu].v); /* its use role is RO_DATATYPE */
 }
-static void path_type_use(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_call(m, rec, a, false); }
-static void path_type_handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_call(m, rec, a, true); }
+static void path_type_use(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_call(m, rec, a, TYPE_USE); }
+static void path_type_made(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_call(m, rec, a, TYPE_MADE); }
+static void path_type_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_call(m, rec, a, TYPE_FREE); }
 
 /* Whether function fn's records take type_call: its plan is its count
  * (RO_COUNT, its only count role, when it has one), its one use, a
@@ -641,8 +666,8 @@ static dumpi_layer_path *type_path(unsigned fn)
 	    fn == 87 || fn == 132 || fn == 81 || fn == 82 || fn == 125)
 		return NULL;
 	if (!(plan & PLAN_HANDLES)) return path_type_use;
-	if (fn == 47) return ro[RO_NEWTYPE] < 0 && ur[0] == RO_DATATYPE ? path_type_handles : NULL;
-	return ro[RO_NEWTYPE] >= 0 ? path_type_handles : NULL;
+	if (fn == 47) return ro[RO_NEWTYPE] < 0 && ur[0] == RO_DATATYPE ? path_type_free : NULL;
+	return ro[RO_NEWTYPE] >= 0 ? path_type_made : NULL;
 }
 
 /* Every other record: the checks its plan names, in order. */
