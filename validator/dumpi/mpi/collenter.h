@@ -62,9 +62,11 @@ static inline __attribute__((always_inline)) void mpi_coll_enter_counted(const d
 	in->ncoll++;
 }
 
-/* The path of MPI_Gather or MPI_Scatter (fn 54, 56) when their roles are
- * the ones it reads (compute_plans asks): their send and receive counts,
- * the communicator and the two datatypes, and the root. */
-dumpi_layer_path *mpi_fused_rooted_path(unsigned fn);
+/* The path of its own (fused.c) a collective of kind `kind` (FUSED_*)
+ * takes, or NULL for its kind's: MPI_Barrier, MPI_Bcast, MPI_Reduce,
+ * MPI_Allreduce, MPI_Scan, MPI_Exscan, MPI_Allgather, MPI_Alltoall,
+ * MPI_Gather and MPI_Scatter, each with its fields read at their places,
+ * when libdumpi's layout puts them there (compute_plans asks). */
+dumpi_layer_path *mpi_fused_coll_path(unsigned fn, unsigned kind);
 
 #endif

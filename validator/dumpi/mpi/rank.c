@@ -226,9 +226,9 @@ static void compute_plans(void)
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
 		dumpi_layer_path *own = mpi_fused_req_path(fn, fused[fn]);
 		paths[fn] = own ? own : by_kind[fused[fn]];
-		/* MPI_Gather and MPI_Scatter, when their roles are the ones it reads */
-		dumpi_layer_path *rooted = fused[fn] == FUSED_COLL ? mpi_fused_rooted_path(fn) : NULL;
-		if (rooted) paths[fn] = rooted;
+		/* the common collectives with their fields at libdumpi's places */
+		dumpi_layer_path *coll = mpi_fused_coll_path(fn, fused[fn]);
+		if (coll) paths[fn] = coll;
 	}
 	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) {
 		dumpi_layer_path *t = type_path(fn);

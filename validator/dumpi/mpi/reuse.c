@@ -199,8 +199,11 @@ static void settle_reuses(mpi_rank *m)
 		mpi_comm *c = val;
 		if (c->state == 3) reuse_settle(m, &c->reuse, key, false), c->state = 1;
 	}
-	/* the datatypes in index order: the note names the lowest */
+	/* the datatypes in index order: the note names the lowest. A waiting
+	 * use is an entry of type_reuse (mpi_use_type_freed), so with none the
+	 * table, which holds every freed index, is not walked. */
 	mpi_pass *p = m->pass;
+	if (!p->type_reuse.len) return;
 	for (uint64_t c = 0; p->types && c < TYPE_INDICES / TYPE_CHUNK; c++) {
 		for (uint64_t i = 0; p->types[c] && i < TYPE_CHUNK; i++) {
 			uint64_t id = c * TYPE_CHUNK + i, *t = &p->types[c][i];
