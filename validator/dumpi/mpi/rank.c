@@ -626,27 +626,64 @@ static void path_finalize(mpi_rank *m, const dumpi_record *rec, const dumpi_args
  * of the steps they lack nor handles()' lookups of the roles they lack.
  * They read nothing from the record's bytes, so they leave them. */
 enum { TYPE_USE, TYPE_MADE, TYPE_FREE }; /* the handles of type_call: none, RO_NEWTYPE's, MPI_Type_free's */
+/* Its fields are ic (count), iu (its use, of role ru) and in (the new
+ * datatype), DUMPI_MAX_FIELDS for none; `fixed`: they are constants of
+ * libdumpi's layout, with no root-only field (type_at), so a field the
+ * function has is present. */
 static inline __attribute__((always_inline)) void type_call(mpi_rank *m, const dumpi_record *rec,
-							    const dumpi_args *a, unsigned kind)
+							    const dumpi_args *a, unsigned kind, unsigned ic,
+							    unsigned iu, unsigned ru, unsigned in, bool fixed)
 {
-	unsigned fn = rec->fn, ru = mpi_use_roles[fn][0];
-	const uint8_t *ix = mpi_role_ix[fn];
-	unsigned ic = ix[RO_COUNT], iu = ix[ru];
+	bool hc = fixed ? ic != DUMPI_MAX_FIELDS : a->f[ic].present;
+	bool hu = fixed ? iu != DUMPI_MAX_FIELDS : a->f[iu].present;
+	bool hn = fixed ? in != DUMPI_MAX_FIELDS : a->f[in].present;
 	int32_t cc = (int32_t)(uint32_t)a->f[ic].v;
-	if (a->f[ic].present) {
+	if (hc) {
 		if (cc >= 0) hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, true);
 		else count_cold(m, rec, RO_COUNT, cc, a->f[ic].at);
 	}
-	if (a->f[iu].present && a->f[iu].v >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, (int)ru, a->f[iu].v);
-	if (kind == TYPE_MADE) {
-		unsigned in = ix[RO_NEWTYPE];
-		if (a->f[in].present && a->f[in].v >= MPI_D_FIRST_USER_DATATYPE) mpi_type_made_hot(m, a->f[in].v, rec);
-	}
-	if (kind == TYPE_FREE && a->f[iu].present) type_free(m, rec, a->f[iu].at, a->f[iu].v); /* its use role is RO_DATATYPE */
+	if (hu && a->f[iu].v >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, (int)ru, a->f[iu].v);
+	if (kind == TYPE_MADE && hn && a->f[in].v >= MPI_D_FIRST_USER_DATATYPE) mpi_type_made_hot(m, a->f[in].v, rec);
+	if (kind == TYPE_FREE && hu) type_free(m, rec, a->f[iu].at, a->f[iu].v); /* its use role is RO_DATATYPE */
 }
-static void path_type_use(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_call(m, rec, a, TYPE_USE); }
-static void path_type_made(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_call(m, rec, a, TYPE_MADE); }
-static void path_type_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_call(m, rec, a, TYPE_FREE); }
+/* type_call with the fields found through the function's roles */
+static inline __attribute__((always_inline)) void type_roles(mpi_rank *m, const dumpi_record *rec,
+							     const dumpi_args *a, unsigned kind)
+{
+	unsigned ru = mpi_use_roles[rec->fn][0];
+	const uint8_t *ix = mpi_role_ix[rec->fn];
+	type_call(m, rec, a, kind, ix[RO_COUNT], ix[ru], ru, ix[RO_NEWTYPE], false);
+}
+static void path_type_use(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_roles(m, rec, a, TYPE_USE); }
+static void path_type_made(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_roles(m, rec, a, TYPE_MADE); }
+static void path_type_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_roles(m, rec, a, TYPE_FREE); }
+/* libdumpi's layouts: MPI_Type_contiguous (count, oldtype, newtype);
+ * MPI_Type_commit, MPI_Type_free (datatype); MPI_Type_size (datatype, size) */
+static void path_type_contiguous(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	type_call(m, rec, a, TYPE_MADE, 0, 1, RO_OLDTYPE, 2, true);
+}
+static void path_type_first(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	type_call(m, rec, a, TYPE_USE, DUMPI_MAX_FIELDS, 0, RO_DATATYPE, DUMPI_MAX_FIELDS, true);
+}
+static void path_type_free_first(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	type_call(m, rec, a, TYPE_FREE, DUMPI_MAX_FIELDS, 0, RO_DATATYPE, DUMPI_MAX_FIELDS, true);
+}
+
+/* Whether function fn has no root-only field, its count, use and new
+ * datatype at fields ic, iu (of role ru), in (-1: none), and no other of
+ * the roles type_call reads: then its constant copy reads them there. */
+static bool type_at(unsigned fn, int ic, int iu, unsigned ru, int in)
+{
+	const dumpi_layout *L = dumpi_layout_of(fn);
+	if (!L) return false;
+	for (unsigned i = 0; i < L->nfields; i++)
+		if (L->fields[i].root_only) return false;
+	const int8_t *ro = mpi_roles[fn];
+	return ro[RO_COUNT] == ic && ro[ru] == iu && ro[RO_NEWTYPE] == in && mpi_use_roles[fn][0] == ru;
+}
 
 /* Whether function fn's records take type_call: its plan is its count
  * (RO_COUNT, its only count role, when it has one), its one use, a
@@ -665,9 +702,14 @@ static dumpi_layer_path *type_path(unsigned fn)
 	if (ro[RO_COMM] >= 0 || ro[RO_OLDCOMM] >= 0 || ro[RO_NEWCOMM] >= 0 || fn == 133 || fn == 134 || fn == 186 ||
 	    fn == 87 || fn == 132 || fn == 81 || fn == 82 || fn == 125)
 		return NULL;
-	if (!(plan & PLAN_HANDLES)) return path_type_use;
-	if (fn == 47) return ro[RO_NEWTYPE] < 0 && ur[0] == RO_DATATYPE ? path_type_free : NULL;
-	return ro[RO_NEWTYPE] >= 0 ? path_type_made : NULL;
+	if (!(plan & PLAN_HANDLES))
+		return (fn == 43 || fn == 46) && type_at(fn, -1, 0, RO_DATATYPE, -1) ? path_type_first : path_type_use;
+	if (fn == 47) {
+		if (ro[RO_NEWTYPE] >= 0 || ur[0] != RO_DATATYPE) return NULL;
+		return type_at(fn, -1, 0, RO_DATATYPE, -1) ? path_type_free_first : path_type_free;
+	}
+	if (ro[RO_NEWTYPE] < 0) return NULL;
+	return fn == 35 && type_at(fn, 0, 1, RO_OLDTYPE, 2) ? path_type_contiguous : path_type_made;
 }
 
 /* Every other record: the checks its plan names, in order. */
