@@ -123,6 +123,7 @@ const ctx = {
 	TextEncoder,
 	TextDecoder,
 	URLSearchParams,
+	MessageChannel,
 	WebAssembly,
 	performance,
 	console,
@@ -147,4 +148,5 @@ vm.runInContext(fs.readFileSync(path.join(webDir, 'worker.js'), 'utf8'), ctx, {f
 	console.log(`mib_asked=${(res.readBytes / 1048576).toFixed(1)} reads=${res.readAsks} exit=${res.exit} ` +
 		    `input_mib=${(total / 1048576).toFixed(1)}` +
 		    (st ? ` browser_reads=${st.opened} mib_read_past=${(st.past / 1048576).toFixed(1)}` : ''));
+	process.exit(0); // worker.js's MessageChannel (JSPI's turns) would keep Node waiting
 })();

@@ -65,6 +65,9 @@ typedef struct hv_window {
 
 #define HV_WINDOW_DEFAULT (256u * 1024u)
 #define HV_WINDOW_JUMP (4u * 1024u)
+/* A refill starts at a multiple of this (hv_window_fill says why), so a
+ * window may hold up to HV_WINDOW_ALIGN - 1 bytes more than its cap. */
+#define HV_WINDOW_ALIGN 8u
 
 bool hv_window_init(hv_window *w, hv_blob *b, size_t cap);
 void hv_window_free(hv_window *w);
