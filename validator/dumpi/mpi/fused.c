@@ -99,19 +99,18 @@ static inline __attribute__((always_inline)) bool p2p_common(const mpi_pass *p, 
 	k->peer = (int32_t)(uint32_t)a->f[ip].v;
 	k->tag = (int32_t)(uint32_t)a->f[it].v;
 	k->dtype = (uint16_t)dtype;
-	/* one branch for the four tests that are mostly true together */
-	if ((comm >= MPI_D_FIRST_USER_COMM) | (dtype >= MPI_D_FIRST_USER_DATATYPE) | ((k->count | k->tag) < 0))
+	/* one branch for the tests that are mostly true together */
+	if ((comm >= MPI_D_FIRST_USER_COMM) | (dtype >= MPI_D_FIRST_USER_DATATYPE) | ((k->count | k->tag | k->peer) < 0))
 		return false;
+	/* what that says, in terms the compiler carries into the hot paths
+	 * after it (mpi_request_created_hot tests the peer and tag again) */
+	if (k->count < 0 || k->tag < 0 || k->peer < 0) __builtin_unreachable();
 	k->c = p->comm_near[comm];
 	return k->c && mpi_rank_inside(k->peer, k->c->size);
 }
-/* The evaluations of `n` messages' count, rank and tag checks, all passed. */
-static inline __attribute__((always_inline)) void p2p_passed(hv_report *r, uint64_t counts, uint64_t n)
-{
-	hv_eval_n(r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, counts);
-	hv_eval_n(r, HV_R_DUMPI_MPI_RANK_RANGE, n);
-	hv_eval_n(r, HV_R_DUMPI_MPI_TAG_RANGE, n);
-}
+/* The count, rank and tag checks of `n` messages, all passed: counted
+ * once the pass ends (mpi_pass.msgs_passed). */
+static inline __attribute__((always_inline)) void p2p_passed(mpi_pass *p, uint64_t n) { p->msgs_passed += n; }
 
 /* Each kind with its own copy (the kind a constant in it); the whole path
  * out of line, so that the common case (p2p_common) calls nothing, saves
@@ -154,11 +153,12 @@ static inline __attribute__((always_inline)) bool p2p_blocking_hot(mpi_rank *m, 
 	mpi_pass *p = m->pass;
 	p2p_case k;
 	if (!p2p_common(p, a, P2P_COUNT, P2P_DATATYPE, P2P_PEER, P2P_TAG, P2P_COMM, &k)) return false;
-	mpi_chan *ch = mpi_chan_hot(m, k.c->inst, k.peer, k.tag, recv, k.count, k.dtype);
+	uint32_t *reps;
+	mpi_chan *ch = mpi_chan_hot_run(m, k.c->inst, k.peer, k.tag, recv, k.count, k.dtype, &reps);
 	if (!ch) return false;
 	if (recv) p->status_fresh = true; /* status_reads */
-	p2p_passed(m->r, 1, 1);
-	mpi_chan_hot_add(ch, rec);
+	p2p_passed(p, 1);
+	mpi_chan_hot_add_run(ch, rec, reps);
 	return true;
 }
 
@@ -169,8 +169,9 @@ static inline __attribute__((always_inline)) bool p2p_blocking_hot(mpi_rank *m, 
 static inline __attribute__((always_inline)) bool p2p_request_hot(mpi_rank *m, const dumpi_record *rec,
 								  const dumpi_args *a, bool recv, bool init)
 {
+	mpi_pass *p = m->pass;
 	p2p_case k;
-	if (!p2p_common(m->pass, a, P2P_COUNT, P2P_DATATYPE, P2P_PEER, P2P_TAG, P2P_COMM, &k)) return false;
+	if (!p2p_common(p, a, P2P_COUNT, P2P_DATATYPE, P2P_PEER, P2P_TAG, P2P_COMM, &k)) return false;
 	uint64_t v = a->f[P2P_REQUEST].v;
 	if (v >= 2) {
 		mpi_msg g = {.p2p = true, .recv = recv, .inst = k.c->inst};
@@ -179,7 +180,7 @@ static inline __attribute__((always_inline)) bool p2p_request_hot(mpi_rank *m, c
 		if (!(init ? mpi_request_init_hot(m, rec, v, &g, fn) : mpi_request_created_hot(m, rec, v, &g, fn)))
 			return false;
 	}
-	p2p_passed(m->r, 1, 1);
+	p2p_passed(p, 1);
 	return true;
 }
 
@@ -343,21 +344,29 @@ static inline __attribute__((always_inline)) bool sendrecv_hot(mpi_rank *m, cons
 							       const dumpi_args *a, bool rep)
 {
 	mpi_pass *p = m->pass;
-	const unsigned im = rep ? SRR_COMM : SR_COMM;
-	p2p_case s, r;
-	if (!p2p_common(p, a, SR_SENDCOUNT, SR_SENDTYPE, SR_DEST, SR_SENDTAG, im, &s) ||
-	    !p2p_common(p, a, rep ? SRR_COUNT : SR_RECVCOUNT, rep ? SRR_DATATYPE : SR_RECVTYPE,
-			rep ? SRR_SOURCE : SR_SOURCE, rep ? SRR_RECVTAG : SR_RECVTAG, im, &r))
+	/* p2p_common's tests for both messages, each made once */
+	const unsigned irc = rep ? SRR_COUNT : SR_RECVCOUNT, iry = rep ? SRR_DATATYPE : SR_RECVTYPE;
+	const unsigned irs = rep ? SRR_SOURCE : SR_SOURCE, irt = rep ? SRR_RECVTAG : SR_RECVTAG;
+	uint64_t comm = a->f[rep ? SRR_COMM : SR_COMM].v, sty = a->f[SR_SENDTYPE].v, rty = a->f[iry].v;
+	int32_t sc = (int32_t)(uint32_t)a->f[SR_SENDCOUNT].v, rc = (int32_t)(uint32_t)a->f[irc].v;
+	int32_t st = (int32_t)(uint32_t)a->f[SR_SENDTAG].v, rt = (int32_t)(uint32_t)a->f[irt].v;
+	int32_t sd = (int32_t)(uint32_t)a->f[SR_DEST].v, rs = (int32_t)(uint32_t)a->f[irs].v;
+	if ((comm >= MPI_D_FIRST_USER_COMM) | (sty >= MPI_D_FIRST_USER_DATATYPE) | (rty >= MPI_D_FIRST_USER_DATATYPE) |
+	    ((sc | rc | st | rt | sd | rs) < 0))
 		return false;
+	mpi_comm *c = p->comm_near[comm];
+	if (!c || !(mpi_rank_inside(sd, c->size) & mpi_rank_inside(rs, c->size))) return false;
 	/* a send's channel and a receive's are never one (their directions) */
-	mpi_chan *cs = mpi_chan_hot(m, s.c->inst, s.peer, s.tag, false, s.count, s.dtype);
+	uint32_t *sreps, *rreps;
+	mpi_chan *cs = mpi_chan_hot_run(m, c->inst, sd, st, false, sc, (uint16_t)sty, &sreps);
 	if (!cs) return false;
-	mpi_chan *cr = mpi_chan_hot(m, r.c->inst, r.peer, r.tag, true, r.count, r.dtype);
+	mpi_chan *cr = mpi_chan_hot_run(m, c->inst, rs, rt, true, rc, (uint16_t)rty, &rreps);
 	if (!cr) return false;
 	p->status_fresh = true; /* status_reads */
-	p2p_passed(m->r, rep ? 1 : 2, 2);
-	mpi_chan_hot_add(cs, rec);
-	mpi_chan_hot_add(cr, rec);
+	p2p_passed(p, 2);
+	if (rep) p->msgs_one_count++;
+	mpi_chan_hot_add_run(cs, rec, sreps);
+	mpi_chan_hot_add_run(cr, rec, rreps);
 	return true;
 }
 

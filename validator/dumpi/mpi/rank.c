@@ -317,6 +317,7 @@ static void pass_free(mpi_rank *m)
 {
 	mpi_pass *p = m->pass;
 	if (!p) return;
+	mpi_settle_msgs(m);
 	if (p->win_ok) hv_window_free(&p->win);
 	mpi_map_free(&p->comms);
 	mpi_reuse_free(p);
