@@ -174,7 +174,10 @@ static inline __attribute__((always_inline)) bool p2p_request_hot(mpi_rank *m, c
 	if (!p2p_common(p, a, P2P_COUNT, P2P_DATATYPE, P2P_PEER, P2P_TAG, P2P_COMM, &k)) return false;
 	uint64_t v = a->f[P2P_REQUEST].v;
 	if (v >= 2) {
-		mpi_msg g = {.p2p = true, .recv = recv, .inst = k.c->inst};
+		/* field by field: an initializer would zero its padding, which
+		 * makes the compiler build it in memory to copy it whole */
+		mpi_msg g;
+		g.p2p = true, g.recv = recv, g.inst = k.c->inst;
 		g.count = k.count, g.dtype = k.dtype, g.peer = k.peer, g.tag = k.tag;
 		unsigned fn = rec->fn;
 		if (!(init ? mpi_request_init_hot(m, rec, v, &g, fn) : mpi_request_created_hot(m, rec, v, &g, fn)))
@@ -355,7 +358,8 @@ static inline __attribute__((always_inline)) bool sendrecv_hot(mpi_rank *m, cons
 	    ((sc | rc | st | rt | sd | rs) < 0))
 		return false;
 	mpi_comm *c = p->comm_near[comm];
-	if (!c || !(mpi_rank_inside(sd, c->size) & mpi_rank_inside(rs, c->size))) return false;
+	/* both peers inside: the larger one (both are >= 0 here) */
+	if (!c || !mpi_rank_inside(sd > rs ? sd : rs, c->size)) return false;
 	/* a send's channel and a receive's are never one (their directions) */
 	uint32_t *sreps, *rreps;
 	mpi_chan *cs = mpi_chan_hot_run(m, c->inst, sd, st, false, sc, (uint16_t)sty, &sreps);
