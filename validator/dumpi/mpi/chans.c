@@ -172,3 +172,13 @@ void mpi_send_msg(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g)
 	if (g->peer < 0) return; /* MPI_PROC_NULL */
 	tally(m, rec, g->inst, g->peer, g->tag, false, g->count, g->dtype);
 }
+
+void mpi_settle_msgs(mpi_rank *m)
+{
+	mpi_pass *p = m->pass;
+	if (!p->msgs_passed) return;
+	hv_eval_n(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, p->msgs_passed - p->msgs_one_count);
+	hv_eval_n(m->r, HV_R_DUMPI_MPI_RANK_RANGE, p->msgs_passed);
+	hv_eval_n(m->r, HV_R_DUMPI_MPI_TAG_RANGE, p->msgs_passed);
+	p->msgs_passed = p->msgs_one_count = 0;
+}

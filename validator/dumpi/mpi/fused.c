@@ -101,33 +101,141 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 	}
 }
 
-/* Each kind with its own copy (the kind a constant in it), out of line so
- * the driver stays a dispatch; the persistent inits, which share the
- * nonblocking calls' kinds, one of their own (mpi_fused_req_path). */
-void mpi_fused_send(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+/* A point-to-point record in its common case, all its argument checks
+ * passed and no handle to look up as a use: a predefined communicator
+ * (below MPI_D_FIRST_USER_COMM, so no use) found among the near ones,
+ * as mpi_comm_of finds it first; a predefined datatype (no use); a
+ * count and a tag >= 0 (a receive's MPI_ANY_TAG is no common case); a
+ * peer inside the communicator. Each check of fused_p2p then passes, and
+ * only counts its evaluation (p2p_passed), in any order, so the fast
+ * paths below test everything first and change nothing until they know
+ * the record is theirs; else the whole of fused_p2p, from the start. */
+_Static_assert(MPI_D_FIRST_USER_COMM <= COMM_NEAR, "a predefined communicator is a near one");
+typedef struct p2p_case {
+	mpi_comm *c;
+	int32_t count, peer, tag;
+	uint16_t dtype;
+} p2p_case;
+static inline __attribute__((always_inline)) bool p2p_common(const mpi_pass *p, const dumpi_args *a, unsigned ic,
+							     unsigned id, unsigned ip, unsigned it, unsigned im,
+							     p2p_case *k)
+{
+	uint64_t comm = a->f[im].v, dtype = a->f[id].v;
+	k->count = (int32_t)(uint32_t)a->f[ic].v;
+	k->peer = (int32_t)(uint32_t)a->f[ip].v;
+	k->tag = (int32_t)(uint32_t)a->f[it].v;
+	k->dtype = (uint16_t)dtype;
+	/* one branch for the tests that are mostly true together */
+	if ((comm >= MPI_D_FIRST_USER_COMM) | (dtype >= MPI_D_FIRST_USER_DATATYPE) | ((k->count | k->tag | k->peer) < 0))
+		return false;
+	/* what that says, in terms the compiler carries into the hot paths
+	 * after it (mpi_request_created_hot tests the peer and tag again) */
+	if (k->count < 0 || k->tag < 0 || k->peer < 0) __builtin_unreachable();
+	k->c = p->comm_near[comm];
+	return k->c && mpi_rank_inside(k->peer, k->c->size);
+}
+/* The count, rank and tag checks of `n` messages, all passed: counted
+ * once the pass ends (mpi_pass.msgs_passed). */
+static inline __attribute__((always_inline)) void p2p_passed(mpi_pass *p, uint64_t n) { p->msgs_passed += n; }
+
+/* Each kind with its own copy (the kind a constant in it); the whole path
+ * out of line, so that the common case (p2p_common) calls nothing, saves
+ * no register and ends in a jump to it when it is not that case. The
+ * persistent inits, which share the nonblocking calls' kinds, have copies
+ * of their own (mpi_fused_req_path). */
+static __attribute__((noinline)) void fused_send_all(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	fused_p2p(m, rec, a, FUSED_SEND, false);
 }
-void mpi_fused_recv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+static __attribute__((noinline)) void fused_recv_all(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_take_bytes(m, a); /* its status is read from the record's bytes */
 	fused_p2p(m, rec, a, FUSED_RECV, false);
 }
-void mpi_fused_isend(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+static __attribute__((noinline)) void fused_isend_all(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	fused_p2p(m, rec, a, FUSED_ISEND, false);
 }
-void mpi_fused_irecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+static __attribute__((noinline)) void fused_irecv_all(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	fused_p2p(m, rec, a, FUSED_IRECV, false);
 }
-static void fused_send_init(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+static __attribute__((noinline)) void fused_send_init_all(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	fused_p2p(m, rec, a, FUSED_ISEND, true);
 }
-static void fused_recv_init(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+static __attribute__((noinline)) void fused_recv_init_all(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	fused_p2p(m, rec, a, FUSED_IRECV, true);
+}
+
+/* A blocking send or receive in its common case whose message goes to a
+ * channel of mpi_chan_hot: what fused_p2p does then (the receive's status
+ * is not read: with a known peer and tag, mpi_recv_msg does not look at
+ * it). False (nothing done) otherwise. */
+static inline __attribute__((always_inline)) bool p2p_blocking_hot(mpi_rank *m, const dumpi_record *rec,
+								   const dumpi_args *a, bool recv)
+{
+	mpi_pass *p = m->pass;
+	p2p_case k;
+	if (!p2p_common(p, a, P2P_COUNT, P2P_DATATYPE, P2P_PEER, P2P_TAG, P2P_COMM, &k)) return false;
+	uint32_t *reps;
+	mpi_chan *ch = mpi_chan_hot_run(m, k.c->inst, k.peer, k.tag, recv, k.count, k.dtype, &reps);
+	if (!ch) return false;
+	if (recv) p->status_fresh = true; /* status_reads */
+	p2p_passed(p, 1);
+	mpi_chan_hot_add_run(ch, rec, reps);
+	return true;
+}
+
+/* A nonblocking call or persistent init in its common case whose request
+ * mpi_request_created_hot (mpi_request_init_hot) creates, or that names
+ * none (MPI_REQUEST_NULL or below): what fused_p2p does then. False
+ * (nothing done) otherwise. */
+static inline __attribute__((always_inline)) bool p2p_request_hot(mpi_rank *m, const dumpi_record *rec,
+								  const dumpi_args *a, bool recv, bool init)
+{
+	mpi_pass *p = m->pass;
+	p2p_case k;
+	if (!p2p_common(p, a, P2P_COUNT, P2P_DATATYPE, P2P_PEER, P2P_TAG, P2P_COMM, &k)) return false;
+	uint64_t v = a->f[P2P_REQUEST].v;
+	if (v >= 2) {
+		/* field by field: an initializer would zero its padding, which
+		 * makes the compiler build it in memory to copy it whole */
+		mpi_msg g;
+		g.p2p = true, g.recv = recv, g.inst = k.c->inst;
+		g.count = k.count, g.dtype = k.dtype, g.peer = k.peer, g.tag = k.tag;
+		unsigned fn = rec->fn;
+		if (!(init ? mpi_request_init_hot(m, rec, v, &g, fn) : mpi_request_created_hot(m, rec, v, &g, fn)))
+			return false;
+	}
+	p2p_passed(p, 1);
+	return true;
+}
+
+void mpi_fused_send(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	if (!p2p_blocking_hot(m, rec, a, false)) fused_send_all(m, rec, a);
+}
+void mpi_fused_recv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	if (!p2p_blocking_hot(m, rec, a, true)) fused_recv_all(m, rec, a);
+}
+void mpi_fused_isend(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	if (!p2p_request_hot(m, rec, a, false, false)) fused_isend_all(m, rec, a);
+}
+void mpi_fused_irecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	if (!p2p_request_hot(m, rec, a, true, false)) fused_irecv_all(m, rec, a);
+}
+static void fused_send_init(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	if (!p2p_request_hot(m, rec, a, false, true)) fused_send_init_all(m, rec, a);
+}
+static void fused_recv_init(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	if (!p2p_request_hot(m, rec, a, true, true)) fused_recv_init_all(m, rec, a);
 }
 
 /* A collective of kind FUSED_COLL: counts, uses, the collective, its root,
@@ -366,7 +474,7 @@ dumpi_layer_path *mpi_fused_coll_path(unsigned fn, unsigned kind)
  * unknown origin) and each argument read once, the counts and handles
  * without the loops over the roles; every argument is present (no
  * root-only field: compute_plans). */
-void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+static __attribute__((noinline)) void fused_sendrecv_all(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_take_bytes(m, a); /* its status is read from the record's bytes */
 	unsigned fn = rec->fn;
@@ -410,6 +518,49 @@ void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *
 	else mpi_check_rank(m, rec, comm, RO_SOURCE, r.peer, a->f[irs].at);
 	mpi_check_tag(m, rec, RO_SENDTAG, s.tag, a->f[ist].at, false);
 	mpi_check_tag(m, rec, RO_RECVTAG, r.tag, a->f[irt].at, true);
+}
+
+/* MPI_Sendrecv (MPI_Sendrecv_replace when `rep`) in the common case of
+ * both its messages (p2p_common), each going to a channel of
+ * mpi_chan_hot: what fused_sendrecv_all does then, its fields read where
+ * libdumpi lays them out (compute_plans), its status not read (with a
+ * known source and tag, mpi_recv_msg does not look at it). False (nothing
+ * done) otherwise. */
+static inline __attribute__((always_inline)) bool sendrecv_hot(mpi_rank *m, const dumpi_record *rec,
+							       const dumpi_args *a, bool rep)
+{
+	mpi_pass *p = m->pass;
+	/* p2p_common's tests for both messages, each made once */
+	const unsigned irc = rep ? SRR_COUNT : SR_RECVCOUNT, iry = rep ? SRR_DATATYPE : SR_RECVTYPE;
+	const unsigned irs = rep ? SRR_SOURCE : SR_SOURCE, irt = rep ? SRR_RECVTAG : SR_RECVTAG;
+	uint64_t comm = a->f[rep ? SRR_COMM : SR_COMM].v, sty = a->f[SR_SENDTYPE].v, rty = a->f[iry].v;
+	int32_t sc = (int32_t)(uint32_t)a->f[SR_SENDCOUNT].v, rc = (int32_t)(uint32_t)a->f[irc].v;
+	int32_t st = (int32_t)(uint32_t)a->f[SR_SENDTAG].v, rt = (int32_t)(uint32_t)a->f[irt].v;
+	int32_t sd = (int32_t)(uint32_t)a->f[SR_DEST].v, rs = (int32_t)(uint32_t)a->f[irs].v;
+	if ((comm >= MPI_D_FIRST_USER_COMM) | (sty >= MPI_D_FIRST_USER_DATATYPE) | (rty >= MPI_D_FIRST_USER_DATATYPE) |
+	    ((sc | rc | st | rt | sd | rs) < 0))
+		return false;
+	mpi_comm *c = p->comm_near[comm];
+	/* both peers inside: the larger one (both are >= 0 here) */
+	if (!c || !mpi_rank_inside(sd > rs ? sd : rs, c->size)) return false;
+	/* a send's channel and a receive's are never one (their directions) */
+	uint32_t *sreps, *rreps;
+	mpi_chan *cs = mpi_chan_hot_run(m, c->inst, sd, st, false, sc, (uint16_t)sty, &sreps);
+	if (!cs) return false;
+	mpi_chan *cr = mpi_chan_hot_run(m, c->inst, rs, rt, true, rc, (uint16_t)rty, &rreps);
+	if (!cr) return false;
+	p->status_fresh = true; /* status_reads */
+	p2p_passed(p, 2);
+	if (rep) p->msgs_one_count++;
+	mpi_chan_hot_add_run(cs, rec, sreps);
+	mpi_chan_hot_add_run(cr, rec, rreps);
+	return true;
+}
+
+void mpi_fused_sendrecv(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	bool hot = rec->fn == 34 ? sendrecv_hot(m, rec, a, true) : sendrecv_hot(m, rec, a, false);
+	if (!hot) fused_sendrecv_all(m, rec, a);
 }
 
 /* The head shared by the request-array calls whose one count role is the

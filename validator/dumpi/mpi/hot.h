@@ -7,6 +7,9 @@
 #ifndef HV_DUMPI_MPI_HOT_H
 #define HV_DUMPI_MPI_HOT_H
 
+#include <stddef.h>
+#include <string.h>
+
 #include "pass.h"
 
 /* The near slot (mpi_pass.chan_near) of a channel key, by which tally
@@ -21,35 +24,69 @@ static inline unsigned mpi_chan_near_slot(uint32_t inst, int32_t peer, int32_t t
 _Static_assert(CHAN_NEAR == 256u, "mpi_chan_near_slot keeps 8 bits");
 
 /* Channel c when a message of (count, dtype) needs no more of it than its
- * tally and the last run of sizes extended (or no runs kept), else NULL. */
-static inline __attribute__((always_inline)) mpi_chan *mpi_chan_fits(mpi_chan *c, int32_t count, uint16_t dtype)
+ * tally and the last run of sizes extended (or no runs kept), else NULL;
+ * *reps: that run's count of messages (NULL when no runs are kept). */
+static inline __attribute__((always_inline)) mpi_chan *mpi_chan_fits_run(mpi_chan *c, int32_t count, uint16_t dtype,
+									  uint32_t **reps)
 {
+	*reps = NULL;
 	if (c->runs_full) return c;
 	unsigned k = c->nruns - 1u;
-	return c->nruns && c->runs[k].count == count && c->runs[k].dtype == dtype && c->runs[k].reps < UINT32_MAX ? c
-														     : NULL;
+	if (!c->nruns || c->runs[k].count != count || c->runs[k].dtype != dtype || c->runs[k].reps == UINT32_MAX)
+		return NULL;
+	*reps = &c->runs[k].reps;
+	return c;
+}
+static inline __attribute__((always_inline)) mpi_chan *mpi_chan_fits(mpi_chan *c, int32_t count, uint16_t dtype)
+{
+	uint32_t *reps;
+	return mpi_chan_fits_run(c, count, dtype, &reps);
 }
 /* The channel of a message (inst, peer, tag, recv) of (count, dtype) when
  * its near slot holds it and it fits the message (mpi_chan_fits): NULL
  * otherwise, and nothing is done (chans.c's tally then does the whole).
  * The tag is compared as given: once the channels are merged they hold
- * CHAN_ANY_TAG, which only a lookup of that tag finds, as chans.c's does. */
-static inline __attribute__((always_inline)) mpi_chan *mpi_chan_hot(mpi_rank *m, uint32_t inst, int32_t peer,
-								   int32_t tag, bool recv, int32_t count, uint16_t dtype)
+ * CHAN_ANY_TAG, which only a lookup of that tag finds, as chans.c's does.
+ * mpi_chan_hot_run says which run of sizes the message extends, for
+ * mpi_chan_hot_add_run. */
+static inline __attribute__((always_inline)) mpi_chan *mpi_chan_hot_run(mpi_rank *m, uint32_t inst, int32_t peer,
+								       int32_t tag, bool recv, int32_t count,
+								       uint16_t dtype, uint32_t **reps)
 {
 	mpi_chan *c = m->pass->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)];
 	if (!c || c->inst != inst || c->peer != peer || c->tag != tag || c->dir != recv) return NULL;
-	return mpi_chan_fits(c, count, dtype);
+	return mpi_chan_fits_run(c, count, dtype, reps);
+}
+static inline __attribute__((always_inline)) mpi_chan *mpi_chan_hot(mpi_rank *m, uint32_t inst, int32_t peer,
+								   int32_t tag, bool recv, int32_t count, uint16_t dtype)
+{
+	uint32_t *reps;
+	return mpi_chan_hot_run(m, inst, peer, tag, recv, count, dtype, &reps);
 }
 
-/* The message on channel c of mpi_chan_hot: what tally does with it. */
-static inline __attribute__((always_inline)) void mpi_chan_hot_add(mpi_chan *c, const dumpi_record *rec)
+/* The message on channel c of mpi_chan_hot: what tally does with it. Its
+ * record's index and offset are copied as one (they lie side by side in
+ * both). */
+_Static_assert(offsetof(dumpi_record, offset) == offsetof(dumpi_record, index) + 8 &&
+		       offsetof(mpi_chan, last_off) == offsetof(mpi_chan, last_rec) + 8,
+	       "mpi_chan_hot_add's copy");
+static inline __attribute__((always_inline)) void mpi_chan_hot_note(mpi_chan *c, const dumpi_record *rec)
 {
 	c->n++;
-	c->last_rec = rec->index;
-	c->last_off = rec->offset;
+	memcpy(&c->last_rec, &rec->index, 16);
 	c->last_fn = (uint16_t)rec->fn;
+}
+static inline __attribute__((always_inline)) void mpi_chan_hot_add(mpi_chan *c, const dumpi_record *rec)
+{
+	mpi_chan_hot_note(c, rec);
 	if (!c->runs_full) c->runs[c->nruns - 1u].reps++;
+}
+/* The same with the run of mpi_chan_hot_run. */
+static inline __attribute__((always_inline)) void mpi_chan_hot_add_run(mpi_chan *c, const dumpi_record *rec,
+									uint32_t *reps)
+{
+	mpi_chan_hot_note(c, rec);
+	if (reps) ++*reps;
 }
 
 /* Whether a request's message is a receive with a wildcard, counted when it completes. */

@@ -255,6 +255,11 @@ typedef struct mpi_pass {
 	 * its key. 1 at the start; a map doubles at most 64 times and the
 	 * channels merge once, so it never wraps to a request's 0 (none). */
 	uint16_t chan_gen;
+	/* Messages of the fused paths' common case (fused.c) whose count,
+	 * rank and tag checks all passed: their evaluations, counted here and
+	 * added to the report when the pass ends (mpi_settle_msgs), less the
+	 * count checks MPI_Sendrecv_replace's one count spares (msgs_one_count). */
+	uint64_t msgs_passed, msgs_one_count;
 	mpi_comm *comm_last;  /* mpi_comm_of's last answer (valid until its next insertion) */
 	uint64_t comm_last_id;
 	/* Communicators of the small indices libdumpi hands out (a program's
@@ -381,6 +386,9 @@ void mpi_untally(mpi_rank *m, const mpi_msg *g);
 /* A message of a known peer and tag (both >= 0) on its channel: what
  * mpi_send_msg and mpi_recv_msg do with it, for callers that know so. */
 void mpi_tally(mpi_rank *m, const dumpi_record *rec, const mpi_msg *g);
+/* The evaluations mpi_pass.msgs_passed holds, added to the report (the
+ * pass's end: nothing reads them before). */
+void mpi_settle_msgs(mpi_rank *m);
 
 /* Whether mpi_messages / mpi_requests do anything with records of `fn`
  * (mpi_rank_record calls them only then). */

@@ -62,6 +62,20 @@ static bool sendrecv_roles(unsigned fn, bool rep)
 	       ur[1] == RO_SENDTYPE && ur[2] == RO_RECVTYPE && ur[3] == RO_COUNT_ROLES;
 }
 
+/* MPI_Sendrecv's fields where libdumpi lays them out, or
+ * MPI_Sendrecv_replace's, as its fused path reads them (checks.h). */
+static bool sendrecv_layout(unsigned fn, bool rep)
+{
+	const int8_t *ro = mpi_roles[fn];
+	if (rep)
+		return ro[RO_COUNT] == SRR_COUNT && ro[RO_DATATYPE] == SRR_DATATYPE && ro[RO_DEST] == SRR_DEST &&
+		       ro[RO_SENDTAG] == SRR_SENDTAG && ro[RO_SOURCE] == SRR_SOURCE && ro[RO_RECVTAG] == SRR_RECVTAG &&
+		       ro[RO_COMM] == SRR_COMM;
+	return ro[RO_SENDCOUNT] == SR_SENDCOUNT && ro[RO_SENDTYPE] == SR_SENDTYPE && ro[RO_DEST] == SR_DEST &&
+	       ro[RO_SENDTAG] == SR_SENDTAG && ro[RO_RECVCOUNT] == SR_RECVCOUNT && ro[RO_RECVTYPE] == SR_RECVTYPE &&
+	       ro[RO_SOURCE] == SR_SOURCE && ro[RO_RECVTAG] == SR_RECVTAG && ro[RO_COMM] == SR_COMM;
+}
+
 static void compute_plans(void)
 {
 	mpi_roles_init();
@@ -197,7 +211,7 @@ static void compute_plans(void)
 		    ro[RO_OLDCOMM] < 0 && ro[RO_ROOT] < 0 && ro[RO_DEST] >= 0 && ro[RO_SOURCE] >= 0 &&
 		    ro[RO_SENDTAG] >= 0 && ro[RO_RECVTAG] >= 0 && ro[rep ? RO_COUNT : RO_SENDCOUNT] >= 0 &&
 		    ro[rep ? RO_COUNT : RO_RECVCOUNT] >= 0 && ro[rep ? RO_DATATYPE : RO_SENDTYPE] >= 0 &&
-		    ro[rep ? RO_DATATYPE : RO_RECVTYPE] >= 0 && sendrecv_roles(fn, rep))
+		    ro[rep ? RO_DATATYPE : RO_RECVTYPE] >= 0 && sendrecv_roles(fn, rep) && sendrecv_layout(fn, rep))
 			fused[fn] = FUSED_SENDRECV;
 	}
 	/* the other request calls whose plan is their count and their requests
@@ -308,6 +322,7 @@ static void pass_free(mpi_rank *m)
 {
 	mpi_pass *p = m->pass;
 	if (!p) return;
+	mpi_settle_msgs(m);
 	if (p->win_ok) hv_window_free(&p->win);
 	mpi_map_free(&p->comms);
 	mpi_reuse_free(p);
