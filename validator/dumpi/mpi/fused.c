@@ -279,11 +279,39 @@ void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a
 }
 
 /* MPI_Waitall as libdumpi lays it out (count, requests, statuses; no flag:
- * mpi_fused_req_path takes it only then), its fields read at their places. */
+ * mpi_fused_req_path takes it only then), its fields read at their places:
+ * fused_waitall's steps, the ids and statuses found in the args' bytes
+ * and the record's bytes taken only for the requests mpi_waitall_hot
+ * leaves, out of line (waitall_rest), so the common path keeps few
+ * values across it. */
 enum { WAITALL_COUNT, WAITALL_REQUESTS, WAITALL_STATUSES };
+__attribute__((noinline)) static void waitall_rest(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
+						  uint64_t first)
+{
+	mpi_take_bytes(m, a);
+	mpi_request_waitall(m, rec, a, first);
+}
+
 static void fused_waitall_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_waitall(m, rec, a, WAITALL_COUNT, WAITALL_REQUESTS, DUMPI_MAX_FIELDS, WAITALL_STATUSES, true);
+	/* the status mpi_waitall_hot reads when the record has none: not cancelled */
+	static const uint8_t no_status[9];
+	const unsigned ic = WAITALL_COUNT, iq = WAITALL_REQUESTS, is = WAITALL_STATUSES;
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (!a->f[iq].present) return;
+	uint64_t cnt = a->f[iq].v, first = 0;
+	const uint8_t *ids = mpi_req_ids_of(a, a->f[iq].at, cnt);
+	/* one status for each request (a status entry is 14 bytes with its
+	 * tag, else 10) in the record's bytes, or none */
+	uint64_t nst = a->f[is].present ? a->f[is].v : 0, o = a->f[is].at + 4 - a->bytes_at;
+	unsigned stride = m->pass->status_tagged ? 14u : 10u;
+	const uint8_t *sts = !nst ? no_status
+			     : nst >= cnt && nst <= UINT32_MAX && o <= a->bytes_len && nst * stride <= a->bytes_len - o
+				     ? a->bytes + o
+				     : NULL;
+	if (!nst) stride = 0;
+	if (ids && sts && !m->pass->req_off) first = mpi_waitall_hot(m, ids, cnt, sts, stride);
+	if (first < cnt) waitall_rest(m, rec, a, first);
 }
 
 /* MPI_Waitany, MPI_Testany, MPI_Waitsome and MPI_Testsome: their count,
@@ -302,14 +330,29 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 }
 
 /* MPI_Startall: its count, then its requests, read where libdumpi lays
- * them out (mpi_fused_req_path takes it only then). */
+ * them out (mpi_fused_req_path takes it only then): most start persistent
+ * requests of the table onto channels met lately (mpi_startall_hot); the
+ * rest of the array, from the first that is not such a one, goes request
+ * by request, with the record's bytes taken for it. */
 enum { STARTALL_COUNT, STARTALL_REQUESTS };
-static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+/* The rest, out of line: the common loop then keeps nothing of it in
+ * registers (it spilled the loop's values when inline). */
+__attribute__((noinline)) static void startall_rest(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
+						   uint64_t first)
 {
 	mpi_take_bytes(m, a);
+	mpi_request_startall_hot(m, rec, a->f[STARTALL_REQUESTS].v, a->f[STARTALL_REQUESTS].at, first);
+}
+
+static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
 	const unsigned ic = STARTALL_COUNT, iq = STARTALL_REQUESTS;
 	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
-	if (a->f[iq].present) mpi_request_startall_hot(m, rec, a->f[iq].v, a->f[iq].at);
+	if (!a->f[iq].present) return;
+	uint64_t cnt = a->f[iq].v, first = 0;
+	const uint8_t *ids = mpi_req_ids_of(a, a->f[iq].at, cnt);
+	if (ids) first = mpi_startall_hot(m, rec, ids, cnt);
+	if (first < cnt) startall_rest(m, rec, a, first);
 }
 
 dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)

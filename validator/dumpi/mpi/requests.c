@@ -568,7 +568,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		mpi_arg(fn, a, RO_FLAG, &flag);
 		uint32_t id;
 		if (fn == 32) {
-			mpi_request_startall_hot(m, rec, cnt, arr);
+			mpi_request_startall_hot(m, rec, cnt, arr, 0);
 		} else if (fn == 18 || fn == 19) { /* Waitall, Testall */
 			for (uint64_t i = 0; i < cnt; i++) {
 				if (!mpi_arr_u32(m, arr, i, &id)) break;
