@@ -355,6 +355,24 @@ static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 	if (first < cnt) startall_rest(m, rec, a, first);
 }
 
+/* MPI_Request_free as libdumpi lays it out (its request field 0;
+ * mpi_fused_req_path takes it only then): a request of the table, with the
+ * request checks on, named (its evaluation) and one instance of it ended,
+ * as req_named and req_drop do, without the roles' lookup; any other
+ * through mpi_request_free. */
+enum { FREE_REQUEST };
+static void request_free_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	mpi_req *q = mpi_req_known(m, (uint32_t)a->f[FREE_REQUEST].v);
+	if (!q || !a->f[FREE_REQUEST].present) {
+		mpi_request_free(m, rec, a);
+		return;
+	}
+	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+	if (q->kind == REQ_ACTIVE && q->live > 1) q->live--;
+	else q->kind = 0;
+}
+
 dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 {
 	/* the persistent inits (26..30), on the nonblocking calls' kinds */
@@ -373,7 +391,10 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	if ((plan & ~PLAN_COUNTS) != PLAN_REQ || !one_count) return mpi_fused_reqs;
 	switch (fn) {
 	case 14: return plan == PLAN_REQ ? mpi_request_test : mpi_fused_reqs;         /* MPI_Test */
-	case 15: return plan == PLAN_REQ ? mpi_request_free : mpi_fused_reqs;         /* MPI_Request_free */
+	case 15: /* MPI_Request_free */
+		return plan != PLAN_REQ ? mpi_fused_reqs
+		       : mpi_roles[fn][RO_REQUEST] == FREE_REQUEST ? request_free_at
+								  : mpi_request_free;
 	case 32: /* MPI_Startall */
 		return plan == (PLAN_COUNTS | PLAN_REQ) && mpi_roles[fn][RO_COUNT] == STARTALL_COUNT &&
 				       mpi_roles[fn][RO_REQUESTS] == STARTALL_REQUESTS
