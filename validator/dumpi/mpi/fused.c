@@ -301,16 +301,19 @@ static void fused_waitall_at(mpi_rank *m, const dumpi_record *rec, const dumpi_a
 	if (!a->f[iq].present) return;
 	uint64_t cnt = a->f[iq].v, first = 0;
 	const uint8_t *ids = mpi_req_ids_of(a, a->f[iq].at, cnt);
-	/* one status for each request (a status entry is 14 bytes with its
-	 * tag, else 10) in the record's bytes, or none */
-	uint64_t nst = a->f[is].present ? a->f[is].v : 0, o = a->f[is].at + 4 - a->bytes_at;
-	unsigned stride = m->pass->status_tagged ? 14u : 10u;
-	const uint8_t *sts = !nst ? no_status
-			     : nst >= cnt && nst <= UINT32_MAX && o <= a->bytes_len && nst * stride <= a->bytes_len - o
-				     ? a->bytes + o
-				     : NULL;
-	if (!nst) stride = 0;
-	if (ids && sts && !m->pass->req_off) first = mpi_waitall_hot(m, ids, cnt, sts, stride);
+	mpi_pass *p = m->pass;
+	if (ids && !p->req_off) {
+		/* one status for each request (a status entry is 14 bytes with
+		 * its tag, else 10) in the record's bytes, or none; cnt * stride
+		 * cannot wrap, as cnt ids lie in the record's bytes */
+		unsigned stride = p->status_tagged ? 14u : 10u;
+		uint64_t nst = a->f[is].present ? a->f[is].v : 0, o = a->f[is].at + 4 - a->bytes_at;
+		const uint8_t *sts = no_status;
+		if (!nst) stride = 0;
+		else if (nst == cnt && o <= a->bytes_len && cnt * stride <= a->bytes_len - o) sts = a->bytes + o;
+		else sts = NULL;
+		if (sts) first = mpi_waitall_hot(m, ids, cnt, sts, stride);
+	}
 	if (first < cnt) waitall_rest(m, rec, a, first);
 }
 
