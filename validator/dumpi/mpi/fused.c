@@ -376,6 +376,22 @@ static void request_free_at(mpi_rank *m, const dumpi_record *rec, const dumpi_ar
 	else q->kind = 0;
 }
 
+/* MPI_Test as libdumpi lays it out (request, flag, status; mpi_fused_req_path
+ * takes it only then): one that finds its request not complete (flag 0)
+ * names it, and a request of the table, with the request checks on, is
+ * named by its evaluation alone (req_named); any other through
+ * mpi_request_test. */
+enum { TEST_REQUEST, TEST_FLAG };
+static void request_test_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	if (a->f[TEST_REQUEST].present && a->f[TEST_FLAG].present && !a->f[TEST_FLAG].v &&
+	    mpi_req_known(m, (uint32_t)a->f[TEST_REQUEST].v)) {
+		hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+		return;
+	}
+	mpi_request_test(m, rec, a);
+}
+
 dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 {
 	/* the persistent inits (26..30), on the nonblocking calls' kinds */
@@ -393,7 +409,10 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	bool one_count = !(plan & PLAN_COUNTS) || (cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES);
 	if ((plan & ~PLAN_COUNTS) != PLAN_REQ || !one_count) return mpi_fused_reqs;
 	switch (fn) {
-	case 14: return plan == PLAN_REQ ? mpi_request_test : mpi_fused_reqs;         /* MPI_Test */
+	case 14: /* MPI_Test */
+		return plan != PLAN_REQ ? mpi_fused_reqs
+		       : mpi_roles[fn][RO_REQUEST] == TEST_REQUEST && mpi_roles[fn][RO_FLAG] == TEST_FLAG ? request_test_at
+													     : mpi_request_test;
 	case 15: /* MPI_Request_free */
 		return plan != PLAN_REQ ? mpi_fused_reqs
 		       : mpi_roles[fn][RO_REQUEST] == FREE_REQUEST ? request_free_at
