@@ -7,8 +7,12 @@
  * walk runs) and once without (the walk cannot read the array, so the
  * whole of it goes request by request, its ids and statuses read through
  * the rank's window on the file), and the reports and channel tallies are
- * compared. Records are fed to the per-rank pass directly
- * (mpi_rank_record), as the stream walk would. */
+ * compared. MPI_Startall's fused path does the same with its common
+ * starts (mpi_startall_hot), and MPI_Wait reads its status's cancelled
+ * flag from the record's bytes: a second trace of persistent requests,
+ * Startalls that leave the loop partway and Waits with and without a
+ * cancelled status, is compared the same way. Records are fed to the
+ * per-rank pass directly (mpi_rank_record), as the stream walk would. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +22,7 @@
 #include "mpi_feed.h"
 #include "tap.h"
 
-enum { ISEND = 8, IRECV = 12, WAITALL = 18 };
+enum { ISEND = 8, IRECV = 12, WAIT = 13, WAITALL = 18, SEND_INIT = 26, RECV_INIT = 30, STARTALL = 32 };
 enum { STATUS = 14 };     /* a status entry from version 0.6.3 on: bytes, source, cancelled, error, tag */
 #define FILE_BYTES 8192u
 #define REC_SPAN 200u     /* each record's bytes: record i at REC_SPAN * (i + 1) */
@@ -107,6 +111,52 @@ static void waitall(rank_run *t, const wreq *r, unsigned n)
 	mpi_rank_record(t->m, &rec, &a);
 }
 
+/* The record's bytes handed over with args a when the run keeps them in
+ * memory, up to p; the record fed. */
+static void hand_over(rank_run *t, dumpi_args *a, uint64_t index, const uint8_t *p, unsigned fn)
+{
+	uint64_t off = rec_at(index);
+	if (t->in_memory) a->bytes = t->file + off, a->bytes_at = off, a->bytes_len = (uint64_t)(p - t->file) - off;
+	dumpi_record rec = {.index = index, .offset = off, .fn = fn};
+	mpi_rank_record(t->m, &rec, a);
+}
+
+/* MPI_Startall(n, reqs): count, then the requests' count and ids. */
+static void startall(rank_run *t, const uint32_t *ids, unsigned n)
+{
+	uint64_t index = t->next++, at = rec_at(index) + 29;
+	uint8_t *p = t->file + at;
+	dumpi_args a;
+	memset(&a, 0, sizeof a);
+	a.n = 2;
+	a.f[0].present = true, a.f[0].v = n, a.f[0].at = at;
+	put32(p, n), p += 4;
+	a.f[1].present = true, a.f[1].v = n, a.f[1].at = at + 4;
+	put32(p, n), p += 4;
+	for (unsigned i = 0; i < n; i++) put32(p, ids[i]), p += 4;
+	hand_over(t, &a, index, p, STARTALL);
+}
+
+/* MPI_Wait(req, status): the request, then the status's count (1) and entry. */
+static void wait1(rank_run *t, const wreq *r)
+{
+	uint64_t index = t->next++, at = rec_at(index) + 29;
+	uint8_t *p = t->file + at;
+	dumpi_args a;
+	memset(&a, 0, sizeof a);
+	a.n = 2;
+	a.f[0].present = true, a.f[0].v = r->id, a.f[0].at = at;
+	put32(p, r->id), p += 4;
+	a.f[1].present = true, a.f[1].v = 1, a.f[1].at = at + 4;
+	put32(p, 1), p += 4;
+	put32(p, (uint32_t)r->bytes);
+	put32(p + 4, (uint32_t)r->src);
+	p[8] = r->cancelled;
+	p[9] = 0;
+	put32(p + 10, (uint32_t)r->tag);
+	hand_over(t, &a, index, p + STATUS, WAIT);
+}
+
 static void end(rank_run *t) { mpi_feed_end(t->m, &t->next); }
 
 static void stop(rank_run *t) { mpi_feed_free(t->m, &t->rep); }
@@ -131,6 +181,36 @@ static void trace(rank_run *t)
 	p2p(t, IRECV, 1, 7, 8);
 	const wreq second[] = {{6, 0, 0, 0, false}, {7, 1, 9, 32, false}, {8, 1, 7, 32, false}};
 	waitall(t, second, sizeof second / sizeof second[0]);
+	end(t);
+}
+
+/* The second trace: persistent sends and receives on peer 1 and one to
+ * MPI_PROC_NULL, started by Startalls that leave the common loop at the
+ * first start (no channel met yet), at a nonblocking request (reported),
+ * at a request named twice (the second start reported), at the send to
+ * MPI_PROC_NULL and at an id no recorded call created; Waits with a plain
+ * status and a cancelled one. */
+static void persistent_trace(rank_run *t)
+{
+	p2p(t, SEND_INIT, 1, 7, 20);
+	p2p(t, RECV_INIT, 1, 7, 21);
+	p2p(t, SEND_INIT, -1, 7, 22); /* MPI_PROC_NULL */
+	const wreq done[] = {{20, 0, 0, 0, false}, {21, 1, 7, 32, false}, {22, 0, 0, 0, false}};
+	startall(t, (const uint32_t[]){20, 21}, 2);
+	waitall(t, done, 2);
+	startall(t, (const uint32_t[]){20, 21}, 2);
+	waitall(t, done, 2);
+	p2p(t, ISEND, 1, 8, 23);
+	startall(t, (const uint32_t[]){20, 23, 21}, 3);
+	waitall(t, (const wreq[]){{20, 0, 0, 0, false}, {23, 0, 0, 0, false}, {21, 1, 7, 32, false}}, 3);
+	startall(t, (const uint32_t[]){21, 20, 20}, 3);
+	waitall(t, done, 2);
+	startall(t, (const uint32_t[]){20, 22, 21, 41}, 4);
+	waitall(t, done, 3);
+	p2p(t, IRECV, 1, 9, 24);
+	wait1(t, &(wreq){24, 1, 9, 32, false});
+	p2p(t, IRECV, 1, 9, 25);
+	wait1(t, &(wreq){25, 1, 9, 0, true}); /* cancelled: its message uncounted */
 	end(t);
 }
 
@@ -211,6 +291,22 @@ int main(void)
 	CHECK(same_report(&fused.rep, &whole.rep), "the reports are the same (%zu and %zu diagnostics)",
 	      fused.rep.ndiags, whole.rep.ndiags);
 	CHECK(same_channels(fused.m, whole.m), "the channels are the same");
+	stop(&fused);
+	stop(&whole);
+
+	start(&fused, true);
+	persistent_trace(&fused);
+	start(&whole, false);
+	persistent_trace(&whole);
+	CHECK(findings(&whole.rep, HV_R_DUMPI_MPI_REQUEST_UNKNOWN) == 2,
+	      "the starts of an active request are reported (%u findings)",
+	      findings(&whole.rep, HV_R_DUMPI_MPI_REQUEST_UNKNOWN));
+	CHECK(received(whole.m, 1, 7) == 5 && received(whole.m, 1, 9) == 1,
+	      "each start of the receive counts once, the cancelled receive not (%llu on tag 7, %llu on tag 9)",
+	      (unsigned long long)received(whole.m, 1, 7), (unsigned long long)received(whole.m, 1, 9));
+	CHECK(same_report(&fused.rep, &whole.rep), "persistent: the reports are the same (%zu and %zu diagnostics)",
+	      fused.rep.ndiags, whole.rep.ndiags);
+	CHECK(same_channels(fused.m, whole.m), "persistent: the channels are the same");
 	stop(&fused);
 	stop(&whole);
 	TAP_DONE();

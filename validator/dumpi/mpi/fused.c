@@ -613,11 +613,42 @@ void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a
 }
 
 /* MPI_Waitall as libdumpi lays it out (count, requests, statuses; no flag:
- * mpi_fused_req_path takes it only then), its fields read at their places. */
+ * mpi_fused_req_path takes it only then), its fields read at their places:
+ * fused_waitall's steps, the ids and statuses found in the args' bytes
+ * and the record's bytes taken only for the requests mpi_waitall_hot
+ * leaves, out of line (waitall_rest), so the common path keeps few
+ * values across it. */
 enum { WAITALL_COUNT, WAITALL_REQUESTS, WAITALL_STATUSES };
+__attribute__((noinline)) static void waitall_rest(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
+						  uint64_t first)
+{
+	mpi_take_bytes(m, a);
+	mpi_request_waitall(m, rec, a, first);
+}
+
 static void fused_waitall_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	fused_waitall(m, rec, a, WAITALL_COUNT, WAITALL_REQUESTS, DUMPI_MAX_FIELDS, WAITALL_STATUSES, true);
+	/* the status mpi_waitall_hot reads when the record has none: not cancelled */
+	static const uint8_t no_status[9];
+	const unsigned ic = WAITALL_COUNT, iq = WAITALL_REQUESTS, is = WAITALL_STATUSES;
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (!a->f[iq].present) return;
+	uint64_t cnt = a->f[iq].v, first = 0;
+	const uint8_t *ids = mpi_req_ids_of(a, a->f[iq].at, cnt);
+	mpi_pass *p = m->pass;
+	if (ids && !p->req_off) {
+		/* one status for each request (a status entry is 14 bytes with
+		 * its tag, else 10) in the record's bytes, or none; cnt * stride
+		 * cannot wrap, as cnt ids lie in the record's bytes */
+		unsigned stride = p->status_tagged ? 14u : 10u;
+		uint64_t nst = a->f[is].present ? a->f[is].v : 0, o = a->f[is].at + 4 - a->bytes_at;
+		const uint8_t *sts = no_status;
+		if (!nst) stride = 0;
+		else if (nst == cnt && o <= a->bytes_len && cnt * stride <= a->bytes_len - o) sts = a->bytes + o;
+		else sts = NULL;
+		if (sts) first = mpi_waitall_hot(m, ids, cnt, sts, stride);
+	}
+	if (first < cnt) waitall_rest(m, rec, a, first);
 }
 
 /* MPI_Waitany, MPI_Testany, MPI_Waitsome and MPI_Testsome: their count,
@@ -636,14 +667,63 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 }
 
 /* MPI_Startall: its count, then its requests, read where libdumpi lays
- * them out (mpi_fused_req_path takes it only then). */
+ * them out (mpi_fused_req_path takes it only then): most start persistent
+ * requests of the table onto channels met lately (mpi_startall_hot); the
+ * rest of the array, from the first that is not such a one, goes request
+ * by request, with the record's bytes taken for it. */
 enum { STARTALL_COUNT, STARTALL_REQUESTS };
-static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+/* The rest, out of line: the common loop then keeps nothing of it in
+ * registers (it spilled the loop's values when inline). */
+__attribute__((noinline)) static void startall_rest(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
+						   uint64_t first)
 {
 	mpi_take_bytes(m, a);
+	mpi_request_startall_hot(m, rec, a->f[STARTALL_REQUESTS].v, a->f[STARTALL_REQUESTS].at, first);
+}
+
+static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
 	const unsigned ic = STARTALL_COUNT, iq = STARTALL_REQUESTS;
 	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
-	if (a->f[iq].present) mpi_request_startall_hot(m, rec, a->f[iq].v, a->f[iq].at);
+	if (!a->f[iq].present) return;
+	uint64_t cnt = a->f[iq].v, first = 0;
+	const uint8_t *ids = mpi_req_ids_of(a, a->f[iq].at, cnt);
+	if (ids) first = mpi_startall_hot(m, rec, ids, cnt);
+	if (first < cnt) startall_rest(m, rec, a, first);
+}
+
+/* MPI_Request_free as libdumpi lays it out (its request field 0;
+ * mpi_fused_req_path takes it only then): a request of the table, with the
+ * request checks on, named (its evaluation) and one instance of it ended,
+ * as req_named and req_drop do, without the roles' lookup; any other
+ * through mpi_request_free. */
+enum { FREE_REQUEST };
+static void request_free_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	mpi_req *q = mpi_req_known(m, (uint32_t)a->f[FREE_REQUEST].v);
+	if (!q || !a->f[FREE_REQUEST].present) {
+		mpi_request_free(m, rec, a);
+		return;
+	}
+	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+	if (q->kind == REQ_ACTIVE && q->live > 1) q->live--;
+	else q->kind = 0;
+}
+
+/* MPI_Test as libdumpi lays it out (request, flag, status; mpi_fused_req_path
+ * takes it only then): one that finds its request not complete (flag 0)
+ * names it, and a request of the table, with the request checks on, is
+ * named by its evaluation alone (req_named); any other through
+ * mpi_request_test. */
+enum { TEST_REQUEST, TEST_FLAG };
+static void request_test_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	if (a->f[TEST_REQUEST].present && a->f[TEST_FLAG].present && !a->f[TEST_FLAG].v &&
+	    mpi_req_known(m, (uint32_t)a->f[TEST_REQUEST].v)) {
+		hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
+		return;
+	}
+	mpi_request_test(m, rec, a);
 }
 
 dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
@@ -663,8 +743,14 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	bool one_count = !(plan & PLAN_COUNTS) || (cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES);
 	if ((plan & ~PLAN_COUNTS) != PLAN_REQ || !one_count) return mpi_fused_reqs;
 	switch (fn) {
-	case 14: return plan == PLAN_REQ ? mpi_request_test : mpi_fused_reqs;         /* MPI_Test */
-	case 15: return plan == PLAN_REQ ? mpi_request_free : mpi_fused_reqs;         /* MPI_Request_free */
+	case 14: /* MPI_Test */
+		return plan != PLAN_REQ ? mpi_fused_reqs
+		       : mpi_roles[fn][RO_REQUEST] == TEST_REQUEST && mpi_roles[fn][RO_FLAG] == TEST_FLAG ? request_test_at
+													     : mpi_request_test;
+	case 15: /* MPI_Request_free */
+		return plan != PLAN_REQ ? mpi_fused_reqs
+		       : mpi_roles[fn][RO_REQUEST] == FREE_REQUEST ? request_free_at
+								  : mpi_request_free;
 	case 32: /* MPI_Startall */
 		return plan == (PLAN_COUNTS | PLAN_REQ) && mpi_roles[fn][RO_COUNT] == STARTALL_COUNT &&
 				       mpi_roles[fn][RO_REQUESTS] == STARTALL_REQUESTS

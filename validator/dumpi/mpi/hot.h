@@ -202,16 +202,66 @@ static inline __attribute__((always_inline)) bool mpi_req_start_hot(mpi_rank *m,
 	return true;
 }
 
-/* MPI_Startall's requests, `cnt` ids in the array whose count is at `arr`:
- * inline in the fused path, so that the common start (mpi_req_start_hot)
- * makes no call; the others go to mpi_request_start. */
+/* The `cnt` ids of the request array whose count is at `arr`, from the
+ * record's bytes in the args when they hold them all, else NULL: what
+ * mpi_req_ids finds, with one subtraction (an `arr` before the record
+ * wraps past its length). */
+static inline __attribute__((always_inline)) const uint8_t *mpi_req_ids_of(const dumpi_args *a, uint64_t arr,
+									    uint64_t cnt)
+{
+	uint64_t o = arr + 4 - a->bytes_at;
+	return a->bytes && o <= a->bytes_len && cnt <= (a->bytes_len - o) / 4 ? a->bytes + o : NULL;
+}
+
+/* The common case of MPI_Startall, `cnt` ids (`ids`, big-endian) from the
+ * record's bytes: each request, in array order, a case of
+ * mpi_req_start_hot, started as it does in one loop that keeps the table
+ * and the channels' generation in registers (a store to a request or a
+ * channel could alias them), its evaluations counted once.
+ * Returns how many it started: the first request that is not that case
+ * is the caller's, with everything after it. */
+static inline __attribute__((always_inline)) uint64_t mpi_startall_hot(mpi_rank *m, const dumpi_record *rec,
+									const uint8_t *ids, uint64_t cnt)
+{
+	mpi_pass *p = m->pass;
+	if (p->req_off) return 0;
+	mpi_req *tab = p->req_direct;
+	uint32_t mask = p->req_mask;
+	uint16_t gen = p->chan_gen;
+	uint64_t i = 0;
+	for (; i < cnt; i++) {
+		uint32_t id = hv_be32(ids + 4 * i);
+		mpi_req *q = &tab[id & mask];
+		if (q->kind != REQ_PERSIST_IDLE || q->id != id || !q->msg.p2p) break;
+		const mpi_msg *g = &q->msg;
+		if ((g->peer < 0) | (g->recv & (g->tag < 0))) break;
+		/* the channel kept when the channels have not moved since, else
+		 * the one its near slot holds, kept once it is its key's */
+		mpi_chan *c = q->chan;
+		if (q->chan_gen != gen) {
+			c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
+			if (!c) break;
+			q->chan = c, q->chan_gen = gen;
+		} else if (!mpi_chan_fits(c, g->count, g->dtype)) {
+			break;
+		}
+		q->kind = REQ_PERSIST_ACTIVE;
+		mpi_chan_hot_add(c, rec);
+	}
+	hv_eval_n(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, 2 * i);
+	return i;
+}
+
+/* MPI_Startall's requests from the `first`, `cnt` ids in the array whose
+ * count is at `arr`: each a common start (mpi_req_start_hot) inline, the
+ * others through mpi_request_start. */
 static inline __attribute__((always_inline)) void mpi_request_startall_hot(mpi_rank *m, const dumpi_record *rec,
-									   uint64_t cnt, uint64_t arr)
+									   uint64_t cnt, uint64_t arr, uint64_t first)
 {
 	/* the ids in memory at once when the record holds them (the starts
 	 * read nothing through the window) */
 	const uint8_t *ids = mpi_req_ids(m->pass, arr, cnt);
-	for (uint64_t i = 0; i < cnt; i++) {
+	for (uint64_t i = first; i < cnt; i++) {
 		uint32_t id;
 		if (ids) id = hv_be32(ids + 4 * i);
 		else if (!mpi_arr_u32(m, arr, i, &id)) continue;

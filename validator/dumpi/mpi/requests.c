@@ -428,7 +428,8 @@ __attribute__((noinline)) static void wait_whole(mpi_rank *m, const dumpi_record
 	req_complete(m, rec, at, id, mpi_status_of(m, 13, a, RO_STATUS, 0));
 }
 
-void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+/* MPI_Wait past mpi_request_wait's test, out of line: every case. */
+__attribute__((noinline)) static void wait_rest(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	const unsigned iq = WAIT_REQUEST, is = WAIT_STATUS;
 	if (!a->f[iq].present) return;
@@ -457,6 +458,24 @@ void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		return;
 	}
 	wait_whole(m, rec, a->f[iq].at, id, a);
+}
+
+/* The common MPI_Wait, a plain request of the table (mpi_req_plain)
+ * with no status or one in the record's bytes that says not cancelled,
+ * finished with one test for the whole case and nothing kept across a
+ * call; everything else goes to wait_rest. */
+void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const unsigned iq = WAIT_REQUEST, is = WAIT_STATUS;
+	mpi_req *q = mpi_req_plain(m, (uint32_t)a->f[iq].v);
+	uint64_t stride = m->pass->status_tagged ? 14u : 10u, o = a->f[is].at + 4 - a->bytes_at;
+	bool none = !a->f[is].present || a->f[is].v == 0;
+	if (q && a->f[iq].present &&
+	    (none || (a->bytes && o <= a->bytes_len && stride <= a->bytes_len - o && !a->bytes[o + 8]))) {
+		mpi_req_plain_done(m, q);
+		return;
+	}
+	wait_rest(m, rec, a);
 }
 
 /* Request i (id) of an MPI_Waitall or MPI_Testall whose array is at `arr`,
@@ -568,7 +587,7 @@ void mpi_requests(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		mpi_arg(fn, a, RO_FLAG, &flag);
 		uint32_t id;
 		if (fn == 32) {
-			mpi_request_startall_hot(m, rec, cnt, arr);
+			mpi_request_startall_hot(m, rec, cnt, arr, 0);
 		} else if (fn == 18 || fn == 19) { /* Waitall, Testall */
 			for (uint64_t i = 0; i < cnt; i++) {
 				if (!mpi_arr_u32(m, arr, i, &id)) break;
