@@ -324,10 +324,11 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 #define DUMPI_CAT(a, b) DUMPI_CAT_(a, b)
 /* A hot id's step: its decoder's body inline, then the tail. */
 #define DUMPI_STEP_DEF_(id)                                                                                           \
-	static void dumpi_step_##id(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)                   \
+	static void dumpi_step_##id(dumpi_hot *h, const uint8_t *p, const uint8_t *end)                            \
 	{                                                                                                             \
-		unsigned k = 27u + ((unsigned)(mask >> 5) & 2u);                                                      \
-		const uint8_t *e = dumpi_body_##id(p + k, avail - k, dumpi_hot_pos(h, p) + k, mask, h->args, 1);     \
+		uint8_t mask = p[2];                                                                                  \
+		const uint8_t *q = p + 27u + ((unsigned)(mask >> 5) & 2u);                                            \
+		const uint8_t *e = dumpi_body_##id(q, (size_t)(end - q), dumpi_hot_pos(h, q), mask, &h->args, 1);   \
 		if (e == DUMPI_DEC_FAIL) return;                                                                      \
 		dumpi_step_tail(h, p, e, id, mask, dumpi_rooted_##id != 0);                                          \
 	}
@@ -367,7 +368,7 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 		else if (STEP_ == 0 && out->absent) dumpi_args_present(out);                                          \
 		__VA_ARGS__;                                                                                           \
 		(void)rank_, (void)root_, (void)hr_, (void)ht_, (void)kmin_;                                          \
-		out->n = (uint8_t)fi_;                                                                                \
+		if (!STEP_) out->n = (uint8_t)fi_;                                                                    \
 		return q + k_;                                                                                        \
 	}                                                                                                             \
 	static const uint8_t *dumpi_dec_##id(const uint8_t *q, size_t avail, uint64_t at, uint8_t mask,          \
@@ -385,12 +386,12 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 
 __attribute__((noinline)) void dumpi_hot_clocks_pass(dumpi_hot *h)
 {
-	const uint8_t *p = h->args->bytes;
+	const uint8_t *p = h->args.bytes;
 	uint8_t mask = p[2];
 	bool threaded = mask & DUMPI_MASK_THREAD;
 	dumpi_hot_clocks(h, p + 3 + (threaded ? 2 : 0), mask, threaded ? hv_be16(p + 3) : 0);
 	const dumpi_layer *L = h->layer;
-	L->paths[h->rec.fn](L->m, &h->rec, h->args);
+	L->paths[h->rec.fn](L->m, &h->rec, &h->args);
 }
 
 /* No record has id 290 (DUMPI_ALL_FUNCTIONS, the footer's totals slot). */
@@ -399,9 +400,9 @@ static const uint8_t *dumpi_dec_none(const uint8_t *q, size_t avail, uint64_t at
 	(void)q, (void)avail, (void)at, (void)mask, (void)out;
 	return DUMPI_DEC_FAIL;
 }
-static void dumpi_step_none(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask)
+static void dumpi_step_none(dumpi_hot *h, const uint8_t *p, const uint8_t *end)
 {
-	(void)h, (void)p, (void)avail, (void)mask;
+	(void)h, (void)p, (void)end;
 }
 
 dumpi_decoder *const dumpi_decoders[DUMPI_NFUNCS] = {
