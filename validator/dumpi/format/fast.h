@@ -297,19 +297,18 @@ static inline __attribute__((always_inline)) void dumpi_step_tail(dumpi_hot *h, 
 	h->records[fn]++;
 	h->next = e;
 	/* a record of no thread id is thread 0, whose keys are always there:
-	 * only a thread id is compared with the threads met */
-	const uint8_t *clk = p + 3;
-	uint64_t *k = h->keys[0];
-	bool quick = true;
+	 * only a thread id is compared with the threads met; the clocks' step
+	 * written twice, so that each reads them at a constant offset from p */
+	bool quick;
 	if (mask & DUMPI_MASK_THREAD) {
 		uint16_t thread = hv_be16(p + 3);
-		clk = p + 5;
-		quick = thread < h->nthreads;
-		k = h->keys[thread];
+		quick = thread < h->nthreads && dumpi_clocks_both(h->keys[thread], p + 5);
+	} else {
+		quick = dumpi_clocks_both(h->keys[0], p + 3);
 	}
 	/* both ways end in a tail call, so the step keeps no register of its
 	 * own across a call and needs no frame */
-	if (!quick || !dumpi_clocks_both(k, clk)) {
+	if (!quick) {
 		dumpi_hot_clocks_pass(h);
 	} else {
 		/* the hand-off: fn is this step's constant, so this call site
