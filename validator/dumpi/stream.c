@@ -133,11 +133,11 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 	uintptr_t last = dumpi_last_of(end);
 	for (;;) {
 		if ((uintptr_t)p <= last) {
-			uint32_t fn = dumpi_step_of(p);
+			uint32_t step = dumpi_step_of(p);
 			/* the step hands the record to the layer itself; h.next is
 			 * p here (set below, or by the step before) */
-			if (fn < DUMPI_NFUNCS) {
-				dumpi_steps[fn](&h, p, end);
+			if (step < DUMPI_NSTEPS) {
+				dumpi_steps[step](&h, p, end);
 				if (h.next != p) {
 					p = h.next;
 					continue;

@@ -239,25 +239,29 @@ typedef struct dumpi_hot {
 static inline uint64_t dumpi_hot_pos(const dumpi_hot *h, const uint8_t *p) { return (uint64_t)(uintptr_t)p + h->delta; }
 
 /* The record at p, the view up to end (at least 37 bytes), with mask a
- * common one (dumpi_common_prefix; the step reads it again from p[2]):
- * taken, h->next set to where it ends, or not (nothing changed, h->next
- * left at p) to send it through dumpi_iter_next. By function id, every id
- * below DUMPI_NFUNCS. */
+ * common one (dumpi_common_prefix): taken, h->next set to where it ends,
+ * or not (nothing changed, h->next left at p) to send it through
+ * dumpi_iter_next. Two a function id, one for records with no thread id
+ * and one for records with one, each with the bytes before the arguments
+ * a constant (27, 29): dumpi_steps[dumpi_step_of(p)]. */
 typedef void dumpi_step(dumpi_hot *h, const uint8_t *p, const uint8_t *end);
-extern dumpi_step *const dumpi_steps[DUMPI_NFUNCS];
+#define DUMPI_NSTEPS (4u * DUMPI_NFUNCS)
+extern dumpi_step *const dumpi_steps[DUMPI_NSTEPS];
 
-/* The id of the record at p when a step may take it -- its mask a common
- * one (dumpi_common_prefix) and the id below DUMPI_NFUNCS -- else some
- * value >= DUMPI_NFUNCS: the record's first 3 bytes, id and mask, as one
- * big-endian load, the mask's bits that must be as dumpi_common_prefix
- * wants them xor-ed to zero and rotated above the id, so that one compare
- * tests them and the id (the loop's test of every record). */
+/* Where the record at p finds its step in dumpi_steps: 4 * id + 2 * (perf
+ * bit) + (thread bit) when the rest of its mask is as dumpi_common_prefix
+ * wants it and the id is below DUMPI_NFUNCS, else some value >=
+ * DUMPI_NSTEPS (a record with perf counters finds a step that takes
+ * nothing). The record's first 3 bytes, id and mask, as one big-endian
+ * load; the CPU and wall bits flipped to 0 and the status bits dropped;
+ * rotated so that the thread and perf bits come below the id and the other
+ * mask bits, which must be 0, above it: one compare tests them and the id
+ * (the loop's test of every record). */
 static inline uint32_t dumpi_step_of(const uint8_t *p)
 {
 	uint32_t x = (hv_be32(p) ^ (uint32_t)(DUMPI_MASK_CPU | DUMPI_MASK_WALL) << 8) &
-		     (0xffff00ffu | (uint32_t)(uint8_t)~(DUMPI_MASK_THREAD | DUMPI_MASK_STATUS) << 8);
-	x &= 0xffffff00u;
-	return (x >> 16) | (x << 16);
+		     (0xffff0000u | (uint32_t)(uint8_t)~DUMPI_MASK_STATUS << 8);
+	return (x >> 14) | (x << 18);
 }
 
 /* What dumpi_clocks_both does not take (a thread met first, a clock that
@@ -281,7 +285,7 @@ void dumpi_args_present(dumpi_args *args);
  * record handed to the layer (h->layer) last, as a tail call (rooted, a
  * function with root-only fields: then every field made present again). */
 static inline __attribute__((always_inline)) void dumpi_step_tail(dumpi_hot *h, const uint8_t *p,
-									   const uint8_t *e, unsigned fn, uint8_t mask,
+									   const uint8_t *e, unsigned fn, bool threaded,
 									   bool rooted)
 {
 	uint64_t pos = dumpi_hot_pos(h, p);
@@ -297,10 +301,9 @@ static inline __attribute__((always_inline)) void dumpi_step_tail(dumpi_hot *h, 
 	h->records[fn]++;
 	h->next = e;
 	/* a record of no thread id is thread 0, whose keys are always there:
-	 * only a thread id is compared with the threads met; the clocks' step
-	 * written twice, so that each reads them at a constant offset from p */
+	 * only a thread id is compared with the threads met */
 	bool quick;
-	if (mask & DUMPI_MASK_THREAD) {
+	if (threaded) {
 		uint16_t thread = hv_be16(p + 3);
 		quick = thread < h->nthreads && dumpi_clocks_both(h->keys[thread], p + 5);
 	} else {
