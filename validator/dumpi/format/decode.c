@@ -120,7 +120,9 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
  * A step for all ~290 ids cost this file 59 CPU-s under clang ASan+UBSan
  * (6.8 s clang -O2, 14 s gcc -O2); a decoder for all of them 16 s, the
  * costliest file of the sanitizer builds. These three tiers keep it near
- * that with every common record on its step. */
+ * that with every common record on its step, two steps an id (with and
+ * without a thread id: clang ASan+UBSan 13.1 CPU-s, gcc -O2 3.2, against
+ * 12.3 and 2.5 with one). */
 #define DUMPI_HOT_0 ~, 1     /* MPI_Send */
 #define DUMPI_HOT_1 ~, 1     /* MPI_Recv */
 #define DUMPI_HOT_3 ~, 1     /* MPI_Bsend */
