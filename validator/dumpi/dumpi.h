@@ -118,7 +118,7 @@ typedef struct dumpi_argfail {
  * (array elements follow the 4-byte count). Root-only fields that are
  * absent have present == false. Used by the MPI consistency layer. */
 typedef struct dumpi_args {
-	uint8_t n;         /* fields decoded; not set by the hot loop's steps (format/fast.h) */
+	uint8_t n;
 	/* f[DUMPI_MAX_FIELDS] is never written (absent, at 0, once the args are
 	 * zeroed): the MPI layer looks a role a function lacks up there, with
 	 * no test of its own. */

@@ -384,7 +384,7 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 		else if (STEP_ == 0 && out->absent) dumpi_args_present(out);                                          \
 		__VA_ARGS__;                                                                                           \
 		(void)rank_, (void)root_, (void)hr_, (void)ht_, (void)kmin_;                                          \
-		if (!STEP_) out->n = (uint8_t)fi_;                                                                    \
+		out->n = (uint8_t)fi_;                                                                                \
 		return q + k_;                                                                                        \
 	}                                                                                                             \
 	static const uint8_t *dumpi_dec_##id(const uint8_t *q, size_t avail, uint64_t at, uint8_t mask,          \
