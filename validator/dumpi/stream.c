@@ -61,6 +61,11 @@ static void check_record(dumpi_stream_ctx *s, const dumpi_record *rec)
 	}
 }
 
+static uintptr_t dumpi_last_of(const uint8_t *end)
+{
+	return (uintptr_t)end >= 37u ? (uintptr_t)end - 37u : 0;
+}
+
 void dumpi_check_stream(dumpi_stream_ctx *s)
 {
 	hv_report *r = s->r;
@@ -92,7 +97,13 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 		return;
 	}
 	const dumpi_layer *layer = s->mpi ? mpi_rank_layer(s->mpi) : &dumpi_layer_none;
-	dumpi_hot h = {.args = &it.args, .records = s->records, .t = t, .r = r, .file = file, .layer = layer};
+	/* large (the records by function, the arguments): no initializer, so
+	 * that its bytes are not zeroed twice */
+	dumpi_hot h;
+	memset(&h, 0, sizeof h);
+	h.t = t, h.r = r, h.file = file, h.layer = layer;
+	h.args = it.args;
+	dumpi_args_present(&h.args);
 	dumpi_record *rec = &h.rec;
 	char path[48];
 	dumpi_shapes shapes;
@@ -107,7 +118,7 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 	h.delta = a.pos - (uint64_t)(uintptr_t)p;
 	h.next = p;
 	h.rec.index = a.index - 1;
-	h.keys = t->keys;
+	h.keys = dumpi_timing_keys(t);
 	h.nthreads = t->nthreads;
 	if (it.args.absent) dumpi_args_present(&it.args);
 	/* The last record handed to the layer, which the walk's next record
@@ -115,13 +126,18 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 	 * record (mpi_rank_walked). */
 	uint64_t last_off = 0;
 	unsigned last_fn = 0;
+	/* p's last place with a view of 37 bytes (a common record's least:
+	 * 29 bytes of header, 8 of arguments) from it, as a number (end - 37
+	 * may lie before the view), so that the test of each record is one
+	 * compare; 0 when no place has (p is never 0) */
+	uintptr_t last = dumpi_last_of(end);
 	for (;;) {
-		if ((size_t)(end - p) >= 29u + 8u && dumpi_common_prefix(p[2])) {
-			unsigned fn = hv_be16(p);
+		if ((uintptr_t)p <= last) {
+			uint32_t step = dumpi_step_of(p);
 			/* the step hands the record to the layer itself; h.next is
 			 * p here (set below, or by the step before) */
-			if (fn < DUMPI_NFUNCS) {
-				dumpi_steps[fn](&h, p, (size_t)(end - p), p[2]);
+			if (step < DUMPI_NSTEPS) {
+				dumpi_steps[step](&h, p, end);
 				if (h.next != p) {
 					p = h.next;
 					continue;
@@ -137,6 +153,7 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 		bool more = dumpi_iter_next(&it, rec);
 		dumpi_ahead_load(&a, &it);
 		p = a.p, end = a.end;
+		last = dumpi_last_of(end);
 		h.delta = a.pos - (uint64_t)(uintptr_t)p;
 		h.next = p;
 		if (!more) break;
@@ -145,13 +162,14 @@ void dumpi_check_stream(dumpi_stream_ctx *s)
 		check_record(s, rec);
 		if (dumpi_shapes_of(rec->fn)) dumpi_shapes_record(&shapes, r, file, rec, &it.args);
 		dumpi_timing_record(t, r, file, rec);
-		h.keys = t->keys;
+		h.keys = dumpi_timing_keys(t);
 		h.nthreads = t->nthreads;
 		layer->paths[rec->fn](layer->m, rec, &it.args);
 		if (it.args.absent) dumpi_args_present(&it.args);
 	}
 	if (s->mpi && it.next_index)
 		mpi_rank_walked(s->mpi, &(dumpi_record){.index = it.next_index - 1, .offset = last_off, .fn = last_fn});
+	for (unsigned fn = 0; fn < DUMPI_NFUNCS; fn++) s->records[fn] += h.records[fn];
 	s->end = it.cur.pos;
 	uint64_t common = it.next_index - others;
 	hv_eval_n(r, HV_R_DUMPI_REC_MASK_RESERVED, common); /* check_record's only evaluation for them */

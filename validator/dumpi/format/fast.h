@@ -65,6 +65,7 @@ static inline __attribute__((always_inline)) void dumpi_ahead_store(const dumpi_
  * thread and status bits as they come), else 0. */
 static inline unsigned dumpi_common_prefix(uint8_t m)
 {
+	/* dumpi_step_of tests the same bits: change both */
 	if ((m & (uint8_t)~(DUMPI_MASK_THREAD | DUMPI_MASK_STATUS)) != (DUMPI_MASK_CPU | DUMPI_MASK_WALL)) return 0;
 	/* 27, or 29 with the thread id: bit 6 shifted to 2, no branch */
 	return 27u + ((unsigned)(m >> 5) & 2u);
@@ -139,7 +140,18 @@ struct dumpi_timing {
 	uint64_t (*keys)[2];        /* by thread: CPU, wall: the previous stop's key, or DUMPI_QUICK_OFF */
 	dumpi_thread_clocks *threads;
 	size_t nthreads;
+	/* Thread 0's keys before any thread is met: both DUMPI_QUICK_OFF, so
+	 * that the hot loop's record of no thread id steps them without asking
+	 * whether its thread was met (dumpi_timing_keys). No quick step moves
+	 * them: every step from DUMPI_QUICK_OFF fails. */
+	uint64_t none[2];
 };
+
+/* The keys by thread, row 0 there whatever the threads met. */
+static inline uint64_t (*dumpi_timing_keys(dumpi_timing *t))[2]
+{
+	return t->nthreads ? t->keys : &t->none;
+}
 
 /* One clock's quick step from its 12 bytes (start, stop): false leaves it
  * to the general step, with nothing changed. */
@@ -204,10 +216,8 @@ void dumpi_timing_left(dumpi_timing *t, hv_report *r, const char *file, const du
  * their v forms) sets its present flags again after the hand-off. */
 typedef struct dumpi_hot {
 	dumpi_record rec;           /* the record taken; rec.index is the previous one's before it */
-	dumpi_args *args;
-	uint64_t *records;          /* records by function id */
-	uint64_t (*keys)[2];        /* the timing's, by thread (dumpi_clocks_quick) */
-	size_t nthreads;
+	uint64_t (*keys)[2];        /* dumpi_timing_keys: by thread, row 0 always there */
+	size_t nthreads;            /* rows of keys for a record with a thread id */
 	uint64_t delta;             /* file offset of a byte of the view minus its address */
 	dumpi_timing *t;            /* for what the quick steps leave (dumpi_hot_clocks) */
 	hv_report *r;
@@ -218,16 +228,41 @@ typedef struct dumpi_hot {
 	 * step's last act can be the layer's call, a jump with no frame of its
 	 * own to keep (the loop compares it with its cursor). */
 	const uint8_t *next;
+	/* The arguments of the record a step took (the walk's records have
+	 * the iterator's), and the records the steps took by function id: in
+	 * the struct, at a constant offset from h, not through a pointer
+	 * loaded at every record. */
+	dumpi_args args;
+	uint64_t records[DUMPI_NFUNCS];
 } dumpi_hot;
 
 static inline uint64_t dumpi_hot_pos(const dumpi_hot *h, const uint8_t *p) { return (uint64_t)(uintptr_t)p + h->delta; }
 
-/* The record at p, avail bytes of view from p (at least 37), with mask a
- * common one (dumpi_common_prefix): taken, h->next set to where it ends, or
- * not (nothing changed, h->next left at p) to send it through
- * dumpi_iter_next. By function id, every id below DUMPI_NFUNCS. */
-typedef void dumpi_step(dumpi_hot *h, const uint8_t *p, size_t avail, uint8_t mask);
-extern dumpi_step *const dumpi_steps[DUMPI_NFUNCS];
+/* The record at p, the view up to end (at least 37 bytes), with mask a
+ * common one (dumpi_common_prefix): taken, h->next set to where it ends,
+ * or not (nothing changed, h->next left at p) to send it through
+ * dumpi_iter_next. Two a function id, one for records with no thread id
+ * and one for records with one, each with the bytes before the arguments
+ * a constant (27, 29): dumpi_steps[dumpi_step_of(p)]. */
+typedef void dumpi_step(dumpi_hot *h, const uint8_t *p, const uint8_t *end);
+#define DUMPI_NSTEPS (4u * DUMPI_NFUNCS)
+extern dumpi_step *const dumpi_steps[DUMPI_NSTEPS];
+
+/* Where the record at p finds its step in dumpi_steps: 4 * id + 2 * (perf
+ * bit) + (thread bit) when the rest of its mask is as dumpi_common_prefix
+ * wants it and the id is below DUMPI_NFUNCS, else some value >=
+ * DUMPI_NSTEPS (a record with perf counters finds a step that takes
+ * nothing). The record's first 3 bytes, id and mask, as one big-endian
+ * load; the CPU and wall bits flipped to 0 and the status bits dropped;
+ * rotated so that the thread and perf bits come below the id and the other
+ * mask bits, which must be 0, above it: one compare tests them and the id
+ * (the loop's test of every record). */
+static inline uint32_t dumpi_step_of(const uint8_t *p)
+{
+	uint32_t x = (hv_be32(p) ^ (uint32_t)(DUMPI_MASK_CPU | DUMPI_MASK_WALL) << 8) &
+		     (0xffff0000u | (uint32_t)(uint8_t)~DUMPI_MASK_STATUS << 8);
+	return (x >> 14) | (x << 18);
+}
 
 /* What dumpi_clocks_both does not take (a thread met first, a clock that
  * does not step quick): the clocks one at a time, through the general step
@@ -235,7 +270,7 @@ extern dumpi_step *const dumpi_steps[DUMPI_NFUNCS];
  * record's mask, thread and clocks are filled for its reports then. */
 void dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, uint8_t mask, uint16_t thread);
 /* dumpi_hot_clocks for the record the step took (its bytes at
- * h->args->bytes, which give its mask, thread and clocks again: the step
+ * h->args.bytes, which give its mask, thread and clocks again: the step
  * keeps fewer values live), then the record handed to the layer (decode.c). */
 void dumpi_hot_clocks_pass(dumpi_hot *h);
 /* Every field present again, no bad row, args->absent false (decode.c):
@@ -250,27 +285,33 @@ void dumpi_args_present(dumpi_args *args);
  * record handed to the layer (h->layer) last, as a tail call (rooted, a
  * function with root-only fields: then every field made present again). */
 static inline __attribute__((always_inline)) void dumpi_step_tail(dumpi_hot *h, const uint8_t *p,
-									   const uint8_t *e, unsigned fn, uint8_t mask,
+									   const uint8_t *e, unsigned fn, bool threaded,
 									   bool rooted)
 {
 	uint64_t pos = dumpi_hot_pos(h, p);
 	size_t len = (size_t)(e - p);
-	bool threaded = mask & DUMPI_MASK_THREAD;
-	uint16_t thread = threaded ? hv_be16(p + 3) : 0;
 	dumpi_record *rec = &h->rec;
 	rec->index++;
 	rec->offset = pos;
 	rec->fn = fn;
-	dumpi_args *a = h->args;
+	dumpi_args *a = &h->args;
 	a->bytes = p;
 	a->bytes_at = pos;
 	a->bytes_len = len;
 	h->records[fn]++;
-	const uint8_t *clk = p + 3 + (threaded ? 2 : 0);
 	h->next = e;
+	/* a record of no thread id is thread 0, whose keys are always there:
+	 * only a thread id is compared with the threads met */
+	bool quick;
+	if (threaded) {
+		uint16_t thread = hv_be16(p + 3);
+		quick = thread < h->nthreads && dumpi_clocks_both(h->keys[thread], p + 5);
+	} else {
+		quick = dumpi_clocks_both(h->keys[0], p + 3);
+	}
 	/* both ways end in a tail call, so the step keeps no register of its
 	 * own across a call and needs no frame */
-	if (thread >= h->nthreads || !dumpi_clocks_both(h->keys[thread], clk)) {
+	if (!quick) {
 		dumpi_hot_clocks_pass(h);
 	} else {
 		/* the hand-off: fn is this step's constant, so this call site

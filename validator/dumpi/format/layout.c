@@ -2,26 +2,48 @@
  * record's arguments with it. Records carry no length, so this is
  * what lets the validator find where one record ends and the next begins. */
 #include <string.h>
-#include <pthread.h>
 
 #include "core/hv_int.h"
 #include "dumpi/dumpi.h"
 
 const uint8_t dumpi_head_magic[8] = {0xff, 0xaa, 0xdd, 'D', 'U', 'M', 'P', 'I'};
 
-typedef struct fn_spec {
-	unsigned id;
-	const char *name;
-	const char *fields;
-} fn_spec;
+/* The table, made at compile time from funcs.def (a layout of more than
+ * DUMPI_MAX_FIELDS fields does not compile): parsed from a text form at
+ * run time it cost ~100 K instructions a process, what the walk of ~1,000
+ * records costs, and a once-only start at every look-up. */
+enum {
+#define DUMPI_F(k, n) + 1
+#define DUMPI_R(k, n) + 1
+#define DUMPI_NO_LAYOUT
+#define DUMPI_FN(id, name, fields) dumpi_nfields_##id = 0 fields,
+#include "funcs.def"
+#undef DUMPI_F
+#undef DUMPI_R
+#undef DUMPI_NO_LAYOUT
+#define DUMPI_F(k, n)
+#define DUMPI_R(k, n)
+#define DUMPI_NO_LAYOUT + 1
+#undef DUMPI_FN
+#define DUMPI_FN(id, name, fields) dumpi_nolayout_##id = 0 fields,
+#include "funcs.def"
+#undef DUMPI_F
+#undef DUMPI_R
+#undef DUMPI_NO_LAYOUT
+#undef DUMPI_FN
+};
+/* A field's kind as a character constant, from its one-letter name. */
+enum {
+	DUMPI_K_b = 'b', DUMPI_K_h = 'h', DUMPI_K_i = 'i', DUMPI_K_q = 'q', DUMPI_K_r = 'r', DUMPI_K_t = 't',
+	DUMPI_K_I = 'I', DUMPI_K_H = 'H', DUMPI_K_B = 'B', DUMPI_K_C = 'C', DUMPI_K_D = 'D', DUMPI_K_E = 'E',
+	DUMPI_K_J = 'J', DUMPI_K_S = 'S', DUMPI_K_x = 'x', DUMPI_K_y = 'y', DUMPI_K_A = 'A', DUMPI_K_a = 'a',
+};
 
-/* Each entry's fields as the text "k name, k? name, " (root-only: '?'),
- * "!" for no layout. */
-static const fn_spec specs[] = {
-#define DUMPI_F(k, n) #k " " #n ", "
-#define DUMPI_R(k, n) #k "? " #n ", "
-#define DUMPI_NO_LAYOUT "!"
-#define DUMPI_FN(id, name, fields) {id, name, "" fields},
+static const dumpi_layout layouts[DUMPI_NFUNCS] = {
+#define DUMPI_F(k, n) {DUMPI_K_##k, false, #n, (uint8_t)(sizeof #n - 1)},
+#define DUMPI_R(k, n) {DUMPI_K_##k, true, #n, (uint8_t)(sizeof #n - 1)},
+#define DUMPI_NO_LAYOUT
+#define DUMPI_FN(id, name, fields) [id] = {name, !dumpi_nolayout_##id, dumpi_nfields_##id, {fields}},
 #include "funcs.def"
 #undef DUMPI_F
 #undef DUMPI_R
@@ -29,52 +51,14 @@ static const fn_spec specs[] = {
 #undef DUMPI_FN
 };
 
-static dumpi_layout layouts[DUMPI_NFUNCS];
-/* -j: ranks are checked on several threads. pthread_once rather than C11
- * call_once: thread sanitizers model it. */
-static pthread_once_t compiled = PTHREAD_ONCE_INIT;
-
-/* Parse "k name, k? name, ..." once. The table is ours and fixed, so a
- * malformed entry is a programming error caught by the layout test. */
-static void compile_one(const fn_spec *s)
-{
-	dumpi_layout *L = &layouts[s->id];
-	L->name = s->name;
-	L->decodable = strcmp(s->fields, "!") != 0;
-	if (!L->decodable) return;
-	const char *p = s->fields;
-	while (*p && L->nfields < DUMPI_MAX_FIELDS) {
-		while (*p == ' ' || *p == ',') p++;
-		if (!*p) break;
-		dumpi_field *f = &L->fields[L->nfields++];
-		f->kind = *p++;
-		if (*p == '?') {
-			f->root_only = true;
-			p++;
-		}
-		while (*p == ' ') p++;
-		f->name = p;
-		while (*p && *p != ',') p++;
-		f->name_len = (uint8_t)(p - f->name);
-	}
-}
-
-static void compile(void)
-{
-	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
-		if (specs[i].id < DUMPI_NFUNCS) compile_one(&specs[i]);
-}
-
 const dumpi_layout *dumpi_layout_of(unsigned fn)
 {
-	pthread_once(&compiled, compile);
 	if (fn >= DUMPI_NFUNCS || !layouts[fn].name) return NULL;
 	return &layouts[fn];
 }
 
 const dumpi_layout *dumpi_layout_table(void)
 {
-	pthread_once(&compiled, compile);
 	return layouts;
 }
 

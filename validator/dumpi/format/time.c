@@ -23,7 +23,7 @@ typedef dumpi_clock_slow clock_state;
 dumpi_timing *dumpi_timing_new(uint32_t cpu_bias, uint32_t wall_bias)
 {
 	dumpi_timing *t = hv_calloc(1, sizeof *t);
-	if (t) t->bias[0] = cpu_bias, t->bias[1] = wall_bias;
+	if (t) t->bias[0] = cpu_bias, t->bias[1] = wall_bias, t->none[0] = t->none[1] = DUMPI_QUICK_OFF;
 	return t;
 }
 
@@ -254,6 +254,6 @@ void dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, uint8_t mask, uint16_t t
 	clock_at(clk + 12, &rec->wall_start);
 	clock_at(clk + 18, &rec->wall_stop);
 	dumpi_timing_left(t, h->r, h->file, rec, left);
-	h->keys = t->keys;
+	h->keys = dumpi_timing_keys(t);
 	h->nthreads = t->nthreads;
 }
