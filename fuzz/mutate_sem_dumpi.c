@@ -94,7 +94,7 @@ static void collect(sem_ctx *c, const uint8_t *d, const mmember *f, size_t k, si
 				int i = mpi_roles[rec.fn][ro], cls = role_class(ro);
 				if (cls < 0 || i < 0 || i >= it.args.n || !it.args.f[i].present) continue;
 				char kind = L->fields[i].kind;
-				uint64_t at = it.args.f[i].at;
+				uint64_t at = dumpi_arg_at(&it.args, rec.fn, (unsigned)i);
 				if (kind == 'i' || kind == 'h') {
 					unsigned w = kind == 'i' ? 4 : 2;
 					if (at + w <= size) add(c, f->data_at + at, w, cls, ro, field_get(p + at, w, true), k);

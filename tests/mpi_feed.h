@@ -2,7 +2,9 @@
  * stream walk would hand them over, for the tests of the layer's parts
  * (tests/test_mpi_*.c): record `index` of a rank lies at byte 100 + 40
  * index, and its arguments are the fields of its function's layout that
- * the test's `value` gives a value (field i at 29 + 2 i in the record). */
+ * the test's `value` gives a value (from byte 29 of the record on, each
+ * where dumpi_arg_at puts it: a field whose place depends on the record
+ * at 29 + 2 i). */
 #ifndef HV_TEST_MPI_FEED_H
 #define HV_TEST_MPI_FEED_H
 
@@ -28,6 +30,7 @@ static inline void mpi_feed(mpi_rank *m, uint64_t index, unsigned fn, mpi_feed_v
 	if (value) {
 		const dumpi_layout *L = dumpi_layout_of(fn);
 		a.n = L->nfields;
+		a.bytes_at = 100 + index * 40 + 29;
 		for (unsigned i = 0; i < L->nfields; i++) {
 			uint64_t v;
 			if (!value(&L->fields[i], ctx, &v)) continue;

@@ -49,13 +49,14 @@ static void check_ranges(tally *t, span s, const char *file, const dumpi_record 
 	const dumpi_layout *L = dumpi_layout_of(rec->fn);
 	int ic = field(L, "count"), ir = field(L, "ranges");
 	uint32_t count, rows, len;
-	if (ic < 0 || ir < 0 || !u32(s, a->f[ic].at, &count) || !u32(s, a->f[ir].at, &rows)) {
+	if (ic < 0 || ir < 0 || !u32(s, dumpi_arg_at(a, rec->fn, (unsigned)ic), &count) ||
+	    !u32(s, dumpi_arg_at(a, rec->fn, (unsigned)ir), &rows)) {
 		bad(t, "range fields unreadable", file, rec->offset);
 		return;
 	}
 	t->ranges++;
 	if (rows != count) bad(t, "range rows != count", file, rec->offset);
-	uint64_t at = a->f[ir].at + 4;
+	uint64_t at = dumpi_arg_at(a, rec->fn, (unsigned)ir) + 4;
 	for (uint32_t j = 0; j < rows; j++) {
 		if (!u32(s, at, &len)) {
 			bad(t, "range row unreadable", file, rec->offset);
@@ -71,7 +72,7 @@ static void check_spawn(tally *t, span s, const char *file, const dumpi_record *
 	const dumpi_layout *L = dumpi_layout_of(rec->fn);
 	int itot = field(L, "totprocs"), ic = field(L, "count"), im = field(L, "maxprocs"), ie = field(L, "errcodes");
 	uint32_t totprocs, count, n;
-	if (!u32(s, a->f[itot].at, &totprocs)) {
+	if (!u32(s, dumpi_arg_at(a, rec->fn, (unsigned)itot), &totprocs)) {
 		bad(t, "totprocs unreadable", file, rec->offset);
 		return;
 	}
@@ -81,22 +82,22 @@ static void check_spawn(tally *t, span s, const char *file, const dumpi_record *
 		return;
 	}
 	t->spawn_roots++;
-	if (!u32(s, a->f[ic].at, &count)) {
+	if (!u32(s, dumpi_arg_at(a, rec->fn, (unsigned)ic), &count)) {
 		bad(t, "count unreadable", file, rec->offset);
 		return;
 	}
 	static const char *const arrays[] = {"commands", "argvs", "maxprocs", "info"};
 	for (size_t k = 0; k < 4; k++) {
 		int i = field(L, arrays[k]);
-		if (!u32(s, a->f[i].at, &n) || n != count) bad(t, arrays[k], file, rec->offset);
+		if (!u32(s, dumpi_arg_at(a, rec->fn, (unsigned)i), &n) || n != count) bad(t, arrays[k], file, rec->offset);
 	}
 	uint64_t sum = 0;
-	for (uint32_t j = 0; j < count && u32(s, a->f[im].at, &n) && j < n; j++) {
+	for (uint32_t j = 0; j < count && u32(s, dumpi_arg_at(a, rec->fn, (unsigned)im), &n) && j < n; j++) {
 		uint32_t v;
-		if (u32(s, a->f[im].at + 4 + 4ull * j, &v)) sum += v;
+		if (u32(s, dumpi_arg_at(a, rec->fn, (unsigned)im) + 4 + 4ull * j, &v)) sum += v;
 	}
 	if (sum != totprocs) bad(t, "totprocs != sum of maxprocs", file, rec->offset);
-	if (!u32(s, a->f[ie].at, &n) || n != totprocs) bad(t, "errcodes != totprocs", file, rec->offset);
+	if (!u32(s, dumpi_arg_at(a, rec->fn, (unsigned)ie), &n) || n != totprocs) bad(t, "errcodes != totprocs", file, rec->offset);
 }
 
 /* Walk every record of every .bin of `out`. */

@@ -106,7 +106,8 @@ static void waitall(rank_run *t, const wreq *r, unsigned n)
 		p[9] = 0;
 		put32(p + 10, (uint32_t)r[i].tag);
 	}
-	if (t->in_memory) a.bytes = t->file + off, a.bytes_at = off, a.bytes_len = (uint64_t)(p - t->file) - off;
+	a.bytes_at = at; /* the arguments' start, whether their bytes are handed over or not */
+	if (t->in_memory) a.bytes = t->file + at, a.bytes_len = (uint64_t)(p - t->file) - at;
 	dumpi_record rec = {.index = index, .offset = off, .fn = WAITALL};
 	mpi_rank_record(t->m, &rec, &a);
 }
@@ -115,8 +116,9 @@ static void waitall(rank_run *t, const wreq *r, unsigned n)
  * memory, up to p; the record fed. */
 static void hand_over(rank_run *t, dumpi_args *a, uint64_t index, const uint8_t *p, unsigned fn)
 {
-	uint64_t off = rec_at(index);
-	if (t->in_memory) a->bytes = t->file + off, a->bytes_at = off, a->bytes_len = (uint64_t)(p - t->file) - off;
+	uint64_t off = rec_at(index), at = off + 29;
+	a->bytes_at = at; /* the arguments' start, whether their bytes are handed over or not */
+	if (t->in_memory) a->bytes = t->file + at, a->bytes_len = (uint64_t)(p - t->file) - at;
 	dumpi_record rec = {.index = index, .offset = off, .fn = fn};
 	mpi_rank_record(t->m, &rec, a);
 }

@@ -114,9 +114,12 @@ typedef struct dumpi_argfail {
 } dumpi_argfail;
 
 /* The decoded arguments of one record, by layout field: a scalar's value
- * (zero-extended), or a counted field's count; `at` is the field's offset
- * (array elements follow the 4-byte count). Root-only fields that are
- * absent have present == false. Used by the MPI consistency layer. */
+ * (zero-extended), or a counted field's count. A field's file offset is
+ * dumpi_arg_at's (array elements follow the 4-byte count): `at` holds it
+ * only for a field whose offset depends on what came before it (a field
+ * after a counted, status, string or root-only one), and for every field
+ * of a record the checked walk read. Root-only fields that are absent have
+ * present == false. Used by the MPI consistency layer. */
 typedef struct dumpi_args {
 	uint8_t n;
 	/* f[DUMPI_MAX_FIELDS] is never written (absent, at 0, once the args are
@@ -128,9 +131,11 @@ typedef struct dumpi_args {
 	 * u32 length, that length. bad_row is false when every row has 3. */
 	bool bad_row;
 	uint64_t bad_row_index, bad_row_at, bad_row_len;
-	/* The record's bytes [bytes_at, bytes_at + bytes_len) in memory, valid
-	 * until the next record (NULL when the walk read it piecewise): the MPI
-	 * layer reads statuses and request arrays from them, not the file. */
+	/* The record's arguments: its bytes from the first argument on,
+	 * [bytes_at, bytes_at + bytes_len), in memory, valid until the next
+	 * record (NULL when the walk read it piecewise; bytes_at is set either
+	 * way): the MPI layer reads statuses and request arrays from them, not
+	 * the file, and dumpi_arg_at counts from bytes_at. */
 	const uint8_t *bytes;
 	uint64_t bytes_at, bytes_len;
 	/* The decoders' state (format/decode.c), kept here so that each takes
@@ -142,6 +147,26 @@ typedef struct dumpi_args {
 	uint8_t status_len;
 	bool absent;
 } dumpi_args;
+
+/* Where each field of a function lies from its first argument, by id and
+ * field index (format/layout.c, made at compile time from funcs.def):
+ * the field's offset when only fixed-width fields come before it, else
+ * DUMPI_AT_STORED (and for index DUMPI_MAX_FIELDS, the slot of a role a
+ * function lacks). */
+#define DUMPI_AT_STORED 0xffu
+extern const uint8_t dumpi_arg_offsets[DUMPI_NFUNCS][DUMPI_MAX_FIELDS + 1];
+
+/* The file offset of field i of a record of function fn whose arguments
+ * are a: its place from the arguments' start, or the offset the decoder
+ * stored where that depends on the record. Only a report (or a read of an
+ * array or a status) needs it, so the decoders of the common records store
+ * none of the offsets known from the layout alone; inline, so that an
+ * offset passed to a check is computed only where the check fails. */
+static inline uint64_t dumpi_arg_at(const dumpi_args *a, unsigned fn, unsigned i)
+{
+	unsigned o = dumpi_arg_offsets[fn][i];
+	return o != DUMPI_AT_STORED ? a->bytes_at + o : a->f[i].at;
+}
 
 /* Walk the arguments of `fn` from c->pos. False (with `why`) when they do
  * not fit before c->limit. */

@@ -402,7 +402,9 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 
 __attribute__((noinline)) void dumpi_hot_clocks_pass(dumpi_hot *h)
 {
-	const uint8_t *p = h->args.bytes;
+	/* the record's own bytes, from its offset (args.bytes starts at its
+	 * arguments) */
+	const uint8_t *p = (const uint8_t *)(uintptr_t)(h->rec.offset - h->delta);
 	uint8_t mask = p[2];
 	bool threaded = mask & DUMPI_MASK_THREAD;
 	dumpi_hot_clocks(h, p + 3 + (threaded ? 2 : 0), mask, threaded ? hv_be16(p + 3) : 0);

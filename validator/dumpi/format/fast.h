@@ -101,9 +101,9 @@ static inline __attribute__((always_inline)) bool dumpi_next_common(dumpi_ahead 
 	rec->index = a->index++;
 	rec->offset = a->pos;
 	rec->length = len;
-	it->args.bytes = p;
-	it->args.bytes_at = a->pos;
-	it->args.bytes_len = len;
+	it->args.bytes = p + k;
+	it->args.bytes_at = a->pos + k;
+	it->args.bytes_len = len - k;
 	a->pos += len;
 	a->p = e;
 	return true;
@@ -270,7 +270,7 @@ static inline uint32_t dumpi_step_of(const uint8_t *p)
  * record's mask, thread and clocks are filled for its reports then. */
 void dumpi_hot_clocks(dumpi_hot *h, const uint8_t *clk, uint8_t mask, uint16_t thread);
 /* dumpi_hot_clocks for the record the step took (its bytes at
- * h->args.bytes, which give its mask, thread and clocks again: the step
+ * h->rec.offset, which give its mask, thread and clocks again: the step
  * keeps fewer values live), then the record handed to the layer (decode.c). */
 void dumpi_hot_clocks_pass(dumpi_hot *h);
 /* Every field present again, no bad row, args->absent false (decode.c):
@@ -294,10 +294,12 @@ static inline __attribute__((always_inline)) void dumpi_step_tail(dumpi_hot *h, 
 	rec->index++;
 	rec->offset = pos;
 	rec->fn = fn;
+	/* the arguments' bytes, from the first (dumpi_arg_at counts from it) */
+	const unsigned k = threaded ? 29u : 27u;
 	dumpi_args *a = &h->args;
-	a->bytes = p;
-	a->bytes_at = pos;
-	a->bytes_len = len;
+	a->bytes = p + k;
+	a->bytes_at = pos + k;
+	a->bytes_len = len - k;
 	h->records[fn]++;
 	h->next = e;
 	/* a record of no thread id is thread 0, whose keys are always there:

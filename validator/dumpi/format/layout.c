@@ -51,6 +51,69 @@ static const dumpi_layout layouts[DUMPI_NFUNCS] = {
 #undef DUMPI_FN
 };
 
+/* dumpi_arg_offsets: each field's offset from the first argument while
+ * only fixed-width fields come before it. A field's width here is its
+ * bytes for a scalar and DUMPI_OW_VAR for any other (counted, status,
+ * string, version fork) and for a root-only field: a sum of widths that
+ * reaches it marks a field whose offset depends on the record, which the
+ * decoders store (decode.c). 16 fields of at most 8 bytes sum to < 256. */
+#define DUMPI_OW_VAR 256
+enum {
+	DUMPI_OW_b = 1, DUMPI_OW_h = 2, DUMPI_OW_i = 4, DUMPI_OW_q = 8, DUMPI_OW_r = 4, DUMPI_OW_t = 4,
+	DUMPI_OW_I = DUMPI_OW_VAR, DUMPI_OW_H = DUMPI_OW_VAR, DUMPI_OW_B = DUMPI_OW_VAR, DUMPI_OW_C = DUMPI_OW_VAR,
+	DUMPI_OW_D = DUMPI_OW_VAR, DUMPI_OW_E = DUMPI_OW_VAR, DUMPI_OW_J = DUMPI_OW_VAR, DUMPI_OW_S = DUMPI_OW_VAR,
+	DUMPI_OW_x = DUMPI_OW_VAR, DUMPI_OW_y = DUMPI_OW_VAR, DUMPI_OW_A = DUMPI_OW_VAR, DUMPI_OW_a = DUMPI_OW_VAR,
+};
+_Static_assert(DUMPI_MAX_FIELDS * 8 < DUMPI_OW_VAR && DUMPI_AT_STORED >= DUMPI_MAX_FIELDS * 8,
+	       "a sum of fixed widths is never taken for DUMPI_OW_VAR nor DUMPI_AT_STORED");
+#define DUMPI_O_(sum) ((sum) >= DUMPI_OW_VAR ? (uint8_t)DUMPI_AT_STORED : (uint8_t)(sum))
+/* The row of one function from its fields' widths (padded with
+ * DUMPI_OW_VAR past its last field): entry j the sum of the first j. */
+#define DUMPI_OROW_(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, ...)                                              \
+	{                                                                                                             \
+		DUMPI_O_(0),                                                                                          \
+		DUMPI_O_(a),                                                                                          \
+		DUMPI_O_(a + b),                                                                                      \
+		DUMPI_O_(a + b + c),                                                                                  \
+		DUMPI_O_(a + b + c + d),                                                                              \
+		DUMPI_O_(a + b + c + d + e),                                                                          \
+		DUMPI_O_(a + b + c + d + e + f),                                                                      \
+		DUMPI_O_(a + b + c + d + e + f + g),                                                                  \
+		DUMPI_O_(a + b + c + d + e + f + g + h),                                                              \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i),                                                          \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j),                                                      \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k),                                                  \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l),                                              \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l + m),                                          \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l + m + n),                                      \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l + m + n + o),                                  \
+		DUMPI_AT_STORED,                                                                                      \
+	}
+#define DUMPI_OROW(...) DUMPI_OROW_(__VA_ARGS__)
+#define DUMPI_PAD_ DUMPI_OW_VAR, DUMPI_OW_VAR, DUMPI_OW_VAR, DUMPI_OW_VAR, DUMPI_OW_VAR, DUMPI_OW_VAR, DUMPI_OW_VAR, \
+	DUMPI_OW_VAR, DUMPI_OW_VAR, DUMPI_OW_VAR, DUMPI_OW_VAR, DUMPI_OW_VAR, DUMPI_OW_VAR, DUMPI_OW_VAR, DUMPI_OW_VAR, \
+	DUMPI_OW_VAR
+/* An id that is no record: every entry stored (never read). */
+#define DUMPI_OROW_NONE                                                                                               \
+	{                                                                                                             \
+		DUMPI_AT_STORED, DUMPI_AT_STORED, DUMPI_AT_STORED, DUMPI_AT_STORED, DUMPI_AT_STORED, DUMPI_AT_STORED, \
+		DUMPI_AT_STORED, DUMPI_AT_STORED, DUMPI_AT_STORED, DUMPI_AT_STORED, DUMPI_AT_STORED, DUMPI_AT_STORED, \
+		DUMPI_AT_STORED, DUMPI_AT_STORED, DUMPI_AT_STORED, DUMPI_AT_STORED, DUMPI_AT_STORED                   \
+	}
+
+const uint8_t dumpi_arg_offsets[DUMPI_NFUNCS][DUMPI_MAX_FIELDS + 1] = {
+#define DUMPI_F(k, n) DUMPI_OW_##k,
+#define DUMPI_R(k, n) DUMPI_OW_VAR,
+#define DUMPI_NO_LAYOUT
+#define DUMPI_FN(id, name, fields) [id] = DUMPI_OROW(fields DUMPI_PAD_),
+#include "funcs.def"
+#undef DUMPI_F
+#undef DUMPI_R
+#undef DUMPI_NO_LAYOUT
+#undef DUMPI_FN
+	[DUMPI_ALL_FUNCTIONS] = DUMPI_OROW_NONE,
+};
+
 const dumpi_layout *dumpi_layout_of(unsigned fn)
 {
 	if (fn >= DUMPI_NFUNCS || !layouts[fn].name) return NULL;
@@ -222,7 +285,7 @@ bool dumpi_decode_args_cb(const dumpi_layout *L, uint8_t mask, const uint8_t ver
 static bool decode_args(const dumpi_layout *L, uint8_t mask, const uint8_t version[3], dumpi_cur *c,
 			dumpi_argfail *why, dumpi_args *out, dumpi_field_fn on_field, void *ctx)
 {
-	if (out) out->n = L->nfields, out->bad_row = false;
+	if (out) out->n = L->nfields, out->bad_row = false, out->bytes_at = c->pos;
 	uint64_t rank = 0, root = 0;
 	bool have_rank = false, have_root = false;
 	for (unsigned i = 0; i < L->nfields; i++) {

@@ -127,9 +127,9 @@ static bool next_direct(dumpi_iter *it, dumpi_record *rec)
 	rec->cpu_start = cpu[0], rec->cpu_stop = cpu[1];
 	rec->wall_start = wall[0], rec->wall_stop = wall[1];
 	rec->length = (uint64_t)(e - p);
-	it->args.bytes = p;
-	it->args.bytes_at = c->pos;
-	it->args.bytes_len = rec->length;
+	it->args.bytes = p + k;
+	it->args.bytes_at = c->pos + k;
+	it->args.bytes_len = rec->length - k;
 	c->pos += rec->length;
 	it->ahead = p + rec->length;
 	it->ahead_pos = c->pos;

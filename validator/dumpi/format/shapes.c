@@ -55,7 +55,7 @@ static void check_spawn(dumpi_shapes *st, hv_report *r, const char *file, const 
 			argvs_null = true;
 			continue;
 		}
-		if (!bad) bad = arrays[k], bad_len = len, bad_at = a->f[i].at;
+		if (!bad) bad = arrays[k], bad_len = len, bad_at = dumpi_arg_at(a, rec->fn, i);
 	}
 	char path[64];
 	if (!hv_eval(r, HV_R_DUMPI_REC_SPAWN_ARRAY_LENGTH, !bad)) {

@@ -39,7 +39,7 @@ static inline bool mpi_arg(unsigned fn, const dumpi_args *a, int ro, uint64_t *v
 /* Where role `ro`'s value lies in the file (0: nowhere). */
 static inline uint64_t mpi_arg_at(unsigned fn, const dumpi_args *a, int ro)
 {
-	return a->f[mpi_role_ix[fn][ro]].at;
+	return dumpi_arg_at(a, fn, mpi_role_ix[fn][ro]);
 }
 const char *mpi_role_label(int ro);
 

@@ -373,7 +373,7 @@ void mpi_check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	const uint8_t *ix = mpi_role_ix[rec->fn];
 	for (const uint8_t *ro = mpi_count_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++) {
 		unsigned i = ix[*ro];
-		if (a->f[i].present) mpi_check_count(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, a->f[i].at);
+		if (a->f[i].present) mpi_check_count(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, dumpi_arg_at(a, rec->fn, i));
 	}
 }
 
@@ -655,11 +655,11 @@ static inline __attribute__((always_inline)) void type_call(mpi_rank *m, const d
 	int32_t cc = (int32_t)(uint32_t)a->f[ic].v;
 	if (hc) {
 		if (cc >= 0) hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, true);
-		else count_cold(m, rec, RO_COUNT, cc, a->f[ic].at);
+		else count_cold(m, rec, RO_COUNT, cc, dumpi_arg_at(a, rec->fn, ic));
 	}
 	if (hu && a->f[iu].v >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, (int)ru, a->f[iu].v);
 	if (kind == TYPE_MADE && hn && a->f[in].v >= MPI_D_FIRST_USER_DATATYPE) mpi_type_made_hot(m, a->f[in].v, rec);
-	if (kind == TYPE_FREE && hu) type_free(m, rec, a->f[iu].at, a->f[iu].v); /* its use role is RO_DATATYPE */
+	if (kind == TYPE_FREE && hu) type_free(m, rec, dumpi_arg_at(a, rec->fn, iu), a->f[iu].v); /* its use role is RO_DATATYPE */
 }
 /* type_call with the fields found through the function's roles */
 static inline __attribute__((always_inline)) void type_roles(mpi_rank *m, const dumpi_record *rec,
