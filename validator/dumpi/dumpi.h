@@ -116,9 +116,9 @@ typedef struct dumpi_argfail {
 /* The decoded arguments of one record, by layout field: a scalar's value
  * (zero-extended), or a counted field's count. A field's file offset is
  * dumpi_arg_at's (array elements follow the 4-byte count): `at` holds it
- * only for a field whose offset depends on what came before it (a field
- * after a counted, status, string or root-only one), and for every field
- * of a record the checked walk read. Root-only fields that are absent have
+ * only for a field of no fixed width (counted, status, string, root-only)
+ * and any field after one, and for every field of a record the checked
+ * walk read. Root-only fields that are absent have
  * present == false. Used by the MPI consistency layer. */
 typedef struct dumpi_args {
 	uint8_t n;
@@ -150,9 +150,9 @@ typedef struct dumpi_args {
 
 /* Where each field of a function lies from its first argument, by id and
  * field index (format/layout.c, made at compile time from funcs.def):
- * the field's offset when only fixed-width fields come before it, else
- * DUMPI_AT_STORED (and for index DUMPI_MAX_FIELDS, the slot of a role a
- * function lacks). */
+ * the offset of a fixed-width field when only fixed-width fields come
+ * before it, else DUMPI_AT_STORED (and for index DUMPI_MAX_FIELDS, the
+ * slot of a role a function lacks). */
 #define DUMPI_AT_STORED 0xffu
 extern const uint8_t dumpi_arg_offsets[DUMPI_NFUNCS][DUMPI_MAX_FIELDS + 1];
 
@@ -167,6 +167,11 @@ static inline uint64_t dumpi_arg_at(const dumpi_args *a, unsigned fn, unsigned i
 	unsigned o = dumpi_arg_offsets[fn][i];
 	return o != DUMPI_AT_STORED ? a->bytes_at + o : a->f[i].at;
 }
+/* The same for a field of no fixed width (a counted array, statuses: the
+ * kinds I H B C D E J S x y A a) or none (i == DUMPI_MAX_FIELDS: 0), which
+ * are always stored: one load, for the readers of a record's request
+ * arrays and statuses on their common path. */
+static inline uint64_t dumpi_arg_at_var(const dumpi_args *a, unsigned i) { return a->f[i].at; }
 
 /* Walk the arguments of `fn` from c->pos. False (with `why`) when they do
  * not fit before c->limit. */

@@ -51,12 +51,13 @@ static const dumpi_layout layouts[DUMPI_NFUNCS] = {
 #undef DUMPI_FN
 };
 
-/* dumpi_arg_offsets: each field's offset from the first argument while
- * only fixed-width fields come before it. A field's width here is its
- * bytes for a scalar and DUMPI_OW_VAR for any other (counted, status,
- * string, version fork) and for a root-only field: a sum of widths that
- * reaches it marks a field whose offset depends on the record, which the
- * decoders store (decode.c). 16 fields of at most 8 bytes sum to < 256. */
+/* dumpi_arg_offsets: each fixed-width field's offset from the first
+ * argument while only fixed-width fields come before it. A field's width
+ * here is its bytes for a scalar and DUMPI_OW_VAR for any other (counted,
+ * status, string, version fork) and for a root-only field: a sum of widths
+ * that reaches it marks a field whose offset the decoders store (decode.c):
+ * one of no fixed width, or after one. 16 fields of at most 8 bytes sum to
+ * < 256. */
 #define DUMPI_OW_VAR 256
 enum {
 	DUMPI_OW_b = 1, DUMPI_OW_h = 2, DUMPI_OW_i = 4, DUMPI_OW_q = 8, DUMPI_OW_r = 4, DUMPI_OW_t = 4,
@@ -66,27 +67,28 @@ enum {
 };
 _Static_assert(DUMPI_MAX_FIELDS * 8 < DUMPI_OW_VAR && DUMPI_AT_STORED >= DUMPI_MAX_FIELDS * 8,
 	       "a sum of fixed widths is never taken for DUMPI_OW_VAR nor DUMPI_AT_STORED");
-#define DUMPI_O_(sum) ((sum) >= DUMPI_OW_VAR ? (uint8_t)DUMPI_AT_STORED : (uint8_t)(sum))
+#define DUMPI_O_(before, own) ((before) + (own) >= DUMPI_OW_VAR ? (uint8_t)DUMPI_AT_STORED : (uint8_t)(before))
 /* The row of one function from its fields' widths (padded with
- * DUMPI_OW_VAR past its last field): entry j the sum of the first j. */
+ * DUMPI_OW_VAR past its last field): entry j the sum of the first j, or
+ * DUMPI_AT_STORED where field j or one before it has no fixed width. */
 #define DUMPI_OROW_(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, ...)                                              \
 	{                                                                                                             \
-		DUMPI_O_(0),                                                                                          \
-		DUMPI_O_(a),                                                                                          \
-		DUMPI_O_(a + b),                                                                                      \
-		DUMPI_O_(a + b + c),                                                                                  \
-		DUMPI_O_(a + b + c + d),                                                                              \
-		DUMPI_O_(a + b + c + d + e),                                                                          \
-		DUMPI_O_(a + b + c + d + e + f),                                                                      \
-		DUMPI_O_(a + b + c + d + e + f + g),                                                                  \
-		DUMPI_O_(a + b + c + d + e + f + g + h),                                                              \
-		DUMPI_O_(a + b + c + d + e + f + g + h + i),                                                          \
-		DUMPI_O_(a + b + c + d + e + f + g + h + i + j),                                                      \
-		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k),                                                  \
-		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l),                                              \
-		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l + m),                                          \
-		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l + m + n),                                      \
-		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l + m + n + o),                                  \
+		DUMPI_O_(0, a),                                                                                       \
+		DUMPI_O_(a, b),                                                                                       \
+		DUMPI_O_(a + b, c),                                                                                   \
+		DUMPI_O_(a + b + c, d),                                                                               \
+		DUMPI_O_(a + b + c + d, e),                                                                           \
+		DUMPI_O_(a + b + c + d + e, f),                                                                       \
+		DUMPI_O_(a + b + c + d + e + f, g),                                                                   \
+		DUMPI_O_(a + b + c + d + e + f + g, h),                                                               \
+		DUMPI_O_(a + b + c + d + e + f + g + h, i),                                                           \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i, j),                                                       \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j, k),                                                   \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k, l),                                               \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l, m),                                           \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l + m, n),                                       \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l + m + n, o),                                   \
+		DUMPI_O_(a + b + c + d + e + f + g + h + i + j + k + l + m + n + o, p),                               \
 		DUMPI_AT_STORED,                                                                                      \
 	}
 #define DUMPI_OROW(...) DUMPI_OROW_(__VA_ARGS__)

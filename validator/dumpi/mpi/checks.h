@@ -51,11 +51,17 @@ extern uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];
 
 /* ---- argument checks (rank.c; the handles' uses reuse.c) ---- */
 
-/* Count argument `ro` of value c (at `at` in the file). */
-static inline void mpi_check_count(mpi_rank *m, const dumpi_record *rec, int ro, int32_t c, uint64_t at)
+/* The checks below take a field as the args and its index (i), not its
+ * offset: dumpi_arg_at then runs only where a check reports (an offset
+ * computed before the evaluation's count, a store, is not moved past it). */
+
+/* Count argument `ro` of value c (field i of a). */
+static inline void mpi_check_count(mpi_rank *m, const dumpi_record *rec, int ro, int32_t c, const dumpi_args *a,
+				   unsigned i)
 {
 	if (!hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, c >= 0))
-		mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, at, 4, "%s is %d; counts are >= 0", mpi_role_label(ro), c);
+		mpi_emit(m, HV_R_DUMPI_MPI_COUNT_NEGATIVE, rec, dumpi_arg_at(a, rec->fn, i), 4, "%s is %d; counts are >= 0",
+			 mpi_role_label(ro), c);
 }
 
 /* The count roles of a record whose plan has PLAN_COUNTS. */
@@ -71,30 +77,33 @@ static inline bool mpi_rank_inside(int32_t x, int64_t size)
 	return (int64_t)(uint32_t)x < size;
 }
 
-/* Rank argument `ro` of value x (at `at` in the file) on communicator
- * `comm`: a negative one (the constants DUMPI writes), and one checked
- * against the communicator found (c), out of line. */
-void mpi_check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at);
-void mpi_check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at,
-		       mpi_comm *c);
-static inline void mpi_check_rank(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at)
+/* Rank argument `ro` of value x (field i of a) on communicator `comm`: a
+ * negative one (the constants DUMPI writes), and one checked against the
+ * communicator found (c), out of line. */
+void mpi_check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, const dumpi_args *a,
+			unsigned i);
+void mpi_check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, const dumpi_args *a,
+		       unsigned i, mpi_comm *c);
+static inline void mpi_check_rank(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x,
+				  const dumpi_args *a, unsigned i)
 {
 	if (x < 0) {
-		mpi_check_rank_any(m, rec, comm, ro, x, at);
+		mpi_check_rank_any(m, rec, comm, ro, x, a, i);
 		return;
 	}
 	/* most ranks lie inside a communicator of known size */
 	mpi_comm *c = mpi_comm_of(m, comm);
 	if (c && mpi_rank_inside(x, c->size)) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
-	else if (c) mpi_check_rank_in(m, rec, comm, ro, x, at, c);
+	else if (c) mpi_check_rank_in(m, rec, comm, ro, x, a, i, c);
 }
 
-/* Tag argument `ro` of value t (at `at` in the file). */
-static inline void mpi_check_tag(mpi_rank *m, const dumpi_record *rec, int ro, int32_t t, uint64_t at, bool receive)
+/* Tag argument `ro` of value t (field i of a). */
+static inline void mpi_check_tag(mpi_rank *m, const dumpi_record *rec, int ro, int32_t t, const dumpi_args *a,
+				 unsigned i, bool receive)
 {
 	bool ok = t >= 0 || (receive && t == MPI_D_ANY_TAG);
 	if (!hv_eval(m->r, HV_R_DUMPI_MPI_TAG_RANGE, ok))
-		mpi_emit(m, HV_R_DUMPI_MPI_TAG_RANGE, rec, at, 4, "%s %d is negative%s", mpi_role_label(ro), t,
+		mpi_emit(m, HV_R_DUMPI_MPI_TAG_RANGE, rec, dumpi_arg_at(a, rec->fn, i), 4, "%s %d is negative%s", mpi_role_label(ro), t,
 			 receive ? " and not MPI_ANY_TAG (-1)" : "; send tags are >= 0");
 }
 

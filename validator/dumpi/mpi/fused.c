@@ -11,25 +11,25 @@
  * (NULL: none): mpi_check_rank's common case, a root inside a
  * communicator of known size, without finding c again. */
 static inline __attribute__((always_inline)) void coll_root(mpi_rank *m, const dumpi_record *rec, uint64_t comm,
-							      mpi_comm *c, int32_t root, uint64_t at)
+							      mpi_comm *c, int32_t root, const dumpi_args *a, unsigned i)
 {
 	if (c && mpi_rank_inside(root, c->size)) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
-	else mpi_check_rank(m, rec, comm, RO_ROOT, root, at);
+	else mpi_check_rank(m, rec, comm, RO_ROOT, root, a, i);
 }
 
 /* mpi_check_count for the collectives' counts, seldom negative: the
  * failure's message out of line, so that the common case keeps no
  * registers for it. */
 static __attribute__((noinline, cold)) void coll_count_failed(mpi_rank *m, const dumpi_record *rec, int ro,
-								 int32_t c, uint64_t at)
+								 int32_t c, const dumpi_args *a, unsigned i)
 {
-	mpi_check_count(m, rec, ro, c, at);
+	mpi_check_count(m, rec, ro, c, a, i);
 }
 static inline __attribute__((always_inline)) void coll_count(mpi_rank *m, const dumpi_record *rec, int ro, int32_t c,
-							       uint64_t at)
+							       const dumpi_args *a, unsigned i)
 {
 	if (c >= 0) hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, true);
-	else coll_count_failed(m, rec, ro, c, at);
+	else coll_count_failed(m, rec, ro, c, a, i);
 }
 
 /* mpi_request_created_hot's case for a persistent init (function fn,
@@ -72,7 +72,7 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 	g.dtype = (uint16_t)dtype;
 	g.peer = (int32_t)(uint32_t)a->f[ip].v;
 	g.tag = (int32_t)(uint32_t)a->f[it].v;
-	mpi_check_count(m, rec, RO_COUNT, g.count, dumpi_arg_at(a, rec->fn, ic));
+	mpi_check_count(m, rec, RO_COUNT, g.count, a, ic);
 	/* uses: the communicator, then the datatype */
 	if (comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
 	if (dtype >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_DATATYPE, dtype);
@@ -84,12 +84,12 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 		if (ch) mpi_chan_hot_add(ch, rec);
 		else mpi_tally(m, rec, &g);
 	} else if (kind == FUSED_RECV) {
-		mpi_recv_msg(m, rec, &g, mpi_status_first(m, rec->fn, a, mpi_role_ix[fn][RO_STATUS]));
+		mpi_recv_msg(m, rec, &g, mpi_status_first(m, a, mpi_role_ix[fn][RO_STATUS]));
 	}
 	/* ranks_and_tags */
 	if (c && mpi_rank_inside(g.peer, c->size)) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
-	else mpi_check_rank(m, rec, comm, pro, g.peer, dumpi_arg_at(a, rec->fn, ip));
-	mpi_check_tag(m, rec, RO_TAG, g.tag, dumpi_arg_at(a, rec->fn, it), recv);
+	else mpi_check_rank(m, rec, comm, pro, g.peer, a, ip);
+	mpi_check_tag(m, rec, RO_TAG, g.tag, a, it, recv);
 	/* mpi_requests: the request it creates */
 	if (kind == FUSED_ISEND || kind == FUSED_IRECV) {
 		uint64_t v = a->f[P2P_REQUEST].v;
@@ -246,7 +246,7 @@ void mpi_fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	const uint8_t *ix = mpi_role_ix[fn];
 	for (const uint8_t *ro = mpi_count_roles[fn]; *ro != RO_COUNT_ROLES; ro++) {
 		unsigned i = ix[*ro];
-		if (a->f[i].present) mpi_check_count(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, dumpi_arg_at(a, rec->fn, i));
+		if (a->f[i].present) mpi_check_count(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, a, i);
 	}
 	/* uses: the communicator, then the datatypes (no OLDCOMM: compute_plans) */
 	for (const uint8_t *ro = mpi_use_roles[fn]; *ro != RO_COUNT_ROLES; ro++) {
@@ -265,7 +265,7 @@ void mpi_fused_coll(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	mpi_inst *in = c ? mpi_inst_of(m, c->inst) : NULL;
 	int32_t root = a->f[ir].present ? (int32_t)(uint32_t)a->f[ir].v : -3;
 	if (in && comm != MPI_D_COMM_SELF) mpi_coll_enter(m, rec, a, in, root);
-	if (a->f[ir].present) mpi_check_rank(m, rec, comm, RO_ROOT, root, dumpi_arg_at(a, rec->fn, ir));
+	if (a->f[ir].present) mpi_check_rank(m, rec, comm, RO_ROOT, root, a, ir);
 }
 
 /* A field no function has (mpi_role_ix's index for a role it lacks). */
@@ -292,7 +292,7 @@ static inline __attribute__((always_inline)) void coll_pair(mpi_rank *m, const d
 	bool counted = coll_has(a, ic, fixed), typed = coll_has(a, it, fixed), rooted = coll_has(a, ir, fixed);
 	int32_t cc = (int32_t)(uint32_t)a->f[ic].v;
 	uint64_t comm = a->f[im].v, t = a->f[it].v;
-	if (counted) coll_count(m, rec, RO_COUNT, cc, dumpi_arg_at(a, rec->fn, ic));
+	if (counted) coll_count(m, rec, RO_COUNT, cc, a, ic);
 	if (comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
 	if (typed && t >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_DATATYPE, t);
 	mpi_comm *c = mpi_comm_of(m, comm);
@@ -303,7 +303,7 @@ static inline __attribute__((always_inline)) void coll_pair(mpi_rank *m, const d
 		if (counted) mpi_count_pair_step(&cnt, (mpi_count_pair){cc, t, RO_COUNT, false});
 		mpi_coll_enter_counted(rec, in, root, &cnt);
 	}
-	if (rooted) coll_root(m, rec, comm, c, root, dumpi_arg_at(a, rec->fn, ir));
+	if (rooted) coll_root(m, rec, comm, c, root, a, ir);
 }
 void mpi_fused_coll_pair(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
@@ -340,8 +340,8 @@ static inline __attribute__((always_inline)) void coll_both(mpi_rank *m, const d
 {
 	uint64_t comm = a->f[im].v, st = a->f[ist].v, rt = a->f[irt].v;
 	int32_t sc = (int32_t)(uint32_t)a->f[isc].v, rc = (int32_t)(uint32_t)a->f[irc].v;
-	coll_count(m, rec, RO_SENDCOUNT, sc, dumpi_arg_at(a, rec->fn, isc));
-	coll_count(m, rec, RO_RECVCOUNT, rc, dumpi_arg_at(a, rec->fn, irc));
+	coll_count(m, rec, RO_SENDCOUNT, sc, a, isc);
+	coll_count(m, rec, RO_RECVCOUNT, rc, a, irc);
 	if (comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
 	if (st >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_SENDTYPE, st);
 	if (rt >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_RECVTYPE, rt);
@@ -387,8 +387,8 @@ static inline __attribute__((always_inline)) void fused_rooted(mpi_rank *m, cons
 	uint64_t st = a->f[ist].v, rt = a->f[irt].v, comm = a->f[ROOTED_COMM].v;
 	int32_t root = (int32_t)(uint32_t)a->f[ROOTED_ROOT].v;
 	/* counts, then uses, in role order */
-	if (hsc) coll_count(m, rec, RO_SENDCOUNT, sc, dumpi_arg_at(a, rec->fn, isc));
-	if (hrc) coll_count(m, rec, RO_RECVCOUNT, rc, dumpi_arg_at(a, rec->fn, irc));
+	if (hsc) coll_count(m, rec, RO_SENDCOUNT, sc, a, isc);
+	if (hrc) coll_count(m, rec, RO_RECVCOUNT, rc, a, irc);
 	if (comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
 	if (hst && st >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_SENDTYPE, st);
 	if (hrt && rt >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, RO_RECVTYPE, rt);
@@ -405,7 +405,7 @@ static inline __attribute__((always_inline)) void fused_rooted(mpi_rank *m, cons
 		}
 		mpi_coll_enter_counted(rec, in, root, &cnt);
 	}
-	coll_root(m, rec, comm, c, root, dumpi_arg_at(a, rec->fn, ROOTED_ROOT));
+	coll_root(m, rec, comm, c, root, a, ROOTED_ROOT);
 }
 static void fused_gather(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { fused_rooted(m, rec, a, true); }
 static void fused_scatter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { fused_rooted(m, rec, a, false); }
@@ -486,10 +486,10 @@ static __attribute__((noinline)) void fused_sendrecv_all(mpi_rank *m, const dump
 	/* counts, then uses: its count roles and use roles in role order, read
 	 * at their places (compute_plans) */
 	if (rep) {
-		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[isc].v, dumpi_arg_at(a, rec->fn, isc));
+		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[isc].v, a, isc);
 	} else {
-		mpi_check_count(m, rec, RO_SENDCOUNT, (int32_t)(uint32_t)a->f[isc].v, dumpi_arg_at(a, rec->fn, isc));
-		mpi_check_count(m, rec, RO_RECVCOUNT, (int32_t)(uint32_t)a->f[irc].v, dumpi_arg_at(a, rec->fn, irc));
+		mpi_check_count(m, rec, RO_SENDCOUNT, (int32_t)(uint32_t)a->f[isc].v, a, isc);
+		mpi_check_count(m, rec, RO_RECVCOUNT, (int32_t)(uint32_t)a->f[irc].v, a, irc);
 	}
 	m->pass->status_fresh = true; /* status_reads */
 	if (comm >= MPI_D_FIRST_USER_COMM) mpi_use_comm(m, rec, a, RO_COMM, comm);
@@ -510,14 +510,14 @@ static __attribute__((noinline)) void fused_sendrecv_all(mpi_rank *m, const dump
 	r.tag = (int32_t)(uint32_t)a->f[irt].v;
 	/* mpi_messages */
 	mpi_send_msg(m, rec, &s);
-	mpi_recv_msg(m, rec, &r, mpi_status_first(m, rec->fn, a, ix[RO_STATUS]));
+	mpi_recv_msg(m, rec, &r, mpi_status_first(m, a, ix[RO_STATUS]));
 	/* ranks_and_tags */
 	if (c && mpi_rank_inside(s.peer, c->size)) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
-	else mpi_check_rank(m, rec, comm, RO_DEST, s.peer, dumpi_arg_at(a, rec->fn, isd));
+	else mpi_check_rank(m, rec, comm, RO_DEST, s.peer, a, isd);
 	if (c && mpi_rank_inside(r.peer, c->size)) hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, true);
-	else mpi_check_rank(m, rec, comm, RO_SOURCE, r.peer, dumpi_arg_at(a, rec->fn, irs));
-	mpi_check_tag(m, rec, RO_SENDTAG, s.tag, dumpi_arg_at(a, rec->fn, ist), false);
-	mpi_check_tag(m, rec, RO_RECVTAG, r.tag, dumpi_arg_at(a, rec->fn, irt), true);
+	else mpi_check_rank(m, rec, comm, RO_SOURCE, r.peer, a, irs);
+	mpi_check_tag(m, rec, RO_SENDTAG, s.tag, a, ist, false);
+	mpi_check_tag(m, rec, RO_RECVTAG, r.tag, a, irt, true);
 }
 
 /* MPI_Sendrecv (MPI_Sendrecv_replace when `rep`) in the common case of
@@ -571,7 +571,7 @@ static inline __attribute__((always_inline)) void fused_count(mpi_rank *m, const
 	mpi_take_bytes(m, a);
 	unsigned ic = mpi_role_ix[rec->fn][RO_COUNT];
 	if ((mpi_plans[rec->fn] & PLAN_COUNTS) && a->f[ic].present)
-		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, dumpi_arg_at(a, rec->fn, ic));
+		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a, ic);
 }
 
 /* MPI_Waitall and MPI_Testall: their count, then their requests, with
@@ -588,7 +588,7 @@ static inline __attribute__((always_inline)) void fused_waitall(mpi_rank *m, con
 	/* the status mpi_waitall_hot reads when the record has none: not cancelled */
 	static const uint8_t no_status[9];
 	mpi_take_bytes(m, a);
-	if (counted && a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, dumpi_arg_at(a, rec->fn, ic));
+	if (counted && a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a, ic);
 	if (!a->f[iq].present) return;
 	mpi_pass *p = m->pass;
 	uint64_t cnt = a->f[iq].v, first = 0;
@@ -596,9 +596,9 @@ static inline __attribute__((always_inline)) void fused_waitall(mpi_rank *m, con
 	bool flag = !a->f[iflag].present || a->f[iflag].v;
 	unsigned stride = p->status_tagged ? 14u : 10u;
 	uint64_t nst = a->f[is].present ? a->f[is].v : 0;
-	const uint8_t *ids = mpi_req_ids(p, dumpi_arg_at(a, rec->fn, iq), cnt);
+	const uint8_t *ids = mpi_req_ids(p, dumpi_arg_at_var(a, iq), cnt);
 	const uint8_t *sts = !nst ? no_status
-			     : nst >= cnt && nst <= UINT32_MAX ? mpi_in_record(m, dumpi_arg_at(a, rec->fn, is) + 4, nst * stride)
+			     : nst >= cnt && nst <= UINT32_MAX ? mpi_in_record(m, dumpi_arg_at_var(a, is) + 4, nst * stride)
 							       : NULL;
 	if (!nst) stride = 0;
 	if (flag && ids && sts && !p->req_off) first = mpi_waitall_hot(m, ids, cnt, sts, stride);
@@ -631,17 +631,17 @@ static void fused_waitall_at(mpi_rank *m, const dumpi_record *rec, const dumpi_a
 	/* the status mpi_waitall_hot reads when the record has none: not cancelled */
 	static const uint8_t no_status[9];
 	const unsigned ic = WAITALL_COUNT, iq = WAITALL_REQUESTS, is = WAITALL_STATUSES;
-	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, dumpi_arg_at(a, rec->fn, ic));
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a, ic);
 	if (!a->f[iq].present) return;
 	uint64_t cnt = a->f[iq].v, first = 0;
-	const uint8_t *ids = mpi_req_ids_of(a, dumpi_arg_at(a, rec->fn, iq), cnt);
+	const uint8_t *ids = mpi_req_ids_of(a, dumpi_arg_at_var(a, iq), cnt);
 	mpi_pass *p = m->pass;
 	if (ids && !p->req_off) {
 		/* one status for each request (a status entry is 14 bytes with
 		 * its tag, else 10) in the record's bytes, or none; cnt * stride
 		 * cannot wrap, as cnt ids lie in the record's bytes */
 		unsigned stride = p->status_tagged ? 14u : 10u;
-		uint64_t nst = a->f[is].present ? a->f[is].v : 0, o = dumpi_arg_at(a, rec->fn, is) + 4 - a->bytes_at;
+		uint64_t nst = a->f[is].present ? a->f[is].v : 0, o = dumpi_arg_at_var(a, is) + 4 - a->bytes_at;
 		const uint8_t *sts = no_status;
 		if (!nst) stride = 0;
 		else if (nst == cnt && o <= a->bytes_len && cnt * stride <= a->bytes_len - o) sts = a->bytes + o;
@@ -678,16 +678,16 @@ __attribute__((noinline)) static void startall_rest(mpi_rank *m, const dumpi_rec
 						   uint64_t first)
 {
 	mpi_take_bytes(m, a);
-	mpi_request_startall_hot(m, rec, a->f[STARTALL_REQUESTS].v, dumpi_arg_at(a, rec->fn, STARTALL_REQUESTS), first);
+	mpi_request_startall_hot(m, rec, a->f[STARTALL_REQUESTS].v, dumpi_arg_at_var(a, STARTALL_REQUESTS), first);
 }
 
 static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	const unsigned ic = STARTALL_COUNT, iq = STARTALL_REQUESTS;
-	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, dumpi_arg_at(a, rec->fn, ic));
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a, ic);
 	if (!a->f[iq].present) return;
 	uint64_t cnt = a->f[iq].v, first = 0;
-	const uint8_t *ids = mpi_req_ids_of(a, dumpi_arg_at(a, rec->fn, iq), cnt);
+	const uint8_t *ids = mpi_req_ids_of(a, dumpi_arg_at_var(a, iq), cnt);
 	if (ids) first = mpi_startall_hot(m, rec, ids, cnt);
 	if (first < cnt) startall_rest(m, rec, a, first);
 }

@@ -359,21 +359,19 @@ static inline __attribute__((always_inline)) mpi_status mpi_status_at(mpi_rank *
 
 /* The first status of the status field at index `is` of the args, as
  * mpi_status_of reads it, inline where a blocking receive reads its one. */
-static inline __attribute__((always_inline)) mpi_status mpi_status_first(mpi_rank *m, unsigned fn, const dumpi_args *a,
-									     unsigned is)
+static inline __attribute__((always_inline)) mpi_status mpi_status_first(mpi_rank *m, const dumpi_args *a, unsigned is)
 {
 	if (!a->f[is].present || a->f[is].v == 0) return (mpi_status){0};
-	return mpi_status_at(m, dumpi_arg_at(a, fn, is) + 4);
+	return mpi_status_at(m, dumpi_arg_at_var(a, is) + 4);
 }
 
 /* Whether status i of the statuses field at index `is` of the args says
  * cancelled, as mpi_status_of reads it (an unreadable status is not). */
-static inline __attribute__((always_inline)) bool mpi_status_cancelled(mpi_rank *m, unsigned fn, const dumpi_args *a,
-									  unsigned is, uint64_t i)
+static inline __attribute__((always_inline)) bool mpi_status_cancelled(mpi_rank *m, const dumpi_args *a, unsigned is, uint64_t i)
 {
 	if (!a->f[is].present || i >= a->f[is].v) return false;
 	unsigned stride = m->pass->status_tagged ? 14u : 10u;
-	const uint8_t *sb = mpi_bytes(m, dumpi_arg_at(a, fn, is) + 4 + i * stride, stride);
+	const uint8_t *sb = mpi_bytes(m, dumpi_arg_at_var(a, is) + 4 + i * stride, stride);
 	return sb && sb[8];
 }
 

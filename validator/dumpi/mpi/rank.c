@@ -373,7 +373,7 @@ void mpi_check_counts(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	const uint8_t *ix = mpi_role_ix[rec->fn];
 	for (const uint8_t *ro = mpi_count_roles[rec->fn]; *ro != RO_COUNT_ROLES; ro++) {
 		unsigned i = ix[*ro];
-		if (a->f[i].present) mpi_check_count(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, dumpi_arg_at(a, rec->fn, i));
+		if (a->f[i].present) mpi_check_count(m, rec, *ro, (int32_t)(uint32_t)a->f[i].v, a, i);
 	}
 }
 
@@ -381,10 +381,11 @@ static void check_rank_arg(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 {
 	uint64_t v;
 	if (!mpi_arg(rec->fn, a, ro, &v)) return;
-	mpi_check_rank(m, rec, comm, ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, ro));
+	mpi_check_rank(m, rec, comm, ro, (int32_t)(uint32_t)v, a, mpi_role_ix[rec->fn][ro]);
 }
 
-void mpi_check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at)
+void mpi_check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, const dumpi_args *a,
+			unsigned i)
 {
 	bool dest = ro == RO_DEST;
 	if (x == -1 || x == -2) {
@@ -397,19 +398,19 @@ void mpi_check_rank_any(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int
 		if (!(m->impl & lib)) m->impl |= (uint8_t)lib, m->impl_rec[lib - 1] = rec->index;
 		bool ok = !m->impl_opt || m->impl_opt == lib;
 		if (!hv_eval(m->r, HV_R_DUMPI_MPI_RANK_RANGE, ok))
-			mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, at, 4,
+			mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, dumpi_arg_at(a, rec->fn, i), 4,
 				 "%s %d is no rank: under %s (--mpi) MPI_PROC_NULL is %d, and %d is %s", mpi_role_label(ro), x,
 				 m->impl_opt == IMPL_MPICH ? "MPICH" : "Open MPI", m->impl_opt == IMPL_MPICH ? -1 : -2, x,
 				 x == -1 ? "MPI_ANY_SOURCE, which a send cannot name" : "MPI_ROOT, which only intercommunicator collectives name");
 		return;
 	}
 	mpi_comm *c = mpi_comm_of(m, comm);
-	if (c) mpi_check_rank_in(m, rec, comm, ro, x, at, c);
+	if (c) mpi_check_rank_in(m, rec, comm, ro, x, a, i, c);
 }
 
 /* The same once the communicator is found (c). */
-void mpi_check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, uint64_t at,
-			  mpi_comm *c)
+void mpi_check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int ro, int32_t x, const dumpi_args *a,
+		       unsigned i, mpi_comm *c)
 {
 	int64_t size = c->size;
 	if (x < 0 || size >= 0) {
@@ -420,7 +421,7 @@ void mpi_check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int 
 		else if (size >= 0)
 			snprintf(tail, sizeof tail, "; it has %lld rank(s) (MPI_Comm_size record %llu)", (long long)size,
 				 (unsigned long long)c->size_rec);
-		mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, at, 4,
+		mpi_emit(m, HV_R_DUMPI_MPI_RANK_RANGE, rec, dumpi_arg_at(a, rec->fn, i), 4,
 			 "%s %d is outside communicator %llu%s and no constant DUMPI writes (-1, -2)%s", mpi_role_label(ro),
 			 x, (unsigned long long)comm, comm == MPI_D_COMM_WORLD ? " (world)" : "", tail);
 		return;
@@ -430,7 +431,7 @@ void mpi_check_rank_in(mpi_rank *m, const dumpi_record *rec, uint64_t comm, int 
 	if (in && x > in->ref.max) {
 		in->ref.max = x;
 		in->ref.rec = rec->index;
-		in->ref.off = at;
+		in->ref.off = dumpi_arg_at(a, rec->fn, i);
 		in->ref.fn = (uint16_t)rec->fn;
 		in->ref.role = (uint8_t)ro;
 	}
@@ -440,34 +441,34 @@ static void check_tag(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 {
 	uint64_t v;
 	if (!mpi_arg(rec->fn, a, ro, &v)) return;
-	mpi_check_tag(m, rec, ro, (int32_t)(uint32_t)v, mpi_arg_at(rec->fn, a, ro), receive);
+	mpi_check_tag(m, rec, ro, (int32_t)(uint32_t)v, a, mpi_role_ix[rec->fn][ro], receive);
 }
 
 
-/* MPI_Type_free of datatype `id` (its field at `at`): a predefined one
- * is refused by MPI libraries; a user one is freed by this record. */
-static __attribute__((noinline, cold)) void type_free_refused(mpi_rank *m, const dumpi_record *rec, uint64_t at,
-								  uint64_t id)
+/* MPI_Type_free of datatype `id` (field i of a): a predefined one is
+ * refused by MPI libraries; a user one is freed by this record. */
+static __attribute__((noinline, cold)) void type_free_refused(mpi_rank *m, const dumpi_record *rec,
+								  const dumpi_args *a, unsigned i, uint64_t id)
 {
-	mpi_emit(m, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, rec, at, 2,
+	mpi_emit(m, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, rec, dumpi_arg_at(a, rec->fn, i), 2,
 		 "datatype %llu is a predefined datatype (DUMPI indices 2..%d): MPI libraries refuse to free it "
 		 "(expected a datatype index >= %d that a type constructor returned)",
 		 (unsigned long long)id, MPI_D_FIRST_USER_DATATYPE - 1, MPI_D_FIRST_USER_DATATYPE);
 }
-static inline __attribute__((always_inline)) void type_free(mpi_rank *m, const dumpi_record *rec, uint64_t at,
-							      uint64_t id)
+static inline __attribute__((always_inline)) void type_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
+							      unsigned i, uint64_t id)
 {
 	bool ok = id < 2 || id >= MPI_D_FIRST_USER_DATATYPE;
-	if (!hv_eval(m->r, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, ok)) type_free_refused(m, rec, at, id);
+	if (!hv_eval(m->r, HV_R_DUMPI_MPI_TYPE_PREDEFINED_FREED, ok)) type_free_refused(m, rec, a, i, id);
 	if (id >= MPI_D_FIRST_USER_DATATYPE) mpi_type_freed_hot(m, id, rec);
 }
 
 /* mpi_check_count out of line, for the paths whose counts are seldom
  * negative: their common case then keeps no registers for the message. */
 static __attribute__((noinline, cold)) void count_cold(mpi_rank *m, const dumpi_record *rec, int ro, int32_t c,
-							  uint64_t at)
+							  const dumpi_args *a, unsigned i)
 {
-	mpi_check_count(m, rec, ro, c, at);
+	mpi_check_count(m, rec, ro, c, a, i);
 }
 
 static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -529,7 +530,7 @@ static void handles(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 				 (unsigned long long)id, id == MPI_D_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF",
 				 MPI_D_FIRST_USER_COMM);
 	}
-	if (fn == 47 && mpi_arg(fn, a, RO_DATATYPE, &id)) type_free(m, rec, mpi_arg_at(fn, a, RO_DATATYPE), id);
+	if (fn == 47 && mpi_arg(fn, a, RO_DATATYPE, &id)) type_free(m, rec, a, mpi_role_ix[fn][RO_DATATYPE], id);
 	if ((fn == 87 || fn == 132) && mpi_arg(fn, a, RO_COMM, &id) && id >= MPI_D_FIRST_USER_COMM) {
 		mpi_comm *c = mpi_comm_of(m, id);
 		if (c) mpi_comm_freed(m, c, id, rec);
@@ -655,11 +656,11 @@ static inline __attribute__((always_inline)) void type_call(mpi_rank *m, const d
 	int32_t cc = (int32_t)(uint32_t)a->f[ic].v;
 	if (hc) {
 		if (cc >= 0) hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, true);
-		else count_cold(m, rec, RO_COUNT, cc, dumpi_arg_at(a, rec->fn, ic));
+		else count_cold(m, rec, RO_COUNT, cc, a, ic);
 	}
 	if (hu && a->f[iu].v >= MPI_D_FIRST_USER_DATATYPE) mpi_use_type(m, rec, a, (int)ru, a->f[iu].v);
 	if (kind == TYPE_MADE && hn && a->f[in].v >= MPI_D_FIRST_USER_DATATYPE) mpi_type_made_hot(m, a->f[in].v, rec);
-	if (kind == TYPE_FREE && hu) type_free(m, rec, dumpi_arg_at(a, rec->fn, iu), a->f[iu].v); /* its use role is RO_DATATYPE */
+	if (kind == TYPE_FREE && hu) type_free(m, rec, a, iu, a->f[iu].v); /* its use role is RO_DATATYPE */
 }
 /* type_call with the fields found through the function's roles */
 static inline __attribute__((always_inline)) void type_roles(mpi_rank *m, const dumpi_record *rec,

@@ -357,7 +357,7 @@ void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 		/* most complete a plain request of the table: its status is read
 		 * only for whether it was cancelled */
 		mpi_req *q = mpi_req_plain(m, id);
-		if (q && !mpi_status_cancelled(m, rec->fn, a, mpi_role_ix[fn][RO_STATUS], 0)) {
+		if (q && !mpi_status_cancelled(m, a, mpi_role_ix[fn][RO_STATUS], 0)) {
 			mpi_req_plain_finish(m, q);
 		} else {
 			q = id >= 2 ? req_get(m, id) : NULL;
@@ -385,10 +385,10 @@ void mpi_request_waitany(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 {
 	const unsigned ic = WAITANY_COUNT, iq = WAITANY_REQUESTS, ix = WAITANY_INDEX, is = WAITANY_STATUS;
 	mpi_take_bytes(m, a);
-	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, dumpi_arg_at(a, rec->fn, ic));
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a, ic);
 	if (!a->f[iq].present) return;
 	mpi_pass *p = m->pass;
-	uint64_t cnt = a->f[iq].v, arr = dumpi_arg_at(a, rec->fn, iq);
+	uint64_t cnt = a->f[iq].v, arr = dumpi_arg_at_var(a, iq);
 	const uint8_t *ids = mpi_req_ids(p, arr, cnt);
 	if (!ids) {
 		mpi_request_some(m, rec, a);
@@ -405,7 +405,7 @@ void mpi_request_waitany(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	if (!a->f[ix].present || idx >= cnt) return;
 	uint32_t id = hv_be32(ids + 4 * idx);
 	mpi_req *q = mpi_req_plain(m, id);
-	if (q && !mpi_status_cancelled(m, rec->fn, a, is, 0)) {
+	if (q && !mpi_status_cancelled(m, a, is, 0)) {
 		mpi_req_plain_finish(m, q);
 	} else {
 		q = id >= 2 ? req_get(m, id) : NULL;
@@ -439,7 +439,7 @@ __attribute__((noinline)) static void wait_rest(mpi_rank *m, const dumpi_record 
 	 * (as mpi_status_cancelled reads it: none, or its whole entry) */
 	mpi_req *q = mpi_req_plain(m, id);
 	if (q) {
-		uint64_t stride = m->pass->status_tagged ? 14u : 10u, at = dumpi_arg_at(a, rec->fn, is) + 4;
+		uint64_t stride = m->pass->status_tagged ? 14u : 10u, at = dumpi_arg_at_var(a, is) + 4;
 		if (!a->f[is].present || a->f[is].v == 0) {
 			mpi_req_plain_done(m, q);
 			return;
@@ -453,7 +453,7 @@ __attribute__((noinline)) static void wait_rest(mpi_rank *m, const dumpi_record 
 		}
 	}
 	mpi_take_bytes(m, a);
-	if (q && !mpi_status_cancelled(m, rec->fn, a, is, 0)) {
+	if (q && !mpi_status_cancelled(m, a, is, 0)) {
 		mpi_req_plain_done(m, q);
 		return;
 	}
@@ -468,7 +468,7 @@ void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	const unsigned iq = WAIT_REQUEST, is = WAIT_STATUS;
 	mpi_req *q = mpi_req_plain(m, (uint32_t)a->f[iq].v);
-	uint64_t stride = m->pass->status_tagged ? 14u : 10u, o = dumpi_arg_at(a, rec->fn, is) + 4 - a->bytes_at;
+	uint64_t stride = m->pass->status_tagged ? 14u : 10u, o = dumpi_arg_at_var(a, is) + 4 - a->bytes_at;
 	bool none = !a->f[is].present || a->f[is].v == 0;
 	if (q && a->f[iq].present &&
 	    (none || (a->bytes && o <= a->bytes_len && stride <= a->bytes_len - o && !a->bytes[o + 8]))) {
@@ -503,14 +503,14 @@ void mpi_request_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	 * (as mpi_status_cancelled reads them), else one by one */
 	uint64_t stride = m->pass->status_tagged ? 14u : 10u;
 	const uint8_t *sts = a->f[is].present && a->f[is].v <= UINT32_MAX
-				     ? mpi_in_record(m, dumpi_arg_at(a, rec->fn, is) + 4, a->f[is].v * stride)
+				     ? mpi_in_record(m, dumpi_arg_at_var(a, is) + 4, a->f[is].v * stride)
 				     : NULL;
 	for (uint64_t i = first; i < cnt; i++) {
 		uint32_t id;
 		if (ids) id = hv_be32(ids + 4 * i);
 		else if (!mpi_arr_u32(m, arr, i, &id)) break;
 		mpi_req *q = flag ? mpi_req_plain(m, id) : NULL;
-		bool cancelled = q && (sts ? i < a->f[is].v && sts[i * stride + 8] : mpi_status_cancelled(m, rec->fn, a, is, i));
+		bool cancelled = q && (sts ? i < a->f[is].v && sts[i * stride + 8] : mpi_status_cancelled(m, a, is, i));
 		if (q && !cancelled) mpi_req_plain_done(m, q);
 		else waitall_whole(m, rec, a, arr, i, id, flag);
 	}
@@ -532,7 +532,7 @@ void mpi_request_test(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 	 * says not cancelled finished without reading the rest of it */
 	mpi_take_bytes(m, a);
 	mpi_req *q = mpi_req_plain(m, id);
-	if (q && !mpi_status_cancelled(m, rec->fn, a, ix[RO_STATUS], 0)) mpi_req_plain_done(m, q);
+	if (q && !mpi_status_cancelled(m, a, ix[RO_STATUS], 0)) mpi_req_plain_done(m, q);
 	else req_complete(m, rec, dumpi_arg_at(a, rec->fn, iq), id, mpi_status_of(m, rec->fn, a, RO_STATUS, 0));
 }
 
