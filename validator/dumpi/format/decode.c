@@ -51,12 +51,17 @@ enum {
  * record holds at least dumpi_min_ID - kmin_ + 8 more bytes from k_ on: the
  * check at the start and at each counted field make it so, which is what
  * lets a fixed-width field be read with no check of its own, by a load of
- * 8 bytes); fi_: the field's index. All three are constants where no
- * counted field came before, and the compiler folds them. */
+ * 8 bytes); fi_: the field's index; var_: whether the field has no fixed
+ * width (counted, status, root-only) or comes after one, so that its offset
+ * is stored, where dumpi_arg_offsets says DUMPI_AT_STORED: its array's or
+ * status's readers find it with one load (dumpi_arg_at_var), and any other
+ * is known from the layout alone (a store an argument of every record
+ * would cost). All four are constants where no counted field came before,
+ * and the compiler folds them. */
 #define DUMPI_PUT_(val)                                                                                               \
 	do {                                                                                                          \
 		out->f[fi_].v = (val);                                                                                \
-		out->f[fi_].at = at + k_;                                                                             \
+		if (var_) out->f[fi_].at = at + k_;                                                                   \
 		if (ROOTED_) out->f[fi_].present = true;                                                              \
 		fi_++;                                                                                                \
 	} while (0)
@@ -72,6 +77,7 @@ enum {
 	{                                                                                                             \
 		uint64_t c_ = hv_be32(q + k_);                                                                     \
 		kmin_ += 4;                                                                                           \
+		var_ = true;                                                                                          \
 		if (avail - k_ - 4u < c_ * (w) + ((size_t)MIN_ - kmin_) + 8u) return DUMPI_DEC_FAIL;                           \
 		DUMPI_PUT_(c_);                                                                                       \
 		k_ += 4u + (size_t)(c_ * (w));                                                                        \
@@ -83,6 +89,7 @@ enum {
 /* statuses: absent without the status bits (present, count 0, as the walk leaves them) */
 #define DUMPI_DEC_S                                                                                                   \
 	if (mask & DUMPI_MASK_STATUS) DUMPI_COUNTED_(out->status_len) else {                                             \
+		var_ = true;                                                                                          \
 		DUMPI_PUT_(0);                                                                                        \
 		kmin_ += 4;                                                                                           \
 	}
@@ -362,6 +369,7 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
  * in one leaf function with its id a constant. */
 #define DUMPI_F(k, n) DUMPI_DEC_##k
 #define DUMPI_R(k, n)                                                                                                 \
+	var_ = true;                                                                                                  \
 	if (hr_ && ht_ && rank_ == root_) DUMPI_DEC_##k else {                                                      \
 		out->f[fi_].present = false;                                                                          \
 		fi_++;                                                                                                \
@@ -379,11 +387,11 @@ __attribute__((noinline)) void dumpi_args_present(dumpi_args *out)
 		size_t k_ = 0, kmin_ = 0;                                                                             \
 		unsigned fi_ = 0;                                                                                     \
 		uint32_t rank_ = 0, root_ = 0;                                                                        \
-		bool hr_ = false, ht_ = false;                                                                        \
+		bool hr_ = false, ht_ = false, var_ = false;                                                          \
 		if (ROOTED_) out->absent = true;                                                                      \
 		else if (STEP_ == 0 && out->absent) dumpi_args_present(out);                                          \
 		__VA_ARGS__;                                                                                           \
-		(void)rank_, (void)root_, (void)hr_, (void)ht_, (void)kmin_;                                          \
+		(void)rank_, (void)root_, (void)hr_, (void)ht_, (void)kmin_, (void)var_;                              \
 		out->n = (uint8_t)fi_;                                                                                \
 		return q + k_;                                                                                        \
 	}                                                                                                             \

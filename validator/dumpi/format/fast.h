@@ -288,18 +288,18 @@ static inline __attribute__((always_inline)) void dumpi_step_tail(dumpi_hot *h, 
 									   const uint8_t *e, unsigned fn, bool threaded,
 									   bool rooted)
 {
-	uint64_t pos = dumpi_hot_pos(h, p);
-	size_t len = (size_t)(e - p);
+	/* the arguments' bytes, from the first (dumpi_arg_at counts from it):
+	 * their offset is the one the decoder was given */
+	const uint8_t *q = p + (threaded ? 29u : 27u);
+	uint64_t at = dumpi_hot_pos(h, q);
 	dumpi_record *rec = &h->rec;
 	rec->index++;
-	rec->offset = pos;
+	rec->offset = at - (threaded ? 29u : 27u);
 	rec->fn = fn;
-	/* the arguments' bytes, from the first (dumpi_arg_at counts from it) */
-	const unsigned k = threaded ? 29u : 27u;
 	dumpi_args *a = &h->args;
-	a->bytes = p + k;
-	a->bytes_at = pos + k;
-	a->bytes_len = len - k;
+	a->bytes = q;
+	a->bytes_at = at;
+	a->bytes_len = (size_t)(e - q);
 	h->records[fn]++;
 	h->next = e;
 	/* a record of no thread id is thread 0, whose keys are always there:
