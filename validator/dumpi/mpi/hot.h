@@ -92,6 +92,20 @@ static inline __attribute__((always_inline)) void mpi_chan_hot_add_run(mpi_chan 
 /* Whether a request's message is a receive with a wildcard, counted when it completes. */
 static inline bool mpi_req_wild_recv(const mpi_msg *g) { return g->p2p && g->recv && mpi_msg_wild(g); }
 
+/* Request q's message, g, stored field by field (a copy of the whole
+ * would copy its padding too), its direction `recv` a constant of the
+ * caller's. */
+static inline __attribute__((always_inline)) void mpi_req_msg_set(mpi_req *q, const mpi_msg *g, bool recv)
+{
+	q->msg.p2p = true;
+	q->msg.recv = recv;
+	q->msg.inst = g->inst;
+	q->msg.peer = g->peer;
+	q->msg.tag = g->tag;
+	q->msg.count = g->count;
+	q->msg.dtype = g->dtype;
+}
+
 /* The slot of the request table (requests.c) where request `id` lives
  * when the table holds it (before the first request, an empty one). */
 static inline __attribute__((always_inline)) mpi_req *mpi_req_slot(const mpi_pass *p, uint64_t id)
@@ -131,20 +145,21 @@ static inline __attribute__((always_inline)) mpi_req *mpi_req_hot_slot(mpi_pass 
 }
 
 /* The common case of mpi_request_created (requests.c), a nonblocking call
- * (function fn, 8..12) on id `v` whose slot of the table is free while the
- * map holds no request (so none has this id), whose word of the bitmap of
- * ids seen is there, whose message, of a known peer and tag, goes to a
- * channel of mpi_chan_hot: its steps, with nothing to allocate. False
- * (nothing done) when it is not that case. */
+ * (function fn, 8..12: the dispatch sends no other here; `recv`, a
+ * constant of the caller, is fn == 12) on id `v` whose slot of the table is
+ * free while the map holds no request (so none has this id), whose word of
+ * the bitmap of ids seen is there, whose message, of a known peer and tag,
+ * goes to a channel of mpi_chan_hot: its steps, with nothing to allocate.
+ * False (nothing done) when it is not that case. */
 static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_rank *m, const dumpi_record *rec,
-									  uint64_t v, const mpi_msg *g, unsigned fn)
+									  uint64_t v, const mpi_msg *g, unsigned fn,
+									  bool recv)
 {
 	mpi_pass *p = m->pass;
 	uint32_t w;
 	mpi_req *q = mpi_req_hot_slot(p, v, &w);
-	/* g->recv is fn == 12 for fn 8..12 */
-	if (!q || fn < 8 || fn > 12 || g->peer < 0 || (g->recv && g->tag < 0)) return false;
-	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
+	if (!q || g->peer < 0 || (recv && g->tag < 0)) return false;
+	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, recv, g->count, g->dtype);
 	if (!c) return false;
 	p->req_seen[w] |= 1ull << (v % 64);
 	mpi_chan_hot_add(c, rec);
@@ -160,7 +175,7 @@ static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_ra
 	q->id = (uint32_t)v;
 	q->rec = rec->index;
 	q->off = rec->offset;
-	q->msg = *g;
+	mpi_req_msg_set(q, g, recv);
 	return true;
 }
 
@@ -327,11 +342,12 @@ static inline __attribute__((always_inline)) uint64_t mpi_waitall_hot(mpi_rank *
 		/* mpi_req_plain_finish without a branch, as an array mixes
 		 * sends and receives, nonblocking and persistent requests in
 		 * no order a predictor learns: an active request of more than
-		 * one live instance loses one (`more`), any other active one
-		 * ends (REQ_ACTIVE - 1 is 0, REQ_PERSIST_ACTIVE - 1 is
-		 * REQ_PERSIST_IDLE); status_fresh is stored once */
+		 * one live instance (only a nonblocking one has more: mpi_req.live)
+		 * loses one (`more`), any other active one ends (REQ_ACTIVE - 1
+		 * is 0, REQ_PERSIST_ACTIVE - 1 is REQ_PERSIST_IDLE); status_fresh
+		 * is stored once */
 		fresh |= q->msg.p2p & q->msg.recv;
-		unsigned more = (q->live > 1) & (q->kind == REQ_ACTIVE);
+		unsigned more = q->live > 1;
 		q->live -= more;
 		q->kind = (uint8_t)(q->kind - 1u + more);
 	}

@@ -168,7 +168,8 @@ typedef struct mpi_req {
 	uint8_t kind;         /* REQ_* */
 	bool cancelled;
 	bool wild_recv;       /* msg is a receive with a wildcard (counted when it completes) */
-	uint32_t live;        /* REQ_ACTIVE: instances not yet completed (>= 1) */
+	uint32_t live;        /* REQ_ACTIVE: instances not yet completed (>= 1); a persistent request: 1
+	                         (so more than 1 says REQ_ACTIVE: mpi_waitall_hot) */
 	uint16_t fn;          /* the call that created it */
 	uint16_t chan_gen;    /* a persistent request: chan is its message's channel while this equals
 	                         mpi_pass.chan_gen (0: none kept) */
