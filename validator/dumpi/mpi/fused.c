@@ -696,7 +696,10 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
  * them out (mpi_fused_req_path takes it only then): most start persistent
  * requests of the table onto channels met lately (mpi_startall_hot); the
  * rest of the array, from the first that is not such a one, goes request
- * by request, with the record's bytes taken for it. */
+ * by request, with the record's bytes taken for it. As MPI_Waitall's
+ * (fused_waitall_at), the common case -- a count >= 0, the ids in the
+ * args' bytes, the request checks on -- is tested first, in one branch,
+ * and calls nothing but tail calls; anything else goes whole out of line. */
 enum { STARTALL_COUNT, STARTALL_REQUESTS };
 /* The rest, out of line: the common loop then keeps nothing of it in
  * registers (it spilled the loop's values when inline). */
@@ -706,15 +709,28 @@ __attribute__((noinline)) static void startall_rest(mpi_rank *m, const dumpi_rec
 	mpi_take_bytes(m, a);
 	mpi_request_startall_hot(m, rec, a->f[STARTALL_REQUESTS].v, a->f[STARTALL_REQUESTS].at, first);
 }
+__attribute__((noinline)) static void startall_whole(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const unsigned ic = STARTALL_COUNT, iq = STARTALL_REQUESTS;
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
+	if (a->f[iq].present) startall_rest(m, rec, a, 0);
+}
 
 static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	const unsigned ic = STARTALL_COUNT, iq = STARTALL_REQUESTS;
-	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a->f[ic].at);
-	if (!a->f[iq].present) return;
-	uint64_t cnt = a->f[iq].v, first = 0;
-	const uint8_t *ids = mpi_req_ids_of(a, a->f[iq].at, cnt);
-	if (ids) first = mpi_startall_hot(m, rec, ids, cnt);
+	uint64_t cnt = a->f[iq].v, len = a->bytes_len;
+	/* where the ids begin in the record's bytes (an `at` before them wraps
+	 * past their length) */
+	uint64_t oq = a->f[iq].at + 4 - a->bytes_at;
+	bool common = a->f[ic].present & a->f[iq].present & ((int32_t)(uint32_t)a->f[ic].v >= 0) & !m->pass->req_off &
+		      (a->bytes != NULL) & (oq <= len);
+	if (!common || cnt > (len - oq) / 4) {
+		startall_whole(m, rec, a);
+		return;
+	}
+	hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, true);
+	uint64_t first = mpi_startall_hot(m, rec, a->bytes + oq, cnt);
 	if (first < cnt) startall_rest(m, rec, a, first);
 }
 

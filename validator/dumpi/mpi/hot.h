@@ -159,15 +159,14 @@ static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_ra
 	uint32_t w;
 	mpi_req *q = mpi_req_hot_slot(p, v, &w);
 	if (!q || g->peer < 0 || (recv && g->tag < 0)) return false;
-	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, recv, g->count, g->dtype);
-	if (!c) return false;
-	p->req_seen[w] |= 1ull << (v % 64);
-	mpi_chan_hot_add(c, rec);
-	/* field by field, as a compound literal stores its padding too; a
-	 * known peer and tag is no wildcard receive; the channel a persistent
-	 * request kept here before is left (only an idle persistent request's
-	 * is looked at, and req_start drops it from one made so otherwise) */
-	q->kind = REQ_ACTIVE;
+	/* the request's fields stored first, into its free slot (kind 0, so
+	 * no request: a miss below leaves it so, for mpi_request_created,
+	 * which writes every field), so that few values stay live across the
+	 * channel's lookup; field by field, as a compound literal stores its
+	 * padding too; a known peer and tag is no wildcard receive; the
+	 * channel a persistent request kept here before is left (only an idle
+	 * persistent request's is looked at, and req_start drops it from one
+	 * made so otherwise) */
 	q->cancelled = false;
 	q->wild_recv = false;
 	q->live = 1;
@@ -176,6 +175,11 @@ static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_ra
 	q->rec = rec->index;
 	q->off = rec->offset;
 	mpi_req_msg_set(q, g, recv);
+	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, recv, g->count, g->dtype);
+	if (!c) return false;
+	p->req_seen[w] |= 1ull << (v % 64);
+	mpi_chan_hot_add(c, rec);
+	q->kind = REQ_ACTIVE;
 	return true;
 }
 
