@@ -45,14 +45,21 @@ static inline __attribute__((always_inline)) bool mpi_request_init_hot(mpi_rank 
 	mpi_req *q = mpi_req_hot_slot(p, v, &w);
 	if (!q) return false;
 	p->req_seen[w] |= 1ull << (v % 64);
-	/* field by field, as mpi_request_created_hot stores them; its chan is
-	 * not read while chan_gen is 0 (mpi_pass.chan_gen never is) */
+	/* field by field, as mpi_request_created_hot stores them */
 	q->kind = REQ_PERSIST_IDLE;
 	q->cancelled = false;
 	q->wild_recv = recv && mpi_msg_wild(g);
 	q->live = 1;
 	q->fn = (uint16_t)fn;
-	q->chan_gen = 0;
+	/* the channel its starts go to, kept when its near slot holds it (as
+	 * MPI_Startall's common loop would find and keep it at the first start,
+	 * mpi_startall_hot), for a message of the case that loop starts: a
+	 * known peer, and a known tag for a receive (mpi_req.chan_gen);
+	 * else none (its chan then not read) */
+	mpi_chan *c = NULL;
+	if (g->peer >= 0 && (!recv || g->tag >= 0)) c = mpi_chan_keyed(m, g->inst, g->peer, g->tag, recv);
+	q->chan = c;
+	q->chan_gen = c ? p->chan_gen : 0;
 	q->id = (uint32_t)v;
 	q->rec = rec->index;
 	q->off = rec->offset;

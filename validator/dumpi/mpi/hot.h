@@ -49,12 +49,20 @@ static inline __attribute__((always_inline)) mpi_chan *mpi_chan_fits(mpi_chan *c
  * CHAN_ANY_TAG, which only a lookup of that tag finds, as chans.c's does.
  * mpi_chan_hot_run says which run of sizes the message extends, for
  * mpi_chan_hot_add_run. */
+/* The channel of (inst, peer, tag, recv) when its near slot holds it,
+ * whatever it holds of sizes; else NULL. */
+static inline __attribute__((always_inline)) mpi_chan *mpi_chan_keyed(mpi_rank *m, uint32_t inst, int32_t peer,
+								     int32_t tag, bool recv)
+{
+	mpi_chan *c = m->pass->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)];
+	return c && c->inst == inst && c->peer == peer && c->tag == tag && c->dir == recv ? c : NULL;
+}
 static inline __attribute__((always_inline)) mpi_chan *mpi_chan_hot_run(mpi_rank *m, uint32_t inst, int32_t peer,
 								       int32_t tag, bool recv, int32_t count,
 								       uint16_t dtype, uint32_t **reps)
 {
-	mpi_chan *c = m->pass->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)];
-	if (!c || c->inst != inst || c->peer != peer || c->tag != tag || c->dir != recv) return NULL;
+	mpi_chan *c = mpi_chan_keyed(m, inst, peer, tag, recv);
+	if (!c) return NULL;
 	return mpi_chan_fits_run(c, count, dtype, reps);
 }
 static inline __attribute__((always_inline)) mpi_chan *mpi_chan_hot(mpi_rank *m, uint32_t inst, int32_t peer,
@@ -87,6 +95,27 @@ static inline __attribute__((always_inline)) void mpi_chan_hot_add_run(mpi_chan 
 {
 	mpi_chan_hot_note(c, rec);
 	if (reps) ++*reps;
+}
+
+/* The channels moved (chans.c: the map grew or merged): a new generation
+ * of them (mpi_pass.chan_gen), so that no channel a request kept is taken
+ * for current. 0 is a request's none, and an old generation must never be
+ * current again: past the last one, every request's kept channel is
+ * dropped and the generations start again at 1. (A pass steps a few dozen
+ * times at most, the map's doublings and one merge; this holds whatever.) */
+static __attribute__((cold, noinline, unused)) void mpi_chan_gen_restart(mpi_pass *p)
+{
+	for (uint32_t i = 0; i < p->req_cap; i++) p->req_direct[i].chan_gen = 0;
+	size_t it = 0;
+	uint64_t key;
+	void *val;
+	while (mpi_map_next(&p->reqs, &it, &key, &val)) ((mpi_req *)val)->chan_gen = 0;
+	p->chan_gen = 1;
+}
+static inline void mpi_chan_gen_step(mpi_pass *p)
+{
+	if (p->chan_gen == UINT16_MAX) mpi_chan_gen_restart(p);
+	else p->chan_gen++;
 }
 
 /* Whether a request's message is a receive with a wildcard, counted when it completes. */
@@ -237,6 +266,10 @@ static inline __attribute__((always_inline)) const uint8_t *mpi_req_ids_of(const
  * mpi_req_start_hot, started as it does in one loop that keeps the table
  * and the channels' generation in registers (a store to a request or a
  * channel could alias them), its evaluations counted once.
+ * A request whose kept channel is current passed mpi_req_start_hot's tests
+ * of its message when it was kept (mpi_req.chan_gen: no path keeps one
+ * otherwise), and its message has not changed since: only the channel's
+ * fit is tested then.
  * Returns how many it started: the first request that is not that case
  * is the caller's, with everything after it. */
 static inline __attribute__((always_inline)) uint64_t mpi_startall_hot(mpi_rank *m, const dumpi_record *rec,
@@ -251,13 +284,13 @@ static inline __attribute__((always_inline)) uint64_t mpi_startall_hot(mpi_rank 
 	for (; i < cnt; i++) {
 		uint32_t id = hv_be32(ids + 4 * i);
 		mpi_req *q = &tab[id & mask];
-		if (q->kind != REQ_PERSIST_IDLE || q->id != id || !q->msg.p2p) break;
+		if (q->kind != REQ_PERSIST_IDLE || q->id != id) break;
 		const mpi_msg *g = &q->msg;
-		if ((g->peer < 0) | (g->recv & (g->tag < 0))) break;
 		/* the channel kept when the channels have not moved since, else
 		 * the one its near slot holds, kept once it is its key's */
 		mpi_chan *c = q->chan;
 		if (q->chan_gen != gen) {
+			if (!g->p2p || (g->peer < 0) | (g->recv & (g->tag < 0))) break;
 			c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
 			if (!c) break;
 			q->chan = c, q->chan_gen = gen;
