@@ -135,5 +135,28 @@ int main(void)
 	mpi_rank_end(m, true);
 	mpi_rank_free(m);
 	hv_report_free(&rep);
+
+	/* the generations past their last: 0 is a request's none, and the
+	 * channels moving once more must not make it current (a request that
+	 * kept no channel would then start on none) */
+	hv_report_init(&rep, "t", 1000);
+	m = mpi_rank_new(&b, &rep, ver);
+	next = 0;
+	fresh = 1000;
+	m->pass->chan_gen = UINT16_MAX;
+	mpi_feed(m, next++, SEND_INIT, send_value, &(send_args){PEER, TAG}); /* its channel not met: none kept */
+	while (m->pass->chan_gen == UINT16_MAX) other(m, next++, fresh++);
+	CHECK(m->pass->chan_gen == 1, "past the last generation, the first again (%u)", m->pass->chan_gen);
+	for (unsigned again = 0; again < 2; again++) {
+		mpi_feed(m, next++, START, send_value, &(send_args){PEER, TAG});
+		mpi_feed(m, next++, WAIT, send_value, &(send_args){PEER, TAG});
+	}
+	CHECK(sent(m, TAG) == 2, "each start counted on its channel after the generations wrapped (%llu of 2)",
+	      (unsigned long long)sent(m, TAG));
+	mpi_feed(m, next++, FINALIZE, NULL, NULL);
+	mpi_rank_end(m, true);
+	CHECK(rep.ndiags == 0, "a clean rank after the wrap (%zu diagnostics)", rep.ndiags);
+	mpi_rank_free(m);
+	hv_report_free(&rep);
 	TAP_DONE();
 }

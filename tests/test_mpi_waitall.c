@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/hv_int.h"
+#include "dumpi/mpi/hot.h"
 #include "dumpi/mpi/pass.h"
 #include "mpi_feed.h"
 #include "tap.h"
@@ -216,6 +217,29 @@ static void persistent_trace(rank_run *t)
 	end(t);
 }
 
+/* The third trace: persistent requests keep at their init the channel
+ * their starts go to (mpi_request_init_hot), and MPI_Startall's common
+ * loop then tests no more of their message (mpi_startall_hot): a receive
+ * from a source below 0 must keep none, even when a channel of its key is
+ * there. MPICH's MPI_PROC_NULL receive (CHAN_NULLISH) makes one: an
+ * MPI_ANY_SOURCE receive completed with an empty status. A persistent
+ * receive from that source, -4, in a file, is a message from no rank: its
+ * start counts it as one from an unknown source, never on that channel. A
+ * persistent send on a channel met before keeps it, and is started twice. */
+static void kept_trace(rank_run *t)
+{
+	p2p(t, IRECV, -1, 7, 30); /* MPI_ANY_SOURCE */
+	wait1(t, &(wreq){30, -1, 7, 0, false});
+	p2p(t, RECV_INIT, CHAN_NULLISH, 7, 31);
+	p2p(t, ISEND, 1, 7, 32);
+	wait1(t, &(wreq){32, 0, 0, 0, false});
+	p2p(t, SEND_INIT, 1, 7, 33);
+	for (unsigned k = 0; k < 2; k++) {
+		startall(t, (const uint32_t[]){33, 31}, 2);
+		waitall(t, (const wreq[]){{33, 0, 0, 0, false}, {31, 1, 7, 32, false}}, 2);
+	}
+}
+
 /* Whether the two runs' reports say the same: every diagnostic (rule,
  * place, message) in order, and every rule's evaluations and failures. */
 static bool same_report(const hv_report *x, const hv_report *y)
@@ -309,6 +333,25 @@ int main(void)
 	CHECK(same_report(&fused.rep, &whole.rep), "persistent: the reports are the same (%zu and %zu diagnostics)",
 	      fused.rep.ndiags, whole.rep.ndiags);
 	CHECK(same_channels(fused.m, whole.m), "persistent: the channels are the same");
+	stop(&fused);
+	stop(&whole);
+
+	start(&fused, true);
+	kept_trace(&fused);
+	start(&whole, false);
+	kept_trace(&whole);
+	const mpi_pass *fp = fused.m->pass;
+	const mpi_req *send = mpi_req_in_table(fp, 33), *recv = mpi_req_in_table(fp, 31);
+	CHECK(send && recv && send->chan_gen == fp->chan_gen && recv->chan_gen == 0,
+	      "the persistent send keeps its channel, the receive from -4 none");
+	end(&fused);
+	end(&whole);
+	CHECK(received(whole.m, CHAN_NULLISH, 7) == 1 && received(whole.m, 1, 7) == 0,
+	      "the persistent receive from source -4 counts on no channel (%llu on MPICH's MPI_PROC_NULL's)",
+	      (unsigned long long)received(whole.m, CHAN_NULLISH, 7));
+	CHECK(same_report(&fused.rep, &whole.rep), "kept channels: the reports are the same (%zu and %zu diagnostics)",
+	      fused.rep.ndiags, whole.rep.ndiags);
+	CHECK(same_channels(fused.m, whole.m), "kept channels: the channels are the same");
 	stop(&fused);
 	stop(&whole);
 	TAP_DONE();

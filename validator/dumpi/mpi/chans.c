@@ -32,7 +32,7 @@ static void merge_chans(mpi_rank *m)
 	mpi_map_init(&m->chans, sizeof(mpi_chan));
 	m->chans_merged = true;
 	memset(m->pass->chan_near, 0, sizeof m->pass->chan_near);
-	m->pass->chan_gen++;
+	mpi_chan_gen_step(m->pass);
 	size_t it = 0;
 	uint64_t key;
 	void *val;
@@ -68,7 +68,7 @@ __attribute__((noinline)) static mpi_chan *chan_miss(mpi_rank *m, uint32_t inst,
 	if (p->chan_near_cap != m->chans.cap) { /* the map grew: its channels moved */
 		memset(p->chan_near, 0, sizeof p->chan_near);
 		p->chan_near_cap = m->chans.cap;
-		p->chan_gen++;
+		mpi_chan_gen_step(p);
 	}
 	p->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)] = c;
 	return c;

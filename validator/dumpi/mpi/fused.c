@@ -33,19 +33,37 @@ static inline __attribute__((always_inline)) void coll_count(mpi_rank *m, const 
 }
 
 /* mpi_request_created_hot's case for a persistent init (function fn,
- * 26..30), which counts nothing until it is started: its request,
- * inactive. Inline in the inits' own copies of the fused path, where
- * whether its message is a receive is a constant. */
+ * 26..30: the dispatch sends no other here; `recv`, a constant of the
+ * caller, is fn == 30), which counts nothing until it is started: its
+ * request, inactive, with no channel kept. Inline in the inits' own copies
+ * of the fused path. */
 static inline __attribute__((always_inline)) bool mpi_request_init_hot(mpi_rank *m, const dumpi_record *rec, uint64_t v,
-							   const mpi_msg *g, unsigned fn)
+							   const mpi_msg *g, unsigned fn, bool recv)
 {
 	mpi_pass *p = m->pass;
 	uint32_t w;
 	mpi_req *q = mpi_req_hot_slot(p, v, &w);
-	if (!q || fn < 26 || fn > 30) return false;
+	if (!q) return false;
 	p->req_seen[w] |= 1ull << (v % 64);
-	*q = (mpi_req){.kind = REQ_PERSIST_IDLE, .wild_recv = mpi_req_wild_recv(g), .live = 1, .fn = (uint16_t)fn,
-		       .id = (uint32_t)v, .rec = rec->index, .off = rec->offset, .msg = *g};
+	/* field by field, as mpi_request_created_hot stores them */
+	q->kind = REQ_PERSIST_IDLE;
+	q->cancelled = false;
+	q->wild_recv = recv && mpi_msg_wild(g);
+	q->live = 1;
+	q->fn = (uint16_t)fn;
+	/* the channel its starts go to, kept when its near slot holds it (as
+	 * MPI_Startall's common loop would find and keep it at the first start,
+	 * mpi_startall_hot), for a message of the case that loop starts: a
+	 * known peer, and a known tag for a receive (mpi_req.chan_gen);
+	 * else none (its chan then not read) */
+	mpi_chan *c = NULL;
+	if (g->peer >= 0 && (!recv || g->tag >= 0)) c = mpi_chan_keyed(m, g->inst, g->peer, g->tag, recv);
+	q->chan = c;
+	q->chan_gen = c ? p->chan_gen : 0;
+	q->id = (uint32_t)v;
+	q->rec = rec->index;
+	q->off = rec->offset;
+	mpi_req_msg_set(q, g, recv);
 	return true;
 }
 
@@ -96,7 +114,8 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 		/* each hot case on its own copy: a nonblocking call's is no
 		 * persistent init's, and the mix draws one after the other in
 		 * no order a predictor learns */
-		if (v >= 2 && !(init ? mpi_request_init_hot(m, rec, v, &g, fn) : mpi_request_created_hot(m, rec, v, &g, fn)))
+		if (v >= 2 && !(init ? mpi_request_init_hot(m, rec, v, &g, fn, recv)
+				     : mpi_request_created_hot(m, rec, v, &g, fn, recv)))
 			mpi_request_created(m, rec, v, &g);
 	}
 }
@@ -206,7 +225,7 @@ static inline __attribute__((always_inline)) bool p2p_request_hot(mpi_rank *m, c
 		g.p2p = true, g.recv = recv, g.inst = k.c->inst;
 		g.count = k.count, g.dtype = k.dtype, g.peer = k.peer, g.tag = k.tag;
 		unsigned fn = rec->fn;
-		if (!(init ? mpi_request_init_hot(m, rec, v, &g, fn) : mpi_request_created_hot(m, rec, v, &g, fn)))
+		if (!(init ? mpi_request_init_hot(m, rec, v, &g, fn, recv) : mpi_request_created_hot(m, rec, v, &g, fn, recv)))
 			return false;
 	}
 	p2p_passed(p, 1);
@@ -614,10 +633,13 @@ void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a
 
 /* MPI_Waitall as libdumpi lays it out (count, requests, statuses; no flag:
  * mpi_fused_req_path takes it only then), its fields read at their places:
- * fused_waitall's steps, the ids and statuses found in the args' bytes
- * and the record's bytes taken only for the requests mpi_waitall_hot
- * leaves, out of line (waitall_rest), so the common path keeps few
- * values across it. */
+ * fused_waitall's steps. Its common case -- a count >= 0, the ids in the
+ * args' bytes, one status for each request there or none -- tests all of
+ * that first and calls nothing but mpi_waitall_hot inline, ending in a
+ * tail call when any request is left: so it saves no register and keeps
+ * no value across a call. Anything else goes whole out of line
+ * (waitall_whole: the count checked, its failure reported, then every
+ * request), as do the requests mpi_waitall_hot leaves (waitall_rest). */
 enum { WAITALL_COUNT, WAITALL_REQUESTS, WAITALL_STATUSES };
 __attribute__((noinline)) static void waitall_rest(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 						  uint64_t first)
@@ -625,29 +647,40 @@ __attribute__((noinline)) static void waitall_rest(mpi_rank *m, const dumpi_reco
 	mpi_take_bytes(m, a);
 	mpi_request_waitall(m, rec, a, first);
 }
+__attribute__((noinline)) static void waitall_whole(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const unsigned ic = WAITALL_COUNT, iq = WAITALL_REQUESTS;
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a, ic);
+	if (a->f[iq].present) waitall_rest(m, rec, a, 0);
+}
 
 static void fused_waitall_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	/* the status mpi_waitall_hot reads when the record has none: not cancelled */
 	static const uint8_t no_status[9];
 	const unsigned ic = WAITALL_COUNT, iq = WAITALL_REQUESTS, is = WAITALL_STATUSES;
-	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a, ic);
-	if (!a->f[iq].present) return;
-	uint64_t cnt = a->f[iq].v, first = 0;
-	const uint8_t *ids = mpi_req_ids_of(a, dumpi_arg_at_var(a, iq), cnt);
 	mpi_pass *p = m->pass;
-	if (ids && !p->req_off) {
-		/* one status for each request (a status entry is 14 bytes with
-		 * its tag, else 10) in the record's bytes, or none; cnt * stride
-		 * cannot wrap, as cnt ids lie in the record's bytes */
-		unsigned stride = p->status_tagged ? 14u : 10u;
-		uint64_t nst = a->f[is].present ? a->f[is].v : 0, o = dumpi_arg_at_var(a, is) + 4 - a->bytes_at;
-		const uint8_t *sts = no_status;
-		if (!nst) stride = 0;
-		else if (nst == cnt && o <= a->bytes_len && cnt * stride <= a->bytes_len - o) sts = a->bytes + o;
-		else sts = NULL;
-		if (sts) first = mpi_waitall_hot(m, ids, cnt, sts, stride);
+	uint64_t cnt = a->f[iq].v, nst = a->f[is].v, len = a->bytes_len;
+	/* where the ids and the statuses begin in the record's bytes (an `at`
+	 * before them wraps past their length) */
+	uint64_t oq = dumpi_arg_at_var(a, iq) + 4 - a->bytes_at, os = dumpi_arg_at_var(a, is) + 4 - a->bytes_at;
+	/* a status entry is 14 bytes with its tag, else 10; none: stride 0 */
+	unsigned stride = p->status_tagged ? 14u : 10u;
+	if (!a->f[is].present) nst = 0;
+	if (!nst) stride = 0;
+	/* every test of the common case in one branch: a present count >= 0
+	 * and requests (every field of this layout is: no root-only one), the
+	 * request checks on, the ids and statuses in the bytes; cnt * stride
+	 * cannot wrap once cnt ids lie in the bytes */
+	bool common = a->f[ic].present & a->f[iq].present & ((int32_t)(uint32_t)a->f[ic].v >= 0) & !p->req_off &
+		      (a->bytes != NULL) & (oq <= len) & (nst == 0 || (nst == cnt && os <= len));
+	if (!common || cnt > (len - oq) / 4 || (nst && cnt * stride > len - os)) {
+		waitall_whole(m, rec, a);
+		return;
 	}
+	hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, true);
+	const uint8_t *sts = nst ? a->bytes + os : no_status;
+	uint64_t first = mpi_waitall_hot(m, a->bytes + oq, cnt, sts, stride);
 	if (first < cnt) waitall_rest(m, rec, a, first);
 }
 
@@ -670,7 +703,10 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
  * them out (mpi_fused_req_path takes it only then): most start persistent
  * requests of the table onto channels met lately (mpi_startall_hot); the
  * rest of the array, from the first that is not such a one, goes request
- * by request, with the record's bytes taken for it. */
+ * by request, with the record's bytes taken for it. As MPI_Waitall's
+ * (fused_waitall_at), the common case -- a count >= 0, the ids in the
+ * args' bytes, the request checks on -- is tested first, in one branch,
+ * and calls nothing but tail calls; anything else goes whole out of line. */
 enum { STARTALL_COUNT, STARTALL_REQUESTS };
 /* The rest, out of line: the common loop then keeps nothing of it in
  * registers (it spilled the loop's values when inline). */
@@ -680,15 +716,28 @@ __attribute__((noinline)) static void startall_rest(mpi_rank *m, const dumpi_rec
 	mpi_take_bytes(m, a);
 	mpi_request_startall_hot(m, rec, a->f[STARTALL_REQUESTS].v, dumpi_arg_at_var(a, STARTALL_REQUESTS), first);
 }
+__attribute__((noinline)) static void startall_whole(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
+{
+	const unsigned ic = STARTALL_COUNT, iq = STARTALL_REQUESTS;
+	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a, ic);
+	if (a->f[iq].present) startall_rest(m, rec, a, 0);
+}
 
 static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	const unsigned ic = STARTALL_COUNT, iq = STARTALL_REQUESTS;
-	if (a->f[ic].present) mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[ic].v, a, ic);
-	if (!a->f[iq].present) return;
-	uint64_t cnt = a->f[iq].v, first = 0;
-	const uint8_t *ids = mpi_req_ids_of(a, dumpi_arg_at_var(a, iq), cnt);
-	if (ids) first = mpi_startall_hot(m, rec, ids, cnt);
+	uint64_t cnt = a->f[iq].v, len = a->bytes_len;
+	/* where the ids begin in the record's bytes (an `at` before them wraps
+	 * past their length) */
+	uint64_t oq = dumpi_arg_at_var(a, iq) + 4 - a->bytes_at;
+	bool common = a->f[ic].present & a->f[iq].present & ((int32_t)(uint32_t)a->f[ic].v >= 0) & !m->pass->req_off &
+		      (a->bytes != NULL) & (oq <= len);
+	if (!common || cnt > (len - oq) / 4) {
+		startall_whole(m, rec, a);
+		return;
+	}
+	hv_eval(m->r, HV_R_DUMPI_MPI_COUNT_NEGATIVE, true);
+	uint64_t first = mpi_startall_hot(m, rec, a->bytes + oq, cnt);
 	if (first < cnt) startall_rest(m, rec, a, first);
 }
 
@@ -706,7 +755,7 @@ static void request_free_at(mpi_rank *m, const dumpi_record *rec, const dumpi_ar
 		return;
 	}
 	hv_eval(m->r, HV_R_DUMPI_MPI_REQUEST_UNKNOWN, true);
-	if (q->kind == REQ_ACTIVE && q->live > 1) q->live--;
+	if (q->live > 1) q->live--; /* REQ_ACTIVE: only it has more than one (mpi_req.live) */
 	else q->kind = 0;
 }
 

@@ -49,12 +49,20 @@ static inline __attribute__((always_inline)) mpi_chan *mpi_chan_fits(mpi_chan *c
  * CHAN_ANY_TAG, which only a lookup of that tag finds, as chans.c's does.
  * mpi_chan_hot_run says which run of sizes the message extends, for
  * mpi_chan_hot_add_run. */
+/* The channel of (inst, peer, tag, recv) when its near slot holds it,
+ * whatever it holds of sizes; else NULL. */
+static inline __attribute__((always_inline)) mpi_chan *mpi_chan_keyed(mpi_rank *m, uint32_t inst, int32_t peer,
+								     int32_t tag, bool recv)
+{
+	mpi_chan *c = m->pass->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)];
+	return c && c->inst == inst && c->peer == peer && c->tag == tag && c->dir == recv ? c : NULL;
+}
 static inline __attribute__((always_inline)) mpi_chan *mpi_chan_hot_run(mpi_rank *m, uint32_t inst, int32_t peer,
 								       int32_t tag, bool recv, int32_t count,
 								       uint16_t dtype, uint32_t **reps)
 {
-	mpi_chan *c = m->pass->chan_near[mpi_chan_near_slot(inst, peer, tag, recv)];
-	if (!c || c->inst != inst || c->peer != peer || c->tag != tag || c->dir != recv) return NULL;
+	mpi_chan *c = mpi_chan_keyed(m, inst, peer, tag, recv);
+	if (!c) return NULL;
 	return mpi_chan_fits_run(c, count, dtype, reps);
 }
 static inline __attribute__((always_inline)) mpi_chan *mpi_chan_hot(mpi_rank *m, uint32_t inst, int32_t peer,
@@ -89,8 +97,43 @@ static inline __attribute__((always_inline)) void mpi_chan_hot_add_run(mpi_chan 
 	if (reps) ++*reps;
 }
 
+/* The channels moved (chans.c: the map grew or merged): a new generation
+ * of them (mpi_pass.chan_gen), so that no channel a request kept is taken
+ * for current. 0 is a request's none, and an old generation must never be
+ * current again: past the last one, every request's kept channel is
+ * dropped and the generations start again at 1. (A pass steps a few dozen
+ * times at most, the map's doublings and one merge; this holds whatever.) */
+static __attribute__((cold, noinline, unused)) void mpi_chan_gen_restart(mpi_pass *p)
+{
+	for (uint32_t i = 0; i < p->req_cap; i++) p->req_direct[i].chan_gen = 0;
+	size_t it = 0;
+	uint64_t key;
+	void *val;
+	while (mpi_map_next(&p->reqs, &it, &key, &val)) ((mpi_req *)val)->chan_gen = 0;
+	p->chan_gen = 1;
+}
+static inline void mpi_chan_gen_step(mpi_pass *p)
+{
+	if (p->chan_gen == UINT16_MAX) mpi_chan_gen_restart(p);
+	else p->chan_gen++;
+}
+
 /* Whether a request's message is a receive with a wildcard, counted when it completes. */
 static inline bool mpi_req_wild_recv(const mpi_msg *g) { return g->p2p && g->recv && mpi_msg_wild(g); }
+
+/* Request q's message, g, stored field by field (a copy of the whole
+ * would copy its padding too), its direction `recv` a constant of the
+ * caller's. */
+static inline __attribute__((always_inline)) void mpi_req_msg_set(mpi_req *q, const mpi_msg *g, bool recv)
+{
+	q->msg.p2p = true;
+	q->msg.recv = recv;
+	q->msg.inst = g->inst;
+	q->msg.peer = g->peer;
+	q->msg.tag = g->tag;
+	q->msg.count = g->count;
+	q->msg.dtype = g->dtype;
+}
 
 /* The slot of the request table (requests.c) where request `id` lives
  * when the table holds it (before the first request, an empty one). */
@@ -131,28 +174,28 @@ static inline __attribute__((always_inline)) mpi_req *mpi_req_hot_slot(mpi_pass 
 }
 
 /* The common case of mpi_request_created (requests.c), a nonblocking call
- * (function fn, 8..12) on id `v` whose slot of the table is free while the
- * map holds no request (so none has this id), whose word of the bitmap of
- * ids seen is there, whose message, of a known peer and tag, goes to a
- * channel of mpi_chan_hot: its steps, with nothing to allocate. False
- * (nothing done) when it is not that case. */
+ * (function fn, 8..12: the dispatch sends no other here; `recv`, a
+ * constant of the caller, is fn == 12) on id `v` whose slot of the table is
+ * free while the map holds no request (so none has this id), whose word of
+ * the bitmap of ids seen is there, whose message, of a known peer and tag,
+ * goes to a channel of mpi_chan_hot: its steps, with nothing to allocate.
+ * False (nothing done) when it is not that case. */
 static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_rank *m, const dumpi_record *rec,
-									  uint64_t v, const mpi_msg *g, unsigned fn)
+									  uint64_t v, const mpi_msg *g, unsigned fn,
+									  bool recv)
 {
 	mpi_pass *p = m->pass;
 	uint32_t w;
 	mpi_req *q = mpi_req_hot_slot(p, v, &w);
-	/* g->recv is fn == 12 for fn 8..12 */
-	if (!q || fn < 8 || fn > 12 || g->peer < 0 || (g->recv && g->tag < 0)) return false;
-	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
-	if (!c) return false;
-	p->req_seen[w] |= 1ull << (v % 64);
-	mpi_chan_hot_add(c, rec);
-	/* field by field, as a compound literal stores its padding too; a
-	 * known peer and tag is no wildcard receive; the channel a persistent
-	 * request kept here before is left (only an idle persistent request's
-	 * is looked at, and req_start drops it from one made so otherwise) */
-	q->kind = REQ_ACTIVE;
+	if (!q || g->peer < 0 || (recv && g->tag < 0)) return false;
+	/* the request's fields stored first, into its free slot (kind 0, so
+	 * no request: a miss below leaves it so, for mpi_request_created,
+	 * which writes every field), so that few values stay live across the
+	 * channel's lookup; field by field, as a compound literal stores its
+	 * padding too; a known peer and tag is no wildcard receive; the
+	 * channel a persistent request kept here before is left (only an idle
+	 * persistent request's is looked at, and req_start drops it from one
+	 * made so otherwise) */
 	q->cancelled = false;
 	q->wild_recv = false;
 	q->live = 1;
@@ -160,7 +203,12 @@ static inline __attribute__((always_inline)) bool mpi_request_created_hot(mpi_ra
 	q->id = (uint32_t)v;
 	q->rec = rec->index;
 	q->off = rec->offset;
-	q->msg = *g;
+	mpi_req_msg_set(q, g, recv);
+	mpi_chan *c = mpi_chan_hot(m, g->inst, g->peer, g->tag, recv, g->count, g->dtype);
+	if (!c) return false;
+	p->req_seen[w] |= 1ull << (v % 64);
+	mpi_chan_hot_add(c, rec);
+	q->kind = REQ_ACTIVE;
 	return true;
 }
 
@@ -202,22 +250,15 @@ static inline __attribute__((always_inline)) bool mpi_req_start_hot(mpi_rank *m,
 	return true;
 }
 
-/* The `cnt` ids of the request array whose count is at `arr`, from the
- * record's bytes in the args when they hold them all, else NULL: what
- * mpi_req_ids finds, with one subtraction (an `arr` before the record
- * wraps past its length). */
-static inline __attribute__((always_inline)) const uint8_t *mpi_req_ids_of(const dumpi_args *a, uint64_t arr,
-									    uint64_t cnt)
-{
-	uint64_t o = arr + 4 - a->bytes_at;
-	return a->bytes && o <= a->bytes_len && cnt <= (a->bytes_len - o) / 4 ? a->bytes + o : NULL;
-}
-
 /* The common case of MPI_Startall, `cnt` ids (`ids`, big-endian) from the
  * record's bytes: each request, in array order, a case of
  * mpi_req_start_hot, started as it does in one loop that keeps the table
  * and the channels' generation in registers (a store to a request or a
  * channel could alias them), its evaluations counted once.
+ * A request whose kept channel is current passed mpi_req_start_hot's tests
+ * of its message when it was kept (mpi_req.chan_gen: no path keeps one
+ * otherwise), and its message has not changed since: only the channel's
+ * fit is tested then.
  * Returns how many it started: the first request that is not that case
  * is the caller's, with everything after it. */
 static inline __attribute__((always_inline)) uint64_t mpi_startall_hot(mpi_rank *m, const dumpi_record *rec,
@@ -232,13 +273,13 @@ static inline __attribute__((always_inline)) uint64_t mpi_startall_hot(mpi_rank 
 	for (; i < cnt; i++) {
 		uint32_t id = hv_be32(ids + 4 * i);
 		mpi_req *q = &tab[id & mask];
-		if (q->kind != REQ_PERSIST_IDLE || q->id != id || !q->msg.p2p) break;
+		if (q->kind != REQ_PERSIST_IDLE || q->id != id) break;
 		const mpi_msg *g = &q->msg;
-		if ((g->peer < 0) | (g->recv & (g->tag < 0))) break;
 		/* the channel kept when the channels have not moved since, else
 		 * the one its near slot holds, kept once it is its key's */
 		mpi_chan *c = q->chan;
 		if (q->chan_gen != gen) {
+			if (!g->p2p || (g->peer < 0) | (g->recv & (g->tag < 0))) break;
 			c = mpi_chan_hot(m, g->inst, g->peer, g->tag, g->recv, g->count, g->dtype);
 			if (!c) break;
 			q->chan = c, q->chan_gen = gen;
@@ -327,11 +368,12 @@ static inline __attribute__((always_inline)) uint64_t mpi_waitall_hot(mpi_rank *
 		/* mpi_req_plain_finish without a branch, as an array mixes
 		 * sends and receives, nonblocking and persistent requests in
 		 * no order a predictor learns: an active request of more than
-		 * one live instance loses one (`more`), any other active one
-		 * ends (REQ_ACTIVE - 1 is 0, REQ_PERSIST_ACTIVE - 1 is
-		 * REQ_PERSIST_IDLE); status_fresh is stored once */
+		 * one live instance (only a nonblocking one has more: mpi_req.live)
+		 * loses one (`more`), any other active one ends (REQ_ACTIVE - 1
+		 * is 0, REQ_PERSIST_ACTIVE - 1 is REQ_PERSIST_IDLE); status_fresh
+		 * is stored once */
 		fresh |= q->msg.p2p & q->msg.recv;
-		unsigned more = (q->live > 1) & (q->kind == REQ_ACTIVE);
+		unsigned more = q->live > 1;
 		q->live -= more;
 		q->kind = (uint8_t)(q->kind - 1u + more);
 	}

@@ -168,10 +168,12 @@ typedef struct mpi_req {
 	uint8_t kind;         /* REQ_* */
 	bool cancelled;
 	bool wild_recv;       /* msg is a receive with a wildcard (counted when it completes) */
-	uint32_t live;        /* REQ_ACTIVE: instances not yet completed (>= 1) */
+	uint32_t live;        /* REQ_ACTIVE: instances not yet completed (>= 1); a persistent request: 1
+	                         (so more than 1 says REQ_ACTIVE: mpi_waitall_hot) */
 	uint16_t fn;          /* the call that created it */
 	uint16_t chan_gen;    /* a persistent request: chan is its message's channel while this equals
-	                         mpi_pass.chan_gen (0: none kept) */
+	                         mpi_pass.chan_gen (0: none kept); kept only for a message of a known
+	                         peer, and tag for a receive (mpi_startall_hot tests no more then) */
 	uint32_t id;          /* its id, in the request table (in the map, the key says it) */
 	uint64_t rec, off;
 	mpi_msg msg;
@@ -252,8 +254,8 @@ typedef struct mpi_pass {
 	 * (no channel is deleted during the pass): each of those steps a new
 	 * generation, and a persistent request keeps its channel (mpi_req.chan)
 	 * for the generation it found it in, so MPI_Start finds it again without
-	 * its key. 1 at the start; a map doubles at most 64 times and the
-	 * channels merge once, so it never wraps to a request's 0 (none). */
+	 * its key. 1 at the start, never 0 (a request's none), and a
+	 * generation past is never current again (mpi_chan_gen_step). */
 	uint16_t chan_gen;
 	/* Messages of the fused paths' common case (fused.c) whose count,
 	 * rank and tag checks all passed: their evaluations, counted here and

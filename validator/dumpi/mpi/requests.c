@@ -281,8 +281,10 @@ static inline void req_start(mpi_rank *m, const dumpi_record *rec, uint64_t off,
 	bool was_idle = q->kind == REQ_PERSIST_IDLE;
 	q->kind = REQ_PERSIST_ACTIVE;
 	/* one made persistent here (a nonblocking one, reported above) keeps
-	 * no channel: what it holds is another message's (mpi_request_created_hot) */
-	if (!was_idle) q->chan_gen = 0;
+	 * no channel: what it holds is another message's (mpi_request_created_hot);
+	 * and one instance, as every persistent request (mpi_req.live: its
+	 * other instances are not read again, as no call completes them) */
+	if (!was_idle) q->chan_gen = 0, q->live = 1;
 	if (!was_idle || !q->msg.p2p) return;
 	const mpi_msg *g = &q->msg;
 	if (g->peer >= 0 && (!g->recv || g->tag >= 0)) { /* a known peer and tag: what both below do with it */
