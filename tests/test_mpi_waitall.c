@@ -86,17 +86,14 @@ static void p2p(rank_run *t, unsigned fn, int32_t peer, int32_t tag, uint32_t id
 /* MPI_Waitall(n, reqs, statuses): its bytes as libdumpi lays them out
  * (count, then the requests' count and ids, then the statuses' count and
  * entries) at the record's place in file[], handed over with them or not. */
+static void hand_over(rank_run *t, dumpi_args *a, uint64_t index, const uint8_t *p, unsigned fn);
+static uint8_t *counted_head(rank_run *t, dumpi_args *a, uint64_t index, unsigned n, unsigned fields);
+
 static void waitall(rank_run *t, const wreq *r, unsigned n)
 {
-	uint64_t index = t->next++, off = rec_at(index), at = off + 29;
-	uint8_t *p = t->file + at;
+	uint64_t index = t->next++;
 	dumpi_args a;
-	memset(&a, 0, sizeof a);
-	a.n = 3;
-	a.f[0].present = true, a.f[0].v = n, a.f[0].at = at;
-	put32(p, n), p += 4;
-	a.f[1].present = true, a.f[1].v = n, a.f[1].at = at + 4;
-	put32(p, n), p += 4;
+	uint8_t *p = counted_head(t, &a, index, n, 3);
 	for (unsigned i = 0; i < n; i++) put32(p, r[i].id), p += 4;
 	a.f[2].present = true, a.f[2].v = n, a.f[2].at = (uint64_t)(p - t->file);
 	put32(p, n), p += 4;
@@ -107,10 +104,7 @@ static void waitall(rank_run *t, const wreq *r, unsigned n)
 		p[9] = 0;
 		put32(p + 10, (uint32_t)r[i].tag);
 	}
-	a.bytes_at = at; /* the arguments' start, whether their bytes are handed over or not */
-	if (t->in_memory) a.bytes = t->file + at, a.bytes_len = (uint64_t)(p - t->file) - at;
-	dumpi_record rec = {.index = index, .offset = off, .fn = WAITALL};
-	mpi_rank_record(t->m, &rec, &a);
+	hand_over(t, &a, index, p, WAITALL);
 }
 
 /* The record's bytes handed over with args a when the run keeps them in
@@ -125,17 +119,27 @@ static void hand_over(rank_run *t, dumpi_args *a, uint64_t index, const uint8_t 
 }
 
 /* MPI_Startall(n, reqs): count, then the requests' count and ids. */
+/* The first two fields of a request call (its count n, then the
+ * requests' count) at record `index`'s arguments, in args a of `fields`
+ * fields: where the ids go. */
+static uint8_t *counted_head(rank_run *t, dumpi_args *a, uint64_t index, unsigned n, unsigned fields)
+{
+	uint64_t at = rec_at(index) + 29;
+	uint8_t *p = t->file + at;
+	memset(a, 0, sizeof *a);
+	a->n = fields;
+	a->f[0].present = true, a->f[0].v = n, a->f[0].at = at;
+	put32(p, n), p += 4;
+	a->f[1].present = true, a->f[1].v = n, a->f[1].at = at + 4;
+	put32(p, n), p += 4;
+	return p;
+}
+
 static void startall(rank_run *t, const uint32_t *ids, unsigned n)
 {
-	uint64_t index = t->next++, at = rec_at(index) + 29;
-	uint8_t *p = t->file + at;
+	uint64_t index = t->next++;
 	dumpi_args a;
-	memset(&a, 0, sizeof a);
-	a.n = 2;
-	a.f[0].present = true, a.f[0].v = n, a.f[0].at = at;
-	put32(p, n), p += 4;
-	a.f[1].present = true, a.f[1].v = n, a.f[1].at = at + 4;
-	put32(p, n), p += 4;
+	uint8_t *p = counted_head(t, &a, index, n, 2);
 	for (unsigned i = 0; i < n; i++) put32(p, ids[i]), p += 4;
 	hand_over(t, &a, index, p, STARTALL);
 }
@@ -294,13 +298,30 @@ static unsigned findings(const hv_report *r, int rule)
 	return n;
 }
 
+/* The same trace fed to a rank on the fused paths and to one on the
+ * request-by-request path, for the two to be compared. */
+static void both(rank_run *fused, rank_run *whole, void (*feed)(rank_run *))
+{
+	start(fused, true);
+	feed(fused);
+	start(whole, false);
+	feed(whole);
+}
+
+/* The two ranks of both(): the same report and channels, then freed. */
+static void same_then_stop(rank_run *fused, rank_run *whole, const char *what)
+{
+	CHECK(same_report(&fused->rep, &whole->rep), "%s: the reports are the same (%zu and %zu diagnostics)", what,
+	      fused->rep.ndiags, whole->rep.ndiags);
+	CHECK(same_channels(fused->m, whole->m), "%s: the channels are the same", what);
+	stop(fused);
+	stop(whole);
+}
+
 int main(void)
 {
 	static rank_run fused, whole;
-	start(&fused, true);
-	trace(&fused);
-	start(&whole, false);
-	trace(&whole);
+	both(&fused, &whole, trace);
 
 	/* what the trace says, so that the comparison compares something */
 	CHECK(findings(&whole.rep, HV_R_DUMPI_MPI_REQUEST_UNRECORDED) == 1,
@@ -314,32 +335,18 @@ int main(void)
 	      (unsigned long long)received(whole.m, 1, 7), (unsigned long long)received(whole.m, 1, 9));
 
 	/* the fused walk leaving partway gives what the request-by-request path gives */
-	CHECK(same_report(&fused.rep, &whole.rep), "the reports are the same (%zu and %zu diagnostics)",
-	      fused.rep.ndiags, whole.rep.ndiags);
-	CHECK(same_channels(fused.m, whole.m), "the channels are the same");
-	stop(&fused);
-	stop(&whole);
+	same_then_stop(&fused, &whole, "partway");
 
-	start(&fused, true);
-	persistent_trace(&fused);
-	start(&whole, false);
-	persistent_trace(&whole);
+	both(&fused, &whole, persistent_trace);
 	CHECK(findings(&whole.rep, HV_R_DUMPI_MPI_REQUEST_UNKNOWN) == 2,
 	      "the starts of an active request are reported (%u findings)",
 	      findings(&whole.rep, HV_R_DUMPI_MPI_REQUEST_UNKNOWN));
 	CHECK(received(whole.m, 1, 7) == 5 && received(whole.m, 1, 9) == 1,
 	      "each start of the receive counts once, the cancelled receive not (%llu on tag 7, %llu on tag 9)",
 	      (unsigned long long)received(whole.m, 1, 7), (unsigned long long)received(whole.m, 1, 9));
-	CHECK(same_report(&fused.rep, &whole.rep), "persistent: the reports are the same (%zu and %zu diagnostics)",
-	      fused.rep.ndiags, whole.rep.ndiags);
-	CHECK(same_channels(fused.m, whole.m), "persistent: the channels are the same");
-	stop(&fused);
-	stop(&whole);
+	same_then_stop(&fused, &whole, "persistent");
 
-	start(&fused, true);
-	kept_trace(&fused);
-	start(&whole, false);
-	kept_trace(&whole);
+	both(&fused, &whole, kept_trace);
 	const mpi_pass *fp = fused.m->pass;
 	const mpi_req *send = mpi_req_in_table(fp, 33), *recv = mpi_req_in_table(fp, 31);
 	CHECK(send && recv && send->chan_gen == fp->chan_gen && recv->chan_gen == 0,
@@ -349,10 +356,6 @@ int main(void)
 	CHECK(received(whole.m, CHAN_NULLISH, 7) == 1 && received(whole.m, 1, 7) == 0,
 	      "the persistent receive from source -4 counts on no channel (%llu on MPICH's MPI_PROC_NULL's)",
 	      (unsigned long long)received(whole.m, CHAN_NULLISH, 7));
-	CHECK(same_report(&fused.rep, &whole.rep), "kept channels: the reports are the same (%zu and %zu diagnostics)",
-	      fused.rep.ndiags, whole.rep.ndiags);
-	CHECK(same_channels(fused.m, whole.m), "kept channels: the channels are the same");
-	stop(&fused);
-	stop(&whole);
+	same_then_stop(&fused, &whole, "kept channels");
 	TAP_DONE();
 }
