@@ -157,7 +157,7 @@ deps:
 # The DUMPI record walk's steps and the MPI layer's fused paths are entered
 # through tables, one small function a record: each on a cache line of its
 # own, so none starts across a line (paired CPU on bench's DUMPI mix).
-HOT_ALIGNED := validator/dumpi/format/decode validator/dumpi/mpi/fused
+HOT_ALIGNED := validator/dumpi/format/decode validator/dumpi/mpi/fused validator/dumpi/mpi/fusedcoll
 $(foreach f,$(HOT_ALIGNED),$(BUILD)/obj/$(f).o): CFLAGS_HV += -falign-functions=64
 
 $(BUILD)/obj/%.o: %.c $(HEADERS) | deps
