@@ -43,6 +43,17 @@ static inline void mpi_feed(mpi_rank *m, uint64_t index, unsigned fn, mpi_feed_v
 	mpi_rank_record(m, &rec, &a);
 }
 
+/* A rank of DUMPI version 0.6.6 reading the `len` bytes at `file` as its
+ * file (blob b, which must outlive it), reporting to r (at most max_diags
+ * diagnostics kept). */
+static inline mpi_rank *mpi_feed_rank(hv_report *r, hv_blob *b, const uint8_t *file, size_t len, size_t max_diags)
+{
+	const uint8_t ver[3] = {0, 6, 6};
+	hv_report_init(r, "t", max_diags);
+	*b = hv_blob_from_memory("t-0000.bin", file, len);
+	return mpi_rank_new(b, r, ver);
+}
+
 /* A complete rank's end: MPI_Finalize as record *next (then counted),
  * and the rank ended as the walk ends a stream read whole. */
 static inline void mpi_feed_end(mpi_rank *m, uint64_t *next)

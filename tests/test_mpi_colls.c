@@ -69,10 +69,7 @@ typedef struct rank_run {
 static void start(rank_run *t, bool roles)
 {
 	static const uint8_t empty[1];
-	const uint8_t ver[3] = {0, 6, 6};
-	hv_report_init(&t->rep, "t", 100000);
-	t->b = hv_blob_from_memory("t-0000.bin", empty, 0);
-	t->m = mpi_rank_new(&t->b, &t->rep, ver);
+	t->m = mpi_feed_rank(&t->rep, &t->b, empty, 0, 100000);
 	t->next = 0;
 	if (!roles || !t->m) return;
 	memcpy(t->paths, t->m->entry.paths, sizeof t->paths);

@@ -50,11 +50,9 @@ static void other(mpi_rank *m, uint64_t index, int32_t k)
 int main(void)
 {
 	static const uint8_t empty[1];
-	const uint8_t ver[3] = {0, 6, 6};
 	hv_report rep;
-	hv_report_init(&rep, "t", 1000);
-	hv_blob b = hv_blob_from_memory("t-0000.bin", empty, 0);
-	mpi_rank *m = mpi_rank_new(&b, &rep, ver);
+	hv_blob b;
+	mpi_rank *m = mpi_feed_rank(&rep, &b, empty, 0, 1000);
 	uint64_t next = 0, starts = 0;
 	/* the other sends' peers and tags, each a new channel that stays one
 	 * when the channels merge over tags: the merged map is as large as the
@@ -114,8 +112,7 @@ int main(void)
 	 * nonblocking send to another channel that MPI_Start wrongly starts
 	 * (reported) and, once it completed, starts again: that message goes
 	 * to the nonblocking send's channel, not the one the id kept */
-	hv_report_init(&rep, "t", 1000);
-	m = mpi_rank_new(&b, &rep, ver);
+	m = mpi_feed_rank(&rep, &b, empty, 0, 1000);
 	next = 0;
 	mpi_feed(m, next++, SEND_INIT, send_value, &(send_args){PEER, TAG});
 	for (unsigned again = 0; again < 2; again++) {
@@ -139,8 +136,7 @@ int main(void)
 	/* the generations past their last: 0 is a request's none, and the
 	 * channels moving once more must not make it current (a request that
 	 * kept no channel would then start on none) */
-	hv_report_init(&rep, "t", 1000);
-	m = mpi_rank_new(&b, &rep, ver);
+	m = mpi_feed_rank(&rep, &b, empty, 0, 1000);
 	next = 0;
 	fresh = 1000;
 	m->pass->chan_gen = UINT16_MAX;

@@ -25,10 +25,7 @@ typedef struct rank_run {
 static void start(rank_run *t)
 {
 	static const uint8_t empty[1];
-	const uint8_t ver[3] = {0, 6, 6};
-	hv_report_init(&t->rep, "t", 1000);
-	t->b = hv_blob_from_memory("t-0000.bin", empty, 0);
-	t->m = mpi_rank_new(&t->b, &t->rep, ver);
+	t->m = mpi_feed_rank(&t->rep, &t->b, empty, 0, 1000);
 	t->next = 0;
 }
 

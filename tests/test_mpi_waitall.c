@@ -50,11 +50,8 @@ static void put32(uint8_t *p, uint32_t v) { p[0] = v >> 24, p[1] = v >> 16, p[2]
  * window reads what the record's bytes hold. */
 static void start(rank_run *t, bool in_memory)
 {
-	const uint8_t ver[3] = {0, 6, 6};
 	memset(t->file, 0, sizeof t->file);
-	hv_report_init(&t->rep, "t", 1000);
-	t->b = hv_blob_from_memory("t-0000.bin", t->file, sizeof t->file);
-	t->m = mpi_rank_new(&t->b, &t->rep, ver);
+	t->m = mpi_feed_rank(&t->rep, &t->b, t->file, sizeof t->file, 1000);
 	t->next = 0;
 	t->in_memory = in_memory;
 }
