@@ -2,8 +2,8 @@
 """Time the web page (build/web) on one folder, in headless Chromium.
 
 A fresh browser per run: the page is loaded from a local http server on
-127.0.0.1 (web/serve.py: cross-origin isolated, so the page reads ahead;
---plain: without those headers, so it reads with FileReaderSync), the
+127.0.0.1 (web/serve.py: cross-origin isolated; --plain: without those
+headers, as from any static server), the
 folder is picked through the page's folder input, and the time from the
 pick to the report is measured. Prints one line:
 "WALL_S EXIT WASM_MIB RENDERER_PEAK_MIB READS READ_S CPU_S MODE SHARED_MIB READ_MIB ASKS OPENS",
@@ -92,8 +92,8 @@ try:
         for pid in sorted(rc, key=lambda p: rc0.get(p, 0) - rc[p])[:2]:
             print('  pid %d read %.0f MiB (rchar)' % (pid, (rc[pid] - rc0.get(pid, 0)) / 1048576), file=sys.stderr)
         r = driver.execute_script('return window.hpcvetResult')
-        print('  the page asked %.0f MiB in %s runs, %s browser reads, %s chunks; %s turns given to the reader' % (
-            (r.get('readBytes') or 0) / 1048576, r.get('readAsks'), r.get('readOpens'), r.get('readChunks'), r.get('readTurns', 0)), file=sys.stderr)
+        print('  the page asked %.0f MiB in %s runs, %s browser reads, %s chunks' % (
+            (r.get('readBytes') or 0) / 1048576, r.get('readAsks'), r.get('readOpens'), r.get('readChunks')), file=sys.stderr)
     if '--threads' in sys.argv:
         by = thread_delta(th0, thread_cpu(service.process.pid))
         for (kind, name), s in sorted(by.items(), key=lambda x: -x[1])[:10]:

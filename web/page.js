@@ -255,11 +255,11 @@ worker.onmessage = (event) => {
 		$('version').textContent = `hpcvet ${msg.version}, rule table ${msg.rules}, running in this browser (WebAssembly)`;
 		$('mode').dataset.mode = msg.mode;
 		$('mode').textContent = msg.mode === 'JSPI'
-			? 'Files are read ahead while the core checks them, the core waiting (JSPI) only for bytes not read yet.'
+			? 'Files are read ahead by a second worker while the first checks them, the core waiting (JSPI) only for bytes not read yet.'
 			: msg.mode === 'read-ahead'
-			? 'Files are read ahead by a second worker while the first checks them (the page is cross-origin isolated).'
-			: 'Files are read one block at a time with FileReaderSync (the page is not cross-origin isolated; ' +
-			  'served with the headers `make serve-web` sends, it reads ahead, while the core checks).';
+			? 'Files are read ahead by a second worker into shared memory while the first checks them (the page is cross-origin isolated).'
+			: 'Files are read one block at a time with FileReaderSync (this browser has no JSPI and the page is not ' +
+			  'cross-origin isolated; served with the headers `make serve-web` sends, it reads ahead, while the core checks).';
 		setState('ready', '');
 	} else if (msg.type === 'progress') {
 		$('progress').value = msg.total ? msg.done / msg.total : 0;
@@ -270,7 +270,7 @@ worker.onmessage = (event) => {
 		renderReport(msg);
 		$('result').hidden = false;
 		// for tests and scripts: the last reports, by format
-		window.hpcvetResult = {exit: msg.exit, memory: msg.memory, shared: msg.shared, reads: msg.reads, readMs: msg.readMs, readBytes: msg.readBytes, readAsks: msg.readAsks, readOpens: msg.readOpens, readChunks: msg.readChunks, readTurns: msg.readTurns, json: msg.json, sarif: msg.sarif, html: msg.html || null,
+		window.hpcvetResult = {exit: msg.exit, memory: msg.memory, shared: msg.shared, reads: msg.reads, readMs: msg.readMs, readBytes: msg.readBytes, readAsks: msg.readAsks, readOpens: msg.readOpens, readChunks: msg.readChunks, json: msg.json, sarif: msg.sarif, html: msg.html || null,
 			certificate: msg.certificate || null};
 		setState('done', `done: ${exitWords[msg.exit] || 'exit ' + msg.exit} (exit code ${msg.exit})`);
 	} else if (msg.type === 'error') {

@@ -1,10 +1,22 @@
-// The reader of the read-ahead mode (worker.js): reads the blocks the
-// validating worker asks for with the browser's asynchronous Blob streams
-// and copies the bytes into the blocks' slots of the shared memory as they
-// come, each block handed over as soon as it is whole (the core waits for
-// the block it needs, not for the whole run). Its thread never blocks, so
-// reads go on while the core checks the bytes it has. Runs only when the
-// page is cross-origin isolated.
+// The reader of worker.js's read-ahead modes: reads the blocks the
+// validating worker asks for with the browser's asynchronous Blob streams,
+// each block handed over as soon as it is whole (the core waits for the
+// block it needs, not for the whole run). Its thread never blocks, so
+// reads go on while the core checks the bytes it has. Two ways:
+// - handed over (worker.js's default where the browser has JSPI): a run's
+//   message brings an ArrayBuffer a block, each block is read into its
+//   own buffer (BYOB: the browser copies the bytes once, from its data
+//   pipe into that buffer) and the buffer is given back whole, transferred
+//   (no copy), in a message of its own; the validating worker, suspended
+//   by JSPI while it waits, takes it when its thread is free;
+// - into shared memory (when the page is cross-origin isolated and the
+//   browser has no JSPI): the bytes are copied into the blocks' slots of
+//   a SharedArrayBuffer and each slot's ticket stored there, the
+//   validating worker waiting with Atomics.wait.
+// The first saves two copies of every byte: V8 copies to and from shared
+// memory with relaxed atomic moves, ~0.17 ns a byte even when aligned
+// (~0.2 CPU-s on this worker's thread and as much on the validating
+// worker's for the 1203 MiB database, perf: 11% and 24% of their time).
 //
 // A stream is kept open after a run and continued by the next run that
 // starts where it stopped (the core reads most files in order: a file's
@@ -15,45 +27,40 @@
 // MiB slice costs ~9 ns a byte, by one stream kept open ~2
 // (`make bench-web-reads`, "slice.stream" and "stream, copied").
 //
-// A stream is read with a BYOB reader into buffers of this worker's own,
-// used again and again: a default reader gives each chunk a new buffer,
-// and the system gives each new buffer's pages afresh (a page fault and
-// the page zeroed a 4 KiB: two thirds of this worker's CPU on the 1203
-// MiB database, most of it in the kernel). A BYOB read also asks for no
-// more than the run's bytes, so nothing is kept past a run. Where the
+// A stream is read with a BYOB reader into buffers used again and again
+// (the blocks' own, handed over; into shared memory, a few of this
+// worker's): a default reader gives each chunk a new buffer, and the
+// system gives each new buffer's pages afresh (a page fault and the page
+// zeroed a 4 KiB: two thirds of this worker's CPU on the 1203 MiB
+// database, most of it in the kernel). A BYOB read also asks for no more
+// than the run's bytes, so nothing is kept past a run. Where the
 // browser's Blob streams have no BYOB reader, the default one.
-//
-// The JSPI mode of worker.js runs the same reader in the validating
-// worker's own thread (importScripts): hpcvetReader(owned, woken) is the
-// reader, a function given each message; `owned(slot, ticket)` says
-// whether a slot still waits for that read (that worker gives a slot to
-// another block without waiting, and a read it gave up writes nothing
-// there), `woken()` is called when a slot's read is done.
 'use strict';
 
-function hpcvetReader(owned = () => true, woken = () => {}) {
+let handed = false; // blocks handed over in buffers of their own, not copied into shared memory
+let data = null;    // shared memory: a Uint8Array over the SharedArrayBuffer of the slots
+let done = null;    // shared memory: an Int32Array, per slot the ticket of its last read done (negated: failed); then the counts below
+let opened = 0;     // streams opened
+let chunks = 0;     // chunks the streams gave
+let block = 0;      // bytes a slot
+let files = [];     // File objects of the current run, by id
 
-let data = null;  // Uint8Array over the SharedArrayBuffer of the slots
-let done = null;  // Int32Array: per slot, the ticket of its last read done (negated: failed); then the counts of streams opened and of chunks read
-let block = 0;    // bytes a slot
-let files = [];   // File objects of the current run, by id
-
-// Open streams, oldest first: {id, reader, next: the file's byte after the
-// last run given to the stream, end: its last byte + 1, left: the bytes of
-// its last chunk past its last run (Uint8Array), tail: the promise of its
-// last run}. A stream holds no more than the browser's data pipe ahead of
-// what was asked (the browser stops reading when the pipe is full), so an
-// open stream the core does not come back to costs at most that; OPEN
-// streams at most stay open, the one used least recently cancelled.
+// Open streams, oldest first: {id, reader, byob, next: the file's byte
+// after the last run given to the stream, end: its last byte + 1, left:
+// the bytes of its last chunk past its last run (Uint8Array; default
+// reader only), tail: the promise of its last run}. A stream holds no
+// more than the browser's data pipe ahead of what was asked (the browser
+// stops reading when the pipe is full), so an open stream the core does
+// not come back to costs at most that; OPEN streams at most stay open, the
+// one used least recently cancelled.
 const OPEN = 16;
 let streams = [];
 
-// The buffers of the BYOB reads not in use (a read takes one and gives it
-// back, moved to a new ArrayBuffer object, once its bytes are copied out):
-// as many as reads are in flight at once, SPARE kept at most. CHUNK: the
-// browser's data pipe of a Blob stream holds 2 MiB (the 1203 MiB
-// database's streams read ~69 MiB past what was asked, 2 MiB each that the
-// core did not come back to), so a read after a pause takes the whole pipe.
+// Shared memory: the buffers of the BYOB reads not in use (a read takes
+// one and gives it back, moved to a new ArrayBuffer object, once its bytes
+// are copied out): as many as reads are in flight at once, SPARE kept at
+// most. CHUNK: the browser's data pipe of a Blob stream holds 2 MiB, so a
+// read after a pause takes the whole pipe.
 const CHUNK = 2 * 1024 * 1024, SPARE = 4;
 let spare = [];
 
@@ -66,12 +73,13 @@ function newReader(blob) {
 	}
 }
 
-// The next chunk of stream s, at most `max` bytes when read BYOB, and at
-// least `min` (up to the end of the block being filled: a block is handed
-// over as soon as it is whole, and a read answered with whatever the pipe
-// holds then gives ~5 chunks a MiB, each a promise and a copy on this
-// thread); {done, value, buffer: the buffer to give back once value is
-// copied, or null}. Where the BYOB reader has no `min`, it is ignored.
+// Shared memory: the next chunk of stream s, at most `max` bytes when read
+// BYOB, and at least `min` (up to the end of the block being filled: a
+// block is handed over as soon as it is whole, and a read answered with
+// whatever the pipe holds then gives ~5 chunks a MiB, each a promise and a
+// copy on this thread); {done, value, buffer: the buffer to give back once
+// value is copied, or null}. Where the BYOB reader has no `min`, it is
+// ignored.
 //
 // `align`: where the chunk's first byte goes in the shared memory, modulo
 // WORD. The browser copies into shared memory word by word only when the
@@ -112,15 +120,17 @@ function streamAt(id, off, need, end) {
 	} else {
 		if (streams.length >= OPEN) evict();
 		s = {id, ...newReader(files[id].slice(off, end)), next: off, end, left: null, busy: 0, tail: Promise.resolve()};
-		Atomics.add(done, done.length - 2, 1);
+		opened++;
+		if (done) Atomics.store(done, done.length - 2, opened);
 	}
 	streams.push(s); // the most recently used
 	return s;
 }
 
-// {slots, ticket, id, off, len, end}: bytes [off, off + len) of file id,
-// block j of them into slots[j]; each slot's ticket is stored (negated:
-// the read failed) once its block is whole. `end`: how far on in the file
+// {slots, ticket, id, off, len, end, buffers}: bytes [off, off + len) of
+// file id, block j of them into slots[j] (handed over: into buffers[j]);
+// each block is handed over, or its slot's ticket stored, once it is whole
+// (the ticket negated when the read failed). `end`: how far on in the file
 // a stream opened for them may read (the bytes the core has there already,
 // or the file's end).
 function fill(msg) {
@@ -128,16 +138,21 @@ function fill(msg) {
 	s.next = msg.off + msg.len;
 	s.busy++;
 	// runs of one stream are read one after the other
-	s.tail = s.tail.then(() => pull(s, msg)).then(() => s.busy--);
+	s.tail = s.tail.then(() => (handed ? pullHanded(s, msg) : pullShared(s, msg))).then(() => s.busy--);
 }
 
-async function pull(s, {slots, ticket, len}) {
+// the stream failed: the file changed or went away (the core reports it
+// unreadable); the stream's later runs fail with it
+function failStream(s) {
+	s.dead = true;
+	if (streams.includes(s)) close(s);
+}
+
+async function pullShared(s, {slots, ticket, len}) {
 	let at = 0; // bytes in their slots so far
 	const finish = (j, result) => {
-		if (!owned(slots[j], ticket)) return;
 		Atomics.store(done, slots[j], result);
 		Atomics.notify(done, slots[j]);
-		woken();
 	};
 	const put = (value) => {
 		// what is past this run stays for the next
@@ -145,7 +160,7 @@ async function pull(s, {slots, ticket, len}) {
 		s.left = take < value.length ? value.subarray(take) : null;
 		for (let p = 0; p < take;) {
 			const j = Math.floor(at / block), o = at - j * block, n = Math.min(take - p, block - o);
-			if (owned(slots[j], ticket)) data.set(value.subarray(p, p + n), slots[j] * block + o);
+			data.set(value.subarray(p, p + n), slots[j] * block + o);
 			p += n;
 			at += n;
 			if (at === len || at % block === 0) finish(j, ticket);
@@ -157,35 +172,77 @@ async function pull(s, {slots, ticket, len}) {
 		while (at < len) {
 			const {done: end, value, buffer} = await chunk(s, len - at, block - (at % block), at % WORD);
 			if (end) throw new Error('short read');
-			Atomics.add(done, done.length - 1, 1);
+			Atomics.store(done, done.length - 1, ++chunks);
 			put(value);
 			giveBack(buffer);
 		}
 	} catch (e) {
-		// the file changed or went away: the core reports it unreadable;
-		// the stream's later runs fail with it
-		s.dead = true;
-		if (streams.includes(s)) close(s);
+		failStream(s);
 		for (let j = Math.floor(at / block); j < slots.length; j++) finish(j, -ticket);
 	}
 }
 
-return (msg, reply) => {
+// Handed over: each block read into its own buffer, BYOB straight from the
+// browser's data pipe (one read a block: `min` is the block's bytes), and
+// sent back whole.
+async function pullHanded(s, {slots, ticket, len, buffers}) {
+	const bufs = buffers.slice();
+	let at = 0; // bytes in their buffers so far
+	const send = (j, result) => {
+		const buffer = bufs[j] && bufs[j].byteLength ? bufs[j] : null; // a read that failed keeps its buffer
+		bufs[j] = null;
+		postMessage({type: 'block', slot: slots[j], ticket: result, buffer, opened, chunks}, buffer ? [buffer] : []);
+	};
+	const put = (value) => {
+		const take = Math.min(value.length, len - at);
+		s.left = take < value.length ? value.subarray(take) : null;
+		for (let p = 0; p < take;) {
+			const j = Math.floor(at / block), o = at - j * block, n = Math.min(take - p, block - o);
+			new Uint8Array(bufs[j]).set(value.subarray(p, p + n), o);
+			p += n;
+			at += n;
+			if (at === len || at % block === 0) send(j, ticket);
+		}
+	};
+	try {
+		if (s.dead) throw new Error('stream failed');
+		if (s.left) put(s.left);
+		while (at < len) {
+			if (!s.byob) {
+				const {done: end, value} = await s.reader.read();
+				if (end) throw new Error('short read');
+				chunks++;
+				put(value);
+				continue;
+			}
+			const j = Math.floor(at / block), o = at - j * block, n = Math.min(len - at, block - o);
+			const r = await s.reader.read(new Uint8Array(bufs[j], o, n), {min: n});
+			if (r.value) bufs[j] = r.value.buffer;
+			if (r.done) throw new Error('short read');
+			chunks++;
+			at += r.value.length;
+			if (at === len || at % block === 0) send(j, ticket);
+		}
+	} catch (e) {
+		failStream(s);
+		for (let j = Math.floor(at / block); j < slots.length; j++) send(j, -ticket);
+	}
+}
+
+onmessage = (event) => {
+	const msg = event.data;
 	if (msg.type === 'read') {
 		fill(msg);
 	} else if (msg.type === 'files') {
 		for (const s of [...streams]) close(s);
 		files = msg.files;
 	} else if (msg.type === 'init') {
-		data = new Uint8Array(msg.data);
-		done = new Int32Array(msg.done);
+		handed = !msg.data;
+		if (!handed) {
+			data = new Uint8Array(msg.data);
+			done = new Int32Array(msg.done);
+		}
 		block = msg.block;
-		reply({type: 'ready'});
+		postMessage({type: 'ready'});
 	}
 };
-}
-
-if (!self.hpcvetInThread) {
-	const handle = hpcvetReader();
-	onmessage = (event) => handle(event.data, postMessage);
-}

@@ -1,20 +1,22 @@
 // The validation, off the page's thread: the WebAssembly module (the
 // checking core and the report writers of hpcvet, web/wasm/entry.c) runs
 // here, and reads the user's files one slice at a time, when the core asks
-// for bytes (web/wasm/reader.c). The core's read is synchronous, so the
-// bytes come one of three ways:
-// - by JSPI (WebAssembly.Suspending, where the browser has it and the
-//   page is not cross-origin isolated, or where it is asked for): the read
-//   import may suspend the module until the bytes are there, so the same
-//   reader as read ahead's (reader.js) runs in this worker's own thread,
-//   the module suspended only when a block it needs is not whole yet: no
-//   second worker, no shared memory (nor cross-origin isolation), one copy
-//   fewer;
-// - read ahead (when the page is cross-origin isolated, so that memory can
-//   be shared between workers): a second worker (reader.js) reads blocks
-//   of the files with the browser's asynchronous reads, ahead of where the
-//   core reads, into a SharedArrayBuffer; this worker waits for a block
-//   with Atomics.wait only when it is not there;
+// for bytes (web/wasm/reader.c). A second worker (reader.js) reads blocks
+// of the files with the browser's asynchronous reads, ahead of where the
+// core reads, while the core checks the blocks it has. The core's read is
+// synchronous, so the bytes come one of three ways:
+// - by JSPI (WebAssembly.Suspending, where the browser has it): the read
+//   import may suspend the module until the bytes are there, so the reader
+//   hands each block over in a buffer of its own, transferred (no copy),
+//   and this worker takes it when the module is suspended: the module
+//   suspends only when a block it needs has not been taken yet. No shared
+//   memory, so no cross-origin isolation needed, and two copies of every
+//   byte fewer than into shared memory;
+// - read ahead into shared memory (where the browser has no JSPI and the
+//   page is cross-origin isolated, so that memory can be shared between
+//   workers): the reader copies the blocks into a SharedArrayBuffer, and
+//   this worker waits for a block with Atomics.wait only when it is not
+//   there;
 // - otherwise FileReaderSync, the same blocks, the core waiting for each
 //   read.
 // The page's `read` parameter (index.html?read=jspi|ahead|sync), passed on
@@ -35,7 +37,7 @@ let progress = null;    // {done, total, last}
 // of the browser, in how many runs, and the counts of streams the reader
 // had opened and of their chunks before the run (read ahead, a run may
 // continue the last one's stream)
-let reads = {n: 0, ms: 0, bytes: 0, asks: 0, turns: 0, opened: 0, chunks: 0};
+let reads = {n: 0, ms: 0, bytes: 0, asks: 0, opened: 0, chunks: 0};
 // read ahead: the runs asked of the reader in the current validation, by
 // file id (unchanged() reopens the files read in more than one)
 let runs = new Map();
@@ -111,7 +113,7 @@ function withStrings(strings, fn) {
 //   after its header) is not asked for again.
 // make bench-web-asks: 1228 MiB in 335 reads before these three, 1222 in
 // 189; the ovni traces' reads are the same.
-// Read ahead (cross-origin isolated): a second worker (reader.js) does the
+// By JSPI or into shared memory, a second worker (reader.js) does the
 // reads, so they go on while the core checks; otherwise FileReaderSync
 // does them while the core waits.
 // DEPTH 16 rather than 8: runs of up to 16 MiB in order (32 after a jump or
@@ -124,22 +126,25 @@ const BLOCK = 1024 * 1024, SLOTS = 128, DEPTH = 16, GRAIN = 512 * 1024;
 // exactly those bytes, into the module's memory
 const DIRECT = 1024 * 1024;
 
-// The slots: SLOTS blocks of BLOCK bytes in `data` (a SharedArrayBuffer
-// when read ahead). This worker alone decides which block goes to which
-// slot: a read of n blocks of file id from byte `off` gets a ticket and n
-// slots (the last may be short);
+// The slots: SLOTS blocks of BLOCK bytes, in `data` (a SharedArrayBuffer
+// when read ahead into shared memory), or by JSPI each in a buffer of its
+// own, `bufs[slot]` (null while the reader has it). This worker alone
+// decides which block goes to which slot: a read of n blocks of file id
+// from byte `off` gets a ticket and n slots (the last may be short);
 // once the bytes are in the slots, the ticket (its negation when the read
-// failed) is stored in done[slot] of each, and this worker is woken. A
-// slot is given a new block only once its last read is done, so the reader
-// never writes into a slot in use. Tickets only grow, across runs: a late
-// read of an earlier run cannot pass for a current one.
+// failed) is stored in done[slot] of each, and this worker is woken (by
+// JSPI, when a block comes back: handed()). In shared memory a slot is
+// given a new block only once its last read is done, so the reader never
+// writes into a slot in use; by JSPI at once, with a new buffer, the late
+// block dropped when it comes. Tickets only grow, across runs: a late read
+// of an earlier run cannot pass for a current one.
 // slots[s]: {key: "id:start" (null: free), id, start: its first byte in
 // the file, ticket, len, run: blocks read in order up to this one, jump:
 // first asked for after a jump, used: the core read it, back: steps the
 // core took backwards through the file up to this block, again: the core
 // came back to it after it was given up, hinted: asked for on the core's
 // hint (willRead)}.
-let store = null;  // {worker (null: FileReaderSync; with JSPI, the reader in this thread), jspi, shared, data: Uint8Array, done: Int32Array, slots, byKey: Map (in order of use, oldest first)}
+let store = null;  // {worker (null: FileReaderSync), jspi, shared, data: Uint8Array (by JSPI null), bufs, done: Int32Array, slots, byKey: Map (in order of use, oldest first)}
 let ticket = 0;
 let current = -1;          // the slot the core read last
 let recent = [];           // the files of the last blocks the core moved to
@@ -152,7 +157,8 @@ function newStore(worker, data, done, jspi = false) {
 	const slots = Array.from({length: SLOTS}, () => ({key: null, id: -1, start: 0, ticket: 0, len: 0, run: 0, jump: false,
 							  used: false, back: 0, again: false, hinted: false}));
 	const shared = typeof SharedArrayBuffer !== 'undefined' && data instanceof SharedArrayBuffer;
-	return {worker, jspi, shared, data: new Uint8Array(data), done: new Int32Array(done), slots, byKey: new Map()};
+	return {worker, jspi, shared, data: data && new Uint8Array(data), bufs: jspi ? new Array(SLOTS).fill(null) : null,
+		done: new Int32Array(done), slots, byKey: new Map()};
 }
 
 // The slot that holds (or is being read to hold) byte `at` of file id; -1
@@ -180,41 +186,70 @@ function prevHeld(id, at) {
 	return e;
 }
 
-async function startReader() {
-	if (asked === 'sync' || !self.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined' || typeof Atomics.wait !== 'function')
-		return null;
+// The reader worker, ready; null when it cannot be started.
+async function startWorker(init) {
 	const w = new Worker('reader.js');
-	// done: a ticket a slot, then the counts of streams the reader opened
-	// and of the chunks they gave
-	const data = new SharedArrayBuffer(SLOTS * BLOCK), done = new SharedArrayBuffer(4 * (SLOTS + 2));
 	await new Promise((resolve, reject) => {
 		w.onmessage = resolve;
 		w.onerror = reject;
-		w.postMessage({type: 'init', data, done, block: BLOCK});
+		w.postMessage(init);
 	});
 	w.onmessage = null;
 	w.onerror = null;
-	return newStore(w, data, done);
+	return w;
 }
 
-// With JSPI: the reader of reader.js in this thread, its reads going on
-// while the module is suspended. A slot is given to another block without
-// waiting for its last read, which then writes nothing into it.
-function startInThread() {
+// Read ahead into shared memory: where the page is cross-origin isolated.
+async function startShared() {
+	if (asked === 'sync' || asked === 'jspi' || !self.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined' || typeof Atomics.wait !== 'function')
+		return null;
+	// done: a ticket a slot, then the counts of streams the reader opened
+	// and of the chunks they gave
+	const data = new SharedArrayBuffer(SLOTS * BLOCK), done = new SharedArrayBuffer(4 * (SLOTS + 2));
+	return newStore(await startWorker({type: 'init', data, done, block: BLOCK}), data, done);
+}
+
+// By JSPI: blocks handed over by the reader worker.
+async function startHanded() {
 	if (asked === 'ahead' || asked === 'sync' || typeof WebAssembly.Suspending !== 'function' ||
 	    typeof WebAssembly.promising !== 'function')
 		return null;
-	self.hpcvetInThread = true;
-	importScripts('reader.js');
-	const data = new ArrayBuffer(SLOTS * BLOCK), done = new ArrayBuffer(4 * (SLOTS + 2));
-	const handle = hpcvetReader((s, t) => store.slots[s].ticket === t, () => woken && woken());
-	handle({type: 'init', data, done, block: BLOCK}, () => {});
-	return newStore({postMessage: (msg) => handle(msg)}, data, done, true);
+	const w = await startWorker({type: 'init', block: BLOCK});
+	const st = newStore(w, null, new ArrayBuffer(4 * (SLOTS + 2)), true);
+	w.onmessage = (event) => handed(event.data);
+	return st;
 }
 
-// With JSPI, a block the core needs that is not whole yet: the read
-// import returns a promise, resolved once slot s's read `t` is done (true)
-// or failed or gave no answer in WAIT_MS (false), and the module waits
+// Buffers of blocks the core no longer needs, given to the next reads (a
+// new buffer's pages are faulted in and zeroed anew): a late block, whose
+// slot has another block since.
+const SPARE = 8;
+let spare = [];
+function blockBuffer(s) {
+	const b = store.bufs[s];
+	store.bufs[s] = null;
+	return b ? b.buffer : spare.pop() || new ArrayBuffer(BLOCK);
+}
+
+// By JSPI, a block back from the reader: {slot, ticket (negated: the read
+// failed), buffer, opened, chunks}. Taken only while the module is
+// suspended (this worker's thread runs nothing else meanwhile).
+function handed(m) {
+	store.done[SLOTS] = m.opened;
+	store.done[SLOTS + 1] = m.chunks;
+	const x = store.slots[m.slot];
+	if (x.ticket === Math.abs(m.ticket) && store.bufs[m.slot] === null) {
+		if (m.buffer) store.bufs[m.slot] = new Uint8Array(m.buffer);
+		store.done[m.slot] = m.ticket;
+	} else if (m.buffer && m.buffer.byteLength === BLOCK && spare.length < SPARE) {
+		spare.push(m.buffer);
+	}
+	if (woken) woken();
+}
+
+// By JSPI, a block the core needs that is not whole yet: the read import
+// returns a promise, resolved once slot s's read `t` is done (true) or
+// failed or gave no answer in WAIT_MS (false), and the module waits
 // suspended.
 class Pending {
 	constructor(s, t) {
@@ -244,39 +279,6 @@ function whenDone(s, t) {
 			clearTimeout(timer);
 			woken = null;
 		};
-	});
-}
-
-// With JSPI, the reader runs only while the module is suspended: the
-// chunks of the runs it asked for ahead wait in the browser's data pipes
-// (2 MiB a stream) while the core checks, and a stream whose pipe is full
-// reads no further, so the core came to blocks not whole yet. When the
-// core moves to a block and the next one of its file is still being read,
-// the read import gives the reader a turn: it returns a promise settled by
-// a task (a message to itself), which runs after the tasks the streams
-// queued meanwhile (a resolved promise resumes the module before any task
-// runs). A turn costs ~18 us of wall time (a setTimeout(0) one ~6 ms,
-// clamped), a block's checking ~0.3 ms. A turn at every move to another
-// block (~3000 on the 1203 MiB database) made the browser's IO threads
-// refill the pipes in smaller writes: ~0.5 CPU-s more in all; only where
-// the next block is behind, ~450 turns and no more CPU.
-class Turn {}
-// whether the block after slot x in its file is being read and not whole
-// yet: the core would wait for it next
-function behind(x) {
-	const n = find(x.id, x.start + x.len);
-	if (n < 0) return false;
-	const v = store.done[n], t = store.slots[n].ticket;
-	return v !== t && v !== -t;
-}
-const turns = new MessageChannel();
-let turnEnd = null;
-turns.port1.onmessage = () => turnEnd();
-function turn() {
-	reads.turns++;
-	return new Promise((resolve) => {
-		turnEnd = resolve;
-		turns.port2.postMessage(null);
 	});
 }
 
@@ -394,8 +396,16 @@ function request(id, off, n, limit, reach = limit) {
 		store.slots[s].len = Math.min(BLOCK, len - j * BLOCK);
 		slots.push(s);
 	}
-	if (store.worker) {
+	if (store.jspi) {
+		const buffers = slots.map((s) => {
+			store.done[s] = 0;
+			return blockBuffer(s);
+		});
+		store.worker.postMessage({type: 'read', slots, ticket: t, id, off, len, end: Math.min(limit, reach), buffers}, buffers);
+	} else if (store.worker) {
 		store.worker.postMessage({type: 'read', slots, ticket: t, id, off, len, end: Math.min(limit, reach)});
+	}
+	if (store.worker) {
 		runs.set(id, (runs.get(id) || 0) + 1);
 		reads.bytes += len;
 		reads.asks++;
@@ -495,7 +505,6 @@ function block(id, at) {
 	store.byKey.delete(slot.key); // the most recently used again
 	store.byKey.set(slot.key, s);
 	if (!settle(s, slot.ticket)) throw new Error('read failed');
-	if (moved && store.jspi && behind(slot)) throw new Turn();
 	return s;
 }
 
@@ -574,8 +583,8 @@ function held(id, off, len) {
 	return true;
 }
 
-// Copy n bytes at `src` of the slots to `dst` in the module's memory.
-// From shared memory the browser copies word by word only when the two
+// Copy n bytes of slot s from its byte `from` to `dst` in the module's
+// memory. By JSPI a plain copy. From shared memory the browser copies word by word only when the two
 // places are aligned alike modulo WORD, byte by byte otherwise (V8's
 // relaxed copy: ~0.8 ns a byte against ~0.1 in Node, bench/web_sab_copy.js;
 // 1.3 against 0.1 in Chromium 156). A block lies in its slot at its file
@@ -588,7 +597,12 @@ function held(id, off, len) {
 // the module's memory is a plain one (both ~0.16 ns a byte).
 const WORD = 8;
 const scratch = new Uint8Array(BLOCK + WORD);
-function copyOut(src, dst, n) {
+function copyOut(s, from, dst, n) {
+	if (store.bufs) {
+		bytes().set(store.bufs[s].subarray(from, from + n), dst);
+		return;
+	}
+	const src = s * BLOCK + from;
 	if (!store.shared || (src - dst) % WORD === 0) {
 		bytes().set(store.data.subarray(src, src + n), dst);
 		return;
@@ -611,12 +625,11 @@ function read(id, off, dst, len, done = 0) {
 			while (done < len) {
 				const at = off + done, s = block(id, at), slot = store.slots[s];
 				const from = at - slot.start, n = Math.min(len - done, slot.len - from);
-				copyOut(s * BLOCK + from, dst + done, n);
+				copyOut(s, from, dst + done, n);
 				done += n;
 			}
 		}
 	} catch (e) {
-		if (e instanceof Turn) return turn().then(() => read(id, off, dst, len, done));
 		if (e instanceof Pending) {
 			return whenDone(e.s, e.t).then((ok) => {
 				if (ok) return read(id, off, dst, len, done);
@@ -665,14 +678,11 @@ const wasi = {
 
 async function load() {
 	if (!store) {
-		// read ahead in a second worker first where the page is cross-origin
-		// isolated (unless JSPI is asked for): on 2 cores its reads overlap the
-		// core's checks, where JSPI's in-thread reader runs only while the
-		// module waits (the 1203 MiB database, quiet: 3.09 s against 3.98,
-		// CPU 5.0 s against 6.3; bench/RESULTS.md, "Web page"); then JSPI,
-		// which needs no isolation; then FileReaderSync
-		store = (asked === 'jspi' && startInThread()) || (await startReader().catch(() => null)) || startInThread() ||
-			newStore(null, new ArrayBuffer(SLOTS * BLOCK), new ArrayBuffer(4 * (SLOTS + 2)));
+		// read ahead into shared memory where the page is cross-origin
+		// isolated (unless JSPI is asked for), then JSPI, which needs no
+		// isolation, then FileReaderSync
+		store = (asked === 'jspi' && (await startHanded().catch(() => null))) || (await startShared().catch(() => null)) ||
+			(await startHanded().catch(() => null)) || newStore(null, new ArrayBuffer(SLOTS * BLOCK), new ArrayBuffer(4 * (SLOTS + 2)));
 	}
 	const response = await fetch('hpcvet.wasm');
 	const {instance} = await WebAssembly.instantiate(await response.arrayBuffer(), {
@@ -735,7 +745,7 @@ async function validate(inputs, options) {
 	files = inputs.flatMap((input) => (input.problem ? [] : input.files.map((f) => f.file)));
 	runs = new Map();
 	failed = new Set();
-	reads = {n: 0, ms: 0, bytes: 0, asks: 0, turns: 0, opened: Atomics.load(store.done, SLOTS), chunks: Atomics.load(store.done, SLOTS + 1)};
+	reads = {n: 0, ms: 0, bytes: 0, asks: 0, opened: Atomics.load(store.done, SLOTS), chunks: Atomics.load(store.done, SLOTS + 1)};
 	current = -1;
 	recent = [];
 	lastIn = new Map();
@@ -802,7 +812,7 @@ async function result(certify) {
 	const out = {type: 'result', exit: wasm.hvw_exit_code(), memory: wasm.memory.buffer.byteLength,
 		shared: store.shared ? store.data.byteLength : 0, reads: reads.n, readMs: Math.round(reads.ms), readBytes: reads.bytes,
 		readAsks: reads.asks, readOpens: store.worker ? Atomics.load(store.done, SLOTS) - reads.opened : reads.asks,
-		readChunks: store.worker ? Atomics.load(store.done, SLOTS + 1) - reads.chunks : reads.asks, readTurns: reads.turns};
+		readChunks: store.worker ? Atomics.load(store.done, SLOTS + 1) - reads.chunks : reads.asks};
 	for (const format of formats) out[format] = await write(format);
 	if (certify) out.certificate = await write('certificate');
 	return out;

@@ -49,6 +49,62 @@ async function stream(file, byob, block) {
 	return {bytes, chunks, sum};
 }
 
+// `inflight` streams at once, each of an equal part of the file read BYOB
+// by blocks of `block` bytes, with `min` (a block a read, as web/reader.js
+// reads): whether the browser's reads of one stream are bound by their
+// latency (one chunk of the browser's in flight a stream) or by CPU
+async function parts(file, block, inflight) {
+	const part = Math.ceil(file.size / inflight / block) * block;
+	let bytes = 0, chunks = 0, sum = 0;
+	const one = async (off) => {
+		const end = Math.min(off + part, file.size);
+		const r = file.slice(off, end).stream().getReader({mode: 'byob'});
+		let buf = new ArrayBuffer(block);
+		for (let at = off; at < end;) {
+			const n = Math.min(block, end - at);
+			const {done, value} = await r.read(new Uint8Array(buf, 0, n), {min: n});
+			if (done) break;
+			buf = value.buffer;
+			at += value.length;
+			bytes += value.length;
+			sum += value[0];
+			chunks++;
+		}
+	};
+	const offs = [];
+	for (let off = 0; off < file.size; off += part) offs.push(off);
+	await Promise.all(offs.map(one));
+	return {bytes, chunks, sum};
+}
+
+// Slices of `block` bytes, `inflight` of them read at once, each by a
+// stream of its own read BYOB a MiB at a time (with `min`): a run of
+// blocks split among streams, each opened for its part
+async function sliceParts(file, block, inflight) {
+	const MB = 1 << 20;
+	let next = 0, bytes = 0, chunks = 0, sum = 0;
+	const one = async () => {
+		let buf = new ArrayBuffer(MB);
+		while (next < file.size) {
+			const off = next, end = Math.min(off + block, file.size);
+			next = end;
+			const r = file.slice(off, end).stream().getReader({mode: 'byob'});
+			for (let at = off; at < end;) {
+				const n = Math.min(MB, end - at);
+				const {done, value} = await r.read(new Uint8Array(buf, 0, n), {min: n});
+				if (done) break;
+				buf = value.buffer;
+				at += value.length;
+				bytes += value.length;
+				sum += value[0];
+				chunks++;
+			}
+		}
+	};
+	await Promise.all(Array.from({length: inflight}, one));
+	return {bytes, chunks, sum};
+}
+
 // A destination of `size` bytes: the read-ahead buffer's kind (shared
 // memory) or the module's (a WebAssembly memory).
 function dest(kind, size) {
@@ -126,6 +182,8 @@ const cases = {
 	'FileReaderSync': (f, b) => slices(f, b, 1, async (s) => frs.readAsArrayBuffer(s)),
 	'stream': (f) => stream(f, false),
 	'stream BYOB': (f, b) => stream(f, true, b),
+	'streams BYOB, parts': (f, b, n) => parts(f, b, n),
+	'slice streams BYOB': (f, b, n) => sliceParts(f, b, n),
 	'File.arrayBuffer': async (f) => {
 		const buf = await f.arrayBuffer();
 		return {bytes: buf.byteLength, chunks: 1, sum: new Uint8Array(buf)[0]};
