@@ -6,11 +6,12 @@
 #   hpcvet -q -j1 INPUT: wall and CPU time (median of RUNS) and peak RSS.
 #   The page in headless Chromium (bench/web_page.py), a fresh browser per
 #   run, served by web/serve.py cross-origin isolated, in each of WEB_MODES
-#   (default "JSPI"): JSPI, the page's default (a second worker reads the
-#   files ahead and hands the blocks over, the module suspended while it
-#   waits), "read-ahead" (index.html?read=ahead: the second worker copies
-#   the blocks into shared memory, the module waiting by Atomics.wait),
-#   "FileReaderSync" (served plainly, ?read=sync). The command line and the
+#   (default "read-ahead"): "read-ahead", the page's default there (a
+#   second worker reads the files ahead into shared memory, the module
+#   waiting by Atomics.wait), "JSPI" (index.html?read=jspi, the page's
+#   default served plainly: the second worker hands the blocks over, the
+#   module suspended while it waits), "FileReaderSync" (served plainly,
+#   ?read=sync). The command line and the
 #   page run in turn (CLI, each mode, CLI, ...), and the page / CLI ratio
 #   is the median of the rounds' ratios, with their range: a drift in the
 #   machine's speed (this shared machine's moves by a third within an
@@ -29,7 +30,7 @@
 # usage: bench/web.sh [BUILD_DIR]
 # environment: WEB_SIZE (MiB per input, default 256; 1024 for the 1 GiB row),
 # RUNS (default 3), FORMATS (default "hpctoolkit ovni-trace", bench/lib.sh's
-# generators), WEB_MODES (default "JSPI"), BENCH_DIR (kept and reused
+# generators), WEB_MODES (default "read-ahead"), BENCH_DIR (kept and reused
 # when given), PYTHON (a python3 with selenium), WEB_THREADS=1 (also print,
 # for the last run of each, the CPU seconds by thread: where the time goes),
 # WEB_CPU_BY_PROCESS=1 (after the table, for the last run of each, the CPU
@@ -63,7 +64,7 @@ for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 	# the command line and the page in turn (CLI, each mode, CLI, ...), so
 	# that a drift in the machine's speed hits both alike: the ratio is
 	# the median of each round's page / CLI
-	modes=(${WEB_MODES:-JSPI})
+	modes=(${WEB_MODES:-read-ahead})
 	rm -f "$dir/cli.log"
 	for mode in "${modes[@]}"; do : >"$dir/page.$mode.log"; done
 	for ((i = 0; i < runs; i++)); do
@@ -72,9 +73,9 @@ for fmt in ${FORMATS:-hpctoolkit ovni-trace}; do
 		set -e
 		for mode in "${modes[@]}"; do
 			case $mode in
-			read-ahead) flags=(--read=ahead) ;; # read ahead into shared memory, the worker waiting by Atomics.wait
+			JSPI) flags=(--read=jspi) ;; # blocks handed over by the reader worker, the module suspended while it waits
 			FileReaderSync) flags=(--plain --read=sync) ;;
-			*) flags=() ;; # the page's default: JSPI, blocks handed over by the reader worker
+			*) flags=(--read=ahead) ;; # read ahead into shared memory, the worker waiting by Atomics.wait
 			esac
 			[ "${WEB_THREADS:-0}" = 1 ] && [ "$i" = $((runs - 1)) ] && flags+=(--threads)
 			if [ "${WEB_CPU_BY_PROCESS:-0}" = 1 ] && [ "$i" = $((runs - 1)) ]; then

@@ -6,9 +6,10 @@
 # walks, and each JSON report the page makes must equal `hpcvet
 # --format=json` (and its certificate, with WebCrypto's digests, `hpcvet
 # certify --format=json`) on the same input. All of them with the page
-# served cross-origin isolated (it reads files ahead in a second worker),
-# and the golden cases again served plainly (it reads with FileReaderSync),
-# in one browser session, each CLI report made once. Skipped, visibly,
+# served cross-origin isolated and asked to read ahead into shared memory,
+# the golden cases again served plainly and asked for FileReaderSync, and
+# all of them again by the page's default, JSPI (a second worker hands the
+# blocks over), in one browser session, each CLI report made once. Skipped, visibly,
 # without Chromium, its driver, Python's Selenium or the wasm toolchain,
 # and in the sanitizer build (the page runs the wasm build, which the
 # sanitizers do not instrument).
@@ -103,7 +104,7 @@ nplain=$(wc -l <"$TMP/plain.tsv")
 rc=$?
 cat "$TMP/page.log"
 [ "$rc" -eq 0 ] || grep -q '^FAIL' "$TMP/page.log" || not_ok "tests/web_page.py exited $rc"
-check "read ahead (cross-origin isolated): the page's JSON report and certificate equal the CLI's on $ncases inputs ($ngolden golden cases, $ndrop dropped), no console error" grep -qx "read-ahead: 0 failed" "$TMP/page.log"
+check "read ahead into shared memory (cross-origin isolated, ?read=ahead): the page's JSON report and certificate equal the CLI's on $ncases inputs ($ngolden golden cases, $ndrop dropped), no console error" grep -qx "read-ahead: 0 failed" "$TMP/page.log"
 check "read ahead: every case was compared" grep -qx "read-ahead: compared $ncases" "$TMP/page.log"
 check "read ahead: the page says it reads ahead" grep -qx "read-ahead: mode read-ahead" "$TMP/page.log"
 check "FileReaderSync (served plainly): the page's JSON report and certificate equal the CLI's on $nplain inputs, no console error" grep -qx "FileReaderSync: 0 failed" "$TMP/page.log"

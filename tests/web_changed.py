@@ -3,7 +3,7 @@
 
 The page (web/, make web) is served by a server of this test's own: the
 page's files as web/serve.py serves them (cross-origin isolated and asked
-for nothing, so it reads ahead, then plainly and asked for FileReaderSync, then plainly and
+to read ahead into shared memory, then plainly and asked for FileReaderSync, then plainly and
 asked for nothing, so it reads by JSPI), except its worker,
 which is tests/web_changed_hook.js put before web/worker.js. The hook pauses
 the worker at the core's first read that reaches byte AT of a file, until
@@ -192,7 +192,7 @@ def judge(src, name, case, certify, state, result):
 
 
 try:
-    for tag, isolate, query in (('read-ahead', True, ''), ('FileReaderSync', False, '?read=sync'), ('JSPI', False, '')):
+    for tag, isolate, query in (('read-ahead', True, '?read=ahead'), ('FileReaderSync', False, '?read=sync'), ('JSPI', False, '')):
         server = start(isolate)
         try:
             driver.get('http://127.0.0.1:%d/index.html%s' % (server.server_address[1], query))

@@ -12,8 +12,8 @@ page's names are relative to, so the two name every input and file alike
 and no field is normalised. The page must log no console error.
 
 One browser session runs three passes: the page served cross-origin
-isolated (web/serve.py) and asked for no way of reading, which must read
-ahead in a second worker (its default there) and say so; then, given --plain PLAIN, the
+isolated (web/serve.py) and asked to read ahead into shared memory
+(?read=ahead), which it must do and say so; then, given --plain PLAIN, the
 page served without those headers (a second server) and asked to read
 with FileReaderSync (?read=sync), given the cases of PLAIN; then the page
 served plainly and asked for nothing, which must read by JSPI (the
@@ -60,11 +60,10 @@ def read_cases(path):
         return [line.rstrip('\n').split('\t') for line in f if line.strip()]
 
 
-# (mode, server, the page's query, cases); the first and last passes ask
-# for no way of reading: cross-origin isolated the page's default is to
-# read ahead in a second worker, served plainly the browser's JSPI (that
-# way needs no isolation).
-passes = [('read-ahead', serve.start(webdir, isolate=True), '', read_cases(cases_file))]
+# (mode, server, the page's query, cases); the last pass asks for no way
+# of reading: the page's default is the browser's JSPI (that way needs no
+# isolation); reading ahead into shared memory needs it and is asked for.
+passes = [('read-ahead', serve.start(webdir, isolate=True), '?read=ahead', read_cases(cases_file))]
 if plain_file:
     passes.append(('FileReaderSync', serve.start(webdir, isolate=False), '?read=sync', read_cases(plain_file)))
 passes.append(('JSPI', serve.start(webdir, isolate=False), '', read_cases(cases_file)))

@@ -259,7 +259,7 @@ worker.onmessage = (event) => {
 			: msg.mode === 'read-ahead'
 			? 'Files are read ahead by a second worker into shared memory while the first checks them (the page is cross-origin isolated).'
 			: 'Files are read one block at a time with FileReaderSync (this browser has no JSPI and the page is not ' +
-			  'cross-origin isolated; served with the headers `make serve-web` sends, it reads ahead, while the core checks).';
+			  'cross-origin isolated; served with the headers `make serve-web` sends, it reads ahead while the core checks).';
 		setState('ready', '');
 	} else if (msg.type === 'progress') {
 		$('progress').value = msg.total ? msg.done / msg.total : 0;

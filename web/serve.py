@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Serve the built page (make web) on 127.0.0.1, cross-origin isolated.
 
-The page reads files ahead in a second worker through shared memory
-(web/worker.js), which browsers allow only to a cross-origin isolated
-page: every response carries Cross-Origin-Opener-Policy: same-origin and
-Cross-Origin-Embedder-Policy: require-corp. --plain serves without them
-(the page then reads with FileReaderSync, as from any static server).
+Where the browser has no JSPI, the page reads files ahead in a second
+worker through shared memory (web/worker.js), which browsers allow only to
+a cross-origin isolated page: every response carries
+Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy:
+require-corp. --plain serves without them, as any static server does (the
+page then reads ahead by JSPI where the browser has it, else with
+FileReaderSync).
 make serve-web runs this; the browser tests and bench/web_page.py import it.
 
 usage: serve.py DIR [PORT] [--plain]"""
@@ -48,7 +50,7 @@ def main(argv):
     if not args:
         sys.exit(__doc__)
     server = start(args[0], isolate='--plain' not in argv, port=int(args[1]) if len(args) > 1 else 8000, quiet=False)
-    mode = 'plain (files read by FileReaderSync)' if '--plain' in argv else 'cross-origin isolated (files read ahead)'
+    mode = 'plain (files read ahead by JSPI, else by FileReaderSync)' if '--plain' in argv else 'cross-origin isolated (files read ahead)'
     print('serving %s on http://127.0.0.1:%d/, %s (Ctrl-C stops)' % (args[0], server.server_address[1], mode), flush=True)
     try:
         threading.Event().wait()

@@ -4,7 +4,7 @@
 #
 #   make web        build $(BUILD)/web: index.html, page.js, worker.js, reader.js, page.css, hpcvet.wasm
 #   make serve-web  serve it on http://127.0.0.1:$(WEB_PORT)/ (web/serve.py: cross-origin
-#                   isolated, so that the page reads files ahead; WEB_SERVE_FLAGS=--plain: not)
+#                   isolated, so that a browser without JSPI reads files ahead too; WEB_SERVE_FLAGS=--plain: not)
 #
 # Toolchain (Debian 12): clang-14 (--target=wasm32-wasi), lld (wasm-ld),
 # wasi-libc (the C library and its headers under /usr/*/wasm32-wasi),

@@ -12,9 +12,9 @@
 //   suspends only when a block it needs has not been taken yet. No shared
 //   memory, so no cross-origin isolation needed, and two copies of every
 //   byte fewer than into shared memory;
-// - read ahead into shared memory (where the browser has no JSPI and the
-//   page is cross-origin isolated, so that memory can be shared between
-//   workers): the reader copies the blocks into a SharedArrayBuffer, and
+// - read ahead into shared memory (where the browser has no JSPI, or
+//   where it is asked for, and the page is cross-origin isolated, so that
+//   memory can be shared between workers): the reader copies the blocks into a SharedArrayBuffer, and
 //   this worker waits for a block with Atomics.wait only when it is not
 //   there;
 // - otherwise FileReaderSync, the same blocks, the core waiting for each
@@ -201,7 +201,7 @@ async function startWorker(init) {
 
 // Read ahead into shared memory: where the page is cross-origin isolated.
 async function startShared() {
-	if (asked === 'sync' || asked === 'jspi' || !self.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined' || typeof Atomics.wait !== 'function')
+	if (asked === 'sync' || !self.crossOriginIsolated || typeof SharedArrayBuffer === 'undefined' || typeof Atomics.wait !== 'function')
 		return null;
 	// done: a ticket a slot, then the counts of streams the reader opened
 	// and of the chunks they gave
@@ -678,11 +678,14 @@ const wasi = {
 
 async function load() {
 	if (!store) {
+		// JSPI first (no shared memory: the reader's copy into it and this
+		// worker's copy out of it saved, ~0.1-0.15 CPU-s on the reader's
+		// thread alone for the 1203 MiB database, and 0.2-0.8 s of wall
+		// in 5 of 6 pairs on 2 cores; bench/RESULTS.md, "Web page"), then
 		// read ahead into shared memory where the page is cross-origin
-		// isolated (unless JSPI is asked for), then JSPI, which needs no
-		// isolation, then FileReaderSync
-		store = (asked === 'jspi' && (await startHanded().catch(() => null))) || (await startShared().catch(() => null)) ||
-			(await startHanded().catch(() => null)) || newStore(null, new ArrayBuffer(SLOTS * BLOCK), new ArrayBuffer(4 * (SLOTS + 2)));
+		// isolated, then FileReaderSync
+		store = (await startHanded().catch(() => null)) || (await startShared().catch(() => null)) ||
+			newStore(null, new ArrayBuffer(SLOTS * BLOCK), new ArrayBuffer(4 * (SLOTS + 2)));
 	}
 	const response = await fetch('hpcvet.wasm');
 	const {instance} = await WebAssembly.instantiate(await response.arrayBuffer(), {
