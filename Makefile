@@ -616,7 +616,7 @@ bench-web-reads:
 
 # The bytes and reads the page asks of the browser for one input
 # (WEB_ASKS_INPUT: a generated database of WEB_SIZE MiB by default), counted
-# by web/worker.js itself run in Node (bench/web_reads.js): the same figures
+# by web/worker.js and blocks.js run in Node (bench/web_reads.js): the same figures
 # as bench-web's "MiB read" and "browser reads", exact on a loaded machine;
 # READ_AHEAD=1: the read-ahead mode's (the core's hints included), and the
 # browser reads reader.js opens for them and the MiB their streams read past

@@ -1,8 +1,9 @@
 // The reads the web page asks of the browser for one input, counted
 // outside the browser: web/worker.js itself runs in Node (the same V8 as
-// Chromium) with its FileReaderSync served from disk, so the blocks it
-// asks for, and in how many reads, are those of the page (read ahead, the
-// reader worker reads the same blocks: worker.js decides them alone).
+// Chromium), and web/blocks.js with it, FileReaderSync served from disk,
+// so the blocks it asks for, and in how many reads, are those of the page
+// (read ahead, the reader worker reads the same blocks: blocks.js decides
+// them alone).
 // Deterministic, so comparable on a loaded machine, where bench/web.sh's
 // Chromium times are not; not part of the tests. bench/RESULTS.md, "Web
 // page".
@@ -128,6 +129,8 @@ const ctx = {
 	performance,
 	console,
 	postMessage: (m) => messages.push(m),
+	// worker.js loads blocks.js so; the two share the context's globals
+	importScripts: (...names) => names.forEach((n) => vm.runInContext(fs.readFileSync(path.join(webDir, n), 'utf8'), ctx, {filename: n})),
 	fetch: async () => ({arrayBuffer: async () => fs.readFileSync(path.join(webDir, 'hpcvet.wasm'))}),
 };
 ctx.self = Object.assign(ctx.self, ctx);

@@ -1,9 +1,9 @@
-// The reader of worker.js's read-ahead modes: reads the blocks the
+// The reader of blocks.js's read-ahead modes: reads the blocks the
 // validating worker asks for with the browser's asynchronous Blob streams,
 // each block handed over as soon as it is whole (the core waits for the
 // block it needs, not for the whole run). Its thread never blocks, so
 // reads go on while the core checks the bytes it has. Two ways:
-// - handed over (worker.js's default where the browser has JSPI): a run's
+// - handed over (the default where the browser has JSPI): a run's
 //   message brings an ArrayBuffer a block, each block is read into its
 //   own buffer (BYOB: the browser copies the bytes once, from its data
 //   pipe into that buffer) and the buffer is given back whole, transferred

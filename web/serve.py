@@ -2,7 +2,7 @@
 """Serve the built page (make web) on 127.0.0.1, cross-origin isolated.
 
 Where the browser has no JSPI, the page reads files ahead in a second
-worker through shared memory (web/worker.js), which browsers allow only to
+worker through shared memory (web/blocks.js), which browsers allow only to
 a cross-origin isolated page: every response carries
 Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy:
 require-corp. --plain serves without them, as any static server does (the

@@ -2,7 +2,7 @@
 # report writers built to WebAssembly with Debian's toolchain, and the page
 # that runs them in a Web Worker. Included by the Makefile.
 #
-#   make web        build $(BUILD)/web: index.html, page.js, worker.js, reader.js, page.css, hpcvet.wasm
+#   make web        build $(BUILD)/web: index.html, page.js, worker.js, blocks.js, reader.js, page.css, hpcvet.wasm
 #   make serve-web  serve it on http://127.0.0.1:$(WEB_PORT)/ (web/serve.py: cross-origin
 #                   isolated, so that a browser without JSPI reads files ahead too; WEB_SERVE_FLAGS=--plain: not)
 #
@@ -41,7 +41,7 @@ WEB_DEP_OBJS := $(WEB_DIR)/obj/deps/cJSON.o $(WEB_YAML_SRCS:%=$(WEB_DIR)/obj/dep
 # Sources the Makefile generates into $(BUILD)/gen for the library's writers
 # (the HTML report's style sheet and script, when it has them), compiled again.
 WEB_GEN_OBJS := $(if $(HTML_ASSETS),$(WEB_DIR)/obj/gen/html_assets.o)
-WEB_PAGE := index.html page.js worker.js reader.js page.css
+WEB_PAGE := index.html page.js worker.js blocks.js reader.js page.css
 WEB_INC  := -Iweb/wasm -Ivalidator -I$(WEB_DIR)/include -I$(WEB_SRC)/libyaml/include
 
 .PHONY: web serve-web web-deps web-fetch
