@@ -16,7 +16,7 @@
 // The first saves two copies of every byte: V8 copies to and from shared
 // memory with relaxed atomic moves, ~0.17 ns a byte even when aligned
 // (~0.2 CPU-s on this worker's thread and as much on the validating
-// worker's for the 1203 MiB database, perf: 11% and 24% of their time).
+// worker's for the 1203 MiB database, perf: 24% and 11% of their time).
 //
 // A stream is kept open after a run and continued by the next run that
 // starts where it stopped (the core reads most files in order: a file's
