@@ -204,7 +204,8 @@ try:
         run_pass(want_mode, server, query, cases)
         print('%s: %d failed' % (want_mode, failures))
         total += failures
-        if shot and want_mode == 'read-ahead':
+        # the page as a user sees it: served plainly, by its default way
+        if shot and want_mode == 'JSPI':
             driver.save_screenshot(shot)
 finally:
     driver.quit()
