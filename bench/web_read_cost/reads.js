@@ -54,55 +54,47 @@ async function stream(file, byob, block) {
 // reads): whether the browser's reads of one stream are bound by their
 // latency (one chunk of the browser's in flight a stream) or by CPU
 async function parts(file, block, inflight) {
-	const part = Math.ceil(file.size / inflight / block) * block;
-	let bytes = 0, chunks = 0, sum = 0;
-	const one = async (off) => {
-		const end = Math.min(off + part, file.size);
-		const r = file.slice(off, end).stream().getReader({mode: 'byob'});
-		let buf = new ArrayBuffer(block);
-		for (let at = off; at < end;) {
-			const n = Math.min(block, end - at);
-			const {done, value} = await r.read(new Uint8Array(buf, 0, n), {min: n});
-			if (done) break;
-			buf = value.buffer;
-			at += value.length;
-			bytes += value.length;
-			sum += value[0];
-			chunks++;
-		}
-	};
+	const part = Math.ceil(file.size / inflight / block) * block, t = {bytes: 0, chunks: 0, sum: 0};
 	const offs = [];
 	for (let off = 0; off < file.size; off += part) offs.push(off);
-	await Promise.all(offs.map(one));
-	return {bytes, chunks, sum};
+	await Promise.all(offs.map((off) => readSlice(file, off, Math.min(off + part, file.size), block, new ArrayBuffer(block), t)));
+	return t;
 }
 
 // Slices of `block` bytes, `inflight` of them read at once, each by a
 // stream of its own read BYOB a MiB at a time (with `min`): a run of
 // blocks split among streams, each opened for its part
 async function sliceParts(file, block, inflight) {
-	const MB = 1 << 20;
-	let next = 0, bytes = 0, chunks = 0, sum = 0;
+	const MB = 1 << 20, t = {bytes: 0, chunks: 0, sum: 0};
+	let next = 0;
 	const one = async () => {
 		let buf = new ArrayBuffer(MB);
 		while (next < file.size) {
 			const off = next, end = Math.min(off + block, file.size);
 			next = end;
-			const r = file.slice(off, end).stream().getReader({mode: 'byob'});
-			for (let at = off; at < end;) {
-				const n = Math.min(MB, end - at);
-				const {done, value} = await r.read(new Uint8Array(buf, 0, n), {min: n});
-				if (done) break;
-				buf = value.buffer;
-				at += value.length;
-				bytes += value.length;
-				sum += value[0];
-				chunks++;
-			}
+			buf = await readSlice(file, off, end, MB, buf, t);
 		}
 	};
 	await Promise.all(Array.from({length: inflight}, one));
-	return {bytes, chunks, sum};
+	return t;
+}
+
+// Bytes [off, end) of file by a stream of their own, read BYOB `step`
+// bytes at a time (with `min`) into `buf`, counted in t; gives the buffer
+// back (a BYOB read moves it to a new ArrayBuffer object)
+async function readSlice(file, off, end, step, buf, t) {
+	const r = file.slice(off, end).stream().getReader({mode: 'byob'});
+	for (let at = off; at < end;) {
+		const n = Math.min(step, end - at);
+		const {done, value} = await r.read(new Uint8Array(buf, 0, n), {min: n});
+		if (value) buf = value.buffer;
+		if (done) break;
+		at += value.length;
+		t.bytes += value.length;
+		t.sum += value[0];
+		t.chunks++;
+	}
+	return buf;
 }
 
 // A destination of `size` bytes: the read-ahead buffer's kind (shared
