@@ -7,6 +7,7 @@
 #define HV_DUMPI_MPI_CHECKS_H
 
 #include "pass.h"
+#include "places.h"
 
 /* ---- each function's plan (rank.c computes them) ---- */
 
@@ -35,16 +36,6 @@ enum {
 	FUSED_REQS, FUSED_USES, FUSED_NOTHING, FUSED_SOME, FUSED_COLL_PAIR,
 	FUSED_COLL_BOTH
 };
-/* The fields of a point-to-point record as libdumpi lays them out (count,
- * datatype, peer, tag, comm, then its request or status): the fused
- * point-to-point paths read them there, and take only the functions whose
- * layout has them so (compute_plans). */
-enum { P2P_COUNT, P2P_DATATYPE, P2P_PEER, P2P_TAG, P2P_COMM, P2P_REQUEST };
-/* MPI_Sendrecv's fields as libdumpi lays them out, and MPI_Sendrecv_replace's
- * (its one count and datatype where the send's are): its fused path reads
- * them there (compute_plans checks them). */
-enum { SR_SENDCOUNT, SR_SENDTYPE, SR_DEST, SR_SENDTAG, SR_RECVCOUNT, SR_RECVTYPE, SR_SOURCE, SR_RECVTAG, SR_COMM };
-enum { SRR_COUNT, SRR_DATATYPE, SRR_DEST, SRR_SENDTAG, SRR_SOURCE, SRR_RECVTAG, SRR_COMM };
 /* The count roles a function has, and the handle inputs (communicators,
  * then datatypes) mpi_uses() looks at, in role order; RO_COUNT_ROLES ends each. */
 extern uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];

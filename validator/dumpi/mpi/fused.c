@@ -46,7 +46,7 @@ static inline __attribute__((always_inline)) bool mpi_request_init_hot(mpi_rank 
  * in the plan's order (status, counts, uses, message, ranks and tags,
  * requests), with each argument read once and the communicator found once
  * (nothing between its lookup and its last use enters a communicator).
- * Its function has no root-only field (compute_plans), so every argument
+ * Its function has no root-only field (mpi_at_places), so every argument
  * it has is present (dumpi_args). */
 static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 							      unsigned kind, bool init)
@@ -54,7 +54,7 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 	unsigned fn = rec->fn;
 	bool recv = kind == FUSED_RECV || kind == FUSED_IRECV;
 	int pro = recv ? RO_SOURCE : RO_DEST;
-	/* libdumpi's layout, which compute_plans checked: each argument a load
+	/* libdumpi's layout, which mpi_at_places checked: each argument a load
 	 * at a constant place, not one through the function's roles */
 	const unsigned ic = P2P_COUNT, im = P2P_COMM, id = P2P_DATATYPE, ip = P2P_PEER, it = P2P_TAG;
 	if (kind == FUSED_RECV) m->pass->status_fresh = true; /* status_reads */
@@ -238,7 +238,7 @@ static void fused_recv_init(mpi_rank *m, const dumpi_record *rec, const dumpi_ar
  * communicator found once (after the uses, which may make it one of
  * unknown origin) and each argument read once, the counts and handles
  * without the loops over the roles; every argument is present (no
- * root-only field: compute_plans). */
+ * root-only field: mpi_at_places). */
 static __attribute__((noinline)) void fused_sendrecv_all(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_take_bytes(m, a); /* its status is read from the record's bytes */
@@ -249,7 +249,7 @@ static __attribute__((noinline)) void fused_sendrecv_all(mpi_rank *m, const dump
 	unsigned isy = ix[rep ? RO_DATATYPE : RO_SENDTYPE], iry = ix[rep ? RO_DATATYPE : RO_RECVTYPE];
 	uint64_t comm = a->f[ix[RO_COMM]].v, sty = a->f[isy].v, rty = a->f[iry].v;
 	/* counts, then uses: its count roles and use roles in role order, read
-	 * at their places (compute_plans) */
+	 * at their places (mpi_at_places) */
 	if (rep) {
 		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[isc].v, a, isc);
 	} else {
@@ -288,7 +288,7 @@ static __attribute__((noinline)) void fused_sendrecv_all(mpi_rank *m, const dump
 /* MPI_Sendrecv (MPI_Sendrecv_replace when `rep`) in the common case of
  * both its messages (p2p_common), each going to a channel of
  * mpi_chan_hot: what fused_sendrecv_all does then, its fields read where
- * libdumpi lays them out (compute_plans), its status not read (with a
+ * libdumpi lays them out (mpi_at_places), its status not read (with a
  * known source and tag, mpi_recv_msg does not look at it). False (nothing
  * done) otherwise. */
 static inline __attribute__((always_inline)) bool sendrecv_hot(mpi_rank *m, const dumpi_record *rec,
@@ -386,7 +386,6 @@ void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a
  * no value across a call. Anything else goes whole out of line
  * (waitall_whole: the count checked, its failure reported, then every
  * request), as do the requests mpi_waitall_hot leaves (waitall_rest). */
-enum { WAITALL_COUNT, WAITALL_REQUESTS, WAITALL_STATUSES };
 __attribute__((noinline)) static void waitall_rest(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 						  uint64_t first)
 {
@@ -453,7 +452,6 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
  * (fused_waitall_at), the common case -- a count >= 0, the ids in the
  * args' bytes, the request checks on -- is tested first, in one branch,
  * and calls nothing but tail calls; anything else goes whole out of line. */
-enum { STARTALL_COUNT, STARTALL_REQUESTS };
 /* The rest, out of line: the common loop then keeps nothing of it in
  * registers (it spilled the loop's values when inline). */
 __attribute__((noinline)) static void startall_rest(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
@@ -492,7 +490,6 @@ static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
  * request checks on, named (its evaluation) and one instance of it ended,
  * as req_named and req_drop do, without the roles' lookup; any other
  * through mpi_request_free. */
-enum { FREE_REQUEST };
 static void request_free_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_req *q = mpi_req_known(m, (uint32_t)a->f[FREE_REQUEST].v);
@@ -510,7 +507,6 @@ static void request_free_at(mpi_rank *m, const dumpi_record *rec, const dumpi_ar
  * names it, and a request of the table, with the request checks on, is
  * named by its evaluation alone (req_named); any other through
  * mpi_request_test. */
-enum { TEST_REQUEST, TEST_FLAG };
 static void request_test_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	if (a->f[TEST_REQUEST].present && a->f[TEST_FLAG].present && !a->f[TEST_FLAG].v &&
@@ -526,31 +522,29 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	/* the persistent inits (26..30), on the nonblocking calls' kinds */
 	if (fn >= 26 && fn <= 30 && (kind == FUSED_ISEND || kind == FUSED_IRECV))
 		return kind == FUSED_ISEND ? fused_send_init : fused_recv_init;
-	if (kind == FUSED_SOME && mpi_request_waitany_fits(fn)) return mpi_request_waitany; /* MPI_Waitany */
-	if (kind == FUSED_WAITALL && fn == 18 && mpi_plans[fn] == (PLAN_COUNTS | PLAN_REQ) && /* MPI_Waitall */
-	    mpi_roles[fn][RO_COUNT] == WAITALL_COUNT && mpi_roles[fn][RO_REQUESTS] == WAITALL_REQUESTS &&
-	    mpi_roles[fn][RO_STATUSES] == WAITALL_STATUSES && mpi_roles[fn][RO_FLAG] < 0)
-		return fused_waitall_at;
+	/* MPI_Waitany and MPI_Waitall with their fields at libdumpi's places
+	 * (places.h; their rows' plans are their count and requests, and they
+	 * have no flag) */
+	if (kind == FUSED_SOME && fn == 16 && mpi_at_places[fn]) return mpi_request_waitany;
+	if (kind == FUSED_WAITALL && fn == 18 && mpi_at_places[fn]) return fused_waitall_at;
 	if (kind != FUSED_REQS) return NULL;
 	uint8_t plan = mpi_plans[fn];
 	const uint8_t *cr = mpi_count_roles[fn];
 	/* fused_count's case: no count, or the count its only count role */
 	bool one_count = !(plan & PLAN_COUNTS) || (cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES);
 	if ((plan & ~PLAN_COUNTS) != PLAN_REQ || !one_count) return mpi_fused_reqs;
+	/* MPI_Test, MPI_Request_free and MPI_Startall: at libdumpi's places
+	 * (places.h; the rows' plans: their request, and MPI_Startall's count
+	 * and requests), paths that read them there; MPI_Test and
+	 * MPI_Request_free laid out otherwise, whose plan is their request
+	 * alone, their own share of mpi_requests */
 	switch (fn) {
 	case 14: /* MPI_Test */
-		return plan != PLAN_REQ ? mpi_fused_reqs
-		       : mpi_roles[fn][RO_REQUEST] == TEST_REQUEST && mpi_roles[fn][RO_FLAG] == TEST_FLAG ? request_test_at
-													     : mpi_request_test;
+		return mpi_at_places[fn] ? request_test_at : plan != PLAN_REQ ? mpi_fused_reqs : mpi_request_test;
 	case 15: /* MPI_Request_free */
-		return plan != PLAN_REQ ? mpi_fused_reqs
-		       : mpi_roles[fn][RO_REQUEST] == FREE_REQUEST ? request_free_at
-								  : mpi_request_free;
+		return mpi_at_places[fn] ? request_free_at : plan != PLAN_REQ ? mpi_fused_reqs : mpi_request_free;
 	case 32: /* MPI_Startall */
-		return plan == (PLAN_COUNTS | PLAN_REQ) && mpi_roles[fn][RO_COUNT] == STARTALL_COUNT &&
-				       mpi_roles[fn][RO_REQUESTS] == STARTALL_REQUESTS
-			       ? fused_startall
-			       : mpi_fused_reqs;
+		return mpi_at_places[fn] ? fused_startall : mpi_fused_reqs;
 	default: return mpi_fused_reqs;
 	}
 }
