@@ -103,7 +103,7 @@ void mpi_fused_coll_pair(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	const uint8_t *ix = mpi_role_ix[rec->fn];
 	coll_pair(m, rec, a, ix[RO_COUNT], ix[RO_DATATYPE], ix[RO_COMM], ix[RO_ROOT], false);
 }
-/* libdumpi's layouts (places.h): MPI_Barrier (comm), MPI_Bcast (count,
+/* libdumpi's layouts (checks.h): MPI_Barrier (comm), MPI_Bcast (count,
  * datatype, root, comm), MPI_Reduce (count, datatype, op, root, comm),
  * MPI_Allreduce, MPI_Scan, MPI_Exscan (count, datatype, op, comm) */
 static void fused_barrier(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
@@ -153,7 +153,7 @@ void mpi_fused_coll_both(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	const uint8_t *ix = mpi_role_ix[rec->fn];
 	coll_both(m, rec, a, ix[RO_SENDCOUNT], ix[RO_SENDTYPE], ix[RO_RECVCOUNT], ix[RO_RECVTYPE], ix[RO_COMM]);
 }
-/* libdumpi's layout of both (places.h): sendcount, sendtype, recvcount,
+/* libdumpi's layout of both (checks.h): sendcount, sendtype, recvcount,
  * recvtype, comm */
 static void fused_alltoall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
@@ -161,7 +161,7 @@ static void fused_alltoall(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
 }
 
 /* MPI_Gather and MPI_Scatter (FUSED_COLL) as libdumpi lays them out
- * (places.h: commrank, then Gather's sendcount, sendtype, root, comm and,
+ * (checks.h: commrank, then Gather's sendcount, sendtype, root, comm and,
  * at the root alone, recvcount and recvtype; Scatter's the other way round):
  * mpi_fused_coll's steps without its loops over the roles, each argument
  * read once. The root's side is present at the root alone, and the other
@@ -205,7 +205,7 @@ static void fused_scatter(mpi_rank *m, const dumpi_record *rec, const dumpi_args
 
 dumpi_layer_path *mpi_fused_coll_path(unsigned fn, unsigned kind)
 {
-	/* the functions whose fields are at libdumpi's places (places.h; for
+	/* the functions whose fields are at libdumpi's places (mpi_at_places; for
 	 * each kind, the rows' plans are the kind's, their counts and uses
 	 * those the path reads, in role order, and no root-only field but
 	 * Gather's and Scatter's root's side, whose presence fused_rooted

@@ -423,14 +423,14 @@ void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const
 
 /* An MPI_Wait record: mpi_requests' share of it, for the driver's fused
  * path, which takes it only when its request and status are where
- * libdumpi lays them out (places.h: WAIT_REQUEST, WAIT_STATUS). */
+ * libdumpi lays them out (checks.h: WAIT_REQUEST, WAIT_STATUS). */
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* An MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome record:
  * mpi_requests' share of it, for the driver's fused path. */
 void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* An MPI_Waitany record whole (its count too), for the driver's path of
  * its own, which takes it only when its function's layout is libdumpi's
- * (places.h: WAITANY_*). */
+ * (checks.h: WAITANY_*). */
 void mpi_request_waitany(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* An MPI_Waitall or MPI_Testall record: mpi_requests' share of it from
  * request `first` of its array on, for the driver's fused path (which

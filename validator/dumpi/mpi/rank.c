@@ -79,7 +79,7 @@ static void compute_plans(void)
 		if (fn == 1 || fn == 22 || fn == 23 || fn == 33 || fn == 34 || fn == 2 || fn == 48) p |= PLAN_STATUS;
 		mpi_plans[fn] = p;
 	}
-	/* which functions have their fields at libdumpi's places (places.c),
+	/* which functions have their fields at libdumpi's places (fused.c),
 	 * for the paths below that read them there */
 	mpi_places_compute();
 	/* the fused paths make the checks the plan makes, reading the fields
@@ -611,7 +611,7 @@ static inline __attribute__((always_inline)) void type_roles(mpi_rank *m, const 
 static void path_type_use(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_roles(m, rec, a, TYPE_USE); }
 static void path_type_made(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_roles(m, rec, a, TYPE_MADE); }
 static void path_type_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_roles(m, rec, a, TYPE_FREE); }
-/* libdumpi's layouts (places.h): MPI_Type_contiguous (count, oldtype,
+/* libdumpi's layouts (checks.h): MPI_Type_contiguous (count, oldtype,
  * newtype); MPI_Type_commit, MPI_Type_free (datatype); MPI_Type_size
  * (datatype, size) */
 static void path_type_contiguous(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
