@@ -105,7 +105,8 @@ extern bool mpi_at_places[DUMPI_NFUNCS];
 void mpi_places_compute(void);
 /* Function fn's row (NULL: none), and whether a function laid out as L,
  * with roles ro (an mpi_roles row), plan `plan` and count and use roles cr
- * and ur (mpi_count_roles, mpi_use_roles rows) fits row p: what
+ * and ur (mpi_count_roles, mpi_use_roles rows; cr NULL: the count roles
+ * compute_plans makes of ro, not compared) fits row p: what
  * mpi_places_compute asks of each function, and the tests of layouts
  * other than the table's. */
 const mpi_place *mpi_place_of(unsigned fn);

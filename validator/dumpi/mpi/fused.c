@@ -661,20 +661,24 @@ bool mpi_place_fits(const mpi_place *p, const dumpi_layout *L, const int8_t *ro,
 	for (unsigned j = 0; j < MPI_PLACES_MAX && p->at[j][0] != RO_COUNT_ROLES; j++) want[p->at[j][0]] = (int8_t)p->at[j][1];
 	if (memcmp(ro, want, sizeof want) != 0) return false;
 	/* The paths check counts and uses at their places in role order, the
-	 * order mpi_check_counts and mpi_uses walk these rows (compute_plans
-	 * leaves some handle roles out of them by function): the rows must be
-	 * the listed roles, in that order. */
+	 * order mpi_check_counts and mpi_uses walk these rows: the rows must
+	 * be the listed roles, in that order. compute_plans lists the count
+	 * roles a function has in role order, so the roles say those (cr is
+	 * asked only of a layout other than the table's, by the tests), but
+	 * it leaves some handle roles out of the use roles by function. */
 	static const uint8_t counts[] = {RO_COUNT, RO_SENDCOUNT, RO_RECVCOUNT};
 	static const uint8_t uses[] = {RO_COMM, RO_OLDCOMM, RO_DATATYPE, RO_SENDTYPE, RO_RECVTYPE, RO_OLDTYPE};
-	return same_roles(cr, counts, sizeof counts, want) && same_roles(ur, uses, sizeof uses, want);
+	return (!cr || same_roles(cr, counts, sizeof counts, want)) && same_roles(ur, uses, sizeof uses, want);
 }
 
 void mpi_places_compute(void)
 {
-	/* row by row: a function with none stays false */
+	/* row by row: a function with none stays false; its count roles
+	 * follow from its roles (mpi_place_fits) */
+	const dumpi_layout *table = dumpi_layout_table();
 	for (size_t k = 0; k < sizeof places / sizeof places[0]; k++) {
 		unsigned fn = places[k].fn;
-		mpi_at_places[fn] = mpi_place_fits(&places[k], dumpi_layout_of(fn), mpi_roles[fn], mpi_plans[fn],
-						   mpi_count_roles[fn], mpi_use_roles[fn]);
+		mpi_at_places[fn] =
+			mpi_place_fits(&places[k], &table[fn], mpi_roles[fn], mpi_plans[fn], NULL, mpi_use_roles[fn]);
 	}
 }
