@@ -527,8 +527,8 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	if (fn >= 26 && fn <= 30 && (kind == FUSED_ISEND || kind == FUSED_IRECV))
 		return kind == FUSED_ISEND ? fused_send_init : fused_recv_init;
 	/* MPI_Waitany and MPI_Waitall with their fields at libdumpi's places
-	 * (mpi_at_places; their rows' plans are their count and requests, and they
-	 * have no flag) */
+	 * (mpi_at_places; their rows' plans are their count and requests, and
+	 * they have no flag) */
 	if (kind == FUSED_SOME && fn == 16 && mpi_at_places[fn]) return mpi_request_waitany;
 	if (kind == FUSED_WAITALL && fn == 18 && mpi_at_places[fn]) return fused_waitall_at;
 	if (kind != FUSED_REQS) return NULL;
@@ -538,8 +538,8 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	bool one_count = !(plan & PLAN_COUNTS) || (cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES);
 	if ((plan & ~PLAN_COUNTS) != PLAN_REQ || !one_count) return mpi_fused_reqs;
 	/* MPI_Test, MPI_Request_free and MPI_Startall: at libdumpi's places
-	 * (mpi_at_places; the rows' plans: their request, and MPI_Startall's count
-	 * and requests), paths that read them there; MPI_Test and
+	 * (mpi_at_places; the rows' plans: their request, and MPI_Startall's
+	 * count and requests), paths that read them there; MPI_Test and
 	 * MPI_Request_free laid out otherwise, whose plan is their request
 	 * alone, their own share of mpi_requests */
 	switch (fn) {
@@ -568,16 +568,18 @@ bool mpi_at_places[DUMPI_NFUNCS];
 #define PL_COLL (PLAN_COUNTS | PLAN_USES | PLAN_COLL | PLAN_RANKS)
 #define EVERY DUMPI_MAX_FIELDS /* no field root-only */
 #define END {RO_COUNT_ROLES, 0}
-#define SEND_AT {RO_COUNT, P2P_COUNT}, {RO_DATATYPE, P2P_DATATYPE}, {RO_DEST, P2P_PEER}, {RO_TAG, P2P_TAG}, {RO_COMM, P2P_COMM}
-#define RECV_AT {RO_COUNT, P2P_COUNT}, {RO_DATATYPE, P2P_DATATYPE}, {RO_SOURCE, P2P_PEER}, {RO_TAG, P2P_TAG}, {RO_COMM, P2P_COMM}
+#define P2P_AT(peer) \
+	{RO_COUNT, P2P_COUNT}, {RO_DATATYPE, P2P_DATATYPE}, {peer, P2P_PEER}, {RO_TAG, P2P_TAG}, {RO_COMM, P2P_COMM}
+#define SEND_AT P2P_AT(RO_DEST)
+#define RECV_AT P2P_AT(RO_SOURCE)
 #define SEND_ROW(fn) {fn, PL_SEND, EVERY, {SEND_AT, END}}
 #define ISEND_ROW(fn) {fn, PL_NONBLOCKING, EVERY, {SEND_AT, {RO_REQUEST, P2P_REQUEST}, END}}
 #define IRECV_ROW(fn) {fn, PL_NONBLOCKING, EVERY, {RECV_AT, {RO_REQUEST, P2P_REQUEST}, END}}
 #define ALLREDUCE_ROW(fn) \
 	{fn, PL_COLL, EVERY, {{RO_COUNT, ALLREDUCE_COUNT}, {RO_DATATYPE, ALLREDUCE_DATATYPE}, {RO_COMM, ALLREDUCE_COMM}, END}}
-#define BOTH_ROW(fn)                                                                                               \
-	{fn, PL_COLL, EVERY,                                                                                         \
-	 {{RO_SENDCOUNT, BOTH_SENDCOUNT}, {RO_SENDTYPE, BOTH_SENDTYPE}, {RO_RECVCOUNT, BOTH_RECVCOUNT},            \
+#define BOTH_ROW(fn)                                                                                    \
+	{fn, PL_COLL, EVERY,                                                                            \
+	 {{RO_SENDCOUNT, BOTH_SENDCOUNT}, {RO_SENDTYPE, BOTH_SENDTYPE}, {RO_RECVCOUNT, BOTH_RECVCOUNT}, \
 	  {RO_RECVTYPE, BOTH_RECVTYPE}, {RO_COMM, BOTH_COMM}, END}}
 
 /* By function id (dumpi/common/funclabels.h), each with every role its
