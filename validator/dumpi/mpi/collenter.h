@@ -66,7 +66,7 @@ static inline __attribute__((always_inline)) void mpi_coll_enter_counted(const d
  * takes, or NULL for its kind's: MPI_Barrier, MPI_Bcast, MPI_Reduce,
  * MPI_Allreduce, MPI_Scan, MPI_Exscan, MPI_Allgather, MPI_Alltoall,
  * MPI_Gather and MPI_Scatter, each with its fields read at their places,
- * when libdumpi's layout puts them there (compute_plans asks). */
+ * when libdumpi's layout puts them there (mpi_at_places, checks.h). */
 dumpi_layer_path *mpi_fused_coll_path(unsigned fn, unsigned kind);
 
 #endif

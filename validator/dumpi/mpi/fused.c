@@ -3,7 +3,11 @@
  * request calls; the collectives' are fusedcoll.c's) checked with each
  * argument read once and the communicator found once, the same checks in
  * the same order as the generic path of their plan (rank.c, which
- * dispatches to them). */
+ * dispatches to them); and, at its end, the table of libdumpi's places
+ * that these paths, fusedcoll.c's, requests.c's and rank.c's datatype
+ * paths read their fields at (checks.h), asked once with the plans. */
+#include <string.h>
+
 #include "checks.h"
 #include "hot.h"
 
@@ -46,7 +50,7 @@ static inline __attribute__((always_inline)) bool mpi_request_init_hot(mpi_rank 
  * in the plan's order (status, counts, uses, message, ranks and tags,
  * requests), with each argument read once and the communicator found once
  * (nothing between its lookup and its last use enters a communicator).
- * Its function has no root-only field (compute_plans), so every argument
+ * Its function has no root-only field (mpi_at_places), so every argument
  * it has is present (dumpi_args). */
 static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 							      unsigned kind, bool init)
@@ -54,7 +58,7 @@ static inline __attribute__((always_inline)) void fused_p2p(mpi_rank *m, const d
 	unsigned fn = rec->fn;
 	bool recv = kind == FUSED_RECV || kind == FUSED_IRECV;
 	int pro = recv ? RO_SOURCE : RO_DEST;
-	/* libdumpi's layout, which compute_plans checked: each argument a load
+	/* libdumpi's layout, which mpi_at_places checked: each argument a load
 	 * at a constant place, not one through the function's roles */
 	const unsigned ic = P2P_COUNT, im = P2P_COMM, id = P2P_DATATYPE, ip = P2P_PEER, it = P2P_TAG;
 	if (kind == FUSED_RECV) m->pass->status_fresh = true; /* status_reads */
@@ -238,7 +242,7 @@ static void fused_recv_init(mpi_rank *m, const dumpi_record *rec, const dumpi_ar
  * communicator found once (after the uses, which may make it one of
  * unknown origin) and each argument read once, the counts and handles
  * without the loops over the roles; every argument is present (no
- * root-only field: compute_plans). */
+ * root-only field: mpi_at_places). */
 static __attribute__((noinline)) void fused_sendrecv_all(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_take_bytes(m, a); /* its status is read from the record's bytes */
@@ -249,7 +253,7 @@ static __attribute__((noinline)) void fused_sendrecv_all(mpi_rank *m, const dump
 	unsigned isy = ix[rep ? RO_DATATYPE : RO_SENDTYPE], iry = ix[rep ? RO_DATATYPE : RO_RECVTYPE];
 	uint64_t comm = a->f[ix[RO_COMM]].v, sty = a->f[isy].v, rty = a->f[iry].v;
 	/* counts, then uses: its count roles and use roles in role order, read
-	 * at their places (compute_plans) */
+	 * at their places (mpi_at_places) */
 	if (rep) {
 		mpi_check_count(m, rec, RO_COUNT, (int32_t)(uint32_t)a->f[isc].v, a, isc);
 	} else {
@@ -288,7 +292,7 @@ static __attribute__((noinline)) void fused_sendrecv_all(mpi_rank *m, const dump
 /* MPI_Sendrecv (MPI_Sendrecv_replace when `rep`) in the common case of
  * both its messages (p2p_common), each going to a channel of
  * mpi_chan_hot: what fused_sendrecv_all does then, its fields read where
- * libdumpi lays them out (compute_plans), its status not read (with a
+ * libdumpi lays them out (mpi_at_places), its status not read (with a
  * known source and tag, mpi_recv_msg does not look at it). False (nothing
  * done) otherwise. */
 static inline __attribute__((always_inline)) bool sendrecv_hot(mpi_rank *m, const dumpi_record *rec,
@@ -386,7 +390,6 @@ void mpi_fused_waitall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a
  * no value across a call. Anything else goes whole out of line
  * (waitall_whole: the count checked, its failure reported, then every
  * request), as do the requests mpi_waitall_hot leaves (waitall_rest). */
-enum { WAITALL_COUNT, WAITALL_REQUESTS, WAITALL_STATUSES };
 __attribute__((noinline)) static void waitall_rest(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
 						  uint64_t first)
 {
@@ -453,7 +456,6 @@ void mpi_fused_reqs(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
  * (fused_waitall_at), the common case -- a count >= 0, the ids in the
  * args' bytes, the request checks on -- is tested first, in one branch,
  * and calls nothing but tail calls; anything else goes whole out of line. */
-enum { STARTALL_COUNT, STARTALL_REQUESTS };
 /* The rest, out of line: the common loop then keeps nothing of it in
  * registers (it spilled the loop's values when inline). */
 __attribute__((noinline)) static void startall_rest(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a,
@@ -492,7 +494,6 @@ static void fused_startall(mpi_rank *m, const dumpi_record *rec, const dumpi_arg
  * request checks on, named (its evaluation) and one instance of it ended,
  * as req_named and req_drop do, without the roles' lookup; any other
  * through mpi_request_free. */
-enum { FREE_REQUEST };
 static void request_free_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	mpi_req *q = mpi_req_known(m, (uint32_t)a->f[FREE_REQUEST].v);
@@ -510,7 +511,6 @@ static void request_free_at(mpi_rank *m, const dumpi_record *rec, const dumpi_ar
  * names it, and a request of the table, with the request checks on, is
  * named by its evaluation alone (req_named); any other through
  * mpi_request_test. */
-enum { TEST_REQUEST, TEST_FLAG };
 static void request_test_at(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	if (a->f[TEST_REQUEST].present && a->f[TEST_FLAG].present && !a->f[TEST_FLAG].v &&
@@ -526,31 +526,161 @@ dumpi_layer_path *mpi_fused_req_path(unsigned fn, unsigned kind)
 	/* the persistent inits (26..30), on the nonblocking calls' kinds */
 	if (fn >= 26 && fn <= 30 && (kind == FUSED_ISEND || kind == FUSED_IRECV))
 		return kind == FUSED_ISEND ? fused_send_init : fused_recv_init;
-	if (kind == FUSED_SOME && mpi_request_waitany_fits(fn)) return mpi_request_waitany; /* MPI_Waitany */
-	if (kind == FUSED_WAITALL && fn == 18 && mpi_plans[fn] == (PLAN_COUNTS | PLAN_REQ) && /* MPI_Waitall */
-	    mpi_roles[fn][RO_COUNT] == WAITALL_COUNT && mpi_roles[fn][RO_REQUESTS] == WAITALL_REQUESTS &&
-	    mpi_roles[fn][RO_STATUSES] == WAITALL_STATUSES && mpi_roles[fn][RO_FLAG] < 0)
-		return fused_waitall_at;
+	/* MPI_Waitany and MPI_Waitall with their fields at libdumpi's places
+	 * (mpi_at_places; their rows' plans are their count and requests, and
+	 * they have no flag) */
+	if (kind == FUSED_SOME && fn == 16 && mpi_at_places[fn]) return mpi_request_waitany;
+	if (kind == FUSED_WAITALL && fn == 18 && mpi_at_places[fn]) return fused_waitall_at;
 	if (kind != FUSED_REQS) return NULL;
 	uint8_t plan = mpi_plans[fn];
 	const uint8_t *cr = mpi_count_roles[fn];
 	/* fused_count's case: no count, or the count its only count role */
 	bool one_count = !(plan & PLAN_COUNTS) || (cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES);
 	if ((plan & ~PLAN_COUNTS) != PLAN_REQ || !one_count) return mpi_fused_reqs;
+	/* MPI_Test, MPI_Request_free and MPI_Startall: at libdumpi's places
+	 * (mpi_at_places; the rows' plans: their request, and MPI_Startall's
+	 * count and requests), paths that read them there; MPI_Test and
+	 * MPI_Request_free laid out otherwise, whose plan is their request
+	 * alone, their own share of mpi_requests */
 	switch (fn) {
 	case 14: /* MPI_Test */
-		return plan != PLAN_REQ ? mpi_fused_reqs
-		       : mpi_roles[fn][RO_REQUEST] == TEST_REQUEST && mpi_roles[fn][RO_FLAG] == TEST_FLAG ? request_test_at
-													     : mpi_request_test;
+		return mpi_at_places[fn] ? request_test_at : plan != PLAN_REQ ? mpi_fused_reqs : mpi_request_test;
 	case 15: /* MPI_Request_free */
-		return plan != PLAN_REQ ? mpi_fused_reqs
-		       : mpi_roles[fn][RO_REQUEST] == FREE_REQUEST ? request_free_at
-								  : mpi_request_free;
+		return mpi_at_places[fn] ? request_free_at : plan != PLAN_REQ ? mpi_fused_reqs : mpi_request_free;
 	case 32: /* MPI_Startall */
-		return plan == (PLAN_COUNTS | PLAN_REQ) && mpi_roles[fn][RO_COUNT] == STARTALL_COUNT &&
-				       mpi_roles[fn][RO_REQUESTS] == STARTALL_REQUESTS
-			       ? fused_startall
-			       : mpi_fused_reqs;
+		return mpi_at_places[fn] ? fused_startall : mpi_fused_reqs;
 	default: return mpi_fused_reqs;
+	}
+}
+
+/* ---- libdumpi's places (checks.h), asked once with the plans ---- */
+
+bool mpi_at_places[DUMPI_NFUNCS];
+
+/* The plans the paths are written for (rank.c's compute_plans makes them
+ * from the roles): a path makes its plan's checks in the plan's order, so
+ * a function whose plan had another step would lose it there. */
+#define PL_SEND (PLAN_COUNTS | PLAN_USES | PLAN_MSG | PLAN_RANKS)
+#define PL_RECV (PLAN_COUNTS | PLAN_STATUS | PLAN_USES | PLAN_MSG | PLAN_RANKS)
+#define PL_NONBLOCKING (PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ)
+#define PL_SENDRECV (PLAN_COUNTS | PLAN_STATUS | PLAN_USES | PLAN_MSG | PLAN_RANKS)
+#define PL_REQS (PLAN_COUNTS | PLAN_REQ)
+#define PL_COLL (PLAN_COUNTS | PLAN_USES | PLAN_COLL | PLAN_RANKS)
+#define EVERY DUMPI_MAX_FIELDS /* no field root-only */
+#define END {RO_COUNT_ROLES, 0}
+#define P2P_AT(peer) \
+	{RO_COUNT, P2P_COUNT}, {RO_DATATYPE, P2P_DATATYPE}, {peer, P2P_PEER}, {RO_TAG, P2P_TAG}, {RO_COMM, P2P_COMM}
+#define SEND_AT P2P_AT(RO_DEST)
+#define RECV_AT P2P_AT(RO_SOURCE)
+#define SEND_ROW(fn) {fn, PL_SEND, EVERY, {SEND_AT, END}}
+#define ISEND_ROW(fn) {fn, PL_NONBLOCKING, EVERY, {SEND_AT, {RO_REQUEST, P2P_REQUEST}, END}}
+#define IRECV_ROW(fn) {fn, PL_NONBLOCKING, EVERY, {RECV_AT, {RO_REQUEST, P2P_REQUEST}, END}}
+#define ALLREDUCE_ROW(fn) \
+	{fn, PL_COLL, EVERY, {{RO_COUNT, ALLREDUCE_COUNT}, {RO_DATATYPE, ALLREDUCE_DATATYPE}, {RO_COMM, ALLREDUCE_COMM}, END}}
+#define BOTH_ROW(fn)                                                                                    \
+	{fn, PL_COLL, EVERY,                                                                            \
+	 {{RO_SENDCOUNT, BOTH_SENDCOUNT}, {RO_SENDTYPE, BOTH_SENDTYPE}, {RO_RECVCOUNT, BOTH_RECVCOUNT}, \
+	  {RO_RECVTYPE, BOTH_RECVTYPE}, {RO_COMM, BOTH_COMM}, END}}
+
+/* By function id (dumpi/common/funclabels.h), each with every role its
+ * libdumpi layout has (fields of no role, as MPI_Reduce's op, are not
+ * listed). Only Gather's and Scatter's root's sides may be root-only:
+ * their path tests the presence of those two fields alone. */
+static const mpi_place places[] = {
+	/* fused.c's point-to-point paths (fused_p2p and its common cases) */
+	SEND_ROW(0), SEND_ROW(3), SEND_ROW(4), SEND_ROW(5),
+	{1, PL_RECV, EVERY, {RECV_AT, {RO_STATUS, P2P_STATUS}, END}},
+	ISEND_ROW(8), ISEND_ROW(9), ISEND_ROW(10), ISEND_ROW(11), IRECV_ROW(12),
+	ISEND_ROW(26), ISEND_ROW(27), ISEND_ROW(28), ISEND_ROW(29), IRECV_ROW(30),
+	/* the request paths: mpi_request_wait (requests.c), request_test_at,
+	 * request_free_at (fused.c), mpi_request_waitany (requests.c),
+	 * fused_waitall_at, fused_startall (fused.c) */
+	{13, PLAN_REQ, EVERY, {{RO_REQUEST, WAIT_REQUEST}, {RO_STATUS, WAIT_STATUS}, END}},
+	{14, PLAN_REQ, EVERY, {{RO_REQUEST, TEST_REQUEST}, {RO_FLAG, TEST_FLAG}, {RO_STATUS, TEST_STATUS}, END}},
+	{15, PLAN_REQ, EVERY, {{RO_REQUEST, FREE_REQUEST}, END}},
+	{16, PL_REQS, EVERY,
+	 {{RO_COUNT, WAITANY_COUNT}, {RO_REQUESTS, WAITANY_REQUESTS}, {RO_INDEX, WAITANY_INDEX},
+	  {RO_STATUS, WAITANY_STATUS}, END}},
+	{18, PL_REQS, EVERY,
+	 {{RO_COUNT, WAITALL_COUNT}, {RO_REQUESTS, WAITALL_REQUESTS}, {RO_STATUSES, WAITALL_STATUSES}, END}},
+	{32, PL_REQS, EVERY, {{RO_COUNT, STARTALL_COUNT}, {RO_REQUESTS, STARTALL_REQUESTS}, END}},
+	/* fused.c's MPI_Sendrecv and MPI_Sendrecv_replace (sendrecv_hot) */
+	{33, PL_SENDRECV, EVERY,
+	 {{RO_SENDCOUNT, SR_SENDCOUNT}, {RO_SENDTYPE, SR_SENDTYPE}, {RO_DEST, SR_DEST}, {RO_SENDTAG, SR_SENDTAG},
+	  {RO_RECVCOUNT, SR_RECVCOUNT}, {RO_RECVTYPE, SR_RECVTYPE}, {RO_SOURCE, SR_SOURCE}, {RO_RECVTAG, SR_RECVTAG},
+	  {RO_COMM, SR_COMM}, {RO_STATUS, SR_STATUS}, END}},
+	{34, PL_SENDRECV, EVERY,
+	 {{RO_COUNT, SRR_COUNT}, {RO_DATATYPE, SRR_DATATYPE}, {RO_DEST, SRR_DEST}, {RO_SENDTAG, SRR_SENDTAG},
+	  {RO_SOURCE, SRR_SOURCE}, {RO_RECVTAG, SRR_RECVTAG}, {RO_COMM, SRR_COMM}, {RO_STATUS, SRR_STATUS}, END}},
+	/* rank.c's datatype paths (type_call with constants) */
+	{35, PLAN_COUNTS | PLAN_USES | PLAN_HANDLES, EVERY,
+	 {{RO_COUNT, CONTIG_COUNT}, {RO_OLDTYPE, CONTIG_OLDTYPE}, {RO_NEWTYPE, CONTIG_NEWTYPE}, END}},
+	{43, PLAN_USES, EVERY, {{RO_DATATYPE, TYPEARG_DATATYPE}, {RO_SIZE, TYPEARG_SIZE}, END}},
+	{46, PLAN_USES, EVERY, {{RO_DATATYPE, TYPEARG_DATATYPE}, END}},
+	{47, PLAN_USES | PLAN_HANDLES, EVERY, {{RO_DATATYPE, TYPEARG_DATATYPE}, END}},
+	/* fusedcoll.c's collectives (coll_pair, coll_both, fused_rooted) */
+	{52, PLAN_USES | PLAN_COLL | PLAN_RANKS, EVERY, {{RO_COMM, BARRIER_COMM}, END}},
+	{53, PL_COLL, EVERY,
+	 {{RO_COUNT, BCAST_COUNT}, {RO_DATATYPE, BCAST_DATATYPE}, {RO_ROOT, BCAST_ROOT}, {RO_COMM, BCAST_COMM}, END}},
+	{54, PL_COLL, ROOTED_ROOT_COUNT,
+	 {{RO_COMMRANK, ROOTED_COMMRANK}, {RO_SENDCOUNT, ROOTED_COUNT}, {RO_SENDTYPE, ROOTED_TYPE},
+	  {RO_ROOT, ROOTED_ROOT}, {RO_COMM, ROOTED_COMM}, {RO_RECVCOUNT, ROOTED_ROOT_COUNT},
+	  {RO_RECVTYPE, ROOTED_ROOT_TYPE}, END}},
+	{56, PL_COLL, ROOTED_ROOT_COUNT,
+	 {{RO_COMMRANK, ROOTED_COMMRANK}, {RO_RECVCOUNT, ROOTED_COUNT}, {RO_RECVTYPE, ROOTED_TYPE},
+	  {RO_ROOT, ROOTED_ROOT}, {RO_COMM, ROOTED_COMM}, {RO_SENDCOUNT, ROOTED_ROOT_COUNT},
+	  {RO_SENDTYPE, ROOTED_ROOT_TYPE}, END}},
+	BOTH_ROW(58), BOTH_ROW(60),
+	{62, PL_COLL, EVERY,
+	 {{RO_COUNT, REDUCE_COUNT}, {RO_DATATYPE, REDUCE_DATATYPE}, {RO_ROOT, REDUCE_ROOT}, {RO_COMM, REDUCE_COMM}, END}},
+	ALLREDUCE_ROW(65), ALLREDUCE_ROW(67), ALLREDUCE_ROW(156),
+};
+
+const mpi_place *mpi_place_of(unsigned fn)
+{
+	for (size_t k = 0; k < sizeof places / sizeof places[0]; k++)
+		if (places[k].fn == fn) return &places[k];
+	return NULL;
+}
+
+/* Whether list (a count or use role row, RO_COUNT_ROLES ended) holds the
+ * roles of `order` that want places, in that order, and no other. */
+static bool same_roles(const uint8_t *list, const uint8_t *order, size_t n, const int8_t *want)
+{
+	for (size_t k = 0; k < n; k++)
+		if (want[order[k]] >= 0 && *list++ != order[k]) return false;
+	return *list == RO_COUNT_ROLES;
+}
+
+bool mpi_place_fits(const mpi_place *p, const dumpi_layout *L, const int8_t *ro, uint8_t plan, const uint8_t *cr,
+		    const uint8_t *ur)
+{
+	if (!p || !L || plan != p->plan) return false;
+	for (unsigned i = 0; i < L->nfields && i < p->fixed; i++)
+		if (L->fields[i].root_only) return false;
+	int8_t want[RO_COUNT_ROLES];
+	memset(want, -1, sizeof want);
+	for (unsigned j = 0; j < MPI_PLACES_MAX && p->at[j][0] != RO_COUNT_ROLES; j++) want[p->at[j][0]] = (int8_t)p->at[j][1];
+	if (memcmp(ro, want, sizeof want) != 0) return false;
+	/* The paths check counts and uses at their places in role order, the
+	 * order mpi_check_counts and mpi_uses walk these rows: the rows must
+	 * be the listed roles, in that order. compute_plans lists the count
+	 * roles a function has in role order, so the roles say those (cr is
+	 * asked only of a layout other than the table's, by the tests), but
+	 * it leaves some handle roles out of the use roles by function. */
+	static const uint8_t counts[] = {RO_COUNT, RO_SENDCOUNT, RO_RECVCOUNT};
+	static const uint8_t uses[] = {RO_COMM, RO_OLDCOMM, RO_DATATYPE, RO_SENDTYPE, RO_RECVTYPE, RO_OLDTYPE};
+	return (!cr || same_roles(cr, counts, sizeof counts, want)) && same_roles(ur, uses, sizeof uses, want);
+}
+
+void mpi_places_compute(void)
+{
+	/* row by row: a function with none stays false; its count roles
+	 * follow from its roles (mpi_place_fits) */
+	const dumpi_layout *table = dumpi_layout_table();
+	for (size_t k = 0; k < sizeof places / sizeof places[0]; k++) {
+		unsigned fn = places[k].fn;
+		mpi_at_places[fn] =
+			mpi_place_fits(&places[k], &table[fn], mpi_roles[fn], mpi_plans[fn], NULL, mpi_use_roles[fn]);
 	}
 }

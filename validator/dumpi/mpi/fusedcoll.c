@@ -103,24 +103,24 @@ void mpi_fused_coll_pair(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	const uint8_t *ix = mpi_role_ix[rec->fn];
 	coll_pair(m, rec, a, ix[RO_COUNT], ix[RO_DATATYPE], ix[RO_COMM], ix[RO_ROOT], false);
 }
-/* libdumpi's layouts: MPI_Barrier (comm), MPI_Bcast (count, datatype,
- * root, comm), MPI_Reduce (count, datatype, op, root, comm), MPI_Allreduce,
- * MPI_Scan, MPI_Exscan (count, datatype, op, comm) */
+/* libdumpi's layouts (checks.h): MPI_Barrier (comm), MPI_Bcast (count,
+ * datatype, root, comm), MPI_Reduce (count, datatype, op, root, comm),
+ * MPI_Allreduce, MPI_Scan, MPI_Exscan (count, datatype, op, comm) */
 static void fused_barrier(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	coll_pair(m, rec, a, NO_FIELD, NO_FIELD, 0, NO_FIELD, true);
+	coll_pair(m, rec, a, NO_FIELD, NO_FIELD, BARRIER_COMM, NO_FIELD, true);
 }
 static void fused_bcast(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	coll_pair(m, rec, a, 0, 1, 3, 2, true);
+	coll_pair(m, rec, a, BCAST_COUNT, BCAST_DATATYPE, BCAST_COMM, BCAST_ROOT, true);
 }
 static void fused_reduce(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	coll_pair(m, rec, a, 0, 1, 4, 3, true);
+	coll_pair(m, rec, a, REDUCE_COUNT, REDUCE_DATATYPE, REDUCE_COMM, REDUCE_ROOT, true);
 }
 static void fused_allreduce(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	coll_pair(m, rec, a, 0, 1, 3, NO_FIELD, true);
+	coll_pair(m, rec, a, ALLREDUCE_COUNT, ALLREDUCE_DATATYPE, ALLREDUCE_COMM, NO_FIELD, true);
 }
 
 /* A collective of kind FUSED_COLL_BOTH (MPI_Allgather, MPI_Alltoall): the
@@ -153,20 +153,20 @@ void mpi_fused_coll_both(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 	const uint8_t *ix = mpi_role_ix[rec->fn];
 	coll_both(m, rec, a, ix[RO_SENDCOUNT], ix[RO_SENDTYPE], ix[RO_RECVCOUNT], ix[RO_RECVTYPE], ix[RO_COMM]);
 }
-/* libdumpi's layout of both: sendcount, sendtype, recvcount, recvtype, comm */
+/* libdumpi's layout of both (checks.h): sendcount, sendtype, recvcount,
+ * recvtype, comm */
 static void fused_alltoall(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	coll_both(m, rec, a, 0, 1, 2, 3, 4);
+	coll_both(m, rec, a, BOTH_SENDCOUNT, BOTH_SENDTYPE, BOTH_RECVCOUNT, BOTH_RECVTYPE, BOTH_COMM);
 }
 
 /* MPI_Gather and MPI_Scatter (FUSED_COLL) as libdumpi lays them out
- * (commrank, then Gather's sendcount, sendtype, root, comm and, at the
- * root alone, recvcount and recvtype; Scatter's the other way round):
+ * (checks.h: commrank, then Gather's sendcount, sendtype, root, comm and,
+ * at the root alone, recvcount and recvtype; Scatter's the other way round):
  * mpi_fused_coll's steps without its loops over the roles, each argument
  * read once. The root's side is present at the root alone, and the other
  * side is then maybe MPI_IN_PLACE; a pair counts when both its count and
  * its datatype are present (colls.c's scalar_counts). */
-enum { ROOTED_COUNT = 1, ROOTED_TYPE, ROOTED_ROOT, ROOTED_COMM, ROOTED_ROOT_COUNT, ROOTED_ROOT_TYPE };
 static inline __attribute__((always_inline)) void fused_rooted(mpi_rank *m, const dumpi_record *rec,
 							       const dumpi_args *a, bool gather)
 {
@@ -203,60 +203,25 @@ static inline __attribute__((always_inline)) void fused_rooted(mpi_rank *m, cons
 static void fused_gather(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { fused_rooted(m, rec, a, true); }
 static void fused_scatter(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { fused_rooted(m, rec, a, false); }
 
-/* Whether function fn's roles sit at the places `at` names (role, field
- * index pairs, ended by RO_COUNT_ROLES), its other count, use and root roles
- * absent, and its fields before `root_only` none of them root-only. */
-static bool coll_at(unsigned fn, const uint8_t (*at)[2], unsigned root_only)
-{
-	static const uint8_t roles[] = {RO_COUNT, RO_DATATYPE, RO_SENDCOUNT, RO_SENDTYPE, RO_RECVCOUNT,
-					RO_RECVTYPE, RO_COMM, RO_OLDCOMM, RO_ROOT, RO_OLDTYPE};
-	const dumpi_layout *L = dumpi_layout_of(fn);
-	if (!L) return false;
-	for (unsigned i = 0; i < L->nfields && i < root_only; i++)
-		if (L->fields[i].root_only) return false;
-	for (unsigned k = 0; k < sizeof roles; k++) {
-		int want = -1;
-		for (unsigned j = 0; at[j][0] != RO_COUNT_ROLES; j++)
-			if (at[j][0] == roles[k]) want = at[j][1];
-		if (mpi_roles[fn][roles[k]] != want) return false;
-	}
-	return true;
-}
-
 dumpi_layer_path *mpi_fused_coll_path(unsigned fn, unsigned kind)
 {
-	static const uint8_t barrier[][2] = {{RO_COMM, 0}, {RO_COUNT_ROLES, 0}};
-	static const uint8_t bcast[][2] = {{RO_COUNT, 0}, {RO_DATATYPE, 1}, {RO_ROOT, 2}, {RO_COMM, 3}, {RO_COUNT_ROLES, 0}};
-	static const uint8_t reduce[][2] = {{RO_COUNT, 0}, {RO_DATATYPE, 1}, {RO_ROOT, 3}, {RO_COMM, 4}, {RO_COUNT_ROLES, 0}};
-	static const uint8_t allreduce[][2] = {{RO_COUNT, 0}, {RO_DATATYPE, 1}, {RO_COMM, 3}, {RO_COUNT_ROLES, 0}};
-	static const uint8_t alltoall[][2] = {{RO_SENDCOUNT, 0}, {RO_SENDTYPE, 1}, {RO_RECVCOUNT, 2},
-					      {RO_RECVTYPE, 3}, {RO_COMM, 4}, {RO_COUNT_ROLES, 0}};
-	static const uint8_t gather[][2] = {{RO_SENDCOUNT, ROOTED_COUNT}, {RO_SENDTYPE, ROOTED_TYPE},
-					    {RO_ROOT, ROOTED_ROOT}, {RO_COMM, ROOTED_COMM},
-					    {RO_RECVCOUNT, ROOTED_ROOT_COUNT}, {RO_RECVTYPE, ROOTED_ROOT_TYPE},
-					    {RO_COUNT_ROLES, 0}};
-	static const uint8_t scatter[][2] = {{RO_RECVCOUNT, ROOTED_COUNT}, {RO_RECVTYPE, ROOTED_TYPE},
-					     {RO_ROOT, ROOTED_ROOT}, {RO_COMM, ROOTED_COMM},
-					     {RO_SENDCOUNT, ROOTED_ROOT_COUNT}, {RO_SENDTYPE, ROOTED_ROOT_TYPE},
-					     {RO_COUNT_ROLES, 0}};
-	const unsigned all = DUMPI_MAX_FIELDS;
+	/* the functions whose fields are at libdumpi's places (mpi_at_places; for
+	 * each kind, the rows' plans are the kind's, their counts and uses
+	 * those the path reads, in role order, and no root-only field but
+	 * Gather's and Scatter's root's side, whose presence fused_rooted
+	 * tests) */
+	if (!mpi_at_places[fn]) return NULL;
 	switch (kind) {
-	case FUSED_COLL_PAIR: /* compute_plans: no root-only field */
-		if (fn == 52) return coll_at(fn, barrier, all) ? fused_barrier : NULL;
-		if (fn == 53) return coll_at(fn, bcast, all) ? fused_bcast : NULL;
-		if (fn == 62) return coll_at(fn, reduce, all) ? fused_reduce : NULL;
-		return coll_at(fn, allreduce, all) ? fused_allreduce : NULL;
-	case FUSED_COLL_BOTH:
-		return coll_at(fn, alltoall, all) ? fused_alltoall : NULL;
-	case FUSED_COLL: {
-		/* the root's side, its two last fields, may be absent; the others not */
-		const uint8_t *cr = mpi_count_roles[fn], *ur = mpi_use_roles[fn];
-		bool roles = cr[0] == RO_SENDCOUNT && cr[1] == RO_RECVCOUNT && cr[2] == RO_COUNT_ROLES &&
-			     ur[0] == RO_COMM && ur[1] == RO_SENDTYPE && ur[2] == RO_RECVTYPE && ur[3] == RO_COUNT_ROLES;
-		if (fn == 54) return roles && coll_at(fn, gather, ROOTED_ROOT_COUNT) ? fused_gather : NULL;
-		if (fn == 56) return roles && coll_at(fn, scatter, ROOTED_ROOT_COUNT) ? fused_scatter : NULL;
+	case FUSED_COLL_PAIR:
+		if (fn == 52) return fused_barrier;
+		if (fn == 53) return fused_bcast;
+		if (fn == 62) return fused_reduce;
+		return fn == 65 || fn == 67 || fn == 156 ? fused_allreduce : NULL;
+	case FUSED_COLL_BOTH: return fn == 58 || fn == 60 ? fused_alltoall : NULL;
+	case FUSED_COLL:
+		if (fn == 54) return fused_gather;
+		if (fn == 56) return fused_scatter;
 		return NULL;
-	}
 	default: return NULL;
 	}
 }

@@ -422,18 +422,16 @@ void mpi_requests_free(mpi_pass *p);
 void mpi_request_created(mpi_rank *m, const dumpi_record *rec, uint64_t v, const mpi_msg *g);
 
 /* An MPI_Wait record: mpi_requests' share of it, for the driver's fused
- * path, which takes it only when its request and status are fields 0 and
- * 1, as libdumpi lays them out (compute_plans). */
-enum { WAIT_REQUEST, WAIT_STATUS };
+ * path, which takes it only when its request and status are where
+ * libdumpi lays them out (checks.h: WAIT_REQUEST, WAIT_STATUS). */
 void mpi_request_wait(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* An MPI_Waitany, MPI_Testany, MPI_Waitsome or MPI_Testsome record:
  * mpi_requests' share of it, for the driver's fused path. */
 void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
 /* An MPI_Waitany record whole (its count too), for the driver's path of
  * its own, which takes it only when its function's layout is libdumpi's
- * (mpi_request_waitany_fits). */
+ * (checks.h: WAITANY_*). */
 void mpi_request_waitany(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a);
-bool mpi_request_waitany_fits(unsigned fn);
 /* An MPI_Waitall or MPI_Testall record: mpi_requests' share of it from
  * request `first` of its array on, for the driver's fused path (which
  * finished the ones before). */

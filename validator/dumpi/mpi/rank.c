@@ -49,33 +49,6 @@ static void path_nothing(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 
 uint8_t mpi_count_roles[DUMPI_NFUNCS][4], mpi_use_roles[DUMPI_NFUNCS][7];
 
-/* MPI_Sendrecv's count roles (send, receive) and use roles (comm, send
- * and receive datatypes), or MPI_Sendrecv_replace's (count; comm,
- * datatype), as its fused path reads them. */
-static bool sendrecv_roles(unsigned fn, bool rep)
-{
-	const uint8_t *cr = mpi_count_roles[fn], *ur = mpi_use_roles[fn];
-	if (rep)
-		return cr[0] == RO_COUNT && cr[1] == RO_COUNT_ROLES && ur[0] == RO_COMM && ur[1] == RO_DATATYPE &&
-		       ur[2] == RO_COUNT_ROLES;
-	return cr[0] == RO_SENDCOUNT && cr[1] == RO_RECVCOUNT && cr[2] == RO_COUNT_ROLES && ur[0] == RO_COMM &&
-	       ur[1] == RO_SENDTYPE && ur[2] == RO_RECVTYPE && ur[3] == RO_COUNT_ROLES;
-}
-
-/* MPI_Sendrecv's fields where libdumpi lays them out, or
- * MPI_Sendrecv_replace's, as its fused path reads them (checks.h). */
-static bool sendrecv_layout(unsigned fn, bool rep)
-{
-	const int8_t *ro = mpi_roles[fn];
-	if (rep)
-		return ro[RO_COUNT] == SRR_COUNT && ro[RO_DATATYPE] == SRR_DATATYPE && ro[RO_DEST] == SRR_DEST &&
-		       ro[RO_SENDTAG] == SRR_SENDTAG && ro[RO_SOURCE] == SRR_SOURCE && ro[RO_RECVTAG] == SRR_RECVTAG &&
-		       ro[RO_COMM] == SRR_COMM;
-	return ro[RO_SENDCOUNT] == SR_SENDCOUNT && ro[RO_SENDTYPE] == SR_SENDTYPE && ro[RO_DEST] == SR_DEST &&
-	       ro[RO_SENDTAG] == SR_SENDTAG && ro[RO_RECVCOUNT] == SR_RECVCOUNT && ro[RO_RECVTYPE] == SR_RECVTYPE &&
-	       ro[RO_SOURCE] == SR_SOURCE && ro[RO_RECVTAG] == SR_RECVTAG && ro[RO_COMM] == SR_COMM;
-}
-
 static void compute_plans(void)
 {
 	mpi_roles_init();
@@ -106,45 +79,22 @@ static void compute_plans(void)
 		if (fn == 1 || fn == 22 || fn == 23 || fn == 33 || fn == 34 || fn == 2 || fn == 48) p |= PLAN_STATUS;
 		mpi_plans[fn] = p;
 	}
-	/* the fused paths make the checks the plan makes, as long as the
-	 * layouts give these functions the roles the paths assume */
-	static const struct { uint8_t fn, kind, plan; } common[] = {
-		{0, FUSED_SEND, PLAN_COUNTS | PLAN_USES | PLAN_MSG | PLAN_RANKS},
-		{3, FUSED_SEND, PLAN_COUNTS | PLAN_USES | PLAN_MSG | PLAN_RANKS},
-		{4, FUSED_SEND, PLAN_COUNTS | PLAN_USES | PLAN_MSG | PLAN_RANKS},
-		{5, FUSED_SEND, PLAN_COUNTS | PLAN_USES | PLAN_MSG | PLAN_RANKS},
-		{1, FUSED_RECV, PLAN_COUNTS | PLAN_STATUS | PLAN_USES | PLAN_MSG | PLAN_RANKS},
-		{8, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
-		{9, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
-		{10, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
-		{11, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
-		{12, FUSED_IRECV, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+	/* which functions have their fields at libdumpi's places (fused.c),
+	 * for the paths below that read them there */
+	mpi_places_compute();
+	/* the fused paths make the checks the plan makes, reading the fields
+	 * at libdumpi's places: taken when the layout has them there, with
+	 * the plan the path is written for (mpi_at_places) */
+	static const struct { uint8_t fn, kind; } common[] = {
+		{0, FUSED_SEND}, {3, FUSED_SEND}, {4, FUSED_SEND}, {5, FUSED_SEND}, {1, FUSED_RECV},
+		{8, FUSED_ISEND}, {9, FUSED_ISEND}, {10, FUSED_ISEND}, {11, FUSED_ISEND}, {12, FUSED_IRECV},
 		/* the persistent inits (MPI_Send_init and its modes, MPI_Recv_init):
 		 * the same steps, their request created idle (mpi_request_created) */
-		{26, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
-		{27, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
-		{28, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
-		{29, FUSED_ISEND, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
-		{30, FUSED_IRECV, PLAN_COUNTS | PLAN_USES | PLAN_RANKS | PLAN_REQ},
+		{26, FUSED_ISEND}, {27, FUSED_ISEND}, {28, FUSED_ISEND}, {29, FUSED_ISEND}, {30, FUSED_IRECV},
 	};
-	for (unsigned k = 0; k < sizeof common / sizeof common[0]; k++) {
-		unsigned fn = common[k].fn;
-		const int8_t *ro = mpi_roles[fn];
-		bool recv = common[k].kind == FUSED_RECV || common[k].kind == FUSED_IRECV;
-		bool req = common[k].kind == FUSED_ISEND || common[k].kind == FUSED_IRECV;
-		bool root_only = false;
-		const dumpi_layout *L = dumpi_layout_of(fn);
-		for (unsigned i = 0; L && i < L->nfields; i++) root_only |= L->fields[i].root_only;
-		if (L && !root_only && mpi_plans[fn] == common[k].plan && mpi_count_roles[fn][0] == RO_COUNT && mpi_count_roles[fn][1] == RO_COUNT_ROLES &&
-		    mpi_use_roles[fn][0] == RO_COMM && mpi_use_roles[fn][1] == RO_DATATYPE && mpi_use_roles[fn][2] == RO_COUNT_ROLES &&
-		    ro[RO_ROOT] < 0 && ro[RO_OLDCOMM] < 0 && ro[recv ? RO_SOURCE : RO_DEST] >= 0 && ro[RO_TAG] >= 0 &&
-		    (ro[RO_REQUEST] >= 0) == req && ro[recv ? RO_DEST : RO_SOURCE] < 0 && ro[RO_COUNT] == P2P_COUNT &&
-		    ro[RO_DATATYPE] == P2P_DATATYPE && ro[recv ? RO_SOURCE : RO_DEST] == P2P_PEER && ro[RO_TAG] == P2P_TAG &&
-		    ro[RO_COMM] == P2P_COMM && (!req || ro[RO_REQUEST] == P2P_REQUEST))
-			fused[fn] = common[k].kind;
-	}
-	if (mpi_plans[13] == PLAN_REQ && mpi_roles[13][RO_REQUEST] == WAIT_REQUEST && mpi_roles[13][RO_STATUS] == WAIT_STATUS)
-		fused[13] = FUSED_WAIT;
+	for (unsigned k = 0; k < sizeof common / sizeof common[0]; k++)
+		if (mpi_at_places[common[k].fn]) fused[common[k].fn] = common[k].kind;
+	if (mpi_at_places[13]) fused[13] = FUSED_WAIT;
 	/* MPI_Waitall and MPI_Testall: their count checked, then their array of requests */
 	for (unsigned fn = 18; fn <= 19; fn++)
 		if ((mpi_plans[fn] & ~PLAN_COUNTS) == PLAN_REQ && mpi_roles[fn][RO_REQUESTS] >= 0 &&
@@ -199,21 +149,9 @@ static void compute_plans(void)
 			fused[fn] = FUSED_COLL_BOTH;
 	}
 	/* MPI_Sendrecv and MPI_Sendrecv_replace: their communicator found once
-	 * for both messages and the ranks, no root-only field */
-	for (unsigned fn = 33; fn <= 34; fn++) {
-		const int8_t *ro = mpi_roles[fn];
-		bool rep = fn == 34;
-		bool root_only = false;
-		const dumpi_layout *L = dumpi_layout_of(fn);
-		for (unsigned i = 0; L && i < L->nfields; i++) root_only |= L->fields[i].root_only;
-		if (L && !root_only &&
-		    mpi_plans[fn] == (PLAN_COUNTS | PLAN_STATUS | PLAN_USES | PLAN_MSG | PLAN_RANKS) && ro[RO_COMM] >= 0 &&
-		    ro[RO_OLDCOMM] < 0 && ro[RO_ROOT] < 0 && ro[RO_DEST] >= 0 && ro[RO_SOURCE] >= 0 &&
-		    ro[RO_SENDTAG] >= 0 && ro[RO_RECVTAG] >= 0 && ro[rep ? RO_COUNT : RO_SENDCOUNT] >= 0 &&
-		    ro[rep ? RO_COUNT : RO_RECVCOUNT] >= 0 && ro[rep ? RO_DATATYPE : RO_SENDTYPE] >= 0 &&
-		    ro[rep ? RO_DATATYPE : RO_RECVTYPE] >= 0 && sendrecv_roles(fn, rep) && sendrecv_layout(fn, rep))
-			fused[fn] = FUSED_SENDRECV;
-	}
+	 * for both messages and the ranks, their fields at libdumpi's places */
+	for (unsigned fn = 33; fn <= 34; fn++)
+		if (mpi_at_places[fn]) fused[fn] = FUSED_SENDRECV;
 	/* the other request calls whose plan is their count and their requests
 	 * (MPI_Waitany, MPI_Waitsome, MPI_Start, MPI_Startall, ...): the
 	 * generic path without its other steps */
@@ -644,7 +582,7 @@ static void path_finalize(mpi_rank *m, const dumpi_record *rec, const dumpi_args
 enum { TYPE_USE, TYPE_MADE, TYPE_FREE }; /* the handles of type_call: none, RO_NEWTYPE's, MPI_Type_free's */
 /* Its fields are ic (count), iu (its use, of role ru) and in (the new
  * datatype), DUMPI_MAX_FIELDS for none; `fixed`: they are constants of
- * libdumpi's layout, with no root-only field (type_at), so a field the
+ * libdumpi's layout, with no root-only field (mpi_at_places), so a field the
  * function has is present. */
 static inline __attribute__((always_inline)) void type_call(mpi_rank *m, const dumpi_record *rec,
 							    const dumpi_args *a, unsigned kind, unsigned ic,
@@ -673,32 +611,20 @@ static inline __attribute__((always_inline)) void type_roles(mpi_rank *m, const 
 static void path_type_use(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_roles(m, rec, a, TYPE_USE); }
 static void path_type_made(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_roles(m, rec, a, TYPE_MADE); }
 static void path_type_free(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a) { type_roles(m, rec, a, TYPE_FREE); }
-/* libdumpi's layouts: MPI_Type_contiguous (count, oldtype, newtype);
- * MPI_Type_commit, MPI_Type_free (datatype); MPI_Type_size (datatype, size) */
+/* libdumpi's layouts (checks.h): MPI_Type_contiguous (count, oldtype,
+ * newtype); MPI_Type_commit, MPI_Type_free (datatype); MPI_Type_size
+ * (datatype, size) */
 static void path_type_contiguous(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	type_call(m, rec, a, TYPE_MADE, 0, 1, RO_OLDTYPE, 2, true);
+	type_call(m, rec, a, TYPE_MADE, CONTIG_COUNT, CONTIG_OLDTYPE, RO_OLDTYPE, CONTIG_NEWTYPE, true);
 }
 static void path_type_first(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	type_call(m, rec, a, TYPE_USE, DUMPI_MAX_FIELDS, 0, RO_DATATYPE, DUMPI_MAX_FIELDS, true);
+	type_call(m, rec, a, TYPE_USE, DUMPI_MAX_FIELDS, TYPEARG_DATATYPE, RO_DATATYPE, DUMPI_MAX_FIELDS, true);
 }
 static void path_type_free_first(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
-	type_call(m, rec, a, TYPE_FREE, DUMPI_MAX_FIELDS, 0, RO_DATATYPE, DUMPI_MAX_FIELDS, true);
-}
-
-/* Whether function fn has no root-only field, its count, use and new
- * datatype at fields ic, iu (of role ru), in (-1: none), and no other of
- * the roles type_call reads: then its constant copy reads them there. */
-static bool type_at(unsigned fn, int ic, int iu, unsigned ru, int in)
-{
-	const dumpi_layout *L = dumpi_layout_of(fn);
-	if (!L) return false;
-	for (unsigned i = 0; i < L->nfields; i++)
-		if (L->fields[i].root_only) return false;
-	const int8_t *ro = mpi_roles[fn];
-	return ro[RO_COUNT] == ic && ro[ru] == iu && ro[RO_NEWTYPE] == in && mpi_use_roles[fn][0] == ru;
+	type_call(m, rec, a, TYPE_FREE, DUMPI_MAX_FIELDS, TYPEARG_DATATYPE, RO_DATATYPE, DUMPI_MAX_FIELDS, true);
 }
 
 /* Whether function fn's records take type_call: its plan is its count
@@ -719,13 +645,13 @@ static dumpi_layer_path *type_path(unsigned fn)
 	    fn == 87 || fn == 132 || fn == 81 || fn == 82 || fn == 125)
 		return NULL;
 	if (!(plan & PLAN_HANDLES))
-		return (fn == 43 || fn == 46) && type_at(fn, -1, 0, RO_DATATYPE, -1) ? path_type_first : path_type_use;
+		return (fn == 43 || fn == 46) && mpi_at_places[fn] ? path_type_first : path_type_use;
 	if (fn == 47) {
 		if (ro[RO_NEWTYPE] >= 0 || ur[0] != RO_DATATYPE) return NULL;
-		return type_at(fn, -1, 0, RO_DATATYPE, -1) ? path_type_free_first : path_type_free;
+		return mpi_at_places[fn] ? path_type_free_first : path_type_free;
 	}
 	if (ro[RO_NEWTYPE] < 0) return NULL;
-	return fn == 35 && type_at(fn, 0, 1, RO_OLDTYPE, 2) ? path_type_contiguous : path_type_made;
+	return fn == 35 && mpi_at_places[fn] ? path_type_contiguous : path_type_made;
 }
 
 /* Every other record: the checks its plan names, in order. */

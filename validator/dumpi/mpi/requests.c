@@ -382,7 +382,6 @@ void mpi_request_some(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
  * mpi_fused_some's steps -- its count, every request of the array named,
  * then requests[index] finished -- with each field read at its place and
  * the array from the record's bytes (else mpi_request_some reads it). */
-enum { WAITANY_COUNT, WAITANY_REQUESTS, WAITANY_INDEX, WAITANY_STATUS };
 void mpi_request_waitany(mpi_rank *m, const dumpi_record *rec, const dumpi_args *a)
 {
 	const unsigned ic = WAITANY_COUNT, iq = WAITANY_REQUESTS, ix = WAITANY_INDEX, is = WAITANY_STATUS;
@@ -413,14 +412,6 @@ void mpi_request_waitany(mpi_rank *m, const dumpi_record *rec, const dumpi_args 
 		q = id >= 2 ? req_get(m, id) : NULL;
 		if (q) req_finish(m, rec, id, q, mpi_status_of(m, rec->fn, a, RO_STATUS, 0));
 	}
-}
-
-bool mpi_request_waitany_fits(unsigned fn)
-{
-	const int8_t *ro = mpi_roles[fn];
-	return fn == 16 && mpi_plans[fn] == (PLAN_COUNTS | PLAN_REQ) && ro[RO_COUNT] == WAITANY_COUNT &&
-	       ro[RO_REQUESTS] == WAITANY_REQUESTS && ro[RO_INDEX] == WAITANY_INDEX && ro[RO_STATUS] == WAITANY_STATUS &&
-	       ro[RO_FLAG] < 0;
 }
 
 /* MPI_Wait off its common path, out of line: the common one saves no registers for it. */
