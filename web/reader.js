@@ -148,37 +148,42 @@ function failStream(s) {
 	if (streams.includes(s)) close(s);
 }
 
+// The bytes of a chunk of run r (its `at`: the bytes of the run in place
+// so far) into their blocks: write(j, o, bytes) puts bytes at byte o of
+// the run's block j, finish(j) is called once block j is whole; what is
+// past the run stays with stream s for the next.
+function place(s, r, value, write, finish) {
+	const take = Math.min(value.length, r.len - r.at);
+	s.left = take < value.length ? value.subarray(take) : null;
+	for (let p = 0; p < take;) {
+		const j = Math.floor(r.at / block), o = r.at - j * block, n = Math.min(take - p, block - o);
+		write(j, o, value.subarray(p, p + n));
+		p += n;
+		r.at += n;
+		if (r.at === r.len || r.at % block === 0) finish(j);
+	}
+}
+
 async function pullShared(s, {slots, ticket, len}) {
-	let at = 0; // bytes in their slots so far
-	const finish = (j, result) => {
+	const r = {len, at: 0};
+	const write = (j, o, bytes) => data.set(bytes, slots[j] * block + o);
+	const finish = (j, result = ticket) => {
 		Atomics.store(done, slots[j], result);
 		Atomics.notify(done, slots[j]);
 	};
-	const put = (value) => {
-		// what is past this run stays for the next
-		const take = Math.min(value.length, len - at);
-		s.left = take < value.length ? value.subarray(take) : null;
-		for (let p = 0; p < take;) {
-			const j = Math.floor(at / block), o = at - j * block, n = Math.min(take - p, block - o);
-			data.set(value.subarray(p, p + n), slots[j] * block + o);
-			p += n;
-			at += n;
-			if (at === len || at % block === 0) finish(j, ticket);
-		}
-	};
 	try {
 		if (s.dead) throw new Error('stream failed');
-		if (s.left) put(s.left);
-		while (at < len) {
-			const {done: end, value, buffer} = await chunk(s, len - at, block - (at % block), at % WORD);
+		if (s.left) place(s, r, s.left, write, finish);
+		while (r.at < len) {
+			const {done: end, value, buffer} = await chunk(s, len - r.at, block - (r.at % block), r.at % WORD);
 			if (end) throw new Error('short read');
 			Atomics.store(done, done.length - 1, ++chunks);
-			put(value);
+			place(s, r, value, write, finish);
 			giveBack(buffer);
 		}
 	} catch (e) {
 		failStream(s);
-		for (let j = Math.floor(at / block); j < slots.length; j++) finish(j, -ticket);
+		for (let j = Math.floor(r.at / block); j < slots.length; j++) finish(j, -ticket);
 	}
 }
 
@@ -187,45 +192,35 @@ async function pullShared(s, {slots, ticket, len}) {
 // sent back whole.
 async function pullHanded(s, {slots, ticket, len, buffers}) {
 	const bufs = buffers.slice();
-	let at = 0; // bytes in their buffers so far
-	const send = (j, result) => {
+	const r = {len, at: 0};
+	const write = (j, o, bytes) => new Uint8Array(bufs[j]).set(bytes, o);
+	const send = (j, result = ticket) => {
 		const buffer = bufs[j] && bufs[j].byteLength ? bufs[j] : null; // a read that failed keeps its buffer
 		bufs[j] = null;
 		postMessage({type: 'block', slot: slots[j], ticket: result, buffer, opened, chunks}, buffer ? [buffer] : []);
 	};
-	const put = (value) => {
-		const take = Math.min(value.length, len - at);
-		s.left = take < value.length ? value.subarray(take) : null;
-		for (let p = 0; p < take;) {
-			const j = Math.floor(at / block), o = at - j * block, n = Math.min(take - p, block - o);
-			new Uint8Array(bufs[j]).set(value.subarray(p, p + n), o);
-			p += n;
-			at += n;
-			if (at === len || at % block === 0) send(j, ticket);
-		}
-	};
 	try {
 		if (s.dead) throw new Error('stream failed');
-		if (s.left) put(s.left);
-		while (at < len) {
+		if (s.left) place(s, r, s.left, write, send);
+		while (r.at < len) {
 			if (!s.byob) {
 				const {done: end, value} = await s.reader.read();
 				if (end) throw new Error('short read');
 				chunks++;
-				put(value);
+				place(s, r, value, write, send);
 				continue;
 			}
-			const j = Math.floor(at / block), o = at - j * block, n = Math.min(len - at, block - o);
-			const r = await s.reader.read(new Uint8Array(bufs[j], o, n), {min: n});
-			if (r.value) bufs[j] = r.value.buffer;
-			if (r.done) throw new Error('short read');
+			const j = Math.floor(r.at / block), o = r.at - j * block, n = Math.min(len - r.at, block - o);
+			const got = await s.reader.read(new Uint8Array(bufs[j], o, n), {min: n});
+			if (got.value) bufs[j] = got.value.buffer;
+			if (got.done) throw new Error('short read');
 			chunks++;
-			at += r.value.length;
-			if (at === len || at % block === 0) send(j, ticket);
+			r.at += got.value.length;
+			if (r.at === len || r.at % block === 0) send(j);
 		}
 	} catch (e) {
 		failStream(s);
-		for (let j = Math.floor(at / block); j < slots.length; j++) send(j, -ticket);
+		for (let j = Math.floor(r.at / block); j < slots.length; j++) send(j, -ticket);
 	}
 }
 
