@@ -21,11 +21,11 @@
 //   Atomics.wait only when it is not there;
 // - otherwise FileReaderSync, the same blocks, the core waiting for each
 //   read.
-// worker.js calls
-// startReading() once, readImports() for the module's imports,
-// useMemory() with its memory, beginReading() and endReading() around
-// each validation, unchanged() after each input, readStats() for the
-// result; nothing here calls into worker.js.
+// worker.js calls startReading() once, readImports() for the module's
+// imports, useMemory() with its memory (memoryBytes() views it),
+// beginReading() and endReading() around each validation, unchanged()
+// after each input, readStats() for the result; nothing here calls into
+// worker.js.
 'use strict';
 
 const asked = new URLSearchParams(self.location.search).get('read');
@@ -367,16 +367,12 @@ function request(id, off, n, limit, reach = limit) {
 		store.slots[s].len = Math.min(BLOCK, len - j * BLOCK);
 		slots.push(s);
 	}
-	if (store.jspi) {
-		const buffers = slots.map((s) => {
-			store.done[s] = 0;
-			return blockBuffer(s);
-		});
-		store.worker.postMessage({type: 'read', slots, ticket: t, id, off, len, end: Math.min(limit, reach), buffers}, buffers);
-	} else if (store.worker) {
-		store.worker.postMessage({type: 'read', slots, ticket: t, id, off, len, end: Math.min(limit, reach)});
-	}
 	if (store.worker) {
+		// by JSPI the blocks' buffers go with the run and come back filled
+		// (handed()); a slot's old ticket is never its new one, so nothing
+		// of the last read is taken for this one
+		const buffers = store.jspi ? slots.map(blockBuffer) : undefined;
+		store.worker.postMessage({type: 'read', slots, ticket: t, id, off, len, end: Math.min(limit, reach), buffers}, buffers || []);
 		runs.set(id, (runs.get(id) || 0) + 1);
 		reads.bytes += len;
 		reads.asks++;

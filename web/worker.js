@@ -20,20 +20,18 @@ let run = null;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-const bytes = () => new Uint8Array(wasm.memory.buffer);
-
 // A NUL-terminated copy of `s` in the module's memory; free with hvw_free.
 function cstring(s) {
 	const b = encoder.encode(s);
 	const p = wasm.hvw_alloc(b.length + 1);
-	bytes().set(b, p);
-	bytes()[p + b.length] = 0;
+	memoryBytes().set(b, p);
+	memoryBytes()[p + b.length] = 0;
 	return p;
 }
 
 function readCString(p) {
 	if (!p) return null;
-	const m = bytes();
+	const m = memoryBytes();
 	let e = p;
 	while (m[e]) e++;
 	return decoder.decode(m.subarray(p, e));
@@ -57,7 +55,7 @@ const wasi = {
 		let text = '', n = 0;
 		for (let i = 0; i < iovsLen; i++) {
 			const p = view.getUint32(iovs + 8 * i, true), l = view.getUint32(iovs + 8 * i + 4, true);
-			text += decoder.decode(bytes().subarray(p, p + l));
+			text += decoder.decode(memoryBytes().subarray(p, p + l));
 			n += l;
 		}
 		if (fd !== 1 && fd !== 2) return ERRNO_BADF;
@@ -77,8 +75,8 @@ async function load() {
 		wasi_snapshot_preview1: wasi,
 	});
 	wasm = instance.exports;
-	wasm._initialize();
 	useMemory(wasm.memory);
+	wasm._initialize();
 	run = readingSuspends()
 		? {validate: WebAssembly.promising(wasm.hvw_input_validate), write: WebAssembly.promising(wasm.hvw_write)}
 		: {validate: wasm.hvw_input_validate, write: wasm.hvw_write};
@@ -102,7 +100,7 @@ async function write(format) {
 		wasm.hvw_free(f);
 	}
 	if (!p) return null;
-	return decoder.decode(bytes().subarray(p, p + wasm.hvw_written_len()));
+	return decoder.decode(memoryBytes().subarray(p, p + wasm.hvw_written_len()));
 }
 
 // inputs: [{label, set, files: [{name, file}]}]; options: {name: value}.
